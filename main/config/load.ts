@@ -1,0 +1,135 @@
+/**
+ * Loads the effective configuration once: defaults < file < environment < CLI flags, parsed
+ * with the one schema and deep-frozen. Anything unreadable or invalid fails closed with a
+ * single message naming the source, the key path and what was expected.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import * as z from 'zod';
+import { configSchema, LOG_LEVELS, type Config } from './schema.js';
+import { defaultConfigPath } from './default-path.js';
+import { deepFreeze } from './deep-freeze.js';
+
+export interface CliOverrides {
+  config?: string;
+  host?: string;
+  port?: string;
+  logLevel?: string;
+}
+
+export interface LoadOptions {
+  cli?: CliOverrides;
+  env?: NodeJS.ProcessEnv;
+  platform?: NodeJS.Platform;
+  home?: string;
+}
+
+export interface LoadedConfig {
+  config: Readonly<Config>;
+  /** The file that was read, or null when the default file did not exist. */
+  file: string | null;
+  /** The path that was looked at (explicit or default). */
+  path: string;
+}
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+type Raw = Record<string, unknown>;
+
+/** Where an overridden key came from, so an error can name the env var or flag. */
+type Origins = Map<string, string>;
+
+export function loadConfig(options: LoadOptions = {}): LoadedConfig {
+  const env = options.env ?? process.env;
+  const cli = options.cli ?? {};
+  const explicit = cli.config ?? env.CHATGPT_MCP_CONFIG;
+  const path = explicit || defaultConfigPath(options.platform ?? process.platform, env, options.home ?? os.homedir());
+
+  const fromFile = readConfigFile(path, Boolean(explicit));
+  const raw: Raw = fromFile ?? {};
+  const origins: Origins = new Map();
+  const label = fromFile ? path : 'defaults';
+
+  override(raw, origins, ['server', 'host'], env.CHATGPT_MCP_HOST, 'CHATGPT_MCP_HOST');
+  override(raw, origins, ['server', 'port'], portValue(env.CHATGPT_MCP_PORT), 'CHATGPT_MCP_PORT');
+  override(raw, origins, ['server', 'token'], env.CHATGPT_MCP_TOKEN, 'CHATGPT_MCP_TOKEN');
+  override(raw, origins, ['server', 'logLevel'], env.CHATGPT_MCP_LOG_LEVEL, 'CHATGPT_MCP_LOG_LEVEL');
+  override(raw, origins, ['server', 'host'], cli.host, '--host');
+  override(raw, origins, ['server', 'port'], portValue(cli.port), '--port');
+  override(raw, origins, ['server', 'logLevel'], cli.logLevel, '--log-level');
+
+  const result = configSchema.safeParse(raw);
+  if (!result.success) throw new ConfigError(describeIssues(label, result.error, origins));
+  return { config: deepFreeze(result.data), file: fromFile ? path : null, path };
+}
+
+/** Parses raw JSON text with the schema; used by the settings window's save path too. */
+export function parseConfigText(text: string, label: string): Readonly<Config> {
+  const result = configSchema.safeParse(parseJson(text, label));
+  if (!result.success) throw new ConfigError(describeIssues(label, result.error, new Map()));
+  return deepFreeze(result.data);
+}
+
+function readConfigFile(path: string, explicit: boolean): Raw | null {
+  let text: string;
+  try {
+    text = fs.readFileSync(path, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' && !explicit) return null;
+    if (code === 'ENOENT') throw new ConfigError(`Config file not found: ${path}`);
+    throw new ConfigError(`Cannot read config file ${path}: ${code ?? (error as Error).message}`);
+  }
+  return parseJson(text, path);
+}
+
+function parseJson(text: string, label: string): Raw {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw new ConfigError(`Invalid configuration in ${label}: not valid JSON (${(error as Error).message})`);
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw new ConfigError(`Invalid configuration in ${label}: expected a JSON object at the top level`);
+  }
+  return value as Raw;
+}
+
+/** Env and flag values are strings; a port must become a number, or stay a bad string to be reported. */
+function portValue(value: string | undefined): unknown {
+  if (value === undefined || value === '') return undefined;
+  return /^\d+$/.test(value) ? Number(value) : value;
+}
+
+function override(raw: Raw, origins: Origins, keys: [string, string], value: unknown, source: string): void {
+  if (value === undefined || value === '') return;
+  const [section, key] = keys;
+  const current = raw[section];
+  const target: Raw = typeof current === 'object' && current !== null && !Array.isArray(current) ? { ...(current as Raw) } : {};
+  target[key] = value;
+  raw[section] = target;
+  origins.set(`${section}.${key}`, source);
+}
+
+function describeIssues(label: string, error: z.ZodError, origins: Origins): string {
+  const lines = error.issues.slice(0, 10).map((issue) => {
+    const key = formatPath(issue.path);
+    const source = origins.get(key);
+    return `  ${key || '(top level)'}${source ? ` (from ${source})` : ''}: ${describeIssue(issue)}`;
+  });
+  const more = error.issues.length > 10 ? [`  ...and ${error.issues.length - 10} more`] : [];
+  return [`Invalid configuration in ${label}:`, ...lines, ...more].join('\n');
+}
+
+function describeIssue(issue: z.core.$ZodIssue): string {
+  if (issue.code === 'unrecognized_keys') return `unknown key(s) ${issue.keys.map((k) => `"${k}"`).join(', ')}`;
+  if (issue.code === 'invalid_value' && issue.path.at(-1) === 'logLevel') return `expected one of ${LOG_LEVELS.join(', ')}`;
+  return issue.message;
+}
+
+function formatPath(path: PropertyKey[]): string {
+  return path.reduce<string>((out, key) => (typeof key === 'number' ? `${out}[${key}]` : out ? `${out}.${String(key)}` : String(key)), '');
+}

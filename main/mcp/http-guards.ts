@@ -1,0 +1,96 @@
+/**
+ * The HTTP boundary's decisions as pure functions: which bind addresses are allowed, which
+ * Host and Origin headers are accepted (DNS-rebinding defence), and the bearer check.
+ */
+import { createHash, timingSafeEqual } from 'node:crypto';
+import net from 'node:net';
+
+const LOOPBACK_NAMES = new Set(['localhost', '127.0.0.1', '::1', '[::1]']);
+
+export function isLoopbackHost(host: string): boolean {
+  const h = host.toLowerCase();
+  if (LOOPBACK_NAMES.has(h)) return true;
+  const bare = h.startsWith('[') && h.endsWith(']') ? h.slice(1, -1) : h;
+  if (net.isIPv4(bare)) return bare.startsWith('127.');
+  if (net.isIPv6(bare)) return bare === '::1' || /^::ffff:127\./.test(bare);
+  return false;
+}
+
+/** Why a bind address is refused, or null when it is fine. */
+export function bindRefusal(server: { host: string; allowNonLoopback: boolean; token?: string | undefined }): string | null {
+  if (isLoopbackHost(server.host)) return null;
+  if (!server.allowNonLoopback) {
+    return `Refusing to listen on ${server.host}: it is not a loopback address. Set server.allowNonLoopback to true and a token (CHATGPT_MCP_TOKEN) to expose the server beyond this computer, or use 127.0.0.1 with a tunnel.`;
+  }
+  if (!server.token) {
+    return `Refusing to listen on ${server.host} without a token: set CHATGPT_MCP_TOKEN or server.token (at least 16 characters) when server.allowNonLoopback is true.`;
+  }
+  return null;
+}
+
+/** The hostname part of a Host header, lower-cased, IPv6 kept in brackets. */
+export function hostnameOf(hostHeader: string): string | null {
+  const value = hostHeader.trim().toLowerCase();
+  if (!value) return null;
+  if (value.startsWith('[')) {
+    const end = value.indexOf(']');
+    if (end < 0) return null;
+    const rest = value.slice(end + 1);
+    if (rest && !/^:\d{1,5}$/.test(rest)) return null;
+    return value.slice(0, end + 1);
+  }
+  const [name, port, extra] = value.split(':');
+  if (extra !== undefined || (port !== undefined && !/^\d{1,5}$/.test(port))) return null;
+  if (!name || !/^[a-z0-9.-]+$/.test(name)) return null;
+  return name;
+}
+
+function bracketed(host: string): string {
+  return net.isIPv6(host) ? `[${host.toLowerCase()}]` : host.toLowerCase();
+}
+
+export function allowedHostnames(bindHost: string, extra: readonly string[]): Set<string> {
+  const names = new Set(['localhost', '127.0.0.1', '[::1]']);
+  if (bindHost !== '0.0.0.0' && bindHost !== '::') names.add(bracketed(bindHost));
+  for (const entry of extra) {
+    const name = hostnameOf(entry);
+    if (name) names.add(name);
+  }
+  return names;
+}
+
+export function allowedOrigins(port: number, extra: readonly string[]): Set<string> {
+  const origins = new Set([`http://localhost:${port}`, `http://127.0.0.1:${port}`, `http://[::1]:${port}`]);
+  for (const entry of extra) {
+    const origin = normalizeOrigin(entry);
+    if (origin) origins.add(origin);
+  }
+  return origins;
+}
+
+export function normalizeOrigin(value: string): string | null {
+  try {
+    const url = new URL(value);
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') return null;
+    return url.origin;
+  } catch {
+    return null;
+  }
+}
+
+/** A present Origin must match exactly (scheme, host and port); "null" never passes. */
+export function originAllowed(origin: string | undefined, allowed: ReadonlySet<string>): boolean {
+  if (origin === undefined) return true;
+  const normalized = normalizeOrigin(origin);
+  return normalized !== null && allowed.has(normalized);
+}
+
+/** Constant-time comparison of the presented bearer token with the configured one. */
+export function bearerMatches(authorization: string | undefined, token: string): boolean {
+  const match = /^Bearer[ ]+(\S+)\s*$/i.exec(authorization ?? '');
+  const presented = match?.[1] ?? '';
+  // Hash both sides so the comparison does not leak the token's length through timing.
+  const a = createHash('sha256').update(presented).digest();
+  const b = createHash('sha256').update(token).digest();
+  return timingSafeEqual(a, b) && presented.length > 0;
+}

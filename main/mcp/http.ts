@@ -1,0 +1,114 @@
+/**
+ * The loopback HTTP server: POST /mcp (stateless MCP, modern and legacy) and GET /healthz,
+ * nothing else. Host and Origin are checked before anything else, then the route, then the
+ * bearer token, then the body size; the MCP handler only ever sees requests that passed.
+ */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createMcpHandler, type McpServerFactory } from '@modelcontextprotocol/server';
+import { toNodeHandler } from '@modelcontextprotocol/node';
+import type { Config } from '../config/schema.js';
+import type { Logger } from '../log.js';
+import { VERSION } from '../version.js';
+import { allowedHostnames, allowedOrigins, bearerMatches, bindRefusal, hostnameOf, originAllowed } from './http-guards.js';
+
+export interface HttpServerOptions {
+  config: Readonly<Config>;
+  factory: McpServerFactory;
+  logger: Logger;
+}
+
+export interface RunningHttpServer {
+  url: string;
+  port: number;
+  close(): Promise<void>;
+}
+
+export class ListenError extends Error {
+  override name = 'ListenError';
+}
+
+export async function startHttpServer({ config, factory, logger }: HttpServerOptions): Promise<RunningHttpServer> {
+  const { server: settings } = config;
+  const refusal = bindRefusal(settings);
+  if (refusal) throw new ListenError(refusal);
+
+  const maxRequestBodySize = settings.maxRequestBytes;
+  const mcp = createMcpHandler(factory, {
+    maxRequestBodySize,
+    onerror: (error) => logger.debug('mcp request rejected', { error: error.message.slice(0, 200) }),
+  });
+  const mcpNode = toNodeHandler(mcp, { maxRequestBodySize, onerror: (error) => logger.warn('mcp handler failed', { error: error.name }) });
+
+  const hosts = allowedHostnames(settings.host, settings.allowedHosts);
+  let origins = allowedOrigins(settings.port, settings.allowedOrigins);
+
+  const server = http.createServer((req, res) => {
+    const path = (req.url ?? '/').split('?')[0];
+    const hostname = hostnameOf(req.headers.host ?? '');
+    if (!hostname || !hosts.has(hostname)) {
+      logger.warn('request refused', { reason: 'host', path });
+      return sendRpcError(res, 403, `Forbidden: Host "${req.headers.host ?? ''}" is not allowed. A tunnel that forwards its public Host header needs that name in server.allowedHosts (allowed now: ${[...hosts].join(', ')}).`);
+    }
+    if (!originAllowed(req.headers.origin, origins)) {
+      logger.warn('request refused', { reason: 'origin', path });
+      return sendRpcError(res, 403, `Forbidden: Origin "${req.headers.origin}" is not allowed. Add it to server.allowedOrigins if a browser page on that origin should reach this server.`);
+    }
+    if (path === '/healthz') {
+      if (req.method !== 'GET' && req.method !== 'HEAD') return sendJson(res, 405, { error: 'method not allowed' }, { allow: 'GET, HEAD' });
+      return sendJson(res, 200, { status: 'ok', version: VERSION });
+    }
+    if (path !== '/mcp') return sendJson(res, 404, { error: 'not found' });
+    if (req.method !== 'POST') return sendRpcError(res, 405, 'Method not allowed: this stateless server accepts POST /mcp only.', { allow: 'POST' });
+    if (settings.token && !bearerMatches(req.headers.authorization, settings.token)) {
+      logger.warn('request refused', { reason: 'token', path });
+      return sendRpcError(res, 401, 'Unauthorized: send "Authorization: Bearer <token>" with the token configured for this server.', {
+        'www-authenticate': 'Bearer realm="chatgpt-mcp"',
+      });
+    }
+    const length = Number(req.headers['content-length']);
+    if (Number.isFinite(length) && length > maxRequestBodySize) {
+      return sendRpcError(res, 413, `Request body too large: ${length} bytes, the limit is ${maxRequestBodySize} (server.maxRequestBytes).`, { connection: 'close' });
+    }
+    void mcpNode(req, res);
+  });
+  server.on('clientError', (_error, socket) => socket.destroy());
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', (error: NodeJS.ErrnoException) => {
+      if (error.code === 'EADDRINUSE') reject(new ListenError(`Port ${settings.port} on ${settings.host} is already in use. Choose another with --port or CHATGPT_MCP_PORT, or stop the other server.`));
+      else if (error.code === 'EACCES') reject(new ListenError(`Not allowed to listen on ${settings.host}:${settings.port} (EACCES). Use a port above 1024.`));
+      else if (error.code === 'EADDRNOTAVAIL') reject(new ListenError(`Cannot listen on ${settings.host}: no such address on this computer.`));
+      else reject(new ListenError(`Cannot listen on ${settings.host}:${settings.port}: ${error.code ?? error.message}`));
+    });
+    server.listen(settings.port, settings.host, () => resolve());
+  });
+
+  const port = (server.address() as AddressInfo).port;
+  // With port 0 the real port is only known now; same-server origins must use it.
+  origins = allowedOrigins(port, settings.allowedOrigins);
+  const displayHost = settings.host.includes(':') ? `[${settings.host}]` : settings.host;
+  const url = `http://${displayHost}:${port}/mcp`;
+
+  return {
+    url,
+    port,
+    async close() {
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+      await mcp.close();
+    },
+  };
+}
+
+function sendJson(res: http.ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  const text = JSON.stringify(body);
+  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text), ...headers });
+  res.end(text);
+}
+
+function sendRpcError(res: http.ServerResponse, status: number, message: string, headers: Record<string, string> = {}): void {
+  sendJson(res, status, { jsonrpc: '2.0', error: { code: -32000, message }, id: null }, headers);
+}

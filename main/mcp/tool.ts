@@ -1,0 +1,45 @@
+/**
+ * What a tool is: its public contract (name, schemas, annotations), when the config enables
+ * it, and a handler that talks only to the ComputerAdapter. The server registers these;
+ * handlers never see MCP request objects or the transport.
+ */
+import type * as z from 'zod';
+import type { ContentBlock, ToolAnnotations } from '@modelcontextprotocol/server';
+import type { ComputerAdapter } from '../../adapter/computer-adapter.js';
+import type { Config } from '../config/schema.js';
+
+export interface ToolDeps {
+  config: Readonly<Config>;
+  adapter: ComputerAdapter;
+  /** Names of the tools this server exposes (for system.info's summary). */
+  enabledTools: readonly string[];
+}
+
+export interface ToolOutcome<O> {
+  structured: O;
+  /** A short human-readable summary; the structured result is the real answer. */
+  text: string;
+  /** Extra content blocks placed before the text (an image, for example). */
+  content?: ContentBlock[];
+}
+
+export interface ToolDefinition<I extends z.ZodObject = z.ZodObject, O extends z.ZodObject = z.ZodObject> {
+  name: string;
+  title: string;
+  description: string;
+  input: I;
+  output: O;
+  annotations: ToolAnnotations;
+  enabled(config: Readonly<Config>): boolean;
+  /** Non-secret metadata about what the call targets, for the diagnostic log. */
+  target?(args: z.output<I>): Record<string, unknown>;
+  run(args: z.output<I>, deps: ToolDeps, signal: AbortSignal): Promise<ToolOutcome<z.output<O>>>;
+}
+
+export function defineTool<I extends z.ZodObject, O extends z.ZodObject>(tool: ToolDefinition<I, O>): ToolDefinition<I, O> {
+  return tool;
+}
+
+/** Frozen annotation presets so every tool declares its behaviour the same way. */
+export const READ_ONLY: ToolAnnotations = Object.freeze({ readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false });
+export const DESTRUCTIVE: ToolAnnotations = Object.freeze({ readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false });

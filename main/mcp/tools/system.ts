@@ -1,0 +1,40 @@
+import * as z from 'zod';
+import { defineTool, READ_ONLY } from '../tool.js';
+import { capabilitySummary, capabilitySchema } from '../capabilities.js';
+import { VERSION } from '../../version.js';
+
+const output = z.object({
+  hostname: z.string(),
+  platform: z.string(),
+  arch: z.string(),
+  release: z.string(),
+  uptimeSeconds: z.number(),
+  cwd: z.string(),
+  nodeVersion: z.string(),
+  serverVersion: z.string(),
+  capabilities: capabilitySchema,
+});
+
+export const systemInfo = defineTool({
+  name: 'system.info',
+  title: 'System information',
+  description:
+    'Basic facts about the computer (hostname, OS, architecture, uptime, working directory) and a summary of what this server is allowed to do: filesystem roots, allowed commands and enabled tool families.',
+  input: z.object({}),
+  output,
+  annotations: READ_ONLY,
+  enabled: () => true,
+  async run(_args, { adapter, config, enabledTools }) {
+    const info = await adapter.systemInfo();
+    const capabilities = capabilitySummary(config, enabledTools);
+    const structured = { ...info, serverVersion: VERSION, capabilities };
+    const text = `${info.hostname} (${info.platform} ${info.arch}, ${info.release}), up ${formatUptime(info.uptimeSeconds)}. Enabled: ${capabilities.tools.join(', ')}.`;
+    return { structured, text };
+  },
+});
+
+function formatUptime(seconds: number): string {
+  const h = Math.floor(seconds / 3600);
+  const m = Math.floor((seconds % 3600) / 60);
+  return h > 0 ? `${h}h ${m}m` : `${m}m`;
+}
