@@ -10,6 +10,7 @@ import type { Logger } from '../log.js';
 import { SERVER_NAME, VERSION } from '../version.js';
 import type { ToolDefinition, ToolDeps } from './tool.js';
 import { mapToolError } from './tool-errors.js';
+import type { ErrorCode } from '../../adapter/errors.js';
 import { ALL_TOOLS } from './tools/index.js';
 
 export interface ServerDeps {
@@ -18,7 +19,15 @@ export interface ServerDeps {
   logger: Logger;
   /** Defaults to every known tool; tests may pass their own. */
   tools?: readonly ToolDefinition[];
+  /** Told when each tool call starts and ends (the tray's activity view); must not throw. */
+  observer?: ToolCallObserver;
 }
+
+export type ToolCallEvent =
+  | { phase: 'start'; tool: string; id: string | number; target: Record<string, unknown> }
+  | { phase: 'end'; tool: string; id: string | number; target: Record<string, unknown>; durationMs: number; outcome: 'ok' | ErrorCode };
+
+export type ToolCallObserver = (event: ToolCallEvent) => void;
 
 interface PreparedTool {
   tool: ToolDefinition;
@@ -38,7 +47,8 @@ export function createServerFactory(deps: ServerDeps): McpServerFactory {
   const tools = enabledTools(deps.config, deps.tools);
   const toolDeps: ToolDeps = { config: deps.config, adapter: deps.adapter, enabledTools: tools.map((t) => t.name) };
   const secrets = [deps.config.server.token ?? ''].filter(Boolean);
-  const prepared = tools.map((tool) => prepare(tool, toolDeps, deps.logger, secrets));
+  const observe = deps.observer ?? (() => {});
+  const prepared = tools.map((tool) => prepare(tool, toolDeps, deps.logger, secrets, observe));
 
   return () => {
     const server = new McpServer({ name: SERVER_NAME, version: VERSION }, { capabilities: { tools: {} }, instructions: INSTRUCTIONS });
@@ -47,29 +57,43 @@ export function createServerFactory(deps: ServerDeps): McpServerFactory {
   };
 }
 
-function prepare(tool: ToolDefinition, deps: ToolDeps, logger: Logger, secrets: readonly string[]): PreparedTool {
+function prepare(tool: ToolDefinition, deps: ToolDeps, logger: Logger, secrets: readonly string[], observe: ToolCallObserver): PreparedTool {
   return {
     tool,
     config: { title: tool.title, description: tool.description, inputSchema: tool.input, outputSchema: tool.output, annotations: tool.annotations },
     async handler(args, ctx) {
       const started = performance.now();
-      const base = { tool: tool.name, id: ctx.mcpReq.id, ...safeTarget(tool, args) };
+      const target = safeTarget(tool, args);
+      const base = { tool: tool.name, id: ctx.mcpReq.id, ...target };
+      safely(() => observe({ phase: 'start', tool: tool.name, id: ctx.mcpReq.id, target }));
       try {
         const outcome = await tool.run(args, deps, ctx.mcpReq.signal);
-        logger.info('tool call', { ...base, durationMs: elapsed(started), outcome: 'ok' });
+        const durationMs = elapsed(started);
+        logger.info('tool call', { ...base, durationMs, outcome: 'ok' });
+        safely(() => observe({ phase: 'end', tool: tool.name, id: ctx.mcpReq.id, target, durationMs, outcome: 'ok' }));
         return {
           content: [...(outcome.content ?? []), { type: 'text', text: outcome.text }],
           structuredContent: outcome.structured as Record<string, unknown>,
         };
       } catch (error) {
         const mapped = mapToolError(error, tool.name, secrets);
-        const fields = { ...base, durationMs: elapsed(started), outcome: mapped.code };
+        const durationMs = elapsed(started);
+        const fields = { ...base, durationMs, outcome: mapped.code };
         if (mapped.code === 'OS_ERROR') logger.warn('tool call failed', { ...fields, error: describeUnknown(error) });
         else logger.info('tool call', fields);
+        safely(() => observe({ phase: 'end', tool: tool.name, id: ctx.mcpReq.id, target, durationMs, outcome: mapped.code }));
         return mapped.result;
       }
     },
   };
+}
+
+function safely(run: () => void): void {
+  try {
+    run();
+  } catch {
+    // an observer's failure must never fail the tool call
+  }
 }
 
 function safeTarget(tool: ToolDefinition, args: Record<string, unknown>): Record<string, unknown> {
