@@ -127,6 +127,7 @@ function describeIssues(label: string, error: z.ZodError, origins: Origins): str
 function describeIssue(issue: z.core.$ZodIssue): string {
   if (issue.code === 'unrecognized_keys') return `unknown key(s) ${issue.keys.map((k) => `"${k}"`).join(', ')}`;
   if (issue.code === 'invalid_value' && issue.path.at(-1) === 'logLevel') return `expected one of ${LOG_LEVELS.join(', ')}`;
+  if (issue.code === 'invalid_key') return `invalid name: ${issue.issues[0]?.message ?? issue.message}`;
   return issue.message;
 }
 

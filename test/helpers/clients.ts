@@ -1,0 +1,74 @@
+/**
+ * Real MCP clients: the v2 client pinned to the modern 2026-07-28 protocol, and the widely
+ * deployed v1 client (legacy `initialize` handshake), each over HTTP or stdio.
+ */
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport as V1HttpTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { StdioClientTransport as V1StdioTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { CLI } from './servers.js';
+
+export const MODERN = '2026-07-28';
+
+/** The subset of client behaviour the tests use, shared by v1 and v2 clients. */
+export interface TestClient {
+  kind: 'modern' | 'legacy';
+  listTools(): Promise<{ tools: Array<{ name: string; annotations?: Record<string, unknown>; outputSchema?: unknown }> }>;
+  callTool(params: { name: string; arguments?: Record<string, unknown> }): Promise<CallResult>;
+  close(): Promise<void>;
+}
+
+export interface CallResult {
+  content: Array<{ type: string; text?: string; data?: string; mimeType?: string }>;
+  structuredContent?: Record<string, unknown>;
+  isError?: boolean;
+}
+
+function headersFor(token?: string): Record<string, string> {
+  return token ? { authorization: `Bearer ${token}` } : {};
+}
+
+export async function connectModernHttp(url: string, token?: string): Promise<TestClient> {
+  const client = new Client({ name: 'test-modern', version: '1.0.0' }, { versionNegotiation: { mode: { pin: MODERN } } });
+  await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: headersFor(token) } }));
+  return wrap('modern', client);
+}
+
+export async function connectLegacyHttp(url: string, token?: string): Promise<TestClient> {
+  const client = new V1Client({ name: 'test-legacy', version: '1.0.0' });
+  await client.connect(new V1HttpTransport(new URL(url), { requestInit: { headers: headersFor(token) } }));
+  return wrap('legacy', client);
+}
+
+export async function connectModernStdio(args: string[], env: Record<string, string>): Promise<TestClient> {
+  const client = new Client({ name: 'test-modern', version: '1.0.0' }, { versionNegotiation: { mode: { pin: MODERN } } });
+  await client.connect(new StdioClientTransport({ command: process.execPath, args: [CLI, 'serve', '--stdio', ...args], env, stderr: 'pipe' }));
+  return wrap('modern', client);
+}
+
+export async function connectLegacyStdio(args: string[], env: Record<string, string>): Promise<TestClient> {
+  const client = new V1Client({ name: 'test-legacy', version: '1.0.0' });
+  await client.connect(new V1StdioTransport({ command: process.execPath, args: [CLI, 'serve', '--stdio', ...args], env, stderr: 'pipe' }));
+  return wrap('legacy', client);
+}
+
+interface AnyClient {
+  listTools(): Promise<unknown>;
+  callTool(params: { name: string; arguments?: Record<string, unknown> }): Promise<unknown>;
+  close(): Promise<void>;
+}
+
+function wrap(kind: TestClient['kind'], client: AnyClient): TestClient {
+  return {
+    kind,
+    listTools: () => client.listTools() as ReturnType<TestClient['listTools']>,
+    callTool: (params) => client.callTool(params) as Promise<CallResult>,
+    close: () => client.close(),
+  };
+}
+
+/** The text of a tool result's last text block. */
+export function textOf(result: CallResult): string {
+  return [...result.content].reverse().find((c) => c.type === 'text')?.text ?? '';
+}

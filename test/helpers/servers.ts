@@ -1,0 +1,91 @@
+/**
+ * Real servers for tests: the HTTP server in-process on an ephemeral loopback port, and the
+ * built CLI as a child process (stdio or HTTP). Both run exactly the production modules.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { LocalComputerAdapter } from '../../adapter/local-computer-adapter.js';
+import type { ComputerAdapter } from '../../adapter/computer-adapter.js';
+import { configSchema, type Config, type ConfigInput } from '../../main/config/schema.js';
+import { deepFreeze } from '../../main/config/deep-freeze.js';
+import { createLogger, silentLogger, type Logger } from '../../main/log.js';
+import { startHttpServer, type RunningHttpServer } from '../../main/mcp/http.js';
+import { createServerFactory } from '../../main/mcp/server.js';
+import type { ToolDefinition } from '../../main/mcp/tool.js';
+
+export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+export const CLI = path.join(REPO_ROOT, 'out/main/cli.js');
+
+export function makeConfig(input: ConfigInput = {}): Readonly<Config> {
+  const base = input.server?.port === undefined ? { ...input, server: { ...input.server, port: 0 } } : input;
+  return deepFreeze(configSchema.parse(base));
+}
+
+export interface TestHttpServer extends RunningHttpServer {
+  config: Readonly<Config>;
+  logLines: string[];
+}
+
+export async function startTestServer(
+  input: ConfigInput = {},
+  options: { adapter?: ComputerAdapter; tools?: readonly ToolDefinition[]; logger?: Logger } = {},
+): Promise<TestHttpServer> {
+  const config = makeConfig(input);
+  const logLines: string[] = [];
+  const logger = options.logger ?? createLogger('debug', (line) => void logLines.push(line));
+  const factory = createServerFactory({ config, adapter: options.adapter ?? new LocalComputerAdapter(), logger, tools: options.tools });
+  const running = await startHttpServer({ config, factory, logger });
+  return Object.assign(running, { config, logLines });
+}
+
+export { silentLogger };
+
+/** Environment for CLI children: no inherited CHATGPT_MCP_* values, HOME in a temp dir. */
+export function childEnv(home: string, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [key, value] of Object.entries(process.env)) if (!key.startsWith('CHATGPT_MCP_')) env[key] = value;
+  return { ...env, HOME: home, XDG_CONFIG_HOME: path.join(home, '.config'), APPDATA: path.join(home, 'AppData'), ...extra };
+}
+
+export interface CliRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+export function runCli(args: string[], env: NodeJS.ProcessEnv, timeoutMs = 15_000): Promise<CliRun> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [CLI, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`CLI ${args.join(' ')} did not exit within ${timeoutMs} ms`));
+    }, timeoutMs);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+/** Starts `chatgpt-mcp serve --http --port 0` and resolves with its URL from the "listening" log line. */
+export function startCliHttp(args: string[], env: NodeJS.ProcessEnv): Promise<{ url: string; child: ChildProcess; stderr: () => string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [CLI, 'serve', '--http', '--port', '0', ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    const timer = setTimeout(() => reject(new Error(`server did not start: ${stderr}`)), 15_000);
+    child.stderr.on('data', (chunk) => {
+      stderr += chunk;
+      const match = /"msg":"listening","url":"([^"]+)"/.exec(stderr);
+      if (match?.[1]) {
+        clearTimeout(timer);
+        resolve({ url: match[1], child, stderr: () => stderr });
+      }
+    });
+    child.on('exit', (code) => reject(new Error(`server exited with ${code}: ${stderr}`)));
+  });
+}
