@@ -1,8 +1,11 @@
 /**
  * The typed seam between the MCP tool layer and the computer (spec 5.1). It speaks plain
  * TypeScript: no MCP, HTTP, zod or Electron types. Failures are thrown as the structural
- * ComputerAdapterError from ./errors.ts.
+ * ComputerAdapterError from ./errors.ts. Each family of operations lives in its own module.
  */
+import type { DesktopAppOps } from './apps/app-ops.js';
+import type { FileOps } from './fs/file-ops.js';
+import type { ProcessOps } from './process/process-ops.js';
 
 export interface SystemInfo {
   hostname: string;
@@ -14,6 +17,8 @@ export interface SystemInfo {
   nodeVersion: string;
 }
 
-export interface ComputerAdapter {
+export interface SystemOps {
   systemInfo(): Promise<SystemInfo>;
 }
+
+export interface ComputerAdapter extends SystemOps, FileOps, ProcessOps, DesktopAppOps {}

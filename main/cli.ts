@@ -102,9 +102,9 @@ function configCheck(cli: CliOverrides): number | Promise<number> {
 }
 
 function serveHttp(cli: CliOverrides): number | Promise<number> {
-  return withConfig(cli, async ({ config, file }) => {
+  return withConfig(cli, async ({ config, file, path }) => {
     const logger = createLogger(config.server.logLevel);
-    const factory = createServerFactory({ config, adapter: new LocalComputerAdapter(), logger });
+    const factory = createServerFactory({ config, adapter: new LocalComputerAdapter(), logger, protectedFiles: [path] });
     let running;
     try {
       running = await startHttpServer({ config, factory, logger });
@@ -124,9 +124,9 @@ function serveHttp(cli: CliOverrides): number | Promise<number> {
 }
 
 function serveStdio(cli: CliOverrides): number | Promise<number> {
-  return withConfig(cli, async ({ config }) => {
+  return withConfig(cli, async ({ config, path }) => {
     const logger = createLogger(config.server.logLevel);
-    const factory = createServerFactory({ config, adapter: new LocalComputerAdapter(), logger });
+    const factory = createServerFactory({ config, adapter: new LocalComputerAdapter(), logger, protectedFiles: [path] });
     const handle = startStdioServer(factory, logger);
     logger.info('serving on stdio', { tools: enabledTools(config).length });
     await Promise.race([untilSignal(), new Promise<void>((resolve) => process.stdin.once('end', resolve))]);

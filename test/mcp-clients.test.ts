@@ -131,3 +131,20 @@ describe('stdio', () => {
     expect(fs.existsSync(configFile)).toBe(true);
   });
 });
+
+describe('server.toolNames "underscore" (for hosts that reject dots in tool names)', () => {
+  it('exposes and serves every tool under a name matching ^[a-zA-Z0-9_-]{1,64}$', async () => {
+    const strict = await startTestServer({ server: { toolNames: 'underscore' }, process: { list: true } });
+    try {
+      const client = await connectModernHttp(strict.url);
+      const names = (await client.listTools()).tools.map((t) => t.name);
+      expect(names).toEqual(['system_info', 'process_list']);
+      for (const name of names) expect(name).toMatch(/^[a-zA-Z0-9_-]{1,64}$/);
+      const info = await client.callTool({ name: 'system_info', arguments: {} });
+      expect((info.structuredContent as { capabilities: { tools: string[] } }).capabilities.tools).toEqual(names);
+      await client.close();
+    } finally {
+      await strict.close();
+    }
+  });
+});

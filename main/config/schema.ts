@@ -49,6 +49,8 @@ export const serverSchema = z.strictObject({
   /** Extra browser origins accepted, as full origins like `https://example.com`. */
   allowedOrigins: z.array(text).default([]),
   logLevel: z.enum(LOG_LEVELS).default('info'),
+  /** "underscore" exposes fs_read instead of fs.read, for hosts that reject dots in tool names. */
+  toolNames: z.enum(['dotted', 'underscore']).default('dotted'),
   maxRequestBytes: byteSize(256 * MiB).default(8 * MiB),
 });
 

@@ -10,8 +10,11 @@ import type { Logger } from '../log.js';
 import { SERVER_NAME, VERSION } from '../version.js';
 import type { ToolDefinition, ToolDeps } from './tool.js';
 import { mapToolError } from './tool-errors.js';
+import { withCachedJsonSchema } from './cached-schema.js';
 import type { ErrorCode } from '../../adapter/errors.js';
 import { ALL_TOOLS } from './tools/index.js';
+import { FilesystemPolicy } from '../policy/filesystem.js';
+import { ShellPolicy } from '../policy/shell.js';
 
 export interface ServerDeps {
   config: Readonly<Config>;
@@ -21,6 +24,8 @@ export interface ServerDeps {
   tools?: readonly ToolDefinition[];
   /** Told when each tool call starts and ends (the tray's activity view); must not throw. */
   observer?: ToolCallObserver;
+  /** Files no tool may touch whatever the roots say: the app's own config (it holds the token). */
+  protectedFiles?: string[];
 }
 
 export type ToolCallEvent =
@@ -30,14 +35,18 @@ export type ToolCallEvent =
 export type ToolCallObserver = (event: ToolCallEvent) => void;
 
 interface PreparedTool {
-  tool: ToolDefinition;
   config: { title: string; description: string; inputSchema: ToolDefinition['input']; outputSchema: ToolDefinition['output']; annotations: ToolDefinition['annotations'] };
   handler: (args: Record<string, unknown>, ctx: { mcpReq: { id: string | number; signal: AbortSignal } }) => Promise<CallToolResult>;
 }
 
-const INSTRUCTIONS =
-  'These tools act on the owner\'s computer, limited to what the owner granted. Call system.info first to see the allowed ' +
+const instructions = (info: string) =>
+  `These tools act on the owner's computer, limited to what the owner granted. Call ${info} first to see the allowed ` +
   'filesystem roots, commands and tool families. Paths are absolute or relative to the first root. A denied call says what is allowed.';
+
+/** The name a tool is exposed under: the contract's dotted name, or with underscores for strict hosts. */
+export function exposedName(name: string, config: Readonly<Config>): string {
+  return config.server.toolNames === 'underscore' ? name.replace(/\./g, '_') : name;
+}
 
 export function enabledTools(config: Readonly<Config>, tools: readonly ToolDefinition[] = ALL_TOOLS): ToolDefinition[] {
   return tools.filter((tool) => tool.enabled(config));
@@ -45,22 +54,31 @@ export function enabledTools(config: Readonly<Config>, tools: readonly ToolDefin
 
 export function createServerFactory(deps: ServerDeps): McpServerFactory {
   const tools = enabledTools(deps.config, deps.tools);
-  const toolDeps: ToolDeps = { config: deps.config, adapter: deps.adapter, enabledTools: tools.map((t) => t.name) };
+  const filesystem = new FilesystemPolicy(deps.config.filesystem, { protectedFiles: deps.protectedFiles ?? [] });
+  const policy = { filesystem, shell: new ShellPolicy(deps.config, filesystem, deps.adapter) };
+  const names = tools.map((t) => exposedName(t.name, deps.config));
+  const toolDeps: ToolDeps = { config: deps.config, adapter: deps.adapter, policy, enabledTools: names };
   const secrets = [deps.config.server.token ?? ''].filter(Boolean);
   const observe = deps.observer ?? (() => {});
   const prepared = tools.map((tool) => prepare(tool, toolDeps, deps.logger, secrets, observe));
+  const serverInstructions = instructions(exposedName('system.info', deps.config));
 
   return () => {
-    const server = new McpServer({ name: SERVER_NAME, version: VERSION }, { capabilities: { tools: {} }, instructions: INSTRUCTIONS });
-    for (const { tool, config, handler } of prepared) server.registerTool(tool.name, config, handler);
+    const server = new McpServer({ name: SERVER_NAME, version: VERSION }, { capabilities: { tools: { listChanged: false } }, instructions: serverInstructions });
+    prepared.forEach(({ config, handler }, i) => server.registerTool(names[i]!, config, handler));
     return server;
   };
 }
 
 function prepare(tool: ToolDefinition, deps: ToolDeps, logger: Logger, secrets: readonly string[], observe: ToolCallObserver): PreparedTool {
   return {
-    tool,
-    config: { title: tool.title, description: tool.description, inputSchema: tool.input, outputSchema: tool.output, annotations: tool.annotations },
+    config: {
+      title: tool.title,
+      description: tool.description,
+      inputSchema: withCachedJsonSchema(tool.input),
+      outputSchema: withCachedJsonSchema(tool.output),
+      annotations: tool.annotations,
+    },
     async handler(args, ctx) {
       const started = performance.now();
       const target = safeTarget(tool, args);

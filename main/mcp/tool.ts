@@ -7,10 +7,19 @@ import type * as z from 'zod';
 import type { ContentBlock, ToolAnnotations } from '@modelcontextprotocol/server';
 import type { ComputerAdapter } from '../../adapter/computer-adapter.js';
 import type { Config } from '../config/schema.js';
+import type { FilesystemPolicy } from '../policy/filesystem.js';
+import type { ShellPolicy } from '../policy/shell.js';
+
+/** The policies built once per config; every tool asks these before calling the adapter. */
+export interface Policies {
+  filesystem: FilesystemPolicy;
+  shell: ShellPolicy;
+}
 
 export interface ToolDeps {
   config: Readonly<Config>;
   adapter: ComputerAdapter;
+  policy: Policies;
   /** Names of the tools this server exposes (for system.info's summary). */
   enabledTools: readonly string[];
 }
@@ -43,3 +52,5 @@ export function defineTool<I extends z.ZodObject, O extends z.ZodObject>(tool: T
 /** Frozen annotation presets so every tool declares its behaviour the same way. */
 export const READ_ONLY: ToolAnnotations = Object.freeze({ readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false });
 export const DESTRUCTIVE: ToolAnnotations = Object.freeze({ readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false });
+export const IDEMPOTENT_WRITE: ToolAnnotations = Object.freeze({ readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false });
+export const OPEN_WORLD_DESTRUCTIVE: ToolAnnotations = Object.freeze({ readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true });

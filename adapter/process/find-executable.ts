@@ -1,0 +1,80 @@
+/**
+ * which(1) for the command policy: resolves a command name to the executable file the OS would
+ * start. Deliberately stricter than a shell: empty and relative PATH entries (which mean "the
+ * current directory") are ignored, and the current directory is never searched implicitly,
+ * also on Windows. Only a name with a path separator is resolved against `cwd`.
+ */
+import { constants } from 'node:fs';
+import { access, realpath, stat } from 'node:fs/promises';
+import path from 'node:path';
+
+const DEFAULT_PATHEXT = '.COM;.EXE;.BAT;.CMD';
+
+export async function findExecutable(
+  name: string,
+  searchPath: string | undefined,
+  cwd: string = process.cwd(),
+  platform: NodeJS.Platform = process.platform,
+): Promise<{ found: string; real: string } | null> {
+  const pathext = process.env.PATHEXT ?? DEFAULT_PATHEXT;
+  for (const candidate of executableCandidates(name, searchPath, cwd, platform, pathext)) {
+    if (!(await isExecutableFile(candidate, platform))) continue;
+    try {
+      return { found: candidate, real: await realpath(candidate) };
+    } catch {
+      // Removed between the check and realpath: keep looking, as the OS would.
+    }
+  }
+  return null;
+}
+
+/**
+ * The paths to try, in order (pure: no filesystem access). `searchPath` undefined or empty
+ * means no search at all: a bare name then resolves to nothing.
+ */
+export function executableCandidates(
+  name: string,
+  searchPath: string | undefined,
+  cwd: string,
+  platform: NodeJS.Platform,
+  pathext: string = DEFAULT_PATHEXT,
+): string[] {
+  const p = platform === 'win32' ? path.win32 : path.posix;
+  if (name === '' || name.includes('\0')) return [];
+  const suffixes = platform === 'win32' ? windowsSuffixes(name, pathext) : [''];
+  const hasSeparator = name.includes('/') || (platform === 'win32' && name.includes('\\'));
+  if (p.isAbsolute(name) || hasSeparator) {
+    const file = p.resolve(cwd, name);
+    return suffixes.map((suffix) => file + suffix);
+  }
+  const dirs = (searchPath ?? '')
+    .split(p.delimiter)
+    .map((dir) => (platform === 'win32' ? dir.trim().replace(/^"(.*)"$/, '$1') : dir))
+    .filter((dir) => dir !== '' && p.isAbsolute(dir));
+  return dirs.flatMap((dir) => suffixes.map((suffix) => p.join(dir, name + suffix)));
+}
+
+/** A name that already ends in a PATHEXT extension is tried as is; otherwise each extension is appended. */
+function windowsSuffixes(name: string, pathext: string): string[] {
+  const listed = extensionList(pathext);
+  const extensions = listed.length > 0 ? listed : extensionList(DEFAULT_PATHEXT);
+  return extensions.includes(path.win32.extname(name).toLowerCase()) ? [''] : extensions;
+}
+
+function extensionList(pathext: string): string[] {
+  return pathext
+    .split(';')
+    .map((ext) => ext.trim().toLowerCase())
+    .filter((ext) => /^\.[^.\\/]+$/.test(ext));
+}
+
+async function isExecutableFile(file: string, platform: NodeJS.Platform): Promise<boolean> {
+  try {
+    if (!(await stat(file)).isFile()) return false;
+    // Windows has no execute bit: the extension (PATHEXT) decides.
+    if (platform !== 'win32') await access(file, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}

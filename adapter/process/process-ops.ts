@@ -1,0 +1,78 @@
+/**
+ * The OS process operations behind the ComputerAdapter seam: bounded command execution,
+ * executable lookup, process listing and signalling. One real implementation per OS
+ * (linux, darwin, win32), chosen at runtime by `createProcessOps`.
+ */
+import { findExecutable } from './find-executable.js';
+import { listProcesses } from './list.js';
+import { runCommand } from './run-command.js';
+import { killProcess } from './signals.js';
+
+export interface ExecRequest {
+  /** Absolute path of the executable (already resolved and allowed by policy). Never searched on PATH. */
+  file: string;
+  args: string[];
+  /**
+   * argv[0] as the program sees it (default: `file`). Pass the name the command was found by
+   * when `file` is a realpath: multi-call binaries (busybox, toybox) dispatch on argv[0].
+   */
+  argv0?: string;
+  /** Already validated by policy. */
+  cwd?: string;
+  /** The COMPLETE child environment (policy built it); nothing is inherited. */
+  env: Record<string, string>;
+  timeoutMs: number;
+  /** Per stream, in bytes of UTF-8. */
+  maxOutputBytes: number;
+  /** Client went away: the tree is killed like on a timeout (timedOut stays false). */
+  signal?: AbortSignal;
+}
+
+export interface ExecResult {
+  exitCode: number | null;
+  signal: string | null;
+  stdout: string;
+  stderr: string;
+  durationMs: number;
+  timedOut: boolean;
+  stdoutTruncated: boolean;
+  stderrTruncated: boolean;
+}
+
+export interface ProcessInfo {
+  pid: number;
+  ppid: number;
+  /** Effective user name; a numeric uid when it has no name; '' on Windows (not available cheaply). */
+  user: string;
+  /** Executable name (basename), e.g. `node`, `Google Chrome`, `chrome.exe`. */
+  command: string;
+  /** Exact argv on Linux; reconstructed from one command-line string on macOS and Windows. */
+  args: string[];
+}
+
+export interface ProcessOps {
+  runCommand(request: ExecRequest): Promise<ExecResult>;
+  /**
+   * which(1): the absolute path `name` resolves to on `searchPath` (PATH string; on Windows
+   * honour PATHEXT), or null. An absolute or relative-with-separator name is returned resolved
+   * if it is an executable file. `real` is the realpath (symlinks followed), `found` the path
+   * found on PATH.
+   */
+  findExecutable(name: string, searchPath: string | undefined, cwd?: string): Promise<{ found: string; real: string } | null>;
+  listProcesses(): Promise<ProcessInfo[]>;
+  /**
+   * Validates the signal name (SIGTERM, SIGKILL, SIGINT, SIGHUP, SIGSTOP, SIGCONT, SIGUSR1,
+   * SIGUSR2, SIGQUIT; on Windows only SIGTERM/SIGKILL/SIGINT, which all terminate forcefully),
+   * sends it; NOT_FOUND when no such pid, OS_ERROR with EPERM explained when not permitted.
+   */
+  killProcess(pid: number, signal: string): Promise<void>;
+}
+
+export function createProcessOps(platform: NodeJS.Platform = process.platform): ProcessOps {
+  return {
+    runCommand: (request) => runCommand(request, { platform }),
+    findExecutable: (name, searchPath, cwd) => findExecutable(name, searchPath, cwd, platform),
+    listProcesses: () => listProcesses(platform),
+    killProcess: (pid, signal) => killProcess(pid, signal, platform),
+  };
+}

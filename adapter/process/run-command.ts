@@ -1,0 +1,234 @@
+/**
+ * Runs one executable to completion under hard bounds: no shell, stdin closed, exactly the
+ * given environment, output capped per stream, and a timeout (or abort) that ends the whole
+ * process tree. A non-zero exit is a normal result; only failing to start is an error.
+ *
+ * Lifetime rule: nothing a command started outlives the call. On POSIX the command leads its
+ * own process group; when the main process has exited (or was killed) whatever is left in the
+ * group is terminated too, and pipes still held open by an escaped descendant are destroyed.
+ * Windows has no process groups: a timeout kills the tree with taskkill /T while the root is
+ * alive; descendants left behind by a main process that exited normally are not tracked.
+ */
+import { spawn, type ChildProcessByStdio } from 'node:child_process';
+import { stat } from 'node:fs/promises';
+import path from 'node:path';
+import type { Readable } from 'node:stream';
+import { adapterError, type ErrorCode } from '../errors.js';
+import { BoundedOutput } from './bounded-output.js';
+import { taskkillTree, terminateGroup } from './kill-tree.js';
+import type { ExecRequest, ExecResult } from './process-ops.js';
+
+const OPERATION = 'runCommand';
+const MAX_TIMER_MS = 2 ** 31 - 1;
+/** Bounds the wait for the exit event once the tree was killed (a process stuck in the kernel). */
+const EXIT_AFTER_KILL_MS = 2000;
+
+export interface RunOptions {
+  platform?: NodeJS.Platform;
+  /** Between SIGTERM and SIGKILL to the process group. */
+  killGraceMs?: number;
+  /** After the main process ended, how long its pipes may stay open before leftovers are ended. */
+  lingerMs?: number;
+}
+
+const DEFAULT_KILL_GRACE_MS = 2000;
+const DEFAULT_LINGER_MS = 200;
+
+type Child = ChildProcessByStdio<null, Readable, Readable>;
+interface Exit {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+}
+
+export async function runCommand(request: ExecRequest, options: RunOptions = {}): Promise<ExecResult> {
+  const platform = options.platform ?? process.platform;
+  const killGraceMs = options.killGraceMs ?? DEFAULT_KILL_GRACE_MS;
+  const lingerMs = options.lingerMs ?? DEFAULT_LINGER_MS;
+  const posix = platform !== 'win32';
+  validate(request, platform);
+  if (request.signal?.aborted) {
+    throw adapterError('PRECONDITION_FAILED', OPERATION, 'the request was cancelled before the command started');
+  }
+
+  const started = performance.now();
+  let child: Child;
+  try {
+    child = spawn(request.file, request.args, {
+      argv0: request.argv0,
+      cwd: request.cwd,
+      env: request.env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      shell: false,
+      windowsHide: true,
+      // POSIX: setsid(), so the command leads a new process group that can be signalled as one.
+      detached: posix,
+    });
+  } catch (error) {
+    throw await spawnFailure(error, request, platform);
+  }
+
+  const exited = new Promise<Exit>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+  const closed = new Promise<true>((resolve) => child.once('close', () => resolve(true)));
+  const spawned = new Promise<void>((resolve, reject) => {
+    child.once('spawn', resolve);
+    child.once('error', reject);
+  });
+  const stdout = new BoundedOutput(request.maxOutputBytes);
+  const stderr = new BoundedOutput(request.maxOutputBytes);
+  child.stdout.on('data', (chunk: Buffer) => stdout.push(chunk));
+  child.stderr.on('data', (chunk: Buffer) => stderr.push(chunk));
+  child.stdout.on('error', () => {});
+  child.stderr.on('error', () => {});
+  try {
+    await spawned;
+  } catch (error) {
+    throw await spawnFailure(error, request, platform);
+  }
+  const pid = child.pid as number;
+
+  const stop = stopTrigger(request.timeoutMs, request.signal);
+  const first = await Promise.race([exited, stop.reason]);
+  stop.cancel();
+
+  let exit: Exit | undefined;
+  let timedOut = false;
+  if (first === 'timeout' || first === 'abort') {
+    timedOut = first === 'timeout';
+    if (posix) await terminateGroup(pid, killGraceMs, platform);
+    else if (!(await taskkillTree(pid))) child.kill('SIGKILL');
+    exit = orUndefined(await within(exited, EXIT_AFTER_KILL_MS));
+  } else {
+    exit = first;
+  }
+
+  // Output still in the pipes arrives before EOF; a descendant holding them must not hold the call.
+  let eof = (await within(closed, lingerMs)) === true;
+  if (posix && (await terminateGroup(pid, killGraceMs, platform)) && !eof) {
+    eof = (await within(closed, lingerMs)) === true;
+  }
+  if (!eof) {
+    child.stdout.destroy();
+    child.stderr.destroy();
+  }
+  if (exit === undefined) child.unref();
+
+  const out = stdout.result();
+  const err = stderr.result();
+  return {
+    exitCode: exit?.code ?? null,
+    signal: exit?.signal ?? null,
+    stdout: out.text,
+    stderr: err.text,
+    durationMs: Math.round(performance.now() - started),
+    timedOut,
+    stdoutTruncated: out.truncated,
+    stderrTruncated: err.truncated,
+  };
+}
+
+function validate(request: ExecRequest, platform: NodeJS.Platform): void {
+  const p = platform === 'win32' ? path.win32 : path.posix;
+  // An absolute path also keeps spawn from doing its own PATH lookup.
+  if (typeof request.file !== 'string' || !p.isAbsolute(request.file)) {
+    throw adapterError('INVALID_INPUT', OPERATION, `the executable must be an absolute path, got ${JSON.stringify(request.file)}`);
+  }
+  if (request.argv0 !== undefined && (typeof request.argv0 !== 'string' || request.argv0 === '')) {
+    throw adapterError('INVALID_INPUT', OPERATION, 'argv0 must be a non-empty string when given');
+  }
+  if (!Array.isArray(request.args) || request.args.some((arg) => typeof arg !== 'string')) {
+    throw adapterError('INVALID_INPUT', OPERATION, 'args must be an array of strings');
+  }
+  if (!Number.isInteger(request.timeoutMs) || request.timeoutMs < 1 || request.timeoutMs > MAX_TIMER_MS) {
+    throw adapterError('INVALID_INPUT', OPERATION, `timeoutMs must be an integer from 1 to ${MAX_TIMER_MS}, got ${String(request.timeoutMs)}`);
+  }
+  if (!Number.isSafeInteger(request.maxOutputBytes) || request.maxOutputBytes < 0) {
+    throw adapterError('INVALID_INPUT', OPERATION, `maxOutputBytes must be a non-negative integer, got ${String(request.maxOutputBytes)}`);
+  }
+}
+
+function stopTrigger(timeoutMs: number, signal: AbortSignal | undefined): { reason: Promise<'timeout' | 'abort'>; cancel(): void } {
+  let timer: NodeJS.Timeout | undefined;
+  let onAbort: (() => void) | undefined;
+  const reason = new Promise<'timeout' | 'abort'>((resolve) => {
+    timer = setTimeout(() => resolve('timeout'), timeoutMs);
+    if (!signal) return;
+    onAbort = () => resolve('abort');
+    if (signal.aborted) onAbort();
+    else signal.addEventListener('abort', onAbort, { once: true });
+  });
+  return {
+    reason,
+    cancel() {
+      clearTimeout(timer);
+      if (signal && onAbort) signal.removeEventListener('abort', onAbort);
+    },
+  };
+}
+
+const LATE = Symbol('late');
+
+/** The promise's value, or LATE when it did not settle within `ms`. */
+async function within<T>(promise: Promise<T>, ms: number): Promise<T | typeof LATE> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<typeof LATE>((resolve) => {
+    timer = setTimeout(() => resolve(LATE), ms);
+  });
+  try {
+    return await Promise.race([promise, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+function orUndefined<T>(value: T | typeof LATE): T | undefined {
+  return value === LATE ? undefined : value;
+}
+
+/** Turns a failure to start into a precise adapter error (the child never ran). */
+async function spawnFailure(error: unknown, request: ExecRequest, platform: NodeJS.Platform): Promise<Error> {
+  const code = (error as NodeJS.ErrnoException | null)?.code ?? 'UNKNOWN';
+  const { file, cwd } = request;
+  const fail = (kind: ErrorCode, why: string) => adapterError(kind, OPERATION, `cannot start ${file}: ${why}`, { file, code });
+  switch (code) {
+    case 'ERR_INVALID_ARG_VALUE':
+    case 'ERR_INVALID_ARG_TYPE':
+      return fail('INVALID_INPUT', 'the path, arguments, working directory and environment must be strings without NUL bytes');
+    case 'ENOENT':
+    case 'ENOTDIR':
+      if (cwd !== undefined && !(await isDirectory(cwd))) return fail('NOT_FOUND', `the working directory ${cwd} does not exist or is not a directory`);
+      if (await exists(file)) return fail('NOT_FOUND', `it exists, but its #! interpreter or dynamic loader was not found (${code})`);
+      return fail('NOT_FOUND', `no such file (${code})`);
+    case 'EACCES':
+      return fail('OS_ERROR', 'permission denied (EACCES): it must be a regular file with execute permission for this user, in an accessible working directory');
+    case 'ENOEXEC':
+      return fail('OS_ERROR', 'it is not a program for this system and has no #! line (ENOEXEC)');
+    case 'EINVAL':
+      if (platform === 'win32' && /\.(bat|cmd)$/i.test(file)) {
+        return fail('OS_ERROR', 'Windows batch files (.bat, .cmd) need cmd.exe, and commands run without a shell; run an .exe instead');
+      }
+      return fail('OS_ERROR', 'the OS rejected the request (EINVAL)');
+    case 'E2BIG':
+      return fail('INVALID_INPUT', 'the arguments and environment are too large for the OS (E2BIG)');
+    case 'EAGAIN':
+    case 'EMFILE':
+    case 'ENFILE':
+    case 'ENOMEM':
+      return fail('OS_ERROR', `the system is out of processes, memory or file descriptors (${code})`);
+    default:
+      return fail('OS_ERROR', `the OS refused (${code})`);
+  }
+}
+
+async function isDirectory(dir: string): Promise<boolean> {
+  return stat(dir).then(
+    (s) => s.isDirectory(),
+    () => false,
+  );
+}
+
+async function exists(file: string): Promise<boolean> {
+  return stat(file).then(
+    () => true,
+    () => false,
+  );
+}

@@ -1,0 +1,376 @@
+/**
+ * The one filesystem policy (spec 9): every fs tool and shell.exec's cwd go through
+ * `resolve`, and nothing else decides whether a path may be touched.
+ *
+ * A request is normalized lexically (`..` cannot climb out of the text it was given), then
+ * its real location is found on disk (symlinks anywhere in the path followed; for a path that
+ * does not exist yet, the nearest existing ancestor) and that real path must lie inside the
+ * real path of a configured root, on a whole-segment boundary. Callers operate on the returned
+ * path, never on their input, so what was checked is what is used.
+ *
+ * Denials name what IS allowed (roots, writable roots, the protecting pattern) so a model does
+ * not have to guess, and never carry config values beyond root paths and patterns.
+ */
+import fs from 'node:fs/promises';
+import type { Config } from '../config/schema.js';
+import { adapterError } from '../../adapter/errors.js';
+import {
+  inputProblem,
+  isInside,
+  isRelativeInput,
+  normalizeAbsolute,
+  pathFlavor,
+  relativeSegments,
+  splitPath,
+  type Platform,
+} from './path-compare.js';
+import { BUILT_IN_SECRET_PATTERNS, compilePatterns, findMatch, foldName, type SecretPattern } from './secret-patterns.js';
+
+export type Access = 'read' | 'write';
+
+export interface ResolvedPath {
+  /** Absolute real path to operate on. For a path that does not exist yet: realpath of the nearest existing ancestor joined with the remaining (validated) segments. */
+  path: string;
+  exists: boolean;
+  /** The real path of the root that contains it. */
+  root: string;
+  /** True when `path` IS a configured root (tools refuse to delete or move a root). */
+  isRoot: boolean;
+}
+
+export interface FilesystemPolicyOptions {
+  /** Default process.platform; decides separators and case rules. */
+  platform?: NodeJS.Platform;
+  /** Absolute paths always denied (the app's own config/token files), with everything below them. */
+  protectedFiles?: string[];
+}
+
+type FilesystemConfig = Config['filesystem'];
+
+interface Root {
+  /** As the owner wrote it, for messages. */
+  shown: string;
+  /** Normalized configured path, or undefined when it is not a valid absolute path here. */
+  lexical: string | undefined;
+  readOnly: boolean;
+  /** Real path once it resolved to a directory (cached: roots are fixed for the process). */
+  real?: string;
+  /** Why it is not usable, from the last attempt. */
+  unusable?: string;
+}
+
+interface Protected {
+  lexical: string;
+  real?: string;
+}
+
+/** `details.reason` of a PATH_NOT_ALLOWED denial, for callers and tests (the message is for people). */
+export type DenialReason = 'outside-roots' | 'symlink-escape' | 'root-unusable' | 'unresolvable' | 'protected-file' | 'secret' | 'read-only';
+
+type Located = { ok: true; path: string; exists: boolean } | { ok: false; reason: string; invalid?: boolean };
+
+const NOT_FOUND = new Set(['ENOENT', 'ENOTDIR']);
+
+export class FilesystemPolicy {
+  private readonly platform: Platform;
+  private readonly roots: Root[];
+  private readonly patterns: SecretPattern[];
+  private readonly protectedPaths: Protected[];
+
+  constructor(
+    private readonly config: FilesystemConfig,
+    options: FilesystemPolicyOptions = {},
+  ) {
+    this.platform = options.platform ?? process.platform;
+    this.roots = config.roots.map((root) => {
+      const [configured, readOnly] = typeof root === 'string' ? [root, false] : [root.path, root.readOnly];
+      const normalized = normalizeAbsolute(configured, this.platform);
+      return normalized.ok
+        ? { shown: configured, lexical: normalized.path, readOnly }
+        : { shown: configured, lexical: undefined, readOnly, unusable: 'is not a valid absolute path on this system' };
+    });
+    this.patterns = [
+      ...(config.protectSecrets ? compilePatterns(BUILT_IN_SECRET_PATTERNS, 'built-in', this.platform) : []),
+      ...compilePatterns(config.deny, 'deny', this.platform),
+    ];
+    this.protectedPaths = (options.protectedFiles ?? []).flatMap((file) => {
+      const normalized = normalizeAbsolute(file, this.platform);
+      return normalized.ok ? [{ lexical: normalized.path }] : [];
+    });
+  }
+
+  /** Human list of roots for messages, e.g. "/a (read-only), /b". */
+  describeRoots(): string {
+    if (this.roots.length === 0) return 'none configured';
+    return this.roots.map(describeRoot).join(', ');
+  }
+
+  async resolve(input: string, access: Access, operation: string): Promise<ResolvedPath> {
+    const lexical = await this.lexicalPath(input, access, operation);
+    return this.check(lexical, await this.locate(lexical), access, operation);
+  }
+
+  /**
+   * For operations on a directory entry itself (fs.delete, fs.move): a final symlink is the
+   * entry, not what it points to, so removing or renaming a link never touches its target,
+   * wherever that is. The parent is resolved like any path; the entry's own name and place are
+   * checked like any path too.
+   */
+  async resolveEntry(input: string, access: Access, operation: string): Promise<ResolvedPath> {
+    const lexical = await this.lexicalPath(input, access, operation);
+    const stat = await fs.lstat(lexical).catch(() => null);
+    if (!stat?.isSymbolicLink()) return this.check(lexical, await this.locate(lexical), access, operation);
+    const flavor = pathFlavor(this.platform);
+    const parent = await this.locate(flavor.dirname(lexical));
+    const located: Located = parent.ok ? { ok: true, path: flavor.join(parent.path, flavor.basename(lexical)), exists: true } : parent;
+    return this.check(lexical, located, access, operation);
+  }
+
+  /** Grants and input checks, then the absolute, lexically normalized path (relative: under the first root). */
+  private async lexicalPath(input: string, access: Access, operation: string): Promise<string> {
+    if (access === 'read' && !this.config.read) {
+      throw adapterError('CAPABILITY_DISABLED', operation, 'reading files is turned off (filesystem.read is false)');
+    }
+    if (access === 'write' && !this.config.write) {
+      throw adapterError('CAPABILITY_DISABLED', operation, 'writing files is turned off (filesystem.write is false)');
+    }
+    if (this.roots.length === 0) {
+      throw adapterError('CAPABILITY_DISABLED', operation, 'no filesystem roots are configured (filesystem.roots is empty)');
+    }
+    const problem = inputProblem(input);
+    if (problem) throw adapterError('INVALID_INPUT', operation, problem);
+
+    await this.refreshRoots();
+    let absolute = input;
+    if (isRelativeInput(input, this.platform)) {
+      const first = this.roots[0]!;
+      if (first.real === undefined) {
+        throw denial(operation, `${show(input)} is relative, and relative paths resolve against the first root ${first.shown}, which ${first.unusable}`, 'root-unusable');
+      }
+      absolute = pathFlavor(this.platform).join(first.real, input);
+    }
+    const normalized = normalizeAbsolute(absolute, this.platform);
+    if (!normalized.ok) throw adapterError('INVALID_INPUT', operation, `${show(input)}: ${normalized.reason}`);
+    return normalized.path;
+  }
+
+  /** Everything decided about a located path: root containment, protected files, secrets, read-only roots. */
+  private async check(lexical: string, located: Located, access: Access, operation: string): Promise<ResolvedPath> {
+    const deny = (message: string, reason: DenialReason) => denial(operation, message, reason);
+    const shown = show(lexical);
+    if (!located.ok) throw located.invalid ? adapterError('INVALID_INPUT', operation, `${shown} ${located.reason}`) : deny(`${shown} ${located.reason}`, 'unresolvable');
+
+    const root = this.containingRoot(located.path);
+    if (root === undefined) throw this.outsideError(lexical, shown, deny);
+    const rootReal = root.real!;
+
+    await this.refreshProtected();
+    const guarded = this.protectedHit(lexical, located.path, access);
+    if (guarded) {
+      throw deny(
+        guarded === 'inside'
+          ? `${shown} is this server's own configuration or token file, which no tool may access`
+          : `${shown} contains this server's own configuration or token file, so it cannot be changed through these tools`,
+        'protected-file',
+      );
+    }
+
+    const pattern = this.secretHit(lexical, located.path, root);
+    if (pattern) {
+      throw deny(
+        pattern.origin === 'built-in'
+          ? `${shown} is protected by the secret pattern "${pattern.source}" (filesystem.protectSecrets)`
+          : `${shown} matches the deny pattern "${pattern.source}" (filesystem.deny)`,
+        'secret',
+      );
+    }
+
+    if (access === 'write' && root.readOnly) {
+      const writable = this.roots.filter((r) => !r.readOnly && r.lexical !== undefined).map(describeRoot);
+      const where = writable.length > 0 ? `writable roots: ${writable.join(', ')}` : 'no root is writable';
+      throw deny(`${shown} is in the read-only root ${root.shown}; ${where}`, 'read-only');
+    }
+
+    const isRoot = relativeSegments(located.path, rootReal, this.platform)?.length === 0;
+    return { path: located.path, exists: located.exists, root: rootReal, isRoot };
+  }
+
+  /**
+   * For listings: whether a child name is a protected secret, so fs.list can hide it. Given
+   * the listed directory (as resolved), multi-segment patterns and protected files count too;
+   * without it, only patterns that can match a single name do.
+   */
+  isProtectedName(name: string, parent?: ResolvedPath): boolean {
+    const flavor = pathFlavor(this.platform);
+    if (name === '' || name === '.' || name === '..' || name.includes(flavor.sep) || name.includes('/')) return true;
+    if (parent === undefined) return findMatch(this.patterns, { relative: [name] }) !== undefined;
+    const child = flavor.join(parent.path, name);
+    const relative = relativeSegments(child, parent.root, this.platform);
+    if (findMatch(this.patterns, { relative: relative ?? [name], absolute: splitPath(child, this.platform) })) return true;
+    return this.protectedPaths.some((p) => [p.lexical, p.real].some((form) => form !== undefined && foldedInside(child, form, this.platform)));
+  }
+
+  /** Realpaths roots that have not resolved yet; a root created after startup becomes usable. */
+  private async refreshRoots(): Promise<void> {
+    await Promise.all(
+      this.roots.map(async (root) => {
+        if (root.real !== undefined || root.lexical === undefined) return;
+        try {
+          const real = await fs.realpath(root.lexical);
+          const stat = await fs.stat(real);
+          const normalized = normalizeAbsolute(real, this.platform);
+          if (!stat.isDirectory()) root.unusable = 'is not a directory';
+          else if (!normalized.ok) root.unusable = 'does not resolve to a usable path';
+          else {
+            root.real = normalized.path;
+            delete root.unusable;
+          }
+        } catch (error) {
+          root.unusable = NOT_FOUND.has(errorCode(error)) ? 'does not exist' : `cannot be opened (${errorCode(error) || 'error'})`;
+        }
+      }),
+    );
+  }
+
+  private async refreshProtected(): Promise<void> {
+    await Promise.all(
+      this.protectedPaths.map(async (p) => {
+        if (p.real !== undefined) return;
+        const located = await this.locate(p.lexical);
+        if (located.ok) p.real = located.path;
+      }),
+    );
+  }
+
+  /**
+   * The real path to operate on. An existing path is realpath'd whole. Otherwise the nearest
+   * existing ancestor is realpath'd and the missing segments appended; anything on the way
+   * that exists but does not resolve (a dangling symlink, a loop) is refused, because where
+   * it would lead cannot be checked.
+   */
+  private async locate(lexical: string): Promise<Located> {
+    const flavor = pathFlavor(this.platform);
+    try {
+      return this.located(await fs.realpath(lexical), [], true);
+    } catch (error) {
+      if (!NOT_FOUND.has(errorCode(error))) return unresolvable(errorCode(error));
+    }
+    const missing: string[] = [];
+    let current = lexical;
+    for (;;) {
+      try {
+        await fs.lstat(current);
+      } catch (error) {
+        if (!NOT_FOUND.has(errorCode(error))) return unresolvable(errorCode(error));
+        const parent = flavor.dirname(current);
+        if (parent === current) return { ok: false, reason: 'could not be resolved: no part of it exists' };
+        missing.unshift(flavor.basename(current));
+        current = parent;
+        continue;
+      }
+      // `current` is there; if it does not resolve, it is a link to nowhere.
+      try {
+        return this.located(await fs.realpath(current), missing, missing.length === 0);
+      } catch (error) {
+        const code = errorCode(error);
+        if (NOT_FOUND.has(code)) return { ok: false, reason: 'is, or passes through, a symlink whose target does not exist, so where it leads cannot be checked' };
+        return unresolvable(code);
+      }
+    }
+  }
+
+  private located(real: string, missing: string[], exists: boolean): Located {
+    const normalized = normalizeAbsolute(real, this.platform);
+    if (!normalized.ok) return { ok: false, reason: 'resolves to a path that cannot be checked' };
+    return { ok: true, path: missing.length > 0 ? pathFlavor(this.platform).join(normalized.path, ...missing) : normalized.path, exists };
+  }
+
+  /** The deepest usable root containing the real path (nested roots: the inner one rules). */
+  private containingRoot(real: string): Root | undefined {
+    let best: Root | undefined;
+    let depth = -1;
+    for (const root of this.roots) {
+      if (root.real === undefined || !isInside(real, root.real, this.platform)) continue;
+      const d = splitPath(root.real, this.platform).segments.length;
+      if (d > depth) [best, depth] = [root, d];
+    }
+    return best;
+  }
+
+  private outsideError(lexical: string, shown: string, deny: (message: string, reason: DenialReason) => Error): Error {
+    const roots = this.describeRoots();
+    const lexicallyIn = this.roots.find((r) => [r.lexical, r.real].some((form) => form !== undefined && isInside(lexical, form, this.platform)));
+    if (lexicallyIn?.real !== undefined) {
+      return deny(`${shown} resolves through a symlink to a location outside the allowed roots (${roots})`, 'symlink-escape');
+    }
+    if (lexicallyIn !== undefined) {
+      return deny(`${shown} is under the root ${lexicallyIn.shown}, which ${lexicallyIn.unusable}; allowed roots: ${roots}`, 'root-unusable');
+    }
+    return deny(`${shown} is outside the allowed roots (${roots})`, 'outside-roots');
+  }
+
+  /** 'inside' when the target is (under) a protected file; 'contains' when a write target holds one. */
+  private protectedHit(lexical: string, real: string, access: Access): 'inside' | 'contains' | undefined {
+    for (const p of this.protectedPaths) {
+      const guarded = p.real === undefined ? [p.lexical] : [p.lexical, p.real];
+      for (const form of guarded) {
+        for (const target of [lexical, real]) {
+          if (foldedInside(target, form, this.platform)) return 'inside';
+          // Moving or deleting a directory that holds the token would carry it out of reach.
+          if (access === 'write' && foldedInside(form, target, this.platform)) return 'contains';
+        }
+      }
+    }
+    return undefined;
+  }
+
+  /** Checked on the real path and on the requested spelling, so a link named `.env` counts too. */
+  private secretHit(lexical: string, real: string, root: Root): SecretPattern | undefined {
+    if (this.patterns.length === 0) return undefined;
+    for (const target of [real, lexical]) {
+      const relative = [root.real, root.lexical]
+        .map((form) => (form === undefined ? undefined : relativeSegments(target, form, this.platform)))
+        .find((segments) => segments !== undefined);
+      const hit = findMatch(this.patterns, { absolute: splitPath(target, this.platform), ...(relative ? { relative } : {}) });
+      if (hit) return hit;
+    }
+    return undefined;
+  }
+}
+
+function describeRoot(root: Root): string {
+  const notes = [root.readOnly ? 'read-only' : undefined, root.real === undefined ? root.unusable : undefined].filter(Boolean);
+  return notes.length > 0 ? `${root.shown} (${notes.join(', ')})` : root.shown;
+}
+
+/** Deny-side comparisons fold case everywhere: over-matching a protected path is the safe side. */
+function foldedInside(child: string, parent: string, platform: Platform): boolean {
+  const fold = (p: string) => {
+    const { root, segments } = splitPath(p, platform);
+    return [foldName(root), ...segments.map(foldName)];
+  };
+  const c = fold(child);
+  const p = fold(parent);
+  return c.length >= p.length && p.every((segment, i) => segment === c[i]);
+}
+
+function denial(operation: string, message: string, reason: DenialReason): Error {
+  return adapterError('PATH_NOT_ALLOWED', operation, message, { reason });
+}
+
+function unresolvable(code: string): Located {
+  if (code === 'ELOOP') return { ok: false, reason: 'could not be resolved: too many levels of symlinks' };
+  if (code === 'ENAMETOOLONG') return { ok: false, reason: 'is too long for this filesystem', invalid: true };
+  if (code === 'EACCES' || code === 'EPERM') return { ok: false, reason: 'could not be resolved: permission denied' };
+  return { ok: false, reason: `could not be resolved (${code || 'error'})` };
+}
+
+function errorCode(error: unknown): string {
+  return typeof error === 'object' && error !== null && typeof (error as { code?: unknown }).code === 'string' ? (error as { code: string }).code : '';
+}
+
+/** Paths in messages: bounded length, no control characters. */
+function show(p: string): string {
+  const clean = p.replace(/[\x00-\x1f\x7f]/g, '?');
+  return clean.length > 240 ? `${clean.slice(0, 240)}...` : clean;
+}

@@ -1,0 +1,130 @@
+/**
+ * Deny patterns for secret locations: the built-in list (filesystem.protectSecrets) and the
+ * owner's globs (filesystem.deny). A pattern is matched against path segments:
+ *
+ * - `name`, `*.pem`, `.env.*`: any one segment, so the entry and everything below it;
+ * - `dir/`: a trailing slash changes nothing (a directory's contents are below it anyway);
+ * - `a/b`, `a/**\/b`: consecutive segments anywhere below a root (`**` spans any number);
+ * - `/abs/path/**`, `C:\abs\*`: anchored at the filesystem root.
+ *
+ * `*` and `?` stay within one segment and also match a leading dot; `[abc]`/`[!abc]` are
+ * classes. Matching ignores case and Unicode normalization on every platform, and drops the
+ * zero-width characters HFS+ ignores: for a denylist, matching too much is the safe side.
+ */
+import { pathFlavor, splitPath, type Platform, type SplitPath } from './path-compare.js';
+
+/** Built-in secret locations. `.ssh/` style entries deny the whole directory. */
+export const BUILT_IN_SECRET_PATTERNS: readonly string[] = Object.freeze([
+  '.ssh/',
+  '.gnupg/',
+  '.aws/',
+  '.env',
+  '.env.*',
+  '*.pem',
+  '*.key',
+  '*.p12',
+  '*.pfx',
+  'id_rsa*',
+  'id_dsa*',
+  'id_ecdsa*',
+  'id_ed25519*',
+  '.git-credentials',
+  '.npmrc',
+  '.netrc',
+  '.pgpass',
+]);
+
+export type PatternOrigin = 'built-in' | 'deny';
+
+export interface SecretPattern {
+  /** The pattern as written, for messages. */
+  source: string;
+  origin: PatternOrigin;
+  /** Folded root for an absolute pattern; undefined for one that floats below roots. */
+  anchor?: string;
+  parts: Part[];
+}
+
+type Part = RegExp | '**';
+
+/** Code points HFS+ ignores in names (git's list), so `.e\u200Cnv` is `.env` there. */
+const IGNORABLE = /[\u200c-\u200f\u202a-\u202e\u206a-\u206f\ufeff]/g;
+
+export function foldName(name: string): string {
+  return name.normalize('NFC').toLowerCase().replace(IGNORABLE, '');
+}
+
+export function compilePatterns(sources: readonly string[], origin: PatternOrigin, platform: Platform): SecretPattern[] {
+  return sources.map((source) => compilePattern(source, origin, platform));
+}
+
+function compilePattern(source: string, origin: PatternOrigin, platform: Platform): SecretPattern {
+  const text = platform === 'win32' ? source.replace(/\//g, '\\') : source;
+  const absolute = platform === 'win32' ? /^([A-Za-z]:\\|\\\\)/.test(text) : text.startsWith('/');
+  let anchor: string | undefined;
+  let rest = text;
+  if (absolute) {
+    const { root } = splitPath(text, platform);
+    anchor = foldName(root);
+    rest = text.slice(root.length);
+  }
+  const sep = pathFlavor(platform).sep;
+  const parts = rest
+    .split(sep)
+    .filter((s) => s !== '' && s !== '.')
+    .map((s): Part => (s === '**' ? '**' : segmentRegExp(s)));
+  return anchor === undefined ? { source, origin, parts } : { source, origin, anchor, parts };
+}
+
+function segmentRegExp(glob: string): RegExp {
+  let out = '';
+  const g = foldName(glob);
+  for (let i = 0; i < g.length; i++) {
+    const c = g[i]!;
+    if (c === '*') out += '.*';
+    else if (c === '?') out += '.';
+    else if (c === '[') {
+      const end = g.indexOf(']', i + 2);
+      if (end === -1) {
+        out += '\\[';
+        continue;
+      }
+      let body = g.slice(i + 1, end);
+      const negate = body.startsWith('!') || body.startsWith('^');
+      if (negate) body = body.slice(1);
+      out += `[${negate ? '^' : ''}${body.replace(/[\\\]^]/g, '\\$&')}]`;
+      i = end;
+    } else out += c.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  }
+  return new RegExp(`^${out}$`, 's');
+}
+
+/** Pattern parts from `pi` match segments from `si` on, leaving any rest (that is inside). */
+function matchFrom(parts: Part[], pi: number, segments: string[], si: number): boolean {
+  if (pi === parts.length) return true;
+  const part = parts[pi]!;
+  if (part === '**') {
+    for (let k = si; k <= segments.length; k++) if (matchFrom(parts, pi + 1, segments, k)) return true;
+    return false;
+  }
+  return si < segments.length && part.test(segments[si]!) && matchFrom(parts, pi + 1, segments, si + 1);
+}
+
+export interface MatchTarget {
+  /** Segments below the containing root (floating patterns look only here). */
+  relative?: string[];
+  /** The whole path (anchored patterns look here). */
+  absolute?: SplitPath;
+}
+
+/** The first pattern that denies the target, if any. */
+export function findMatch(patterns: readonly SecretPattern[], target: MatchTarget): SecretPattern | undefined {
+  const relative = target.relative?.map(foldName);
+  const absolute = target.absolute && { root: foldName(target.absolute.root), segments: target.absolute.segments.map(foldName) };
+  return patterns.find((p) => {
+    if (p.anchor !== undefined) return absolute !== undefined && absolute.root === p.anchor && matchFrom(p.parts, 0, absolute.segments, 0);
+    if (relative === undefined) return false;
+    for (let start = 0; start <= relative.length; start++) if (matchFrom(p.parts, 0, relative, start)) return true;
+    return false;
+  });
+}

@@ -1,0 +1,159 @@
+/**
+ * The command policy (spec 10): turns a shell.exec request into an exact plan (real
+ * executable, argv, cwd, complete environment, timeout) or refuses it, before anything is
+ * spawned. The allow-list is an argv allow-list, never a pattern over shell strings.
+ */
+import nodePath from 'node:path';
+import type { Config } from '../config/schema.js';
+import { adapterError } from '../../adapter/errors.js';
+import type { ProcessOps } from '../../adapter/process/process-ops.js';
+import type { FilesystemPolicy } from './filesystem.js';
+import { captureDenial, displayEnvKeysIn, scrubDisplayEnv } from './display-gate.js';
+import { buildChildEnv, envProblem } from './child-env.js';
+
+export interface ShellRequest {
+  command: string;
+  args: string[];
+  cwd?: string;
+  env?: Record<string, string>;
+  timeoutMs?: number;
+}
+
+export interface ShellPlan {
+  /** Real absolute path of the executable that will run. */
+  file: string;
+  /** The name it runs under (where it was found), for programs that look at argv[0] (busybox). */
+  argv0: string;
+  args: string[];
+  cwd: string | undefined;
+  env: Record<string, string>;
+  timeoutMs: number;
+  maxOutputBytes: number;
+}
+
+const op = 'shell.exec';
+const WINDOWS_EXTENSIONS = /\.(exe|com)$/i;
+
+export class ShellPolicy {
+  private readonly caseInsensitive: boolean;
+
+  constructor(
+    private readonly config: Readonly<Pick<Config, 'shell' | 'desktop'>>,
+    private readonly files: FilesystemPolicy,
+    private readonly lookup: Pick<ProcessOps, 'findExecutable'>,
+    private readonly serverEnv: NodeJS.ProcessEnv = process.env,
+    private readonly platform: NodeJS.Platform = process.platform,
+  ) {
+    this.caseInsensitive = platform === 'win32';
+  }
+
+  get allowsAnything(): boolean {
+    return this.config.shell.allowedCommands.includes('*');
+  }
+
+  describeAllowed(): string {
+    const list = this.config.shell.allowedCommands;
+    return list.length ? list.join(', ') : 'none';
+  }
+
+  async plan(request: ShellRequest): Promise<ShellPlan> {
+    const { shell, desktop } = this.config;
+    if (!shell.enabled) throw adapterError('CAPABILITY_DISABLED', op, 'command execution is disabled (shell.enabled is false)');
+    const command = request.command.trim();
+    if (!command || command.includes('\0') || request.args.some((a) => a.includes('\0'))) {
+      throw adapterError('INVALID_INPUT', op, 'command and args must be non-empty text without NUL bytes');
+    }
+
+    const { found, real: file } = await this.resolveExecutable(command);
+    if (!desktop.hostDisplayAccess) {
+      const denial = captureDenial(command, file, request.args);
+      if (denial) throw adapterError('COMMAND_NOT_ALLOWED', op, `${denial}; screen and input access is off (desktop.hostDisplayAccess is false)`);
+    }
+
+    const env = this.environment(request.env ?? {});
+    const cwd = await this.workingDirectory(request.cwd);
+    const timeoutMs = Math.min(request.timeoutMs ?? shell.maxRuntimeMs, shell.maxRuntimeMs);
+    return { file, argv0: found, args: [...request.args], cwd, env, timeoutMs, maxOutputBytes: shell.maxOutputBytes };
+  }
+
+  /** Checks the name against the list, finds it on the server's PATH, and checks where it really lives. */
+  private async resolveExecutable(command: string): Promise<{ found: string; real: string }> {
+    const pathApi = this.platform === 'win32' ? nodePath.win32 : nodePath.posix;
+    const isPath = command.includes('/') || (this.platform === 'win32' && command.includes('\\'));
+    if (isPath && !pathApi.isAbsolute(command)) {
+      throw adapterError('COMMAND_NOT_ALLOWED', op, `${command}: give a command name or an absolute path, not a relative path. Allowed commands: ${this.describeAllowed()}`);
+    }
+    const name = isPath ? pathApi.basename(command) : command;
+    const listedExactly = this.listed(command);
+    if (!this.allowsAnything && !listedExactly && !this.listed(name)) throw this.notAllowed(command);
+
+    const searchPath = this.serverEnv.PATH ?? this.serverEnv.Path;
+    const found = await this.lookup.findExecutable(command, searchPath);
+    if (!found) throw adapterError('NOT_FOUND', op, `${command} was not found${isPath ? '' : ' on the PATH'}`);
+    if (this.allowsAnything) return found;
+
+    if (isPath && !listedExactly) {
+      // An absolute path is allowed through its name only when it is the program that name runs.
+      const viaName = await this.lookup.findExecutable(name, searchPath);
+      if (!viaName || viaName.real !== found.real) throw this.notAllowed(command);
+    }
+    // Where it was found (a tool could put another file there) and where it really is.
+    for (const candidate of [pathApi.dirname(found.found), found.real]) {
+      if (await this.writable(candidate)) {
+        throw adapterError('COMMAND_NOT_ALLOWED', op, `${command} resolves to ${found.found}, inside a writable root; programs that tools can write are never run. Allowed commands: ${this.describeAllowed()}`);
+      }
+    }
+    return found;
+  }
+
+  /** Whether a tool could write this path: the filesystem policy grants write access to it. */
+  private async writable(path: string): Promise<boolean> {
+    return this.files.resolve(path, 'write', op).then(
+      () => true,
+      () => false,
+    );
+  }
+
+  private listed(command: string): boolean {
+    const fold = (s: string) => (this.caseInsensitive ? s.toLowerCase().replace(WINDOWS_EXTENSIONS, '') : s);
+    const wanted = fold(command);
+    return this.config.shell.allowedCommands.some((entry) => fold(entry) === wanted);
+  }
+
+  private notAllowed(command: string): Error {
+    return adapterError('COMMAND_NOT_ALLOWED', op, `${command} is not in the allowed commands (${this.describeAllowed()})`);
+  }
+
+  private environment(extra: Record<string, string>): Record<string, string> {
+    const { shell, desktop } = this.config;
+    const keys = Object.keys(extra);
+    if (keys.length > 0 && !shell.allowEnv) {
+      throw adapterError('CAPABILITY_DISABLED', op, 'environment additions are disabled (shell.allowEnv is false); call again without env');
+    }
+    for (const key of keys) {
+      const problem = envProblem(key, extra[key] ?? '', { allowPath: shell.allowPathEnv, platform: this.platform });
+      if (problem) throw adapterError('COMMAND_NOT_ALLOWED', op, problem);
+    }
+    if (!desktop.hostDisplayAccess) {
+      const display = displayEnvKeysIn(extra);
+      if (display.length > 0) {
+        throw adapterError('COMMAND_NOT_ALLOWED', op, `${display.join(', ')} would give the command the screen; screen and input access is off (desktop.hostDisplayAccess is false)`);
+      }
+    }
+    const env = buildChildEnv(this.serverEnv, extra, this.platform);
+    return desktop.hostDisplayAccess ? env : scrubDisplayEnv(env);
+  }
+
+  private async workingDirectory(cwd: string | undefined): Promise<string | undefined> {
+    if (cwd === undefined) {
+      // The first root when there is one (relative paths mean the same everywhere), else the server's own.
+      return this.files.resolve('.', 'read', op).then(
+        (root) => root.path,
+        () => undefined,
+      );
+    }
+    const resolved = await this.files.resolve(cwd, 'read', op);
+    if (!resolved.exists) throw adapterError('NOT_FOUND', op, `cwd ${cwd} does not exist`);
+    return resolved.path;
+  }
+}
