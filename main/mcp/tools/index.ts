@@ -1,5 +1,22 @@
 /** Every tool the server knows; the config decides which are exposed. */
 import type { ToolDefinition } from '../tool.js';
+import { appClose, appLaunch } from './app.js';
+import { browserOpen } from './browser.js';
+import { filesystemTools } from './filesystem.js';
+import { processTools } from './process.js';
+import { serviceControl, serviceStatus } from './service.js';
+import { shellExec } from './shell.js';
 import { systemInfo } from './system.js';
 
-export const ALL_TOOLS: readonly ToolDefinition[] = [systemInfo] as unknown as ToolDefinition[];
+// system.info stays first: clients (and the conformance suite) call the first tool as a probe.
+export const ALL_TOOLS = [
+  systemInfo,
+  ...filesystemTools,
+  shellExec,
+  ...processTools,
+  appLaunch,
+  appClose,
+  browserOpen,
+  serviceStatus,
+  serviceControl,
+] as unknown as readonly ToolDefinition[];

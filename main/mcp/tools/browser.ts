@@ -1,0 +1,33 @@
+/** browser.open: an http(s) URL in the OS default browser, within the owner's URL patterns. */
+import * as z from 'zod';
+import { adapterError } from '../../../adapter/errors.js';
+import { checkBrowserUrl, MAX_URL_LENGTH } from '../../policy/url-policy.js';
+import { defineTool } from '../tool.js';
+
+export const browserOpen = defineTool({
+  name: 'browser.open',
+  title: 'Open a URL in the browser',
+  description:
+    'Opens an http or https URL in the default web browser of the computer. Other schemes (file:, javascript:, data:, custom app links) and URLs ' +
+    'with user:password are refused; when the owner set desktop.browserUrls patterns, the URL must match one of them.',
+  input: z.object({ url: z.string().min(1).max(MAX_URL_LENGTH).describe('An absolute http:// or https:// URL') }),
+  output: z.object({ url: z.string().describe('The normalized URL that was opened') }),
+  annotations: Object.freeze({ readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true }),
+  enabled: (config) => config.desktop.hostDisplayAccess && config.desktop.browser,
+  // Host only: paths and queries can carry tokens.
+  target: (args) => ({ host: hostOf(args.url) }),
+  async run(args, { config, adapter }) {
+    const decision = checkBrowserUrl(args.url, config.desktop.browserUrls);
+    if (!decision.ok) throw adapterError('INVALID_INPUT', 'browser.open', decision.reason);
+    await adapter.openUrl(decision.url);
+    return { structured: { url: decision.url }, text: `Opened ${decision.url} in the default browser.` };
+  },
+});
+
+function hostOf(raw: string): string {
+  try {
+    return new URL(raw).host;
+  } catch {
+    return '(invalid)';
+  }
+}

@@ -1,0 +1,54 @@
+/** service.status / service.control: only the services the owner listed in services.allowed. */
+import * as z from 'zod';
+import { adapterError } from '../../../adapter/errors.js';
+import type { Config } from '../../config/schema.js';
+import { defineTool, DESTRUCTIVE, READ_ONLY } from '../tool.js';
+
+const serviceName = z.string().min(1).max(140).describe('A service name listed in services.allowed (system.info lists them); user:<name> is a per-user unit or agent');
+
+const status = {
+  name: z.string(),
+  manager: z.enum(['systemd', 'launchd', 'windows']),
+  state: z.string().describe('The manager\'s state: systemd active/inactive/failed..., launchd running/not running..., Windows running/stopped/...-pending'),
+  enabled: z.boolean().optional().describe('Whether the manager starts it automatically, when known'),
+  detail: z.string().optional(),
+};
+
+function allowedService(config: Readonly<Config>, name: string, operation: string): string {
+  const allowed = config.services.allowed;
+  if (!allowed.includes(name)) throw adapterError('INVALID_INPUT', operation, `service "${name}" is not in services.allowed; allowed services: ${allowed.join(', ')}`);
+  return name;
+}
+
+export const serviceStatus = defineTool({
+  name: 'service.status',
+  title: 'Service status',
+  description: 'Reports whether an allowed system service is running and enabled, from systemd (Linux), launchd (macOS) or the Windows service manager.',
+  input: z.object({ name: serviceName }),
+  output: z.object(status),
+  annotations: READ_ONLY,
+  enabled: (config) => config.services.allowed.length > 0,
+  target: (args) => ({ service: args.name }),
+  async run(args, { config, adapter }) {
+    const name = allowedService(config, args.name, 'service.status');
+    const result = await adapter.serviceStatus(name);
+    const enabled = result.enabled === undefined ? '' : result.enabled ? ', enabled' : ', not enabled';
+    return { structured: { name, ...result }, text: `${name} (${result.manager}): ${result.state}${enabled}${result.detail ? ` (${result.detail})` : ''}.` };
+  },
+});
+
+export const serviceControl = defineTool({
+  name: 'service.control',
+  title: 'Start, stop or restart a service',
+  description: 'Starts, stops or restarts an allowed system service and reports its state afterwards. Needs services.control and an OS account allowed to manage it.',
+  input: z.object({ name: serviceName, action: z.enum(['start', 'stop', 'restart']) }),
+  output: z.object({ ...status, action: z.enum(['start', 'stop', 'restart']) }),
+  annotations: DESTRUCTIVE,
+  enabled: (config) => config.services.allowed.length > 0 && config.services.control,
+  target: (args) => ({ service: args.name, action: args.action }),
+  async run(args, { config, adapter }) {
+    const name = allowedService(config, args.name, 'service.control');
+    const result = await adapter.serviceControl(name, args.action);
+    return { structured: { name, action: args.action, ...result }, text: `${args.action} ${name} (${result.manager}): now ${result.state}.` };
+  },
+});
