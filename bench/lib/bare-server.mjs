@@ -1,0 +1,27 @@
+/** The baseline HTTP server: createMcpHandler + toNodeHandler on node:http, one McpServer with one tool per request. */
+import http from 'node:http';
+import { createMcpHandler, McpServer } from '@modelcontextprotocol/server';
+import { toNodeHandler } from '@modelcontextprotocol/node';
+
+export async function startBareServer(tool) {
+  const handler = createMcpHandler(() => {
+    const server = new McpServer({ name: 'bare-baseline', version: '0.0.0' }, { capabilities: { tools: {} } });
+    server.registerTool(tool.name, tool.config, tool.handler);
+    return server;
+  });
+  const server = http.createServer(toNodeHandler(handler));
+  await new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', resolve);
+  });
+  return {
+    port: server.address().port,
+    async close() {
+      await new Promise((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+      await handler.close();
+    },
+  };
+}

@@ -1,0 +1,17 @@
+/** One HTTP comparison: the same captured request replayed against ours and the baseline, interleaved. */
+import { ownCpuMs } from './cpu.mjs';
+import { interleave } from './rounds.mjs';
+
+/** Upper bound on calls per round (far above what 2 cores reach), so every loop is bounded in count too. */
+const MAX_CALLS_PER_MS = 50;
+
+export function compareHttp({ load, oursPort, baselinePort, request, concurrency, timing }) {
+  // Both servers live in this process and only one is loaded at a time, so this process's CPU
+  // time during a round is that server's (the load generator is another process).
+  const runner = (port) => async (durationMs) => {
+    const cpu0 = ownCpuMs();
+    const run = await load.run({ port, headers: request.headers, body: request.body, concurrency, durationMs, maxCalls: Math.ceil(durationMs * MAX_CALLS_PER_MS) });
+    return { ...run, cpuMs: ownCpuMs() - cpu0 };
+  };
+  return interleave({ ours: runner(oursPort), baseline: runner(baselinePort), ...timing });
+}

@@ -1,0 +1,45 @@
+/**
+ * Our server, started in-process exactly as the CLI wires it (config parsed by the one schema,
+ * LocalComputerAdapter, the shared factory, the HTTP boundary), on 127.0.0.1 with a free port
+ * and no logging. If the CLI's wiring changes, this is the one place to follow it.
+ */
+const out = new URL('../../out/', import.meta.url);
+
+async function load(path) {
+  try {
+    return await import(new URL(path, out).href);
+  } catch (error) {
+    throw new Error(`cannot load out/${path} (${error.message}); run "npm run build" first`);
+  }
+}
+
+export async function loadOurs() {
+  const [{ configSchema }, { createServerFactory, enabledTools }, { startHttpServer }, { LocalComputerAdapter }, { createLogger }] = await Promise.all([
+    load('main/config/schema.js'),
+    load('main/mcp/server.js'),
+    load('main/mcp/http.js'),
+    load('adapter/local-computer-adapter.js'),
+    load('main/log.js'),
+  ]);
+
+  /** The parsed config (free port, no logging) and the tool names it exposes. */
+  function configure(input) {
+    const config = configSchema.parse({ ...input, server: { ...input.server, port: 0, logLevel: 'silent' } });
+    return { config, tools: enabledTools(config).map((tool) => tool.name) };
+  }
+
+  async function startOurs(input) {
+    const { config, tools } = configure(input);
+    const logger = createLogger('silent');
+    const factory = createServerFactory({ config, adapter: new LocalComputerAdapter(), logger });
+    const running = await startHttpServer({ config, factory, logger });
+    return { port: running.port, tools, close: () => running.close() };
+  }
+
+  /** How hosts spawn us over stdio: the CLI with a config file. */
+  function stdioCommand(configPath) {
+    return { command: process.execPath, args: [new URL('main/cli.js', out).pathname, 'serve', '--stdio', '--config', configPath] };
+  }
+
+  return { startOurs, stdioCommand };
+}

@@ -1,0 +1,52 @@
+/**
+ * A stdio MCP server in a child process, driven the way most hosts drive one: the v1 SDK
+ * Client (legacy initialize) over StdioClientTransport. Its stderr is kept (last 4 KiB) only
+ * to explain a failure.
+ */
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { processCpuMs } from './cpu.mjs';
+
+export async function startStdioClient(label, command, args, cwd) {
+  const transport = new StdioClientTransport({ command, args, cwd, stderr: 'pipe' });
+  let stderr = '';
+  transport.stderr?.on('data', (chunk) => {
+    stderr = (stderr + chunk.toString()).slice(-4096);
+  });
+  const client = new Client({ name: 'chatgpt-mcp-bench', version: '1.0.0' });
+  try {
+    await client.connect(transport);
+  } catch (error) {
+    throw new Error(`${label}: could not connect over stdio: ${error.message}\n${stderr}`);
+  }
+  return {
+    client,
+    /** The server process's CPU time so far (ms), or null where it cannot be read. */
+    cpuMs: () => (transport.pid ? processCpuMs(transport.pid) : null),
+    /** One call; throws on a tool error so no failed call is ever timed as a success. */
+    async call(name, args) {
+      const result = await client.callTool({ name, arguments: args });
+      if (result.isError) throw new Error(`${label}: ${name} failed: ${JSON.stringify(result.content).slice(0, 300)}\n${stderr}`);
+      return result;
+    },
+    close: () => client.close(),
+  };
+}
+
+/** A sequential (concurrency 1) runner for interleave(): calls until the deadline or maxCalls. */
+export function sequentialRunner(session, name, args, maxCalls) {
+  return async (durationMs) => {
+    const latencies = [];
+    const cpu0 = session.cpuMs();
+    const started = performance.now();
+    const deadline = started + durationMs;
+    while (latencies.length < maxCalls && performance.now() < deadline) {
+      const t0 = performance.now();
+      await session.call(name, args);
+      latencies.push(performance.now() - t0);
+    }
+    const elapsedMs = performance.now() - started;
+    const cpu1 = session.cpuMs();
+    return { latencies, elapsedMs, cpuMs: cpu0 === null || cpu1 === null ? null : cpu1 - cpu0 };
+  };
+}
