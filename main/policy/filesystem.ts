@@ -327,7 +327,7 @@ export class FilesystemPolicy {
   /** Checked on the real path and on the requested spelling, so a link named `.env` counts too. */
   private secretHit(lexical: string, real: string, root: Root): SecretPattern | undefined {
     if (this.patterns.length === 0) return undefined;
-    for (const target of [real, lexical]) {
+    for (const target of real === lexical ? [real] : [real, lexical]) {
       const relative = [root.real, root.lexical]
         .map((form) => (form === undefined ? undefined : relativeSegments(target, form, this.platform)))
         .find((segments) => segments !== undefined);

@@ -120,8 +120,11 @@ export interface MatchTarget {
 /** The first pattern that denies the target, if any. */
 export function findMatch(patterns: readonly SecretPattern[], target: MatchTarget): SecretPattern | undefined {
   const relative = target.relative?.map(foldName);
-  const absolute = target.absolute && { root: foldName(target.absolute.root), segments: target.absolute.segments.map(foldName) };
+  // Only anchored patterns look at the whole path: fold it once, and only when one exists.
+  let folded: SplitPath | undefined;
+  const absoluteOf = (whole: SplitPath) => (folded ??= { root: foldName(whole.root), segments: whole.segments.map(foldName) });
   return patterns.find((p) => {
+    const absolute = p.anchor !== undefined && target.absolute ? absoluteOf(target.absolute) : undefined;
     if (p.anchor !== undefined) return absolute !== undefined && absolute.root === p.anchor && matchFrom(p.parts, 0, absolute.segments, 0);
     if (relative === undefined) return false;
     for (let start = 0; start <= relative.length; start++) if (matchFrom(p.parts, 0, relative, start)) return true;
