@@ -4,6 +4,7 @@
  * ComputerAdapterError from ./errors.ts. Each family of operations lives in its own module.
  */
 import type { DesktopAppOps } from './apps/app-ops.js';
+import type { DesktopOps } from './desktop/desktop-ops.js';
 import type { FileOps } from './fs/file-ops.js';
 import type { ProcessOps } from './process/process-ops.js';
 
@@ -21,4 +22,4 @@ export interface SystemOps {
   systemInfo(): Promise<SystemInfo>;
 }
 
-export interface ComputerAdapter extends SystemOps, FileOps, ProcessOps, DesktopAppOps {}
+export interface ComputerAdapter extends SystemOps, FileOps, ProcessOps, DesktopOps, DesktopAppOps {}

@@ -104,7 +104,8 @@ function configCheck(cli: CliOverrides): number | Promise<number> {
 function serveHttp(cli: CliOverrides): number | Promise<number> {
   return withConfig(cli, async ({ config, file, path }) => {
     const logger = createLogger(config.server.logLevel);
-    const factory = createServerFactory({ config, adapter: new LocalComputerAdapter(), logger, protectedFiles: [path] });
+    const adapter = new LocalComputerAdapter();
+    const factory = createServerFactory({ config, adapter, logger, protectedFiles: [path] });
     let running;
     try {
       running = await startHttpServer({ config, factory, logger });
@@ -119,6 +120,7 @@ function serveHttp(cli: CliOverrides): number | Promise<number> {
     await untilSignal();
     logger.info('shutting down');
     await running.close();
+    await adapter.close();
     return 0;
   });
 }
@@ -126,11 +128,13 @@ function serveHttp(cli: CliOverrides): number | Promise<number> {
 function serveStdio(cli: CliOverrides): number | Promise<number> {
   return withConfig(cli, async ({ config, path }) => {
     const logger = createLogger(config.server.logLevel);
-    const factory = createServerFactory({ config, adapter: new LocalComputerAdapter(), logger, protectedFiles: [path] });
+    const adapter = new LocalComputerAdapter();
+    const factory = createServerFactory({ config, adapter, logger, protectedFiles: [path] });
     const handle = startStdioServer(factory, logger);
     logger.info('serving on stdio', { tools: enabledTools(config).length });
     await Promise.race([untilSignal(), new Promise<void>((resolve) => process.stdin.once('end', resolve))]);
     await handle.close();
+    await adapter.close();
     return 0;
   });
 }

@@ -3,7 +3,9 @@ import type { ToolDefinition } from '../tool.js';
 import { appClose, appLaunch } from './app.js';
 import { browserOpen } from './browser.js';
 import { filesystemTools } from './filesystem.js';
+import { inputTools } from './input.js';
 import { processTools } from './process.js';
+import { screenTools } from './screen.js';
 import { serviceControl, serviceStatus } from './service.js';
 import { shellExec } from './shell.js';
 import { systemInfo } from './system.js';
@@ -14,6 +16,8 @@ export const ALL_TOOLS = [
   ...filesystemTools,
   shellExec,
   ...processTools,
+  ...screenTools,
+  ...inputTools,
   appLaunch,
   appClose,
   browserOpen,
