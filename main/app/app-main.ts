@@ -1,0 +1,214 @@
+/**
+ * The tray application's composition: one instance, a tray, the same MCP server modules as the
+ * headless CLI (loadConfig, createServerFactory, startHttpServer, LocalComputerAdapter), the
+ * activity ring fed by the server's observer, and the settings window's IPC handlers. All
+ * decisions live in the electron-free modules beside this file; this only wires them up.
+ */
+import { app, clipboard, dialog, ipcMain, Menu, session, systemPreferences } from 'electron';
+import os from 'node:os';
+import path from 'node:path';
+import { LocalComputerAdapter } from '../../adapter/local-computer-adapter.js';
+import { utilityProcessSpawner } from './utility-spawner.js';
+import { loadConfig } from '../config/load.js';
+import { ConfigValidationError, saveConfig } from '../config/save.js';
+import { createLogger, type Logger } from '../log.js';
+import { startHttpServer } from '../mcp/http.js';
+import { createServerFactory, enabledTools, type ToolCallEvent } from '../mcp/server.js';
+import { ActivityRing } from './activity-ring.js';
+import type { SaveResult, SettingsSnapshot } from './bridge-api.js';
+import { activeOverrides, explainStartFailure, readConfigForEditing, resolveConfigPath } from './config-file.js';
+import { testConnection } from './connection-test.js';
+import { registerIpc } from './ipc.js';
+import { PUSH } from './ipc-channels.js';
+import { loginItem } from './login-item.js';
+import type { MenuAction } from './menu-model.js';
+import { ProcessPanel } from './process-panel.js';
+import { sectionForField } from './sections.js';
+import { hardenApp, hardenSession } from './security.js';
+import { ServerLifecycle } from './server-lifecycle.js';
+import { SettingsWindow } from './settings-window.js';
+import { generateToken } from './token.js';
+import { TrayController } from './tray.js';
+import { ActivityPulse } from './tray-state.js';
+
+export interface AppLayout {
+  /** Directory of the built main bundle (out/app/main). */
+  mainDir: string;
+  env?: NodeJS.ProcessEnv;
+  /** The app's own diagnostics (stderr by default); the server logs at its configured level. */
+  log?: Logger;
+}
+
+export interface RunningApp {
+  lifecycle: ServerLifecycle;
+  settings: SettingsWindow;
+  ring: ActivityRing;
+}
+
+export async function runApp({ mainDir, env = process.env, log = createLogger('info') }: AppLayout): Promise<RunningApp | null> {
+  // Before ready: a second launch only wakes the first one, which opens its settings.
+  if (!app.requestSingleInstanceLock()) {
+    app.quit();
+    return null;
+  }
+
+  const platform = process.platform;
+  const development = !app.isPackaged && Boolean(env.ELECTRON_RENDERER_URL);
+  const configPath = resolveConfigPath(env, platform, os.homedir());
+  const resources = app.isPackaged ? process.resourcesPath : path.join(app.getAppPath(), 'build');
+  // nut-js runs in a utility process: a native crash fails one call, never the app.
+  const adapter = new LocalComputerAdapter({ desktop: { spawn: utilityProcessSpawner, workerPath: path.join(mainDir, 'desktop-worker.js') } });
+
+  const settings = new SettingsWindow({
+    preload: path.join(mainDir, '..', 'preload', 'preload.cjs'),
+    indexFile: path.join(mainDir, '..', 'renderer', 'index.html'),
+    devUrl: development ? env.ELECTRON_RENDERER_URL : undefined,
+    devTools: !app.isPackaged,
+    icon: platform === 'linux' ? path.join(resources, 'icons', '256x256.png') : undefined,
+  });
+
+  let tray: TrayController | null = null;
+  const login = loginItem(app, platform, env);
+  const refreshTray = () =>
+    tray?.render({ status: lifecycle.status, hasToken: Boolean(lifecycle.config?.server.token), openAtLogin: login.get() }, pulse.busy);
+
+  const ring = new ActivityRing(undefined, () => [lifecycle.config?.server.token ?? ''].filter(Boolean));
+  const pulse = new ActivityPulse(() => refreshTray());
+  let askedForAccessibility = false;
+  const observer = (event: ToolCallEvent) => {
+    ring.record(event);
+    if (event.phase === 'start') pulse.started();
+    else pulse.ended();
+    // macOS asks the owner for the Accessibility grant the first time input is actually used.
+    if (platform === 'darwin' && event.phase === 'start' && event.tool.startsWith('input.') && !askedForAccessibility) {
+      askedForAccessibility = true;
+      systemPreferences.isTrustedAccessibilityClient(true);
+    }
+  };
+  ring.subscribe((entry) => settings.send(PUSH.activity, entry));
+
+  const lifecycle = new ServerLifecycle({
+    loadConfig: () => loadConfig({ env }).config,
+    listen: (config) => {
+      const logger = createLogger(config.server.logLevel);
+      return startHttpServer({ config, logger, factory: createServerFactory({ config, adapter, logger, observer, protectedFiles: [configPath] }) });
+    },
+    toolCount: (config) => enabledTools(config).length,
+    explain: (error) => explainStartFailure(error, configPath),
+  });
+  lifecycle.onChange((status) => {
+    if (status.state !== 'running') pulse.reset();
+    refreshTray();
+    settings.send(PUSH.status, status);
+    if (status.state === 'running') log.info('server running', { url: status.url, tools: status.toolCount });
+    if (status.state === 'error') log.error('server not running', { reason: status.message.split('\n')[0] });
+  });
+
+  const processes = new ProcessPanel(adapter, () => lifecycle.config);
+
+  const onAction = (action: MenuAction): void => {
+    const status = lifecycle.status;
+    switch (action) {
+      case 'copy-url':
+        if (status.state === 'running' || status.state === 'paused') clipboard.writeText(status.url);
+        return;
+      case 'copy-token': {
+        const token = lifecycle.config?.server.token;
+        if (token) clipboard.writeText(token);
+        return;
+      }
+      case 'open-settings':
+        return settings.open();
+      case 'open-activity':
+        return settings.open({ section: 'activity' });
+      case 'restart':
+        return void lifecycle.restart();
+      case 'pause':
+        return void lifecycle.pause();
+      case 'resume':
+        return void lifecycle.resume();
+      case 'toggle-login':
+        login.set(!login.get());
+        return void refreshTray();
+      case 'quit':
+        return app.quit();
+    }
+  };
+
+  registerIpc(ipcMain, {
+    expectedSender: () => settings.expectedSender(),
+    onRefused: (channel, reason) => log.warn('ipc refused', { channel, reason }),
+    invoke: {
+      'settings:load': (): SettingsSnapshot => ({
+        configPath,
+        ...readConfigForEditing(configPath),
+        homeDir: os.homedir(),
+        platform,
+        status: lifecycle.status,
+        overrides: activeOverrides(env),
+        navigate: settings.takeNavigation(),
+      }),
+      'settings:save': async (config): Promise<SaveResult> => {
+        try {
+          await saveConfig(configPath, config);
+          log.info('config saved', { file: configPath });
+          return { ok: true, configPath };
+        } catch (error) {
+          if (error instanceof ConfigValidationError) return { ok: false, issues: error.issues, error: 'Some settings are invalid; nothing was saved.' };
+          const code = (error as NodeJS.ErrnoException).code ?? 'unknown error';
+          return { ok: false, issues: [], error: `Could not write ${configPath} (${code}).` };
+        }
+      },
+      'settings:generate-token': () => generateToken(),
+      'settings:copy-text': (text) => clipboard.writeText(text),
+      'settings:pick-folder': async () => {
+        const options = { title: 'Choose a folder to share', properties: ['openDirectory', 'createDirectory'] as Array<'openDirectory' | 'createDirectory'> };
+        const parent = settings.browserWindow;
+        const result = parent ? await dialog.showOpenDialog(parent, options) : await dialog.showOpenDialog(options);
+        return result.canceled ? null : (result.filePaths[0] ?? null);
+      },
+      'server:test-connection': () => {
+        const status = lifecycle.status;
+        if (status.state !== 'running') {
+          return { ok: false, url: status.state === 'paused' ? status.url : null, error: `The server is ${status.state}; start it to test the connection.` };
+        }
+        return testConnection({ url: status.url, token: lifecycle.config?.server.token });
+      },
+      'server:restart': () => lifecycle.restart(),
+      'activity:list': () => ring.list(),
+      'processes:list': (match?: string) => processes.list(match),
+      'processes:kill': (pid, signal) => processes.kill(pid, signal),
+    },
+    send: {
+      'window:set-dirty': (dirty) => settings.setDirty(dirty),
+    },
+  });
+
+  hardenApp(app);
+  app.on('second-instance', () => settings.open());
+  // Closing the settings window leaves the tray app running.
+  app.on('window-all-closed', () => {});
+  let stopped = false;
+  app.on('will-quit', (event) => {
+    if (stopped) return;
+    event.preventDefault();
+    void lifecycle.stop().finally(() => {
+      stopped = true;
+      tray?.destroy();
+      app.quit();
+    });
+  });
+
+  await app.whenReady();
+  if (platform === 'darwin') app.dock?.hide();
+  if (platform === 'win32') app.setAppUserModelId('com.chatgpt-computer-mcp.app');
+  hardenSession(session.defaultSession, development);
+  // macOS needs an Edit menu for copy and paste in text fields; elsewhere no menu at all.
+  Menu.setApplicationMenu(platform === 'darwin' ? Menu.buildFromTemplate([{ role: 'appMenu' }, { role: 'editMenu' }]) : null);
+
+  tray = new TrayController(path.join(resources, 'tray'), onAction);
+  const status = await lifecycle.start();
+  refreshTray();
+  if (status.state === 'error') settings.open({ section: sectionForField(status.field), ...(status.field ? { field: status.field } : {}) });
+  return { lifecycle, settings, ring };
+}

@@ -1,0 +1,100 @@
+/**
+ * The contract between the settings window and the main process: the typed API the preload
+ * exposes as `window.chatgptMcp`, and the data it carries. Types only, so the renderer, the
+ * preload and the main process share it without pulling code across the boundary.
+ */
+export type KeyPath = (string | number)[];
+
+/** A schema problem in the config, by key path (the shape main/config/save.ts reports). */
+export interface ConfigIssue {
+  path: KeyPath;
+  message: string;
+}
+
+export type ServerStatus =
+  | { state: 'starting' }
+  | { state: 'running'; url: string; toolCount: number; auth: boolean }
+  | { state: 'paused'; url: string }
+  | { state: 'stopped' }
+  | { state: 'error'; message: string; field: KeyPath | null };
+
+/** One tool call as the activity view shows it; never arguments' contents, output, env or tokens. */
+export interface ActivityEntry {
+  seq: number;
+  /** ISO 8601 start time. */
+  time: string;
+  tool: string;
+  /** A short, redacted summary of what the call targeted (a path, a command name). */
+  target: string;
+  /** 'running' until it ends, then 'ok' or the stable error code. */
+  outcome: string;
+  durationMs: number | null;
+}
+
+export interface SettingsSnapshot {
+  configPath: string;
+  exists: boolean;
+  /** The file's JSON object as written, to edit; null when missing, unreadable or not JSON. */
+  config: Record<string, unknown> | null;
+  /** Why the file could not be read as a JSON object (then `config` is null). */
+  fileError: string | null;
+  /** Schema problems in the file, by key path, so the window opens at the offending field. */
+  issues: ConfigIssue[];
+  homeDir: string;
+  platform: string;
+  status: ServerStatus;
+  /** Environment variables overriding file values in the running server (names only). */
+  overrides: string[];
+  /** Where to open: set when the tray asked for a section or a failed start names a field. */
+  navigate: NavigateRequest | null;
+}
+
+export type SaveResult = { ok: true; configPath: string } | { ok: false; issues: ConfigIssue[]; error: string };
+
+export type ConnectionTestResult =
+  | { ok: true; url: string; toolCount: number; tools: string[]; durationMs: number }
+  | { ok: false; url: string | null; error: string };
+
+export interface ProcessRow {
+  pid: number;
+  ppid: number | null;
+  user: string | null;
+  command: string;
+  args: string[];
+}
+
+export type ProcessListResult =
+  | { ok: true; processes: ProcessRow[]; truncated: boolean; canKill: boolean }
+  | { ok: false; error: string };
+
+export type KillResult = { ok: true } | { ok: false; error: string };
+
+export const KILL_SIGNALS = ['SIGTERM', 'SIGKILL'] as const;
+export type KillSignal = (typeof KILL_SIGNALS)[number];
+
+export const SECTIONS = ['connection', 'files', 'commands', 'processes', 'desktop', 'services', 'activity'] as const;
+export type SectionId = (typeof SECTIONS)[number];
+
+export interface NavigateRequest {
+  section: SectionId;
+  field?: KeyPath;
+}
+
+/** What the preload exposes on `window.chatgptMcp`. */
+export interface SettingsBridge {
+  load(): Promise<SettingsSnapshot>;
+  save(config: Record<string, unknown>): Promise<SaveResult>;
+  generateToken(): Promise<string>;
+  copyText(text: string): Promise<void>;
+  pickFolder(): Promise<string | null>;
+  testConnection(): Promise<ConnectionTestResult>;
+  restartServer(): Promise<ServerStatus>;
+  listActivity(): Promise<ActivityEntry[]>;
+  listProcesses(match?: string): Promise<ProcessListResult>;
+  killProcess(pid: number, signal: KillSignal): Promise<KillResult>;
+  /** Tells the main process whether closing the window would discard edits. */
+  setDirty(dirty: boolean): void;
+  onStatus(listener: (status: ServerStatus) => void): () => void;
+  onActivity(listener: (entry: ActivityEntry) => void): () => void;
+  onNavigate(listener: (request: NavigateRequest) => void): () => void;
+}

@@ -1,0 +1,69 @@
+/**
+ * The config file as the settings window needs it: the raw JSON object to edit (even when it
+ * is invalid, so the owner can fix it in place) and the schema issues by key path. Also turns a
+ * failed server start into a message plus the field to open the window at.
+ */
+import fs from 'node:fs';
+import { defaultConfigPath } from '../config/default-path.js';
+import { ConfigError } from '../config/load.js';
+import { validateConfig, type ConfigIssue } from '../config/save.js';
+import { ListenError } from '../mcp/http.js';
+import type { KeyPath } from './bridge-api.js';
+
+export interface EditableConfig {
+  exists: boolean;
+  config: Record<string, unknown> | null;
+  fileError: string | null;
+  issues: ConfigIssue[];
+}
+
+/** The file the server reads and the window writes: CHATGPT_MCP_CONFIG, else the per-OS default (as loadConfig). */
+export function resolveConfigPath(env: NodeJS.ProcessEnv, platform: NodeJS.Platform, home: string): string {
+  return env.CHATGPT_MCP_CONFIG || defaultConfigPath(platform, env, home);
+}
+
+export function readConfigForEditing(file: string): EditableConfig {
+  let text: string;
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return { exists: false, config: {}, fileError: null, issues: [] };
+    return { exists: true, config: null, fileError: `Cannot read ${file}: ${code ?? 'unknown error'}`, issues: [] };
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    return { exists: true, config: null, fileError: `${file} is not valid JSON (${(error as Error).message})`, issues: [] };
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    return { exists: true, config: null, fileError: `${file} must hold a JSON object at the top level`, issues: [] };
+  }
+  const checked = validateConfig(value);
+  return { exists: true, config: value as Record<string, unknown>, fileError: null, issues: checked.ok ? [] : checked.issues };
+}
+
+/** Environment variables that override the file in the running server (names only). */
+export const OVERRIDE_VARIABLES = ['CHATGPT_MCP_CONFIG', 'CHATGPT_MCP_HOST', 'CHATGPT_MCP_PORT', 'CHATGPT_MCP_TOKEN', 'CHATGPT_MCP_LOG_LEVEL'] as const;
+
+export function activeOverrides(env: NodeJS.ProcessEnv): string[] {
+  return OVERRIDE_VARIABLES.filter((name) => Boolean(env[name]));
+}
+
+/**
+ * A start failure for the tray: the loader's or listener's own message, and the config field
+ * to show (the first schema issue in the file, or the host/port a listen failure names).
+ */
+export function explainStartFailure(error: unknown, file: string): { message: string; field: KeyPath | null } {
+  if (error instanceof ListenError) {
+    const text = error.message;
+    const field: KeyPath = /without a token/.test(text) ? ['server', 'token'] : /Refusing|no such address/.test(text) ? ['server', 'host'] : ['server', 'port'];
+    return { message: text, field };
+  }
+  if (error instanceof ConfigError) {
+    const first = readConfigForEditing(file).issues[0];
+    return { message: error.message, field: first ? first.path : null };
+  }
+  return { message: `Unexpected failure: ${error instanceof Error ? error.name : typeof error}`, field: null };
+}

@@ -1,0 +1,32 @@
+/**
+ * IPC channel names, shared by the preload and the main process. Kept free of imports so the
+ * sandboxed preload bundle stays tiny.
+ */
+export const INVOKE = {
+  load: 'settings:load',
+  save: 'settings:save',
+  generateToken: 'settings:generate-token',
+  copyText: 'settings:copy-text',
+  pickFolder: 'settings:pick-folder',
+  testConnection: 'server:test-connection',
+  restartServer: 'server:restart',
+  listActivity: 'activity:list',
+  listProcesses: 'processes:list',
+  killProcess: 'processes:kill',
+} as const;
+
+/** Fire-and-forget messages from the window. */
+export const SEND = {
+  setDirty: 'window:set-dirty',
+} as const;
+
+/** Pushes from the main process to the window. */
+export const PUSH = {
+  status: 'server:status',
+  activity: 'activity:entry',
+  navigate: 'window:navigate',
+} as const;
+
+export type InvokeChannel = (typeof INVOKE)[keyof typeof INVOKE];
+export type SendChannel = (typeof SEND)[keyof typeof SEND];
+export type PushChannel = (typeof PUSH)[keyof typeof PUSH];

@@ -1,0 +1,64 @@
+/**
+ * The zod schema of every IPC payload (the argument list of each channel) and the one
+ * validation function the shell runs before any handler. Anything that does not match is
+ * refused: unknown channels, extra arguments, wrong types, oversized text.
+ */
+import * as z from 'zod';
+import { INVOKE, SEND, type InvokeChannel, type SendChannel } from './ipc-channels.js';
+import { KILL_SIGNALS } from './bridge-api.js';
+
+const none = z.tuple([]);
+
+export const invokePayloads = {
+  [INVOKE.load]: none,
+  // The config object itself is validated by the config schema in save.ts, which reports
+  // issues per field; here it only has to be a plain JSON object of bounded size.
+  [INVOKE.save]: z.tuple([z.record(z.string(), z.unknown()).refine(fitsInBytes(1024 * 1024), 'config is larger than 1 MiB')]),
+  [INVOKE.generateToken]: none,
+  [INVOKE.copyText]: z.tuple([z.string().min(1).max(4096)]),
+  [INVOKE.pickFolder]: none,
+  [INVOKE.testConnection]: none,
+  [INVOKE.restartServer]: none,
+  [INVOKE.listActivity]: none,
+  [INVOKE.listProcesses]: z.union([none, z.tuple([z.string().max(200).optional()])]),
+  [INVOKE.killProcess]: z.tuple([z.number().int().positive().max(2 ** 31 - 1), z.enum(KILL_SIGNALS)]),
+} satisfies Record<InvokeChannel, z.ZodType>;
+
+export const sendPayloads = {
+  [SEND.setDirty]: z.tuple([z.boolean()]),
+} satisfies Record<SendChannel, z.ZodType>;
+
+export type InvokeArgs<C extends InvokeChannel> = z.output<(typeof invokePayloads)[C]>;
+export type SendArgs<C extends SendChannel> = z.output<(typeof sendPayloads)[C]>;
+
+export class IpcPayloadError extends Error {
+  override name = 'IpcPayloadError';
+}
+
+export function parseInvokeArgs<C extends InvokeChannel>(channel: C, args: unknown[]): InvokeArgs<C> {
+  return parseWith(invokePayloads[channel], channel, args) as InvokeArgs<C>;
+}
+
+export function parseSendArgs<C extends SendChannel>(channel: C, args: unknown[]): SendArgs<C> {
+  return parseWith(sendPayloads[channel], channel, args) as SendArgs<C>;
+}
+
+function parseWith(schema: z.ZodType | undefined, channel: string, args: unknown[]): unknown {
+  if (!schema) throw new IpcPayloadError(`Unknown IPC channel "${channel}"`);
+  const result = schema.safeParse(args);
+  if (!result.success) {
+    const first = result.error.issues[0];
+    throw new IpcPayloadError(`Invalid payload for ${channel}: ${first ? `${first.path.join('.') || 'arguments'}: ${first.message}` : 'rejected'}`);
+  }
+  return result.data;
+}
+
+function fitsInBytes(max: number) {
+  return (value: unknown) => {
+    try {
+      return JSON.stringify(value).length <= max;
+    } catch {
+      return false;
+    }
+  };
+}

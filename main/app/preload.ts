@@ -1,0 +1,36 @@
+/**
+ * The sandboxed preload (built as CommonJS, preload.cjs): exposes the small typed
+ * SettingsBridge as `window.chatgptMcp`. The page never sees ipcRenderer, channel names or
+ * event objects; every payload is checked again in the main process.
+ */
+import { contextBridge, ipcRenderer, type IpcRendererEvent } from 'electron';
+import type { SettingsBridge } from './bridge-api.js';
+import { INVOKE, PUSH, SEND, type PushChannel } from './ipc-channels.js';
+
+function subscribe<T>(channel: PushChannel, listener: (value: T) => void): () => void {
+  // Only the payload crosses over: the event carries `sender`, which must stay in the preload.
+  const wrapped = (_event: IpcRendererEvent, value: T) => listener(value);
+  ipcRenderer.on(channel, wrapped);
+  return () => {
+    ipcRenderer.removeListener(channel, wrapped);
+  };
+}
+
+const bridge: SettingsBridge = {
+  load: () => ipcRenderer.invoke(INVOKE.load),
+  save: (config) => ipcRenderer.invoke(INVOKE.save, config),
+  generateToken: () => ipcRenderer.invoke(INVOKE.generateToken),
+  copyText: (text) => ipcRenderer.invoke(INVOKE.copyText, text),
+  pickFolder: () => ipcRenderer.invoke(INVOKE.pickFolder),
+  testConnection: () => ipcRenderer.invoke(INVOKE.testConnection),
+  restartServer: () => ipcRenderer.invoke(INVOKE.restartServer),
+  listActivity: () => ipcRenderer.invoke(INVOKE.listActivity),
+  listProcesses: (match) => (match === undefined ? ipcRenderer.invoke(INVOKE.listProcesses) : ipcRenderer.invoke(INVOKE.listProcesses, match)),
+  killProcess: (pid, signal) => ipcRenderer.invoke(INVOKE.killProcess, pid, signal),
+  setDirty: (dirty) => ipcRenderer.send(SEND.setDirty, dirty),
+  onStatus: (listener) => subscribe(PUSH.status, listener),
+  onActivity: (listener) => subscribe(PUSH.activity, listener),
+  onNavigate: (listener) => subscribe(PUSH.navigate, listener),
+};
+
+contextBridge.exposeInMainWorld('chatgptMcp', bridge);

@@ -1,0 +1,95 @@
+/**
+ * Writes the config file the way the settings window needs it: validated with the one schema
+ * first (nothing is written while anything is invalid), then atomically (a temp file in the
+ * same directory, flushed to disk, renamed over the old file) with mode 0600 because the file
+ * can hold the bearer token. A crash mid-save leaves either the old file or the new one.
+ */
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { configSchema, type Config } from './schema.js';
+import { ConfigError } from './load.js';
+import { deepFreeze } from './deep-freeze.js';
+
+export interface ConfigIssue {
+  /** Key path inside the config, e.g. ['server', 'port'] or ['filesystem', 'roots', 0, 'path']. */
+  path: (string | number)[];
+  message: string;
+}
+
+export type ValidationResult = { ok: true; config: Config } | { ok: false; issues: ConfigIssue[] };
+
+export class ConfigValidationError extends ConfigError {
+  override name = 'ConfigValidationError';
+  constructor(readonly issues: ConfigIssue[]) {
+    super(`Invalid configuration, nothing was written:\n${issues.map((i) => `  ${i.path.join('.') || '(top level)'}: ${i.message}`).join('\n')}`);
+  }
+}
+
+export function validateConfig(value: unknown): ValidationResult {
+  const result = configSchema.safeParse(value);
+  if (result.success) return { ok: true, config: result.data };
+  const issues = result.error.issues.map((issue) => ({
+    path: issue.path.map((key) => (typeof key === 'number' ? key : String(key))),
+    message: issue.code === 'unrecognized_keys' ? `unknown key(s) ${issue.keys.map((k) => `"${k}"`).join(', ')}` : issue.message,
+  }));
+  return { ok: false, issues };
+}
+
+/**
+ * Validates `value` and writes the parsed config (defaults filled in, so the file shows every
+ * setting in effect) to `file`. Throws ConfigValidationError without touching the disk when
+ * the value is invalid.
+ */
+export async function saveConfig(file: string, value: unknown): Promise<Readonly<Config>> {
+  const checked = validateConfig(value);
+  if (!checked.ok) throw new ConfigValidationError(checked.issues);
+
+  const target = await resolveTarget(file);
+  const dir = path.dirname(target);
+  await fs.mkdir(dir, { recursive: true, mode: 0o700 });
+
+  const temp = path.join(dir, `.${path.basename(target)}.${randomBytes(6).toString('hex')}.tmp`);
+  const text = JSON.stringify(checked.config, null, 2) + '\n';
+  try {
+    const handle = await fs.open(temp, 'wx', 0o600);
+    try {
+      await handle.writeFile(text, 'utf8');
+      // The umask can only narrow 0600, but say it explicitly in case the file system widened it.
+      if (process.platform !== 'win32') await handle.chmod(0o600);
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    await fs.rename(temp, target);
+  } catch (error) {
+    await fs.rm(temp, { force: true });
+    throw error;
+  }
+  await syncDirectory(dir);
+  return deepFreeze(checked.config);
+}
+
+/** A symlinked config file (dotfile managers) is replaced at its target, keeping the link. */
+async function resolveTarget(file: string): Promise<string> {
+  const absolute = path.resolve(file);
+  try {
+    return await fs.realpath(absolute);
+  } catch {
+    return absolute;
+  }
+}
+
+/** Makes the rename itself durable. Directories cannot be opened for fsync on Windows. */
+async function syncDirectory(dir: string): Promise<void> {
+  if (process.platform === 'win32') return;
+  let handle;
+  try {
+    handle = await fs.open(dir, 'r');
+    await handle.sync();
+  } catch {
+    // Some file systems refuse fsync on a directory; the data itself is already on disk.
+  } finally {
+    await handle?.close();
+  }
+}

@@ -1,0 +1,291 @@
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import type { ActivityEntry, NavigateRequest, SectionId, ServerStatus, SettingsBridge, SettingsSnapshot } from '../../main/app/bridge-api';
+import { sectionForField } from '../../main/app/sections';
+import { Icon, type IconName } from './components/Icon';
+import { fieldId } from './components/fields';
+import { defaultDraft, issuesToErrors, sameSettings, toConfig, toDraft, unknownKeys, validateDraft, type Draft, type FieldErrors } from './draft';
+import { ActivitySection } from './sections/ActivitySection';
+import { CommandsSection } from './sections/CommandsSection';
+import { ConnectionSection } from './sections/ConnectionSection';
+import { DesktopSection } from './sections/DesktopSection';
+import { FilesSection } from './sections/FilesSection';
+import { ProcessesSection } from './sections/ProcessesSection';
+import { ServicesSection } from './sections/ServicesSection';
+import type { SectionProps } from './sections/types';
+
+const SECTIONS: { id: SectionId; title: string; icon: IconName; description: string }[] = [
+  { id: 'connection', title: 'Connection', icon: 'connection', description: 'How MCP clients reach this computer, and the token they need.' },
+  { id: 'files', title: 'Files', icon: 'files', description: 'The folders the model can see, and whether it may change them.' },
+  { id: 'commands', title: 'Commands', icon: 'commands', description: 'Which programs the model may run, and for how long.' },
+  { id: 'processes', title: 'Processes', icon: 'processes', description: 'Seeing and ending running programs.' },
+  { id: 'desktop', title: 'Desktop', icon: 'desktop', description: 'Screen, mouse and keyboard, web pages and apps.' },
+  { id: 'services', title: 'Services', icon: 'services', description: 'System services the model may check or control.' },
+  { id: 'activity', title: 'Activity', icon: 'activity', description: 'What the model has asked this computer to do, live.' },
+];
+
+type SaveState = { kind: 'idle' } | { kind: 'saving' } | { kind: 'saved'; path: string } | { kind: 'failed'; error: string };
+
+const ACTIVITY_LIMIT = 200;
+
+export function App({ bridge }: { bridge: SettingsBridge }) {
+  const [snapshot, setSnapshot] = useState<SettingsSnapshot | null>(null);
+  const [baseline, setBaseline] = useState<Draft>(defaultDraft);
+  const [draft, setDraft] = useState<Draft>(defaultDraft);
+  const [section, setSection] = useState<SectionId>('connection');
+  const [status, setStatus] = useState<ServerStatus>({ state: 'starting' });
+  const [activity, setActivity] = useState<ActivityEntry[]>([]);
+  const [saveState, setSaveState] = useState<SaveState>({ kind: 'idle' });
+  const [mainErrors, setMainErrors] = useState<FieldErrors>(new Map());
+  const [restarting, setRestarting] = useState(false);
+  const focusTarget = useRef<string | null>(null);
+
+  const errors = useMemo(() => {
+    const merged = new Map(mainErrors);
+    for (const [key, message] of validateDraft(draft)) merged.set(key, message);
+    return merged;
+  }, [draft, mainErrors]);
+  const dirty = useMemo(() => !sameSettings(draft, baseline), [draft, baseline]);
+  const env = useMemo(() => ({ homeDir: snapshot?.homeDir ?? '', platform: snapshot?.platform ?? '' }), [snapshot]);
+
+  const navigate = useCallback((request: NavigateRequest) => {
+    setSection(request.section);
+    focusTarget.current = request.field ? request.field.map(String).join('.') : null;
+  }, []);
+
+  useEffect(() => {
+    let alive = true;
+    void bridge.load().then((loaded) => {
+      if (!alive) return;
+      const loadedDraft = toDraft(loaded.config);
+      setSnapshot(loaded);
+      setDraft(loadedDraft);
+      setBaseline(loadedDraft);
+      setStatus(loaded.status);
+      // The file's issues are found again by validating the draft (same schema); they only pick where to open.
+      const first = loaded.issues[0];
+      if (loaded.navigate) navigate(loaded.navigate);
+      else if (first) navigate({ section: sectionForField(first.path), field: first.path });
+    });
+    void bridge.listActivity().then((entries) => alive && setActivity(entries));
+    const offStatus = bridge.onStatus(setStatus);
+    const offActivity = bridge.onActivity((entry) =>
+      setActivity((list) => {
+        const index = list.findIndex((e) => e.seq === entry.seq);
+        if (index >= 0) return list.map((e, i) => (i === index ? entry : e));
+        return [...list, entry].slice(-ACTIVITY_LIMIT);
+      }),
+    );
+    const offNavigate = bridge.onNavigate(navigate);
+    return () => {
+      alive = false;
+      offStatus();
+      offActivity();
+      offNavigate();
+    };
+  }, [bridge, navigate]);
+
+  useEffect(() => bridge.setDirty(dirty), [bridge, dirty]);
+
+  // After switching sections, move focus to the requested field (or the closest container).
+  useEffect(() => {
+    const key = focusTarget.current;
+    if (!key) return;
+    focusTarget.current = null;
+    const parts = key.split('.');
+    for (let n = parts.length; n > 0; n--) {
+      const id = fieldId(parts.slice(0, n).join('.'));
+      // The field itself, or the first control inside it (a root's path, an app's name).
+      const element = document.getElementById(id) ?? document.querySelector<HTMLElement>(`[id^="${id}-"]:not([id$="-error"]):not([id$="-hint"])`);
+      if (element) {
+        element.focus();
+        element.scrollIntoView({ block: 'center' });
+        return;
+      }
+    }
+  });
+
+  const edit = useCallback((change: (draft: Draft) => void) => {
+    setDraft((previous) => {
+      const next = structuredClone(previous);
+      change(next);
+      return next;
+    });
+    setSaveState((s) => (s.kind === 'failed' ? { kind: 'idle' } : s));
+    setMainErrors(new Map());
+  }, []);
+
+  const save = useCallback(async () => {
+    if (errors.size > 0) {
+      const [firstKey] = errors.keys();
+      if (firstKey) navigate({ section: sectionForField(firstKey.split('.')), field: firstKey.split('.') });
+      return;
+    }
+    if (!dirty) return;
+    setSaveState({ kind: 'saving' });
+    const result = await bridge.save(toConfig(draft));
+    if (result.ok) {
+      setBaseline(draft);
+      setSaveState({ kind: 'saved', path: result.configPath });
+    } else {
+      setMainErrors(issuesToErrors(result.issues, draft));
+      setSaveState({ kind: 'failed', error: result.error });
+    }
+  }, [bridge, dirty, draft, errors, navigate]);
+
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => {
+      if ((event.ctrlKey || event.metaKey) && event.key.toLowerCase() === 's') {
+        event.preventDefault();
+        void save();
+      }
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [save]);
+
+  const restart = async () => {
+    setRestarting(true);
+    try {
+      setStatus(await bridge.restartServer());
+      setSaveState({ kind: 'idle' });
+    } finally {
+      setRestarting(false);
+    }
+  };
+
+  const errorCount = (id: SectionId) => [...errors.keys()].filter((key) => sectionForField(key.split('.')) === id).length;
+  const current = SECTIONS.find((s) => s.id === section) ?? SECTIONS[0]!;
+  const props: SectionProps = { draft, edit, errors, env, status, bridge };
+  const unknown = unknownKeys(snapshot?.config ?? null);
+
+  return (
+    <div className="app">
+      <nav className="sidebar" aria-label="Settings sections">
+        <div className="brand">
+          <div className="brand-mark" aria-hidden="true">
+            <Icon name="connection" size={18} />
+          </div>
+          <div>
+            <div className="brand-name">ChatGPT Computer MCP</div>
+            <StatusBadge status={status} />
+          </div>
+        </div>
+        <ul className="nav">
+          {SECTIONS.map((s) => {
+            const count = s.id === 'activity' ? 0 : errorCount(s.id);
+            return (
+              <li key={s.id}>
+                <button type="button" className={`nav-item${s.id === section ? ' active' : ''}`} aria-current={s.id === section ? 'page' : undefined} onClick={() => setSection(s.id)}>
+                  <Icon name={s.icon} />
+                  <span>{s.title}</span>
+                  {count > 0 ? (
+                    <span className="nav-badge" aria-label={`${count} ${count === 1 ? 'problem' : 'problems'}`}>
+                      {count}
+                    </span>
+                  ) : null}
+                  {s.id === 'activity' && activity.some((a) => a.outcome === 'running') ? <span className="nav-live" aria-label="calls running" /> : null}
+                </button>
+              </li>
+            );
+          })}
+        </ul>
+        <div className="sidebar-footer">
+          <div className="muted small">Config file</div>
+          <div className="mono small path" title={snapshot?.configPath}>
+            {snapshot?.configPath ?? '…'}
+          </div>
+        </div>
+      </nav>
+
+      <div className="content">
+        <main className="page" aria-labelledby="page-title">
+          <header className="page-header">
+            <h1 id="page-title">{current.title}</h1>
+            <p>{current.description}</p>
+          </header>
+
+          {snapshot?.fileError ? <Banner kind="bad">{snapshot.fileError}. Saving replaces it with the settings shown here.</Banner> : null}
+          {status.state === 'error' ? <Banner kind="bad">The server is not running: {status.message.split('\n')[0]}</Banner> : null}
+          {unknown.length > 0 ? <Banner kind="warn">The config file has settings this version does not know ({unknown.join(', ')}); saving removes them.</Banner> : null}
+          {snapshot && snapshot.overrides.length > 0 ? <Banner kind="info">Environment variables override some file settings in the running server: {snapshot.overrides.join(', ')}.</Banner> : null}
+          {saveState.kind === 'saved' ? (
+            <Banner
+              kind="ok"
+              action={
+                <button type="button" className="button primary" onClick={restart} disabled={restarting}>
+                  {restarting ? 'Restarting…' : 'Restart server now'}
+                </button>
+              }
+            >
+              Saved. The running server keeps its current settings until it restarts.
+            </Banner>
+          ) : null}
+          {saveState.kind === 'failed' ? <Banner kind="bad">{saveState.error}</Banner> : null}
+
+          <div className="sections">
+            {section === 'connection' ? <ConnectionSection {...props} /> : null}
+            {section === 'files' ? <FilesSection {...props} /> : null}
+            {section === 'commands' ? <CommandsSection {...props} /> : null}
+            {section === 'processes' ? <ProcessesSection {...props} /> : null}
+            {section === 'desktop' ? <DesktopSection {...props} /> : null}
+            {section === 'services' ? <ServicesSection {...props} /> : null}
+            {section === 'activity' ? <ActivitySection entries={activity} /> : null}
+          </div>
+        </main>
+
+        <footer className="action-bar">
+          <div className="action-state" role="status" aria-live="polite">
+            {errors.size > 0 ? (
+              <span className="bad">
+                <Icon name="warning" size={15} /> Fix {errors.size} {errors.size === 1 ? 'problem' : 'problems'} to save
+              </span>
+            ) : dirty ? (
+              <span className="dirty">
+                <span className="dot" aria-hidden="true" /> Unsaved changes
+              </span>
+            ) : (
+              <span className="muted">{saveState.kind === 'saving' ? 'Saving…' : 'All changes saved'}</span>
+            )}
+          </div>
+          <div className="action-buttons">
+            <button type="button" className="button" disabled={!dirty} onClick={() => (setDraft(baseline), setMainErrors(new Map()))}>
+              Discard changes
+            </button>
+            <button type="button" className="button primary" disabled={!dirty || errors.size > 0 || saveState.kind === 'saving'} onClick={() => void save()}>
+              Save
+            </button>
+          </div>
+        </footer>
+      </div>
+    </div>
+  );
+}
+
+function StatusBadge({ status }: { status: ServerStatus }) {
+  const [label, tone] =
+    status.state === 'running'
+      ? [`Running · ${status.toolCount} ${status.toolCount === 1 ? 'tool' : 'tools'}`, 'ok']
+      : status.state === 'paused'
+        ? ['Paused', 'warn']
+        : status.state === 'error'
+          ? ['Not running', 'bad']
+          : status.state === 'starting'
+            ? ['Starting…', 'muted']
+            : ['Stopped', 'muted'];
+  return (
+    <div className={`status status-${tone}`} role="status">
+      <span className="status-dot" aria-hidden="true" />
+      {label}
+    </div>
+  );
+}
+
+function Banner({ kind, children, action }: { kind: 'ok' | 'bad' | 'warn' | 'info'; children: React.ReactNode; action?: React.ReactNode }) {
+  return (
+    <div className={`banner banner-${kind}`} role={kind === 'bad' ? 'alert' : 'status'}>
+      <Icon name={kind === 'ok' ? 'check' : kind === 'info' ? 'info' : 'warning'} size={17} />
+      <div className="banner-text">{children}</div>
+      {action}
+    </div>
+  );
+}

@@ -1,0 +1,214 @@
+/**
+ * The settings being edited, and how they map to and from the config file. The draft is the
+ * config's shape with two conveniences for editing: roots are always {path, readOnly}, and
+ * desktop apps are an ordered list with their names (the file keeps a name-keyed map).
+ * Validation is the shared config schema itself; its issues are keyed by field for display.
+ */
+import { configSchema, type Config } from '../../main/config/schema.js';
+import { formatBytes, formatDuration } from './format.js';
+
+export interface DraftRoot {
+  path: string;
+  readOnly: boolean;
+}
+
+export interface DraftApp {
+  name: string;
+  path: string;
+  args: string[];
+  allowExtraArgs: boolean;
+}
+
+export interface Draft {
+  $schema?: string;
+  server: Omit<Config['server'], 'token'> & { token: string };
+  filesystem: Omit<Config['filesystem'], 'roots'> & { roots: DraftRoot[] };
+  shell: Config['shell'];
+  process: Config['process'];
+  desktop: Omit<Config['desktop'], 'apps'> & { apps: DraftApp[] };
+  services: Config['services'];
+}
+
+/** Field key → message. Keys are dotted config paths, with app entries by list index. */
+export type FieldErrors = Map<string, string>;
+
+type Raw = Record<string, unknown>;
+
+const DEFAULTS: Config = configSchema.parse({});
+
+export function defaultDraft(): Draft {
+  return toDraft({});
+}
+
+/**
+ * Builds an editable draft from the file's raw JSON (which may be partial or invalid). Every
+ * key the schema knows is filled from the file or the default, generically, so settings this
+ * window has no control for yet still survive a save.
+ */
+export function toDraft(raw: Raw | null): Draft {
+  const file = raw ?? {};
+  const defaults = DEFAULTS as unknown as Record<string, Raw>;
+  const sections: Record<string, Raw> = {};
+  for (const [name, sectionDefaults] of Object.entries(defaults)) sections[name] = overlay(sectionDefaults, section(file, name));
+  const server = section(file, 'server');
+  const fsRaw = section(file, 'filesystem');
+  const desktop = section(file, 'desktop');
+  sections.server!.token = typeof server.token === 'string' ? server.token : '';
+  sections.filesystem!.roots = Array.isArray(fsRaw.roots) ? fsRaw.roots.map(toRoot) : [];
+  sections.desktop!.apps = Object.entries(section(desktop, 'apps')).map(([name, value]) => toApp(name, value));
+  const draft = sections as unknown as Draft;
+  if (typeof file.$schema === 'string') draft.$schema = file.$schema;
+  return draft;
+}
+
+/** The section's defaults with the file's values on top, coerced to the default's kind. */
+function overlay(defaults: Raw, raw: Raw): Raw {
+  const out: Raw = {};
+  for (const [key, fallback] of Object.entries(defaults)) {
+    const value = raw[key];
+    if (value === undefined) out[key] = structuredClone(fallback);
+    else if (typeof fallback === 'number') out[key] = num(value, fallback);
+    else if (typeof fallback === 'boolean') out[key] = bool(value, fallback);
+    else if (typeof fallback === 'string') out[key] = str(value, fallback);
+    else if (Array.isArray(fallback)) out[key] = strings(value);
+    else out[key] = value;
+  }
+  return out;
+}
+
+/** The object written to the file (still to be validated). */
+export function toConfig(draft: Draft): Raw {
+  const { token, ...server } = draft.server;
+  const { apps, ...desktop } = draft.desktop;
+  return {
+    ...(draft.$schema !== undefined ? { $schema: draft.$schema } : {}),
+    server: { ...server, ...(token ? { token } : {}) },
+    filesystem: { ...draft.filesystem, roots: draft.filesystem.roots.map((r) => ({ path: r.path, readOnly: r.readOnly })) },
+    shell: { ...draft.shell },
+    process: { ...draft.process },
+    desktop: { ...desktop, apps: Object.fromEntries(apps.map((a) => [a.name, { path: a.path, args: a.args, allowExtraArgs: a.allowExtraArgs }])) },
+    services: { ...draft.services },
+  };
+}
+
+export function sameSettings(a: Draft, b: Draft): boolean {
+  return JSON.stringify(toConfig(a)) === JSON.stringify(toConfig(b));
+}
+
+/** Every problem that blocks saving, keyed by field. */
+export function validateDraft(draft: Draft): FieldErrors {
+  const errors: FieldErrors = new Map();
+  const seen = new Map<string, number>();
+  draft.desktop.apps.forEach((app, index) => {
+    if (seen.has(app.name)) errors.set(`desktop.apps.${index}.name`, 'another app already has this name');
+    seen.set(app.name, index);
+  });
+  const result = configSchema.safeParse(toConfig(draft));
+  if (result.success) return errors;
+  for (const issue of result.error.issues) {
+    const key = fieldKey(issue.path, draft);
+    if (!errors.has(key)) errors.set(key, humanize(key, issue));
+    if (key === 'server.maxRequestBytes' && issue.code === 'custom') {
+      errors.set('filesystem.maxWriteBytes', `must be smaller than the largest request the server accepts (${formatBytes(draft.server.maxRequestBytes)}, under Connection › Advanced)`);
+    }
+  }
+  return errors;
+}
+
+/** Issues reported for the saved file (by the main process) as field errors. */
+export function issuesToErrors(issues: { path: (string | number)[]; message: string }[], draft: Draft): FieldErrors {
+  return new Map(issues.map((issue) => [fieldKey(issue.path, draft), issue.message]));
+}
+
+/** Keys in the file this version does not know; saving drops them. */
+export function unknownKeys(raw: Raw | null): string[] {
+  if (!raw) return [];
+  const known = DEFAULTS as unknown as Record<string, Record<string, unknown>>;
+  const unknown: string[] = [];
+  for (const [name, value] of Object.entries(raw)) {
+    if (name === '$schema') continue;
+    if (!(name in known)) {
+      unknown.push(name);
+      continue;
+    }
+    if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
+      for (const key of Object.keys(value)) if (!(key in known[name]!)) unknown.push(`${name}.${key}`);
+    }
+  }
+  return unknown;
+}
+
+export function fieldKey(path: readonly PropertyKey[], draft: Draft): string {
+  const parts = path.map((p) => String(p));
+  if (parts[0] === 'desktop' && parts[1] === 'apps' && parts[2] !== undefined) {
+    const index = draft.desktop.apps.findIndex((app) => app.name === parts[2]);
+    if (index >= 0) return ['desktop', 'apps', String(index), ...(parts.length > 3 ? parts.slice(3) : ['name'])].join('.');
+  }
+  return parts.join('.');
+}
+
+interface IssueLike {
+  code: string;
+  message: string;
+  path: readonly PropertyKey[];
+  minimum?: unknown;
+  maximum?: unknown;
+  expected?: unknown;
+  origin?: unknown;
+  inclusive?: unknown;
+  /** invalid_key (a bad record key) carries the key's own issues. */
+  issues?: readonly { message: string }[];
+}
+
+function humanize(key: string, issue: IssueLike): string {
+  if (key === 'server.port') return 'enter a port number from 0 to 65535';
+  const asValue = (n: unknown) => (typeof n !== 'number' ? String(n) : key.endsWith('Bytes') ? formatBytes(n) : key.endsWith('Ms') ? formatDuration(n) : String(n));
+  switch (issue.code) {
+    case 'invalid_type':
+      return issue.expected === 'number' ? 'enter a number' : issue.message;
+    case 'invalid_key':
+      return issue.issues?.[0]?.message ?? issue.message;
+    case 'too_big':
+      return issue.origin === 'number' ? `must be at most ${asValue(issue.maximum)}` : issue.message;
+    case 'too_small':
+      if (issue.origin === 'string' && issue.minimum === 1) return 'must not be empty';
+      if (issue.origin !== 'number') return issue.message;
+      return issue.inclusive === false ? `must be more than ${asValue(issue.minimum)}` : `must be at least ${asValue(issue.minimum)}`;
+    default:
+      return issue.message;
+  }
+}
+
+function section(raw: Raw, name: string): Raw {
+  const value = raw[name];
+  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Raw) : {};
+}
+
+function str(value: unknown, fallback: string): string {
+  return typeof value === 'string' ? value : fallback;
+}
+
+function num(value: unknown, fallback: number): number {
+  if (typeof value === 'number') return value;
+  if (typeof value === 'string' && value.trim() !== '' && Number.isFinite(Number(value))) return Number(value);
+  return value === undefined ? fallback : Number.NaN;
+}
+
+function bool(value: unknown, fallback: boolean): boolean {
+  return typeof value === 'boolean' ? value : fallback;
+}
+
+function strings(value: unknown): string[] {
+  return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
+}
+
+function toRoot(value: unknown): DraftRoot {
+  if (typeof value === 'string') return { path: value, readOnly: false };
+  const r = typeof value === 'object' && value !== null ? (value as Raw) : {};
+  return { path: str(r.path, ''), readOnly: bool(r.readOnly, false) };
+}
+
+function toApp(name: string, value: unknown): DraftApp {
+  const a = typeof value === 'object' && value !== null ? (value as Raw) : {};
+  return { name, path: str(a.path, ''), args: strings(a.args), allowExtraArgs: bool(a.allowExtraArgs, false) };
+}

@@ -1,0 +1,26 @@
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import type { SettingsBridge } from '../../main/app/bridge-api';
+import { App } from './App';
+import './styles.css';
+
+declare global {
+  interface Window {
+    /** Exposed by the preload (main/app/preload.ts); absent anywhere else. */
+    chatgptMcp?: SettingsBridge;
+  }
+}
+
+const root = createRoot(document.getElementById('root')!);
+const bridge = window.chatgptMcp;
+root.render(
+  <StrictMode>
+    {bridge ? (
+      <App bridge={bridge} />
+    ) : (
+      <p className="no-bridge" role="alert">
+        This page is the settings window of ChatGPT Computer MCP and only works inside the app.
+      </p>
+    )}
+  </StrictMode>,
+);

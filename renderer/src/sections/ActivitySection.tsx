@@ -1,0 +1,45 @@
+import type { ActivityEntry } from '../../../main/app/bridge-api';
+import { Card } from '../components/fields';
+import { formatDuration, formatTime } from '../format';
+
+export function ActivitySection({ entries }: { entries: ActivityEntry[] }) {
+  const newestFirst = [...entries].reverse();
+  return (
+    <Card title="Recent tool calls" description="The last 200 calls, newest first, kept in memory only. Contents, output, environment and tokens are never recorded.">
+      {newestFirst.length === 0 ? (
+        <p className="empty">No tool calls yet. They appear here as they happen.</p>
+      ) : (
+        <div className="table-scroll">
+          <table className="table activity">
+            <thead>
+              <tr>
+                <th scope="col">Time</th>
+                <th scope="col">Tool</th>
+                <th scope="col">Target</th>
+                <th scope="col">Outcome</th>
+                <th scope="col" className="num">
+                  Duration
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {newestFirst.map((entry) => (
+                <tr key={entry.seq}>
+                  <td className="shrink muted">{formatTime(entry.time)}</td>
+                  <td className="shrink mono">{entry.tool}</td>
+                  <td className="mono ellipsis" title={entry.target}>
+                    {entry.target || '—'}
+                  </td>
+                  <td className="shrink">
+                    <span className={`pill ${entry.outcome === 'ok' ? 'pill-ok' : entry.outcome === 'running' ? 'pill-running' : 'pill-bad'}`}>{entry.outcome === 'ok' ? 'OK' : entry.outcome === 'running' ? 'Running' : entry.outcome}</span>
+                  </td>
+                  <td className="shrink num muted">{entry.durationMs === null ? '…' : formatDuration(entry.durationMs)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </Card>
+  );
+}

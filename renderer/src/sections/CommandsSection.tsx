@@ -1,0 +1,58 @@
+import { Card, DurationField, ListEditor, SizeField, Switch, fieldId } from '../components/fields';
+import { commandsWarning } from '../dangers';
+import type { SectionProps } from './types';
+
+export function CommandsSection({ draft, edit, errors }: SectionProps) {
+  const shell = draft.shell;
+  const off = !shell.enabled;
+  return (
+    <>
+      <Card title="Access" description="Programs run directly (never through a shell) with an argument list, inside the shared folders.">
+        <Switch
+          id={fieldId('shell.enabled')}
+          label="Allow running commands"
+          description="Only the programs listed below can be started."
+          checked={shell.enabled}
+          emphasis
+          onChange={(on) => edit((d) => void (d.shell.enabled = on))}
+        />
+      </Card>
+
+      <Card title="Allowed programs" description="Names found on PATH (git, node, python3) or absolute paths. “*” allows every program." muted={off}>
+        <ListEditor
+          id={fieldId('shell.allowedCommands')}
+          label="Programs the model may run"
+          inputLabel="Program name or path"
+          items={shell.allowedCommands}
+          placeholder="git"
+          addLabel="Add program"
+          empty="No programs allowed yet."
+          disabled={off}
+          warning={commandsWarning(draft)}
+          errorFor={(i) => errors.get(`shell.allowedCommands.${i}`)}
+          onChange={(items) => edit((d) => void (d.shell.allowedCommands = items))}
+          check={(value) => (/\s/.test(value) && !/[\\/]/.test(value) ? 'one program name, without arguments' : null)}
+        />
+      </Card>
+
+      <Card title="Limits" muted={off}>
+        <div className="grid-2">
+          <DurationField id={fieldId('shell.maxRuntimeMs')} label="Longest run" value={shell.maxRuntimeMs} disabled={off} error={errors.get('shell.maxRuntimeMs')} onChange={(n) => edit((d) => void (d.shell.maxRuntimeMs = n))} hint="The whole process tree is stopped after this." />
+          <SizeField id={fieldId('shell.maxOutputBytes')} label="Most output kept" value={shell.maxOutputBytes} disabled={off} error={errors.get('shell.maxOutputBytes')} onChange={(n) => edit((d) => void (d.shell.maxOutputBytes = n))} hint="Per stream; the rest is dropped." />
+        </div>
+      </Card>
+
+      <Card title="Environment" description="Commands get a minimal environment unless you allow more." muted={off}>
+        <Switch id={fieldId('shell.allowEnv')} label="Let the model add environment variables" checked={shell.allowEnv} disabled={off} onChange={(on) => edit((d) => void (d.shell.allowEnv = on))} />
+        <Switch
+          id={fieldId('shell.allowPathEnv')}
+          label="Let the model change PATH"
+          description="Changing PATH can make an allowed name run a different program."
+          checked={shell.allowPathEnv}
+          disabled={off || !shell.allowEnv}
+          onChange={(on) => edit((d) => void (d.shell.allowPathEnv = on))}
+        />
+      </Card>
+    </>
+  );
+}

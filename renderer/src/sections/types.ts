@@ -1,0 +1,12 @@
+import type { SettingsBridge, ServerStatus } from '../../../main/app/bridge-api';
+import type { Environment } from '../dangers';
+import type { Draft, FieldErrors } from '../draft';
+
+export interface SectionProps {
+  draft: Draft;
+  edit(change: (draft: Draft) => void): void;
+  errors: FieldErrors;
+  env: Environment;
+  status: ServerStatus;
+  bridge: SettingsBridge;
+}

@@ -1,0 +1,199 @@
+/**
+ * The built main bundle (out/app/main/index.js from electron-vite) booted under plain Node,
+ * with `electron` resolved to a stand-in (fixtures/fake-electron) that reports the tray and
+ * windows over the child-process channel and lets the test click menu items and send IPC as
+ * the settings window would. A real MCP client talks to the server the bundle starts.
+ */
+import { fork, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { testConnection } from '../../main/app/connection-test.js';
+import { configSchema } from '../../main/config/schema.js';
+import { buildApp, REPO, type BuiltApp } from './helpers/build-app.js';
+
+const REGISTER = path.join(import.meta.dirname, 'fixtures', 'fake-electron', 'register.mjs');
+const TOKEN = 'bundle-test-token-0123456789abcdef';
+
+interface Report {
+  type: string;
+  [key: string]: unknown;
+}
+type MenuItem = { type: string; label?: string; enabled?: boolean };
+
+/** The app running in a child process, seen through the stand-in's reports. */
+class AppProcess {
+  readonly reports: Report[] = [];
+  private waiters: { test: (r: Report) => boolean; resolve: (r: Report) => void }[] = [];
+  private nextInvoke = 1;
+  readonly exited: Promise<number | null>;
+  stderr = '';
+
+  constructor(readonly child: ChildProcess) {
+    child.on('message', (message: Report) => {
+      this.reports.push(message);
+      this.waiters = this.waiters.filter((w) => (w.test(message) ? (w.resolve(message), false) : true));
+    });
+    child.stderr?.on('data', (chunk) => (this.stderr += chunk));
+    this.exited = new Promise((resolve) => child.on('exit', (code) => resolve(code)));
+  }
+
+  /** Resolves with the first report (already seen from `since`, or future) that matches. */
+  next(test: (r: Report) => boolean, since = 0, timeoutMs = 15_000): Promise<Report> {
+    const seen = this.reports.slice(since).find(test);
+    if (seen) return Promise.resolve(seen);
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`timed out waiting for a report; stderr:\n${this.stderr}`)), timeoutMs);
+      this.waiters.push({ test, resolve: (r) => (clearTimeout(timer), resolve(r)) });
+    });
+  }
+
+  menu(since = 0, first?: RegExp): Promise<MenuItem[]> {
+    return this.next((r) => r.type === 'menu' && (!first || first.test(String((r.items as MenuItem[])[0]?.label))), since).then((r) => r.items as MenuItem[]);
+  }
+
+  async runningUrl(since = 0): Promise<string> {
+    const items = await this.menu(since, /^Running at /);
+    return String(items[0]!.label).replace('Running at ', '');
+  }
+
+  click(label: string): number {
+    const mark = this.reports.length;
+    this.child.send({ type: 'click', label });
+    return mark;
+  }
+
+  async invoke(channel: string, args: unknown[] = [], as: { senderId?: number; url?: string } = {}): Promise<Report> {
+    const id = this.nextInvoke++;
+    this.child.send({ type: 'invoke', id, channel, args, ...as });
+    return this.next((r) => r.type === 'invoke-result' && r.id === id);
+  }
+}
+
+function launch(app: BuiltApp, configFile: string): AppProcess {
+  const child = fork(app.mainEntry, [], {
+    execArgv: ['--import', REGISTER],
+    env: { ...process.env, CHATGPT_MCP_CONFIG: configFile, FAKE_ELECTRON_APP_PATH: REPO, CHATGPT_MCP_TOKEN: '', CHATGPT_MCP_PORT: '' },
+    stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
+  });
+  return new AppProcess(child);
+}
+
+async function modernClient(url: string, token?: string): Promise<Client> {
+  const client = new Client({ name: 'bundle-test', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
+  const headers: Record<string, string> = token ? { authorization: `Bearer ${token}` } : {};
+  await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers } }));
+  return client;
+}
+
+describe('the built tray app under Node with a stand-in electron', () => {
+  let app: BuiltApp;
+  let dir: string;
+  let running: AppProcess | null = null;
+
+  beforeAll(async () => {
+    app = await buildApp();
+  }, 180_000);
+  afterAll(() => app?.cleanup());
+
+  afterEach(async () => {
+    if (running && running.child.exitCode === null) {
+      running.child.kill('SIGKILL');
+      await running.exited;
+    }
+    running = null;
+    if (dir) fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('is a syntactically valid ESM bundle with its CommonJS preload beside it', () => {
+    expect(fs.existsSync(app.mainEntry)).toBe(true);
+    expect(fs.existsSync(path.join(app.dir, 'main', 'desktop-worker.js'))).toBe(true);
+    expect(fs.readFileSync(app.preload, 'utf8')).toMatch(/require\("electron"\)/);
+    expect(fs.readFileSync(app.preload, 'utf8')).not.toMatch(/^import /m);
+    expect(fs.readFileSync(path.join(app.rendererDir, 'index.html'), 'utf8')).toContain("script-src 'self'");
+  });
+
+  it('serves MCP on a real port, records activity, saves settings, restarts, pauses and quits', async () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bundle-'));
+    const configFile = path.join(dir, 'config.json');
+    fs.writeFileSync(configFile, JSON.stringify({ server: { port: 0 }, process: { list: true } }));
+    running = launch(app, configFile);
+    const url = await running.runningUrl();
+    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
+    await running.next((r) => r.type === 'tray-image' && String(r.path).endsWith(path.join('build', 'tray', 'running.png')));
+
+    // A real 2026-07-28 client lists and calls tools; the tray lights up while it works.
+    const client = await modernClient(url);
+    const { tools } = await client.listTools();
+    expect(tools.map((t) => t.name)).toEqual(expect.arrayContaining(['system.info', 'process.list']));
+    const mark = running.reports.length;
+    const info = await client.callTool({ name: 'system.info', arguments: {} });
+    expect(info.isError).toBeFalsy();
+    expect((info.structuredContent as { hostname: string }).hostname).toBe(os.hostname());
+    await client.close();
+    await running.next((r) => r.type === 'tray-image' && String(r.path).endsWith('busy.png'), mark);
+    await running.next((r) => r.type === 'tray-image' && String(r.path).endsWith('running.png'), mark);
+
+    // The settings window (opened from the tray) sees the call in the activity list, live.
+    running.click('Open activity…');
+    await running.next((r) => r.type === 'window');
+    const activity = await running.invoke('activity:list');
+    expect(activity).toMatchObject({ ok: true, result: [{ tool: 'system.info', outcome: 'ok' }] });
+    const load = await running.invoke('settings:load');
+    expect(load).toMatchObject({ ok: true, result: { configPath: configFile, navigate: { section: 'activity' }, status: { state: 'running', url } } });
+    const tested = await running.invoke('server:test-connection');
+    expect(tested).toMatchObject({ ok: true, result: { ok: true, url } });
+
+    // Only the window's own page may call in.
+    expect(await running.invoke('settings:load', [], { senderId: 999 })).toMatchObject({ ok: false, error: expect.stringContaining('did not come from the settings window') });
+    expect(await running.invoke('settings:load', [], { url: 'https://evil.example/' })).toMatchObject({ ok: false });
+
+    // Saving writes the file (0600) but leaves the running server alone until a restart.
+    const invalid = await running.invoke('settings:save', [{ server: { port: 70000 } }]);
+    expect(invalid).toMatchObject({ ok: true, result: { ok: false, issues: [{ path: ['server', 'port'] }] } });
+    const saved = await running.invoke('settings:save', [{ server: { port: 0, token: TOKEN }, process: { list: true } }]);
+    expect(saved).toMatchObject({ ok: true, result: { ok: true, configPath: configFile } });
+    expect(configSchema.parse(JSON.parse(fs.readFileSync(configFile, 'utf8'))).server.token).toBe(TOKEN);
+    if (process.platform !== 'win32') expect(fs.statSync(configFile).mode & 0o777).toBe(0o600);
+    expect((await testConnection({ url })).ok).toBe(true);
+
+    const restartMark = running.click('Restart server');
+    const restartedUrl = await running.runningUrl(restartMark);
+    expect(await testConnection({ url: restartedUrl })).toMatchObject({ ok: false, error: expect.stringContaining('401') });
+    expect((await testConnection({ url: restartedUrl, token: TOKEN })).ok).toBe(true);
+    const copyMark = running.click('Copy token');
+    expect(await running.next((r) => r.type === 'clipboard', copyMark)).toMatchObject({ text: TOKEN });
+
+    // Paused: nothing listens. Resumed: same address again.
+    const pauseMark = running.click('Pause server');
+    await running.menu(pauseMark, /^Paused/);
+    await running.next((r) => r.type === 'tray-image' && String(r.path).endsWith('paused.png'), pauseMark);
+    expect(await testConnection({ url: restartedUrl, token: TOKEN, timeoutMs: 2000 })).toMatchObject({ ok: false, error: expect.stringContaining('Connection refused') });
+    const resumeMark = running.click('Resume server');
+    const resumedUrl = await running.runningUrl(resumeMark);
+    expect((await testConnection({ url: resumedUrl, token: TOKEN })).ok).toBe(true);
+
+    running.click('Quit');
+    expect(await running.exited).toBe(0);
+    expect(await testConnection({ url: resumedUrl, token: TOKEN, timeoutMs: 2000 })).toMatchObject({ ok: false });
+  }, 60_000);
+
+  it('does not serve an invalid config: error icon, status, and the settings open at the field', async () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bundle-'));
+    const configFile = path.join(dir, 'config.json');
+    fs.writeFileSync(configFile, JSON.stringify({ server: { port: 0 }, filesystem: { roots: ['relative/path'] } }));
+    running = launch(app, configFile);
+    const items = await running.menu(0, /^Not running: /);
+    expect(items.find((i) => i.label === 'Pause server')?.enabled).toBe(false);
+    await running.next((r) => r.type === 'tray-image' && String(r.path).endsWith('error.png'));
+    const window = await running.next((r) => r.type === 'window');
+    expect(window.webPreferences).toMatchObject({ contextIsolation: true, sandbox: true, nodeIntegration: false });
+    expect(String((window.webPreferences as { preload: string }).preload)).toMatch(/preload\.cjs$/);
+    const load = await running.invoke('settings:load');
+    expect(load).toMatchObject({ ok: true, result: { navigate: { section: 'files', field: ['filesystem', 'roots', 0] }, status: { state: 'error' } } });
+    running.click('Quit');
+    expect(await running.exited).toBe(0);
+  }, 30_000);
+});
