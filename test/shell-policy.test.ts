@@ -136,7 +136,8 @@ describe('display gating (desktop.hostDisplayAccess)', () => {
   it('refuses capture programs even with allowedCommands ["*"]', async () => {
     const p = policy(shell(['*']));
     await expect(p.plan(run('sh', { args: ['-c', 'import -window root /tmp/x.png'] }))).rejects.toMatchObject({ code: 'COMMAND_NOT_ALLOWED' });
-    await expect(p.plan(run('xdotool', { args: ['getmouselocation'] }))).rejects.toMatchObject({ code: expect.stringMatching(/COMMAND_NOT_ALLOWED|NOT_FOUND/) });
+    await expect(p.plan(run('xdotool', { args: ['getmouselocation'] }))).rejects.toMatchObject({ code: 'COMMAND_NOT_ALLOWED' });
+    await expect(p.plan(run('no-such-grabber', { args: ['-f', 'x11grab'] }))).rejects.toMatchObject({ code: expect.stringMatching(/COMMAND_NOT_ALLOWED|NOT_FOUND/) });
   });
 });
 

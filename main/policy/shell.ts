@@ -64,11 +64,10 @@ export class ShellPolicy {
       throw adapterError('INVALID_INPUT', op, 'command and args must be non-empty text without NUL bytes');
     }
 
+    // Capture programs are refused by name before any lookup, and again by the real path found.
+    if (!desktop.hostDisplayAccess) refuseCapture(command, null, request.args);
     const { found, real: file } = await this.resolveExecutable(command);
-    if (!desktop.hostDisplayAccess) {
-      const denial = captureDenial(command, file, request.args);
-      if (denial) throw adapterError('COMMAND_NOT_ALLOWED', op, `${denial}; screen and input access is off (desktop.hostDisplayAccess is false)`);
-    }
+    if (!desktop.hostDisplayAccess) refuseCapture(command, file, request.args);
 
     const env = this.environment(request.env ?? {});
     const cwd = await this.workingDirectory(request.cwd);
@@ -156,4 +155,9 @@ export class ShellPolicy {
     if (!resolved.exists) throw adapterError('NOT_FOUND', op, `cwd ${cwd} does not exist`);
     return resolved.path;
   }
+}
+
+function refuseCapture(command: string, realPath: string | null, args: readonly string[]): void {
+  const denial = captureDenial(command, realPath, args);
+  if (denial) throw adapterError('COMMAND_NOT_ALLOWED', op, `${denial}; screen and input access is off (desktop.hostDisplayAccess is false)`);
 }
