@@ -50,6 +50,23 @@ function describedBy(id: string, error: string | undefined, hint: ReactNode | un
   return ids.length ? ids.join(' ') : undefined;
 }
 
+/** The frame every labelled field shares: label, the control row, its error, warning and hint. */
+function FieldFrame({ id, label, error, warning, hint, className, children }: { id: string; label: string; error?: string | undefined; warning?: string | null | undefined; hint?: ReactNode; className?: string | undefined; children: ReactNode }) {
+  return (
+    <div className={`field${className ? ` ${className}` : ''}`}>
+      <label htmlFor={id}>{label}</label>
+      {children}
+      <FieldError id={id} message={error} />
+      {warning ? <Warning>{warning}</Warning> : null}
+      {hint ? (
+        <p className="hint" id={`${id}-hint`}>
+          {hint}
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
 export interface SwitchProps {
   id: string;
   label: string;
@@ -106,8 +123,7 @@ export interface TextFieldProps {
 
 export function TextField({ id, label, value, onChange, error, hint, placeholder, type = 'text', mono, disabled, readOnly, trailing, warning, className }: TextFieldProps) {
   return (
-    <div className={`field${className ? ` ${className}` : ''}`}>
-      <label htmlFor={id}>{label}</label>
+    <FieldFrame id={id} label={label} error={error} warning={warning} hint={hint} className={className}>
       <div className="input-row">
         <input
           id={id}
@@ -125,14 +141,7 @@ export function TextField({ id, label, value, onChange, error, hint, placeholder
         />
         {trailing}
       </div>
-      <FieldError id={id} message={error} />
-      {warning ? <Warning>{warning}</Warning> : null}
-      {hint ? (
-        <p className="hint" id={`${id}-hint`}>
-          {hint}
-        </p>
-      ) : null}
-    </div>
+    </FieldFrame>
   );
 }
 
@@ -163,8 +172,7 @@ export interface NumberFieldProps {
 export function NumberField({ id, label, value, onChange, error, hint, suffix, disabled, className }: NumberFieldProps) {
   const [text, setText] = useNumberText(value, String, parseNumber);
   return (
-    <div className={`field${className ? ` ${className}` : ''}`}>
-      <label htmlFor={id}>{label}</label>
+    <FieldFrame id={id} label={label} error={error} hint={hint} className={className}>
       <div className="input-row">
         <input
           id={id}
@@ -181,13 +189,7 @@ export function NumberField({ id, label, value, onChange, error, hint, suffix, d
         />
         {suffix ? <span className="suffix">{suffix}</span> : null}
       </div>
-      <FieldError id={id} message={error} />
-      {hint ? (
-        <p className="hint" id={`${id}-hint`}>
-          {hint}
-        </p>
-      ) : null}
-    </div>
+    </FieldFrame>
   );
 }
 
@@ -203,8 +205,7 @@ export function SizeField({ id, label, value, onChange, error, hint, disabled, c
   const toText = (bytes: number) => String(Math.round((bytes / unit.factor) * 100) / 100);
   const [text, setText] = useNumberText(value, toText, (t) => Math.round(parseNumber(t) * unit.factor));
   return (
-    <div className={`field${className ? ` ${className}` : ''}`}>
-      <label htmlFor={id}>{label}</label>
+    <FieldFrame id={id} label={label} error={error} hint={hint} className={className}>
       <div className="input-row">
         <input
           id={id}
@@ -239,13 +240,7 @@ export function SizeField({ id, label, value, onChange, error, hint, disabled, c
           ))}
         </select>
       </div>
-      <FieldError id={id} message={error} />
-      {hint ? (
-        <p className="hint" id={`${id}-hint`}>
-          {hint}
-        </p>
-      ) : null}
-    </div>
+    </FieldFrame>
   );
 }
 
@@ -262,8 +257,7 @@ export interface SelectFieldProps<T extends string> {
 
 export function SelectField<T extends string>({ id, label, value, options, onChange, error, hint, className }: SelectFieldProps<T>) {
   return (
-    <div className={`field${className ? ` ${className}` : ''}`}>
-      <label htmlFor={id}>{label}</label>
+    <FieldFrame id={id} label={label} error={error} hint={hint} className={className}>
       <select id={id} className={`input${error ? ' invalid' : ''}`} value={value} aria-invalid={error ? true : undefined} aria-describedby={describedBy(id, error, hint)} onChange={(event) => onChange(event.target.value as T)}>
         {options.map((option) => (
           <option key={option.value} value={option.value}>
@@ -271,13 +265,7 @@ export function SelectField<T extends string>({ id, label, value, options, onCha
           </option>
         ))}
       </select>
-      <FieldError id={id} message={error} />
-      {hint ? (
-        <p className="hint" id={`${id}-hint`}>
-          {hint}
-        </p>
-      ) : null}
-    </div>
+    </FieldFrame>
   );
 }
 
