@@ -105,7 +105,12 @@ describe('environment', () => {
     expect(env.FOO).toBe('bar');
   });
 
-  const injections = ['LD_PRELOAD', 'ld_preload', 'LD_LIBRARY_PATH', 'LD_AUDIT', 'DYLD_INSERT_LIBRARIES', 'DYLD_LIBRARY_PATH', 'NODE_OPTIONS', 'PYTHONPATH', 'PYTHONSTARTUP', 'PERL5OPT', 'RUBYOPT', 'BASH_ENV', 'ENV', 'JAVA_TOOL_OPTIONS', 'GIT_SSH_COMMAND', 'BASH_FUNC_x%%', 'CHATGPT_MCP_TOKEN', 'PATH', 'A=B', '1X', ''];
+  const injections = [
+    'LD_PRELOAD', 'ld_preload', 'LD_LIBRARY_PATH', 'LD_AUDIT', 'DYLD_INSERT_LIBRARIES', 'DYLD_LIBRARY_PATH', 'NODE_OPTIONS', 'PYTHONPATH',
+    'PYTHONSTARTUP', 'PYTHONWARNINGS', 'PERL5OPT', 'RUBYOPT', 'BASH_ENV', 'ENV', 'JAVA_TOOL_OPTIONS', 'GIT_SSH_COMMAND', 'GIT_CONFIG_COUNT',
+    'GIT_CONFIG_KEY_0', 'GIT_CONFIG_PARAMETERS', 'GIT_TRACE', 'GIT_DIR', 'GIT_ASKPASS', 'HOME', 'XDG_CONFIG_HOME', 'LESSOPEN', 'MAKEFLAGS',
+    'LUA_INIT', 'BASH_FUNC_x%%', 'CHATGPT_MCP_TOKEN', 'PATH', 'A=B', '1X', '',
+  ];
   it.each(injections)('refuses the caller env key %j even when env additions are allowed', async (key) => {
     await expect(policy(shell(['env'], { allowEnv: true })).plan(run('env', { env: { [key]: '/tmp/evil.so' } }))).rejects.toMatchObject({ code: 'COMMAND_NOT_ALLOWED' });
   });

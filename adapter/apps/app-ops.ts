@@ -43,7 +43,8 @@ export interface ServiceStatus {
 
 export interface DesktopAppOps {
   launchApp(app: AppSpec): Promise<{ pid: number }>;
-  closeApp(app: Pick<AppSpec, 'path'>, options?: CloseAppOptions): Promise<CloseAppResult>;
+  /** Closes processes of this executable started with these fixed args (args are matched where the OS shows argv: Linux). */
+  closeApp(app: Pick<AppSpec, 'path' | 'args'>, options?: CloseAppOptions): Promise<CloseAppResult>;
   openUrl(url: string): Promise<void>;
   serviceStatus(name: string): Promise<ServiceStatus>;
   serviceControl(name: string, action: ServiceAction): Promise<ServiceStatus>;

@@ -16,13 +16,19 @@ export interface ExecutableTarget {
   real: string;
   /** The file starts with `#!`: its processes run an interpreter with the script as an arg. */
   script: boolean;
+  /**
+   * The app's fixed args. Where the OS shows a process's argv (Linux), a process only counts as
+   * the app when its arguments start with these: an app that is `python3 tool.py` must not
+   * close every other python3.
+   */
+  args: readonly string[];
 }
 
-export async function describeTarget(configured: string): Promise<ExecutableTarget | null> {
+export async function describeTarget(configured: string, args: readonly string[] = []): Promise<ExecutableTarget | null> {
   const real = await realpath(configured).catch(() => null);
   if (!real) return null;
   const head = await readHead(real);
-  return { configured, real, script: head.startsWith('#!') };
+  return { configured, real, script: head.startsWith('#!'), args };
 }
 
 export async function findProcesses(target: ExecutableTarget): Promise<number[]> {
@@ -52,12 +58,14 @@ async function linuxMatches(pid: number, target: ExecutableTarget): Promise<bool
   // Other users' processes and zombies have no readable exe link: they are never candidates.
   const exe = await readlink(`/proc/${pid}/exe`).catch(() => null);
   if (exe === null) return false;
-  if (stripDeleted(exe) === target.real) return true;
-  if (!target.script) return false;
-  // A `#!` script runs as `interpreter [one optional arg] /path/to/script ...`.
+  const binary = stripDeleted(exe) === target.real;
+  if (!binary && !target.script) return false;
   const cmdline = await readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '');
   const argv = cmdline.split('\0');
-  return [argv[1], argv[2]].some((arg) => arg === target.configured || arg === target.real);
+  // A `#!` script runs as `interpreter [one optional arg] /path/to/script ...`.
+  const scriptAt = binary ? 0 : [1, 2].find((i) => argv[i] === target.configured || argv[i] === target.real);
+  if (scriptAt === undefined) return false;
+  return target.args.every((arg, i) => argv[scriptAt + 1 + i] === arg);
 }
 
 /** The kernel appends " (deleted)" when the binary was replaced while running (an upgrade). */

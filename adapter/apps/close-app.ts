@@ -16,8 +16,8 @@ export const GRACE_MS = 3000;
 const KILL_WAIT_MS = 2000;
 const POLL_MS = 50;
 
-export async function closeApp(app: { path: string }, options: CloseAppOptions = {}): Promise<CloseAppResult> {
-  const target = await describeTarget(app.path);
+export async function closeApp(app: { path: string; args?: readonly string[] }, options: CloseAppOptions = {}): Promise<CloseAppResult> {
+  const target = await describeTarget(app.path, app.args);
   if (!target) throw adapterError('NOT_FOUND', OP, `the configured executable ${app.path} does not exist`);
   const running = await findProcesses(target);
 

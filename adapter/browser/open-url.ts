@@ -20,6 +20,7 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { adapterError } from '../errors.js';
+import { buildChildEnv } from '../process/child-env.js';
 
 const OP = 'browser.open';
 /** How long an opener may take to report failure before the call counts as done. */
@@ -52,7 +53,7 @@ export async function openUrl(url: string): Promise<void> {
   }
   const opener = openerFor(url);
   const name = path.basename(opener.file);
-  const child = spawn(opener.file, opener.args, { detached: true, stdio: 'ignore', shell: false, windowsHide: true });
+  const child = spawn(opener.file, opener.args, { detached: true, stdio: 'ignore', shell: false, windowsHide: true, env: buildChildEnv(process.env) });
 
   const outcome = await new Promise<{ exit: number | null } | { error: NodeJS.ErrnoException } | 'running'>((resolve) => {
     const timer = setTimeout(() => resolve('running'), OPENER_GRACE_MS);

@@ -4,7 +4,8 @@ import { adapterError } from '../errors.js';
 import { fsError } from './fs-errors.js';
 import type { TextFileRead } from './file-ops.js';
 
-const OPEN_FLAGS = fs.constants.O_RDONLY | (fs.constants.O_NOFOLLOW ?? 0);
+// No-follow for the last component; non-blocking so a FIFO cannot hang the thread pool (no effect on files).
+const OPEN_FLAGS = fs.constants.O_RDONLY | (fs.constants.O_NOFOLLOW ?? 0) | (fs.constants.O_NONBLOCK ?? 0);
 const CHUNK = 256 * 1024;
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 

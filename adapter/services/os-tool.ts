@@ -6,6 +6,7 @@
  */
 import { execFile } from 'node:child_process';
 import { adapterError } from '../errors.js';
+import { buildChildEnv } from '../process/child-env.js';
 
 export interface CommandResult {
   code: number;
@@ -25,7 +26,7 @@ export function runOsTool(file: string, args: readonly string[], { operation, ti
       file,
       args,
       // C locale: the tools' output is parsed, and their messages quoted in errors.
-      { shell: false, timeout: timeoutMs, maxBuffer: maxBytes, windowsHide: true, encoding: 'utf8', env: { ...process.env, LC_ALL: 'C', LANG: 'C' } },
+      { shell: false, timeout: timeoutMs, maxBuffer: maxBytes, windowsHide: true, encoding: 'utf8', env: { ...buildChildEnv(process.env), LC_ALL: 'C', LANG: 'C' } },
       (error, stdout, stderr) => {
         if (!error) return resolve({ code: 0, stdout, stderr });
         const e = error as NodeJS.ErrnoException & { code?: number | string; killed?: boolean; signal?: string | null };

@@ -4,6 +4,7 @@
  * failed server start into a message plus the field to open the window at.
  */
 import fs from 'node:fs';
+import path from 'node:path';
 import { defaultConfigPath } from '../config/default-path.js';
 import { ConfigError } from '../config/load.js';
 import { validateConfig, type ConfigIssue } from '../config/save.js';
@@ -19,7 +20,7 @@ export interface EditableConfig {
 
 /** The file the server reads and the window writes: CHATGPT_MCP_CONFIG, else the per-OS default (as loadConfig). */
 export function resolveConfigPath(env: NodeJS.ProcessEnv, platform: NodeJS.Platform, home: string): string {
-  return env.CHATGPT_MCP_CONFIG || defaultConfigPath(platform, env, home);
+  return env.CHATGPT_MCP_CONFIG ? path.resolve(env.CHATGPT_MCP_CONFIG) : defaultConfigPath(platform, env, home);
 }
 
 export function readConfigForEditing(file: string): EditableConfig {

@@ -4,6 +4,7 @@
  * single message naming the source, the key path and what was expected.
  */
 import fs from 'node:fs';
+import nodePath from 'node:path';
 import os from 'node:os';
 import * as z from 'zod';
 import { configSchema, LOG_LEVELS, type Config } from './schema.js';
@@ -45,7 +46,8 @@ export function loadConfig(options: LoadOptions = {}): LoadedConfig {
   const env = options.env ?? process.env;
   const cli = options.cli ?? {};
   const explicit = cli.config ?? env.CHATGPT_MCP_CONFIG;
-  const path = explicit || defaultConfigPath(options.platform ?? process.platform, env, options.home ?? os.homedir());
+  // Absolute, so the file is protected from the tools whatever the working directory.
+  const path = explicit ? nodePath.resolve(explicit) : defaultConfigPath(options.platform ?? process.platform, env, options.home ?? os.homedir());
 
   const fromFile = readConfigFile(path, Boolean(explicit));
   const raw: Raw = fromFile ?? {};

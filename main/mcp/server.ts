@@ -14,6 +14,7 @@ import { withCachedJsonSchema } from './cached-schema.js';
 import type { ErrorCode } from '../../adapter/errors.js';
 import { ALL_TOOLS } from './tools/index.js';
 import { FilesystemPolicy } from '../policy/filesystem.js';
+import { ReadWriteLock } from '../policy/read-write-lock.js';
 import { ShellPolicy } from '../policy/shell.js';
 
 export interface ServerDeps {
@@ -55,7 +56,7 @@ export function enabledTools(config: Readonly<Config>, tools: readonly ToolDefin
 export function createServerFactory(deps: ServerDeps): McpServerFactory {
   const tools = enabledTools(deps.config, deps.tools);
   const filesystem = new FilesystemPolicy(deps.config.filesystem, { protectedFiles: deps.protectedFiles ?? [] });
-  const policy = { filesystem, shell: new ShellPolicy(deps.config, filesystem, deps.adapter) };
+  const policy = { filesystem, shell: new ShellPolicy(deps.config, filesystem, deps.adapter), fsLock: new ReadWriteLock() };
   const names = tools.map((t) => exposedName(t.name, deps.config));
   const toolDeps: ToolDeps = { config: deps.config, adapter: deps.adapter, policy, enabledTools: names };
   const secrets = [deps.config.server.token ?? ''].filter(Boolean);

@@ -24,7 +24,7 @@ import {
   splitPath,
   type Platform,
 } from './path-compare.js';
-import { BUILT_IN_SECRET_PATTERNS, compilePatterns, findMatch, foldName, type SecretPattern } from './secret-patterns.js';
+import { BUILT_IN_SECRET_PATTERNS, compilePatterns, findAncestorMatch, findMatch, foldName, type SecretPattern } from './secret-patterns.js';
 
 export type Access = 'read' | 'write';
 
@@ -93,9 +93,11 @@ export class FilesystemPolicy {
       ...(config.protectSecrets ? compilePatterns(BUILT_IN_SECRET_PATTERNS, 'built-in', this.platform) : []),
       ...compilePatterns(config.deny, 'deny', this.platform),
     ];
-    this.protectedPaths = (options.protectedFiles ?? []).flatMap((file) => {
+    this.protectedPaths = (options.protectedFiles ?? []).map((file) => {
       const normalized = normalizeAbsolute(file, this.platform);
-      return normalized.ok ? [{ lexical: normalized.path }] : [];
+      // Silently dropping one would leave the token readable: refuse to build the policy instead.
+      if (!normalized.ok) throw new Error(`protected file ${file} is not an absolute path`);
+      return { lexical: normalized.path };
     });
   }
 
@@ -119,11 +121,21 @@ export class FilesystemPolicy {
   async resolveEntry(input: string, access: Access, operation: string): Promise<ResolvedPath> {
     const lexical = await this.lexicalPath(input, access, operation);
     const stat = await fs.lstat(lexical).catch(() => null);
-    if (!stat?.isSymbolicLink()) return this.check(lexical, await this.locate(lexical), access, operation);
-    const flavor = pathFlavor(this.platform);
-    const parent = await this.locate(flavor.dirname(lexical));
-    const located: Located = parent.ok ? { ok: true, path: flavor.join(parent.path, flavor.basename(lexical)), exists: true } : parent;
-    return this.check(lexical, located, access, operation);
+    let located: Located;
+    if (stat?.isSymbolicLink()) {
+      const flavor = pathFlavor(this.platform);
+      const parent = await this.locate(flavor.dirname(lexical));
+      located = parent.ok ? { ok: true, path: flavor.join(parent.path, flavor.basename(lexical)), exists: true } : parent;
+    } else {
+      located = await this.locate(lexical);
+    }
+    const resolved = await this.check(lexical, located, access, operation);
+    // Moving or deleting an entry whose name a deny pattern relies on would unprotect what is below it.
+    const pattern = this.ancestorHit(resolved.path, resolved.root);
+    if (pattern) {
+      throw denial(operation, `${show(lexical)} holds paths protected by the ${pattern.origin === 'built-in' ? 'secret' : 'deny'} pattern "${pattern.source}", so it cannot be moved or deleted through these tools`, 'secret');
+    }
+    return resolved;
   }
 
   /** Grants and input checks, then the absolute, lexically normalized path (relative: under the first root). */
@@ -322,6 +334,12 @@ export class FilesystemPolicy {
       }
     }
     return undefined;
+  }
+
+  private ancestorHit(real: string, rootReal: string): SecretPattern | undefined {
+    if (this.patterns.length === 0) return undefined;
+    const relative = relativeSegments(real, rootReal, this.platform);
+    return findAncestorMatch(this.patterns, { absolute: splitPath(real, this.platform), ...(relative ? { relative } : {}) });
   }
 
   /** Checked on the real path and on the requested spelling, so a link named `.env` counts too. */

@@ -131,3 +131,41 @@ export function findMatch(patterns: readonly SecretPattern[], target: MatchTarge
     return false;
   });
 }
+
+/**
+ * Parts from `pi` consume every segment from `si` on and some non-`**` part is left over:
+ * the target is an ancestor of what the pattern protects.
+ */
+function ancestorFrom(parts: Part[], pi: number, segments: string[], si: number): boolean {
+  if (si === segments.length) return parts.slice(pi).some((part) => part !== '**');
+  if (pi === parts.length) return false;
+  const part = parts[pi]!;
+  if (part === '**') {
+    for (let k = si; k <= segments.length; k++) if (ancestorFrom(parts, pi + 1, segments, k)) return true;
+    return false;
+  }
+  return part.test(segments[si]!) && ancestorFrom(parts, pi + 1, segments, si + 1);
+}
+
+/**
+ * The first pattern that protects something BELOW the target through the target's own name:
+ * renaming or moving the target would break the pattern (`config/credentials.json` when
+ * moving `config`, `/abs/proj/private/**` when moving `proj`), so such a move is refused.
+ * A floating pattern must use at least the target's last segment; an unrelated ancestor
+ * carries its protected entries along, still matching.
+ */
+export function findAncestorMatch(patterns: readonly SecretPattern[], target: MatchTarget): SecretPattern | undefined {
+  const relative = target.relative?.map(foldName);
+  let folded: SplitPath | undefined;
+  const absoluteOf = (whole: SplitPath) => (folded ??= { root: foldName(whole.root), segments: whole.segments.map(foldName) });
+  return patterns.find((p) => {
+    if (p.parts.length < 2 && p.anchor === undefined) return false;
+    if (p.anchor !== undefined) {
+      const absolute = target.absolute ? absoluteOf(target.absolute) : undefined;
+      return absolute !== undefined && absolute.root === p.anchor && ancestorFrom(p.parts, 0, absolute.segments, 0);
+    }
+    if (relative === undefined) return false;
+    for (let start = 0; start < relative.length; start++) if (ancestorFrom(p.parts, 0, relative, start)) return true;
+    return false;
+  });
+}

@@ -9,7 +9,7 @@ import { adapterError } from '../../adapter/errors.js';
 import type { ProcessOps } from '../../adapter/process/process-ops.js';
 import type { FilesystemPolicy } from './filesystem.js';
 import { captureDenial, displayEnvKeysIn, scrubDisplayEnv } from './display-gate.js';
-import { buildChildEnv, envProblem } from './child-env.js';
+import { buildChildEnv, envProblem } from '../../adapter/process/child-env.js';
 
 export interface ShellRequest {
   command: string;

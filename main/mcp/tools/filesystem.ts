@@ -5,7 +5,7 @@
 import * as z from 'zod';
 import { adapterError } from '../../../adapter/errors.js';
 import type { Config } from '../../config/schema.js';
-import { defineTool, DESTRUCTIVE, IDEMPOTENT_WRITE, READ_ONLY } from '../tool.js';
+import { defineTool, DESTRUCTIVE, IDEMPOTENT_WRITE, READ_ONLY, type ToolDeps } from '../tool.js';
 
 const LIST_LIMIT = 1000;
 
@@ -16,6 +16,11 @@ const entryType = z.enum(['file', 'directory', 'symlink', 'other']);
 const canRead = (c: Readonly<Config>) => c.filesystem.read && c.filesystem.roots.length > 0;
 const canWrite = (c: Readonly<Config>) => c.filesystem.write && c.filesystem.roots.some((r) => typeof r === 'string' || !r.readOnly);
 const pathTarget = (args: { path: string }) => ({ path: args.path });
+
+/** Runs a handler under the fs lock: from the path check to the end of the operation, nothing else changes the tree. */
+type Handler<A, R> = (args: A, deps: ToolDeps) => Promise<R>;
+const shared = <A, R>(run: Handler<A, R>): Handler<A, R> => (args, deps) => deps.policy.fsLock.shared(() => run(args, deps));
+const exclusive = <A, R>(run: Handler<A, R>): Handler<A, R> => (args, deps) => deps.policy.fsLock.exclusive(() => run(args, deps));
 
 export const fsList = defineTool({
   name: 'fs.list',
@@ -30,13 +35,13 @@ export const fsList = defineTool({
   annotations: READ_ONLY,
   enabled: canRead,
   target: pathTarget,
-  async run(args, { adapter, policy }) {
+  run: shared(async (args, { adapter, policy }) => {
     const resolved = await policy.filesystem.resolve(args.path, 'read', 'fs.list');
     const hide = (name: string) => policy.filesystem.isProtectedName(name, resolved);
     const { entries, truncated } = await adapter.listDirectory(resolved.path, { limit: LIST_LIMIT, hide });
     const text = `${resolved.path}: ${entries.length} entr${entries.length === 1 ? 'y' : 'ies'}${truncated ? ` (first ${LIST_LIMIT} shown)` : ''}`;
     return { structured: { path: resolved.path, entries, truncated }, text };
-  },
+  }),
 });
 
 export const fsRead = defineTool({
@@ -49,13 +54,13 @@ export const fsRead = defineTool({
   annotations: READ_ONLY,
   enabled: canRead,
   target: pathTarget,
-  async run(args, { adapter, policy, config }) {
+  run: shared(async (args, { adapter, policy, config }) => {
     const resolved = await policy.filesystem.resolve(args.path, 'read', 'fs.read');
     const limit = Math.min(args.maxBytes ?? config.filesystem.maxReadBytes, config.filesystem.maxReadBytes);
     const read = await adapter.readTextFile(resolved.path, limit);
     const text = read.truncated ? `${read.content}\n\n[truncated: showed ${read.bytes} of ${read.totalBytes} bytes]` : read.content;
     return { structured: { path: resolved.path, ...read }, text };
-  },
+  }),
 });
 
 export const fsWrite = defineTool({
@@ -73,7 +78,7 @@ export const fsWrite = defineTool({
   annotations: DESTRUCTIVE,
   enabled: canWrite,
   target: (args) => ({ path: args.path, mode: args.mode, bytes: Buffer.byteLength(args.content) }),
-  async run(args, { adapter, policy, config }) {
+  run: exclusive(async (args, { adapter, policy, config }) => {
     const bytes = Buffer.byteLength(args.content);
     if (bytes > config.filesystem.maxWriteBytes) {
       throw adapterError('INVALID_INPUT', 'fs.write', `content is ${bytes} bytes; the limit is ${config.filesystem.maxWriteBytes} (filesystem.maxWriteBytes)`);
@@ -82,7 +87,7 @@ export const fsWrite = defineTool({
     const options = args.expectedSha256 === undefined ? {} : { expectedSha256: args.expectedSha256 };
     const written = await adapter.writeTextFile(resolved.path, args.content, args.mode, options);
     return { structured: { path: resolved.path, ...written }, text: `${written.created ? 'Created' : 'Wrote'} ${resolved.path} (${written.bytesWritten} bytes, ${args.mode})` };
-  },
+  }),
 });
 
 export const fsMkdir = defineTool({
@@ -94,11 +99,11 @@ export const fsMkdir = defineTool({
   annotations: IDEMPOTENT_WRITE,
   enabled: canWrite,
   target: pathTarget,
-  async run(args, { adapter, policy }) {
+  run: exclusive(async (args, { adapter, policy }) => {
     const resolved = await policy.filesystem.resolve(args.path, 'write', 'fs.mkdir');
     const { created } = await adapter.makeDirectory(resolved.path, args.recursive);
     return { structured: { path: resolved.path, created }, text: created ? `Created ${resolved.path}` : `${resolved.path} already exists` };
-  },
+  }),
 });
 
 export const fsMove = defineTool({
@@ -110,7 +115,7 @@ export const fsMove = defineTool({
   annotations: DESTRUCTIVE,
   enabled: canWrite,
   target: (args) => ({ source: args.source, destination: args.destination }),
-  async run(args, { adapter, policy }) {
+  run: exclusive(async (args, { adapter, policy }) => {
     // Entries, not link targets: moving a symlink moves the link.
     const source = await policy.filesystem.resolveEntry(args.source, 'write', 'fs.move');
     const destination = await policy.filesystem.resolveEntry(args.destination, 'write', 'fs.move');
@@ -118,7 +123,7 @@ export const fsMove = defineTool({
     if (!source.exists) throw adapterError('NOT_FOUND', 'fs.move', `${args.source} does not exist`);
     await adapter.move(source.path, destination.path, args.overwrite);
     return { structured: { source: source.path, destination: destination.path }, text: `Moved ${source.path} to ${destination.path}` };
-  },
+  }),
 });
 
 export const fsDelete = defineTool({
@@ -130,14 +135,14 @@ export const fsDelete = defineTool({
   annotations: DESTRUCTIVE,
   enabled: canWrite,
   target: pathTarget,
-  async run(args, { adapter, policy }) {
+  run: exclusive(async (args, { adapter, policy }) => {
     // The entry itself: deleting a symlink removes the link, never its target.
     const resolved = await policy.filesystem.resolveEntry(args.path, 'write', 'fs.delete');
     if (resolved.isRoot) throw adapterError('PATH_NOT_ALLOWED', 'fs.delete', `${resolved.path} is a configured root and can never be deleted`);
     if (!resolved.exists) throw adapterError('NOT_FOUND', 'fs.delete', `${args.path} does not exist`);
     const { type } = await adapter.remove(resolved.path, args.recursive);
     return { structured: { path: resolved.path, type }, text: `Deleted ${type} ${resolved.path}` };
-  },
+  }),
 });
 
 export const filesystemTools = [fsList, fsRead, fsWrite, fsMkdir, fsMove, fsDelete];
