@@ -123,7 +123,13 @@ function showValue(value: unknown): string | null {
   return null;
 }
 
+/**
+ * One line, no bidi or other invisible formatting characters (they can make a path read as
+ * another), and long values cut in the middle so both the start and the end stay visible.
+ */
 function cut(text: string): string {
-  const oneLine = text.replace(/[\r\n\t]+/g, ' ');
-  return oneLine.length > MAX_VALUE_CHARS ? `${oneLine.slice(0, MAX_VALUE_CHARS - 1)}…` : oneLine;
+  const clean = text.replace(/[\r\n\t]+/g, ' ').replace(/[\u0000-\u001f\u007f\u200b-\u200f\u202a-\u202e\u2066-\u2069\ufeff]/g, '?');
+  if (clean.length <= MAX_VALUE_CHARS) return clean;
+  const half = Math.floor((MAX_VALUE_CHARS - 1) / 2);
+  return `${clean.slice(0, half)}…${clean.slice(clean.length - half)}`;
 }

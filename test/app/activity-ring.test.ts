@@ -86,7 +86,10 @@ describe('summarizeTarget', () => {
   });
 
   it('cuts long values and long summaries', () => {
-    expect(summarizeTarget({ path: 'x'.repeat(300) })).toBe(`path=${'x'.repeat(79)}…`);
+    expect(summarizeTarget({ path: 'x'.repeat(300) })).toBe(`path=${'x'.repeat(39)}…${'x'.repeat(39)}`);
+    // The end of a long path stays visible, so `./` padding cannot hide where it leads.
+    expect(summarizeTarget({ path: `notes/${'./'.repeat(40)}../../home/alex/taxes.txt` })).toMatch(/home\/alex\/taxes\.txt$/);
+    expect(summarizeTarget({ path: 'a\u202Etxt.exe' })).toBe('path=a?txt.exe');
     expect(summarizeTarget({ a: 'x'.repeat(70), b: 'y'.repeat(70), c: 'z'.repeat(70) }).length).toBe(160);
   });
 });

@@ -126,6 +126,12 @@ describe('dangerous grants', () => {
     expect(commandsWarning(draft)).toBeNull(); // shell still off
     draft.shell.enabled = true;
     expect(commandsWarning(draft)).toBe(WARNINGS.anyCommand);
+    draft.shell.allowedCommands = ['rg', 'ls'];
+    expect(commandsWarning(draft)).toBeNull();
+    draft.shell.allowedCommands = ['rg', '/usr/bin/git'];
+    expect(commandsWarning(draft)).toBe(WARNINGS.codeRunner);
+    draft.shell.allowedCommands = ['C:\\Python\\Python.exe'.replace('.exe', ''), 'ls'];
+    expect(commandsWarning(draft)).toBe(WARNINGS.codeRunner);
     draft.server.host = '0.0.0.0';
     expect(hostWarning(draft)).toBe(WARNINGS.remoteHost);
     draft.desktop.hostDisplayAccess = true;
