@@ -14,6 +14,7 @@ import { judge } from './lib/goals.mjs';
 import { HttpLoad } from './lib/http-load.mjs';
 import { loadOurs } from './lib/ours.mjs';
 import { formatTable } from './lib/table.mjs';
+import { desktopScenario } from './scenarios/desktop.mjs';
 import { fsAndShellScenario } from './scenarios/fs-and-shell.mjs';
 import { systemInfoScenario } from './scenarios/system-info.mjs';
 
@@ -63,6 +64,7 @@ async function main() {
   try {
     rows.push(...(await systemInfoScenario(context)));
     rows.push(...(await fsAndShellScenario(context)));
+    rows.push(...(await desktopScenario(context)));
   } finally {
     await load.close();
   }
