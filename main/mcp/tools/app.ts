@@ -67,7 +67,7 @@ export const appClose = defineTool({
   async run(args, { config, adapter }) {
     const app = configuredApp(config, args.name, 'app.close');
     const options = { force: args.force, ...(args.pid === undefined ? {} : { pid: args.pid }) };
-    const { closed, stillRunning } = await adapter.closeApp({ path: app.path }, options);
+    const { closed, stillRunning } = await adapter.closeApp({ path: app.path, args: app.args }, options);
     const text = closed.length || stillRunning.length
       ? `Closed ${args.name}: ${closed.length ? `pids ${closed.join(', ')}` : 'nothing'}${stillRunning.length ? `; still running: ${stillRunning.join(', ')}` : ''}.`
       : `${args.name} has no running process.`;
