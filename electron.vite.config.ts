@@ -43,7 +43,7 @@ export default defineConfig(({ command }) => ({
   preload: {
     build: {
       outDir: resolve(root, 'out/app/preload'),
-      // Bundle everything: a sandboxed preload can only require('electron') and a few built-ins.
+      // Bundle everything: a sandboxed preload can only load the electron module and a few built-ins.
       externalizeDeps: false,
       lib: { entry: resolve(root, 'main/app/preload.ts'), formats: ['cjs'], fileName: () => 'preload.cjs' },
       rolldownOptions: { output: { format: 'cjs', entryFileNames: 'preload.cjs' } },
