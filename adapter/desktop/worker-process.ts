@@ -28,6 +28,33 @@ export type WorkerSpawner = (modulePath: string, env: NodeJS.ProcessEnv) => Work
 
 const STDERR_TAIL_BYTES = 4096;
 
+/** Keeps the last few KiB a worker wrote to stderr, for the message when it crashes. */
+export function stderrTail(stream: NodeJS.ReadableStream | null | undefined): () => string {
+  let tail = '';
+  stream?.setEncoding('utf8');
+  stream?.on('data', (chunk: string) => {
+    tail = (tail + chunk).slice(-STDERR_TAIL_BYTES);
+  });
+  return () => tail;
+}
+
+/** Reports a worker's exit once, to listeners added before or after it happened. */
+export function exitLatch(): { finish(exit: WorkerExit): void; onExit(listener: (exit: WorkerExit) => void): void } {
+  let exited: WorkerExit | undefined;
+  const listeners: Array<(exit: WorkerExit) => void> = [];
+  return {
+    finish(exit) {
+      if (exited) return;
+      exited = exit;
+      for (const listener of listeners) listener(exit);
+    },
+    onExit(listener) {
+      if (exited) listener(exited);
+      else listeners.push(listener);
+    },
+  };
+}
+
 export const forkWorker: WorkerSpawner = (modulePath, env) => {
   const child = fork(modulePath, [], {
     env,
@@ -35,21 +62,11 @@ export const forkWorker: WorkerSpawner = (modulePath, env) => {
     serialization: 'advanced', // Buffers cross as bytes, not JSON arrays
     stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
   });
-  let tail = '';
-  child.stderr?.setEncoding('utf8');
-  child.stderr?.on('data', (chunk: string) => {
-    tail = (tail + chunk).slice(-STDERR_TAIL_BYTES);
-  });
+  const tail = stderrTail(child.stderr);
   // A failed spawn also emits 'exit' or 'error'; both end in one onExit call.
-  let exited: WorkerExit | undefined;
-  const exitListeners: Array<(exit: WorkerExit) => void> = [];
-  const finish = (exit: WorkerExit) => {
-    if (exited) return;
-    exited = exit;
-    for (const listener of exitListeners) listener(exit);
-  };
-  child.on('exit', (code, signal) => finish({ code, signal }));
-  child.on('error', () => finish({ code: null, signal: null }));
+  const exit = exitLatch();
+  child.on('exit', (code, signal) => exit.finish({ code, signal }));
+  child.on('error', () => exit.finish({ code: null, signal: null }));
 
   const refs = (busy: boolean) => {
     for (const target of [child, child.channel, child.stderr] as Array<{ ref?(): unknown; unref?(): unknown } | null | undefined>) {
@@ -69,14 +86,11 @@ export const forkWorker: WorkerSpawner = (modulePath, env) => {
     onMessage(listener) {
       child.on('message', listener);
     },
-    onExit(listener) {
-      if (exited) listener(exited);
-      else exitListeners.push(listener);
-    },
+    onExit: exit.onExit,
     kill() {
       child.kill('SIGKILL');
     },
     setBusy: refs,
-    stderrTail: () => tail,
+    stderrTail: tail,
   };
 };

@@ -5,9 +5,7 @@
  * never imports electron. Messages travel by structured clone: Buffers arrive as Uint8Array.
  */
 import { utilityProcess } from 'electron';
-import type { WorkerExit, WorkerHandle, WorkerSpawner } from '../../adapter/desktop/worker-process.js';
-
-const STDERR_TAIL_BYTES = 4096;
+import { exitLatch, stderrTail, type WorkerHandle, type WorkerSpawner } from '../../adapter/desktop/worker-process.js';
 
 export const utilityProcessSpawner: WorkerSpawner = (modulePath, env) => {
   const child = utilityProcess.fork(modulePath, [], {
@@ -15,26 +13,18 @@ export const utilityProcessSpawner: WorkerSpawner = (modulePath, env) => {
     serviceName: 'ChatGPT Computer MCP desktop worker',
     stdio: ['ignore', 'ignore', 'pipe'],
   });
-  let tail = '';
-  child.stderr?.setEncoding('utf8');
-  child.stderr?.on('data', (chunk: string) => {
-    tail = (tail + chunk).slice(-STDERR_TAIL_BYTES);
-  });
-  let exited: WorkerExit | undefined;
-  const exitListeners: Array<(exit: WorkerExit) => void> = [];
-  child.once('exit', (code) => {
-    exited = { code, signal: null };
-    for (const listener of exitListeners) listener(exited);
-  });
+  const tail = stderrTail(child.stderr);
+  const exit = exitLatch();
+  child.once('exit', (code) => exit.finish({ code, signal: null }));
   const handle: WorkerHandle = {
     get pid() {
       return child.pid;
     },
     send: (message) => child.postMessage(message),
     onMessage: (listener) => void child.on('message', listener),
-    onExit: (listener) => (exited ? listener(exited) : void exitListeners.push(listener)),
+    onExit: exit.onExit,
     kill: () => void child.kill(),
-    stderrTail: () => tail,
+    stderrTail: tail,
   };
   return handle;
 };
