@@ -9,6 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { LocalComputerAdapter } from '../../adapter/local-computer-adapter.js';
 import { utilityProcessSpawner } from './utility-spawner.js';
+import { ensureConfigFile } from './first-run.js';
 import { loadConfig } from '../config/load.js';
 import { ConfigValidationError, saveConfig } from '../config/save.js';
 import { createLogger, type Logger } from '../log.js';
@@ -207,6 +208,7 @@ export async function runApp({ mainDir, env = process.env, log = createLogger('i
   Menu.setApplicationMenu(platform === 'darwin' ? Menu.buildFromTemplate([{ role: 'appMenu' }, { role: 'editMenu' }]) : null);
 
   tray = new TrayController(path.join(resources, 'tray'), onAction);
+  if (!env.CHATGPT_MCP_TOKEN && (await ensureConfigFile(configPath).catch(() => false))) log.info('first start: created the config file with a new token', { file: configPath });
   const status = await lifecycle.start();
   refreshTray();
   if (status.state === 'error') settings.open({ section: sectionForField(status.field), ...(status.field ? { field: status.field } : {}) });
