@@ -130,6 +130,15 @@ describe("this server's config file", () => {
     }
     expect(() => new FilesystemPolicy(makeConfig({ filesystem: { roots: [root] } }).filesystem, { protectedFiles: ['cfg.json'] })).toThrow(/not an absolute path/);
   });
+
+  it("covers the saver's temp file beside it, which holds the same token for a moment", async () => {
+    const policy = new FilesystemPolicy(makeConfig({ filesystem: { write: true, roots: [root] } }).filesystem, { protectedFiles: [path.join(root, 'cfg.json')] });
+    fs.writeFileSync(path.join(root, '.cfg.json.a1b2c3.tmp'), '{"server":{"token":"x"}}');
+    await expect(policy.resolve('.cfg.json.a1b2c3.tmp', 'read', 'fs.read')).rejects.toMatchObject({ code: 'PATH_NOT_ALLOWED' });
+    await expect(policy.resolve('.cfg.json.new.tmp', 'write', 'fs.write')).rejects.toMatchObject({ code: 'PATH_NOT_ALLOWED' });
+    await expect(policy.resolve('.cfg.jsonx', 'read', 'fs.read')).resolves.toMatchObject({ exists: false });
+    await expect(policy.resolve('cfg.json.bak', 'read', 'fs.read')).resolves.toMatchObject({ exists: false });
+  });
 });
 
 describe('special files', () => {

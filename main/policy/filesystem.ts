@@ -327,13 +327,20 @@ export class FilesystemPolicy {
       const guarded = p.real === undefined ? [p.lexical] : [p.lexical, p.real];
       for (const form of guarded) {
         for (const target of [lexical, real]) {
-          if (foldedInside(target, form, this.platform)) return 'inside';
+          if (foldedInside(target, form, this.platform) || this.isTempOf(target, form)) return 'inside';
           // Moving or deleting a directory that holds the token would carry it out of reach.
           if (access === 'write' && foldedInside(form, target, this.platform)) return 'contains';
         }
       }
     }
     return undefined;
+  }
+
+  /** Atomic writers (the config saver, fs.write) stage `.<name>.<random>.tmp` beside the file: it holds the same secrets. */
+  private isTempOf(target: string, file: string): boolean {
+    const flavor = pathFlavor(this.platform);
+    const name = foldName(flavor.basename(target));
+    return name.startsWith(`.${foldName(flavor.basename(file))}.`) && foldedInside(flavor.dirname(target), flavor.dirname(file), this.platform) && foldedInside(flavor.dirname(file), flavor.dirname(target), this.platform);
   }
 
   private ancestorHit(real: string, rootReal: string): SecretPattern | undefined {
