@@ -8,14 +8,14 @@ import type { ComputerAdapter } from '../../adapter/computer-adapter.js';
 import type { Config } from '../config/schema.js';
 import type { Logger } from '../log.js';
 import { SERVER_NAME, VERSION } from '../version.js';
-import type { ToolDefinition, ToolDeps } from './tool.js';
-import { mapToolError } from './tool-errors.js';
-import { withCachedJsonSchema } from './cached-schema.js';
 import type { ErrorCode } from '../../adapter/errors.js';
-import { ALL_TOOLS } from './tools/index.js';
 import { FilesystemPolicy } from '../policy/filesystem.js';
 import { ReadWriteLock } from '../policy/read-write-lock.js';
 import { ShellPolicy } from '../policy/shell.js';
+import { withCachedJsonSchema } from './cached-schema.js';
+import type { ToolDefinition, ToolDeps } from './tool.js';
+import { mapToolError } from './tool-errors.js';
+import { ALL_TOOLS } from './tools/index.js';
 
 export interface ServerDeps {
   config: Readonly<Config>;
@@ -82,25 +82,26 @@ function prepare(tool: ToolDefinition, deps: ToolDeps, logger: Logger, secrets: 
     },
     async handler(args, ctx) {
       const started = performance.now();
+      const id = ctx.mcpReq.id;
       const target = safeTarget(tool, args);
-      const base = { tool: tool.name, id: ctx.mcpReq.id, ...target };
-      safely(() => observe({ phase: 'start', tool: tool.name, id: ctx.mcpReq.id, target }));
+      safely(() => observe({ phase: 'start', tool: tool.name, id, target }));
+      const finish = (outcome: 'ok' | ErrorCode, unexpected?: unknown) => {
+        const durationMs = elapsed(started);
+        const fields = { tool: tool.name, id, ...target, durationMs, outcome };
+        if (unexpected === undefined) logger.info('tool call', fields);
+        else logger.warn('tool call failed', { ...fields, error: describeUnknown(unexpected) });
+        safely(() => observe({ phase: 'end', tool: tool.name, id, target, durationMs, outcome }));
+      };
       try {
         const outcome = await tool.run(args, deps, ctx.mcpReq.signal);
-        const durationMs = elapsed(started);
-        logger.info('tool call', { ...base, durationMs, outcome: 'ok' });
-        safely(() => observe({ phase: 'end', tool: tool.name, id: ctx.mcpReq.id, target, durationMs, outcome: 'ok' }));
+        finish('ok');
         return {
           content: [...(outcome.content ?? []), { type: 'text', text: outcome.text }],
           structuredContent: outcome.structured as Record<string, unknown>,
         };
       } catch (error) {
         const mapped = mapToolError(error, tool.name, secrets);
-        const durationMs = elapsed(started);
-        const fields = { ...base, durationMs, outcome: mapped.code };
-        if (mapped.code === 'OS_ERROR') logger.warn('tool call failed', { ...fields, error: describeUnknown(error) });
-        else logger.info('tool call', fields);
-        safely(() => observe({ phase: 'end', tool: tool.name, id: ctx.mcpReq.id, target, durationMs, outcome: mapped.code }));
+        finish(mapped.code, mapped.code === 'OS_ERROR' ? error : undefined);
         return mapped.result;
       }
     },
