@@ -11,7 +11,7 @@ import { configSchema, type Config, type ConfigInput } from '../../main/config/s
 import { deepFreeze } from '../../main/config/deep-freeze.js';
 import { createLogger, silentLogger, type Logger } from '../../main/log.js';
 import { startHttpServer, type RunningHttpServer } from '../../main/mcp/http.js';
-import { createServerFactory } from '../../main/mcp/server.js';
+import { createServerFactory, type ToolCallObserver } from '../../main/mcp/server.js';
 import type { ToolDefinition } from '../../main/mcp/tool.js';
 
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -29,12 +29,12 @@ export interface TestHttpServer extends RunningHttpServer {
 
 export async function startTestServer(
   input: ConfigInput = {},
-  options: { adapter?: ComputerAdapter; tools?: readonly ToolDefinition[]; logger?: Logger } = {},
+  options: { adapter?: ComputerAdapter; tools?: readonly ToolDefinition[]; logger?: Logger; observer?: ToolCallObserver } = {},
 ): Promise<TestHttpServer> {
   const config = makeConfig(input);
   const logLines: string[] = [];
   const logger = options.logger ?? createLogger('debug', (line) => void logLines.push(line));
-  const factory = createServerFactory({ config, adapter: options.adapter ?? new LocalComputerAdapter(), logger, tools: options.tools });
+  const factory = createServerFactory({ config, adapter: options.adapter ?? new LocalComputerAdapter(), logger, tools: options.tools, observer: options.observer });
   const running = await startHttpServer({ config, factory, logger });
   return Object.assign(running, { config, logLines });
 }
