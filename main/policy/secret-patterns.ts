@@ -20,6 +20,7 @@ export const BUILT_IN_SECRET_PATTERNS: readonly string[] = Object.freeze([
   '.aws/',
   '.env',
   '.env.*',
+  '.envrc',
   '*.pem',
   '*.key',
   '*.p12',

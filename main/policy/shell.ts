@@ -89,14 +89,13 @@ export class ShellPolicy {
     const searchPath = this.serverEnv.PATH ?? this.serverEnv.Path;
     const found = await this.lookup.findExecutable(command, searchPath);
     if (!found) throw adapterError('NOT_FOUND', op, `${command} was not found${isPath ? '' : ' on the PATH'}`);
-    if (this.allowsAnything) return found;
-
-    if (isPath && !listedExactly) {
+    if (isPath && !listedExactly && !this.allowsAnything) {
       // An absolute path is allowed through its name only when it is the program that name runs.
       const viaName = await this.lookup.findExecutable(name, searchPath);
       if (!viaName || viaName.real !== found.real) throw this.notAllowed(command);
     }
-    // Where it was found (a tool could put another file there) and where it really is.
+    // Where it was found (a tool could put another file there) and where it really is; even
+    // under "*", so a planted script cannot slip past the display gate's denylist unread.
     for (const candidate of [pathApi.dirname(found.found), found.real]) {
       if (await this.writable(candidate)) {
         throw adapterError('COMMAND_NOT_ALLOWED', op, `${command} resolves to ${found.found}, inside a writable root; programs that tools can write are never run. Allowed commands: ${this.describeAllowed()}`);
