@@ -1,9 +1,10 @@
 #!/usr/bin/env node
 /**
- * `npm start`: builds the tray app and launches it with Electron. Where there is no desktop
- * (no Electron binary, or Linux without a display) it says so and how to get the tray app,
- * then runs the same MCP server headless (`chatgpt-mcp serve --http`), so the quick start
- * works on servers too. Arguments after `npm start --` go to whichever runs.
+ * `npm start`: builds the tray app and launches it with Electron, downloading the Electron
+ * binary once on a desktop (the npm package does not). Where there is no desktop (Linux
+ * without a display) or no binary could be had, it says so and runs the same MCP server
+ * headless (`chatgpt-mcp serve --http`), so the quick start works on servers too. Arguments
+ * after `npm start --` go to whichever runs.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -50,11 +51,46 @@ export function headlessReason(electron, env = process.env, platform = process.p
   return null;
 }
 
+/** The newest modification time of the TypeScript sources the headless build compiles. */
+function newestSource(dirs = ['main', 'adapter']) {
+  let newest = 0;
+  const walk = (dir) => {
+    for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+      const file = path.join(dir, entry.name);
+      if (entry.isDirectory()) walk(file);
+      else if (entry.name.endsWith('.ts')) newest = Math.max(newest, fs.statSync(file).mtimeMs);
+    }
+  };
+  for (const dir of dirs) walk(path.join(root, dir));
+  return newest;
+}
+
+/** Compiles the headless server unless out/ is already newer than every source (rewriting it under a running test would race). */
+export function headlessBuildIsCurrent() {
+  const cli = path.join(root, 'out', 'main', 'cli.js');
+  return fs.existsSync(cli) && fs.statSync(cli).mtimeMs >= newestSource();
+}
+
+/** Fetches the Electron binary once (electron's own install.js), where a desktop could show the tray. */
+function installElectron() {
+  let dir;
+  try {
+    dir = path.dirname(require.resolve('electron/package.json', { paths: [root] }));
+  } catch {
+    return null;
+  }
+  process.stderr.write('Downloading Electron for the tray app (once)...\n');
+  const install = spawnSync(process.execPath, [path.join(dir, 'install.js')], { cwd: root, stdio: 'inherit' });
+  return install.status === 0 ? electronBinary() : null;
+}
+
 function runHeadless(reason) {
   process.stderr.write(`${reason}\n${HEADLESS}`);
-  const tsc = path.join(root, 'node_modules', 'typescript', 'bin', 'tsc');
-  const build = spawnSync(process.execPath, [tsc, '-p', 'tsconfig.build.json'], { cwd: root, stdio: 'inherit' });
-  if (build.status !== 0) return build.status ?? 1;
+  if (!headlessBuildIsCurrent()) {
+    const tsc = path.join(root, 'node_modules', 'typescript', 'bin', 'tsc');
+    const build = spawnSync(process.execPath, [tsc, '-p', 'tsconfig.build.json'], { cwd: root, stdio: 'inherit' });
+    if (build.status !== 0) return build.status ?? 1;
+  }
   return forward(spawn(process.execPath, [path.join(root, 'out', 'main', 'cli.js'), 'serve', '--http', ...process.argv.slice(2)], { cwd: root, stdio: 'inherit' }));
 }
 
@@ -65,7 +101,9 @@ function forward(child) {
 }
 
 function main() {
-  const electron = electronBinary();
+  let electron = electronBinary();
+  // On a desktop, get the binary the package does not download at install time (not when the owner points at one).
+  if (!electron && !process.env.ELECTRON_OVERRIDE_DIST_PATH && headlessReason('electron') === null) electron = installElectron();
   const reason = headlessReason(electron);
   if (reason) return runHeadless(reason);
   const cli = path.join(root, 'node_modules', 'electron-vite', 'bin', 'electron-vite.js');
