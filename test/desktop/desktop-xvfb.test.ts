@@ -8,6 +8,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
@@ -31,6 +32,7 @@ describe.skipIf(skipDesktop(missing, 'desktop Xvfb tests'))('screen and input on
   let browser: Browser;
   let page: Page;
   let desktop: DesktopClient;
+  let workerHome: string | undefined;
   let server: TestHttpServer;
   let client: TestClient;
   /** Where the page's (0,0) is on the screen, learnt from a real pointer move. */
@@ -51,7 +53,9 @@ describe.skipIf(skipDesktop(missing, 'desktop Xvfb tests'))('screen and input on
     browser = await launchChromium(xvfb.display);
     page = await browser.newPage();
     await page.setContent(fs.readFileSync(PAGE, 'utf8'));
-    desktop = new DesktopClient({ env: { ...process.env, DISPLAY: xvfb.display } });
+    // The worker's clipboard helper (xsel) writes a log under HOME: keep it out of the real one.
+    workerHome = fs.mkdtempSync(path.join(os.tmpdir(), 'desktop-worker-home-'));
+    desktop = new DesktopClient({ env: { ...process.env, DISPLAY: xvfb.display, HOME: workerHome, XDG_CACHE_HOME: path.join(workerHome, '.cache') } });
     server = await startDesktopServer(desktop);
     client = await connectModernHttp(server.url);
   }, 90_000);
@@ -62,6 +66,7 @@ describe.skipIf(skipDesktop(missing, 'desktop Xvfb tests'))('screen and input on
     await desktop?.close();
     await browser?.close();
     await xvfb?.stop();
+    if (workerHome) fs.rmSync(workerHome, { recursive: true, force: true });
   });
 
   test('input.move lands exactly where asked (and tells the page where it is on screen)', async () => {

@@ -87,7 +87,8 @@ describe.skipIf(!available)('settings window in headless Chromium', () => {
     app = await buildApp();
     staticServer = await serveDirectory(app.rendererDir);
     pageUrl = `http://127.0.0.1:${(staticServer.address() as AddressInfo).port}/index.html`;
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+    // Chromium's own HOME, so its profile and caches never land in the real home directory.
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, env: { ...process.env, HOME: home, XDG_CONFIG_HOME: path.join(home, '.config'), XDG_CACHE_HOME: path.join(home, '.cache') } });
     fs.mkdirSync(SCREENSHOTS, { recursive: true });
   }, 180_000);
 
