@@ -6,7 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { LocalComputerAdapter } from '../adapter/local-computer-adapter.js';
-import { ConfigError, loadConfig, type CliOverrides } from './config/load.js';
+import { ConfigError, configPathFor, loadConfig, type CliOverrides } from './config/load.js';
 import { redactConfig } from './config/redact.js';
 import { createLogger } from './log.js';
 import { startHttpServer, ListenError } from './mcp/http.js';
@@ -69,7 +69,8 @@ export async function main(argv: string[]): Promise<number> {
       return values.stdio ? serveStdio(cli) : serveHttp(cli);
     case 'config':
       if (sub === 'check') return configCheck(cli);
-      if (sub === 'path') return withConfig(cli, (loaded) => print(loaded.path));
+      // Printed without parsing, so a broken config can still be found.
+      if (sub === 'path') return print(configPathFor({ cli }));
       return usageError('expected "config check" or "config path"');
     case 'token':
       if (sub !== undefined) return usageError(`unexpected argument "${sub}"`);

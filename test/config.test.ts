@@ -186,7 +186,16 @@ describe('CLI (spec 17.12: malformed configuration fails closed at startup)', ()
     expect(run.stderr).toContain('configuration is valid');
   });
 
-  it('answers --version, --help, and usage errors', async () => {
+  it('config path prints the file in use even when it is invalid', async () => {
+    const file = writeJson(path.join(dir, 'broken.json'), { nope: true });
+    const run = await runCli(['config', 'path', '--config', file], childEnv(dir));
+    expect(run.code).toBe(0);
+    expect(run.stdout.trim()).toBe(file);
+    const fallback = await runCli(['config', 'path'], childEnv(dir));
+    expect(fallback.stdout.trim()).toBe(path.join(dir, '.config', 'chatgpt-mcp', 'config.json'));
+  });
+
+    it('answers --version, --help, and usage errors', async () => {
     const pkg = JSON.parse(fs.readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
     expect((await runCli(['--version'], childEnv(dir))).stdout.trim()).toBe(pkg.version);
     const help = await runCli(['--help'], childEnv(dir));

@@ -45,11 +45,10 @@ type Origins = Map<string, string>;
 export function loadConfig(options: LoadOptions = {}): LoadedConfig {
   const env = options.env ?? process.env;
   const cli = options.cli ?? {};
-  const explicit = cli.config ?? env.CHATGPT_MCP_CONFIG;
-  // Absolute, so the file is protected from the tools whatever the working directory.
-  const path = explicit ? nodePath.resolve(explicit) : defaultConfigPath(options.platform ?? process.platform, env, options.home ?? os.homedir());
+  const explicit = Boolean(cli.config ?? env.CHATGPT_MCP_CONFIG);
+  const path = configPathFor(options);
 
-  const fromFile = readConfigFile(path, Boolean(explicit));
+  const fromFile = readConfigFile(path, explicit);
   const raw: Raw = fromFile ?? {};
   const origins: Origins = new Map();
   const label = fromFile ? path : 'defaults';
@@ -65,6 +64,14 @@ export function loadConfig(options: LoadOptions = {}): LoadedConfig {
   const result = configSchema.safeParse(raw);
   if (!result.success) throw new ConfigError(describeIssues(label, result.error, origins));
   return { config: deepFreeze(result.data), file: fromFile ? path : null, path };
+}
+
+/** The config file in use: --config, else CHATGPT_MCP_CONFIG, else the per-OS default. */
+export function configPathFor(options: LoadOptions = {}): string {
+  const env = options.env ?? process.env;
+  const explicit = options.cli?.config ?? env.CHATGPT_MCP_CONFIG;
+  // Absolute, so the file is protected from the tools whatever the working directory.
+  return explicit ? nodePath.resolve(explicit) : defaultConfigPath(options.platform ?? process.platform, env, options.home ?? os.homedir());
 }
 
 /** Parses raw JSON text with the schema; used by the settings window's save path too. */
