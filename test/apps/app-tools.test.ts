@@ -40,7 +40,8 @@ beforeAll(async () => {
   fs.writeFileSync(recorder, `#!/bin/sh\nfor a in "$@"; do printf '%s\\n' "$a"; done > '${argsFile}'\n`, { mode: 0o755 });
   // Ignores SIGTERM: only force closes it.
   stubborn = path.join(dir, 'stubborn');
-  fs.writeFileSync(stubborn, `#!/bin/sh\ntrap '' TERM\nwhile :; do sleep 0.05; done\n`, { mode: 0o755 });
+  // Touches a ready file once its trap is installed, so the test waits for that, not for a guess.
+  fs.writeFileSync(stubborn, `#!/bin/sh\ntrap '' TERM\ntouch "$0.ready"\nwhile :; do sleep 0.05; done\n`, { mode: 0o755 });
   server = await startTestServer({
     desktop: {
       hostDisplayAccess: true,
@@ -153,7 +154,8 @@ describe.skipIf(!linux)('app.launch and app.close with configured apps (real pro
     const started = await server.call('app.launch', { name: 'stubborn' });
     const pid = started.structured!.pid as number;
     launched.push(pid);
-    await new Promise((resolve) => setTimeout(resolve, 200)); // let the trap be installed
+    for (let i = 0; i < 200 && !fs.existsSync(`${stubborn}.ready`); i++) await new Promise((resolve) => setTimeout(resolve, 25));
+    expect(fs.existsSync(`${stubborn}.ready`)).toBe(true);
 
     const polite = await server.call('app.close', { name: 'stubborn' });
     expect(polite.structured).toEqual({ name: 'stubborn', closed: [], stillRunning: [pid] });
