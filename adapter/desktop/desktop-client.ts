@@ -69,6 +69,11 @@ export class DesktopClient implements DesktopOps {
     return this.worker?.handle.pid;
   }
 
+  /** Calls sent to the worker and not answered yet (diagnostics and tests). */
+  get callsInFlight(): number {
+    return this.worker?.pending.size ?? 0;
+  }
+
   async captureScreen(options: CaptureOptions): Promise<Capture> {
     const capture = (await this.call('captureScreen', [options])) as Capture;
     const data = capture.data as Uint8Array;

@@ -240,7 +240,7 @@ describe.skipIf(skipDesktop(missing, 'desktop Xvfb tests'))('screen and input on
     // Freeze the worker so the call is certainly in flight when it dies.
     process.kill(pid, 'SIGSTOP');
     const inFlight = call('input.type', { text: 'never typed' });
-    await new Promise((r) => setTimeout(r, 300));
+    await expect.poll(() => desktop.callsInFlight, { timeout: 10_000 }).toBe(1);
     process.kill(pid, 'SIGKILL');
     const failed = await inFlight;
     expect(failed.isError).toBe(true);
