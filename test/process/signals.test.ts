@@ -62,6 +62,8 @@ describe.runIf(isPosix)('killProcess (real processes)', () => {
     for (const name of ['SIGFOO', 'sigterm', 'TERM', '9', '', 'SIGSEGV']) {
       expect(await codeOf(killProcess(child.pid, name))).toBe('INVALID_INPUT');
     }
+    // Give a wrongly sent signal time to land before checking the child is untouched.
+    await new Promise((resolve) => setTimeout(resolve, 200));
     expect(child.exitCode).toBeNull();
     expect(child.signalCode).toBeNull();
   });
