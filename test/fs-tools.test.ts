@@ -5,7 +5,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { connectModernHttp, textOf, type TestClient } from './helpers/clients.js';
 import { startTestServer, type TestHttpServer } from './helpers/servers.js';
-import { makeTempDir, removeDir } from './helpers/temp.js';
+import { makeRootAndOutside, makeTempDir, removeDir } from './helpers/temp.js';
 
 let home: string;
 let root: string;
@@ -21,11 +21,7 @@ async function call(name: string, args: Record<string, unknown>) {
 }
 
 beforeAll(async () => {
-  home = makeTempDir();
-  root = path.join(home, 'root');
-  outside = path.join(home, 'outside');
-  fs.mkdirSync(root);
-  fs.mkdirSync(outside);
+  ({ home, root, outside } = makeRootAndOutside());
   server = await startTestServer({ filesystem: { write: true, roots: [root], maxReadBytes: 64, maxWriteBytes: 1024 } }, {});
   client = await connectModernHttp(server.url);
 });

@@ -12,17 +12,13 @@ import { ReadWriteLock } from '../main/policy/read-write-lock.js';
 import type { ConfigInput } from '../main/config/schema.js';
 import { connectModernHttp, textOf, type TestClient } from './helpers/clients.js';
 import { makeConfig, startTestServer } from './helpers/servers.js';
-import { makeTempDir, removeDir, writeJson } from './helpers/temp.js';
+import { makeRootAndOutside, makeTempDir, removeDir, writeJson } from './helpers/temp.js';
 
 let home: string;
 let root: string;
 let outside: string;
 beforeAll(() => {
-  home = makeTempDir();
-  root = path.join(home, 'root');
-  outside = path.join(home, 'outside');
-  fs.mkdirSync(root);
-  fs.mkdirSync(outside);
+  ({ home, root, outside } = makeRootAndOutside());
 });
 afterAll(() => removeDir(home));
 

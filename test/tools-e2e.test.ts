@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ConfigInput } from '../main/config/schema.js';
 import { connectLegacyHttp, connectLegacyStdio, connectModernHttp, connectModernStdio, textOf, type TestClient } from './helpers/clients.js';
 import { childEnv, startTestServer, type TestHttpServer } from './helpers/servers.js';
-import { makeTempDir, removeDir, writeJson } from './helpers/temp.js';
+import { makeRootAndOutside, makeTempDir, removeDir, writeJson } from './helpers/temp.js';
 
 let home: string;
 let root: string;
@@ -23,11 +23,7 @@ const grants = (): ConfigInput => ({
 });
 
 beforeAll(async () => {
-  home = makeTempDir();
-  root = path.join(home, 'root');
-  outside = path.join(home, 'outside');
-  fs.mkdirSync(root);
-  fs.mkdirSync(outside);
+  ({ home, root, outside } = makeRootAndOutside());
   fs.writeFileSync(path.join(outside, 'secret.txt'), 'outside the root');
   fs.symlinkSync(outside, path.join(root, 'escape'));
   configFile = writeJson(path.join(home, 'config.json'), grants());

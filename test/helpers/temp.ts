@@ -16,3 +16,13 @@ export function writeJson(file: string, value: unknown): string {
   fs.writeFileSync(file, JSON.stringify(value, null, 2));
   return file;
 }
+
+/** A temp home with an allowed `root` and a sibling `outside` it, the layout escape tests need. */
+export function makeRootAndOutside(): { home: string; root: string; outside: string } {
+  const home = makeTempDir();
+  const root = path.join(home, 'root');
+  const outside = path.join(home, 'outside');
+  fs.mkdirSync(root);
+  fs.mkdirSync(outside);
+  return { home, root, outside };
+}

@@ -174,22 +174,29 @@ export function NumberField({ id, label, value, onChange, error, hint, suffix, d
   return (
     <FieldFrame id={id} label={label} error={error} hint={hint} className={className}>
       <div className="input-row">
-        <input
-          id={id}
-          className={`input number${error ? ' invalid' : ''}`}
-          inputMode="numeric"
-          value={text}
-          disabled={disabled}
-          aria-invalid={error ? true : undefined}
-          aria-describedby={describedBy(id, error, hint)}
-          onChange={(event) => {
-            setText(event.target.value);
-            onChange(parseNumber(event.target.value));
-          }}
-        />
+        <NumberInput id={id} text={text} mode="numeric" error={error} hint={hint} disabled={disabled} onText={(typed) => {
+          setText(typed);
+          onChange(parseNumber(typed));
+        }} />
         {suffix ? <span className="suffix">{suffix}</span> : null}
       </div>
     </FieldFrame>
+  );
+}
+
+/** The text box both number fields use: keeps what was typed, marks and describes errors. */
+function NumberInput({ id, text, mode, error, hint, disabled, onText }: { id: string; text: string; mode: 'numeric' | 'decimal'; error: string | undefined; hint: ReactNode; disabled: boolean | undefined; onText(text: string): void }) {
+  return (
+    <input
+      id={id}
+      className={`input number${error ? ' invalid' : ''}`}
+      inputMode={mode}
+      value={text}
+      disabled={disabled}
+      aria-invalid={error ? true : undefined}
+      aria-describedby={describedBy(id, error, hint)}
+      onChange={(event) => onText(event.target.value)}
+    />
   );
 }
 
@@ -207,20 +214,11 @@ export function SizeField({ id, label, value, onChange, error, hint, disabled, c
   return (
     <FieldFrame id={id} label={label} error={error} hint={hint} className={className}>
       <div className="input-row">
-        <input
-          id={id}
-          className={`input number${error ? ' invalid' : ''}`}
-          inputMode="decimal"
-          value={text}
-          disabled={disabled}
-          aria-invalid={error ? true : undefined}
-          aria-describedby={describedBy(id, error, hint)}
-          onChange={(event) => {
-            setText(event.target.value);
-            const n = parseNumber(event.target.value);
-            onChange(Number.isFinite(n) ? Math.round(n * unit.factor) : n);
-          }}
-        />
+        <NumberInput id={id} text={text} mode="decimal" error={error} hint={hint} disabled={disabled} onText={(typed) => {
+          setText(typed);
+          const n = parseNumber(typed);
+          onChange(Number.isFinite(n) ? Math.round(n * unit.factor) : n);
+        }} />
         <select
           className="input unit"
           aria-label={`${label} unit`}
