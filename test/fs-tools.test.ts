@@ -5,7 +5,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { connectModernHttp, textOf, type TestClient } from './helpers/clients.js';
 import { startTestServer, type TestHttpServer } from './helpers/servers.js';
-import { makeRootAndOutside, makeTempDir, removeDir } from './helpers/temp.js';
+import { makeRootAndOutside, removeDir } from './helpers/temp.js';
 
 let home: string;
 let root: string;

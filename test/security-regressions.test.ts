@@ -12,7 +12,7 @@ import { ReadWriteLock } from '../main/policy/read-write-lock.js';
 import type { ConfigInput } from '../main/config/schema.js';
 import { connectModernHttp, textOf, type TestClient } from './helpers/clients.js';
 import { makeConfig, startTestServer } from './helpers/servers.js';
-import { makeRootAndOutside, makeTempDir, removeDir, writeJson } from './helpers/temp.js';
+import { makeRootAndOutside, removeDir, writeJson } from './helpers/temp.js';
 
 let home: string;
 let root: string;

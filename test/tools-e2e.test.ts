@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ConfigInput } from '../main/config/schema.js';
 import { connectLegacyHttp, connectLegacyStdio, connectModernHttp, connectModernStdio, textOf, type TestClient } from './helpers/clients.js';
 import { childEnv, startTestServer, type TestHttpServer } from './helpers/servers.js';
-import { makeRootAndOutside, makeTempDir, removeDir, writeJson } from './helpers/temp.js';
+import { makeRootAndOutside, removeDir, writeJson } from './helpers/temp.js';
 
 let home: string;
 let root: string;
