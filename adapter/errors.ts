@@ -44,12 +44,7 @@ export function isComputerAdapterError(value: unknown): value is ComputerAdapter
  * Builds a throwable ComputerAdapterError. It is a real Error (so stack traces survive for
  * diagnostics) that also satisfies the structural shape.
  */
-export function adapterError(
-  code: ErrorCode,
-  operation: string,
-  message: string,
-  details?: Record<string, unknown>,
-): Error & ComputerAdapterError {
+export function adapterError(code: ErrorCode, operation: string, message: string, details?: Record<string, unknown>): Error & ComputerAdapterError {
   const error = new Error(message) as Error & ComputerAdapterError;
   error.name = 'ComputerAdapterError';
   error.code = code;

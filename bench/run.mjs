@@ -71,7 +71,12 @@ async function main() {
   for (const row of rows) if (row.goal) Object.assign(row, judge(row.goal, row.ratio));
 
   const seconds = (Date.now() - started) / 1000;
-  console.log(`\nChatGPT Computer MCP benchmark: node ${process.version}, ${os.cpus().length} cores, load ${os.loadavg().map((x) => x.toFixed(2)).join(' ')}, ${seconds.toFixed(0)} s`);
+  console.log(
+    `\nChatGPT Computer MCP benchmark: node ${process.version}, ${os.cpus().length} cores, load ${os
+      .loadavg()
+      .map((x) => x.toFixed(2))
+      .join(' ')}, ${seconds.toFixed(0)} s`,
+  );
   console.log('ratio = ours / baseline server CPU time per call (>1 = ours costs more); time ratio = the same for wall time per call,');
   console.log('median over back-to-back round pairs (their range in brackets); p50/p99 ratio = latency percentiles. See bench/README.md.\n');
   console.log(formatTable(rows));

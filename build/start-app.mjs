@@ -91,7 +91,9 @@ function runHeadless(reason) {
     const build = spawnSync(process.execPath, [tsc, '-p', 'tsconfig.build.json'], { cwd: root, stdio: 'inherit' });
     if (build.status !== 0) return build.status ?? 1;
   }
-  return forward(spawn(process.execPath, [path.join(root, 'out', 'main', 'cli.js'), 'serve', '--http', ...process.argv.slice(2)], { cwd: root, stdio: 'inherit' }));
+  return forward(
+    spawn(process.execPath, [path.join(root, 'out', 'main', 'cli.js'), 'serve', '--http', ...process.argv.slice(2)], { cwd: root, stdio: 'inherit' }),
+  );
 }
 
 function forward(child) {

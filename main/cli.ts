@@ -97,7 +97,11 @@ function withConfig(cli: CliOverrides, run: (loaded: ReturnType<typeof loadConfi
 function configCheck(cli: CliOverrides): number | Promise<number> {
   return withConfig(cli, ({ config, file }) => {
     process.stderr.write(`chatgpt-mcp: configuration is valid (${file ?? 'no config file, using defaults'})\n`);
-    process.stderr.write(`chatgpt-mcp: tools exposed: ${enabledTools(config).map((t) => t.name).join(', ')}\n`);
+    process.stderr.write(
+      `chatgpt-mcp: tools exposed: ${enabledTools(config)
+        .map((t) => t.name)
+        .join(', ')}\n`,
+    );
     return print(JSON.stringify(redactConfig(config), null, 2));
   });
 }
@@ -117,7 +121,12 @@ function serveHttp(cli: CliOverrides): number | Promise<number> {
       }
       throw error;
     }
-    logger.info('listening', { url: running.url, config: file ?? 'defaults', tools: enabledTools(config).length, auth: config.server.token ? 'bearer' : 'none' });
+    logger.info('listening', {
+      url: running.url,
+      config: file ?? 'defaults',
+      tools: enabledTools(config).length,
+      auth: config.server.token ? 'bearer' : 'none',
+    });
     await untilSignal();
     logger.info('shutting down');
     await running.close();

@@ -14,7 +14,8 @@ beforeEach(() => {
 });
 afterEach(() => removeDir(dir));
 
-const load = (env: Record<string, string> = {}, cli = {}) => loadConfig({ env: { HOME: dir, XDG_CONFIG_HOME: path.join(dir, 'xdg'), ...env }, cli, platform: 'linux', home: dir });
+const load = (env: Record<string, string> = {}, cli = {}) =>
+  loadConfig({ env: { HOME: dir, XDG_CONFIG_HOME: path.join(dir, 'xdg'), ...env }, cli, platform: 'linux', home: dir });
 
 describe('defaults', () => {
   it('are safe: loopback, nothing writable, no shell, no processes, no desktop', () => {
@@ -43,7 +44,11 @@ describe('defaults', () => {
 
   it('accepts roots as plain strings or {path, readOnly}', () => {
     const file = writeJson(path.join(dir, 'c.json'), { filesystem: { roots: ['/a', { path: '/b', readOnly: true }, { path: 'C:\\Users\\me' }] } });
-    expect(load({ CHATGPT_MCP_CONFIG: file }).config.filesystem.roots).toEqual(['/a', { path: '/b', readOnly: true }, { path: 'C:\\Users\\me', readOnly: false }]);
+    expect(load({ CHATGPT_MCP_CONFIG: file }).config.filesystem.roots).toEqual([
+      '/a',
+      { path: '/b', readOnly: true },
+      { path: 'C:\\Users\\me', readOnly: false },
+    ]);
   });
 });
 
@@ -51,7 +56,11 @@ describe('precedence: CLI > env > file > defaults', () => {
   it('applies each layer over the one below', () => {
     const file = writeJson(path.join(dir, 'c.json'), { server: { host: '127.0.0.2', port: 4000, logLevel: 'warn' } });
     expect(load({ CHATGPT_MCP_CONFIG: file }).config.server).toMatchObject({ host: '127.0.0.2', port: 4000, logLevel: 'warn' });
-    expect(load({ CHATGPT_MCP_CONFIG: file, CHATGPT_MCP_PORT: '5000', CHATGPT_MCP_LOG_LEVEL: 'debug' }).config.server).toMatchObject({ host: '127.0.0.2', port: 5000, logLevel: 'debug' });
+    expect(load({ CHATGPT_MCP_CONFIG: file, CHATGPT_MCP_PORT: '5000', CHATGPT_MCP_LOG_LEVEL: 'debug' }).config.server).toMatchObject({
+      host: '127.0.0.2',
+      port: 5000,
+      logLevel: 'debug',
+    });
     const both = load({ CHATGPT_MCP_CONFIG: file, CHATGPT_MCP_PORT: '5000', CHATGPT_MCP_HOST: '127.0.0.3' }, { port: '6000', logLevel: 'error' }).config.server;
     expect(both).toMatchObject({ host: '127.0.0.3', port: 6000, logLevel: 'error' });
   });
@@ -85,7 +94,11 @@ describe('fails closed', () => {
     ['a port out of range', { server: { port: 70000 } }, /server\.port: /],
     ['a short token', { server: { token: 'short' } }, /server\.token: must be at least 16 characters/],
     ['a bad log level', { server: { logLevel: 'loud' } }, /server\.logLevel: expected one of silent, error, warn, info, debug/],
-    ['a request cap below the write cap', { server: { maxRequestBytes: 1000 }, filesystem: { maxWriteBytes: 2000 } }, /server\.maxRequestBytes: must be larger than filesystem\.maxWriteBytes/],
+    [
+      'a request cap below the write cap',
+      { server: { maxRequestBytes: 1000 }, filesystem: { maxWriteBytes: 2000 } },
+      /server\.maxRequestBytes: must be larger than filesystem\.maxWriteBytes/,
+    ],
     ['a bad app name', { desktop: { apps: { 'a b': { path: '/bin/x' } } } }, /desktop\.apps\.a b: invalid name: app names use/],
     ['a non-object', [1, 2], /expected a JSON object at the top level/],
   ];
@@ -195,7 +208,7 @@ describe('CLI (spec 17.12: malformed configuration fails closed at startup)', ()
     expect(fallback.stdout.trim()).toBe(path.join(dir, '.config', 'chatgpt-mcp', 'config.json'));
   });
 
-    it('answers --version, --help, and usage errors', async () => {
+  it('answers --version, --help, and usage errors', async () => {
     const pkg = JSON.parse(fs.readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
     expect((await runCli(['--version'], childEnv(dir))).stdout.trim()).toBe(pkg.version);
     const help = await runCli(['--help'], childEnv(dir));

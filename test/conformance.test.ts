@@ -17,7 +17,7 @@ import { installSuite, listServerScenarios, runRequirements, runScenarios, SUITE
 import { startTestServer, type TestHttpServer } from './helpers/servers.js';
 import { makeTempDir, removeDir } from './helpers/temp.js';
 
-const FIXTURE_TOOL = 'calls a tool of the suite\'s fixture server by its fixed name';
+const FIXTURE_TOOL = "calls a tool of the suite's fixture server by its fixed name";
 const NO_RESOURCES = 'needs fixture resources; this server exposes tools only';
 const NO_PROMPTS = 'needs fixture prompts; this server exposes tools only';
 const TASKS = 'the optional tasks extension (SEP-2663) with its fixture tools; not implemented, unscored by the suite';
@@ -122,28 +122,43 @@ describe(`MCP conformance suite ${SUITE_VERSION} against the HTTP server`, () =>
     const verdicts = judge(results, FIXTURE_SCENARIOS, FIXTURE_CHECKS);
     const summary = summarize(title, verdicts, ms);
     console.log(summary);
-    expect(verdicts.filter((v) => v.outcome === 'fail').map((v) => v.scenario), summary).toEqual([]);
+    expect(
+      verdicts.filter((v) => v.outcome === 'fail').map((v) => v.scenario),
+      summary,
+    ).toEqual([]);
     return verdicts;
   }
 
-  it('passes every 2026-07-28 server scenario that needs no fixture', async () => {
-    const { results, run } = await runRequirements(suite, server.url, '2026-07-28', path.join(work, '2026-07-28'), 4 * MINUTE);
-    const verdicts = expectAllPass('2026-07-28', results, run.ms);
-    // The stateless core must really have run; only its listed fixture checks may fail.
-    expect(['pass', 'partial']).toContain(verdicts.find((v) => v.scenario === 'server-stateless')?.outcome);
-  }, 5 * MINUTE);
+  it(
+    'passes every 2026-07-28 server scenario that needs no fixture',
+    async () => {
+      const { results, run } = await runRequirements(suite, server.url, '2026-07-28', path.join(work, '2026-07-28'), 4 * MINUTE);
+      const verdicts = expectAllPass('2026-07-28', results, run.ms);
+      // The stateless core must really have run; only its listed fixture checks may fail.
+      expect(['pass', 'partial']).toContain(verdicts.find((v) => v.scenario === 'server-stateless')?.outcome);
+    },
+    5 * MINUTE,
+  );
 
-  it('passes every legacy 2025-11-25 server scenario that needs no fixture', async () => {
-    const { results, run } = await runRequirements(suite, server.url, '2025-11-25', path.join(work, '2025-11-25'), 4 * MINUTE);
-    const verdicts = expectAllPass('2025-11-25 (legacy)', results, run.ms);
-    expect(verdicts.find((v) => v.scenario === 'server-initialize')?.outcome).toBe('pass');
-  }, 5 * MINUTE);
+  it(
+    'passes every legacy 2025-11-25 server scenario that needs no fixture',
+    async () => {
+      const { results, run } = await runRequirements(suite, server.url, '2025-11-25', path.join(work, '2025-11-25'), 4 * MINUTE);
+      const verdicts = expectAllPass('2025-11-25 (legacy)', results, run.ms);
+      expect(verdicts.find((v) => v.scenario === 'server-initialize')?.outcome).toBe('pass');
+    },
+    5 * MINUTE,
+  );
 
   // Runs after the two above and skips what they ran (run alone, it runs every scenario).
-  it('passes the server scenarios outside both requirement sets', async () => {
-    const started = Date.now();
-    const rest = (await listServerScenarios(suite, MINUTE)).filter((name) => !seen.has(name));
-    const results = await runScenarios(suite, server.url, rest, path.join(work, 'other'), 4 * MINUTE);
-    expectAllPass('other server scenarios', results, Date.now() - started);
-  }, 5 * MINUTE);
+  it(
+    'passes the server scenarios outside both requirement sets',
+    async () => {
+      const started = Date.now();
+      const rest = (await listServerScenarios(suite, MINUTE)).filter((name) => !seen.has(name));
+      const results = await runScenarios(suite, server.url, rest, path.join(work, 'other'), 4 * MINUTE);
+      expectAllPass('other server scenarios', results, Date.now() - started);
+    },
+    5 * MINUTE,
+  );
 });

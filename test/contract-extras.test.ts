@@ -32,7 +32,12 @@ describe('legacy handshakes', () => {
     const res = await fetch(server.url, {
       method: 'POST',
       headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: version, capabilities: {}, clientInfo: { name: 'old', version: '1' } } }),
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: version, capabilities: {}, clientInfo: { name: 'old', version: '1' } },
+      }),
     });
     expect(res.status).toBe(200);
     expect(res.headers.get('mcp-session-id')).toBeNull();

@@ -75,8 +75,27 @@ const rows: Array<[string, string | null, string[], string | null]> = [
   ['watch', null, ['-n', '1', 'scrot /tmp/x.png'], 'capture-executable/screenshot'],
   ['nohup', null, ['sh', '-c', 'xdotool key super'], 'capture-executable/input'],
   // D-Bus capture interfaces and display env in any command's args
-  ['gdbus', null, ['call', '--session', '--dest', 'org.gnome.Shell.Screenshot', '--object-path', '/org/gnome/Shell/Screenshot', '--method', 'org.gnome.Shell.Screenshot.Screenshot'], 'dbus-capture-interface'],
-  ['dbus-send', null, ['--session', '--dest=org.freedesktop.portal.Desktop', '/org/freedesktop/portal/desktop', 'org.freedesktop.portal.Screenshot.Screenshot'], 'dbus-capture-interface'],
+  [
+    'gdbus',
+    null,
+    [
+      'call',
+      '--session',
+      '--dest',
+      'org.gnome.Shell.Screenshot',
+      '--object-path',
+      '/org/gnome/Shell/Screenshot',
+      '--method',
+      'org.gnome.Shell.Screenshot.Screenshot',
+    ],
+    'dbus-capture-interface',
+  ],
+  [
+    'dbus-send',
+    null,
+    ['--session', '--dest=org.freedesktop.portal.Desktop', '/org/freedesktop/portal/desktop', 'org.freedesktop.portal.Screenshot.Screenshot'],
+    'dbus-capture-interface',
+  ],
   ['make', null, ['test', 'WAYLAND_DISPLAY=wayland-0'], 'display-env-assignment'],
   ['bash', null, ['-c', 'cat notes.txt | xclip -selection clipboard'], 'capture-executable/clipboard'],
   ['gawk', null, ['BEGIN { system("scrot /tmp/x.png") }'], 'interpreter-capture-payload'],
@@ -156,7 +175,18 @@ describe('display environment', () => {
   });
 
   test('scrubDisplayEnv removes them (any case) and keeps everything else, without touching its input', () => {
-    const env = { PATH: '/usr/bin', HOME: '/home/u', DISPLAY: ':0', XAUTHORITY: '/home/u/.Xauthority', WAYLAND_DISPLAY: 'wayland-0', DBUS_SESSION_BUS_ADDRESS: 'unix:path=/run/user/1000/bus', XDG_RUNTIME_DIR: '/run/user/1000', display: ':1', LANG: 'C', XDG_SESSION_TYPE: 'x11' };
+    const env = {
+      PATH: '/usr/bin',
+      HOME: '/home/u',
+      DISPLAY: ':0',
+      XAUTHORITY: '/home/u/.Xauthority',
+      WAYLAND_DISPLAY: 'wayland-0',
+      DBUS_SESSION_BUS_ADDRESS: 'unix:path=/run/user/1000/bus',
+      XDG_RUNTIME_DIR: '/run/user/1000',
+      display: ':1',
+      LANG: 'C',
+      XDG_SESSION_TYPE: 'x11',
+    };
     const scrubbed = scrubDisplayEnv(env);
     expect(scrubbed).toEqual({ PATH: '/usr/bin', HOME: '/home/u', LANG: 'C', XDG_SESSION_TYPE: 'x11' });
     expect(env.DISPLAY).toBe(':0');

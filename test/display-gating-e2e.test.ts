@@ -20,8 +20,9 @@ beforeAll(() => {
   process.env.XAUTHORITY = '/tmp/not-a-real-xauthority';
 });
 afterAll(() => {
-  for (const [key, value] of Object.entries(saved)) if (value === undefined) delete process.env[key];
-  else process.env[key] = value;
+  for (const [key, value] of Object.entries(saved))
+    if (value === undefined) delete process.env[key];
+    else process.env[key] = value;
   removeDir(root);
 });
 

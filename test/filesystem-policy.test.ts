@@ -43,8 +43,26 @@ beforeAll(() => {
   protectedDir = path.join(root, 'app-state');
   protectedFile = path.join(root, 'app-config.json');
 
-  for (const f of ['root/file.txt', 'root/sub/inner.txt', 'root/nested/deep/keep', 'root/.ssh/id_rsa', 'root/.SSH/id_rsa', 'root/.env', 'root/.ENV', 'root/.env.local']) mk(f);
-  for (const f of ['root/certs/server.pem', 'root/certs/SERVER.PEM', 'root/keys/id_ed25519.pub', 'root/owner-secret/data.txt', 'root/build/out.log', 'root/.environment']) mk(f);
+  for (const f of [
+    'root/file.txt',
+    'root/sub/inner.txt',
+    'root/nested/deep/keep',
+    'root/.ssh/id_rsa',
+    'root/.SSH/id_rsa',
+    'root/.env',
+    'root/.ENV',
+    'root/.env.local',
+  ])
+    mk(f);
+  for (const f of [
+    'root/certs/server.pem',
+    'root/certs/SERVER.PEM',
+    'root/keys/id_ed25519.pub',
+    'root/owner-secret/data.txt',
+    'root/build/out.log',
+    'root/.environment',
+  ])
+    mk(f);
   for (const f of ['root-evil/x.txt', 'outside/secret.txt', 'outside/dir/y.txt', 'ro/readme.txt', 'second/s.txt']) mk(f);
   mk('root/app-config.json', JSON.stringify({ server: { token: TOKEN } }));
   mk('root/app-state/token', TOKEN);
@@ -198,7 +216,12 @@ const allowed: Allowed[] = [
   ['tilde is literal', () => '~/x', 'write', () => ({ path: `${root}/~/x`, exists: false })],
   ['symlink to a file inside', () => `${root}/link-in`, 'read', () => ({ path: `${root}/file.txt`, exists: true })],
   ['through a dir symlink inside', () => `${root}/dirlink-in/inner.txt`, 'read', () => ({ path: `${root}/sub/inner.txt`, exists: true })],
-  ['create through a dir symlink inside', () => `${root}/dirlink-in/new/deeper/x.txt`, 'write', () => ({ path: `${root}/sub/new/deeper/x.txt`, exists: false })],
+  [
+    'create through a dir symlink inside',
+    () => `${root}/dirlink-in/new/deeper/x.txt`,
+    'write',
+    () => ({ path: `${root}/sub/new/deeper/x.txt`, exists: false }),
+  ],
   ['create nested new dirs', () => `${root}/a/b/c/d.txt`, 'write', () => ({ path: `${root}/a/b/c/d.txt`, exists: false, root })],
   ['create next to existing', () => `${root}/nested/deep/new.txt`, 'write', () => ({ path: `${root}/nested/deep/new.txt`, exists: false })],
   ['create under a file (the tool fails, not the policy)', () => `${root}/file.txt/x`, 'write', () => ({ path: `${root}/file.txt/x`, exists: false })],
@@ -267,7 +290,9 @@ describe('grants', () => {
 
   it('owner deny globs can be anchored absolute paths', async () => {
     const anchored = policy({ deny: [`${root}/sub/**`] });
-    expect((await denial(anchored.resolve(`${root}/sub/inner.txt`, 'read', 'fs.read'))).message).toContain(`matches the deny pattern "${root}/sub/**" (filesystem.deny)`);
+    expect((await denial(anchored.resolve(`${root}/sub/inner.txt`, 'read', 'fs.read'))).message).toContain(
+      `matches the deny pattern "${root}/sub/**" (filesystem.deny)`,
+    );
     expect((await denial(anchored.resolve(`${root}/dirlink-in/inner.txt`, 'read', 'fs.read'))).details?.reason).toBe('secret');
     expect(await anchored.resolve(`${root}/file.txt`, 'read', 'fs.read')).toMatchObject({ exists: true });
   });
@@ -285,7 +310,9 @@ describe('denial messages', () => {
     expect(p.describeRoots()).toBe(`${root}, ${ro} (read-only), ${missingRoot} (does not exist)`);
 
     const messages = await Promise.all(
-      [protectedFile, `${root}/config-alias`, `${root}/.env`, `${root}/link-out`, `${ro}/x`, `${root}/dangling`].map(async (input) => (await denial(p.resolve(input, 'write', 'fs.write'))).message),
+      [protectedFile, `${root}/config-alias`, `${root}/.env`, `${root}/link-out`, `${ro}/x`, `${root}/dangling`].map(
+        async (input) => (await denial(p.resolve(input, 'write', 'fs.write'))).message,
+      ),
     );
     for (const message of messages) {
       expect(message).not.toContain(TOKEN);

@@ -131,7 +131,10 @@ describe('fs.move and fs.delete', () => {
     fs.writeFileSync(at('a.txt'), 'a');
     fs.writeFileSync(at('b.txt'), 'b');
     expect((await call('fs.move', { source: 'a.txt', destination: 'b.txt' })).error).toMatch(/^ALREADY_EXISTS: .*overwrite: true/);
-    expect((await call('fs.move', { source: 'a.txt', destination: 'b.txt', overwrite: true })).data).toMatchObject({ source: at('a.txt'), destination: at('b.txt') });
+    expect((await call('fs.move', { source: 'a.txt', destination: 'b.txt', overwrite: true })).data).toMatchObject({
+      source: at('a.txt'),
+      destination: at('b.txt'),
+    });
     expect(fs.readFileSync(at('b.txt'), 'utf8')).toBe('a');
     expect((await call('fs.move', { source: 'b.txt', destination: path.join(outside, 'b.txt') })).error).toMatch(/^PATH_NOT_ALLOWED: /);
     expect((await call('fs.move', { source: root, destination: 'elsewhere' })).error).toMatch(/^PATH_NOT_ALLOWED: .*configured root/);

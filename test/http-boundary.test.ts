@@ -11,7 +11,10 @@ import { makeConfig, silentLogger } from './helpers/servers.js';
 const TOKEN = 'boundary-token-0123456789';
 
 /** node:http request with full control of Host and other headers (fetch forbids setting Host). */
-function rawRequest(url: string, options: { method?: string; path?: string; headers?: Record<string, string>; body?: string | Buffer }): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }> {
+function rawRequest(
+  url: string,
+  options: { method?: string; path?: string; headers?: Record<string, string>; body?: string | Buffer },
+): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }> {
   const target = new URL(url);
   return new Promise((resolve, reject) => {
     const req = http.request(

@@ -3,21 +3,49 @@ import { allowedHostnames, allowedOrigins, bearerMatches, bindRefusal, hostnameO
 
 describe('isLoopbackHost', () => {
   it.each([
-    ['127.0.0.1', true], ['127.1.2.3', true], ['localhost', true], ['LOCALHOST', true], ['::1', true], ['[::1]', true], ['::ffff:127.0.0.1', true],
-    ['0.0.0.0', false], ['::', false], ['192.168.1.10', false], ['10.0.0.1', false], ['localhost.evil.com', false], ['128.0.0.1', false], ['example.com', false],
+    ['127.0.0.1', true],
+    ['127.1.2.3', true],
+    ['localhost', true],
+    ['LOCALHOST', true],
+    ['::1', true],
+    ['[::1]', true],
+    ['::ffff:127.0.0.1', true],
+    ['0.0.0.0', false],
+    ['::', false],
+    ['192.168.1.10', false],
+    ['10.0.0.1', false],
+    ['localhost.evil.com', false],
+    ['128.0.0.1', false],
+    ['example.com', false],
   ])('%s -> %s', (host, expected) => expect(isLoopbackHost(host)).toBe(expected));
 });
 
 describe('hostnameOf', () => {
   it.each([
-    ['127.0.0.1:3210', '127.0.0.1'], ['LOCALHOST', 'localhost'], ['[::1]:3210', '[::1]'], ['[::1]', '[::1]'], ['mcp.example.com', 'mcp.example.com'],
-    ['', null], ['a:b:c', null], ['[::1]x', null], ['host:port', null], ['evil.com@127.0.0.1', null], ['127.0.0.1 ', '127.0.0.1'], ['a b', null],
+    ['127.0.0.1:3210', '127.0.0.1'],
+    ['LOCALHOST', 'localhost'],
+    ['[::1]:3210', '[::1]'],
+    ['[::1]', '[::1]'],
+    ['mcp.example.com', 'mcp.example.com'],
+    ['', null],
+    ['a:b:c', null],
+    ['[::1]x', null],
+    ['host:port', null],
+    ['evil.com@127.0.0.1', null],
+    ['127.0.0.1 ', '127.0.0.1'],
+    ['a b', null],
   ])('%j -> %j', (header, expected) => expect(hostnameOf(header)).toBe(expected));
 });
 
 describe('allowed hosts and origins', () => {
   it('allows the loopback names, a specific bind address, and configured extras (port stripped)', () => {
-    expect([...allowedHostnames('127.0.0.2', ['Tunnel.Example.com:443'])].sort()).toEqual(['127.0.0.1', '127.0.0.2', '[::1]', 'localhost', 'tunnel.example.com']);
+    expect([...allowedHostnames('127.0.0.2', ['Tunnel.Example.com:443'])].sort()).toEqual([
+      '127.0.0.1',
+      '127.0.0.2',
+      '[::1]',
+      'localhost',
+      'tunnel.example.com',
+    ]);
     expect(allowedHostnames('0.0.0.0', []).has('0.0.0.0')).toBe(false);
   });
 
@@ -48,7 +76,16 @@ describe('bindRefusal', () => {
 describe('bearerMatches', () => {
   const token = 'abcdefghijklmnop0123';
   it.each([
-    [`Bearer ${token}`, true], [`bearer ${token}`, true], [`Bearer  ${token}`, true],
-    [undefined, false], ['', false], ['Bearer', false], [`Bearer ${token}x`, false], [`Bearer ${token.slice(1)}`, false], [`Basic ${token}`, false], [token, false], [`Bearer ${token} extra`, false],
+    [`Bearer ${token}`, true],
+    [`bearer ${token}`, true],
+    [`Bearer  ${token}`, true],
+    [undefined, false],
+    ['', false],
+    ['Bearer', false],
+    [`Bearer ${token}x`, false],
+    [`Bearer ${token.slice(1)}`, false],
+    [`Basic ${token}`, false],
+    [token, false],
+    [`Bearer ${token} extra`, false],
   ])('%j -> %s', (header, expected) => expect(bearerMatches(header, token)).toBe(expected));
 });

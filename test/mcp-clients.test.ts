@@ -105,7 +105,12 @@ describe('stdio', () => {
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));
     child.stderr.on('data', (d) => (stderr += d));
-    const init = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } };
+    const init = {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+    };
     child.stdin.write(JSON.stringify(init) + '\n');
     child.stdin.write(JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }) + '\n');
     child.stdin.write(JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'system.info', arguments: {} } }) + '\n');
@@ -125,7 +130,10 @@ describe('stdio', () => {
     expect(lines).toHaveLength(2);
     for (const line of lines) expect(JSON.parse(line)).toMatchObject({ jsonrpc: '2.0' });
     // Diagnostics exist, and they are on stderr as JSON lines.
-    const logs = stderr.trim().split('\n').map((l) => JSON.parse(l) as { msg: string; tool?: string });
+    const logs = stderr
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { msg: string; tool?: string });
     expect(logs.some((l) => l.msg === 'tool call' && l.tool === 'system.info')).toBe(true);
     expect(stderr).not.toContain(TOKEN);
     expect(fs.existsSync(configFile)).toBe(true);

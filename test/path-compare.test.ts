@@ -4,15 +4,7 @@
  * containment under each platform's case rules.
  */
 import { describe, expect, it } from 'vitest';
-import {
-  inputProblem,
-  isInside,
-  isRelativeInput,
-  normalizeAbsolute,
-  relativeSegments,
-  samePath,
-  type Platform,
-} from '../main/policy/path-compare.js';
+import { inputProblem, isInside, isRelativeInput, normalizeAbsolute, relativeSegments, samePath, type Platform } from '../main/policy/path-compare.js';
 
 const INVALID = Symbol('invalid');
 

@@ -44,7 +44,20 @@ describe('built-in secret patterns', () => {
     expect(findMatch(builtIn, { relative: relative.split('/') })?.source).toBe(pattern);
   });
 
-  const allowed = ['file.txt', '.environment', 'env', 'src/env.ts', 'public.key.txt', 'keys', 'ssh/config', 'my.ssh.txt', 'id-rsa-notes.md', 'pem', '.npmrc.bak', ''];
+  const allowed = [
+    'file.txt',
+    '.environment',
+    'env',
+    'src/env.ts',
+    'public.key.txt',
+    'keys',
+    'ssh/config',
+    'my.ssh.txt',
+    'id-rsa-notes.md',
+    'pem',
+    '.npmrc.bak',
+    '',
+  ];
   it.each(allowed)('%j is not protected', (relative) => {
     expect(findMatch(builtIn, { relative: relative === '' ? [] : relative.split('/') })).toBeUndefined();
   });

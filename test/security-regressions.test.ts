@@ -83,13 +83,21 @@ describe('check-then-use races between fs tools', () => {
   it('the lock runs readers together and writers alone, in arrival order, and survives failures', async () => {
     const lock = new ReadWriteLock();
     const log: string[] = [];
-    const step = (name: string, ms: number, fail = false) => async () => {
-      log.push(`${name}+`);
-      await new Promise((r) => setTimeout(r, ms));
-      log.push(`${name}-`);
-      if (fail) throw new Error(name);
-    };
-    await Promise.allSettled([lock.shared(step('r1', 20)), lock.shared(step('r2', 5)), lock.exclusive(step('w1', 5, true)), lock.shared(step('r3', 1)), lock.exclusive(step('w2', 1))]);
+    const step =
+      (name: string, ms: number, fail = false) =>
+      async () => {
+        log.push(`${name}+`);
+        await new Promise((r) => setTimeout(r, ms));
+        log.push(`${name}-`);
+        if (fail) throw new Error(name);
+      };
+    await Promise.allSettled([
+      lock.shared(step('r1', 20)),
+      lock.shared(step('r2', 5)),
+      lock.exclusive(step('w1', 5, true)),
+      lock.shared(step('r3', 1)),
+      lock.exclusive(step('w2', 1)),
+    ]);
     expect(log).toEqual(['r1+', 'r2+', 'r2-', 'r1-', 'w1+', 'w1-', 'r3+', 'r3-', 'w2+', 'w2-']);
   });
 });
@@ -102,7 +110,11 @@ describe('deny patterns cannot be sidestepped by renaming a parent', () => {
     fs.writeFileSync(path.join(root, 'proj', 'config', 'credentials.json'), 'AWS=sekrit');
     fs.writeFileSync(path.join(root, 'proj', 'private', 'p.txt'), 'private');
     const client = await connect({ filesystem: { write: true, roots: [root], deny: ['config/credentials.json', `${root}/proj/private/**`] } });
-    for (const [source, destination] of [['proj/config', 'proj/cfg2'], ['proj', 'proj2'], ['proj/private', 'proj/public']]) {
+    for (const [source, destination] of [
+      ['proj/config', 'proj/cfg2'],
+      ['proj', 'proj2'],
+      ['proj/private', 'proj/public'],
+    ]) {
       const moved = await client.callTool({ name: 'fs.move', arguments: { source, destination } });
       expect(textOf(moved)).toMatch(/^PATH_NOT_ALLOWED: .*(holds paths protected by|matches) the deny pattern/);
     }
@@ -124,11 +136,15 @@ describe("this server's config file", () => {
     } finally {
       process.chdir(cwd);
     }
-    expect(() => new FilesystemPolicy(makeConfig({ filesystem: { roots: [root] } }).filesystem, { protectedFiles: ['cfg.json'] })).toThrow(/not an absolute path/);
+    expect(() => new FilesystemPolicy(makeConfig({ filesystem: { roots: [root] } }).filesystem, { protectedFiles: ['cfg.json'] })).toThrow(
+      /not an absolute path/,
+    );
   });
 
   it("covers the saver's temp file beside it, which holds the same token for a moment", async () => {
-    const policy = new FilesystemPolicy(makeConfig({ filesystem: { write: true, roots: [root] } }).filesystem, { protectedFiles: [path.join(root, 'cfg.json')] });
+    const policy = new FilesystemPolicy(makeConfig({ filesystem: { write: true, roots: [root] } }).filesystem, {
+      protectedFiles: [path.join(root, 'cfg.json')],
+    });
     fs.writeFileSync(path.join(root, '.cfg.json.a1b2c3.tmp'), '{"server":{"token":"x"}}');
     await expect(policy.resolve('.cfg.json.a1b2c3.tmp', 'read', 'fs.read')).rejects.toMatchObject({ code: 'PATH_NOT_ALLOWED' });
     await expect(policy.resolve('.cfg.json.new.tmp', 'write', 'fs.write')).rejects.toMatchObject({ code: 'PATH_NOT_ALLOWED' });
@@ -155,7 +171,9 @@ describe('programs the server starts besides shell.exec', () => {
     const saved = process.env.CHATGPT_MCP_TOKEN;
     process.env.CHATGPT_MCP_TOKEN = 'launch-env-token-0123456789';
     try {
-      const client = await connect({ desktop: { hostDisplayAccess: true, appControl: true, apps: { dump: { path: '/bin/sh', args: ['-c', `env > ${dump}`] } } } });
+      const client = await connect({
+        desktop: { hostDisplayAccess: true, appControl: true, apps: { dump: { path: '/bin/sh', args: ['-c', `env > ${dump}`] } } },
+      });
       expect((await client.callTool({ name: 'app.launch', arguments: { name: 'dump' } })).isError).toBeFalsy();
       for (let i = 0; i < 100 && !(fs.existsSync(dump) && fs.readFileSync(dump, 'utf8').includes('PATH=')); i++) await new Promise((r) => setTimeout(r, 50));
       const env = fs.readFileSync(dump, 'utf8');

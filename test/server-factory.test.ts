@@ -30,9 +30,13 @@ const TOOLS = [
   tool('test.denied', async () => {
     throw adapterError('PATH_NOT_ALLOWED', 'test.denied', `nope, and somehow ${TOKEN} got here`);
   }),
-  tool('test.ok', async () => ({ structured: { ok: true }, text: 'fine' }), () => {
-    throw new Error('target metadata broke');
-  }),
+  tool(
+    'test.ok',
+    async () => ({ structured: { ok: true }, text: 'fine' }),
+    () => {
+      throw new Error('target metadata broke');
+    },
+  ),
 ];
 
 let server: TestHttpServer | undefined;

@@ -29,7 +29,15 @@ afterAll(() => removeDir(dir));
 function policy(input: ConfigInput, env: NodeJS.ProcessEnv = {}): ShellPolicy {
   const config = makeConfig({ filesystem: { write: true, roots: [writable, { path: readOnly, readOnly: true }] }, ...input });
   const files = new FilesystemPolicy(config.filesystem);
-  const serverEnv = { PATH: '/usr/local/bin:/usr/bin:/bin', HOME: dir, CHATGPT_MCP_TOKEN: SERVER_ENV_SECRET, AWS_SECRET_ACCESS_KEY: SERVER_ENV_SECRET, DISPLAY: ':0', WAYLAND_DISPLAY: 'wayland-0', ...env };
+  const serverEnv = {
+    PATH: '/usr/local/bin:/usr/bin:/bin',
+    HOME: dir,
+    CHATGPT_MCP_TOKEN: SERVER_ENV_SECRET,
+    AWS_SECRET_ACCESS_KEY: SERVER_ENV_SECRET,
+    DISPLAY: ':0',
+    WAYLAND_DISPLAY: 'wayland-0',
+    ...env,
+  };
   return new ShellPolicy(config, files, createProcessOps(), serverEnv);
 }
 
@@ -85,7 +93,10 @@ describe('allow-list', () => {
 
   it('lets "*" run anything the owner could, but still nothing from a writable root, and the disabled shell nothing', async () => {
     expect((await policy(shell(['*'])).plan(run('rm'))).file).toBe(fs.realpathSync('/bin/rm'));
-    await expect(policy(shell(['*'])).plan(run(path.join(writable, 'bin', 'git')))).rejects.toMatchObject({ code: 'COMMAND_NOT_ALLOWED', message: expect.stringMatching(/writable root/) });
+    await expect(policy(shell(['*'])).plan(run(path.join(writable, 'bin', 'git')))).rejects.toMatchObject({
+      code: 'COMMAND_NOT_ALLOWED',
+      message: expect.stringMatching(/writable root/),
+    });
     await expect(policy({ shell: { enabled: false, allowedCommands: ['echo'] } }).plan(run('echo'))).rejects.toMatchObject({ code: 'CAPABILITY_DISABLED' });
   });
 
@@ -103,19 +114,53 @@ describe('environment', () => {
   });
 
   it('refuses env additions unless shell.allowEnv', async () => {
-    await expect(policy(shell(['env'])).plan(run('env', { env: { FOO: 'bar' } }))).rejects.toMatchObject({ code: 'CAPABILITY_DISABLED', message: expect.stringMatching(/shell\.allowEnv/) });
+    await expect(policy(shell(['env'])).plan(run('env', { env: { FOO: 'bar' } }))).rejects.toMatchObject({
+      code: 'CAPABILITY_DISABLED',
+      message: expect.stringMatching(/shell\.allowEnv/),
+    });
     const { env } = await policy(shell(['env'], { allowEnv: true })).plan(run('env', { env: { FOO: 'bar' } }));
     expect(env.FOO).toBe('bar');
   });
 
   const injections = [
-    'LD_PRELOAD', 'ld_preload', 'LD_LIBRARY_PATH', 'LD_AUDIT', 'DYLD_INSERT_LIBRARIES', 'DYLD_LIBRARY_PATH', 'NODE_OPTIONS', 'PYTHONPATH',
-    'PYTHONSTARTUP', 'PYTHONWARNINGS', 'PERL5OPT', 'RUBYOPT', 'BASH_ENV', 'ENV', 'JAVA_TOOL_OPTIONS', 'GIT_SSH_COMMAND', 'GIT_CONFIG_COUNT',
-    'GIT_CONFIG_KEY_0', 'GIT_CONFIG_PARAMETERS', 'GIT_TRACE', 'GIT_DIR', 'GIT_ASKPASS', 'HOME', 'XDG_CONFIG_HOME', 'LESSOPEN', 'MAKEFLAGS',
-    'LUA_INIT', 'BASH_FUNC_x%%', 'CHATGPT_MCP_TOKEN', 'PATH', 'A=B', '1X', '',
+    'LD_PRELOAD',
+    'ld_preload',
+    'LD_LIBRARY_PATH',
+    'LD_AUDIT',
+    'DYLD_INSERT_LIBRARIES',
+    'DYLD_LIBRARY_PATH',
+    'NODE_OPTIONS',
+    'PYTHONPATH',
+    'PYTHONSTARTUP',
+    'PYTHONWARNINGS',
+    'PERL5OPT',
+    'RUBYOPT',
+    'BASH_ENV',
+    'ENV',
+    'JAVA_TOOL_OPTIONS',
+    'GIT_SSH_COMMAND',
+    'GIT_CONFIG_COUNT',
+    'GIT_CONFIG_KEY_0',
+    'GIT_CONFIG_PARAMETERS',
+    'GIT_TRACE',
+    'GIT_DIR',
+    'GIT_ASKPASS',
+    'HOME',
+    'XDG_CONFIG_HOME',
+    'LESSOPEN',
+    'MAKEFLAGS',
+    'LUA_INIT',
+    'BASH_FUNC_x%%',
+    'CHATGPT_MCP_TOKEN',
+    'PATH',
+    'A=B',
+    '1X',
+    '',
   ];
   it.each(injections)('refuses the caller env key %j even when env additions are allowed', async (key) => {
-    await expect(policy(shell(['env'], { allowEnv: true })).plan(run('env', { env: { [key]: '/tmp/evil.so' } }))).rejects.toMatchObject({ code: 'COMMAND_NOT_ALLOWED' });
+    await expect(policy(shell(['env'], { allowEnv: true })).plan(run('env', { env: { [key]: '/tmp/evil.so' } }))).rejects.toMatchObject({
+      code: 'COMMAND_NOT_ALLOWED',
+    });
   });
 
   it('accepts PATH only with shell.allowPathEnv, and still resolves the program on the server PATH', async () => {
@@ -138,7 +183,10 @@ describe('display gating (desktop.hostDisplayAccess)', () => {
   });
 
   it.each(['DISPLAY', 'WAYLAND_DISPLAY', 'XAUTHORITY', 'DBUS_SESSION_BUS_ADDRESS', 'MIR_SOCKET'])('refuses a caller-provided %s', async (key) => {
-    await expect(policy(shell(['env'], { allowEnv: true })).plan(run('env', { env: { [key]: ':0' } }))).rejects.toMatchObject({ code: 'COMMAND_NOT_ALLOWED', message: expect.stringMatching(/hostDisplayAccess/) });
+    await expect(policy(shell(['env'], { allowEnv: true })).plan(run('env', { env: { [key]: ':0' } }))).rejects.toMatchObject({
+      code: 'COMMAND_NOT_ALLOWED',
+      message: expect.stringMatching(/hostDisplayAccess/),
+    });
   });
 
   it('refuses capture programs even with allowedCommands ["*"]', async () => {

@@ -51,7 +51,18 @@ describe.each(clients)('%s', (kind, connect) => {
 
   it('lists the granted tools with accurate annotations', async () => {
     const { tools } = await client.listTools();
-    expect(tools.map((t) => t.name).sort()).toEqual(['fs.delete', 'fs.list', 'fs.mkdir', 'fs.move', 'fs.read', 'fs.write', 'process.kill', 'process.list', 'shell.exec', 'system.info']);
+    expect(tools.map((t) => t.name).sort()).toEqual([
+      'fs.delete',
+      'fs.list',
+      'fs.mkdir',
+      'fs.move',
+      'fs.read',
+      'fs.write',
+      'process.kill',
+      'process.list',
+      'shell.exec',
+      'system.info',
+    ]);
     const byName = Object.fromEntries(tools.map((t) => [t.name, t.annotations]));
     expect(byName['fs.read']).toMatchObject({ readOnlyHint: true });
     expect(byName['fs.delete']).toMatchObject({ destructiveHint: true });
@@ -63,7 +74,13 @@ describe.each(clients)('%s', (kind, connect) => {
     expect(written.isError).toBeFalsy();
     expect(written.structuredContent).toMatchObject({ path: path.join(root, file()), bytesWritten: 7, created: true });
     const read = await client.callTool({ name: 'fs.read', arguments: { path: path.join(root, file()) } });
-    expect(read.structuredContent).toMatchObject({ content: 'héllo\n', bytes: 7, totalBytes: 7, truncated: false, sha256: (written.structuredContent as { sha256: string }).sha256 });
+    expect(read.structuredContent).toMatchObject({
+      content: 'héllo\n',
+      bytes: 7,
+      totalBytes: 7,
+      truncated: false,
+      sha256: (written.structuredContent as { sha256: string }).sha256,
+    });
     expect(fs.readFileSync(path.join(root, file()), 'utf8')).toBe('héllo\n');
     const listed = await client.callTool({ name: 'fs.list', arguments: { path: root } });
     expect((listed.structuredContent as { entries: Array<{ name: string }> }).entries.map((e) => e.name)).toContain(file());
@@ -120,7 +137,11 @@ describe('disabled capabilities (spec 17.2)', () => {
       for (const client of [await connectModernHttp(readOnlyServer.url), await connectLegacyHttp(readOnlyServer.url)]) {
         const names = (await client.listTools()).tools.map((t) => t.name);
         expect(names.sort()).toEqual(['fs.list', 'fs.read', 'system.info']);
-        for (const [name, args] of [['fs.write', { path: target, content: 'x' }], ['shell.exec', { command: 'touch', args: [target] }], ['process.kill', { pid: process.pid }]] as const) {
+        for (const [name, args] of [
+          ['fs.write', { path: target, content: 'x' }],
+          ['shell.exec', { command: 'touch', args: [target] }],
+          ['process.kill', { pid: process.pid }],
+        ] as const) {
           const outcome = await client.callTool({ name, arguments: args }).then(
             (r) => (r.isError ? textOf(r) : 'executed'),
             (e: Error) => e.message,

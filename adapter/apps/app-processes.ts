@@ -98,13 +98,15 @@ export function parsePsComm(text: string): Array<{ pid: number; executable: stri
 // Windows ----------------------------------------------------------------------------------------
 
 /** Constant script (nothing interpolated): every process's id and executable path, tab-separated. */
-const CIM_SCRIPT = "Get-CimInstance Win32_Process | ForEach-Object { \"$($_.ProcessId)`t$($_.ExecutablePath)\" }";
+const CIM_SCRIPT = 'Get-CimInstance Win32_Process | ForEach-Object { "$($_.ProcessId)`t$($_.ExecutablePath)" }';
 
 async function windowsProcesses(target: ExecutableTarget): Promise<number[]> {
   const shell = path.join(process.env.SystemRoot ?? 'C:\\Windows', 'System32', 'WindowsPowerShell', 'v1.0', 'powershell.exe');
   const { stdout } = await runOsTool(shell, ['-NoProfile', '-NonInteractive', '-Command', CIM_SCRIPT], { operation: OP, timeoutMs: 30_000 });
   const wanted = new Set([target.configured, target.real].map(windowsKey));
-  return parseCimProcesses(stdout).filter((p) => wanted.has(windowsKey(p.executable))).map((p) => p.pid);
+  return parseCimProcesses(stdout)
+    .filter((p) => wanted.has(windowsKey(p.executable)))
+    .map((p) => p.pid);
 }
 
 /** Parses `<pid>\t<ExecutablePath>` lines; processes without a path (system, other users) are skipped. */

@@ -28,7 +28,9 @@ async function checkExecutable(file: string): Promise<void> {
   const info = await stat(file).catch(() => null);
   if (!info) throw adapterError('NOT_FOUND', OP, `the configured executable ${file} does not exist`);
   if (info.isDirectory()) {
-    const hint = /\.app$/i.test(file) ? `; for a macOS bundle configure the executable inside it, e.g. ${path.join(file, 'Contents', 'MacOS', path.basename(file, '.app'))}` : '';
+    const hint = /\.app$/i.test(file)
+      ? `; for a macOS bundle configure the executable inside it, e.g. ${path.join(file, 'Contents', 'MacOS', path.basename(file, '.app'))}`
+      : '';
     throw adapterError('INVALID_INPUT', OP, `the configured path ${file} is a directory, not an executable${hint}`);
   }
   if (process.platform === 'win32' && /\.(bat|cmd)$/i.test(file)) {

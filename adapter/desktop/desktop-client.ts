@@ -9,7 +9,18 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { adapterError } from '../errors.js';
-import type { Capture, CaptureOptions, ClickOptions, ClickResult, DesktopOps, KeyResult, PointerTarget, ScreenPoint, ScreenSize, TypeResult } from './desktop-ops.js';
+import type {
+  Capture,
+  CaptureOptions,
+  ClickOptions,
+  ClickResult,
+  DesktopOps,
+  KeyResult,
+  PointerTarget,
+  ScreenPoint,
+  ScreenSize,
+  TypeResult,
+} from './desktop-ops.js';
 import { missingDisplay } from './display-env.js';
 import { parseKeyCombo } from './keys.js';
 import { planTyping } from './typing-plan.js';
@@ -133,7 +144,13 @@ export class DesktopClient implements DesktopOps {
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
         worker.pending.delete(id);
-        reject(adapterError('TIMEOUT', operation, `${operation} did not finish within ${timeoutMs} ms; the desktop worker was stopped and the next call starts a new one`));
+        reject(
+          adapterError(
+            'TIMEOUT',
+            operation,
+            `${operation} did not finish within ${timeoutMs} ms; the desktop worker was stopped and the next call starts a new one`,
+          ),
+        );
         this.stop(worker, `an earlier ${operation} call timed out`);
       }, timeoutMs);
       worker.pending.set(id, { operation, resolve, reject, timer });

@@ -52,7 +52,7 @@ function toOpaqueRgba(frame: RawFrame): Buffer {
     for (let y = 0; y < frame.height; y++) buf.copy(packed, y * rowBytes, y * frame.byteWidth, y * frame.byteWidth + rowBytes);
     buf = packed;
   }
-  const px = new Uint32Array(buf.buffer, buf.byteOffset, rowBytes * frame.height / 4);
+  const px = new Uint32Array(buf.buffer, buf.byteOffset, (rowBytes * frame.height) / 4);
   // Read little-endian (x64, arm64): bytes B,G,R,A = 0xAARRGGBB -> 0xFFBBGGRR = bytes R,G,B,255.
   for (let i = 0; i < px.length; i++) {
     const v = px[i] as number;

@@ -100,7 +100,7 @@ export const VALID_KEYS_HELP =
   'Modifiers: ctrl, alt, shift, cmd (aliases control, option, command, meta, super, win; cmd is the Windows/Super key outside macOS). ' +
   'Keys: a-z, 0-9, f1-f24, enter, tab, space, backspace, delete, escape, insert, home, end, pageup, pagedown, up, down, left, right, ' +
   'capslock, numlock, scrolllock, printscreen, minus, equal, comma, period, slash, backslash, semicolon, quote, backquote, ' +
-  'bracketleft, bracketright (or the characters - = , . / \\ ; \' ` [ ]), numpad0-numpad9, volumemute, volumeup, volumedown, ' +
+  "bracketleft, bracketright (or the characters - = , . / \\ ; ' ` [ ]), numpad0-numpad9, volumemute, volumeup, volumedown, " +
   'mediaplay, mediastop, medianext, mediaprev.';
 
 export interface KeyCombo {
@@ -120,10 +120,15 @@ function canonicalName(part: string): string | undefined {
 
 export function parseKeyCombo(input: string, operation = 'input.key'): KeyCombo {
   const text = input.trim().toLowerCase();
-  if (text === '') throw adapterError('INVALID_INPUT', operation, `keys is empty; give a key like "enter" or a combination like "ctrl+shift+t". ${VALID_KEYS_HELP}`);
+  if (text === '')
+    throw adapterError('INVALID_INPUT', operation, `keys is empty; give a key like "enter" or a combination like "ctrl+shift+t". ${VALID_KEYS_HELP}`);
   const parts = text.split('+').map((p) => p.trim());
   if (parts.some((p) => p === '')) {
-    throw adapterError('INVALID_INPUT', operation, `"${input}" has an empty key name; join names with "+" like "ctrl+shift+t" (the + key itself is "shift+equal")`);
+    throw adapterError(
+      'INVALID_INPUT',
+      operation,
+      `"${input}" has an empty key name; join names with "+" like "ctrl+shift+t" (the + key itself is "shift+equal")`,
+    );
   }
   const names = parts.map((part) => {
     const name = canonicalName(part);
@@ -132,7 +137,11 @@ export function parseKeyCombo(input: string, operation = 'input.key'): KeyCombo 
   });
   const keys = names.filter((n) => !isModifier(n));
   if (keys.length > 1) {
-    throw adapterError('INVALID_INPUT', operation, `"${input}" names more than one non-modifier key (${keys.join(', ')}); press one key, with any modifiers, per call`);
+    throw adapterError(
+      'INVALID_INPUT',
+      operation,
+      `"${input}" names more than one non-modifier key (${keys.join(', ')}); press one key, with any modifiers, per call`,
+    );
   }
   let key = keys[0];
   const held = new Set(names.filter(isModifier));

@@ -10,7 +10,20 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type * as NutJs from '@nut-tree-fork/nut-js';
 import { adapterError } from '../errors.js';
 import { captureArea, fitWithin, toPhysical } from './coordinates.js';
-import type { Capture, CaptureOptions, ClickOptions, ClickResult, DesktopOps, KeyResult, MouseButton, PointerTarget, ScreenPoint, ScreenRect, ScreenSize, TypeResult } from './desktop-ops.js';
+import type {
+  Capture,
+  CaptureOptions,
+  ClickOptions,
+  ClickResult,
+  DesktopOps,
+  KeyResult,
+  MouseButton,
+  PointerTarget,
+  ScreenPoint,
+  ScreenRect,
+  ScreenSize,
+  TypeResult,
+} from './desktop-ops.js';
 import { listDisplays } from './displays.js';
 import { encodeFrame } from './image-encoder.js';
 import { nutKeyName, parseKeyCombo, type Modifier } from './keys.js';
@@ -50,9 +63,7 @@ export class NutDesktop implements DesktopOps {
     const area = captureArea(options, screen, displays, OP.captureScreen);
     const whole = area.x === 0 && area.y === 0 && area.width === screen.width && area.height === screen.height;
     const d = await this.density();
-    const image = whole
-      ? await nut.screen.grab()
-      : await nut.screen.grabRegion(new nut.Region(area.x / d, area.y / d, area.width / d, area.height / d));
+    const image = whole ? await nut.screen.grab() : await nut.screen.grabRegion(new nut.Region(area.x / d, area.y / d, area.width / d, area.height / d));
     const fit = fitWithin(image.width, image.height, options.maxWidth, options.maxHeight);
     const data = await encodeFrame(image, fit.width, fit.height, options.format, options.quality);
     return {
@@ -134,7 +145,11 @@ export class NutDesktop implements DesktopOps {
       if ((await this.nut.clipboard.getContent()) === text) return;
       await sleep(20);
     }
-    throw adapterError('OS_ERROR', OP.typeText, 'the clipboard did not take the text to paste, so non-ASCII characters cannot be typed (on Linux the clipboard needs xsel, bundled with nut-js, and a running X server)');
+    throw adapterError(
+      'OS_ERROR',
+      OP.typeText,
+      'the clipboard did not take the text to paste, so non-ASCII characters cannot be typed (on Linux the clipboard needs xsel, bundled with nut-js, and a running X server)',
+    );
   }
 
   /** Presses modifiers + key together and releases them (libnut keyTap). */

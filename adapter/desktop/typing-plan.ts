@@ -11,10 +11,7 @@
  */
 import { adapterError } from '../errors.js';
 
-export type TypingStep =
-  | { kind: 'key'; key: string; shift: boolean }
-  | { kind: 'text'; text: string }
-  | { kind: 'paste'; text: string };
+export type TypingStep = { kind: 'key'; key: string; shift: boolean } | { kind: 'text'; text: string } | { kind: 'paste'; text: string };
 
 export interface TypingPlan {
   steps: TypingStep[];
@@ -24,13 +21,41 @@ export interface TypingPlan {
 
 /** US layout: the unshifted key that produces each shifted symbol. */
 const SHIFTED: Record<string, string> = {
-  '!': '1', '@': '2', '#': '3', $: '4', '%': '5', '^': '6', '&': '7', '*': '8', '(': '9', ')': '0',
-  _: 'minus', '+': 'equal', '{': 'bracketleft', '}': 'bracketright', '|': 'backslash',
-  ':': 'semicolon', '"': 'quote', '<': 'comma', '>': 'period', '?': 'slash', '~': 'backquote',
+  '!': '1',
+  '@': '2',
+  '#': '3',
+  $: '4',
+  '%': '5',
+  '^': '6',
+  '&': '7',
+  '*': '8',
+  '(': '9',
+  ')': '0',
+  _: 'minus',
+  '+': 'equal',
+  '{': 'bracketleft',
+  '}': 'bracketright',
+  '|': 'backslash',
+  ':': 'semicolon',
+  '"': 'quote',
+  '<': 'comma',
+  '>': 'period',
+  '?': 'slash',
+  '~': 'backquote',
 };
 const UNSHIFTED: Record<string, string> = {
-  ' ': 'space', '-': 'minus', '=': 'equal', '[': 'bracketleft', ']': 'bracketright', '\\': 'backslash',
-  ';': 'semicolon', "'": 'quote', ',': 'comma', '.': 'period', '/': 'slash', '`': 'backquote',
+  ' ': 'space',
+  '-': 'minus',
+  '=': 'equal',
+  '[': 'bracketleft',
+  ']': 'bracketright',
+  '\\': 'backslash',
+  ';': 'semicolon',
+  "'": 'quote',
+  ',': 'comma',
+  '.': 'period',
+  '/': 'slash',
+  '`': 'backquote',
 };
 
 /** The key (canonical name from keys.ts) and Shift state that type one printable ASCII character on a US layout. */

@@ -38,7 +38,12 @@ async function checkExpected(path: string, exists: boolean, expected: string): P
   if (!exists) throw adapterError('PRECONDITION_FAILED', op, `${path} does not exist, so it cannot match expectedSha256`);
   const actual = await hashFile(path);
   if (actual !== expected.toLowerCase()) {
-    throw adapterError('PRECONDITION_FAILED', op, `${path} changed since it was read (sha256 is ${actual}, expected ${expected}); read it again before writing`, { sha256: actual });
+    throw adapterError(
+      'PRECONDITION_FAILED',
+      op,
+      `${path} changed since it was read (sha256 is ${actual}, expected ${expected}); read it again before writing`,
+      { sha256: actual },
+    );
   }
 }
 

@@ -199,7 +199,10 @@ async function spawnFailure(error: unknown, request: ExecRequest, platform: Node
       if (await exists(file)) return fail('NOT_FOUND', `it exists, but its #! interpreter or dynamic loader was not found (${code})`);
       return fail('NOT_FOUND', `no such file (${code})`);
     case 'EACCES':
-      return fail('OS_ERROR', 'permission denied (EACCES): it must be a regular file with execute permission for this user, in an accessible working directory');
+      return fail(
+        'OS_ERROR',
+        'permission denied (EACCES): it must be a regular file with execute permission for this user, in an accessible working directory',
+      );
     case 'ENOEXEC':
       return fail('OS_ERROR', 'it is not a program for this system and has no #! line (ENOEXEC)');
     case 'EINVAL':

@@ -42,12 +42,10 @@ export function killError(error: unknown, pid: number, signal: string): Error {
   const code = (error as NodeJS.ErrnoException).code;
   if (code === 'ESRCH') return adapterError('NOT_FOUND', OPERATION, `no process with pid ${pid} (it may have exited already)`, { pid });
   if (code === 'EPERM') {
-    return adapterError(
-      'OS_ERROR',
-      OPERATION,
-      `not permitted to send ${signal} to pid ${pid} (EPERM): it belongs to another user or is protected by the OS`,
-      { pid, code },
-    );
+    return adapterError('OS_ERROR', OPERATION, `not permitted to send ${signal} to pid ${pid} (EPERM): it belongs to another user or is protected by the OS`, {
+      pid,
+      code,
+    });
   }
   return adapterError('OS_ERROR', OPERATION, `could not send ${signal} to pid ${pid}${code ? ` (${code})` : ''}`, { pid, ...(code ? { code } : {}) });
 }

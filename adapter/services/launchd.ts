@@ -59,7 +59,9 @@ export function parseLaunchctlPrint(text: string): Record<string, string> {
 export function interpretLaunchctlPrint(text: string, ref: ServiceRef, operation: string): ServiceStatus {
   const fields = parseLaunchctlPrint(text);
   if (!fields.state) throw adapterError('OS_ERROR', operation, `launchctl print did not report a state for ${ref.unit}`);
-  const detail = [fields.pid ? `pid ${fields.pid}` : '', fields['last exit code'] ? `last exit code ${fields['last exit code']}` : ''].filter(Boolean).join(', ');
+  const detail = [fields.pid ? `pid ${fields.pid}` : '', fields['last exit code'] ? `last exit code ${fields['last exit code']}` : '']
+    .filter(Boolean)
+    .join(', ');
   return { manager: 'launchd', state: fields.state, ...(detail ? { detail } : {}) };
 }
 

@@ -26,12 +26,20 @@ export function runOsTool(file: string, args: readonly string[], { operation, ti
       file,
       args,
       // C locale: the tools' output is parsed, and their messages quoted in errors.
-      { shell: false, timeout: timeoutMs, maxBuffer: maxBytes, windowsHide: true, encoding: 'utf8', env: { ...buildChildEnv(process.env), LC_ALL: 'C', LANG: 'C' } },
+      {
+        shell: false,
+        timeout: timeoutMs,
+        maxBuffer: maxBytes,
+        windowsHide: true,
+        encoding: 'utf8',
+        env: { ...buildChildEnv(process.env), LC_ALL: 'C', LANG: 'C' },
+      },
       (error, stdout, stderr) => {
         if (!error) return resolve({ code: 0, stdout, stderr });
         const e = error as NodeJS.ErrnoException & { code?: number | string; killed?: boolean; signal?: string | null };
         if (e.code === 'ENOENT') return reject(adapterError('OS_ERROR', operation, `${file} is not installed on this computer (or not on PATH)`));
-        if (e.code === 'ERR_CHILD_PROCESS_STDIO_MAXBUFFER') return reject(adapterError('OUTPUT_LIMIT', operation, `${file} printed more than ${maxBytes} bytes`));
+        if (e.code === 'ERR_CHILD_PROCESS_STDIO_MAXBUFFER')
+          return reject(adapterError('OUTPUT_LIMIT', operation, `${file} printed more than ${maxBytes} bytes`));
         if (e.killed && e.signal) return reject(adapterError('TIMEOUT', operation, `${file} did not finish within ${timeoutMs} ms`));
         if (typeof e.code === 'number') return resolve({ code: e.code, stdout, stderr });
         reject(adapterError('OS_ERROR', operation, `${file} could not run (${e.code ?? e.signal ?? 'unknown error'})`));
@@ -42,6 +50,10 @@ export function runOsTool(file: string, args: readonly string[], { operation, ti
 
 /** The first meaningful line of a tool's error output, short enough for a tool error. */
 export function firstLine(text: string): string {
-  const line = text.split(/\r?\n/).map((l) => l.trim()).find(Boolean) ?? '';
+  const line =
+    text
+      .split(/\r?\n/)
+      .map((l) => l.trim())
+      .find(Boolean) ?? '';
   return line.length > 300 ? `${line.slice(0, 300)}...` : line;
 }

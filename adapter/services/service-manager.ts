@@ -40,5 +40,9 @@ export async function serviceControl(name: string, action: ServiceAction): Promi
 }
 
 function unsupported(operation: string): Error {
-  return adapterError('OS_ERROR', operation, `services are supported with systemd (Linux), launchd (macOS) and the Windows service manager; this is ${process.platform}`);
+  return adapterError(
+    'OS_ERROR',
+    operation,
+    `services are supported with systemd (Linux), launchd (macOS) and the Windows service manager; this is ${process.platform}`,
+  );
 }

@@ -25,7 +25,11 @@ export function parseServiceName(name: string, operation: string): ServiceRef {
   const user = name.startsWith('user:');
   const unit = user ? name.slice('user:'.length) : name;
   if (!UNIT.test(unit) || unit.includes('..')) {
-    throw adapterError('INVALID_INPUT', operation, `"${name}" is not a valid service name: use letters, digits and @ . _ : - (optionally prefixed with user:), not starting with - or .`);
+    throw adapterError(
+      'INVALID_INPUT',
+      operation,
+      `"${name}" is not a valid service name: use letters, digits and @ . _ : - (optionally prefixed with user:), not starting with - or .`,
+    );
   }
   return { name, scope: user ? 'user' : 'system', unit };
 }

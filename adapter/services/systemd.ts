@@ -27,7 +27,11 @@ function requireSystemd(operation: string): void {
   } catch {
     // unreadable: leave it out of the message
   }
-  throw adapterError('OS_ERROR', operation, `systemd is not running on this machine${init ? ` (PID 1 is ${init})` : ''}, so services cannot be queried or controlled here`);
+  throw adapterError(
+    'OS_ERROR',
+    operation,
+    `systemd is not running on this machine${init ? ` (PID 1 is ${init})` : ''}, so services cannot be queried or controlled here`,
+  );
 }
 
 function scopeArgs(ref: ServiceRef): string[] {
@@ -36,7 +40,10 @@ function scopeArgs(ref: ServiceRef): string[] {
 
 export async function systemdStatus(ref: ServiceRef, operation = 'service.status'): Promise<ServiceStatus> {
   requireSystemd(operation);
-  const result = await runOsTool('systemctl', [...scopeArgs(ref), 'show', `--property=${PROPERTIES.join(',')}`, '--', ref.unit], { operation, timeoutMs: STATUS_TIMEOUT_MS });
+  const result = await runOsTool('systemctl', [...scopeArgs(ref), 'show', `--property=${PROPERTIES.join(',')}`, '--', ref.unit], {
+    operation,
+    timeoutMs: STATUS_TIMEOUT_MS,
+  });
   if (result.code !== 0) throw systemctlError(ref, 'show', result.stderr, operation);
   return interpretSystemdShow(parseKeyValues(result.stdout), ref, operation);
 }
@@ -73,14 +80,19 @@ export function interpretSystemdShow(props: Record<string, string>, ref: Service
 
 export function systemctlError(ref: ServiceRef, verb: string, stderr: string, operation: string): Error {
   const message = firstLine(stderr);
-  if (/not (be )?found|not loaded|No such file/i.test(message)) return adapterError('NOT_FOUND', operation, `systemd has no ${ref.scope} unit named ${ref.unit}`);
+  if (/not (be )?found|not loaded|No such file/i.test(message))
+    return adapterError('NOT_FOUND', operation, `systemd has no ${ref.scope} unit named ${ref.unit}`);
   if (/Access denied|Interactive authentication required|permission/i.test(message)) {
     return adapterError('OS_ERROR', operation, `not permitted to ${verb} ${ref.unit}: the server's user needs root or a polkit rule for it`);
   }
   if (/Failed to connect to bus|No medium found|\$DBUS_SESSION_BUS_ADDRESS|XDG_RUNTIME_DIR/i.test(message)) {
-    return adapterError('OS_ERROR', operation, ref.scope === 'user'
-      ? 'the systemd user manager is not reachable (the server runs outside a user session with a session bus)'
-      : 'systemd is not reachable over D-Bus on this machine');
+    return adapterError(
+      'OS_ERROR',
+      operation,
+      ref.scope === 'user'
+        ? 'the systemd user manager is not reachable (the server runs outside a user session with a session bus)'
+        : 'systemd is not reachable over D-Bus on this machine',
+    );
   }
   return adapterError('OS_ERROR', operation, `systemctl ${verb} ${ref.unit} failed${message ? `: ${message}` : ''}`);
 }

@@ -45,7 +45,8 @@ function scExe(): string {
 }
 
 function requireSystemScope(ref: ServiceRef, operation: string): void {
-  if (ref.scope === 'user') throw adapterError('INVALID_INPUT', operation, `user: service names are for systemd and launchd; on Windows name the service itself (got ${ref.name})`);
+  if (ref.scope === 'user')
+    throw adapterError('INVALID_INPUT', operation, `user: service names are for systemd and launchd; on Windows name the service itself (got ${ref.name})`);
 }
 
 export async function windowsServiceStatus(ref: ServiceRef, operation = 'service.status'): Promise<ServiceStatus> {
@@ -66,7 +67,8 @@ export async function windowsServiceControl(ref: ServiceRef, action: ServiceActi
   if (action === 'stop' || action === 'restart') {
     await sc(['stop', ref.unit], ref, 'stop', operation, [ERROR_SERVICE_NOT_ACTIVE]);
     const state = await settle(ref, operation);
-    if (action === 'restart' && state !== 'stopped') throw adapterError('TIMEOUT', operation, `${ref.unit} did not stop within ${SETTLE_MS} ms (state ${state})`);
+    if (action === 'restart' && state !== 'stopped')
+      throw adapterError('TIMEOUT', operation, `${ref.unit} did not stop within ${SETTLE_MS} ms (state ${state})`);
   }
   if (action === 'start' || action === 'restart') {
     await sc(['start', ref.unit], ref, 'start', operation, [ERROR_SERVICE_ALREADY_RUNNING]);
@@ -96,13 +98,22 @@ export function scError(ref: ServiceRef, verb: string, code: number, output: str
     case ERROR_SERVICE_DOES_NOT_EXIST:
       return adapterError('NOT_FOUND', operation, `Windows has no service named ${ref.unit}`);
     case ERROR_ACCESS_DENIED:
-      return adapterError('OS_ERROR', operation, `access denied to ${verb} ${ref.unit}: controlling services needs the server to run elevated (as administrator)`);
+      return adapterError(
+        'OS_ERROR',
+        operation,
+        `access denied to ${verb} ${ref.unit}: controlling services needs the server to run elevated (as administrator)`,
+      );
     case ERROR_SERVICE_DISABLED:
       return adapterError('PRECONDITION_FAILED', operation, `${ref.unit} is disabled; enable it in services.msc before starting it`);
     case ERROR_DEPENDENT_SERVICES_RUNNING:
       return adapterError('PRECONDITION_FAILED', operation, `${ref.unit} cannot stop while services that depend on it are running`);
     default: {
-      const line = firstLine(output.split(/\r?\n/).filter((l) => !/^\[SC\]/.test(l.trim())).join('\n'));
+      const line = firstLine(
+        output
+          .split(/\r?\n/)
+          .filter((l) => !/^\[SC\]/.test(l.trim()))
+          .join('\n'),
+      );
       return adapterError('OS_ERROR', operation, `sc.exe ${verb} ${ref.unit} failed with Windows error ${code}${line ? `: ${line}` : ''}`);
     }
   }

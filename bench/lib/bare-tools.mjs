@@ -50,7 +50,13 @@ const systemInfoOutput = z.object({
 
 export const bareSystemInfo = {
   name: 'system.info',
-  config: { title: 'System information', description: 'Basic facts about the computer.', inputSchema: z.object({}), outputSchema: systemInfoOutput, annotations: READ_ONLY },
+  config: {
+    title: 'System information',
+    description: 'Basic facts about the computer.',
+    inputSchema: z.object({}),
+    outputSchema: systemInfoOutput,
+    annotations: READ_ONLY,
+  },
   async handler() {
     const structured = {
       hostname: os.hostname(),
@@ -107,7 +113,16 @@ export const bareShellExec = {
   async handler({ command, args = [] }) {
     const started = performance.now();
     const { exitCode, signal, stdout, stderr } = await run(command, args);
-    const structured = { exitCode, signal, stdout, stderr, durationMs: Math.round(performance.now() - started), timedOut: false, stdoutTruncated: false, stderrTruncated: false };
+    const structured = {
+      exitCode,
+      signal,
+      stdout,
+      stderr,
+      durationMs: Math.round(performance.now() - started),
+      timedOut: false,
+      stdoutTruncated: false,
+      stderrTruncated: false,
+    };
     return { content: [{ type: 'text', text: `exit ${exitCode}\n${stdout}${stderr}` }], structuredContent: structured };
   },
 };

@@ -10,7 +10,14 @@ export function compareHttp({ load, oursPort, baselinePort, request, concurrency
   // time during a round is that server's (the load generator is another process).
   const runner = (port) => async (durationMs) => {
     const cpu0 = ownCpuMs();
-    const run = await load.run({ port, headers: request.headers, body: request.body, concurrency, durationMs, maxCalls: Math.ceil(durationMs * MAX_CALLS_PER_MS) });
+    const run = await load.run({
+      port,
+      headers: request.headers,
+      body: request.body,
+      concurrency,
+      durationMs,
+      maxCalls: Math.ceil(durationMs * MAX_CALLS_PER_MS),
+    });
     return { ...run, cpuMs: ownCpuMs() - cpu0 };
   };
   return interleave({ ours: runner(oursPort), baseline: runner(baselinePort), ...timing });

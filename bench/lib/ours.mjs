@@ -9,7 +9,7 @@ async function load(path) {
   try {
     return await import(new URL(path, out).href);
   } catch (error) {
-    throw new Error(`cannot load out/${path} (${error.message}); run "npm run build" first`);
+    throw new Error(`cannot load out/${path} (${error.message}); run "npm run build" first`, { cause: error });
   }
 }
 

@@ -17,7 +17,7 @@ export async function startStdioClient(label, command, args, cwd) {
   try {
     await client.connect(transport);
   } catch (error) {
-    throw new Error(`${label}: could not connect over stdio: ${error.message}\n${stderr}`);
+    throw new Error(`${label}: could not connect over stdio: ${error.message}\n${stderr}`, { cause: error });
   }
   return {
     client,

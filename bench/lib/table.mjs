@@ -1,12 +1,29 @@
 /** The human-readable result table: the judged figures first, the detail after the bar. */
 
-const HEADER = ['scenario', 'vs', 'ours CPU/call', 'base CPU/call', 'ratio', 'goal', 'met', '|', 'time ratio (pairs)', 'p50/p99 ratio', 'ours calls/s p50 p99', 'base calls/s p50 p99'];
+const HEADER = [
+  'scenario',
+  'vs',
+  'ours CPU/call',
+  'base CPU/call',
+  'ratio',
+  'goal',
+  'met',
+  '|',
+  'time ratio (pairs)',
+  'p50/p99 ratio',
+  'ours calls/s p50 p99',
+  'base calls/s p50 p99',
+];
 const LEFT = new Set([0, 1, 10, 11]);
 
 export function formatTable(rows) {
   const measured = rows.filter((row) => !row.skipped).map(cells);
   const widths = HEADER.map((h, i) => Math.max(h.length, ...measured.map((c) => c[i].length)));
-  const line = (c) => c.map((cell, i) => (LEFT.has(i) ? cell.padEnd(widths[i]) : cell.padStart(widths[i]))).join('  ').trimEnd();
+  const line = (c) =>
+    c
+      .map((cell, i) => (LEFT.has(i) ? cell.padEnd(widths[i]) : cell.padStart(widths[i])))
+      .join('  ')
+      .trimEnd();
   const out = [line(HEADER), line(widths.map((w) => '-'.repeat(w)))];
   for (const row of rows) out.push(row.skipped ? `${row.id.padEnd(widths[0])}  skipped: ${row.skipped}` : line(cells(row)));
   return out.join('\n');

@@ -4,15 +4,12 @@ import http from 'node:http';
 export function postOnce(port, { headers, body }) {
   const payload = Buffer.from(body);
   return new Promise((resolve, reject) => {
-    const req = http.request(
-      { host: '127.0.0.1', port, path: '/mcp', method: 'POST', headers: { ...headers, 'content-length': payload.length } },
-      (res) => {
-        const chunks = [];
-        res.on('data', (chunk) => chunks.push(chunk));
-        res.on('end', () => resolve({ status: res.statusCode, contentType: res.headers['content-type'] ?? '', text: Buffer.concat(chunks).toString('utf8') }));
-        res.on('error', reject);
-      },
-    );
+    const req = http.request({ host: '127.0.0.1', port, path: '/mcp', method: 'POST', headers: { ...headers, 'content-length': payload.length } }, (res) => {
+      const chunks = [];
+      res.on('data', (chunk) => chunks.push(chunk));
+      res.on('end', () => resolve({ status: res.statusCode, contentType: res.headers['content-type'] ?? '', text: Buffer.concat(chunks).toString('utf8') }));
+      res.on('error', reject);
+    });
     req.setTimeout(10_000, () => req.destroy(new Error('no reply within 10 s')));
     req.on('error', reject);
     req.end(payload);
@@ -22,7 +19,10 @@ export function postOnce(port, { headers, body }) {
 /** The JSON-RPC message in a JSON or SSE reply. */
 function parseReply({ contentType, text }) {
   if (contentType.startsWith('text/event-stream')) {
-    const data = text.split('\n').filter((line) => line.startsWith('data:')).map((line) => line.slice(5).trim());
+    const data = text
+      .split('\n')
+      .filter((line) => line.startsWith('data:'))
+      .map((line) => line.slice(5).trim());
     return JSON.parse(data.at(-1));
   }
   return JSON.parse(text);

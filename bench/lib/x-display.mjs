@@ -141,7 +141,10 @@ function pageHtml() {
   const paragraph =
     'Screenshots of real desktops are mostly text and flat colour. This page gives the encoder the same kind of work: ' +
     'anti-aliased glyphs at several sizes, a few coloured panels and lines, and plenty of empty background between them. ';
-  const rows = Array.from({ length: 8 }, (_, i) => `<tr><td>row ${i + 1}</td><td>${(i * 37) % 101} ms</td><td>${(i * 7919) % 10007} bytes</td><td>ok</td></tr>`).join('');
+  const rows = Array.from(
+    { length: 8 },
+    (_, i) => `<tr><td>row ${i + 1}</td><td>${(i * 37) % 101} ms</td><td>${(i * 7919) % 10007} bytes</td><td>ok</td></tr>`,
+  ).join('');
   return `<!doctype html><html><head><meta charset="utf-8"><title>${TITLE}</title><style>
     body { margin: 0; font: 15px sans-serif; color: #222; background: #fafafa; user-select: none; }
     header { background: #2b5797; color: #fff; padding: 12px 24px; font-size: 22px; }

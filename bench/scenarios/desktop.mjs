@@ -252,5 +252,8 @@ function ms(x) {
 }
 
 function oneLine(text) {
-  return text.trim().replace(/\s*\n\s*/g, ' | ').slice(0, 400);
+  return text
+    .trim()
+    .replace(/\s*\n\s*/g, ' | ')
+    .slice(0, 400);
 }

@@ -65,9 +65,20 @@ export async function fsAndShellScenario({ ours: oursModule, load, timing, wante
         checkRead(`bare fs.read ${file.label}`, await verifyCall(`bare fs.read ${file.label}`, bare.port, request), file);
         progress(id);
         const figures = await compareHttp({ load, oursPort: ours.port, baselinePort: bare.port, request, concurrency, timing });
-        rows.push({ id, tool: 'fs.read', transport: 'http', protocol: '2026-07-28', concurrency, bytes: file.bytes, baselineName: 'bare SDK', oursTools: ours.tools, goal: WITHIN_BARE, ...figures });
+        rows.push({
+          id,
+          tool: 'fs.read',
+          transport: 'http',
+          protocol: '2026-07-28',
+          concurrency,
+          bytes: file.bytes,
+          baselineName: 'bare SDK',
+          oursTools: ours.tools,
+          goal: WITHIN_BARE,
+          ...figures,
+        });
       }
-      rows.push(...(await fsReadStdio({ oursModule, configInput, dir, files, stdioIds, timing, wanted, progress })));
+      rows.push(...(await fsReadStdio({ oursModule, configInput, dir, stdioIds, timing, wanted, progress })));
     }
 
     // shell.exec of `true` over HTTP against a bare-SDK one-tool server.
@@ -84,7 +95,17 @@ export async function fsAndShellScenario({ ours: oursModule, load, timing, wante
         if (!wanted(id)) continue;
         progress(id);
         const figures = await compareHttp({ load, oursPort: ours.port, baselinePort: bare.port, request, concurrency, timing });
-        rows.push({ id, tool: 'shell.exec', transport: 'http', protocol: '2026-07-28', concurrency, baselineName: 'bare SDK', oursTools: ours.tools, goal: WITHIN_BARE, ...figures });
+        rows.push({
+          id,
+          tool: 'shell.exec',
+          transport: 'http',
+          protocol: '2026-07-28',
+          concurrency,
+          baselineName: 'bare SDK',
+          oursTools: ours.tools,
+          goal: WITHIN_BARE,
+          ...figures,
+        });
       }
     }
   } finally {
@@ -95,7 +116,7 @@ export async function fsAndShellScenario({ ours: oursModule, load, timing, wante
 }
 
 /** fs.read over stdio: our CLI (same config as over HTTP) against the official filesystem server, both spawned, both driven by the v1 client. */
-async function fsReadStdio({ oursModule, configInput, dir, files, stdioIds, timing, wanted, progress }) {
+async function fsReadStdio({ oursModule, configInput, dir, stdioIds, timing, wanted, progress }) {
   const todo = stdioIds.filter(({ id }) => wanted(id));
   if (todo.length === 0) return [];
   const configPath = path.join(dir, 'bench-config.json');
@@ -112,14 +133,25 @@ async function fsReadStdio({ oursModule, configInput, dir, files, stdioIds, timi
     for (const { file, id } of todo) {
       checkRead(`ours stdio fs.read ${file.label}`, await ours.call('fs.read', { path: file.path }), file);
       const theirs = await official.call('read_text_file', { path: file.path });
-      if (theirs.structuredContent?.content?.length !== file.bytes) throw new Error(`server-filesystem read_text_file ${file.label}: unexpected content length`);
+      if (theirs.structuredContent?.content?.length !== file.bytes)
+        throw new Error(`server-filesystem read_text_file ${file.label}: unexpected content length`);
       progress(id);
       const figures = await interleave({
         ours: sequentialRunner(ours, 'fs.read', { path: file.path }, STDIO_MAX_CALLS_PER_ROUND),
         baseline: sequentialRunner(official, 'read_text_file', { path: file.path }, STDIO_MAX_CALLS_PER_ROUND),
         ...timing,
       });
-      rows.push({ id, tool: 'fs.read', transport: 'stdio', protocol: '2025-11-25 (v1 client)', concurrency: 1, bytes: file.bytes, baselineName: 'server-filesystem', goal: FASTER_THAN_OFFICIAL, ...figures });
+      rows.push({
+        id,
+        tool: 'fs.read',
+        transport: 'stdio',
+        protocol: '2025-11-25 (v1 client)',
+        concurrency: 1,
+        bytes: file.bytes,
+        baselineName: 'server-filesystem',
+        goal: FASTER_THAN_OFFICIAL,
+        ...figures,
+      });
     }
   } finally {
     for (const session of sessions) await session.close();
@@ -139,10 +171,13 @@ async function listTools(url) {
 function checkRead(label, result, file) {
   const s = result.structuredContent ?? {};
   if (s.sha256 !== file.sha256 || s.truncated !== false || s.content?.length !== file.bytes) {
-    throw new Error(`${label}: expected the whole ${file.bytes}-byte file (sha256 ${file.sha256}), got ${JSON.stringify({ sha256: s.sha256, truncated: s.truncated, length: s.content?.length })}`);
+    throw new Error(
+      `${label}: expected the whole ${file.bytes}-byte file (sha256 ${file.sha256}), got ${JSON.stringify({ sha256: s.sha256, truncated: s.truncated, length: s.content?.length })}`,
+    );
   }
 }
 
 function checkExit(label, result) {
-  if (result.structuredContent?.exitCode !== 0) throw new Error(`${label}: expected exit code 0, got ${JSON.stringify(result.structuredContent).slice(0, 300)}`);
+  if (result.structuredContent?.exitCode !== 0)
+    throw new Error(`${label}: expected exit code 0, got ${JSON.stringify(result.structuredContent).slice(0, 300)}`);
 }

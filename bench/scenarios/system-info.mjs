@@ -35,7 +35,17 @@ export async function systemInfoScenario({ ours: oursModule, load, timing, wante
         if (!wanted(id)) continue;
         progress(id);
         const figures = await compareHttp({ load, oursPort: ours.port, baselinePort: bare.port, request, concurrency, timing });
-        rows.push({ id, tool: 'system.info', transport: 'http', protocol: label, concurrency, baselineName: 'bare SDK', oursTools: ours.tools, goal: WITHIN_BARE, ...figures });
+        rows.push({
+          id,
+          tool: 'system.info',
+          transport: 'http',
+          protocol: label,
+          concurrency,
+          baselineName: 'bare SDK',
+          oursTools: ours.tools,
+          goal: WITHIN_BARE,
+          ...figures,
+        });
       }
     }
   } finally {
@@ -52,7 +62,17 @@ async function calibrate({ id, url, bare, load, timing, progress }) {
     await verifyCall('bare twin system.info', twin.port, request);
     progress(id);
     const figures = await compareHttp({ load, oursPort: twin.port, baselinePort: bare.port, request, concurrency: 1, timing });
-    return { id, tool: 'system.info', transport: 'http', protocol: '2026-07-28', concurrency: 1, baselineName: 'bare SDK', calibration: true, goal: null, ...figures };
+    return {
+      id,
+      tool: 'system.info',
+      transport: 'http',
+      protocol: '2026-07-28',
+      concurrency: 1,
+      baselineName: 'bare SDK',
+      calibration: true,
+      goal: null,
+      ...figures,
+    };
   } finally {
     await twin.close();
   }

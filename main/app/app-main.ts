@@ -70,8 +70,7 @@ export async function runApp({ mainDir, env = process.env, log = createLogger('i
 
   let tray: TrayController | null = null;
   const login = loginItem(app, platform, env);
-  const refreshTray = () =>
-    tray?.render({ status: lifecycle.status, hasToken: Boolean(lifecycle.config?.server.token), openAtLogin: login.get() }, pulse.busy);
+  const refreshTray = () => tray?.render({ status: lifecycle.status, hasToken: Boolean(lifecycle.config?.server.token), openAtLogin: login.get() }, pulse.busy);
 
   const ring = new ActivityRing(undefined, () => [lifecycle.config?.server.token ?? ''].filter(Boolean));
   const pulse = new ActivityPulse(() => refreshTray());
@@ -208,7 +207,8 @@ export async function runApp({ mainDir, env = process.env, log = createLogger('i
   Menu.setApplicationMenu(platform === 'darwin' ? Menu.buildFromTemplate([{ role: 'appMenu' }, { role: 'editMenu' }]) : null);
 
   tray = new TrayController(path.join(resources, 'tray'), onAction);
-  if (!env.CHATGPT_MCP_TOKEN && (await ensureConfigFile(configPath).catch(() => false))) log.info('first start: created the config file with a new token', { file: configPath });
+  if (!env.CHATGPT_MCP_TOKEN && (await ensureConfigFile(configPath).catch(() => false)))
+    log.info('first start: created the config file with a new token', { file: configPath });
   const status = await lifecycle.start();
   refreshTray();
   if (status.state === 'error') settings.open({ section: sectionForField(status.field), ...(status.field ? { field: status.field } : {}) });

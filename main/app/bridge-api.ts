@@ -52,8 +52,7 @@ export interface SettingsSnapshot {
 export type SaveResult = { ok: true; configPath: string } | { ok: false; issues: ConfigIssue[]; error: string };
 
 export type ConnectionTestResult =
-  | { ok: true; url: string; toolCount: number; tools: string[]; durationMs: number }
-  | { ok: false; url: string | null; error: string };
+  { ok: true; url: string; toolCount: number; tools: string[]; durationMs: number } | { ok: false; url: string | null; error: string };
 
 export interface ProcessRow {
   pid: number;
@@ -63,9 +62,7 @@ export interface ProcessRow {
   args: string[];
 }
 
-export type ProcessListResult =
-  | { ok: true; processes: ProcessRow[]; truncated: boolean; canKill: boolean }
-  | { ok: false; error: string };
+export type ProcessListResult = { ok: true; processes: ProcessRow[]; truncated: boolean; canKill: boolean } | { ok: false; error: string };
 
 export type KillResult = { ok: true } | { ok: false; error: string };
 

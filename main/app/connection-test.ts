@@ -23,7 +23,11 @@ export async function testConnection(target: ConnectionTarget): Promise<Connecti
   return first.result;
 }
 
-async function attempt({ url, token, timeoutMs = 5000 }: ConnectionTarget): Promise<{ ok: true; result: ConnectionTestResult } | { ok: false; stale: boolean; result: ConnectionTestResult }> {
+async function attempt({
+  url,
+  token,
+  timeoutMs = 5000,
+}: ConnectionTarget): Promise<{ ok: true; result: ConnectionTestResult } | { ok: false; stale: boolean; result: ConnectionTestResult }> {
   const started = performance.now();
   const client = new Client(
     { name: `${SERVER_NAME}-settings`, version: VERSION },

@@ -6,7 +6,17 @@
  * The dev variant only exists for `electron-vite dev` (inline React-refresh preamble, injected
  * styles and the HMR websocket); production builds never use it.
  */
-const common = ["default-src 'none'", "img-src 'self' data:", "font-src 'self'", "base-uri 'none'", "form-action 'none'", "object-src 'none'", "frame-src 'none'", "worker-src 'none'", "manifest-src 'none'"];
+const common = [
+  "default-src 'none'",
+  "img-src 'self' data:",
+  "font-src 'self'",
+  "base-uri 'none'",
+  "form-action 'none'",
+  "object-src 'none'",
+  "frame-src 'none'",
+  "worker-src 'none'",
+  "manifest-src 'none'",
+];
 
 export const PRODUCTION_CSP = [...common, "script-src 'self'", "style-src 'self'", "connect-src 'none'"].join('; ');
 

@@ -21,7 +21,14 @@ export const invokePayloads = {
   [INVOKE.restartServer]: none,
   [INVOKE.listActivity]: none,
   [INVOKE.listProcesses]: z.union([none, z.tuple([z.string().max(200).optional()])]),
-  [INVOKE.killProcess]: z.tuple([z.number().int().positive().max(2 ** 31 - 1), z.enum(KILL_SIGNALS)]),
+  [INVOKE.killProcess]: z.tuple([
+    z
+      .number()
+      .int()
+      .positive()
+      .max(2 ** 31 - 1),
+    z.enum(KILL_SIGNALS),
+  ]),
 } satisfies Record<InvokeChannel, z.ZodType>;
 
 export const sendPayloads = {

@@ -6,17 +6,7 @@
 import type { ServerStatus } from './bridge-api.js';
 import { statusLine } from './tray-state.js';
 
-export const MENU_ACTIONS = [
-  'copy-url',
-  'copy-token',
-  'open-settings',
-  'restart',
-  'pause',
-  'resume',
-  'open-activity',
-  'toggle-login',
-  'quit',
-] as const;
+export const MENU_ACTIONS = ['copy-url', 'copy-token', 'open-settings', 'restart', 'pause', 'resume', 'open-activity', 'toggle-login', 'quit'] as const;
 export type MenuAction = (typeof MENU_ACTIONS)[number];
 
 export type MenuItemModel =

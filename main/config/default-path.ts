@@ -6,11 +6,7 @@ export const APP_DIR_NAME = 'chatgpt-mcp';
  * The per-OS config file shared by the tray app and the CLI. Everything it depends on is a
  * parameter so tests never look at the real home directory.
  */
-export function defaultConfigPath(
-  platform: NodeJS.Platform,
-  env: NodeJS.ProcessEnv,
-  home: string,
-): string {
+export function defaultConfigPath(platform: NodeJS.Platform, env: NodeJS.ProcessEnv, home: string): string {
   if (platform === 'win32') {
     const appData = env.APPDATA || path.win32.join(home, 'AppData', 'Roaming');
     return path.win32.join(appData, APP_DIR_NAME, 'config.json');

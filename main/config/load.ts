@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import nodePath from 'node:path';
 import os from 'node:os';
-import * as z from 'zod';
+import type * as z from 'zod';
 import { configSchema, LOG_LEVELS, type Config } from './schema.js';
 import { defaultConfigPath } from './default-path.js';
 import { deepFreeze } from './deep-freeze.js';

@@ -21,7 +21,10 @@ const MiB = 1024 * KiB;
 /** POSIX absolute (`/x`), Windows drive (`C:\x`, `C:/x`) or UNC (`\\server\share`). */
 const ABSOLUTE_PATH = /^(\/|[A-Za-z]:[\\/]|\\\\)/;
 
-const text = z.string().min(1, 'must not be empty').refine((s) => !s.includes('\0'), 'must not contain NUL');
+const text = z
+  .string()
+  .min(1, 'must not be empty')
+  .refine((s) => !s.includes('\0'), 'must not contain NUL');
 
 const absolutePath = text.refine((s) => ABSOLUTE_PATH.test(s), {
   message: 'expected an absolute path (like /home/me/projects or C:\\Users\\me\\projects)',
@@ -29,10 +32,7 @@ const absolutePath = text.refine((s) => ABSOLUTE_PATH.test(s), {
 
 const byteSize = (max: number) => z.number().int().positive().max(max);
 
-export const rootSchema = z.union([
-  absolutePath,
-  z.strictObject({ path: absolutePath, readOnly: z.boolean().default(false) }),
-]);
+export const rootSchema = z.union([absolutePath, z.strictObject({ path: absolutePath, readOnly: z.boolean().default(false) })]);
 
 export const serverSchema = z.strictObject({
   host: text.default(DEFAULT_HOST),
@@ -69,7 +69,12 @@ export const filesystemSchema = z.strictObject({
 export const shellSchema = z.strictObject({
   enabled: z.boolean().default(false),
   allowedCommands: z.array(text).default([]),
-  maxRuntimeMs: z.number().int().positive().max(24 * 3600 * 1000).default(120_000),
+  maxRuntimeMs: z
+    .number()
+    .int()
+    .positive()
+    .max(24 * 3600 * 1000)
+    .default(120_000),
   maxOutputBytes: byteSize(256 * MiB).default(1 * MiB),
   allowEnv: z.boolean().default(false),
   allowPathEnv: z.boolean().default(false),

@@ -31,7 +31,12 @@ export function capabilitySummary(config: Readonly<Config>, tools: readonly stri
       maxReadBytes: fs.maxReadBytes,
       maxWriteBytes: fs.maxWriteBytes,
     },
-    shell: { enabled: shell.enabled, allowedCommands: shell.enabled ? [...shell.allowedCommands] : [], maxRuntimeMs: shell.maxRuntimeMs, maxOutputBytes: shell.maxOutputBytes },
+    shell: {
+      enabled: shell.enabled,
+      allowedCommands: shell.enabled ? [...shell.allowedCommands] : [],
+      maxRuntimeMs: shell.maxRuntimeMs,
+      maxOutputBytes: shell.maxOutputBytes,
+    },
     process: { ...config.process },
     desktop: {
       hostDisplayAccess: display,

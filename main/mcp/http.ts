@@ -48,11 +48,19 @@ export async function startHttpServer({ config, factory, logger }: HttpServerOpt
     const hostname = hostnameOf(req.headers.host ?? '');
     if (!hostname || !hosts.has(hostname)) {
       logger.warn('request refused', { reason: 'host', path });
-      return sendRpcError(res, 403, `Forbidden: Host "${req.headers.host ?? ''}" is not allowed. A tunnel that forwards its public Host header needs that name in server.allowedHosts (allowed now: ${[...hosts].join(', ')}).`);
+      return sendRpcError(
+        res,
+        403,
+        `Forbidden: Host "${req.headers.host ?? ''}" is not allowed. A tunnel that forwards its public Host header needs that name in server.allowedHosts (allowed now: ${[...hosts].join(', ')}).`,
+      );
     }
     if (!originAllowed(req.headers.origin, origins)) {
       logger.warn('request refused', { reason: 'origin', path });
-      return sendRpcError(res, 403, `Forbidden: Origin "${req.headers.origin}" is not allowed. Add it to server.allowedOrigins if a browser page on that origin should reach this server.`);
+      return sendRpcError(
+        res,
+        403,
+        `Forbidden: Origin "${req.headers.origin}" is not allowed. Add it to server.allowedOrigins if a browser page on that origin should reach this server.`,
+      );
     }
     if (path === '/healthz') {
       if (req.method !== 'GET' && req.method !== 'HEAD') return sendJson(res, 405, { error: 'method not allowed' }, { allow: 'GET, HEAD' });
@@ -68,7 +76,9 @@ export async function startHttpServer({ config, factory, logger }: HttpServerOpt
     }
     const length = Number(req.headers['content-length']);
     if (Number.isFinite(length) && length > maxRequestBodySize) {
-      return sendRpcError(res, 413, `Request body too large: ${length} bytes, the limit is ${maxRequestBodySize} (server.maxRequestBytes).`, { connection: 'close' });
+      return sendRpcError(res, 413, `Request body too large: ${length} bytes, the limit is ${maxRequestBodySize} (server.maxRequestBytes).`, {
+        connection: 'close',
+      });
     }
     void mcpNode(req, res);
   });
@@ -76,7 +86,12 @@ export async function startHttpServer({ config, factory, logger }: HttpServerOpt
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', (error: NodeJS.ErrnoException) => {
-      if (error.code === 'EADDRINUSE') reject(new ListenError(`Port ${settings.port} on ${settings.host} is already in use. Choose another with --port or CHATGPT_MCP_PORT, or stop the other server.`));
+      if (error.code === 'EADDRINUSE')
+        reject(
+          new ListenError(
+            `Port ${settings.port} on ${settings.host} is already in use. Choose another with --port or CHATGPT_MCP_PORT, or stop the other server.`,
+          ),
+        );
       else if (error.code === 'EACCES') reject(new ListenError(`Not allowed to listen on ${settings.host}:${settings.port} (EACCES). Use a port above 1024.`));
       else if (error.code === 'EADDRNOTAVAIL') reject(new ListenError(`Cannot listen on ${settings.host}: no such address on this computer.`));
       else reject(new ListenError(`Cannot listen on ${settings.host}:${settings.port}: ${error.code ?? error.message}`));

@@ -36,7 +36,13 @@ export type ToolCallEvent =
 export type ToolCallObserver = (event: ToolCallEvent) => void;
 
 interface PreparedTool {
-  config: { title: string; description: string; inputSchema: ToolDefinition['input']; outputSchema: ToolDefinition['output']; annotations: ToolDefinition['annotations'] };
+  config: {
+    title: string;
+    description: string;
+    inputSchema: ToolDefinition['input'];
+    outputSchema: ToolDefinition['output'];
+    annotations: ToolDefinition['annotations'];
+  };
   handler: (args: Record<string, unknown>, ctx: { mcpReq: { id: string | number; signal: AbortSignal } }) => Promise<CallToolResult>;
 }
 
@@ -65,7 +71,10 @@ export function createServerFactory(deps: ServerDeps): McpServerFactory {
   const serverInstructions = instructions(exposedName('system.info', deps.config));
 
   return () => {
-    const server = new McpServer({ name: SERVER_NAME, version: VERSION }, { capabilities: { tools: { listChanged: false } }, instructions: serverInstructions });
+    const server = new McpServer(
+      { name: SERVER_NAME, version: VERSION },
+      { capabilities: { tools: { listChanged: false } }, instructions: serverInstructions },
+    );
     prepared.forEach(({ config, handler }, i) => server.registerTool(names[i]!, config, handler));
     return server;
   };

@@ -56,4 +56,9 @@ export function defineTool<I extends z.ZodObject, O extends z.ZodObject>(tool: T
 export const READ_ONLY: ToolAnnotations = Object.freeze({ readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false });
 export const DESTRUCTIVE: ToolAnnotations = Object.freeze({ readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false });
 export const IDEMPOTENT_WRITE: ToolAnnotations = Object.freeze({ readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false });
-export const OPEN_WORLD_DESTRUCTIVE: ToolAnnotations = Object.freeze({ readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true });
+export const OPEN_WORLD_DESTRUCTIVE: ToolAnnotations = Object.freeze({
+  readOnlyHint: false,
+  destructiveHint: true,
+  idempotentHint: false,
+  openWorldHint: true,
+});

@@ -104,18 +104,88 @@ const CAPTURE_EXECUTABLES: ReadonlyMap<string, Category> = new Map(
   (
     [
       // X11 / cross-desktop screenshots
-      ['screenshot', ['import', 'xwd', 'scrot', 'maim', 'gnome-screenshot', 'spectacle', 'flameshot', 'shutter', 'ksnip',
-        'xfce4-screenshooter', 'mate-screenshot', 'deepin-screenshot', 'screengrab', 'escrotum', 'hacksaw',
-        // Wayland
-        'grim', 'grimshot', 'slurp', 'wayshot', 'hyprshot', 'shotman', 'swappy',
-        // macOS, Windows
-        'screencapture', 'snippingtool', 'screensketch', 'psr']],
-      ['recorder', ['wf-recorder', 'wl-screenrec', 'gpu-screen-recorder', 'obs', 'obs64', 'obs32', 'obs-studio',
-        'simplescreenrecorder', 'recordmydesktop', 'gtk-recordmydesktop', 'byzanz-record', 'kazam', 'peek', 'kooha',
-        'vokoscreen', 'vokoscreenng']],
-      ['input', ['xdotool', 'ydotool', 'ydotoold', 'wtype', 'dotool', 'dotoolc', 'wlrctl', 'xte', 'xvkbd', 'xmacroplay',
-        'xmacrorec', 'xmacrorec2', 'xinput', 'wmctrl', 'cliclick', 'autohotkey', 'autohotkey32', 'autohotkey64',
-        'autohotkeyu64', 'autoit3', 'autoit3_x64', 'nircmd', 'nircmdc']],
+      [
+        'screenshot',
+        [
+          'import',
+          'xwd',
+          'scrot',
+          'maim',
+          'gnome-screenshot',
+          'spectacle',
+          'flameshot',
+          'shutter',
+          'ksnip',
+          'xfce4-screenshooter',
+          'mate-screenshot',
+          'deepin-screenshot',
+          'screengrab',
+          'escrotum',
+          'hacksaw',
+          // Wayland
+          'grim',
+          'grimshot',
+          'slurp',
+          'wayshot',
+          'hyprshot',
+          'shotman',
+          'swappy',
+          // macOS, Windows
+          'screencapture',
+          'snippingtool',
+          'screensketch',
+          'psr',
+        ],
+      ],
+      [
+        'recorder',
+        [
+          'wf-recorder',
+          'wl-screenrec',
+          'gpu-screen-recorder',
+          'obs',
+          'obs64',
+          'obs32',
+          'obs-studio',
+          'simplescreenrecorder',
+          'recordmydesktop',
+          'gtk-recordmydesktop',
+          'byzanz-record',
+          'kazam',
+          'peek',
+          'kooha',
+          'vokoscreen',
+          'vokoscreenng',
+        ],
+      ],
+      [
+        'input',
+        [
+          'xdotool',
+          'ydotool',
+          'ydotoold',
+          'wtype',
+          'dotool',
+          'dotoolc',
+          'wlrctl',
+          'xte',
+          'xvkbd',
+          'xmacroplay',
+          'xmacrorec',
+          'xmacrorec2',
+          'xinput',
+          'wmctrl',
+          'cliclick',
+          'autohotkey',
+          'autohotkey32',
+          'autohotkey64',
+          'autohotkeyu64',
+          'autoit3',
+          'autoit3_x64',
+          'nircmd',
+          'nircmdc',
+        ],
+      ],
       ['clipboard', ['xclip', 'xsel', 'wl-paste', 'wl-copy', 'copyq', 'pbpaste', 'pbcopy']],
       ['remote-desktop', ['x11vnc', 'x0vncserver', 'wayvnc', 'krfb', 'grdctl']],
       ['compositor-ipc', ['swaymsg', 'i3-msg', 'hyprctl', 'niri']],
@@ -126,22 +196,39 @@ const CAPTURE_EXECUTABLES: ReadonlyMap<string, Category> = new Map(
 /** Grab devices and sources that read the screen, per tool. */
 const FFMPEG_GRAB_FORMATS = new Set(['x11grab', 'xcbgrab', 'kmsgrab', 'gdigrab', 'avfoundation', 'fbdev', 'pipewiregrab']);
 const FFMPEG_GRAB_FILTERS = ['ddagrab', 'gfxcapture'];
-const GST_SCREEN_ELEMENTS = ['ximagesrc', 'pipewiresrc', 'd3d11screencapturesrc', 'd3d12screencapturesrc', 'dx9screencapsrc',
-  'gdiscreencapsrc', 'dxgiscreencapsrc'];
+const GST_SCREEN_ELEMENTS = [
+  'ximagesrc',
+  'pipewiresrc',
+  'd3d11screencapturesrc',
+  'd3d12screencapturesrc',
+  'dx9screencapsrc',
+  'gdiscreencapsrc',
+  'dxgiscreencapsrc',
+];
 
 /** D-Bus interfaces that capture or drive the screen: a high-signal payload in any command's args. */
-const DBUS_CAPTURE_INTERFACES = /org\.(freedesktop\.portal\.(screenshot|screencast|remotedesktop)|gnome\.shell\.screenshot|gnome\.mutter\.(screencast|remotedesktop)|kde\.kwin\.screenshot2?|kde\.kwin\.screencast)\b/i;
+const DBUS_CAPTURE_INTERFACES =
+  /org\.(freedesktop\.portal\.(screenshot|screencast|remotedesktop)|gnome\.shell\.screenshot|gnome\.mutter\.(screencast|remotedesktop)|kde\.kwin\.screenshot2?|kde\.kwin\.screencast)\b/i;
 
 /** Inline-code markers: capture/input libraries and OS APIs. Only checked inside inline code. */
 const CODE_MARKERS: ReadonlyArray<readonly [RegExp, string]> = [
   [/\b(pyautogui|pyscreeze|pyscreenshot|pynput|dxcam|d3dshot|ImageGrab)\b/i, 'a Python screen capture or input library'],
   [/\b(?:import|from)\s+mss\b|\bmss\s*\.\s*mss\b|\bmss\s*\(\s*\)/, 'the Python mss screen capture library'],
   [/\bfrom\s+Xlib\b|\bimport\s+Xlib\b/, 'python-xlib (direct X11 access)'],
-  [/(@jitsi\/)?robotjs|@nut-tree(-fork)?\/|\bnut-js\b|screenshot-desktop|node-screenshots|uiohook|iohook|desktopCapturer/i, 'a Node screen capture or input library'],
+  [
+    /(@jitsi\/)?robotjs|@nut-tree(-fork)?\/|\bnut-js\b|screenshot-desktop|node-screenshots|uiohook|iohook|desktopCapturer/i,
+    'a Node screen capture or input library',
+  ],
   [/X11::GUITest|Imager::Screenshot|Win32::GuiTest|Win32::Screenshot/i, 'a Perl screen capture or input module'],
-  [/CopyFromScreen|SendKeys|\bSendInput\b|keybd_event|mouse_event|SetCursorPos|GetAsyncKeyState|SetWindowsHookEx|\bBitBlt\b|PrintWindow|Cursor\]::Position/i, 'a Windows screen capture or input API'],
+  [
+    /CopyFromScreen|SendKeys|\bSendInput\b|keybd_event|mouse_event|SetCursorPos|GetAsyncKeyState|SetWindowsHookEx|\bBitBlt\b|PrintWindow|Cursor\]::Position/i,
+    'a Windows screen capture or input API',
+  ],
   [/Get-Clipboard|Set-Clipboard|Windows\.Forms\.Clipboard/i, 'the Windows clipboard'],
-  [/CGWindowListCreateImage|CGDisplayCreateImage|SCScreenshotManager|SCStream|CGEventPost|CGEventCreate(Keyboard|Mouse)Event|NSPasteboard/, 'a macOS screen capture, input or clipboard API'],
+  [
+    /CGWindowListCreateImage|CGDisplayCreateImage|SCScreenshotManager|SCStream|CGEventPost|CGEventCreate(Keyboard|Mouse)Event|NSPasteboard/,
+    'a macOS screen capture, input or clipboard API',
+  ],
   [/\bscreencapture\b|\bkeystroke\b|\bkey code\b|\bclick at\b/i, 'macOS screen capture or UI scripting'],
   [/\bXTestFake\w+|\bXGetImage\b|xcb_get_image/, 'a raw X11 capture or input call'],
   [/screen:\/\//i, 'a screen:// capture source'],
@@ -153,9 +240,37 @@ const CODE_MARKERS: ReadonlyArray<readonly [RegExp, string]> = [
 
 const SHELLS = new Set(['sh', 'bash', 'dash', 'zsh', 'ksh', 'mksh', 'ash', 'fish', 'tcsh', 'csh', 'busybox-sh']);
 /** Commands that run another command given in their args. */
-const WRAPPERS = new Set(['env', 'sudo', 'doas', 'nice', 'nohup', 'timeout', 'stdbuf', 'setsid', 'xargs', 'command', 'time',
-  'ionice', 'chrt', 'taskset', 'unbuffer', 'busybox', 'watch', 'flock', 'runuser', 'dbus-launch', 'dbus-run-session',
-  'wsl', 'exec', 'start', 'systemd-run', 'flatpak-spawn', 'strace', 'ltrace', 'gdb']);
+const WRAPPERS = new Set([
+  'env',
+  'sudo',
+  'doas',
+  'nice',
+  'nohup',
+  'timeout',
+  'stdbuf',
+  'setsid',
+  'xargs',
+  'command',
+  'time',
+  'ionice',
+  'chrt',
+  'taskset',
+  'unbuffer',
+  'busybox',
+  'watch',
+  'flock',
+  'runuser',
+  'dbus-launch',
+  'dbus-run-session',
+  'wsl',
+  'exec',
+  'start',
+  'systemd-run',
+  'flatpak-spawn',
+  'strace',
+  'ltrace',
+  'gdb',
+]);
 const SHELL_COMMAND_WRAPPERS = new Set(['su', 'script', 'runuser']); // `-c "command string"`
 const MAX_DEPTH = 4;
 const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*=/;
@@ -205,7 +320,8 @@ export function matchCapture(commandName: string, realPath: string | null, args:
 
   const envArg = args.find((a) => ASSIGNMENT.test(a) && isDisplayEnvKey(a.slice(0, a.indexOf('='))));
   if (envArg) return { rule: 'display-env-assignment', detail: `${label} sets ${envArg.slice(0, envArg.indexOf('='))} in its arguments` };
-  if (args.some((a) => DBUS_CAPTURE_INTERFACES.test(a))) return { rule: 'dbus-capture-interface', detail: `${label} calls a D-Bus screen capture or remote-desktop interface` };
+  if (args.some((a) => DBUS_CAPTURE_INTERFACES.test(a)))
+    return { rule: 'dbus-capture-interface', detail: `${label} calls a D-Bus screen capture or remote-desktop interface` };
   if (args.some((a) => /^screen:\/\//i.test(a))) return { rule: 'screen-mrl', detail: `${label} opens a screen:// capture source` };
 
   for (const name of names) {
@@ -320,7 +436,10 @@ function matchCode(name: string, code: string): CaptureMatch | null {
 
 /** Names too common as plain words or dictionary keys to flag inside quoted strings of code. */
 const AMBIGUOUS_WORDS = new Set(['import', 'peek', 'obs', 'obs32', 'obs64', 'psr', 'xte', 'niri', 'slurp', 'shutter']);
-const toolNames = [...CAPTURE_EXECUTABLES.keys()].filter((n) => !AMBIGUOUS_WORDS.has(n)).map(escapeRegExp).join('|');
+const toolNames = [...CAPTURE_EXECUTABLES.keys()]
+  .filter((n) => !AMBIGUOUS_WORDS.has(n))
+  .map(escapeRegExp)
+  .join('|');
 /** A capture tool at the start of a quoted string in code: os.system("scrot x.png"), execSync('grim -'). */
 const QUOTED_TOOL = new RegExp(`["'\`]\\s*(?:[^"'\`\\s]*[\\\\/])?(${toolNames})(?:\\.exe)?(?=["'\`\\s])`, 'i');
 
@@ -362,16 +481,41 @@ function matchWrapped(args: readonly string[], depth: number): CaptureMatch | nu
   return null;
 }
 
-const SPECIAL_PROGRAMS = new Set(['ffmpeg', 'ffplay', 'ffprobe', 'avconv', 'gst-launch', 'magick', 'convert', 'gm', 'vlc', 'cvlc',
-  'powershell', 'pwsh', 'cmd', 'mshta', 'wscript', 'cscript']);
+const SPECIAL_PROGRAMS = new Set([
+  'ffmpeg',
+  'ffplay',
+  'ffprobe',
+  'avconv',
+  'gst-launch',
+  'magick',
+  'convert',
+  'gm',
+  'vlc',
+  'cvlc',
+  'powershell',
+  'pwsh',
+  'cmd',
+  'mshta',
+  'wscript',
+  'cscript',
+]);
 
 function isKnownProgram(name: string): boolean {
-  return CAPTURE_EXECUTABLES.has(name) || WRAPPERS.has(name) || SHELLS.has(name) || SHELL_COMMAND_WRAPPERS.has(name) || INTERPRETERS.has(name) || SPECIAL_PROGRAMS.has(name);
+  return (
+    CAPTURE_EXECUTABLES.has(name) ||
+    WRAPPERS.has(name) ||
+    SHELLS.has(name) ||
+    SHELL_COMMAND_WRAPPERS.has(name) ||
+    INTERPRETERS.has(name) ||
+    SPECIAL_PROGRAMS.has(name)
+  );
 }
 
 /** Lowercased basename without Windows executable suffixes; versioned interpreters collapse. */
 function programName(path: string): string {
-  let name = baseName(path).toLowerCase().replace(/\.(exe|com)$/, '');
+  let name = baseName(path)
+    .toLowerCase()
+    .replace(/\.(exe|com)$/, '');
   if (/^(python|pythonw|pypy|py)(\d+(\.\d+)*)?w?$/.test(name)) name = 'python';
   else if (/^(perl|ruby|php|lua|luajit)\d+(\.\d+)*$/.test(name)) name = name.replace(/[\d.]+$/, '').replace('luajit', 'lua');
   else if (name === 'nodejs') name = 'node';

@@ -14,16 +14,7 @@
 import fs from 'node:fs/promises';
 import type { Config } from '../config/schema.js';
 import { adapterError } from '../../adapter/errors.js';
-import {
-  inputProblem,
-  isInside,
-  isRelativeInput,
-  normalizeAbsolute,
-  pathFlavor,
-  relativeSegments,
-  splitPath,
-  type Platform,
-} from './path-compare.js';
+import { inputProblem, isInside, isRelativeInput, normalizeAbsolute, pathFlavor, relativeSegments, splitPath, type Platform } from './path-compare.js';
 import { BUILT_IN_SECRET_PATTERNS, compilePatterns, findAncestorMatch, findMatch, foldName, type SecretPattern } from './secret-patterns.js';
 
 export type Access = 'read' | 'write';
@@ -133,7 +124,11 @@ export class FilesystemPolicy {
     // Moving or deleting an entry whose name a deny pattern relies on would unprotect what is below it.
     const pattern = this.ancestorHit(resolved.path, resolved.root);
     if (pattern) {
-      throw denial(operation, `${show(lexical)} holds paths protected by the ${pattern.origin === 'built-in' ? 'secret' : 'deny'} pattern "${pattern.source}", so it cannot be moved or deleted through these tools`, 'secret');
+      throw denial(
+        operation,
+        `${show(lexical)} holds paths protected by the ${pattern.origin === 'built-in' ? 'secret' : 'deny'} pattern "${pattern.source}", so it cannot be moved or deleted through these tools`,
+        'secret',
+      );
     }
     return resolved;
   }
@@ -157,7 +152,11 @@ export class FilesystemPolicy {
     if (isRelativeInput(input, this.platform)) {
       const first = this.roots[0]!;
       if (first.real === undefined) {
-        throw denial(operation, `${show(input)} is relative, and relative paths resolve against the first root ${first.shown}, which ${first.unusable}`, 'root-unusable');
+        throw denial(
+          operation,
+          `${show(input)} is relative, and relative paths resolve against the first root ${first.shown}, which ${first.unusable}`,
+          'root-unusable',
+        );
       }
       absolute = pathFlavor(this.platform).join(first.real, input);
     }
@@ -170,7 +169,8 @@ export class FilesystemPolicy {
   private async check(lexical: string, located: Located, access: Access, operation: string): Promise<ResolvedPath> {
     const deny = (message: string, reason: DenialReason) => denial(operation, message, reason);
     const shown = show(lexical);
-    if (!located.ok) throw located.invalid ? adapterError('INVALID_INPUT', operation, `${shown} ${located.reason}`) : deny(`${shown} ${located.reason}`, 'unresolvable');
+    if (!located.ok)
+      throw located.invalid ? adapterError('INVALID_INPUT', operation, `${shown} ${located.reason}`) : deny(`${shown} ${located.reason}`, 'unresolvable');
 
     const root = this.containingRoot(located.path);
     if (root === undefined) throw this.outsideError(lexical, shown, deny);
@@ -285,7 +285,8 @@ export class FilesystemPolicy {
         return this.located(await fs.realpath(current), missing, missing.length === 0);
       } catch (error) {
         const code = errorCode(error);
-        if (NOT_FOUND.has(code)) return { ok: false, reason: 'is, or passes through, a symlink whose target does not exist, so where it leads cannot be checked' };
+        if (NOT_FOUND.has(code))
+          return { ok: false, reason: 'is, or passes through, a symlink whose target does not exist, so where it leads cannot be checked' };
         return unresolvable(code);
       }
     }
@@ -340,7 +341,11 @@ export class FilesystemPolicy {
   private isTempOf(target: string, file: string): boolean {
     const flavor = pathFlavor(this.platform);
     const name = foldName(flavor.basename(target));
-    return name.startsWith(`.${foldName(flavor.basename(file))}.`) && foldedInside(flavor.dirname(target), flavor.dirname(file), this.platform) && foldedInside(flavor.dirname(file), flavor.dirname(target), this.platform);
+    return (
+      name.startsWith(`.${foldName(flavor.basename(file))}.`) &&
+      foldedInside(flavor.dirname(target), flavor.dirname(file), this.platform) &&
+      foldedInside(flavor.dirname(file), flavor.dirname(target), this.platform)
+    );
   }
 
   private ancestorHit(real: string, rootReal: string): SecretPattern | undefined {

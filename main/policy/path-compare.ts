@@ -120,7 +120,10 @@ function windowsSegmentProblem(segment: string): string | undefined {
 export function splitPath(p: string, platform: Platform): SplitPath {
   const flavor = pathFlavor(platform);
   const root = flavor.parse(p).root;
-  const segments = p.slice(root.length).split(flavor.sep).filter((s) => s !== '');
+  const segments = p
+    .slice(root.length)
+    .split(flavor.sep)
+    .filter((s) => s !== '');
   return { root, segments };
 }
 

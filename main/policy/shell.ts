@@ -80,7 +80,11 @@ export class ShellPolicy {
     const pathApi = this.platform === 'win32' ? nodePath.win32 : nodePath.posix;
     const isPath = command.includes('/') || (this.platform === 'win32' && command.includes('\\'));
     if (isPath && !pathApi.isAbsolute(command)) {
-      throw adapterError('COMMAND_NOT_ALLOWED', op, `${command}: give a command name or an absolute path, not a relative path. Allowed commands: ${this.describeAllowed()}`);
+      throw adapterError(
+        'COMMAND_NOT_ALLOWED',
+        op,
+        `${command}: give a command name or an absolute path, not a relative path. Allowed commands: ${this.describeAllowed()}`,
+      );
     }
     const name = isPath ? pathApi.basename(command) : command;
     const listedExactly = this.listed(command);
@@ -98,7 +102,11 @@ export class ShellPolicy {
     // under "*", so a planted script cannot slip past the display gate's denylist unread.
     for (const candidate of [pathApi.dirname(found.found), found.real]) {
       if (await this.writable(candidate)) {
-        throw adapterError('COMMAND_NOT_ALLOWED', op, `${command} resolves to ${found.found}, inside a writable root; programs that tools can write are never run. Allowed commands: ${this.describeAllowed()}`);
+        throw adapterError(
+          'COMMAND_NOT_ALLOWED',
+          op,
+          `${command} resolves to ${found.found}, inside a writable root; programs that tools can write are never run. Allowed commands: ${this.describeAllowed()}`,
+        );
       }
     }
     return found;
@@ -135,7 +143,11 @@ export class ShellPolicy {
     if (!desktop.hostDisplayAccess) {
       const display = displayEnvKeysIn(extra);
       if (display.length > 0) {
-        throw adapterError('COMMAND_NOT_ALLOWED', op, `${display.join(', ')} would give the command the screen; screen and input access is off (desktop.hostDisplayAccess is false)`);
+        throw adapterError(
+          'COMMAND_NOT_ALLOWED',
+          op,
+          `${display.join(', ')} would give the command the screen; screen and input access is off (desktop.hostDisplayAccess is false)`,
+        );
       }
     }
     const env = buildChildEnv(this.serverEnv, extra, this.platform);

@@ -175,7 +175,12 @@ export function App({ bridge }: { bridge: SettingsBridge }) {
             const count = s.id === 'activity' ? 0 : errorCount(s.id);
             return (
               <li key={s.id}>
-                <button type="button" className={`nav-item${s.id === section ? ' active' : ''}`} aria-current={s.id === section ? 'page' : undefined} onClick={() => setSection(s.id)}>
+                <button
+                  type="button"
+                  className={`nav-item${s.id === section ? ' active' : ''}`}
+                  aria-current={s.id === section ? 'page' : undefined}
+                  onClick={() => setSection(s.id)}
+                >
                   <Icon name={s.icon} />
                   <span>{s.title}</span>
                   {count > 0 ? (
@@ -206,8 +211,12 @@ export function App({ bridge }: { bridge: SettingsBridge }) {
 
           {snapshot?.fileError ? <Banner kind="bad">{snapshot.fileError}. Saving replaces it with the settings shown here.</Banner> : null}
           {status.state === 'error' ? <Banner kind="bad">The server is not running: {status.message.split('\n')[0]}</Banner> : null}
-          {unknown.length > 0 ? <Banner kind="warn">The config file has settings this version does not know ({unknown.join(', ')}); saving removes them.</Banner> : null}
-          {snapshot && snapshot.overrides.length > 0 ? <Banner kind="info">Environment variables override some file settings in the running server: {snapshot.overrides.join(', ')}.</Banner> : null}
+          {unknown.length > 0 ? (
+            <Banner kind="warn">The config file has settings this version does not know ({unknown.join(', ')}); saving removes them.</Banner>
+          ) : null}
+          {snapshot && snapshot.overrides.length > 0 ? (
+            <Banner kind="info">Environment variables override some file settings in the running server: {snapshot.overrides.join(', ')}.</Banner>
+          ) : null}
           {saveState.kind === 'saved' ? (
             <Banner
               kind="ok"

@@ -19,14 +19,17 @@ export interface Environment {
 }
 
 export function isLoopbackHost(host: string): boolean {
-  const h = host.trim().toLowerCase().replace(/^\[(.*)\]$/, '$1');
+  const h = host
+    .trim()
+    .toLowerCase()
+    .replace(/^\[(.*)\]$/, '$1');
   return h === 'localhost' || h === '::1' || /^127(\.\d{1,3}){3}$/.test(h) || /^::ffff:127(\.\d{1,3}){3}$/.test(h);
 }
 
 /** The warning for one shared folder, or null. */
 export function rootWarning(path: string, env: Environment): string | null {
   const normalized = normalize(path, env.platform);
-  if (normalized === '' ) return null;
+  if (normalized === '') return null;
   if (isFileSystemRoot(normalized, env.platform)) return WARNINGS.fileSystemRoot;
   if (normalized === normalize(env.homeDir, env.platform)) return WARNINGS.homeRoot;
   return null;
@@ -34,9 +37,49 @@ export function rootWarning(path: string, env: Environment): string | null {
 
 /** Programs that run arbitrary code from their arguments or from files the model can write. */
 const CODE_RUNNERS = new Set([
-  'sh', 'bash', 'zsh', 'dash', 'fish', 'ksh', 'csh', 'tcsh', 'cmd', 'cmd.exe', 'powershell', 'powershell.exe', 'pwsh', 'pwsh.exe',
-  'python', 'python3', 'node', 'deno', 'bun', 'perl', 'ruby', 'php', 'lua', 'osascript', 'git', 'npm', 'npx', 'pnpm', 'yarn',
-  'pip', 'pip3', 'make', 'cargo', 'go', 'java', 'env', 'xargs', 'find', 'awk', 'sudo', 'ssh', 'docker', 'tar',
+  'sh',
+  'bash',
+  'zsh',
+  'dash',
+  'fish',
+  'ksh',
+  'csh',
+  'tcsh',
+  'cmd',
+  'cmd.exe',
+  'powershell',
+  'powershell.exe',
+  'pwsh',
+  'pwsh.exe',
+  'python',
+  'python3',
+  'node',
+  'deno',
+  'bun',
+  'perl',
+  'ruby',
+  'php',
+  'lua',
+  'osascript',
+  'git',
+  'npm',
+  'npx',
+  'pnpm',
+  'yarn',
+  'pip',
+  'pip3',
+  'make',
+  'cargo',
+  'go',
+  'java',
+  'env',
+  'xargs',
+  'find',
+  'awk',
+  'sudo',
+  'ssh',
+  'docker',
+  'tar',
 ]);
 
 export function commandsWarning(draft: Draft): string | null {

@@ -109,7 +109,10 @@ export function validateDraft(draft: Draft): FieldErrors {
     const key = fieldKey(issue.path, draft);
     if (!errors.has(key)) errors.set(key, humanize(key, issue));
     if (key === 'server.maxRequestBytes' && issue.code === 'custom') {
-      errors.set('filesystem.maxWriteBytes', `must be smaller than the largest request the server accepts (${formatBytes(draft.server.maxRequestBytes)}, under Connection › Advanced)`);
+      errors.set(
+        'filesystem.maxWriteBytes',
+        `must be smaller than the largest request the server accepts (${formatBytes(draft.server.maxRequestBytes)}, under Connection › Advanced)`,
+      );
     }
   }
   return errors;
@@ -162,7 +165,8 @@ interface IssueLike {
 
 function humanize(key: string, issue: IssueLike): string {
   if (key === 'server.port') return 'enter a port number from 0 to 65535';
-  const asValue = (n: unknown) => (typeof n !== 'number' ? String(n) : key.endsWith('Bytes') ? formatBytes(n) : key.endsWith('Ms') ? formatDuration(n) : String(n));
+  const asValue = (n: unknown) =>
+    typeof n !== 'number' ? String(n) : key.endsWith('Bytes') ? formatBytes(n) : key.endsWith('Ms') ? formatDuration(n) : String(n);
   switch (issue.code) {
     case 'invalid_type':
       return issue.expected === 'number' ? 'enter a number' : issue.message;

@@ -3,7 +3,14 @@ import { ActivityRing, summarizeTarget } from '../../main/app/activity-ring.js';
 import type { ActivityEntry } from '../../main/app/bridge-api.js';
 
 const start = (tool: string, id: number, target: Record<string, unknown> = {}) => ({ phase: 'start' as const, tool, id, target });
-const end = (tool: string, id: number, outcome: 'ok' | 'PATH_NOT_ALLOWED' = 'ok', durationMs = 5, target: Record<string, unknown> = {}) => ({ phase: 'end' as const, tool, id, target, durationMs, outcome });
+const end = (tool: string, id: number, outcome: 'ok' | 'PATH_NOT_ALLOWED' = 'ok', durationMs = 5, target: Record<string, unknown> = {}) => ({
+  phase: 'end' as const,
+  tool,
+  id,
+  target,
+  durationMs,
+  outcome,
+});
 
 describe('ActivityRing', () => {
   it('keeps only the newest N calls', () => {
@@ -35,7 +42,11 @@ describe('ActivityRing', () => {
   });
 
   it('still records an end whose start it never saw', () => {
-    const ring = new ActivityRing(10, () => [], () => new Date('2026-01-01T00:00:01.000Z'));
+    const ring = new ActivityRing(
+      10,
+      () => [],
+      () => new Date('2026-01-01T00:00:01.000Z'),
+    );
     ring.record(end('shell.exec', 7, 'ok', 1000, { command: 'git' }));
     expect(ring.list()).toEqual([{ seq: 1, time: '2026-01-01T00:00:00.000Z', tool: 'shell.exec', target: 'command=git', outcome: 'ok', durationMs: 1000 }]);
   });

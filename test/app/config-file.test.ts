@@ -50,7 +50,10 @@ describe('the config file as the settings window sees it', () => {
 
   it('explains start failures with the field to open', () => {
     fs.writeFileSync(file, JSON.stringify({ desktop: { apps: { 'bad name!': { path: '/bin/x' } } } }));
-    expect(explainStartFailure(new ConfigError('Invalid configuration in file'), file)).toEqual({ message: 'Invalid configuration in file', field: ['desktop', 'apps', 'bad name!'] });
+    expect(explainStartFailure(new ConfigError('Invalid configuration in file'), file)).toEqual({
+      message: 'Invalid configuration in file',
+      field: ['desktop', 'apps', 'bad name!'],
+    });
     expect(explainStartFailure(new ListenError('Port 80 on 127.0.0.1 is already in use. Choose another'), file).field).toEqual(['server', 'port']);
     expect(explainStartFailure(new ListenError('Refusing to listen on 10.0.0.5: it is not a loopback address.'), file).field).toEqual(['server', 'host']);
     expect(explainStartFailure(new ListenError('Refusing to listen on 0.0.0.0 without a token: set ...'), file).field).toEqual(['server', 'token']);

@@ -75,7 +75,8 @@ describe('saveConfig (atomic, validated, private)', () => {
   it('validateConfig reports issues with key paths, including cross-field rules', () => {
     const result = validateConfig({ server: { maxRequestBytes: 1024 }, filesystem: { maxWriteBytes: 2048 } });
     expect(result.ok).toBe(false);
-    if (!result.ok) expect(result.issues[0]).toEqual({ path: ['server', 'maxRequestBytes'], message: expect.stringContaining('larger than filesystem.maxWriteBytes') });
+    if (!result.ok)
+      expect(result.issues[0]).toEqual({ path: ['server', 'maxRequestBytes'], message: expect.stringContaining('larger than filesystem.maxWriteBytes') });
     expect(validateConfig({}).ok).toBe(true);
   });
 });

@@ -17,9 +17,17 @@ describe('testConnection (a real 2026-07-28 client against the real server)', ()
     const adapter = new LocalComputerAdapter();
     const openConfig = configSchema.parse({ server: { port: 0 }, process: { list: true } });
     expectedTools = enabledTools(openConfig).length;
-    open = await startHttpServer({ config: openConfig, logger: silentLogger, factory: createServerFactory({ config: openConfig, adapter, logger: silentLogger }) });
+    open = await startHttpServer({
+      config: openConfig,
+      logger: silentLogger,
+      factory: createServerFactory({ config: openConfig, adapter, logger: silentLogger }),
+    });
     const lockedConfig = configSchema.parse({ server: { port: 0, token: TOKEN } });
-    locked = await startHttpServer({ config: lockedConfig, logger: silentLogger, factory: createServerFactory({ config: lockedConfig, adapter, logger: silentLogger }) });
+    locked = await startHttpServer({
+      config: lockedConfig,
+      logger: silentLogger,
+      factory: createServerFactory({ config: lockedConfig, adapter, logger: silentLogger }),
+    });
   });
 
   afterAll(async () => {
@@ -50,7 +58,11 @@ describe('testConnection (a real 2026-07-28 client against the real server)', ()
 
   it('says when nothing listens', async () => {
     const port = Number(new URL(open.url).port);
-    const spare = await startHttpServer({ config: configSchema.parse({ server: { port: 0 } }), logger: silentLogger, factory: createServerFactory({ config: configSchema.parse({}), adapter: new LocalComputerAdapter(), logger: silentLogger }) });
+    const spare = await startHttpServer({
+      config: configSchema.parse({ server: { port: 0 } }),
+      logger: silentLogger,
+      factory: createServerFactory({ config: configSchema.parse({}), adapter: new LocalComputerAdapter(), logger: silentLogger }),
+    });
     const url = spare.url;
     await spare.close();
     expect(port).toBeGreaterThan(0);

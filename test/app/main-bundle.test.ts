@@ -147,7 +147,10 @@ describe('the built tray app under Node with a stand-in electron', () => {
     expect(tested).toMatchObject({ ok: true, result: { ok: true, url } });
 
     // Only the window's own page may call in.
-    expect(await running.invoke('settings:load', [], { senderId: 999 })).toMatchObject({ ok: false, error: expect.stringContaining('did not come from the settings window') });
+    expect(await running.invoke('settings:load', [], { senderId: 999 })).toMatchObject({
+      ok: false,
+      error: expect.stringContaining('did not come from the settings window'),
+    });
     expect(await running.invoke('settings:load', [], { url: 'https://evil.example/' })).toMatchObject({ ok: false });
 
     // Saving writes the file (0600) but leaves the running server alone until a restart.
@@ -170,7 +173,10 @@ describe('the built tray app under Node with a stand-in electron', () => {
     const pauseMark = running.click('Pause server');
     await running.menu(pauseMark, /^Paused/);
     await running.next((r) => r.type === 'tray-image' && String(r.path).endsWith('paused.png'), pauseMark);
-    expect(await testConnection({ url: restartedUrl, token: TOKEN, timeoutMs: 2000 })).toMatchObject({ ok: false, error: expect.stringContaining('Connection refused') });
+    expect(await testConnection({ url: restartedUrl, token: TOKEN, timeoutMs: 2000 })).toMatchObject({
+      ok: false,
+      error: expect.stringContaining('Connection refused'),
+    });
     const resumeMark = running.click('Resume server');
     const resumedUrl = await running.runningUrl(resumeMark);
     expect((await testConnection({ url: resumedUrl, token: TOKEN })).ok).toBe(true);

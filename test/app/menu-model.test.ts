@@ -3,7 +3,10 @@ import type { ServerStatus } from '../../main/app/bridge-api.js';
 import { buildMenuModel, MENU_ACTIONS, type MenuItemModel } from '../../main/app/menu-model.js';
 
 const running: ServerStatus = { state: 'running', url: 'http://127.0.0.1:3210/mcp', toolCount: 3, auth: false };
-const labels = (items: MenuItemModel[]) => items.map((i) => (i.type === 'separator' ? '---' : `${i.label}${i.enabled ? '' : ' (disabled)'}${i.type === 'checkbox' ? (i.checked ? ' [x]' : ' [ ]') : ''}`));
+const labels = (items: MenuItemModel[]) =>
+  items.map((i) =>
+    i.type === 'separator' ? '---' : `${i.label}${i.enabled ? '' : ' (disabled)'}${i.type === 'checkbox' ? (i.checked ? ' [x]' : ' [ ]') : ''}`,
+  );
 
 describe('tray menu model', () => {
   it('running, with a token and login items available', () => {
@@ -49,7 +52,9 @@ describe('tray menu model', () => {
   });
 
   it('uses only known actions, each once', () => {
-    const actions = buildMenuModel({ status: running, hasToken: true, openAtLogin: true }).flatMap((i) => (i.type !== 'separator' && i.action ? [i.action] : []));
+    const actions = buildMenuModel({ status: running, hasToken: true, openAtLogin: true }).flatMap((i) =>
+      i.type !== 'separator' && i.action ? [i.action] : [],
+    );
     expect(new Set(actions).size).toBe(actions.length);
     for (const action of actions) expect(MENU_ACTIONS).toContain(action);
   });

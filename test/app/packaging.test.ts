@@ -21,7 +21,9 @@ type BuilderConfig = Record<string, any>;
 
 /** electron-builder's own check: its scheme.json through its ajv setup, plus its extra rules. */
 async function validate(config: unknown): Promise<void> {
-  const { validateConfiguration } = require('app-builder-lib/out/util/config/config.js') as { validateConfiguration(c: unknown, logger: unknown): Promise<void> };
+  const { validateConfiguration } = require('app-builder-lib/out/util/config/config.js') as {
+    validateConfiguration(c: unknown, logger: unknown): Promise<void>;
+  };
   await validateConfiguration(config, { isEnabled: false, add() {} });
 }
 
@@ -55,7 +57,12 @@ describe('electron-builder config', () => {
       APPLE_API_ISSUER: 'issuer',
     });
     await validate(signed);
-    expect(signed.win.azureSignOptions).toEqual({ endpoint: 'https://eus.codesigning.azure.net', codeSigningAccountName: 'account', certificateProfileName: 'profile', publisherName: 'Publisher' });
+    expect(signed.win.azureSignOptions).toEqual({
+      endpoint: 'https://eus.codesigning.azure.net',
+      codeSigningAccountName: 'account',
+      certificateProfileName: 'profile',
+      publisherName: 'Publisher',
+    });
     expect(signed.mac.notarize).toBe(true);
   });
 
@@ -68,7 +75,13 @@ describe('electron-builder config', () => {
 
   it('sets the fuses, asar unpacking and per-OS settings the app relies on', async () => {
     const config = await loadConfig({});
-    expect(config.electronFuses).toMatchObject({ runAsNode: false, enableNodeOptionsEnvironmentVariable: false, enableNodeCliInspectArguments: false, enableEmbeddedAsarIntegrityValidation: true, onlyLoadAppFromAsar: true });
+    expect(config.electronFuses).toMatchObject({
+      runAsNode: false,
+      enableNodeOptionsEnvironmentVariable: false,
+      enableNodeCliInspectArguments: false,
+      enableEmbeddedAsarIntegrityValidation: true,
+      onlyLoadAppFromAsar: true,
+    });
     expect(config.asar).toBe(true);
     expect(config.asarUnpack).toEqual(expect.arrayContaining(['node_modules/@nut-tree-fork/**', '**/*.node']));
     expect(config.extraMetadata.main).toBe('out/app/main/index.js');
@@ -83,7 +96,13 @@ describe('electron-builder config', () => {
     expect(config.deb.depends).toEqual(expect.arrayContaining(['libxtst6', 'libx11-6']));
 
     // Every file the config points at exists.
-    for (const file of [config.mac.entitlements, config.mac.icon, config.win.icon, config.linux.icon, ...config.extraResources.map((r: { from: string }) => r.from)]) {
+    for (const file of [
+      config.mac.entitlements,
+      config.mac.icon,
+      config.win.icon,
+      config.linux.icon,
+      ...config.extraResources.map((r: { from: string }) => r.from),
+    ]) {
       expect(fs.existsSync(path.join(REPO, file)), file).toBe(true);
     }
     const plist = fs.readFileSync(path.join(REPO, config.mac.entitlements), 'utf8');
@@ -136,7 +155,8 @@ describe('release workflow', () => {
     const config = fs.readFileSync(CONFIG, 'utf8');
     const read = new Set([...config.matchAll(/\b(AZURE_SIGNING_[A-Z]+|APPLE_API_[A-Z_]+)\b/g)].map((m) => m[1]!));
     for (const name of read) expect(text, name).toContain(name);
-    for (const name of ['CSC_LINK', 'WIN_CSC_LINK', 'AZURE_CLIENT_SECRET', 'APPLE_API_KEY_ID']) expect(text).toMatch(new RegExp(`${name}: \\$\\{\\{.*secrets\\.`));
+    for (const name of ['CSC_LINK', 'WIN_CSC_LINK', 'AZURE_CLIENT_SECRET', 'APPLE_API_KEY_ID'])
+      expect(text).toMatch(new RegExp(`${name}: \\$\\{\\{.*secrets\\.`));
   });
 });
 

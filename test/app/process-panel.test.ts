@@ -21,7 +21,13 @@ describe('ProcessPanel', () => {
   });
 
   it('filters, caps the rows and says whether ending is allowed', async () => {
-    const many = Array.from({ length: MAX_ROWS + 50 }, (_, i) => ({ pid: i + 1, ppid: 0, user: 'me', command: i % 2 ? 'node' : 'bash', args: [i % 2 ? 'node' : 'bash', `--n=${i}`] }));
+    const many = Array.from({ length: MAX_ROWS + 50 }, (_, i) => ({
+      pid: i + 1,
+      ppid: 0,
+      user: 'me',
+      command: i % 2 ? 'node' : 'bash',
+      args: [i % 2 ? 'node' : 'bash', `--n=${i}`],
+    }));
     const panel = new ProcessPanel({ listProcesses: async () => many }, () => config(true, false));
     const all = await panel.list();
     expect(all).toMatchObject({ ok: true, truncated: true, canKill: false });
@@ -44,7 +50,9 @@ describe('ProcessPanel', () => {
     );
     expect(await panel.kill(4242, 'SIGKILL')).toMatchObject({ ok: false, error: expect.stringContaining('this app') });
     expect(await panel.kill(999999, 'SIGTERM')).toEqual({ ok: false, error: 'NOT_FOUND: no process 999999' });
-    const errno = new ProcessPanel({ killProcess: async () => Promise.reject(Object.assign(new Error('/secret/path'), { code: 'EPERM' })) }, () => config(true, true));
+    const errno = new ProcessPanel({ killProcess: async () => Promise.reject(Object.assign(new Error('/secret/path'), { code: 'EPERM' })) }, () =>
+      config(true, true),
+    );
     expect(await errno.kill(1, 'SIGTERM')).toEqual({ ok: false, error: 'Could not signal process 1 (EPERM)' });
   });
 

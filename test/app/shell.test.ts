@@ -11,6 +11,8 @@ import { pathToFileURL } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
 const electron = vi.hoisted(() => {
+  // vi.hoisted runs before the imports above exist, so the module is required here.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports, @typescript-eslint/consistent-type-imports
   const { EventEmitter: Emitter } = require('node:events') as typeof import('node:events');
   let nextId = 1;
   class FakeWebContents extends Emitter {
@@ -128,7 +130,18 @@ describe('settings window', () => {
     expect(windows()).toHaveLength(1);
     const win = windows()[0]!;
     expect(win.options.webPreferences).toEqual(secureWebPreferences(options.preload, false));
-    expect(win.options.webPreferences).toMatchObject({ contextIsolation: true, sandbox: true, nodeIntegration: false, nodeIntegrationInSubFrames: false, nodeIntegrationInWorker: false, webSecurity: true, webviewTag: false, allowRunningInsecureContent: false, devTools: false, preload: options.preload });
+    expect(win.options.webPreferences).toMatchObject({
+      contextIsolation: true,
+      sandbox: true,
+      nodeIntegration: false,
+      nodeIntegrationInSubFrames: false,
+      nodeIntegrationInWorker: false,
+      webSecurity: true,
+      webviewTag: false,
+      allowRunningInsecureContent: false,
+      devTools: false,
+      preload: options.preload,
+    });
     expect(win.options.show).toBe(false);
     expect(win.loadFile).toHaveBeenCalledWith(options.indexFile);
     expect(settings.expectedSender()).toEqual({ webContentsId: win.webContents.id, url: pathToFileURL(options.indexFile).href });
@@ -208,7 +221,10 @@ describe('web contents and session hardening', () => {
     }
     expect((ses.setPermissionCheckHandler.mock.calls[0]![0] as () => boolean)()).toBe(false);
     expect((ses.setDevicePermissionHandler.mock.calls[0]![0] as () => boolean)()).toBe(false);
-    const onHeaders = ses.webRequest.onHeadersReceived.mock.calls[0]![0] as (d: unknown, cb: (r: { responseHeaders: Record<string, string[]> }) => void) => void;
+    const onHeaders = ses.webRequest.onHeadersReceived.mock.calls[0]![0] as (
+      d: unknown,
+      cb: (r: { responseHeaders: Record<string, string[]> }) => void,
+    ) => void;
     const callback = vi.fn();
     onHeaders({ responseHeaders: { 'content-type': ['text/html'] } }, callback);
     const csp = callback.mock.calls[0]![0].responseHeaders['Content-Security-Policy'][0] as string;
@@ -350,7 +366,10 @@ describe('the app: one instance', () => {
       expect(windows()).toHaveLength(1);
       const win = windows()[0]!;
       const load = electron.ipcMain.handlers.get(INVOKE.load)!;
-      const snapshot = (await load({ sender: { id: win.webContents.id }, senderFrame: { url: pathToFileURL('/app/out/app/renderer/index.html').href, parent: null } })) as {
+      const snapshot = (await load({
+        sender: { id: win.webContents.id },
+        senderFrame: { url: pathToFileURL('/app/out/app/renderer/index.html').href, parent: null },
+      })) as {
         navigate: unknown;
         issues: unknown[];
         configPath: string;

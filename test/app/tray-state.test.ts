@@ -18,7 +18,9 @@ describe('tray icon and text', () => {
 
   it('says where it runs, or why it does not, in one line', () => {
     expect(statusLine(running)).toBe('Running at http://127.0.0.1:3210/mcp');
-    expect(statusLine({ state: 'error', message: '\nInvalid configuration in /c.json:\n  server.port: too big', field: ['server', 'port'] })).toBe('Not running: Invalid configuration in /c.json:');
+    expect(statusLine({ state: 'error', message: '\nInvalid configuration in /c.json:\n  server.port: too big', field: ['server', 'port'] })).toBe(
+      'Not running: Invalid configuration in /c.json:',
+    );
     expect(statusLine({ state: 'error', message: 'x'.repeat(300), field: null })).toHaveLength('Not running: '.length + 100);
     expect(trayTooltip({ state: 'paused', url: 'u' })).toBe('ChatGPT Computer MCP\nPaused: not listening');
   });
@@ -38,7 +40,11 @@ function manualTimers() {
   };
   const advance = (ms: number) => {
     now += ms;
-    for (const [id, timer] of [...pending]) if (timer.at <= now) (pending.delete(id), timer.run());
+    for (const [id, timer] of [...pending])
+      if (timer.at <= now) {
+        pending.delete(id);
+        timer.run();
+      }
   };
   return { timers, advance, pending };
 }

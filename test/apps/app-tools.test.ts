@@ -4,8 +4,6 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { isAlive } from '../../adapter/apps/close-app.js';
-import type { ComputerAdapter } from '../../adapter/computer-adapter.js';
-import { LocalComputerAdapter } from '../../adapter/local-computer-adapter.js';
 import { startTestServer, type TestServer } from './harness.js';
 
 const linux = process.platform === 'linux';

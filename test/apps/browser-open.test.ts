@@ -84,7 +84,7 @@ describe.skipIf(!linux)('browser.open through xdg-open', () => {
     }
   });
 
-  test("an opener failure is a clear OS_ERROR", async () => {
+  test('an opener failure is a clear OS_ERROR', async () => {
     process.env.PATH = `${path.join(dir, 'failing-bin')}${path.delimiter}${savedPath}`;
     try {
       const result = await server.call('browser.open', { url: 'https://example.com/' });

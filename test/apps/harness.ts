@@ -38,7 +38,10 @@ export async function startTestServer(config: ConfigInput, adapter: ComputerAdap
     async call(name, args = {}) {
       const result = await client.callTool({ name, arguments: args });
       const content = (result.content ?? []) as Array<{ type: string; text?: string }>;
-      const text = content.filter((c) => c.type === 'text').map((c) => c.text ?? '').join('\n');
+      const text = content
+        .filter((c) => c.type === 'text')
+        .map((c) => c.text ?? '')
+        .join('\n');
       return { isError: result.isError === true, text, structured: result.structuredContent as Record<string, unknown> | undefined };
     },
     async toolNames() {

@@ -35,7 +35,13 @@ export function judge(results: readonly ScenarioResult[], scenarioSkips: Scenari
       const failingIds = new Set(failing.map((c) => c.id));
       const stale = wholeReason !== undefined ? failing.length === 0 : Object.keys(perCheck).some((id) => !failingIds.has(id));
       if (unexcused.length > 0) {
-        return { scenario, outcome: 'fail' as const, notes: unexcused.map((c) => `${c.id} [${c.status}]: ${c.errorMessage ?? '(no message)'}`), warnings, stale };
+        return {
+          scenario,
+          outcome: 'fail' as const,
+          notes: unexcused.map((c) => `${c.id} [${c.status}]: ${c.errorMessage ?? '(no message)'}`),
+          warnings,
+          stale,
+        };
       }
       if (failing.length > 0) {
         if (wholeReason !== undefined) return { scenario, outcome: 'skip' as const, notes: [wholeReason], warnings, stale };

@@ -104,7 +104,13 @@ export async function listServerScenarios(toolchain: Toolchain, timeoutMs: numbe
  * scenario fails, fixture or not); the caller judges the checks. Fails if the suite wrote
  * fewer results than the scenarios it announced.
  */
-export async function runRequirements(toolchain: Toolchain, url: string, revision: string, outDir: string, timeoutMs: number): Promise<{ results: ScenarioResult[]; run: SuiteRun }> {
+export async function runRequirements(
+  toolchain: Toolchain,
+  url: string,
+  revision: string,
+  outDir: string,
+  timeoutMs: number,
+): Promise<{ results: ScenarioResult[]; run: SuiteRun }> {
   const run = await conformance(toolchain, ['server', '--url', url, '--requirements', revision, '--output-dir', outDir], timeoutMs);
   const announced = /Running requirements \S+ \((\d+) scenarios\)/.exec(run.stdout);
   if (!announced) throw new Error(`conformance did not start the ${revision} requirement set (exit ${run.code}):\n${tail(run.stdout + run.stderr)}`);
@@ -116,7 +122,13 @@ export async function runRequirements(toolchain: Toolchain, url: string, revisio
 }
 
 /** Runs single scenarios (`--scenario NAME`) into outDir, one suite process each. */
-export async function runScenarios(toolchain: Toolchain, url: string, scenarios: readonly string[], outDir: string, timeoutMs: number): Promise<ScenarioResult[]> {
+export async function runScenarios(
+  toolchain: Toolchain,
+  url: string,
+  scenarios: readonly string[],
+  outDir: string,
+  timeoutMs: number,
+): Promise<ScenarioResult[]> {
   for (const scenario of scenarios) {
     const run = await conformance(toolchain, ['server', '--url', url, '--scenario', scenario, '--output-dir', outDir], timeoutMs);
     if (!run.stdout.includes(`Running client scenario '${scenario}'`)) {

@@ -16,16 +16,40 @@ function refusal(run: () => unknown): { code?: string; message?: string } {
 
 describe('toPhysical', () => {
   test.each([
-    [{ x: 0, y: 0 }, { x: 0, y: 0 }],
-    [{ x: 1279, y: 799 }, { x: 1279, y: 799 }],
-    [{ x: 10.4, y: 10.6 }, { x: 10, y: 11 }],
+    [
+      { x: 0, y: 0 },
+      { x: 0, y: 0 },
+    ],
+    [
+      { x: 1279, y: 799 },
+      { x: 1279, y: 799 },
+    ],
+    [
+      { x: 10.4, y: 10.6 },
+      { x: 10, y: 11 },
+    ],
     // a 640x400 capture of the whole screen: doubles
-    [{ x: 320, y: 200, space: { width: 640, height: 400 } }, { x: 640, y: 400 }],
-    [{ x: 639, y: 399, space: { width: 640, height: 400 } }, { x: 1278, y: 798 }],
-    [{ x: 639.9, y: 399.9, space: { width: 640, height: 400 } }, { x: 1279, y: 799 }],
+    [
+      { x: 320, y: 200, space: { width: 640, height: 400 } },
+      { x: 640, y: 400 },
+    ],
+    [
+      { x: 639, y: 399, space: { width: 640, height: 400 } },
+      { x: 1278, y: 798 },
+    ],
+    [
+      { x: 639.9, y: 399.9, space: { width: 640, height: 400 } },
+      { x: 1279, y: 799 },
+    ],
     // a space larger than the screen
-    [{ x: 2559, y: 1599, space: { width: 2560, height: 1600 } }, { x: 1279, y: 799 }],
-    [{ x: 100, y: 100, space: { width: 1000, height: 1000 } }, { x: 128, y: 80 }],
+    [
+      { x: 2559, y: 1599, space: { width: 2560, height: 1600 } },
+      { x: 1279, y: 799 },
+    ],
+    [
+      { x: 100, y: 100, space: { width: 1000, height: 1000 } },
+      { x: 128, y: 80 },
+    ],
   ])('%j -> %j', (target, expected) => {
     expect(toPhysical(target, screen, 'input.move')).toEqual(expected);
   });
@@ -57,10 +81,20 @@ describe('captureArea', () => {
     expect(captureArea({ display: 1 }, screen, displays, 'screen.capture')).toEqual(displays[1]);
   });
   test('a region of the desktop', () => {
-    expect(captureArea({ region: { x: 10, y: 20, width: 100, height: 50 } }, screen, displays, 'screen.capture')).toEqual({ x: 10, y: 20, width: 100, height: 50 });
+    expect(captureArea({ region: { x: 10, y: 20, width: 100, height: 50 } }, screen, displays, 'screen.capture')).toEqual({
+      x: 10,
+      y: 20,
+      width: 100,
+      height: 50,
+    });
   });
   test('a region is relative to its display', () => {
-    expect(captureArea({ display: 1, region: { x: 10, y: 20, width: 100, height: 50 } }, screen, displays, 'screen.capture')).toEqual({ x: 650, y: 20, width: 100, height: 50 });
+    expect(captureArea({ display: 1, region: { x: 10, y: 20, width: 100, height: 50 } }, screen, displays, 'screen.capture')).toEqual({
+      x: 650,
+      y: 20,
+      width: 100,
+      height: 50,
+    });
   });
   test.each([
     [{ display: 2 }, 'display 2 does not exist; displays: 0 = 640x800 at 0,0; 1 = 640x800 at 640,0'],
@@ -69,7 +103,10 @@ describe('captureArea', () => {
     [{ region: { x: 0, y: 0, width: 0, height: 10 } }, 'width, height >= 1'],
     [{ region: { x: 1.5, y: 0, width: 10, height: 10 } }, 'whole numbers'],
   ])('%j is refused', (request, message) => {
-    expect(refusal(() => captureArea(request, screen, displays, 'screen.capture'))).toMatchObject({ code: 'INVALID_INPUT', message: expect.stringContaining(message) });
+    expect(refusal(() => captureArea(request, screen, displays, 'screen.capture'))).toMatchObject({
+      code: 'INVALID_INPUT',
+      message: expect.stringContaining(message),
+    });
   });
 });
 
@@ -98,7 +135,7 @@ describe('parseXrandrMonitors', () => {
   });
   test('nothing parsable is no monitors', () => {
     expect(parseXrandrMonitors('')).toEqual([]);
-    expect(parseXrandrMonitors('Can\'t open display')).toEqual([]);
+    expect(parseXrandrMonitors("Can't open display")).toEqual([]);
   });
 });
 

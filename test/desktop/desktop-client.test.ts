@@ -60,7 +60,10 @@ describe('before any worker starts', () => {
     const client = new DesktopClient({ env: {}, platform: 'linux', spawn: neverSpawn });
     expect(await failure(client.pressKeys('ctrl+nope'))).toMatchObject({ code: 'INVALID_INPUT', message: expect.stringContaining('unknown key "nope"') });
     expect(await failure(client.typeText('a\u0007'))).toMatchObject({ code: 'INVALID_INPUT', message: expect.stringContaining('U+0007') });
-    expect(await failure(client.click({ x: 5, button: 'left', double: false }))).toMatchObject({ code: 'INVALID_INPUT', message: expect.stringContaining('both x and y') });
+    expect(await failure(client.click({ x: 5, button: 'left', double: false }))).toMatchObject({
+      code: 'INVALID_INPUT',
+      message: expect.stringContaining('both x and y'),
+    });
   });
 
   test('a missing worker module says how to build it', async () => {
@@ -93,7 +96,11 @@ describe('a warm worker', () => {
   });
 
   test('structural errors from the worker keep their code and message', async () => {
-    expect(await failure(fake('adapter-error').moveMouse({ x: 5000, y: 0 }))).toMatchObject({ code: 'INVALID_INPUT', operation: 'input.move', message: 'x=5000 is outside the 1280x800 screen' });
+    expect(await failure(fake('adapter-error').moveMouse({ x: 5000, y: 0 }))).toMatchObject({
+      code: 'INVALID_INPUT',
+      operation: 'input.move',
+      message: 'x=5000 is outside the 1280x800 screen',
+    });
   });
 
   test('a malformed error is a generic OS_ERROR that echoes nothing', async () => {
@@ -103,10 +110,14 @@ describe('a warm worker', () => {
   });
 
   test('an idle worker does not keep the server process alive', async () => {
-    const run = spawnSync(process.execPath, [path.join(here, 'fixtures/idle-client.mjs'), path.join(REPO, 'out/adapter/desktop/desktop-client.js'), FAKE_WORKER], {
-      encoding: 'utf8',
-      timeout: 10_000,
-    });
+    const run = spawnSync(
+      process.execPath,
+      [path.join(here, 'fixtures/idle-client.mjs'), path.join(REPO, 'out/adapter/desktop/desktop-client.js'), FAKE_WORKER],
+      {
+        encoding: 'utf8',
+        timeout: 10_000,
+      },
+    );
     expect(run.error).toBeUndefined();
     expect(run.status).toBe(0);
     const { workerPid } = JSON.parse(run.stdout) as { workerPid: number };
@@ -122,7 +133,9 @@ describe('crashes and hangs fail one call, never the server', () => {
     const client = fake('exit-once', {}, { FAKE_WORKER_MARKER: path.join(dir, 'died') });
     const error = await failure(client.screenSize());
     expect(error).toMatchObject({ code: 'OS_ERROR', operation: 'screen.size' });
-    expect(error.message).toContain('the desktop worker stopped unexpectedly (exit code 3) during screen.size; this call failed and the next call starts a new worker');
+    expect(error.message).toContain(
+      'the desktop worker stopped unexpectedly (exit code 3) during screen.size; this call failed and the next call starts a new worker',
+    );
     const deadPid = Number(fs.readFileSync(path.join(dir, 'died'), 'utf8'));
     const next = (await client.screenSize()) as unknown as { pid: number };
     expect(next.pid).not.toBe(deadPid);
@@ -152,7 +165,10 @@ describe('crashes and hangs fail one call, never the server', () => {
     await waitFor(() => client.workerPid !== undefined);
     const hungPid = client.workerPid;
     const error = await first;
-    expect(error).toMatchObject({ code: 'TIMEOUT', message: 'screen.size did not finish within 300 ms; the desktop worker was stopped and the next call starts a new one' });
+    expect(error).toMatchObject({
+      code: 'TIMEOUT',
+      message: 'screen.size did not finish within 300 ms; the desktop worker was stopped and the next call starts a new one',
+    });
     expect(await waitUntilGone(hungPid!)).toBe(true);
     // A fresh worker is started for the next call (it hangs too, so this times out as well).
     const again = failure(client.moveMouse({ x: 0, y: 0 }));
@@ -167,7 +183,10 @@ describe('crashes and hangs fail one call, never the server', () => {
     await new Promise((r) => setTimeout(r, 200));
     const second = failure(client.moveMouse({ x: 0, y: 0 }));
     expect((await first).code).toBe('TIMEOUT');
-    expect(await second).toMatchObject({ code: 'OS_ERROR', message: 'input.move was interrupted: the desktop worker was stopped because an earlier screen.size call timed out; try again' });
+    expect(await second).toMatchObject({
+      code: 'OS_ERROR',
+      message: 'input.move was interrupted: the desktop worker was stopped because an earlier screen.size call timed out; try again',
+    });
   });
 
   test('close() stops the worker and fails what was in flight', async () => {

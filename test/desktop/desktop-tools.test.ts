@@ -5,13 +5,11 @@
  */
 import fs from 'node:fs';
 import { afterEach, describe, expect, test } from 'vitest';
-import type { ComputerAdapter } from '../../adapter/computer-adapter.js';
 import { DesktopClient } from '../../adapter/desktop/desktop-client.js';
-import { LocalComputerAdapter } from '../../adapter/local-computer-adapter.js';
 import type { ConfigInput } from '../../main/config/schema.js';
 import { connectModernHttp, textOf, type TestClient } from '../helpers/clients.js';
-import { startTestServer, type TestHttpServer } from '../helpers/servers.js';
-import { DESKTOP_ON, DESKTOP_TOOLS, startDesktopServer } from './fixtures/desktop-server.js';
+import type { TestHttpServer } from '../helpers/servers.js';
+import { DESKTOP_ON, startDesktopServer } from './fixtures/desktop-server.js';
 
 const DESKTOP_TOOL_NAMES = ['screen.capture', 'input.move', 'input.click', 'input.type', 'input.key'];
 
@@ -111,7 +109,9 @@ describe('no usable display: clear errors, and the server stays up', () => {
     for (let attempt = 0; attempt < 2; attempt++) {
       const result = await client.callTool({ name: 'screen.capture', arguments: {} });
       expect(result.isError).toBe(true);
-      expect(textOf(result)).toMatch(/^OS_ERROR: the desktop worker stopped unexpectedly \((signal SIGSEGV|exit code \d+)\) during screen\.capture; this call failed and the next call starts a new worker\. nut-js could not open the display/);
+      expect(textOf(result)).toMatch(
+        /^OS_ERROR: the desktop worker stopped unexpectedly \((signal SIGSEGV|exit code \d+)\) during screen\.capture; this call failed and the next call starts a new worker\. nut-js could not open the display/,
+      );
     }
     expect((await client.callTool({ name: 'system.info', arguments: {} })).isError).toBeFalsy();
   });
@@ -129,7 +129,9 @@ describe('schemas', () => {
       ['input.type', { text: '' }],
       ['input.type', { text: 'x'.repeat(5001) }],
     ] as const) {
-      const result = await client.callTool({ name, arguments: args }).catch((error: Error) => ({ isError: true, content: [{ type: 'text', text: error.message }] }));
+      const result = await client
+        .callTool({ name, arguments: args })
+        .catch((error: Error) => ({ isError: true, content: [{ type: 'text', text: error.message }] }));
       expect(result.isError, `${name} ${JSON.stringify(args).slice(0, 60)}`).toBe(true);
     }
   });

@@ -244,7 +244,9 @@ describe.skipIf(skipDesktop(missing, 'desktop Xvfb tests'))('screen and input on
     process.kill(pid, 'SIGKILL');
     const failed = await inFlight;
     expect(failed.isError).toBe(true);
-    expect(textOf(failed)).toMatch(/^OS_ERROR: the desktop worker stopped unexpectedly \(signal SIGKILL\) during input\.type; this call failed and the next call starts a new worker/);
+    expect(textOf(failed)).toMatch(
+      /^OS_ERROR: the desktop worker stopped unexpectedly \(signal SIGKILL\) during input\.type; this call failed and the next call starts a new worker/,
+    );
     const after = await ok('screen.capture', { maxWidth: 320 });
     expect(after.structuredContent).toMatchObject({ width: 320, height: 200 });
     expect(desktop.workerPid).not.toBe(pid);

@@ -11,7 +11,19 @@ const US_ROWS: Array<[string, string]> = [
   ["asdfghjkl;'", 'ASDFGHJKL:"'],
   ['zxcvbnm,./', 'ZXCVBNM<>?'],
 ];
-const KEY_NAME: Record<string, string> = { '`': 'backquote', '-': 'minus', '=': 'equal', '[': 'bracketleft', ']': 'bracketright', '\\': 'backslash', ';': 'semicolon', "'": 'quote', ',': 'comma', '.': 'period', '/': 'slash' };
+const KEY_NAME: Record<string, string> = {
+  '`': 'backquote',
+  '-': 'minus',
+  '=': 'equal',
+  '[': 'bracketleft',
+  ']': 'bracketright',
+  '\\': 'backslash',
+  ';': 'semicolon',
+  "'": 'quote',
+  ',': 'comma',
+  '.': 'period',
+  '/': 'slash',
+};
 
 function usOutput(key: string, shift: boolean): string {
   if (key === 'space') return ' ';

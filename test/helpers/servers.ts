@@ -34,7 +34,13 @@ export async function startTestServer(
   const config = makeConfig(input);
   const logLines: string[] = [];
   const logger = options.logger ?? createLogger('debug', (line) => void logLines.push(line));
-  const factory = createServerFactory({ config, adapter: options.adapter ?? new LocalComputerAdapter(), logger, tools: options.tools, observer: options.observer });
+  const factory = createServerFactory({
+    config,
+    adapter: options.adapter ?? new LocalComputerAdapter(),
+    logger,
+    tools: options.tools,
+    observer: options.observer,
+  });
   const running = await startHttpServer({ config, factory, logger });
   return Object.assign(running, { config, logLines });
 }

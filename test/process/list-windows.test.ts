@@ -41,9 +41,7 @@ describe('parseWindowsProcessJson', () => {
   it('returns nothing for empty output and skips rows without a pid', () => {
     expect(parseWindowsProcessJson('')).toEqual([]);
     expect(parseWindowsProcessJson('  \r\n')).toEqual([]);
-    expect(parseWindowsProcessJson('[{"Name":"x"},null,{"ProcessId":9,"Name":"y.exe"}]')).toEqual([
-      { pid: 9, ppid: 0, user: '', command: 'y.exe', args: [] },
-    ]);
+    expect(parseWindowsProcessJson('[{"Name":"x"},null,{"ProcessId":9,"Name":"y.exe"}]')).toEqual([{ pid: 9, ppid: 0, user: '', command: 'y.exe', args: [] }]);
   });
 
   it('throws on output that is not JSON (the lister turns it into OS_ERROR)', () => {

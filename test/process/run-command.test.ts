@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isComputerAdapterError } from '../../adapter/errors.js';
 import type { ExecRequest } from '../../adapter/process/process-ops.js';
 import { runCommand } from '../../adapter/process/run-command.js';
-import { BASE_ENV, eventually, isGone, isLinux, killQuietly, makeTempDir, readPid, writeScript } from './helpers.js';
+import { BASE_ENV, isGone, isLinux, killQuietly, makeTempDir, readPid, writeScript } from './helpers.js';
 
 let dir: string;
 const leftovers: number[] = [];
@@ -87,11 +87,7 @@ describe.runIf(isLinux)('runCommand (real processes, Linux)', () => {
   });
 
   it('a timeout kills the whole tree and leaves no orphan', async () => {
-    const script = writeScript(
-      dir,
-      'tree.sh',
-      '#!/bin/sh\nsleep 30 &\necho $! > "$1/grandchild.pid"\necho $$ > "$1/child.pid"\necho started\nsleep 30\n',
-    );
+    const script = writeScript(dir, 'tree.sh', '#!/bin/sh\nsleep 30 &\necho $! > "$1/grandchild.pid"\necho $$ > "$1/child.pid"\necho started\nsleep 30\n');
     const result = await runCommand(req(script, [dir], { timeoutMs: 700 }));
     const child = readPid(path.join(dir, 'child.pid'));
     const grandchild = readPid(path.join(dir, 'grandchild.pid'));
@@ -219,9 +215,7 @@ describe.runIf(isLinux)('runCommand (real processes, Linux)', () => {
       const sorted = [...times].sort((a, b) => a - b);
       return ((sorted[24] as number) + (sorted[25] as number)) / 2;
     };
-    console.log(
-      `[measure] /bin/true median of 50: runCommand ${median(ours).toFixed(2)} ms, bare child_process.spawn ${median(bare).toFixed(2)} ms`,
-    );
+    console.log(`[measure] /bin/true median of 50: runCommand ${median(ours).toFixed(2)} ms, bare child_process.spawn ${median(bare).toFixed(2)} ms`);
     // The bound only catches a runaway (e.g. waiting out the linger or a kill grace on every call).
     expect(median(ours)).toBeLessThan(median(bare) + 100);
   });

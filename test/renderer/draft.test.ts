@@ -87,7 +87,10 @@ describe('validation by field', () => {
 
   it('keys app problems by their position in the list', () => {
     const draft = defaultDraft();
-    draft.desktop.apps.push({ name: 'ok', path: '/bin/ok', args: [], allowExtraArgs: false }, { name: 'bad name', path: 'relative', args: [], allowExtraArgs: false });
+    draft.desktop.apps.push(
+      { name: 'ok', path: '/bin/ok', args: [], allowExtraArgs: false },
+      { name: 'bad name', path: 'relative', args: [], allowExtraArgs: false },
+    );
     const errors = validateDraft(draft);
     expect(errors.get('desktop.apps.1.name')).toContain('letters, digits');
     draft.desktop.apps[1]!.name = 'ok';

@@ -32,7 +32,8 @@ const available = chromiumAvailable();
 
 /** Defines window.chatgptMcp in the page, forwarding to the test process like the preload forwards to main. */
 const BRIDGE_INIT = () => {
-  const call = (method: string, ...args: unknown[]) => (globalThis as unknown as { __bridge(m: string, a: unknown[]): Promise<unknown> }).__bridge(method, args);
+  const call = (method: string, ...args: unknown[]) =>
+    (globalThis as unknown as { __bridge(m: string, a: unknown[]): Promise<unknown> }).__bridge(method, args);
   const listeners: Record<string, Set<(value: unknown) => void>> = { status: new Set(), activity: new Set(), navigate: new Set() };
   const on = (name: string) => (listener: (value: unknown) => void) => {
     listeners[name]!.add(listener);
@@ -82,13 +83,21 @@ describe.skipIf(!available)('settings window in headless Chromium', () => {
 
     // A real server for "Test connection", with process tools on so the tool count is telling.
     const serverConfig = configSchema.parse({ server: { port: 0 }, process: { list: true, kill: true } });
-    mcp = await startHttpServer({ config: serverConfig, logger: silentLogger, factory: createServerFactory({ config: serverConfig, adapter: new LocalComputerAdapter(), logger: silentLogger }) });
+    mcp = await startHttpServer({
+      config: serverConfig,
+      logger: silentLogger,
+      factory: createServerFactory({ config: serverConfig, adapter: new LocalComputerAdapter(), logger: silentLogger }),
+    });
 
     app = await buildApp();
     staticServer = await serveDirectory(app.rendererDir);
     pageUrl = `http://127.0.0.1:${(staticServer.address() as AddressInfo).port}/index.html`;
     // Chromium's own HOME, so its profile and caches never land in the real home directory.
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, env: { ...process.env, HOME: home, XDG_CONFIG_HOME: path.join(home, '.config'), XDG_CACHE_HOME: path.join(home, '.cache') } });
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: CHROMIUM_ARGS,
+      env: { ...process.env, HOME: home, XDG_CONFIG_HOME: path.join(home, '.config'), XDG_CACHE_HOME: path.join(home, '.cache') },
+    });
     fs.mkdirSync(SCREENSHOTS, { recursive: true });
   }, 180_000);
 
@@ -124,7 +133,15 @@ describe.skipIf(!available)('settings window in headless Chromium', () => {
   async function bridge(method: string, args: unknown[]): Promise<unknown> {
     switch (method) {
       case 'load': {
-        const snapshot: SettingsSnapshot = { configPath, ...readConfigForEditing(configPath), homeDir: home, platform: 'linux', status: running, overrides: [], navigate: null };
+        const snapshot: SettingsSnapshot = {
+          configPath,
+          ...readConfigForEditing(configPath),
+          homeDir: home,
+          platform: 'linux',
+          status: running,
+          overrides: [],
+          navigate: null,
+        };
         return snapshot;
       }
       case 'save':
@@ -132,7 +149,8 @@ describe.skipIf(!available)('settings window in headless Chromium', () => {
           await saveConfig(configPath, args[0]);
           return { ok: true, configPath } satisfies SaveResult;
         } catch (error) {
-          if (error instanceof ConfigValidationError) return { ok: false, issues: error.issues, error: 'Some settings are invalid; nothing was saved.' } satisfies SaveResult;
+          if (error instanceof ConfigValidationError)
+            return { ok: false, issues: error.issues, error: 'Some settings are invalid; nothing was saved.' } satisfies SaveResult;
           throw error;
         }
       case 'generateToken':
@@ -221,7 +239,9 @@ describe.skipIf(!available)('settings window in headless Chromium', () => {
 
     // The keyboard shortcut is refused too, and so is a direct call that skips the form.
     await port.press('Control+s');
-    const direct = await page.evaluate(() => (globalThis as unknown as { chatgptMcp: { save(c: unknown): Promise<unknown> } }).chatgptMcp.save({ server: { port: 70000 } }));
+    const direct = await page.evaluate(() =>
+      (globalThis as unknown as { chatgptMcp: { save(c: unknown): Promise<unknown> } }).chatgptMcp.save({ server: { port: 70000 } }),
+    );
     expect(direct).toMatchObject({ ok: false, issues: [{ path: ['server', 'port'] }] });
     expect(fs.readFileSync(configPath)).toEqual(before);
     expect(fs.statSync(configPath).mtimeMs).toBe(mtime);
@@ -263,7 +283,9 @@ describe.skipIf(!available)('settings window in headless Chromium', () => {
     const { page, errors } = await openWindow();
     await page.getByRole('heading', { level: 1, name: 'Files' }).waitFor();
     await page.getByText('expected an absolute path').first().waitFor();
-    expect(await page.evaluate(() => (globalThis as unknown as { document: { activeElement: { id: string } | null } }).document.activeElement?.id)).toBe('field-filesystem-roots-0-path');
+    expect(await page.evaluate(() => (globalThis as unknown as { document: { activeElement: { id: string } | null } }).document.activeElement?.id)).toBe(
+      'field-filesystem-roots-0-path',
+    );
     await page.getByText('Fix 1 problem to save').waitFor();
     await page.screenshot({ path: path.join(SCREENSHOTS, 'invalid-file.png') });
     await page.getByRole('button', { name: 'Remove relative/folder' }).click();
@@ -336,7 +358,11 @@ async function screenshotWholeSection(page: Page, file: string): Promise<void> {
 
 function sampleActivity(): ActivityRing {
   let clock = Date.parse('2026-07-28T09:41:00Z');
-  const ring = new ActivityRing(200, () => [], () => new Date((clock += 1700)));
+  const ring = new ActivityRing(
+    200,
+    () => [],
+    () => new Date((clock += 1700)),
+  );
   const calls: Array<[string, Record<string, unknown>, number, string]> = [
     ['system.info', {}, 1.2, 'ok'],
     ['fs.list', { path: '/home/me/projects' }, 3.4, 'ok'],

@@ -43,14 +43,29 @@ describe('systemd', () => {
 
   test('show output is parsed into the status', () => {
     expect(parseKeyValues('A=1\nB=x=y\n\nC=\n')).toEqual({ A: '1', B: 'x=y', C: '' });
-    expect(interpretSystemdShow(parseKeyValues(running), system, 'test')).toEqual({ manager: 'systemd', state: 'active', enabled: true, detail: 'running, unit file enabled' });
-    expect(interpretSystemdShow(parseKeyValues(staticUnit), system, 'test')).toEqual({ manager: 'systemd', state: 'inactive', detail: 'dead, unit file static' });
+    expect(interpretSystemdShow(parseKeyValues(running), system, 'test')).toEqual({
+      manager: 'systemd',
+      state: 'active',
+      enabled: true,
+      detail: 'running, unit file enabled',
+    });
+    expect(interpretSystemdShow(parseKeyValues(staticUnit), system, 'test')).toEqual({
+      manager: 'systemd',
+      state: 'inactive',
+      detail: 'dead, unit file static',
+    });
     expect(interpretSystemdShow(parseKeyValues(failed), system, 'test')).toMatchObject({ state: 'failed', enabled: false });
-    expect(interpretSystemdShow(parseKeyValues(masked), system, 'test')).toMatchObject({ state: 'inactive', enabled: false, detail: 'dead, load state masked, unit file masked' });
+    expect(interpretSystemdShow(parseKeyValues(masked), system, 'test')).toMatchObject({
+      state: 'inactive',
+      enabled: false,
+      detail: 'dead, load state masked, unit file masked',
+    });
   });
 
   test('an unknown unit is NOT_FOUND', () => {
-    expect(codeOf(() => interpretSystemdShow(parseKeyValues(missing), user, 'service.status'))).toBe('NOT_FOUND: systemd has no user unit named syncthing.service');
+    expect(codeOf(() => interpretSystemdShow(parseKeyValues(missing), user, 'service.status'))).toBe(
+      'NOT_FOUND: systemd has no user unit named syncthing.service',
+    );
   });
 
   test('systemctl failures are classified', () => {
@@ -59,10 +74,15 @@ describe('systemd', () => {
       return `${(e as unknown as { code: string }).code}: ${e.message}`;
     };
     expect(message('Failed to start nginx.service: Unit nginx.service not found.\n')).toBe('NOT_FOUND: systemd has no system unit named nginx.service');
-    expect(message('Failed to start nginx.service: Access denied\nSee system logs and \'systemctl status nginx.service\' for details.\n')).toMatch(/^OS_ERROR: not permitted to start nginx.service: .*root or a polkit rule/);
+    expect(message("Failed to start nginx.service: Access denied\nSee system logs and 'systemctl status nginx.service' for details.\n")).toMatch(
+      /^OS_ERROR: not permitted to start nginx.service: .*root or a polkit rule/,
+    );
     expect(message('Failed to start nginx.service: Interactive authentication required.\n')).toMatch(/not permitted/);
-    expect(message('Job for nginx.service failed because the control process exited with error code.\nSee "systemctl status nginx.service" and "journalctl -xeu nginx.service" for details.\n'))
-      .toBe('OS_ERROR: systemctl start nginx.service failed: Job for nginx.service failed because the control process exited with error code.');
+    expect(
+      message(
+        'Job for nginx.service failed because the control process exited with error code.\nSee "systemctl status nginx.service" and "journalctl -xeu nginx.service" for details.\n',
+      ),
+    ).toBe('OS_ERROR: systemctl start nginx.service failed: Job for nginx.service failed because the control process exited with error code.');
     const bus = systemctlError(user, 'show', 'Failed to connect to bus: No medium found\n', 'service.status');
     expect(bus.message).toMatch(/user manager is not reachable/);
   });
@@ -111,7 +131,8 @@ describe('launchd', () => {
     '\t}',
     '}',
   ].join('\n');
-  const idle = 'gui/501/com.example.agent = {\n    active count = 0\n    path = /Users/me/Library/LaunchAgents/com.example.agent.plist\n    state = not running\n    last exit code = 0\n}\n';
+  const idle =
+    'gui/501/com.example.agent = {\n    active count = 0\n    path = /Users/me/Library/LaunchAgents/com.example.agent.plist\n    state = not running\n    last exit code = 0\n}\n';
 
   test('print output gives the state of the service block, not of nested blocks', () => {
     expect(parseLaunchctlPrint(sshd)).toMatchObject({ state: 'running', pid: '4321', domain: 'system', 'last exit code': '(never exited)' });
@@ -178,10 +199,15 @@ describe('Windows service manager (sc.exe)', () => {
       const e = scError(spooler, 'start', code, output, 'service.control');
       return `${(e as unknown as { code: string }).code}: ${e.message}`;
     };
-    expect(describeError(1060, '[SC] EnumQueryServicesStatus:OpenService FAILED 1060:\r\n\r\nThe specified service does not exist as an installed service.\r\n')).toBe('NOT_FOUND: Windows has no service named Spooler');
-    expect(describeError(5, '[SC] StartService: OpenService FAILED 5:\r\n\r\nAccess is denied.\r\n')).toMatch(/^OS_ERROR: access denied to start Spooler: .*elevated/);
+    expect(
+      describeError(1060, '[SC] EnumQueryServicesStatus:OpenService FAILED 1060:\r\n\r\nThe specified service does not exist as an installed service.\r\n'),
+    ).toBe('NOT_FOUND: Windows has no service named Spooler');
+    expect(describeError(5, '[SC] StartService: OpenService FAILED 5:\r\n\r\nAccess is denied.\r\n')).toMatch(
+      /^OS_ERROR: access denied to start Spooler: .*elevated/,
+    );
     expect(describeError(1058, '')).toMatch(/^PRECONDITION_FAILED: Spooler is disabled/);
-    expect(describeError(1053, '[SC] StartService FAILED 1053:\r\n\r\nThe service did not respond to the start or control request in a timely fashion.\r\n'))
-      .toBe('OS_ERROR: sc.exe start Spooler failed with Windows error 1053: The service did not respond to the start or control request in a timely fashion.');
+    expect(
+      describeError(1053, '[SC] StartService FAILED 1053:\r\n\r\nThe service did not respond to the start or control request in a timely fashion.\r\n'),
+    ).toBe('OS_ERROR: sc.exe start Spooler failed with Windows error 1053: The service did not respond to the start or control request in a timely fashion.');
   });
 });

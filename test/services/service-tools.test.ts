@@ -16,7 +16,9 @@ afterAll(async () => {
 
 function expectedError(): RegExp {
   if (process.platform !== 'linux') return /^(NOT_FOUND|OS_ERROR): /;
-  return systemdRunning() ? new RegExp(`^NOT_FOUND: systemd has no system unit named ${UNIT}`) : /^OS_ERROR: systemd is not running on this machine( \(PID 1 is [^)]+\))?, so services cannot be queried or controlled here$/;
+  return systemdRunning()
+    ? new RegExp(`^NOT_FOUND: systemd has no system unit named ${UNIT}`)
+    : /^OS_ERROR: systemd is not running on this machine( \(PID 1 is [^)]+\))?, so services cannot be queried or controlled here$/;
 }
 
 describe('service tools through MCP', () => {
@@ -39,7 +41,10 @@ describe('service tools through MCP', () => {
   });
 
   test('a name outside services.allowed is refused with the allowed list, before the OS is asked', async () => {
-    for (const [tool, args] of [['service.status', { name: 'sshd' }], ['service.control', { name: 'sshd', action: 'stop' }]] as const) {
+    for (const [tool, args] of [
+      ['service.status', { name: 'sshd' }],
+      ['service.control', { name: 'sshd', action: 'stop' }],
+    ] as const) {
       const result = await server.call(tool, args);
       expect(result.text).toBe(`INVALID_INPUT: service "sshd" is not in services.allowed; allowed services: ${UNIT}, user:other.service`);
     }

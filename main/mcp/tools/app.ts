@@ -7,14 +7,21 @@ import { defineTool, DESTRUCTIVE, OPEN_WORLD_DESTRUCTIVE } from '../tool.js';
 const enabled = (config: Readonly<Config>) => config.desktop.hostDisplayAccess && config.desktop.appControl;
 
 const appName = z.string().min(1).max(64).describe('The name of a configured app (a key of desktop.apps; system.info lists them)');
-const extraArg = z.string().max(4096).refine((s) => !s.includes('\0'), 'must not contain NUL');
+const extraArg = z
+  .string()
+  .max(4096)
+  .refine((s) => !s.includes('\0'), 'must not contain NUL');
 
 /** The configured app, or NOT_FOUND listing what is configured. */
 function configuredApp(config: Readonly<Config>, name: string, operation: string) {
   const apps = config.desktop.apps;
   if (!Object.hasOwn(apps, name)) {
     const names = Object.keys(apps);
-    throw adapterError('NOT_FOUND', operation, `no app named "${name}" is configured; configured apps (desktop.apps): ${names.length ? names.join(', ') : 'none'}`);
+    throw adapterError(
+      'NOT_FOUND',
+      operation,
+      `no app named "${name}" is configured; configured apps (desktop.apps): ${names.length ? names.join(', ') : 'none'}`,
+    );
   }
   return apps[name]!;
 }
@@ -37,7 +44,11 @@ export const appLaunch = defineTool({
     const app = configuredApp(config, args.name, 'app.launch');
     const extra = args.args ?? [];
     if (extra.length && !app.allowExtraArgs) {
-      throw adapterError('INVALID_INPUT', 'app.launch', `app "${args.name}" does not accept extra args (desktop.apps.${args.name}.allowExtraArgs is false); call it without args`);
+      throw adapterError(
+        'INVALID_INPUT',
+        'app.launch',
+        `app "${args.name}" does not accept extra args (desktop.apps.${args.name}.allowExtraArgs is false); call it without args`,
+      );
     }
     const { pid } = await adapter.launchApp({ path: app.path, args: [...app.args, ...extra] });
     return { structured: { name: args.name, pid }, text: `Launched ${args.name} (pid ${pid}).` };
@@ -68,9 +79,10 @@ export const appClose = defineTool({
     const app = configuredApp(config, args.name, 'app.close');
     const options = { force: args.force, ...(args.pid === undefined ? {} : { pid: args.pid }) };
     const { closed, stillRunning } = await adapter.closeApp({ path: app.path, args: app.args }, options);
-    const text = closed.length || stillRunning.length
-      ? `Closed ${args.name}: ${closed.length ? `pids ${closed.join(', ')}` : 'nothing'}${stillRunning.length ? `; still running: ${stillRunning.join(', ')}` : ''}.`
-      : `${args.name} has no running process.`;
+    const text =
+      closed.length || stillRunning.length
+        ? `Closed ${args.name}: ${closed.length ? `pids ${closed.join(', ')}` : 'nothing'}${stillRunning.length ? `; still running: ${stillRunning.join(', ')}` : ''}.`
+        : `${args.name} has no running process.`;
     return { structured: { name: args.name, closed, stillRunning }, text };
   },
 });

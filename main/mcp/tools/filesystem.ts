@@ -19,8 +19,14 @@ const pathTarget = (args: { path: string }) => ({ path: args.path });
 
 /** Runs a handler under the fs lock: from the path check to the end of the operation, nothing else changes the tree. */
 type Handler<A, R> = (args: A, deps: ToolDeps) => Promise<R>;
-const shared = <A, R>(run: Handler<A, R>): Handler<A, R> => (args, deps) => deps.policy.fsLock.shared(() => run(args, deps));
-const exclusive = <A, R>(run: Handler<A, R>): Handler<A, R> => (args, deps) => deps.policy.fsLock.exclusive(() => run(args, deps));
+const shared =
+  <A, R>(run: Handler<A, R>): Handler<A, R> =>
+  (args, deps) =>
+    deps.policy.fsLock.shared(() => run(args, deps));
+const exclusive =
+  <A, R>(run: Handler<A, R>): Handler<A, R> =>
+  (args, deps) =>
+    deps.policy.fsLock.exclusive(() => run(args, deps));
 
 export const fsList = defineTool({
   name: 'fs.list',
@@ -86,7 +92,10 @@ export const fsWrite = defineTool({
     const resolved = await policy.filesystem.resolve(args.path, 'write', 'fs.write');
     const options = args.expectedSha256 === undefined ? {} : { expectedSha256: args.expectedSha256 };
     const written = await adapter.writeTextFile(resolved.path, args.content, args.mode, options);
-    return { structured: { path: resolved.path, ...written }, text: `${written.created ? 'Created' : 'Wrote'} ${resolved.path} (${written.bytesWritten} bytes, ${args.mode})` };
+    return {
+      structured: { path: resolved.path, ...written },
+      text: `${written.created ? 'Created' : 'Wrote'} ${resolved.path} (${written.bytesWritten} bytes, ${args.mode})`,
+    };
   }),
 });
 
@@ -109,7 +118,8 @@ export const fsMkdir = defineTool({
 export const fsMove = defineTool({
   name: 'fs.move',
   title: 'Move or rename',
-  description: 'Move or rename a file, directory or symlink (the link itself); both sides must be inside writable roots. A configured root itself cannot be moved. Fails if the destination exists unless overwrite is true.',
+  description:
+    'Move or rename a file, directory or symlink (the link itself); both sides must be inside writable roots. A configured root itself cannot be moved. Fails if the destination exists unless overwrite is true.',
   input: z.object({ source: path, destination: path, overwrite: z.boolean().default(false) }),
   output: z.object({ source: z.string(), destination: z.string() }),
   annotations: DESTRUCTIVE,
@@ -119,7 +129,12 @@ export const fsMove = defineTool({
     // Entries, not link targets: moving a symlink moves the link.
     const source = await policy.filesystem.resolveEntry(args.source, 'write', 'fs.move');
     const destination = await policy.filesystem.resolveEntry(args.destination, 'write', 'fs.move');
-    if (source.isRoot || destination.isRoot) throw adapterError('PATH_NOT_ALLOWED', 'fs.move', `${source.isRoot ? source.path : destination.path} is a configured root and cannot be moved or replaced`);
+    if (source.isRoot || destination.isRoot)
+      throw adapterError(
+        'PATH_NOT_ALLOWED',
+        'fs.move',
+        `${source.isRoot ? source.path : destination.path} is a configured root and cannot be moved or replaced`,
+      );
     if (!source.exists) throw adapterError('NOT_FOUND', 'fs.move', `${args.source} does not exist`);
     await adapter.move(source.path, destination.path, args.overwrite);
     return { structured: { source: source.path, destination: destination.path }, text: `Moved ${source.path} to ${destination.path}` };
@@ -129,7 +144,8 @@ export const fsMove = defineTool({
 export const fsDelete = defineTool({
   name: 'fs.delete',
   title: 'Delete a file or directory',
-  description: 'Delete a file, a symlink (the link, not its target), or a directory (non-empty ones only with recursive: true) inside a writable root. A configured root itself can never be deleted.',
+  description:
+    'Delete a file, a symlink (the link, not its target), or a directory (non-empty ones only with recursive: true) inside a writable root. A configured root itself can never be deleted.',
   input: z.object({ path, recursive: z.boolean().default(false) }),
   output: z.object({ path: z.string(), type: entryType }),
   annotations: DESTRUCTIVE,

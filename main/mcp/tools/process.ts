@@ -24,7 +24,9 @@ export const processList = defineTool({
   target: (args) => ({ match: args.match ?? null }),
   async run(args, { adapter }) {
     const needle = args.match?.toLowerCase();
-    const all = (await adapter.listProcesses()).filter((p) => !needle || p.command.toLowerCase().includes(needle) || p.args.join(' ').toLowerCase().includes(needle));
+    const all = (await adapter.listProcesses()).filter(
+      (p) => !needle || p.command.toLowerCase().includes(needle) || p.args.join(' ').toLowerCase().includes(needle),
+    );
     const processes = all.slice(0, args.limit);
     const truncated = all.length > processes.length;
     const text = processes.map((p) => `${p.pid}\t${p.user}\t${p.command} ${p.args.slice(1).join(' ')}`.trimEnd()).join('\n') || 'no matching processes';
@@ -42,7 +44,8 @@ export const processKill = defineTool({
   enabled: (c) => c.process.kill,
   target: (args) => ({ pid: args.pid, signal: args.signal }),
   async run(args, { adapter }) {
-    if (args.pid === process.pid) throw adapterError('INVALID_INPUT', 'process.kill', `pid ${args.pid} is this MCP server; stop it from its own window or terminal`);
+    if (args.pid === process.pid)
+      throw adapterError('INVALID_INPUT', 'process.kill', `pid ${args.pid} is this MCP server; stop it from its own window or terminal`);
     if (args.pid === 1) throw adapterError('INVALID_INPUT', 'process.kill', 'pid 1 is the init process and is never signalled');
     await adapter.killProcess(args.pid, args.signal);
     return { structured: { pid: args.pid, signal: args.signal }, text: `Sent ${args.signal} to ${args.pid}` };

@@ -58,8 +58,7 @@ export const screenCapture = defineTool({
     const { data, mimeType, format, width, height, originalWidth, originalHeight, scale, area } = capture;
     const structured = { width, height, originalWidth, originalHeight, scale, format, mimeType, bytes: data.length, area };
     const where = area.x === 0 && area.y === 0 ? '' : ` at ${area.x},${area.y}`;
-    const text =
-      `Captured ${originalWidth}x${originalHeight}${where} as a ${width}x${height} ${format.toUpperCase()} (scale ${round(scale)}, ${Math.ceil(data.length / 1024)} KB).`;
+    const text = `Captured ${originalWidth}x${originalHeight}${where} as a ${width}x${height} ${format.toUpperCase()} (scale ${round(scale)}, ${Math.ceil(data.length / 1024)} KB).`;
     return { structured, text, content: [{ type: 'image', data: data.toString('base64'), mimeType }] };
   },
 });

@@ -4,19 +4,24 @@ import { adapterError } from '../../../adapter/errors.js';
 import type { Config } from '../../config/schema.js';
 import { defineTool, DESTRUCTIVE, READ_ONLY } from '../tool.js';
 
-const serviceName = z.string().min(1).max(140).describe('A service name listed in services.allowed (system.info lists them); user:<name> is a per-user unit or agent');
+const serviceName = z
+  .string()
+  .min(1)
+  .max(140)
+  .describe('A service name listed in services.allowed (system.info lists them); user:<name> is a per-user unit or agent');
 
 const status = {
   name: z.string(),
   manager: z.enum(['systemd', 'launchd', 'windows']),
-  state: z.string().describe('The manager\'s state: systemd active/inactive/failed..., launchd running/not running..., Windows running/stopped/...-pending'),
+  state: z.string().describe("The manager's state: systemd active/inactive/failed..., launchd running/not running..., Windows running/stopped/...-pending"),
   enabled: z.boolean().optional().describe('Whether the manager starts it automatically, when known'),
   detail: z.string().optional(),
 };
 
 function allowedService(config: Readonly<Config>, name: string, operation: string): string {
   const allowed = config.services.allowed;
-  if (!allowed.includes(name)) throw adapterError('INVALID_INPUT', operation, `service "${name}" is not in services.allowed; allowed services: ${allowed.join(', ')}`);
+  if (!allowed.includes(name))
+    throw adapterError('INVALID_INPUT', operation, `service "${name}" is not in services.allowed; allowed services: ${allowed.join(', ')}`);
   return name;
 }
 
@@ -40,7 +45,8 @@ export const serviceStatus = defineTool({
 export const serviceControl = defineTool({
   name: 'service.control',
   title: 'Start, stop or restart a service',
-  description: 'Starts, stops or restarts an allowed system service and reports its state afterwards. Needs services.control and an OS account allowed to manage it.',
+  description:
+    'Starts, stops or restarts an allowed system service and reports its state afterwards. Needs services.control and an OS account allowed to manage it.',
   input: z.object({ name: serviceName, action: z.enum(['start', 'stop', 'restart']) }),
   output: z.object({ ...status, action: z.enum(['start', 'stop', 'restart']) }),
   annotations: DESTRUCTIVE,

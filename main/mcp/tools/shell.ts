@@ -35,7 +35,19 @@ export const shellExec = defineTool({
   },
 });
 
-function summarize(command: string, r: { exitCode: number | null; signal: string | null; stdout: string; stderr: string; durationMs: number; timedOut: boolean; stdoutTruncated: boolean; stderrTruncated: boolean }): string {
+function summarize(
+  command: string,
+  r: {
+    exitCode: number | null;
+    signal: string | null;
+    stdout: string;
+    stderr: string;
+    durationMs: number;
+    timedOut: boolean;
+    stdoutTruncated: boolean;
+    stderrTruncated: boolean;
+  },
+): string {
   const status = r.timedOut ? `timed out after ${r.durationMs} ms` : r.signal ? `killed by ${r.signal}` : `exit code ${r.exitCode}`;
   const parts = [`${command}: ${status} (${r.durationMs} ms)`];
   if (r.stdout) parts.push(`stdout${r.stdoutTruncated ? ' (truncated)' : ''}:\n${r.stdout}`);

@@ -9,7 +9,8 @@ const PATHS = {
   activity: 'M3 12h4l2.5-6 5 12 2.5-6h4',
   copy: 'M9 9h10v10H9zM5 15V5h10',
   eye: 'M2 12s3.5-6.5 10-6.5S22 12 22 12s-3.5 6.5-10 6.5S2 12 2 12ZM12 14.5a2.5 2.5 0 1 0 0-5 2.5 2.5 0 0 0 0 5Z',
-  eyeOff: 'M3 3l18 18M10.6 6.1A9.7 9.7 0 0 1 12 6c6.5 0 10 6 10 6a16 16 0 0 1-3.1 3.7M6.6 6.6C3.6 8.4 2 12 2 12s3.5 6 10 6c1.6 0 3-.3 4.2-.9M9.9 9.9a3 3 0 0 0 4.2 4.2',
+  eyeOff:
+    'M3 3l18 18M10.6 6.1A9.7 9.7 0 0 1 12 6c6.5 0 10 6 10 6a16 16 0 0 1-3.1 3.7M6.6 6.6C3.6 8.4 2 12 2 12s3.5 6 10 6c1.6 0 3-.3 4.2-.9M9.9 9.9a3 3 0 0 0 4.2 4.2',
   refresh: 'M20 11a8 8 0 1 0-2.3 5.7M20 4v7h-7',
   plus: 'M12 5v14M5 12h14',
   x: 'M6 6l12 12M18 6L6 18',
@@ -24,7 +25,19 @@ export type IconName = keyof typeof PATHS;
 
 export function Icon({ name, size = 18 }: { name: IconName; size?: number }) {
   return (
-    <svg className="icon" width={size} height={size} viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth={1.7} strokeLinecap="round" strokeLinejoin="round" aria-hidden="true" focusable="false">
+    <svg
+      className="icon"
+      width={size}
+      height={size}
+      viewBox="0 0 24 24"
+      fill="none"
+      stroke="currentColor"
+      strokeWidth={1.7}
+      strokeLinecap="round"
+      strokeLinejoin="round"
+      aria-hidden="true"
+      focusable="false"
+    >
       <path d={PATHS[name]} />
     </svg>
   );

@@ -11,7 +11,19 @@ export function fieldId(key: string): string {
   return `field-${key.replace(/[^A-Za-z0-9_-]/g, '-')}`;
 }
 
-export function Card({ title, description, children, actions, muted }: { title: string; description?: ReactNode; children: ReactNode; actions?: ReactNode; muted?: boolean }) {
+export function Card({
+  title,
+  description,
+  children,
+  actions,
+  muted,
+}: {
+  title: string;
+  description?: ReactNode;
+  children: ReactNode;
+  actions?: ReactNode;
+  muted?: boolean;
+}) {
   const id = useId();
   return (
     <section className={`card${muted ? ' card-muted' : ''}`} aria-labelledby={id}>
@@ -51,7 +63,23 @@ function describedBy(id: string, error: string | undefined, hint: ReactNode | un
 }
 
 /** The frame every labelled field shares: label, the control row, its error, warning and hint. */
-function FieldFrame({ id, label, error, warning, hint, className, children }: { id: string; label: string; error?: string | undefined; warning?: string | null | undefined; hint?: ReactNode; className?: string | undefined; children: ReactNode }) {
+function FieldFrame({
+  id,
+  label,
+  error,
+  warning,
+  hint,
+  className,
+  children,
+}: {
+  id: string;
+  label: string;
+  error?: string | undefined;
+  warning?: string | null | undefined;
+  hint?: ReactNode;
+  className?: string | undefined;
+  children: ReactNode;
+}) {
   return (
     <div className={`field${className ? ` ${className}` : ''}`}>
       <label htmlFor={id}>{label}</label>
@@ -121,7 +149,22 @@ export interface TextFieldProps {
   className?: string;
 }
 
-export function TextField({ id, label, value, onChange, error, hint, placeholder, type = 'text', mono, disabled, readOnly, trailing, warning, className }: TextFieldProps) {
+export function TextField({
+  id,
+  label,
+  value,
+  onChange,
+  error,
+  hint,
+  placeholder,
+  type = 'text',
+  mono,
+  disabled,
+  readOnly,
+  trailing,
+  warning,
+  className,
+}: TextFieldProps) {
   return (
     <FieldFrame id={id} label={label} error={error} warning={warning} hint={hint} className={className}>
       <div className="input-row">
@@ -151,6 +194,8 @@ function useNumberText(value: number, toText: (n: number) => string, parse: (t: 
   useEffect(() => {
     // Follow outside changes (revert, load) without fighting the person's typing.
     if (!Object.is(parse(text), value)) setText(Number.isFinite(value) ? toText(value) : text);
+    // Only outside changes of the value count; the text changing is the person typing.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [value]);
   return [text, setText] as const;
 }
@@ -174,10 +219,18 @@ export function NumberField({ id, label, value, onChange, error, hint, suffix, d
   return (
     <FieldFrame id={id} label={label} error={error} hint={hint} className={className}>
       <div className="input-row">
-        <NumberInput id={id} text={text} mode="numeric" error={error} hint={hint} disabled={disabled} onText={(typed) => {
-          setText(typed);
-          onChange(parseNumber(typed));
-        }} />
+        <NumberInput
+          id={id}
+          text={text}
+          mode="numeric"
+          error={error}
+          hint={hint}
+          disabled={disabled}
+          onText={(typed) => {
+            setText(typed);
+            onChange(parseNumber(typed));
+          }}
+        />
         {suffix ? <span className="suffix">{suffix}</span> : null}
       </div>
     </FieldFrame>
@@ -185,7 +238,23 @@ export function NumberField({ id, label, value, onChange, error, hint, suffix, d
 }
 
 /** The text box both number fields use: keeps what was typed, marks and describes errors. */
-function NumberInput({ id, text, mode, error, hint, disabled, onText }: { id: string; text: string; mode: 'numeric' | 'decimal'; error: string | undefined; hint: ReactNode; disabled: boolean | undefined; onText(text: string): void }) {
+function NumberInput({
+  id,
+  text,
+  mode,
+  error,
+  hint,
+  disabled,
+  onText,
+}: {
+  id: string;
+  text: string;
+  mode: 'numeric' | 'decimal';
+  error: string | undefined;
+  hint: ReactNode;
+  disabled: boolean | undefined;
+  onText(text: string): void;
+}) {
   return (
     <input
       id={id}
@@ -203,7 +272,14 @@ function NumberInput({ id, text, mode, error, hint, disabled, onText }: { id: st
 /** Seconds in the field, milliseconds in the config. */
 export function DurationField(props: Omit<NumberFieldProps, 'suffix'>) {
   const { value, onChange } = props;
-  return <NumberField {...props} suffix="seconds" value={Number.isFinite(value) ? value / 1000 : value} onChange={(s) => onChange(Number.isFinite(s) ? Math.round(s * 1000) : s)} />;
+  return (
+    <NumberField
+      {...props}
+      suffix="seconds"
+      value={Number.isFinite(value) ? value / 1000 : value}
+      onChange={(s) => onChange(Number.isFinite(s) ? Math.round(s * 1000) : s)}
+    />
+  );
 }
 
 /** A byte size typed in KiB or MiB. */
@@ -214,11 +290,19 @@ export function SizeField({ id, label, value, onChange, error, hint, disabled, c
   return (
     <FieldFrame id={id} label={label} error={error} hint={hint} className={className}>
       <div className="input-row">
-        <NumberInput id={id} text={text} mode="decimal" error={error} hint={hint} disabled={disabled} onText={(typed) => {
-          setText(typed);
-          const n = parseNumber(typed);
-          onChange(Number.isFinite(n) ? Math.round(n * unit.factor) : n);
-        }} />
+        <NumberInput
+          id={id}
+          text={text}
+          mode="decimal"
+          error={error}
+          hint={hint}
+          disabled={disabled}
+          onText={(typed) => {
+            setText(typed);
+            const n = parseNumber(typed);
+            onChange(Number.isFinite(n) ? Math.round(n * unit.factor) : n);
+          }}
+        />
         <select
           className="input unit"
           aria-label={`${label} unit`}
@@ -256,7 +340,14 @@ export interface SelectFieldProps<T extends string> {
 export function SelectField<T extends string>({ id, label, value, options, onChange, error, hint, className }: SelectFieldProps<T>) {
   return (
     <FieldFrame id={id} label={label} error={error} hint={hint} className={className}>
-      <select id={id} className={`input${error ? ' invalid' : ''}`} value={value} aria-invalid={error ? true : undefined} aria-describedby={describedBy(id, error, hint)} onChange={(event) => onChange(event.target.value as T)}>
+      <select
+        id={id}
+        className={`input${error ? ' invalid' : ''}`}
+        value={value}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={describedBy(id, error, hint)}
+        onChange={(event) => onChange(event.target.value as T)}
+      >
         {options.map((option) => (
           <option key={option.value} value={option.value}>
             {option.label}
@@ -286,7 +377,22 @@ export interface ListEditorProps {
   check?(value: string, items: string[]): string | null;
 }
 
-export function ListEditor({ id, label, inputLabel, items, onChange, placeholder, addLabel = 'Add', empty, errorFor, warning, hint, disabled, mono = true, check }: ListEditorProps) {
+export function ListEditor({
+  id,
+  label,
+  inputLabel,
+  items,
+  onChange,
+  placeholder,
+  addLabel = 'Add',
+  empty,
+  errorFor,
+  warning,
+  hint,
+  disabled,
+  mono = true,
+  check,
+}: ListEditorProps) {
   const [value, setValue] = useState('');
   const [problem, setProblem] = useState<string | null>(null);
   const add = () => {
@@ -313,7 +419,13 @@ export function ListEditor({ id, label, inputLabel, items, onChange, placeholder
               <li key={`${item}-${index}`} className={`list-item${error ? ' invalid' : ''}`}>
                 <span className={mono ? 'mono' : undefined}>{item}</span>
                 {error ? <span className="field-error inline">{error}</span> : null}
-                <button type="button" className="link-button danger" aria-label={`Remove ${item}`} disabled={disabled} onClick={() => onChange(items.filter((_, i) => i !== index))}>
+                <button
+                  type="button"
+                  className="link-button danger"
+                  aria-label={`Remove ${item}`}
+                  disabled={disabled}
+                  onClick={() => onChange(items.filter((_, i) => i !== index))}
+                >
                   Remove
                 </button>
               </li>

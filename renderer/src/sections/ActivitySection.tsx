@@ -5,7 +5,10 @@ import { formatDuration, formatTime } from '../format';
 export function ActivitySection({ entries }: { entries: ActivityEntry[] }) {
   const newestFirst = [...entries].reverse();
   return (
-    <Card title="Recent tool calls" description="The last 200 calls, newest first, kept in memory only. Contents, output, environment and tokens are never recorded.">
+    <Card
+      title="Recent tool calls"
+      description="The last 200 calls, newest first, kept in memory only. Contents, output, environment and tokens are never recorded."
+    >
       {newestFirst.length === 0 ? (
         <p className="empty">No tool calls yet. They appear here as they happen.</p>
       ) : (
@@ -31,7 +34,9 @@ export function ActivitySection({ entries }: { entries: ActivityEntry[] }) {
                     {entry.target || '—'}
                   </td>
                   <td className="shrink">
-                    <span className={`pill ${entry.outcome === 'ok' ? 'pill-ok' : entry.outcome === 'running' ? 'pill-running' : 'pill-bad'}`}>{entry.outcome === 'ok' ? 'OK' : entry.outcome === 'running' ? 'Running' : entry.outcome}</span>
+                    <span className={`pill ${entry.outcome === 'ok' ? 'pill-ok' : entry.outcome === 'running' ? 'pill-running' : 'pill-bad'}`}>
+                      {entry.outcome === 'ok' ? 'OK' : entry.outcome === 'running' ? 'Running' : entry.outcome}
+                    </span>
                   </td>
                   <td className="shrink num muted">{entry.durationMs === null ? '…' : formatDuration(entry.durationMs)}</td>
                 </tr>

@@ -37,13 +37,35 @@ export function CommandsSection({ draft, edit, errors }: SectionProps) {
 
       <Card title="Limits" muted={off}>
         <div className="grid-2">
-          <DurationField id={fieldId('shell.maxRuntimeMs')} label="Longest run" value={shell.maxRuntimeMs} disabled={off} error={errors.get('shell.maxRuntimeMs')} onChange={(n) => edit((d) => void (d.shell.maxRuntimeMs = n))} hint="The whole process tree is stopped after this." />
-          <SizeField id={fieldId('shell.maxOutputBytes')} label="Most output kept" value={shell.maxOutputBytes} disabled={off} error={errors.get('shell.maxOutputBytes')} onChange={(n) => edit((d) => void (d.shell.maxOutputBytes = n))} hint="Per stream; the rest is dropped." />
+          <DurationField
+            id={fieldId('shell.maxRuntimeMs')}
+            label="Longest run"
+            value={shell.maxRuntimeMs}
+            disabled={off}
+            error={errors.get('shell.maxRuntimeMs')}
+            onChange={(n) => edit((d) => void (d.shell.maxRuntimeMs = n))}
+            hint="The whole process tree is stopped after this."
+          />
+          <SizeField
+            id={fieldId('shell.maxOutputBytes')}
+            label="Most output kept"
+            value={shell.maxOutputBytes}
+            disabled={off}
+            error={errors.get('shell.maxOutputBytes')}
+            onChange={(n) => edit((d) => void (d.shell.maxOutputBytes = n))}
+            hint="Per stream; the rest is dropped."
+          />
         </div>
       </Card>
 
       <Card title="Environment" description="Commands get a minimal environment unless you allow more." muted={off}>
-        <Switch id={fieldId('shell.allowEnv')} label="Let the model add environment variables" checked={shell.allowEnv} disabled={off} onChange={(on) => edit((d) => void (d.shell.allowEnv = on))} />
+        <Switch
+          id={fieldId('shell.allowEnv')}
+          label="Let the model add environment variables"
+          checked={shell.allowEnv}
+          disabled={off}
+          onChange={(on) => edit((d) => void (d.shell.allowEnv = on))}
+        />
         <Switch
           id={fieldId('shell.allowPathEnv')}
           label="Let the model change PATH"

@@ -38,10 +38,28 @@ export function ConnectionSection({ draft, edit, errors, status, bridge }: Secti
 
   return (
     <>
-      <Card title="Server address" description="Where MCP clients (a ChatGPT tunnel, Claude, an inspector) connect. Loopback keeps the server private to this computer.">
+      <Card
+        title="Server address"
+        description="Where MCP clients (a ChatGPT tunnel, Claude, an inspector) connect. Loopback keeps the server private to this computer."
+      >
         <div className="grid-2">
-          <TextField id={fieldId('server.host')} label="Host" value={server.host} mono error={errors.get('server.host')} onChange={(host) => edit((d) => void (d.server.host = host))} hint="127.0.0.1 unless a tunnel needs otherwise." />
-          <NumberField id={fieldId('server.port')} label="Port" value={server.port} error={errors.get('server.port')} onChange={(port) => edit((d) => void (d.server.port = port))} hint="0 picks a free port at each start." />
+          <TextField
+            id={fieldId('server.host')}
+            label="Host"
+            value={server.host}
+            mono
+            error={errors.get('server.host')}
+            onChange={(host) => edit((d) => void (d.server.host = host))}
+            hint="127.0.0.1 unless a tunnel needs otherwise."
+          />
+          <NumberField
+            id={fieldId('server.port')}
+            label="Port"
+            value={server.port}
+            error={errors.get('server.port')}
+            onChange={(port) => edit((d) => void (d.server.port = port))}
+            hint="0 picks a free port at each start."
+          />
         </div>
         {!isLoopbackHost(server.host) ? (
           <Switch
@@ -70,7 +88,14 @@ export function ConnectionSection({ draft, edit, errors, status, bridge }: Secti
         />
       </Card>
 
-      <Card title="Access token" description={<>Clients must send <code>Authorization: Bearer &lt;token&gt;</code>. Strongly recommended behind a tunnel; required for other computers.</>}>
+      <Card
+        title="Access token"
+        description={
+          <>
+            Clients must send <code>Authorization: Bearer &lt;token&gt;</code>. Strongly recommended behind a tunnel; required for other computers.
+          </>
+        }
+      >
         <TextField
           id={fieldId('server.token')}
           label="Token"
@@ -82,11 +107,15 @@ export function ConnectionSection({ draft, edit, errors, status, bridge }: Secti
           onChange={(token) => edit((d) => void (d.server.token = token))}
         />
         <div className="button-row">
-          <button type="button" className="button" onClick={async () => {
-            const token = await bridge.generateToken();
-            edit((d) => void (d.server.token = token));
-            setShowToken(true);
-          }}>
+          <button
+            type="button"
+            className="button"
+            onClick={async () => {
+              const token = await bridge.generateToken();
+              edit((d) => void (d.server.token = token));
+              setShowToken(true);
+            }}
+          >
             <Icon name="key" size={15} />
             Generate new token
           </button>
@@ -118,7 +147,8 @@ export function ConnectionSection({ draft, edit, errors, status, bridge }: Secti
             <span className="muted">{status.state === 'running' ? `Running at ${status.url}` : 'The server is not running.'}</span>
           ) : result.ok ? (
             <span className="ok">
-              <Icon name="check" size={16} /> Connected to {result.url}: {result.toolCount} {result.toolCount === 1 ? 'tool' : 'tools'} available ({result.durationMs} ms).
+              <Icon name="check" size={16} /> Connected to {result.url}: {result.toolCount} {result.toolCount === 1 ? 'tool' : 'tools'} available (
+              {result.durationMs} ms).
             </span>
           ) : (
             <span className="bad">
@@ -171,7 +201,14 @@ export function ConnectionSection({ draft, edit, errors, status, bridge }: Secti
             error={errors.get('server.logLevel')}
             onChange={(level) => edit((d) => void (d.server.logLevel = level))}
           />
-          <SizeField id={fieldId('server.maxRequestBytes')} label="Largest request" value={server.maxRequestBytes} hint="Must exceed the largest file write." error={errors.get('server.maxRequestBytes')} onChange={(n) => edit((d) => void (d.server.maxRequestBytes = n))} />
+          <SizeField
+            id={fieldId('server.maxRequestBytes')}
+            label="Largest request"
+            value={server.maxRequestBytes}
+            hint="Must exceed the largest file write."
+            error={errors.get('server.maxRequestBytes')}
+            onChange={(n) => edit((d) => void (d.server.maxRequestBytes = n))}
+          />
         </div>
       </Card>
     </>

@@ -27,7 +27,10 @@ export function DesktopSection({ draft, edit, errors }: SectionProps) {
 
   return (
     <>
-      <Card title="Display access" description="The master switch for everything on this page. While it is off the model gets nothing here, and commands run without access to your desktop session.">
+      <Card
+        title="Display access"
+        description="The master switch for everything on this page. While it is off the model gets nothing here, and commands run without access to your desktop session."
+      >
         <Switch
           id={fieldId('desktop.hostDisplayAccess')}
           label="Allow access to this computer’s display"
@@ -39,10 +42,38 @@ export function DesktopSection({ draft, edit, errors }: SectionProps) {
       </Card>
 
       <Card title="Capabilities" description={gated ? 'Turn on display access above to choose these.' : 'Each one also needs display access.'} muted={gated}>
-        <Switch id={fieldId('desktop.screen')} label="See the screen" description="Take screenshots of the whole screen or a region." checked={desktop.screen} disabled={gated} onChange={(on) => edit((d) => void (d.desktop.screen = on))} />
-        <Switch id={fieldId('desktop.input')} label="Use mouse and keyboard" description="Move, click and type as if you did." checked={desktop.input} disabled={gated} onChange={(on) => edit((d) => void (d.desktop.input = on))} />
-        <Switch id={fieldId('desktop.browser')} label="Open web pages" description="Open http and https links in your default browser." checked={desktop.browser} disabled={gated} onChange={(on) => edit((d) => void (d.desktop.browser = on))} />
-        <Switch id={fieldId('desktop.appControl')} label="Launch and close apps" description="Only the apps listed below." checked={desktop.appControl} disabled={gated} onChange={(on) => edit((d) => void (d.desktop.appControl = on))} />
+        <Switch
+          id={fieldId('desktop.screen')}
+          label="See the screen"
+          description="Take screenshots of the whole screen or a region."
+          checked={desktop.screen}
+          disabled={gated}
+          onChange={(on) => edit((d) => void (d.desktop.screen = on))}
+        />
+        <Switch
+          id={fieldId('desktop.input')}
+          label="Use mouse and keyboard"
+          description="Move, click and type as if you did."
+          checked={desktop.input}
+          disabled={gated}
+          onChange={(on) => edit((d) => void (d.desktop.input = on))}
+        />
+        <Switch
+          id={fieldId('desktop.browser')}
+          label="Open web pages"
+          description="Open http and https links in your default browser."
+          checked={desktop.browser}
+          disabled={gated}
+          onChange={(on) => edit((d) => void (d.desktop.browser = on))}
+        />
+        <Switch
+          id={fieldId('desktop.appControl')}
+          label="Launch and close apps"
+          description="Only the apps listed below."
+          checked={desktop.appControl}
+          disabled={gated}
+          onChange={(on) => edit((d) => void (d.desktop.appControl = on))}
+        />
         {desktop.browser && !gated ? (
           <ListEditor
             id={fieldId('desktop.browserUrls')}
@@ -67,12 +98,24 @@ export function DesktopSection({ draft, edit, errors }: SectionProps) {
                 <span className="app-name" id={fieldId(`${key}.name`)} tabIndex={-1}>
                   {app.name}
                 </span>
-                <button type="button" className="link-button danger" aria-label={`Remove app ${app.name}`} onClick={() => edit((d) => void d.desktop.apps.splice(index, 1))}>
+                <button
+                  type="button"
+                  className="link-button danger"
+                  aria-label={`Remove app ${app.name}`}
+                  onClick={() => edit((d) => void d.desktop.apps.splice(index, 1))}
+                >
                   Remove
                 </button>
               </div>
               <FieldError id={fieldId(`${key}.name`)} message={errors.get(`${key}.name`)} />
-              <TextField id={fieldId(`${key}.path`)} label="Program path" value={app.path} mono error={errors.get(`${key}.path`)} onChange={(path) => edit((d) => void (d.desktop.apps[index]!.path = path))} />
+              <TextField
+                id={fieldId(`${key}.path`)}
+                label="Program path"
+                value={app.path}
+                mono
+                error={errors.get(`${key}.path`)}
+                onChange={(path) => edit((d) => void (d.desktop.apps[index]!.path = path))}
+              />
               <TextField
                 id={fieldId(`${key}.args`)}
                 label="Arguments"
@@ -82,14 +125,26 @@ export function DesktopSection({ draft, edit, errors }: SectionProps) {
                 error={errors.get(`${key}.args`)}
                 onChange={(text) => edit((d) => void (d.desktop.apps[index]!.args = text.split(' ').filter((a) => a !== '')))}
               />
-              <Switch id={fieldId(`${key}.allowExtraArgs`)} label="Let the model add arguments" checked={app.allowExtraArgs} onChange={(on) => edit((d) => void (d.desktop.apps[index]!.allowExtraArgs = on))} />
+              <Switch
+                id={fieldId(`${key}.allowExtraArgs`)}
+                label="Let the model add arguments"
+                checked={app.allowExtraArgs}
+                onChange={(on) => edit((d) => void (d.desktop.apps[index]!.allowExtraArgs = on))}
+              />
             </div>
           );
         })}
         <div className="add-app">
           <div className="grid-app">
             <TextField id="new-app-name" label="New app name" value={newName} placeholder="editor" onChange={(v) => (setNewName(v), setProblem(null))} />
-            <TextField id="new-app-path" label="Program path" value={newPath} placeholder="/usr/bin/gedit" mono onChange={(v) => (setNewPath(v), setProblem(null))} />
+            <TextField
+              id="new-app-path"
+              label="Program path"
+              value={newPath}
+              placeholder="/usr/bin/gedit"
+              mono
+              onChange={(v) => (setNewPath(v), setProblem(null))}
+            />
             <button type="button" className="button add-app-button" onClick={addApp} disabled={!newName.trim() && !newPath.trim()}>
               <Icon name="plus" size={15} />
               Add app

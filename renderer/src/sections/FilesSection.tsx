@@ -17,7 +17,13 @@ export function FilesSection({ draft, edit, errors, env, bridge }: SectionProps)
   return (
     <>
       <Card title="Access" description="What the model may do inside the shared folders below.">
-        <Switch id={fieldId('filesystem.read')} label="Read files" description="List folders and read text files." checked={fs.read} onChange={(on) => edit((d) => void (d.filesystem.read = on))} />
+        <Switch
+          id={fieldId('filesystem.read')}
+          label="Read files"
+          description="List folders and read text files."
+          checked={fs.read}
+          onChange={(on) => edit((d) => void (d.filesystem.read = on))}
+        />
         <Switch
           id={fieldId('filesystem.write')}
           label="Write files"
@@ -83,7 +89,12 @@ export function FilesSection({ draft, edit, errors, env, bridge }: SectionProps)
                       </select>
                     </td>
                     <td className="shrink">
-                      <button type="button" className="link-button danger" aria-label={`Remove ${root.path}`} onClick={() => edit((d) => void d.filesystem.roots.splice(index, 1))}>
+                      <button
+                        type="button"
+                        className="link-button danger"
+                        aria-label={`Remove ${root.path}`}
+                        onClick={() => edit((d) => void d.filesystem.roots.splice(index, 1))}
+                      >
                         Remove
                       </button>
                     </td>
@@ -94,13 +105,29 @@ export function FilesSection({ draft, edit, errors, env, bridge }: SectionProps)
           </table>
         )}
         {rootsError ? <FieldError id={fieldId('filesystem.roots')} message={rootsError} /> : null}
-        {fs.write && fs.roots.length > 0 && fs.roots.every((r) => r.readOnly) ? <p className="hint">Every folder is read-only, so nothing can be written.</p> : null}
+        {fs.write && fs.roots.length > 0 && fs.roots.every((r) => r.readOnly) ? (
+          <p className="hint">Every folder is read-only, so nothing can be written.</p>
+        ) : null}
       </Card>
 
       <Card title="Limits">
         <div className="grid-2">
-          <SizeField id={fieldId('filesystem.maxReadBytes')} label="Largest read" value={fs.maxReadBytes} error={errors.get('filesystem.maxReadBytes')} onChange={(n) => edit((d) => void (d.filesystem.maxReadBytes = n))} hint="Longer files are cut off." />
-          <SizeField id={fieldId('filesystem.maxWriteBytes')} label="Largest write" value={fs.maxWriteBytes} error={errors.get('filesystem.maxWriteBytes')} onChange={(n) => edit((d) => void (d.filesystem.maxWriteBytes = n))} hint="Bigger writes are refused." />
+          <SizeField
+            id={fieldId('filesystem.maxReadBytes')}
+            label="Largest read"
+            value={fs.maxReadBytes}
+            error={errors.get('filesystem.maxReadBytes')}
+            onChange={(n) => edit((d) => void (d.filesystem.maxReadBytes = n))}
+            hint="Longer files are cut off."
+          />
+          <SizeField
+            id={fieldId('filesystem.maxWriteBytes')}
+            label="Largest write"
+            value={fs.maxWriteBytes}
+            error={errors.get('filesystem.maxWriteBytes')}
+            onChange={(n) => edit((d) => void (d.filesystem.maxWriteBytes = n))}
+            hint="Bigger writes are refused."
+          />
         </div>
       </Card>
 

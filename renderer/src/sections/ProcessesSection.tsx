@@ -23,6 +23,7 @@ export function ProcessesSection({ draft, edit, status, bridge }: SectionProps) 
   useEffect(() => {
     void refresh();
     // Refresh when the server (and so the granted switches) changes; typing uses the button.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [status.state]);
 
   const kill = async (pid: number, signal: KillSignal) => {
@@ -35,8 +36,20 @@ export function ProcessesSection({ draft, edit, status, bridge }: SectionProps) 
   return (
     <>
       <Card title="Permissions" description="What process tools may do. The list below follows the running server’s settings.">
-        <Switch id={fieldId('process.list')} label="List processes" description="Process ids, owners and command lines." checked={draft.process.list} onChange={(on) => edit((d) => void (d.process.list = on))} />
-        <Switch id={fieldId('process.kill')} label="End processes" description="Send signals to any process your account may signal." checked={draft.process.kill} onChange={(on) => edit((d) => void (d.process.kill = on))} />
+        <Switch
+          id={fieldId('process.list')}
+          label="List processes"
+          description="Process ids, owners and command lines."
+          checked={draft.process.list}
+          onChange={(on) => edit((d) => void (d.process.list = on))}
+        />
+        <Switch
+          id={fieldId('process.kill')}
+          label="End processes"
+          description="Send signals to any process your account may signal."
+          checked={draft.process.kill}
+          onChange={(on) => edit((d) => void (d.process.kill = on))}
+        />
       </Card>
 
       <Card

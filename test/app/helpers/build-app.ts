@@ -23,7 +23,11 @@ export async function buildApp(): Promise<BuiltApp> {
   fs.mkdirSync(parent, { recursive: true });
   const dir = fs.mkdtempSync(path.join(parent, '.test-app-'));
   const cli = path.join(REPO, 'node_modules', 'electron-vite', 'bin', 'electron-vite.js');
-  await promisify(execFile)(process.execPath, [cli, 'build', '--outDir', dir, '--logLevel', 'warn'], { cwd: REPO, timeout: 120_000, maxBuffer: 16 * 1024 * 1024 });
+  await promisify(execFile)(process.execPath, [cli, 'build', '--outDir', dir, '--logLevel', 'warn'], {
+    cwd: REPO,
+    timeout: 120_000,
+    maxBuffer: 16 * 1024 * 1024,
+  });
   return {
     dir,
     mainEntry: path.join(dir, 'main', 'index.js'),

@@ -6,13 +6,25 @@ import fs from 'node:fs';
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
-export const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+export const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 
 export function chromiumAvailable(): boolean {
   const found = fs.existsSync(CHROMIUM);
   if (!found && process.env.REQUIRE_DESKTOP_TESTS === '1') {
     throw new Error(`REQUIRE_DESKTOP_TESTS=1 but Chromium is missing at ${CHROMIUM} (apt-get install -y chromium)`);
   }
-  if (!found) process.stderr.write(`\n*** SKIPPING settings-window browser tests: Chromium not found at ${CHROMIUM} (apt-get install -y chromium, or set CHROMIUM_PATH) ***\n\n`);
+  if (!found)
+    process.stderr.write(
+      `\n*** SKIPPING settings-window browser tests: Chromium not found at ${CHROMIUM} (apt-get install -y chromium, or set CHROMIUM_PATH) ***\n\n`,
+    );
   return found;
 }

@@ -1,0 +1,54 @@
+// Lint rules for the whole repository: typescript-eslint's recommended type-aware-free set,
+// plus the house rules that keep layers apart (see ../shared/design/ARCHITECTURE.md).
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+import reactHooks from 'eslint-plugin-react-hooks';
+import globals from 'globals';
+
+const nodeOnly = ['node:fs', 'node:fs/promises', 'fs', 'fs/promises', 'node:child_process', 'child_process'];
+
+export default tseslint.config(
+  { ignores: ['out/**', 'node_modules/**', 'test-artifacts/**', 'dist/**'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: { globals: { ...globals.node } },
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
+      '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
+      'no-control-regex': 'off',
+      eqeqeq: ['error', 'always', { null: 'ignore' }],
+    },
+  },
+  {
+    files: ['renderer/**/*.{ts,tsx}'],
+    languageOptions: { globals: { ...globals.browser } },
+    plugins: { 'react-hooks': reactHooks },
+    rules: { 'react-hooks/rules-of-hooks': 'error', 'react-hooks/exhaustive-deps': 'error' },
+  },
+  {
+    // The policy decides; it asks the adapter's port to look at the computer (rule 9).
+    files: ['main/policy/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { paths: nodeOnly.map((name) => ({ name, message: 'main/policy/ reaches the computer only through the adapter port' })) },
+      ],
+    },
+  },
+  {
+    // A tool is one policy call plus one adapter call (rule 2).
+    files: ['main/mcp/tools/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { paths: nodeOnly.map((name) => ({ name, message: 'tools go through the ComputerAdapter' })) }] },
+  },
+  {
+    // Only main/app/ and the preload import electron (rule 3).
+    files: ['main/**/*.ts', 'adapter/**/*.ts', 'renderer/**/*.{ts,tsx}'],
+    ignores: ['main/app/**'],
+    rules: { 'no-restricted-imports': ['error', { paths: [{ name: 'electron', message: 'only main/app/ imports electron' }] }] },
+  },
+  {
+    files: ['test/**/*.ts', 'bench/**/*.{mjs,ts}', 'build/**/*.mjs'],
+    rules: { '@typescript-eslint/no-explicit-any': 'off', '@typescript-eslint/no-non-null-assertion': 'off' },
+  },
+);
