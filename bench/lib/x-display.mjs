@@ -1,6 +1,6 @@
 /**
  * A throwaway X display for the desktop scenario: Xvfb on a display number it picks itself
- * (-displayfd, as test/desktop does, so parallel runs never collide) and one window on it so a
+ * (-displayfd, as test/adapter/desktop does, so parallel runs never collide) and one window on it so a
  * capture is not a blank frame: a headful Chromium showing a page of text, or xmessage (x11-utils)
  * when Chromium is missing or does not come up. Every process started here runs in its own
  * process group and is killed by stop(), or by an exit/signal hook if the bench dies first.

@@ -1,0 +1,89 @@
+/** Contract details from the issues that other files do not pin down. */
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { connectModernHttp, textOf, type TestClient } from '../helpers/clients.js';
+import { childEnv, startCliHttp, startTestServer, type TestHttpServer } from '../helpers/servers.js';
+import { makeTempDir, removeDir, writeJson } from '../helpers/temp.js';
+
+const MARKER = 'marker-4242-should-never-be-logged';
+let home: string;
+let root: string;
+let server: TestHttpServer;
+let client: TestClient;
+
+beforeAll(async () => {
+  home = makeTempDir();
+  root = path.join(home, 'root');
+  fs.mkdirSync(path.join(root, 'many'), { recursive: true });
+  for (let i = 0; i < 1005; i++) fs.writeFileSync(path.join(root, 'many', `f${String(i).padStart(4, '0')}.txt`), '');
+  fs.writeFileSync(path.join(root, 'secret-notes.txt'), MARKER);
+  server = await startTestServer({ filesystem: { roots: [root] }, shell: { enabled: true, allowedCommands: ['echo'] }, process: { list: true, kill: true } });
+  client = await connectModernHttp(server.url);
+});
+afterAll(async () => {
+  await client.close();
+  await server.close();
+  removeDir(home);
+});
+
+describe('legacy handshakes', () => {
+  it.each(['2025-11-25', '2025-06-18', '2025-03-26'])('serves initialize at %s statelessly on the same endpoint', async (version) => {
+    const res = await fetch(server.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: version, capabilities: {}, clientInfo: { name: 'old', version: '1' } },
+      }),
+    });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('mcp-session-id')).toBeNull();
+    const body = await res.text();
+    expect(body).toContain(`"protocolVersion":"${version}"`);
+    expect(body).toContain('"name":"chatgpt-computer-mcp"');
+  });
+});
+
+describe('tool limits and refusals', () => {
+  it('fs.list returns at most 1000 entries, sorted, and says it truncated', async () => {
+    const listed = await client.callTool({ name: 'fs.list', arguments: { path: 'many' } });
+    const data = listed.structuredContent as { entries: Array<{ name: string }>; truncated: boolean };
+    expect(data.entries).toHaveLength(1000);
+    expect(data.truncated).toBe(true);
+    expect(data.entries[0]!.name).toBe('f0000.txt');
+    expect(data.entries[999]!.name).toBe('f0999.txt');
+  });
+
+  it.each([
+    [1, /pid 1 is the init process/],
+    [process.pid, /is this MCP server/],
+  ])('process.kill refuses pid %i', async (pid, message) => {
+    const result = await client.callTool({ name: 'process.kill', arguments: { pid } });
+    expect(textOf(result)).toMatch(new RegExp(`^INVALID_INPUT: .*${message.source}`));
+  });
+});
+
+describe('diagnostics', () => {
+  it('log tool calls without file contents, command output or arguments', async () => {
+    expect((await client.callTool({ name: 'fs.read', arguments: { path: 'secret-notes.txt' } })).isError).toBeFalsy();
+    expect((await client.callTool({ name: 'shell.exec', arguments: { command: 'echo', args: [MARKER] } })).isError).toBeFalsy();
+    const calls = server.logLines.map((line) => JSON.parse(line) as Record<string, unknown>).filter((entry) => entry.msg === 'tool call');
+    expect(calls.map((entry) => entry.tool)).toEqual(expect.arrayContaining(['fs.read', 'shell.exec']));
+    expect(calls.find((entry) => entry.tool === 'shell.exec')).toMatchObject({ command: 'echo', argc: 1, outcome: 'ok' });
+    expect(server.logLines.join('')).not.toContain(MARKER);
+  });
+});
+
+describe('the headless CLI', () => {
+  it.each(['SIGTERM', 'SIGINT'] as const)('stops cleanly on %s with exit code 0', async (signal) => {
+    const config = writeJson(path.join(home, 'cli.json'), { filesystem: { roots: [root] } });
+    const { child, url } = await startCliHttp(['--config', config], childEnv(home));
+    expect((await fetch(url.replace('/mcp', '/healthz'))).status).toBe(200);
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    child.kill(signal);
+    expect(await exited).toBe(0);
+  });
+});

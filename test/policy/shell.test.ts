@@ -1,0 +1,216 @@
+/** The command policy: allow-list by name and real path, env rules, display gating, cwd. */
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createProcessOps } from '../../adapter/process/process-ops.js';
+import { FilesystemPolicy } from '../../main/policy/filesystem.js';
+import { ShellPolicy, type ShellRequest } from '../../main/policy/shell.js';
+import { makeConfig } from '../helpers/servers.js';
+import { makeTempDir, removeDir } from '../helpers/temp.js';
+import type { ConfigInput } from '../../main/config/schema.js';
+
+let dir: string;
+let writable: string;
+let readOnly: string;
+const SERVER_ENV_SECRET = 'server-secret-value-123';
+
+beforeAll(() => {
+  dir = makeTempDir();
+  writable = path.join(dir, 'rw');
+  readOnly = path.join(dir, 'ro');
+  fs.mkdirSync(path.join(writable, 'bin'), { recursive: true });
+  fs.mkdirSync(readOnly);
+  // A program a tool could have written: same name as an allowed command, first on PATH.
+  fs.writeFileSync(path.join(writable, 'bin', 'git'), '#!/bin/sh\necho pwned\n', { mode: 0o755 });
+  fs.symlinkSync('/bin/echo', path.join(writable, 'bin', 'echo-link'));
+});
+afterAll(() => removeDir(dir));
+
+function policy(input: ConfigInput, env: NodeJS.ProcessEnv = {}): ShellPolicy {
+  const config = makeConfig({ filesystem: { write: true, roots: [writable, { path: readOnly, readOnly: true }] }, ...input });
+  const files = new FilesystemPolicy(config.filesystem);
+  const serverEnv = {
+    PATH: '/usr/local/bin:/usr/bin:/bin',
+    HOME: dir,
+    CHATGPT_MCP_TOKEN: SERVER_ENV_SECRET,
+    AWS_SECRET_ACCESS_KEY: SERVER_ENV_SECRET,
+    DISPLAY: ':0',
+    WAYLAND_DISPLAY: 'wayland-0',
+    ...env,
+  };
+  return new ShellPolicy(config, files, createProcessOps(), serverEnv);
+}
+
+const shell = (allowedCommands: string[], extra: Partial<ConfigInput['shell']> = {}) => ({ shell: { enabled: true, allowedCommands, ...extra } });
+const run = (command: string, more: Partial<ShellRequest> = {}): ShellRequest => ({ command, args: [], ...more });
+
+describe('allow-list', () => {
+  it('runs a listed name as the real program it resolves to', async () => {
+    const plan = await policy(shell(['echo'])).plan(run('echo', { args: ['hi'] }));
+    expect(plan.file).toBe(fs.realpathSync('/bin/echo'));
+    expect(plan.args).toEqual(['hi']);
+    expect(plan.argv0).toMatch(/\/echo$/);
+  });
+
+  const denied: Array<[string, string[], string, RegExp]> = [
+    ['an unlisted name', ['echo'], 'rm', /COMMAND_NOT_ALLOWED|not in the allowed commands \(echo\)/],
+    ['an absolute path of an unlisted program', ['echo'], '/bin/rm', /not in the allowed commands/],
+    ['a relative path', ['echo'], './echo', /not a relative path/],
+    ['a parent-relative path', ['echo'], '../bin/echo', /not a relative path/],
+    ['a prefix of a listed name', ['python3'], 'python', /not in the allowed commands/],
+    ['a listed name with a suffix', ['echo'], 'echo2', /not in the allowed commands/],
+  ];
+  it.each(denied)('refuses %s', async (_name, list, command, message) => {
+    await expect(policy(shell(list)).plan(run(command))).rejects.toMatchObject({ code: 'COMMAND_NOT_ALLOWED', message: expect.stringMatching(message) });
+  });
+
+  it('refuses an absolute path whose name is listed but which is a different program', async () => {
+    const planted = path.join(writable, 'bin', 'git');
+    await expect(policy(shell(['git'])).plan(run(planted))).rejects.toMatchObject({ code: 'COMMAND_NOT_ALLOWED' });
+    // A copy of a listed program planted in a writable root is refused too, by where it lives.
+    fs.copyFileSync('/bin/echo', path.join(writable, 'bin', 'echo'));
+    await expect(policy(shell(['echo'])).plan(run(path.join(writable, 'bin', 'echo')))).rejects.toMatchObject({ code: 'COMMAND_NOT_ALLOWED' });
+  });
+
+  it('accepts an absolute path when it is the program the listed name runs', async () => {
+    const plan = await policy(shell(['echo'])).plan(run(fs.realpathSync('/bin/echo')));
+    expect(plan.file).toBe(fs.realpathSync('/bin/echo'));
+  });
+
+  it('refuses a listed name that resolves into a writable root (a planted program)', async () => {
+    const p = policy(shell(['git']), { PATH: `${path.join(writable, 'bin')}:/usr/bin:/bin` });
+    await expect(p.plan(run('git'))).rejects.toMatchObject({ code: 'COMMAND_NOT_ALLOWED', message: expect.stringMatching(/inside a writable root/) });
+  });
+
+  it('refuses a listed name whose PATH entry is a link inside a writable root, even to a system program', async () => {
+    const p = policy(shell(['echo-link']), { PATH: `${path.join(writable, 'bin')}:/usr/bin:/bin` });
+    await expect(p.plan(run('echo-link'))).rejects.toMatchObject({ code: 'COMMAND_NOT_ALLOWED' });
+  });
+
+  it('reports a listed but missing program as NOT_FOUND', async () => {
+    await expect(policy(shell(['no-such-program-xyz'])).plan(run('no-such-program-xyz'))).rejects.toMatchObject({ code: 'NOT_FOUND' });
+  });
+
+  it('lets "*" run anything the owner could, but still nothing from a writable root, and the disabled shell nothing', async () => {
+    expect((await policy(shell(['*'])).plan(run('rm'))).file).toBe(fs.realpathSync('/bin/rm'));
+    await expect(policy(shell(['*'])).plan(run(path.join(writable, 'bin', 'git')))).rejects.toMatchObject({
+      code: 'COMMAND_NOT_ALLOWED',
+      message: expect.stringMatching(/writable root/),
+    });
+    await expect(policy({ shell: { enabled: false, allowedCommands: ['echo'] } }).plan(run('echo'))).rejects.toMatchObject({ code: 'CAPABILITY_DISABLED' });
+  });
+
+  it('refuses NUL bytes in the command or arguments', async () => {
+    await expect(policy(shell(['echo'])).plan(run('echo', { args: ['a\0b'] }))).rejects.toMatchObject({ code: 'INVALID_INPUT' });
+  });
+});
+
+describe('environment', () => {
+  it('gives children a short inherited environment: never the token or other server secrets', async () => {
+    const { env } = await policy(shell(['env'])).plan(run('env'));
+    expect(env.PATH).toBe('/usr/local/bin:/usr/bin:/bin');
+    expect(env.HOME).toBe(dir);
+    expect(JSON.stringify(env)).not.toContain(SERVER_ENV_SECRET);
+  });
+
+  it('refuses env additions unless shell.allowEnv', async () => {
+    await expect(policy(shell(['env'])).plan(run('env', { env: { FOO: 'bar' } }))).rejects.toMatchObject({
+      code: 'CAPABILITY_DISABLED',
+      message: expect.stringMatching(/shell\.allowEnv/),
+    });
+    const { env } = await policy(shell(['env'], { allowEnv: true })).plan(run('env', { env: { FOO: 'bar' } }));
+    expect(env.FOO).toBe('bar');
+  });
+
+  const injections = [
+    'LD_PRELOAD',
+    'ld_preload',
+    'LD_LIBRARY_PATH',
+    'LD_AUDIT',
+    'DYLD_INSERT_LIBRARIES',
+    'DYLD_LIBRARY_PATH',
+    'NODE_OPTIONS',
+    'PYTHONPATH',
+    'PYTHONSTARTUP',
+    'PYTHONWARNINGS',
+    'PERL5OPT',
+    'RUBYOPT',
+    'BASH_ENV',
+    'ENV',
+    'JAVA_TOOL_OPTIONS',
+    'GIT_SSH_COMMAND',
+    'GIT_CONFIG_COUNT',
+    'GIT_CONFIG_KEY_0',
+    'GIT_CONFIG_PARAMETERS',
+    'GIT_TRACE',
+    'GIT_DIR',
+    'GIT_ASKPASS',
+    'HOME',
+    'XDG_CONFIG_HOME',
+    'LESSOPEN',
+    'MAKEFLAGS',
+    'LUA_INIT',
+    'BASH_FUNC_x%%',
+    'CHATGPT_MCP_TOKEN',
+    'PATH',
+    'A=B',
+    '1X',
+    '',
+  ];
+  it.each(injections)('refuses the caller env key %j even when env additions are allowed', async (key) => {
+    await expect(policy(shell(['env'], { allowEnv: true })).plan(run('env', { env: { [key]: '/tmp/evil.so' } }))).rejects.toMatchObject({
+      code: 'COMMAND_NOT_ALLOWED',
+    });
+  });
+
+  it('accepts PATH only with shell.allowPathEnv, and still resolves the program on the server PATH', async () => {
+    const plan = await policy(shell(['echo'], { allowEnv: true, allowPathEnv: true })).plan(run('echo', { env: { PATH: path.join(writable, 'bin') } }));
+    expect(plan.env.PATH).toBe(path.join(writable, 'bin'));
+    expect(plan.file).toBe(fs.realpathSync('/bin/echo'));
+  });
+});
+
+describe('display gating (desktop.hostDisplayAccess)', () => {
+  it('removes the graphical session from children when display access is off', async () => {
+    const { env } = await policy(shell(['env'])).plan(run('env'));
+    expect(env.DISPLAY).toBeUndefined();
+    expect(env.WAYLAND_DISPLAY).toBeUndefined();
+  });
+
+  it('keeps it when the owner granted host display access', async () => {
+    const { env } = await policy({ ...shell(['env']), desktop: { hostDisplayAccess: true } }).plan(run('env'));
+    expect(env.DISPLAY).toBe(':0');
+  });
+
+  it.each(['DISPLAY', 'WAYLAND_DISPLAY', 'XAUTHORITY', 'DBUS_SESSION_BUS_ADDRESS', 'MIR_SOCKET'])('refuses a caller-provided %s', async (key) => {
+    await expect(policy(shell(['env'], { allowEnv: true })).plan(run('env', { env: { [key]: ':0' } }))).rejects.toMatchObject({
+      code: 'COMMAND_NOT_ALLOWED',
+      message: expect.stringMatching(/hostDisplayAccess/),
+    });
+  });
+
+  it('refuses capture programs even with allowedCommands ["*"]', async () => {
+    const p = policy(shell(['*']));
+    await expect(p.plan(run('sh', { args: ['-c', 'import -window root /tmp/x.png'] }))).rejects.toMatchObject({ code: 'COMMAND_NOT_ALLOWED' });
+    await expect(p.plan(run('xdotool', { args: ['getmouselocation'] }))).rejects.toMatchObject({ code: 'COMMAND_NOT_ALLOWED' });
+    // Refused by its arguments before any lookup, so it does not matter whether ffmpeg is installed.
+    await expect(p.plan(run('ffmpeg', { args: ['-f', 'x11grab', '-i', ':0', 'out.mp4'] }))).rejects.toMatchObject({ code: 'COMMAND_NOT_ALLOWED' });
+  });
+});
+
+describe('cwd and limits', () => {
+  it('defaults the working directory to the first root and validates a given one', async () => {
+    const p = policy(shell(['echo']));
+    expect((await p.plan(run('echo'))).cwd).toBe(writable);
+    expect((await p.plan(run('echo', { cwd: readOnly }))).cwd).toBe(readOnly);
+    await expect(p.plan(run('echo', { cwd: '/etc' }))).rejects.toMatchObject({ code: 'PATH_NOT_ALLOWED' });
+    await expect(p.plan(run('echo', { cwd: `${writable}/../..` }))).rejects.toMatchObject({ code: 'PATH_NOT_ALLOWED' });
+    await expect(p.plan(run('echo', { cwd: path.join(writable, 'missing') }))).rejects.toMatchObject({ code: 'NOT_FOUND' });
+  });
+
+  it('caps the timeout at shell.maxRuntimeMs', async () => {
+    const p = policy(shell(['echo'], { maxRuntimeMs: 5000, maxOutputBytes: 1234 }));
+    expect(await p.plan(run('echo', { timeoutMs: 60_000 }))).toMatchObject({ timeoutMs: 5000, maxOutputBytes: 1234 });
+    expect((await p.plan(run('echo', { timeoutMs: 100 }))).timeoutMs).toBe(100);
+  });
+});
