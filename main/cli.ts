@@ -1,17 +1,14 @@
 #!/usr/bin/env node
 /**
- * Headless entry: `chatgpt-mcp serve --http|--stdio`, `chatgpt-mcp config check`. The tray
- * app runs the same server modules; this file only parses arguments and wires them up.
+ * Headless entry: parses arguments and hands each command to its module under cli/. The tray
+ * app runs the same server modules; nothing here decides policy.
  */
-import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
-import { LocalComputerAdapter } from '../adapter/local-computer-adapter.js';
-import { ConfigError, configPathFor, loadConfig, type CliOverrides } from './config/load.js';
-import { redactConfig } from './config/redact.js';
-import { createLogger } from './log.js';
-import { startHttpServer, ListenError } from './mcp/http.js';
-import { createServerFactory, enabledTools } from './mcp/server.js';
-import { startStdioServer } from './mcp/stdio.js';
+import type { CliOverrides } from './config/load.js';
+import { configCommand } from './cli/config-command.js';
+import { print, usageError } from './cli/io.js';
+import { serveHttp, serveStdio } from './cli/serve.js';
+import { tokenCommand } from './cli/token-command.js';
 import { VERSION } from './version.js';
 
 const HELP = `chatgpt-mcp ${VERSION}: let ChatGPT or any MCP client act on this computer, within what you allow.
@@ -21,7 +18,9 @@ Usage:
   chatgpt-mcp serve --stdio         serve MCP over stdin/stdout (for hosts that spawn a command)
   chatgpt-mcp config check          validate the config and print it (secrets masked)
   chatgpt-mcp config path           print the config file path in use
-  chatgpt-mcp token                 print a new random token for CHATGPT_MCP_TOKEN
+  chatgpt-mcp token show            print the bearer token HTTP clients must send (created if needed)
+  chatgpt-mcp token rotate          replace the token file's token with a new one
+  chatgpt-mcp token new             print a new random token (for server.token or CHATGPT_MCP_TOKEN)
   chatgpt-mcp --version | --help
 
 Options:
@@ -30,8 +29,10 @@ Options:
   --port PORT         port, 0 picks a free one (env CHATGPT_MCP_PORT, default 3210)
   --log-level LEVEL   silent|error|warn|info|debug (env CHATGPT_MCP_LOG_LEVEL, default info)
 
-The bearer token is read from CHATGPT_MCP_TOKEN or server.token, never from a flag
-(flags are visible to every user in the process list).`;
+HTTP needs a bearer token unless the config says server.auth "none" (loopback only). Without
+server.token or CHATGPT_MCP_TOKEN, the first start creates one in the app's config folder;
+"chatgpt-mcp token show" prints it. It is never taken from a flag (flags are visible to every
+user in the process list) and never written to the log.`;
 
 export async function main(argv: string[]): Promise<number> {
   let parsed;
@@ -68,107 +69,12 @@ export async function main(argv: string[]): Promise<number> {
       if (values.http && values.stdio) return usageError('choose one of --http and --stdio');
       return values.stdio ? serveStdio(cli) : serveHttp(cli);
     case 'config':
-      if (sub === 'check') return configCheck(cli);
-      // Printed without parsing, so a broken config can still be found.
-      if (sub === 'path') return print(configPathFor({ cli }));
-      return usageError('expected "config check" or "config path"');
+      return configCommand(sub, cli);
     case 'token':
-      if (sub !== undefined) return usageError(`unexpected argument "${sub}"`);
-      return print(randomBytes(32).toString('base64url'));
+      return tokenCommand(sub, cli);
     default:
       return usageError(`unknown command "${command}"`);
   }
-}
-
-function withConfig(cli: CliOverrides, run: (loaded: ReturnType<typeof loadConfig>) => number | Promise<number>): number | Promise<number> {
-  let loaded;
-  try {
-    loaded = loadConfig({ cli });
-  } catch (error) {
-    if (error instanceof ConfigError) {
-      process.stderr.write(`chatgpt-mcp: ${error.message}\n`);
-      return 2;
-    }
-    throw error;
-  }
-  return run(loaded);
-}
-
-function configCheck(cli: CliOverrides): number | Promise<number> {
-  return withConfig(cli, ({ config, file }) => {
-    process.stderr.write(`chatgpt-mcp: configuration is valid (${file ?? 'no config file, using defaults'})\n`);
-    process.stderr.write(
-      `chatgpt-mcp: tools exposed: ${enabledTools(config)
-        .map((t) => t.name)
-        .join(', ')}\n`,
-    );
-    return print(JSON.stringify(redactConfig(config), null, 2));
-  });
-}
-
-function serveHttp(cli: CliOverrides): number | Promise<number> {
-  return withConfig(cli, async ({ config, file, path }) => {
-    const logger = createLogger(config.server.logLevel);
-    const adapter = new LocalComputerAdapter();
-    const factory = createServerFactory({ config, adapter, logger, protectedFiles: [path] });
-    let running;
-    try {
-      running = await startHttpServer({ config, factory, logger });
-    } catch (error) {
-      if (error instanceof ListenError) {
-        process.stderr.write(`chatgpt-mcp: ${error.message}\n`);
-        return 1;
-      }
-      throw error;
-    }
-    logger.info('listening', {
-      url: running.url,
-      config: file ?? 'defaults',
-      tools: enabledTools(config).length,
-      auth: config.server.token ? 'bearer' : 'none',
-    });
-    await untilSignal();
-    logger.info('shutting down');
-    await running.close();
-    await adapter.close();
-    return 0;
-  });
-}
-
-function serveStdio(cli: CliOverrides): number | Promise<number> {
-  return withConfig(cli, async ({ config, path }) => {
-    const logger = createLogger(config.server.logLevel);
-    const adapter = new LocalComputerAdapter();
-    const factory = createServerFactory({ config, adapter, logger, protectedFiles: [path] });
-    const handle = startStdioServer(factory, logger);
-    logger.info('serving on stdio', { tools: enabledTools(config).length });
-    await Promise.race([untilSignal(), new Promise<void>((resolve) => process.stdin.once('end', resolve))]);
-    await handle.close();
-    await adapter.close();
-    return 0;
-  });
-}
-
-function untilSignal(): Promise<void> {
-  return new Promise((resolve) => {
-    const done = () => {
-      process.off('SIGINT', done);
-      process.off('SIGTERM', done);
-      resolve();
-    };
-    process.once('SIGINT', done);
-    process.once('SIGTERM', done);
-  });
-}
-
-function print(text: string): number {
-  process.stdout.write(text + '\n');
-  return 0;
-}
-
-function usageError(message: string): number {
-  process.stderr.write(`chatgpt-mcp: ${message}\nRun "chatgpt-mcp --help" for usage.\n`);
-  return 64;
 }
 
 main(process.argv.slice(2)).then(

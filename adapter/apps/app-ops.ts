@@ -1,8 +1,7 @@
 /**
- * The adapter operations behind app.*, browser.open and service.* (issue 5). Plain TypeScript:
- * policy (which app, which URL, which service) is decided by the tool layer before these run;
- * these only validate what they must to be safe on their own (absolute paths, no option-like
- * names, http(s) URLs) and do the OS work without a shell.
+ * The adapter operations behind app.launch and app.close. Which app may run is decided by the
+ * policy before these run; these only validate what they must to be safe on their own
+ * (absolute paths) and do the OS work without a shell.
  */
 
 export interface AppSpec {
@@ -26,26 +25,8 @@ export interface CloseAppResult {
   stillRunning: number[];
 }
 
-export type ServiceManager = 'systemd' | 'launchd' | 'windows';
-export type ServiceAction = 'start' | 'stop' | 'restart';
-
-export interface ServiceStatus {
-  manager: ServiceManager;
-  /** The manager's own state word: systemd ActiveState (active, inactive, failed...), launchd
-   * state (running, not running...), Windows (running, stopped, start-pending...). */
-  state: string;
-  /** Whether the manager starts it automatically (unknown for systemd static units and
-   * launchd jobs without an override). */
-  enabled?: boolean;
-  /** Extra detail: systemd SubState, launchd pid, Windows start type. */
-  detail?: string;
-}
-
-export interface DesktopAppOps {
+export interface AppOps {
   launchApp(app: AppSpec): Promise<{ pid: number }>;
   /** Closes processes of this executable started with these fixed args (args are matched where the OS shows argv: Linux). */
   closeApp(app: Pick<AppSpec, 'path' | 'args'>, options?: CloseAppOptions): Promise<CloseAppResult>;
-  openUrl(url: string): Promise<void>;
-  serviceStatus(name: string): Promise<ServiceStatus>;
-  serviceControl(name: string, action: ServiceAction): Promise<ServiceStatus>;
 }

@@ -5,7 +5,7 @@
  * KeepAlive job only lasts until launchd restarts it; disabling it is out of scope.
  */
 import { adapterError } from '../errors.js';
-import type { ServiceAction, ServiceStatus } from '../apps/app-ops.js';
+import type { ServiceAction, ServiceStatus } from './service-ops.js';
 import { firstLine, runOsTool } from './os-tool.js';
 import type { ServiceRef } from './service-name.js';
 

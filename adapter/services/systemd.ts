@@ -6,7 +6,7 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { adapterError } from '../errors.js';
-import type { ServiceAction, ServiceStatus } from '../apps/app-ops.js';
+import type { ServiceAction, ServiceStatus } from './service-ops.js';
 import { firstLine, runOsTool } from './os-tool.js';
 import type { ServiceRef } from './service-name.js';
 

@@ -7,7 +7,7 @@
  */
 import path from 'node:path';
 import { adapterError } from '../errors.js';
-import type { ServiceAction, ServiceStatus } from '../apps/app-ops.js';
+import type { ServiceAction, ServiceStatus } from './service-ops.js';
 import { firstLine, runOsTool } from './os-tool.js';
 import type { ServiceRef } from './service-name.js';
 

@@ -1,6 +1,6 @@
 /**
  * Our server, started in-process exactly as the CLI wires it (config parsed by the one schema,
- * LocalComputerAdapter, the shared factory, the HTTP boundary), on 127.0.0.1 with a free port
+ * createLocalAdapter, the shared factory, the HTTP boundary), on 127.0.0.1 with a free port
  * and no logging. If the CLI's wiring changes, this is the one place to follow it.
  */
 const out = new URL('../../out/', import.meta.url);
@@ -14,7 +14,7 @@ async function load(path) {
 }
 
 export async function loadOurs() {
-  const [{ configSchema }, { createServerFactory, enabledTools }, { startHttpServer }, { LocalComputerAdapter }, { createLogger }] = await Promise.all([
+  const [{ configSchema }, { createServerFactory, enabledTools }, { startHttpServer }, { createLocalAdapter }, { createLogger }] = await Promise.all([
     load('main/config/schema.js'),
     load('main/mcp/server.js'),
     load('main/mcp/http.js'),
@@ -31,7 +31,7 @@ export async function loadOurs() {
   async function startOurs(input) {
     const { config, tools } = configure(input);
     const logger = createLogger('silent');
-    const factory = createServerFactory({ config, adapter: new LocalComputerAdapter(), logger });
+    const factory = createServerFactory({ config, adapter: createLocalAdapter(), logger });
     const running = await startHttpServer({ config, factory, logger });
     return { port: running.port, tools, close: () => running.close() };
   }

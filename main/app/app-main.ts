@@ -1,13 +1,13 @@
 /**
  * The tray application's composition: one instance, a tray, the same MCP server modules as the
- * headless CLI (loadConfig, createServerFactory, startHttpServer, LocalComputerAdapter), the
+ * headless CLI (loadConfig, createServerFactory, startHttpServer, createLocalAdapter), the
  * activity ring fed by the server's observer, and the settings window's IPC handlers. All
  * decisions live in the electron-free modules beside this file; this only wires them up.
  */
 import { app, clipboard, dialog, ipcMain, Menu, session, systemPreferences } from 'electron';
 import os from 'node:os';
 import path from 'node:path';
-import { LocalComputerAdapter } from '../../adapter/local-computer-adapter.js';
+import { createLocalAdapter } from '../../adapter/local-computer-adapter.js';
 import { utilityProcessSpawner } from './utility-spawner.js';
 import { ensureConfigFile } from './first-run.js';
 import { loadConfig } from '../config/load.js';
@@ -28,7 +28,8 @@ import { sectionForField } from './sections.js';
 import { hardenApp, hardenSession } from './security.js';
 import { ServerLifecycle } from './server-lifecycle.js';
 import { SettingsWindow } from './settings-window.js';
-import { generateToken } from './token.js';
+import { ensureBearerToken, generateToken } from '../config/token.js';
+import { appConfigDir, protectedAppDirs } from '../config/app-dir.js';
 import { TrayController } from './tray.js';
 import { ActivityPulse } from './tray-state.js';
 
@@ -58,7 +59,7 @@ export async function runApp({ mainDir, env = process.env, log = createLogger('i
   const configPath = resolveConfigPath(env, platform, os.homedir());
   const resources = app.isPackaged ? process.resourcesPath : path.join(app.getAppPath(), 'build');
   // nut-js runs in a utility process: a native crash fails one call, never the app.
-  const adapter = new LocalComputerAdapter({ desktop: { spawn: utilityProcessSpawner, workerPath: path.join(mainDir, 'desktop-worker.js') } });
+  const adapter = createLocalAdapter({ desktop: { spawn: utilityProcessSpawner, workerPath: path.join(mainDir, 'desktop-worker.js') } });
 
   const settings = new SettingsWindow({
     preload: path.join(mainDir, '..', 'preload', 'preload.cjs'),
@@ -69,10 +70,12 @@ export async function runApp({ mainDir, env = process.env, log = createLogger('i
   });
 
   let tray: TrayController | null = null;
+  /** The token the running server accepts (from the config or the token file). */
+  let bearerToken: string | null = null;
   const login = loginItem(app, platform, env);
-  const refreshTray = () => tray?.render({ status: lifecycle.status, hasToken: Boolean(lifecycle.config?.server.token), openAtLogin: login.get() }, pulse.busy);
+  const refreshTray = () => tray?.render({ status: lifecycle.status, hasToken: Boolean(bearerToken), openAtLogin: login.get() }, pulse.busy);
 
-  const ring = new ActivityRing(undefined, () => [lifecycle.config?.server.token ?? ''].filter(Boolean));
+  const ring = new ActivityRing(undefined, () => [bearerToken ?? ''].filter(Boolean));
   const pulse = new ActivityPulse(() => refreshTray());
   let askedForAccessibility = false;
   const observer = (event: ToolCallEvent) => {
@@ -89,9 +92,14 @@ export async function runApp({ mainDir, env = process.env, log = createLogger('i
 
   const lifecycle = new ServerLifecycle({
     loadConfig: () => loadConfig({ env }).config,
-    listen: (config) => {
+    listen: async (config) => {
       const logger = createLogger(config.server.logLevel);
-      return startHttpServer({ config, logger, factory: createServerFactory({ config, adapter, logger, observer, protectedFiles: [configPath] }) });
+      const place = { platform, env, home: os.homedir() };
+      // The config's token, else the token file the headless server uses too (created if missing).
+      bearerToken = (await ensureBearerToken(config, appConfigDir(place)))?.token ?? null;
+      const secrets = bearerToken ? [bearerToken] : [];
+      const factory = createServerFactory({ config, adapter, logger, observer, protectedFiles: [configPath, ...protectedAppDirs(place)], secrets });
+      return startHttpServer({ config, logger, factory, bearerToken });
     },
     toolCount: (config) => enabledTools(config).length,
     explain: (error) => explainStartFailure(error, configPath),
@@ -104,7 +112,7 @@ export async function runApp({ mainDir, env = process.env, log = createLogger('i
     if (status.state === 'error') log.error('server not running', { reason: status.message.split('\n')[0] });
   });
 
-  const processes = new ProcessPanel(adapter, () => lifecycle.config);
+  const processes = new ProcessPanel(adapter.processes, () => lifecycle.config);
 
   const onAction = (action: MenuAction): void => {
     const status = lifecycle.status;
@@ -113,8 +121,7 @@ export async function runApp({ mainDir, env = process.env, log = createLogger('i
         if (status.state === 'running' || status.state === 'paused') clipboard.writeText(status.url);
         return;
       case 'copy-token': {
-        const token = lifecycle.config?.server.token;
-        if (token) clipboard.writeText(token);
+        if (bearerToken) clipboard.writeText(bearerToken);
         return;
       }
       case 'open-settings':
@@ -172,7 +179,7 @@ export async function runApp({ mainDir, env = process.env, log = createLogger('i
         if (status.state !== 'running') {
           return { ok: false, url: status.state === 'paused' ? status.url : null, error: `The server is ${status.state}; start it to test the connection.` };
         }
-        return testConnection({ url: status.url, token: lifecycle.config?.server.token });
+        return testConnection({ url: status.url, token: bearerToken ?? undefined });
       },
       'server:restart': () => lifecycle.restart(),
       'activity:list': () => ring.list(),

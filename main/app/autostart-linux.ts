@@ -5,7 +5,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { APP_DIR_NAME } from '../config/default-path.js';
+import { APP_DIR_NAME } from '../config/app-dir.js';
 
 export interface AutostartLocation {
   env: NodeJS.ProcessEnv;

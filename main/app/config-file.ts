@@ -5,10 +5,10 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { defaultConfigPath } from '../config/default-path.js';
+import { defaultConfigPath } from '../config/app-dir.js';
 import { ConfigError } from '../config/load.js';
 import { validateConfig, type ConfigIssue } from '../config/save.js';
-import { ListenError } from '../mcp/http.js';
+import { ListenError, type ListenFailure } from '../mcp/http.js';
 import type { KeyPath } from './bridge-api.js';
 
 export interface EditableConfig {
@@ -52,15 +52,23 @@ export function activeOverrides(env: NodeJS.ProcessEnv): string[] {
   return OVERRIDE_VARIABLES.filter((name) => Boolean(env[name]));
 }
 
+const LISTEN_FIELD: Record<ListenFailure, KeyPath> = {
+  'not-loopback': ['server', 'host'],
+  'no-address': ['server', 'host'],
+  'open-beyond-loopback': ['server', 'auth'],
+  'no-token': ['server', 'token'],
+  'in-use': ['server', 'port'],
+  permission: ['server', 'port'],
+  other: ['server', 'port'],
+};
+
 /**
  * A start failure for the tray: the loader's or listener's own message, and the config field
  * to show (the first schema issue in the file, or the host/port a listen failure names).
  */
 export function explainStartFailure(error: unknown, file: string): { message: string; field: KeyPath | null } {
   if (error instanceof ListenError) {
-    const text = error.message;
-    const field: KeyPath = /without a token/.test(text) ? ['server', 'token'] : /Refusing|no such address/.test(text) ? ['server', 'host'] : ['server', 'port'];
-    return { message: text, field };
+    return { message: error.message, field: LISTEN_FIELD[error.reason] };
   }
   if (error instanceof ConfigError) {
     const first = readConfigForEditing(file).issues[0];

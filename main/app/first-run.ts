@@ -5,7 +5,7 @@
  */
 import fs from 'node:fs';
 import { saveConfig } from '../config/save.js';
-import { generateToken } from './token.js';
+import { generateToken } from '../config/token.js';
 
 /** Creates the config file with a token when it does not exist; says whether it did. */
 export async function ensureConfigFile(file: string): Promise<boolean> {

@@ -8,7 +8,7 @@ import nodePath from 'node:path';
 import os from 'node:os';
 import type * as z from 'zod';
 import { configSchema, LOG_LEVELS, type Config } from './schema.js';
-import { defaultConfigPath } from './default-path.js';
+import { defaultConfigPath } from './app-dir.js';
 import { deepFreeze } from './deep-freeze.js';
 
 export interface CliOverrides {

@@ -1,12 +1,11 @@
 /**
  * Writes the config file the way the settings window needs it: validated with the one schema
- * first (nothing is written while anything is invalid), then atomically (a temp file in the
- * same directory, flushed to disk, renamed over the old file) with mode 0600 because the file
- * can hold the bearer token. A crash mid-save leaves either the old file or the new one.
+ * first (nothing is written while anything is invalid), then atomically with mode 0600
+ * (atomic-file.ts) because the file can hold the bearer token.
  */
-import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import { writeFileAtomic } from './atomic-file.js';
 import { configSchema, type Config } from './schema.js';
 import { ConfigError } from './load.js';
 import { deepFreeze } from './deep-freeze.js';
@@ -45,28 +44,8 @@ export async function saveConfig(file: string, value: unknown): Promise<Readonly
   const checked = validateConfig(value);
   if (!checked.ok) throw new ConfigValidationError(checked.issues);
 
-  const target = await resolveTarget(file);
-  const dir = path.dirname(target);
-  await fs.mkdir(dir, { recursive: true, mode: 0o700 });
-
-  const temp = path.join(dir, `.${path.basename(target)}.${randomBytes(6).toString('hex')}.tmp`);
   const text = JSON.stringify(checked.config, null, 2) + '\n';
-  try {
-    const handle = await fs.open(temp, 'wx', 0o600);
-    try {
-      await handle.writeFile(text, 'utf8');
-      // The umask can only narrow 0600, but say it explicitly in case the file system widened it.
-      if (process.platform !== 'win32') await handle.chmod(0o600);
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-    await fs.rename(temp, target);
-  } catch (error) {
-    await fs.rm(temp, { force: true });
-    throw error;
-  }
-  await syncDirectory(dir);
+  await writeFileAtomic(await resolveTarget(file), text);
   return deepFreeze(checked.config);
 }
 
@@ -77,19 +56,5 @@ async function resolveTarget(file: string): Promise<string> {
     return await fs.realpath(absolute);
   } catch {
     return absolute;
-  }
-}
-
-/** Makes the rename itself durable. Directories cannot be opened for fsync on Windows. */
-async function syncDirectory(dir: string): Promise<void> {
-  if (process.platform === 'win32') return;
-  let handle;
-  try {
-    handle = await fs.open(dir, 'r');
-    await handle.sync();
-  } catch {
-    // Some file systems refuse fsync on a directory; the data itself is already on disk.
-  } finally {
-    await handle?.close();
   }
 }

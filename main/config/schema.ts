@@ -11,6 +11,9 @@ import * as z from 'zod';
 export const LOG_LEVELS = ['silent', 'error', 'warn', 'info', 'debug'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
+export const AUTH_MODES = ['bearer', 'oauth', 'bearer+oauth', 'none'] as const;
+export type AuthMode = (typeof AUTH_MODES)[number];
+
 export const DEFAULT_HOST = '127.0.0.1';
 export const DEFAULT_PORT = 3210;
 export const MIN_TOKEN_LENGTH = 16;
@@ -42,6 +45,11 @@ export const serverSchema = z.strictObject({
     .min(MIN_TOKEN_LENGTH, `must be at least ${MIN_TOKEN_LENGTH} characters`)
     .regex(/^[\x21-\x7e]+$/, 'must be printable ASCII without spaces')
     .optional(),
+  /**
+   * Which credentials /mcp accepts. "bearer" (the default): a token from server.token, or the
+   * token file the server creates on first start. "none" is an explicit choice, loopback only.
+   */
+  auth: z.enum(AUTH_MODES).default('bearer'),
   /** Binding to anything but loopback needs this AND a token. */
   allowNonLoopback: z.boolean().default(false),
   /** Extra Host header names accepted (tunnels that forward the public Host). */
@@ -119,6 +127,13 @@ export const configSchema = z
     services: servicesSchema.default(() => servicesSchema.parse({})),
   })
   .superRefine((config, ctx) => {
+    if (config.server.auth === 'none' && config.server.token !== undefined) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['server', 'auth'],
+        message: 'is "none" but a token is set (server.token or CHATGPT_MCP_TOKEN); remove one of them',
+      });
+    }
     if (config.server.maxRequestBytes <= config.filesystem.maxWriteBytes) {
       ctx.addIssue({
         code: 'custom',

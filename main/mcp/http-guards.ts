@@ -4,6 +4,7 @@
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import net from 'node:net';
+import type { AuthMode } from '../config/schema.js';
 
 const LOOPBACK_NAMES = new Set(['localhost', '127.0.0.1', '::1', '[::1]']);
 
@@ -17,13 +18,19 @@ export function isLoopbackHost(host: string): boolean {
 }
 
 /** Why a bind address is refused, or null when it is fine. */
-export function bindRefusal(server: { host: string; allowNonLoopback: boolean; token?: string | undefined }): string | null {
+export function bindRefusal(server: {
+  host: string;
+  allowNonLoopback: boolean;
+  auth: AuthMode;
+}): { message: string; reason: 'not-loopback' | 'open-beyond-loopback' } | null {
   if (isLoopbackHost(server.host)) return null;
   if (!server.allowNonLoopback) {
-    return `Refusing to listen on ${server.host}: it is not a loopback address. Set server.allowNonLoopback to true and a token (CHATGPT_MCP_TOKEN) to expose the server beyond this computer, or use 127.0.0.1 with a tunnel.`;
+    const message = `Refusing to listen on ${server.host}: it is not a loopback address. Set server.allowNonLoopback to true to expose the server beyond this computer, or use 127.0.0.1 with a tunnel.`;
+    return { message, reason: 'not-loopback' };
   }
-  if (!server.token) {
-    return `Refusing to listen on ${server.host} without a token: set CHATGPT_MCP_TOKEN or server.token (at least 16 characters) when server.allowNonLoopback is true.`;
+  if (server.auth === 'none') {
+    const message = `Refusing to listen on ${server.host} with server.auth "none": beyond loopback a credential is required (server.auth "bearer", the default).`;
+    return { message, reason: 'open-beyond-loopback' };
   }
   return null;
 }

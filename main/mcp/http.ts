@@ -16,6 +16,8 @@ export interface HttpServerOptions {
   config: Readonly<Config>;
   factory: McpServerFactory;
   logger: Logger;
+  /** The token clients must present when server.auth accepts bearer tokens; default server.token. */
+  bearerToken?: string | null;
 }
 
 export interface RunningHttpServer {
@@ -24,14 +26,27 @@ export interface RunningHttpServer {
   close(): Promise<void>;
 }
 
+export type ListenFailure = 'not-loopback' | 'open-beyond-loopback' | 'no-token' | 'in-use' | 'permission' | 'no-address' | 'other';
+
+/** Why the server could not start listening; `reason` is for callers, the message for people. */
 export class ListenError extends Error {
   override name = 'ListenError';
+  constructor(
+    message: string,
+    readonly reason: ListenFailure,
+  ) {
+    super(message);
+  }
 }
 
-export async function startHttpServer({ config, factory, logger }: HttpServerOptions): Promise<RunningHttpServer> {
+export async function startHttpServer({ config, factory, logger, bearerToken }: HttpServerOptions): Promise<RunningHttpServer> {
   const { server: settings } = config;
   const refusal = bindRefusal(settings);
-  if (refusal) throw new ListenError(refusal);
+  if (refusal) throw new ListenError(refusal.message, refusal.reason);
+  const token = settings.auth === 'none' ? null : (bearerToken ?? settings.token ?? null);
+  if (settings.auth !== 'none' && settings.auth !== 'oauth' && !token) {
+    throw new ListenError('No bearer token: set server.token or CHATGPT_MCP_TOKEN, or let "chatgpt-mcp serve" create one (server.auth "bearer").', 'no-token');
+  }
 
   const maxRequestBodySize = settings.maxRequestBytes;
   const mcp = createMcpHandler(factory, {
@@ -68,7 +83,7 @@ export async function startHttpServer({ config, factory, logger }: HttpServerOpt
     }
     if (path !== '/mcp') return sendJson(res, 404, { error: 'not found' });
     if (req.method !== 'POST') return sendRpcError(res, 405, 'Method not allowed: this stateless server accepts POST /mcp only.', { allow: 'POST' });
-    if (settings.token && !bearerMatches(req.headers.authorization, settings.token)) {
+    if (token && !bearerMatches(req.headers.authorization, token)) {
       logger.warn('request refused', { reason: 'token', path });
       return sendRpcError(res, 401, 'Unauthorized: send "Authorization: Bearer <token>" with the token configured for this server.', {
         'www-authenticate': 'Bearer realm="chatgpt-mcp"',
@@ -90,11 +105,13 @@ export async function startHttpServer({ config, factory, logger }: HttpServerOpt
         reject(
           new ListenError(
             `Port ${settings.port} on ${settings.host} is already in use. Choose another with --port or CHATGPT_MCP_PORT, or stop the other server.`,
+            'in-use',
           ),
         );
-      else if (error.code === 'EACCES') reject(new ListenError(`Not allowed to listen on ${settings.host}:${settings.port} (EACCES). Use a port above 1024.`));
-      else if (error.code === 'EADDRNOTAVAIL') reject(new ListenError(`Cannot listen on ${settings.host}: no such address on this computer.`));
-      else reject(new ListenError(`Cannot listen on ${settings.host}:${settings.port}: ${error.code ?? error.message}`));
+      else if (error.code === 'EACCES')
+        reject(new ListenError(`Not allowed to listen on ${settings.host}:${settings.port} (EACCES). Use a port above 1024.`, 'permission'));
+      else if (error.code === 'EADDRNOTAVAIL') reject(new ListenError(`Cannot listen on ${settings.host}: no such address on this computer.`, 'no-address'));
+      else reject(new ListenError(`Cannot listen on ${settings.host}:${settings.port}: ${error.code ?? error.message}`, 'other'));
     });
     server.listen(settings.port, settings.host, () => resolve());
   });

@@ -25,8 +25,10 @@ export interface ServerDeps {
   tools?: readonly ToolDefinition[];
   /** Told when each tool call starts and ends (the tray's activity view); must not throw. */
   observer?: ToolCallObserver;
-  /** Files no tool may touch whatever the roots say: the app's own config (it holds the token). */
+  /** Files and folders no tool may touch whatever the roots say: the config in use and the app's folders (tokens, keys). */
   protectedFiles?: string[];
+  /** Values scrubbed from every error and log line (the bearer token in use), besides server.token. */
+  secrets?: readonly string[];
 }
 
 export type ToolCallEvent =
@@ -61,11 +63,11 @@ export function enabledTools(config: Readonly<Config>, tools: readonly ToolDefin
 
 export function createServerFactory(deps: ServerDeps): McpServerFactory {
   const tools = enabledTools(deps.config, deps.tools);
-  const filesystem = new FilesystemPolicy(deps.config.filesystem, { protectedFiles: deps.protectedFiles ?? [] });
-  const policy = { filesystem, shell: new ShellPolicy(deps.config, filesystem, deps.adapter), fsLock: new ReadWriteLock() };
+  const filesystem = new FilesystemPolicy(deps.config.filesystem, deps.adapter.inspect, { protectedFiles: deps.protectedFiles ?? [] });
+  const policy = { filesystem, shell: new ShellPolicy(deps.config, filesystem, deps.adapter.inspect), fsLock: new ReadWriteLock() };
   const names = tools.map((t) => exposedName(t.name, deps.config));
   const toolDeps: ToolDeps = { config: deps.config, adapter: deps.adapter, policy, enabledTools: names };
-  const secrets = [deps.config.server.token ?? ''].filter(Boolean);
+  const secrets = [deps.config.server.token ?? '', ...(deps.secrets ?? [])].filter(Boolean);
   const observe = deps.observer ?? (() => {});
   const prepared = tools.map((tool) => prepare(tool, toolDeps, deps.logger, secrets, observe));
   const serverInstructions = instructions(exposedName('system.info', deps.config));

@@ -11,9 +11,9 @@
  * Denials name what IS allowed (roots, writable roots, the protecting pattern) so a model does
  * not have to guess, and never carry config values beyond root paths and patterns.
  */
-import fs from 'node:fs/promises';
 import type { Config } from '../config/schema.js';
 import { adapterError } from '../../adapter/errors.js';
+import type { PolicyPort } from '../../adapter/policy-port.js';
 import { inputProblem, isInside, isRelativeInput, normalizeAbsolute, pathFlavor, relativeSegments, splitPath, type Platform } from './path-compare.js';
 import { BUILT_IN_SECRET_PATTERNS, compilePatterns, findAncestorMatch, findMatch, foldName, type SecretPattern } from './secret-patterns.js';
 
@@ -30,7 +30,7 @@ export interface ResolvedPath {
 }
 
 export interface FilesystemPolicyOptions {
-  /** Default process.platform; decides separators and case rules. */
+  /** Default: the port's platform; decides separators and case rules (tests of other OSes' path forms). */
   platform?: NodeJS.Platform;
   /** Absolute paths always denied (the app's own config/token files), with everything below them. */
   protectedFiles?: string[];
@@ -70,9 +70,10 @@ export class FilesystemPolicy {
 
   constructor(
     private readonly config: FilesystemConfig,
+    private readonly port: Pick<PolicyPort, 'platform' | 'realpath' | 'lstat'>,
     options: FilesystemPolicyOptions = {},
   ) {
-    this.platform = options.platform ?? process.platform;
+    this.platform = options.platform ?? port.platform;
     this.roots = config.roots.map((root) => {
       const [configured, readOnly] = typeof root === 'string' ? [root, false] : [root.path, root.readOnly];
       const normalized = normalizeAbsolute(configured, this.platform);
@@ -111,9 +112,9 @@ export class FilesystemPolicy {
    */
   async resolveEntry(input: string, access: Access, operation: string): Promise<ResolvedPath> {
     const lexical = await this.lexicalPath(input, access, operation);
-    const stat = await fs.lstat(lexical).catch(() => null);
+    const stat = await this.port.lstat(lexical).catch(() => null);
     let located: Located;
-    if (stat?.isSymbolicLink()) {
+    if (stat?.type === 'symlink') {
       const flavor = pathFlavor(this.platform);
       const parent = await this.locate(flavor.dirname(lexical));
       located = parent.ok ? { ok: true, path: flavor.join(parent.path, flavor.basename(lexical)), exists: true } : parent;
@@ -228,10 +229,10 @@ export class FilesystemPolicy {
       this.roots.map(async (root) => {
         if (root.real !== undefined || root.lexical === undefined) return;
         try {
-          const real = await fs.realpath(root.lexical);
-          const stat = await fs.stat(real);
+          const real = await this.port.realpath(root.lexical);
+          const stat = await this.port.lstat(real);
           const normalized = normalizeAbsolute(real, this.platform);
-          if (!stat.isDirectory()) root.unusable = 'is not a directory';
+          if (stat?.type !== 'directory') root.unusable = stat ? 'is not a directory' : 'does not exist';
           else if (!normalized.ok) root.unusable = 'does not resolve to a usable path';
           else {
             root.real = normalized.path;
@@ -263,17 +264,20 @@ export class FilesystemPolicy {
   private async locate(lexical: string): Promise<Located> {
     const flavor = pathFlavor(this.platform);
     try {
-      return this.located(await fs.realpath(lexical), [], true);
+      return this.located(await this.port.realpath(lexical), [], true);
     } catch (error) {
       if (!NOT_FOUND.has(errorCode(error))) return unresolvable(errorCode(error));
     }
     const missing: string[] = [];
     let current = lexical;
     for (;;) {
+      let present;
       try {
-        await fs.lstat(current);
+        present = await this.port.lstat(current);
       } catch (error) {
-        if (!NOT_FOUND.has(errorCode(error))) return unresolvable(errorCode(error));
+        return unresolvable(errorCode(error));
+      }
+      if (present === null) {
         const parent = flavor.dirname(current);
         if (parent === current) return { ok: false, reason: 'could not be resolved: no part of it exists' };
         missing.unshift(flavor.basename(current));
@@ -282,7 +286,7 @@ export class FilesystemPolicy {
       }
       // `current` is there; if it does not resolve, it is a link to nowhere.
       try {
-        return this.located(await fs.realpath(current), missing, missing.length === 0);
+        return this.located(await this.port.realpath(current), missing, missing.length === 0);
       } catch (error) {
         const code = errorCode(error);
         if (NOT_FOUND.has(code))

@@ -6,7 +6,7 @@
 import nodePath from 'node:path';
 import type { Config } from '../config/schema.js';
 import { adapterError } from '../../adapter/errors.js';
-import type { ProcessOps } from '../../adapter/process/process-ops.js';
+import type { PolicyPort } from '../../adapter/policy-port.js';
 import type { FilesystemPolicy } from './filesystem.js';
 import { captureDenial, displayEnvKeysIn, scrubDisplayEnv } from './display-gate.js';
 import { buildChildEnv, envProblem } from '../../adapter/process/child-env.js';
@@ -36,15 +36,17 @@ const WINDOWS_EXTENSIONS = /\.(exe|com)$/i;
 
 export class ShellPolicy {
   private readonly caseInsensitive: boolean;
+  private readonly platform: NodeJS.Platform;
+  private readonly serverEnv: Readonly<Record<string, string | undefined>>;
 
   constructor(
     private readonly config: Readonly<Pick<Config, 'shell' | 'desktop'>>,
     private readonly files: FilesystemPolicy,
-    private readonly lookup: Pick<ProcessOps, 'findExecutable'>,
-    private readonly serverEnv: NodeJS.ProcessEnv = process.env,
-    private readonly platform: NodeJS.Platform = process.platform,
+    private readonly lookup: Pick<PolicyPort, 'findExecutable' | 'baseEnvironment' | 'platform'>,
   ) {
-    this.caseInsensitive = platform === 'win32';
+    this.platform = lookup.platform;
+    this.serverEnv = lookup.baseEnvironment();
+    this.caseInsensitive = this.platform === 'win32';
   }
 
   get allowsAnything(): boolean {

@@ -54,9 +54,12 @@ describe('the config file as the settings window sees it', () => {
       message: 'Invalid configuration in file',
       field: ['desktop', 'apps', 'bad name!'],
     });
-    expect(explainStartFailure(new ListenError('Port 80 on 127.0.0.1 is already in use. Choose another'), file).field).toEqual(['server', 'port']);
-    expect(explainStartFailure(new ListenError('Refusing to listen on 10.0.0.5: it is not a loopback address.'), file).field).toEqual(['server', 'host']);
-    expect(explainStartFailure(new ListenError('Refusing to listen on 0.0.0.0 without a token: set ...'), file).field).toEqual(['server', 'token']);
+    expect(explainStartFailure(new ListenError('Port 80 on 127.0.0.1 is already in use. Choose another', 'in-use'), file).field).toEqual(['server', 'port']);
+    expect(explainStartFailure(new ListenError('Refusing to listen on 10.0.0.5: it is not a loopback address.', 'not-loopback'), file).field).toEqual([
+      'server',
+      'host',
+    ]);
+    expect(explainStartFailure(new ListenError('No bearer token: set ...', 'no-token'), file).field).toEqual(['server', 'token']);
     expect(explainStartFailure(new TypeError('secret /path'), file)).toEqual({ message: 'Unexpected failure: TypeError', field: null });
   });
 

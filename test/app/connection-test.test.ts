@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LocalComputerAdapter } from '../../adapter/local-computer-adapter.js';
+import { createLocalAdapter } from '../../adapter/local-computer-adapter.js';
 import { testConnection } from '../../main/app/connection-test.js';
 import { configSchema } from '../../main/config/schema.js';
 import { silentLogger } from '../../main/log.js';
@@ -14,8 +14,8 @@ describe('testConnection (a real 2026-07-28 client against the real server)', ()
   let expectedTools: number;
 
   beforeAll(async () => {
-    const adapter = new LocalComputerAdapter();
-    const openConfig = configSchema.parse({ server: { port: 0 }, process: { list: true } });
+    const adapter = createLocalAdapter();
+    const openConfig = configSchema.parse({ server: { port: 0, auth: 'none' }, process: { list: true } });
     expectedTools = enabledTools(openConfig).length;
     open = await startHttpServer({
       config: openConfig,
@@ -59,9 +59,9 @@ describe('testConnection (a real 2026-07-28 client against the real server)', ()
   it('says when nothing listens', async () => {
     const port = Number(new URL(open.url).port);
     const spare = await startHttpServer({
-      config: configSchema.parse({ server: { port: 0 } }),
+      config: configSchema.parse({ server: { port: 0, auth: 'none' } }),
       logger: silentLogger,
-      factory: createServerFactory({ config: configSchema.parse({}), adapter: new LocalComputerAdapter(), logger: silentLogger }),
+      factory: createServerFactory({ config: configSchema.parse({}), adapter: createLocalAdapter(), logger: silentLogger }),
     });
     const url = spare.url;
     await spare.close();

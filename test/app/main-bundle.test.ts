@@ -75,11 +75,24 @@ class AppProcess {
 function launch(app: BuiltApp, configFile: string): AppProcess {
   const child = fork(app.mainEntry, [], {
     execArgv: ['--import', REGISTER],
-    env: { ...process.env, CHATGPT_MCP_CONFIG: configFile, FAKE_ELECTRON_APP_PATH: REPO, CHATGPT_MCP_TOKEN: '', CHATGPT_MCP_PORT: '' },
+    // HOME beside the config: the app's token file lands there, never in the real home.
+    env: {
+      ...process.env,
+      HOME: homeOf(configFile),
+      XDG_CONFIG_HOME: path.join(homeOf(configFile), '.config'),
+      CHATGPT_MCP_CONFIG: configFile,
+      FAKE_ELECTRON_APP_PATH: REPO,
+      CHATGPT_MCP_TOKEN: '',
+      CHATGPT_MCP_PORT: '',
+    },
     stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
   });
   return new AppProcess(child);
 }
+
+const homeOf = (configFile: string) => path.join(path.dirname(configFile), 'home');
+/** The token file the app creates when its config names no token (the headless server's too). */
+const tokenFileOf = (configFile: string) => path.join(homeOf(configFile), '.config', 'chatgpt-mcp', 'token');
 
 async function modernClient(url: string, token?: string): Promise<Client> {
   const client = new Client({ name: 'bundle-test', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
@@ -124,8 +137,14 @@ describe('the built tray app under Node with a stand-in electron', () => {
     expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
     await running.next((r) => r.type === 'tray-image' && String(r.path).endsWith(path.join('build', 'tray', 'running.png')));
 
+    // No token in the config: the app created the owner-only token file, and /mcp requires it.
+    const tokenFile = tokenFileOf(configFile);
+    expect(fs.statSync(tokenFile).mode & 0o777).toBe(0o600);
+    const fileToken = fs.readFileSync(tokenFile, 'utf8').trim();
+    await expect(modernClient(url)).rejects.toThrow(/401/);
+
     // A real 2026-07-28 client lists and calls tools; the tray lights up while it works.
-    const client = await modernClient(url);
+    const client = await modernClient(url, fileToken);
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name)).toEqual(expect.arrayContaining(['system.info', 'process.list']));
     const mark = running.reports.length;
@@ -160,7 +179,7 @@ describe('the built tray app under Node with a stand-in electron', () => {
     expect(saved).toMatchObject({ ok: true, result: { ok: true, configPath: configFile } });
     expect(configSchema.parse(JSON.parse(fs.readFileSync(configFile, 'utf8'))).server.token).toBe(TOKEN);
     if (process.platform !== 'win32') expect(fs.statSync(configFile).mode & 0o777).toBe(0o600);
-    expect((await testConnection({ url })).ok).toBe(true);
+    expect((await testConnection({ url, token: fileToken })).ok).toBe(true);
 
     const restartMark = running.click('Restart server');
     const restartedUrl = await running.runningUrl(restartMark);

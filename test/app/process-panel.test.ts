@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { adapterError } from '../../adapter/errors.js';
-import { LocalComputerAdapter } from '../../adapter/local-computer-adapter.js';
+import { createLocalAdapter } from '../../adapter/local-computer-adapter.js';
 import { MAX_ROWS, ProcessPanel, type ProcessAccess } from '../../main/app/process-panel.js';
 import { configSchema } from '../../main/config/schema.js';
 
@@ -59,7 +59,7 @@ describe('ProcessPanel', () => {
   it.skipIf(process.platform === 'win32')('lists and ends a real process through the real adapter', async () => {
     const child = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)', 'process-panel-marker'], { stdio: 'ignore' });
     try {
-      const panel = new ProcessPanel(new LocalComputerAdapter(), () => config(true, true));
+      const panel = new ProcessPanel(createLocalAdapter().processes, () => config(true, true));
       const listed = await panel.list('process-panel-marker');
       expect(listed).toMatchObject({ ok: true, canKill: true });
       if (listed.ok) expect(listed.processes.map((p) => p.pid)).toContain(child.pid);

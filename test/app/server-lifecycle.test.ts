@@ -8,7 +8,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { LocalComputerAdapter } from '../../adapter/local-computer-adapter.js';
+import { createLocalAdapter } from '../../adapter/local-computer-adapter.js';
 import type { ServerStatus } from '../../main/app/bridge-api.js';
 import { explainStartFailure } from '../../main/app/config-file.js';
 import { testConnection } from '../../main/app/connection-test.js';
@@ -34,12 +34,14 @@ describe('ServerLifecycle', () => {
   let lifecycle: ServerLifecycle;
   let seen: ServerStatus['state'][];
 
-  const writeConfig = (value: unknown) => fs.writeFileSync(file, JSON.stringify(value));
+  // Lifecycle, not auth, is under test: configs without a token serve without one.
+  const writeConfig = (value: { server: Record<string, unknown> } & Record<string, unknown>) =>
+    fs.writeFileSync(file, JSON.stringify(value.server.token ? value : { ...value, server: { auth: 'none', ...value.server } }));
 
   beforeEach(() => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lifecycle-'));
     file = path.join(dir, 'config.json');
-    const adapter = new LocalComputerAdapter();
+    const adapter = createLocalAdapter();
     lifecycle = new ServerLifecycle({
       loadConfig: () => loadConfig({ cli: { config: file }, env: {} }).config,
       listen: (config) => startHttpServer({ config, logger: silentLogger, factory: createServerFactory({ config, adapter, logger: silentLogger }) }),

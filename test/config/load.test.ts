@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../main/config/load.js';
-import { defaultConfigPath } from '../../main/config/default-path.js';
+import { defaultConfigPath } from '../../main/config/app-dir.js';
 import { redactConfig } from '../../main/config/redact.js';
 import { childEnv, runCli } from '../helpers/servers.js';
 import { makeTempDir, removeDir, writeJson } from '../helpers/temp.js';

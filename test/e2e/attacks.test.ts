@@ -11,6 +11,7 @@ import { FilesystemPolicy } from '../../main/policy/filesystem.js';
 import { ReadWriteLock } from '../../main/policy/read-write-lock.js';
 import type { ConfigInput } from '../../main/config/schema.js';
 import { connectModernHttp, textOf, type TestClient } from '../helpers/clients.js';
+import { localPort } from '../helpers/adapter.js';
 import { makeConfig, startTestServer } from '../helpers/servers.js';
 import { makeRootAndOutside, removeDir, writeJson } from '../helpers/temp.js';
 
@@ -136,13 +137,13 @@ describe("this server's config file", () => {
     } finally {
       process.chdir(cwd);
     }
-    expect(() => new FilesystemPolicy(makeConfig({ filesystem: { roots: [root] } }).filesystem, { protectedFiles: ['cfg.json'] })).toThrow(
+    expect(() => new FilesystemPolicy(makeConfig({ filesystem: { roots: [root] } }).filesystem, localPort(), { protectedFiles: ['cfg.json'] })).toThrow(
       /not an absolute path/,
     );
   });
 
   it("covers the saver's temp file beside it, which holds the same token for a moment", async () => {
-    const policy = new FilesystemPolicy(makeConfig({ filesystem: { write: true, roots: [root] } }).filesystem, {
+    const policy = new FilesystemPolicy(makeConfig({ filesystem: { write: true, roots: [root] } }).filesystem, localPort(), {
       protectedFiles: [path.join(root, 'cfg.json')],
     });
     fs.writeFileSync(path.join(root, '.cfg.json.a1b2c3.tmp'), '{"server":{"token":"x"}}');

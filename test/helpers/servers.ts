@@ -5,7 +5,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { LocalComputerAdapter } from '../../adapter/local-computer-adapter.js';
+import { createLocalAdapter } from '../../adapter/local-computer-adapter.js';
 import type { ComputerAdapter } from '../../adapter/computer-adapter.js';
 import { configSchema, type Config, type ConfigInput } from '../../main/config/schema.js';
 import { deepFreeze } from '../../main/config/deep-freeze.js';
@@ -17,9 +17,12 @@ import type { ToolDefinition } from '../../main/mcp/tool.js';
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 export const CLI = path.join(REPO_ROOT, 'out/main/cli.js');
 
+/** A parsed config for in-process servers: a free port, and no auth unless the test gives a token or a mode. */
 export function makeConfig(input: ConfigInput = {}): Readonly<Config> {
-  const base = input.server?.port === undefined ? { ...input, server: { ...input.server, port: 0 } } : input;
-  return deepFreeze(configSchema.parse(base));
+  const server = { ...input.server };
+  if (server.port === undefined) server.port = 0;
+  if (server.auth === undefined && server.token === undefined) server.auth = 'none';
+  return deepFreeze(configSchema.parse({ ...input, server }));
 }
 
 export interface TestHttpServer extends RunningHttpServer {
@@ -36,7 +39,7 @@ export async function startTestServer(
   const logger = options.logger ?? createLogger('debug', (line) => void logLines.push(line));
   const factory = createServerFactory({
     config,
-    adapter: options.adapter ?? new LocalComputerAdapter(),
+    adapter: options.adapter ?? createLocalAdapter(),
     logger,
     tools: options.tools,
     observer: options.observer,

@@ -65,11 +65,11 @@ describe('allowed hosts and origins', () => {
 
 describe('bindRefusal', () => {
   it('allows loopback, refuses non-loopback unless allowed explicitly with a token', () => {
-    expect(bindRefusal({ host: '127.0.0.1', allowNonLoopback: false })).toBeNull();
-    expect(bindRefusal({ host: '::1', allowNonLoopback: false })).toBeNull();
-    expect(bindRefusal({ host: '0.0.0.0', allowNonLoopback: false })).toMatch(/allowNonLoopback/);
-    expect(bindRefusal({ host: '192.168.1.2', allowNonLoopback: true })).toMatch(/without a token/);
-    expect(bindRefusal({ host: '0.0.0.0', allowNonLoopback: true, token: 'x'.repeat(16) })).toBeNull();
+    expect(bindRefusal({ host: '127.0.0.1', allowNonLoopback: false, auth: 'none' })).toBeNull();
+    expect(bindRefusal({ host: '::1', allowNonLoopback: false, auth: 'bearer' })).toBeNull();
+    expect(bindRefusal({ host: '0.0.0.0', allowNonLoopback: false, auth: 'bearer' })?.message).toMatch(/allowNonLoopback/);
+    expect(bindRefusal({ host: '192.168.1.2', allowNonLoopback: true, auth: 'none' })?.reason).toBe('open-beyond-loopback');
+    expect(bindRefusal({ host: '0.0.0.0', allowNonLoopback: true, auth: 'bearer' })).toBeNull();
   });
 });
 

@@ -5,7 +5,7 @@ import { modernRequest, postModern, MODERN_HEADERS } from '../helpers/raw-rpc.js
 import { startTestServer, type TestHttpServer } from '../helpers/servers.js';
 import { startHttpServer } from '../../main/mcp/http.js';
 import { createServerFactory } from '../../main/mcp/server.js';
-import { LocalComputerAdapter } from '../../adapter/local-computer-adapter.js';
+import { createLocalAdapter } from '../../adapter/local-computer-adapter.js';
 import { makeConfig, silentLogger } from '../helpers/servers.js';
 
 const TOKEN = 'boundary-token-0123456789';
@@ -163,10 +163,11 @@ describe('tunnels and binding', () => {
 
   it.each([
     [{ host: '0.0.0.0' }, /not a loopback address/],
-    [{ host: '0.0.0.0', allowNonLoopback: true }, /without a token/],
-  ])('refuses to listen on a non-loopback address without the explicit setting and a token: %j', async (settings, message) => {
+    [{ host: '0.0.0.0', allowNonLoopback: true, auth: 'none' as const }, /with server.auth "none"/],
+    [{ host: '0.0.0.0', allowNonLoopback: true, auth: 'bearer' as const }, /No bearer token/],
+  ])('refuses to listen on a non-loopback address without the explicit setting and a credential: %j', async (settings, message) => {
     const config = makeConfig({ server: settings });
-    const factory = createServerFactory({ config, adapter: new LocalComputerAdapter(), logger: silentLogger });
+    const factory = createServerFactory({ config, adapter: createLocalAdapter(), logger: silentLogger });
     await expect(startHttpServer({ config, factory, logger: silentLogger })).rejects.toThrow(message);
   });
 
@@ -174,7 +175,7 @@ describe('tunnels and binding', () => {
     const first = await startTestServer();
     try {
       const config = makeConfig({ server: { port: first.port } });
-      const factory = createServerFactory({ config, adapter: new LocalComputerAdapter(), logger: silentLogger });
+      const factory = createServerFactory({ config, adapter: createLocalAdapter(), logger: silentLogger });
       await expect(startHttpServer({ config, factory, logger: silentLogger })).rejects.toThrow(/already in use/);
     } finally {
       await first.close();

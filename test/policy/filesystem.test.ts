@@ -11,6 +11,7 @@ import { isComputerAdapterError, type ComputerAdapterError, type ErrorCode } fro
 import { configSchema, filesystemSchema, type Config } from '../../main/config/schema.js';
 import { FilesystemPolicy, type Access, type FilesystemPolicyOptions } from '../../main/policy/filesystem.js';
 import { makeTempDir, removeDir } from '../helpers/temp.js';
+import { localPort } from '../helpers/adapter.js';
 
 const TOKEN = 'tok_8f3Kq2LmN9pXvR7sW1yZ';
 
@@ -92,7 +93,7 @@ function policy(overrides: Partial<Config['filesystem']> = {}, options: Filesyst
     deny: ['owner-secret/', '*.log'],
     ...overrides,
   });
-  return new FilesystemPolicy(fsConfig, { protectedFiles: [protectedFile, protectedDir], ...options });
+  return new FilesystemPolicy(fsConfig, localPort(), { protectedFiles: [protectedFile, protectedDir], ...options });
 }
 
 async function denial(promise: Promise<unknown>): Promise<ComputerAdapterError> {
@@ -258,7 +259,7 @@ describe('grants', () => {
   });
 
   it('the safe defaults allow no writes and have no roots', async () => {
-    const defaults = new FilesystemPolicy(filesystemSchema.parse({}));
+    const defaults = new FilesystemPolicy(filesystemSchema.parse({}), localPort());
     expect((await denial(defaults.resolve('/etc/passwd', 'write', 'fs.write'))).code).toBe('CAPABILITY_DISABLED');
     const noRoots = await denial(defaults.resolve('/etc/passwd', 'read', 'fs.read'));
     expect(noRoots.code).toBe('CAPABILITY_DISABLED');
@@ -304,7 +305,7 @@ describe('denial messages', () => {
       server: { token: TOKEN },
       filesystem: { write: true, roots: [root, { path: ro, readOnly: true }, missingRoot] },
     });
-    const p = new FilesystemPolicy(config.filesystem, { protectedFiles: [protectedFile] });
+    const p = new FilesystemPolicy(config.filesystem, localPort(), { protectedFiles: [protectedFile] });
     const error = await denial(p.resolve('/etc/passwd', 'read', 'fs.read'));
     expect(error.message).toBe(`/etc/passwd is outside the allowed roots (${root}, ${ro} (read-only), ${missingRoot} (does not exist))`);
     expect(p.describeRoots()).toBe(`${root}, ${ro} (read-only), ${missingRoot} (does not exist)`);

@@ -2,7 +2,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createProcessOps } from '../../adapter/process/process-ops.js';
+import { localPort } from '../helpers/adapter.js';
 import { FilesystemPolicy } from '../../main/policy/filesystem.js';
 import { ShellPolicy, type ShellRequest } from '../../main/policy/shell.js';
 import { makeConfig } from '../helpers/servers.js';
@@ -28,7 +28,7 @@ afterAll(() => removeDir(dir));
 
 function policy(input: ConfigInput, env: NodeJS.ProcessEnv = {}): ShellPolicy {
   const config = makeConfig({ filesystem: { write: true, roots: [writable, { path: readOnly, readOnly: true }] }, ...input });
-  const files = new FilesystemPolicy(config.filesystem);
+  const files = new FilesystemPolicy(config.filesystem, localPort());
   const serverEnv = {
     PATH: '/usr/local/bin:/usr/bin:/bin',
     HOME: dir,
@@ -38,7 +38,7 @@ function policy(input: ConfigInput, env: NodeJS.ProcessEnv = {}): ShellPolicy {
     WAYLAND_DISPLAY: 'wayland-0',
     ...env,
   };
-  return new ShellPolicy(config, files, createProcessOps(), serverEnv);
+  return new ShellPolicy(config, files, localPort(serverEnv));
 }
 
 const shell = (allowedCommands: string[], extra: Partial<ConfigInput['shell']> = {}) => ({ shell: { enabled: true, allowedCommands, ...extra } });

@@ -12,7 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LocalComputerAdapter } from '../../adapter/local-computer-adapter.js';
+import { createLocalAdapter } from '../../adapter/local-computer-adapter.js';
 import { ConfigValidationError, saveConfig } from '../../main/config/save.js';
 import { configSchema } from '../../main/config/schema.js';
 import { silentLogger } from '../../main/log.js';
@@ -23,7 +23,7 @@ import type { SaveResult, ServerStatus, SettingsSnapshot } from '../../main/app/
 import { readConfigForEditing } from '../../main/app/config-file.js';
 import { testConnection } from '../../main/app/connection-test.js';
 import { ProcessPanel } from '../../main/app/process-panel.js';
-import { generateToken } from '../../main/app/token.js';
+import { generateToken } from '../../main/config/token.js';
 import { buildApp, REPO, type BuiltApp } from '../app/helpers/build-app.js';
 import { CHROMIUM, CHROMIUM_ARGS, chromiumAvailable } from '../app/helpers/desktop.js';
 
@@ -82,11 +82,11 @@ describe.skipIf(!available)('settings window in headless Chromium', () => {
     configPath = path.join(home, '.config', 'chatgpt-mcp', 'config.json');
 
     // A real server for "Test connection", with process tools on so the tool count is telling.
-    const serverConfig = configSchema.parse({ server: { port: 0 }, process: { list: true, kill: true } });
+    const serverConfig = configSchema.parse({ server: { port: 0, auth: 'none' }, process: { list: true, kill: true } });
     mcp = await startHttpServer({
       config: serverConfig,
       logger: silentLogger,
-      factory: createServerFactory({ config: serverConfig, adapter: new LocalComputerAdapter(), logger: silentLogger }),
+      factory: createServerFactory({ config: serverConfig, adapter: createLocalAdapter(), logger: silentLogger }),
     });
 
     app = await buildApp();
@@ -127,7 +127,7 @@ describe.skipIf(!available)('settings window in headless Chromium', () => {
 
   const running: ServerStatus = { state: 'running', url: 'http://127.0.0.1:3210/mcp', toolCount: 10, auth: false };
   const panelConfig = configSchema.parse({ process: { list: true, kill: true } });
-  const processes = new ProcessPanel(new LocalComputerAdapter(), () => panelConfig);
+  const processes = new ProcessPanel(createLocalAdapter().processes, () => panelConfig);
   const ring = sampleActivity();
 
   async function bridge(method: string, args: unknown[]): Promise<unknown> {

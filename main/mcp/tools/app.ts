@@ -50,7 +50,7 @@ export const appLaunch = defineTool({
         `app "${args.name}" does not accept extra args (desktop.apps.${args.name}.allowExtraArgs is false); call it without args`,
       );
     }
-    const { pid } = await adapter.launchApp({ path: app.path, args: [...app.args, ...extra] });
+    const { pid } = await adapter.apps.launchApp({ path: app.path, args: [...app.args, ...extra] });
     return { structured: { name: args.name, pid }, text: `Launched ${args.name} (pid ${pid}).` };
   },
 });
@@ -78,7 +78,7 @@ export const appClose = defineTool({
   async run(args, { config, adapter }) {
     const app = configuredApp(config, args.name, 'app.close');
     const options = { force: args.force, ...(args.pid === undefined ? {} : { pid: args.pid }) };
-    const { closed, stillRunning } = await adapter.closeApp({ path: app.path, args: app.args }, options);
+    const { closed, stillRunning } = await adapter.apps.closeApp({ path: app.path, args: app.args }, options);
     const text =
       closed.length || stillRunning.length
         ? `Closed ${args.name}: ${closed.length ? `pids ${closed.join(', ')}` : 'nothing'}${stillRunning.length ? `; still running: ${stillRunning.join(', ')}` : ''}.`

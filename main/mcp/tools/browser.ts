@@ -19,7 +19,7 @@ export const browserOpen = defineTool({
   async run(args, { config, adapter }) {
     const decision = checkBrowserUrl(args.url, config.desktop.browserUrls);
     if (!decision.ok) throw adapterError('INVALID_INPUT', 'browser.open', decision.reason);
-    await adapter.openUrl(decision.url);
+    await adapter.browser.openUrl(decision.url);
     return { structured: { url: decision.url }, text: `Opened ${decision.url} in the default browser.` };
   },
 });

@@ -44,7 +44,7 @@ export const fsList = defineTool({
   run: shared(async (args, { adapter, policy }) => {
     const resolved = await policy.filesystem.resolve(args.path, 'read', 'fs.list');
     const hide = (name: string) => policy.filesystem.isProtectedName(name, resolved);
-    const { entries, truncated } = await adapter.listDirectory(resolved.path, { limit: LIST_LIMIT, hide });
+    const { entries, truncated } = await adapter.files.listDirectory(resolved.path, { limit: LIST_LIMIT, hide });
     const text = `${resolved.path}: ${entries.length} entr${entries.length === 1 ? 'y' : 'ies'}${truncated ? ` (first ${LIST_LIMIT} shown)` : ''}`;
     return { structured: { path: resolved.path, entries, truncated }, text };
   }),
@@ -63,7 +63,7 @@ export const fsRead = defineTool({
   run: shared(async (args, { adapter, policy, config }) => {
     const resolved = await policy.filesystem.resolve(args.path, 'read', 'fs.read');
     const limit = Math.min(args.maxBytes ?? config.filesystem.maxReadBytes, config.filesystem.maxReadBytes);
-    const read = await adapter.readTextFile(resolved.path, limit);
+    const read = await adapter.files.readTextFile(resolved.path, limit);
     const text = read.truncated ? `${read.content}\n\n[truncated: showed ${read.bytes} of ${read.totalBytes} bytes]` : read.content;
     return { structured: { path: resolved.path, ...read }, text };
   }),
@@ -91,7 +91,7 @@ export const fsWrite = defineTool({
     }
     const resolved = await policy.filesystem.resolve(args.path, 'write', 'fs.write');
     const options = args.expectedSha256 === undefined ? {} : { expectedSha256: args.expectedSha256 };
-    const written = await adapter.writeTextFile(resolved.path, args.content, args.mode, options);
+    const written = await adapter.files.writeTextFile(resolved.path, args.content, args.mode, options);
     return {
       structured: { path: resolved.path, ...written },
       text: `${written.created ? 'Created' : 'Wrote'} ${resolved.path} (${written.bytesWritten} bytes, ${args.mode})`,
@@ -110,7 +110,7 @@ export const fsMkdir = defineTool({
   target: pathTarget,
   run: exclusive(async (args, { adapter, policy }) => {
     const resolved = await policy.filesystem.resolve(args.path, 'write', 'fs.mkdir');
-    const { created } = await adapter.makeDirectory(resolved.path, args.recursive);
+    const { created } = await adapter.files.makeDirectory(resolved.path, args.recursive);
     return { structured: { path: resolved.path, created }, text: created ? `Created ${resolved.path}` : `${resolved.path} already exists` };
   }),
 });
@@ -136,7 +136,7 @@ export const fsMove = defineTool({
         `${source.isRoot ? source.path : destination.path} is a configured root and cannot be moved or replaced`,
       );
     if (!source.exists) throw adapterError('NOT_FOUND', 'fs.move', `${args.source} does not exist`);
-    await adapter.move(source.path, destination.path, args.overwrite);
+    await adapter.files.move(source.path, destination.path, args.overwrite);
     return { structured: { source: source.path, destination: destination.path }, text: `Moved ${source.path} to ${destination.path}` };
   }),
 });
@@ -156,7 +156,7 @@ export const fsDelete = defineTool({
     const resolved = await policy.filesystem.resolveEntry(args.path, 'write', 'fs.delete');
     if (resolved.isRoot) throw adapterError('PATH_NOT_ALLOWED', 'fs.delete', `${resolved.path} is a configured root and can never be deleted`);
     if (!resolved.exists) throw adapterError('NOT_FOUND', 'fs.delete', `${args.path} does not exist`);
-    const { type } = await adapter.remove(resolved.path, args.recursive);
+    const { type } = await adapter.files.remove(resolved.path, args.recursive);
     return { structured: { path: resolved.path, type }, text: `Deleted ${type} ${resolved.path}` };
   }),
 });

@@ -25,7 +25,7 @@ export const inputMove = defineTool({
   enabled,
   target: (args) => ({ x: args.x, y: args.y, space: args.space ?? null }),
   async run(args, { adapter }) {
-    const reached = await adapter.moveMouse({ x: args.x, y: args.y, space: args.space });
+    const reached = await adapter.desktop.moveMouse({ x: args.x, y: args.y, space: args.space });
     return { structured: reached, text: `Pointer at ${reached.x},${reached.y}.` };
   },
 });
@@ -46,7 +46,7 @@ export const inputClick = defineTool({
   enabled,
   target: (args) => ({ x: args.x ?? null, y: args.y ?? null, button: args.button, double: args.double }),
   async run(args, { adapter }) {
-    const result = await adapter.click({ x: args.x, y: args.y, space: args.space, button: args.button, double: args.double });
+    const result = await adapter.desktop.click({ x: args.x, y: args.y, space: args.space, button: args.button, double: args.double });
     return { structured: result, text: `${result.double ? 'Double-clicked' : 'Clicked'} ${result.button} at ${result.x},${result.y}.` };
   },
 });
@@ -65,7 +65,7 @@ export const inputType = defineTool({
   // never the text itself: it can be a password
   target: (args) => ({ chars: args.text.length }),
   async run(args, { adapter }) {
-    const result = await adapter.typeText(args.text);
+    const result = await adapter.desktop.typeText(args.text);
     const pasted = result.pastedChars ? ` (${result.pastedChars} pasted through the clipboard)` : '';
     return { structured: result, text: `Typed ${result.typedChars} characters${pasted}.` };
   },
@@ -84,7 +84,7 @@ export const inputKey = defineTool({
   enabled,
   target: (args) => ({ keys: args.keys }),
   async run(args, { adapter }) {
-    const result = await adapter.pressKeys(args.keys);
+    const result = await adapter.desktop.pressKeys(args.keys);
     return { structured: result, text: `Pressed ${result.keys}.` };
   },
 });

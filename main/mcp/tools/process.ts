@@ -24,7 +24,7 @@ export const processList = defineTool({
   target: (args) => ({ match: args.match ?? null }),
   async run(args, { adapter }) {
     const needle = args.match?.toLowerCase();
-    const all = (await adapter.listProcesses()).filter(
+    const all = (await adapter.processes.listProcesses()).filter(
       (p) => !needle || p.command.toLowerCase().includes(needle) || p.args.join(' ').toLowerCase().includes(needle),
     );
     const processes = all.slice(0, args.limit);
@@ -47,7 +47,7 @@ export const processKill = defineTool({
     if (args.pid === process.pid)
       throw adapterError('INVALID_INPUT', 'process.kill', `pid ${args.pid} is this MCP server; stop it from its own window or terminal`);
     if (args.pid === 1) throw adapterError('INVALID_INPUT', 'process.kill', 'pid 1 is the init process and is never signalled');
-    await adapter.killProcess(args.pid, args.signal);
+    await adapter.processes.killProcess(args.pid, args.signal);
     return { structured: { pid: args.pid, signal: args.signal }, text: `Sent ${args.signal} to ${args.pid}` };
   },
 });

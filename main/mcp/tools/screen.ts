@@ -47,7 +47,7 @@ export const screenCapture = defineTool({
   enabled,
   target: (args) => ({ format: args.format, display: args.display ?? null, region: args.region ?? null }),
   async run(args, { adapter }) {
-    const capture = await adapter.captureScreen({
+    const capture = await adapter.desktop.captureScreen({
       region: args.region,
       display: args.display,
       format: args.format,

@@ -36,7 +36,7 @@ export const serviceStatus = defineTool({
   target: (args) => ({ service: args.name }),
   async run(args, { config, adapter }) {
     const name = allowedService(config, args.name, 'service.status');
-    const result = await adapter.serviceStatus(name);
+    const result = await adapter.services.serviceStatus(name);
     const enabled = result.enabled === undefined ? '' : result.enabled ? ', enabled' : ', not enabled';
     return { structured: { name, ...result }, text: `${name} (${result.manager}): ${result.state}${enabled}${result.detail ? ` (${result.detail})` : ''}.` };
   },
@@ -54,7 +54,7 @@ export const serviceControl = defineTool({
   target: (args) => ({ service: args.name, action: args.action }),
   async run(args, { config, adapter }) {
     const name = allowedService(config, args.name, 'service.control');
-    const result = await adapter.serviceControl(name, args.action);
+    const result = await adapter.services.serviceControl(name, args.action);
     return { structured: { name, action: args.action, ...result }, text: `${args.action} ${name} (${result.manager}): now ${result.state}.` };
   },
 });

@@ -30,7 +30,7 @@ export const shellExec = defineTool({
   target: (args) => ({ command: args.command, argc: args.args.length, ...(args.cwd ? { cwd: args.cwd } : {}) }),
   async run(args, { adapter, policy }, signal) {
     const plan = await policy.shell.plan(args);
-    const result = await adapter.runCommand({ ...plan, signal });
+    const result = await adapter.processes.runCommand({ ...plan, signal });
     return { structured: result, text: summarize(args.command, result) };
   },
 });

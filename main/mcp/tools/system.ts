@@ -25,7 +25,7 @@ export const systemInfo = defineTool({
   annotations: READ_ONLY,
   enabled: () => true,
   async run(_args, { adapter, config, enabledTools }) {
-    const info = await adapter.systemInfo();
+    const info = await adapter.system.systemInfo();
     const capabilities = capabilitySummary(config, enabledTools);
     const structured = { ...info, serverVersion: VERSION, capabilities };
     const text = `${info.hostname} (${info.platform} ${info.arch}, ${info.release}), up ${formatUptime(info.uptimeSeconds)}. Enabled: ${capabilities.tools.join(', ')}.`;

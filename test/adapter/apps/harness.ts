@@ -1,8 +1,7 @@
 /** A real HTTP MCP server on 127.0.0.1:0 and a real 2026-07-28 client, for the desktop app/browser/service tool tests. */
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { localDesktopAppOps } from '../../../adapter/apps/local-app-ops.js';
 import type { ComputerAdapter } from '../../../adapter/computer-adapter.js';
-import { LocalComputerAdapter } from '../../../adapter/local-computer-adapter.js';
+import { localAdapter } from '../../helpers/adapter.js';
 import { configSchema, type ConfigInput } from '../../../main/config/schema.js';
 import { silentLogger } from '../../../main/log.js';
 import { startHttpServer } from '../../../main/mcp/http.js';
@@ -15,11 +14,6 @@ import { systemInfo } from '../../../main/mcp/tools/system.js';
 
 export const DESKTOP_APP_TOOLS = [systemInfo, appLaunch, appClose, browserOpen, serviceStatus, serviceControl] as unknown as ToolDefinition[];
 
-/** The local adapter plus the app/browser/service ops (a no-op once LocalComputerAdapter delegates to them itself). */
-export function localAdapter(): ComputerAdapter {
-  return Object.assign(new LocalComputerAdapter(), localDesktopAppOps);
-}
-
 export interface TestServer {
   client: Client;
   call(name: string, args?: Record<string, unknown>): Promise<{ isError: boolean; text: string; structured: Record<string, unknown> | undefined }>;
@@ -28,7 +22,7 @@ export interface TestServer {
 }
 
 export async function startTestServer(config: ConfigInput, adapter: ComputerAdapter = localAdapter()): Promise<TestServer> {
-  const parsed = configSchema.parse({ ...config, server: { ...config.server, port: 0 } });
+  const parsed = configSchema.parse({ ...config, server: { auth: 'none', ...config.server, port: 0 } });
   const factory = createServerFactory({ config: parsed, adapter, logger: silentLogger, tools: DESKTOP_APP_TOOLS });
   const http = await startHttpServer({ config: parsed, factory, logger: silentLogger });
   const client = new Client({ name: 'desktop-apps-test', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });

@@ -1,0 +1,28 @@
+/** The PolicyPort answered from this computer's own filesystem, PATH and environment. */
+import fs from 'node:fs';
+import { entryType } from './fs/local-file-ops.js';
+import type { EntryFacts, PolicyPort } from './policy-port.js';
+import type { ProcessOps } from './process/process-ops.js';
+
+const MISSING = new Set(['ENOENT', 'ENOTDIR']);
+
+export function localPolicyPort(processes: Pick<ProcessOps, 'findExecutable'>, platform: NodeJS.Platform, env: NodeJS.ProcessEnv): PolicyPort {
+  return {
+    platform,
+    realpath: (path) => fs.promises.realpath(path),
+    async lstat(path) {
+      try {
+        return facts(await fs.promises.lstat(path));
+      } catch (error) {
+        if (MISSING.has((error as NodeJS.ErrnoException).code ?? '')) return null;
+        throw error;
+      }
+    },
+    findExecutable: (name, searchPath) => processes.findExecutable(name, searchPath),
+    baseEnvironment: () => env,
+  };
+}
+
+export function facts(stat: fs.Stats): EntryFacts {
+  return { type: entryType(stat), dev: stat.dev, ino: stat.ino, nlink: stat.nlink, mode: stat.mode, uid: stat.uid, size: stat.size };
+}

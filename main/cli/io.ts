@@ -1,0 +1,46 @@
+/** How CLI commands talk to the person: results on stdout, everything else on stderr, exit codes. */
+import { ConfigError, loadConfig, type CliOverrides, type LoadedConfig } from '../config/load.js';
+
+export const EXIT = { ok: 0, listen: 1, config: 2, usage: 64 } as const;
+
+export function print(text: string): number {
+  process.stdout.write(text + '\n');
+  return EXIT.ok;
+}
+
+export function say(text: string): void {
+  process.stderr.write(`chatgpt-mcp: ${text}\n`);
+}
+
+export function usageError(message: string): number {
+  process.stderr.write(`chatgpt-mcp: ${message}\nRun "chatgpt-mcp --help" for usage.\n`);
+  return EXIT.usage;
+}
+
+/** Loads the config once, or explains why it cannot be used and exits 2. */
+export function withConfig(cli: CliOverrides, run: (loaded: LoadedConfig) => number | Promise<number>): number | Promise<number> {
+  let loaded;
+  try {
+    loaded = loadConfig({ cli });
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      say(error.message);
+      return EXIT.config;
+    }
+    throw error;
+  }
+  return run(loaded);
+}
+
+/** Resolves on the first SIGINT or SIGTERM. */
+export function untilSignal(): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      process.off('SIGINT', done);
+      process.off('SIGTERM', done);
+      resolve();
+    };
+    process.once('SIGINT', done);
+    process.once('SIGTERM', done);
+  });
+}

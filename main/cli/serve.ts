@@ -1,0 +1,65 @@
+/** `chatgpt-mcp serve --http | --stdio`: the server, until a signal (or stdin's end) stops it. */
+import { createLocalAdapter } from '../../adapter/local-computer-adapter.js';
+import type { CliOverrides } from '../config/load.js';
+import { ensureBearerToken } from '../config/token.js';
+import { createLogger } from '../log.js';
+import { ListenError, startHttpServer } from '../mcp/http.js';
+import { createServerFactory, enabledTools } from '../mcp/server.js';
+import { startStdioServer } from '../mcp/stdio.js';
+import { EXIT, say, untilSignal, withConfig } from './io.js';
+import { protectedPaths, stateDir } from './places.js';
+
+export function serveHttp(cli: CliOverrides): number | Promise<number> {
+  return withConfig(cli, async ({ config, file, path }) => {
+    const logger = createLogger(config.server.logLevel);
+    let bearer;
+    try {
+      bearer = await ensureBearerToken(config, stateDir());
+    } catch (error) {
+      say((error as Error).message);
+      return EXIT.config;
+    }
+    const adapter = createLocalAdapter();
+    const secrets = bearer ? [bearer.token] : [];
+    const factory = createServerFactory({ config, adapter, logger, protectedFiles: protectedPaths(path), secrets });
+    let running;
+    try {
+      running = await startHttpServer({ config, factory, logger, bearerToken: bearer?.token ?? null });
+    } catch (error) {
+      await adapter.close();
+      if (error instanceof ListenError) {
+        say(error.message);
+        return EXIT.listen;
+      }
+      throw error;
+    }
+    if (config.server.auth === 'none') logger.warn('no authentication: any program on this computer can use the granted tools (server.auth is "none")');
+    if (bearer?.created) logger.info('created a bearer token', { file: bearer.file, show: 'chatgpt-mcp token show' });
+    logger.info('listening', {
+      url: running.url,
+      config: file ?? 'defaults',
+      tools: enabledTools(config).length,
+      auth: config.server.auth,
+      ...(bearer ? { token: bearer.source === 'file' ? `in ${bearer.file} (chatgpt-mcp token show)` : 'from the config' } : {}),
+    });
+    await untilSignal();
+    logger.info('shutting down');
+    await running.close();
+    await adapter.close();
+    return EXIT.ok;
+  });
+}
+
+export function serveStdio(cli: CliOverrides): number | Promise<number> {
+  return withConfig(cli, async ({ config, path }) => {
+    const logger = createLogger(config.server.logLevel);
+    const adapter = createLocalAdapter();
+    const factory = createServerFactory({ config, adapter, logger, protectedFiles: protectedPaths(path) });
+    const handle = startStdioServer(factory, logger);
+    logger.info('serving on stdio', { tools: enabledTools(config).length });
+    await Promise.race([untilSignal(), new Promise<void>((resolve) => process.stdin.once('end', resolve))]);
+    await handle.close();
+    await adapter.close();
+    return EXIT.ok;
+  });
+}

@@ -1,0 +1,72 @@
+/**
+ * The bearer token: generated (256 random bits, URL-safe), and for the headless server kept in
+ * `<app config dir>/token`, mode 0600, created on the first HTTP start when the config names
+ * none. It is never printed into logs; `chatgpt-mcp token show` prints it on request.
+ */
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { writeFileAtomic } from './atomic-file.js';
+import { MIN_TOKEN_LENGTH, type Config } from './schema.js';
+
+export const TOKEN_FILE_NAME = 'token';
+
+export function generateToken(): string {
+  return randomBytes(32).toString('base64url');
+}
+
+export function tokenFilePath(appDir: string): string {
+  return path.join(appDir, TOKEN_FILE_NAME);
+}
+
+export interface BearerToken {
+  token: string;
+  /** Where it came from, for the start log and `token show` (never the value). */
+  source: 'config' | 'file';
+  /** The token file, when that is the source. */
+  file?: string;
+  /** True when this call created the file. */
+  created?: boolean;
+}
+
+/**
+ * The token HTTP clients must send, or null when bearer tokens are not accepted. A token in the
+ * config (server.token or CHATGPT_MCP_TOKEN) wins; otherwise the token file is read, or created.
+ */
+export async function ensureBearerToken(config: Readonly<Config>, appDir: string): Promise<BearerToken | null> {
+  if (!acceptsBearer(config)) return null;
+  if (config.server.token) return { token: config.server.token, source: 'config' };
+  const file = tokenFilePath(appDir);
+  const existing = readTokenFile(file);
+  if (existing) return { token: existing, source: 'file', file };
+  const token = generateToken();
+  await writeFileAtomic(file, token + '\n');
+  return { token, source: 'file', file, created: true };
+}
+
+export function acceptsBearer(config: Readonly<Config>): boolean {
+  return config.server.auth === 'bearer' || config.server.auth === 'bearer+oauth';
+}
+
+/** The token in the file, or null when there is none; a file that is not a usable token is an error. */
+export function readTokenFile(file: string): string | null {
+  let text: string;
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw new Error(`cannot read the token file ${file} (${(error as NodeJS.ErrnoException).code ?? 'error'})`, { cause: error });
+  }
+  const token = text.trim();
+  if (token.length < MIN_TOKEN_LENGTH || !/^[\x21-\x7e]+$/.test(token)) {
+    throw new Error(`the token file ${file} does not hold a usable token; delete it and a new one is created at the next start`);
+  }
+  return token;
+}
+
+/** Replaces the token file with a fresh token (clients holding the old one get 401). */
+export async function rotateTokenFile(appDir: string): Promise<string> {
+  const token = generateToken();
+  await writeFileAtomic(tokenFilePath(appDir), token + '\n');
+  return token;
+}
