@@ -1,6 +1,8 @@
 /**
- * Filesystem operations behind the seam. Paths arrive already resolved and allowed by the
- * filesystem policy; these functions only do the work and report failures structurally.
+ * Filesystem operations behind the seam. Every path arrives as a GuardedPath: the filesystem
+ * policy allowed it, and the operation re-checks what it actually opened through `confirm`
+ * before using it, so a directory swapped for a symlink (by another process, between the
+ * policy's check and the open) cannot carry a read or a write outside the roots.
  */
 
 export type EntryType = 'file' | 'directory' | 'symlink' | 'other';
@@ -12,15 +14,39 @@ export interface DirEntry {
   mtime: string;
 }
 
+/** A path the filesystem policy allowed, with the check to repeat on what was really opened. */
+export interface GuardedPath {
+  /** The path to operate on: the real path the policy found (for a new path, the real parent plus the new names). */
+  readonly path: string;
+  /**
+   * Throws the policy's denial unless the object now really at `realPath` (the kernel's view
+   * of an opened descriptor, or the opened directory plus the entry name) may be used for the
+   * access that was checked. Synchronous and free of I/O.
+   */
+  confirm(realPath: string): void;
+}
+
 export interface TextFileRead {
   content: string;
   bytes: number;
+  /** Size of the file (as seen when it was opened). */
   totalBytes: number;
   truncated: boolean;
-  sha256: string;
+  /** sha256 of the whole file, when the whole file was read (not truncated). */
+  sha256?: string;
 }
 
 export type WriteMode = 'create' | 'overwrite' | 'append';
+
+export interface WriteOptions {
+  /** Write only if the current content has this sha256. */
+  expectedSha256?: string;
+  /** Whether a mismatch may say what the current sha256 is (only when the caller may read). */
+  revealHash?: boolean;
+  /** Write to a file that has other hard links (they would see the change). Default false. */
+  allowHardLinks?: boolean;
+  signal?: AbortSignal;
+}
 
 export interface TextFileWrite {
   bytesWritten: number;
@@ -28,11 +54,18 @@ export interface TextFileWrite {
   sha256: string;
 }
 
+export interface ReadOptions {
+  maxBytes: number;
+  signal?: AbortSignal;
+}
+
 export interface FileOps {
-  listDirectory(path: string, options: { limit: number; hide?: (name: string) => boolean }): Promise<{ entries: DirEntry[]; truncated: boolean }>;
-  readTextFile(path: string, maxBytes: number): Promise<TextFileRead>;
-  writeTextFile(path: string, content: string, mode: WriteMode, options?: { expectedSha256?: string }): Promise<TextFileWrite>;
-  makeDirectory(path: string, recursive: boolean): Promise<{ created: boolean }>;
-  move(source: string, destination: string, overwrite: boolean): Promise<void>;
-  remove(path: string, recursive: boolean): Promise<{ type: EntryType }>;
+  listDirectory(dir: GuardedPath, options: { limit: number; hide?: (name: string) => boolean }): Promise<{ entries: DirEntry[]; truncated: boolean }>;
+  readTextFile(file: GuardedPath, options: ReadOptions): Promise<TextFileRead>;
+  writeTextFile(file: GuardedPath, content: string, mode: WriteMode, options?: WriteOptions): Promise<TextFileWrite>;
+  makeDirectory(dir: GuardedPath, recursive: boolean): Promise<{ created: boolean }>;
+  /** Moves the entry itself (a symlink is moved as a link). */
+  move(source: GuardedPath, destination: GuardedPath, overwrite: boolean): Promise<void>;
+  /** Removes the entry itself (a symlink is removed, never its target). */
+  remove(entry: GuardedPath, recursive: boolean): Promise<{ type: EntryType }>;
 }

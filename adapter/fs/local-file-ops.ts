@@ -1,10 +1,12 @@
-/** FileOps on Node's fs: directory listing, mkdir, move and delete; read/write in their own modules. */
+/** FileOps on Node's fs: listing, mkdir, move and delete here; read and write in their own modules. */
 import fs from 'node:fs';
 import nodePath from 'node:path';
 import { adapterError } from '../errors.js';
+import { withDirectory, type DirHandle } from './dir-handle.js';
 import { fsError } from './fs-errors.js';
-import type { DirEntry, EntryType, FileOps } from './file-ops.js';
+import type { DirEntry, EntryType, FileOps, GuardedPath } from './file-ops.js';
 import { readTextFile } from './read-text.js';
+import { copyEntry, removeEntry } from './tree.js';
 import { writeTextFile } from './write-text.js';
 
 export function entryType(stat: fs.Stats | fs.Dirent): EntryType {
@@ -14,73 +16,135 @@ export function entryType(stat: fs.Stats | fs.Dirent): EntryType {
   return 'other';
 }
 
+/** Opens the parent of an entry and confirms the entry's own real place (parent's real path plus its name). */
+function inParent<T>(entry: GuardedPath, operation: string, use: (dir: DirHandle, name: string) => Promise<T>): Promise<T> {
+  const name = nodePath.basename(entry.path);
+  return withDirectory(
+    nodePath.dirname(entry.path),
+    (real) => entry.confirm(nodePath.join(real, name)),
+    operation,
+    (dir) => use(dir, name),
+  );
+}
+
 export const localFileOps: FileOps = {
   readTextFile,
   writeTextFile,
 
-  async listDirectory(path, { limit, hide }) {
-    let names: string[];
+  async listDirectory(dir, { limit, hide }) {
     try {
-      names = (await fs.promises.readdir(path)).filter((name) => !hide?.(name)).sort();
+      return await withDirectory(
+        dir.path,
+        (real) => dir.confirm(real),
+        'fs.list',
+        async (opened) => {
+          const names = (await fs.promises.readdir(opened.self)).filter((name) => !hide?.(name)).sort();
+          const shown = names.slice(0, limit);
+          const entries = await Promise.all(shown.map((name) => describeEntry(opened, name)));
+          return { entries: entries.filter((e): e is DirEntry => e !== null), truncated: names.length > shown.length };
+        },
+      );
     } catch (error) {
-      throw fsError(error, 'fs.list', path);
+      throw fsError(error, 'fs.list', dir.path);
     }
-    const shown = names.slice(0, limit);
-    const entries = await Promise.all(shown.map((name) => describeEntry(path, name)));
-    return { entries: entries.filter((e): e is DirEntry => e !== null), truncated: names.length > shown.length };
   },
 
-  async makeDirectory(path, recursive) {
+  async makeDirectory(dir, recursive) {
+    const op = 'fs.mkdir';
+    // The nearest existing ancestor is opened and confirmed; each missing level is created and opened from its parent.
+    const missing: string[] = [];
+    let existing = dir.path;
+    for (;;) {
+      const stat = await fs.promises.lstat(existing).catch((error: NodeJS.ErrnoException) => {
+        if (error.code === 'ENOENT') return null;
+        throw fsError(error, op, existing);
+      });
+      if (stat?.isDirectory()) break;
+      if (stat) {
+        throw existing === dir.path
+          ? adapterError('ALREADY_EXISTS', op, `${dir.path} already exists and is not a directory`)
+          : adapterError('INVALID_INPUT', op, `${existing} is not a directory`);
+      }
+      const parent = nodePath.dirname(existing);
+      if (parent === existing) throw adapterError('NOT_FOUND', op, `no part of ${dir.path} exists`);
+      missing.unshift(nodePath.basename(existing));
+      existing = parent;
+    }
+    if (missing.length === 0) return { created: false };
+    if (missing.length > 1 && !recursive)
+      throw adapterError('NOT_FOUND', op, `${nodePath.dirname(dir.path)} does not exist (pass recursive: true to create parents)`);
     try {
-      const stat = await fs.promises.lstat(path).catch(() => null);
-      if (stat?.isDirectory()) return { created: false };
-      if (stat) throw adapterError('ALREADY_EXISTS', 'fs.mkdir', `${path} already exists and is not a directory`);
-      await fs.promises.mkdir(path, { recursive });
+      await withDirectory(
+        existing,
+        (real) => dir.confirm(nodePath.join(real, ...missing)),
+        op,
+        async (top) => {
+          let current = top;
+          for (const [i, name] of missing.entries()) {
+            await fs.promises.mkdir(current.entry(name)).catch((error: NodeJS.ErrnoException) => {
+              // Created meanwhile by someone else: fine for a directory (child() refuses anything else).
+              if (error.code !== 'EEXIST') throw error;
+            });
+            if (i === missing.length - 1) break;
+            const next = await current.child(name);
+            if (current !== top) await current.close();
+            current = next;
+          }
+          await current.sync();
+          if (current !== top) await current.close();
+        },
+      );
       return { created: true };
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
-        throw adapterError('NOT_FOUND', 'fs.mkdir', `${nodePath.dirname(path)} does not exist (pass recursive: true to create parents)`);
-      }
-      throw fsError(error, 'fs.mkdir', path);
+      throw fsError(error, op, dir.path);
     }
   },
 
   async move(source, destination, overwrite) {
+    const op = 'fs.move';
     try {
-      await fs.promises.lstat(source);
-      const target = await fs.promises.lstat(destination).catch(() => null);
-      if (target && !overwrite) throw adapterError('ALREADY_EXISTS', 'fs.move', `${destination} already exists (pass overwrite: true to replace it)`);
-      await fs.promises.rename(source, destination).catch(async (error: NodeJS.ErrnoException) => {
-        if (error.code !== 'EXDEV') throw error;
-        // Across devices rename cannot work: copy everything, then remove the source.
-        await fs.promises.cp(source, destination, { recursive: true, force: overwrite, errorOnExist: !overwrite, verbatimSymlinks: true });
-        await fs.promises.rm(source, { recursive: true });
-      });
+      await inParent(source, op, (from, name) =>
+        inParent(destination, op, async (to, newName) => {
+          await fs.promises.lstat(from.entry(name));
+          const target = await fs.promises.lstat(to.entry(newName)).catch(() => null);
+          if (target && !overwrite) throw adapterError('ALREADY_EXISTS', op, `${destination.path} already exists (pass overwrite: true to replace it)`);
+          try {
+            await fs.promises.rename(from.entry(name), to.entry(newName));
+          } catch (error) {
+            if ((error as NodeJS.ErrnoException).code !== 'EXDEV') throw error;
+            // Across devices rename cannot work: copy everything, then remove the source.
+            if (target) await removeEntry(to, newName);
+            await copyEntry(from, name, to, newName);
+            await removeEntry(from, name);
+          }
+          await Promise.all([from.sync(), to.sync()]);
+        }),
+      );
     } catch (error) {
-      throw fsError(error, 'fs.move', source);
+      throw fsError(error, op, source.path);
     }
   },
 
-  async remove(path, recursive) {
+  async remove(entry, recursive) {
+    const op = 'fs.delete';
     try {
-      const stat = await fs.promises.lstat(path);
-      const type = entryType(stat);
-      if (type === 'directory') {
-        if (recursive) await fs.promises.rm(path, { recursive: true });
-        else await fs.promises.rmdir(path);
-      } else {
-        await fs.promises.unlink(path);
-      }
-      return { type };
+      return await inParent(entry, op, async (dir, name) => {
+        const type = entryType(await fs.promises.lstat(dir.entry(name)));
+        if (type !== 'directory') await fs.promises.unlink(dir.entry(name));
+        else if (recursive) await removeEntry(dir, name);
+        else await fs.promises.rmdir(dir.entry(name));
+        await dir.sync();
+        return { type };
+      });
     } catch (error) {
-      throw fsError(error, 'fs.delete', path);
+      throw fsError(error, op, entry.path);
     }
   },
 };
 
-async function describeEntry(dir: string, name: string): Promise<DirEntry | null> {
+async function describeEntry(dir: DirHandle, name: string): Promise<DirEntry | null> {
   try {
-    const stat = await fs.promises.lstat(nodePath.join(dir, name));
+    const stat = await fs.promises.lstat(dir.entry(name));
     const type = entryType(stat);
     return { name, type, ...(type === 'file' ? { size: stat.size } : {}), mtime: stat.mtime.toISOString() };
   } catch {

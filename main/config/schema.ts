@@ -72,6 +72,10 @@ export const filesystemSchema = z.strictObject({
   protectSecrets: z.boolean().default(true),
   /** Extra deny patterns (globs matched against path segments). */
   deny: z.array(text).default([]),
+  /** Let tools write .git/hooks/ and .git/config, which run code on the owner's next git command. */
+  allowGitHookWrites: z.boolean().default(false),
+  /** Let tools write files that have other hard links (the change shows under every name, possibly outside the roots). */
+  allowHardLinkWrites: z.boolean().default(false),
 });
 
 export const shellSchema = z.strictObject({

@@ -10,7 +10,7 @@ import type { Logger } from '../log.js';
 import { SERVER_NAME, VERSION } from '../version.js';
 import type { ErrorCode } from '../../adapter/errors.js';
 import { FilesystemPolicy } from '../policy/filesystem.js';
-import { ReadWriteLock } from '../policy/read-write-lock.js';
+import { PathLock } from '../policy/path-lock.js';
 import { ShellPolicy } from '../policy/shell.js';
 import { withCachedJsonSchema } from './cached-schema.js';
 import type { ToolDefinition, ToolDeps } from './tool.js';
@@ -64,7 +64,7 @@ export function enabledTools(config: Readonly<Config>, tools: readonly ToolDefin
 export function createServerFactory(deps: ServerDeps): McpServerFactory {
   const tools = enabledTools(deps.config, deps.tools);
   const filesystem = new FilesystemPolicy(deps.config.filesystem, deps.adapter.inspect, { protectedFiles: deps.protectedFiles ?? [] });
-  const policy = { filesystem, shell: new ShellPolicy(deps.config, filesystem, deps.adapter.inspect), fsLock: new ReadWriteLock() };
+  const policy = { filesystem, shell: new ShellPolicy(deps.config, filesystem, deps.adapter.inspect), fsLock: new PathLock() };
   const names = tools.map((t) => exposedName(t.name, deps.config));
   const toolDeps: ToolDeps = { config: deps.config, adapter: deps.adapter, policy, enabledTools: names };
   const secrets = [deps.config.server.token ?? '', ...(deps.secrets ?? [])].filter(Boolean);

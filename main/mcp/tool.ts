@@ -8,15 +8,15 @@ import type { ContentBlock, ToolAnnotations } from '@modelcontextprotocol/server
 import type { ComputerAdapter } from '../../adapter/computer-adapter.js';
 import type { Config } from '../config/schema.js';
 import type { FilesystemPolicy } from '../policy/filesystem.js';
-import type { ReadWriteLock } from '../policy/read-write-lock.js';
+import type { PathLock } from '../policy/path-lock.js';
 import type { ShellPolicy } from '../policy/shell.js';
 
 /** The policies built once per config; every tool asks these before calling the adapter. */
 export interface Policies {
   filesystem: FilesystemPolicy;
   shell: ShellPolicy;
-  /** Held by fs tools from the path check through the operation (see read-write-lock.ts). */
-  fsLock: ReadWriteLock;
+  /** Held by fs tools around each operation, per path (see path-lock.ts). */
+  fsLock: PathLock;
 }
 
 export interface ToolDeps {

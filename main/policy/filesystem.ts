@@ -3,23 +3,29 @@
  * `resolve`, and nothing else decides whether a path may be touched.
  *
  * A request is normalized lexically (`..` cannot climb out of the text it was given), then
- * its real location is found on disk (symlinks anywhere in the path followed; for a path that
- * does not exist yet, the nearest existing ancestor) and that real path must lie inside the
- * real path of a configured root, on a whole-segment boundary. Callers operate on the returned
- * path, never on their input, so what was checked is what is used.
+ * its real location is found through the adapter's port (symlinks anywhere in the path
+ * followed; for a path that does not exist yet, the nearest existing ancestor) and that real
+ * path must lie inside the real path of a configured root, on a whole-segment boundary.
+ *
+ * The answer is a GuardedPath: the adapter operates on the checked real path and, once it has
+ * opened the object (or the directory it creates in), hands the kernel's view of where that
+ * object really is back to `confirm`, which applies the same rules again. So the check holds
+ * for the object actually used, even if another process swapped a directory for a symlink in
+ * between (architecture rule 9; adapter/fs/opened-path.ts).
  *
  * Denials name what IS allowed (roots, writable roots, the protecting pattern) so a model does
  * not have to guess, and never carry config values beyond root paths and patterns.
  */
 import type { Config } from '../config/schema.js';
 import { adapterError } from '../../adapter/errors.js';
+import type { GuardedPath } from '../../adapter/fs/file-ops.js';
 import type { PolicyPort } from '../../adapter/policy-port.js';
 import { inputProblem, isInside, isRelativeInput, normalizeAbsolute, pathFlavor, relativeSegments, splitPath, type Platform } from './path-compare.js';
-import { BUILT_IN_SECRET_PATTERNS, compilePatterns, findAncestorMatch, findMatch, foldName, type SecretPattern } from './secret-patterns.js';
+import { BUILT_IN_SECRET_PATTERNS, compilePatterns, findAncestorMatch, findMatch, foldName, GIT_CODE_PATTERNS, type SecretPattern } from './secret-patterns.js';
 
 export type Access = 'read' | 'write';
 
-export interface ResolvedPath {
+export interface ResolvedPath extends GuardedPath {
   /** Absolute real path to operate on. For a path that does not exist yet: realpath of the nearest existing ancestor joined with the remaining (validated) segments. */
   path: string;
   exists: boolean;
@@ -32,7 +38,7 @@ export interface ResolvedPath {
 export interface FilesystemPolicyOptions {
   /** Default: the port's platform; decides separators and case rules (tests of other OSes' path forms). */
   platform?: NodeJS.Platform;
-  /** Absolute paths always denied (the app's own config/token files), with everything below them. */
+  /** Absolute paths always denied (the config in use, the app's folders with tokens and keys), with everything below them. */
   protectedFiles?: string[];
 }
 
@@ -56,7 +62,10 @@ interface Protected {
 }
 
 /** `details.reason` of a PATH_NOT_ALLOWED denial, for callers and tests (the message is for people). */
-export type DenialReason = 'outside-roots' | 'symlink-escape' | 'root-unusable' | 'unresolvable' | 'protected-file' | 'secret' | 'read-only';
+export type DenialReason =
+  'outside-roots' | 'symlink-escape' | 'root-unusable' | 'unresolvable' | 'protected-file' | 'secret' | 'git' | 'read-only' | 'holds-root';
+
+type Deny = (message: string, reason: DenialReason) => Error;
 
 type Located = { ok: true; path: string; exists: boolean } | { ok: false; reason: string; invalid?: boolean };
 
@@ -66,7 +75,11 @@ export class FilesystemPolicy {
   private readonly platform: Platform;
   private readonly roots: Root[];
   private readonly patterns: SecretPattern[];
+  /** Refused for writes only: places git runs code from. */
+  private readonly writePatterns: SecretPattern[];
   private readonly protectedPaths: Protected[];
+  /** Roots that resolve at the first look are the owner's; later ones must not come through a link planted in another root. */
+  private firstLookDone = false;
 
   constructor(
     private readonly config: FilesystemConfig,
@@ -85,6 +98,7 @@ export class FilesystemPolicy {
       ...(config.protectSecrets ? compilePatterns(BUILT_IN_SECRET_PATTERNS, 'built-in', this.platform) : []),
       ...compilePatterns(config.deny, 'deny', this.platform),
     ];
+    this.writePatterns = config.allowGitHookWrites ? [] : compilePatterns(GIT_CODE_PATTERNS, 'git', this.platform);
     this.protectedPaths = (options.protectedFiles ?? []).map((file) => {
       const normalized = normalizeAbsolute(file, this.platform);
       // Silently dropping one would leave the token readable: refuse to build the policy instead.
@@ -122,13 +136,14 @@ export class FilesystemPolicy {
       located = await this.locate(lexical);
     }
     const resolved = await this.check(lexical, located, access, operation);
+    if (access === 'write') this.refuseRootsAt(lexical, resolved.path, operation);
     // Moving or deleting an entry whose name a deny pattern relies on would unprotect what is below it.
     const pattern = this.ancestorHit(resolved.path, resolved.root);
     if (pattern) {
       throw denial(
         operation,
-        `${show(lexical)} holds paths protected by the ${pattern.origin === 'built-in' ? 'secret' : 'deny'} pattern "${pattern.source}", so it cannot be moved or deleted through these tools`,
-        'secret',
+        `${show(lexical)} holds paths protected by the ${describeOrigin(pattern)} pattern "${pattern.source}", so it cannot be moved or deleted through these tools`,
+        pattern.origin === 'git' ? 'git' : 'secret',
       );
     }
     return resolved;
@@ -166,6 +181,27 @@ export class FilesystemPolicy {
     return normalized.path;
   }
 
+  /**
+   * A move, delete or overwrite must not touch a configured root or an entry holding one: with
+   * roots /R and /R/x/ro (read-only), moving /R/x away, changing the copy and moving it back
+   * would change the read-only root, and deleting /R/x would delete it.
+   */
+  private refuseRootsAt(lexical: string, real: string, operation: string): void {
+    for (const root of this.roots) {
+      for (const form of [root.lexical, root.real]) {
+        if (form === undefined || ![lexical, real].some((target) => foldedInside(form, target, this.platform))) continue;
+        const same = [lexical, real].some((target) => foldedInside(target, form, this.platform));
+        throw denial(
+          operation,
+          same
+            ? `${show(lexical)} is the configured root ${root.shown}, which cannot be moved, replaced or deleted`
+            : `${show(lexical)} holds the configured root ${root.shown}, so it cannot be moved, replaced or deleted (that would change what the root holds)`,
+          'holds-root',
+        );
+      }
+    }
+  }
+
   /** Everything decided about a located path: root containment, protected files, secrets, read-only roots. */
   private async check(lexical: string, located: Located, access: Access, operation: string): Promise<ResolvedPath> {
     const deny = (message: string, reason: DenialReason) => denial(operation, message, reason);
@@ -178,7 +214,32 @@ export class FilesystemPolicy {
     const rootReal = root.real!;
 
     await this.refreshProtected();
-    const guarded = this.protectedHit(lexical, located.path, access);
+    this.applyRules(lexical, located.path, root, access, shown, deny);
+    const isRoot = relativeSegments(located.path, rootReal, this.platform)?.length === 0;
+    const confirm = (real: string) => this.confirm(real, access, shown, deny);
+    return { path: located.path, exists: located.exists, root: rootReal, isRoot, confirm };
+  }
+
+  /**
+   * The re-check of an opened object (GuardedPath.confirm): the kernel's path of what was
+   * opened must pass every rule again, with nothing resolved anew.
+   */
+  private confirm(realPath: string, access: Access, shown: string, deny: Deny): void {
+    const normalized = normalizeAbsolute(realPath, this.platform);
+    if (!normalized.ok) throw deny(`${shown} resolves to a path that cannot be checked`, 'unresolvable');
+    const root = this.containingRoot(normalized.path);
+    if (root === undefined) {
+      throw deny(
+        `${shown} changed after it was checked: it now leads to ${show(normalized.path)}, outside the allowed roots (${this.describeRoots()})`,
+        'symlink-escape',
+      );
+    }
+    this.applyRules(normalized.path, normalized.path, root, access, shown, deny);
+  }
+
+  /** Protected files, secret and deny patterns, git's code files, read-only roots: on the requested spelling and on the real path. */
+  private applyRules(lexical: string, real: string, root: Root, access: Access, shown: string, deny: Deny): void {
+    const guarded = this.protectedHit(lexical, real, access);
     if (guarded) {
       throw deny(
         guarded === 'inside'
@@ -188,14 +249,16 @@ export class FilesystemPolicy {
       );
     }
 
-    const pattern = this.secretHit(lexical, located.path, root);
+    const pattern =
+      this.patternHit(this.patterns, lexical, real, root) ?? (access === 'write' ? this.patternHit(this.writePatterns, lexical, real, root) : undefined);
     if (pattern) {
-      throw deny(
+      const why =
         pattern.origin === 'built-in'
-          ? `${shown} is protected by the secret pattern "${pattern.source}" (filesystem.protectSecrets)`
-          : `${shown} matches the deny pattern "${pattern.source}" (filesystem.deny)`,
-        'secret',
-      );
+          ? `is protected by the secret pattern "${pattern.source}" (filesystem.protectSecrets)`
+          : pattern.origin === 'deny'
+            ? `matches the deny pattern "${pattern.source}" (filesystem.deny)`
+            : `is where git runs code from on the next git command ("${pattern.source}"): tools may read it but not write it (filesystem.allowGitHookWrites)`;
+      throw deny(`${shown} ${why}`, pattern.origin === 'git' ? 'git' : 'secret');
     }
 
     if (access === 'write' && root.readOnly) {
@@ -203,9 +266,6 @@ export class FilesystemPolicy {
       const where = writable.length > 0 ? `writable roots: ${writable.join(', ')}` : 'no root is writable';
       throw deny(`${shown} is in the read-only root ${root.shown}; ${where}`, 'read-only');
     }
-
-    const isRoot = relativeSegments(located.path, rootReal, this.platform)?.length === 0;
-    return { path: located.path, exists: located.exists, root: rootReal, isRoot };
   }
 
   /**
@@ -223,8 +283,14 @@ export class FilesystemPolicy {
     return this.protectedPaths.some((p) => [p.lexical, p.real].some((form) => form !== undefined && foldedInside(child, form, this.platform)));
   }
 
-  /** Realpaths roots that have not resolved yet; a root created after startup becomes usable. */
+  /**
+   * Realpaths roots that have not resolved yet; a root created after startup becomes usable.
+   * One that appears later inside another root must be a plain directory: a symlink planted
+   * there (by a tool that can write the outer root) would otherwise aim the root anywhere.
+   */
   private async refreshRoots(): Promise<void> {
+    const late = this.firstLookDone;
+    this.firstLookDone = true;
     await Promise.all(
       this.roots.map(async (root) => {
         if (root.real !== undefined || root.lexical === undefined) return;
@@ -234,7 +300,9 @@ export class FilesystemPolicy {
           const normalized = normalizeAbsolute(real, this.platform);
           if (stat?.type !== 'directory') root.unusable = stat ? 'is not a directory' : 'does not exist';
           else if (!normalized.ok) root.unusable = 'does not resolve to a usable path';
-          else {
+          else if (late && this.insideAnotherRoot(root) && !foldedSame(normalized.path, root.lexical!, this.platform)) {
+            root.unusable = 'appeared after the server started as a link inside another root, so it is not used (restart the server to accept it)';
+          } else {
             root.real = normalized.path;
             delete root.unusable;
           }
@@ -242,6 +310,12 @@ export class FilesystemPolicy {
           root.unusable = NOT_FOUND.has(errorCode(error)) ? 'does not exist' : `cannot be opened (${errorCode(error) || 'error'})`;
         }
       }),
+    );
+  }
+
+  private insideAnotherRoot(root: Root): boolean {
+    return this.roots.some(
+      (other) => other !== root && [other.lexical, other.real].some((form) => form !== undefined && foldedInside(root.lexical!, form, this.platform)),
     );
   }
 
@@ -353,19 +427,20 @@ export class FilesystemPolicy {
   }
 
   private ancestorHit(real: string, rootReal: string): SecretPattern | undefined {
-    if (this.patterns.length === 0) return undefined;
+    const patterns = [...this.patterns, ...this.writePatterns];
+    if (patterns.length === 0) return undefined;
     const relative = relativeSegments(real, rootReal, this.platform);
-    return findAncestorMatch(this.patterns, { absolute: splitPath(real, this.platform), ...(relative ? { relative } : {}) });
+    return findAncestorMatch(patterns, { absolute: splitPath(real, this.platform), ...(relative ? { relative } : {}) });
   }
 
   /** Checked on the real path and on the requested spelling, so a link named `.env` counts too. */
-  private secretHit(lexical: string, real: string, root: Root): SecretPattern | undefined {
-    if (this.patterns.length === 0) return undefined;
+  private patternHit(patterns: readonly SecretPattern[], lexical: string, real: string, root: Root): SecretPattern | undefined {
+    if (patterns.length === 0) return undefined;
     for (const target of real === lexical ? [real] : [real, lexical]) {
       const relative = [root.real, root.lexical]
         .map((form) => (form === undefined ? undefined : relativeSegments(target, form, this.platform)))
         .find((segments) => segments !== undefined);
-      const hit = findMatch(this.patterns, { absolute: splitPath(target, this.platform), ...(relative ? { relative } : {}) });
+      const hit = findMatch(patterns, { absolute: splitPath(target, this.platform), ...(relative ? { relative } : {}) });
       if (hit) return hit;
     }
     return undefined;
@@ -386,6 +461,14 @@ function foldedInside(child: string, parent: string, platform: Platform): boolea
   const c = fold(child);
   const p = fold(parent);
   return c.length >= p.length && p.every((segment, i) => segment === c[i]);
+}
+
+function describeOrigin(pattern: SecretPattern): string {
+  return pattern.origin === 'built-in' ? 'secret' : pattern.origin === 'deny' ? 'deny' : 'git code';
+}
+
+function foldedSame(a: string, b: string, platform: Platform): boolean {
+  return foldedInside(a, b, platform) && foldedInside(b, a, platform);
 }
 
 function denial(operation: string, message: string, reason: DenialReason): Error {

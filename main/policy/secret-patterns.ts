@@ -33,9 +33,52 @@ export const BUILT_IN_SECRET_PATTERNS: readonly string[] = Object.freeze([
   '.npmrc',
   '.netrc',
   '.pgpass',
+  // Credentials in tool configs: remote URLs with passwords, registry and cluster logins.
+  '.git/config',
+  '.config/gh/hosts.yml',
+  '.config/hub',
+  '.docker/config.json',
+  '.dockercfg',
+  '.kube/config',
+  '.pypirc',
+  '.gem/credentials',
+  '.vault-token',
+  '.cargo/credentials',
+  '.cargo/credentials.toml',
+  '.terraform.d/credentials.tfrc.json',
+  '.terraformrc',
+  'terraform.rc',
+  'rclone.conf',
+  '.s3cfg',
+  '.boto',
+  '*.ppk',
+  '*.kdbx',
+  // Cloud CLI folders and secret stores, whole.
+  '.azure/',
+  '.config/gcloud/',
+  '.oci/',
+  '.password-store/',
+  '.local/share/keyrings/',
+  // Shell and REPL histories: commands typed with passwords in them.
+  '.bash_history',
+  '.zsh_history',
+  '.sh_history',
+  '.histfile',
+  'fish_history',
+  '.python_history',
+  '.node_repl_history',
+  '.psql_history',
+  '.mysql_history',
+  '.sqlite_history',
+  '.rediscli_history',
+  '.irb_history',
+  '.lesshst',
 ]);
 
-export type PatternOrigin = 'built-in' | 'deny';
+/** Where git runs code from on the owner's next git command: refused for writes unless filesystem.allowGitHookWrites. */
+export const GIT_CODE_PATTERNS: readonly string[] = Object.freeze(['.git/hooks/', '.git/config']);
+
+export type PatternOrigin = 'built-in' | 'deny' | 'git';
 
 export interface SecretPattern {
   /** The pattern as written, for messages. */

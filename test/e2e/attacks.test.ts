@@ -8,7 +8,6 @@ import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../main/config/load.js';
 import { FilesystemPolicy } from '../../main/policy/filesystem.js';
-import { ReadWriteLock } from '../../main/policy/read-write-lock.js';
 import type { ConfigInput } from '../../main/config/schema.js';
 import { connectModernHttp, textOf, type TestClient } from '../helpers/clients.js';
 import { localPort } from '../helpers/adapter.js';
@@ -79,27 +78,6 @@ describe('check-then-use races between fs tools', () => {
     expect(outcomes).not.toContain('OUTSIDE-SECRET');
     expect(outcomes.every((o) => ['inside', 'PATH_NOT_ALLOWED', 'NOT_FOUND'].includes(o))).toBe(true);
     expect(fs.readdirSync(outside).sort()).toEqual(['passwd.txt']);
-  });
-
-  it('the lock runs readers together and writers alone, in arrival order, and survives failures', async () => {
-    const lock = new ReadWriteLock();
-    const log: string[] = [];
-    const step =
-      (name: string, ms: number, fail = false) =>
-      async () => {
-        log.push(`${name}+`);
-        await new Promise((r) => setTimeout(r, ms));
-        log.push(`${name}-`);
-        if (fail) throw new Error(name);
-      };
-    await Promise.allSettled([
-      lock.shared(step('r1', 20)),
-      lock.shared(step('r2', 5)),
-      lock.exclusive(step('w1', 5, true)),
-      lock.shared(step('r3', 1)),
-      lock.exclusive(step('w2', 1)),
-    ]);
-    expect(log).toEqual(['r1+', 'r2+', 'r2-', 'r1-', 'w1+', 'w1-', 'r3+', 'r3-', 'w2+', 'w2-']);
   });
 });
 

@@ -36,15 +36,31 @@ beforeEach(() => {
 });
 
 describe('fs.read', () => {
-  it('caps at filesystem.maxReadBytes without splitting a character, hashing the whole file', async () => {
+  it('caps at filesystem.maxReadBytes without splitting a character; the sha256 only comes with the whole file', async () => {
     const text = 'é'.repeat(40); // 80 bytes
     fs.writeFileSync(at('t.txt'), text);
     const { data } = await call('fs.read', { path: 't.txt' });
-    expect(data).toMatchObject({ content: 'é'.repeat(32), bytes: 64, totalBytes: 80, truncated: true, sha256: sha(text) });
+    expect(data).toMatchObject({ content: 'é'.repeat(32), bytes: 64, totalBytes: 80, truncated: true });
+    expect(data).not.toHaveProperty('sha256');
+    fs.writeFileSync(at('fits.txt'), 'é'.repeat(32));
+    const whole = await call('fs.read', { path: 'fits.txt' });
+    expect(whole.data).toMatchObject({ content: 'é'.repeat(32), truncated: false, sha256: sha('é'.repeat(32)) });
     const smaller = await call('fs.read', { path: 't.txt', maxBytes: 5 });
     expect(smaller.data).toMatchObject({ content: 'éé', bytes: 4, truncated: true });
     const odd = await call('fs.read', { path: 't.txt', maxBytes: 1 });
     expect(odd.data).toMatchObject({ content: '', bytes: 0, truncated: true });
+  });
+
+  it('reads only what it returns: 16 bytes of a 4 GiB sparse file answer at once, and other calls are not held up', async () => {
+    fs.writeFileSync(at('huge.txt'), 'head of a huge file\n');
+    fs.truncateSync(at('huge.txt'), 4 * 1024 ** 3);
+    fs.writeFileSync(at('small.txt'), 'small');
+    const started = performance.now();
+    const [big, small] = await Promise.all([call('fs.read', { path: 'huge.txt', maxBytes: 16 }), call('fs.read', { path: 'small.txt' })]);
+    expect(performance.now() - started).toBeLessThan(1500);
+    expect(big.data).toMatchObject({ content: 'head of a huge f', truncated: true, totalBytes: 4 * 1024 ** 3 });
+    expect(small.data).toMatchObject({ content: 'small', truncated: false });
+    fs.rmSync(at('huge.txt'));
   });
 
   it.each([

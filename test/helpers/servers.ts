@@ -32,7 +32,7 @@ export interface TestHttpServer extends RunningHttpServer {
 
 export async function startTestServer(
   input: ConfigInput = {},
-  options: { adapter?: ComputerAdapter; tools?: readonly ToolDefinition[]; logger?: Logger; observer?: ToolCallObserver } = {},
+  options: { adapter?: ComputerAdapter; tools?: readonly ToolDefinition[]; logger?: Logger; observer?: ToolCallObserver; protectedFiles?: string[] } = {},
 ): Promise<TestHttpServer> {
   const config = makeConfig(input);
   const logLines: string[] = [];
@@ -43,6 +43,7 @@ export async function startTestServer(
     logger,
     tools: options.tools,
     observer: options.observer,
+    protectedFiles: options.protectedFiles,
   });
   const running = await startHttpServer({ config, factory, logger });
   return Object.assign(running, { config, logLines });

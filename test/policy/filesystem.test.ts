@@ -412,3 +412,60 @@ describe('isProtectedName (hiding entries in listings)', () => {
     expect(p.isProtectedName('out.log')).toBe(true);
   });
 });
+
+describe('confirm: the re-check of what the adapter really opened', () => {
+  it('accepts the place it checked and refuses one outside the roots, a secret or a protected file', async () => {
+    const resolved = await policy().resolve(`${root}/file.txt`, 'read', 'fs.read');
+    expect(() => resolved.confirm(`${root}/file.txt`)).not.toThrow();
+    for (const [real, reason] of [
+      [`${outside}/secret.txt`, 'symlink-escape'],
+      [`${root}/.env`, 'secret'],
+      [protectedFile, 'protected-file'],
+    ] as const) {
+      try {
+        resolved.confirm(real);
+        throw new Error(`confirm accepted ${real}`);
+      } catch (error) {
+        expect(isComputerAdapterError(error) && error.code).toBe('PATH_NOT_ALLOWED');
+        expect((error as ComputerAdapterError).details).toMatchObject({ reason });
+      }
+    }
+  });
+
+  it('keeps the access it was resolved for: a write confirmed into a read-only root is refused', async () => {
+    const resolved = await policy().resolve(`${root}/new.txt`, 'write', 'fs.write');
+    expect(() => resolved.confirm(`${ro}/new.txt`)).toThrow(/read-only root/);
+  });
+});
+
+describe('configured roots are never moved, replaced or deleted, nor what holds them', () => {
+  it.each([
+    ['the root itself', () => second],
+    ['a folder holding a nested root', () => `${root}/sub`],
+  ])('refuses %s as an entry to change', async (_label, target) => {
+    const nested = policy({ roots: [root, { path: `${root}/sub/deeper`, readOnly: true }, second] });
+    const error = await denial(nested.resolveEntry(target(), 'write', 'fs.delete'));
+    expect(error.details).toMatchObject({ reason: 'holds-root' });
+  });
+
+  it('refuses a folder holding a root that does not exist yet (by its configured path)', async () => {
+    const p = policy({ roots: [root, { path: `${root}/sub/not-yet`, readOnly: true }] });
+    const error = await denial(p.resolveEntry(`${root}/sub`, 'write', 'fs.move'));
+    expect(error.message).toMatch(/holds the configured root .*not-yet/);
+  });
+
+  it('still lets entries beside a root change', async () => {
+    const p = policy({ roots: [root, { path: `${root}/sub`, readOnly: true }] });
+    await expect(p.resolveEntry(`${root}/file.txt`, 'write', 'fs.delete')).resolves.toMatchObject({ path: `${root}/file.txt` });
+  });
+});
+
+describe('git code files', () => {
+  it('are refused for writes, not for reads, unless filesystem.allowGitHookWrites', async () => {
+    fs.mkdirSync(`${root}/repo/.git/hooks`, { recursive: true });
+    const strict = policy();
+    expect((await denial(strict.resolve(`${root}/repo/.git/hooks/post-checkout`, 'write', 'fs.write'))).details).toMatchObject({ reason: 'git' });
+    await expect(strict.resolve(`${root}/repo/.git/hooks`, 'read', 'fs.list')).resolves.toBeDefined();
+    await expect(policy({ allowGitHookWrites: true }).resolve(`${root}/repo/.git/hooks/post-checkout`, 'write', 'fs.write')).resolves.toBeDefined();
+  });
+});

@@ -1,6 +1,7 @@
 /**
  * fs.* tools. Every path goes through the one filesystem policy, and the adapter then works
- * on the resolved real path, never on the caller's text, so what was checked is what is used.
+ * on the resolved real path, never on the caller's text, re-confirming what it opened
+ * (GuardedPath), so what was checked is what is used.
  */
 import * as z from 'zod';
 import { adapterError } from '../../../adapter/errors.js';
@@ -17,16 +18,9 @@ const canRead = (c: Readonly<Config>) => c.filesystem.read && c.filesystem.roots
 const canWrite = (c: Readonly<Config>) => c.filesystem.write && c.filesystem.roots.some((r) => typeof r === 'string' || !r.readOnly);
 const pathTarget = (args: { path: string }) => ({ path: args.path });
 
-/** Runs a handler under the fs lock: from the path check to the end of the operation, nothing else changes the tree. */
-type Handler<A, R> = (args: A, deps: ToolDeps) => Promise<R>;
-const shared =
-  <A, R>(run: Handler<A, R>): Handler<A, R> =>
-  (args, deps) =>
-    deps.policy.fsLock.shared(() => run(args, deps));
-const exclusive =
-  <A, R>(run: Handler<A, R>): Handler<A, R> =>
-  (args, deps) =>
-    deps.policy.fsLock.exclusive(() => run(args, deps));
+/** Holds the path lock from after the check to the end of the operation (see main/policy/path-lock.ts). */
+const shared = (path: string) => ({ path, exclusive: false });
+const exclusive = (path: string) => ({ path, exclusive: true });
 
 export const fsList = defineTool({
   name: 'fs.list',
@@ -41,32 +35,39 @@ export const fsList = defineTool({
   annotations: READ_ONLY,
   enabled: canRead,
   target: pathTarget,
-  run: shared(async (args, { adapter, policy }) => {
-    const resolved = await policy.filesystem.resolve(args.path, 'read', 'fs.list');
-    const hide = (name: string) => policy.filesystem.isProtectedName(name, resolved);
-    const { entries, truncated } = await adapter.files.listDirectory(resolved.path, { limit: LIST_LIMIT, hide });
-    const text = `${resolved.path}: ${entries.length} entr${entries.length === 1 ? 'y' : 'ies'}${truncated ? ` (first ${LIST_LIMIT} shown)` : ''}`;
-    return { structured: { path: resolved.path, entries, truncated }, text };
-  }),
+  async run(args, { adapter, policy }) {
+    const dir = await policy.filesystem.resolve(args.path, 'read', 'fs.list');
+    const hide = (name: string) => policy.filesystem.isProtectedName(name, dir);
+    const { entries, truncated } = await policy.fsLock.run([shared(dir.path)], () => adapter.files.listDirectory(dir, { limit: LIST_LIMIT, hide }));
+    const text = `${dir.path}: ${entries.length} entr${entries.length === 1 ? 'y' : 'ies'}${truncated ? ` (first ${LIST_LIMIT} shown)` : ''}`;
+    return { structured: { path: dir.path, entries, truncated }, text };
+  },
 });
 
 export const fsRead = defineTool({
   name: 'fs.read',
   title: 'Read a text file',
   description:
-    'Read a UTF-8 text file inside the allowed roots. Returns at most maxBytes (capped by the server limit), whether it was truncated, and the sha256 of the whole file: pass that as expectedSha256 to fs.write to avoid overwriting a newer edit.',
+    'Read a UTF-8 text file inside the allowed roots. Returns at most maxBytes (capped by the server limit) and whether it was truncated. When the whole file was read, sha256 is its hash: pass it as expectedSha256 to fs.write to avoid overwriting a newer edit.',
   input: z.object({ path, maxBytes: z.number().int().positive().optional().describe('Read at most this many bytes') }),
-  output: z.object({ path: z.string(), content: z.string(), bytes: z.number(), totalBytes: z.number(), truncated: z.boolean(), sha256: z.string() }),
+  output: z.object({
+    path: z.string(),
+    content: z.string(),
+    bytes: z.number(),
+    totalBytes: z.number(),
+    truncated: z.boolean(),
+    sha256: z.string().optional().describe('sha256 of the whole file; only when the whole file was read'),
+  }),
   annotations: READ_ONLY,
   enabled: canRead,
   target: pathTarget,
-  run: shared(async (args, { adapter, policy, config }) => {
-    const resolved = await policy.filesystem.resolve(args.path, 'read', 'fs.read');
-    const limit = Math.min(args.maxBytes ?? config.filesystem.maxReadBytes, config.filesystem.maxReadBytes);
-    const read = await adapter.files.readTextFile(resolved.path, limit);
+  async run(args, { adapter, policy, config }, signal) {
+    const file = await policy.filesystem.resolve(args.path, 'read', 'fs.read');
+    const maxBytes = Math.min(args.maxBytes ?? config.filesystem.maxReadBytes, config.filesystem.maxReadBytes);
+    const read = await policy.fsLock.run([shared(file.path)], () => adapter.files.readTextFile(file, { maxBytes, signal }));
     const text = read.truncated ? `${read.content}\n\n[truncated: showed ${read.bytes} of ${read.totalBytes} bytes]` : read.content;
-    return { structured: { path: resolved.path, ...read }, text };
-  }),
+    return { structured: { path: file.path, ...read }, text };
+  },
 });
 
 export const fsWrite = defineTool({
@@ -84,19 +85,24 @@ export const fsWrite = defineTool({
   annotations: DESTRUCTIVE,
   enabled: canWrite,
   target: (args) => ({ path: args.path, mode: args.mode, bytes: Buffer.byteLength(args.content) }),
-  run: exclusive(async (args, { adapter, policy, config }) => {
+  async run(args, { adapter, policy, config }, signal) {
     const bytes = Buffer.byteLength(args.content);
     if (bytes > config.filesystem.maxWriteBytes) {
       throw adapterError('INVALID_INPUT', 'fs.write', `content is ${bytes} bytes; the limit is ${config.filesystem.maxWriteBytes} (filesystem.maxWriteBytes)`);
     }
-    const resolved = await policy.filesystem.resolve(args.path, 'write', 'fs.write');
-    const options = args.expectedSha256 === undefined ? {} : { expectedSha256: args.expectedSha256 };
-    const written = await adapter.files.writeTextFile(resolved.path, args.content, args.mode, options);
-    return {
-      structured: { path: resolved.path, ...written },
-      text: `${written.created ? 'Created' : 'Wrote'} ${resolved.path} (${written.bytesWritten} bytes, ${args.mode})`,
+    const file = await policy.filesystem.resolve(args.path, 'write', 'fs.write');
+    const options = {
+      ...(args.expectedSha256 === undefined ? {} : { expectedSha256: args.expectedSha256 }),
+      revealHash: config.filesystem.read,
+      allowHardLinks: config.filesystem.allowHardLinkWrites,
+      signal,
     };
-  }),
+    const written = await policy.fsLock.run([exclusive(file.path)], () => adapter.files.writeTextFile(file, args.content, args.mode, options));
+    return {
+      structured: { path: file.path, ...written },
+      text: `${written.created ? 'Created' : 'Wrote'} ${file.path} (${written.bytesWritten} bytes, ${args.mode})`,
+    };
+  },
 });
 
 export const fsMkdir = defineTool({
@@ -108,57 +114,50 @@ export const fsMkdir = defineTool({
   annotations: IDEMPOTENT_WRITE,
   enabled: canWrite,
   target: pathTarget,
-  run: exclusive(async (args, { adapter, policy }) => {
-    const resolved = await policy.filesystem.resolve(args.path, 'write', 'fs.mkdir');
-    const { created } = await adapter.files.makeDirectory(resolved.path, args.recursive);
-    return { structured: { path: resolved.path, created }, text: created ? `Created ${resolved.path}` : `${resolved.path} already exists` };
-  }),
+  async run(args, { adapter, policy }) {
+    const dir = await policy.filesystem.resolve(args.path, 'write', 'fs.mkdir');
+    const { created } = await policy.fsLock.run([exclusive(dir.path)], () => adapter.files.makeDirectory(dir, args.recursive));
+    return { structured: { path: dir.path, created }, text: created ? `Created ${dir.path}` : `${dir.path} already exists` };
+  },
 });
 
 export const fsMove = defineTool({
   name: 'fs.move',
   title: 'Move or rename',
   description:
-    'Move or rename a file, directory or symlink (the link itself); both sides must be inside writable roots. A configured root itself cannot be moved. Fails if the destination exists unless overwrite is true.',
+    'Move or rename a file, directory or symlink (the link itself); both sides must be inside writable roots. A configured root, or a folder holding one, cannot be moved or replaced. Fails if the destination exists unless overwrite is true.',
   input: z.object({ source: path, destination: path, overwrite: z.boolean().default(false) }),
   output: z.object({ source: z.string(), destination: z.string() }),
   annotations: DESTRUCTIVE,
   enabled: canWrite,
   target: (args) => ({ source: args.source, destination: args.destination }),
-  run: exclusive(async (args, { adapter, policy }) => {
+  async run(args, { adapter, policy }) {
     // Entries, not link targets: moving a symlink moves the link.
     const source = await policy.filesystem.resolveEntry(args.source, 'write', 'fs.move');
     const destination = await policy.filesystem.resolveEntry(args.destination, 'write', 'fs.move');
-    if (source.isRoot || destination.isRoot)
-      throw adapterError(
-        'PATH_NOT_ALLOWED',
-        'fs.move',
-        `${source.isRoot ? source.path : destination.path} is a configured root and cannot be moved or replaced`,
-      );
     if (!source.exists) throw adapterError('NOT_FOUND', 'fs.move', `${args.source} does not exist`);
-    await adapter.files.move(source.path, destination.path, args.overwrite);
+    await policy.fsLock.run([exclusive(source.path), exclusive(destination.path)], () => adapter.files.move(source, destination, args.overwrite));
     return { structured: { source: source.path, destination: destination.path }, text: `Moved ${source.path} to ${destination.path}` };
-  }),
+  },
 });
 
 export const fsDelete = defineTool({
   name: 'fs.delete',
   title: 'Delete a file or directory',
   description:
-    'Delete a file, a symlink (the link, not its target), or a directory (non-empty ones only with recursive: true) inside a writable root. A configured root itself can never be deleted.',
+    'Delete a file, a symlink (the link, not its target), or a directory (non-empty ones only with recursive: true) inside a writable root. A configured root, or a folder holding one, can never be deleted.',
   input: z.object({ path, recursive: z.boolean().default(false) }),
   output: z.object({ path: z.string(), type: entryType }),
   annotations: DESTRUCTIVE,
   enabled: canWrite,
   target: pathTarget,
-  run: exclusive(async (args, { adapter, policy }) => {
+  async run(args, { adapter, policy }) {
     // The entry itself: deleting a symlink removes the link, never its target.
-    const resolved = await policy.filesystem.resolveEntry(args.path, 'write', 'fs.delete');
-    if (resolved.isRoot) throw adapterError('PATH_NOT_ALLOWED', 'fs.delete', `${resolved.path} is a configured root and can never be deleted`);
-    if (!resolved.exists) throw adapterError('NOT_FOUND', 'fs.delete', `${args.path} does not exist`);
-    const { type } = await adapter.files.remove(resolved.path, args.recursive);
-    return { structured: { path: resolved.path, type }, text: `Deleted ${type} ${resolved.path}` };
-  }),
+    const entry = await policy.filesystem.resolveEntry(args.path, 'write', 'fs.delete');
+    if (!entry.exists) throw adapterError('NOT_FOUND', 'fs.delete', `${args.path} does not exist`);
+    const { type } = await policy.fsLock.run([exclusive(entry.path)], () => adapter.files.remove(entry, args.recursive));
+    return { structured: { path: entry.path, type }, text: `Deleted ${type} ${entry.path}` };
+  },
 });
 
 export const filesystemTools = [fsList, fsRead, fsWrite, fsMkdir, fsMove, fsDelete];
