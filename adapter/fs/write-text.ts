@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import nodePath from 'node:path';
 import { adapterError } from '../errors.js';
-import { DirHandle, withDirectory } from './dir-handle.js';
+import { withDirectory, type DirHandle } from './dir-handle.js';
 import type { GuardedPath, TextFileWrite, WriteMode, WriteOptions } from './file-ops.js';
 import { fsError } from './fs-errors.js';
 import { cancelled, READ_FLAGS } from './read-text.js';

@@ -6,7 +6,7 @@
 import * as z from 'zod';
 import { adapterError } from '../../../adapter/errors.js';
 import type { Config } from '../../config/schema.js';
-import { defineTool, DESTRUCTIVE, IDEMPOTENT_WRITE, READ_ONLY, type ToolDeps } from '../tool.js';
+import { defineTool, DESTRUCTIVE, IDEMPOTENT_WRITE, READ_ONLY } from '../tool.js';
 
 const LIST_LIMIT = 1000;
 
