@@ -1,6 +1,6 @@
 /** The PolicyPort answered from this computer's own filesystem, PATH and environment. */
 import fs from 'node:fs';
-import { entryType } from './fs/local-file-ops.js';
+import { entryType } from './fs/entry-type.js';
 import type { EntryFacts, PolicyPort } from './policy-port.js';
 import type { ProcessOps } from './process/process-ops.js';
 

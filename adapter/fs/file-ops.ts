@@ -1,3 +1,10 @@
+import type { EditResult } from './edit-text.js';
+import type { PatchFileResult, PatchGuards } from './patch/commit-patch.js';
+import type { FindOptions, FoundEntry } from './search/find-entries.js';
+import type { SearchOptions, SearchResult } from './search/search-files.js';
+import type { EntryStat } from './stat-entry.js';
+import type { TextEdit } from './text-edits.js';
+
 /**
  * Filesystem operations behind the seam. Every path arrives as a GuardedPath: the filesystem
  * policy allowed it, and the operation re-checks what it actually opened through `confirm`
@@ -34,6 +41,11 @@ export interface TextFileRead {
   truncated: boolean;
   /** sha256 of the whole file, when the whole file was read (not truncated). */
   sha256?: string;
+  /** Lines in the file, when the whole file was read or scanned. */
+  totalLines?: number;
+  /** With a line range: the first and last line returned. */
+  startLine?: number;
+  endLine?: number;
 }
 
 export type WriteMode = 'create' | 'overwrite' | 'append';
@@ -56,6 +68,9 @@ export interface TextFileWrite {
 
 export interface ReadOptions {
   maxBytes: number;
+  /** 1-based, inclusive; the file is scanned to count its lines (up to a bound). */
+  startLine?: number;
+  endLine?: number;
   signal?: AbortSignal;
 }
 
@@ -68,4 +83,11 @@ export interface FileOps {
   move(source: GuardedPath, destination: GuardedPath, overwrite: boolean): Promise<void>;
   /** Removes the entry itself (a symlink is removed, never its target). */
   remove(entry: GuardedPath, recursive: boolean): Promise<{ type: EntryType }>;
+  statEntry(entry: GuardedPath, options?: { sha256?: boolean; signal?: AbortSignal }): Promise<EntryStat>;
+  /** Exact replacements in one file, all or nothing, written atomically. */
+  editTextFile(file: GuardedPath, edits: readonly TextEdit[], options: WriteOptions & { maxBytes: number }): Promise<EditResult>;
+  /** A patch (apply_patch format or unified diff) across files, all or nothing; every path goes through `guards.resolve` first. */
+  applyPatch(text: string, guards: PatchGuards, options: WriteOptions & { maxBytes: number }): Promise<PatchFileResult[]>;
+  searchFiles(dir: GuardedPath, options: SearchOptions): Promise<SearchResult>;
+  findEntries(dir: GuardedPath, options: FindOptions): Promise<{ entries: FoundEntry[]; truncated: boolean }>;
 }

@@ -4,32 +4,27 @@ import nodePath from 'node:path';
 import { adapterError } from '../errors.js';
 import { withDirectory, type DirHandle } from './dir-handle.js';
 import { fsError } from './fs-errors.js';
-import type { DirEntry, EntryType, FileOps, GuardedPath } from './file-ops.js';
+import { entryType } from './entry-type.js';
+import type { DirEntry, FileOps } from './file-ops.js';
 import { readTextFile } from './read-text.js';
-import { copyEntry, removeEntry } from './tree.js';
+import { inParent } from './in-parent.js';
+import { removeEntry } from './remove-entry.js';
+import { copyEntry, removeTreeEntry } from './tree.js';
 import { writeTextFile } from './write-text.js';
-
-export function entryType(stat: fs.Stats | fs.Dirent): EntryType {
-  if (stat.isSymbolicLink()) return 'symlink';
-  if (stat.isDirectory()) return 'directory';
-  if (stat.isFile()) return 'file';
-  return 'other';
-}
-
-/** Opens the parent of an entry and confirms the entry's own real place (parent's real path plus its name). */
-function inParent<T>(entry: GuardedPath, operation: string, use: (dir: DirHandle, name: string) => Promise<T>): Promise<T> {
-  const name = nodePath.basename(entry.path);
-  return withDirectory(
-    nodePath.dirname(entry.path),
-    (real) => entry.confirm(nodePath.join(real, name)),
-    operation,
-    (dir) => use(dir, name),
-  );
-}
+import { editTextFile } from './edit-text.js';
+import { applyPatchText } from './patch/commit-patch.js';
+import { findEntries } from './search/find-entries.js';
+import { searchFiles } from './search/search-files.js';
+import { statEntry } from './stat-entry.js';
 
 export const localFileOps: FileOps = {
   readTextFile,
   writeTextFile,
+  statEntry,
+  editTextFile,
+  applyPatch: applyPatchText,
+  searchFiles,
+  findEntries,
 
   async listDirectory(dir, { limit, hide }) {
     try {
@@ -113,9 +108,9 @@ export const localFileOps: FileOps = {
           } catch (error) {
             if ((error as NodeJS.ErrnoException).code !== 'EXDEV') throw error;
             // Across devices rename cannot work: copy everything, then remove the source.
-            if (target) await removeEntry(to, newName);
+            if (target) await removeTreeEntry(to, newName);
             await copyEntry(from, name, to, newName);
-            await removeEntry(from, name);
+            await removeTreeEntry(from, name);
           }
           await Promise.all([from.sync(), to.sync()]);
         }),
@@ -124,22 +119,7 @@ export const localFileOps: FileOps = {
       throw fsError(error, op, source.path);
     }
   },
-
-  async remove(entry, recursive) {
-    const op = 'fs.delete';
-    try {
-      return await inParent(entry, op, async (dir, name) => {
-        const type = entryType(await fs.promises.lstat(dir.entry(name)));
-        if (type !== 'directory') await fs.promises.unlink(dir.entry(name));
-        else if (recursive) await removeEntry(dir, name);
-        else await fs.promises.rmdir(dir.entry(name));
-        await dir.sync();
-        return { type };
-      });
-    } catch (error) {
-      throw fsError(error, op, entry.path);
-    }
-  },
+  remove: removeEntry,
 };
 
 async function describeEntry(dir: DirHandle, name: string): Promise<DirEntry | null> {

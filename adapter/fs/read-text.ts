@@ -17,7 +17,8 @@ const op = 'fs.read';
  * `maxBytes` is not read to its end, so its sha256 is only known (and given) when the whole
  * file was read. A cancelled request stops between chunks.
  */
-export async function readTextFile(file: GuardedPath, { maxBytes, signal }: ReadOptions): Promise<TextFileRead> {
+export async function readTextFile(file: GuardedPath, options: ReadOptions): Promise<TextFileRead> {
+  const { maxBytes, signal } = options;
   let handle: fs.promises.FileHandle;
   try {
     handle = await fs.promises.open(file.path, READ_FLAGS);
@@ -28,6 +29,7 @@ export async function readTextFile(file: GuardedPath, { maxBytes, signal }: Read
     file.confirm(await realPathOfOpened(handle, file.path, op));
     const stat = await handle.stat();
     if (!stat.isFile()) throw adapterError('INVALID_INPUT', op, `${file.path} is not a regular file`);
+    if (options.startLine !== undefined || options.endLine !== undefined) return await readLineRange(handle, file.path, stat.size, options);
     // One byte past the limit tells whether there is more, without reading the rest.
     const wanted = maxBytes + 1;
     const buffer = Buffer.allocUnsafe(Math.min(wanted, stat.size + 1));
@@ -44,13 +46,94 @@ export async function readTextFile(file: GuardedPath, { maxBytes, signal }: Read
     const content = decodeText(shown, truncated, file.path);
     const totalBytes = truncated ? Math.max(stat.size, length) : length;
     const result: TextFileRead = { content, bytes: Buffer.byteLength(content), totalBytes, truncated };
-    if (!truncated) result.sha256 = createHash('sha256').update(shown).digest('hex');
+    if (!truncated) {
+      result.sha256 = createHash('sha256').update(shown).digest('hex');
+      result.totalLines = countLines(shown);
+    }
     return result;
   } catch (error) {
     throw fsError(error, op, file.path);
   } finally {
     await handle.close();
   }
+}
+
+/** The file is scanned at most this far to count lines for a line range. */
+export const LINE_SCAN_LIMIT = 256 * 1024 * 1024;
+
+/**
+ * Lines `startLine`..`endLine` (inclusive; endLine defaults to the end), at most `maxBytes` of
+ * them, while counting the file's lines (and hashing it) as far as LINE_SCAN_LIMIT, so a model
+ * can page through a large file knowing where the end is.
+ */
+async function readLineRange(handle: fs.promises.FileHandle, path: string, size: number, options: ReadOptions): Promise<TextFileRead> {
+  const start = options.startLine ?? 1;
+  const end = options.endLine ?? Number.MAX_SAFE_INTEGER;
+  if (end < start) throw adapterError('INVALID_INPUT', op, `endLine (${end}) is before startLine (${start})`);
+  const hash = createHash('sha256');
+  const kept: Buffer[] = [];
+  let keptBytes = 0;
+  let truncated = false;
+  let line = 1; // the line the next byte belongs to
+  let lastLine = start - 1;
+  let scanned = 0;
+  let endsWithNewline = true;
+  const buffer = Buffer.allocUnsafe(CHUNK);
+  while (scanned < LINE_SCAN_LIMIT) {
+    if (options.signal?.aborted) throw cancelled();
+    const { bytesRead } = await handle.read(buffer, 0, buffer.length, null);
+    if (bytesRead === 0) break;
+    const chunk = buffer.subarray(0, bytesRead);
+    if (chunk.includes(0)) throw binary(path);
+    hash.update(chunk);
+    scanned += bytesRead;
+    endsWithNewline = chunk[bytesRead - 1] === 0x0a;
+    let from = 0;
+    while (from < bytesRead) {
+      const newline = chunk.indexOf(0x0a, from);
+      const stop = newline === -1 ? bytesRead : newline + 1;
+      if (line >= start && line <= end && !truncated) {
+        const piece = chunk.subarray(from, stop);
+        if (keptBytes + piece.length > options.maxBytes) {
+          kept.push(piece.subarray(0, options.maxBytes - keptBytes));
+          keptBytes = options.maxBytes;
+          truncated = true;
+        } else {
+          kept.push(Buffer.from(piece));
+          keptBytes += piece.length;
+          if (newline !== -1) lastLine = line;
+        }
+      }
+      if (newline === -1) break;
+      line++;
+      from = stop;
+    }
+  }
+  const whole = scanned >= size && scanned < LINE_SCAN_LIMIT;
+  const totalLines = scanned === 0 ? 0 : endsWithNewline ? line - 1 : line;
+  if (whole && start > Math.max(totalLines, 1)) throw adapterError('INVALID_INPUT', op, `${path} has ${totalLines} lines; startLine ${start} is past the end`);
+  if (!truncated && whole && !endsWithNewline && line <= end && line >= start) lastLine = line;
+  const content = decodeText(Buffer.concat(kept), truncated, path);
+  const result: TextFileRead = {
+    content,
+    bytes: Buffer.byteLength(content),
+    totalBytes: size,
+    truncated,
+    startLine: start,
+    endLine: Math.max(lastLine, start - 1),
+  };
+  if (whole) {
+    result.totalLines = totalLines;
+    result.sha256 = hash.digest('hex');
+  }
+  return result;
+}
+
+function countLines(bytes: Buffer): number {
+  if (bytes.length === 0) return 0;
+  let lines = 0;
+  for (let at = bytes.indexOf(0x0a); at !== -1; at = bytes.indexOf(0x0a, at + 1)) lines++;
+  return bytes[bytes.length - 1] === 0x0a ? lines : lines + 1;
 }
 
 export function cancelled(): Error {

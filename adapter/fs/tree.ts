@@ -9,12 +9,12 @@ import nodePath from 'node:path';
 import type { DirHandle } from './dir-handle.js';
 
 /** Removes `name` in `dir`: a file or link is unlinked, a directory emptied depth-first, then removed. */
-export async function removeEntry(dir: DirHandle, name: string): Promise<void> {
+export async function removeTreeEntry(dir: DirHandle, name: string): Promise<void> {
   const stat = await fs.promises.lstat(dir.entry(name));
   if (!stat.isDirectory()) return fs.promises.unlink(dir.entry(name));
   const child = await dir.child(name);
   try {
-    for (const entry of await fs.promises.readdir(child.self)) await removeEntry(child, entry);
+    for (const entry of await fs.promises.readdir(child.self)) await removeTreeEntry(child, entry);
   } finally {
     await child.close();
   }

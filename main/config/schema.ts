@@ -120,6 +120,11 @@ export const servicesSchema = z.strictObject({
   control: z.boolean().default(false),
 });
 
+export const chatgptSchema = z.strictObject({
+  /** Offer ChatGPT's \`search\` and \`fetch\` tools (needed for connectors and deep research outside developer mode), read-only over the roots. */
+  searchFetch: z.boolean().default(false),
+});
+
 export const configSchema = z
   .strictObject({
     $schema: z.string().optional(),
@@ -129,6 +134,7 @@ export const configSchema = z
     process: processSchema.default(() => processSchema.parse({})),
     desktop: desktopSchema.default(() => desktopSchema.parse({})),
     services: servicesSchema.default(() => servicesSchema.parse({})),
+    chatgpt: chatgptSchema.default(() => chatgptSchema.parse({})),
   })
   .superRefine((config, ctx) => {
     if (config.server.auth === 'none' && config.server.token !== undefined) {

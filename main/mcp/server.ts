@@ -10,6 +10,7 @@ import type { Logger } from '../log.js';
 import { SERVER_NAME, VERSION } from '../version.js';
 import type { ErrorCode } from '../../adapter/errors.js';
 import { FilesystemPolicy } from '../policy/filesystem.js';
+import { HelperPrograms } from '../policy/helper-programs.js';
 import { PathLock } from '../policy/path-lock.js';
 import { ShellPolicy } from '../policy/shell.js';
 import { withCachedJsonSchema } from './cached-schema.js';
@@ -27,6 +28,8 @@ export interface ServerDeps {
   observer?: ToolCallObserver;
   /** Files and folders no tool may touch whatever the roots say: the config in use and the app's folders (tokens, keys). */
   protectedFiles?: string[];
+  /** fs.search may use ripgrep when it is on the PATH (default true; tests compare both engines). */
+  useRipgrep?: boolean;
   /** Values scrubbed from every error and log line (the bearer token in use), besides server.token. */
   secrets?: readonly string[];
 }
@@ -64,7 +67,12 @@ export function enabledTools(config: Readonly<Config>, tools: readonly ToolDefin
 export function createServerFactory(deps: ServerDeps): McpServerFactory {
   const tools = enabledTools(deps.config, deps.tools);
   const filesystem = new FilesystemPolicy(deps.config.filesystem, deps.adapter.inspect, { protectedFiles: deps.protectedFiles ?? [] });
-  const policy = { filesystem, shell: new ShellPolicy(deps.config, filesystem, deps.adapter.inspect), fsLock: new PathLock() };
+  const policy = {
+    filesystem,
+    shell: new ShellPolicy(deps.config, filesystem, deps.adapter.inspect),
+    fsLock: new PathLock(),
+    helpers: new HelperPrograms(deps.adapter.inspect, filesystem, deps.useRipgrep ?? true),
+  };
   const names = tools.map((t) => exposedName(t.name, deps.config));
   const toolDeps: ToolDeps = { config: deps.config, adapter: deps.adapter, policy, enabledTools: names };
   const secrets = [deps.config.server.token ?? '', ...(deps.secrets ?? [])].filter(Boolean);

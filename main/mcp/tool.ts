@@ -8,6 +8,7 @@ import type { ContentBlock, ToolAnnotations } from '@modelcontextprotocol/server
 import type { ComputerAdapter } from '../../adapter/computer-adapter.js';
 import type { Config } from '../config/schema.js';
 import type { FilesystemPolicy } from '../policy/filesystem.js';
+import type { HelperPrograms } from '../policy/helper-programs.js';
 import type { PathLock } from '../policy/path-lock.js';
 import type { ShellPolicy } from '../policy/shell.js';
 
@@ -17,6 +18,8 @@ export interface Policies {
   shell: ShellPolicy;
   /** Held by fs tools around each operation, per path (see path-lock.ts). */
   fsLock: PathLock;
+  /** Programs the server runs for its own work (ripgrep). */
+  helpers: HelperPrograms;
 }
 
 export interface ToolDeps {

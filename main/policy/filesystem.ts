@@ -268,6 +268,16 @@ export class FilesystemPolicy {
     }
   }
 
+  /** Whether a real path lies in any configured root (writable or not): where a tool or command could have placed a file. */
+  async insideAnyRoot(real: string): Promise<boolean> {
+    await this.refreshRoots();
+    const normalized = normalizeAbsolute(real, this.platform);
+    return (
+      normalized.ok &&
+      this.roots.some((root) => [root.lexical, root.real].some((form) => form !== undefined && foldedInside(normalized.path, form, this.platform)))
+    );
+  }
+
   /**
    * For listings: whether a child name is a protected secret, so fs.list can hide it. Given
    * the listed directory (as resolved), multi-segment patterns and protected files count too;

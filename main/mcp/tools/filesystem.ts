@@ -5,22 +5,20 @@
  */
 import * as z from 'zod';
 import { adapterError } from '../../../adapter/errors.js';
-import type { Config } from '../../config/schema.js';
+import {
+  canRead,
+  canWrite,
+  entryTypeOutput as entryType,
+  exclusive,
+  pathInput as path,
+  pathTarget,
+  sha256Input as sha256,
+  shared,
+  writeOptions,
+} from './fs-common.js';
 import { defineTool, DESTRUCTIVE, IDEMPOTENT_WRITE, READ_ONLY } from '../tool.js';
 
 const LIST_LIMIT = 1000;
-
-const path = z.string().min(1).describe('Absolute path, or a path relative to the first allowed root');
-const sha256 = z.string().regex(/^[0-9a-fA-F]{64}$/, 'a sha256 hex digest');
-const entryType = z.enum(['file', 'directory', 'symlink', 'other']);
-
-const canRead = (c: Readonly<Config>) => c.filesystem.read && c.filesystem.roots.length > 0;
-const canWrite = (c: Readonly<Config>) => c.filesystem.write && c.filesystem.roots.some((r) => typeof r === 'string' || !r.readOnly);
-const pathTarget = (args: { path: string }) => ({ path: args.path });
-
-/** Holds the path lock from after the check to the end of the operation (see main/policy/path-lock.ts). */
-const shared = (path: string) => ({ path, exclusive: false });
-const exclusive = (path: string) => ({ path, exclusive: true });
 
 export const fsList = defineTool({
   name: 'fs.list',
@@ -49,7 +47,12 @@ export const fsRead = defineTool({
   title: 'Read a text file',
   description:
     'Read a UTF-8 text file inside the allowed roots. Returns at most maxBytes (capped by the server limit) and whether it was truncated. When the whole file was read, sha256 is its hash: pass it as expectedSha256 to fs.write to avoid overwriting a newer edit.',
-  input: z.object({ path, maxBytes: z.number().int().positive().optional().describe('Read at most this many bytes') }),
+  input: z.object({
+    path,
+    maxBytes: z.number().int().positive().optional().describe('Read at most this many bytes'),
+    startLine: z.number().int().positive().optional().describe('First line to return (1-based); with endLine, pages through a large file'),
+    endLine: z.number().int().positive().optional().describe('Last line to return (inclusive)'),
+  }),
   output: z.object({
     path: z.string(),
     content: z.string(),
@@ -57,6 +60,9 @@ export const fsRead = defineTool({
     totalBytes: z.number(),
     truncated: z.boolean(),
     sha256: z.string().optional().describe('sha256 of the whole file; only when the whole file was read'),
+    totalLines: z.number().optional().describe('Lines in the file, when the whole file was read or scanned'),
+    startLine: z.number().optional(),
+    endLine: z.number().optional().describe('Last line returned (with a line range)'),
   }),
   annotations: READ_ONLY,
   enabled: canRead,
@@ -64,11 +70,28 @@ export const fsRead = defineTool({
   async run(args, { adapter, policy, config }, signal) {
     const file = await policy.filesystem.resolve(args.path, 'read', 'fs.read');
     const maxBytes = Math.min(args.maxBytes ?? config.filesystem.maxReadBytes, config.filesystem.maxReadBytes);
-    const read = await policy.fsLock.run([shared(file.path)], () => adapter.files.readTextFile(file, { maxBytes, signal }));
-    const text = read.truncated ? `${read.content}\n\n[truncated: showed ${read.bytes} of ${read.totalBytes} bytes]` : read.content;
-    return { structured: { path: file.path, ...read }, text };
+    const range = { ...(args.startLine === undefined ? {} : { startLine: args.startLine }), ...(args.endLine === undefined ? {} : { endLine: args.endLine }) };
+    const read = await policy.fsLock.run([shared(file.path)], () => adapter.files.readTextFile(file, { maxBytes, signal, ...range }));
+    return { structured: { path: file.path, ...read }, text: readSummary(read) };
   },
 });
+
+function readSummary(read: {
+  content: string;
+  bytes: number;
+  totalBytes: number;
+  truncated: boolean;
+  startLine?: number;
+  endLine?: number;
+  totalLines?: number;
+}): string {
+  const lines = read.totalLines === undefined ? '' : ` of ${read.totalLines} lines`;
+  if (read.startLine !== undefined) {
+    const note = `[lines ${read.startLine}-${read.endLine}${lines}${read.truncated ? '; cut at maxBytes' : ''}]`;
+    return `${read.content}\n\n${note}`;
+  }
+  return read.truncated ? `${read.content}\n\n[truncated: showed ${read.bytes} of ${read.totalBytes} bytes; read on with startLine/endLine]` : read.content;
+}
 
 export const fsWrite = defineTool({
   name: 'fs.write',
@@ -91,12 +114,7 @@ export const fsWrite = defineTool({
       throw adapterError('INVALID_INPUT', 'fs.write', `content is ${bytes} bytes; the limit is ${config.filesystem.maxWriteBytes} (filesystem.maxWriteBytes)`);
     }
     const file = await policy.filesystem.resolve(args.path, 'write', 'fs.write');
-    const options = {
-      ...(args.expectedSha256 === undefined ? {} : { expectedSha256: args.expectedSha256 }),
-      revealHash: config.filesystem.read,
-      allowHardLinks: config.filesystem.allowHardLinkWrites,
-      signal,
-    };
+    const options = { ...writeOptions(config, signal), ...(args.expectedSha256 === undefined ? {} : { expectedSha256: args.expectedSha256 }) };
     const written = await policy.fsLock.run([exclusive(file.path)], () => adapter.files.writeTextFile(file, args.content, args.mode, options));
     return {
       structured: { path: file.path, ...written },
@@ -160,4 +178,30 @@ export const fsDelete = defineTool({
   },
 });
 
-export const filesystemTools = [fsList, fsRead, fsWrite, fsMkdir, fsMove, fsDelete];
+export const fsStat = defineTool({
+  name: 'fs.stat',
+  title: 'Facts about one entry',
+  description:
+    'Type, size, permission bits, modification time and hard-link count of one file, directory or symlink inside the allowed roots; with sha256: true also the sha256 of a file (for fs.write / fs.edit expectedSha256 on files too large for fs.read).',
+  input: z.object({ path, sha256: z.boolean().default(false).describe('Also hash the file (reads it whole)') }),
+  output: z.object({
+    path: z.string(),
+    type: entryType,
+    size: z.number(),
+    mode: z.string().describe('Permission bits in octal, e.g. "0644"'),
+    mtime: z.string(),
+    links: z.number(),
+    sha256: z.string().optional(),
+  }),
+  annotations: READ_ONLY,
+  enabled: canRead,
+  target: pathTarget,
+  async run(args, { adapter, policy }, signal) {
+    const entry = await policy.filesystem.resolveEntry(args.path, 'read', 'fs.stat');
+    const stat = await policy.fsLock.run([shared(entry.path)], () => adapter.files.statEntry(entry, { sha256: args.sha256, signal }));
+    const text = `${entry.path}: ${stat.type}, ${stat.size} bytes, mode ${stat.mode}, modified ${stat.mtime}${stat.sha256 ? `, sha256 ${stat.sha256}` : ''}`;
+    return { structured: { path: entry.path, ...stat }, text };
+  },
+});
+
+export const filesystemTools = [fsList, fsRead, fsStat, fsWrite, fsMkdir, fsMove, fsDelete];

@@ -2,6 +2,9 @@
 import type { ToolDefinition } from '../tool.js';
 import { appClose, appLaunch } from './app.js';
 import { browserOpen } from './browser.js';
+import { chatgptSearchTools } from './chatgpt-search.js';
+import { fsEdit, fsPatch } from './file-edit.js';
+import { fileSearchTools } from './file-search.js';
 import { filesystemTools } from './filesystem.js';
 import { inputTools } from './input.js';
 import { processTools } from './process.js';
@@ -14,6 +17,9 @@ import { systemInfo } from './system.js';
 export const ALL_TOOLS = [
   systemInfo,
   ...filesystemTools,
+  fsEdit,
+  fsPatch,
+  ...fileSearchTools,
   shellExec,
   ...processTools,
   ...screenTools,
@@ -23,4 +29,5 @@ export const ALL_TOOLS = [
   browserOpen,
   serviceStatus,
   serviceControl,
+  ...chatgptSearchTools,
 ] as unknown as readonly ToolDefinition[];

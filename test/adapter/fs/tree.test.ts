@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DirHandle } from '../../../adapter/fs/dir-handle.js';
-import { copyEntry, removeEntry } from '../../../adapter/fs/tree.js';
+import { copyEntry, removeTreeEntry } from '../../../adapter/fs/tree.js';
 import { makeTempDir, removeDir } from '../../helpers/temp.js';
 
 let dir: string;
@@ -25,9 +25,9 @@ async function inDir<T>(use: (handle: DirHandle) => Promise<T>): Promise<T> {
   }
 }
 
-describe('removeEntry', () => {
+describe('removeTreeEntry', () => {
   it('removes a tree depth-first, removing links without following them', async () => {
-    await inDir((handle) => removeEntry(handle, 'tree'));
+    await inDir((handle) => removeTreeEntry(handle, 'tree'));
     expect(fs.existsSync(path.join(dir, 'tree'))).toBe(false);
     expect(fs.readFileSync(path.join(dir, 'outside', 'keep.txt'), 'utf8')).toBe('keep');
   });

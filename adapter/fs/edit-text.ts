@@ -1,0 +1,49 @@
+/**
+ * fs.edit: exact replacements in one file, all or nothing. The file is read whole through its
+ * checked descriptor, edited in memory, and written back atomically only if it still has the
+ * content that was edited (another program changing it meanwhile is PRECONDITION_FAILED).
+ * A file with CRLF line endings is edited as LF text when the edits use LF, and keeps CRLF.
+ */
+import { adapterError } from '../errors.js';
+import type { GuardedPath, WriteOptions } from './file-ops.js';
+import { diffSummary } from './patch/diff-summary.js';
+import { readTextFile } from './read-text.js';
+import { applyEdits, type TextEdit } from './text-edits.js';
+import { writeTextFile } from './write-text.js';
+
+export interface EditResult {
+  sha256: string;
+  replacements: number;
+  bytesWritten: number;
+  diff: string;
+}
+
+export async function editTextFile(file: GuardedPath, edits: readonly TextEdit[], options: WriteOptions & { maxBytes: number }): Promise<EditResult> {
+  const current = await readWhole(file, options.maxBytes, 'fs.edit', options.signal);
+  if (options.expectedSha256 !== undefined && options.expectedSha256.toLowerCase() !== current.sha256) {
+    throw adapterError(
+      'PRECONDITION_FAILED',
+      'fs.edit',
+      options.revealHash ? `${file.path} changed since it was read (sha256 is ${current.sha256}); read it again` : `${file.path} does not match expectedSha256`,
+    );
+  }
+  const crlf = current.content.includes('\r\n') && !edits.some((e) => e.oldText.includes('\r') || e.newText.includes('\r'));
+  const before = crlf ? current.content.replace(/\r\n/g, '\n') : current.content;
+  const edited = applyEdits(before, edits);
+  const after = crlf ? edited.text.replace(/\n/g, '\r\n') : edited.text;
+  const written = await writeTextFile(file, after, 'overwrite', { ...options, expectedSha256: current.sha256 });
+  return { sha256: written.sha256, replacements: edited.replacements, bytesWritten: written.bytesWritten, diff: diffSummary(file.path, before, edited.text) };
+}
+
+/** The whole text of a file no larger than `maxBytes`, with its sha256. */
+export async function readWhole(file: GuardedPath, maxBytes: number, operation: string, signal?: AbortSignal): Promise<{ content: string; sha256: string }> {
+  const read = await readTextFile(file, { maxBytes, ...(signal ? { signal } : {}) });
+  if (read.truncated || read.sha256 === undefined) {
+    throw adapterError(
+      'INVALID_INPUT',
+      operation,
+      `${file.path} is ${read.totalBytes} bytes; ${operation} works on files up to ${maxBytes} bytes (filesystem.maxWriteBytes)`,
+    );
+  }
+  return { content: read.content, sha256: read.sha256 };
+}

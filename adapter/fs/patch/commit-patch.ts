@@ -1,0 +1,133 @@
+/**
+ * Applies a parsed patch across files, all or nothing: every file is read and every chunk
+ * applied in memory first; only when all of them apply are files written (each atomically, and
+ * only if it still has the content the patch was applied to). If a write fails midway, the
+ * files already changed are put back as they were.
+ */
+import { adapterError } from '../../errors.js';
+import { readWhole } from '../edit-text.js';
+import type { GuardedPath, WriteOptions } from '../file-ops.js';
+import { removeEntry } from '../remove-entry.js';
+import { writeTextFile } from '../write-text.js';
+import { applyChunks } from './apply-chunks.js';
+import { diffSummary } from './diff-summary.js';
+import { isApplyPatchFormat, parseApplyPatch } from './parse-apply-patch.js';
+import { isUnifiedDiff, parseUnifiedDiff } from './parse-unified.js';
+import { PatchSyntaxError, type PatchOp } from './patch-ops.js';
+
+export interface PatchTarget {
+  op: PatchOp;
+  /** The file the operation names, allowed for writing. */
+  file: GuardedPath;
+  /** For an update with "Move to": the new place, allowed for writing. */
+  moveTo?: GuardedPath;
+}
+
+export interface PatchFileResult {
+  path: string;
+  action: 'added' | 'updated' | 'moved' | 'deleted';
+  destination?: string;
+  sha256?: string;
+  diff: string;
+}
+
+interface Prepared {
+  target: PatchTarget;
+  /** Content before, when the file existed (what an undo restores). */
+  before: { content: string; sha256: string } | null;
+  /** For a move: what was at the destination before. */
+  destinationBefore: { content: string; sha256: string } | null;
+  after: string | null;
+}
+
+type Undo = () => Promise<unknown>;
+
+export interface PatchGuards {
+  /** The policy's answer for every operation's paths (throws to refuse the whole patch). */
+  resolve(ops: PatchOp[]): Promise<PatchTarget[]>;
+  /** Holds whatever the caller locks around reading and writing these files. */
+  lock(targets: readonly PatchTarget[], apply: () => Promise<void>): Promise<void>;
+}
+
+/** Parses `text` (apply_patch format or a unified diff), resolves every path, then applies it all or nothing. */
+export async function applyPatchText(text: string, guards: PatchGuards, options: WriteOptions & { maxBytes: number }): Promise<PatchFileResult[]> {
+  const targets = await guards.resolve(parsePatch(text));
+  let results: PatchFileResult[] = [];
+  await guards.lock(targets, async () => {
+    results = await commitPatch(targets, options);
+  });
+  return results;
+}
+
+function parsePatch(text: string): PatchOp[] {
+  try {
+    if (isApplyPatchFormat(text)) return parseApplyPatch(text);
+    if (isUnifiedDiff(text)) return parseUnifiedDiff(text);
+  } catch (error) {
+    if (error instanceof PatchSyntaxError) throw adapterError('INVALID_INPUT', 'fs.patch', `the patch is malformed at ${error.message}`);
+    throw error;
+  }
+  throw adapterError(
+    'INVALID_INPUT',
+    'fs.patch',
+    'not a patch: expected the apply_patch format ("*** Begin Patch" ... "*** End Patch") or a unified diff ("--- a/x", "+++ b/x", "@@")',
+  );
+}
+
+export async function commitPatch(targets: readonly PatchTarget[], options: WriteOptions & { maxBytes: number }): Promise<PatchFileResult[]> {
+  const op = 'fs.patch';
+  const prepared: Prepared[] = [];
+  for (const target of targets) {
+    const existing = await readIfExists(target.file, options);
+    if (target.op.kind !== 'add' && !existing) throw adapterError('NOT_FOUND', op, `${target.op.path} does not exist (patch line: ${target.op.kind} of it)`);
+    const after =
+      target.op.kind === 'add' ? target.op.content : target.op.kind === 'update' ? applyChunks(target.op.path, existing!.content, target.op.chunks) : null;
+    const destinationBefore = target.moveTo ? await readIfExists(target.moveTo, options) : null;
+    prepared.push({ target, before: existing, destinationBefore, after });
+  }
+
+  const undo: Undo[] = [];
+  const results: PatchFileResult[] = [];
+  try {
+    for (const item of prepared) results.push(await commitOne(item, options, undo));
+  } catch (error) {
+    for (const step of undo.reverse()) await step().catch(() => {});
+    throw error;
+  }
+  return results;
+}
+
+async function commitOne({ target, before, destinationBefore, after }: Prepared, options: WriteOptions, undo: Undo[]): Promise<PatchFileResult> {
+  const { op, file, moveTo } = target;
+  const guarded = (expected: { sha256: string } | null): WriteOptions => ({ ...options, ...(expected ? { expectedSha256: expected.sha256 } : {}) });
+  const restore = (path: GuardedPath, previous: { content: string } | null): Undo =>
+    previous ? () => writeTextFile(path, previous.content, 'overwrite', options) : () => removeEntry(path, false);
+
+  if (op.kind === 'delete') {
+    await removeEntry(file, false);
+    undo.push(restore(file, before));
+    return { path: file.path, action: 'deleted', diff: '' };
+  }
+  const destination = moveTo ?? file;
+  const previous = moveTo ? destinationBefore : before;
+  const written = await writeTextFile(destination, after!, previous ? 'overwrite' : 'create', guarded(previous));
+  undo.push(restore(destination, previous));
+  if (moveTo) {
+    await removeEntry(file, false);
+    undo.push(restore(file, before));
+  }
+  const diff = diffSummary(destination.path, before?.content ?? '', after!);
+  if (op.kind === 'add') return { path: file.path, action: 'added', sha256: written.sha256, diff };
+  return moveTo
+    ? { path: file.path, action: 'moved', destination: moveTo.path, sha256: written.sha256, diff }
+    : { path: file.path, action: 'updated', sha256: written.sha256, diff };
+}
+
+async function readIfExists(file: GuardedPath, options: WriteOptions & { maxBytes: number }): Promise<{ content: string; sha256: string } | null> {
+  try {
+    return await readWhole(file, options.maxBytes, 'fs.patch', options.signal);
+  } catch (error) {
+    if ((error as { code?: string }).code === 'NOT_FOUND') return null;
+    throw error;
+  }
+}

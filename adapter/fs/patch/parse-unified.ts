@@ -1,0 +1,63 @@
+/**
+ * Unified diffs (`diff -u`, `git diff`) in the same shape as apply_patch operations, parsed by
+ * jsdiff's parsePatch: `/dev/null` on one side is an add or a delete, differing names are a
+ * move, each hunk is a chunk (its line numbers are only a hint; context decides, as for
+ * apply_patch).
+ */
+import { parsePatch } from 'diff';
+import { PatchSyntaxError, type PatchChunk, type PatchOp } from './patch-ops.js';
+
+export function isUnifiedDiff(text: string): boolean {
+  return /^--- .*\n\+\+\+ .*\n@@ /m.test(text.replace(/\r\n/g, '\n'));
+}
+
+export function parseUnifiedDiff(text: string): PatchOp[] {
+  let files;
+  try {
+    files = parsePatch(text.replace(/\r\n/g, '\n'));
+  } catch (error) {
+    throw new PatchSyntaxError(`not a valid unified diff (${(error as Error).message})`, 1);
+  }
+  const ops: PatchOp[] = [];
+  for (const file of files) {
+    const from = clean(file.oldFileName);
+    const to = clean(file.newFileName);
+    if (from === null && to === null) continue;
+    if (from === null) {
+      const content = file.hunks.flatMap((h) => h.lines.filter((l) => l.startsWith('+')).map((l) => l.slice(1)));
+      ops.push({ kind: 'add', path: to!, content: content.length ? content.join('\n') + (endsWithoutNewline(file.hunks) ? '' : '\n') : '' });
+      continue;
+    }
+    if (to === null) {
+      ops.push({ kind: 'delete', path: from });
+      continue;
+    }
+    const chunks = file.hunks.map((hunk): PatchChunk => {
+      const chunk: PatchChunk = { anchors: [], oldLines: [], newLines: [], endOfFile: false, patchLine: hunk.oldStart };
+      for (const line of hunk.lines) {
+        const body = line.slice(1);
+        if (line.startsWith(' ') || line === '') {
+          chunk.oldLines.push(body);
+          chunk.newLines.push(body);
+        } else if (line.startsWith('-')) chunk.oldLines.push(body);
+        else if (line.startsWith('+')) chunk.newLines.push(body);
+      }
+      return chunk;
+    });
+    ops.push(from === to ? { kind: 'update', path: from, chunks } : { kind: 'update', path: from, moveTo: to, chunks });
+  }
+  if (ops.length === 0) throw new PatchSyntaxError('the diff changes no file', 1);
+  return ops;
+}
+
+/** `a/x` and `b/x` are git's prefixes; `/dev/null` is no file; a tab may separate a timestamp. */
+function clean(name: string | undefined): string | null {
+  if (name === undefined) return null;
+  const bare = name.split('\t')[0]!.trim();
+  if (bare === '/dev/null' || bare === '') return null;
+  return bare.replace(/^[ab]\//, '');
+}
+
+function endsWithoutNewline(hunks: Array<{ lines: string[] }>): boolean {
+  return hunks.at(-1)?.lines.at(-1)?.startsWith('\\') ?? false;
+}

@@ -1,0 +1,31 @@
+/**
+ * What a patch asks for, whichever format it came in (the apply_patch envelope OpenAI models
+ * emit, or a unified diff): per file, add with content, delete, or update by chunks (optionally
+ * moving the file). Paths are as written in the patch; the policy resolves them.
+ */
+
+export interface PatchChunk {
+  /** `@@ <text>` headers before the chunk: lines to find first, in order (a class, a function). */
+  anchors: string[];
+  /** Context and removed lines, in file order. */
+  oldLines: string[];
+  /** Context and added lines, in file order. */
+  newLines: string[];
+  /** `*** End of File`: the chunk is at the end of the file. */
+  endOfFile: boolean;
+  /** Line in the patch text where the chunk starts, for messages. */
+  patchLine: number;
+}
+
+export type PatchOp =
+  { kind: 'add'; path: string; content: string } | { kind: 'delete'; path: string } | { kind: 'update'; path: string; moveTo?: string; chunks: PatchChunk[] };
+
+export class PatchSyntaxError extends Error {
+  override name = 'PatchSyntaxError';
+  constructor(
+    message: string,
+    readonly line: number,
+  ) {
+    super(`line ${line}: ${message}`);
+  }
+}

@@ -1,0 +1,57 @@
+/** fs.find: entries whose path matches a glob, from the same checked walk as fs.search. */
+import { DirHandle } from '../dir-handle.js';
+import type { GuardedPath } from '../file-ops.js';
+import { fsError } from '../fs-errors.js';
+import { EntryFilter, globMatcher, type FilterOptions } from './ignore-rules.js';
+import { walk } from './walk.js';
+
+const op = 'fs.find';
+const WALK_BUDGET = 200_000;
+
+export interface FindOptions extends Omit<FilterOptions, 'include'> {
+  /** A glob: without "/" it matches names at any depth, with "/" the path from the directory. */
+  pattern: string;
+  type: 'file' | 'directory' | 'any';
+  maxResults: number;
+  signal?: AbortSignal;
+}
+
+export interface FoundEntry {
+  path: string;
+  type: 'file' | 'directory';
+  size?: number;
+  mtime: string;
+}
+
+export async function findEntries(dir: GuardedPath, options: FindOptions): Promise<{ entries: FoundEntry[]; truncated: boolean }> {
+  const matches = globMatcher([options.pattern])!;
+  const entries: FoundEntry[] = [];
+  let seen = 0;
+  let truncated = false;
+  try {
+    const start = await DirHandle.open(dir.path, (real) => dir.confirm(real), op);
+    try {
+      const filter = new EntryFilter({ ...options, include: [] });
+      const context = { filter, confirm: (real: string) => dir.confirm(real), signal: options.signal, budget: () => ++seen <= WALK_BUDGET };
+      for await (const entry of walk(start, context)) {
+        if (options.type !== 'any' && entry.type !== options.type) continue;
+        if (!matches(entry.relative)) continue;
+        if (entries.length === options.maxResults) {
+          truncated = true;
+          break;
+        }
+        entries.push({
+          path: entry.relative,
+          type: entry.type,
+          ...(entry.type === 'file' ? { size: entry.stat.size } : {}),
+          mtime: entry.stat.mtime.toISOString(),
+        });
+      }
+    } finally {
+      await start.close();
+    }
+  } catch (error) {
+    throw fsError(error, op, dir.path);
+  }
+  return { entries, truncated: truncated || seen > WALK_BUDGET };
+}

@@ -1,0 +1,200 @@
+/**
+ * fs.search: matching lines under a directory. With ripgrep on the machine it picks the
+ * candidate files fast (it reads the same ignore rules); without it the built-in walk does.
+ * Either way every file whose lines are returned is then opened here through the checked
+ * directories (no symlink followed, each step confirmed with the policy) and matched by the
+ * same code, so both engines give the same answer and nothing ripgrep might have read through
+ * a swapped link, a secret or a denied file can appear in it.
+ */
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import nodePath from 'node:path';
+import { adapterError } from '../../errors.js';
+import { DirHandle } from '../dir-handle.js';
+import type { GuardedPath } from '../file-ops.js';
+import { fsError } from '../fs-errors.js';
+import { READ_FLAGS } from '../read-text.js';
+import { compareRelative, EntryFilter, type FilterOptions } from './ignore-rules.js';
+import { compileMatcher, isBinary, matchLines, type LineMatch } from './match-lines.js';
+import { walk } from './walk.js';
+
+const op = 'fs.search';
+/** Entries a built-in walk looks at before it stops and says the result is partial. */
+const WALK_BUDGET = 200_000;
+/** Candidate files taken from ripgrep (it is stopped beyond). */
+const MAX_CANDIDATES = 20_000;
+
+export interface SearchOptions extends FilterOptions {
+  pattern: string;
+  regex: boolean;
+  caseSensitive: boolean;
+  contextLines: number;
+  maxMatches: number;
+  /** Of matched text (lines and context) in the answer. */
+  maxBytes: number;
+  /** Larger files are skipped. */
+  maxFileBytes: number;
+  /** ripgrep's absolute path, or null for the built-in walk. */
+  ripgrep: string | null;
+  signal?: AbortSignal;
+}
+
+export interface SearchMatch extends LineMatch {
+  /** Path from the searched directory, "/" separated. */
+  path: string;
+}
+
+export interface SearchResult {
+  matches: SearchMatch[];
+  truncated: boolean;
+  filesWithMatches: number;
+  engine: 'ripgrep' | 'builtin';
+}
+
+export async function searchFiles(dir: GuardedPath, options: SearchOptions): Promise<SearchResult> {
+  let matcher: RegExp;
+  try {
+    matcher = compileMatcher(options.pattern, options.regex, options.caseSensitive);
+  } catch (error) {
+    throw adapterError('INVALID_INPUT', op, `pattern is not a valid regular expression: ${(error as Error).message}`);
+  }
+  try {
+    const start = await DirHandle.open(dir.path, (real) => dir.confirm(real), op);
+    try {
+      const candidates = options.ripgrep ? await ripgrepCandidates(options.ripgrep, dir.path, options).catch(fallBack) : null;
+      return await collect(start, dir, matcher, options, candidates);
+    } finally {
+      await start.close();
+    }
+  } catch (error) {
+    throw fsError(error, op, dir.path);
+  }
+}
+
+async function collect(start: DirHandle, dir: GuardedPath, matcher: RegExp, options: SearchOptions, candidates: string[] | null): Promise<SearchResult> {
+  const result: SearchResult = { matches: [], truncated: false, filesWithMatches: 0, engine: candidates ? 'ripgrep' : 'builtin' };
+  let bytes = 0;
+  /** Adds a file's matching lines; false once the answer is full (then it is marked truncated). */
+  const take = (relative: string, content: Buffer): boolean => {
+    if (isBinary(content)) return true;
+    const found = matchLines(content, matcher, options.contextLines, options.maxMatches - result.matches.length);
+    if (found.matches.length === 0) return true;
+    result.filesWithMatches++;
+    for (const match of found.matches) {
+      const size = [match.text, ...(match.before ?? []), ...(match.after ?? [])].reduce((n, line) => n + Buffer.byteLength(line), 0);
+      if (bytes + size > options.maxBytes) {
+        result.truncated = true;
+        return false;
+      }
+      bytes += size;
+      result.matches.push({ path: relative, ...match });
+    }
+    if (found.more || result.matches.length >= options.maxMatches) {
+      result.truncated = true;
+      return false;
+    }
+    return true;
+  };
+
+  if (candidates) {
+    for (const relative of candidates) {
+      if (options.signal?.aborted) throw cancelled();
+      const content = await readCandidate(start, relative, dir, options.maxFileBytes);
+      if (content && !take(relative, content)) break;
+    }
+    return result;
+  }
+
+  let seen = 0;
+  const filter = new EntryFilter(options);
+  const context = { filter, confirm: (real: string) => dir.confirm(real), signal: options.signal, budget: () => ++seen <= WALK_BUDGET };
+  for await (const entry of walk(start, context)) {
+    if (entry.type !== 'file' || entry.stat.size > options.maxFileBytes) continue;
+    const content = await readEntry(entry.dir.entry(entry.name), options.maxFileBytes);
+    if (content && !take(entry.relative, content)) break;
+  }
+  if (options.signal?.aborted) throw cancelled();
+  if (seen > WALK_BUDGET) result.truncated = true;
+  return result;
+}
+
+/** Opens a candidate step by step from the searched directory: no link followed, each directory and the file confirmed. */
+async function readCandidate(start: DirHandle, relative: string, dir: GuardedPath, maxFileBytes: number): Promise<Buffer | null> {
+  const parts = relative.split('/');
+  const opened: DirHandle[] = [];
+  try {
+    let current = start;
+    for (const part of parts.slice(0, -1)) {
+      current = await current.child(part);
+      opened.push(current);
+      dir.confirm(current.real);
+    }
+    const name = parts.at(-1)!;
+    dir.confirm(nodePath.join(current.real, name));
+    return await readEntry(current.entry(name), maxFileBytes);
+  } catch {
+    return null; // gone, changed into a link, or refused: not part of the answer
+  } finally {
+    await Promise.all(opened.map((handle) => handle.close()));
+  }
+}
+
+async function readEntry(path: string, maxFileBytes: number): Promise<Buffer | null> {
+  const handle = await fs.promises.open(path, READ_FLAGS).catch(() => null);
+  if (!handle) return null;
+  try {
+    const stat = await handle.stat();
+    if (!stat.isFile() || stat.size > maxFileBytes) return null;
+    return await handle.readFile();
+  } finally {
+    await handle.close();
+  }
+}
+
+/** Files ripgrep finds a match in, with the same filters as the built-in walk, in walk order. */
+function ripgrepCandidates(rg: string, cwd: string, options: SearchOptions): Promise<string[]> {
+  const args = ['--files-with-matches', '--null', '--no-config', '--no-messages', '--no-ignore-parent', '--no-ignore-global', '--no-ignore-exclude'];
+  args.push('--no-require-git', `--max-filesize=${options.maxFileBytes}`, '--glob=!.git');
+  if (!options.regex) args.push('--fixed-strings');
+  if (!options.caseSensitive) args.push('--ignore-case');
+  if (options.hidden) args.push('--hidden');
+  if (!options.gitignore) args.push('--no-ignore');
+  for (const glob of options.include) args.push(`--glob=${glob}`);
+  for (const glob of options.exclude) args.push(`--glob=!${glob}`);
+  args.push('--regexp', options.pattern, '--', '.');
+  return new Promise((resolve, reject) => {
+    // Exactly ripgrep's own needs: no inherited environment (no RIPGREP_CONFIG_PATH, no token).
+    const child = spawn(rg, args, { cwd, env: {}, stdio: ['ignore', 'pipe', 'pipe'], signal: options.signal });
+    let out = '';
+    let stderr = '';
+    let count = 0;
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+      out += chunk;
+      count += chunk.split('\0').length - 1;
+      if (count > MAX_CANDIDATES) child.kill();
+    });
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk.slice(0, 2000)));
+    child.once('error', reject);
+    child.once('close', (code) => {
+      // 0: matches, 1: none; 2 with output: some files unreadable. A pattern ripgrep rejects falls back to the built-in engine.
+      if (code === 2 && out === '') return reject(Object.assign(new Error(stderr.split('\n')[0]), { ripgrepRejected: true }));
+      const paths = out
+        .split('\0')
+        .filter(Boolean)
+        .map((p) => p.replace(/^\.\//, ''))
+        .slice(0, MAX_CANDIDATES);
+      resolve(paths.sort(compareRelative));
+    });
+  });
+}
+
+/** A pattern ripgrep's regex engine rejects (look-around, back-references), or a ripgrep that will not start: the built-in engine searches. */
+function fallBack(error: unknown): null {
+  const e = error as { ripgrepRejected?: boolean; code?: string };
+  if (e.ripgrepRejected || e.code === 'ENOENT' || e.code === 'EACCES') return null;
+  throw error;
+}
+
+function cancelled(): Error {
+  return adapterError('PRECONDITION_FAILED', op, 'the request was cancelled');
+}

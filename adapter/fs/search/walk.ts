@@ -1,0 +1,87 @@
+/**
+ * Walks a directory tree through opened directories (dir-handle.ts): no symlink is followed,
+ * every directory and file is confirmed with the policy before it is entered or returned, and
+ * names are visited in sorted order. Entries the policy refuses (secrets, this app's files)
+ * are skipped silently, as fs.list hides them.
+ */
+import fs from 'node:fs';
+import nodePath from 'node:path';
+import type { DirHandle } from '../dir-handle.js';
+import { READ_FLAGS } from '../read-text.js';
+import { IGNORE_FILES, type EntryFilter } from './ignore-rules.js';
+
+export interface WalkedEntry {
+  /** Path from the walk's start, with "/" separators. */
+  relative: string;
+  real: string;
+  type: 'file' | 'directory';
+  stat: fs.Stats;
+  dir: DirHandle;
+  name: string;
+}
+
+export interface WalkContext {
+  filter: EntryFilter;
+  /** The policy's re-check of a real path (GuardedPath.confirm); a throw means skip. */
+  confirm(real: string): void;
+  signal?: AbortSignal;
+  /** Counts every entry looked at; the walk stops when it returns false. */
+  budget(): boolean;
+}
+
+export async function* walk(start: DirHandle, context: WalkContext): AsyncGenerator<WalkedEntry> {
+  yield* walkLevel(start, '', [], context);
+}
+
+async function* walkLevel(dir: DirHandle, base: string, levels: ReturnType<EntryFilter['level']>[], context: WalkContext): AsyncGenerator<WalkedEntry> {
+  const names = (await fs.promises.readdir(dir.self).catch(() => [] as string[])).sort();
+  const level = context.filter.usesIgnoreFiles ? context.filter.level(base, await ignoreTexts(dir, names)) : null;
+  const active = (level ? [...levels, level] : levels).filter((l) => l !== null);
+  for (const name of names) {
+    if (context.signal?.aborted || !context.budget()) return;
+    const relative = base ? `${base}/${name}` : name;
+    const stat = await fs.promises.lstat(dir.entry(name)).catch(() => null);
+    if (!stat || !(stat.isFile() || stat.isDirectory())) continue; // links are never followed
+    const isDirectory = stat.isDirectory();
+    if (context.filter.skips(relative, name, isDirectory, active)) continue;
+    const real = nodePath.join(dir.real, name);
+    if (!allowed(context, real)) continue;
+    const entry: WalkedEntry = { relative, real, type: isDirectory ? 'directory' : 'file', stat, dir, name };
+    yield entry;
+    if (!isDirectory) continue;
+    const child = await dir.child(name).catch(() => null);
+    if (!child) continue;
+    try {
+      yield* walkLevel(child, relative, active, context);
+    } finally {
+      await child.close();
+    }
+  }
+}
+
+function allowed(context: WalkContext, real: string): boolean {
+  try {
+    context.confirm(real);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function ignoreTexts(dir: DirHandle, names: readonly string[]): Promise<string[]> {
+  const present = IGNORE_FILES.filter((file) => names.includes(file));
+  return Promise.all(present.map((file) => readSmall(dir.entry(file))));
+}
+
+/** An ignore file's rules: read without following a link in its place, at most 1 MiB. */
+async function readSmall(path: string): Promise<string> {
+  const handle = await fs.promises.open(path, READ_FLAGS).catch(() => null);
+  if (!handle) return '';
+  try {
+    const buffer = Buffer.alloc(1024 * 1024);
+    const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
+    return buffer.subarray(0, bytesRead).toString('utf8');
+  } finally {
+    await handle.close();
+  }
+}

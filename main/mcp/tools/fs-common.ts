@@ -1,0 +1,20 @@
+/** Schema pieces and gates shared by the fs.* tools. */
+import * as z from 'zod';
+import type { Config } from '../../config/schema.js';
+
+export const pathInput = z.string().min(1).describe('Absolute path, or a path relative to the first allowed root');
+export const sha256Input = z.string().regex(/^[0-9a-fA-F]{64}$/, 'a sha256 hex digest');
+export const entryTypeOutput = z.enum(['file', 'directory', 'symlink', 'other']);
+
+export const canRead = (c: Readonly<Config>) => c.filesystem.read && c.filesystem.roots.length > 0;
+export const canWrite = (c: Readonly<Config>) => c.filesystem.write && c.filesystem.roots.some((r) => typeof r === 'string' || !r.readOnly);
+export const pathTarget = (args: { path: string }) => ({ path: args.path });
+
+/** Path lock claims (main/policy/path-lock.ts), held from after the check to the end of the operation. */
+export const shared = (path: string) => ({ path, exclusive: false });
+export const exclusive = (path: string) => ({ path, exclusive: true });
+
+/** Write options every writing tool passes the same way. */
+export function writeOptions(config: Readonly<Config>, signal: AbortSignal) {
+  return { revealHash: config.filesystem.read, allowHardLinks: config.filesystem.allowHardLinkWrites, signal, maxBytes: config.filesystem.maxWriteBytes };
+}
