@@ -18,6 +18,8 @@ Usage:
   chatgpt-mcp serve --stdio         serve MCP over stdin/stdout (for hosts that spawn a command)
   chatgpt-mcp config check          validate the config and print it (secrets masked)
   chatgpt-mcp config path           print the config file path in use
+  chatgpt-mcp config init           create the config file (asks, or takes --root, --read-only-root,
+                                    --command, --write; --force replaces an existing file)
   chatgpt-mcp token show            print the bearer token HTTP clients must send (created if needed)
   chatgpt-mcp token rotate          replace the token file's token with a new one
   chatgpt-mcp token new             print a new random token (for server.token or CHATGPT_MCP_TOKEN)
@@ -48,14 +50,21 @@ export async function main(argv: string[]): Promise<number> {
         host: { type: 'string' },
         port: { type: 'string' },
         'log-level': { type: 'string' },
+        root: { type: 'string', multiple: true },
+        'read-only-root': { type: 'string', multiple: true },
+        command: { type: 'string', multiple: true },
+        write: { type: 'boolean' },
+        force: { type: 'boolean' },
         version: { type: 'boolean', short: 'v' },
         help: { type: 'boolean', short: 'h' },
       },
     });
   } catch (error) {
-    return usageError((error as Error).message);
+    return usageError(explainArgumentError((error as Error & { code?: string }).message, argv));
   }
   const { values, positionals } = parsed;
+  if (values.port !== undefined && !/^\d{1,5}$/.test(values.port)) return usageError(`--port ${values.port}: expected a port number from 0 to 65535`);
+  if (values.port !== undefined && Number(values.port) > 65535) return usageError(`--port ${values.port}: expected a port number from 0 to 65535`);
   if (values.version) return print(VERSION);
   if (values.help) return print(HELP);
 
@@ -68,13 +77,35 @@ export async function main(argv: string[]): Promise<number> {
       if (sub !== undefined) return usageError(`unexpected argument "${sub}"`);
       if (values.http && values.stdio) return usageError('choose one of --http and --stdio');
       return values.stdio ? serveStdio(cli) : serveHttp(cli);
-    case 'config':
-      return configCommand(sub, cli);
+    case 'config': {
+      const init = {
+        roots: values.root ?? [],
+        readOnlyRoots: values['read-only-root'] ?? [],
+        commands: values.command ?? [],
+        write: values.write ?? false,
+        force: values.force ?? false,
+      };
+      return configCommand(sub, cli, init);
+    }
     case 'token':
       return tokenCommand(sub, cli);
     default:
       return usageError(`unknown command "${command}"`);
   }
+}
+
+/** parseArgs' messages, in our words: what was wrong and what to do instead. */
+function explainArgumentError(message: string, argv: string[]): string {
+  const unknown = /Unknown option '([^']+)'/.exec(message)?.[1];
+  if (unknown === '--token' || unknown?.startsWith('--token=') || argv.some((a) => a === '--token' || a.startsWith('--token='))) {
+    return 'there is no --token option (the process list would show the token to every user): put it in server.token in the config file, or in CHATGPT_MCP_TOKEN; "chatgpt-mcp token show" prints the one in use';
+  }
+  if (unknown) return `unknown option ${unknown}`;
+  const missing = /Option '([^ ']+)[^']*' argument missing/.exec(message)?.[1];
+  if (missing) return `${missing} needs a value`;
+  const unexpected = /Unexpected argument '([^']+)'/.exec(message)?.[1];
+  if (unexpected) return `unexpected argument ${unexpected}`;
+  return message;
 }
 
 main(process.argv.slice(2)).then(

@@ -1,19 +1,42 @@
-/** `chatgpt-mcp config check | path`. */
+/** `chatgpt-mcp config check | path | init`. */
+import fs from 'node:fs';
+import path from 'node:path';
+import { createInterface } from 'node:readline/promises';
+import { saveConfig } from '../config/save.js';
 import { configPathFor, type CliOverrides } from '../config/load.js';
 import { redactConfig } from '../config/redact.js';
+import type { ConfigInput } from '../config/schema.js';
+import { generateToken } from '../config/token.js';
+import { configWarnings } from '../config/warnings.js';
+import { bindRefusal } from '../mcp/http-guards.js';
 import { enabledTools } from '../mcp/server.js';
-import { print, say, usageError, withConfig } from './io.js';
+import { EXIT, print, say, usageError, withConfig } from './io.js';
 
-export function configCommand(sub: string | undefined, cli: CliOverrides): number | Promise<number> {
-  if (sub === 'check') return configCheck(cli);
-  // Printed without parsing, so a broken config can still be found.
-  if (sub === 'path') return print(configPathFor({ cli }));
-  return usageError('expected "config check" or "config path"');
+export interface InitOptions {
+  roots: string[];
+  readOnlyRoots: string[];
+  commands: string[];
+  write: boolean;
+  force: boolean;
 }
 
+export function configCommand(sub: string | undefined, cli: CliOverrides, init: InitOptions): number | Promise<number> {
+  if (sub === 'check') return configCheck(cli);
+  if (sub === 'path') return configPath(cli);
+  if (sub === 'init') return configInit(cli, init);
+  return usageError('expected "config check", "config path" or "config init"');
+}
+
+/** Every rule `serve` applies, then the warnings about configs that cannot work as meant. */
 function configCheck(cli: CliOverrides): number | Promise<number> {
   return withConfig(cli, ({ config, file }) => {
+    const refusal = bindRefusal(config.server);
+    if (refusal) {
+      say(`configuration is valid, but the server would refuse to start: ${refusal.message}`);
+      return EXIT.config;
+    }
     say(`configuration is valid (${file ?? 'no config file, using defaults'})`);
+    for (const warning of configWarnings(config, { kind })) say(`warning: ${warning}`);
     say(
       `tools exposed: ${enabledTools(config)
         .map((t) => t.name)
@@ -21,4 +44,65 @@ function configCheck(cli: CliOverrides): number | Promise<number> {
     );
     return print(JSON.stringify(redactConfig(config), null, 2));
   });
+}
+
+/** Printed without parsing, so a broken config can still be found. */
+function configPath(cli: CliOverrides): number {
+  const file = configPathFor({ cli });
+  if (!fs.existsSync(file)) say(`${file} does not exist yet: defaults apply until it does ("chatgpt-mcp config init" creates it)`);
+  return print(file);
+}
+
+async function configInit(cli: CliOverrides, options: InitOptions): Promise<number> {
+  const file = configPathFor({ cli });
+  if (fs.existsSync(file) && !options.force) {
+    say(`${file} already exists; edit it, or pass --force to replace it`);
+    return EXIT.config;
+  }
+  const answers = options.roots.length || options.readOnlyRoots.length || options.commands.length || !process.stdin.isTTY ? options : await ask(options);
+  for (const root of [...answers.roots, ...answers.readOnlyRoots]) {
+    if (!path.isAbsolute(root)) return usageError(`--root ${root}: folders must be absolute paths`);
+    if (kind(root) !== 'directory') say(`warning: ${root} is not an existing folder`);
+  }
+  const value: ConfigInput = {
+    server: { token: generateToken() },
+    filesystem: {
+      write: answers.write,
+      roots: [...answers.roots, ...answers.readOnlyRoots.map((p) => ({ path: p, readOnly: true }))],
+    },
+    ...(answers.commands.length ? { shell: { enabled: true, allowedCommands: answers.commands } } : {}),
+  };
+  try {
+    await saveConfig(file, value);
+  } catch (error) {
+    say((error as Error).message);
+    return EXIT.config;
+  }
+  say(`wrote ${file} (readable only by you), with a new token: "chatgpt-mcp token show" prints it`);
+  return print(file);
+}
+
+async function ask(defaults: InitOptions): Promise<InitOptions> {
+  const rl = createInterface({ input: process.stdin, output: process.stderr });
+  try {
+    const list = async (question: string) =>
+      (await rl.question(question))
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean);
+    const roots = await list('Folders to share, read and write (absolute paths, comma-separated, empty for none): ');
+    const readOnlyRoots = await list('Folders to share read-only: ');
+    const commands = await list('Programs the model may run (names, comma-separated, empty for none): ');
+    return { ...defaults, roots, readOnlyRoots, commands, write: roots.length > 0 };
+  } finally {
+    rl.close();
+  }
+}
+
+function kind(target: string): 'directory' | 'other' | 'missing' {
+  try {
+    return fs.statSync(target).isDirectory() ? 'directory' : 'other';
+  } catch {
+    return 'missing';
+  }
 }

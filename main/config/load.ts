@@ -74,13 +74,6 @@ export function configPathFor(options: LoadOptions = {}): string {
   return explicit ? nodePath.resolve(explicit) : defaultConfigPath(options.platform ?? process.platform, env, options.home ?? os.homedir());
 }
 
-/** Parses raw JSON text with the schema; used by the settings window's save path too. */
-export function parseConfigText(text: string, label: string): Readonly<Config> {
-  const result = configSchema.safeParse(parseJson(text, label));
-  if (!result.success) throw new ConfigError(describeIssues(label, result.error, new Map()));
-  return deepFreeze(result.data);
-}
-
 function readConfigFile(path: string, explicit: boolean): Raw | null {
   let text: string;
   try {
@@ -94,12 +87,14 @@ function readConfigFile(path: string, explicit: boolean): Raw | null {
   return parseJson(text, path);
 }
 
-function parseJson(text: string, label: string): Raw {
+function parseJson(raw: string, label: string): Raw {
+  // Editors on Windows like to start UTF-8 files with a byte order mark; JSON.parse does not.
+  const text = raw.startsWith('\uFEFF') ? raw.slice(1) : raw;
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch (error) {
-    throw new ConfigError(`Invalid configuration in ${label}: not valid JSON (${(error as Error).message})`);
+    throw new ConfigError(`Invalid configuration in ${label}: not valid JSON ${jsonErrorPlace(text, (error as Error).message)}`);
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     throw new ConfigError(`Invalid configuration in ${label}: expected a JSON object at the top level`);
@@ -133,11 +128,65 @@ function describeIssues(label: string, error: z.ZodError, origins: Origins): str
   return [`Invalid configuration in ${label}:`, ...lines, ...more].join('\n');
 }
 
+/** "at line 3, column 8: Unexpected number" from V8's "... at position 42". */
+function jsonErrorPlace(text: string, message: string): string {
+  const position = /at position (\d+)/.exec(message);
+  const reason = message.replace(/ in JSON at position \d+.*$/, '').replace(/^JSON\.parse: /, '');
+  if (!position) return `(${reason})`;
+  const before = text.slice(0, Number(position[1]));
+  const line = before.split('\n').length;
+  const column = before.length - before.lastIndexOf('\n');
+  return `at line ${line}, column ${column}: ${reason}`;
+}
+
 function describeIssue(issue: z.core.$ZodIssue): string {
-  if (issue.code === 'unrecognized_keys') return `unknown key(s) ${issue.keys.map((k) => `"${k}"`).join(', ')}`;
+  if (issue.code === 'unrecognized_keys') return issue.keys.map((key) => unknownKey(key, issue.path)).join('; ');
   if (issue.code === 'invalid_value' && issue.path.at(-1) === 'logLevel') return `expected one of ${LOG_LEVELS.join(', ')}`;
   if (issue.code === 'invalid_key') return `invalid name: ${issue.issues[0]?.message ?? issue.message}`;
   return issue.message;
+}
+
+/** `unknown key "allowedCommand" (did you mean "allowedCommands"?)`, from the keys valid at that place. */
+function unknownKey(key: string, at: PropertyKey[]): string {
+  const known = keysAt(at);
+  const lower = key.toLowerCase();
+  // A shortened name ("hostDisplay") counts as close; otherwise a few edits at most.
+  const distance = (candidate: string) => (key.length >= 3 && candidate.toLowerCase().startsWith(lower) ? 0.5 : editDistance(lower, candidate.toLowerCase()));
+  const nearest = known.map((candidate) => ({ candidate, distance: distance(candidate) })).sort((a, b) => a.distance - b.distance)[0];
+  const close = nearest && nearest.distance <= Math.max(2, Math.floor(key.length / 3));
+  return `unknown key "${key}"${close ? ` (did you mean "${nearest.candidate}"?)` : known.length ? ` (valid here: ${known.join(', ')})` : ''}`;
+}
+
+/** The keys the schema accepts at a path of nested objects (sections), or [] when unknown. */
+function keysAt(at: PropertyKey[]): string[] {
+  let schema: unknown = configSchema;
+  for (const key of at) {
+    const shape = objectShape(schema);
+    schema = shape?.[String(key)];
+    if (schema === undefined) return [];
+  }
+  return Object.keys(objectShape(schema) ?? {}).filter((k) => k !== '$schema');
+}
+
+function objectShape(schema: unknown): Record<string, unknown> | undefined {
+  // Through .default(), .optional() and refinements to the strict object underneath.
+  let current = schema as { shape?: Record<string, unknown>; def?: { innerType?: unknown; in?: unknown; schema?: unknown } } | undefined;
+  for (let i = 0; i < 5 && current && !current.shape; i++) current = (current.def?.innerType ?? current.def?.in ?? current.def?.schema) as typeof current;
+  return current?.shape;
+}
+
+function editDistance(a: string, b: string): number {
+  const row = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    let diagonal = row[0]!;
+    row[0] = i;
+    for (let j = 1; j <= b.length; j++) {
+      const above = row[j]!;
+      row[j] = Math.min(row[j]! + 1, row[j - 1]! + 1, diagonal + (a[i - 1] === b[j - 1] ? 0 : 1));
+      diagonal = above;
+    }
+  }
+  return row[b.length]!;
 }
 
 function formatPath(path: PropertyKey[]): string {

@@ -2,11 +2,13 @@
  * Grants that hand over much more than they seem to, each with the one-line warning shown
  * next to the control while it is on.
  */
+import { isCodeRunner } from '../../main/config/code-runners.js';
 import type { Draft } from './draft.js';
 
 export const WARNINGS = {
   anyCommand: 'Any program on this computer can be run, with your account’s rights.',
-  codeRunner: 'Shells, interpreters, git, package managers and build tools run any code they are given: allowing one is like allowing every program.',
+  codeRunner:
+    'Shells, interpreters, git, package managers, build tools and programs like env, find, sed, sort or xdg-open run any code they are given: allowing one is like allowing every program.',
   homeRoot: 'Shares your whole home folder, including keys and app data.',
   fileSystemRoot: 'Shares the entire file system.',
   remoteHost: 'Other computers on the network can reach this server; only the token stops them.',
@@ -35,58 +37,10 @@ export function rootWarning(path: string, env: Environment): string | null {
   return null;
 }
 
-/** Programs that run arbitrary code from their arguments or from files the model can write. */
-const CODE_RUNNERS = new Set([
-  'sh',
-  'bash',
-  'zsh',
-  'dash',
-  'fish',
-  'ksh',
-  'csh',
-  'tcsh',
-  'cmd',
-  'cmd.exe',
-  'powershell',
-  'powershell.exe',
-  'pwsh',
-  'pwsh.exe',
-  'python',
-  'python3',
-  'node',
-  'deno',
-  'bun',
-  'perl',
-  'ruby',
-  'php',
-  'lua',
-  'osascript',
-  'git',
-  'npm',
-  'npx',
-  'pnpm',
-  'yarn',
-  'pip',
-  'pip3',
-  'make',
-  'cargo',
-  'go',
-  'java',
-  'env',
-  'xargs',
-  'find',
-  'awk',
-  'sudo',
-  'ssh',
-  'docker',
-  'tar',
-]);
-
 export function commandsWarning(draft: Draft): string | null {
   if (!draft.shell.enabled) return null;
   if (draft.shell.allowedCommands.includes('*')) return WARNINGS.anyCommand;
-  const base = (entry: string) => entry.split(/[\\/]/).pop()!.toLowerCase();
-  return draft.shell.allowedCommands.some((entry) => CODE_RUNNERS.has(base(entry))) ? WARNINGS.codeRunner : null;
+  return draft.shell.allowedCommands.some(isCodeRunner) ? WARNINGS.codeRunner : null;
 }
 
 export function hostWarning(draft: Draft): string | null {

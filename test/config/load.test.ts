@@ -5,7 +5,6 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../main/config/load.js';
 import { defaultConfigPath } from '../../main/config/app-dir.js';
 import { redactConfig } from '../../main/config/redact.js';
-import { childEnv, runCli } from '../helpers/servers.js';
 import { makeTempDir, removeDir, writeJson } from '../helpers/temp.js';
 
 let dir: string;
@@ -86,8 +85,8 @@ describe('precedence: CLI > env > file > defaults', () => {
 
 describe('fails closed', () => {
   const cases: Array<[string, unknown, RegExp]> = [
-    ['an unknown top-level key', { bogus: true }, /\(top level\): unknown key\(s\) "bogus"/],
-    ['an unknown nested key', { shell: { enabld: true } }, /shell: unknown key\(s\) "enabld"/],
+    ['an unknown top-level key', { bogus: true }, /\(top level\): unknown key "bogus" \(valid here: server, filesystem, /],
+    ['an unknown nested key', { shell: { enabld: true } }, /shell: unknown key "enabld" \(did you mean "enabled"\?\)/],
     ['a wrong type', { shell: { enabled: 'yes' } }, /shell\.enabled: .*expected boolean/],
     ['a relative root', { filesystem: { roots: ['projects'] } }, /filesystem\.roots\[0\]: expected an absolute path/],
     ['a tilde root', { filesystem: { roots: ['~/projects'] } }, /filesystem\.roots\[0\]: expected an absolute path/],
@@ -168,54 +167,31 @@ describe('default config path per OS', () => {
   });
 });
 
-describe('CLI (spec 17.12: malformed configuration fails closed at startup)', () => {
-  it('exits non-zero before listening, with one message naming file, key and expectation', async () => {
-    const file = writeJson(path.join(dir, 'bad.json'), { server: { port: 'eighty' }, shell: { enabled: true, allowedCommands: [''] } });
-    const run = await runCli(['serve', '--http', '--config', file], childEnv(dir));
-    expect(run.code).toBe(2);
-    expect(run.stdout).toBe('');
-    expect(run.stderr).toContain(`Invalid configuration in ${file}`);
-    expect(run.stderr).toContain('server.port: expected a port number');
-    expect(run.stderr).toContain('shell.allowedCommands[0]: must not be empty');
-    expect(run.stderr).not.toContain('listening');
+describe('reading the file', () => {
+  const load = (text: string) => {
+    const file = path.join(dir, 'read.json');
+    fs.writeFileSync(file, text);
+    return () => loadConfig({ cli: { config: file }, env: {} });
+  };
+
+  it('accepts a UTF-8 byte order mark', () => {
+    expect(load('\uFEFF{"shell":{"enabled":true}}')().config.shell.enabled).toBe(true);
   });
 
-  it('fails closed for stdio too, writing nothing on stdout', async () => {
-    const file = writeJson(path.join(dir, 'bad.json'), { nope: 1 });
-    const run = await runCli(['serve', '--stdio', '--config', file], childEnv(dir));
-    expect(run.code).toBe(2);
-    expect(run.stdout).toBe('');
+  it('names the line and column of a JSON syntax error', () => {
+    expect(load('{\n  "a": 1,\n}')).toThrow(/not valid JSON at line 3, column 1: Expected double-quoted property name/);
   });
 
-  it('config check prints the effective config with secrets masked', async () => {
-    const file = writeJson(path.join(dir, 'c.json'), { server: { token: 'cli-secret-token-123456' }, filesystem: { roots: [dir] } });
-    const run = await runCli(['config', 'check', '--config', file], childEnv(dir, { CHATGPT_MCP_PORT: '4321' }));
-    expect(run.code).toBe(0);
-    const printed = JSON.parse(run.stdout) as { server: { port: number; token: string }; filesystem: { roots: string[] } };
-    expect(printed.server.port).toBe(4321);
-    expect(printed.server.token).toBe('<redacted>');
-    expect(printed.filesystem.roots).toEqual([dir]);
-    expect(run.stdout + run.stderr).not.toContain('cli-secret-token-123456');
-    expect(run.stderr).toContain('configuration is valid');
+  it.each([
+    ['{"shell":{"allowedCommand":["git"]}}', 'shell: unknown key "allowedCommand" (did you mean "allowedCommands"?)'],
+    ['{"server":{"prot":1}}', 'server: unknown key "prot" (did you mean "port"?)'],
+    ['{"filesytem":{}}', '(top level): unknown key "filesytem" (did you mean "filesystem"?)'],
+    ['{"desktop":{"hostDisplay":true}}', 'desktop: unknown key "hostDisplay" (did you mean "hostDisplayAccess"?)'],
+  ])('suggests the nearest valid key for %s', (text, message) => {
+    expect(load(text)).toThrow(message);
   });
 
-  it('config path prints the file in use even when it is invalid', async () => {
-    const file = writeJson(path.join(dir, 'broken.json'), { nope: true });
-    const run = await runCli(['config', 'path', '--config', file], childEnv(dir));
-    expect(run.code).toBe(0);
-    expect(run.stdout.trim()).toBe(file);
-    const fallback = await runCli(['config', 'path'], childEnv(dir));
-    expect(fallback.stdout.trim()).toBe(path.join(dir, '.config', 'chatgpt-mcp', 'config.json'));
-  });
-
-  it('answers --version, --help, and usage errors', async () => {
-    const pkg = JSON.parse(fs.readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
-    expect((await runCli(['--version'], childEnv(dir))).stdout.trim()).toBe(pkg.version);
-    const help = await runCli(['--help'], childEnv(dir));
-    expect(help.stdout).toContain('serve --stdio');
-    const bad = await runCli(['serve', '--token', 'x'], childEnv(dir));
-    expect(bad.code).toBe(64);
-    expect(bad.stderr).toContain("Unknown option '--token'");
-    expect((await runCli(['frobnicate'], childEnv(dir))).stderr).toContain('unknown command "frobnicate"');
+  it('lists the valid keys when none is close', () => {
+    expect(load('{"shell":{"zzzzzzzz":1}}')).toThrow(/unknown key "zzzzzzzz" \(valid here: enabled, allowedCommands, /);
   });
 });

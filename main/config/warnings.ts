@@ -1,0 +1,52 @@
+/**
+ * Configurations that are valid but cannot work as the owner probably means, for `config
+ * check` (the settings window shows its own warnings from the same lists). Pure: what is on
+ * disk comes in as `facts`.
+ */
+import { isCodeRunner } from './code-runners.js';
+import type { Config } from './schema.js';
+
+export interface DiskFacts {
+  /** What is at an absolute path: a directory, something else, or nothing. */
+  kind(path: string): 'directory' | 'other' | 'missing';
+}
+
+export function configWarnings(config: Readonly<Config>, disk: DiskFacts): string[] {
+  const warnings: string[] = [];
+  const { filesystem, shell, desktop, services, process: processes } = config;
+
+  filesystem.roots.forEach((root, i) => {
+    const path = typeof root === 'string' ? root : root.path;
+    const kind = disk.kind(path);
+    if (kind === 'missing') warnings.push(`filesystem.roots[${i}]: ${path} does not exist (tools will refuse paths in it until it does)`);
+    if (kind === 'other') warnings.push(`filesystem.roots[${i}]: ${path} is not a directory`);
+  });
+  if (filesystem.write && !filesystem.roots.some((r) => typeof r === 'string' || !r.readOnly)) {
+    warnings.push('filesystem.write is on, but every root is read-only (or none is configured): no writing tool is offered');
+  }
+  if (!filesystem.read && !filesystem.write && filesystem.roots.length > 0)
+    warnings.push('filesystem.roots are set, but filesystem.read and filesystem.write are both off');
+
+  if (!shell.enabled && shell.allowedCommands.length > 0) warnings.push('shell.allowedCommands is set, but shell.enabled is false: no command can run');
+  if (shell.enabled && shell.allowedCommands.length === 0) warnings.push('shell.enabled is on, but shell.allowedCommands is empty: no command can run');
+  if (shell.enabled) {
+    if (shell.allowedCommands.includes('*')) warnings.push('shell.allowedCommands is ["*"]: any program on this computer can run, with your account\'s rights');
+    const runners = shell.allowedCommands.filter((c) => c !== '*' && isCodeRunner(c));
+    if (runners.length > 0) {
+      warnings.push(
+        `shell.allowedCommands: ${runners.join(', ')} can run any code they are given (scripts, plugins, hooks): allowing one is like allowing every program`,
+      );
+    }
+  }
+
+  const families = (['screen', 'input', 'browser', 'appControl'] as const).filter((f) => desktop[f]);
+  if (!desktop.hostDisplayAccess && families.length > 0) {
+    warnings.push(
+      `desktop.${families.join(', desktop.')} ${families.length === 1 ? 'is' : 'are'} on, but the master switch desktop.hostDisplayAccess is off: no desktop tool is offered`,
+    );
+  }
+  if (desktop.appControl && Object.keys(desktop.apps).length === 0) warnings.push('desktop.appControl is on, but desktop.apps lists no application');
+  if (services.control && services.allowed.length === 0) warnings.push('services.control is on, but services.allowed lists no service');
+  if (processes.kill && !processes.list) warnings.push('process.kill is on without process.list: the model must guess process ids');
+  return warnings;
+}

@@ -1,0 +1,140 @@
+/**
+ * The CLI as a person runs it: the built out/main/cli.js as a child process with a temp HOME.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { childEnv, runCli } from './helpers/servers.js';
+import { makeTempDir, removeDir, writeJson } from './helpers/temp.js';
+
+let dir: string;
+beforeEach(() => {
+  dir = makeTempDir();
+});
+afterEach(() => removeDir(dir));
+
+describe('serve and config check fail closed on a malformed config', () => {
+  it('exits non-zero before listening, with one message naming file, key and expectation', async () => {
+    const file = writeJson(path.join(dir, 'bad.json'), { server: { port: 'eighty' }, shell: { enabled: true, allowedCommands: [''] } });
+    const run = await runCli(['serve', '--http', '--config', file], childEnv(dir));
+    expect(run.code).toBe(2);
+    expect(run.stdout).toBe('');
+    expect(run.stderr).toContain(`Invalid configuration in ${file}`);
+    expect(run.stderr).toContain('server.port: expected a port number');
+    expect(run.stderr).toContain('shell.allowedCommands[0]: must not be empty');
+    expect(run.stderr).not.toContain('listening');
+  });
+
+  it('fails closed for stdio too, writing nothing on stdout', async () => {
+    const file = writeJson(path.join(dir, 'bad.json'), { nope: 1 });
+    const run = await runCli(['serve', '--stdio', '--config', file], childEnv(dir));
+    expect(run.code).toBe(2);
+    expect(run.stdout).toBe('');
+  });
+
+  it('config check prints the effective config with secrets masked', async () => {
+    const file = writeJson(path.join(dir, 'c.json'), { server: { token: 'cli-secret-token-123456' }, filesystem: { roots: [dir] } });
+    const run = await runCli(['config', 'check', '--config', file], childEnv(dir, { CHATGPT_MCP_PORT: '4321' }));
+    expect(run.code).toBe(0);
+    const printed = JSON.parse(run.stdout) as { server: { port: number; token: string }; filesystem: { roots: string[] } };
+    expect(printed.server.port).toBe(4321);
+    expect(printed.server.token).toBe('<redacted>');
+    expect(printed.filesystem.roots).toEqual([dir]);
+    expect(run.stdout + run.stderr).not.toContain('cli-secret-token-123456');
+    expect(run.stderr).toContain('configuration is valid');
+  });
+
+  it('config path prints the file in use even when it is invalid', async () => {
+    const file = writeJson(path.join(dir, 'broken.json'), { nope: true });
+    const run = await runCli(['config', 'path', '--config', file], childEnv(dir));
+    expect(run.code).toBe(0);
+    expect(run.stdout.trim()).toBe(file);
+    const fallback = await runCli(['config', 'path'], childEnv(dir));
+    expect(fallback.stdout.trim()).toBe(path.join(dir, '.config', 'chatgpt-mcp', 'config.json'));
+  });
+
+  it('answers --version, --help, and usage errors', async () => {
+    const pkg = JSON.parse(fs.readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
+    expect((await runCli(['--version'], childEnv(dir))).stdout.trim()).toBe(pkg.version);
+    const help = await runCli(['--help'], childEnv(dir));
+    expect(help.stdout).toContain('serve --stdio');
+    expect((await runCli(['frobnicate'], childEnv(dir))).stderr).toContain('unknown command "frobnicate"');
+  });
+});
+
+describe('usage errors exit 64 in our own words', () => {
+  it.each([
+    [['serve', '--token', 'x'], /there is no --token option .*server\.token.*CHATGPT_MCP_TOKEN/],
+    [['serve', '--token=x'], /there is no --token option/],
+    [['serve', '--frob'], /^chatgpt-mcp: unknown option --frob$/m],
+    [['serve', '--port', 'abc'], /--port abc: expected a port number from 0 to 65535/],
+    [['serve', '--port', '70000'], /--port 70000: expected a port number/],
+    [['serve', '--port'], /--port needs a value/],
+    [['config', 'frob'], /expected "config check", "config path" or "config init"/],
+  ])('%j', async (args, message) => {
+    const run = await runCli(args, childEnv(dir));
+    expect(run.code).toBe(64);
+    expect(run.stderr).toMatch(message);
+    expect(run.stderr).not.toMatch(/at .*\.js:\d+/); // no stack trace
+  });
+});
+
+describe('config check applies every rule serve applies, and warns', () => {
+  it('refuses a bind address serve refuses', async () => {
+    const file = writeJson(path.join(dir, 'c.json'), { server: { host: '0.0.0.0' } });
+    const run = await runCli(['config', 'check', '--config', file], childEnv(dir));
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/server would refuse to start: Refusing to listen on 0\.0\.0\.0/);
+  });
+
+  it('warns about grants that cannot work as meant', async () => {
+    const file = writeJson(path.join(dir, 'c.json'), {
+      filesystem: { roots: [path.join(dir, 'missing'), path.join(dir, 'c.json')] },
+      shell: { allowedCommands: ['git'] },
+      desktop: { screen: true },
+    });
+    const run = await runCli(['config', 'check', '--config', file], childEnv(dir));
+    expect(run.code).toBe(0);
+    expect(run.stderr).toMatch(/warning: filesystem\.roots\[0\]: .*missing does not exist/);
+    expect(run.stderr).toMatch(/warning: filesystem\.roots\[1\]: .* is not a directory/);
+    expect(run.stderr).toMatch(/warning: shell\.allowedCommands is set, but shell\.enabled is false/);
+    expect(run.stderr).toMatch(/warning: desktop\.screen is on, but the master switch desktop\.hostDisplayAccess is off/);
+  });
+});
+
+describe('config path and config init', () => {
+  it('says when the file does not exist yet', async () => {
+    const run = await runCli(['config', 'path'], childEnv(dir));
+    expect(run.code).toBe(0);
+    expect(run.stderr).toMatch(/does not exist yet.*config init/);
+  });
+
+  it('creates an owner-only config with a token and the given grants, and never replaces one without --force', async () => {
+    const project = path.join(dir, 'project');
+    fs.mkdirSync(project);
+    const env = childEnv(dir);
+    const made = await runCli(['config', 'init', '--root', project, '--read-only-root', dir, '--command', 'ls', '--write'], env);
+    expect(made.code).toBe(0);
+    const file = made.stdout.trim();
+    expect(file).toBe(path.join(dir, '.config', 'chatgpt-mcp', 'config.json'));
+    if (process.platform !== 'win32') expect(fs.statSync(file).mode & 0o777).toBe(0o600);
+    const written = JSON.parse(fs.readFileSync(file, 'utf8'));
+    expect(written.server.token).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(written.filesystem).toMatchObject({ write: true, roots: [project, { path: dir, readOnly: true }] });
+    expect(written.shell).toMatchObject({ enabled: true, allowedCommands: ['ls'] });
+    expect(made.stdout + made.stderr).not.toContain(written.server.token);
+
+    const again = await runCli(['config', 'init', '--root', project], env);
+    expect(again.code).toBe(2);
+    expect(again.stderr).toMatch(/already exists.*--force/);
+    expect(JSON.parse(fs.readFileSync(file, 'utf8')).server.token).toBe(written.server.token);
+    expect((await runCli(['config', 'init', '--root', project, '--force'], env)).code).toBe(0);
+    expect(JSON.parse(fs.readFileSync(file, 'utf8')).server.token).not.toBe(written.server.token);
+  });
+
+  it('refuses a relative folder', async () => {
+    const run = await runCli(['config', 'init', '--root', 'relative/dir'], childEnv(dir));
+    expect(run.code).toBe(64);
+    expect(fs.existsSync(path.join(dir, '.config', 'chatgpt-mcp', 'config.json'))).toBe(false);
+  });
+});
