@@ -13,7 +13,8 @@ import { FilesystemPolicy } from '../policy/filesystem.js';
 import { HelperPrograms } from '../policy/helper-programs.js';
 import { PathLock } from '../policy/path-lock.js';
 import { ShellPolicy } from '../policy/shell.js';
-import { withCachedJsonSchema } from './cached-schema.js';
+import { answerUngranted } from './not-granted.js';
+import { toolInputSchema, toolOutputSchema } from './tool-schema.js';
 import type { ToolDefinition, ToolDeps } from './tool.js';
 import { mapToolError } from './tool-errors.js';
 import { ALL_TOOLS } from './tools/index.js';
@@ -51,9 +52,15 @@ interface PreparedTool {
   handler: (args: Record<string, unknown>, ctx: { mcpReq: { id: string | number; signal: AbortSignal } }) => Promise<CallToolResult>;
 }
 
-const instructions = (info: string) =>
-  `These tools act on the owner's computer, limited to what the owner granted. Call ${info} first to see the allowed ` +
-  'filesystem roots, commands and tool families. Paths are absolute or relative to the first root. A denied call says what is allowed.';
+/**
+ * ChatGPT keeps only the first 512 characters of the instructions: they say everything
+ * essential within that (a test holds them to it).
+ */
+export const instructions = (info: string) =>
+  `Tools that act on the owner's computer, only as far as the owner granted. Start with ${info}: it lists the shared folders ` +
+  '(roots), allowed commands and enabled tools. Paths are absolute or relative to the first root. A refused call names what is ' +
+  'allowed; a tool that is not granted says which setting grants it. Results are structured; prefer exact edits and reading ' +
+  'only what you need.';
 
 /** The name a tool is exposed under: the contract's dotted name, or with underscores for strict hosts. */
 export function exposedName(name: string, config: Readonly<Config>): string {
@@ -79,6 +86,8 @@ export function createServerFactory(deps: ServerDeps): McpServerFactory {
   const observe = deps.observer ?? (() => {});
   const prepared = tools.map((tool) => prepare(tool, toolDeps, deps.logger, secrets, observe));
   const serverInstructions = instructions(exposedName('system.info', deps.config));
+  const granted = new Set(tools.map((t) => t.name));
+  const ungranted = new Map((deps.tools ?? ALL_TOOLS).filter((t) => !granted.has(t.name)).map((t) => [exposedName(t.name, deps.config), t.name]));
 
   return () => {
     const server = new McpServer(
@@ -86,6 +95,7 @@ export function createServerFactory(deps: ServerDeps): McpServerFactory {
       { capabilities: { tools: { listChanged: false } }, instructions: serverInstructions },
     );
     prepared.forEach(({ config, handler }, i) => server.registerTool(names[i]!, config, handler));
+    answerUngranted(server, ungranted);
     return server;
   };
 }
@@ -95,8 +105,8 @@ function prepare(tool: ToolDefinition, deps: ToolDeps, logger: Logger, secrets: 
     config: {
       title: tool.title,
       description: tool.description,
-      inputSchema: withCachedJsonSchema(tool.input),
-      outputSchema: withCachedJsonSchema(tool.output),
+      inputSchema: toolInputSchema(tool.input),
+      outputSchema: toolOutputSchema(tool.output),
       annotations: tool.annotations,
     },
     async handler(args, ctx) {

@@ -50,7 +50,7 @@ describe('host display access off (the default)', () => {
       (r) => textOf(r),
       (e: Error) => e.message,
     );
-    expect(refused).toMatch(/not found/i);
+    expect(refused).toMatch(/^CAPABILITY_DISABLED: screen\.capture exists but is not granted .*desktop\.hostDisplayAccess and desktop\.screen/);
   });
 
   it('runs shell children without DISPLAY or XAUTHORITY, and refuses them from callers', async () => {

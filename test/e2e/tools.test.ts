@@ -53,10 +53,15 @@ describe.each(clients)('%s', (kind, connect) => {
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name).sort()).toEqual([
       'fs.delete',
+      'fs.edit',
+      'fs.find',
       'fs.list',
       'fs.mkdir',
       'fs.move',
+      'fs.patch',
       'fs.read',
+      'fs.search',
+      'fs.stat',
       'fs.write',
       'process.kill',
       'process.list',
@@ -66,6 +71,8 @@ describe.each(clients)('%s', (kind, connect) => {
     const byName = Object.fromEntries(tools.map((t) => [t.name, t.annotations]));
     expect(byName['fs.read']).toMatchObject({ readOnlyHint: true });
     expect(byName['fs.delete']).toMatchObject({ destructiveHint: true });
+    expect(byName['fs.search']).toMatchObject({ readOnlyHint: true });
+    expect(byName['fs.patch']).toMatchObject({ destructiveHint: true });
     expect(byName['shell.exec']).toMatchObject({ destructiveHint: true, openWorldHint: true });
   });
 
@@ -136,7 +143,7 @@ describe('disabled capabilities (spec 17.2)', () => {
     try {
       for (const client of [await connectModernHttp(readOnlyServer.url), await connectLegacyHttp(readOnlyServer.url)]) {
         const names = (await client.listTools()).tools.map((t) => t.name);
-        expect(names.sort()).toEqual(['fs.list', 'fs.read', 'system.info']);
+        expect(names.sort()).toEqual(['fs.find', 'fs.list', 'fs.read', 'fs.search', 'fs.stat', 'system.info']);
         for (const [name, args] of [
           ['fs.write', { path: target, content: 'x' }],
           ['shell.exec', { command: 'touch', args: [target] }],
@@ -146,7 +153,10 @@ describe('disabled capabilities (spec 17.2)', () => {
             (r) => (r.isError ? textOf(r) : 'executed'),
             (e: Error) => e.message,
           );
-          expect(outcome).toMatch(/not found/i);
+          // It exists but is not granted: the answer says so and names the setting; nothing runs.
+          expect(outcome).toMatch(
+            new RegExp(`^CAPABILITY_DISABLED: ${name.replace('.', '\\.')} exists but is not granted on this server; the owner grants it with `),
+          );
         }
         await client.close();
       }

@@ -37,7 +37,8 @@ export const fsList = defineTool({
     const dir = await policy.filesystem.resolve(args.path, 'read', 'fs.list');
     const hide = (name: string) => policy.filesystem.isProtectedName(name, dir);
     const { entries, truncated } = await policy.fsLock.run([shared(dir.path)], () => adapter.files.listDirectory(dir, { limit: LIST_LIMIT, hide }));
-    const text = `${dir.path}: ${entries.length} entr${entries.length === 1 ? 'y' : 'ies'}${truncated ? ` (first ${LIST_LIMIT} shown)` : ''}`;
+    const lines = entries.map((e) => (e.type === 'directory' ? `${e.name}/` : e.type === 'file' ? `${e.name}  ${e.size} bytes` : `${e.name}  (${e.type})`));
+    const text = `${dir.path}: ${entries.length} entr${entries.length === 1 ? 'y' : 'ies'}${truncated ? ` (first ${LIST_LIMIT} shown)` : ''}${lines.length ? `\n${lines.join('\n')}` : ''}`;
     return { structured: { path: dir.path, entries, truncated }, text };
   },
 });

@@ -28,7 +28,13 @@ export const systemInfo = defineTool({
     const info = await adapter.system.systemInfo();
     const capabilities = capabilitySummary(config, enabledTools);
     const structured = { ...info, serverVersion: VERSION, capabilities };
-    const text = `${info.hostname} (${info.platform} ${info.arch}, ${info.release}), up ${formatUptime(info.uptimeSeconds)}. Enabled: ${capabilities.tools.join(', ')}.`;
+    const roots = capabilities.filesystem.roots.map((r) => (r.readOnly ? `${r.path} (read-only)` : r.path));
+    const text = [
+      `${info.hostname} (${info.platform} ${info.arch}, ${info.release}), up ${formatUptime(info.uptimeSeconds)}.`,
+      `Roots: ${roots.length ? roots.join(', ') : 'none'}${capabilities.filesystem.write ? '' : ' (reading only)'}.`,
+      `Commands: ${capabilities.shell.enabled ? capabilities.shell.allowedCommands.join(', ') || 'none' : 'none (shell off)'}.`,
+      `Tools: ${capabilities.tools.join(', ')}.`,
+    ].join('\n');
     return { structured, text };
   },
 });

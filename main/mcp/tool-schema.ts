@@ -1,0 +1,111 @@
+/**
+ * The schemas tools are registered with: the zod schemas each tool defines, made portable
+ * for every host, and converted to JSON Schema once per process (the SDK would redo it on
+ * every request, because its cache lives on the per-request McpServer).
+ *
+ * Portable means what strict tool converters (OpenAI's strict mode, the Agents SDKs) accept:
+ * - every object says `additionalProperties: false`, and an unknown argument is refused;
+ * - an optional input is also nullable, and `null` means "not given": strict mode makes every
+ *   property required, so a model can only leave one out by sending null;
+ * - no JSON Schema type arrays (`["number", "null"]`): `anyOf` instead.
+ */
+import type * as z from 'zod';
+
+type JsonSchemaOptions = { target: string };
+type Json = Record<string, unknown>;
+type Standard = z.ZodType['~standard'] & {
+  jsonSchema: { input(options: JsonSchemaOptions): unknown; output(options: JsonSchemaOptions): unknown };
+};
+
+export function toolInputSchema<T extends z.ZodObject>(schema: T): T {
+  const standard = schema['~standard'] as Standard;
+  const known = Object.keys(schema.shape);
+  const validate = (value: unknown) => {
+    const args = withoutNulls(value);
+    if (args && typeof args === 'object' && !Array.isArray(args)) {
+      const unknown = Object.keys(args).filter((key) => !known.includes(key));
+      if (unknown.length > 0) {
+        return { issues: unknown.map((key) => ({ message: `unknown argument "${key}"; the arguments are: ${known.join(', ') || 'none'}`, path: [key] })) };
+      }
+    }
+    return standard.validate(args);
+  };
+  return withSchema(schema, standard, validate, (json) => portable(json, true));
+}
+
+export function toolOutputSchema<T extends z.ZodObject>(schema: T): T {
+  const standard = schema['~standard'] as Standard;
+  return withSchema(schema, standard, standard.validate, (json) => portable(json, false));
+}
+
+function withSchema<T extends z.ZodType>(schema: T, standard: Standard, validate: Standard['validate'], transform: (json: Json) => Json): T {
+  const cache = new Map<string, unknown>();
+  const memo = (io: 'input' | 'output') => (options: JsonSchemaOptions) => {
+    const key = `${io}:${options.target}`;
+    if (!cache.has(key)) cache.set(key, deepFreeze(transform(standard.jsonSchema[io](options) as Json)));
+    return cache.get(key);
+  };
+  const wrapped = { ...standard, validate, jsonSchema: { input: memo('input'), output: memo('output') } };
+  return new Proxy(schema, { get: (target, prop, receiver) => (prop === '~standard' ? wrapped : Reflect.get(target, prop, receiver)) });
+}
+
+/** `null` anywhere in the arguments means the value was not given. */
+function withoutNulls(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(withoutNulls);
+  if (value === null || typeof value !== 'object') return value;
+  return Object.fromEntries(
+    Object.entries(value)
+      .filter(([, v]) => v !== null)
+      .map(([k, v]) => [k, withoutNulls(v)]),
+  );
+}
+
+const NESTED = ['items', 'additionalProperties', 'not', 'contains', 'propertyNames'] as const;
+const LISTS = ['anyOf', 'oneOf', 'allOf', 'prefixItems'] as const;
+
+function portable(node: Json, input: boolean): Json {
+  const out: Json = { ...node };
+  for (const key of NESTED) if (isObject(out[key])) out[key] = portable(out[key] as Json, input);
+  for (const key of LISTS) if (Array.isArray(out[key])) out[key] = (out[key] as Json[]).map((n) => portable(n, input));
+  for (const key of ['properties', '$defs', 'definitions'] as const) {
+    if (isObject(out[key])) out[key] = Object.fromEntries(Object.entries(out[key] as Json).map(([k, v]) => [k, portable(v as Json, input)]));
+  }
+  if (out.type === 'object') {
+    out.additionalProperties = false;
+    if (input && isObject(out.properties)) {
+      const required = new Set((out.required as string[] | undefined) ?? []);
+      out.properties = Object.fromEntries(Object.entries(out.properties as Json).map(([k, v]) => [k, required.has(k) ? v : nullable(v as Json)]));
+    }
+  }
+  return Array.isArray(out.type) ? splitTypes(out) : out;
+}
+
+/** `{type: ["number", "null"], minimum: 0}` -> `{anyOf: [{type: "number", minimum: 0}, {type: "null"}]}`. */
+function splitTypes(node: Json): Json {
+  const { type, description, default: fallback, ...rest } = node;
+  const branches = (type as string[]).map((t) => (t === 'null' ? { type: 'null' } : { type: t, ...rest }));
+  return { ...(description === undefined ? {} : { description }), ...(fallback === undefined ? {} : { default: fallback }), anyOf: branches };
+}
+
+function nullable(node: Json): Json {
+  const branches = Array.isArray(node.anyOf) ? (node.anyOf as Json[]) : null;
+  if (branches?.some((b) => b.type === 'null') || node.type === 'null') return node;
+  const { description, default: fallback, ...rest } = node;
+  return {
+    ...(description === undefined ? {} : { description }),
+    ...(fallback === undefined ? {} : { default: fallback }),
+    anyOf: [...(branches ?? [rest]), { type: 'null' }],
+  };
+}
+
+function isObject(value: unknown): value is Json {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null) {
+    Object.values(value).forEach(deepFreeze);
+    Object.freeze(value);
+  }
+  return value;
+}
