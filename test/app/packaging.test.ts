@@ -1,12 +1,9 @@
 /**
  * What can be checked of packaging without building installers (no Electron downloads here):
  * the electron-builder config against electron-builder's own schema and validation, the
- * settings that matter for security and the OS integrations, the icons, the release workflow,
- * and the `npm start` launcher's fallback.
+ * settings that matter for security and the OS integrations, the icons and the release workflow.
  */
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
