@@ -6,14 +6,19 @@
 import { McpServer, type CallToolResult, type McpServerFactory } from '@modelcontextprotocol/server';
 import type { ComputerAdapter } from '../../adapter/computer-adapter.js';
 import type { Config } from '../config/schema.js';
-import type { Logger } from '../log.js';
+import { scrubbingLogger, type Logger } from '../log.js';
 import { SERVER_NAME, VERSION } from '../version.js';
 import type { ErrorCode } from '../../adapter/errors.js';
+import { AppPolicy } from '../policy/apps.js';
 import { FilesystemPolicy } from '../policy/filesystem.js';
+import { ChildLimiter } from '../policy/limits.js';
+import { ProcessPolicy } from '../policy/process.js';
 import { ReadWriteLock } from '../policy/read-write-lock.js';
+import { ServicePolicy } from '../policy/services.js';
 import { ShellPolicy } from '../policy/shell.js';
+import { UrlPolicy } from '../policy/url-policy.js';
 import { withCachedJsonSchema } from './cached-schema.js';
-import type { ToolDefinition, ToolDeps } from './tool.js';
+import type { Policies, ToolDefinition, ToolDeps } from './tool.js';
 import { mapToolError } from './tool-errors.js';
 import { ALL_TOOLS } from './tools/index.js';
 
@@ -61,24 +66,45 @@ export function enabledTools(config: Readonly<Config>, tools: readonly ToolDefin
   return tools.filter((tool) => tool.enabled(config));
 }
 
-export function createServerFactory(deps: ServerDeps): McpServerFactory {
+/** The per-request factory, and the policies it was built with (the tray's panels use the same objects). */
+export type ServerFactory = McpServerFactory & { readonly policies: Policies };
+
+export function createServerFactory(deps: ServerDeps): ServerFactory {
   const tools = enabledTools(deps.config, deps.tools);
   const filesystem = new FilesystemPolicy(deps.config.filesystem, deps.adapter.inspect, { protectedFiles: deps.protectedFiles ?? [] });
-  const policy = { filesystem, shell: new ShellPolicy(deps.config, filesystem, deps.adapter.inspect), fsLock: new ReadWriteLock() };
+  const policy: Policies = {
+    filesystem,
+    shell: new ShellPolicy(deps.config, filesystem, deps.adapter.inspect),
+    fsLock: new ReadWriteLock(),
+    ...otherPolicies(deps.config, deps.adapter.inspect),
+  };
   const names = tools.map((t) => exposedName(t.name, deps.config));
   const toolDeps: ToolDeps = { config: deps.config, adapter: deps.adapter, policy, enabledTools: names };
   const secrets = [deps.config.server.token ?? '', ...(deps.secrets ?? [])].filter(Boolean);
   const observe = deps.observer ?? (() => {});
-  const prepared = tools.map((tool) => prepare(tool, toolDeps, deps.logger, secrets, observe));
+  const logger = scrubbingLogger(deps.logger, secrets);
+  const prepared = tools.map((tool) => prepare(tool, toolDeps, logger, secrets, observe));
   const serverInstructions = instructions(exposedName('system.info', deps.config));
 
-  return () => {
+  const factory = () => {
     const server = new McpServer(
       { name: SERVER_NAME, version: VERSION },
       { capabilities: { tools: { listChanged: false } }, instructions: serverInstructions },
     );
     prepared.forEach(({ config, handler }, i) => server.registerTool(names[i]!, config, handler));
     return server;
+  };
+  return Object.assign(factory, { policies: policy });
+}
+
+/** The policies that do not depend on the filesystem policy, each built once per config. */
+export function otherPolicies(config: Readonly<Config>, port: ComputerAdapter['inspect']): Omit<Policies, 'filesystem' | 'shell' | 'fsLock'> {
+  return {
+    process: new ProcessPolicy(config, port),
+    apps: new AppPolicy(config),
+    services: new ServicePolicy(config),
+    urls: new UrlPolicy(config.desktop.browserUrls),
+    children: new ChildLimiter(config.shell.maxConcurrent),
   };
 }
 

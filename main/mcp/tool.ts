@@ -7,9 +7,14 @@ import type * as z from 'zod';
 import type { ContentBlock, ToolAnnotations } from '@modelcontextprotocol/server';
 import type { ComputerAdapter } from '../../adapter/computer-adapter.js';
 import type { Config } from '../config/schema.js';
+import type { AppPolicy } from '../policy/apps.js';
 import type { FilesystemPolicy } from '../policy/filesystem.js';
+import type { ChildLimiter } from '../policy/limits.js';
+import type { ProcessPolicy } from '../policy/process.js';
 import type { ReadWriteLock } from '../policy/read-write-lock.js';
+import type { ServicePolicy } from '../policy/services.js';
 import type { ShellPolicy } from '../policy/shell.js';
+import type { UrlPolicy } from '../policy/url-policy.js';
 
 /** The policies built once per config; every tool asks these before calling the adapter. */
 export interface Policies {
@@ -17,6 +22,12 @@ export interface Policies {
   shell: ShellPolicy;
   /** Held by fs tools from the path check through the operation (see read-write-lock.ts). */
   fsLock: ReadWriteLock;
+  process: ProcessPolicy;
+  apps: AppPolicy;
+  services: ServicePolicy;
+  urls: UrlPolicy;
+  /** Bounds the children running at once (shell.maxConcurrent), across every request. */
+  children: ChildLimiter;
 }
 
 export interface ToolDeps {
