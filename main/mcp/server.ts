@@ -8,7 +8,7 @@ import type { ComputerAdapter } from '../../adapter/computer-adapter.js';
 import type { Config } from '../config/schema.js';
 import { scrubbingLogger, type Logger } from '../log.js';
 import { SERVER_NAME, VERSION } from '../version.js';
-import type { ErrorCode } from '../../adapter/errors.js';
+import { isComputerAdapterError, type ErrorCode } from '../../adapter/errors.js';
 import { AppPolicy } from '../policy/apps.js';
 import { FilesystemPolicy } from '../policy/filesystem.js';
 import { ChildLimiter } from '../policy/limits.js';
@@ -122,9 +122,10 @@ function prepare(tool: ToolDefinition, deps: ToolDeps, logger: Logger, secrets: 
       const id = ctx.mcpReq.id;
       const target = safeTarget(tool, args);
       safely(() => observe({ phase: 'start', tool: tool.name, id, target }));
-      const finish = (outcome: 'ok' | ErrorCode, unexpected?: unknown) => {
+      const finish = (outcome: 'ok' | ErrorCode, unexpected?: unknown, operation?: string) => {
         const durationMs = elapsed(started);
-        const fields = { tool: tool.name, id, ...target, durationMs, outcome };
+        // Which step refused or failed (runCommand, killProcess, service.control...) when it is not the tool itself.
+        const fields = { tool: tool.name, id, ...target, durationMs, outcome, ...(operation && operation !== tool.name ? { operation } : {}) };
         if (unexpected === undefined) logger.info('tool call', fields);
         else logger.warn('tool call failed', { ...fields, error: describeUnknown(unexpected) });
         safely(() => observe({ phase: 'end', tool: tool.name, id, target, durationMs, outcome }));
@@ -138,7 +139,7 @@ function prepare(tool: ToolDefinition, deps: ToolDeps, logger: Logger, secrets: 
         };
       } catch (error) {
         const mapped = mapToolError(error, tool.name, secrets);
-        finish(mapped.code, mapped.code === 'OS_ERROR' ? error : undefined);
+        finish(mapped.code, mapped.code === 'OS_ERROR' ? error : undefined, isComputerAdapterError(error) ? error.operation : undefined);
         return mapped.result;
       }
     },
