@@ -13,7 +13,7 @@ import { connectModernHttp, textOf, type TestClient } from '../helpers/clients.j
 import { CODE_RUNNING_NAMES } from '../helpers/env-attacks.js';
 import { childEnv, runCli, startCliHttp, startTestServer } from '../helpers/servers.js';
 import { makeTempDir, removeDir, writeJson } from '../helpers/temp.js';
-import { missingDesktopPrereq, REQUIRED, startXvfb, type Xvfb } from '../adapter/desktop/fixtures/xvfb.js';
+import { missingDesktopPrereq, skipDesktop, startXvfb, type Xvfb } from '../adapter/desktop/fixtures/xvfb.js';
 
 const XDG_OPEN = ['/usr/bin/xdg-open', '/usr/local/bin/xdg-open'].find((file) => fs.existsSync(file));
 const posix = process.platform !== 'win32';
@@ -104,7 +104,7 @@ describe('caller variables that change which code runs', () => {
 
 const noDesktop = missingDesktopPrereq();
 
-describe.skipIf(!posix || Boolean(noDesktop && !REQUIRED))('helper processes the server starts on its own', () => {
+describe.skipIf(!posix || skipDesktop(noDesktop, 'the helper environment test under Xvfb'))('helper processes the server starts on its own', () => {
   const TOKEN = 'helper-env-token-0123456789abcdef';
   const SECRET = 'helper-env-owner-secret-value';
   let xvfb: Xvfb;
