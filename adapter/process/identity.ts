@@ -65,7 +65,7 @@ export async function linuxProcessIdentity(id: number, procRoot = '/proc'): Prom
 const KERNEL_PIDS: Partial<Record<NodeJS.Platform, readonly number[]>> = { darwin: [0], win32: [0, 4] };
 
 /** macOS and Windows: the process listing, where pids are process ids and nothing else. */
-export async function listedProcessIdentity(id: number, platform: NodeJS.Platform): Promise<ProcessIdentity | null> {
+async function listedProcessIdentity(id: number, platform: NodeJS.Platform): Promise<ProcessIdentity | null> {
   const found = (await listProcesses(platform)).find((p) => p.pid === id);
   if (!found) return null;
   const kernel = (KERNEL_PIDS[platform] ?? []).includes(id);

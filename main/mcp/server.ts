@@ -98,7 +98,7 @@ export function createServerFactory(deps: ServerDeps): ServerFactory {
 }
 
 /** The policies that do not depend on the filesystem policy, each built once per config. */
-export function otherPolicies(config: Readonly<Config>, port: ComputerAdapter['inspect']): Omit<Policies, 'filesystem' | 'shell' | 'fsLock'> {
+function otherPolicies(config: Readonly<Config>, port: ComputerAdapter['inspect']): Omit<Policies, 'filesystem' | 'shell' | 'fsLock'> {
   return {
     process: new ProcessPolicy(config, port),
     apps: new AppPolicy(config),
