@@ -14,6 +14,7 @@ import { readFile } from 'node:fs/promises';
 import os from 'node:os';
 import type { ProcessIdentity, OwnProcess } from '../policy-port.js';
 import { listProcesses } from './list.js';
+import type { ProcessInfo } from './process-ops.js';
 
 /** PF_KTHREAD in include/linux/sched.h: the task is a kernel thread. */
 const PF_KTHREAD = 0x00200000;
@@ -63,10 +64,20 @@ export async function linuxProcessIdentity(id: number, procRoot = '/proc'): Prom
 }
 
 const KERNEL_PIDS: Partial<Record<NodeJS.Platform, readonly number[]>> = { darwin: [0], win32: [0, 4] };
+/** One listing answers the walk up a parent chain (ps or PowerShell costs 50-500 ms a run). */
+const LISTING_REUSE_MS = 1000;
+let recent: { at: number; platform: NodeJS.Platform; processes: Promise<ProcessInfo[]> } | undefined;
+
+function listing(platform: NodeJS.Platform): Promise<ProcessInfo[]> {
+  if (!recent || recent.platform !== platform || Date.now() - recent.at > LISTING_REUSE_MS) {
+    recent = { at: Date.now(), platform, processes: listProcesses(platform) };
+  }
+  return recent.processes;
+}
 
 /** macOS and Windows: the process listing, where pids are process ids and nothing else. */
 async function listedProcessIdentity(id: number, platform: NodeJS.Platform): Promise<ProcessIdentity | null> {
-  const found = (await listProcesses(platform)).find((p) => p.pid === id);
+  const found = (await listing(platform)).find((p) => p.pid === id);
   if (!found) return null;
   const kernel = (KERNEL_PIDS[platform] ?? []).includes(id);
   return { pid: found.pid, ppid: found.ppid, kernel, uid: found.uid ?? null, user: found.user || null };
