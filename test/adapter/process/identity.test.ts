@@ -1,5 +1,6 @@
 /** What process an id names: thread ids resolve to their process, kernel threads are recognised. */
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { linuxProcessIdentity, ownProcess, parseStatFlags, parseStatusIds, processIdentity } from '../../../adapter/process/identity.js';
@@ -86,6 +87,12 @@ describe.skipIf(!linux)('processIdentity on the real /proc', () => {
     expect(await processIdentity(0, 'linux')).toBeNull();
     expect(await processIdentity(-5, 'linux')).toBeNull();
     expect(await processIdentity(2 ** 22 + 12345, 'linux')).toBeNull();
+  });
+
+  it("the listing path (macOS's; procps ps accepts the same flags) names processes, not threads, with the owner's name", async () => {
+    const found = await processIdentity(threaded.pid, 'darwin');
+    expect(found).toEqual({ pid: threaded.pid, ppid: process.pid, kernel: false, uid: null, user: os.userInfo().username });
+    expect(await processIdentity(threaded.threads[0]!, 'darwin')).toBeNull();
   });
 
   it('ownProcess is this process and its parent', () => {
