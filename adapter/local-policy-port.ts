@@ -2,11 +2,14 @@
 import fs from 'node:fs';
 import { entryType } from './fs/entry-type.js';
 import type { EntryFacts, PolicyPort } from './policy-port.js';
+import { shortEnvironment } from './process/child-env.js';
+import { ownProcess, processIdentity } from './process/identity.js';
 import type { ProcessOps } from './process/process-ops.js';
 
 const MISSING = new Set(['ENOENT', 'ENOTDIR']);
 
 export function localPolicyPort(processes: Pick<ProcessOps, 'findExecutable'>, platform: NodeJS.Platform, env: NodeJS.ProcessEnv): PolicyPort {
+  const base = Object.freeze(shortEnvironment(env));
   return {
     platform,
     realpath: (path) => fs.promises.realpath(path),
@@ -19,7 +22,9 @@ export function localPolicyPort(processes: Pick<ProcessOps, 'findExecutable'>, p
       }
     },
     findExecutable: (name, searchPath) => processes.findExecutable(name, searchPath),
-    baseEnvironment: () => env,
+    baseEnvironment: () => base,
+    processIdentity: (id) => processIdentity(id, platform),
+    ownProcess,
   };
 }
 

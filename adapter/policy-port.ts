@@ -20,6 +20,28 @@ export interface EntryFacts {
   size: number;
 }
 
+/** The process an id names (a thread id names the process it belongs to). */
+export interface ProcessIdentity {
+  /** The process: the thread-group leader on Linux. */
+  pid: number;
+  ppid: number;
+  /** A kernel thread (Linux) or the OS kernel's own process (macOS pid 0, Windows 0 and 4). */
+  kernel: boolean;
+  /** The owner's (effective) uid where the OS reports one cheaply, else null. */
+  uid: number | null;
+  /** The owner's user name where that is what the OS reports (macOS), else null. */
+  user: string | null;
+}
+
+/** This server's own process, as the OS sees it. */
+export interface OwnProcess {
+  pid: number;
+  /** The MCP host (stdio), the tray app's launcher, or the terminal that started the server. */
+  ppid: number;
+  uid: number | null;
+  user: string | null;
+}
+
 export interface PolicyPort {
   readonly platform: NodeJS.Platform;
   /** realpath(3): every symlink followed; throws with `code` ENOENT/ENOTDIR when missing. */
@@ -28,6 +50,13 @@ export interface PolicyPort {
   lstat(path: string): Promise<EntryFacts | null>;
   /** which(1) on `searchPath` (see ProcessOps.findExecutable). */
   findExecutable(name: string, searchPath: string | undefined): Promise<{ found: string; real: string } | null>;
-  /** The environment children are derived from (never handed over whole). */
-  baseEnvironment(): Readonly<Record<string, string | undefined>>;
+  /**
+   * The short environment children start from (PATH, HOME, locale, temp dirs, the session, OS
+   * essentials; see adapter/process/child-env.ts): never the server's whole environment.
+   */
+  baseEnvironment(): Readonly<Record<string, string>>;
+  /** What process `id` names, or null when there is none this user can see. */
+  processIdentity(id: number): Promise<ProcessIdentity | null>;
+  /** The server's own process and its parent. */
+  ownProcess(): OwnProcess;
 }

@@ -6,6 +6,7 @@
  */
 import { open, readdir, readFile, readlink, realpath } from 'node:fs/promises';
 import path from 'node:path';
+import { windowsPowerShell } from '../lib/system-root.js';
 import { runOsTool } from '../services/os-tool.js';
 
 const OP = 'app.close';
@@ -101,7 +102,7 @@ export function parsePsComm(text: string): Array<{ pid: number; executable: stri
 const CIM_SCRIPT = 'Get-CimInstance Win32_Process | ForEach-Object { "$($_.ProcessId)`t$($_.ExecutablePath)" }';
 
 async function windowsProcesses(target: ExecutableTarget): Promise<number[]> {
-  const shell = path.join(process.env.SystemRoot ?? 'C:\\Windows', 'System32', 'WindowsPowerShell', 'v1.0', 'powershell.exe');
+  const shell = windowsPowerShell();
   const { stdout } = await runOsTool(shell, ['-NoProfile', '-NonInteractive', '-Command', CIM_SCRIPT], { operation: OP, timeoutMs: 30_000 });
   const wanted = new Set([target.configured, target.real].map(windowsKey));
   return parseCimProcesses(stdout)

@@ -5,8 +5,8 @@
  * first (SIGTERM; taskkill without /F sends WM_CLOSE on Windows), then, with `force`, a kill.
  */
 import { readFile } from 'node:fs/promises';
-import path from 'node:path';
 import { adapterError } from '../errors.js';
+import { system32 } from '../lib/system-root.js';
 import { runOsTool } from '../services/os-tool.js';
 import type { CloseAppOptions, CloseAppResult } from './app-ops.js';
 import { describeTarget, findProcesses, runsTarget, type ExecutableTarget } from './app-processes.js';
@@ -46,7 +46,7 @@ export async function closeApp(app: { path: string; args?: readonly string[] }, 
 async function signal(pid: number, target: ExecutableTarget, kill: boolean): Promise<boolean> {
   if (!(await runsTarget(pid, target))) return false;
   if (process.platform === 'win32') {
-    const taskkill = path.join(process.env.SystemRoot ?? 'C:\\Windows', 'System32', 'taskkill.exe');
+    const taskkill = system32('taskkill.exe');
     const result = await runOsTool(taskkill, kill ? ['/F', '/PID', String(pid)] : ['/PID', String(pid)], { operation: OP, timeoutMs: 10_000 });
     return result.code === 0 || !kill; // a window-less process refuses WM_CLOSE: `force` is the answer
   }

@@ -7,13 +7,13 @@ import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { adapterError } from '../errors.js';
 import type { AppSpec } from './app-ops.js';
-import { buildChildEnv } from '../process/child-env.js';
+import { shortEnvironment } from '../process/child-env.js';
 
 const OP = 'app.launch';
 
 export async function launchApp(app: AppSpec): Promise<{ pid: number }> {
   await checkExecutable(app.path);
-  const child = spawn(app.path, [...app.args], { detached: true, stdio: 'ignore', shell: false, windowsHide: false, env: buildChildEnv(process.env) });
+  const child = spawn(app.path, [...app.args], { detached: true, stdio: 'ignore', shell: false, windowsHide: false, env: shortEnvironment(process.env) });
   await new Promise<void>((resolve, reject) => {
     child.once('spawn', resolve);
     child.once('error', (error: NodeJS.ErrnoException) => reject(spawnError(app.path, error)));

@@ -20,7 +20,8 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { adapterError } from '../errors.js';
-import { buildChildEnv } from '../process/child-env.js';
+import { system32 } from '../lib/system-root.js';
+import { shortEnvironment } from '../process/child-env.js';
 
 const OP = 'browser.open';
 /** How long an opener may take to report failure before the call counts as done. */
@@ -41,8 +42,7 @@ export interface Opener {
 export function openerFor(url: string, platform: NodeJS.Platform = process.platform): Opener {
   if (platform === 'darwin') return { file: '/usr/bin/open', args: [url] };
   if (platform === 'win32') {
-    const rundll32 = path.win32.join(process.env.SystemRoot ?? 'C:\\Windows', 'System32', 'rundll32.exe');
-    return { file: rundll32, args: ['url.dll,FileProtocolHandler', url] };
+    return { file: system32('rundll32.exe'), args: ['url.dll,FileProtocolHandler', url] };
   }
   return { file: 'xdg-open', args: [url] };
 }
@@ -53,7 +53,7 @@ export async function openUrl(url: string): Promise<void> {
   }
   const opener = openerFor(url);
   const name = path.basename(opener.file);
-  const child = spawn(opener.file, opener.args, { detached: true, stdio: 'ignore', shell: false, windowsHide: true, env: buildChildEnv(process.env) });
+  const child = spawn(opener.file, opener.args, { detached: true, stdio: 'ignore', shell: false, windowsHide: true, env: shortEnvironment(process.env) });
 
   const outcome = await new Promise<{ exit: number | null } | { error: NodeJS.ErrnoException } | 'running'>((resolve) => {
     const timer = setTimeout(() => resolve('running'), OPENER_GRACE_MS);

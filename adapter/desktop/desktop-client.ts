@@ -21,6 +21,7 @@ import type {
   ScreenSize,
   TypeResult,
 } from './desktop-ops.js';
+import { shortEnvironment } from '../process/child-env.js';
 import { missingDisplay } from './display-env.js';
 import { parseKeyCombo } from './keys.js';
 import { planTyping } from './typing-plan.js';
@@ -28,7 +29,7 @@ import { fromWireError, isWorkerResponse, OPERATION_NAMES, type DesktopOp, type 
 import { forkWorker, type WorkerExit, type WorkerHandle, type WorkerSpawner } from './worker-process.js';
 
 export interface DesktopClientOptions {
-  /** The worker's environment (its display); defaults to this process's. Shell policy does not apply here. */
+  /** The worker's environment (its display); defaults to the short environment of this process's. */
   env?: NodeJS.ProcessEnv;
   platform?: NodeJS.Platform;
   /** Defaults to a Node child process; the Electron app passes a utilityProcess spawner. */
@@ -68,7 +69,7 @@ export class DesktopClient implements DesktopOps {
   private nextId = 1;
 
   constructor(options: DesktopClientOptions = {}) {
-    this.env = options.env ?? process.env;
+    this.env = options.env ?? shortEnvironment(process.env);
     this.platform = options.platform ?? process.platform;
     this.spawn = options.spawn ?? forkWorker;
     this.workerPath = options.workerPath;

@@ -5,6 +5,7 @@
  * the desktop is a single display 0: what nut-js captures.
  */
 import { execFile } from 'node:child_process';
+import { helperEnvironment } from '../process/child-env.js';
 import type { ScreenRect, ScreenSize } from './desktop-ops.js';
 
 // " 0: +*DP-1 2560/597x1440/336+0+0  DP-1"
@@ -23,7 +24,7 @@ export async function listDisplays(screen: ScreenSize, platform: NodeJS.Platform
   const whole = [{ x: 0, y: 0, ...screen }];
   if (platform !== 'linux') return whole;
   const stdout = await new Promise<string>((resolve) => {
-    execFile('xrandr', ['--listmonitors'], { timeout: 3000, windowsHide: true }, (error, out) => resolve(error ? '' : out));
+    execFile('xrandr', ['--listmonitors'], { timeout: 3000, windowsHide: true, env: helperEnvironment() }, (error, out) => resolve(error ? '' : out));
   });
   const monitors = parseXrandrMonitors(stdout);
   return monitors.length > 0 ? monitors : whole;

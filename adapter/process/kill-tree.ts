@@ -5,9 +5,10 @@
  */
 import { spawn } from 'node:child_process';
 import { readdir, readFile } from 'node:fs/promises';
-import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { parseProcStat, PROC_READ_CONCURRENCY } from './list-linux.js';
+import { system32 } from '../lib/system-root.js';
+import { helperEnvironment } from './child-env.js';
 import { mapLimit } from './map-limit.js';
 
 const FIRST_POLL_MS = 5;
@@ -91,10 +92,9 @@ async function waitUntil(done: () => Promise<boolean>, timeoutMs: number): Promi
  * system directory (never looked up on PATH) and without a shell. False when it failed.
  */
 export function taskkillTree(pid: number): Promise<boolean> {
-  const systemRoot = process.env.SystemRoot ?? process.env.windir ?? 'C:\\Windows';
-  const taskkill = path.win32.join(systemRoot, 'System32', 'taskkill.exe');
+  const taskkill = system32('taskkill.exe');
   return new Promise((resolve) => {
-    const child = spawn(taskkill, ['/T', '/F', '/PID', String(pid)], { shell: false, windowsHide: true, stdio: 'ignore' });
+    const child = spawn(taskkill, ['/T', '/F', '/PID', String(pid)], { shell: false, windowsHide: true, stdio: 'ignore', env: helperEnvironment() });
     const timer = setTimeout(() => {
       child.kill();
       resolve(false);

@@ -7,6 +7,7 @@
  */
 import { execFile } from 'node:child_process';
 import path from 'node:path';
+import { helperEnvironment } from './child-env.js';
 import type { ProcessInfo } from './process-ops.js';
 
 export const PS_PATH = '/bin/ps';
@@ -64,7 +65,7 @@ function runPs(args: string[]): Promise<{ stdout: string; pid: number | undefine
     const child = execFile(
       PS_PATH,
       args,
-      { shell: false, windowsHide: true, timeout: PS_TIMEOUT_MS, maxBuffer: PS_MAX_BUFFER, encoding: 'utf8' },
+      { shell: false, windowsHide: true, timeout: PS_TIMEOUT_MS, maxBuffer: PS_MAX_BUFFER, encoding: 'utf8', env: helperEnvironment() },
       (error, stdout) => (error ? reject(error) : resolve({ stdout, pid: child.pid })),
     );
   });

@@ -92,6 +92,7 @@ async function readProcess(dir: string, users: Map<number, string>): Promise<Pro
       pid: stat.pid,
       ppid: stat.ppid,
       user: users.get(uid) ?? String(uid),
+      uid,
       command: exe ? exeName(exe) : stat.comm,
       args: splitCmdline(cmdline),
     };

@@ -6,7 +6,8 @@
  * dominates the cost (a few hundred ms).
  */
 import { execFile } from 'node:child_process';
-import path from 'node:path';
+import { windowsPowerShell } from '../lib/system-root.js';
+import { helperEnvironment } from './child-env.js';
 import type { ProcessInfo } from './process-ops.js';
 
 export const POWERSHELL_SCRIPT =
@@ -17,13 +18,12 @@ const MAX_BUFFER = 64 * 1024 * 1024;
 
 export async function listWindowsProcesses(): Promise<ProcessInfo[]> {
   // By absolute path from the system directory: never whatever `powershell.exe` PATH finds first.
-  const systemRoot = process.env.SystemRoot ?? process.env.windir ?? 'C:\\Windows';
-  const powershell = path.win32.join(systemRoot, 'System32', 'WindowsPowerShell', 'v1.0', 'powershell.exe');
+  const powershell = windowsPowerShell();
   const stdout = await new Promise<string>((resolve, reject) => {
     execFile(
       powershell,
       ['-NoProfile', '-NonInteractive', '-Command', POWERSHELL_SCRIPT],
-      { shell: false, windowsHide: true, timeout: TIMEOUT_MS, maxBuffer: MAX_BUFFER, encoding: 'utf8' },
+      { shell: false, windowsHide: true, timeout: TIMEOUT_MS, maxBuffer: MAX_BUFFER, encoding: 'utf8', env: helperEnvironment() },
       (error, out) => (error ? reject(error) : resolve(out)),
     );
   });

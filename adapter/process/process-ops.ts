@@ -44,6 +44,8 @@ export interface ProcessInfo {
   ppid: number;
   /** Effective user name; a numeric uid when it has no name; '' on Windows (not available cheaply). */
   user: string;
+  /** Effective uid, where the listing has it (Linux). */
+  uid?: number;
   /** Executable name (basename), e.g. `node`, `Google Chrome`, `chrome.exe`. */
   command: string;
   /** Exact argv on Linux; reconstructed from one command-line string on macOS and Windows. */

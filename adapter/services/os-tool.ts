@@ -6,7 +6,7 @@
  */
 import { execFile } from 'node:child_process';
 import { adapterError } from '../errors.js';
-import { buildChildEnv } from '../process/child-env.js';
+import { helperEnvironment } from '../process/child-env.js';
 
 export interface CommandResult {
   code: number;
@@ -32,7 +32,7 @@ export function runOsTool(file: string, args: readonly string[], { operation, ti
         maxBuffer: maxBytes,
         windowsHide: true,
         encoding: 'utf8',
-        env: { ...buildChildEnv(process.env), LC_ALL: 'C', LANG: 'C' },
+        env: helperEnvironment(),
       },
       (error, stdout, stderr) => {
         if (!error) return resolve({ code: 0, stdout, stderr });

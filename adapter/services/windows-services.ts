@@ -5,8 +5,8 @@
  * numbers. start/stop return while the service is still pending: the state is polled until it
  * settles or the time runs out.
  */
-import path from 'node:path';
 import { adapterError } from '../errors.js';
+import { system32 } from '../lib/system-root.js';
 import type { ServiceAction, ServiceStatus } from './service-ops.js';
 import { firstLine, runOsTool } from './os-tool.js';
 import type { ServiceRef } from './service-name.js';
@@ -41,7 +41,7 @@ const START_TYPES: Record<number, { word: string; enabled: boolean }> = {
 };
 
 function scExe(): string {
-  return path.win32.join(process.env.SystemRoot ?? 'C:\\Windows', 'System32', 'sc.exe');
+  return system32('sc.exe');
 }
 
 function requireSystemScope(ref: ServiceRef, operation: string): void {

@@ -12,18 +12,19 @@ import { utilityProcessSpawner } from './utility-spawner.js';
 import { ensureConfigFile } from './first-run.js';
 import { loadConfig } from '../config/load.js';
 import { ConfigValidationError, saveConfig } from '../config/save.js';
-import { createLogger, type Logger } from '../log.js';
+import { createLogger, scrubbingLogger, type Logger } from '../log.js';
 import { startHttpServer } from '../mcp/http.js';
 import { createServerFactory, enabledTools, type ToolCallEvent } from '../mcp/server.js';
 import { ActivityRing } from './activity-ring.js';
 import type { SaveResult, SettingsSnapshot } from './bridge-api.js';
-import { activeOverrides, explainStartFailure, readConfigForEditing, resolveConfigPath } from './config-file.js';
+import { activeOverrides, explainStartFailure, readConfigForEditing, resolveConfigPath, savedProcessGrants } from './config-file.js';
 import { testConnection } from './connection-test.js';
 import { registerIpc } from './ipc.js';
 import { PUSH } from './ipc-channels.js';
 import { loginItem } from './login-item.js';
 import type { MenuAction } from './menu-model.js';
 import { ProcessPanel } from './process-panel.js';
+import type { ProcessPolicy } from '../policy/process.js';
 import { sectionForField } from './sections.js';
 import { hardenApp, hardenSession } from './security.js';
 import { ServerLifecycle } from './server-lifecycle.js';
@@ -72,6 +73,8 @@ export async function runApp({ mainDir, env = process.env, log = createLogger('i
   let tray: TrayController | null = null;
   /** The token the running server accepts (from the config or the token file). */
   let bearerToken: string | null = null;
+  /** The running server's process policy: the process panel decides with the same object. */
+  let processPolicy: ProcessPolicy | null = null;
   const login = loginItem(app, platform, env);
   const refreshTray = () => tray?.render({ status: lifecycle.status, hasToken: Boolean(bearerToken), openAtLogin: login.get() }, pulse.busy);
 
@@ -99,7 +102,8 @@ export async function runApp({ mainDir, env = process.env, log = createLogger('i
       bearerToken = (await ensureBearerToken(config, appConfigDir(place)))?.token ?? null;
       const secrets = bearerToken ? [bearerToken] : [];
       const factory = createServerFactory({ config, adapter, logger, observer, protectedFiles: [configPath, ...protectedAppDirs(place)], secrets });
-      return startHttpServer({ config, logger, factory, bearerToken });
+      processPolicy = factory.policies.process;
+      return startHttpServer({ config, logger: scrubbingLogger(logger, secrets), factory, bearerToken });
     },
     toolCount: (config) => enabledTools(config).length,
     explain: (error) => explainStartFailure(error, configPath),
@@ -112,7 +116,11 @@ export async function runApp({ mainDir, env = process.env, log = createLogger('i
     if (status.state === 'error') log.error('server not running', { reason: status.message.split('\n')[0] });
   });
 
-  const processes = new ProcessPanel(adapter.processes, () => lifecycle.config);
+  const processes = new ProcessPanel(
+    adapter.processes,
+    () => (lifecycle.status.state === 'running' ? processPolicy : null),
+    () => savedProcessGrants(configPath),
+  );
 
   const onAction = (action: MenuAction): void => {
     const status = lifecycle.status;

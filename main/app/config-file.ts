@@ -45,6 +45,17 @@ export function readConfigForEditing(file: string): EditableConfig {
   return { exists: true, config: value as Record<string, unknown>, fileError: null, issues: checked.ok ? [] : checked.issues };
 }
 
+/**
+ * The process grants the saved file holds now (the tray's process panel honours a switch turned
+ * off before the server restarts); null when the file is unreadable or invalid, which counts as off.
+ */
+export function savedProcessGrants(file: string): { list: boolean; kill: boolean } | null {
+  const editable = readConfigForEditing(file);
+  if (!editable.config) return null;
+  const checked = validateConfig(editable.config);
+  return checked.ok ? { list: checked.config.process.list, kill: checked.config.process.kill } : null;
+}
+
 /** Environment variables that override the file in the running server (names only). */
 export const OVERRIDE_VARIABLES = ['CHATGPT_MCP_CONFIG', 'CHATGPT_MCP_HOST', 'CHATGPT_MCP_PORT', 'CHATGPT_MCP_TOKEN', 'CHATGPT_MCP_LOG_LEVEL'] as const;
 

@@ -1,56 +1,63 @@
 /**
- * The settings window's live process list, through the same adapter the tools use and gated
- * by the same config switches (process.list / process.kill) of the running server, so the
- * window never shows or does more than the owner granted.
+ * The settings window's live process list, through the same adapter the tools use and decided
+ * by the running server's own ProcessPolicy object (the same pid rules, ownOnly and redaction
+ * as process.list and process.kill), so the window never shows or does more than the owner
+ * granted. A grant counts only while the server runs with it AND the saved config still has it:
+ * turning a switch off and saving takes effect in the window at once, before any restart.
  */
 import { isComputerAdapterError } from '../../adapter/errors.js';
+import type { ProcessInfo } from '../../adapter/process/process-ops.js';
 import type { Config } from '../config/schema.js';
+import type { ProcessPolicy } from '../policy/process.js';
 import type { KillResult, KillSignal, ProcessListResult, ProcessRow } from './bridge-api.js';
 
 export interface ProcessAccess {
-  listProcesses(): Promise<Array<{ pid: number; ppid?: number | null; user?: string | null; command: string; args?: string[] }>>;
+  listProcesses(): Promise<ProcessInfo[]>;
   killProcess(pid: number, signal: string): Promise<void>;
 }
 
+/** The process grants of the saved config file now; null when it cannot be read (counts as off). */
+export type SavedGrants = () => Pick<Config['process'], 'list' | 'kill'> | null;
+
 export const MAX_ROWS = 500;
+
+const LIST_OFF = 'Process listing is off. Turn on "List processes", save, and restart the server.';
+const KILL_OFF = 'Ending processes is off. Turn on "End processes", save, and restart the server.';
+const NOT_RUNNING = 'The server is not running; the process list follows the running server’s settings. Start or resume it first.';
 
 export class ProcessPanel {
   constructor(
     private readonly access: Partial<ProcessAccess>,
-    private readonly config: () => Readonly<Config> | null,
-    private readonly ownPid: number = process.pid,
+    /** The running server's process policy; null while it is stopped, paused or failed. */
+    private readonly policy: () => ProcessPolicy | null,
+    private readonly saved: SavedGrants = () => ({ list: true, kill: true }),
   ) {}
 
   async list(match?: string): Promise<ProcessListResult> {
-    const config = this.config();
-    if (!config?.process.list) return { ok: false, error: 'Process listing is off. Turn on "List processes", save, and restart the server.' };
+    const policy = this.policy();
+    if (!policy) return { ok: false, error: NOT_RUNNING };
+    const saved = this.saved();
+    if (!policy.canList || !saved?.list) return { ok: false, error: LIST_OFF };
     if (typeof this.access.listProcesses !== 'function') return { ok: false, error: 'Process listing is not available in this build.' };
     try {
-      const needle = match?.trim().toLowerCase() ?? '';
-      const rows: ProcessRow[] = [];
-      let truncated = false;
-      for (const p of await this.access.listProcesses()) {
-        const args = p.args ?? [];
-        if (needle && !`${p.command} ${args.join(' ')}`.toLowerCase().includes(needle)) continue;
-        if (rows.length >= MAX_ROWS) {
-          truncated = true;
-          break;
-        }
-        rows.push({ pid: p.pid, ppid: p.ppid ?? null, user: p.user || null, command: p.command, args });
-      }
-      return { ok: true, processes: rows, truncated, canKill: config.process.kill };
+      const visible = policy.visible(await this.access.listProcesses(), match);
+      const rows: ProcessRow[] = visible
+        .slice(0, MAX_ROWS)
+        .map((p) => ({ pid: p.pid, ppid: p.ppid ?? null, user: p.user || null, command: p.command, args: p.args }));
+      return { ok: true, processes: rows, truncated: visible.length > MAX_ROWS, canKill: policy.canKill && saved.kill };
     } catch (error) {
       return { ok: false, error: errorText(error, 'Could not list processes') };
     }
   }
 
   async kill(pid: number, signal: KillSignal): Promise<KillResult> {
-    const config = this.config();
-    if (!config?.process.kill) return { ok: false, error: 'Ending processes is off. Turn on "End processes", save, and restart the server.' };
+    const policy = this.policy();
+    if (!policy) return { ok: false, error: NOT_RUNNING };
+    if (!policy.canKill || !this.saved()?.kill) return { ok: false, error: KILL_OFF };
     if (typeof this.access.killProcess !== 'function') return { ok: false, error: 'Ending processes is not available in this build.' };
-    if (pid === this.ownPid) return { ok: false, error: 'That is this app; quit it from the tray menu instead.' };
     try {
-      await this.access.killProcess(pid, signal);
+      const target = await policy.signalTarget(pid);
+      await this.access.killProcess(target.pid, signal);
       return { ok: true };
     } catch (error) {
       return { ok: false, error: errorText(error, `Could not signal process ${pid}`) };

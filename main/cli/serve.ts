@@ -2,7 +2,7 @@
 import { createLocalAdapter } from '../../adapter/local-computer-adapter.js';
 import type { CliOverrides } from '../config/load.js';
 import { ensureBearerToken } from '../config/token.js';
-import { createLogger } from '../log.js';
+import { createLogger, scrubbingLogger } from '../log.js';
 import { ListenError, startHttpServer } from '../mcp/http.js';
 import { createServerFactory, enabledTools } from '../mcp/server.js';
 import { startStdioServer } from '../mcp/stdio.js';
@@ -24,7 +24,8 @@ export function serveHttp(cli: CliOverrides): number | Promise<number> {
     const factory = createServerFactory({ config, adapter, logger, protectedFiles: protectedPaths(path), secrets });
     let running;
     try {
-      running = await startHttpServer({ config, factory, logger, bearerToken: bearer?.token ?? null });
+      // Refused requests log their path, which a caller chooses: scrub the token from it too.
+      running = await startHttpServer({ config, factory, logger: scrubbingLogger(logger, secrets), bearerToken: bearer?.token ?? null });
     } catch (error) {
       await adapter.close();
       if (error instanceof ListenError) {

@@ -7,6 +7,7 @@
  * default is the safe one: nothing writable, no shell, no processes, no desktop.
  */
 import * as z from 'zod';
+import { codeRunningReason } from '../policy/env-names.js';
 
 export const LOG_LEVELS = ['silent', 'error', 'warn', 'info', 'debug'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -90,11 +91,17 @@ export const shellSchema = z.strictObject({
   maxOutputBytes: byteSize(256 * MiB).default(1 * MiB),
   allowEnv: z.boolean().default(false),
   allowPathEnv: z.boolean().default(false),
+  /** With allowEnv: names callers may set besides the built-in harmless ones (LANG, TZ, TERM...). */
+  allowedEnv: z.array(text).default([]),
+  /** Children shell.exec runs at once; more calls wait in a queue of 4x this many, then fail with TIMEOUT. */
+  maxConcurrent: z.number().int().positive().max(256).default(8),
 });
 
 export const processSchema = z.strictObject({
   list: z.boolean().default(false),
   kill: z.boolean().default(false),
+  /** List and signal only the processes of the user this server runs as. */
+  ownOnly: z.boolean().default(false),
 });
 
 export const appSchema = z.strictObject({
@@ -144,6 +151,10 @@ export const configSchema = z
         message: 'is "none" but a token is set (server.token or CHATGPT_MCP_TOKEN); remove one of them',
       });
     }
+    config.shell.allowedEnv.forEach((name, i) => {
+      const reason = codeRunningReason(name, { allowPathEnv: config.shell.allowPathEnv });
+      if (reason) ctx.addIssue({ code: 'custom', path: ['shell', 'allowedEnv', i], message: reason });
+    });
     if (config.server.maxRequestBytes <= config.filesystem.maxWriteBytes) {
       ctx.addIssue({
         code: 'custom',

@@ -1,6 +1,7 @@
 /** What this server may do, as reported by system.info. Never includes the token. */
 import * as z from 'zod';
 import type { Config } from '../config/schema.js';
+import { BUILT_IN_ENV_NAMES } from '../policy/env-names.js';
 
 export const capabilitySchema = z.object({
   tools: z.array(z.string()),
@@ -11,8 +12,16 @@ export const capabilitySchema = z.object({
     maxReadBytes: z.number(),
     maxWriteBytes: z.number(),
   }),
-  shell: z.object({ enabled: z.boolean(), allowedCommands: z.array(z.string()), maxRuntimeMs: z.number(), maxOutputBytes: z.number() }),
-  process: z.object({ list: z.boolean(), kill: z.boolean() }),
+  shell: z.object({
+    enabled: z.boolean(),
+    allowedCommands: z.array(z.string()),
+    maxRuntimeMs: z.number(),
+    maxOutputBytes: z.number(),
+    /** Environment names a caller may set (LC_* stands for every LC_ name); empty without shell.allowEnv. */
+    allowedEnv: z.array(z.string()),
+    maxConcurrent: z.number(),
+  }),
+  process: z.object({ list: z.boolean(), kill: z.boolean(), ownOnly: z.boolean() }),
   desktop: z.object({ hostDisplayAccess: z.boolean(), screen: z.boolean(), input: z.boolean(), browser: z.boolean(), apps: z.array(z.string()) }),
   services: z.object({ allowed: z.array(z.string()), control: z.boolean() }),
 });
@@ -36,8 +45,10 @@ export function capabilitySummary(config: Readonly<Config>, tools: readonly stri
       allowedCommands: shell.enabled ? [...shell.allowedCommands] : [],
       maxRuntimeMs: shell.maxRuntimeMs,
       maxOutputBytes: shell.maxOutputBytes,
+      allowedEnv: shell.enabled && shell.allowEnv ? [...BUILT_IN_ENV_NAMES, ...(shell.allowPathEnv ? ['PATH'] : []), ...shell.allowedEnv] : [],
+      maxConcurrent: shell.maxConcurrent,
     },
-    process: { ...config.process },
+    process: { list: config.process.list, kill: config.process.kill, ownOnly: config.process.ownOnly },
     desktop: {
       hostDisplayAccess: display,
       screen: display && desktop.screen,

@@ -6,16 +6,21 @@
 import { McpServer, type CallToolResult, type McpServerFactory } from '@modelcontextprotocol/server';
 import type { ComputerAdapter } from '../../adapter/computer-adapter.js';
 import type { Config } from '../config/schema.js';
-import type { Logger } from '../log.js';
+import { scrubbingLogger, type Logger } from '../log.js';
 import { SERVER_NAME, VERSION } from '../version.js';
-import type { ErrorCode } from '../../adapter/errors.js';
+import { isComputerAdapterError, type ErrorCode } from '../../adapter/errors.js';
+import { AppPolicy } from '../policy/apps.js';
 import { FilesystemPolicy } from '../policy/filesystem.js';
 import { HelperPrograms } from '../policy/helper-programs.js';
+import { ChildLimiter } from '../policy/limits.js';
 import { PathLock } from '../policy/path-lock.js';
+import { ProcessPolicy } from '../policy/process.js';
+import { ServicePolicy } from '../policy/services.js';
 import { ShellPolicy } from '../policy/shell.js';
+import { UrlPolicy } from '../policy/url-policy.js';
 import { answerUngranted } from './not-granted.js';
 import { toolInputSchema, toolOutputSchema } from './tool-schema.js';
-import type { ToolDefinition, ToolDeps } from './tool.js';
+import type { Policies, ToolDefinition, ToolDeps } from './tool.js';
 import { mapToolError } from './tool-errors.js';
 import { ALL_TOOLS } from './tools/index.js';
 
@@ -71,25 +76,30 @@ export function enabledTools(config: Readonly<Config>, tools: readonly ToolDefin
   return tools.filter((tool) => tool.enabled(config));
 }
 
-export function createServerFactory(deps: ServerDeps): McpServerFactory {
+/** The per-request factory, and the policies it was built with (the tray's panels use the same objects). */
+export type ServerFactory = McpServerFactory & { readonly policies: Policies };
+
+export function createServerFactory(deps: ServerDeps): ServerFactory {
   const tools = enabledTools(deps.config, deps.tools);
   const filesystem = new FilesystemPolicy(deps.config.filesystem, deps.adapter.inspect, { protectedFiles: deps.protectedFiles ?? [] });
-  const policy = {
+  const policy: Policies = {
     filesystem,
     shell: new ShellPolicy(deps.config, filesystem, deps.adapter.inspect),
     fsLock: new PathLock(),
     helpers: new HelperPrograms(deps.adapter.inspect, filesystem, deps.useRipgrep ?? true),
+    ...otherPolicies(deps.config, deps.adapter.inspect),
   };
   const names = tools.map((t) => exposedName(t.name, deps.config));
   const toolDeps: ToolDeps = { config: deps.config, adapter: deps.adapter, policy, enabledTools: names };
   const secrets = [deps.config.server.token ?? '', ...(deps.secrets ?? [])].filter(Boolean);
   const observe = deps.observer ?? (() => {});
-  const prepared = tools.map((tool) => prepare(tool, toolDeps, deps.logger, secrets, observe));
+  const logger = scrubbingLogger(deps.logger, secrets);
+  const prepared = tools.map((tool) => prepare(tool, toolDeps, logger, secrets, observe));
   const serverInstructions = instructions(exposedName('system.info', deps.config));
   const granted = new Set(tools.map((t) => t.name));
   const ungranted = new Map((deps.tools ?? ALL_TOOLS).filter((t) => !granted.has(t.name)).map((t) => [exposedName(t.name, deps.config), t.name]));
 
-  return () => {
+  const factory = () => {
     const server = new McpServer(
       { name: SERVER_NAME, version: VERSION },
       { capabilities: { tools: { listChanged: false } }, instructions: serverInstructions },
@@ -97,6 +107,18 @@ export function createServerFactory(deps: ServerDeps): McpServerFactory {
     prepared.forEach(({ config, handler }, i) => server.registerTool(names[i]!, config, handler));
     answerUngranted(server, ungranted);
     return server;
+  };
+  return Object.assign(factory, { policies: policy });
+}
+
+/** The policies that do not depend on the filesystem policy, each built once per config. */
+function otherPolicies(config: Readonly<Config>, port: ComputerAdapter['inspect']): Omit<Policies, 'filesystem' | 'shell' | 'fsLock' | 'helpers'> {
+  return {
+    process: new ProcessPolicy(config, port),
+    apps: new AppPolicy(config),
+    services: new ServicePolicy(config),
+    urls: new UrlPolicy(config.desktop.browserUrls),
+    children: new ChildLimiter(config.shell.maxConcurrent),
   };
 }
 
@@ -114,9 +136,10 @@ function prepare(tool: ToolDefinition, deps: ToolDeps, logger: Logger, secrets: 
       const id = ctx.mcpReq.id;
       const target = safeTarget(tool, args);
       safely(() => observe({ phase: 'start', tool: tool.name, id, target }));
-      const finish = (outcome: 'ok' | ErrorCode, unexpected?: unknown) => {
+      const finish = (outcome: 'ok' | ErrorCode, unexpected?: unknown, operation?: string) => {
         const durationMs = elapsed(started);
-        const fields = { tool: tool.name, id, ...target, durationMs, outcome };
+        // Which step refused or failed (runCommand, killProcess, service.control...) when it is not the tool itself.
+        const fields = { tool: tool.name, id, ...target, durationMs, outcome, ...(operation && operation !== tool.name ? { operation } : {}) };
         if (unexpected === undefined) logger.info('tool call', fields);
         else logger.warn('tool call failed', { ...fields, error: describeUnknown(unexpected) });
         safely(() => observe({ phase: 'end', tool: tool.name, id, target, durationMs, outcome }));
@@ -130,7 +153,7 @@ function prepare(tool: ToolDefinition, deps: ToolDeps, logger: Logger, secrets: 
         };
       } catch (error) {
         const mapped = mapToolError(error, tool.name, secrets);
-        finish(mapped.code, mapped.code === 'OS_ERROR' ? error : undefined);
+        finish(mapped.code, mapped.code === 'OS_ERROR' ? error : undefined, isComputerAdapterError(error) ? error.operation : undefined);
         return mapped.result;
       }
     },

@@ -7,10 +7,15 @@ import type * as z from 'zod';
 import type { ContentBlock, ToolAnnotations } from '@modelcontextprotocol/server';
 import type { ComputerAdapter } from '../../adapter/computer-adapter.js';
 import type { Config } from '../config/schema.js';
+import type { AppPolicy } from '../policy/apps.js';
 import type { FilesystemPolicy } from '../policy/filesystem.js';
 import type { HelperPrograms } from '../policy/helper-programs.js';
+import type { ChildLimiter } from '../policy/limits.js';
 import type { PathLock } from '../policy/path-lock.js';
+import type { ProcessPolicy } from '../policy/process.js';
+import type { ServicePolicy } from '../policy/services.js';
 import type { ShellPolicy } from '../policy/shell.js';
+import type { UrlPolicy } from '../policy/url-policy.js';
 
 /** The policies built once per config; every tool asks these before calling the adapter. */
 export interface Policies {
@@ -20,6 +25,12 @@ export interface Policies {
   fsLock: PathLock;
   /** Programs the server runs for its own work (ripgrep). */
   helpers: HelperPrograms;
+  process: ProcessPolicy;
+  apps: AppPolicy;
+  services: ServicePolicy;
+  urls: UrlPolicy;
+  /** Bounds the children running at once (shell.maxConcurrent), across every request. */
+  children: ChildLimiter;
 }
 
 export interface ToolDeps {

@@ -2,7 +2,11 @@
  * What shell.exec must do when the owner has NOT granted `desktop.hostDisplayAccess` (spec 8):
  * strip the graphical-session environment from children, refuse caller env that would put it
  * back, and refuse a maintained denylist of obvious host-capture commands and one-shot capture
- * payloads, even under `allowedCommands: ["*"]`.
+ * payloads, even under `allowedCommands: ["*"]`: screenshots and recorders, X and Wayland
+ * clients that read or drive the session (xwininfo, xprop, xdotool, xclip...), `-display`
+ * arguments, microphone and camera grabbers (arecord, pw-record, fswebcam, ffmpeg -f v4l2|alsa|
+ * pulse|dshow...), capture devices (/dev/video*, /dev/snd, /dev/input, /dev/fb*), and the
+ * quoting tricks a shell undoes (`imp""ort`, `i\mport`, a command name in `$x`).
  *
  * This is DEFENCE IN DEPTH, NOT ISOLATION. A child runs as the same user as the server: it can
  * rebuild a display address (`DISPLAY=:0`, the default X cookie in ~/.Xauthority, the Wayland
@@ -84,7 +88,7 @@ export function displayEnvKeysIn(callerEnv: Readonly<Record<string, unknown>> | 
 // ---------------------------------------------------------------------------------------------
 // Command denylist
 
-type Category = 'screenshot' | 'recorder' | 'input' | 'clipboard' | 'remote-desktop' | 'compositor-ipc';
+type Category = 'screenshot' | 'recorder' | 'input' | 'clipboard' | 'remote-desktop' | 'compositor-ipc' | 'x-client' | 'microphone' | 'camera';
 
 const describe: Record<Category, string> = {
   screenshot: 'takes screenshots of the host display',
@@ -93,6 +97,9 @@ const describe: Record<Category, string> = {
   clipboard: 'reads or writes the host clipboard',
   'remote-desktop': 'shares the host screen',
   'compositor-ipc': 'controls the host compositor (and can run commands with its display)',
+  'x-client': 'reads or changes the host display session (windows, keymap, input devices, access control)',
+  microphone: 'records from the microphone',
+  camera: 'captures from the camera',
 };
 
 /**
@@ -135,6 +142,9 @@ const CAPTURE_EXECUTABLES: ReadonlyMap<string, Category> = new Map(
           'snippingtool',
           'screensketch',
           'psr',
+          'shotgun',
+          'gscreenshot',
+          'xmag',
         ],
       ],
       [
@@ -187,6 +197,68 @@ const CAPTURE_EXECUTABLES: ReadonlyMap<string, Category> = new Map(
         ],
       ],
       ['clipboard', ['xclip', 'xsel', 'wl-paste', 'wl-copy', 'copyq', 'pbpaste', 'pbcopy']],
+      [
+        'x-client',
+        [
+          'xwininfo',
+          'xprop',
+          'xmodmap',
+          'xev',
+          'xkbcomp',
+          'xkbprint',
+          'xkbwatch',
+          'xkbevd',
+          'setxkbmap',
+          'xset',
+          'xrandr',
+          'xauth',
+          'xhost',
+          'xkill',
+          'xlsclients',
+          'xdpyinfo',
+          'xrdb',
+          'xsetroot',
+          'xbindkeys',
+          'xwit',
+          'xeyes',
+          'x2x',
+          'synergyc',
+          'synergys',
+          'barrierc',
+          'barriers',
+          'input-leapc',
+          'input-leaps',
+          'kdotool',
+          'wlr-randr',
+          'wl-mirror',
+          // ImageMagick's X clients
+          'display',
+          'animate',
+        ],
+      ],
+      ['microphone', ['arecord', 'parecord', 'parec', 'pw-record', 'rec', 'jack_capture', 'gnome-sound-recorder', 'audio-recorder', 'soundrecorder']],
+      [
+        'camera',
+        [
+          'fswebcam',
+          'streamer',
+          'cheese',
+          'guvcview',
+          'imagesnap',
+          'webcamoid',
+          'uvccapture',
+          'kamoso',
+          'mjpg_streamer',
+          'ustreamer',
+          'libcamera-still',
+          'libcamera-vid',
+          'libcamera-jpeg',
+          'rpicam-still',
+          'rpicam-vid',
+          'raspistill',
+          'raspivid',
+        ],
+      ],
       ['remote-desktop', ['x11vnc', 'x0vncserver', 'wayvnc', 'krfb', 'grdctl']],
       ['compositor-ipc', ['swaymsg', 'i3-msg', 'hyprctl', 'niri']],
     ] as const
@@ -195,6 +267,22 @@ const CAPTURE_EXECUTABLES: ReadonlyMap<string, Category> = new Map(
 
 /** Grab devices and sources that read the screen, per tool. */
 const FFMPEG_GRAB_FORMATS = new Set(['x11grab', 'xcbgrab', 'kmsgrab', 'gdigrab', 'avfoundation', 'fbdev', 'pipewiregrab']);
+/** ffmpeg input devices that read a camera or a microphone. */
+const FFMPEG_DEVICE_FORMATS = new Set([
+  'v4l2',
+  'video4linux2',
+  'v4l',
+  'alsa',
+  'pulse',
+  'oss',
+  'jack',
+  'sndio',
+  'openal',
+  'dshow',
+  'vfwcap',
+  'decklink',
+  'android_camera',
+]);
 const FFMPEG_GRAB_FILTERS = ['ddagrab', 'gfxcapture'];
 const GST_SCREEN_ELEMENTS = [
   'ximagesrc',
@@ -205,6 +293,49 @@ const GST_SCREEN_ELEMENTS = [
   'gdiscreencapsrc',
   'dxgiscreencapsrc',
 ];
+const GST_DEVICE_ELEMENTS = [
+  'v4l2src',
+  'libcamerasrc',
+  'avfvideosrc',
+  'ksvideosrc',
+  'mfvideosrc',
+  'qtkitvideosrc',
+  'dshowvideosrc',
+  'dshowaudiosrc',
+  'wasapisrc',
+  'wasapi2src',
+  'directsoundsrc',
+  'pulsesrc',
+  'alsasrc',
+  'autoaudiosrc',
+  'autovideosrc',
+  'osxaudiosrc',
+  'jackaudiosrc',
+  'openalsrc',
+  'osssrc',
+  'oss4src',
+];
+
+/**
+ * Device files of capture and input hardware: cameras (/dev/video*, /dev/media*, /dev/v4l/),
+ * sound (/dev/snd/, /dev/dsp*, /dev/audio*), keyboards and mice (/dev/input/, /dev/uinput to
+ * inject), the framebuffer (/dev/fb*: the screen). Matched anywhere in an argument (`if=/dev/video0`).
+ */
+const CAPTURE_DEVICE = /(?:^|[=:,\s])\/dev\/(video|media\d|v4l\/|snd\/|dsp|audio|input\/|uinput|fb\d)/i;
+const DEVICE_KINDS: Record<string, string> = {
+  video: 'a camera',
+  media: 'a camera',
+  'v4l/': 'a camera',
+  'snd/': 'the sound card (microphone)',
+  dsp: 'the sound card (microphone)',
+  audio: 'the sound card (microphone)',
+  'input/': 'keyboard and mouse events',
+  uinput: 'synthetic keyboard and mouse input',
+};
+
+/** Capture sources given as a media URL: VLC screen://, v4l2://, alsa://...; mpv av://x11grab...; mplayer tv://. */
+const CAPTURE_MRL =
+  /^(?:(screen|v4l2?|alsa|pulse|dshow|qtcapture|avcapture|avfoundation|jack|oss|tv):\/\/|av:\/\/(x11grab|xcbgrab|kmsgrab|gdigrab|v4l2|video4linux2|alsa|pulse|avfoundation|dshow))/i;
 
 /** D-Bus interfaces that capture or drive the screen: a high-signal payload in any command's args. */
 const DBUS_CAPTURE_INTERFACES =
@@ -234,7 +365,11 @@ const CODE_MARKERS: ReadonlyArray<readonly [RegExp, string]> = [
   [/screen:\/\//i, 'a screen:// capture source'],
   [DBUS_CAPTURE_INTERFACES, 'a D-Bus screen capture or remote-desktop interface'],
   [new RegExp(`-f\\s+['"]?(${[...FFMPEG_GRAB_FORMATS].join('|')})\\b|\\b(${FFMPEG_GRAB_FILTERS.join('|')})\\b`, 'i'), 'an ffmpeg screen grab'],
+  [new RegExp(`-f\\s+['"]?(${[...FFMPEG_DEVICE_FORMATS].join('|')})\\b`, 'i'), 'an ffmpeg camera or microphone capture'],
   [new RegExp(`\\b(${GST_SCREEN_ELEMENTS.join('|')})\\b`, 'i'), 'a GStreamer screen source'],
+  [new RegExp(`\\b(${GST_DEVICE_ELEMENTS.join('|')})\\b`, 'i'), 'a GStreamer camera or microphone source'],
+  [/\bcv2\s*\.\s*VideoCapture\b|\bpyaudio\b|\bsounddevice\b|\bAVCaptureDevice\b|\bAVAudioRecorder\b|\bgetUserMedia\b/, 'a camera or microphone API'],
+  [/\/dev\/(video|snd\/|dsp|input\/|uinput|fb\d)/, 'a capture or input device file'],
   [/\bimport\s+-window\b|\bx:root\b/i, 'an ImageMagick screen grab'],
 ];
 
@@ -270,6 +405,7 @@ const WRAPPERS = new Set([
   'strace',
   'ltrace',
   'gdb',
+  'eval',
 ]);
 const SHELL_COMMAND_WRAPPERS = new Set(['su', 'script', 'runuser']); // `-c "command string"`
 const MAX_DEPTH = 4;
@@ -322,7 +458,12 @@ export function matchCapture(commandName: string, realPath: string | null, args:
   if (envArg) return { rule: 'display-env-assignment', detail: `${label} sets ${envArg.slice(0, envArg.indexOf('='))} in its arguments` };
   if (args.some((a) => DBUS_CAPTURE_INTERFACES.test(a)))
     return { rule: 'dbus-capture-interface', detail: `${label} calls a D-Bus screen capture or remote-desktop interface` };
-  if (args.some((a) => /^screen:\/\//i.test(a))) return { rule: 'screen-mrl', detail: `${label} opens a screen:// capture source` };
+  const mrl = args.map((a) => CAPTURE_MRL.exec(a)).find(Boolean);
+  if (mrl) {
+    const source = mrl[1] ? `${mrl[1]}://` : `av://${mrl[2]}`;
+    const screen = /^(screen|av:\/\/(x11grab|xcbgrab|kmsgrab|gdigrab|avfoundation))/i.test(mrl[0]);
+    return { rule: screen ? 'screen-mrl' : 'capture-mrl', detail: `${label} opens a ${source} capture source` };
+  }
 
   for (const name of names) {
     const category = CAPTURE_EXECUTABLES.get(name);
@@ -330,21 +471,46 @@ export function matchCapture(commandName: string, realPath: string | null, args:
     const special = matchByProgram(name, args, depth);
     if (special) return special;
   }
+  // Any X client reaches the display when told where it is, though the session variables are gone.
+  if (args.some((a) => /^--?display(=|$)/i.test(a))) return { rule: 'display-argument', detail: `${label} is told which display to use (-display)` };
+  const device = args.map((a) => CAPTURE_DEVICE.exec(a)).find(Boolean);
+  if (device) {
+    const kind = device[1]!.toLowerCase();
+    const what = DEVICE_KINDS[kind] ?? (kind.startsWith('media') ? 'a camera' : 'the screen (framebuffer)');
+    return { rule: 'capture-device-path', detail: `${label} opens a device of ${what}` };
+  }
   return null;
 }
 
 function matchByProgram(name: string, args: readonly string[], depth: number): CaptureMatch | null {
   if (name === 'ffmpeg' || name === 'ffplay' || name === 'ffprobe' || name === 'avconv') return matchFfmpeg(name, args);
   if (name.startsWith('gst-launch')) {
-    const element = args.flatMap((a) => a.split(/[\s!]+/)).find((t) => GST_SCREEN_ELEMENTS.includes(t.toLowerCase()));
+    const tokens = args.flatMap((a) => a.split(/[\s!]+/)).map((t) => t.toLowerCase());
+    const element = tokens.find((t) => GST_SCREEN_ELEMENTS.includes(t));
     if (element) return { rule: 'gstreamer-screen-source', detail: `${name} reads the screen through ${element}` };
-    if (args.some((a) => /\bavfvideosrc\b/i.test(a)) && args.some((a) => /capture-screen=(true|1)/i.test(a))) {
+    if (tokens.includes('avfvideosrc') && args.some((a) => /capture-screen=(true|1)/i.test(a))) {
       return { rule: 'gstreamer-screen-source', detail: `${name} reads the screen through avfvideosrc capture-screen` };
+    }
+    const device = tokens.find((t) => GST_DEVICE_ELEMENTS.includes(t));
+    if (device) return { rule: 'gstreamer-device-source', detail: `${name} records from a camera or microphone through ${device}` };
+    return null;
+  }
+  if (name === 'sox') {
+    // sox -d (the default device) or -t <audio driver> records when it is an input (and plays otherwise; both are refused).
+    const driver = args.findIndex((a, i) => a === '-t' && /^(alsa|pulseaudio|coreaudio|waveaudio|oss|sndio|ao)$/i.test(args[i + 1] ?? ''));
+    if (args.some((a) => a === '-d' || a === '--default-device') || driver >= 0) {
+      return { rule: 'capture-executable/microphone', detail: `${name} uses the sound device (-d or -t with an audio driver), which can record` };
     }
     return null;
   }
+  if ((name === 'pw-cat' || name === 'pacat') && args.some((a) => a === '-r' || a === '--record')) {
+    return { rule: 'capture-executable/microphone', detail: `${name} --record ${describe.microphone}` };
+  }
+  if (name === 'v4l2-ctl' && args.some((a) => /^--stream-(mmap|user|dmabuf|to)/.test(a))) {
+    return { rule: 'capture-executable/camera', detail: `${name} --stream-* ${describe.camera}` };
+  }
   if (name === 'magick' || name === 'convert' || name === 'gm') {
-    if (args[0]?.toLowerCase() === 'import' || args.some((a) => /^x:/i.test(a))) {
+    if (args[0]?.toLowerCase() === 'import' || args.some((a) => /^(x|screenshot):/i.test(a))) {
       return { rule: 'imagemagick-screen-grab', detail: `${name} reads the X display (import or the x: coder)` };
     }
     return null;
@@ -375,8 +541,10 @@ function matchByProgram(name: string, args: readonly string[], depth: number): C
 function matchFfmpeg(name: string, args: readonly string[]): CaptureMatch | null {
   for (let i = 0; i < args.length; i++) {
     const arg = args[i]!.toLowerCase();
-    if (arg === '-f' && FFMPEG_GRAB_FORMATS.has((args[i + 1] ?? '').toLowerCase())) {
-      return { rule: 'ffmpeg-screen-grab', detail: `${name} reads the screen with -f ${args[i + 1]}` };
+    const format = arg === '-f' ? (args[i + 1] ?? '').toLowerCase() : '';
+    if (FFMPEG_GRAB_FORMATS.has(format)) return { rule: 'ffmpeg-screen-grab', detail: `${name} reads the screen with -f ${args[i + 1]}` };
+    if (FFMPEG_DEVICE_FORMATS.has(format)) {
+      return { rule: 'ffmpeg-device-capture', detail: `${name} records from a camera or microphone with -f ${args[i + 1]}` };
     }
     // lavfi sources such as `ddagrab=output_idx=0` in -i, -vf or -filter_complex graphs
     const segments = arg.split(/[;,]/).map((s) => s.replace(/^\s*(\[[^\]]*\]\s*)*/, ''));
@@ -435,7 +603,24 @@ function matchCode(name: string, code: string): CaptureMatch | null {
 }
 
 /** Names too common as plain words or dictionary keys to flag inside quoted strings of code. */
-const AMBIGUOUS_WORDS = new Set(['import', 'peek', 'obs', 'obs32', 'obs64', 'psr', 'xte', 'niri', 'slurp', 'shutter']);
+const AMBIGUOUS_WORDS = new Set([
+  'import',
+  'peek',
+  'obs',
+  'obs32',
+  'obs64',
+  'psr',
+  'xte',
+  'niri',
+  'slurp',
+  'shutter',
+  'display',
+  'animate',
+  'rec',
+  'streamer',
+  'cheese',
+  'xset',
+]);
 const toolNames = [...CAPTURE_EXECUTABLES.keys()]
   .filter((n) => !AMBIGUOUS_WORDS.has(n))
   .map(escapeRegExp)
@@ -445,22 +630,64 @@ const QUOTED_TOOL = new RegExp(`["'\`]\\s*(?:[^"'\`\\s]*[\\\\/])?(${toolNames})(
 
 /** Shell words in command position: start, after ; & | ( ` $( or a newline, optionally after wrappers. */
 const SEPARATORS = /(?:&&|\|\||[;&|()`\n]|\$\()/;
+/** The same without backticks and $(, so `$(printf imp)ort` and `` `x`ort `` stay one (computed) word. */
+const COMMAND_BOUNDARIES = /&&|\|\||[;&|()\n]/;
+/** Reserved words that may come before a command. */
+const SHELL_KEYWORDS = new Set(['if', 'then', 'else', 'elif', 'while', 'until', 'do', '!', '{', '}', 'time', 'coproc']);
+
+/**
+ * What the shell runs once it removed quotes and backslashes: `imp""ort`, `i\mport` and `'import'`
+ * all run import. Dropping them also merges quoted text into the line, so a separator inside a
+ * quoted string may start a "command" here: a refusal too many, never one too few.
+ */
+function unquoteShell(code: string): string {
+  return code.replace(/["'\\]/g, '');
+}
+
+/**
+ * A command name the shell computes at run time: a parameter or command substitution ($x, ${x},
+ * $(...), backticks, $'\x69mport'), a glob (/usr/bin/imp*rt) or a brace expansion. The gate cannot
+ * know what it runs, so it is refused while display access is off.
+ */
+function isComputedWord(word: string): boolean {
+  return /[$`*?]/.test(word) || (word.includes('[') && word !== '[' && word !== '[[') || /\{[^}]*,/.test(word);
+}
 
 function matchShellCode(name: string, code: string, depth: number): CaptureMatch | null {
   const direct = matchCode(name, code);
   if (direct) return { ...direct, rule: 'shell-capture-payload' };
   if (depth >= MAX_DEPTH) return null;
-  for (const segment of code.split(SEPARATORS)) {
-    const words = segment.trim().split(/\s+/).map(unquote).filter(Boolean);
-    // leading assignments (`FOO=1 cmd`, `export FOO=1`) belong to the segment, not the command
-    const assignment = words.find((w) => ASSIGNMENT.test(w) && isDisplayEnvKey(w.slice(0, w.indexOf('='))));
-    if (assignment) return { rule: 'display-env-assignment', detail: `${name} command sets ${assignment.slice(0, assignment.indexOf('='))}` };
-    const start = words.findIndex((w) => !ASSIGNMENT.test(w));
-    if (start < 0) continue;
-    const match = matchCapture(words[start]!, null, words.slice(start + 1), depth + 1);
-    if (match) return match;
+  const variants = [...new Set([code, unquoteShell(code)])];
+  for (const variant of variants) {
+    for (const segment of variant.split(COMMAND_BOUNDARIES)) {
+      const command = commandWords(segment)[0];
+      if (command !== undefined && isComputedWord(command)) {
+        return { rule: 'shell-computed-command', detail: `${name} runs a command whose name is computed when it runs (${clipWord(command)})` };
+      }
+    }
+    for (const segment of variant.split(SEPARATORS)) {
+      const words = segment.trim().split(/\s+/).map(unquote).filter(Boolean);
+      // leading assignments (`FOO=1 cmd`, `export FOO=1`) belong to the segment, not the command
+      const assignment = words.find((w) => ASSIGNMENT.test(w) && isDisplayEnvKey(w.slice(0, w.indexOf('='))));
+      if (assignment) return { rule: 'display-env-assignment', detail: `${name} command sets ${assignment.slice(0, assignment.indexOf('='))}` };
+      const command = commandWords(segment);
+      if (command.length === 0) continue;
+      const match = matchCapture(command[0]!, null, command.slice(1), depth + 1);
+      if (match) return match;
+    }
   }
   return null;
+}
+
+/** The words of a simple command from its name on: assignments and reserved words before it are skipped. */
+function commandWords(segment: string): string[] {
+  const words = segment.trim().split(/\s+/).map(unquote).filter(Boolean);
+  const start = words.findIndex((w) => !ASSIGNMENT.test(w) && !SHELL_KEYWORDS.has(w));
+  return start < 0 ? [] : words.slice(start);
+}
+
+function clipWord(word: string): string {
+  return word.length > 40 ? `${word.slice(0, 40)}...` : word;
 }
 
 /**
@@ -471,12 +698,19 @@ function matchShellCode(name: string, code: string, depth: number): CaptureMatch
  */
 function matchWrapped(args: readonly string[], depth: number): CaptureMatch | null {
   if (depth >= MAX_DEPTH) return null;
+  let checkedFirst = false;
   for (let i = 0; i < args.length; i++) {
     const arg = args[i]!;
     if (arg.startsWith('-') || ASSIGNMENT.test(arg)) continue;
     // `watch "scrot x.png"`, `flock f -c "..."`: a whole command line in one argument
     if (/\s/.test(arg.trim())) return matchShellCode('wrapped command', arg, depth + 1);
     if (isKnownProgram(programName(arg))) return matchCapture(arg, null, args.slice(i + 1), depth + 1);
+    // The first operand that is not a count or a duration (timeout 5, nice -n 10) is most likely the command.
+    if (!checkedFirst && !/^\d+(\.\d+)?[smhd]?$/.test(arg)) {
+      checkedFirst = true;
+      if (isComputedWord(arg))
+        return { rule: 'shell-computed-command', detail: `a wrapper runs a command whose name is computed when it runs (${clipWord(arg)})` };
+    }
   }
   return null;
 }
@@ -498,6 +732,10 @@ const SPECIAL_PROGRAMS = new Set([
   'mshta',
   'wscript',
   'cscript',
+  'sox',
+  'pw-cat',
+  'pacat',
+  'v4l2-ctl',
 ]);
 
 function isKnownProgram(name: string): boolean {
@@ -521,8 +759,13 @@ function programName(path: string): string {
   else if (name === 'nodejs') name = 'node';
   else if (/^(gawk|mawk|nawk|busybox-awk)$/.test(name)) name = 'awk';
   else if (/^gst-launch(-[\d.]+)?$/.test(name)) name = 'gst-launch';
+  // Debian's ImageMagick installs import-im6.q16, convert-im6.q16hdri, magick-im7.q16... behind alternatives.
+  else if (IMAGEMAGICK_VERSIONED.test(name)) name = name.replace(IMAGEMAGICK_VERSIONED, '$1');
   return name;
 }
+
+const IMAGEMAGICK_VERSIONED =
+  /^(import|convert|mogrify|display|animate|montage|compare|composite|stream|identify|conjure|magick|magick-script)-im\d+(?:\.q\d+(?:hdri)?)?$/;
 
 function baseName(path: string): string {
   return path.split(/[\\/]/).pop() ?? path;

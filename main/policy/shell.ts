@@ -8,8 +8,8 @@ import type { Config } from '../config/schema.js';
 import { adapterError } from '../../adapter/errors.js';
 import type { PolicyPort } from '../../adapter/policy-port.js';
 import type { FilesystemPolicy } from './filesystem.js';
-import { captureDenial, displayEnvKeysIn, scrubDisplayEnv } from './display-gate.js';
-import { buildChildEnv, envProblem } from '../../adapter/process/child-env.js';
+import { captureDenial } from './display-gate.js';
+import { EnvironmentPolicy } from './environment.js';
 
 export interface ShellRequest {
   command: string;
@@ -37,15 +37,15 @@ const WINDOWS_EXTENSIONS = /\.(exe|com)$/i;
 export class ShellPolicy {
   private readonly caseInsensitive: boolean;
   private readonly platform: NodeJS.Platform;
-  private readonly serverEnv: Readonly<Record<string, string | undefined>>;
 
   constructor(
     private readonly config: Readonly<Pick<Config, 'shell' | 'desktop'>>,
     private readonly files: FilesystemPolicy,
     private readonly lookup: Pick<PolicyPort, 'findExecutable' | 'baseEnvironment' | 'platform'>,
+    /** The caller-environment rules; built from the same config and port unless given. */
+    readonly environment: EnvironmentPolicy = new EnvironmentPolicy(config, lookup),
   ) {
     this.platform = lookup.platform;
-    this.serverEnv = lookup.baseEnvironment();
     this.caseInsensitive = this.platform === 'win32';
   }
 
@@ -71,7 +71,7 @@ export class ShellPolicy {
     const { found, real: file } = await this.resolveExecutable(command);
     if (!desktop.hostDisplayAccess) refuseCapture(command, file, request.args);
 
-    const env = this.environment(request.env ?? {});
+    const env = this.environment.child(request.env ?? {});
     const cwd = await this.workingDirectory(request.cwd);
     const timeoutMs = Math.min(request.timeoutMs ?? shell.maxRuntimeMs, shell.maxRuntimeMs);
     return { file, argv0: found, args: [...request.args], cwd, env, timeoutMs, maxOutputBytes: shell.maxOutputBytes };
@@ -92,7 +92,7 @@ export class ShellPolicy {
     const listedExactly = this.listed(command);
     if (!this.allowsAnything && !listedExactly && !this.listed(name)) throw this.notAllowed(command);
 
-    const searchPath = this.serverEnv.PATH ?? this.serverEnv.Path;
+    const searchPath = this.environment.searchPath;
     const found = await this.lookup.findExecutable(command, searchPath);
     if (!found) throw adapterError('NOT_FOUND', op, `${command} was not found${isPath ? '' : ' on the PATH'}`);
     if (isPath && !listedExactly && !this.allowsAnything) {
@@ -130,30 +130,6 @@ export class ShellPolicy {
 
   private notAllowed(command: string): Error {
     return adapterError('COMMAND_NOT_ALLOWED', op, `${command} is not in the allowed commands (${this.describeAllowed()})`);
-  }
-
-  private environment(extra: Record<string, string>): Record<string, string> {
-    const { shell, desktop } = this.config;
-    const keys = Object.keys(extra);
-    if (keys.length > 0 && !shell.allowEnv) {
-      throw adapterError('CAPABILITY_DISABLED', op, 'environment additions are disabled (shell.allowEnv is false); call again without env');
-    }
-    for (const key of keys) {
-      const problem = envProblem(key, extra[key] ?? '', { allowPath: shell.allowPathEnv, platform: this.platform });
-      if (problem) throw adapterError('COMMAND_NOT_ALLOWED', op, problem);
-    }
-    if (!desktop.hostDisplayAccess) {
-      const display = displayEnvKeysIn(extra);
-      if (display.length > 0) {
-        throw adapterError(
-          'COMMAND_NOT_ALLOWED',
-          op,
-          `${display.join(', ')} would give the command the screen; screen and input access is off (desktop.hostDisplayAccess is false)`,
-        );
-      }
-    }
-    const env = buildChildEnv(this.serverEnv, extra, this.platform);
-    return desktop.hostDisplayAccess ? env : scrubDisplayEnv(env);
   }
 
   private async workingDirectory(cwd: string | undefined): Promise<string | undefined> {

@@ -1,6 +1,7 @@
 /**
- * Which URLs browser.open may hand to the OS default browser. Pure (no I/O), used by the tool
- * before the adapter is called.
+ * Which URLs browser.open may hand to the OS default browser: a policy object built once per
+ * config (the owner's patterns are compiled once). Pure (no I/O), asked by the tool before the
+ * adapter is called.
  *
  * Rules:
  * - http: and https: only. file:, javascript:, data:, vbscript:, about:, blob:, ftp: and custom
@@ -28,6 +29,7 @@
  * Examples: `https://*.example.com/*`, `https://docs.python.org/3/*`, `http://localhost:*`.
  */
 import { domainToASCII } from 'node:url';
+import { adapterError } from '../../adapter/errors.js';
 
 export const MAX_URL_LENGTH = 4096;
 const ALLOWED_SCHEMES = new Set(['http:', 'https:']);
@@ -80,27 +82,47 @@ export function compileUrlPatterns(sources: readonly string[]): { patterns: UrlP
   return { patterns, errors };
 }
 
-/** Decides whether `raw` may be opened under `sources` (desktop.browserUrls). */
-export function checkBrowserUrl(raw: string, sources: readonly string[]): UrlDecision {
-  if (raw.length > MAX_URL_LENGTH) return deny(`the URL is ${raw.length} characters long; the limit is ${MAX_URL_LENGTH}`);
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
-    return deny(`"${clip(raw)}" is not an absolute URL; give a full http:// or https:// URL`);
-  }
-  if (!ALLOWED_SCHEMES.has(url.protocol)) return deny(`the ${url.protocol} scheme is not allowed; only http and https URLs can be opened`);
-  if (url.username || url.password) return deny('URLs with a user name or password (user:pass@host) are not allowed; remove the credentials');
-  if (!url.hostname) return deny('the URL has no host');
-  const href = url.href;
-  // WHATWG serialization percent-encodes these; keep the guarantee explicit for the opener.
-  if (/[\s"]/.test(href)) return deny('the URL contains whitespace or quotes after normalization');
+export class UrlPolicy {
+  private readonly patterns: UrlPattern[];
+  private readonly errors: string[];
+  /** No patterns: any http(s) URL. */
+  private readonly anyUrl: boolean;
 
-  if (sources.length === 0) return { ok: true, url: href };
-  const { patterns, errors } = compileUrlPatterns(sources);
-  if (patterns.some((pattern) => matchesPattern(url, pattern))) return { ok: true, url: href };
-  const broken = errors.length ? ` (ignored invalid patterns: ${errors.join('; ')})` : '';
-  return deny(`${clip(href)} does not match desktop.browserUrls; allowed patterns: ${patterns.map((p) => p.source).join(', ') || 'none valid'}${broken}`);
+  constructor(sources: readonly string[]) {
+    ({ patterns: this.patterns, errors: this.errors } = compileUrlPatterns(sources));
+    this.anyUrl = sources.length === 0;
+  }
+
+  /** The normalized URL to open, or INVALID_INPUT saying why not and what is allowed. */
+  check(raw: string): string {
+    const decision = this.decide(raw);
+    if (!decision.ok) throw adapterError('INVALID_INPUT', 'browser.open', decision.reason);
+    return decision.url;
+  }
+
+  /** Decides whether `raw` may be opened under desktop.browserUrls. */
+  decide(raw: string): UrlDecision {
+    if (raw.length > MAX_URL_LENGTH) return deny(`the URL is ${raw.length} characters long; the limit is ${MAX_URL_LENGTH}`);
+    let url: URL;
+    try {
+      url = new URL(raw);
+    } catch {
+      return deny(`"${clip(raw)}" is not an absolute URL; give a full http:// or https:// URL`);
+    }
+    if (!ALLOWED_SCHEMES.has(url.protocol)) return deny(`the ${url.protocol} scheme is not allowed; only http and https URLs can be opened`);
+    if (url.username || url.password) return deny('URLs with a user name or password (user:pass@host) are not allowed; remove the credentials');
+    if (!url.hostname) return deny('the URL has no host');
+    const href = url.href;
+    // WHATWG serialization percent-encodes these; keep the guarantee explicit for the opener.
+    if (/[\s"]/.test(href)) return deny('the URL contains whitespace or quotes after normalization');
+
+    if (this.anyUrl) return { ok: true, url: href };
+    if (this.patterns.some((pattern) => matchesPattern(url, pattern))) return { ok: true, url: href };
+    const broken = this.errors.length ? ` (ignored invalid patterns: ${this.errors.join('; ')})` : '';
+    return deny(
+      `${clip(href)} does not match desktop.browserUrls; allowed patterns: ${this.patterns.map((p) => p.source).join(', ') || 'none valid'}${broken}`,
+    );
+  }
 }
 
 export function matchesPattern(url: URL, pattern: UrlPattern): boolean {

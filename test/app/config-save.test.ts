@@ -48,7 +48,7 @@ describe('saveConfig (atomic, validated, private)', () => {
     fs.writeFileSync(file, '{}', { mode: 0o644 });
     await saveConfig(file, { process: { list: true } });
     await saveConfig(file, { process: { list: true, kill: true } });
-    expect(JSON.parse(fs.readFileSync(file, 'utf8')).process).toEqual({ list: true, kill: true });
+    expect(JSON.parse(fs.readFileSync(file, 'utf8')).process).toEqual({ list: true, kill: true, ownOnly: false });
     expect(fs.readdirSync(dir)).toEqual(['config.json']);
     if (posix) expect(fs.statSync(file).mode & 0o777).toBe(0o600);
   });

@@ -1,73 +1,123 @@
 import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { adapterError } from '../../adapter/errors.js';
-import { createLocalAdapter } from '../../adapter/local-computer-adapter.js';
 import { MAX_ROWS, ProcessPanel, type ProcessAccess } from '../../main/app/process-panel.js';
-import { configSchema } from '../../main/config/schema.js';
+import { ProcessPolicy } from '../../main/policy/process.js';
+import { localAdapter, localPort } from '../helpers/adapter.js';
+import { makeConfig } from '../helpers/servers.js';
+import { otherThreadIds, someKernelThread, startThreadedChild } from '../helpers/threads.js';
 
-const config = (list: boolean, kill: boolean) => configSchema.parse({ process: { list, kill } });
+const rules = (list: boolean, kill: boolean, ownOnly = false) => new ProcessPolicy(makeConfig({ process: { list, kill, ownOnly } }), localPort());
+const untouchable: ProcessAccess = {
+  listProcesses: () => Promise.reject(new Error('must not be called')),
+  killProcess: () => Promise.reject(new Error('must not be called')),
+};
+const linux = process.platform === 'linux';
 
-describe('ProcessPanel', () => {
-  it('refuses what the running config does not grant, before touching the adapter', async () => {
-    const access: ProcessAccess = {
-      listProcesses: () => Promise.reject(new Error('must not be called')),
-      killProcess: () => Promise.reject(new Error('must not be called')),
-    };
-    const off = new ProcessPanel(access, () => config(false, false));
+describe('ProcessPanel follows the grants', () => {
+  it('refuses what the running server does not grant, before touching the adapter', async () => {
+    const off = new ProcessPanel(untouchable, () => rules(false, false));
     expect(await off.list()).toMatchObject({ ok: false, error: expect.stringContaining('Process listing is off') });
     expect(await off.kill(123, 'SIGTERM')).toMatchObject({ ok: false, error: expect.stringContaining('Ending processes is off') });
-    const none = new ProcessPanel(access, () => null);
-    expect((await none.list()).ok).toBe(false);
   });
 
-  it('filters, caps the rows and says whether ending is allowed', async () => {
+  it('refuses everything while the server is not running', async () => {
+    const stopped = new ProcessPanel(untouchable, () => null);
+    expect(await stopped.list()).toMatchObject({ ok: false, error: expect.stringContaining('not running') });
+    expect(await stopped.kill(123, 'SIGTERM')).toMatchObject({ ok: false, error: expect.stringContaining('not running') });
+  });
+
+  it('a switch turned off in the saved file counts at once, and so does an unreadable file', async () => {
+    const many = [{ pid: 5, ppid: 1, user: 'me', command: 'node', args: ['node'] }];
+    const savedKillOff = new ProcessPanel(
+      { ...untouchable, listProcesses: async () => many },
+      () => rules(true, true),
+      () => ({ list: true, kill: false }),
+    );
+    expect(await savedKillOff.list()).toMatchObject({ ok: true, canKill: false });
+    expect(await savedKillOff.kill(5, 'SIGTERM')).toMatchObject({ ok: false, error: expect.stringContaining('Ending processes is off') });
+    const unreadable = new ProcessPanel(
+      untouchable,
+      () => rules(true, true),
+      () => null,
+    );
+    expect(await unreadable.list()).toMatchObject({ ok: false, error: expect.stringContaining('Process listing is off') });
+    expect(await unreadable.kill(5, 'SIGTERM')).toMatchObject({ ok: false });
+  });
+});
+
+describe('ProcessPanel lists through the policy', () => {
+  it('filters, caps the rows, redacts secrets and says whether ending is allowed', async () => {
     const many = Array.from({ length: MAX_ROWS + 50 }, (_, i) => ({
       pid: i + 1,
       ppid: 0,
       user: 'me',
       command: i % 2 ? 'node' : 'bash',
-      args: [i % 2 ? 'node' : 'bash', `--n=${i}`],
+      args: [i % 2 ? 'node' : 'bash', `--n=${i}`, `--token=secret-${i}`],
     }));
-    const panel = new ProcessPanel({ listProcesses: async () => many }, () => config(true, false));
+    const panel = new ProcessPanel({ listProcesses: async () => many }, () => rules(true, false));
     const all = await panel.list();
     expect(all).toMatchObject({ ok: true, truncated: true, canKill: false });
-    if (all.ok) expect(all.processes).toHaveLength(MAX_ROWS);
+    if (!all.ok) throw new Error('listing failed');
+    expect(all.processes).toHaveLength(MAX_ROWS);
+    expect(JSON.stringify(all.processes)).not.toContain('secret-');
     const nodes = await panel.list('NODE');
     if (!nodes.ok) throw new Error('listing by name failed');
-    expect(nodes.processes.length).toBeGreaterThan(0);
     expect(nodes.processes.every((p) => p.command === 'node')).toBe(true);
     expect(nodes.truncated).toBe(false);
     const one = await panel.list(' --n=499 ');
     if (!one.ok) throw new Error('listing by argument failed');
     expect(one.processes.map((p) => p.pid)).toEqual([500]);
+    expect(await panel.list('secret-499')).toMatchObject({ ok: true, processes: [] });
+  });
+});
+
+describe.skipIf(!linux)('ProcessPanel ends processes through the same rules as process.kill', () => {
+  it('never ends this app (any of its threads), its parent, pid 1 or a kernel thread', async () => {
+    const panel = new ProcessPanel(untouchable, () => rules(true, true));
+    for (const pid of [process.pid, ...otherThreadIds(process.pid), process.ppid, 1, 2, someKernelThread() ?? 1]) {
+      const result = await panel.kill(pid, 'SIGKILL');
+      expect(result.ok).toBe(false);
+      if (!result.ok) expect(result.error).toMatch(/^INVALID_INPUT: pid \d+.* (is this MCP server|started this MCP server|init process|kernel thread)/);
+    }
   });
 
-  it('never ends the app itself, and reports adapter errors by code', async () => {
-    const panel = new ProcessPanel(
-      { killProcess: async () => Promise.reject(adapterError('NOT_FOUND', 'killProcess', 'no process 999999')) },
-      () => config(true, true),
-      4242,
-    );
-    expect(await panel.kill(4242, 'SIGKILL')).toMatchObject({ ok: false, error: expect.stringContaining('this app') });
-    expect(await panel.kill(999999, 'SIGTERM')).toEqual({ ok: false, error: 'NOT_FOUND: no process 999999' });
-    const errno = new ProcessPanel({ killProcess: async () => Promise.reject(Object.assign(new Error('/secret/path'), { code: 'EPERM' })) }, () =>
-      config(true, true),
-    );
-    expect(await errno.kill(1, 'SIGTERM')).toEqual({ ok: false, error: 'Could not signal process 1 (EPERM)' });
-  });
-
-  it.skipIf(process.platform === 'win32')('lists and ends a real process through the real adapter', async () => {
-    const child = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)', 'process-panel-marker'], { stdio: 'ignore' });
+  it('reports adapter errors by code, and reduces anything else to its errno', async () => {
+    const threaded = await startThreadedChild('panel-errors-marker');
     try {
-      const panel = new ProcessPanel(createLocalAdapter().processes, () => config(true, true));
+      const failing = new ProcessPanel({ killProcess: () => Promise.reject(adapterError('NOT_FOUND', 'killProcess', 'no process 4242')) }, () =>
+        rules(true, true),
+      );
+      expect(await failing.kill(threaded.pid, 'SIGTERM')).toEqual({ ok: false, error: 'NOT_FOUND: no process 4242' });
+      const errno = new ProcessPanel({ killProcess: () => Promise.reject(Object.assign(new Error('/secret/path'), { code: 'EPERM' })) }, () =>
+        rules(true, true),
+      );
+      expect(await errno.kill(threaded.pid, 'SIGTERM')).toEqual({ ok: false, error: `Could not signal process ${threaded.pid} (EPERM)` });
+    } finally {
+      threaded.stop();
+    }
+  });
+
+  it('lists and ends a real process through the real adapter, also by one of its thread ids', async () => {
+    const adapter = localAdapter();
+    const panel = new ProcessPanel(adapter.processes, () => new ProcessPolicy(makeConfig({ process: { list: true, kill: true } }), adapter.inspect));
+    const plain = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)', 'process-panel-marker', '--password=hunter2'], { stdio: 'ignore' });
+    const threaded = await startThreadedChild('process-panel-threaded');
+    try {
       const listed = await panel.list('process-panel-marker');
       expect(listed).toMatchObject({ ok: true, canKill: true });
-      if (listed.ok) expect(listed.processes.map((p) => p.pid)).toContain(child.pid);
-      const exited = new Promise((resolve) => child.once('exit', (_code, signal) => resolve(signal)));
-      expect(await panel.kill(child.pid!, 'SIGTERM')).toEqual({ ok: true });
+      if (listed.ok) {
+        expect(listed.processes.map((p) => p.pid)).toContain(plain.pid);
+        expect(listed.processes.find((p) => p.pid === plain.pid)?.args).toContain('--password=***');
+      }
+      const exited = new Promise((resolve) => plain.once('exit', (_code, signal) => resolve(signal)));
+      expect(await panel.kill(plain.pid!, 'SIGTERM')).toEqual({ ok: true });
       expect(await exited).toBe('SIGTERM');
+      expect(await panel.kill(threaded.threads[0]!, 'SIGKILL')).toEqual({ ok: true });
+      expect(await threaded.exited).toBe('SIGKILL');
     } finally {
-      child.kill('SIGKILL');
+      plain.kill('SIGKILL');
+      threaded.stop();
     }
   });
 });

@@ -24,7 +24,8 @@ describe('defaults', () => {
     expect(config.server.token).toBeUndefined();
     expect(config.filesystem).toMatchObject({ write: false, roots: [], protectSecrets: true });
     expect(config.shell).toMatchObject({ enabled: false, allowedCommands: [], allowEnv: false });
-    expect(config.process).toEqual({ list: false, kill: false });
+    expect(config.process).toEqual({ list: false, kill: false, ownOnly: false });
+    expect(config.shell).toMatchObject({ allowedEnv: [], maxConcurrent: 8 });
     expect(config.desktop).toMatchObject({ hostDisplayAccess: false, screen: false, input: false, browser: false, appControl: false });
     expect(config.services).toEqual({ allowed: [], control: false });
   });
@@ -38,7 +39,7 @@ describe('defaults', () => {
     const { config } = load({ CHATGPT_MCP_CONFIG: file });
     expect(config.filesystem.roots).toEqual(['/home/alex/projects', '/home/alex/Downloads']);
     expect(config.shell.allowedCommands).toContain('python3');
-    expect(config.process).toEqual({ list: true, kill: true });
+    expect(config.process).toEqual({ list: true, kill: true, ownOnly: false });
   });
 
   it('accepts roots as plain strings or {path, readOnly}', () => {

@@ -30,6 +30,9 @@ const TOOLS = [
   tool('test.denied', async () => {
     throw adapterError('PATH_NOT_ALLOWED', 'test.denied', `nope, and somehow ${TOKEN} got here`);
   }),
+  tool('test.deeper', async () => {
+    throw adapterError('NOT_FOUND', 'runCommand', 'cannot start /x: no such file');
+  }),
   tool(
     'test.ok',
     async () => ({ structured: { ok: true }, text: 'fine' }),
@@ -66,6 +69,17 @@ describe('tool call wrapping', () => {
     const client = await connectModernHttp(server.url, TOKEN);
     const result = await client.callTool({ name: 'test.denied', arguments: {} });
     expect(textOf(result)).toBe('PATH_NOT_ALLOWED: nope, and somehow <redacted> got here');
+    await client.close();
+  });
+
+  it('logs which step failed when it is not the tool itself (the error operation)', async () => {
+    server = await startTestServer({}, { tools: TOOLS });
+    const client = await connectModernHttp(server.url);
+    await client.callTool({ name: 'test.deeper', arguments: {} });
+    await client.callTool({ name: 'test.denied', arguments: {} });
+    const calls = server.logLines.map((line) => JSON.parse(line)).filter((entry) => entry.msg === 'tool call');
+    expect(calls.find((entry) => entry.tool === 'test.deeper')).toMatchObject({ outcome: 'NOT_FOUND', operation: 'runCommand' });
+    expect(calls.find((entry) => entry.tool === 'test.denied')).not.toHaveProperty('operation');
     await client.close();
   });
 

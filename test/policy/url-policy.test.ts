@@ -1,5 +1,7 @@
 import { describe, expect, test } from 'vitest';
-import { checkBrowserUrl, MAX_URL_LENGTH, parseUrlPattern } from '../../main/policy/url-policy.js';
+import { MAX_URL_LENGTH, parseUrlPattern, UrlPolicy } from '../../main/policy/url-policy.js';
+
+const checkBrowserUrl = (url: string, patterns: string[]) => new UrlPolicy(patterns).decide(url);
 
 describe('checkBrowserUrl without patterns', () => {
   const refused: Array<[string, string]> = [

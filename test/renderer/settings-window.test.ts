@@ -23,6 +23,7 @@ import type { SaveResult, ServerStatus, SettingsSnapshot } from '../../main/app/
 import { readConfigForEditing } from '../../main/app/config-file.js';
 import { testConnection } from '../../main/app/connection-test.js';
 import { ProcessPanel } from '../../main/app/process-panel.js';
+import { ProcessPolicy } from '../../main/policy/process.js';
 import { generateToken } from '../../main/config/token.js';
 import { buildApp, REPO, type BuiltApp } from '../app/helpers/build-app.js';
 import { CHROMIUM, CHROMIUM_ARGS, chromiumAvailable } from '../app/helpers/desktop.js';
@@ -127,7 +128,8 @@ describe.skipIf(!available)('settings window in headless Chromium', () => {
 
   const running: ServerStatus = { state: 'running', url: 'http://127.0.0.1:3210/mcp', toolCount: 10, auth: false };
   const panelConfig = configSchema.parse({ process: { list: true, kill: true } });
-  const processes = new ProcessPanel(createLocalAdapter().processes, () => panelConfig);
+  const localAdapter = createLocalAdapter();
+  const processes = new ProcessPanel(localAdapter.processes, () => new ProcessPolicy(panelConfig, localAdapter.inspect));
   const ring = sampleActivity();
 
   async function bridge(method: string, args: unknown[]): Promise<unknown> {

@@ -1,6 +1,5 @@
 /** app.launch / app.close: only the applications the owner configured in desktop.apps. */
 import * as z from 'zod';
-import { adapterError } from '../../../adapter/errors.js';
 import type { Config } from '../../config/schema.js';
 import { defineTool, DESTRUCTIVE, OPEN_WORLD_DESTRUCTIVE } from '../tool.js';
 
@@ -11,20 +10,6 @@ const extraArg = z
   .string()
   .max(4096)
   .refine((s) => !s.includes('\0'), 'must not contain NUL');
-
-/** The configured app, or NOT_FOUND listing what is configured. */
-function configuredApp(config: Readonly<Config>, name: string, operation: string) {
-  const apps = config.desktop.apps;
-  if (!Object.hasOwn(apps, name)) {
-    const names = Object.keys(apps);
-    throw adapterError(
-      'NOT_FOUND',
-      operation,
-      `no app named "${name}" is configured; configured apps (desktop.apps): ${names.length ? names.join(', ') : 'none'}`,
-    );
-  }
-  return apps[name]!;
-}
 
 export const appLaunch = defineTool({
   name: 'app.launch',
@@ -40,17 +25,8 @@ export const appLaunch = defineTool({
   annotations: OPEN_WORLD_DESTRUCTIVE,
   enabled,
   target: (args) => ({ app: args.name, extraArgs: args.args?.length ?? 0 }),
-  async run(args, { config, adapter }) {
-    const app = configuredApp(config, args.name, 'app.launch');
-    const extra = args.args ?? [];
-    if (extra.length && !app.allowExtraArgs) {
-      throw adapterError(
-        'INVALID_INPUT',
-        'app.launch',
-        `app "${args.name}" does not accept extra args (desktop.apps.${args.name}.allowExtraArgs is false); call it without args`,
-      );
-    }
-    const { pid } = await adapter.apps.launchApp({ path: app.path, args: [...app.args, ...extra] });
+  async run(args, { adapter, policy }) {
+    const { pid } = await adapter.apps.launchApp(policy.apps.launch(args.name, args.args));
     return { structured: { name: args.name, pid }, text: `Launched ${args.name} (pid ${pid}).` };
   },
 });
@@ -75,10 +51,9 @@ export const appClose = defineTool({
   annotations: DESTRUCTIVE,
   enabled,
   target: (args) => ({ app: args.name, pid: args.pid, force: args.force }),
-  async run(args, { config, adapter }) {
-    const app = configuredApp(config, args.name, 'app.close');
+  async run(args, { adapter, policy }) {
     const options = { force: args.force, ...(args.pid === undefined ? {} : { pid: args.pid }) };
-    const { closed, stillRunning } = await adapter.apps.closeApp({ path: app.path, args: app.args }, options);
+    const { closed, stillRunning } = await adapter.apps.closeApp(policy.apps.close(args.name), options);
     const text =
       closed.length || stillRunning.length
         ? `Closed ${args.name}: ${closed.length ? `pids ${closed.join(', ')}` : 'nothing'}${stillRunning.length ? `; still running: ${stillRunning.join(', ')}` : ''}.`

@@ -1,7 +1,6 @@
 /** browser.open: an http(s) URL in the OS default browser, within the owner's URL patterns. */
 import * as z from 'zod';
-import { adapterError } from '../../../adapter/errors.js';
-import { checkBrowserUrl, MAX_URL_LENGTH } from '../../policy/url-policy.js';
+import { MAX_URL_LENGTH } from '../../policy/url-policy.js';
 import { defineTool } from '../tool.js';
 
 export const browserOpen = defineTool({
@@ -16,11 +15,10 @@ export const browserOpen = defineTool({
   enabled: (config) => config.desktop.hostDisplayAccess && config.desktop.browser,
   // Host only: paths and queries can carry tokens.
   target: (args) => ({ host: hostOf(args.url) }),
-  async run(args, { config, adapter }) {
-    const decision = checkBrowserUrl(args.url, config.desktop.browserUrls);
-    if (!decision.ok) throw adapterError('INVALID_INPUT', 'browser.open', decision.reason);
-    await adapter.browser.openUrl(decision.url);
-    return { structured: { url: decision.url }, text: `Opened ${decision.url} in the default browser.` };
+  async run(args, { adapter, policy }) {
+    const url = policy.urls.check(args.url);
+    await adapter.browser.openUrl(url);
+    return { structured: { url }, text: `Opened ${url} in the default browser.` };
   },
 });
 

@@ -1,7 +1,5 @@
 /** service.status / service.control: only the services the owner listed in services.allowed. */
 import * as z from 'zod';
-import { adapterError } from '../../../adapter/errors.js';
-import type { Config } from '../../config/schema.js';
 import { defineTool, DESTRUCTIVE, READ_ONLY } from '../tool.js';
 
 const serviceName = z
@@ -18,13 +16,6 @@ const status = {
   detail: z.string().optional(),
 };
 
-function allowedService(config: Readonly<Config>, name: string, operation: string): string {
-  const allowed = config.services.allowed;
-  if (!allowed.includes(name))
-    throw adapterError('INVALID_INPUT', operation, `service "${name}" is not in services.allowed; allowed services: ${allowed.join(', ')}`);
-  return name;
-}
-
 export const serviceStatus = defineTool({
   name: 'service.status',
   title: 'Service status',
@@ -34,8 +25,8 @@ export const serviceStatus = defineTool({
   annotations: READ_ONLY,
   enabled: (config) => config.services.allowed.length > 0,
   target: (args) => ({ service: args.name }),
-  async run(args, { config, adapter }) {
-    const name = allowedService(config, args.name, 'service.status');
+  async run(args, { adapter, policy }) {
+    const name = policy.services.status(args.name);
     const result = await adapter.services.serviceStatus(name);
     const enabled = result.enabled === undefined ? '' : result.enabled ? ', enabled' : ', not enabled';
     return { structured: { name, ...result }, text: `${name} (${result.manager}): ${result.state}${enabled}${result.detail ? ` (${result.detail})` : ''}.` };
@@ -52,8 +43,8 @@ export const serviceControl = defineTool({
   annotations: DESTRUCTIVE,
   enabled: (config) => config.services.allowed.length > 0 && config.services.control,
   target: (args) => ({ service: args.name, action: args.action }),
-  async run(args, { config, adapter }) {
-    const name = allowedService(config, args.name, 'service.control');
+  async run(args, { adapter, policy }) {
+    const name = policy.services.control(args.name);
     const result = await adapter.services.serviceControl(name, args.action);
     return { structured: { name, action: args.action, ...result }, text: `${args.action} ${name} (${result.manager}): now ${result.state}.` };
   },

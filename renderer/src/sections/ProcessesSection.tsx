@@ -26,6 +26,9 @@ export function ProcessesSection({ draft, edit, status, bridge }: SectionProps) 
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [status.state]);
 
+  // The panel decides (running server and saved file); an unsaved switch turned off hides the action too.
+  const canKill = result !== null && result.ok && result.canKill && draft.process.kill;
+
   const kill = async (pid: number, signal: KillSignal) => {
     setConfirming(null);
     const outcome = await bridge.killProcess(pid, signal);
@@ -90,7 +93,7 @@ export function ProcessesSection({ draft, edit, status, bridge }: SectionProps) 
                 <col className="col-name" />
                 <col className="col-user" />
                 <col />
-                {result.canKill ? <col className="col-action" /> : null}
+                {canKill ? <col className="col-action" /> : null}
               </colgroup>
               <thead>
                 <tr>
@@ -98,7 +101,7 @@ export function ProcessesSection({ draft, edit, status, bridge }: SectionProps) 
                   <th scope="col">Name</th>
                   <th scope="col">User</th>
                   <th scope="col">Command line</th>
-                  {result.canKill ? (
+                  {canKill ? (
                     <th scope="col">
                       <span className="visually-hidden">Actions</span>
                     </th>
@@ -116,7 +119,7 @@ export function ProcessesSection({ draft, edit, status, bridge }: SectionProps) 
                     <td className="mono ellipsis" title={p.args.join(' ')}>
                       {p.args.length ? p.args.join(' ') : <span className="muted">—</span>}
                     </td>
-                    {result.canKill ? (
+                    {canKill ? (
                       <td className="action">
                         {confirming === p.pid ? (
                           <span className="confirm">

@@ -35,6 +35,7 @@ describe.runIf(isLinux)('listLinuxProcesses on the real /proc', () => {
         pid: child.pid,
         ppid: process.pid,
         user: os.userInfo().username,
+        uid: process.geteuid!(),
         command: path.basename(fs.realpathSync(process.execPath)),
         args: [process.execPath, ...args],
       });
@@ -75,10 +76,10 @@ describe('listLinuxProcesses on a fixture /proc', () => {
 
     const list = await listLinuxProcesses({ procRoot: path.join(root, 'proc'), passwdPath: path.join(root, 'passwd') });
     expect(list).toEqual([
-      { pid: 1, ppid: 0, user: 'root', command: 'systemd', args: ['/sbin/init', 'splash'] },
-      { pid: 2, ppid: 0, user: 'root', command: 'kthreadd', args: [] },
-      { pid: 300, ppid: 1, user: 'alice', command: 'tool', args: ['a b', ''] },
-      { pid: 301, ppid: 300, user: '4242', command: 'orphan-uid', args: ['x'] },
+      { pid: 1, ppid: 0, user: 'root', uid: 0, command: 'systemd', args: ['/sbin/init', 'splash'] },
+      { pid: 2, ppid: 0, user: 'root', uid: 0, command: 'kthreadd', args: [] },
+      { pid: 300, ppid: 1, user: 'alice', uid: 1000, command: 'tool', args: ['a b', ''] },
+      { pid: 301, ppid: 300, user: '4242', uid: 4242, command: 'orphan-uid', args: ['x'] },
     ]);
   });
 

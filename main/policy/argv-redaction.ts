@@ -1,0 +1,134 @@
+/**
+ * Secrets in other programs' command lines, hidden before process.list or the tray's process
+ * panel shows them. Every local user can read command lines from the OS, but the model should
+ * not receive, say, another user's `mysql -pHunter2` or a `--token=...` just by listing.
+ *
+ * What is replaced by `***` (the name stays, so the listing still says what was passed):
+ * - the value of a secret-named option: `--password=x`, `--password x`, `-token x`,
+ *   `--db-password=x`, `--apiKey=x`, `-pass x`, `-pw x` (PuTTY);
+ * - `NAME=value` pairs with a secret name, also inside option lists and query strings:
+ *   `PGPASSWORD=x`, `-o user=u,password=x`, `https://h/p?token=x&a=1`;
+ * - the password in URLs: `scheme://user:password@host`;
+ * - a few well-known short options: mysql/mariadb `-pSECRET`, sshpass `-p x`, redis-cli `-a x`,
+ *   curl/wget `-u user:password`.
+ *
+ * - secret headers given as one argument: `-H "Authorization: Bearer x"`, JSON-ish
+ *   `{"password": "x"}` pairs.
+ *
+ * A secret name is one that contains PASSWORD, PASSWD, PASSPHRASE, SECRET, TOKEN, APIKEY,
+ * ACCESSKEY, PRIVATEKEY, CREDENTIAL or OAUTH once `-`, `_` and `.` are dropped (case-insensitive),
+ * or one of whose words is PASS, PWD, PW, PASSIN, PASSOUT, COOKIE, or starts or ends with AUTH
+ * (AUTH, AUTHTOKEN, BASICAUTH, AUTHORIZATION; but GIT_AUTHOR_NAME, --author and XAUTHORITY stay
+ * readable). Over-redacting costs a little information; under-redacting leaks, so the name rules
+ * are broad and only the short options, which mean other things elsewhere, are per program.
+ *
+ * Pure (no I/O). Matching on a listing happens after redaction, so a `match` substring cannot
+ * be used to guess a hidden value one character at a time.
+ */
+
+export const REDACTED = '***';
+
+const CONTAINED = ['password', 'passwd', 'passphrase', 'secret', 'token', 'apikey', 'accesskey', 'privatekey', 'credential', 'oauth'];
+const WORDS = new Set(['pass', 'pwd', 'pw', 'passin', 'passout', 'cookie']);
+
+/** Whether an option, variable or header name names a secret (see the module comment). */
+export function isSecretName(name: string): boolean {
+  const joined = name.toLowerCase().replace(/[-_.]/g, '');
+  if (CONTAINED.some((word) => joined.includes(word))) return true;
+  // Words split at - _ . and camelCase: apiAuth -> api, auth.
+  const words = name
+    .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
+    .toLowerCase()
+    .split(/[-_.]+/);
+  return words.some((word) => WORDS.has(word) || isAuthWord(word));
+}
+
+/** auth, authtoken, basicauth, authorization; not author, authority (GIT_AUTHOR_NAME, XAUTHORITY). */
+function isAuthWord(word: string): boolean {
+  if (word.endsWith('auth')) return true;
+  return word.startsWith('auth') && (!word.startsWith('author') || word.startsWith('authoriz'));
+}
+
+const OPTION_WITH_VALUE = /^(-{1,2}[A-Za-z][A-Za-z0-9_.-]*)=([\s\S]*)$/;
+const BARE_OPTION = /^-{1,2}([A-Za-z][A-Za-z0-9_.-]*)$/;
+/** NAME=value inside a larger argument: at its start or after a separator of option lists and queries. */
+const PAIR = /(^|[\s,;&?])([A-Za-z_][A-Za-z0-9_.-]*)=([^\s,;&]*)/g;
+/** The password of `scheme://user:password@`: greedy up to the last @ before the path (passwords may hold @). */
+const URL_PASSWORD = /([A-Za-z][A-Za-z0-9+.-]*:\/\/[^\s/:@]*):([^\s/]+)@/g;
+/** `"password": "x"` and `'token': 'x'` in JSON or Python-ish literals. */
+const QUOTED_PAIR = /(["'])([A-Za-z_][A-Za-z0-9_.-]*)\1(\s*:\s*)(["'])((?:\\.|(?!\4)[^\\])*)\4/g;
+/** An HTTP header given as one argument (curl -H): `Authorization: Bearer x`, `X-Api-Key: x`. */
+const HEADER = /^([A-Za-z][A-Za-z0-9-]*):\s*(\S[\s\S]*)$/;
+
+/** Programs whose short options carry a password, by lowercased basename without .exe. */
+const SHORT_SECRET_OPTIONS: ReadonlyMap<string, { attached?: string; separate?: string[]; userPassword?: string[] }> = new Map([
+  ['mysql', { attached: '-p' }],
+  ['mysqldump', { attached: '-p' }],
+  ['mysqladmin', { attached: '-p' }],
+  ['mysqlimport', { attached: '-p' }],
+  ['mysqlcheck', { attached: '-p' }],
+  ['mariadb', { attached: '-p' }],
+  ['mariadb-dump', { attached: '-p' }],
+  ['mariadb-admin', { attached: '-p' }],
+  ['sshpass', { attached: '-p', separate: ['-p'] }],
+  ['redis-cli', { attached: '-a', separate: ['-a'] }],
+  ['curl', { separate: ['-u', '--user', '-U', '--proxy-user'], userPassword: ['-u', '--user', '-U', '--proxy-user'] }],
+]);
+
+/** The command line with secret values replaced; argv[0] is kept as is apart from URL passwords. */
+export function redactArgs(args: readonly string[]): string[] {
+  const program = programName(args[0] ?? '');
+  const special = SHORT_SECRET_OPTIONS.get(program);
+  const out: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    if (i === 0) {
+      out.push(redactInside(arg));
+      continue;
+    }
+    const withValue = OPTION_WITH_VALUE.exec(arg);
+    if (withValue && isSecretName(withValue[1]!.replace(/^-+/, ''))) {
+      out.push(`${withValue[1]}=${REDACTED}`);
+      continue;
+    }
+    const bare = BARE_OPTION.exec(arg);
+    const next = args[i + 1];
+    const separate = special?.separate?.includes(arg) ?? false;
+    if ((bare && isSecretName(bare[1]!)) || separate) {
+      out.push(arg);
+      if (next !== undefined && (!next.startsWith('-') || separate)) {
+        out.push(special?.userPassword?.includes(arg) ? redactUserPassword(next) : REDACTED);
+        i++;
+      }
+      continue;
+    }
+    if (special?.attached && arg.startsWith(special.attached) && arg.length > special.attached.length && !arg.startsWith('--')) {
+      out.push(`${special.attached}${REDACTED}`);
+      continue;
+    }
+    out.push(redactInside(arg));
+  }
+  return out;
+}
+
+/** `user:password` -> `user:***` (curl -u); a value without a colon is a user name and stays. */
+function redactUserPassword(value: string): string {
+  const colon = value.indexOf(':');
+  return colon < 0 ? value : `${value.slice(0, colon)}:${REDACTED}`;
+}
+
+/** URL passwords and NAME=value pairs anywhere inside one argument. */
+function redactInside(arg: string): string {
+  const header = HEADER.exec(arg);
+  if (header && isSecretName(header[1]!)) return `${header[1]}: ${REDACTED}`;
+  return arg
+    .replace(URL_PASSWORD, (_m, head: string) => `${head}:${REDACTED}@`)
+    .replace(PAIR, (match, lead: string, name: string) => (isSecretName(name) ? `${lead}${name}=${REDACTED}` : match))
+    .replace(QUOTED_PAIR, (match, q: string, name: string, colon: string, v: string) =>
+      isSecretName(name) ? `${q}${name}${q}${colon}${v}${REDACTED}${v}` : match,
+    );
+}
+
+function programName(file: string): string {
+  return (file.split(/[\\/]/).pop() ?? file).toLowerCase().replace(/\.exe$/, '');
+}

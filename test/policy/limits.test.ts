@@ -1,0 +1,69 @@
+/** The bound on concurrent children: a slot each, a bounded FIFO queue, clear TIMEOUTs past it. */
+import { describe, expect, it } from 'vitest';
+import { ChildLimiter, QUEUE_FACTOR } from '../../main/policy/limits.js';
+
+const tick = () => new Promise((resolve) => setImmediate(resolve));
+
+describe('ChildLimiter', () => {
+  it('never runs more than the bound, and serves the queue in arrival order', async () => {
+    const limiter = new ChildLimiter(3, 100);
+    let running = 0;
+    let peak = 0;
+    const order: number[] = [];
+    const work = (i: number) => async () => {
+      running++;
+      peak = Math.max(peak, running);
+      order.push(i);
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      running--;
+      return i;
+    };
+    const results = await Promise.all(Array.from({ length: 30 }, (_, i) => limiter.run(undefined, work(i))));
+    expect(results).toEqual(Array.from({ length: 30 }, (_, i) => i));
+    expect(peak).toBe(3);
+    expect(order).toEqual(results);
+    expect(limiter.load).toEqual({ running: 0, waiting: 0 });
+  });
+
+  it('refuses at once with TIMEOUT naming the limit when the queue is full', async () => {
+    const limiter = new ChildLimiter(2);
+    expect(limiter.maxQueued).toBe(2 * QUEUE_FACTOR);
+    const held = await Promise.all([limiter.acquire(), limiter.acquire()]);
+    const queued = Array.from({ length: limiter.maxQueued }, () => limiter.acquire());
+    await expect(limiter.acquire()).rejects.toMatchObject({
+      code: 'TIMEOUT',
+      message: expect.stringMatching(/2 commands are running and 8 are waiting.*shell\.maxConcurrent is 2/),
+    });
+    held.forEach((slot) => slot.release());
+    for (const slot of await Promise.all(queued.slice(0, 2))) slot.release();
+    await tick();
+    expect(limiter.load.running).toBe(2);
+    for (const pending of queued.slice(2)) (await pending).release();
+    expect(limiter.load).toEqual({ running: 0, waiting: 0 });
+  });
+
+  it('gives up waiting after the wait bound, and when the request is cancelled', async () => {
+    const limiter = new ChildLimiter(1, 4, 30);
+    const slot = await limiter.acquire();
+    await expect(limiter.acquire()).rejects.toMatchObject({ code: 'TIMEOUT', message: expect.stringMatching(/waited 30 ms for one of the 1 command slots/) });
+    const abort = new AbortController();
+    const waiting = limiter.acquire(abort.signal);
+    abort.abort();
+    await expect(waiting).rejects.toMatchObject({ code: 'TIMEOUT', message: expect.stringMatching(/cancelled/) });
+    await expect(limiter.acquire(abort.signal)).rejects.toMatchObject({ code: 'TIMEOUT' });
+    expect(limiter.load).toEqual({ running: 1, waiting: 0 });
+    slot.release();
+    slot.release(); // a second release gives nothing back twice
+    expect(limiter.load.running).toBe(0);
+  });
+
+  it('frees the slot when the work fails', async () => {
+    const limiter = new ChildLimiter(1);
+    await expect(limiter.run(undefined, () => Promise.reject(new Error('boom')))).rejects.toThrow('boom');
+    expect(await limiter.run(undefined, async () => 'next')).toBe('next');
+  });
+
+  it('rejects a bound that is not a positive integer', () => {
+    expect(() => new ChildLimiter(0)).toThrow(/positive integer/);
+  });
+});
