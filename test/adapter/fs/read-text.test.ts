@@ -27,6 +27,7 @@ describe('readTextFile', () => {
       totalBytes: 5,
       truncated: false,
       sha256: sha('hello'),
+      totalLines: 1,
     });
     expect(seen).toEqual([file]);
   });
