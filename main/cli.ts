@@ -8,6 +8,7 @@ import type { CliOverrides } from './config/load.js';
 import { configCommand } from './cli/config-command.js';
 import { print, usageError } from './cli/io.js';
 import { serveHttp, serveStdio } from './cli/serve.js';
+import { oauthCommand } from './cli/oauth-command.js';
 import { tokenCommand } from './cli/token-command.js';
 import { VERSION } from './version.js';
 
@@ -21,6 +22,9 @@ Usage:
   chatgpt-mcp token show            print the bearer token HTTP clients must send (created if needed)
   chatgpt-mcp token rotate          replace the token file's token with a new one
   chatgpt-mcp token new             print a new random token (for server.token or CHATGPT_MCP_TOKEN)
+  chatgpt-mcp oauth list            OAuth clients and the connection requests waiting for approval
+  chatgpt-mcp oauth approve CODE    approve the request whose authorize page shows CODE (deny CODE refuses)
+  chatgpt-mcp oauth revoke ID       forget an OAuth client; its tokens stop working at once
   chatgpt-mcp --version | --help
 
 Options:
@@ -61,6 +65,7 @@ export async function main(argv: string[]): Promise<number> {
 
   const cli: CliOverrides = { config: values.config, host: values.host, port: values.port, logLevel: values['log-level'] };
   const [command = 'serve', sub, ...rest] = positionals;
+  if (command === 'oauth') return oauthCommand(sub, rest);
   if (rest.length > 0) return usageError(`unexpected argument "${rest[0]}"`);
 
   switch (command) {

@@ -26,6 +26,8 @@ export interface ActivityEntry {
   tool: string;
   /** A short, redacted summary of what the call targeted (a path, a command name). */
   target: string;
+  /** Who made the call: the OAuth client's name, "bearer token", or null without authentication. */
+  client: string | null;
   /** 'running' until it ends, then 'ok' or the stable error code. */
   outcome: string;
   durationMs: number | null;

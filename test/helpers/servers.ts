@@ -10,7 +10,7 @@ import type { ComputerAdapter } from '../../adapter/computer-adapter.js';
 import { configSchema, type Config, type ConfigInput } from '../../main/config/schema.js';
 import { deepFreeze } from '../../main/config/deep-freeze.js';
 import { createLogger, silentLogger, type Logger } from '../../main/log.js';
-import { startHttpServer, type RunningHttpServer } from '../../main/mcp/http.js';
+import { startHttpServer, type HttpServerOptions, type RunningHttpServer } from '../../main/mcp/http.js';
 import { createServerFactory, type ToolCallObserver } from '../../main/mcp/server.js';
 import type { ToolDefinition } from '../../main/mcp/tool.js';
 
@@ -32,7 +32,14 @@ export interface TestHttpServer extends RunningHttpServer {
 
 export async function startTestServer(
   input: ConfigInput = {},
-  options: { adapter?: ComputerAdapter; tools?: readonly ToolDefinition[]; logger?: Logger; observer?: ToolCallObserver } = {},
+  options: {
+    adapter?: ComputerAdapter;
+    tools?: readonly ToolDefinition[];
+    logger?: Logger;
+    observer?: ToolCallObserver;
+    bearerToken?: string;
+    oauth?: HttpServerOptions['oauth'];
+  } = {},
 ): Promise<TestHttpServer> {
   const config = makeConfig(input);
   const logLines: string[] = [];
@@ -44,7 +51,7 @@ export async function startTestServer(
     tools: options.tools,
     observer: options.observer,
   });
-  const running = await startHttpServer({ config, factory, logger });
+  const running = await startHttpServer({ config, factory, logger, bearerToken: options.bearerToken, oauth: options.oauth });
   return Object.assign(running, { config, logLines });
 }
 
