@@ -300,7 +300,7 @@ describe('refused', () => {
     const server = await start();
     const clientId = await registered(server);
     const { challenge } = pkcePair();
-    for (const extra of [{ code_challenge_method: 'plain' }, { code_challenge: 'short' }]) {
+    for (const extra of [{ code_challenge_method: 'plain' }, { code_challenge: 'short' }] as Record<string, string>[]) {
       const page = await hop(authorizeUrl(server, clientId, challenge, extra));
       expect(new URL(page.headers.get('location')!).searchParams.get('error')).toBe('invalid_request');
     }
