@@ -24,6 +24,7 @@ import {
   type OAuthProtectedResourceMetadata,
 } from '@modelcontextprotocol/server';
 import type { Logger } from '../log.js';
+import { ClientDocumentError, fetchClientDocument, isDocumentClientId, type MetadataFetchOptions } from './client-metadata-document.js';
 import { displayName, registrationSchema } from './client-registration.js';
 import type { ConsentRequest } from './connections.js';
 import { messagePage, PAGE_HEADERS, waitingPage } from './consent-page.js';
@@ -52,7 +53,12 @@ export interface OAuthServerOptions {
   now?: () => number;
   /** Told when a request starts waiting for the owner (the tray's notification). */
   onConsentRequest?: (request: ConsentRequest) => void;
+  /** How client ID metadata documents are fetched (tests trust a local CA and loopback). */
+  metadataFetch?: MetadataFetchOptions;
 }
+
+/** A metadata-document client is read again after a day, so its redirect URIs follow the document. */
+const DOCUMENT_REFRESH_MS = 24 * 60 * 60_000;
 
 type Reply = { status: number; headers: Record<string, string>; body: string };
 
@@ -72,7 +78,7 @@ export class OAuthServer {
   readonly resourceMetadataUrl: string;
   readonly store: OAuthStore;
   private readonly now: () => number;
-  private readonly limits: { register: RateLimiter; authorize: RateLimiter; token: RateLimiter };
+  private readonly limits: { register: RateLimiter; authorize: RateLimiter; token: RateLimiter; document: RateLimiter };
   private readonly metadata: OAuthMetadata;
   private readonly resourceMetadata: OAuthProtectedResourceMetadata;
   private readonly lastUsedWritten = new Map<string, number>();
@@ -87,6 +93,7 @@ export class OAuthServer {
       register: new RateLimiter(LIMITS.registrationsPerMinute, 60_000, this.now),
       authorize: new RateLimiter(LIMITS.authorizationsPerMinute, 60_000, this.now),
       token: new RateLimiter(LIMITS.tokenRequestsPerMinute, 60_000, this.now),
+      document: new RateLimiter(LIMITS.registrationsPerMinute, 60_000, this.now),
     };
     this.metadata = {
       issuer: origin,
@@ -101,6 +108,7 @@ export class OAuthServer {
       revocation_endpoint_auth_methods_supported: ['none'],
       scopes_supported: [...SUPPORTED_SCOPES],
       authorization_response_iss_parameter_supported: true,
+      client_id_metadata_document_supported: true,
       service_documentation: 'https://github.com/chatgpt-computer-mcp/chatgpt-computer-mcp/blob/main/docs/CHATGPT.md',
     } as OAuthMetadata;
     const resourceUrl = new URL(this.resource);
@@ -238,18 +246,7 @@ export class OAuthServer {
       approvedAt: null,
       lastUsedAt: null,
     };
-    const stored = await this.store.update((state) => {
-      if (state.clients.length >= LIMITS.maxClients) {
-        // Room is made from clients the owner never approved, oldest first; approved ones stay.
-        const waitingFor = new Set(state.pending.map((p) => p.clientId));
-        const evictable = state.clients.filter((c) => c.approvedAt === null && !waitingFor.has(c.id)).sort((a, b) => a.registeredAt - b.registeredAt);
-        const victim = evictable[0];
-        if (!victim) return false;
-        state.clients = state.clients.filter((c) => c.id !== victim.id);
-      }
-      state.clients.push(client);
-      return true;
-    });
+    const stored = await this.store.update((state) => admitClient(state, client));
     if (!stored) {
       return json(400, {
         error: 'invalid_client_metadata',
@@ -275,7 +272,12 @@ export class OAuthServer {
 
   private async authorize(params: URLSearchParams): Promise<Reply> {
     const clientId = single(params, 'client_id');
-    const client = clientId ? this.store.view().clients.get(clientId) : undefined;
+    let client = clientId ? this.store.view().clients.get(clientId) : undefined;
+    if (clientId && isDocumentClientId(clientId) && (!client || this.now() - client.registeredAt > DOCUMENT_REFRESH_MS)) {
+      const loaded = await this.documentClient(clientId, client);
+      if ('error' in loaded) return html(400, messagePage('App description unavailable', loaded.error));
+      client = loaded.client;
+    }
     if (!client) {
       return html(400, messagePage('Unknown app', 'This app is not registered with this server (or its owner revoked it). Connect again from the app.'));
     }
@@ -335,6 +337,33 @@ export class OAuthServer {
       // a notification failure must not fail the request
     }
     return { status: 303, headers: { location: `${OAUTH_PATHS.wait}?request=${encodeURIComponent(handle)}`, 'cache-control': 'no-store' }, body: '' };
+  }
+
+  /** Reads (or reads again) a client's metadata document and keeps it as a client; an approval it had stays. */
+  private async documentClient(clientId: string, known: OAuthClient | undefined): Promise<{ client: OAuthClient } | { error: string }> {
+    if (!this.limits.document.take()) return { error: 'Too many new apps in a short time; try again in a minute.' };
+    let doc;
+    try {
+      doc = await fetchClientDocument(clientId, this.options.metadataFetch);
+    } catch (error) {
+      if (!(error instanceof ClientDocumentError)) throw error;
+      this.options.logger.warn('client metadata document refused', { reason: error.message.slice(0, 160) });
+      return { error: `The app's description at its client_id URL could not be used: ${error.message}.` };
+    }
+    const client: OAuthClient = {
+      id: clientId,
+      name: displayName(doc.name, new URL(clientId).host),
+      redirectUris: doc.redirectUris,
+      source: 'metadata-document',
+      registeredAt: this.now(),
+      approvedAt: known?.approvedAt ?? null,
+      lastUsedAt: known?.lastUsedAt ?? null,
+    };
+    const admitted = await this.store.update((state) => {
+      state.clients = state.clients.filter((c) => c.id !== clientId);
+      return admitClient(state, client);
+    });
+    return admitted ? { client } : { error: `This server already has ${LIMITS.maxClients} approved clients; its owner must revoke one first.` };
   }
 
   /** The waiting page: shows the code until the owner decides, then sends the browser back to the app. */
@@ -492,6 +521,19 @@ interface TokenResponse {
   expires_in: number;
   refresh_token: string;
   scope: string;
+}
+
+/** Adds a client within the bound: room is made from clients nobody approved, oldest first; approved ones stay. */
+function admitClient(state: OAuthState, client: OAuthClient): boolean {
+  if (state.clients.length >= LIMITS.maxClients) {
+    const waitingFor = new Set(state.pending.map((p) => p.clientId));
+    const evictable = state.clients.filter((c) => c.approvedAt === null && !waitingFor.has(c.id)).sort((a, b) => a.registeredAt - b.registeredAt);
+    const victim = evictable[0];
+    if (!victim) return false;
+    state.clients = state.clients.filter((c) => c.id !== victim.id);
+  }
+  state.clients.push(client);
+  return true;
 }
 
 function issueCode(state: OAuthState, request: PendingAuthorization, hash: string, now: number): void {

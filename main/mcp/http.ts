@@ -13,6 +13,7 @@ import type { Config } from '../config/schema.js';
 import type { Logger } from '../log.js';
 import { VERSION } from '../version.js';
 import { OAuthServer } from '../auth/authorization-server.js';
+import type { MetadataFetchOptions } from '../auth/client-metadata-document.js';
 import type { ConsentRequest } from '../auth/connections.js';
 import { OAuthStateError } from '../auth/oauth-state.js';
 import { publicOrigin } from '../auth/public-origin.js';
@@ -25,7 +26,7 @@ export interface HttpServerOptions {
   /** The token clients must present when server.auth accepts bearer tokens; default server.token. */
   bearerToken?: string | null;
   /** Where OAuth keeps its state (required when server.auth includes "oauth"). */
-  oauth?: { stateFile: string; now?: () => number; onConsentRequest?: (request: ConsentRequest) => void };
+  oauth?: { stateFile: string; now?: () => number; onConsentRequest?: (request: ConsentRequest) => void; metadataFetch?: MetadataFetchOptions };
 }
 
 /** Who made a call with the static bearer token (the activity view's "client"). */

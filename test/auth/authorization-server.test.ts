@@ -140,6 +140,7 @@ describe('discovery', () => {
       code_challenge_methods_supported: ['S256'],
       token_endpoint_auth_methods_supported: ['none'],
       grant_types_supported: ['authorization_code', 'refresh_token'],
+      client_id_metadata_document_supported: true,
     });
   });
 

@@ -15,6 +15,8 @@ import { MODERN } from '../helpers/clients.js';
 import { authorizeInBrowser, MemoryOAuthProvider, ownerApproves } from '../helpers/oauth.js';
 import { startTestServer, type TestHttpServer } from '../helpers/servers.js';
 import { makeTempDir, removeDir } from '../helpers/temp.js';
+import { localhostCertificate, startHttpsServer } from '../helpers/tls.js';
+import { readState } from '../../main/auth/oauth-state.js';
 
 describe('MCP v2 client with its OAuth provider', () => {
   let dir: string;
@@ -95,5 +97,42 @@ describe('MCP v2 client with its OAuth provider', () => {
     expect(cut.status).toBe(401);
     expect(listConnections(stateFile).clients).toHaveLength(0);
     expect(path.basename(stateFile)).toBe('oauth.json');
+  });
+
+  it('uses a client ID metadata document when the client has one, instead of registering', async () => {
+    const docDir = makeTempDir('oauth-cimd-');
+    const tls = localhostCertificate(docDir);
+    const routes: Parameters<typeof startHttpsServer>[1] = {};
+    const host = await startHttpsServer(tls, routes);
+    const documentUrl = `${host.origin}/oauth/client.json`;
+    const redirect = 'http://127.0.0.1:1/doc-callback';
+    routes['/oauth/client.json'] = {
+      body: JSON.stringify({ client_id: documentUrl, client_name: 'Doc-described client', redirect_uris: [redirect], token_endpoint_auth_method: 'none' }),
+    };
+    // Loopback is allowed here only because the document host is a test server on this machine.
+    const cimdState = oauthStatePath(docDir);
+    const cimdServer = await startTestServer(
+      { server: { auth: 'oauth' } },
+      { oauth: { stateFile: cimdState, metadataFetch: { ca: tls.cert, addressAllowed: (a) => a === '127.0.0.1' } } },
+    );
+    try {
+      const provider = new MemoryOAuthProvider(redirect, 'Doc-described client', documentUrl);
+      const transport = new StreamableHTTPClientTransport(new URL(cimdServer.url), { authProvider: provider });
+      const probe = new Client({ name: 'cimd', version: '1.0.0' }, { versionNegotiation: { mode: { pin: MODERN } } });
+      await expect(probe.connect(transport)).rejects.toBeInstanceOf(UnauthorizedError);
+      expect(provider.authorizationUrl?.searchParams.get('client_id')).toBe(documentUrl);
+      const outcome = await authorizeInBrowser(provider.authorizationUrl!, ownerApproves(cimdState));
+      await transport.finishAuth(outcome.redirect.searchParams);
+      const client = new Client({ name: 'cimd', version: '1.0.0' }, { versionNegotiation: { mode: { pin: MODERN } } });
+      await client.connect(new StreamableHTTPClientTransport(new URL(cimdServer.url), { authProvider: provider }));
+      expect((await client.callTool({ name: 'system.info', arguments: {} })).isError).toBeFalsy();
+      await client.close();
+      expect(host.hits).toContain('/oauth/client.json');
+      expect(readState(cimdState).clients).toMatchObject([{ id: documentUrl, source: 'metadata-document', name: 'Doc-described client' }]);
+    } finally {
+      await cimdServer.close();
+      await host.close();
+      removeDir(docDir);
+    }
   });
 });

@@ -83,6 +83,8 @@ export class MemoryOAuthProvider implements OAuthClientProvider {
   constructor(
     readonly redirectUrl: string,
     readonly name = 'MCP v2 test client',
+    /** Set to use a client ID metadata document instead of dynamic registration. */
+    readonly clientMetadataUrl?: string,
   ) {}
 
   get clientMetadata(): OAuthClientMetadata {
