@@ -34,7 +34,7 @@ const available = chromiumAvailable();
 const BRIDGE_INIT = () => {
   const call = (method: string, ...args: unknown[]) =>
     (globalThis as unknown as { __bridge(m: string, a: unknown[]): Promise<unknown> }).__bridge(method, args);
-  const listeners: Record<string, Set<(value: unknown) => void>> = { status: new Set(), activity: new Set(), navigate: new Set() };
+  const listeners: Record<string, Set<(value: unknown) => void>> = { status: new Set(), activity: new Set(), navigate: new Set(), connections: new Set() };
   const on = (name: string) => (listener: (value: unknown) => void) => {
     listeners[name]!.add(listener);
     return () => listeners[name]!.delete(listener);
@@ -53,10 +53,15 @@ const BRIDGE_INIT = () => {
     listActivity: () => call('listActivity'),
     listProcesses: (match?: string) => call('listProcesses', match),
     killProcess: (pid: number, signal: string) => call('killProcess', pid, signal),
+    listConnections: () => call('listConnections'),
+    approveConnection: (code: string) => call('approveConnection', code),
+    denyConnection: (code: string) => call('denyConnection', code),
+    revokeClient: (id: string) => call('revokeClient', id),
     setDirty: (value: boolean) => void (dirty.value = value),
     onStatus: on('status'),
     onActivity: on('activity'),
     onNavigate: on('navigate'),
+    onConnections: on('connections'),
   });
 };
 
@@ -170,6 +175,8 @@ describe.skipIf(!available)('settings window in headless Chromium', () => {
         return processes.list(args[0] as string | undefined);
       case 'killProcess':
         return { ok: false, error: 'not in this test' };
+      case 'listConnections':
+        return { clients: [], pending: [] };
       default:
         throw new Error(`unknown bridge method ${method}`);
     }

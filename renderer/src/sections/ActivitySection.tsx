@@ -19,6 +19,7 @@ export function ActivitySection({ entries }: { entries: ActivityEntry[] }) {
                 <th scope="col">Time</th>
                 <th scope="col">Tool</th>
                 <th scope="col">Target</th>
+                <th scope="col">Client</th>
                 <th scope="col">Outcome</th>
                 <th scope="col" className="num">
                   Duration
@@ -33,6 +34,7 @@ export function ActivitySection({ entries }: { entries: ActivityEntry[] }) {
                   <td className="mono ellipsis" title={entry.target}>
                     {entry.target || '—'}
                   </td>
+                  <td className="shrink muted">{entry.client ?? '—'}</td>
                   <td className="shrink">
                     <span className={`pill ${entry.outcome === 'ok' ? 'pill-ok' : entry.outcome === 'running' ? 'pill-running' : 'pill-bad'}`}>
                       {entry.outcome === 'ok' ? 'OK' : entry.outcome === 'running' ? 'Running' : entry.outcome}
