@@ -36,7 +36,11 @@ Options:
 HTTP needs a bearer token unless the config says server.auth "none" (loopback only). Without
 server.token or CHATGPT_MCP_TOKEN, the first start creates one in the app's config folder;
 "chatgpt-mcp token show" prints it. It is never taken from a flag (flags are visible to every
-user in the process list) and never written to the log.`;
+user in the process list) and never written to the log.
+
+With server.auth "oauth" (or "bearer+oauth") the server is also an OAuth authorization server
+for clients such as ChatGPT that reach it through a public tunnel (server.publicUrl): each
+connection waits until you approve its code here ("oauth approve CODE") or in the tray.`;
 
 export async function main(argv: string[]): Promise<number> {
   let parsed;
