@@ -205,10 +205,11 @@ export class OAuthServer {
         return get ? json(200, this.metadata, { 'cache-control': 'max-age=300' }) : notAllowed('GET');
       case OAUTH_PATHS.register:
         return method === 'POST' ? this.register(req) : notAllowed('POST');
+      // GET only (not HEAD): these create and finish consent requests.
       case OAUTH_PATHS.authorize:
-        return get ? this.authorize(query(req)) : notAllowed('GET');
+        return method === 'GET' ? this.authorize(query(req)) : notAllowed('GET');
       case OAUTH_PATHS.wait:
-        return get ? this.wait(query(req)) : notAllowed('GET');
+        return method === 'GET' ? this.wait(query(req)) : notAllowed('GET');
       case OAUTH_PATHS.token:
         return method === 'POST' ? this.token(req) : notAllowed('POST');
       case OAUTH_PATHS.revoke:
@@ -281,14 +282,15 @@ export class OAuthServer {
     if (!client) {
       return html(400, messagePage('Unknown app', 'This app is not registered with this server (or its owner revoked it). Connect again from the app.'));
     }
-    const requested = single(params, 'redirect_uri');
-    // Exact string comparison: no normalisation, no prefix match.
-    const redirectUri = requested ?? (client.redirectUris.length === 1 ? client.redirectUris[0] : undefined);
+    // Required, and compared as exact strings: no normalisation, no prefix match.
+    const redirectUri = single(params, 'redirect_uri');
     if (!redirectUri || !client.redirectUris.includes(redirectUri)) {
       return html(400, messagePage('Redirect address not registered', 'The app asked to return to an address it did not register. Nothing was sent to it.'));
     }
-    const state = single(params, 'state') ?? null;
+    const rawState = single(params, 'state') ?? null;
+    const state = rawState !== null && rawState.length <= 1024 ? rawState : null;
     const fail = (error: string, description: string) => redirect(redirectUri, { error, error_description: description, state, iss: this.issuer });
+    if (rawState !== null && state === null) return fail('invalid_request', 'state is longer than 1024 characters.');
     if (single(params, 'response_type') !== 'code') return fail('unsupported_response_type', 'Only response_type=code is supported.');
     const challenge = single(params, 'code_challenge');
     if (single(params, 'code_challenge_method') !== 'S256' || !challenge || !S256_CHALLENGE.test(challenge)) {

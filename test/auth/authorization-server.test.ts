@@ -313,6 +313,21 @@ describe('refused', () => {
     expect(listConnections(stateFile).pending).toHaveLength(0);
   });
 
+  it('a HEAD request, a missing redirect_uri, an oversized state: no request is created', async () => {
+    const server = await start();
+    const clientId = await registered(server);
+    const url = authorizeUrl(server, clientId, pkcePair().challenge);
+    expect((await fetch(url, { method: 'HEAD', redirect: 'manual' })).status).toBe(405);
+    const noRedirect = new URL(url);
+    noRedirect.searchParams.delete('redirect_uri');
+    expect((await hop(noRedirect)).status).toBe(400);
+    const longState = new URL(url);
+    longState.searchParams.set('state', 'x'.repeat(1025));
+    const refused = await hop(longState);
+    expect(new URL(refused.headers.get('location')!).searchParams.get('error')).toBe('invalid_request');
+    expect(readState(stateFile).pending).toHaveLength(0);
+  });
+
   it('a flood of registrations: rate-limited per minute, and the number of clients is bounded', async () => {
     const server = await start();
     const statuses: number[] = [];
