@@ -323,7 +323,10 @@ describe.skipIf(!available)('settings window in headless Chromium', () => {
           await page.getByText(/tools available/).waitFor();
         }
         if (title === 'Processes') await page.getByRole('columnheader', { name: 'Command line' }).waitFor();
-        if (title === 'Activity') await page.getByRole('cell', { name: 'fs.read' }).first().waitFor();
+        if (title === 'Activity') {
+          await page.getByRole('cell', { name: 'fs.read' }).first().waitFor();
+          await page.getByText('by ChatGPT').first().waitFor();
+        }
         expect(await unnamedControls(page), `${title}: controls without a label`).toEqual([]);
         await screenshotWholeSection(page, path.join(SCREENSHOTS, `${file}${scheme === 'dark' ? '-dark' : ''}.png`));
       }
@@ -381,8 +384,9 @@ function sampleActivity(): ActivityRing {
     ['process.list', { match: 'node' }, 22.5, 'ok'],
   ];
   calls.forEach(([tool, target, durationMs, outcome], id) => {
-    ring.record({ phase: 'start', tool, id, target });
-    ring.record({ phase: 'end', tool, id, target, durationMs, outcome: outcome as 'ok' });
+    const client = id % 3 === 2 ? 'bearer token' : 'ChatGPT';
+    ring.record({ phase: 'start', tool, id, target, client });
+    ring.record({ phase: 'end', tool, id, target, client, durationMs, outcome: outcome as 'ok' });
   });
   ring.record({ phase: 'start', tool: 'shell.exec', id: 99, target: { command: 'npm', args: ['test'] } });
   return ring;

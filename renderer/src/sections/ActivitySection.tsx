@@ -19,7 +19,6 @@ export function ActivitySection({ entries }: { entries: ActivityEntry[] }) {
                 <th scope="col">Time</th>
                 <th scope="col">Tool</th>
                 <th scope="col">Target</th>
-                <th scope="col">Client</th>
                 <th scope="col">Outcome</th>
                 <th scope="col" className="num">
                   Duration
@@ -30,11 +29,13 @@ export function ActivitySection({ entries }: { entries: ActivityEntry[] }) {
               {newestFirst.map((entry) => (
                 <tr key={entry.seq}>
                   <td className="shrink muted">{formatTime(entry.time)}</td>
-                  <td className="shrink mono">{entry.tool}</td>
+                  <td className="shrink">
+                    <div className="mono">{entry.tool}</div>
+                    {entry.client ? <div className="muted small">by {entry.client}</div> : null}
+                  </td>
                   <td className="mono ellipsis" title={entry.target}>
                     {entry.target || '—'}
                   </td>
-                  <td className="shrink muted">{entry.client ?? '—'}</td>
                   <td className="shrink">
                     <span className={`pill ${entry.outcome === 'ok' ? 'pill-ok' : entry.outcome === 'running' ? 'pill-running' : 'pill-bad'}`}>
                       {entry.outcome === 'ok' ? 'OK' : entry.outcome === 'running' ? 'Running' : entry.outcome}
