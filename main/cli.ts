@@ -8,6 +8,7 @@ import type { CliOverrides } from './config/load.js';
 import { configCommand } from './cli/config-command.js';
 import { print, usageError } from './cli/io.js';
 import { serveHttp, serveStdio } from './cli/serve.js';
+import { oauthCommand } from './cli/oauth-command.js';
 import { tokenCommand } from './cli/token-command.js';
 import { VERSION } from './version.js';
 
@@ -23,6 +24,9 @@ Usage:
   chatgpt-mcp token show            print the bearer token HTTP clients must send (created if needed)
   chatgpt-mcp token rotate          replace the token file's token with a new one
   chatgpt-mcp token new             print a new random token (for server.token or CHATGPT_MCP_TOKEN)
+  chatgpt-mcp oauth list            OAuth clients and the connection requests waiting for approval
+  chatgpt-mcp oauth approve CODE    approve the request whose authorize page shows CODE (deny CODE refuses)
+  chatgpt-mcp oauth revoke ID       forget an OAuth client; its tokens stop working at once
   chatgpt-mcp --version | --help
 
 Options:
@@ -34,7 +38,11 @@ Options:
 HTTP needs a bearer token unless the config says server.auth "none" (loopback only). Without
 server.token or CHATGPT_MCP_TOKEN, the first start creates one in the app's config folder;
 "chatgpt-mcp token show" prints it. It is never taken from a flag (flags are visible to every
-user in the process list) and never written to the log.`;
+user in the process list) and never written to the log.
+
+With server.auth "oauth" (or "bearer+oauth") the server is also an OAuth authorization server
+for clients such as ChatGPT that reach it through a public tunnel (server.publicUrl): each
+connection waits until you approve its code here ("oauth approve CODE") or in the tray.`;
 
 export async function main(argv: string[]): Promise<number> {
   let parsed;
@@ -70,6 +78,7 @@ export async function main(argv: string[]): Promise<number> {
 
   const cli: CliOverrides = { config: values.config, host: values.host, port: values.port, logLevel: values['log-level'] };
   const [command = 'serve', sub, ...rest] = positionals;
+  if (command === 'oauth') return oauthCommand(sub, rest);
   if (rest.length > 0) return usageError(`unexpected argument "${rest[0]}"`);
 
   switch (command) {

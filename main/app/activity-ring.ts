@@ -33,6 +33,7 @@ export class ActivityRing {
         time: this.now().toISOString(),
         tool: event.tool,
         target: summarizeTarget(event.target, this.secrets()),
+        client: event.client ? cut(event.client) : null,
         outcome: 'running',
         durationMs: null,
       };
@@ -53,6 +54,7 @@ export class ActivityRing {
       time: new Date(this.now().getTime() - event.durationMs).toISOString(),
       tool: event.tool,
       target: summarizeTarget(event.target, this.secrets()),
+      client: event.client ? cut(event.client) : null,
       outcome: 'running',
       durationMs: null,
     };

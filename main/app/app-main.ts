@@ -4,7 +4,7 @@
  * activity ring fed by the server's observer, and the settings window's IPC handlers. All
  * decisions live in the electron-free modules beside this file; this only wires them up.
  */
-import { app, clipboard, dialog, ipcMain, Menu, session, systemPreferences } from 'electron';
+import { app, clipboard, dialog, ipcMain, Menu, Notification, session, systemPreferences } from 'electron';
 import os from 'node:os';
 import path from 'node:path';
 import { createLocalAdapter } from '../../adapter/local-computer-adapter.js';
@@ -32,6 +32,9 @@ import { SettingsWindow } from './settings-window.js';
 import { ensureBearerToken, generateToken } from '../config/token.js';
 import { appConfigDir, protectedAppDirs } from '../config/app-dir.js';
 import { TrayController } from './tray.js';
+import { oauthStatePath } from '../auth/oauth-state.js';
+import type { ConsentRequest } from '../auth/connections.js';
+import { OAuthPanel } from './oauth-panel.js';
 import { ActivityPulse } from './tray-state.js';
 
 export interface AppLayout {
@@ -103,7 +106,7 @@ export async function runApp({ mainDir, env = process.env, log = createLogger('i
       const secrets = bearerToken ? [bearerToken] : [];
       const factory = createServerFactory({ config, adapter, logger, observer, protectedFiles: [configPath, ...protectedAppDirs(place)], secrets });
       processPolicy = factory.policies.process;
-      return startHttpServer({ config, logger: scrubbingLogger(logger, secrets), factory, bearerToken });
+      return startHttpServer({ config, logger: scrubbingLogger(logger, secrets), factory, bearerToken, oauth: { stateFile: oauth.stateFile, onConsentRequest: askOwner } });
     },
     toolCount: (config) => enabledTools(config).length,
     explain: (error) => explainStartFailure(error, configPath),
@@ -121,6 +124,22 @@ export async function runApp({ mainDir, env = process.env, log = createLogger('i
     () => (lifecycle.status.state === 'running' ? processPolicy : null),
     () => savedProcessGrants(configPath),
   );
+  const oauth = new OAuthPanel(oauthStatePath(appConfigDir({ platform, env, home: os.homedir() })));
+
+  /** A connection request through the tunnel: a notification, and the prompt in the settings window. */
+  function askOwner(request: ConsentRequest): void {
+    settings.open({ section: 'clients' });
+    settings.send(PUSH.connections, oauth.list());
+    if (Notification.isSupported()) {
+      const note = new Notification({
+        title: `"${request.clientName}" asks to connect`,
+        body: `Code ${request.code}, returning to ${request.redirectHost}. Approve only if the page you opened shows this code.`,
+      });
+      note.on('click', () => settings.open({ section: 'clients' }));
+      note.show();
+    }
+  }
+  oauth.watch((snapshot) => settings.send(PUSH.connections, snapshot));
 
   const onAction = (action: MenuAction): void => {
     const status = lifecycle.status;
@@ -193,6 +212,10 @@ export async function runApp({ mainDir, env = process.env, log = createLogger('i
       'activity:list': () => ring.list(),
       'processes:list': (match?: string) => processes.list(match),
       'processes:kill': (pid, signal) => processes.kill(pid, signal),
+      'oauth:list': () => oauth.list(),
+      'oauth:approve': (code) => oauth.approve(code),
+      'oauth:deny': (code) => oauth.deny(code),
+      'oauth:revoke': (id) => oauth.revoke(id),
     },
     send: {
       'window:set-dirty': (dirty) => settings.setDirty(dirty),

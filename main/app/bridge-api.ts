@@ -3,6 +3,10 @@
  * exposes as `window.chatgptMcp`, and the data it carries. Types only, so the renderer, the
  * preload and the main process share it without pulling code across the boundary.
  */
+import type { ConnectionsSnapshot, OwnerActionResult } from '../auth/connections.js';
+
+export type { ConnectedClient, ConnectionsSnapshot, ConsentRequest, OwnerActionResult } from '../auth/connections.js';
+
 export type KeyPath = (string | number)[];
 
 /** A schema problem in the config, by key path (the shape main/config/save.ts reports). */
@@ -26,6 +30,8 @@ export interface ActivityEntry {
   tool: string;
   /** A short, redacted summary of what the call targeted (a path, a command name). */
   target: string;
+  /** Who made the call: the OAuth client's name, "bearer token", or null without authentication. */
+  client: string | null;
   /** 'running' until it ends, then 'ok' or the stable error code. */
   outcome: string;
   durationMs: number | null;
@@ -69,7 +75,7 @@ export type KillResult = { ok: true } | { ok: false; error: string };
 export const KILL_SIGNALS = ['SIGTERM', 'SIGKILL'] as const;
 export type KillSignal = (typeof KILL_SIGNALS)[number];
 
-export const SECTIONS = ['connection', 'files', 'commands', 'processes', 'desktop', 'services', 'activity'] as const;
+export const SECTIONS = ['connection', 'files', 'commands', 'processes', 'desktop', 'services', 'activity', 'clients'] as const;
 export type SectionId = (typeof SECTIONS)[number];
 
 export interface NavigateRequest {
@@ -89,9 +95,16 @@ export interface SettingsBridge {
   listActivity(): Promise<ActivityEntry[]>;
   listProcesses(match?: string): Promise<ProcessListResult>;
   killProcess(pid: number, signal: KillSignal): Promise<KillResult>;
+  /** OAuth: connected clients and the requests waiting for the owner's approval. */
+  listConnections(): Promise<ConnectionsSnapshot>;
+  approveConnection(code: string): Promise<OwnerActionResult>;
+  denyConnection(code: string): Promise<OwnerActionResult>;
+  /** Forgets the client; its tokens stop working at the server's next request. */
+  revokeClient(id: string): Promise<OwnerActionResult>;
   /** Tells the main process whether closing the window would discard edits. */
   setDirty(dirty: boolean): void;
   onStatus(listener: (status: ServerStatus) => void): () => void;
   onActivity(listener: (entry: ActivityEntry) => void): () => void;
   onNavigate(listener: (request: NavigateRequest) => void): () => void;
+  onConnections(listener: (snapshot: ConnectionsSnapshot) => void): () => void;
 }

@@ -13,6 +13,10 @@ export const INVOKE = {
   listActivity: 'activity:list',
   listProcesses: 'processes:list',
   killProcess: 'processes:kill',
+  listConnections: 'oauth:list',
+  approveConnection: 'oauth:approve',
+  denyConnection: 'oauth:deny',
+  revokeClient: 'oauth:revoke',
 } as const;
 
 /** Fire-and-forget messages from the window. */
@@ -25,6 +29,7 @@ export const PUSH = {
   status: 'server:status',
   activity: 'activity:entry',
   navigate: 'window:navigate',
+  connections: 'oauth:changed',
 } as const;
 
 export type InvokeChannel = (typeof INVOKE)[keyof typeof INVOKE];

@@ -29,6 +29,11 @@ export const invokePayloads = {
       .max(2 ** 31 - 1),
     z.enum(KILL_SIGNALS),
   ]),
+  [INVOKE.listConnections]: none,
+  // The code the authorize page shows (checked again by owner-actions), a client id.
+  [INVOKE.approveConnection]: z.tuple([z.string().min(1).max(20)]),
+  [INVOKE.denyConnection]: z.tuple([z.string().min(1).max(20)]),
+  [INVOKE.revokeClient]: z.tuple([z.string().min(1).max(2048)]),
 } satisfies Record<InvokeChannel, z.ZodType>;
 
 export const sendPayloads = {

@@ -27,10 +27,15 @@ const bridge: SettingsBridge = {
   listActivity: () => ipcRenderer.invoke(INVOKE.listActivity),
   listProcesses: (match) => (match === undefined ? ipcRenderer.invoke(INVOKE.listProcesses) : ipcRenderer.invoke(INVOKE.listProcesses, match)),
   killProcess: (pid, signal) => ipcRenderer.invoke(INVOKE.killProcess, pid, signal),
+  listConnections: () => ipcRenderer.invoke(INVOKE.listConnections),
+  approveConnection: (code) => ipcRenderer.invoke(INVOKE.approveConnection, code),
+  denyConnection: (code) => ipcRenderer.invoke(INVOKE.denyConnection, code),
+  revokeClient: (id) => ipcRenderer.invoke(INVOKE.revokeClient, id),
   setDirty: (dirty) => ipcRenderer.send(SEND.setDirty, dirty),
   onStatus: (listener) => subscribe(PUSH.status, listener),
   onActivity: (listener) => subscribe(PUSH.activity, listener),
   onNavigate: (listener) => subscribe(PUSH.navigate, listener),
+  onConnections: (listener) => subscribe(PUSH.connections, listener),
 };
 
 contextBridge.exposeInMainWorld('chatgptMcp', bridge);

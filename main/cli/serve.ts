@@ -1,6 +1,7 @@
 /** `chatgpt-mcp serve --http | --stdio`: the server, until a signal (or stdin's end) stops it. */
 import { createLocalAdapter } from '../../adapter/local-computer-adapter.js';
 import type { CliOverrides } from '../config/load.js';
+import { oauthStatePath } from '../auth/oauth-state.js';
 import { ensureBearerToken } from '../config/token.js';
 import { createLogger, scrubbingLogger } from '../log.js';
 import { ListenError, startHttpServer } from '../mcp/http.js';
@@ -24,8 +25,23 @@ export function serveHttp(cli: CliOverrides): number | Promise<number> {
     const factory = createServerFactory({ config, adapter, logger, protectedFiles: protectedPaths(path), secrets });
     let running;
     try {
-      // Refused requests log their path, which a caller chooses: scrub the token from it too.
-      running = await startHttpServer({ config, factory, logger: scrubbingLogger(logger, secrets), bearerToken: bearer?.token ?? null });
+      running = await startHttpServer({
+        config,
+        factory,
+        // Refused requests log their path, which a caller chooses: scrub the token from it too.
+        logger: scrubbingLogger(logger, secrets),
+        bearerToken: bearer?.token ?? null,
+        oauth: {
+          stateFile: oauthStatePath(stateDir()),
+          // Headless: the owner approves with the CLI (the tray shows a prompt instead).
+          onConsentRequest: (request) =>
+            logger.info('an app asks to connect: approve with "chatgpt-mcp oauth approve CODE" if you started this', {
+              code: request.code,
+              app: request.clientName,
+              returnsTo: request.redirectHost,
+            }),
+        },
+      });
     } catch (error) {
       await adapter.close();
       if (error instanceof ListenError) {
@@ -41,6 +57,7 @@ export function serveHttp(cli: CliOverrides): number | Promise<number> {
       config: file ?? 'defaults',
       tools: enabledTools(config).length,
       auth: config.server.auth,
+      ...(running.oauthIssuer ? { oauth: running.oauthIssuer } : {}),
       ...(bearer ? { token: bearer.source === 'file' ? `in ${bearer.file} (chatgpt-mcp token show)` : 'from the config' } : {}),
     });
     await untilSignal();

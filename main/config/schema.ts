@@ -22,6 +22,31 @@ export const MIN_TOKEN_LENGTH = 16;
 const KiB = 1024;
 const MiB = 1024 * KiB;
 
+/** Loopback names, as in main/mcp/http-guards.ts (this module must stay free of Node imports). */
+function isLoopbackName(hostname: string): boolean {
+  const h = hostname.toLowerCase();
+  return h === 'localhost' || h === '[::1]' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(h);
+}
+
+/**
+ * The public URL a tunnel serves this server at: an https origin (http only for loopback),
+ * with no path, query, fragment or credentials. OAuth's issuer and resource derive from it.
+ */
+export function publicUrlProblem(value: string): string | null {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return 'expected a URL like https://example.trycloudflare.com';
+  }
+  if (url.username || url.password) return 'must not contain a user name or password';
+  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && isLoopbackName(url.hostname))) return 'must start with https:// (http:// only for localhost)';
+  if ((url.pathname !== '/' && url.pathname !== '') || url.search || url.hash || /[?#]/.test(value)) {
+    return 'must be the origin only (like https://example.trycloudflare.com), without a path such as /mcp';
+  }
+  return null;
+}
+
 /** POSIX absolute (`/x`), Windows drive (`C:\x`, `C:/x`) or UNC (`\\server\share`). */
 const ABSOLUTE_PATH = /^(\/|[A-Za-z]:[\\/]|\\\\)/;
 
@@ -55,6 +80,14 @@ export const serverSchema = z.strictObject({
   allowNonLoopback: z.boolean().default(false),
   /** Extra Host header names accepted (tunnels that forward the public Host). */
   allowedHosts: z.array(text).default([]),
+  /**
+   * The tunnel's public https URL (origin only), or "" for none. With OAuth it names the issuer
+   * and the resource (<publicUrl>/mcp); its host is accepted like an allowedHosts entry.
+   */
+  publicUrl: z
+    .string()
+    .refine((s) => s === '' || publicUrlProblem(s) === null, { error: (issue) => publicUrlProblem(String(issue.input)) ?? 'invalid URL' })
+    .default(''),
   /** Extra browser origins accepted, as full origins like `https://example.com`. */
   allowedOrigins: z.array(text).default([]),
   logLevel: z.enum(LOG_LEVELS).default('info'),

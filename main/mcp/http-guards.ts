@@ -35,6 +35,30 @@ export function bindRefusal(server: {
   return null;
 }
 
+/** The allowedHosts entries and the publicUrl host that are not loopback: names a tunnel serves publicly. */
+export function publicHostnames(server: { allowedHosts: readonly string[]; publicUrl: string }): string[] {
+  const names = server.allowedHosts.map((entry) => hostnameOf(entry)).filter((name): name is string => name !== null);
+  if (server.publicUrl) names.push(new URL(server.publicUrl).hostname.toLowerCase());
+  return [...new Set(names.filter((name) => !isLoopbackHost(name)))];
+}
+
+/**
+ * Why a server reachable through a public tunnel host is refused, or null. A public host with
+ * server.auth "none" would hand the computer to anyone who learns the URL.
+ */
+export function tunnelRefusal(server: {
+  allowedHosts: readonly string[];
+  publicUrl: string;
+  auth: AuthMode;
+}): { message: string; reason: 'open-tunnel' } | null {
+  const hosts = publicHostnames(server);
+  if (hosts.length === 0 || server.auth !== 'none') return null;
+  const message =
+    `Refusing to start: ${hosts.join(', ')} (server.allowedHosts / server.publicUrl) is a public tunnel host, and server.auth is "none". ` +
+    'Through a tunnel a credential is required: server.auth "oauth" (ChatGPT connectors), "bearer" (the OpenAI tunnel client) or "bearer+oauth".';
+  return { message, reason: 'open-tunnel' };
+}
+
 /** The hostname part of a Host header, lower-cased, IPv6 kept in brackets. */
 export function hostnameOf(hostHeader: string): string | null {
   const value = hostHeader.trim().toLowerCase();
@@ -56,9 +80,10 @@ function bracketed(host: string): string {
   return net.isIPv6(host) ? `[${host.toLowerCase()}]` : host.toLowerCase();
 }
 
-export function allowedHostnames(bindHost: string, extra: readonly string[]): Set<string> {
+export function allowedHostnames(bindHost: string, extra: readonly string[], publicUrl = ''): Set<string> {
   const names = new Set(['localhost', '127.0.0.1', '[::1]']);
   if (bindHost !== '0.0.0.0' && bindHost !== '::') names.add(bracketed(bindHost));
+  if (publicUrl) names.add(new URL(publicUrl).hostname.toLowerCase());
   for (const entry of extra) {
     const name = hostnameOf(entry);
     if (name) names.add(name);

@@ -1,16 +1,23 @@
 /**
- * The loopback HTTP server: POST /mcp (stateless MCP, modern and legacy) and GET /healthz,
- * nothing else. Host and Origin are checked before anything else, then the route, then the
- * bearer token, then the body size; the MCP handler only ever sees requests that passed.
+ * The loopback HTTP server: POST /mcp (stateless MCP, modern and legacy), GET /healthz and,
+ * when server.auth includes OAuth, the authorization server's routes (main/auth/). Host and
+ * Origin are checked before anything else, then the route, then the credential (the static
+ * bearer token and/or an OAuth access token), then the body size; the MCP handler only ever
+ * sees requests that passed, with the caller's identity as authInfo.
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createMcpHandler, type McpServerFactory } from '@modelcontextprotocol/server';
+import { createMcpHandler, type AuthInfo, type McpServerFactory } from '@modelcontextprotocol/server';
 import { toNodeHandler } from '@modelcontextprotocol/node';
 import type { Config } from '../config/schema.js';
 import type { Logger } from '../log.js';
 import { VERSION } from '../version.js';
-import { allowedHostnames, allowedOrigins, bearerMatches, bindRefusal, hostnameOf, originAllowed } from './http-guards.js';
+import { OAuthServer } from '../auth/authorization-server.js';
+import type { MetadataFetchOptions } from '../auth/client-metadata-document.js';
+import type { ConsentRequest } from '../auth/connections.js';
+import { OAuthStateError } from '../auth/oauth-state.js';
+import { publicOrigin } from '../auth/public-origin.js';
+import { allowedHostnames, allowedOrigins, bearerMatches, bindRefusal, hostnameOf, originAllowed, tunnelRefusal } from './http-guards.js';
 
 export interface HttpServerOptions {
   config: Readonly<Config>;
@@ -18,15 +25,23 @@ export interface HttpServerOptions {
   logger: Logger;
   /** The token clients must present when server.auth accepts bearer tokens; default server.token. */
   bearerToken?: string | null;
+  /** Where OAuth keeps its state (required when server.auth includes "oauth"). */
+  oauth?: { stateFile: string; now?: () => number; onConsentRequest?: (request: ConsentRequest) => void; metadataFetch?: MetadataFetchOptions };
 }
+
+/** Who made a call with the static bearer token (the activity view's "client"). */
+export const BEARER_CLIENT: AuthInfo = Object.freeze({ token: '', clientId: 'bearer-token', scopes: [], extra: { clientName: 'bearer token' } });
 
 export interface RunningHttpServer {
   url: string;
   port: number;
+  /** The OAuth issuer (and resource <issuer>/mcp) when OAuth is on. */
+  oauthIssuer: string | null;
   close(): Promise<void>;
 }
 
-export type ListenFailure = 'not-loopback' | 'open-beyond-loopback' | 'no-token' | 'in-use' | 'permission' | 'no-address' | 'other';
+export type ListenFailure =
+  'not-loopback' | 'open-beyond-loopback' | 'open-tunnel' | 'no-public-url' | 'oauth-state' | 'no-token' | 'in-use' | 'permission' | 'no-address' | 'other';
 
 /** Why the server could not start listening; `reason` is for callers, the message for people. */
 export class ListenError extends Error {
@@ -39,12 +54,18 @@ export class ListenError extends Error {
   }
 }
 
-export async function startHttpServer({ config, factory, logger, bearerToken }: HttpServerOptions): Promise<RunningHttpServer> {
+export async function startHttpServer({ config, factory, logger, bearerToken, oauth: oauthOptions }: HttpServerOptions): Promise<RunningHttpServer> {
   const { server: settings } = config;
-  const refusal = bindRefusal(settings);
+  const refusal = bindRefusal(settings) ?? tunnelRefusal(settings);
   if (refusal) throw new ListenError(refusal.message, refusal.reason);
-  const token = settings.auth === 'none' ? null : (bearerToken ?? settings.token ?? null);
-  if (settings.auth !== 'none' && settings.auth !== 'oauth' && !token) {
+  const usesOAuth = settings.auth === 'oauth' || settings.auth === 'bearer+oauth';
+  if (usesOAuth && !oauthOptions) throw new ListenError('OAuth is on (server.auth) but this server was given no place for its state.', 'oauth-state');
+  // Known before listening unless the port is 0; checked early so a bad setup never listens.
+  const early = usesOAuth ? publicOrigin(settings, settings.port) : null;
+  if (early && 'error' in early) throw new ListenError(early.error, 'no-public-url');
+  const acceptsBearer = settings.auth === 'bearer' || settings.auth === 'bearer+oauth';
+  const token = acceptsBearer ? (bearerToken ?? settings.token ?? null) : null;
+  if (acceptsBearer && !token) {
     throw new ListenError('No bearer token: set server.token or CHATGPT_MCP_TOKEN, or let "chatgpt-mcp serve" create one (server.auth "bearer").', 'no-token');
   }
 
@@ -55,11 +76,12 @@ export async function startHttpServer({ config, factory, logger, bearerToken }: 
   });
   const mcpNode = toNodeHandler(mcp, { maxRequestBodySize, onerror: (error) => logger.warn('mcp handler failed', { error: error.name }) });
 
-  const hosts = allowedHostnames(settings.host, settings.allowedHosts);
+  const hosts = allowedHostnames(settings.host, settings.allowedHosts, settings.publicUrl);
+  let oauth: OAuthServer | null = null;
   let origins = allowedOrigins(settings.port, settings.allowedOrigins);
 
   const server = http.createServer((req, res) => {
-    const path = (req.url ?? '/').split('?')[0];
+    const path = (req.url ?? '/').split('?')[0] ?? '/';
     const hostname = hostnameOf(req.headers.host ?? '');
     if (!hostname || !hosts.has(hostname)) {
       logger.warn('request refused', { reason: 'host', path });
@@ -81,22 +103,45 @@ export async function startHttpServer({ config, factory, logger, bearerToken }: 
       if (req.method !== 'GET' && req.method !== 'HEAD') return sendJson(res, 405, { error: 'method not allowed' }, { allow: 'GET, HEAD' });
       return sendJson(res, 200, { status: 'ok', version: VERSION });
     }
+    const authServer = oauth;
+    if (authServer?.owns(path)) return void authServer.handle(req, res, path);
     if (path !== '/mcp') return sendJson(res, 404, { error: 'not found' });
     if (req.method !== 'POST') return sendRpcError(res, 405, 'Method not allowed: this stateless server accepts POST /mcp only.', { allow: 'POST' });
-    if (token && !bearerMatches(req.headers.authorization, token)) {
-      logger.warn('request refused', { reason: 'token', path });
-      return sendRpcError(res, 401, 'Unauthorized: send "Authorization: Bearer <token>" with the token configured for this server.', {
-        'www-authenticate': 'Bearer realm="chatgpt-mcp"',
-      });
-    }
-    const length = Number(req.headers['content-length']);
-    if (Number.isFinite(length) && length > maxRequestBodySize) {
-      return sendRpcError(res, 413, `Request body too large: ${length} bytes, the limit is ${maxRequestBodySize} (server.maxRequestBytes).`, {
-        connection: 'close',
-      });
-    }
-    void mcpNode(req, res);
+    void authenticate(req.headers.authorization).then(async (outcome) => {
+      if (outcome.refused) {
+        logger.warn('request refused', { reason: 'token', path });
+        if (!oauth) {
+          return sendRpcError(res, 401, 'Unauthorized: send "Authorization: Bearer <token>" with the token configured for this server.', {
+            'www-authenticate': 'Bearer realm="chatgpt-mcp"',
+          });
+        }
+        const reply = await oauth.challenge(outcome.error);
+        res.writeHead(reply.status, { ...reply.headers, 'content-length': String(Buffer.byteLength(reply.body)) });
+        return res.end(reply.body);
+      }
+      const length = Number(req.headers['content-length']);
+      if (Number.isFinite(length) && length > maxRequestBodySize) {
+        return sendRpcError(res, 413, `Request body too large: ${length} bytes, the limit is ${maxRequestBodySize} (server.maxRequestBytes).`, {
+          connection: 'close',
+        });
+      }
+      // toNodeHandler passes req.auth to the server factory and the tool handlers (ctx.http.authInfo).
+      if (outcome.auth) (req as http.IncomingMessage & { auth?: AuthInfo }).auth = outcome.auth;
+      await mcpNode(req, res);
+    });
   });
+
+  /** The static token when it is accepted and matches, else an OAuth access token when OAuth is on. */
+  async function authenticate(header: string | undefined): Promise<{ refused: false; auth: AuthInfo | null } | { refused: true; error: unknown }> {
+    if (settings.auth === 'none') return { refused: false, auth: null };
+    if (token && bearerMatches(header, token)) return { refused: false, auth: BEARER_CLIENT };
+    if (!oauth) return { refused: true, error: null };
+    try {
+      return { refused: false, auth: await oauth.authenticate(header) };
+    } catch (error) {
+      return { refused: true, error };
+    }
+  }
   server.on('clientError', (_error, socket) => socket.destroy());
 
   await new Promise<void>((resolve, reject) => {
@@ -119,12 +164,25 @@ export async function startHttpServer({ config, factory, logger, bearerToken }: 
   const port = (server.address() as AddressInfo).port;
   // With port 0 the real port is only known now; same-server origins must use it.
   origins = allowedOrigins(port, settings.allowedOrigins);
+  if (usesOAuth && oauthOptions) {
+    const choice = publicOrigin(settings, port);
+    try {
+      if ('error' in choice) throw new ListenError(choice.error, 'no-public-url');
+      oauth = new OAuthServer({ ...oauthOptions, origin: choice.origin, logger });
+    } catch (error) {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await mcp.close();
+      if (error instanceof OAuthStateError) throw new ListenError(`Cannot start OAuth: ${error.message}.`, 'oauth-state');
+      throw error;
+    }
+  }
   const displayHost = settings.host.includes(':') ? `[${settings.host}]` : settings.host;
   const url = `http://${displayHost}:${port}/mcp`;
 
   return {
     url,
     port,
+    oauthIssuer: oauth?.issuer ?? null,
     async close() {
       await new Promise<void>((resolve) => {
         server.close(() => resolve());

@@ -3,7 +3,7 @@
  * (immutable) config is computed once here; the factory itself, which runs once per HTTP
  * request, only builds a fresh McpServer and registers prepared handlers.
  */
-import { McpServer, type CallToolResult, type McpServerFactory } from '@modelcontextprotocol/server';
+import { McpServer, type AuthInfo, type CallToolResult, type McpServerFactory } from '@modelcontextprotocol/server';
 import type { ComputerAdapter } from '../../adapter/computer-adapter.js';
 import type { Config } from '../config/schema.js';
 import { scrubbingLogger, type Logger } from '../log.js';
@@ -40,9 +40,10 @@ export interface ServerDeps {
   secrets?: readonly string[];
 }
 
+/** `client`: who called, from the request's credential (an OAuth client's name, "bearer token"), null without one. */
 export type ToolCallEvent =
-  | { phase: 'start'; tool: string; id: string | number; target: Record<string, unknown> }
-  | { phase: 'end'; tool: string; id: string | number; target: Record<string, unknown>; durationMs: number; outcome: 'ok' | ErrorCode };
+  | { phase: 'start'; tool: string; id: string | number; target: Record<string, unknown>; client?: string | null }
+  | { phase: 'end'; tool: string; id: string | number; target: Record<string, unknown>; client?: string | null; durationMs: number; outcome: 'ok' | ErrorCode };
 
 export type ToolCallObserver = (event: ToolCallEvent) => void;
 
@@ -54,7 +55,10 @@ interface PreparedTool {
     outputSchema: ToolDefinition['output'];
     annotations: ToolDefinition['annotations'];
   };
-  handler: (args: Record<string, unknown>, ctx: { mcpReq: { id: string | number; signal: AbortSignal } }) => Promise<CallToolResult>;
+  handler: (
+    args: Record<string, unknown>,
+    ctx: { mcpReq: { id: string | number; signal: AbortSignal }; http?: { authInfo?: AuthInfo } },
+  ) => Promise<CallToolResult>;
 }
 
 /**
@@ -135,14 +139,15 @@ function prepare(tool: ToolDefinition, deps: ToolDeps, logger: Logger, secrets: 
       const started = performance.now();
       const id = ctx.mcpReq.id;
       const target = safeTarget(tool, args);
-      safely(() => observe({ phase: 'start', tool: tool.name, id, target }));
+      const client = clientOf(ctx.http?.authInfo);
+      safely(() => observe({ phase: 'start', tool: tool.name, id, target, client }));
       const finish = (outcome: 'ok' | ErrorCode, unexpected?: unknown, operation?: string) => {
         const durationMs = elapsed(started);
         // Which step refused or failed (runCommand, killProcess, service.control...) when it is not the tool itself.
         const fields = { tool: tool.name, id, ...target, durationMs, outcome, ...(operation && operation !== tool.name ? { operation } : {}) };
         if (unexpected === undefined) logger.info('tool call', fields);
         else logger.warn('tool call failed', { ...fields, error: describeUnknown(unexpected) });
-        safely(() => observe({ phase: 'end', tool: tool.name, id, target, durationMs, outcome }));
+        safely(() => observe({ phase: 'end', tool: tool.name, id, target, client, durationMs, outcome }));
       };
       try {
         const outcome = await tool.run(args, deps, ctx.mcpReq.signal);
@@ -158,6 +163,12 @@ function prepare(tool: ToolDefinition, deps: ToolDeps, logger: Logger, secrets: 
       }
     },
   };
+}
+
+function clientOf(auth: AuthInfo | undefined): string | null {
+  if (!auth) return null;
+  const name = auth.extra?.clientName;
+  return typeof name === 'string' && name ? name : auth.clientId;
 }
 
 function safely(run: () => void): void {

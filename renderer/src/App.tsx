@@ -11,6 +11,9 @@ import { DesktopSection } from './sections/DesktopSection';
 import { FilesSection } from './sections/FilesSection';
 import { ProcessesSection } from './sections/ProcessesSection';
 import { ServicesSection } from './sections/ServicesSection';
+import { ClientsSection } from './sections/ClientsSection';
+import { ConsentPrompt } from './components/ConsentPrompt';
+import { useConnections } from './connections';
 import type { SectionProps } from './sections/types';
 
 const SECTIONS: { id: SectionId; title: string; icon: IconName; description: string }[] = [
@@ -21,6 +24,7 @@ const SECTIONS: { id: SectionId; title: string; icon: IconName; description: str
   { id: 'desktop', title: 'Desktop', icon: 'desktop', description: 'Screen, mouse and keyboard, web pages and apps.' },
   { id: 'services', title: 'Services', icon: 'services', description: 'System services the model may check or control.' },
   { id: 'activity', title: 'Activity', icon: 'activity', description: 'What the model has asked this computer to do, live.' },
+  { id: 'clients', title: 'Connected clients', icon: 'key', description: 'Apps connected with OAuth, and requests waiting for your approval.' },
 ];
 
 type SaveState = { kind: 'idle' } | { kind: 'saving' } | { kind: 'saved'; path: string } | { kind: 'failed'; error: string };
@@ -38,6 +42,7 @@ export function App({ bridge }: { bridge: SettingsBridge }) {
   const [mainErrors, setMainErrors] = useState<FieldErrors>(new Map());
   const [restarting, setRestarting] = useState(false);
   const focusTarget = useRef<string | null>(null);
+  const connections = useConnections(bridge);
 
   const errors = useMemo(() => {
     const merged = new Map(mainErrors);
@@ -172,7 +177,7 @@ export function App({ bridge }: { bridge: SettingsBridge }) {
         </div>
         <ul className="nav">
           {SECTIONS.map((s) => {
-            const count = s.id === 'activity' ? 0 : errorCount(s.id);
+            const count = s.id === 'activity' || s.id === 'clients' ? 0 : errorCount(s.id);
             return (
               <li key={s.id}>
                 <button
@@ -189,6 +194,9 @@ export function App({ bridge }: { bridge: SettingsBridge }) {
                     </span>
                   ) : null}
                   {s.id === 'activity' && activity.some((a) => a.outcome === 'running') ? <span className="nav-live" aria-label="calls running" /> : null}
+                  {s.id === 'clients' && connections.snapshot.pending.length > 0 ? (
+                    <span className="nav-live" aria-label="requests waiting for approval" />
+                  ) : null}
                 </button>
               </li>
             );
@@ -209,6 +217,9 @@ export function App({ bridge }: { bridge: SettingsBridge }) {
             <p>{current.description}</p>
           </header>
 
+          {section !== 'clients' ? (
+            <ConsentPrompt requests={connections.snapshot.pending} now={connections.now} bridge={bridge} onDone={() => void connections.reload()} />
+          ) : null}
           {snapshot?.fileError ? <Banner kind="bad">{snapshot.fileError}. Saving replaces it with the settings shown here.</Banner> : null}
           {status.state === 'error' ? <Banner kind="bad">The server is not running: {status.message.split('\n')[0]}</Banner> : null}
           {unknown.length > 0 ? (
@@ -239,6 +250,9 @@ export function App({ bridge }: { bridge: SettingsBridge }) {
             {section === 'desktop' ? <DesktopSection {...props} /> : null}
             {section === 'services' ? <ServicesSection {...props} /> : null}
             {section === 'activity' ? <ActivitySection entries={activity} /> : null}
+            {section === 'clients' ? (
+              <ClientsSection connections={connections.snapshot} now={connections.now} bridge={bridge} reload={connections.reload} />
+            ) : null}
           </div>
         </main>
 

@@ -48,7 +48,18 @@ describe('ActivityRing', () => {
       () => new Date('2026-01-01T00:00:01.000Z'),
     );
     ring.record(end('shell.exec', 7, 'ok', 1000, { command: 'git' }));
-    expect(ring.list()).toEqual([{ seq: 1, time: '2026-01-01T00:00:00.000Z', tool: 'shell.exec', target: 'command=git', outcome: 'ok', durationMs: 1000 }]);
+    expect(ring.list()).toEqual([
+      { seq: 1, time: '2026-01-01T00:00:00.000Z', tool: 'shell.exec', target: 'command=git', client: null, outcome: 'ok', durationMs: 1000 },
+    ]);
+  });
+
+  it('records which client made the call, as one clean line', () => {
+    const ring = new ActivityRing();
+    ring.record({ ...start('fs.read', 1), client: 'ChatGPT' });
+    ring.record({ ...end('fs.read', 1), client: 'ChatGPT' });
+    ring.record({ ...start('fs.read', 2), client: 'Evil\u202eName\nnext' });
+    ring.record(start('fs.read', 3));
+    expect(ring.list().map((e) => e.client)).toEqual(['ChatGPT', 'Evil?Name next', null]);
   });
 
   it('tells subscribers about every change and survives a throwing one', () => {

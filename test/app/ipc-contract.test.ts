@@ -16,6 +16,10 @@ describe('IPC payload validation', () => {
     [INVOKE.listProcesses, ['node']],
     [INVOKE.killProcess, [1234, 'SIGTERM']],
     [INVOKE.killProcess, [1, 'SIGKILL']],
+    [INVOKE.listConnections, []],
+    [INVOKE.approveConnection, ['KD7F-M2QP']],
+    [INVOKE.denyConnection, ['kd7fm2qp']],
+    [INVOKE.revokeClient, ['https://app.example/client.json']],
   ] as [string, unknown[]][])('%s accepts %j', (channel, args) => {
     expect(() => parseInvokeArgs(channel as never, args)).not.toThrow();
   });
@@ -32,6 +36,11 @@ describe('IPC payload validation', () => {
     [INVOKE.copyText, [42]],
     [INVOKE.listProcesses, [{ match: 'x' }]],
     [INVOKE.killProcess, [0, 'SIGTERM']],
+    [INVOKE.approveConnection, []],
+    [INVOKE.approveConnection, [42]],
+    [INVOKE.approveConnection, ['x'.repeat(21)]],
+    [INVOKE.revokeClient, ['']],
+    [INVOKE.listConnections, ['extra']],
     [INVOKE.killProcess, [-1, 'SIGTERM']],
     [INVOKE.killProcess, [1.5, 'SIGTERM']],
     [INVOKE.killProcess, [2 ** 31, 'SIGTERM']],

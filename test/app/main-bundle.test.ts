@@ -8,11 +8,12 @@ import { fork, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { Client, StreamableHTTPClientTransport, UnauthorizedError } from '@modelcontextprotocol/client';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { testConnection } from '../../main/app/connection-test.js';
 import { configSchema } from '../../main/config/schema.js';
 import { buildApp, REPO, type BuiltApp } from './helpers/build-app.js';
+import { authorizeInBrowser, MemoryOAuthProvider } from '../helpers/oauth.js';
 
 const REGISTER = path.join(import.meta.dirname, 'fixtures', 'fake-electron', 'register.mjs');
 const TOKEN = 'bundle-test-token-0123456789abcdef';
@@ -240,4 +241,53 @@ describe('the built tray app under Node with a stand-in electron', () => {
     running.click('Quit');
     expect(await running.exited).toBe(0);
   }, 30_000);
+
+  it('asks the owner through the tray for an OAuth connection: notification, prompt, approve, activity, revoke', async () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bundle-'));
+    const configFile = path.join(dir, 'config.json');
+    fs.writeFileSync(configFile, JSON.stringify({ server: { port: 0, auth: 'oauth' } }));
+    running = launch(app, configFile);
+    const url = await running.runningUrl();
+    const app_ = running;
+
+    const provider = new MemoryOAuthProvider('http://127.0.0.1:1/callback', 'Tray test app');
+    const transport = new StreamableHTTPClientTransport(new URL(url), { authProvider: provider });
+    const modern = { versionNegotiation: { mode: { pin: '2026-07-28' } } } as const;
+    await expect(new Client({ name: 'tray-oauth', version: '1.0.0' }, modern).connect(transport)).rejects.toBeInstanceOf(UnauthorizedError);
+
+    const outcome = await authorizeInBrowser(provider.authorizationUrl!, async (code) => {
+      // The tray notifies and opens the settings window at the prompt.
+      const note = await app_.next((r) => r.type === 'notification');
+      expect(note).toMatchObject({ title: '"Tray test app" asks to connect', body: expect.stringContaining(code) });
+      await app_.next((r) => r.type === 'window');
+      expect(await app_.invoke('oauth:approve', [42])).toMatchObject({ ok: false });
+      const listed = await app_.invoke('oauth:list');
+      expect(listed).toMatchObject({ ok: true, result: { pending: [{ code, clientName: 'Tray test app', redirectHost: '127.0.0.1:1' }] } });
+      // What the prompt's Approve button sends.
+      expect(await app_.invoke('oauth:approve', [code])).toMatchObject({ ok: true, result: { ok: true } });
+    });
+    await transport.finishAuth(outcome.redirect.searchParams);
+    const client = new Client({ name: 'tray-oauth', version: '1.0.0' }, modern);
+    await client.connect(new StreamableHTTPClientTransport(new URL(url), { authProvider: provider }));
+    expect((await client.callTool({ name: 'system.info', arguments: {} })).isError).toBeFalsy();
+    await client.close();
+    expect(await running.invoke('activity:list')).toMatchObject({ ok: true, result: [{ tool: 'system.info', client: 'Tray test app', outcome: 'ok' }] });
+
+    const list = (await running.invoke('oauth:list')) as unknown as { result: { clients: Array<{ id: string; approvedAt: string | null }> } };
+    expect(list.result.clients).toHaveLength(1);
+    expect(list.result.clients[0]!.approvedAt).not.toBeNull();
+    expect(await running.invoke('oauth:revoke', [list.result.clients[0]!.id])).toMatchObject({ ok: true, result: { ok: true } });
+    const after = await fetch(url, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${provider.tokens()!.access_token}`, 'content-type': 'application/json' },
+      body: '{}',
+    });
+    expect(after.status).toBe(401);
+    expect(await running.invoke('oauth:revoke', ['nobody'])).toMatchObject({
+      ok: true,
+      result: { ok: false, error: expect.stringContaining('no OAuth client') },
+    });
+    running.click('Quit');
+    expect(await running.exited).toBe(0);
+  }, 60_000);
 });

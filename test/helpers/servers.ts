@@ -10,7 +10,7 @@ import type { ComputerAdapter } from '../../adapter/computer-adapter.js';
 import { configSchema, type Config, type ConfigInput } from '../../main/config/schema.js';
 import { deepFreeze } from '../../main/config/deep-freeze.js';
 import { createLogger, silentLogger, type Logger } from '../../main/log.js';
-import { startHttpServer, type RunningHttpServer } from '../../main/mcp/http.js';
+import { startHttpServer, type HttpServerOptions, type RunningHttpServer } from '../../main/mcp/http.js';
 import { createServerFactory, type ToolCallObserver } from '../../main/mcp/server.js';
 import type { ToolDefinition } from '../../main/mcp/tool.js';
 
@@ -32,7 +32,15 @@ export interface TestHttpServer extends RunningHttpServer {
 
 export async function startTestServer(
   input: ConfigInput = {},
-  options: { adapter?: ComputerAdapter; tools?: readonly ToolDefinition[]; logger?: Logger; observer?: ToolCallObserver; protectedFiles?: string[] } = {},
+  options: {
+    adapter?: ComputerAdapter;
+    tools?: readonly ToolDefinition[];
+    logger?: Logger;
+    observer?: ToolCallObserver;
+    bearerToken?: string;
+    oauth?: HttpServerOptions['oauth'];
+    protectedFiles?: string[];
+  } = {},
 ): Promise<TestHttpServer> {
   const config = makeConfig(input);
   const logLines: string[] = [];
@@ -45,7 +53,7 @@ export async function startTestServer(
     observer: options.observer,
     protectedFiles: options.protectedFiles,
   });
-  const running = await startHttpServer({ config, factory, logger });
+  const running = await startHttpServer({ config, factory, logger, bearerToken: options.bearerToken, oauth: options.oauth });
   return Object.assign(running, { config, logLines });
 }
 

@@ -1,5 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { allowedHostnames, allowedOrigins, bearerMatches, bindRefusal, hostnameOf, isLoopbackHost, originAllowed } from '../../main/mcp/http-guards.js';
+import {
+  allowedHostnames,
+  allowedOrigins,
+  bearerMatches,
+  bindRefusal,
+  hostnameOf,
+  isLoopbackHost,
+  originAllowed,
+  publicHostnames,
+  tunnelRefusal,
+} from '../../main/mcp/http-guards.js';
 
 describe('isLoopbackHost', () => {
   it.each([
@@ -88,4 +98,25 @@ describe('bearerMatches', () => {
     [token, false],
     [`Bearer ${token} extra`, false],
   ])('%j -> %s', (header, expected) => expect(bearerMatches(header, token)).toBe(expected));
+});
+
+describe('tunnelRefusal', () => {
+  const base = { allowedHosts: [] as string[], publicUrl: '' };
+  it('refuses a public tunnel host (allowedHosts or publicUrl) with server.auth "none"', () => {
+    expect(tunnelRefusal({ ...base, allowedHosts: ['calm-river.trycloudflare.com'], auth: 'none' })?.reason).toBe('open-tunnel');
+    expect(tunnelRefusal({ ...base, publicUrl: 'https://x.ngrok-free.app', auth: 'none' })?.message).toMatch(/x\.ngrok-free\.app/);
+  });
+  it('allows loopback-only names with "none", and public hosts with any credential', () => {
+    expect(tunnelRefusal({ ...base, allowedHosts: ['localhost', '127.0.0.5', '[::1]'], auth: 'none' })).toBeNull();
+    for (const auth of ['bearer', 'oauth', 'bearer+oauth'] as const) {
+      expect(tunnelRefusal({ ...base, allowedHosts: ['calm-river.trycloudflare.com'], auth })).toBeNull();
+    }
+  });
+  it('lists public hostnames once, without ports, and accepts the publicUrl host as an allowed Host', () => {
+    expect(publicHostnames({ allowedHosts: ['A.example.com:443', 'a.example.com', 'localhost'], publicUrl: 'https://b.example.com' })).toEqual([
+      'a.example.com',
+      'b.example.com',
+    ]);
+    expect(allowedHostnames('127.0.0.1', [], 'https://b.example.com').has('b.example.com')).toBe(true);
+  });
 });

@@ -35,7 +35,7 @@ const available = chromiumAvailable();
 const BRIDGE_INIT = () => {
   const call = (method: string, ...args: unknown[]) =>
     (globalThis as unknown as { __bridge(m: string, a: unknown[]): Promise<unknown> }).__bridge(method, args);
-  const listeners: Record<string, Set<(value: unknown) => void>> = { status: new Set(), activity: new Set(), navigate: new Set() };
+  const listeners: Record<string, Set<(value: unknown) => void>> = { status: new Set(), activity: new Set(), navigate: new Set(), connections: new Set() };
   const on = (name: string) => (listener: (value: unknown) => void) => {
     listeners[name]!.add(listener);
     return () => listeners[name]!.delete(listener);
@@ -54,10 +54,15 @@ const BRIDGE_INIT = () => {
     listActivity: () => call('listActivity'),
     listProcesses: (match?: string) => call('listProcesses', match),
     killProcess: (pid: number, signal: string) => call('killProcess', pid, signal),
+    listConnections: () => call('listConnections'),
+    approveConnection: (code: string) => call('approveConnection', code),
+    denyConnection: (code: string) => call('denyConnection', code),
+    revokeClient: (id: string) => call('revokeClient', id),
     setDirty: (value: boolean) => void (dirty.value = value),
     onStatus: on('status'),
     onActivity: on('activity'),
     onNavigate: on('navigate'),
+    onConnections: on('connections'),
   });
 };
 
@@ -172,6 +177,8 @@ describe.skipIf(!available)('settings window in headless Chromium', () => {
         return processes.list(args[0] as string | undefined);
       case 'killProcess':
         return { ok: false, error: 'not in this test' };
+      case 'listConnections':
+        return { clients: [], pending: [] };
       default:
         throw new Error(`unknown bridge method ${method}`);
     }
@@ -318,7 +325,10 @@ describe.skipIf(!available)('settings window in headless Chromium', () => {
           await page.getByText(/tools available/).waitFor();
         }
         if (title === 'Processes') await page.getByRole('columnheader', { name: 'Command line' }).waitFor();
-        if (title === 'Activity') await page.getByRole('cell', { name: 'fs.read' }).first().waitFor();
+        if (title === 'Activity') {
+          await page.getByRole('cell', { name: 'fs.read' }).first().waitFor();
+          await page.getByText('by ChatGPT').first().waitFor();
+        }
         expect(await unnamedControls(page), `${title}: controls without a label`).toEqual([]);
         await screenshotWholeSection(page, path.join(SCREENSHOTS, `${file}${scheme === 'dark' ? '-dark' : ''}.png`));
       }
@@ -376,8 +386,9 @@ function sampleActivity(): ActivityRing {
     ['process.list', { match: 'node' }, 22.5, 'ok'],
   ];
   calls.forEach(([tool, target, durationMs, outcome], id) => {
-    ring.record({ phase: 'start', tool, id, target });
-    ring.record({ phase: 'end', tool, id, target, durationMs, outcome: outcome as 'ok' });
+    const client = id % 3 === 2 ? 'bearer token' : 'ChatGPT';
+    ring.record({ phase: 'start', tool, id, target, client });
+    ring.record({ phase: 'end', tool, id, target, client, durationMs, outcome: outcome as 'ok' });
   });
   ring.record({ phase: 'start', tool: 'shell.exec', id: 99, target: { command: 'npm', args: ['test'] } });
   return ring;

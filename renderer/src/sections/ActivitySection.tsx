@@ -29,7 +29,10 @@ export function ActivitySection({ entries }: { entries: ActivityEntry[] }) {
               {newestFirst.map((entry) => (
                 <tr key={entry.seq}>
                   <td className="shrink muted">{formatTime(entry.time)}</td>
-                  <td className="shrink mono">{entry.tool}</td>
+                  <td className="shrink">
+                    <div className="mono">{entry.tool}</div>
+                    {entry.client ? <div className="muted small">by {entry.client}</div> : null}
+                  </td>
                   <td className="mono ellipsis" title={entry.target}>
                     {entry.target || '—'}
                   </td>

@@ -1,0 +1,67 @@
+/**
+ * The tray's side of OAuth, electron-free: the Connected clients list and the consent
+ * prompt's actions (the same owner-actions as `chatgpt-mcp oauth`), and a watch on the state
+ * file so the settings window sees requests and changes made by the server or the CLI.
+ */
+import fs from 'node:fs';
+import type { ConnectionsSnapshot, OwnerActionResult } from '../auth/connections.js';
+import { OAuthStateError } from '../auth/oauth-state.js';
+import { approve, deny, listConnections, OwnerActionError, revokeClient } from '../auth/owner-actions.js';
+
+export class OAuthPanel {
+  private watching = false;
+
+  constructor(
+    readonly stateFile: string,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  list(): ConnectionsSnapshot {
+    try {
+      return listConnections(this.stateFile, this.now());
+    } catch (error) {
+      if (error instanceof OAuthStateError) return { clients: [], pending: [] };
+      throw error;
+    }
+  }
+
+  approve(code: string): Promise<OwnerActionResult> {
+    return outcome(() => approve(this.stateFile, code, this.now));
+  }
+
+  deny(code: string): Promise<OwnerActionResult> {
+    return outcome(() => deny(this.stateFile, code, this.now));
+  }
+
+  revoke(id: string): Promise<OwnerActionResult> {
+    return outcome(() => revokeClient(this.stateFile, id, this.now));
+  }
+
+  /** Calls `listener` with a fresh snapshot whenever the file changes (polled once a second). */
+  watch(listener: (snapshot: ConnectionsSnapshot) => void): () => void {
+    const onChange = () => {
+      try {
+        listener(this.list());
+      } catch {
+        // a broken listener must not stop the watch
+      }
+    };
+    fs.watchFile(this.stateFile, { interval: 1000, persistent: false }, onChange);
+    this.watching = true;
+    return () => {
+      if (!this.watching) return;
+      this.watching = false;
+      fs.unwatchFile(this.stateFile, onChange);
+    };
+  }
+}
+
+async function outcome(action: () => Promise<unknown>): Promise<OwnerActionResult> {
+  try {
+    await action();
+    return { ok: true };
+  } catch (error) {
+    if (error instanceof OwnerActionError || error instanceof OAuthStateError) return { ok: false, error: error.message };
+    throw error;
+  }
+}
