@@ -9,6 +9,7 @@ import { configCommand } from './cli/config-command.js';
 import { print, usageError } from './cli/io.js';
 import { serveHttp, serveStdio } from './cli/serve.js';
 import { tokenCommand } from './cli/token-command.js';
+import { tunnelCommand } from './cli/tunnel-command.js';
 import { VERSION } from './version.js';
 
 const HELP = `chatgpt-mcp ${VERSION}: let ChatGPT or any MCP client act on this computer, within what you allow.
@@ -21,6 +22,12 @@ Usage:
   chatgpt-mcp token show            print the bearer token HTTP clients must send (created if needed)
   chatgpt-mcp token rotate          replace the token file's token with a new one
   chatgpt-mcp token new             print a new random token (for server.token or CHATGPT_MCP_TOKEN)
+  chatgpt-mcp tunnel start          serve HTTP and run OpenAI's tunnel-client for ChatGPT until Ctrl+C
+  chatgpt-mcp tunnel status         tunnel id, where the runtime key is, the client, and a running tunnel's state
+  chatgpt-mcp tunnel doctor         check everything the tunnel needs, then run the client's own doctor
+  chatgpt-mcp tunnel set-key        store the runtime key from stdin (OS keyring, else an owner-only file)
+  chatgpt-mcp tunnel forget-key     remove the stored runtime key
+  chatgpt-mcp tunnel download       install the official tunnel-client release, verified by its SHA-256
   chatgpt-mcp --version | --help
 
 Options:
@@ -28,6 +35,8 @@ Options:
   --host HOST         bind address (env CHATGPT_MCP_HOST, default 127.0.0.1)
   --port PORT         port, 0 picks a free one (env CHATGPT_MCP_PORT, default 3210)
   --log-level LEVEL   silent|error|warn|info|debug (env CHATGPT_MCP_LOG_LEVEL, default info)
+  --tunnel-id ID      tunnel start|status|doctor: the tunnel (env CONTROL_PLANE_TUNNEL_ID, config tunnel.tunnelId)
+  --client FILE       tunnel start|status|doctor: the tunnel-client program (config tunnel.clientPath)
 
 HTTP needs a bearer token unless the config says server.auth "none" (loopback only). Without
 server.token or CHATGPT_MCP_TOKEN, the first start creates one in the app's config folder;
@@ -48,6 +57,8 @@ export async function main(argv: string[]): Promise<number> {
         host: { type: 'string' },
         port: { type: 'string' },
         'log-level': { type: 'string' },
+        'tunnel-id': { type: 'string' },
+        client: { type: 'string' },
         version: { type: 'boolean', short: 'v' },
         help: { type: 'boolean', short: 'h' },
       },
@@ -72,6 +83,8 @@ export async function main(argv: string[]): Promise<number> {
       return configCommand(sub, cli);
     case 'token':
       return tokenCommand(sub, cli);
+    case 'tunnel':
+      return tunnelCommand(sub, cli, { tunnelId: values['tunnel-id'], client: values.client });
     default:
       return usageError(`unknown command "${command}"`);
   }

@@ -2,7 +2,8 @@
 import { createLocalAdapter } from '../../adapter/local-computer-adapter.js';
 import type { CliOverrides } from '../config/load.js';
 import { ensureBearerToken } from '../config/token.js';
-import { createLogger } from '../log.js';
+import type { Config } from '../config/schema.js';
+import { createLogger, type Logger } from '../log.js';
 import { ListenError, startHttpServer } from '../mcp/http.js';
 import { createServerFactory, enabledTools } from '../mcp/server.js';
 import { startStdioServer } from '../mcp/stdio.js';
@@ -11,43 +12,70 @@ import { protectedPaths, stateDir } from './places.js';
 
 export function serveHttp(cli: CliOverrides): number | Promise<number> {
   return withConfig(cli, async ({ config, file, path }) => {
-    const logger = createLogger(config.server.logLevel);
-    let bearer;
-    try {
-      bearer = await ensureBearerToken(config, stateDir());
-    } catch (error) {
-      say((error as Error).message);
-      return EXIT.config;
-    }
-    const adapter = createLocalAdapter();
-    const secrets = bearer ? [bearer.token] : [];
-    const factory = createServerFactory({ config, adapter, logger, protectedFiles: protectedPaths(path), secrets });
-    let running;
-    try {
-      running = await startHttpServer({ config, factory, logger, bearerToken: bearer?.token ?? null });
-    } catch (error) {
-      await adapter.close();
-      if (error instanceof ListenError) {
-        say(error.message);
-        return EXIT.listen;
-      }
-      throw error;
-    }
-    if (config.server.auth === 'none') logger.warn('no authentication: any program on this computer can use the granted tools (server.auth is "none")');
-    if (bearer?.created) logger.info('created a bearer token', { file: bearer.file, show: 'chatgpt-mcp token show' });
-    logger.info('listening', {
-      url: running.url,
-      config: file ?? 'defaults',
-      tools: enabledTools(config).length,
-      auth: config.server.auth,
-      ...(bearer ? { token: bearer.source === 'file' ? `in ${bearer.file} (chatgpt-mcp token show)` : 'from the config' } : {}),
-    });
+    const opened = await openHttpServer(config, file, path);
+    if (typeof opened === 'number') return opened;
     await untilSignal();
-    logger.info('shutting down');
-    await running.close();
-    await adapter.close();
+    opened.logger.info('shutting down');
+    await opened.close();
     return EXIT.ok;
   });
+}
+
+export interface OpenServer {
+  url: string;
+  /** The token /mcp accepts, or null when it accepts none. */
+  token: string | null;
+  logger: Logger;
+  close(): Promise<void>;
+}
+
+/** The HTTP server as "serve --http" runs it (also under "tunnel start"), or the exit code explaining why not. */
+export async function openHttpServer(
+  config: Readonly<Config>,
+  file: string | null,
+  path: string,
+  extraSecrets: readonly string[] = [],
+): Promise<OpenServer | number> {
+  const logger = createLogger(config.server.logLevel);
+  let bearer;
+  try {
+    bearer = await ensureBearerToken(config, stateDir());
+  } catch (error) {
+    say((error as Error).message);
+    return EXIT.config;
+  }
+  const adapter = createLocalAdapter();
+  const secrets = [...(bearer ? [bearer.token] : []), ...extraSecrets];
+  const factory = createServerFactory({ config, adapter, logger, protectedFiles: protectedPaths(path), secrets });
+  let running;
+  try {
+    running = await startHttpServer({ config, factory, logger, bearerToken: bearer?.token ?? null });
+  } catch (error) {
+    await adapter.close();
+    if (error instanceof ListenError) {
+      say(error.message);
+      return EXIT.listen;
+    }
+    throw error;
+  }
+  if (config.server.auth === 'none') logger.warn('no authentication: any program on this computer can use the granted tools (server.auth is "none")');
+  if (bearer?.created) logger.info('created a bearer token', { file: bearer.file, show: 'chatgpt-mcp token show' });
+  logger.info('listening', {
+    url: running.url,
+    config: file ?? 'defaults',
+    tools: enabledTools(config).length,
+    auth: config.server.auth,
+    ...(bearer ? { token: bearer.source === 'file' ? `in ${bearer.file} (chatgpt-mcp token show)` : 'from the config' } : {}),
+  });
+  return {
+    url: running.url,
+    token: bearer?.token ?? null,
+    logger,
+    async close() {
+      await running.close();
+      await adapter.close();
+    },
+  };
 }
 
 export function serveStdio(cli: CliOverrides): number | Promise<number> {
