@@ -13,6 +13,15 @@ export const INVOKE = {
   listActivity: 'activity:list',
   listProcesses: 'processes:list',
   killProcess: 'processes:kill',
+  tunnelStatus: 'tunnel:status',
+  tunnelConnect: 'tunnel:connect',
+  tunnelDisconnect: 'tunnel:disconnect',
+  tunnelSetKey: 'tunnel:set-key',
+  tunnelForgetKey: 'tunnel:forget-key',
+  tunnelLookUp: 'tunnel:look-up',
+  tunnelPickClient: 'tunnel:pick-client',
+  tunnelDownload: 'tunnel:download',
+  openLink: 'tunnel:open-link',
 } as const;
 
 /** Fire-and-forget messages from the window. */
@@ -25,6 +34,7 @@ export const PUSH = {
   status: 'server:status',
   activity: 'activity:entry',
   navigate: 'window:navigate',
+  tunnel: 'tunnel:changed',
 } as const;
 
 export type InvokeChannel = (typeof INVOKE)[keyof typeof INVOKE];

@@ -11,15 +11,7 @@ import { tunnelClientRefusal } from '../policy/tunnel-client.js';
 import { buildTunnelEnv } from './child-env.js';
 import { describeClient, locateClient, type FoundClient } from './locate.js';
 import { readKey, type SecretStore } from './secret-store.js';
-import type { TunnelClientLookup } from './status.js';
-
-/** Where the runtime key is created, and where a tunnel and the connector are. */
-export const LINKS = {
-  tunnels: 'https://platform.openai.com/settings/organization/tunnels',
-  apiKeys: 'https://platform.openai.com/settings/organization/api-keys',
-  connectors: 'https://chatgpt.com/#settings/Connectors',
-} as const;
-export type LinkId = keyof typeof LINKS;
+import { LINKS, type TunnelClientLookup } from './status.js';
 
 export interface ClientSearch {
   config: Readonly<Config>;

@@ -75,3 +75,25 @@ export interface KeyStorageInfo {
   /** Set when the place is weaker than an OS secret store (the owner-only file fallback). */
   warning: string | null;
 }
+
+/** Where a tunnel, a runtime key and the ChatGPT connectors are created (the tunnel client's own doctor names these). */
+export const LINKS = {
+  tunnels: 'https://platform.openai.com/settings/organization/tunnels',
+  apiKeys: 'https://platform.openai.com/settings/organization/api-keys',
+  connectors: 'https://chatgpt.com/#settings/Connectors',
+} as const;
+export type LinkId = keyof typeof LINKS;
+
+/** What the settings window and the tray know about the ChatGPT connection. */
+export interface TunnelSnapshot {
+  /** True while the owner wants ChatGPT connected (also while the server is down). */
+  wanted: boolean;
+  status: TunnelStatus;
+  key: KeyStorageInfo;
+  /** The saved config's tunnel id, or null. */
+  tunnelId: string | null;
+}
+
+export type TunnelActionResult = { ok: true; snapshot: TunnelSnapshot } | { ok: false; error: string; snapshot: TunnelSnapshot };
+export type TunnelDownloadResult = { ok: true; lookup: TunnelClientLookup } | { ok: false; error: string };
+export type KeySaveResult = { ok: true; key: KeyStorageInfo } | { ok: false; error: string };
