@@ -14,6 +14,7 @@ import path from 'node:path';
 import { silentLogger, type Logger } from '../log.js';
 import { buildTunnelEnv, secretsOf } from './child-env.js';
 import { classifyLine, explainExit } from './client-output.js';
+import { endStaleClient, forgetChild, recordChild } from './stale-client.js';
 import { LogTail } from './log-tail.js';
 import { checkServerThroughTunnelHeaders, fetchReadyz, readHealthUrl, type ServerCheck } from './readiness.js';
 import { stoppedStatus, type TunnelState, type TunnelStatus } from './status.js';
@@ -125,6 +126,8 @@ export class TunnelSupervisor {
   start(target: TunnelTarget): Promise<TunnelStatus> {
     return this.serialize(async () => {
       await this.halt();
+      const stale = await endStaleClient(this.options.runDir);
+      if (stale) this.logger.warn('ended a tunnel client left running by an earlier run', { pid: stale });
       this.target = target;
       this.failures = 0;
       this.restarts = 0;
@@ -167,7 +170,13 @@ export class TunnelSupervisor {
       this.fail(`Cannot start ${this.options.clientPath}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}.`);
       return;
     }
-    const exited = new Promise<void>((resolve) => child.once('close', () => resolve()));
+    if (child.pid) recordChild(this.options.runDir, { pid: child.pid, program: this.options.clientPath });
+    const exited = new Promise<void>((resolve) =>
+      child.once('close', () => {
+        forgetChild(this.options.runDir);
+        resolve();
+      }),
+    );
     const run: Run = { generation, child, env, target, startedAt: Date.now(), exited, keyRefused: null, stderr: [] };
     this.run = run;
     child.stdout?.setEncoding('utf8').on('data', (chunk: string) => this.tail.write('stdout', chunk));

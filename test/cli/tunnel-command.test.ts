@@ -172,6 +172,24 @@ describe('chatgpt-mcp tunnel', () => {
     for (const record of records) expect(alive(record.pid)).toBe(false);
   }, 40_000);
 
+  it('a client orphaned by a SIGKILLed tunnel start is ended by the next start', async () => {
+    await setKey(GOOD_KEY);
+    const first = startTunnel();
+    await first.state('ready');
+    const orphan = standIn.records()[0]!.pid;
+    first.child.kill('SIGKILL');
+    await first.exited;
+    // Nothing could stop it: it outlives its supervisor...
+    expect(alive(orphan)).toBe(true);
+    // ...until the next start, which ends it before starting its own.
+    const second = startTunnel();
+    await second.state('ready');
+    expect(second.stderr()).toContain(`"msg":"ended a tunnel client left running by an earlier run","pid":${orphan}`);
+    expect(alive(orphan)).toBe(false);
+    second.child.kill('SIGTERM');
+    expect(await second.exited).toBe(0);
+  }, 40_000);
+
   it('a key the client calls malformed ends tunnel start with exit 3 and the reason', async () => {
     const started = startTunnel({ CONTROL_PLANE_API_KEY: 'sk-has.a.dot' });
     expect(await started.exited).toBe(3);
