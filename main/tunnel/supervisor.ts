@@ -14,7 +14,7 @@ import path from 'node:path';
 import { silentLogger, type Logger } from '../log.js';
 import { buildTunnelEnv, secretsOf } from './child-env.js';
 import { classifyLine, explainExit } from './client-output.js';
-import { endStaleClient, forgetChild, recordChild } from './stale-client.js';
+import { endStaleClients, forgetChild, recordChild } from './stale-client.js';
 import { LogTail } from './log-tail.js';
 import { checkServerThroughTunnelHeaders, fetchReadyz, readHealthUrl, type ServerCheck } from './readiness.js';
 import { stoppedStatus, type TunnelState, type TunnelStatus } from './status.js';
@@ -96,7 +96,8 @@ export class TunnelSupervisor {
   constructor(private readonly options: SupervisorOptions) {
     this.timing = { ...DEFAULT_TIMING, ...options.timing };
     this.logger = options.logger ?? silentLogger;
-    this.healthFile = path.join(options.runDir, 'tunnel-health-url');
+    // Per supervising process: the tray app and a `tunnel start` may share the app folder.
+    this.healthFile = path.join(options.runDir, `tunnel-health-${process.pid}.url`);
     this.tail = new LogTail(
       () => this.secrets,
       (line) => this.onLine(line.stream, line.text),
@@ -126,8 +127,7 @@ export class TunnelSupervisor {
   start(target: TunnelTarget): Promise<TunnelStatus> {
     return this.serialize(async () => {
       await this.halt();
-      const stale = await endStaleClient(this.options.runDir);
-      if (stale) this.logger.warn('ended a tunnel client left running by an earlier run', { pid: stale });
+      for (const pid of await endStaleClients(this.options.runDir)) this.logger.warn('ended a tunnel client left running by an earlier run', { pid });
       this.target = target;
       this.failures = 0;
       this.restarts = 0;

@@ -186,6 +186,7 @@ describe('chatgpt-mcp tunnel', () => {
     await second.state('ready');
     expect(second.stderr()).toContain(`"msg":"ended a tunnel client left running by an earlier run","pid":${orphan}`);
     expect(alive(orphan)).toBe(false);
+    expect(fs.readdirSync(appDir).filter((name) => name.includes(String(first.child.pid)))).toEqual([]);
     second.child.kill('SIGTERM');
     expect(await second.exited).toBe(0);
   }, 40_000);
