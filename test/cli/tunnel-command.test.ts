@@ -88,6 +88,14 @@ function startTunnel(extraEnv: NodeJS.ProcessEnv = {}, args: string[] = []): Sta
   };
 }
 
+/** gnome-keyring and dbus-run-session (Debian: gnome-keyring, dbus-daemon); CI requires them. */
+function secretServiceAvailable(): boolean {
+  const found = ['/usr/bin/gnome-keyring-daemon', '/usr/bin/dbus-run-session'].every((file) => fs.existsSync(file));
+  if (!found && process.env.REQUIRE_DESKTOP_TESTS === '1') throw new Error('REQUIRE_DESKTOP_TESTS=1 but gnome-keyring or dbus-run-session is missing');
+  if (!found) process.stderr.write('\n*** SKIPPING the Secret Service keyring test: gnome-keyring-daemon or dbus-run-session not installed ***\n\n');
+  return found;
+}
+
 /** Everything that must never hold the key: the config file, the CLI's logs, every command line. */
 function expectKeyNowhere(key: string, logs: string): void {
   expect(fs.readFileSync(configFile, 'utf8')).not.toContain(key);
@@ -118,6 +126,33 @@ describe('chatgpt-mcp tunnel', () => {
     expect(forgot.stderr).toContain('the runtime key is removed');
     expect(fs.existsSync(keyFilePath(appDir))).toBe(false);
   });
+
+  it.skipIf(!secretServiceAvailable())(
+    'with a Secret Service on the session bus, the key goes to the keyring and no file is written',
+    async () => {
+      // gnome-keyring on a private session bus, its login keyring unlocked with a throwaway password.
+      const script = `echo -n throwaway | gnome-keyring-daemon --unlock --components=secrets >/dev/null 2>&1
+printf '%s\\n' "$KEY" | "$NODE" "$CLI" tunnel set-key && "$NODE" "$CLI" tunnel status --client "$CLIENT" && "$NODE" "$CLI" tunnel forget-key`;
+      const run = await new Promise<{ code: number | null; out: string }>((resolve) => {
+        const child = spawn('dbus-run-session', ['--', 'sh', '-c', script], {
+          env: { ...env, KEY: GOOD_KEY, NODE: process.execPath, CLI, CLIENT: standIn.path, XDG_DATA_HOME: path.join(home, '.local', 'share') },
+          stdio: ['ignore', 'pipe', 'pipe'],
+        });
+        let out = '';
+        child.stdout.on('data', (d) => (out += d));
+        child.stderr.on('data', (d) => (out += d));
+        child.on('close', (code) => resolve({ code, out }));
+      });
+      expect(run.code, run.out).toBe(0);
+      expect(run.out).toContain('the runtime key is stored in the Secret Service keyring');
+      expect(run.out).toContain('runtime key:   stored in the Secret Service keyring');
+      expect(run.out).not.toContain('warning:');
+      expect(run.out).toContain('the runtime key is removed');
+      expect(fs.existsSync(keyFilePath(appDir))).toBe(false);
+      expect(run.out).not.toContain(GOOD_KEY);
+    },
+    30_000,
+  );
 
   it('start serves and connects until SIGTERM, forwards ChatGPT’s call, reports status elsewhere, and leaves nothing behind', async () => {
     await setKey(GOOD_KEY);
