@@ -146,6 +146,15 @@ export async function runApp({ mainDir, env = process.env, log = createLogger('i
   });
 
   const processes = new ProcessPanel(adapter.processes, () => lifecycle.config);
+  /** Client files the owner chose in the native dialog this session. */
+  const pickedClients = new Set<string>();
+  const savedClientPath = () => {
+    try {
+      return loadConfig({ env }).config.tunnel.clientPath;
+    } catch {
+      return undefined;
+    }
+  };
 
   const onAction = (action: MenuAction): void => {
     const status = lifecycle.status;
@@ -232,12 +241,20 @@ export async function runApp({ mainDir, env = process.env, log = createLogger('i
       'tunnel:disconnect': () => tunnel.disconnect(),
       'tunnel:set-key': (key) => tunnel.setKey(key),
       'tunnel:forget-key': () => tunnel.forgetKey(),
-      'tunnel:look-up': (clientPath?: string) => tunnel.lookUp(clientPath),
+      'tunnel:look-up': (clientPath?: string) => {
+        // Looking a file up runs it (--version): only the saved path or one the owner picked in the dialog.
+        if (clientPath && !pickedClients.has(clientPath) && clientPath !== savedClientPath()) {
+          return { ok: false, error: 'Save the settings (or use Choose file…) to check a path typed here.', searched: [clientPath] };
+        }
+        return tunnel.lookUp(clientPath);
+      },
       'tunnel:pick-client': async () => {
         const options = { title: 'Choose the tunnel-client program', properties: ['openFile'] as Array<'openFile'> };
         const parent = settings.browserWindow;
         const result = parent ? await dialog.showOpenDialog(parent, options) : await dialog.showOpenDialog(options);
-        return result.canceled ? null : (result.filePaths[0] ?? null);
+        const picked = result.canceled ? null : (result.filePaths[0] ?? null);
+        if (picked) pickedClients.add(picked);
+        return picked;
       },
       'tunnel:download': () => tunnel.download(),
       'tunnel:open-link': (link) => shell.openExternal(LINKS[link]),

@@ -148,6 +148,15 @@ describe('ChatGPT connection in the tray app', () => {
     expect(before.tunnelId).toBe(TUNNEL_ID);
     const lookup = await app.invoke('tunnel:look-up');
     expect(lookup).toMatchObject({ ok: true, client: { path: standIn.path, source: 'configured', version: '0.9.4-standin (git sha: 5ce4fed0c1cb)' } });
+    // The window cannot make the app run an arbitrary file: only the saved path or one picked in the dialog.
+    const marker = path.join(home, 'ran');
+    const planted = path.join(home, 'planted.sh');
+    fs.writeFileSync(planted, `#!/bin/sh\ntouch ${marker}\n`, { mode: 0o755 });
+    expect(await app.invoke('tunnel:look-up', [planted])).toMatchObject({
+      ok: false,
+      error: expect.stringContaining('Save the settings (or use Choose file…)'),
+    });
+    expect(fs.existsSync(marker)).toBe(false);
     expect(await app.invoke('tunnel:set-key', [`  ${GOOD_KEY}\n`])).toMatchObject({ ok: true, key: { stored: true, warning: null } });
     const sealed = fs.readFileSync(path.join(appDir, SAFE_KEY_FILE));
     expect(sealed.includes(Buffer.from(GOOD_KEY))).toBe(false);
