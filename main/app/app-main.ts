@@ -124,7 +124,9 @@ export async function runApp({ mainDir, env = process.env, log = createLogger('i
       // The config's token, else the token file the headless server uses too (created if missing).
       bearerToken = (await ensureBearerToken(config, appDir))?.token ?? null;
       // Tool results are scrubbed of the token and the tunnel's runtime key, whatever a tool returns.
-      const stored = await readKey(await keyStores()).catch(() => null);
+      const stored = await keyStores()
+        .then(readKey)
+        .catch(() => null);
       const secrets = [...(bearerToken ? [bearerToken] : []), ...(stored ? [stored.key] : [])];
       const factory = createServerFactory({ config, adapter, logger, observer, protectedFiles: [configPath, ...protectedAppDirs(place)], secrets });
       return startHttpServer({ config, logger, factory, bearerToken });
