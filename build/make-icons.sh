@@ -4,7 +4,7 @@
 #   build/icon.png            1024x1024 app icon (electron-builder makes the macOS .icns from it)
 #   build/icon.ico            Windows icon, 16-256 px
 #   build/icons/NxN.png       Linux icon set
-#   build/tray/<state>.png    16 px tray icons (+ @2x), one per server state
+#   build/tray/<state>.png    16 px tray icons (+ @2x), one per server state and chatgpt-<state> per tunnel state
 set -euo pipefail
 cd "$(dirname "$0")"
 CONVERT=${CONVERT:-convert}
@@ -50,5 +50,17 @@ for state in running:#17a57f busy:#2f7de1 paused:#d38b12 stopped:#7b828c error:#
   name=${state%%:*} colour=${state#*:}
   badge "tray/${name}.png" 16 "$colour" "$colour" tray
   badge "tray/${name}@2x.png" 32 "$colour" "$colour" tray
+done
+# ChatGPT connection states: the same badge with a white ring, so "connected" reads at a glance.
+ring() { # out size colour
+  local out=$1 size=$2 colour=$3
+  badge "$work/ring.png" 1024 "$colour" "$colour" tray
+  "$CONVERT" "$work/ring.png" -fill none -stroke white -strokewidth 110 -draw "circle 512,512 512,80" \
+    -filter Lanczos -resize "${size}x${size}" "$out"
+}
+for state in starting:#5b5fd6 ready:#17a57f degraded:#d38b12 error:#d2453d; do
+  name=${state%%:*} colour=${state#*:}
+  ring "tray/chatgpt-${name}.png" 16 "$colour"
+  ring "tray/chatgpt-${name}@2x.png" 32 "$colour"
 done
 echo "icons written to $(pwd)"

@@ -10,6 +10,7 @@ import { print, usageError } from './cli/io.js';
 import { serveHttp, serveStdio } from './cli/serve.js';
 import { oauthCommand } from './cli/oauth-command.js';
 import { tokenCommand } from './cli/token-command.js';
+import { tunnelCommand } from './cli/tunnel-command.js';
 import { VERSION } from './version.js';
 
 const HELP = `chatgpt-mcp ${VERSION}: let ChatGPT or any MCP client act on this computer, within what you allow.
@@ -27,6 +28,12 @@ Usage:
   chatgpt-mcp oauth list            OAuth clients and the connection requests waiting for approval
   chatgpt-mcp oauth approve CODE    approve the request whose authorize page shows CODE (deny CODE refuses)
   chatgpt-mcp oauth revoke ID       forget an OAuth client; its tokens stop working at once
+  chatgpt-mcp tunnel start          serve HTTP and run OpenAI's tunnel-client for ChatGPT until Ctrl+C
+  chatgpt-mcp tunnel status         tunnel id, where the runtime key is, the client, and a running tunnel's state
+  chatgpt-mcp tunnel doctor         check everything the tunnel needs, then run the client's own doctor
+  chatgpt-mcp tunnel set-key        store the runtime key from stdin (OS keyring, else an owner-only file)
+  chatgpt-mcp tunnel forget-key     remove the stored runtime key
+  chatgpt-mcp tunnel download       install the official tunnel-client release, verified by its SHA-256
   chatgpt-mcp --version | --help
 
 Options:
@@ -34,6 +41,8 @@ Options:
   --host HOST         bind address (env CHATGPT_MCP_HOST, default 127.0.0.1)
   --port PORT         port, 0 picks a free one (env CHATGPT_MCP_PORT, default 3210)
   --log-level LEVEL   silent|error|warn|info|debug (env CHATGPT_MCP_LOG_LEVEL, default info)
+  --tunnel-id ID      tunnel start|status|doctor: the tunnel (env CONTROL_PLANE_TUNNEL_ID, config tunnel.tunnelId)
+  --client FILE       tunnel start|status|doctor: the tunnel-client program (config tunnel.clientPath)
 
 HTTP needs a bearer token unless the config says server.auth "none" (loopback only). Without
 server.token or CHATGPT_MCP_TOKEN, the first start creates one in the app's config folder;
@@ -63,6 +72,8 @@ export async function main(argv: string[]): Promise<number> {
         command: { type: 'string', multiple: true },
         write: { type: 'boolean' },
         force: { type: 'boolean' },
+        'tunnel-id': { type: 'string' },
+        client: { type: 'string' },
         version: { type: 'boolean', short: 'v' },
         help: { type: 'boolean', short: 'h' },
       },
@@ -98,6 +109,8 @@ export async function main(argv: string[]): Promise<number> {
     }
     case 'token':
       return tokenCommand(sub, cli);
+    case 'tunnel':
+      return tunnelCommand(sub, cli, { tunnelId: values['tunnel-id'], client: values.client });
     default:
       return usageError(`unknown command "${command}"`);
   }

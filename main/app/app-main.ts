@@ -4,7 +4,7 @@
  * activity ring fed by the server's observer, and the settings window's IPC handlers. All
  * decisions live in the electron-free modules beside this file; this only wires them up.
  */
-import { app, clipboard, dialog, ipcMain, Menu, Notification, session, systemPreferences } from 'electron';
+import { app, clipboard, dialog, ipcMain, Menu, Notification, safeStorage, session, shell, systemPreferences } from 'electron';
 import os from 'node:os';
 import path from 'node:path';
 import { createLocalAdapter } from '../../adapter/local-computer-adapter.js';
@@ -36,6 +36,10 @@ import { oauthStatePath } from '../auth/oauth-state.js';
 import type { ConsentRequest } from '../auth/connections.js';
 import { OAuthPanel } from './oauth-panel.js';
 import { ActivityPulse } from './tray-state.js';
+import { fileStore, headlessStore, readKey, type SecretStore } from '../tunnel/secret-store.js';
+import { LINKS } from '../tunnel/status.js';
+import { safeStorageStore } from './safe-storage-store.js';
+import { TunnelController } from './tunnel-controller.js';
 
 export interface AppLayout {
   /** Directory of the built main bundle (out/app/main). */
@@ -79,9 +83,32 @@ export async function runApp({ mainDir, env = process.env, log = createLogger('i
   /** The running server's process policy: the process panel decides with the same object. */
   let processPolicy: ProcessPolicy | null = null;
   const login = loginItem(app, platform, env);
-  const refreshTray = () => tray?.render({ status: lifecycle.status, hasToken: Boolean(bearerToken), openAtLogin: login.get() }, pulse.busy);
+  const refreshTray = () => {
+    const { wanted, status: tunnelStatus } = tunnel.snapshot;
+    tray?.render({ status: lifecycle.status, hasToken: Boolean(bearerToken), openAtLogin: login.get(), tunnel: { wanted, status: tunnelStatus } }, pulse.busy);
+  };
 
-  const ring = new ActivityRing(undefined, () => [bearerToken ?? ''].filter(Boolean));
+  // The runtime key: safeStorage first, then the headless keyring, then the owner-only file (found, never written, when a keyring exists).
+  const place = { platform, env, home: os.homedir() };
+  const appDir = appConfigDir(place);
+  let stores: Promise<SecretStore[]> | null = null;
+  const keyStores = () =>
+    (stores ??= (async () => {
+      const safe = await safeStorageStore(safeStorage, appDir, platform).catch(() => null);
+      const headless = await headlessStore({ appDir });
+      return [...(safe ? [safe] : []), headless, ...(headless.warning ? [] : [fileStore(appDir)])];
+    })());
+  const tunnel = new TunnelController({
+    readConfig: () => loadConfig({ env }).config,
+    appDir,
+    env,
+    port: adapter.inspect,
+    protectedFiles: [configPath, ...protectedAppDirs(place)],
+    keyStores,
+    logger: log,
+  });
+
+  const ring = new ActivityRing(undefined, () => [bearerToken ?? '', ...tunnel.secrets].filter(Boolean));
   const pulse = new ActivityPulse(() => refreshTray());
   let askedForAccessibility = false;
   const observer = (event: ToolCallEvent) => {
@@ -100,10 +127,13 @@ export async function runApp({ mainDir, env = process.env, log = createLogger('i
     loadConfig: () => loadConfig({ env }).config,
     listen: async (config) => {
       const logger = createLogger(config.server.logLevel);
-      const place = { platform, env, home: os.homedir() };
       // The config's token, else the token file the headless server uses too (created if missing).
-      bearerToken = (await ensureBearerToken(config, appConfigDir(place)))?.token ?? null;
-      const secrets = bearerToken ? [bearerToken] : [];
+      bearerToken = (await ensureBearerToken(config, appDir))?.token ?? null;
+      // Tool results are scrubbed of the token and the tunnel's runtime key, whatever a tool returns.
+      const stored = await keyStores()
+        .then(readKey)
+        .catch(() => null);
+      const secrets = [...(bearerToken ? [bearerToken] : []), ...(stored ? [stored.key] : [])];
       const factory = createServerFactory({ config, adapter, logger, observer, protectedFiles: [configPath, ...protectedAppDirs(place)], secrets });
       processPolicy = factory.policies.process;
       return startHttpServer({ config, logger: scrubbingLogger(logger, secrets), factory, bearerToken, oauth: { stateFile: oauth.stateFile, onConsentRequest: askOwner } });
@@ -117,6 +147,11 @@ export async function runApp({ mainDir, env = process.env, log = createLogger('i
     settings.send(PUSH.status, status);
     if (status.state === 'running') log.info('server running', { url: status.url, tools: status.toolCount });
     if (status.state === 'error') log.error('server not running', { reason: status.message.split('\n')[0] });
+    void tunnel.serverChanged(status, bearerToken);
+  });
+  tunnel.onChange((snapshot) => {
+    refreshTray();
+    settings.send(PUSH.tunnel, snapshot);
   });
 
   const processes = new ProcessPanel(
@@ -140,6 +175,15 @@ export async function runApp({ mainDir, env = process.env, log = createLogger('i
     }
   }
   oauth.watch((snapshot) => settings.send(PUSH.connections, snapshot));
+  /** Client files the owner chose in the native dialog this session. */
+  const pickedClients = new Set<string>();
+  const savedClientPath = () => {
+    try {
+      return loadConfig({ env }).config.tunnel.clientPath;
+    } catch {
+      return undefined;
+    }
+  };
 
   const onAction = (action: MenuAction): void => {
     const status = lifecycle.status;
@@ -161,6 +205,12 @@ export async function runApp({ mainDir, env = process.env, log = createLogger('i
         return void lifecycle.pause();
       case 'resume':
         return void lifecycle.resume();
+      case 'connect-chatgpt':
+        return void tunnel.connect();
+      case 'disconnect-chatgpt':
+        return void tunnel.disconnect();
+      case 'open-chatgpt':
+        return settings.open({ section: 'chatgpt' });
       case 'toggle-login':
         login.set(!login.get());
         return void refreshTray();
@@ -216,6 +266,31 @@ export async function runApp({ mainDir, env = process.env, log = createLogger('i
       'oauth:approve': (code) => oauth.approve(code),
       'oauth:deny': (code) => oauth.deny(code),
       'oauth:revoke': (id) => oauth.revoke(id),
+      'tunnel:status': async () => {
+        await tunnel.refreshKeyInfo();
+        return tunnel.snapshot;
+      },
+      'tunnel:connect': () => tunnel.connect(),
+      'tunnel:disconnect': () => tunnel.disconnect(),
+      'tunnel:set-key': (key) => tunnel.setKey(key),
+      'tunnel:forget-key': () => tunnel.forgetKey(),
+      'tunnel:look-up': (clientPath?: string) => {
+        // Looking a file up runs it (--version): only the saved path or one the owner picked in the dialog.
+        if (clientPath && !pickedClients.has(clientPath) && clientPath !== savedClientPath()) {
+          return { ok: false, error: 'Save the settings (or use Choose file…) to check a path typed here.', searched: [clientPath] };
+        }
+        return tunnel.lookUp(clientPath);
+      },
+      'tunnel:pick-client': async () => {
+        const options = { title: 'Choose the tunnel-client program', properties: ['openFile'] as Array<'openFile'> };
+        const parent = settings.browserWindow;
+        const result = parent ? await dialog.showOpenDialog(parent, options) : await dialog.showOpenDialog(options);
+        const picked = result.canceled ? null : (result.filePaths[0] ?? null);
+        if (picked) pickedClients.add(picked);
+        return picked;
+      },
+      'tunnel:download': () => tunnel.download(),
+      'tunnel:open-link': (link) => shell.openExternal(LINKS[link]),
     },
     send: {
       'window:set-dirty': (dirty) => settings.setDirty(dirty),
@@ -230,11 +305,15 @@ export async function runApp({ mainDir, env = process.env, log = createLogger('i
   app.on('will-quit', (event) => {
     if (stopped) return;
     event.preventDefault();
-    void lifecycle.stop().finally(() => {
-      stopped = true;
-      tray?.destroy();
-      app.quit();
-    });
+    // The tunnel client first (it would only fail against a closed server), then the server.
+    void tunnel
+      .quit()
+      .then(() => lifecycle.stop())
+      .finally(() => {
+        stopped = true;
+        tray?.destroy();
+        app.quit();
+      });
   });
 
   await app.whenReady();
@@ -249,6 +328,7 @@ export async function runApp({ mainDir, env = process.env, log = createLogger('i
     log.info('first start: created the config file with a new token', { file: configPath });
   const status = await lifecycle.start();
   refreshTray();
+  if (status.state === 'running' && lifecycle.config?.tunnel.connectAtStart) void tunnel.connect();
   if (status.state === 'error') settings.open({ section: sectionForField(status.field), ...(status.field ? { field: status.field } : {}) });
   return { lifecycle, settings, ring };
 }

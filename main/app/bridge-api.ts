@@ -6,6 +6,7 @@
 import type { ConnectionsSnapshot, OwnerActionResult } from '../auth/connections.js';
 
 export type { ConnectedClient, ConnectionsSnapshot, ConsentRequest, OwnerActionResult } from '../auth/connections.js';
+import type { KeySaveResult, KeyStorageInfo, LinkId, TunnelActionResult, TunnelClientLookup, TunnelDownloadResult, TunnelSnapshot } from '../tunnel/status.js';
 
 export type KeyPath = (string | number)[];
 
@@ -75,7 +76,7 @@ export type KillResult = { ok: true } | { ok: false; error: string };
 export const KILL_SIGNALS = ['SIGTERM', 'SIGKILL'] as const;
 export type KillSignal = (typeof KILL_SIGNALS)[number];
 
-export const SECTIONS = ['connection', 'files', 'commands', 'processes', 'desktop', 'services', 'activity', 'clients'] as const;
+export const SECTIONS = ['connection', 'chatgpt', 'files', 'commands', 'processes', 'desktop', 'services', 'activity', 'clients'] as const;
 export type SectionId = (typeof SECTIONS)[number];
 
 export interface NavigateRequest {
@@ -107,4 +108,18 @@ export interface SettingsBridge {
   onActivity(listener: (entry: ActivityEntry) => void): () => void;
   onNavigate(listener: (request: NavigateRequest) => void): () => void;
   onConnections(listener: (snapshot: ConnectionsSnapshot) => void): () => void;
+  /** The ChatGPT section: the tunnel's state, key storage, client, and its actions. */
+  tunnelStatus(): Promise<TunnelSnapshot>;
+  tunnelConnect(): Promise<TunnelActionResult>;
+  tunnelDisconnect(): Promise<TunnelActionResult>;
+  /** The key goes to the OS secret store, never into the config or the draft. */
+  tunnelSetKey(key: string): Promise<KeySaveResult>;
+  tunnelForgetKey(): Promise<KeyStorageInfo>;
+  /** Step 1 for the saved config, or for a file the owner picked and has not saved yet. */
+  tunnelLookUp(clientPath?: string): Promise<TunnelClientLookup>;
+  tunnelPickClient(): Promise<string | null>;
+  tunnelDownload(): Promise<TunnelDownloadResult>;
+  /** Opens one of the fixed OpenAI/ChatGPT pages in the browser. */
+  openLink(link: LinkId): Promise<void>;
+  onTunnel(listener: (snapshot: TunnelSnapshot) => void): () => void;
 }

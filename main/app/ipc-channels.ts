@@ -17,6 +17,15 @@ export const INVOKE = {
   approveConnection: 'oauth:approve',
   denyConnection: 'oauth:deny',
   revokeClient: 'oauth:revoke',
+  tunnelStatus: 'tunnel:status',
+  tunnelConnect: 'tunnel:connect',
+  tunnelDisconnect: 'tunnel:disconnect',
+  tunnelSetKey: 'tunnel:set-key',
+  tunnelForgetKey: 'tunnel:forget-key',
+  tunnelLookUp: 'tunnel:look-up',
+  tunnelPickClient: 'tunnel:pick-client',
+  tunnelDownload: 'tunnel:download',
+  openLink: 'tunnel:open-link',
 } as const;
 
 /** Fire-and-forget messages from the window. */
@@ -30,6 +39,7 @@ export const PUSH = {
   activity: 'activity:entry',
   navigate: 'window:navigate',
   connections: 'oauth:changed',
+  tunnel: 'tunnel:changed',
 } as const;
 
 export type InvokeChannel = (typeof INVOKE)[keyof typeof INVOKE];

@@ -6,6 +6,7 @@
 import * as z from 'zod';
 import { INVOKE, SEND, type InvokeChannel, type SendChannel } from './ipc-channels.js';
 import { KILL_SIGNALS } from './bridge-api.js';
+import { LINKS } from '../tunnel/status.js';
 
 const none = z.tuple([]);
 
@@ -34,6 +35,15 @@ export const invokePayloads = {
   [INVOKE.approveConnection]: z.tuple([z.string().min(1).max(20)]),
   [INVOKE.denyConnection]: z.tuple([z.string().min(1).max(20)]),
   [INVOKE.revokeClient]: z.tuple([z.string().min(1).max(2048)]),
+  [INVOKE.tunnelStatus]: none,
+  [INVOKE.tunnelConnect]: none,
+  [INVOKE.tunnelDisconnect]: none,
+  [INVOKE.tunnelSetKey]: z.tuple([z.string().min(1).max(1024)]),
+  [INVOKE.tunnelForgetKey]: none,
+  [INVOKE.tunnelLookUp]: z.union([none, z.tuple([z.string().min(1).max(4096).optional()])]),
+  [INVOKE.tunnelPickClient]: none,
+  [INVOKE.tunnelDownload]: none,
+  [INVOKE.openLink]: z.tuple([z.enum(Object.keys(LINKS) as [keyof typeof LINKS, ...(keyof typeof LINKS)[]])]),
 } satisfies Record<InvokeChannel, z.ZodType>;
 
 export const sendPayloads = {

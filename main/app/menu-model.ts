@@ -3,10 +3,24 @@
  * it into an Electron Menu and routes clicks by action id, so every rule about what is shown
  * and enabled is tested here without Electron.
  */
+import { tunnelStatusLine, type TunnelStatus } from '../tunnel/status.js';
 import type { ServerStatus } from './bridge-api.js';
 import { statusLine } from './tray-state.js';
 
-export const MENU_ACTIONS = ['copy-url', 'copy-token', 'open-settings', 'restart', 'pause', 'resume', 'open-activity', 'toggle-login', 'quit'] as const;
+export const MENU_ACTIONS = [
+  'copy-url',
+  'copy-token',
+  'open-settings',
+  'restart',
+  'pause',
+  'resume',
+  'open-activity',
+  'toggle-login',
+  'quit',
+  'connect-chatgpt',
+  'disconnect-chatgpt',
+  'open-chatgpt',
+] as const;
 export type MenuAction = (typeof MENU_ACTIONS)[number];
 
 export type MenuItemModel =
@@ -20,9 +34,11 @@ export interface MenuFacts {
   hasToken: boolean;
   /** Start-at-login state, or null where this platform cannot do it. */
   openAtLogin: boolean | null;
+  /** The ChatGPT connection, when the app offers one. */
+  tunnel?: { wanted: boolean; status: Pick<TunnelStatus, 'state' | 'reason'> } | undefined;
 }
 
-export function buildMenuModel({ status, hasToken, openAtLogin }: MenuFacts): MenuItemModel[] {
+export function buildMenuModel({ status, hasToken, openAtLogin, tunnel }: MenuFacts): MenuItemModel[] {
   const url = status.state === 'running' || status.state === 'paused' ? status.url : null;
   const busy = status.state === 'starting';
   const items: MenuItemModel[] = [
@@ -31,6 +47,16 @@ export function buildMenuModel({ status, hasToken, openAtLogin }: MenuFacts): Me
     { type: 'normal', label: 'Copy MCP URL', enabled: url !== null, action: 'copy-url' },
   ];
   if (hasToken) items.push({ type: 'normal', label: 'Copy token', enabled: true, action: 'copy-token' });
+  if (tunnel) {
+    items.push(
+      { type: 'separator' },
+      { type: 'normal', label: `ChatGPT: ${tunnelStatusLine(tunnel.status)}`, enabled: false },
+      tunnel.wanted
+        ? { type: 'normal', label: 'Disconnect ChatGPT', enabled: true, action: 'disconnect-chatgpt' }
+        : { type: 'normal', label: 'Connect ChatGPT', enabled: status.state === 'running', action: 'connect-chatgpt' },
+      { type: 'normal', label: 'ChatGPT setup…', enabled: true, action: 'open-chatgpt' },
+    );
+  }
   items.push(
     { type: 'separator' },
     { type: 'normal', label: 'Open settings…', enabled: true, action: 'open-settings' },

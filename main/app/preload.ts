@@ -36,6 +36,16 @@ const bridge: SettingsBridge = {
   onActivity: (listener) => subscribe(PUSH.activity, listener),
   onNavigate: (listener) => subscribe(PUSH.navigate, listener),
   onConnections: (listener) => subscribe(PUSH.connections, listener),
+  tunnelStatus: () => ipcRenderer.invoke(INVOKE.tunnelStatus),
+  tunnelConnect: () => ipcRenderer.invoke(INVOKE.tunnelConnect),
+  tunnelDisconnect: () => ipcRenderer.invoke(INVOKE.tunnelDisconnect),
+  tunnelSetKey: (key) => ipcRenderer.invoke(INVOKE.tunnelSetKey, key),
+  tunnelForgetKey: () => ipcRenderer.invoke(INVOKE.tunnelForgetKey),
+  tunnelLookUp: (clientPath) => (clientPath === undefined ? ipcRenderer.invoke(INVOKE.tunnelLookUp) : ipcRenderer.invoke(INVOKE.tunnelLookUp, clientPath)),
+  tunnelPickClient: () => ipcRenderer.invoke(INVOKE.tunnelPickClient),
+  tunnelDownload: () => ipcRenderer.invoke(INVOKE.tunnelDownload),
+  openLink: (link) => ipcRenderer.invoke(INVOKE.openLink, link),
+  onTunnel: (listener) => subscribe(PUSH.tunnel, listener),
 };
 
 contextBridge.exposeInMainWorld('chatgptMcp', bridge);

@@ -3,10 +3,21 @@
  * pulse that lights the icon while a tool call runs and keeps it lit briefly after, so even a
  * one-millisecond call is visible.
  */
+import { tunnelStatusLine, type TunnelState, type TunnelStatus } from '../tunnel/status.js';
 import type { ServerStatus } from './bridge-api.js';
 
-export const TRAY_ICONS = ['running', 'busy', 'paused', 'stopped', 'error'] as const;
+export const TRAY_ICONS = ['running', 'busy', 'paused', 'stopped', 'error', 'chatgpt-starting', 'chatgpt-ready', 'chatgpt-degraded', 'chatgpt-error'] as const;
 export type TrayIconName = (typeof TRAY_ICONS)[number];
+
+/**
+ * With ChatGPT connected (or connecting), the icon shows the tunnel's state while the server
+ * runs: indigo starting, green ready, amber degraded, red error. A failed server stays red.
+ */
+export function trayIconWithTunnel(status: ServerStatus, busy: boolean, tunnel: TunnelState | null): TrayIconName {
+  if (!tunnel || tunnel === 'stopped' || status.state !== 'running') return trayIconFor(status, busy);
+  if (busy && tunnel === 'ready') return 'busy';
+  return `chatgpt-${tunnel}`;
+}
 
 export const APP_TITLE = 'ChatGPT Computer MCP';
 
@@ -39,8 +50,10 @@ export function statusLine(status: ServerStatus): string {
   }
 }
 
-export function trayTooltip(status: ServerStatus): string {
-  return `${APP_TITLE}\n${statusLine(status)}`;
+export function trayTooltip(status: ServerStatus, tunnel?: Pick<TunnelStatus, 'state' | 'reason'> | null): string {
+  const lines = [APP_TITLE, statusLine(status)];
+  if (tunnel) lines.push(`ChatGPT: ${tunnelStatusLine(tunnel)}`);
+  return lines.join('\n');
 }
 
 function firstLine(text: string): string {

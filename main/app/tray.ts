@@ -5,7 +5,7 @@
 import { Menu, Tray, nativeImage, type MenuItemConstructorOptions, type NativeImage } from 'electron';
 import path from 'node:path';
 import { buildMenuModel, type MenuAction, type MenuFacts, type MenuItemModel } from './menu-model.js';
-import { trayIconFor, trayTooltip, type TrayIconName } from './tray-state.js';
+import { trayIconWithTunnel, trayTooltip, type TrayIconName } from './tray-state.js';
 
 export class TrayController {
   private readonly tray: Tray;
@@ -22,16 +22,17 @@ export class TrayController {
   }
 
   render(facts: MenuFacts, busy: boolean): void {
-    const icon = trayIconFor(facts.status, busy);
+    const icon = trayIconWithTunnel(facts.status, busy, facts.tunnel && facts.tunnel.wanted ? facts.tunnel.status.state : null);
     if (icon !== this.lastIcon) {
       this.tray.setImage(this.image(icon));
       this.lastIcon = icon;
     }
     const model = buildMenuModel(facts);
-    const key = JSON.stringify(model);
+    const tooltip = trayTooltip(facts.status, facts.tunnel?.wanted ? facts.tunnel.status : null);
+    const key = JSON.stringify([model, tooltip]);
     if (key === this.lastMenu) return;
     this.lastMenu = key;
-    this.tray.setToolTip(trayTooltip(facts.status));
+    this.tray.setToolTip(tooltip);
     this.tray.setContextMenu(Menu.buildFromTemplate(model.map((item) => this.toElectron(item))));
   }
 

@@ -1,9 +1,10 @@
 /** `chatgpt-mcp serve --http | --stdio`: the server, until a signal (or stdin's end) stops it. */
 import { createLocalAdapter } from '../../adapter/local-computer-adapter.js';
-import type { CliOverrides } from '../config/load.js';
 import { oauthStatePath } from '../auth/oauth-state.js';
+import type { CliOverrides } from '../config/load.js';
+import type { Config } from '../config/schema.js';
 import { ensureBearerToken } from '../config/token.js';
-import { createLogger, scrubbingLogger } from '../log.js';
+import { createLogger, scrubbingLogger, type Logger } from '../log.js';
 import { ListenError, startHttpServer } from '../mcp/http.js';
 import { createServerFactory, enabledTools } from '../mcp/server.js';
 import { startStdioServer } from '../mcp/stdio.js';
@@ -12,60 +13,82 @@ import { protectedPaths, stateDir } from './places.js';
 
 export function serveHttp(cli: CliOverrides): number | Promise<number> {
   return withConfig(cli, async ({ config, file, path }) => {
-    const logger = createLogger(config.server.logLevel);
-    let bearer;
-    try {
-      bearer = await ensureBearerToken(config, stateDir());
-    } catch (error) {
-      say((error as Error).message);
-      return EXIT.config;
-    }
-    const adapter = createLocalAdapter();
-    const secrets = bearer ? [bearer.token] : [];
-    const factory = createServerFactory({ config, adapter, logger, protectedFiles: protectedPaths(path), secrets });
-    let running;
-    try {
-      running = await startHttpServer({
-        config,
-        factory,
-        // Refused requests log their path, which a caller chooses: scrub the token from it too.
-        logger: scrubbingLogger(logger, secrets),
-        bearerToken: bearer?.token ?? null,
-        oauth: {
-          stateFile: oauthStatePath(stateDir()),
-          // Headless: the owner approves with the CLI (the tray shows a prompt instead).
-          onConsentRequest: (request) =>
-            logger.info('an app asks to connect: approve with "chatgpt-mcp oauth approve CODE" if you started this', {
-              code: request.code,
-              app: request.clientName,
-              returnsTo: request.redirectHost,
-            }),
-        },
-      });
-    } catch (error) {
-      await adapter.close();
-      if (error instanceof ListenError) {
-        say(error.message);
-        return EXIT.listen;
-      }
-      throw error;
-    }
-    if (config.server.auth === 'none') logger.warn('no authentication: any program on this computer can use the granted tools (server.auth is "none")');
-    if (bearer?.created) logger.info('created a bearer token', { file: bearer.file, show: 'chatgpt-mcp token show' });
-    logger.info('listening', {
-      url: running.url,
-      config: file ?? 'defaults',
-      tools: enabledTools(config).length,
-      auth: config.server.auth,
-      ...(running.oauthIssuer ? { oauth: running.oauthIssuer } : {}),
-      ...(bearer ? { token: bearer.source === 'file' ? `in ${bearer.file} (chatgpt-mcp token show)` : 'from the config' } : {}),
-    });
+    const opened = await openHttpServer(config, file, path);
+    if (typeof opened === 'number') return opened;
     await untilSignal();
-    logger.info('shutting down');
-    await running.close();
-    await adapter.close();
+    opened.logger.info('shutting down');
+    await opened.close();
     return EXIT.ok;
   });
+}
+
+export interface OpenServer {
+  url: string;
+  /** The token /mcp accepts, or null when it accepts none. */
+  token: string | null;
+  logger: Logger;
+  close(): Promise<void>;
+}
+
+/** The HTTP server as "serve --http" runs it (also under "tunnel start"), or the exit code explaining why not. */
+export async function openHttpServer(config: Readonly<Config>, file: string | null, path: string, extraSecrets: readonly string[] = []): Promise<OpenServer | number> {
+  let bearer;
+  try {
+    bearer = await ensureBearerToken(config, stateDir());
+  } catch (error) {
+    say((error as Error).message);
+    return EXIT.config;
+  }
+  const secrets = [...(bearer ? [bearer.token] : []), ...extraSecrets];
+  // Refused requests log their path, which a caller chooses: every line is scrubbed of the secrets in use.
+  const logger = scrubbingLogger(createLogger(config.server.logLevel), secrets);
+  const adapter = createLocalAdapter();
+  const factory = createServerFactory({ config, adapter, logger, protectedFiles: protectedPaths(path), secrets });
+  let running;
+  try {
+    running = await startHttpServer({
+      config,
+      factory,
+      logger,
+      bearerToken: bearer?.token ?? null,
+      oauth: {
+        stateFile: oauthStatePath(stateDir()),
+        // Headless: the owner approves with the CLI (the tray shows a prompt instead).
+        onConsentRequest: (request) =>
+          logger.info('an app asks to connect: approve with "chatgpt-mcp oauth approve CODE" if you started this', {
+            code: request.code,
+            app: request.clientName,
+            returnsTo: request.redirectHost,
+          }),
+      },
+    });
+  } catch (error) {
+    await adapter.close();
+    if (error instanceof ListenError) {
+      say(error.message);
+      return EXIT.listen;
+    }
+    throw error;
+  }
+  if (config.server.auth === 'none') logger.warn('no authentication: any program on this computer can use the granted tools (server.auth is "none")');
+  if (bearer?.created) logger.info('created a bearer token', { file: bearer.file, show: 'chatgpt-mcp token show' });
+  logger.info('listening', {
+    url: running.url,
+    config: file ?? 'defaults',
+    tools: enabledTools(config).length,
+    auth: config.server.auth,
+    ...(running.oauthIssuer ? { oauth: running.oauthIssuer } : {}),
+    ...(bearer ? { token: bearer.source === 'file' ? `in ${bearer.file} (chatgpt-mcp token show)` : 'from the config' } : {}),
+  });
+  return {
+    url: running.url,
+    token: bearer?.token ?? null,
+    logger,
+    async close() {
+      await running.close();
+      await adapter.close();
+    },
+  };
 }
 
 export function serveStdio(cli: CliOverrides): number | Promise<number> {

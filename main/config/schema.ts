@@ -165,6 +165,22 @@ export const chatgptSchema = z.strictObject({
   searchFetch: z.boolean().default(false),
 });
 
+/** OpenAI's tunnel ids: `tunnel_` and 32 lowercase letters or digits (the check the tunnel client makes). */
+export const TUNNEL_ID_PATTERN = /^tunnel_[a-z0-9]{32}$/;
+
+/**
+ * The supervised OpenAI Secure MCP Tunnel client. Identity and preferences only: the runtime
+ * key is a secret and lives in the OS secret store (main/tunnel/secret-store.ts), never here.
+ */
+export const tunnelSchema = z.strictObject({
+  /** The tunnel to serve, from the OpenAI Platform's Tunnels page. */
+  tunnelId: z.string().regex(TUNNEL_ID_PATTERN, 'expected tunnel_ followed by 32 lowercase letters or digits').optional(),
+  /** Start the tunnel client whenever the server starts (tray app). */
+  connectAtStart: z.boolean().default(false),
+  /** The tunnel-client program the owner picked; otherwise the app's own copy, then PATH. */
+  clientPath: absolutePath.optional(),
+});
+
 export const configSchema = z
   .strictObject({
     $schema: z.string().optional(),
@@ -175,6 +191,7 @@ export const configSchema = z
     desktop: desktopSchema.default(() => desktopSchema.parse({})),
     services: servicesSchema.default(() => servicesSchema.parse({})),
     chatgpt: chatgptSchema.default(() => chatgptSchema.parse({})),
+    tunnel: tunnelSchema.default(() => tunnelSchema.parse({})),
   })
   .superRefine((config, ctx) => {
     if (config.server.auth === 'none' && config.server.token !== undefined) {

@@ -5,6 +5,7 @@ import { Icon, type IconName } from './components/Icon';
 import { fieldId } from './components/fields';
 import { defaultDraft, issuesToErrors, sameSettings, toConfig, toDraft, unknownKeys, validateDraft, type Draft, type FieldErrors } from './draft';
 import { ActivitySection } from './sections/ActivitySection';
+import { ChatGptSection } from './sections/ChatGptSection';
 import { CommandsSection } from './sections/CommandsSection';
 import { ConnectionSection } from './sections/ConnectionSection';
 import { DesktopSection } from './sections/DesktopSection';
@@ -18,6 +19,7 @@ import type { SectionProps } from './sections/types';
 
 const SECTIONS: { id: SectionId; title: string; icon: IconName; description: string }[] = [
   { id: 'connection', title: 'Connection', icon: 'connection', description: 'How MCP clients reach this computer, and the token they need.' },
+  { id: 'chatgpt', title: 'ChatGPT', icon: 'chatgpt', description: 'Connect ChatGPT through OpenAI’s Secure MCP Tunnel, step by step.' },
   { id: 'files', title: 'Files', icon: 'files', description: 'The folders the model can see, and whether it may change them.' },
   { id: 'commands', title: 'Commands', icon: 'commands', description: 'Which programs the model may run, and for how long.' },
   { id: 'processes', title: 'Processes', icon: 'processes', description: 'Seeing and ending running programs.' },
@@ -244,6 +246,7 @@ export function App({ bridge }: { bridge: SettingsBridge }) {
 
           <div className="sections">
             {section === 'connection' ? <ConnectionSection {...props} /> : null}
+            {section === 'chatgpt' ? <ChatGptSection {...props} dirty={dirty} /> : null}
             {section === 'files' ? <FilesSection {...props} /> : null}
             {section === 'commands' ? <CommandsSection {...props} /> : null}
             {section === 'processes' ? <ProcessesSection {...props} /> : null}

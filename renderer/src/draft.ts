@@ -27,6 +27,7 @@ export interface Draft {
   process: Config['process'];
   desktop: Omit<Config['desktop'], 'apps'> & { apps: DraftApp[] };
   services: Config['services'];
+  tunnel: Omit<Config['tunnel'], 'tunnelId' | 'clientPath'> & { tunnelId: string; clientPath: string };
 }
 
 /** Field key → message. Keys are dotted config paths, with app entries by list index. */
@@ -56,6 +57,9 @@ export function toDraft(raw: Raw | null): Draft {
   sections.server!.token = typeof server.token === 'string' ? server.token : '';
   sections.filesystem!.roots = Array.isArray(fsRaw.roots) ? fsRaw.roots.map(toRoot) : [];
   sections.desktop!.apps = Object.entries(section(desktop, 'apps')).map(([name, value]) => toApp(name, value));
+  const tunnel = section(file, 'tunnel');
+  sections.tunnel!.tunnelId = str(tunnel.tunnelId, '');
+  sections.tunnel!.clientPath = str(tunnel.clientPath, '');
   const draft = sections as unknown as Draft;
   if (typeof file.$schema === 'string') draft.$schema = file.$schema;
   return draft;
@@ -88,6 +92,11 @@ export function toConfig(draft: Draft): Raw {
     process: { ...draft.process },
     desktop: { ...desktop, apps: Object.fromEntries(apps.map((a) => [a.name, { path: a.path, args: a.args, allowExtraArgs: a.allowExtraArgs }])) },
     services: { ...draft.services },
+    tunnel: {
+      connectAtStart: draft.tunnel.connectAtStart,
+      ...(draft.tunnel.tunnelId ? { tunnelId: draft.tunnel.tunnelId } : {}),
+      ...(draft.tunnel.clientPath ? { clientPath: draft.tunnel.clientPath } : {}),
+    },
   };
 }
 
@@ -123,6 +132,9 @@ export function issuesToErrors(issues: { path: (string | number)[]; message: str
   return new Map(issues.map((issue) => [fieldKey(issue.path, draft), issue.message]));
 }
 
+/** Optional keys: absent from the defaults, still known (and kept on save). */
+const OPTIONAL_KEYS = new Set(['server.token', 'tunnel.tunnelId', 'tunnel.clientPath']);
+
 /** Keys in the file this version does not know; saving drops them. */
 export function unknownKeys(raw: Raw | null): string[] {
   if (!raw) return [];
@@ -135,7 +147,7 @@ export function unknownKeys(raw: Raw | null): string[] {
       continue;
     }
     if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
-      for (const key of Object.keys(value)) if (!(key in known[name]!)) unknown.push(`${name}.${key}`);
+      for (const key of Object.keys(value)) if (!(key in known[name]!) && !OPTIONAL_KEYS.has(`${name}.${key}`)) unknown.push(`${name}.${key}`);
     }
   }
   return unknown;

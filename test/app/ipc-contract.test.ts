@@ -20,6 +20,10 @@ describe('IPC payload validation', () => {
     [INVOKE.approveConnection, ['KD7F-M2QP']],
     [INVOKE.denyConnection, ['kd7fm2qp']],
     [INVOKE.revokeClient, ['https://app.example/client.json']],
+    [INVOKE.tunnelSetKey, ['sk-runtime-key']],
+    [INVOKE.tunnelLookUp, []],
+    [INVOKE.tunnelLookUp, ['/opt/tunnel-client']],
+    [INVOKE.openLink, ['connectors']],
   ] as [string, unknown[]][])('%s accepts %j', (channel, args) => {
     expect(() => parseInvokeArgs(channel as never, args)).not.toThrow();
   });
@@ -47,6 +51,13 @@ describe('IPC payload validation', () => {
     [INVOKE.killProcess, [12, 'SIGSTOP']],
     [INVOKE.killProcess, ['12', 'SIGTERM']],
     [INVOKE.pickFolder, ['/etc']],
+    [INVOKE.tunnelSetKey, []],
+    [INVOKE.tunnelSetKey, ['']],
+    [INVOKE.tunnelSetKey, ['k'.repeat(1025)]],
+    [INVOKE.tunnelConnect, ['tunnel_x']],
+    [INVOKE.tunnelDownload, ['https://example.com/evil.zip']],
+    [INVOKE.openLink, ['https://evil.example/']],
+    [INVOKE.openLink, ['file:///etc/passwd']],
     ['settings:delete-everything', []],
   ] as [string, unknown[]][])('%s refuses %j', (channel, args) => {
     expect(() => parseInvokeArgs(channel as never, args)).toThrow(IpcPayloadError);

@@ -58,4 +58,30 @@ describe('tray menu model', () => {
     expect(new Set(actions).size).toBe(actions.length);
     for (const action of actions) expect(MENU_ACTIONS).toContain(action);
   });
+
+  it('shows the ChatGPT connection with its reason, and offers Connect or Disconnect', () => {
+    const off = labels(
+      buildMenuModel({ status: running, hasToken: true, openAtLogin: null, tunnel: { wanted: false, status: { state: 'stopped', reason: null } } }),
+    );
+    expect(off.slice(4, 8)).toEqual(['---', 'ChatGPT: Not connected (disabled)', 'Connect ChatGPT', 'ChatGPT setup…']);
+    const red = labels(
+      buildMenuModel({
+        status: running,
+        hasToken: true,
+        openAtLogin: null,
+        tunnel: { wanted: true, status: { state: 'error', reason: 'OpenAI refused the runtime key (HTTP 401).' } },
+      }),
+    );
+    expect(red).toContain('ChatGPT: Error: OpenAI refused the runtime key (HTTP 401). (disabled)');
+    expect(red).toContain('Disconnect ChatGPT');
+    const serverDown = labels(
+      buildMenuModel({
+        status: { state: 'stopped' },
+        hasToken: false,
+        openAtLogin: null,
+        tunnel: { wanted: false, status: { state: 'stopped', reason: null } },
+      }),
+    );
+    expect(serverDown).toContain('Connect ChatGPT (disabled)');
+  });
 });

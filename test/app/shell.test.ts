@@ -95,6 +95,9 @@ const electron = vi.hoisted(() => {
     nativeImage: { createFromPath: vi.fn((p: string) => ({ path: p })) },
     nativeTheme: { shouldUseDarkColors: false },
     systemPreferences: { isTrustedAccessibilityClient: vi.fn(() => true) },
+    // No real backend, as on a Linux desktop without a keyring: the app falls back to the headless stores.
+    safeStorage: { isAsyncEncryptionAvailable: vi.fn(async () => false), getSelectedStorageBackend: vi.fn(() => 'basic_text') },
+    shell: { openExternal: vi.fn(async () => {}) },
     session,
     reset() {
       FakeBrowserWindow.instances.length = 0;

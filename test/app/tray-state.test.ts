@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ServerStatus } from '../../main/app/bridge-api.js';
-import { ActivityPulse, statusLine, trayIconFor, trayTooltip, type PulseTimers } from '../../main/app/tray-state.js';
+import { ActivityPulse, statusLine, trayIconFor, trayIconWithTunnel, trayTooltip, type PulseTimers } from '../../main/app/tray-state.js';
 
 const running: ServerStatus = { state: 'running', url: 'http://127.0.0.1:3210/mcp', toolCount: 3, auth: true };
 
@@ -91,5 +91,28 @@ describe('ActivityPulse', () => {
     expect(pulse.busy).toBe(false);
     pulse.started();
     expect(pulse.busy).toBe(true);
+  });
+});
+
+describe('tray icon and tooltip with the ChatGPT connection', () => {
+  const up: ServerStatus = { state: 'running', url: 'http://127.0.0.1:3210/mcp', toolCount: 3, auth: true };
+  it('takes the tunnel’s colour while the server runs, and the server’s otherwise', () => {
+    expect(trayIconWithTunnel(up, false, 'starting')).toBe('chatgpt-starting');
+    expect(trayIconWithTunnel(up, false, 'ready')).toBe('chatgpt-ready');
+    expect(trayIconWithTunnel(up, true, 'ready')).toBe('busy');
+    expect(trayIconWithTunnel(up, true, 'degraded')).toBe('chatgpt-degraded');
+    expect(trayIconWithTunnel(up, false, 'error')).toBe('chatgpt-error');
+    expect(trayIconWithTunnel(up, false, 'stopped')).toBe('running');
+    expect(trayIconWithTunnel(up, false, null)).toBe('running');
+    expect(trayIconWithTunnel({ state: 'error', message: 'x', field: null }, false, 'ready')).toBe('error');
+    expect(trayIconWithTunnel({ state: 'paused', url: 'u' }, false, 'degraded')).toBe('paused');
+  });
+
+  it('puts the reason in the tooltip', () => {
+    expect(trayTooltip(up, { state: 'error', reason: 'The server refused the token the tunnel sends (HTTP 401).' })).toBe(
+      'ChatGPT Computer MCP\nRunning at http://127.0.0.1:3210/mcp\nChatGPT: Error: The server refused the token the tunnel sends (HTTP 401).',
+    );
+    expect(trayTooltip(up, { state: 'ready', reason: null })).toMatch(/ChatGPT: Ready$/);
+    expect(trayTooltip(up)).toBe('ChatGPT Computer MCP\nRunning at http://127.0.0.1:3210/mcp');
   });
 });

@@ -58,6 +58,19 @@ describe('draft <-> config file', () => {
   it('lists keys the schema does not know', () => {
     expect(unknownKeys({ $schema: 'x', server: { port: 1, colour: 'red' }, plugins: [] })).toEqual(['server.colour', 'plugins']);
     expect(unknownKeys(null)).toEqual([]);
+    expect(unknownKeys({ server: { token: 'x' }, tunnel: { tunnelId: 't', clientPath: '/c', connectAtStart: true, key: 'no' } })).toEqual(['tunnel.key']);
+  });
+
+  it('keeps the tunnel settings, and drops an empty tunnel id or client path instead of saving ""', () => {
+    const id = 'tunnel_0123456789abcdef0123456789abcdef';
+    const draft = toDraft({ tunnel: { tunnelId: id, clientPath: '/opt/tunnel-client', connectAtStart: true } });
+    expect(draft.tunnel).toEqual({ tunnelId: id, clientPath: '/opt/tunnel-client', connectAtStart: true });
+    expect(toConfig(draft).tunnel).toEqual({ tunnelId: id, clientPath: '/opt/tunnel-client', connectAtStart: true });
+    draft.tunnel.tunnelId = '';
+    draft.tunnel.clientPath = '';
+    expect(toConfig(draft).tunnel).toEqual({ connectAtStart: true });
+    draft.tunnel.tunnelId = 'tunnel_nope';
+    expect(validateDraft(draft).get('tunnel.tunnelId')).toBe('expected tunnel_ followed by 32 lowercase letters or digits');
   });
 });
 

@@ -1,0 +1,274 @@
+/**
+ * `chatgpt-mcp tunnel start | status | doctor | set-key | forget-key | download`: the tray's
+ * ChatGPT connection without Electron. `start` runs the server and the supervised tunnel
+ * client in the foreground until Ctrl+C (or SIGTERM) stops both. The runtime key comes from
+ * the OS keyring or the owner-only file (or CONTROL_PLANE_API_KEY), the tunnel id from
+ * --tunnel-id, CONTROL_PLANE_TUNNEL_ID or the config; the key is never a flag.
+ */
+import { execFile } from 'node:child_process';
+import path from 'node:path';
+import { createLocalAdapter } from '../../adapter/local-computer-adapter.js';
+import type { CliOverrides, LoadedConfig } from '../config/load.js';
+import { acceptsBearer, ensureBearerToken } from '../config/token.js';
+import { buildTunnelEnv, secretsOf } from '../tunnel/child-env.js';
+import { downloadClient, DownloadError } from '../tunnel/download.js';
+import { redactLine } from '../tunnel/log-tail.js';
+import { checkServerThroughTunnelHeaders, fetchReadyz } from '../tunnel/readiness.js';
+import { fileStore, headlessStore, normalizeRuntimeKey, type SecretStore } from '../tunnel/secret-store.js';
+import { chooseRuntimeKey, chooseTunnelId, findUsableClient, lookUpClient, versionEnv, type ClientSearch } from '../tunnel/setup.js';
+import { readTunnelState, removeTunnelState, writeTunnelState } from '../tunnel/state-file.js';
+import { tunnelStatusLine } from '../tunnel/status.js';
+import { TunnelSupervisor } from '../tunnel/supervisor.js';
+import { EXIT, print, say, untilSignal, usageError, withConfig } from './io.js';
+import { openHttpServer } from './serve.js';
+import { protectedPaths, stateDir } from './places.js';
+
+/** `tunnel start` ends with this when the tunnel client cannot run with these settings. */
+export const EXIT_TUNNEL = 3;
+
+export interface TunnelFlags {
+  tunnelId?: string | undefined;
+  client?: string | undefined;
+}
+
+export function tunnelCommand(sub: string | undefined, cli: CliOverrides, flags: TunnelFlags): number | Promise<number> {
+  switch (sub) {
+    case 'start':
+      return withConfig(cli, (loaded) => start(loaded, flags));
+    case 'status':
+      return withConfig(cli, (loaded) => status(loaded, flags));
+    case 'doctor':
+      return withConfig(cli, (loaded) => doctor(loaded, flags));
+    case 'set-key':
+      return setKey();
+    case 'forget-key':
+      return forgetKey();
+    case 'download':
+      return download();
+    default:
+      return usageError(`unknown tunnel command "${sub ?? ''}"; expected "tunnel start", "status", "doctor", "set-key", "forget-key" or "download"`);
+  }
+}
+
+/** Where the key may be: the keyring when it answers, and always the owner-only file. */
+async function keyStores(): Promise<SecretStore[]> {
+  const appDir = stateDir();
+  const primary = await headlessStore({ appDir });
+  return primary.warning ? [primary] : [primary, fileStore(appDir)];
+}
+
+function clientSearch({ config, path: configPath }: LoadedConfig, flags: TunnelFlags): ClientSearch {
+  const env = process.env;
+  return {
+    config,
+    appDir: stateDir(),
+    clientPath: flags.client && path.resolve(flags.client),
+    env,
+    port: createLocalAdapter().inspect,
+    protectedFiles: protectedPaths(configPath),
+  };
+}
+
+async function start(loaded: LoadedConfig, flags: TunnelFlags): Promise<number> {
+  const { config, file, path: configPath } = loaded;
+  const tunnelId = chooseTunnelId(config, flags.tunnelId, process.env);
+  if (!tunnelId.ok) return fail(tunnelId.error, EXIT.config);
+  const key = await chooseRuntimeKey(await keyStores(), process.env);
+  if (!key.ok) return fail(key.error, EXIT.config);
+  if (key.warning) say(`warning: ${key.warning}`);
+  const client = await findUsableClient(clientSearch(loaded, flags));
+  if (!client.ok) return fail(client.error, EXIT_TUNNEL);
+
+  const server = await openHttpServer(config, file, configPath, [key.key]);
+  if (typeof server === 'number') return server;
+  const { logger } = server;
+  const appDir = stateDir();
+  const supervisor = new TunnelSupervisor({ clientPath: client.found.found, runDir: appDir, baseEnv: process.env, logger });
+  let fatal: (() => void) | null = null;
+  const failed = new Promise<void>((resolve) => (fatal = resolve));
+  // One write at a time, in order, so the last state written is the last state.
+  let writes = Promise.resolve();
+  const unsubscribe = supervisor.onChange((status) => {
+    logger.info('tunnel', {
+      state: status.state,
+      ...(status.reason ? { reason: status.reason } : {}),
+      ...(status.healthUrl ? { ui: `${status.healthUrl}/ui` } : {}),
+    });
+    const { log: _log, ...rest } = status;
+    const record = { supervisorPid: process.pid, serverUrl: server.url, status: rest, updatedAt: new Date().toISOString() };
+    writes = writes.then(() => writeTunnelState(appDir, record)).catch(() => undefined);
+    // Nothing runs and nothing will: the client refused its settings, or cannot be started.
+    if (status.state === 'error' && status.pid === null) fatal?.();
+  });
+  logger.info('starting the tunnel client', { client: client.found.found, tunnelId: tunnelId.tunnelId, key: key.source });
+  await supervisor.start({ tunnelId: tunnelId.tunnelId, apiKey: key.key, serverUrl: server.url, token: server.token });
+  const outcome = await Promise.race([untilSignal().then(() => 'signal' as const), failed.then(() => 'failed' as const)]);
+  logger.info('shutting down');
+  const last = supervisor.status;
+  await supervisor.stop();
+  unsubscribe();
+  await server.close();
+  await writes;
+  removeTunnelState(appDir);
+  if (outcome === 'failed') {
+    say(`the tunnel cannot run: ${last.reason ?? 'unknown error'}`);
+    return EXIT_TUNNEL;
+  }
+  return EXIT.ok;
+}
+
+async function status(loaded: LoadedConfig, flags: TunnelFlags): Promise<number> {
+  const { config } = loaded;
+  const lines: string[] = [];
+  const tunnelId = chooseTunnelId(config, flags.tunnelId, process.env);
+  lines.push(`tunnel id:     ${tunnelId.ok ? `${tunnelId.tunnelId} (from ${tunnelId.source})` : tunnelId.error}`);
+  const key = await chooseRuntimeKey(await keyStores(), process.env);
+  lines.push(`runtime key:   ${key.ok ? `stored in ${key.source}` : key.error}`);
+  if (key.ok && key.warning) lines.push(`               warning: ${key.warning}`);
+  const client = await lookUpClient(clientSearch(loaded, flags));
+  lines.push(`tunnel client: ${client.ok ? `${client.client.path} (${client.client.version}; ${client.client.source})` : client.error}`);
+  const running = readTunnelState(stateDir());
+  if (!running) {
+    lines.push('connection:    not running here ("chatgpt-mcp tunnel start" runs it; the tray app shows its own)');
+  } else {
+    const live = running.status.healthUrl ? await fetchReadyz(running.status.healthUrl) : null;
+    lines.push(`connection:    ${tunnelStatusLine(running.status)} (tunnel start, pid ${running.supervisorPid})`);
+    lines.push(`server:        ${running.serverUrl}`);
+    if (running.status.healthUrl) lines.push(`client UI:     ${running.status.healthUrl}/ui (readyz now: ${live ? live.body : 'no answer'})`);
+    if (running.status.toolCount !== null) lines.push(`tools:         ${running.status.toolCount} listed through the tunnel's headers`);
+  }
+  return print(lines.join('\n'));
+}
+
+async function doctor(loaded: LoadedConfig, flags: TunnelFlags): Promise<number> {
+  const { config, file, path: configPath } = loaded;
+  let failed = false;
+  const report = (ok: boolean | null, text: string) => {
+    if (ok === false) failed = true;
+    process.stdout.write(`${ok === null ? 'WARN' : ok ? 'PASS' : 'FAIL'} ${text}\n`);
+  };
+  report(true, `config ${file ?? '(defaults)'} is valid`);
+  const tunnelId = chooseTunnelId(config, flags.tunnelId, process.env);
+  report(tunnelId.ok, tunnelId.ok ? `tunnel id ${tunnelId.tunnelId} (from ${tunnelId.source})` : tunnelId.error);
+  const key = await chooseRuntimeKey(await keyStores(), process.env);
+  report(key.ok, key.ok ? `runtime key found in ${key.source}` : key.error);
+  if (key.ok && key.warning) report(null, key.warning);
+  const client = await lookUpClient(clientSearch(loaded, flags));
+  report(client.ok, client.ok ? `tunnel client ${client.client.path}: ${client.client.version}` : client.error);
+  if (!acceptsBearer(config))
+    report(
+      config.server.auth === 'none' ? null : false,
+      `server.auth is "${config.server.auth}": the tunnel sends no bearer token${config.server.auth === 'oauth' ? ', so the server will refuse it; use "bearer+oauth"' : ''}`,
+    );
+
+  // A server of this config on a free port, checked through the very headers the tunnel would send.
+  const probeConfig = { ...config, server: { ...config.server, port: 0 } };
+  const server = await openHttpServer(probeConfig, file, configPath, key.ok ? [key.key] : []);
+  if (typeof server === 'number') return server;
+  try {
+    const token = acceptsBearer(config) ? ((await ensureBearerToken(config, stateDir()))?.token ?? null) : null;
+    const env = buildTunnelEnv({
+      base: process.env,
+      tunnelId: tunnelId.ok ? tunnelId.tunnelId : (flags.tunnelId ?? config.tunnel.tunnelId ?? ''),
+      apiKey: key.ok ? key.key : '',
+      serverUrl: server.url,
+      token,
+      healthListenAddr: '127.0.0.1:0',
+      healthUrlFile: path.join(stateDir(), 'tunnel-doctor-health-url'),
+    });
+    if (!key.ok) delete env.CONTROL_PLANE_API_KEY;
+    const check = await checkServerThroughTunnelHeaders(server.url, env);
+    report(check.ok, check.ok ? `the server answers discover and tools/list through the tunnel's headers (${check.toolCount} tools)` : check.reason);
+    if (client.ok) {
+      const { code, output } = await runClientDoctor(client.client.path, env);
+      const secrets = secretsOf(env);
+      for (const line of output.split(/\r?\n/).filter((l) => l.trim())) process.stdout.write(`  tunnel-client doctor: ${redactLine(line, secrets)}\n`);
+      report(code === 0, `tunnel-client doctor exited with ${code}`);
+    }
+  } finally {
+    await server.close();
+  }
+  return failed ? 1 : EXIT.ok;
+}
+
+function runClientDoctor(file: string, env: Record<string, string>): Promise<{ code: number; output: string }> {
+  return new Promise((resolve) => {
+    execFile(file, ['doctor'], { env, timeout: 60_000, maxBuffer: 1024 * 1024, windowsHide: true }, (error, stdout, stderr) => {
+      const code = error ? (typeof (error as { code?: unknown }).code === 'number' ? ((error as { code: number }).code as number) : 1) : 0;
+      resolve({ code, output: `${stdout}${stderr}` });
+    });
+  });
+}
+
+async function setKey(): Promise<number> {
+  let key: string;
+  try {
+    key = normalizeRuntimeKey(await readSecretInput('Paste the runtime key (input hidden), then press Enter: '));
+  } catch (error) {
+    return fail((error as Error).message, EXIT.usage);
+  }
+  const store = await headlessStore({ appDir: stateDir() });
+  try {
+    await store.set(key);
+  } catch (error) {
+    return fail(`Cannot store the runtime key in ${store.where}: ${(error as Error).message}`, 1);
+  }
+  say(`the runtime key is stored in ${store.where}`);
+  if (store.warning) say(`warning: ${store.warning}`);
+  return EXIT.ok;
+}
+
+async function forgetKey(): Promise<number> {
+  let removed = false;
+  for (const store of await keyStores()) removed = (await store.delete().catch(() => false)) || removed;
+  say(removed ? 'the runtime key is removed' : 'no runtime key was stored');
+  return EXIT.ok;
+}
+
+async function download(): Promise<number> {
+  say('downloading the latest tunnel-client release from GitHub (openai/tunnel-client)');
+  try {
+    const installed = await downloadClient({ appDir: stateDir(), env: versionEnv(process.env) });
+    say(`${installed.asset} matches the release's SHA-256 (${installed.sha256})`);
+    say(`installed ${installed.path}: ${installed.version}`);
+    return print(installed.path);
+  } catch (error) {
+    if (error instanceof DownloadError) return fail(error.message, 1);
+    throw error;
+  }
+}
+
+/** The key from stdin: typed without echo on a terminal, or piped (never an argument). */
+async function readSecretInput(prompt: string): Promise<string> {
+  const stdin = process.stdin;
+  if (!stdin.isTTY) {
+    const chunks: Buffer[] = [];
+    for await (const chunk of stdin) chunks.push(chunk as Buffer);
+    return Buffer.concat(chunks).toString('utf8');
+  }
+  process.stderr.write(prompt);
+  stdin.setRawMode(true);
+  stdin.resume();
+  try {
+    return await new Promise<string>((resolve, reject) => {
+      let typed = '';
+      stdin.on('data', (chunk: Buffer) => {
+        for (const char of chunk.toString('utf8')) {
+          if (char === '\r' || char === '\n') return resolve(typed);
+          if (char === '\u0003') return reject(new Error('Cancelled.'));
+          if (char === '\u007f' || char === '\b') typed = typed.slice(0, -1);
+          else typed += char;
+        }
+      });
+    });
+  } finally {
+    stdin.setRawMode(false);
+    stdin.pause();
+    process.stderr.write('\n');
+  }
+}
+
+function fail(message: string, code: number): number {
+  say(message);
+  return code;
+}
