@@ -9,6 +9,7 @@ import type { Config } from '../config/schema.js';
 import type { Logger } from '../log.js';
 import { SERVER_NAME, VERSION } from '../version.js';
 import type { ErrorCode } from '../../adapter/errors.js';
+import { DesktopPolicy } from '../policy/desktop.js';
 import { FilesystemPolicy } from '../policy/filesystem.js';
 import { ReadWriteLock } from '../policy/read-write-lock.js';
 import { ShellPolicy } from '../policy/shell.js';
@@ -64,7 +65,12 @@ export function enabledTools(config: Readonly<Config>, tools: readonly ToolDefin
 export function createServerFactory(deps: ServerDeps): McpServerFactory {
   const tools = enabledTools(deps.config, deps.tools);
   const filesystem = new FilesystemPolicy(deps.config.filesystem, deps.adapter.inspect, { protectedFiles: deps.protectedFiles ?? [] });
-  const policy = { filesystem, shell: new ShellPolicy(deps.config, filesystem, deps.adapter.inspect), fsLock: new ReadWriteLock() };
+  const policy = {
+    filesystem,
+    shell: new ShellPolicy(deps.config, filesystem, deps.adapter.inspect),
+    fsLock: new ReadWriteLock(),
+    desktop: new DesktopPolicy(deps.config, filesystem),
+  };
   const names = tools.map((t) => exposedName(t.name, deps.config));
   const toolDeps: ToolDeps = { config: deps.config, adapter: deps.adapter, policy, enabledTools: names };
   const secrets = [deps.config.server.token ?? '', ...(deps.secrets ?? [])].filter(Boolean);
@@ -89,7 +95,7 @@ function prepare(tool: ToolDefinition, deps: ToolDeps, logger: Logger, secrets: 
       description: tool.description,
       inputSchema: withCachedJsonSchema(tool.input),
       outputSchema: withCachedJsonSchema(tool.output),
-      annotations: tool.annotations,
+      annotations: tool.annotationsFor?.(deps.config) ?? tool.annotations,
     },
     async handler(args, ctx) {
       const started = performance.now();

@@ -7,6 +7,7 @@ import type * as z from 'zod';
 import type { ContentBlock, ToolAnnotations } from '@modelcontextprotocol/server';
 import type { ComputerAdapter } from '../../adapter/computer-adapter.js';
 import type { Config } from '../config/schema.js';
+import type { DesktopPolicy } from '../policy/desktop.js';
 import type { FilesystemPolicy } from '../policy/filesystem.js';
 import type { ReadWriteLock } from '../policy/read-write-lock.js';
 import type { ShellPolicy } from '../policy/shell.js';
@@ -17,6 +18,7 @@ export interface Policies {
   shell: ShellPolicy;
   /** Held by fs tools from the path check through the operation (see read-write-lock.ts). */
   fsLock: ReadWriteLock;
+  desktop: DesktopPolicy;
 }
 
 export interface ToolDeps {
@@ -42,6 +44,8 @@ export interface ToolDefinition<I extends z.ZodObject = z.ZodObject, O extends z
   input: I;
   output: O;
   annotations: ToolAnnotations;
+  /** When the annotations depend on the config (an owner option that lets the tool write). */
+  annotationsFor?(config: Readonly<Config>): ToolAnnotations;
   enabled(config: Readonly<Config>): boolean;
   /** Non-secret metadata about what the call targets, for the diagnostic log. */
   target?(args: z.output<I>): Record<string, unknown>;
