@@ -106,7 +106,7 @@ export function captureArea(
   if (request.display !== undefined) {
     const display = displays[request.display];
     if (!display) throw adapterError('INVALID_INPUT', operation, `display ${request.display} does not exist; displays: ${describeDisplays(displays)}`);
-    base = display;
+    base = { x: display.x, y: display.y, width: display.width, height: display.height };
     name = `display ${request.display} (${dims(display)})`;
   }
   const region = request.region;

@@ -70,8 +70,12 @@ const DEFAULT_TIMEOUT_MS = 15_000;
 /** Typing is paced by the target app; allow for it on top of the base timeout. */
 const TYPE_MS_PER_CHAR = 5;
 const TYPE_MS_PER_PASTE = 500;
-/** The walker fetches more than it shows (hidden and wrapper nodes are dropped): this many per node asked for, within a hard cap. */
+/**
+ * The walker fetches more than it shows (hidden and wrapper nodes are dropped, and the budget is
+ * spent breadth-first): at least MIN_FETCH_NODES, or this many per node asked for, within a hard cap.
+ */
 const FETCH_FACTOR = 4;
+const MIN_FETCH_NODES = 2000;
 const MAX_FETCH_NODES = 8000;
 const MAX_FETCH_DEPTH = 80;
 /** A snapshot of a big window takes a while: more time than a click. */
@@ -130,6 +134,13 @@ export class DesktopClient implements DesktopOps {
 
   async captureScreen(options: CaptureOptions): Promise<Capture> {
     const { saveTo, ...rest } = options;
+    if (rest.zoom && (rest.region || rest.display !== undefined)) {
+      throw adapterError(
+        'INVALID_INPUT',
+        OPERATION_NAMES.captureScreen,
+        'zoom is a rectangle of the whole desktop (or of a space): do not combine it with region or display',
+      );
+    }
     const capture = await this.call('captureScreen', [rest]);
     const raw = capture.data as Uint8Array;
     const data = Buffer.isBuffer(raw) ? raw : Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength);
@@ -213,6 +224,9 @@ export class DesktopClient implements DesktopOps {
   }
 
   async uiFind(options: UiFindOptions): Promise<UiFindResult> {
+    if (!options.role?.trim() && !options.name?.trim()) {
+      throw adapterError('INVALID_INPUT', 'ui.find', 'give role, name or both (ui.snapshot returns the whole tree)');
+    }
     const native = await this.nativeSnapshot(options, 'ui.find', MAX_FETCH_NODES / FETCH_FACTOR);
     const shaped = shapeTree(native.roots, { maxDepth: MAX_FETCH_DEPTH, maxNodes: MAX_FETCH_NODES });
     const role = options.role?.trim().toLowerCase();
@@ -241,7 +255,7 @@ export class DesktopClient implements DesktopOps {
       scope: options.scope,
       ...(options.display === undefined ? {} : { display: options.display }),
       fetchDepth: MAX_FETCH_DEPTH,
-      fetchNodes: Math.min(MAX_FETCH_NODES, nodes * FETCH_FACTOR),
+      fetchNodes: Math.min(MAX_FETCH_NODES, Math.max(MIN_FETCH_NODES, nodes * FETCH_FACTOR)),
       operation,
     };
     return this.call('uiSnapshot', [request], SNAPSHOT_TIMEOUT_MS, operation);

@@ -54,7 +54,7 @@ const FOCUS_SETTLE_MS = 60;
 /** Drags move in steps of at most this many pixels, so apps see a continuous motion. */
 const DRAG_STEP_PX = 20;
 const MAX_DRAG_STEPS = 2000;
-/** The display layout is re-read at most this often (xrandr is a process); a change of desktop size re-reads at once. */
+/** For the `display` field of pointer results the layout is re-read at most this often (xrandr is a process); a change of desktop size re-reads at once. */
 const DISPLAYS_TTL_MS = 2000;
 
 export class NutDesktop implements WorkerOps {
@@ -79,14 +79,14 @@ export class NutDesktop implements WorkerOps {
 
   async listDisplays(): Promise<DisplayList> {
     const desktop = await this.screenSize();
-    return { desktop, displays: await this.displays(desktop) };
+    return { desktop, displays: await this.displays(desktop, true) };
   }
 
   async captureScreen(options: Omit<CaptureOptions, 'saveTo'>): Promise<Omit<Capture, 'savedTo'>> {
     requireMacGrant('screen', OP.captureScreen, this.platform);
     const { nut } = this;
     const screen = await this.screenSize();
-    const displays = await this.displays(screen);
+    const displays = await this.displays(screen, true);
     const area = options.zoom
       ? rectToPhysical(options.zoom.rect, options.zoom.space, screen, OP.captureScreen)
       : captureArea(options, screen, displays, OP.captureScreen);
@@ -229,7 +229,7 @@ export class NutDesktop implements WorkerOps {
     const d = await this.density();
     const screen = { width: Math.round((await nut.screen.width()) * d), height: Math.round((await nut.screen.height()) * d) };
     if (display === undefined) return screen;
-    const rect: ScreenRect = captureArea({ display }, screen, await this.displays(screen), OP.screenSize);
+    const rect: ScreenRect = captureArea({ display }, screen, await this.displays(screen, true), OP.screenSize);
     return { width: rect.width, height: rect.height };
   }
 
@@ -239,7 +239,7 @@ export class NutDesktop implements WorkerOps {
     let displayRect: ScreenRect | undefined;
     if (request.scope === 'display') {
       const screen = await this.screenSize();
-      displayRect = captureArea({ display: request.display ?? 0 }, screen, await this.displays(screen), operation);
+      displayRect = captureArea({ display: request.display ?? 0 }, screen, await this.displays(screen, true), operation);
     }
     const a11y = await this.accessibility();
     return a11y.snapshot(
@@ -286,10 +286,11 @@ export class NutDesktop implements WorkerOps {
     return { x: Math.round(at.x * d), y: Math.round(at.y * d) };
   }
 
-  private async displays(desktop: ScreenSize): Promise<DisplayInfo[]> {
+  /** `fresh` for calls that name a display (they must see a layout change at once); pointer results may use a layout up to 2 s old. */
+  private async displays(desktop: ScreenSize, fresh = false): Promise<DisplayInfo[]> {
     const cached = this.displaysCache;
     const now = Date.now();
-    if (cached && now - cached.at < DISPLAYS_TTL_MS && cached.desktop.width === desktop.width && cached.desktop.height === desktop.height) {
+    if (!fresh && cached && now - cached.at < DISPLAYS_TTL_MS && cached.desktop.width === desktop.width && cached.desktop.height === desktop.height) {
       return cached.displays;
     }
     const displays = await listDisplays(desktop, this.platform, await this.density());
