@@ -366,6 +366,10 @@ function crashMessage(operation: string, exit: WorkerExit, worker: Worker): stri
   const how = exit.signal ? `signal ${exit.signal}` : exit.code === null ? 'it could not start' : `exit code ${exit.code}`;
   const base = `the desktop worker stopped unexpectedly (${how}) during ${operation}; this call failed and the next call starts a new worker`;
   const stderr = worker.handle.stderrTail?.() ?? '';
+  // Xlib's default handler exits the process on a protocol error; XTest refuses a key with no keycode in the keymap.
+  if (/X Error of failed request:\s+BadValue[\s\S]*X_XTestFakeInput/.test(stderr)) {
+    return `${base}. The X server refused the input event: the key has no keycode in this keyboard map (F13-F24 and media keys often have none)`;
+  }
   const noDisplay = /could not open (main )?display/i.test(stderr);
   const segfault = exit.signal === 'SIGSEGV' || exit.code === 139;
   if (noDisplay || segfault) {

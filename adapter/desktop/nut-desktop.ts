@@ -268,7 +268,7 @@ export class NutDesktop implements WorkerOps {
       point = toPhysical(target, screen, operation);
     }
     await this.setPointer(point);
-    const at = await this.located(point);
+    const at = await this.located(point, screen);
     return element ? { ...at, element } : at;
   }
 
@@ -276,8 +276,8 @@ export class NutDesktop implements WorkerOps {
     return this.located(await this.pointerPosition());
   }
 
-  private async located(point: ScreenPoint): Promise<PointerResult> {
-    return { ...point, display: displayAt(point, await this.displays(await this.screenSize())) };
+  private async located(point: ScreenPoint, screen?: ScreenSize): Promise<PointerResult> {
+    return { ...point, display: displayAt(point, await this.displays(screen ?? (await this.screenSize()))) };
   }
 
   private async pointerPosition(): Promise<ScreenPoint> {

@@ -155,6 +155,13 @@ describe('crashes and hangs fail one call, never the server', () => {
     expect(error.message).toContain('nut-js could not open the display: check that DISPLAY names a running X server');
   });
 
+  test('an X protocol error (a key with no keycode) kills only the worker, and the message says why', async () => {
+    const error = await failure(fake('x-error').pressKeys('f13'));
+    expect(error.code).toBe('OS_ERROR');
+    expect(error.message).toContain('(exit code 1) during input.key');
+    expect(error.message).toContain('the key has no keycode in this keyboard map');
+  });
+
   test('a worker killed from outside fails every call in flight', async () => {
     const client = fake('hang');
     const calls = [client.screenSize(), client.moveMouse({ x: 1, y: 1 })];
