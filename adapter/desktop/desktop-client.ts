@@ -164,8 +164,8 @@ export class DesktopClient implements DesktopOps {
 
   async drag(options: DragOptions): Promise<DragResult> {
     if (options.path.length < 2) return Promise.reject(adapterError('INVALID_INPUT', OPERATION_NAMES.drag, 'a drag path needs at least two points'));
-    const moves = options.path.length * (options.stepDelayMs + 5);
-    return this.call('drag', [options], this.timeoutMs + moves);
+    // the worker caps the pauses of one drag at 10 s in all (MAX_DRAG_PAUSE_MS), whatever the path
+    return this.call('drag', [options], this.timeoutMs + 10_000);
   }
 
   async mouseButton(options: ButtonOptions): Promise<ButtonResult> {

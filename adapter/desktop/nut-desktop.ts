@@ -54,6 +54,8 @@ const FOCUS_SETTLE_MS = 60;
 /** Drags move in steps of at most this many pixels, so apps see a continuous motion. */
 const DRAG_STEP_PX = 20;
 const MAX_DRAG_STEPS = 2000;
+/** All the pauses of one drag together: longer paths move with shorter pauses. */
+export const MAX_DRAG_PAUSE_MS = 10_000;
 /** For the `display` field of pointer results the layout is re-read at most this often (xrandr is a process); a change of desktop size re-reads at once. */
 const DISPLAYS_TTL_MS = 2000;
 
@@ -156,14 +158,15 @@ export class NutDesktop implements WorkerOps {
     const path = options.path.map((p) => toPhysical(p, screen, OP.drag));
     const steps = interpolate(path, DRAG_STEP_PX, MAX_DRAG_STEPS);
     const button = BUTTONS[options.button](this.nut);
+    const pause = Math.min(options.stepDelayMs, Math.floor(MAX_DRAG_PAUSE_MS / steps.length));
     await this.setPointer(path[0]!);
     await this.nut.mouse.pressButton(button);
     try {
       for (const point of steps.slice(1)) {
-        if (options.stepDelayMs > 0) await sleep(options.stepDelayMs);
+        if (pause > 0) await sleep(pause);
         await this.setPointer(point);
       }
-      if (options.stepDelayMs > 0) await sleep(options.stepDelayMs);
+      if (pause > 0) await sleep(pause);
     } finally {
       await this.nut.mouse.releaseButton(button);
     }

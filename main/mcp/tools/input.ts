@@ -144,7 +144,7 @@ export const inputDrag = defineTool({
       .max(MAX_DRAG_POINTS),
     space: spaceSchema.optional(),
     button: button.default('left'),
-    stepDelayMs: z.number().int().min(0).max(1000).default(8).describe('Pause between moves'),
+    stepDelayMs: z.number().int().min(0).max(1000).default(8).describe('Pause between moves (all pauses of one drag together at most 10 s)'),
   }),
   output: z.object({
     button,
