@@ -36,6 +36,7 @@ import {
 } from './desktop-ops.js';
 import { missingDisplay } from './display-env.js';
 import { parseKeyCombo } from './keys.js';
+import { MAX_WHEEL_CLICKS, wheelClicks } from './scroll-units.js';
 import { planTyping } from './typing-plan.js';
 import { SnapshotRegistry } from './ui/snapshot-registry.js';
 import type { NativeSnapshot, UiFindOptions, UiFindResult, UiSnapshot, UiSnapshotOptions } from './ui/ui-model.js';
@@ -158,6 +159,7 @@ export class DesktopClient implements DesktopOps {
   }
 
   async scroll(options: ScrollOptions): Promise<ScrollResult> {
+    checkWheel(options); // before any worker starts
     const target = this.workerTarget(options.target, OPERATION_NAMES.scroll);
     return this.call('scroll', [{ ...options, target }]);
   }
@@ -376,6 +378,16 @@ function crashMessage(operation: string, exit: WorkerExit, worker: Worker): stri
     return `${base}. nut-js ${noDisplay ? 'could not open the display' : 'crashed in native code'}: check that DISPLAY names a running X server this user may access (and XAUTHORITY, if it needs one)`;
   }
   return base;
+}
+
+/** The same limits the worker applies, checked here so a bad request needs no worker. */
+function checkWheel(options: ScrollOptions): void {
+  const x = Math.abs(wheelClicks(options.dx, options.unit));
+  const y = Math.abs(wheelClicks(options.dy, options.unit));
+  if (x === 0 && y === 0) throw adapterError('INVALID_INPUT', OPERATION_NAMES.scroll, 'give dx or dy (non-zero) to scroll');
+  if (x > MAX_WHEEL_CLICKS || y > MAX_WHEEL_CLICKS) {
+    throw adapterError('INVALID_INPUT', OPERATION_NAMES.scroll, `at most ${MAX_WHEEL_CLICKS} wheel clicks per call on each axis (asked ${Math.max(x, y)})`);
+  }
 }
 
 /** A new file only (O_EXCL: an existing file or a planted symlink is never written through). */

@@ -36,7 +36,7 @@ import { listDisplays } from './displays.js';
 import { encodeFrame } from './image-encoder.js';
 import { nutKeyName, parseKeyCombo } from './keys.js';
 import { requireMacGrant } from './mac-permissions.js';
-import { wheelClicks } from './scroll-units.js';
+import { MAX_WHEEL_CLICKS, wheelClicks } from './scroll-units.js';
 import { planTyping } from './typing-plan.js';
 import { loadAccessibilityProvider, type AccessibilityProvider } from './ui/accessibility-provider.js';
 import type { NativeSnapshot } from './ui/ui-model.js';
@@ -49,6 +49,7 @@ const PASTE_SETTLE_MS = 50;
 const CLIPBOARD_ATTEMPTS = 25;
 /** Between the clicks of a double or triple click: well inside every OS's multi-click interval. */
 const MULTI_CLICK_GAP_MS = 30;
+const WHEEL_CLICK_GAP_MS = 8;
 /** After clicking an element to focus it, before typing. */
 const FOCUS_SETTLE_MS = 60;
 /** Drags move in steps of at most this many pixels, so apps see a continuous motion. */
@@ -142,12 +143,24 @@ export class NutDesktop implements WorkerOps {
   async scroll(options: { target?: WorkerTarget; dx: number; dy: number; unit: 'clicks' | 'lines' | 'pixels' }): Promise<ScrollResult> {
     requireMacGrant('accessibility', OP.scroll, this.platform);
     const clicks = { x: wheelClicks(options.dx, options.unit), y: wheelClicks(options.dy, options.unit) };
+    if (Math.abs(clicks.x) > MAX_WHEEL_CLICKS || Math.abs(clicks.y) > MAX_WHEEL_CLICKS) {
+      throw adapterError(
+        'INVALID_INPUT',
+        OP.scroll,
+        `at most ${MAX_WHEEL_CLICKS} wheel clicks per call on each axis (asked ${Math.abs(clicks.y) || Math.abs(clicks.x)})`,
+      );
+    }
+    if (clicks.x === 0 && clicks.y === 0) throw adapterError('INVALID_INPUT', OP.scroll, 'give dx or dy (non-zero) to scroll');
     const at = options.target ? await this.goTo(options.target, OP.scroll) : await this.here();
     const { mouse } = this.nut;
-    if (clicks.y > 0) await mouse.scrollDown(clicks.y);
-    if (clicks.y < 0) await mouse.scrollUp(-clicks.y);
-    if (clicks.x > 0) await mouse.scrollRight(clicks.x);
-    if (clicks.x < 0) await mouse.scrollLeft(-clicks.x);
+    // One wheel click at a time, a few ms apart like a real wheel: a burst sent at once can lose a click in the app.
+    const steps: Array<() => Promise<unknown>> = [];
+    for (let i = 0; i < Math.abs(clicks.y); i++) steps.push(() => (clicks.y > 0 ? mouse.scrollDown(1) : mouse.scrollUp(1)));
+    for (let i = 0; i < Math.abs(clicks.x); i++) steps.push(() => (clicks.x > 0 ? mouse.scrollRight(1) : mouse.scrollLeft(1)));
+    for (const [i, step] of steps.entries()) {
+      if (i > 0) await sleep(WHEEL_CLICK_GAP_MS);
+      await step();
+    }
     return { ...at, clicks };
   }
 

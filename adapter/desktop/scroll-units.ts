@@ -6,6 +6,8 @@
  */
 export const LINES_PER_CLICK = 3;
 export const PIXELS_PER_CLICK = 120;
+/** At most this many wheel clicks per call on each axis. */
+export const MAX_WHEEL_CLICKS = 200;
 
 export function wheelClicks(amount: number, unit: 'clicks' | 'lines' | 'pixels'): number {
   if (!Number.isFinite(amount) || amount === 0) return 0;

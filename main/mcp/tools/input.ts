@@ -113,7 +113,7 @@ export const inputScroll = defineTool({
   description:
     'Scrolls with the mouse wheel at x,y (the pointer moves there first) or where the pointer is. dy > 0 scrolls down, dx > 0 right. unit: ' +
     '"clicks" (wheel clicks, the default; most apps move 3 lines, browsers about 120 px per click), "lines" (3 per click) or "pixels" (120 per ' +
-    `click); amounts are rounded to whole wheel clicks. ${COORDINATES} ${ELEMENT}`,
+    `click); amounts are rounded to whole wheel clicks, at most 200 per axis. ${COORDINATES} ${ELEMENT}`,
   input: z.object({
     ...point,
     ...elementFields,

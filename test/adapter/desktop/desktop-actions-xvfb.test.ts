@@ -195,6 +195,37 @@ describe.skipIf(skipDesktop(missing, 'desktop actions and accessibility Xvfb tes
         expect(shallow.truncated.byDepth).toBeGreaterThan(10);
       });
 
+      test('input.scroll on an element scrolls it where it is now', async () => {
+        const found = await structured<{ snapshotHandle: string; matches: Element[] }>('ui.find', { name: 'Long list' });
+        const list = found.matches[0]!;
+        expect(list.bounds).toBeTruthy();
+        const top = () => page.evaluate("document.getElementById('scroller').scrollTop");
+        const before = (await top()) as number;
+        const result = await structured<{ element: { id: string }; display: number; clicks: { y: number } }>('input.scroll', {
+          element: list.id,
+          snapshotHandle: found.snapshotHandle,
+          dy: 2,
+        });
+        expect(result).toMatchObject({ element: { id: list.id }, display: 1, clicks: { y: 2 } });
+        await expect.poll(top).toBe(before + 240);
+        await ok('input.scroll', { element: list.id, snapshotHandle: found.snapshotHandle, dy: -2 });
+        await expect.poll(top).toBe(before);
+      });
+
+      test('scope "display": the windows on that display, and a clear hint for an empty one', async () => {
+        const right = await structured<{ windows: Array<{ name: string; chosenBy: string }>; elements: Element[] }>('ui.snapshot', {
+          scope: 'display',
+          display: 1,
+          text: 'Your name',
+        });
+        expect(right.windows.map((w) => w.chosenBy)).toContain('display');
+        expect(right.windows.some((w) => w.name.includes('ui test page'))).toBe(true);
+        expect(find(right.elements, 'textbox', 'Your name')).toBeDefined();
+        const left = await structured<{ windows: unknown[]; elements: unknown[]; hint?: string }>('ui.snapshot', { scope: 'display', display: 0 });
+        expect(left).toMatchObject({ windows: [], elements: [], hint: 'no window of an accessible application is on this display' });
+        expect(textOf(await call('ui.snapshot', { scope: 'display', display: 5 }))).toMatch(/^INVALID_INPUT: display 5 does not exist/);
+      });
+
       test('acting on an element that is gone fails clearly; unknown handles and ids too', async () => {
         const button = find(snapshot.elements, 'button', 'Press me')!;
         await page.evaluate("document.getElementById('press').remove()");

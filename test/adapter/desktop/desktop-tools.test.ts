@@ -150,6 +150,8 @@ describe('arguments checked before any worker starts', () => {
       ['input.type', { text: 'a', element: 'e1', snapshotHandle: 'snap_AAAAAAAAAAAAAAAA' }, /^NOT_FOUND: snapshot snap_A+ is unknown or expired/],
       ['input.click', { element: 'e1', snapshotHandle: '../../etc' }, /^INVALID_INPUT: snapshotHandle must be/],
       ['ui.find', {}, /^INVALID_INPUT: give role, name or both/],
+      ['input.scroll', { dy: 0 }, /^INVALID_INPUT: give dx or dy \(non-zero\) to scroll/],
+      ['input.scroll', { dy: 201 }, /^INVALID_INPUT: at most 200 wheel clicks per call on each axis \(asked 201\)/],
       ['screen.capture', { zoom: { x: 0, y: 0, width: 5, height: 5 }, display: 0 }, /^INVALID_INPUT: zoom is a rectangle/],
       ['screen.capture', { saveTo: '/tmp/x.png' }, /^CAPABILITY_DISABLED: saving captures to files is turned off/],
     ] as const) {
