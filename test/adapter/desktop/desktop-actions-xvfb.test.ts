@@ -149,6 +149,11 @@ describe.skipIf(skipDesktop(missing, 'desktop actions and accessibility Xvfb tes
         const pixels = await decode(zoom);
         expectColor(pixels.at(4, button.bounds!.height / 2), BUTTON_RGB, 2);
         expectColor(pixels.at(button.bounds!.width - 4, 4), BUTTON_RGB, 2);
+        // a password field is listed, its content never
+        const secret = find(snapshot.elements, 'password', 'Secret');
+        expect(secret).toBeDefined();
+        expect(secret!.value).toBeUndefined();
+        expect(JSON.stringify(snapshot)).not.toContain('hunter2');
         // the text the model reads carries the same ids
         expect(textOf(await call('ui.snapshot', { text: 'Press me' }))).toMatch(/e\d+ button "Press me" \[\d+,\d+ 180x50\]/);
       });
