@@ -7,25 +7,51 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { adapterError } from '../errors.js';
-import type {
-  Capture,
-  CaptureOptions,
-  ClickOptions,
-  ClickResult,
-  DesktopOps,
-  KeyResult,
-  PointerTarget,
-  ScreenPoint,
-  ScreenSize,
-  TypeResult,
+import {
+  isElementTarget,
+  type ButtonOptions,
+  type ButtonResult,
+  type Capture,
+  type CaptureOptions,
+  type ClickOptions,
+  type ClickResult,
+  type DesktopOps,
+  type DisplayList,
+  type DragOptions,
+  type DragResult,
+  type ElementTarget,
+  type KeyOptions,
+  type KeyResult,
+  type PointerResult,
+  type PointerTarget,
+  type ScreenSize,
+  type ScrollOptions,
+  type ScrollResult,
+  type Target,
+  type TypeOptions,
+  type TypeResult,
 } from './desktop-ops.js';
 import { shortEnvironment } from '../process/child-env.js';
 import { missingDisplay } from './display-env.js';
 import { parseKeyCombo } from './keys.js';
+import { MAX_WHEEL_CLICKS, wheelClicks } from './scroll-units.js';
 import { planTyping } from './typing-plan.js';
-import { fromWireError, isWorkerResponse, OPERATION_NAMES, type DesktopOp, type WorkerRequest } from './worker-protocol.js';
+import { SnapshotRegistry } from './ui/snapshot-registry.js';
+import type { NativeSnapshot, UiFindOptions, UiFindResult, UiSnapshot, UiSnapshotOptions } from './ui/ui-model.js';
+import { shapeTree, walk } from './ui/ui-tree.js';
+import {
+  fromWireError,
+  isWorkerResponse,
+  OPERATION_NAMES,
+  type DesktopOp,
+  type RefTarget,
+  type WorkerOps,
+  type WorkerRequest,
+  type WorkerTarget,
+} from './worker-protocol.js';
 import { forkWorker, type WorkerExit, type WorkerHandle, type WorkerSpawner } from './worker-process.js';
 
 export interface DesktopClientOptions {
@@ -38,12 +64,25 @@ export interface DesktopClientOptions {
   workerPath?: string;
   /** Per call, including a cold worker start. */
   timeoutMs?: number;
+  /** Where snapshot handles live; one per client by default. */
+  snapshots?: SnapshotRegistry;
 }
 
 const DEFAULT_TIMEOUT_MS = 15_000;
 /** Typing is paced by the target app; allow for it on top of the base timeout. */
 const TYPE_MS_PER_CHAR = 5;
 const TYPE_MS_PER_PASTE = 500;
+/**
+ * The walker fetches more than it shows (hidden and wrapper nodes are dropped, and the budget is
+ * spent breadth-first): at least MIN_FETCH_NODES, or this many per node asked for, within a hard cap.
+ */
+const FETCH_FACTOR = 4;
+const MIN_FETCH_NODES = 2000;
+const MAX_FETCH_NODES = 8000;
+const MAX_FETCH_DEPTH = 80;
+/** A snapshot of a big window takes a while: more time than a click. */
+const SNAPSHOT_TIMEOUT_MS = 60_000;
+export const MAX_WAIT_MS = 30_000;
 
 interface Pending {
   operation: string;
@@ -59,12 +98,16 @@ interface Worker {
   stopReason?: string;
 }
 
+type Args<K extends DesktopOp> = Parameters<WorkerOps[K]>;
+type Result<K extends DesktopOp> = Awaited<ReturnType<WorkerOps[K]>>;
+
 export class DesktopClient implements DesktopOps {
   private readonly env: NodeJS.ProcessEnv;
   private readonly platform: NodeJS.Platform;
   private readonly spawn: WorkerSpawner;
   private readonly workerPath: string | undefined;
   private readonly timeoutMs: number;
+  private readonly snapshots: SnapshotRegistry;
   private worker: Worker | undefined;
   private nextId = 1;
 
@@ -74,6 +117,7 @@ export class DesktopClient implements DesktopOps {
     this.spawn = options.spawn ?? forkWorker;
     this.workerPath = options.workerPath;
     this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    this.snapshots = options.snapshots ?? new SnapshotRegistry();
   }
 
   /** The running worker's pid (diagnostics and tests). */
@@ -86,37 +130,143 @@ export class DesktopClient implements DesktopOps {
     return this.worker?.pending.size ?? 0;
   }
 
-  async captureScreen(options: CaptureOptions): Promise<Capture> {
-    const capture = (await this.call('captureScreen', [options])) as Capture;
-    const data = capture.data as Uint8Array;
-    return { ...capture, data: Buffer.isBuffer(data) ? data : Buffer.from(data.buffer, data.byteOffset, data.byteLength) };
+  async listDisplays(): Promise<DisplayList> {
+    return this.call('listDisplays', []);
   }
 
-  async moveMouse(target: PointerTarget): Promise<ScreenPoint> {
-    return (await this.call('moveMouse', [target])) as ScreenPoint;
+  async captureScreen(options: CaptureOptions): Promise<Capture> {
+    if (options.zoom && (options.region || options.display !== undefined)) {
+      throw adapterError(
+        'INVALID_INPUT',
+        OPERATION_NAMES.captureScreen,
+        'zoom is a rectangle of the whole desktop (or of a space): do not combine it with region or display',
+      );
+    }
+    const capture = await this.call('captureScreen', [options]);
+    const raw = capture.data as Uint8Array;
+    const data = Buffer.isBuffer(raw) ? raw : Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength);
+    return { ...capture, data };
+  }
+
+  async moveMouse(target: PointerTarget): Promise<PointerResult> {
+    return this.call('moveMouse', [target]);
   }
 
   async click(options: ClickOptions): Promise<ClickResult> {
-    if ((options.x === undefined) !== (options.y === undefined)) {
-      throw adapterError('INVALID_INPUT', OPERATION_NAMES.click, 'give both x and y, or neither to click where the pointer is');
-    }
-    return (await this.call('click', [options])) as ClickResult;
+    const target = this.workerTarget(options.target, OPERATION_NAMES.click);
+    return this.call('click', [{ ...options, target }]);
   }
 
-  async typeText(text: string): Promise<TypeResult> {
+  async scroll(options: ScrollOptions): Promise<ScrollResult> {
+    checkWheel(options); // before any worker starts
+    const target = this.workerTarget(options.target, OPERATION_NAMES.scroll);
+    return this.call('scroll', [{ ...options, target }]);
+  }
+
+  async drag(options: DragOptions): Promise<DragResult> {
+    if (options.path.length < 2) return Promise.reject(adapterError('INVALID_INPUT', OPERATION_NAMES.drag, 'a drag path needs at least two points'));
+    // the worker caps the pauses of one drag at 10 s in all (MAX_DRAG_PAUSE_MS), whatever the path
+    return this.call('drag', [options], this.timeoutMs + 10_000);
+  }
+
+  async mouseButton(options: ButtonOptions): Promise<ButtonResult> {
+    return this.call('mouseButton', [options]);
+  }
+
+  async typeText(text: string, options: TypeOptions = {}): Promise<TypeResult> {
     const plan = planTyping(text, this.platform, OPERATION_NAMES.typeText); // refuses bad text before any worker starts
     const pastes = plan.steps.filter((s) => s.kind === 'paste').length;
     const timeout = this.timeoutMs + plan.typedChars * TYPE_MS_PER_CHAR + pastes * TYPE_MS_PER_PASTE;
-    return (await this.call('typeText', [text], timeout)) as TypeResult;
+    const target = options.target ? (this.workerTarget(options.target, OPERATION_NAMES.typeText) as RefTarget) : undefined;
+    return this.call('typeText', target ? [text, target] : [text], timeout);
   }
 
-  async pressKeys(combo: string): Promise<KeyResult> {
+  async pressKeys(combo: string, options: KeyOptions = { holdMs: 0 }): Promise<KeyResult> {
     const parsed = parseKeyCombo(combo, OPERATION_NAMES.pressKeys);
-    return (await this.call('pressKeys', [parsed.canonical])) as KeyResult;
+    return this.call('pressKeys', [parsed.canonical, options], this.timeoutMs + options.holdMs);
+  }
+
+  async cursor(): Promise<PointerResult> {
+    return this.call('cursor', []);
+  }
+
+  /** Needs no worker: a timer in this process, ended early by the caller's abort. */
+  async wait(ms: number, signal?: AbortSignal): Promise<{ waitedMs: number }> {
+    if (!Number.isFinite(ms) || ms < 0 || ms > MAX_WAIT_MS) {
+      throw adapterError('INVALID_INPUT', 'input.wait', `ms must be from 0 to ${MAX_WAIT_MS}`);
+    }
+    const started = performance.now();
+    try {
+      await sleep(ms, undefined, { signal });
+    } catch {
+      throw adapterError('TIMEOUT', 'input.wait', `the wait was cancelled after ${Math.round(performance.now() - started)} ms`);
+    }
+    return { waitedMs: Math.round(performance.now() - started) };
   }
 
   async screenSize(display?: number): Promise<ScreenSize> {
-    return (await this.call('screenSize', display === undefined ? [] : [display])) as ScreenSize;
+    return this.call('screenSize', display === undefined ? [] : [display]);
+  }
+
+  async uiSnapshot(options: UiSnapshotOptions): Promise<UiSnapshot> {
+    const native = await this.nativeSnapshot(options, 'ui.snapshot', options.maxNodes);
+    const shaped = shapeTree(native.roots, options, native.unfetched);
+    const { snapshotHandle, elements } = this.snapshots.store(shaped.roots);
+    return {
+      snapshotHandle,
+      scope: options.scope,
+      windows: native.windows,
+      elements,
+      nodeCount: shaped.count,
+      truncated: { byDepth: shaped.byDepth, byCount: shaped.byCount },
+      filteredOut: shaped.filteredOut,
+      ...(native.hint ? { hint: native.hint } : {}),
+    };
+  }
+
+  async uiFind(options: UiFindOptions): Promise<UiFindResult> {
+    if (!options.role?.trim() && !options.name?.trim()) {
+      throw adapterError('INVALID_INPUT', 'ui.find', 'give role, name or both (ui.snapshot returns the whole tree)');
+    }
+    const native = await this.nativeSnapshot(options, 'ui.find', MAX_FETCH_NODES / FETCH_FACTOR);
+    const shaped = shapeTree(native.roots, { maxDepth: MAX_FETCH_DEPTH, maxNodes: MAX_FETCH_NODES });
+    const role = options.role?.trim().toLowerCase();
+    const name = options.name?.trim().toLowerCase();
+    const found = [];
+    let searched = 0;
+    for (const node of walk(shaped.roots)) {
+      searched++;
+      if (role && node.role !== role) continue;
+      if (name && !node.name.toLowerCase().includes(name)) continue;
+      found.push({ ...node, children: [] });
+    }
+    const { snapshotHandle, elements } = this.snapshots.store(found.slice(0, options.maxResults), true);
+    return {
+      snapshotHandle,
+      windows: native.windows,
+      matches: elements,
+      truncated: found.length > options.maxResults || shaped.byCount > 0,
+      searched,
+      ...(native.hint ? { hint: native.hint } : {}),
+    };
+  }
+
+  private nativeSnapshot(options: { scope: 'window' | 'display'; display?: number }, operation: string, nodes: number): Promise<NativeSnapshot> {
+    const request = {
+      scope: options.scope,
+      ...(options.display === undefined ? {} : { display: options.display }),
+      fetchDepth: MAX_FETCH_DEPTH,
+      fetchNodes: Math.min(MAX_FETCH_NODES, Math.max(MIN_FETCH_NODES, nodes * FETCH_FACTOR)),
+      operation,
+    };
+    return this.call('uiSnapshot', [request], SNAPSHOT_TIMEOUT_MS, operation);
+  }
+
+  /** An element target becomes its native ref (or a clear NOT_FOUND); a point passes through. */
+  private workerTarget(target: Target | undefined, operation: string): WorkerTarget | undefined {
+    if (!isElementTarget(target)) return target;
+    const element = target as ElementTarget;
+    return { ref: this.snapshots.resolve(element.snapshotHandle, element.element, operation), id: element.element };
   }
 
   /** Stops the worker; calls in flight fail. The next call would start a new one. */
@@ -131,8 +281,7 @@ export class DesktopClient implements DesktopOps {
     });
   }
 
-  private call(op: DesktopOp, args: unknown[], timeoutMs = this.timeoutMs): Promise<unknown> {
-    const operation = OPERATION_NAMES[op];
+  private call<K extends DesktopOp>(op: K, args: Args<K>, timeoutMs = this.timeoutMs, operation = OPERATION_NAMES[op]): Promise<Result<K>> {
     const problem = missingDisplay(this.platform, this.env);
     if (problem) return Promise.reject(adapterError('OS_ERROR', operation, problem));
     let worker: Worker;
@@ -154,9 +303,9 @@ export class DesktopClient implements DesktopOps {
         );
         this.stop(worker, `an earlier ${operation} call timed out`);
       }, timeoutMs);
-      worker.pending.set(id, { operation, resolve, reject, timer });
+      worker.pending.set(id, { operation, resolve: resolve as (value: unknown) => void, reject, timer });
       worker.handle.setBusy?.(true);
-      const request: WorkerRequest = { id, op, args };
+      const request: WorkerRequest = { id, op, args: args as unknown[] };
       try {
         worker.handle.send(request);
       } catch {
@@ -218,6 +367,10 @@ function crashMessage(operation: string, exit: WorkerExit, worker: Worker): stri
   const how = exit.signal ? `signal ${exit.signal}` : exit.code === null ? 'it could not start' : `exit code ${exit.code}`;
   const base = `the desktop worker stopped unexpectedly (${how}) during ${operation}; this call failed and the next call starts a new worker`;
   const stderr = worker.handle.stderrTail?.() ?? '';
+  // Xlib's default handler exits the process on a protocol error; XTest refuses a key with no keycode in the keymap.
+  if (/X Error of failed request:\s+BadValue[\s\S]*X_XTestFakeInput/.test(stderr)) {
+    return `${base}. The X server refused the input event: the key has no keycode in this keyboard map (F13-F24 and media keys often have none)`;
+  }
   const noDisplay = /could not open (main )?display/i.test(stderr);
   const segfault = exit.signal === 'SIGSEGV' || exit.code === 139;
   if (noDisplay || segfault) {
@@ -226,6 +379,17 @@ function crashMessage(operation: string, exit: WorkerExit, worker: Worker): stri
   return base;
 }
 
+/** The same limits the worker applies, checked here so a bad request needs no worker. */
+function checkWheel(options: ScrollOptions): void {
+  const x = Math.abs(wheelClicks(options.dx, options.unit));
+  const y = Math.abs(wheelClicks(options.dy, options.unit));
+  if (x === 0 && y === 0) throw adapterError('INVALID_INPUT', OPERATION_NAMES.scroll, 'give dx or dy (non-zero) to scroll');
+  if (x > MAX_WHEEL_CLICKS || y > MAX_WHEEL_CLICKS) {
+    throw adapterError('INVALID_INPUT', OPERATION_NAMES.scroll, `at most ${MAX_WHEEL_CLICKS} wheel clicks per call on each axis (asked ${Math.max(x, y)})`);
+  }
+}
+
+/** A new file only (O_EXCL: an existing file or a planted symlink is never written through). */
 /**
  * The compiled worker: next to this module when running compiled (out/adapter/desktop/), and
  * under out/ when this module is loaded from its TypeScript source (vitest); bundlers such as

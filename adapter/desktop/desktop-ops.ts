@@ -1,8 +1,9 @@
 /**
- * Screen and input operations behind the seam (spec 7.2). All coordinates are physical screen
- * pixels of the whole desktop (every monitor), top-left origin. Plain TypeScript: the MCP
- * tools own the public schemas, the desktop client owns the worker process.
+ * Screen, input and accessibility operations behind the seam (spec 7.2). All coordinates are
+ * physical pixels of the virtual desktop (every monitor; the X11 root window, top-left origin).
+ * Plain TypeScript: the MCP tools own the public schemas, the desktop client owns the worker.
  */
+import type { UiFindOptions, UiFindResult, UiSnapshot, UiSnapshotOptions } from './ui/ui-model.js';
 
 export type ImageFormat = 'png' | 'jpeg';
 export type MouseButton = 'left' | 'right' | 'middle';
@@ -24,17 +25,45 @@ export interface ScreenSize {
   height: number;
 }
 
+/** One monitor: where it sits in the virtual desktop, in physical pixels. */
+export interface DisplayInfo extends ScreenRect {
+  index: number;
+  /** Physical pixels per logical point (2 on a Retina display); 1 where the OS does not scale coordinates (X11). */
+  scaleFactor: number;
+  primary: boolean;
+  name: string;
+}
+
+export interface DisplayList {
+  /** The virtual desktop every coordinate is defined against. */
+  desktop: ScreenSize;
+  displays: DisplayInfo[];
+}
+
+/**
+ * A coordinate space the caller's x/y are in: `width` x `height` units spread over `area`
+ * (physical pixels; the whole desktop when omitted). screen.capture returns the space of its image.
+ */
+export interface CoordinateSpace extends ScreenSize {
+  area?: ScreenRect;
+}
+
 export interface CaptureOptions {
   /** Physical pixels; relative to the display when `display` is given, else to the whole desktop. */
   region?: ScreenRect;
-  /** Index of a monitor as the OS lists it; omitted means the whole desktop. */
+  /** Index of a monitor (see listDisplays); omitted means the whole desktop. */
   display?: number;
+  /** Instead of region/display: a rectangle in desktop pixels or in `space` (e.g. read from an earlier capture). */
+  zoom?: { rect: ScreenRect; space?: CoordinateSpace };
   format: ImageFormat;
-  /** The image is downscaled (never upscaled) to fit both limits, keeping the aspect ratio. */
+  /** The image is downscaled (never upscaled) to fit every limit, keeping the aspect ratio. */
   maxWidth: number;
   maxHeight: number;
+  maxPixels: number;
   /** JPEG quality 1-100; ignored for PNG. */
   quality?: number;
+  /** Draw the mouse pointer into the image. */
+  drawPointer?: boolean;
 }
 
 export interface Capture {
@@ -49,10 +78,13 @@ export interface Capture {
   scale: number;
   /** The captured area in physical desktop pixels. */
   area: ScreenRect;
+  /** Pass this as `space` to act on a point read from the image. */
+  space: Required<CoordinateSpace>;
+  /** The display the area lies on (the one holding its centre). */
+  display: number;
+  /** Where the pointer is, when drawn: desktop pixels and image pixels (null when outside the image). */
+  pointer?: { x: number; y: number; inImage: ScreenPoint | null };
 }
-
-/** A coordinate space the caller's x/y are in (e.g. a downscaled capture), mapped onto the whole desktop. */
-export type CoordinateSpace = ScreenSize;
 
 export interface PointerTarget {
   x: number;
@@ -60,18 +92,86 @@ export interface PointerTarget {
   space?: CoordinateSpace;
 }
 
-export interface ClickOptions {
-  /** Both or neither; neither clicks where the pointer is. */
-  x?: number;
-  y?: number;
-  space?: CoordinateSpace;
-  button: MouseButton;
-  double: boolean;
+/** An element of an earlier ui.snapshot / ui.find: acted on at its current bounds. */
+export interface ElementTarget {
+  element: string;
+  snapshotHandle: string;
 }
 
-export interface ClickResult extends ScreenPoint {
+export type Target = PointerTarget | ElementTarget;
+
+export const isElementTarget = (target: Target | undefined): target is ElementTarget =>
+  target !== undefined && typeof (target as ElementTarget).element === 'string';
+
+export type Modifier = 'ctrl' | 'alt' | 'shift' | 'cmd';
+
+/** The physical point an action used, and the display it is on. */
+export interface PointerResult extends ScreenPoint {
+  display: number;
+  /** The element acted on, with the bounds it had at that moment. */
+  element?: { id: string; bounds: ScreenRect };
+}
+
+export interface ClickOptions {
+  /** Omitted: click where the pointer is. */
+  target?: Target;
   button: MouseButton;
-  double: boolean;
+  clicks: 1 | 2 | 3;
+  /** Held down during the click. */
+  modifiers: Modifier[];
+}
+
+export interface ClickResult extends PointerResult {
+  button: MouseButton;
+  clicks: number;
+  modifiers: Modifier[];
+}
+
+export type ScrollUnit = 'clicks' | 'lines' | 'pixels';
+
+export interface ScrollOptions {
+  target?: Target;
+  /** Positive scrolls down / right. */
+  dx: number;
+  dy: number;
+  unit: ScrollUnit;
+}
+
+export interface ScrollResult extends PointerResult {
+  /** Wheel clicks sent on each axis (positive: down / right). */
+  clicks: ScreenPoint;
+}
+
+export interface DragOptions {
+  /** At least two points: press at the first, move through the others, release at the last. */
+  path: PointerTarget[];
+  button: MouseButton;
+  /** Pause between points so apps see each move. */
+  stepDelayMs: number;
+}
+
+export interface DragResult {
+  button: MouseButton;
+  /** The physical points passed through. */
+  path: ScreenPoint[];
+  start: PointerResult;
+  end: PointerResult;
+}
+
+export interface ButtonOptions {
+  action: 'down' | 'up';
+  target?: PointerTarget;
+  button: MouseButton;
+}
+
+export interface ButtonResult extends PointerResult {
+  action: 'down' | 'up';
+  button: MouseButton;
+}
+
+export interface TypeOptions {
+  /** Click this element first (to focus it), then type. */
+  target?: ElementTarget;
 }
 
 export interface TypeResult {
@@ -79,21 +179,38 @@ export interface TypeResult {
   typedChars: number;
   /** Of those, how many went through the clipboard-paste fallback. */
   pastedChars: number;
+  /** The element clicked before typing. */
+  element?: { id: string; bounds: ScreenRect };
+}
+
+export interface KeyOptions {
+  /** Keep the combination pressed this long before releasing it (the OS repeats a held key). */
+  holdMs: number;
 }
 
 export interface KeyResult {
   /** The combination as pressed, in canonical form (e.g. "ctrl+shift+t"). */
   keys: string;
+  heldMs: number;
 }
 
 export interface DesktopOps {
+  listDisplays(): Promise<DisplayList>;
   captureScreen(options: CaptureOptions): Promise<Capture>;
-  /** Returns the physical point reached. */
-  moveMouse(target: PointerTarget): Promise<ScreenPoint>;
+  moveMouse(target: PointerTarget): Promise<PointerResult>;
   click(options: ClickOptions): Promise<ClickResult>;
-  typeText(text: string): Promise<TypeResult>;
+  scroll(options: ScrollOptions): Promise<ScrollResult>;
+  drag(options: DragOptions): Promise<DragResult>;
+  mouseButton(options: ButtonOptions): Promise<ButtonResult>;
+  typeText(text: string, options?: TypeOptions): Promise<TypeResult>;
   /** A combination like "ctrl+shift+t", "cmd+space", "alt+f4", "enter" (case-insensitive). */
-  pressKeys(combo: string): Promise<KeyResult>;
+  pressKeys(combo: string, options?: KeyOptions): Promise<KeyResult>;
+  /** Where the pointer is. */
+  cursor(): Promise<PointerResult>;
+  /** A bounded pause; ends early (rejecting) when the signal aborts. */
+  wait(ms: number, signal?: AbortSignal): Promise<{ waitedMs: number }>;
   /** Physical size of the whole desktop, or of one display. */
   screenSize(display?: number): Promise<ScreenSize>;
+  uiSnapshot(options: UiSnapshotOptions): Promise<UiSnapshot>;
+  uiFind(options: UiFindOptions): Promise<UiFindResult>;
 }

@@ -30,15 +30,36 @@ export interface RawFrame {
 
 export const JPEG_QUALITY = 80;
 
+/** A classic arrow pointer (black with a white edge), its tip at the top-left corner. */
+const POINTER_SIZE = { width: 16, height: 24 };
+const POINTER_SVG = Buffer.from(
+  '<svg xmlns="http://www.w3.org/2000/svg" width="16" height="24" viewBox="0 0 16 24">' +
+    '<path d="M1 1 L1 19 L5.5 15 L8.5 22 L11 21 L8 14 L14 14 Z" fill="#000" stroke="#fff" stroke-width="1.5" stroke-linejoin="round"/></svg>',
+);
+
 /**
- * Encodes a frame, resized to `width` x `height`. The frame's buffer is reused in place.
+ * Encodes a frame, resized to `width` x `height`, with the pointer drawn with its tip at
+ * `pointer` (image pixels) when given. The frame's buffer is reused in place.
  */
-export async function encodeFrame(frame: RawFrame, width: number, height: number, format: ImageFormat, quality = JPEG_QUALITY): Promise<Buffer> {
+export async function encodeFrame(
+  frame: RawFrame,
+  width: number,
+  height: number,
+  format: ImageFormat,
+  quality = JPEG_QUALITY,
+  pointer?: { x: number; y: number },
+): Promise<Buffer> {
   const sharp = await loadSharp();
   const rgba = toOpaqueRgba(frame);
   // Alpha is forced opaque first: libvips premultiplies by alpha while resizing.
   let pipeline = sharp(rgba, { raw: { width: frame.width, height: frame.height, channels: 4 } }).removeAlpha();
   if (width !== frame.width || height !== frame.height) pipeline = pipeline.resize(width, height, { fit: 'fill' });
+  if (pointer && width >= POINTER_SIZE.width && height >= POINTER_SIZE.height) {
+    // composite needs the overlay inside the image: near the right or bottom edge the arrow shifts in
+    const left = Math.min(pointer.x, width - POINTER_SIZE.width);
+    const top = Math.min(pointer.y, height - POINTER_SIZE.height);
+    pipeline = sharp(await pipeline.raw().toBuffer(), { raw: { width, height, channels: 3 } }).composite([{ input: POINTER_SVG, left, top }]);
+  }
   pipeline = format === 'png' ? pipeline.png({ compressionLevel: 6 }) : pipeline.jpeg({ quality });
   return pipeline.toBuffer();
 }

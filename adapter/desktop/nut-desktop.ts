@@ -1,6 +1,6 @@
 /**
- * DesktopOps on nut-js. Runs ONLY inside the desktop worker: loading nut-js opens the display
- * and segfaults the process without one.
+ * WorkerOps on nut-js, plus the accessibility provider. Runs ONLY inside the desktop worker:
+ * loading nut-js opens the display and segfaults the process without one.
  *
  * Physical pixels: on macOS with a Retina display nut-js moves the pointer in points while
  * captures are in pixels; `density` converts (1 elsewhere).
@@ -9,36 +9,61 @@ import { createRequire } from 'node:module';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type * as NutJs from '@nut-tree-fork/nut-js';
 import { adapterError } from '../errors.js';
-import { captureArea, fitWithin, toPhysical } from './coordinates.js';
+import { captureArea, displayAt, fitWithin, rectToPhysical, toPhysical } from './coordinates.js';
 import type {
+  ButtonOptions,
+  ButtonResult,
   Capture,
   CaptureOptions,
-  ClickOptions,
   ClickResult,
-  DesktopOps,
+  DisplayInfo,
+  DisplayList,
+  DragOptions,
+  DragResult,
+  KeyOptions,
   KeyResult,
+  Modifier,
   MouseButton,
+  PointerResult,
   PointerTarget,
   ScreenPoint,
   ScreenRect,
   ScreenSize,
+  ScrollResult,
   TypeResult,
 } from './desktop-ops.js';
 import { listDisplays } from './displays.js';
 import { encodeFrame } from './image-encoder.js';
-import { nutKeyName, parseKeyCombo, type Modifier } from './keys.js';
+import { nutKeyName, parseKeyCombo } from './keys.js';
 import { requireMacGrant } from './mac-permissions.js';
+import { MAX_WHEEL_CLICKS, wheelClicks } from './scroll-units.js';
 import { planTyping } from './typing-plan.js';
-import { OPERATION_NAMES as OP } from './worker-protocol.js';
+import { loadAccessibilityProvider, type AccessibilityProvider } from './ui/accessibility-provider.js';
+import type { NativeSnapshot } from './ui/ui-model.js';
+import { isRefTarget, OPERATION_NAMES as OP, type RefTarget, type WorkerOps, type WorkerSnapshotRequest, type WorkerTarget } from './worker-protocol.js';
 
 type Nut = typeof NutJs;
 
 /** Lets the target app fetch the clipboard before the next keystrokes arrive (GTK pastes asynchronously). */
 const PASTE_SETTLE_MS = 50;
 const CLIPBOARD_ATTEMPTS = 25;
+/** Between the clicks of a double or triple click: well inside every OS's multi-click interval. */
+const MULTI_CLICK_GAP_MS = 30;
+const WHEEL_CLICK_GAP_MS = 8;
+/** After clicking an element to focus it, before typing. */
+const FOCUS_SETTLE_MS = 60;
+/** Drags move in steps of at most this many pixels, so apps see a continuous motion. */
+const DRAG_STEP_PX = 20;
+const MAX_DRAG_STEPS = 2000;
+/** All the pauses of one drag together: longer paths move with shorter pauses. */
+export const MAX_DRAG_PAUSE_MS = 10_000;
+/** For the `display` field of pointer results the layout is re-read at most this often (xrandr is a process); a change of desktop size re-reads at once. */
+const DISPLAYS_TTL_MS = 2000;
 
-export class NutDesktop implements DesktopOps {
+export class NutDesktop implements WorkerOps {
   private densityCache: number | undefined;
+  private displaysCache: { at: number; desktop: ScreenSize; displays: DisplayInfo[] } | undefined;
+  private a11y: AccessibilityProvider | undefined;
 
   private constructor(
     private readonly nut: Nut,
@@ -55,17 +80,31 @@ export class NutDesktop implements DesktopOps {
     return new NutDesktop(nut, platform);
   }
 
+  async listDisplays(): Promise<DisplayList> {
+    const desktop = await this.screenSize();
+    return { desktop, displays: await this.displays(desktop, true) };
+  }
+
   async captureScreen(options: CaptureOptions): Promise<Capture> {
     requireMacGrant('screen', OP.captureScreen, this.platform);
     const { nut } = this;
     const screen = await this.screenSize();
-    const displays = options.display === undefined ? [] : await listDisplays(screen, this.platform);
-    const area = captureArea(options, screen, displays, OP.captureScreen);
+    const displays = await this.displays(screen, true);
+    const area = options.zoom
+      ? rectToPhysical(options.zoom.rect, options.zoom.space, screen, OP.captureScreen)
+      : captureArea(options, screen, displays, OP.captureScreen);
     const whole = area.x === 0 && area.y === 0 && area.width === screen.width && area.height === screen.height;
     const d = await this.density();
     const image = whole ? await nut.screen.grab() : await nut.screen.grabRegion(new nut.Region(area.x / d, area.y / d, area.width / d, area.height / d));
-    const fit = fitWithin(image.width, image.height, options.maxWidth, options.maxHeight);
-    const data = await encodeFrame(image, fit.width, fit.height, options.format, options.quality);
+    const fit = fitWithin(image.width, image.height, options.maxWidth, options.maxHeight, options.maxPixels);
+    let pointer: Capture['pointer'];
+    if (options.drawPointer) {
+      const at = await this.pointerPosition();
+      const inside = at.x >= area.x && at.y >= area.y && at.x < area.x + area.width && at.y < area.y + area.height;
+      const inImage = inside ? { x: Math.floor((at.x - area.x) * fit.scale), y: Math.floor((at.y - area.y) * fit.scale) } : null;
+      pointer = { ...at, inImage };
+    }
+    const data = await encodeFrame(image, fit.width, fit.height, options.format, options.quality, pointer?.inImage ?? undefined);
     return {
       data,
       mimeType: options.format === 'png' ? 'image/png' : 'image/jpeg',
@@ -76,37 +115,97 @@ export class NutDesktop implements DesktopOps {
       originalHeight: image.height,
       scale: fit.scale,
       area,
+      space: { width: fit.width, height: fit.height, area },
+      display: displayAt({ x: area.x + Math.floor(area.width / 2), y: area.y + Math.floor(area.height / 2) }, displays),
+      ...(pointer ? { pointer } : {}),
     };
   }
 
-  async moveMouse(target: PointerTarget): Promise<ScreenPoint> {
+  async moveMouse(target: PointerTarget): Promise<PointerResult> {
     requireMacGrant('accessibility', OP.moveMouse, this.platform);
-    const point = toPhysical(target, await this.screenSize(), OP.moveMouse);
-    await this.setPointer(point);
-    return point;
+    return this.goTo(target, OP.moveMouse);
   }
 
-  async click(options: ClickOptions): Promise<ClickResult> {
+  async click(options: { target?: WorkerTarget; button: MouseButton; clicks: 1 | 2 | 3; modifiers: Modifier[] }): Promise<ClickResult> {
     requireMacGrant('accessibility', OP.click, this.platform);
-    const { nut } = this;
-    let point: ScreenPoint;
-    if (options.x !== undefined && options.y !== undefined) {
-      point = toPhysical({ x: options.x, y: options.y, space: options.space }, await this.screenSize(), OP.click);
-      await this.setPointer(point);
-    } else {
-      const at = await nut.mouse.getPosition();
-      const d = await this.density();
-      point = { x: Math.round(at.x * d), y: Math.round(at.y * d) };
-    }
-    const button = BUTTONS[options.button](nut);
-    if (options.double) await nut.mouse.doubleClick(button);
-    else await nut.mouse.click(button);
-    return { ...point, button: options.button, double: options.double };
+    const at = options.target ? await this.goTo(options.target, OP.click) : await this.here();
+    const button = BUTTONS[options.button](this.nut);
+    await this.holding(options.modifiers, OP.click, async () => {
+      for (let i = 0; i < options.clicks; i++) {
+        if (i > 0) await sleep(MULTI_CLICK_GAP_MS);
+        await this.nut.mouse.pressButton(button);
+        await this.nut.mouse.releaseButton(button);
+      }
+    });
+    return { ...at, button: options.button, clicks: options.clicks, modifiers: options.modifiers };
   }
 
-  async typeText(text: string): Promise<TypeResult> {
+  async scroll(options: { target?: WorkerTarget; dx: number; dy: number; unit: 'clicks' | 'lines' | 'pixels' }): Promise<ScrollResult> {
+    requireMacGrant('accessibility', OP.scroll, this.platform);
+    const clicks = { x: wheelClicks(options.dx, options.unit), y: wheelClicks(options.dy, options.unit) };
+    if (Math.abs(clicks.x) > MAX_WHEEL_CLICKS || Math.abs(clicks.y) > MAX_WHEEL_CLICKS) {
+      throw adapterError(
+        'INVALID_INPUT',
+        OP.scroll,
+        `at most ${MAX_WHEEL_CLICKS} wheel clicks per call on each axis (asked ${Math.abs(clicks.y) || Math.abs(clicks.x)})`,
+      );
+    }
+    if (clicks.x === 0 && clicks.y === 0) throw adapterError('INVALID_INPUT', OP.scroll, 'give dx or dy (non-zero) to scroll');
+    const at = options.target ? await this.goTo(options.target, OP.scroll) : await this.here();
+    const { mouse } = this.nut;
+    // One wheel click at a time, a few ms apart like a real wheel: a burst sent at once can lose a click in the app.
+    const steps: Array<() => Promise<unknown>> = [];
+    for (let i = 0; i < Math.abs(clicks.y); i++) steps.push(() => (clicks.y > 0 ? mouse.scrollDown(1) : mouse.scrollUp(1)));
+    for (let i = 0; i < Math.abs(clicks.x); i++) steps.push(() => (clicks.x > 0 ? mouse.scrollRight(1) : mouse.scrollLeft(1)));
+    for (const [i, step] of steps.entries()) {
+      if (i > 0) await sleep(WHEEL_CLICK_GAP_MS);
+      await step();
+    }
+    return { ...at, clicks };
+  }
+
+  async drag(options: DragOptions): Promise<DragResult> {
+    requireMacGrant('accessibility', OP.drag, this.platform);
+    const screen = await this.screenSize();
+    // Every point is checked before the button goes down: a bad point must not leave a half-done drag.
+    const path = options.path.map((p) => toPhysical(p, screen, OP.drag));
+    const steps = interpolate(path, DRAG_STEP_PX, MAX_DRAG_STEPS);
+    const button = BUTTONS[options.button](this.nut);
+    const pause = Math.min(options.stepDelayMs, Math.floor(MAX_DRAG_PAUSE_MS / steps.length));
+    await this.setPointer(path[0]!);
+    await this.nut.mouse.pressButton(button);
+    try {
+      for (const point of steps.slice(1)) {
+        if (pause > 0) await sleep(pause);
+        await this.setPointer(point);
+      }
+      if (pause > 0) await sleep(pause);
+    } finally {
+      await this.nut.mouse.releaseButton(button);
+    }
+    return { button: options.button, path, start: await this.located(path[0]!), end: await this.located(path[path.length - 1]!) };
+  }
+
+  async mouseButton(options: ButtonOptions): Promise<ButtonResult> {
+    const operation = options.action === 'down' ? 'input.down' : 'input.up';
+    requireMacGrant('accessibility', operation, this.platform);
+    const at = options.target ? await this.goTo(options.target, operation) : await this.here();
+    const button = BUTTONS[options.button](this.nut);
+    if (options.action === 'down') await this.nut.mouse.pressButton(button);
+    else await this.nut.mouse.releaseButton(button);
+    return { ...at, action: options.action, button: options.button };
+  }
+
+  async typeText(text: string, target?: RefTarget): Promise<TypeResult> {
     requireMacGrant('accessibility', OP.typeText, this.platform);
     const plan = planTyping(text, this.platform, OP.typeText);
+    let element: TypeResult['element'];
+    if (target) {
+      const at = await this.goTo(target, OP.typeText);
+      await this.nut.mouse.click(this.nut.Button.LEFT);
+      await sleep(FOCUS_SETTLE_MS);
+      element = at.element;
+    }
     for (const step of plan.steps) {
       if (step.kind === 'key') await this.tap(step.shift ? ['shift'] : [], step.key);
       else if (step.kind === 'text') await this.nut.keyboard.type(step.text);
@@ -116,14 +215,29 @@ export class NutDesktop implements DesktopOps {
         await sleep(PASTE_SETTLE_MS);
       }
     }
-    return { typedChars: plan.typedChars, pastedChars: plan.pastedChars };
+    return { typedChars: plan.typedChars, pastedChars: plan.pastedChars, ...(element ? { element } : {}) };
   }
 
-  async pressKeys(combo: string): Promise<KeyResult> {
+  async pressKeys(combo: string, options: KeyOptions = { holdMs: 0 }): Promise<KeyResult> {
     requireMacGrant('accessibility', OP.pressKeys, this.platform);
     const parsed = parseKeyCombo(combo, OP.pressKeys);
-    await this.tap(parsed.modifiers, parsed.key);
-    return { keys: parsed.canonical };
+    if (options.holdMs <= 0) {
+      await this.tap(parsed.modifiers, parsed.key);
+      return { keys: parsed.canonical, heldMs: 0 };
+    }
+    const keys = this.nutKeys([...parsed.modifiers, parsed.key], OP.pressKeys);
+    const started = performance.now();
+    await this.nut.keyboard.pressKey(...keys);
+    try {
+      await sleep(options.holdMs);
+    } finally {
+      await this.nut.keyboard.releaseKey(...keys);
+    }
+    return { keys: parsed.canonical, heldMs: Math.round(performance.now() - started) };
+  }
+
+  async cursor(): Promise<PointerResult> {
+    return this.here();
   }
 
   async screenSize(display?: number): Promise<ScreenSize> {
@@ -131,8 +245,90 @@ export class NutDesktop implements DesktopOps {
     const d = await this.density();
     const screen = { width: Math.round((await nut.screen.width()) * d), height: Math.round((await nut.screen.height()) * d) };
     if (display === undefined) return screen;
-    const rect: ScreenRect = captureArea({ display }, screen, await listDisplays(screen, this.platform), OP.screenSize);
+    const rect: ScreenRect = captureArea({ display }, screen, await this.displays(screen, true), OP.screenSize);
     return { width: rect.width, height: rect.height };
+  }
+
+  async uiSnapshot(request: WorkerSnapshotRequest & { operation?: string }): Promise<NativeSnapshot> {
+    const operation = request.operation ?? OP.uiSnapshot;
+    requireMacGrant('accessibility', operation, this.platform);
+    let displayRect: ScreenRect | undefined;
+    if (request.scope === 'display') {
+      const screen = await this.screenSize();
+      displayRect = captureArea({ display: request.display ?? 0 }, screen, await this.displays(screen, true), operation);
+    }
+    const a11y = await this.accessibility();
+    return a11y.snapshot(
+      { scope: request.scope, displayRect, pointer: await this.pointerPosition(), fetchDepth: request.fetchDepth, fetchNodes: request.fetchNodes },
+      operation,
+    );
+  }
+
+  /** Moves to a point or to an element's current centre; returns where, on which display. */
+  private async goTo(target: WorkerTarget, operation: string): Promise<PointerResult> {
+    const screen = await this.screenSize();
+    let point: ScreenPoint;
+    let element: PointerResult['element'];
+    if (isRefTarget(target)) {
+      const bounds = await (await this.accessibility()).bounds(target.ref, operation);
+      point = { x: bounds.x + Math.floor(bounds.width / 2), y: bounds.y + Math.floor(bounds.height / 2) };
+      if (point.x < 0 || point.y < 0 || point.x >= screen.width || point.y >= screen.height) {
+        throw adapterError(
+          'NOT_FOUND',
+          operation,
+          `element ${target.id} is outside the desktop now (centre ${point.x},${point.y}); scroll it into view and take a new ui.snapshot`,
+        );
+      }
+      element = { id: target.id, bounds };
+    } else {
+      point = toPhysical(target, screen, operation);
+    }
+    await this.setPointer(point);
+    const at = await this.located(point, screen);
+    return element ? { ...at, element } : at;
+  }
+
+  private async here(): Promise<PointerResult> {
+    return this.located(await this.pointerPosition());
+  }
+
+  private async located(point: ScreenPoint, screen?: ScreenSize): Promise<PointerResult> {
+    return { ...point, display: displayAt(point, await this.displays(screen ?? (await this.screenSize()))) };
+  }
+
+  private async pointerPosition(): Promise<ScreenPoint> {
+    const at = await this.nut.mouse.getPosition();
+    const d = await this.density();
+    return { x: Math.round(at.x * d), y: Math.round(at.y * d) };
+  }
+
+  /** `fresh` for calls that name a display (they must see a layout change at once); pointer results may use a layout up to 2 s old. */
+  private async displays(desktop: ScreenSize, fresh = false): Promise<DisplayInfo[]> {
+    const cached = this.displaysCache;
+    const now = Date.now();
+    if (!fresh && cached && now - cached.at < DISPLAYS_TTL_MS && cached.desktop.width === desktop.width && cached.desktop.height === desktop.height) {
+      return cached.displays;
+    }
+    const displays = await listDisplays(desktop, this.platform, await this.density());
+    this.displaysCache = { at: now, desktop, displays };
+    return displays;
+  }
+
+  private async accessibility(): Promise<AccessibilityProvider> {
+    this.a11y ??= await loadAccessibilityProvider(this.platform, process.env, () => this.density());
+    return this.a11y;
+  }
+
+  /** Runs `action` with the modifiers held, releasing them whatever happens. */
+  private async holding(modifiers: readonly Modifier[], operation: string, action: () => Promise<void>): Promise<void> {
+    if (modifiers.length === 0) return action();
+    const keys = this.nutKeys(modifiers, operation);
+    await this.nut.keyboard.pressKey(...keys);
+    try {
+      await action();
+    } finally {
+      await this.nut.keyboard.releaseKey(...keys);
+    }
   }
 
   /**
@@ -152,11 +348,17 @@ export class NutDesktop implements DesktopOps {
     );
   }
 
+  private nutKeys(names: readonly string[], operation: string): NutJs.Key[] {
+    return names.map((name) => {
+      const key = this.nut.Key[nutKeyName(name, this.platform) as keyof typeof NutJs.Key];
+      if (key === undefined) throw adapterError('INVALID_INPUT', operation, `the key "${name}" is not available on ${this.platform}`);
+      return key;
+    });
+  }
+
   /** Presses modifiers + key together and releases them (libnut keyTap). */
   private async tap(modifiers: readonly Modifier[], key: string): Promise<void> {
-    const keys = [...modifiers, key].map((name) => this.nut.Key[nutKeyName(name, this.platform) as keyof typeof NutJs.Key]);
-    if (keys.some((k) => k === undefined)) throw adapterError('INVALID_INPUT', OP.pressKeys, `the key "${key}" is not available on ${this.platform}`);
-    await this.nut.keyboard.type(...keys);
+    await this.nut.keyboard.type(...this.nutKeys([...modifiers, key], OP.pressKeys));
   }
 
   private async setPointer(point: ScreenPoint): Promise<void> {
@@ -175,6 +377,23 @@ export class NutDesktop implements DesktopOps {
     }
     return this.densityCache;
   }
+}
+
+/** The points of a path with steps of at most `step` pixels between them (the given points included). */
+export function interpolate(path: readonly ScreenPoint[], step: number, maxPoints: number): ScreenPoint[] {
+  const out: ScreenPoint[] = [path[0]!];
+  for (let i = 1; i < path.length; i++) {
+    const from = path[i - 1]!;
+    const to = path[i]!;
+    const n = Math.max(1, Math.ceil(Math.hypot(to.x - from.x, to.y - from.y) / step));
+    for (let k = 1; k <= n; k++) out.push({ x: Math.round(from.x + ((to.x - from.x) * k) / n), y: Math.round(from.y + ((to.y - from.y) * k) / n) });
+  }
+  if (out.length <= maxPoints) return out;
+  // too many: thin evenly, keeping the end point
+  const stride = out.length / maxPoints;
+  const thinned = Array.from({ length: maxPoints - 1 }, (_, i) => out[Math.floor(i * stride)]!);
+  thinned.push(out[out.length - 1]!);
+  return thinned;
 }
 
 const BUTTONS: Record<MouseButton, (nut: Nut) => NutJs.Button> = {

@@ -1,12 +1,67 @@
 /**
  * Messages between the desktop client (server process) and the desktop worker. Each request
- * names a DesktopOps method and its arguments; the worker answers once per id, in order.
- * Errors travel as the structural ComputerAdapterError shape.
+ * names a WorkerOps method and its arguments; the worker answers once per id, in order, over
+ * one persistent channel. Errors travel as the structural ComputerAdapterError shape.
+ *
+ * WorkerOps is DesktopOps as the worker sees it: element targets arrive as native refs (the
+ * client's snapshot registry resolved them), files are written by the client, waits never
+ * reach the worker.
  */
 import { adapterError, isComputerAdapterError, type ComputerAdapterError } from '../errors.js';
-import type { DesktopOps } from './desktop-ops.js';
+import type {
+  ButtonOptions,
+  ButtonResult,
+  Capture,
+  CaptureOptions,
+  ClickOptions,
+  ClickResult,
+  DisplayList,
+  DragOptions,
+  DragResult,
+  KeyOptions,
+  KeyResult,
+  PointerResult,
+  PointerTarget,
+  ScreenSize,
+  ScrollOptions,
+  ScrollResult,
+  TypeResult,
+} from './desktop-ops.js';
+import type { NativeSnapshot } from './ui/ui-model.js';
 
-export type DesktopOp = keyof DesktopOps;
+/** An element to act on: its native ref and the id the caller knows it by. */
+export interface RefTarget {
+  ref: string;
+  id: string;
+}
+
+export type WorkerTarget = PointerTarget | RefTarget;
+
+export const isRefTarget = (target: WorkerTarget | undefined): target is RefTarget => target !== undefined && typeof (target as RefTarget).ref === 'string';
+
+export interface WorkerSnapshotRequest {
+  scope: 'window' | 'display';
+  display?: number;
+  fetchDepth: number;
+  fetchNodes: number;
+}
+
+export interface WorkerOps {
+  listDisplays(): Promise<DisplayList>;
+  captureScreen(options: CaptureOptions): Promise<Capture>;
+  moveMouse(target: PointerTarget): Promise<PointerResult>;
+  click(options: Omit<ClickOptions, 'target'> & { target?: WorkerTarget }): Promise<ClickResult>;
+  scroll(options: Omit<ScrollOptions, 'target'> & { target?: WorkerTarget }): Promise<ScrollResult>;
+  drag(options: DragOptions): Promise<DragResult>;
+  mouseButton(options: ButtonOptions): Promise<ButtonResult>;
+  typeText(text: string, target?: RefTarget): Promise<TypeResult>;
+  pressKeys(combo: string, options: KeyOptions): Promise<KeyResult>;
+  cursor(): Promise<PointerResult>;
+  screenSize(display?: number): Promise<ScreenSize>;
+  uiSnapshot(request: WorkerSnapshotRequest): Promise<NativeSnapshot>;
+}
+
+export type DesktopOp = keyof WorkerOps;
 
 export interface WorkerRequest {
   id: number;
@@ -18,12 +73,18 @@ export type WorkerResponse = { id: number; ok: true; result: unknown } | { id: n
 
 /** The public name of each operation, used in error messages (matches the MCP tool names). */
 export const OPERATION_NAMES: Record<DesktopOp, string> = {
+  listDisplays: 'screen.displays',
   captureScreen: 'screen.capture',
   moveMouse: 'input.move',
   click: 'input.click',
+  scroll: 'input.scroll',
+  drag: 'input.drag',
+  mouseButton: 'input.down',
   typeText: 'input.type',
   pressKeys: 'input.key',
+  cursor: 'input.cursor',
   screenSize: 'screen.size',
+  uiSnapshot: 'ui.snapshot',
 };
 
 export const DESKTOP_OPS = Object.keys(OPERATION_NAMES) as DesktopOp[];

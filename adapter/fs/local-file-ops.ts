@@ -10,7 +10,7 @@ import { readTextFile } from './read-text.js';
 import { inParent } from './in-parent.js';
 import { removeEntry } from './remove-entry.js';
 import { copyEntry, removeTreeEntry } from './tree.js';
-import { writeTextFile } from './write-text.js';
+import { createFile, writeTextFile } from './write-text.js';
 import { editTextFile } from './edit-text.js';
 import { applyPatchText } from './patch/commit-patch.js';
 import { findEntries } from './search/find-entries.js';
@@ -20,6 +20,7 @@ import { statEntry } from './stat-entry.js';
 export const localFileOps: FileOps = {
   readTextFile,
   writeTextFile,
+  createFile,
   statEntry,
   editTextFile,
   applyPatch: applyPatchText,

@@ -101,6 +101,25 @@ async function replaceAtomically(dir: DirHandle, name: string, data: Buffer, exc
   await dir.sync();
 }
 
+/** A new file holding `data` (any bytes): through the checked parent directory, atomically, never replacing anything. */
+export async function createFile(file: GuardedPath, data: Uint8Array): Promise<{ bytesWritten: number; sha256: string }> {
+  const name = nodePath.basename(file.path);
+  try {
+    await withDirectory(
+      nodePath.dirname(file.path),
+      (real) => file.confirm(nodePath.join(real, name)),
+      op,
+      (dir) => replaceAtomically(dir, name, Buffer.from(data), true, undefined),
+    );
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT')
+      throw adapterError('NOT_FOUND', op, `${nodePath.dirname(file.path)} does not exist; create it first with fs.mkdir`);
+    if ((error as { code?: string }).code === 'ALREADY_EXISTS') throw adapterError('ALREADY_EXISTS', op, `${file.path} already exists; choose a new file name`);
+    throw fsError(error, op, file.path);
+  }
+  return { bytesWritten: data.byteLength, sha256: createHash('sha256').update(data).digest('hex') };
+}
+
 /** Hard-link the temp file to the target (fails with EEXIST if it exists), then drop the temp name. */
 async function linkExclusive(dir: DirHandle, tempName: string, name: string): Promise<void> {
   const temp = dir.entry(tempName);

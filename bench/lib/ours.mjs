@@ -24,7 +24,8 @@ export async function loadOurs() {
 
   /** The parsed config (free port, no logging) and the tool names it exposes. */
   function configure(input) {
-    const config = configSchema.parse({ ...input, server: { ...input.server, port: 0, logLevel: 'silent' } });
+    // auth "none" (loopback only), like the bare-SDK baselines: the bench measures the server, not a token check
+    const config = configSchema.parse({ ...input, server: { auth: 'none', ...input.server, port: 0, logLevel: 'silent' } });
     return { config, tools: enabledTools(config).map((tool) => tool.name) };
   }
 

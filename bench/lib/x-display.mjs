@@ -27,12 +27,22 @@ export function missingXvfb() {
   return undefined;
 }
 
+/** Whether the accessibility rows can run: a D-Bus daemon and the AT-SPI bus launcher. */
+export function missingAccessibility() {
+  if (!onPath('dbus-daemon')) return 'dbus-daemon is not installed (apt-get install dbus)';
+  if (!fs.existsSync('/usr/libexec/at-spi-bus-launcher')) return 'at-spi2-core is not installed (apt-get install at-spi2-core)';
+  if (!fs.existsSync(CHROMIUM)) return `${CHROMIUM} is not installed (the accessibility rows read its tree)`;
+  return undefined;
+}
+
 /**
- * Starts Xvfb (width x height x 24) and a window. Returns {display, home, screen, stop}: `home`
- * is an empty temp dir to use as HOME for anything started on the display; `screen` says what is
- * on it.
+ * Starts Xvfb (width x height x 24) and a window. Returns {display, home, screen, sessionBus,
+ * stop}: `home` is an empty temp dir to use as HOME for anything started on the display;
+ * `screen` says what is on it. With `accessibility`, a private session bus is started first
+ * (the AT-SPI launcher and registry are activated on it) and Chromium exposes its tree there;
+ * `sessionBus` is its address (undefined otherwise).
  */
-export async function startXDisplay({ width, height }) {
+export async function startXDisplay({ width, height, accessibility = false }) {
   const home = fs.mkdtempSync(path.join(os.tmpdir(), 'chatgpt-mcp-bench-x-'));
   const children = [];
   const killAll = () => {
@@ -63,8 +73,10 @@ export async function startXDisplay({ width, height }) {
     track(xvfb, children);
     const display = `:${await displayNumber(xvfb)}`;
     const env = { ...process.env, DISPLAY: display, HOME: home, XDG_CONFIG_HOME: path.join(home, '.config'), XDG_CACHE_HOME: path.join(home, '.cache') };
-    const screen = await startWindow(env, home, width, height, children);
-    return { display, home, screen, stop };
+    const sessionBus = accessibility ? await startSessionBus(env, home, children) : undefined;
+    if (sessionBus) Object.assign(env, { DBUS_SESSION_BUS_ADDRESS: sessionBus, ACCESSIBILITY_ENABLED: '1' });
+    const screen = await startWindow(env, home, width, height, children, Boolean(sessionBus));
+    return { display, home, screen, sessionBus, stop };
   } catch (error) {
     await stop();
     throw error;
@@ -95,14 +107,43 @@ function displayNumber(xvfb) {
   });
 }
 
+/** dbus-daemon in the foreground (so it is a tracked child in its own group); resolves with its address. */
+function startSessionBus(env, home, children) {
+  const runtime = path.join(home, 'run');
+  fs.mkdirSync(runtime, { mode: 0o700 });
+  const daemon = spawn('dbus-daemon', ['--session', '--nofork', '--nopidfile', '--print-address=1'], {
+    detached: true,
+    stdio: ['ignore', 'pipe', 'ignore'],
+    env: { ...env, XDG_RUNTIME_DIR: runtime },
+  });
+  track(daemon, children);
+  return new Promise((resolve, reject) => {
+    let out = '';
+    const timer = setTimeout(() => reject(new Error('dbus-daemon did not print its address within 10 s')), 10_000);
+    daemon.stdout.on('data', (d) => {
+      out += d;
+      if (out.includes('\n')) {
+        clearTimeout(timer);
+        resolve(out.trim());
+      }
+    });
+    daemon.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`dbus-daemon exited (${code})`));
+    });
+  });
+}
+
 /** Chromium with the page, else xmessage; returns a description of what is on the screen. */
-async function startWindow(env, home, width, height, children) {
+async function startWindow(env, home, width, height, children, accessibility = false) {
   let chromiumProblem = `${CHROMIUM} is not installed`;
   if (fs.existsSync(CHROMIUM)) {
-    const chromium = spawn(CHROMIUM, chromiumArgs(home, width, height), { detached: true, stdio: 'ignore', env });
+    const args = chromiumArgs(home, width, height);
+    if (accessibility) args.unshift('--force-renderer-accessibility');
+    const chromium = spawn(CHROMIUM, args, { detached: true, stdio: 'ignore', env });
     track(chromium, children);
     chromiumProblem = await waitForWindow(env, TITLE, chromium);
-    if (!chromiumProblem) return 'Chromium showing a page of text and coloured panels';
+    if (!chromiumProblem) return `Chromium showing a page of text, coloured panels and ${CONTROLS} controls${accessibility ? ' (accessibility on)' : ''}`;
     await stopGroup(chromium);
   }
   if (!onPath('xmessage')) return `blank screen (${chromiumProblem}; xmessage (x11-utils) is not installed either)`;
@@ -136,8 +177,17 @@ function chromiumArgs(home, width, height) {
   ];
 }
 
-/** Something like a real screen: text in two fonts, colour panels, a table. Not selectable, so repeated clicks change nothing. */
+/** Buttons, fields and links on the page: with their labels about 200 accessible elements, a busy form. */
+const CONTROLS = 60;
+
+/**
+ * Something like a real screen: text in two fonts, colour panels, a table and a grid of controls.
+ * Not selectable, and the controls are below the point the input rows click, so repeated clicks change nothing.
+ */
 function pageHtml() {
+  const controls = Array.from({ length: CONTROLS }, (_, i) =>
+    i % 3 === 0 ? `<button>Action ${i}</button>` : i % 3 === 1 ? `<label>Field ${i} <input value="v${i}"></label>` : `<a href="#l${i}">Link ${i}</a>`,
+  ).join(' ');
   const paragraph =
     'Screenshots of real desktops are mostly text and flat colour. This page gives the encoder the same kind of work: ' +
     'anti-aliased glyphs at several sizes, a few coloured panels and lines, and plenty of empty background between them. ';
@@ -160,6 +210,7 @@ function pageHtml() {
       <div><span class="panel" style="background:#c0392b">red</span><span class="panel" style="background:#27ae60">green</span><span class="panel" style="background:#8e44ad">violet</span><span class="panel" style="background:#f39c12">amber</span></div>
       <p style="font: 13px serif">${paragraph.repeat(2)}</p>
       <table>${rows}</table>
+      <div style="position:absolute; left:260px; top:600px; right:0; font-size:12px; line-height:1.9">${controls}</div>
     </main></body></html>`;
 }
 

@@ -1,8 +1,10 @@
 /**
- * Scenario 3: the desktop tools on a real X display (Xvfb 1280x800x24 with a window, started
- * here), over stdio: our screen.capture (PNG and JPEG), input.move and input.click against the
- * same actions of computer-use-mcp (one `computer` tool: get_screenshot, mouse_move,
- * left_click), both servers spawned and driven by the v1 client. The server's CPU includes the
+ * Scenario 3: the desktop tools on real X displays started here, over stdio, against the same
+ * actions of computer-use-mcp (one `computer` tool), both servers spawned and driven by the v1
+ * client. On 1280x800 with a Chromium window of text and ~200 accessible elements (on a private
+ * session bus with the AT-SPI registry): screen.capture PNG/JPEG, input.move, click, double
+ * click, scroll, drag, key and cursor, and ui.snapshot (against their screenshot: they have no
+ * tree). On 2560x1600: screen.capture at the model-sized defaults. The server's CPU includes the
  * processes it forked (our desktop worker). Without Xvfb every row is skipped with the reason;
  * when computer-use-mcp cannot run, the reason is printed with our own figures measured alone.
  */
@@ -13,7 +15,7 @@ import { interleave } from '../lib/rounds.mjs';
 import { pool, summarizeRound } from '../lib/stats.mjs';
 import { sequentialRunner, startStdioClient } from '../lib/stdio-client.mjs';
 import { treeCpuMs } from '../lib/tree-cpu.mjs';
-import { missingXvfb, startXDisplay } from '../lib/x-display.mjs';
+import { missingAccessibility, missingXvfb, startXDisplay } from '../lib/x-display.mjs';
 
 const repoPath = new URL('../../', import.meta.url).pathname;
 const WIDTH = 1280;
@@ -30,6 +32,7 @@ const capture = (format) => ({
   id: `desktop screen.capture ${format} stdio`,
   kind: 'capture',
   format,
+  size: { width: WIDTH, height: HEIGHT },
   ours: ['screen.capture', { format, maxWidth: WIDTH, maxHeight: HEIGHT }],
   theirs: ['computer', { action: 'get_screenshot' }],
   // get_screenshot waits 1000 ms before it grabs (a fixed setTimeout in computer-use-mcp)
@@ -37,36 +40,92 @@ const capture = (format) => ({
   maxCalls: MAX_CAPTURES_PER_ROUND,
 });
 
-const CASES = [
+const input = (id, ours, theirs, theirsLabel, kind = 'input') => ({
+  id: `desktop ${id} stdio`,
+  kind,
+  ours,
+  theirs,
+  theirsLabel,
+  maxCalls: MAX_INPUTS_PER_ROUND,
+});
+const AT = [POINT.x, POINT.y];
+
+/** On the 1280x800 display with a window of text and ~200 accessible elements. */
+const MAIN = [
   capture('png'),
   capture('jpeg'),
+  input('input.move', ['input.move', POINT], ['computer', { action: 'mouse_move', coordinate: AT }], 'mouse_move'),
+  // it sets nut-js mouse.config.autoDelayMs = 100, which click() sleeps before clicking
+  input('input.click', ['input.click', POINT], ['computer', { action: 'left_click', coordinate: AT }], 'left_click, waits 100 ms/call'),
+  input(
+    'input.click clicks=2',
+    ['input.click', { ...POINT, clicks: 2 }],
+    ['computer', { action: 'double_click', coordinate: AT }],
+    'double_click, waits 100 ms/call',
+  ),
+  // their amount is nut-js scroll steps, i.e. wheel clicks: "down:1" is one click, like ours
+  input(
+    'input.scroll',
+    ['input.scroll', { ...POINT, dy: 1 }],
+    ['computer', { action: 'scroll', coordinate: AT, text: 'down:1' }],
+    'scroll down:1, waits 100 ms/call',
+  ),
+  input(
+    'input.drag',
+    ['input.drag', { path: [POINT, { x: POINT.x + 40, y: POINT.y }], stepDelayMs: 0 }],
+    ['computer', { action: 'left_click_drag', coordinate: [POINT.x + 40, POINT.y] }],
+    'left_click_drag, waits 2x100 ms/call',
+    'action',
+  ),
+  input('input.key', ['input.key', { keys: 'shift' }], ['computer', { action: 'key', text: 'shift' }], 'key shift', 'action'),
+  input('input.cursor', ['input.cursor', {}], ['computer', { action: 'get_cursor_position' }], 'get_cursor_position', 'action'),
   {
-    id: 'desktop input.move stdio',
-    kind: 'input',
-    ours: ['input.move', POINT],
-    theirs: ['computer', { action: 'mouse_move', coordinate: [POINT.x, POINT.y] }],
-    theirsLabel: 'mouse_move',
-    maxCalls: MAX_INPUTS_PER_ROUND,
-  },
-  {
-    id: 'desktop input.click stdio',
-    kind: 'input',
-    ours: ['input.click', POINT],
-    theirs: ['computer', { action: 'left_click', coordinate: [POINT.x, POINT.y] }],
-    // it sets nut-js mouse.config.autoDelayMs = 100, which click() sleeps before clicking
-    theirsLabel: 'left_click, waits 100 ms/call',
-    maxCalls: MAX_INPUTS_PER_ROUND,
+    id: 'desktop ui.snapshot ~200 elements stdio',
+    kind: 'snapshot',
+    ours: ['ui.snapshot', { maxNodes: 400 }],
+    // it has no accessibility tree: a screenshot is how a model sees the same window there
+    theirs: ['computer', { action: 'get_screenshot' }],
+    theirsLabel: 'get_screenshot (it has no tree), waits 1 s/call',
+    maxCalls: MAX_CAPTURES_PER_ROUND,
+    accessibility: true,
   },
 ];
 
-export async function desktopScenario({ ours: oursModule, timing, wanted, progress }) {
-  const cases = CASES.filter(({ id }) => wanted(id));
+/** On a 2560x1600 display, where the model-sized defaults matter: both sides fit 1568 px / 1.15 MP. */
+const HIDPI = [
+  {
+    id: 'desktop screen.capture defaults 2560x1600 stdio',
+    kind: 'capture',
+    format: 'png',
+    size: { width: 1356, height: 848 },
+    ours: ['screen.capture', {}],
+    theirs: ['computer', { action: 'get_screenshot' }],
+    theirsLabel: 'get_screenshot, waits 1 s/call',
+    maxCalls: MAX_CAPTURES_PER_ROUND,
+  },
+];
+
+const PHASES = [
+  { width: WIDTH, height: HEIGHT, cases: MAIN },
+  { width: 2560, height: 1600, cases: HIDPI },
+];
+
+export async function desktopScenario(context) {
+  const rows = [];
+  for (const phase of PHASES) rows.push(...(await runPhase(context, phase)));
+  return rows;
+}
+
+async function runPhase({ ours: oursModule, timing, wanted, progress }, phase) {
+  const cases = phase.cases.filter(({ id }) => wanted(id));
   if (cases.length === 0) return [];
   const missing = missingXvfb();
   if (missing) return cases.map(({ id, ours }) => ({ id, tool: ours[0], skipped: missing }));
+  const wantsTree = cases.some((c) => c.accessibility);
+  const noTree = wantsTree ? missingAccessibility() : undefined;
 
-  progress(`desktop: starting Xvfb ${WIDTH}x${HEIGHT}x24 and a window`);
-  const x = await startXDisplay({ width: WIDTH, height: HEIGHT });
+  progress(`desktop: starting Xvfb ${phase.width}x${phase.height}x24 and a window`);
+  const x = await startXDisplay({ width: phase.width, height: phase.height, accessibility: wantsTree && !noTree });
   progress(`desktop: display ${x.display}, on screen: ${x.screen}`);
   const sessions = [];
   const rows = [];
@@ -83,11 +142,15 @@ export async function desktopScenario({ ours: oursModule, timing, wanted, progre
 
     for (const c of cases) {
       const [tool, args] = c.ours;
+      if (c.accessibility && noTree) {
+        rows.push({ id: c.id, tool, skipped: noTree });
+        continue;
+      }
       if (!listed.includes(tool)) {
         rows.push({ id: c.id, tool, skipped: `${tool} is not in our tools/list (listed: ${listed.join(', ')}); rebuild out/ with "npm run build"` });
         continue;
       }
-      const oursImage = await checkOurs(c, await ours.call(tool, args));
+      const oursImage = await checkOurs(c, await firstCall(c, ours, tool, args));
       let theirsImage;
       if (theirs.session) {
         try {
@@ -109,7 +172,14 @@ export async function desktopScenario({ ours: oursModule, timing, wanted, progre
           theirs.session = undefined;
         }
       }
-      const base = { tool, transport: 'stdio', protocol: '2025-11-25 (v1 client)', concurrency: 1, screen: x.screen, oursImage };
+      const base = {
+        tool,
+        transport: 'stdio',
+        protocol: '2025-11-25 (v1 client)',
+        concurrency: 1,
+        screen: `${phase.width}x${phase.height}: ${x.screen}`,
+        oursImage,
+      };
       if (figures) {
         rows.push({
           ...base,
@@ -138,9 +208,23 @@ export async function desktopScenario({ ours: oursModule, timing, wanted, progre
   return rows;
 }
 
-/** Both servers see only the bench display and an empty HOME (on top of the client's default environment). */
+/** Both servers see only the bench display, its session bus (when started) and an empty HOME (on top of the client's default environment). */
 function displayEnv(x) {
-  return [`DISPLAY=${x.display}`, `HOME=${x.home}`];
+  return [`DISPLAY=${x.display}`, `HOME=${x.home}`, ...(x.sessionBus ? [`DBUS_SESSION_BUS_ADDRESS=${x.sessionBus}`] : [])];
+}
+
+/**
+ * The first call of a row, checked before any timing. Chromium builds its accessibility tree a
+ * moment after the page shows: the snapshot row waits (up to 30 s) until the tree is there.
+ */
+async function firstCall(c, ours, tool, args) {
+  if (c.kind !== 'snapshot') return ours.call(tool, args);
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    const result = await ours.call(tool, args);
+    if ((result.structuredContent?.nodeCount ?? 0) >= 150 || Date.now() > deadline) return result;
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
 }
 
 /** CPU of the server and everything it forked (our screen and input work runs in a worker process). */
@@ -178,17 +262,28 @@ async function checkOurs(c, result) {
     if (s.x !== POINT.x || s.y !== POINT.y) throw new Error(`ours ${c.ours[0]}: expected the pointer at ${POINT.x},${POINT.y}, got ${JSON.stringify(s)}`);
     return undefined;
   }
+  if (c.kind === 'action') return undefined; // ours.call already threw on a tool error
+  if (c.kind === 'snapshot') {
+    if (!(s.nodeCount >= 150 && s.nodeCount <= 400)) {
+      throw new Error(
+        `ours ui.snapshot: expected 150-400 elements of the bench window, got ${s.nodeCount} (${JSON.stringify(s.windows)}; hint: ${s.hint ?? 'none'})`,
+      );
+    }
+    return undefined;
+  }
+  const { width, height } = c.size;
   const image = await imageOf(`ours ${c.ours[0]}`, result);
-  if (image.format !== c.format || image.width !== WIDTH || image.height !== HEIGHT || s.width !== WIDTH || s.height !== HEIGHT || s.bytes !== image.bytes) {
-    throw new Error(`ours ${c.ours[0]} ${c.format}: expected a ${WIDTH}x${HEIGHT} ${c.format}, got ${JSON.stringify({ image, structured: s })}`);
+  if (image.format !== c.format || image.width !== width || image.height !== height || s.width !== width || s.height !== height || s.bytes !== image.bytes) {
+    throw new Error(`ours ${c.ours[0]} ${c.format}: expected a ${width}x${height} ${c.format}, got ${JSON.stringify({ image, structured: s })}`);
   }
   return image;
 }
 
 /** Their reply carries no structured result for a screenshot; the image is decoded to learn its size. */
 async function checkTheirs(c, result) {
-  if (c.kind === 'input') {
-    if (result.structuredContent?.ok !== true) throw new Error(`expected {ok: true}, got ${JSON.stringify(result.content).slice(0, 200)}`);
+  if (c.kind === 'input' || c.kind === 'action') {
+    const s = result.structuredContent ?? {};
+    if (s.ok !== true && typeof s.x !== 'number') throw new Error(`expected {ok: true} or a position, got ${JSON.stringify(result.content).slice(0, 200)}`);
     return undefined;
   }
   return imageOf(THEIRS, result);

@@ -136,7 +136,13 @@ export async function runApp({ mainDir, env = process.env, log = createLogger('i
       const secrets = [...(bearerToken ? [bearerToken] : []), ...(stored ? [stored.key] : [])];
       const factory = createServerFactory({ config, adapter, logger, observer, protectedFiles: [configPath, ...protectedAppDirs(place)], secrets });
       processPolicy = factory.policies.process;
-      return startHttpServer({ config, logger: scrubbingLogger(logger, secrets), factory, bearerToken, oauth: { stateFile: oauth.stateFile, onConsentRequest: askOwner } });
+      return startHttpServer({
+        config,
+        logger: scrubbingLogger(logger, secrets),
+        factory,
+        bearerToken,
+        oauth: { stateFile: oauth.stateFile, onConsentRequest: askOwner },
+      });
     },
     toolCount: (config) => enabledTools(config).length,
     explain: (error) => explainStartFailure(error, configPath),

@@ -31,7 +31,12 @@ export interface OpenServer {
 }
 
 /** The HTTP server as "serve --http" runs it (also under "tunnel start"), or the exit code explaining why not. */
-export async function openHttpServer(config: Readonly<Config>, file: string | null, path: string, extraSecrets: readonly string[] = []): Promise<OpenServer | number> {
+export async function openHttpServer(
+  config: Readonly<Config>,
+  file: string | null,
+  path: string,
+  extraSecrets: readonly string[] = [],
+): Promise<OpenServer | number> {
   let bearer;
   try {
     bearer = await ensureBearerToken(config, stateDir());

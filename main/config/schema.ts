@@ -153,6 +153,8 @@ export const desktopSchema = z.strictObject({
   apps: z.record(z.string().regex(/^[A-Za-z0-9._-]{1,64}$/, 'app names use letters, digits, . _ -'), appSchema).default({}),
   /** URL patterns browser.open may open; empty means any http(s) URL. */
   browserUrls: z.array(text).default([]),
+  /** screen.capture may also write its image into a writable filesystem root (saveTo). */
+  saveCaptures: z.boolean().default(false),
 });
 
 export const servicesSchema = z.strictObject({

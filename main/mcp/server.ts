@@ -10,6 +10,7 @@ import { scrubbingLogger, type Logger } from '../log.js';
 import { SERVER_NAME, VERSION } from '../version.js';
 import { isComputerAdapterError, type ErrorCode } from '../../adapter/errors.js';
 import { AppPolicy } from '../policy/apps.js';
+import { DesktopPolicy } from '../policy/desktop.js';
 import { FilesystemPolicy } from '../policy/filesystem.js';
 import { HelperPrograms } from '../policy/helper-programs.js';
 import { ChildLimiter } from '../policy/limits.js';
@@ -91,6 +92,7 @@ export function createServerFactory(deps: ServerDeps): ServerFactory {
     shell: new ShellPolicy(deps.config, filesystem, deps.adapter.inspect),
     fsLock: new PathLock(),
     helpers: new HelperPrograms(deps.adapter.inspect, filesystem, deps.useRipgrep ?? true),
+    desktop: new DesktopPolicy(deps.config, filesystem),
     ...otherPolicies(deps.config, deps.adapter.inspect),
   };
   const names = tools.map((t) => exposedName(t.name, deps.config));
@@ -116,7 +118,7 @@ export function createServerFactory(deps: ServerDeps): ServerFactory {
 }
 
 /** The policies that do not depend on the filesystem policy, each built once per config. */
-function otherPolicies(config: Readonly<Config>, port: ComputerAdapter['inspect']): Omit<Policies, 'filesystem' | 'shell' | 'fsLock' | 'helpers'> {
+function otherPolicies(config: Readonly<Config>, port: ComputerAdapter['inspect']): Omit<Policies, 'filesystem' | 'shell' | 'fsLock' | 'helpers' | 'desktop'> {
   return {
     process: new ProcessPolicy(config, port),
     apps: new AppPolicy(config),
@@ -133,7 +135,7 @@ function prepare(tool: ToolDefinition, deps: ToolDeps, logger: Logger, secrets: 
       description: tool.description,
       inputSchema: toolInputSchema(tool.input),
       outputSchema: toolOutputSchema(tool.output),
-      annotations: tool.annotations,
+      annotations: tool.annotationsFor?.(deps.config) ?? tool.annotations,
     },
     async handler(args, ctx) {
       const started = performance.now();

@@ -8,6 +8,7 @@ import type { ContentBlock, ToolAnnotations } from '@modelcontextprotocol/server
 import type { ComputerAdapter } from '../../adapter/computer-adapter.js';
 import type { Config } from '../config/schema.js';
 import type { AppPolicy } from '../policy/apps.js';
+import type { DesktopPolicy } from '../policy/desktop.js';
 import type { FilesystemPolicy } from '../policy/filesystem.js';
 import type { HelperPrograms } from '../policy/helper-programs.js';
 import type { ChildLimiter } from '../policy/limits.js';
@@ -31,6 +32,7 @@ export interface Policies {
   urls: UrlPolicy;
   /** Bounds the children running at once (shell.maxConcurrent), across every request. */
   children: ChildLimiter;
+  desktop: DesktopPolicy;
 }
 
 export interface ToolDeps {
@@ -56,6 +58,8 @@ export interface ToolDefinition<I extends z.ZodObject = z.ZodObject, O extends z
   input: I;
   output: O;
   annotations: ToolAnnotations;
+  /** When the annotations depend on the config (an owner option that lets the tool write). */
+  annotationsFor?(config: Readonly<Config>): ToolAnnotations;
   enabled(config: Readonly<Config>): boolean;
   /** Non-secret metadata about what the call targets, for the diagnostic log. */
   target?(args: z.output<I>): Record<string, unknown>;

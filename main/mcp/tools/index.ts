@@ -12,6 +12,7 @@ import { screenTools } from './screen.js';
 import { serviceControl, serviceStatus } from './service.js';
 import { shellExec } from './shell.js';
 import { systemInfo } from './system.js';
+import { uiTools } from './ui.js';
 
 // system.info stays first: clients (and the conformance suite) call the first tool as a probe.
 export const ALL_TOOLS = [
@@ -24,6 +25,7 @@ export const ALL_TOOLS = [
   ...processTools,
   ...screenTools,
   ...inputTools,
+  ...uiTools,
   appLaunch,
   appClose,
   browserOpen,

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { captureArea, fitWithin, toPhysical } from '../../../adapter/desktop/coordinates.js';
+import { captureArea, displayAt, fitWithin, rectToPhysical, toPhysical } from '../../../adapter/desktop/coordinates.js';
 import { missingDisplay } from '../../../adapter/desktop/display-env.js';
 import { parseXrandrMonitors } from '../../../adapter/desktop/displays.js';
 
@@ -122,15 +122,78 @@ describe('fitWithin', () => {
   ])('%dx%d within %dx%d', (w, h, mw, mh, expected) => {
     expect(fitWithin(w, h, mw, mh)).toEqual(expected);
   });
+
+  // the model defaults: long edge 1568, about 1.15 megapixels
+  test.each([
+    [2560, 1600, { width: 1356, height: 848 }],
+    [1280, 1600, { width: 959, height: 1199 }],
+    [3840, 2160, { width: 1430, height: 804 }],
+    [1920, 1080, { width: 1430, height: 804 }],
+    [1280, 800, { width: 1280, height: 800 }],
+    [5120, 1440, { width: 1568, height: 441 }],
+  ])('%dx%d within the model defaults', (w, h, expected) => {
+    const fit = fitWithin(w, h, 1568, 1568, 1_150_000);
+    expect(fit).toMatchObject(expected);
+    expect(fit.width * fit.height).toBeLessThanOrEqual(1_150_000);
+    expect(Math.max(fit.width, fit.height)).toBeLessThanOrEqual(1568);
+    expect(fit.scale).toBe(fit.width / w);
+  });
+});
+
+describe('spaces with an area, rectangles and displays', () => {
+  const desktop = { width: 2560, height: 1600 };
+  const right = { x: 1280, y: 0, width: 1280, height: 1600 };
+
+  test('a point in the space of a display capture maps into that display', () => {
+    expect(toPhysical({ x: 0, y: 0, space: { width: 959, height: 1199, area: right } }, desktop, 'input.click')).toEqual({ x: 1280, y: 0 });
+    expect(toPhysical({ x: 958, y: 1198, space: { width: 959, height: 1199, area: right } }, desktop, 'input.click')).toEqual({ x: 2558, y: 1598 });
+    expect(toPhysical({ x: 479.5, y: 10, space: { width: 959, height: 1199, area: right } }, desktop, 'input.click')).toEqual({ x: 1920, y: 13 });
+  });
+
+  test('an area outside the desktop, or a point outside the space, is refused', () => {
+    expect(
+      refusal(() => toPhysical({ x: 1, y: 1, space: { width: 10, height: 10, area: { x: 2000, y: 0, width: 1280, height: 10 } } }, desktop, 'input.move')),
+    ).toMatchObject({
+      code: 'INVALID_INPUT',
+      message: expect.stringContaining('is not inside the 2560x1600 desktop'),
+    });
+    expect(refusal(() => toPhysical({ x: 959, y: 1, space: { width: 959, height: 1199, area: right } }, desktop, 'input.move')).message).toBe(
+      'x=959 is outside the 959x1199 space (valid x: 0 to 958)',
+    );
+  });
+
+  test('rectToPhysical scales a rectangle of a space out to whole pixels', () => {
+    const space = { width: 1356, height: 848 };
+    expect(rectToPhysical({ x: 100, y: 50, width: 20, height: 10 }, space, desktop, 'screen.capture')).toEqual({ x: 188, y: 94, width: 39, height: 20 });
+    expect(rectToPhysical({ x: 10, y: 20, width: 30, height: 40 }, undefined, desktop, 'screen.capture')).toEqual({ x: 10, y: 20, width: 30, height: 40 });
+    expect(refusal(() => rectToPhysical({ x: 2500, y: 0, width: 100, height: 10 }, undefined, desktop, 'screen.capture')).message).toContain(
+      'extends outside the 2560x1600 screen',
+    );
+  });
+
+  test('displayAt: the display holding a point, or the nearest', () => {
+    const displays = [{ x: 0, y: 0, width: 1280, height: 1600 }, right];
+    expect(displayAt({ x: 1279, y: 5 }, displays)).toBe(0);
+    expect(displayAt({ x: 1280, y: 5 }, displays)).toBe(1);
+    expect(displayAt({ x: 5000, y: 5 }, displays)).toBe(1);
+    expect(displayAt({ x: 5, y: 5 }, [])).toBe(0);
+  });
 });
 
 describe('parseXrandrMonitors', () => {
   test('reads each monitor, in the listed order', () => {
     const out = 'Monitors: 3\n 0: +*DP-1 2560/597x1440/336+0+0  DP-1\n 1: +HDMI-1 1920/527x1080/296+2560+180  HDMI-1\n 2: left 640/100x800/100+-640+0 \n';
     expect(parseXrandrMonitors(out)).toEqual([
-      { x: 0, y: 0, width: 2560, height: 1440 },
-      { x: 2560, y: 180, width: 1920, height: 1080 },
-      { x: -640, y: 0, width: 640, height: 800 },
+      { index: 0, name: 'DP-1', primary: true, scaleFactor: 1, x: 0, y: 0, width: 2560, height: 1440 },
+      { index: 1, name: 'HDMI-1', primary: false, scaleFactor: 1, x: 2560, y: 180, width: 1920, height: 1080 },
+      { index: 2, name: 'left', primary: false, scaleFactor: 1, x: -640, y: 0, width: 640, height: 800 },
+    ]);
+  });
+  test('without a primary flag the first monitor is primary', () => {
+    const out = 'Monitors: 2\n 0: left 1280/339x1600/212+0+0  screen\n 1: right 1280/339x1600/212+1280+0  none\n';
+    expect(parseXrandrMonitors(out, 2).map((d) => [d.name, d.primary, d.scaleFactor])).toEqual([
+      ['left', true, 2],
+      ['right', false, 2],
     ]);
   });
   test('nothing parsable is no monitors', () => {

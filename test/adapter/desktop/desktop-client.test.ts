@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, test } from 'vitest';
-import { defaultWorkerPath, DesktopClient, type DesktopClientOptions } from '../../../adapter/desktop/desktop-client.js';
+import { defaultWorkerPath, DesktopClient, MAX_WAIT_MS, type DesktopClientOptions } from '../../../adapter/desktop/desktop-client.js';
 import { forkWorker, type WorkerSpawner } from '../../../adapter/desktop/worker-process.js';
 import { makeTempDir, removeDir } from '../../helpers/temp.js';
 
@@ -50,7 +50,7 @@ const neverSpawn: WorkerSpawner = () => {
 describe('before any worker starts', () => {
   test('no display on Linux is a clear OS_ERROR and no process', async () => {
     const client = new DesktopClient({ env: { PATH: process.env.PATH }, platform: 'linux', spawn: neverSpawn });
-    const error = await failure(client.captureScreen({ format: 'png', maxWidth: 1280, maxHeight: 1280 }));
+    const error = await failure(client.captureScreen({ format: 'png', maxWidth: 1280, maxHeight: 1280, maxPixels: 2_000_000 }));
     expect(error).toMatchObject({ code: 'OS_ERROR', operation: 'screen.capture' });
     expect(error.message).toMatch(/^no graphical display: set DISPLAY/);
     expect(client.workerPid).toBeUndefined();
@@ -60,10 +60,17 @@ describe('before any worker starts', () => {
     const client = new DesktopClient({ env: {}, platform: 'linux', spawn: neverSpawn });
     expect(await failure(client.pressKeys('ctrl+nope'))).toMatchObject({ code: 'INVALID_INPUT', message: expect.stringContaining('unknown key "nope"') });
     expect(await failure(client.typeText('a\u0007'))).toMatchObject({ code: 'INVALID_INPUT', message: expect.stringContaining('U+0007') });
-    expect(await failure(client.click({ x: 5, button: 'left', double: false }))).toMatchObject({
+    const click = (target: { element: string; snapshotHandle: string }) => client.click({ target, button: 'left', clicks: 1, modifiers: [] });
+    expect(await failure(click({ element: 'e1', snapshotHandle: 'made-up' }))).toMatchObject({
       code: 'INVALID_INPUT',
-      message: expect.stringContaining('both x and y'),
+      message: expect.stringContaining('snapshotHandle must be the snapshotHandle returned by ui.snapshot'),
     });
+    expect(await failure(click({ element: 'e1', snapshotHandle: 'snap_AAAAAAAAAAAAAAAA' }))).toMatchObject({
+      code: 'NOT_FOUND',
+      message: expect.stringContaining('is unknown or expired'),
+    });
+    expect(await failure(client.drag({ path: [{ x: 1, y: 1 }], button: 'left', stepDelayMs: 0 }))).toMatchObject({ code: 'INVALID_INPUT' });
+    expect(await failure(client.wait(MAX_WAIT_MS + 1))).toMatchObject({ code: 'INVALID_INPUT', operation: 'input.wait' });
   });
 
   test('a missing worker module says how to build it', async () => {
@@ -83,14 +90,14 @@ describe('a warm worker', () => {
   test('serves many calls from one process and passes the canonical key combination', async () => {
     const client = fake('echo');
     const first = (await client.pressKeys('Shift+Ctrl+T')) as unknown as { op: string; args: unknown[]; pid: number };
-    expect(first).toMatchObject({ op: 'pressKeys', args: ['ctrl+shift+t'] });
+    expect(first).toMatchObject({ op: 'pressKeys', args: ['ctrl+shift+t', { holdMs: 0 }] });
     const second = (await client.moveMouse({ x: 1, y: 2 })) as unknown as { pid: number };
     expect(second.pid).toBe(first.pid);
     expect(client.workerPid).toBe(first.pid);
   });
 
   test('capture bytes arrive as a Buffer', async () => {
-    const capture = await fake('echo').captureScreen({ format: 'png', maxWidth: 10, maxHeight: 10 });
+    const capture = await fake('echo').captureScreen({ format: 'png', maxWidth: 10, maxHeight: 10, maxPixels: 100 });
     expect(Buffer.isBuffer(capture.data)).toBe(true);
     expect([...capture.data]).toEqual([1, 2, 3]);
   });
@@ -142,10 +149,17 @@ describe('crashes and hangs fail one call, never the server', () => {
   });
 
   test('a native crash that could not open the display says so', async () => {
-    const error = await failure(fake('segv').captureScreen({ format: 'png', maxWidth: 10, maxHeight: 10 }));
+    const error = await failure(fake('segv').captureScreen({ format: 'png', maxWidth: 10, maxHeight: 10, maxPixels: 100 }));
     expect(error.code).toBe('OS_ERROR');
     expect(error.message).toContain('(signal SIGSEGV)');
     expect(error.message).toContain('nut-js could not open the display: check that DISPLAY names a running X server');
+  });
+
+  test('an X protocol error (a key with no keycode) kills only the worker, and the message says why', async () => {
+    const error = await failure(fake('x-error').pressKeys('f13'));
+    expect(error.code).toBe('OS_ERROR');
+    expect(error.message).toContain('(exit code 1) during input.key');
+    expect(error.message).toContain('the key has no keycode in this keyboard map');
   });
 
   test('a worker killed from outside fails every call in flight', async () => {

@@ -11,7 +11,10 @@ import { connectModernHttp, textOf, type TestClient } from '../../helpers/client
 import type { TestHttpServer } from '../../helpers/servers.js';
 import { DESKTOP_ON, startDesktopServer } from './fixtures/desktop-server.js';
 
-const DESKTOP_TOOL_NAMES = ['screen.capture', 'input.move', 'input.click', 'input.type', 'input.key'];
+const SCREEN_TOOLS = ['screen.displays', 'screen.capture', 'ui.snapshot', 'ui.find'];
+const INPUT_ACTIONS = ['input.move', 'input.click', 'input.scroll', 'input.drag', 'input.down', 'input.up', 'input.type', 'input.key'];
+const INPUT_TOOLS = [...INPUT_ACTIONS, 'input.wait', 'input.cursor'];
+const DESKTOP_TOOL_NAMES = [...SCREEN_TOOLS, ...INPUT_TOOLS];
 
 const opened: Array<{ close(): Promise<void> }> = [];
 afterEach(async () => {
@@ -47,8 +50,8 @@ describe('gating (desktop.hostDisplayAccess plus each family flag)', () => {
     [{}, []],
     [{ desktop: { screen: true, input: true } }, []],
     [{ desktop: { hostDisplayAccess: true } }, []],
-    [{ desktop: { hostDisplayAccess: true, screen: true } }, ['screen.capture']],
-    [{ desktop: { hostDisplayAccess: true, input: true } }, ['input.move', 'input.click', 'input.type', 'input.key']],
+    [{ desktop: { hostDisplayAccess: true, screen: true } }, SCREEN_TOOLS],
+    [{ desktop: { hostDisplayAccess: true, input: true } }, INPUT_TOOLS],
     [DESKTOP_ON, DESKTOP_TOOL_NAMES],
   ] as Array<[ConfigInput, string[]]>)('%j lists %j', async (config, expected) => {
     const { client } = await serve(noWorkerClient(), config);
@@ -60,10 +63,26 @@ describe('gating (desktop.hostDisplayAccess plus each family flag)', () => {
     const { client } = await serve(noWorkerClient(), { desktop: { hostDisplayAccess: false, screen: true, input: true } });
     spawnAttempts = 0;
     for (const name of DESKTOP_TOOL_NAMES) {
-      const outcome = await client.callTool({ name, arguments: { x: 1, y: 1, text: 'a', keys: 'a' } }).then(
-        (result) => result,
-        (error: Error) => ({ isError: true, content: [{ type: 'text', text: error.message }] }),
-      );
+      const outcome = await client
+        .callTool({
+          name,
+          arguments: {
+            x: 1,
+            y: 1,
+            text: 'a',
+            keys: 'a',
+            ms: 1,
+            path: [
+              { x: 1, y: 1 },
+              { x: 2, y: 2 },
+            ],
+            role: 'button',
+          },
+        })
+        .then(
+          (result) => result,
+          (error: Error) => ({ isError: true, content: [{ type: 'text', text: error.message }] }),
+        );
       expect(outcome.isError, name).toBe(true);
     }
     expect(spawnAttempts).toBe(0);
@@ -73,11 +92,13 @@ describe('gating (desktop.hostDisplayAccess plus each family flag)', () => {
     expect(spawnAttempts).toBe(1);
   });
 
-  test('annotations: capture is read-only, input is destructive; every tool has an output schema', async () => {
+  test('annotations: screen, ui, wait and cursor are read-only, input actions destructive; every tool has an output schema', async () => {
     const { client } = await serve(noWorkerClient());
     const tools = new Map((await client.listTools()).tools.map((t) => [t.name, t]));
-    expect(tools.get('screen.capture')?.annotations).toMatchObject({ readOnlyHint: true, destructiveHint: false, openWorldHint: false });
-    for (const name of DESKTOP_TOOL_NAMES.slice(1)) {
+    for (const name of [...SCREEN_TOOLS, 'input.wait', 'input.cursor']) {
+      expect(tools.get(name)?.annotations, name).toMatchObject({ readOnlyHint: true, destructiveHint: false, openWorldHint: false });
+    }
+    for (const name of INPUT_ACTIONS) {
       expect(tools.get(name)?.annotations, name).toMatchObject({ readOnlyHint: false, destructiveHint: true, openWorldHint: false });
     }
     for (const name of DESKTOP_TOOL_NAMES) expect(tools.get(name)?.outputSchema, name).toBeTruthy();
@@ -117,6 +138,30 @@ describe('no usable display: clear errors, and the server stays up', () => {
   });
 });
 
+describe('arguments checked before any worker starts', () => {
+  test('half a point, a point and an element, an unknown snapshot, ui.find without role or name, zoom with a display', async () => {
+    const { client } = await serve(noWorkerClient());
+    spawnAttempts = 0;
+    for (const [name, args, message] of [
+      ['input.click', { x: 1 }, /^INVALID_INPUT: give both x and y/],
+      ['input.scroll', { y: 1, dy: 1 }, /^INVALID_INPUT: give both x and y/],
+      ['input.click', { x: 1, y: 1, element: 'e1', snapshotHandle: 'snap_AAAAAAAAAAAAAAAA' }, /^INVALID_INPUT: give either x and y or element/],
+      ['input.type', { text: 'a', element: 'e1' }, /^INVALID_INPUT: give both element and snapshotHandle/],
+      ['input.type', { text: 'a', element: 'e1', snapshotHandle: 'snap_AAAAAAAAAAAAAAAA' }, /^NOT_FOUND: snapshot snap_A+ is unknown or expired/],
+      ['input.click', { element: 'e1', snapshotHandle: '../../etc' }, /^INVALID_INPUT: snapshotHandle must be/],
+      ['ui.find', {}, /^INVALID_INPUT: give role, name or both/],
+      ['input.scroll', { dy: 0 }, /^INVALID_INPUT: give dx or dy \(non-zero\) to scroll/],
+      ['input.scroll', { dy: 201 }, /^INVALID_INPUT: at most 200 wheel clicks per call on each axis \(asked 201\)/],
+      ['screen.capture', { zoom: { x: 0, y: 0, width: 5, height: 5 }, display: 0 }, /^INVALID_INPUT: zoom is a rectangle/],
+      ['screen.capture', { saveTo: '/tmp/x.png' }, /^CAPABILITY_DISABLED: saving captures to files is turned off/],
+    ] as const) {
+      const result = await client.callTool({ name, arguments: args });
+      expect(textOf(result), `${name} ${JSON.stringify(args)}`).toMatch(message);
+    }
+    expect(spawnAttempts).toBe(0);
+  });
+});
+
 describe('schemas', () => {
   test('out-of-range arguments are refused by the input schema', async () => {
     const { client } = await serve(noWorkerClient());
@@ -128,6 +173,14 @@ describe('schemas', () => {
       ['input.move', { x: 1, y: 1, space: { width: 0, height: 10 } }],
       ['input.type', { text: '' }],
       ['input.type', { text: 'x'.repeat(5001) }],
+      ['input.click', { x: 1, y: 1, clicks: 4 }],
+      ['input.click', { x: 1, y: 1, modifiers: ['hyper'] }],
+      ['input.drag', { path: [{ x: 1, y: 1 }] }],
+      ['input.key', { keys: 'a', holdMs: 10_001 }],
+      ['input.wait', { ms: 30_001 }],
+      ['input.scroll', { dy: 1, unit: 'pages' }],
+      ['ui.snapshot', { maxNodes: 0 }],
+      ['ui.find', { maxResults: 500, role: 'button' }],
     ] as const) {
       const result = await client
         .callTool({ name, arguments: args })

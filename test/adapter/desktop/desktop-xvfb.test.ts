@@ -71,7 +71,7 @@ describe.skipIf(skipDesktop(missing, 'desktop Xvfb tests'))('screen and input on
 
   test('input.move lands exactly where asked (and tells the page where it is on screen)', async () => {
     const result = await ok('input.move', { x: 640, y: 500 });
-    expect(result.structuredContent).toEqual({ x: 640, y: 500 });
+    expect(result.structuredContent).toEqual({ x: 640, y: 500, display: 0 });
     await expect.poll(async () => (await state()).lastMove).toMatchObject({ screenX: 640, screenY: 500 });
     origin = (await state()).origin as { x: number; y: number };
     expect(origin.x).toBeGreaterThanOrEqual(0);
@@ -81,7 +81,7 @@ describe.skipIf(skipDesktop(missing, 'desktop Xvfb tests'))('screen and input on
   test('input.click on the button changes the page', async () => {
     const at = screenPoint(BUTTON_CENTER.x, BUTTON_CENTER.y);
     const result = await ok('input.click', at);
-    expect(result.structuredContent).toEqual({ ...at, button: 'left', double: false });
+    expect(result.structuredContent).toEqual({ ...at, display: 0, button: 'left', clicks: 1, modifiers: [] });
     await expect.poll(() => page.textContent('#button')).toBe('Clicked 1');
     expect((await state()).lastDown).toEqual({ button: 0, clientX: BUTTON_CENTER.x, clientY: BUTTON_CENTER.y });
   });
@@ -111,8 +111,8 @@ describe.skipIf(skipDesktop(missing, 'desktop Xvfb tests'))('screen and input on
   });
 
   test('input.key ctrl+a then backspace clears the field', async () => {
-    expect((await ok('input.key', { keys: 'ctrl+a' })).structuredContent).toEqual({ keys: 'ctrl+a' });
-    expect((await ok('input.key', { keys: 'BackSpace' })).structuredContent).toEqual({ keys: 'backspace' });
+    expect((await ok('input.key', { keys: 'ctrl+a' })).structuredContent).toEqual({ keys: 'ctrl+a', heldMs: 0 });
+    expect((await ok('input.key', { keys: 'BackSpace' })).structuredContent).toEqual({ keys: 'backspace', heldMs: 0 });
     await expect.poll(() => page.inputValue('#text')).toBe('');
   });
 
@@ -156,6 +156,8 @@ describe.skipIf(skipDesktop(missing, 'desktop Xvfb tests'))('screen and input on
       mimeType: 'image/png',
       bytes: png.length,
       area: { x: 0, y: 0, width: 1280, height: 800 },
+      space: { width: 640, height: 400, area: { x: 0, y: 0, width: 1280, height: 800 } },
+      display: 0,
     });
     const pixels = await decode(png);
     expect(pixels.width).toBe(640);

@@ -1,0 +1,17 @@
+/**
+ * Scrolling is sent as mouse-wheel clicks, the only unit every OS input API shares; the app
+ * decides how far one click moves (3 lines in most apps, 120 px in Chromium on Linux and
+ * Windows, whose WHEEL_DELTA is 120). Lines and pixels are converted at those conventions,
+ * rounded to whole clicks, and never to zero for a non-zero request.
+ */
+export const LINES_PER_CLICK = 3;
+export const PIXELS_PER_CLICK = 120;
+/** At most this many wheel clicks per call on each axis. */
+export const MAX_WHEEL_CLICKS = 200;
+
+export function wheelClicks(amount: number, unit: 'clicks' | 'lines' | 'pixels'): number {
+  if (!Number.isFinite(amount) || amount === 0) return 0;
+  const per = unit === 'clicks' ? 1 : unit === 'lines' ? LINES_PER_CLICK : PIXELS_PER_CLICK;
+  const clicks = Math.round(Math.abs(amount) / per);
+  return Math.sign(amount) * Math.max(1, clicks);
+}

@@ -1,0 +1,44 @@
+/** The macOS provider's parser on a written sample of its script's output (no Mac here: untested on real machines). */
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, test } from 'vitest';
+import { axRole, parseAxOutput } from '../../../../adapter/desktop/ui/ax-jxa.js';
+import { shapeTree } from '../../../../adapter/desktop/ui/ui-tree.js';
+
+const sample = fs.readFileSync(path.join(path.dirname(fileURLToPath(import.meta.url)), 'fixtures/ax-sample.json'), 'utf8');
+
+describe('parseAxOutput', () => {
+  test('roles, names, values, states and bounds in physical pixels (2x density)', () => {
+    const parsed = parseAxOutput(sample, 2);
+    expect(parsed).toMatchObject({ app: 'TextEdit', pid: 4242 });
+    const window = parsed.roots[0]!;
+    expect(window).toMatchObject({ role: 'window', name: 'Untitled', states: ['focused', 'enabled'], bounds: { x: 200, y: 100, width: 1200, height: 800 } });
+    expect(window.unfetchedChildren).toBe(2);
+    const [toolbar, scroll, password, hidden] = window.children;
+    expect(toolbar!.children.map((c) => [c.role, c.name, c.value, c.states])).toEqual([
+      ['button', 'Bold', undefined, ['enabled']],
+      ['checkbox', 'Wrap', '1', ['enabled', 'checked']],
+      ['combobox', 'Font', 'Helvetica', ['enabled']],
+    ]);
+    expect(scroll!.children[0]).toMatchObject({ role: 'textbox', value: 'Dear reader', states: ['focused', 'enabled'] });
+    // a secure text field never reports its value
+    expect(password).toMatchObject({ role: 'password', name: 'Password' });
+    expect(password!.value).toBeUndefined();
+    expect(hidden!.showing).toBe(false);
+    expect(JSON.parse(toolbar!.children[0]!.ref)).toEqual({ pid: 4242, path: [0, 0, 0], role: 'AXButton' });
+  });
+
+  test('shaped like every provider: groups flattened, hidden dropped, unfetched counted', () => {
+    const { roots } = parseAxOutput(sample, 1);
+    const shaped = shapeTree(roots, { maxDepth: 10, maxNodes: 100 });
+    expect(shaped.roots[0]!.children.map((c) => c.role)).toEqual(['button', 'checkbox', 'combobox', 'textbox', 'password']);
+    expect(shaped.byCount).toBe(2);
+  });
+
+  test('an error reported by the script is thrown; unknown AX roles keep a readable name', () => {
+    expect(() => parseAxOutput(JSON.stringify({ pid: 1, app: 'x', windows: [], error: 'no window' }), 1)).toThrow('no window');
+    expect(axRole('AXColorWell')).toBe('colorwell');
+    expect(axRole('AXGroup')).toBe('generic');
+  });
+});
