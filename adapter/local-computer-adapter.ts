@@ -35,7 +35,9 @@ export function createLocalAdapter(options: LocalAdapterOptions = {}): ComputerA
     browser: { openUrl },
     services: { serviceStatus, serviceControl },
     inspect: localPolicyPort(processes, platform, options.env ?? process.env),
-    close: () => desktop.close(),
+    close: async () => {
+      await Promise.all([desktop.close(), processes.closeProcesses()]);
+    },
   };
 }
 

@@ -92,7 +92,10 @@ export function installElectron(env = process.env, now = Date.now()) {
   }
   const failedAt = fs.existsSync(FAILED_DOWNLOAD) ? fs.statSync(FAILED_DOWNLOAD).mtimeMs : 0;
   if (now - failedAt < RETRY_AFTER_MS) {
-    return { binary: null, message: `The Electron download failed earlier (${new Date(failedAt).toISOString()}); not trying again until a day has passed.\n${GET_ELECTRON}` };
+    return {
+      binary: null,
+      message: `The Electron download failed earlier (${new Date(failedAt).toISOString()}); not trying again until a day has passed.\n${GET_ELECTRON}`,
+    };
   }
   process.stderr.write('Downloading Electron for the tray app (about 100 MB)...\n');
   const install = spawnSync(process.execPath, [path.join(dir, 'install.js')], { cwd: root, env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
@@ -109,7 +112,9 @@ export function installElectron(env = process.env, now = Date.now()) {
 /** The one line of a failure worth showing (no stack trace): the error message, not the frames. */
 export function firstLine(output) {
   const lines = output.split('\n').map((line) => line.trim());
-  const message = lines.find((line) => /(Error|error|ENOTFOUND|EAI_AGAIN|ECONNREFUSED|ETIMEDOUT|getaddrinfo|status code)/.test(line) && !line.startsWith('at '));
+  const message = lines.find(
+    (line) => /(Error|error|ENOTFOUND|EAI_AGAIN|ECONNREFUSED|ETIMEDOUT|getaddrinfo|status code)/.test(line) && !line.startsWith('at '),
+  );
   return message ?? lines.find((line) => line && !line.startsWith('at ')) ?? 'unknown error';
 }
 

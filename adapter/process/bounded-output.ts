@@ -4,6 +4,7 @@
  * bound no matter how much the child writes.
  */
 import { utf8Boundary } from '../lib/utf8.js';
+import { describeOutput, type BinaryOutput } from './output-text.js';
 
 export class BoundedOutput {
   private readonly chunks: Buffer[] = [];
@@ -27,12 +28,26 @@ export class BoundedOutput {
     }
   }
 
-  /** The collected text, at most `limit` UTF-8 bytes, never ending in a split character. */
-  result(): { text: string; truncated: boolean } {
+  /** The bytes collected so far (at most `limit`). */
+  bytesSoFar(): Buffer {
+    return Buffer.concat(this.chunks, this.bytes);
+  }
+
+  get truncated(): boolean {
+    return this.dropped;
+  }
+
+  /**
+   * The collected output: text of at most `limit` UTF-8 bytes, never ending in a split
+   * character; or, for output that is not text, its size and a preview (output-text.ts).
+   */
+  result(): { text: string; truncated: boolean; binary?: BinaryOutput } {
     let raw = Buffer.concat(this.chunks, this.bytes);
     if (this.dropped) raw = raw.subarray(0, utf8Boundary(raw, raw.length));
-    const text = raw.toString('utf8');
-    // Invalid bytes decode to U+FFFD (3 bytes each), so binary output can outgrow the bound.
+    const described = describeOutput(raw);
+    if (described.binary) return { text: '', truncated: this.dropped, binary: described.binary };
+    const text = described.text;
+    // Invalid bytes decode to U+FFFD (3 bytes each), so lenient text can outgrow the bound.
     const encoded = Buffer.from(text, 'utf8');
     if (encoded.length <= this.limit) return { text, truncated: this.dropped };
     return { text: encoded.subarray(0, utf8Boundary(encoded, this.limit)).toString('utf8'), truncated: true };

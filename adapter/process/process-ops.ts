@@ -5,6 +5,8 @@
  */
 import { findExecutable } from './find-executable.js';
 import { listProcesses } from './list.js';
+import type { BinaryOutput } from './output-text.js';
+import { ProcessRegistry, type HandleOutput, type HandleStatus } from './process-registry.js';
 import { runCommand } from './run-command.js';
 import { killProcess } from './signals.js';
 
@@ -26,6 +28,24 @@ export interface ExecRequest {
   maxOutputBytes: number;
   /** Client went away: the tree is killed like on a timeout (timedOut stays false). */
   signal?: AbortSignal;
+  /**
+   * Still running after this long (and before timeoutMs): hand the command to the process
+   * registry and return its handle with the output so far; timeoutMs stays its deadline.
+   */
+  promoteAfterMs?: number;
+  /** Bounds of the handle a promoted (or started) process gets. */
+  handles?: HandleLimits;
+  /** Called once when the process (its group) is done, however that happens: the caller's slot is free again. */
+  onFinished?: () => void;
+}
+
+export interface HandleLimits {
+  /** Handles kept at once, running or exited. */
+  maxHandles: number;
+  /** Bytes kept per stream (the ring's size). */
+  ringBytes: number;
+  /** A handle nobody asked about for this long is ended and forgotten. */
+  idleMs: number;
 }
 
 export interface ExecResult {
@@ -37,6 +57,11 @@ export interface ExecResult {
   timedOut: boolean;
   stdoutTruncated: boolean;
   stderrTruncated: boolean;
+  /** Output that is not text: its size and a preview, instead of an escaped string. */
+  stdoutBinary?: BinaryOutput;
+  stderrBinary?: BinaryOutput;
+  /** Set when the command was still running at promoteAfterMs and goes on under this handle. */
+  processHandle?: string;
 }
 
 export interface ProcessInfo {
@@ -54,6 +79,19 @@ export interface ProcessInfo {
 
 export interface ProcessOps {
   runCommand(request: ExecRequest): Promise<ExecResult>;
+  /** Starts a process that outlives the call, with stdin open; it is reached through the returned handle. */
+  startProcess(request: ExecRequest & { handles: HandleLimits }): Promise<HandleStatus>;
+  /** Output after the given offsets, waiting up to waitMs for more (or for the exit). */
+  readProcessOutput(
+    handle: string,
+    options: { stdoutOffset: number; stderrOffset: number; waitMs: number; maxBytes: number; signal?: AbortSignal },
+  ): Promise<HandleOutput>;
+  writeProcessInput(handle: string, data: string, close: boolean): Promise<{ bytesWritten: number; stdinOpen: boolean }>;
+  /** Ends the whole tree (SIGTERM, then SIGKILL after the grace period, or at once with force). */
+  stopProcess(handle: string, options: { force: boolean }): Promise<HandleStatus>;
+  processStatus(handle: string): HandleStatus;
+  /** Ends every handle's process (server shutdown). */
+  closeProcesses(): Promise<void>;
   /**
    * which(1): the absolute path `name` resolves to on `searchPath` (PATH string; on Windows
    * honour PATHEXT), or null. An absolute or relative-with-separator name is returned resolved
@@ -71,8 +109,15 @@ export interface ProcessOps {
 }
 
 export function createProcessOps(platform: NodeJS.Platform = process.platform): ProcessOps {
+  const registry = new ProcessRegistry(platform);
   return {
-    runCommand: (request) => runCommand(request, { platform }),
+    runCommand: (request) => runCommand(request, { platform, registry }),
+    startProcess: (request) => registry.start(request),
+    readProcessOutput: (handle, options) => registry.read(handle, options),
+    writeProcessInput: (handle, data, close) => registry.write(handle, data, close),
+    stopProcess: (handle, options) => registry.stop(handle, options),
+    processStatus: (handle) => registry.status(handle),
+    closeProcesses: () => registry.closeAll(),
     findExecutable: (name, searchPath, cwd) => findExecutable(name, searchPath, cwd, platform),
     listProcesses: () => listProcesses(platform),
     killProcess: (pid, signal) => killProcess(pid, signal, platform),

@@ -1,7 +1,10 @@
 /**
  * Runs one executable to completion under hard bounds: no shell, stdin closed, exactly the
  * given environment, output capped per stream, and a timeout (or abort) that ends the whole
- * process tree. A non-zero exit is a normal result; only failing to start is an error.
+ * process tree. A non-zero exit is a normal result; only failing to start is an error. With
+ * `promoteAfterMs`, a command still running then is handed to the process registry instead
+ * (process-registry.ts): the call returns its handle and the output so far, and the command
+ * goes on, still bounded by its deadline.
  *
  * Lifetime rule: nothing a command started outlives the call. On POSIX the command leads its
  * own process group; when the main process has exited (or was killed) whatever is left in the
@@ -12,11 +15,12 @@
 import { spawn, type ChildProcessByStdio } from 'node:child_process';
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
-import type { Readable } from 'node:stream';
+import type { Readable, Writable } from 'node:stream';
 import { adapterError, type ErrorCode } from '../errors.js';
 import { BoundedOutput } from './bounded-output.js';
 import { taskkillTree, terminateGroup } from './kill-tree.js';
 import type { ExecRequest, ExecResult } from './process-ops.js';
+import type { ProcessRegistry } from './process-registry.js';
 
 const OPERATION = 'runCommand';
 const MAX_TIMER_MS = 2 ** 31 - 1;
@@ -29,27 +33,35 @@ export interface RunOptions {
   killGraceMs?: number;
   /** After the main process ended, how long its pipes may stay open before leftovers are ended. */
   lingerMs?: number;
+  /** Where a command still running at `promoteAfterMs` goes on. */
+  registry?: ProcessRegistry;
 }
 
 const DEFAULT_KILL_GRACE_MS = 2000;
 const DEFAULT_LINGER_MS = 200;
 
-type Child = ChildProcessByStdio<null, Readable, Readable>;
-interface Exit {
+export type Child = ChildProcessByStdio<Writable | null, Readable, Readable>;
+export interface Exit {
   code: number | null;
   signal: NodeJS.Signals | null;
 }
 
-export async function runCommand(request: ExecRequest, options: RunOptions = {}): Promise<ExecResult> {
-  const platform = options.platform ?? process.platform;
-  const killGraceMs = options.killGraceMs ?? DEFAULT_KILL_GRACE_MS;
-  const lingerMs = options.lingerMs ?? DEFAULT_LINGER_MS;
-  const posix = platform !== 'win32';
+/** A started child: its exit and the end of its output, as promises. */
+export interface Launched {
+  child: Child;
+  pid: number;
+  exited: Promise<Exit>;
+  closed: Promise<true>;
+  /** performance.now() at spawn. */
+  started: number;
+}
+
+/** Spawns exactly the planned program: no shell, the given environment, its own process group on POSIX. */
+export async function launch(request: ExecRequest, platform: NodeJS.Platform, stdin: 'ignore' | 'pipe'): Promise<Launched> {
   validate(request, platform);
   if (request.signal?.aborted) {
     throw adapterError('PRECONDITION_FAILED', OPERATION, 'the request was cancelled before the command started');
   }
-
   const started = performance.now();
   let child: Child;
   try {
@@ -57,72 +69,124 @@ export async function runCommand(request: ExecRequest, options: RunOptions = {})
       argv0: request.argv0,
       cwd: request.cwd,
       env: request.env,
-      stdio: ['ignore', 'pipe', 'pipe'],
+      stdio: [stdin, 'pipe', 'pipe'],
       shell: false,
       windowsHide: true,
       // POSIX: setsid(), so the command leads a new process group that can be signalled as one.
-      detached: posix,
-    });
+      detached: platform !== 'win32',
+    }) as Child;
   } catch (error) {
     throw await spawnFailure(error, request, platform);
   }
-
   const exited = new Promise<Exit>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
   const closed = new Promise<true>((resolve) => child.once('close', () => resolve(true)));
   const spawned = new Promise<void>((resolve, reject) => {
     child.once('spawn', resolve);
     child.once('error', reject);
   });
-  const stdout = new BoundedOutput(request.maxOutputBytes);
-  const stderr = new BoundedOutput(request.maxOutputBytes);
-  child.stdout.on('data', (chunk: Buffer) => stdout.push(chunk));
-  child.stderr.on('data', (chunk: Buffer) => stderr.push(chunk));
   child.stdout.on('error', () => {});
   child.stderr.on('error', () => {});
+  child.stdin?.on('error', () => {});
   try {
     await spawned;
   } catch (error) {
     throw await spawnFailure(error, request, platform);
   }
-  const pid = child.pid as number;
+  return { child, pid: child.pid as number, exited, closed, started };
+}
 
-  const stop = stopTrigger(request.timeoutMs, request.signal);
-  const first = await Promise.race([exited, stop.reason]);
-  stop.cancel();
+export async function runCommand(request: ExecRequest, options: RunOptions = {}): Promise<ExecResult> {
+  const platform = options.platform ?? process.platform;
+  const killGraceMs = options.killGraceMs ?? DEFAULT_KILL_GRACE_MS;
+  const lingerMs = options.lingerMs ?? DEFAULT_LINGER_MS;
+  const posix = platform !== 'win32';
+  let finished = true;
+  try {
+    const launched = await launch(request, platform, 'ignore');
+    const { child, pid, exited, closed, started } = launched;
+    const stdout = new BoundedOutput(request.maxOutputBytes);
+    const stderr = new BoundedOutput(request.maxOutputBytes);
+    const onOut = (chunk: Buffer) => stdout.push(chunk);
+    const onErr = (chunk: Buffer) => stderr.push(chunk);
+    child.stdout.on('data', onOut);
+    child.stderr.on('data', onErr);
 
-  let exit: Exit | undefined;
-  let timedOut = false;
-  if (first === 'timeout' || first === 'abort') {
-    timedOut = first === 'timeout';
-    if (posix) await terminateGroup(pid, killGraceMs, platform);
-    else if (!(await taskkillTree(pid))) child.kill('SIGKILL');
-    exit = orUndefined(await within(exited, EXIT_AFTER_KILL_MS));
-  } else {
-    exit = first;
+    const promotable = request.promoteAfterMs !== undefined && request.promoteAfterMs < request.timeoutMs ? options.registry : undefined;
+    let stop = stopTrigger(promotable ? request.promoteAfterMs! : request.timeoutMs, request.signal);
+    let first = await Promise.race([exited, stop.reason]);
+    stop.cancel();
+    if (first === 'timeout' && promotable) {
+      // Still running at promoteAfterMs: it goes on under a handle, if the registry has room.
+      child.stdout.off('data', onOut);
+      child.stderr.off('data', onErr);
+      const handle = promotable.adopt(launched, request, { stdout: stdout.bytesSoFar(), stderr: stderr.bytesSoFar() });
+      if (handle) {
+        finished = false;
+        return promotedResult(handle, stdout, stderr, started);
+      }
+      child.stdout.on('data', onOut);
+      child.stderr.on('data', onErr);
+      stop = stopTrigger(Math.max(1, request.timeoutMs - Math.round(performance.now() - started)), request.signal);
+      first = await Promise.race([exited, stop.reason]);
+      stop.cancel();
+    }
+
+    let exit: Exit | undefined;
+    let timedOut = false;
+    if (first === 'timeout' || first === 'abort') {
+      timedOut = first === 'timeout';
+      if (posix) await terminateGroup(pid, killGraceMs, platform);
+      else if (!(await taskkillTree(pid))) child.kill('SIGKILL');
+      exit = orUndefined(await within(exited, EXIT_AFTER_KILL_MS));
+    } else {
+      exit = first;
+    }
+
+    // Output still in the pipes arrives before EOF; a descendant holding them must not hold the call.
+    let eof = (await within(closed, lingerMs)) === true;
+    if (posix && (await terminateGroup(pid, killGraceMs, platform)) && !eof) {
+      eof = (await within(closed, lingerMs)) === true;
+    }
+    if (!eof) {
+      child.stdout.destroy();
+      child.stderr.destroy();
+    }
+    if (exit === undefined) child.unref();
+
+    const out = stdout.result();
+    const err = stderr.result();
+    return {
+      exitCode: exit?.code ?? null,
+      signal: exit?.signal ?? null,
+      stdout: out.text,
+      stderr: err.text,
+      durationMs: Math.round(performance.now() - started),
+      timedOut,
+      stdoutTruncated: out.truncated,
+      stderrTruncated: err.truncated,
+      ...(out.binary ? { stdoutBinary: out.binary } : {}),
+      ...(err.binary ? { stderrBinary: err.binary } : {}),
+    };
+  } finally {
+    if (finished) request.onFinished?.();
   }
+}
 
-  // Output still in the pipes arrives before EOF; a descendant holding them must not hold the call.
-  let eof = (await within(closed, lingerMs)) === true;
-  if (posix && (await terminateGroup(pid, killGraceMs, platform)) && !eof) {
-    eof = (await within(closed, lingerMs)) === true;
-  }
-  if (!eof) {
-    child.stdout.destroy();
-    child.stderr.destroy();
-  }
-  if (exit === undefined) child.unref();
-
+function promotedResult(handle: string, stdout: BoundedOutput, stderr: BoundedOutput, started: number): ExecResult {
   const out = stdout.result();
   const err = stderr.result();
   return {
-    exitCode: exit?.code ?? null,
-    signal: exit?.signal ?? null,
+    exitCode: null,
+    signal: null,
     stdout: out.text,
     stderr: err.text,
     durationMs: Math.round(performance.now() - started),
-    timedOut,
+    timedOut: false,
     stdoutTruncated: out.truncated,
     stderrTruncated: err.truncated,
+    ...(out.binary ? { stdoutBinary: out.binary } : {}),
+    ...(err.binary ? { stderrBinary: err.binary } : {}),
+    processHandle: handle,
   };
 }
 

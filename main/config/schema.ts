@@ -123,6 +123,15 @@ export const shellSchema = z.strictObject({
     .default(120_000),
   maxOutputBytes: byteSize(256 * MiB).default(1 * MiB),
   allowEnv: z.boolean().default(false),
+  /** Processes kept under handles at once (process.start, and shell.exec commands moved to a handle). */
+  maxProcesses: z.number().int().min(1).max(64).default(8),
+  /** A process handle nobody asked about for this long is stopped and forgotten. */
+  processIdleMs: z
+    .number()
+    .int()
+    .min(1000)
+    .max(7 * 24 * 3600 * 1000)
+    .default(15 * 60 * 1000),
   allowPathEnv: z.boolean().default(false),
   /** With allowEnv: names callers may set besides the built-in harmless ones (LANG, TZ, TERM...). */
   allowedEnv: z.array(text).default([]),

@@ -7,6 +7,7 @@ import nodePath from 'node:path';
 import type { Config } from '../config/schema.js';
 import { adapterError } from '../../adapter/errors.js';
 import type { PolicyPort } from '../../adapter/policy-port.js';
+import type { HandleLimits } from '../../adapter/process/process-ops.js';
 import type { FilesystemPolicy } from './filesystem.js';
 import { captureDenial } from './display-gate.js';
 import { EnvironmentPolicy } from './environment.js';
@@ -17,6 +18,7 @@ export interface ShellRequest {
   cwd?: string;
   env?: Record<string, string>;
   timeoutMs?: number;
+  promoteAfterMs?: number;
 }
 
 export interface ShellPlan {
@@ -29,7 +31,14 @@ export interface ShellPlan {
   env: Record<string, string>;
   timeoutMs: number;
   maxOutputBytes: number;
+  /** Hand a command still running after this long to a process handle (shell.exec without a hard timeout). */
+  promoteAfterMs?: number;
+  /** Bounds of process handles (process.start, promoted commands). */
+  handles: HandleLimits;
 }
+
+/** shell.exec without timeoutMs moves a command still running after this to a handle: well below ChatGPT's ~120 s per tunnel request. */
+export const DEFAULT_PROMOTE_AFTER_MS = 60_000;
 
 const op = 'shell.exec';
 const WINDOWS_EXTENSIONS = /\.(exe|com)$/i;
@@ -74,7 +83,20 @@ export class ShellPolicy {
     const env = this.environment.child(request.env ?? {});
     const cwd = await this.workingDirectory(request.cwd);
     const timeoutMs = Math.min(request.timeoutMs ?? shell.maxRuntimeMs, shell.maxRuntimeMs);
-    return { file, argv0: found, args: [...request.args], cwd, env, timeoutMs, maxOutputBytes: shell.maxOutputBytes };
+    // A caller that set a hard timeout keeps it as the only bound, unless it asked for promotion too.
+    const promote = request.promoteAfterMs ?? (request.timeoutMs === undefined ? DEFAULT_PROMOTE_AFTER_MS : undefined);
+    const handles = { maxHandles: shell.maxProcesses, ringBytes: shell.maxOutputBytes, idleMs: shell.processIdleMs };
+    return {
+      file,
+      argv0: found,
+      args: [...request.args],
+      cwd,
+      env,
+      timeoutMs,
+      maxOutputBytes: shell.maxOutputBytes,
+      ...(promote !== undefined && promote < timeoutMs ? { promoteAfterMs: promote } : {}),
+      handles,
+    };
   }
 
   /** Checks the name against the list, finds it on the server's PATH, and checks where it really lives. */

@@ -49,7 +49,10 @@ describe('captureFile', () => {
   };
 
   test('a new file with the right extension inside a writable root resolves to its real path', async () => {
-    expect(await policy(saving).captureFile(path.join(root, 'a.png'), 'png', 'screen.capture')).toMatchObject({ path: path.join(fs.realpathSync(root), 'a.png'), exists: false });
+    expect(await policy(saving).captureFile(path.join(root, 'a.png'), 'png', 'screen.capture')).toMatchObject({
+      path: path.join(fs.realpathSync(root), 'a.png'),
+      exists: false,
+    });
     expect(await policy(saving).captureFile('b.JPEG', 'jpeg', 'screen.capture')).toMatchObject({ path: path.join(fs.realpathSync(root), 'b.JPEG') });
   });
 

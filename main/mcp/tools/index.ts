@@ -7,6 +7,7 @@ import { fsEdit, fsPatch } from './file-edit.js';
 import { fileSearchTools } from './file-search.js';
 import { filesystemTools } from './filesystem.js';
 import { inputTools } from './input.js';
+import { processHandleTools } from './process-handles.js';
 import { processTools } from './process.js';
 import { screenTools } from './screen.js';
 import { serviceControl, serviceStatus } from './service.js';
@@ -22,6 +23,7 @@ export const ALL_TOOLS = [
   fsPatch,
   ...fileSearchTools,
   shellExec,
+  ...processHandleTools,
   ...processTools,
   ...screenTools,
   ...inputTools,

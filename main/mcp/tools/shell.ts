@@ -1,13 +1,16 @@
 /** shell.exec: one allowed program with an argv array, no shell, bounded in time and output. */
 import * as z from 'zod';
+import type { ExecResult } from '../../../adapter/process/process-ops.js';
 import { defineTool, OPEN_WORLD_DESTRUCTIVE } from '../tool.js';
+import { binaryOutput, describeStream, processHandle } from './process-output.js';
 
 export const shellExec = defineTool({
   name: 'shell.exec',
   title: 'Run a command',
   description:
-    'Run one allowed program with an argument array (no shell: pipes, globs and && are not interpreted) and wait for it. Returns exit code, stdout, stderr (each bounded), duration and whether it timed out. A non-zero exit is a normal result. stdin is closed. system.info lists the allowed commands. ' +
-    'A few commands run at once; past that, calls wait briefly or fail with TIMEOUT.',
+    'Run one allowed program with an argument array (no shell: pipes, globs and && are not interpreted) and wait for it. Returns exit code, stdout, stderr (each bounded; binary output as its size and a preview), duration and whether it timed out. A non-zero exit is a normal result. stdin is closed. ' +
+    'Without timeoutMs, a command still running after promoteAfterMs (default 60 s) keeps running under a processHandle (read it with process.output, end it with process.stop) instead of being lost. ' +
+    'system.info lists the allowed commands. A few commands run at once; past that, calls wait briefly or fail with TIMEOUT.',
   input: z.object({
     command: z.string().min(1).describe('Program name on the allow-list, or its absolute path'),
     args: z.array(z.string()).default([]),
@@ -16,7 +19,8 @@ export const shellExec = defineTool({
       .record(z.string(), z.string())
       .optional()
       .describe('Extra environment variables, when the owner allows them: locale, TZ, TERM and the names system.info lists'),
-    timeoutMs: z.number().int().positive().optional().describe('Kill the command after this long (capped by the server limit)'),
+    timeoutMs: z.number().int().positive().optional().describe('Kill the command after this long (capped by the server limit); no promotion then'),
+    promoteAfterMs: z.number().int().positive().optional().describe('Still running after this long: return a processHandle and the output so far'),
   }),
   output: z.object({
     exitCode: z.number().nullable(),
@@ -27,6 +31,9 @@ export const shellExec = defineTool({
     timedOut: z.boolean(),
     stdoutTruncated: z.boolean(),
     stderrTruncated: z.boolean(),
+    stdoutBinary: binaryOutput.optional(),
+    stderrBinary: binaryOutput.optional(),
+    processHandle: processHandle.optional().describe('Set when the command still runs: pass it to process.output / process.stop'),
   }),
   annotations: OPEN_WORLD_DESTRUCTIVE,
   enabled: (c) => c.shell.enabled && c.shell.allowedCommands.length > 0,
@@ -34,28 +41,25 @@ export const shellExec = defineTool({
   target: (args) => ({ command: args.command, argc: args.args.length, ...(args.cwd ? { cwd: args.cwd } : {}) }),
   async run(args, { adapter, policy }, signal) {
     const plan = await policy.shell.plan(args);
-    // At most shell.maxConcurrent children at once, server-wide; the rest wait in a bounded queue.
-    const result = await policy.children.run(signal, () => adapter.processes.runCommand({ ...plan, signal }));
+    // At most shell.maxConcurrent children at once, server-wide; a promoted command keeps its slot until it ends.
+    const slot = await policy.children.acquire(signal);
+    const result = await adapter.processes.runCommand({ ...plan, signal, onFinished: () => slot.release() });
     return { structured: result, text: summarize(args.command, result) };
   },
 });
 
-function summarize(
-  command: string,
-  r: {
-    exitCode: number | null;
-    signal: string | null;
-    stdout: string;
-    stderr: string;
-    durationMs: number;
-    timedOut: boolean;
-    stdoutTruncated: boolean;
-    stderrTruncated: boolean;
-  },
-): string {
-  const status = r.timedOut ? `timed out after ${r.durationMs} ms` : r.signal ? `killed by ${r.signal}` : `exit code ${r.exitCode}`;
-  const parts = [`${command}: ${status} (${r.durationMs} ms)`];
-  if (r.stdout) parts.push(`stdout${r.stdoutTruncated ? ' (truncated)' : ''}:\n${r.stdout}`);
-  if (r.stderr) parts.push(`stderr${r.stderrTruncated ? ' (truncated)' : ''}:\n${r.stderr}`);
+function summarize(command: string, r: ExecResult): string {
+  const status = r.processHandle
+    ? `still running after ${r.durationMs} ms; it goes on as ${r.processHandle} (process.output reads more, process.stop ends it)`
+    : r.timedOut
+      ? `timed out after ${r.durationMs} ms`
+      : r.signal
+        ? `killed by ${r.signal}`
+        : `exit code ${r.exitCode}`;
+  const parts = [`${command}: ${status}${r.processHandle ? '' : ` (${r.durationMs} ms)`}`];
+  const out = describeStream('stdout', r.stdout, r.stdoutBinary, r.stdoutTruncated);
+  const err = describeStream('stderr', r.stderr, r.stderrBinary, r.stderrTruncated);
+  if (out) parts.push(out);
+  if (err) parts.push(err);
   return parts.join('\n');
 }

@@ -21,7 +21,18 @@ describe('createProcessOps', () => {
   });
 
   it('defaults to the running platform', () => {
-    expect(Object.keys(createProcessOps()).sort()).toEqual(['findExecutable', 'killProcess', 'listProcesses', 'runCommand']);
+    expect(Object.keys(createProcessOps()).sort()).toEqual([
+      'closeProcesses',
+      'findExecutable',
+      'killProcess',
+      'listProcesses',
+      'processStatus',
+      'readProcessOutput',
+      'runCommand',
+      'startProcess',
+      'stopProcess',
+      'writeProcessInput',
+    ]);
   });
 });
 

@@ -1,0 +1,299 @@
+/**
+ * Long-running processes across calls (spec 6: explicit handles, no hidden session state):
+ * one registry per adapter, bounded in handles, in bytes kept per stream (a ring with absolute
+ * offsets) and in idle time. Handles are unguessable and are the only way to reach a process;
+ * nothing is keyed by client or session. A process's whole tree is ended on stop, on its
+ * deadline, when its handle idles out, and when the server shuts down.
+ */
+import { randomBytes } from 'node:crypto';
+import { adapterError } from '../errors.js';
+import { taskkillTree, terminateGroup } from './kill-tree.js';
+import { OutputRing } from './output-ring.js';
+import { describeOutput, type BinaryOutput } from './output-text.js';
+import type { ExecRequest, HandleLimits } from './process-ops.js';
+import { launch, type Exit, type Launched } from './run-command.js';
+
+const KILL_GRACE_MS = 2000;
+/** The longest a read waits for new output. */
+export const MAX_WAIT_MS = 30_000;
+
+export type HandleState = 'running' | 'exited';
+
+export interface HandleStatus {
+  processHandle: string;
+  pid: number;
+  state: HandleState;
+  exitCode: number | null;
+  signal: string | null;
+  /** Ended by its deadline (the shell.exec hard timeout of a promoted command). */
+  timedOut: boolean;
+  startedAt: string;
+  durationMs: number;
+  stdoutBytes: number;
+  stderrBytes: number;
+  stdinOpen: boolean;
+}
+
+export interface StreamChunk {
+  /** Text from `offset` (UTF-8, cut on character boundaries); empty when binary. */
+  text: string;
+  binary?: BinaryOutput & { base64: string };
+  /** Where this chunk starts (later than asked when older bytes were overwritten). */
+  offset: number;
+  /** The offset to ask for next. */
+  nextOffset: number;
+  /** Bytes overwritten before they were read. */
+  droppedBytes: number;
+}
+
+export interface HandleOutput extends HandleStatus {
+  stdout: StreamChunk;
+  stderr: StreamChunk;
+}
+
+interface Entry {
+  handle: string;
+  launched: Launched;
+  stdout: OutputRing;
+  stderr: OutputRing;
+  exit: Exit | null;
+  timedOut: boolean;
+  startedAt: Date;
+  stdinOpen: boolean;
+  limits: HandleLimits;
+  idleTimer?: NodeJS.Timeout;
+  deadlineTimer?: NodeJS.Timeout;
+  /** Wakes readers waiting for output or the exit. */
+  wake: Set<() => void>;
+  onFinished?: () => void;
+}
+
+export class ProcessRegistry {
+  private readonly entries = new Map<string, Entry>();
+
+  constructor(private readonly platform: NodeJS.Platform) {}
+
+  get size(): number {
+    return this.entries.size;
+  }
+
+  async start(request: ExecRequest & { handles: HandleLimits }): Promise<HandleStatus> {
+    this.makeRoom(request.handles, 'process.start');
+    const launched = await launch(request, this.platform, 'pipe');
+    const entry = this.track(launched, request, request.handles, { stdout: Buffer.alloc(0), stderr: Buffer.alloc(0) }, true);
+    return this.describe(entry);
+  }
+
+  /**
+   * Takes over a command shell.exec started (its output so far included), or returns null
+   * when no handle is free: then the caller keeps waiting for it as before.
+   */
+  adopt(launched: Launched, request: ExecRequest, soFar: { stdout: Buffer; stderr: Buffer }): string | null {
+    const limits = request.handles;
+    if (!limits || this.liveCount() >= limits.maxHandles) return null;
+    this.makeRoom(limits, 'shell.exec');
+    const remaining = Math.max(1, request.timeoutMs - Math.round(performance.now() - launched.started));
+    return this.track(launched, request, limits, soFar, false, remaining).handle;
+  }
+
+  async read(
+    handle: string,
+    options: { stdoutOffset: number; stderrOffset: number; waitMs: number; maxBytes: number; signal?: AbortSignal },
+  ): Promise<HandleOutput> {
+    const entry = this.get(handle, 'process.output');
+    const hasNew = () => entry.stdout.end > options.stdoutOffset || entry.stderr.end > options.stderrOffset || entry.exit !== null;
+    if (!hasNew() && options.waitMs > 0) await this.waitFor(entry, hasNew, Math.min(options.waitMs, MAX_WAIT_MS), options.signal);
+    this.touch(entry);
+    const final = entry.exit !== null;
+    return {
+      ...this.describe(entry),
+      stdout: chunk(entry.stdout, options.stdoutOffset, options.maxBytes, final),
+      stderr: chunk(entry.stderr, options.stderrOffset, options.maxBytes, final),
+    };
+  }
+
+  async write(handle: string, data: string, close: boolean): Promise<{ bytesWritten: number; stdinOpen: boolean }> {
+    const entry = this.get(handle, 'process.write');
+    const stdin = entry.launched.child.stdin;
+    if (!entry.stdinOpen || !stdin || entry.exit) {
+      throw adapterError('PRECONDITION_FAILED', 'process.write', `${handle}'s input is closed${entry.exit ? ' (the process has exited)' : ''}`);
+    }
+    this.touch(entry);
+    const bytes = Buffer.from(data, 'utf8');
+    if (bytes.length > 0 && !stdin.write(bytes)) await new Promise<void>((resolve) => stdin.once('drain', resolve));
+    if (close) {
+      stdin.end();
+      entry.stdinOpen = false;
+    }
+    return { bytesWritten: bytes.length, stdinOpen: entry.stdinOpen };
+  }
+
+  async stop(handle: string, options: { force: boolean }): Promise<HandleStatus> {
+    const entry = this.get(handle, 'process.stop');
+    this.touch(entry);
+    if (!entry.exit) await this.endTree(entry, options.force ? 0 : KILL_GRACE_MS);
+    return this.describe(entry);
+  }
+
+  status(handle: string): HandleStatus {
+    const entry = this.get(handle, 'process.status');
+    this.touch(entry);
+    return this.describe(entry);
+  }
+
+  async closeAll(): Promise<void> {
+    await Promise.all([...this.entries.values()].map((entry) => this.forget(entry, 0)));
+  }
+
+  private track(
+    launched: Launched,
+    request: ExecRequest,
+    limits: HandleLimits,
+    soFar: { stdout: Buffer; stderr: Buffer },
+    stdinOpen: boolean,
+    deadlineMs?: number,
+  ): Entry {
+    const entry: Entry = {
+      handle: `proc_${randomBytes(18).toString('base64url')}`,
+      launched,
+      stdout: new OutputRing(limits.ringBytes),
+      stderr: new OutputRing(limits.ringBytes),
+      exit: null,
+      timedOut: false,
+      startedAt: new Date(Date.now() - (performance.now() - launched.started)),
+      stdinOpen,
+      limits,
+      wake: new Set(),
+      ...(request.onFinished ? { onFinished: request.onFinished } : {}),
+    };
+    entry.stdout.push(soFar.stdout);
+    entry.stderr.push(soFar.stderr);
+    const { child } = launched;
+    const woken = () => entry.wake.forEach((wake) => wake());
+    child.stdout.on('data', (data: Buffer) => {
+      entry.stdout.push(data);
+      woken();
+    });
+    child.stderr.on('data', (data: Buffer) => {
+      entry.stderr.push(data);
+      woken();
+    });
+    void launched.exited.then(async (exit) => {
+      // The main process is gone: end what is left of its group, then settle.
+      if (this.platform !== 'win32') await terminateGroup(launched.pid, KILL_GRACE_MS, this.platform).catch(() => false);
+      entry.exit = exit;
+      entry.stdinOpen = false;
+      clearTimeout(entry.deadlineTimer);
+      entry.onFinished?.();
+      woken();
+    });
+    if (deadlineMs !== undefined) {
+      entry.deadlineTimer = setTimeout(() => {
+        entry.timedOut = true;
+        void this.endTree(entry, KILL_GRACE_MS);
+      }, deadlineMs);
+      entry.deadlineTimer.unref();
+    }
+    this.entries.set(entry.handle, entry);
+    this.touch(entry);
+    return entry;
+  }
+
+  /** Forgets exited handles, oldest first, to make room; refuses when every handle is a running process. */
+  private makeRoom(limits: HandleLimits, operation: string): void {
+    if (this.entries.size < limits.maxHandles) return;
+    const exited = [...this.entries.values()].filter((e) => e.exit !== null);
+    for (const entry of exited.slice(0, this.entries.size - limits.maxHandles + 1)) void this.forget(entry, 0);
+    if (this.entries.size >= limits.maxHandles) {
+      throw adapterError(
+        'OUTPUT_LIMIT',
+        operation,
+        `${this.entries.size} processes are running under handles, the most this server keeps (shell.maxProcesses is ${limits.maxHandles}); stop one with process.stop first`,
+      );
+    }
+  }
+
+  private liveCount(): number {
+    return [...this.entries.values()].filter((e) => e.exit === null).length;
+  }
+
+  private get(handle: string, operation: string): Entry {
+    const entry = this.entries.get(handle);
+    if (!entry)
+      throw adapterError(
+        'NOT_FOUND',
+        operation,
+        `no process has the handle ${handle.slice(0, 48)} (it was stopped and forgotten, idled out, or never existed)`,
+      );
+    return entry;
+  }
+
+  /** Resets the idle clock: a handle nobody asks about for limits.idleMs is ended and forgotten. */
+  private touch(entry: Entry): void {
+    clearTimeout(entry.idleTimer);
+    entry.idleTimer = setTimeout(() => void this.forget(entry, KILL_GRACE_MS), entry.limits.idleMs);
+    entry.idleTimer.unref();
+  }
+
+  private async forget(entry: Entry, graceMs: number): Promise<void> {
+    clearTimeout(entry.idleTimer);
+    clearTimeout(entry.deadlineTimer);
+    this.entries.delete(entry.handle);
+    if (!entry.exit) await this.endTree(entry, graceMs);
+  }
+
+  private async endTree(entry: Entry, graceMs: number): Promise<void> {
+    const { child, pid, exited } = entry.launched;
+    if (this.platform !== 'win32') await terminateGroup(pid, graceMs, this.platform);
+    else if (!(await taskkillTree(pid))) child.kill('SIGKILL');
+    await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 2000))]);
+    // The exit handler records the exit; wait for it so the answer says the process is gone.
+    for (let i = 0; i < 20 && !entry.exit; i++) await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+
+  private waitFor(entry: Entry, ready: () => boolean, ms: number, signal?: AbortSignal): Promise<void> {
+    return new Promise<void>((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        entry.wake.delete(check);
+        signal?.removeEventListener('abort', done);
+        resolve();
+      };
+      const check = () => {
+        if (ready()) done();
+      };
+      const timer = setTimeout(done, ms);
+      entry.wake.add(check);
+      signal?.addEventListener('abort', done, { once: true });
+    });
+  }
+
+  private describe(entry: Entry): HandleStatus {
+    const exit = entry.exit;
+    return {
+      processHandle: entry.handle,
+      pid: entry.launched.pid,
+      state: exit ? 'exited' : 'running',
+      exitCode: exit?.code ?? null,
+      signal: exit?.signal ?? null,
+      timedOut: entry.timedOut,
+      startedAt: entry.startedAt.toISOString(),
+      durationMs: Math.round(performance.now() - entry.launched.started),
+      stdoutBytes: entry.stdout.end,
+      stderrBytes: entry.stderr.end,
+      stdinOpen: entry.stdinOpen,
+    };
+  }
+}
+
+function chunk(ring: OutputRing, from: number, maxBytes: number, final: boolean): StreamChunk {
+  const { data, offset, next, dropped } = ring.read(from, maxBytes, final);
+  const described = describeOutput(data);
+  return {
+    text: described.text,
+    ...(described.binary ? { binary: { ...described.binary, base64: data.toString('base64') } } : {}),
+    offset,
+    nextOffset: next,
+    droppedBytes: dropped,
+  };
+}

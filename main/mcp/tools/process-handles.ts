@@ -1,0 +1,159 @@
+/**
+ * Processes across calls, through explicit handles (spec 6): process.start (same policy as
+ * shell.exec), then process.output, process.write, process.status and process.stop with the
+ * handle it returned. Dev servers, watchers, REPLs and anything longer than one call.
+ */
+import * as z from 'zod';
+import type { HandleOutput, HandleStatus, StreamChunk } from '../../../adapter/process/process-registry.js';
+import type { Config } from '../../config/schema.js';
+import { defineTool, DESTRUCTIVE, OPEN_WORLD_DESTRUCTIVE, READ_ONLY } from '../tool.js';
+import { processHandle } from './process-output.js';
+
+const KiB = 1024;
+/** Granted with shell.exec: the same allow-list decides what may start. */
+const enabled = (c: Readonly<Config>) => c.shell.enabled && c.shell.allowedCommands.length > 0;
+
+const status = {
+  processHandle,
+  pid: z.number(),
+  state: z.enum(['running', 'exited']),
+  exitCode: z.number().nullable(),
+  signal: z.string().nullable(),
+  timedOut: z.boolean(),
+  startedAt: z.string(),
+  durationMs: z.number(),
+  stdoutBytes: z.number().describe('Bytes written to stdout so far (the offset after the last one)'),
+  stderrBytes: z.number(),
+  stdinOpen: z.boolean(),
+};
+
+const stream = z.object({
+  text: z.string(),
+  binary: z.object({ bytes: z.number(), previewBase64: z.string(), base64: z.string() }).optional().describe('When the chunk is not text'),
+  offset: z.number().describe('Where this chunk starts'),
+  nextOffset: z.number().describe('Pass as the offset next time'),
+  droppedBytes: z.number().describe('Output overwritten before it was read (the server keeps the last shell.maxOutputBytes per stream)'),
+});
+
+export const processStart = defineTool({
+  name: 'process.start',
+  title: 'Start a long-running process',
+  description:
+    'Start one allowed program (same rules as shell.exec: allow-list, no shell, cwd in the roots) that keeps running across calls, with stdin open. Returns at once with a processHandle for process.output, process.write, process.status and process.stop. For dev servers, watchers and interactive programs.',
+  input: z.object({
+    command: z.string().min(1).describe('Program name on the allow-list, or its absolute path'),
+    args: z.array(z.string()).default([]),
+    cwd: z.string().min(1).optional().describe('Working directory inside the allowed roots (default: the first root)'),
+    env: z.record(z.string(), z.string()).optional().describe('Extra environment variables, when the owner allows them'),
+  }),
+  output: z.object(status),
+  annotations: OPEN_WORLD_DESTRUCTIVE,
+  enabled,
+  target: (args) => ({ command: args.command, argc: args.args.length }),
+  async run(args, { adapter, policy }, signal) {
+    const plan = await policy.shell.plan({ ...args, timeoutMs: undefined, promoteAfterMs: undefined });
+    const slot = await policy.children.acquire(signal);
+    try {
+      const started = await adapter.processes.startProcess({ ...plan, onFinished: () => slot.release() });
+      return { structured: started, text: `Started ${args.command} (pid ${started.pid}) as ${started.processHandle}` };
+    } catch (error) {
+      slot.release();
+      throw error;
+    }
+  },
+});
+
+export const processOutput = defineTool({
+  name: 'process.output',
+  title: 'Read a process’s output',
+  description:
+    'Output of a process started with process.start (or moved from shell.exec) after the given offsets, and its state. With waitMs, waits up to that long (at most 30 s) for more output or the exit. Pass each nextOffset back to read on without repeats.',
+  input: z.object({
+    processHandle,
+    stdoutOffset: z.number().int().min(0).default(0),
+    stderrOffset: z.number().int().min(0).default(0),
+    waitMs: z.number().int().min(0).max(30_000).default(0),
+    maxBytes: z
+      .number()
+      .int()
+      .positive()
+      .max(1024 * KiB)
+      .default(64 * KiB)
+      .describe('Per stream'),
+  }),
+  output: z.object({ ...status, stdout: stream, stderr: stream }),
+  annotations: READ_ONLY,
+  enabled,
+  target: (args) => ({ waitMs: args.waitMs }),
+  async run(args, { adapter }, signal) {
+    const { processHandle: handle, ...options } = args;
+    const output = await adapter.processes.readProcessOutput(handle, { ...options, signal });
+    return { structured: output, text: describeOutput(output) };
+  },
+});
+
+export const processWrite = defineTool({
+  name: 'process.write',
+  title: 'Write to a process’s stdin',
+  description: 'Send text to the stdin of a process started with process.start; close: true closes stdin afterwards (end of input).',
+  input: z.object({ processHandle, data: z.string().max(1024 * KiB), close: z.boolean().default(false) }),
+  output: z.object({ processHandle, bytesWritten: z.number(), stdinOpen: z.boolean() }),
+  annotations: DESTRUCTIVE,
+  enabled,
+  target: (args) => ({ bytes: Buffer.byteLength(args.data), close: args.close }),
+  async run(args, { adapter }) {
+    const written = await adapter.processes.writeProcessInput(args.processHandle, args.data, args.close);
+    return {
+      structured: { processHandle: args.processHandle, ...written },
+      text: `Wrote ${written.bytesWritten} bytes${written.stdinOpen ? '' : '; stdin is closed'}`,
+    };
+  },
+});
+
+export const processStatus = defineTool({
+  name: 'process.status',
+  title: 'State of a process handle',
+  description: 'Whether a process started with process.start (or moved from shell.exec) still runs, its exit code, and how much output it wrote.',
+  input: z.object({ processHandle }),
+  output: z.object(status),
+  annotations: READ_ONLY,
+  enabled,
+  target: () => ({}),
+  async run(args, { adapter }) {
+    const state = adapter.processes.processStatus(args.processHandle);
+    return { structured: state, text: describeStatus(state) };
+  },
+});
+
+export const processStop = defineTool({
+  name: 'process.stop',
+  title: 'Stop a process handle',
+  description:
+    'End a process started with process.start (or moved from shell.exec) with everything it started: SIGTERM to its process group, then SIGKILL after 2 s (at once with force). Its output stays readable until the handle idles out.',
+  input: z.object({ processHandle, force: z.boolean().default(false) }),
+  output: z.object(status),
+  annotations: DESTRUCTIVE,
+  enabled,
+  target: (args) => ({ force: args.force }),
+  async run(args, { adapter }) {
+    const state = await adapter.processes.stopProcess(args.processHandle, { force: args.force });
+    return { structured: state, text: describeStatus(state) };
+  },
+});
+
+export const processHandleTools = [processStart, processOutput, processWrite, processStatus, processStop];
+
+function describeStatus(s: HandleStatus): string {
+  const state =
+    s.state === 'running' ? `running (pid ${s.pid})` : s.signal ? `ended by ${s.signal}${s.timedOut ? ' at its deadline' : ''}` : `exited with ${s.exitCode}`;
+  return `${s.processHandle}: ${state}; ${s.stdoutBytes} bytes of stdout, ${s.stderrBytes} of stderr`;
+}
+
+function describeOutput(o: HandleOutput): string {
+  const part = (name: string, c: StreamChunk) => {
+    const lost = c.droppedBytes ? ` (${c.droppedBytes} earlier bytes were overwritten)` : '';
+    if (c.binary) return `${name} ${c.offset}-${c.nextOffset}: ${c.binary.bytes} bytes of binary output${lost}`;
+    return c.text ? `${name} ${c.offset}-${c.nextOffset}${lost}:\n${c.text}` : null;
+  };
+  return [describeStatus(o), part('stdout', o.stdout), part('stderr', o.stderr)].filter(Boolean).join('\n');
+}
