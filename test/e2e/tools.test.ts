@@ -65,6 +65,11 @@ describe.each(clients)('%s', (kind, connect) => {
       'fs.write',
       'process.kill',
       'process.list',
+      'process.output',
+      'process.start',
+      'process.status',
+      'process.stop',
+      'process.write',
       'shell.exec',
       'system.info',
     ]);

@@ -177,7 +177,10 @@ describe('gating', () => {
       const names = await off.toolNames();
       expect(names).not.toContain('app.launch');
       expect(names).not.toContain('app.close');
-      await expect(off.call('app.launch', { name: 'sleeper' })).rejects.toThrow(/not found/i);
+      // Not granted: answered as such (naming the setting), and nothing runs.
+      const refused = await off.call('app.launch', { name: 'sleeper' });
+      expect(refused.isError).toBe(true);
+      expect(refused.text).toMatch(/^CAPABILITY_DISABLED: app\.launch exists but is not granted .*desktop\.appControl/);
     } finally {
       await off.close();
     }

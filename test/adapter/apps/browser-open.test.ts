@@ -114,7 +114,10 @@ describe('gating', () => {
     try {
       fs.rmSync(record, { force: true });
       expect(await off.toolNames()).not.toContain('browser.open');
-      await expect(off.call('browser.open', { url: 'https://example.com/' })).rejects.toThrow(/not found/i);
+      // Not granted: answered as such (naming the setting), and nothing runs.
+      const refused = await off.call('browser.open', { url: 'https://example.com/' });
+      expect(refused.isError).toBe(true);
+      expect(refused.text).toMatch(/^CAPABILITY_DISABLED: browser\.open exists but is not granted .*desktop\.browser/);
       expect(fs.existsSync(record)).toBe(false);
     } finally {
       await off.close();

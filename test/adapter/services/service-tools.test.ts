@@ -64,7 +64,10 @@ describe('gating', () => {
       const names = await off.toolNames();
       expect(names).not.toContain('service.status');
       expect(names).not.toContain('service.control');
-      await expect(off.call('service.status', { name: UNIT })).rejects.toThrow(/not found/i);
+      // Not granted: answered as such (naming the setting), and nothing runs.
+      const refused = await off.call('service.status', { name: UNIT });
+      expect(refused.isError).toBe(true);
+      expect(refused.text).toMatch(/^CAPABILITY_DISABLED: service\.status exists but is not granted .*services\.allowed/);
     } finally {
       await off.close();
     }
@@ -76,7 +79,10 @@ describe('gating', () => {
       const names = await readOnly.toolNames();
       expect(names).toContain('service.status');
       expect(names).not.toContain('service.control');
-      await expect(readOnly.call('service.control', { name: UNIT, action: 'stop' })).rejects.toThrow(/not found/i);
+      // Not granted: answered as such (naming the setting), and nothing runs.
+      const refused = await readOnly.call('service.control', { name: UNIT, action: 'stop' });
+      expect(refused.isError).toBe(true);
+      expect(refused.text).toMatch(/^CAPABILITY_DISABLED: service\.control exists but is not granted .*services\.control/);
     } finally {
       await readOnly.close();
     }
