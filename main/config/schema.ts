@@ -91,8 +91,12 @@ export const serverSchema = z.strictObject({
   /** Extra browser origins accepted, as full origins like `https://example.com`. */
   allowedOrigins: z.array(text).default([]),
   logLevel: z.enum(LOG_LEVELS).default('info'),
-  /** "underscore" exposes fs_read instead of fs.read, for hosts that reject dots in tool names. */
-  toolNames: z.enum(['dotted', 'underscore']).default('dotted'),
+  /**
+   * "underscore" (the default) exposes fs_read for the contract's fs.read: the OpenAI API, its
+   * Agents SDKs and Claude Desktop reject tool names outside ^[a-zA-Z0-9_-]{1,64}$. "dotted"
+   * exposes the contract's names as they are.
+   */
+  toolNames: z.enum(['dotted', 'underscore']).default('underscore'),
   maxRequestBytes: byteSize(256 * MiB).default(8 * MiB),
 });
 

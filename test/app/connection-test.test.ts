@@ -39,8 +39,8 @@ describe('testConnection (a real 2026-07-28 client against the real server)', ()
     const result = await testConnection({ url: open.url });
     expect(result).toMatchObject({ ok: true, url: open.url, toolCount: expectedTools });
     if (result.ok) {
-      expect(result.tools).toContain('system.info');
-      expect(result.tools).toContain('process.list');
+      expect(result.tools).toContain('system_info');
+      expect(result.tools).toContain('process_list');
       expect(result.durationMs).toBeGreaterThanOrEqual(0);
     }
   });

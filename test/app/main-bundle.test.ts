@@ -147,9 +147,9 @@ describe('the built tray app under Node with a stand-in electron', () => {
     // A real 2026-07-28 client lists and calls tools; the tray lights up while it works.
     const client = await modernClient(url, fileToken);
     const { tools } = await client.listTools();
-    expect(tools.map((t) => t.name)).toEqual(expect.arrayContaining(['system.info', 'process.list']));
+    expect(tools.map((t) => t.name)).toEqual(expect.arrayContaining(['system_info', 'process_list']));
     const mark = running.reports.length;
-    const info = await client.callTool({ name: 'system.info', arguments: {} });
+    const info = await client.callTool({ name: 'system_info', arguments: {} });
     expect(info.isError).toBeFalsy();
     expect((info.structuredContent as { hostname: string }).hostname).toBe(os.hostname());
     await client.close();
@@ -269,7 +269,7 @@ describe('the built tray app under Node with a stand-in electron', () => {
     await transport.finishAuth(outcome.redirect.searchParams);
     const client = new Client({ name: 'tray-oauth', version: '1.0.0' }, modern);
     await client.connect(new StreamableHTTPClientTransport(new URL(url), { authProvider: provider }));
-    expect((await client.callTool({ name: 'system.info', arguments: {} })).isError).toBeFalsy();
+    expect((await client.callTool({ name: 'system_info', arguments: {} })).isError).toBeFalsy();
     await client.close();
     expect(await running.invoke('activity:list')).toMatchObject({ ok: true, result: [{ tool: 'system.info', client: 'Tray test app', outcome: 'ok' }] });
 

@@ -64,7 +64,7 @@ describe('ServerLifecycle', () => {
     expect(started).toEqual({ state: 'running', url: `http://127.0.0.1:${port}/mcp`, toolCount: enabledTools(lifecycle.config!).length, auth: false });
     const first = await testConnection({ url: `http://127.0.0.1:${port}/mcp` });
     expect(first).toMatchObject({ ok: true, toolCount: started.state === 'running' ? started.toolCount : -1 });
-    if (first.ok) expect(first.tools).toContain('process.list');
+    if (first.ok) expect(first.tools).toContain('process_list');
 
     expect(await lifecycle.pause()).toEqual({ state: 'paused', url: `http://127.0.0.1:${port}/mcp` });
     const paused = await testConnection({ url: `http://127.0.0.1:${port}/mcp`, timeoutMs: 2000 });

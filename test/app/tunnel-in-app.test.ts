@@ -173,9 +173,9 @@ describe('ChatGPT connection in the tray app', () => {
     expect(record!.argv).toEqual(['run']);
 
     // ChatGPT calls a tool through the tunnel; the activity view sees it, without the key.
-    const call = await plane.call(JSON.parse(modernRequest(3, 'tools/call', { name: 'system.info', arguments: {} })), {
+    const call = await plane.call(JSON.parse(modernRequest(3, 'tools/call', { name: 'system_info', arguments: {} })), {
       'Mcp-Method': ['tools/call'],
-      'Mcp-Name': ['system.info'],
+      'Mcp-Name': ['system_info'],
       'MCP-Protocol-Version': ['2026-07-28'],
     });
     expect(call.resp_json.result.isError).toBeFalsy();

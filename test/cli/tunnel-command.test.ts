@@ -167,9 +167,9 @@ printf '%s\\n' "$KEY" | "$NODE" "$CLI" tunnel set-key && "$NODE" "$CLI" tunnel s
     expect(record!.env.MCP_EXTRA_HEADERS).toBe('Authorization: env:CHATGPT_MCP_TUNNEL_AUTHORIZATION');
     expect(record!.env.CHATGPT_MCP_TUNNEL_AUTHORIZATION).toBe(`Bearer ${token}`);
 
-    const call = await plane.call(JSON.parse(modernRequest(7, 'tools/call', { name: 'process.list', arguments: { limit: 500 } })), {
+    const call = await plane.call(JSON.parse(modernRequest(7, 'tools/call', { name: 'process_list', arguments: { limit: 500 } })), {
       'Mcp-Method': ['tools/call'],
-      'Mcp-Name': ['process.list'],
+      'Mcp-Name': ['process_list'],
       'MCP-Protocol-Version': ['2026-07-28'],
     });
     expect(call.resp_json.result.isError).toBeFalsy();

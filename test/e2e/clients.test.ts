@@ -58,7 +58,8 @@ describe.each(transports)('%s', (_name, connect) => {
     const info = result.structuredContent as { hostname: string; platform: string; capabilities: { tools: string[]; shell: { enabled: boolean } } };
     expect(info.hostname).toBe(os.hostname());
     expect(info.platform).toBe(process.platform);
-    expect(info.capabilities.tools).toEqual(['system.info']);
+    // The names the server exposes (underscores over the CLI by default, dotted in-process here).
+    expect(info.capabilities.tools).toEqual((await client.rawListTools()).tools.map((t) => t.name));
     expect(info.capabilities.shell.enabled).toBe(false);
     expect(textOf(result)).toContain(os.hostname());
     expect(JSON.stringify(result)).not.toContain(TOKEN);
@@ -113,7 +114,7 @@ describe('stdio', () => {
     };
     child.stdin.write(JSON.stringify(init) + '\n');
     child.stdin.write(JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }) + '\n');
-    child.stdin.write(JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'system.info', arguments: {} } }) + '\n');
+    child.stdin.write(JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'system_info', arguments: {} } }) + '\n');
     await new Promise<void>((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error(`no reply: ${stderr}`)), 10_000);
       child.stdout.on('data', () => {
@@ -140,19 +141,36 @@ describe('stdio', () => {
   });
 });
 
-describe('server.toolNames "underscore" (for hosts that reject dots in tool names)', () => {
-  it('exposes and serves every tool under a name matching ^[a-zA-Z0-9_-]{1,64}$', async () => {
-    const strict = await startTestServer({ server: { toolNames: 'underscore' }, process: { list: true } });
+describe("tool names: underscores by default (hosts reject dots), the contract's dotted names on request", () => {
+  it('the CLI exposes and serves every tool under a name matching ^[a-zA-Z0-9_-]{1,64}$ by default', async () => {
+    const home = makeTempDir();
     try {
-      const client = await connectModernHttp(strict.url);
-      const names = (await client.listTools()).tools.map((t) => t.name);
-      expect(names).toEqual(['system_info', 'process_list']);
-      for (const name of names) expect(name).toMatch(/^[a-zA-Z0-9_-]{1,64}$/);
+      const client = await connectModernStdio([], childEnv(home) as Record<string, string>);
+      const names = (await client.rawListTools()).tools.map((t) => t.name);
+      expect(names).toEqual(['system_info']);
       const info = await client.callTool({ name: 'system_info', arguments: {} });
+      expect((info.structuredContent as { capabilities: { tools: string[] } }).capabilities.tools).toEqual(['system_info']);
+      await client.close();
+    } finally {
+      removeDir(home);
+    }
+  });
+
+  it.each([
+    ['underscore', ['system_info', 'process_list']],
+    ['dotted', ['system.info', 'process.list']],
+  ] as const)('toolNames "%s"', async (toolNames, expected) => {
+    const server = await startTestServer({ server: { toolNames }, process: { list: true } });
+    try {
+      const client = await connectModernHttp(server.url);
+      const names = (await client.rawListTools()).tools.map((t) => t.name);
+      expect(names).toEqual(expected);
+      if (toolNames === 'underscore') for (const name of names) expect(name).toMatch(/^[a-zA-Z0-9_-]{1,64}$/);
+      const info = await client.callTool({ name: expected[0], arguments: {} });
       expect((info.structuredContent as { capabilities: { tools: string[] } }).capabilities.tools).toEqual(names);
       await client.close();
     } finally {
-      await strict.close();
+      await server.close();
     }
   });
 });

@@ -52,7 +52,7 @@ describe('headless OAuth with the CLI', () => {
     await transport.finishAuth(outcome.redirect.searchParams);
     const client = new Client({ name: 'headless', version: '1.0.0' }, { versionNegotiation: { mode: { pin: MODERN } } });
     await client.connect(new StreamableHTTPClientTransport(new URL(server.url), { authProvider: provider }));
-    expect((await client.callTool({ name: 'system.info', arguments: {} })).isError).toBeFalsy();
+    expect((await client.callTool({ name: 'system_info', arguments: {} })).isError).toBeFalsy();
     await client.close();
 
     const stateFile = path.join(home, '.config', 'chatgpt-mcp', 'oauth.json');

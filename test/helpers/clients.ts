@@ -14,7 +14,10 @@ export const MODERN = '2026-07-28';
 /** The subset of client behaviour the tests use, shared by v1 and v2 clients. */
 export interface TestClient {
   kind: 'modern' | 'legacy';
+  /** Tools under the contract's names (fs.read), whichever separator the server uses. */
   listTools(): Promise<{ tools: Array<{ name: string; annotations?: Record<string, unknown>; outputSchema?: unknown }> }>;
+  /** Tools exactly as the server lists them. */
+  rawListTools(): Promise<{ tools: Array<{ name: string; annotations?: Record<string, unknown>; outputSchema?: unknown }> }>;
   callTool(params: { name: string; arguments?: Record<string, unknown> }): Promise<CallResult>;
   close(): Promise<void>;
 }
@@ -59,11 +62,29 @@ interface AnyClient {
   close(): Promise<void>;
 }
 
+/**
+ * Tests speak the contract's names (fs.read). A server exposing them with underscores (the
+ * default, fs_read) is spoken to in its own names: calls are sent under the exposed name and
+ * listings come back under the contract's. `rawListTools` shows what the server really lists.
+ */
 function wrap(kind: TestClient['kind'], client: AnyClient): TestClient {
+  let exposed: Promise<Set<string>> | undefined;
+  const raw = () => client.listTools() as ReturnType<TestClient['listTools']>;
+  const exposedNames = () => (exposed ??= raw().then(({ tools }) => new Set(tools.map((t) => t.name))));
+  const contract = (name: string) => name.replace(/_/g, '.');
   return {
     kind,
-    listTools: () => client.listTools() as ReturnType<TestClient['listTools']>,
-    callTool: (params) => client.callTool(params) as Promise<CallResult>,
+    rawListTools: raw,
+    async listTools() {
+      const listed = await raw();
+      exposed = Promise.resolve(new Set(listed.tools.map((t) => t.name)));
+      return { ...listed, tools: listed.tools.map((tool) => ({ ...tool, name: contract(tool.name) })) };
+    },
+    async callTool(params) {
+      const underscored = params.name.replace(/\./g, '_');
+      const name = params.name.includes('.') && (await exposedNames()).has(underscored) ? underscored : params.name;
+      return client.callTool({ ...params, name }) as Promise<CallResult>;
+    },
     close: () => client.close(),
   };
 }

@@ -22,6 +22,8 @@ export function makeConfig(input: ConfigInput = {}): Readonly<Config> {
   const server = { ...input.server };
   if (server.port === undefined) server.port = 0;
   if (server.auth === undefined && server.token === undefined) server.auth = 'none';
+  // In-process tests call tools by the contract's dotted names; the default (underscore) has tests of its own.
+  if (server.toolNames === undefined) server.toolNames = 'dotted';
   return deepFreeze(configSchema.parse({ ...input, server }));
 }
 
