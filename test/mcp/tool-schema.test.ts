@@ -3,7 +3,7 @@
  * mode, the Agents SDKs), and validated the way they are advertised.
  */
 import { describe, expect, it } from 'vitest';
-import * as z from 'zod';
+import type * as z from 'zod';
 import { toolInputSchema, toolOutputSchema } from '../../main/mcp/tool-schema.js';
 import { ALL_TOOLS } from '../../main/mcp/tools/index.js';
 
