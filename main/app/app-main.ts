@@ -24,6 +24,7 @@ import { PUSH } from './ipc-channels.js';
 import { loginItem } from './login-item.js';
 import type { MenuAction } from './menu-model.js';
 import { ProcessPanel } from './process-panel.js';
+import { isRestartPending } from './restart-pending.js';
 import type { ProcessPolicy } from '../policy/process.js';
 import { sectionForField } from './sections.js';
 import { hardenApp, hardenSession } from './security.js';
@@ -237,6 +238,7 @@ export async function runApp({ mainDir, env = process.env, log = createLogger('i
         status: lifecycle.status,
         overrides: activeOverrides(env),
         navigate: settings.takeNavigation(),
+        restartPending: isRestartPending(lifecycle.status, lifecycle.config, () => loadConfig({ env }).config),
       }),
       'settings:save': async (config): Promise<SaveResult> => {
         try {

@@ -54,6 +54,8 @@ export interface SettingsSnapshot {
   overrides: string[];
   /** Where to open: set when the tray asked for a section or a failed start names a field. */
   navigate: NavigateRequest | null;
+  /** The saved file differs from what the running (or paused) server uses: a restart is pending. */
+  restartPending?: boolean;
 }
 
 export type SaveResult = { ok: true; configPath: string } | { ok: false; issues: ConfigIssue[]; error: string };
@@ -67,9 +69,22 @@ export interface ProcessRow {
   user: string | null;
   command: string;
   args: string[];
+  /** Ending is on and process.kill's rules allow this process now (the panel asked the policy). */
+  endable: boolean;
+  /** Why it cannot be ended although ending is on (pid 1, a kernel thread, this app, its parents...); else null. */
+  protectedReason: string | null;
 }
 
-export type ProcessListResult = { ok: true; processes: ProcessRow[]; truncated: boolean; canKill: boolean } | { ok: false; error: string };
+export type ProcessListResult =
+  | {
+      ok: true;
+      processes: ProcessRow[];
+      truncated: boolean;
+      canKill: boolean;
+      /** What may be ended, in the policy's words, while canKill; else null. */
+      killable: string | null;
+    }
+  | { ok: false; error: string };
 
 export type KillResult = { ok: true } | { ok: false; error: string };
 

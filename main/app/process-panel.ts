@@ -20,6 +20,8 @@ export interface ProcessAccess {
 export type SavedGrants = () => Pick<Config['process'], 'list' | 'kill'> | null;
 
 export const MAX_ROWS = 500;
+/** Rows whose signal target is checked at once (a few /proc reads each on Linux; one cached listing elsewhere). */
+const CHECKS_AT_ONCE = 16;
 
 const LIST_OFF = 'Process listing is off. Turn on "List processes", save, and restart the server.';
 const KILL_OFF = 'Ending processes is off. Turn on "End processes", save, and restart the server.';
@@ -41,10 +43,20 @@ export class ProcessPanel {
     if (typeof this.access.listProcesses !== 'function') return { ok: false, error: 'Process listing is not available in this build.' };
     try {
       const visible = policy.visible(await this.access.listProcesses(), match);
-      const rows: ProcessRow[] = visible
-        .slice(0, MAX_ROWS)
-        .map((p) => ({ pid: p.pid, ppid: p.ppid ?? null, user: p.user || null, command: p.command, args: p.args }));
-      return { ok: true, processes: rows, truncated: visible.length > MAX_ROWS, canKill: policy.canKill && saved.kill };
+      const canKill = policy.canKill && saved.kill;
+      const shown = visible.slice(0, MAX_ROWS);
+      // Each row asks the same rules a kill would (signalTarget), so the window offers "End" only where it would work.
+      const verdicts = canKill ? await mapInBatches(shown, CHECKS_AT_ONCE, (p) => endVerdict(policy, p.pid)) : null;
+      const rows: ProcessRow[] = shown.map((p, i) => ({
+        pid: p.pid,
+        ppid: p.ppid ?? null,
+        user: p.user || null,
+        command: p.command,
+        args: p.args,
+        endable: verdicts?.[i] === null,
+        protectedReason: verdicts?.[i] ?? null,
+      }));
+      return { ok: true, processes: rows, truncated: visible.length > MAX_ROWS, canKill, killable: canKill ? policy.describeKillable() : null };
     } catch (error) {
       return { ok: false, error: errorText(error, 'Could not list processes') };
     }
@@ -63,6 +75,25 @@ export class ProcessPanel {
       return { ok: false, error: errorText(error, `Could not signal process ${pid}`) };
     }
   }
+}
+
+/** null when process.kill's rules allow ending `pid` now, else the policy's reason, to follow "This process". */
+async function endVerdict(policy: ProcessPolicy, pid: number): Promise<string | null> {
+  try {
+    await policy.signalTarget(pid);
+    return null;
+  } catch (error) {
+    if (!isComputerAdapterError(error)) return 'could not be checked';
+    if (error.code === 'NOT_FOUND') return 'has exited';
+    // "pid 7 is a kernel thread; process.kill may signal ..." -> "is a kernel thread"
+    return error.message.split('; process.kill may signal')[0]!.replace(/^pid \d+(?: \(a thread of process \d+\))? /, '');
+  }
+}
+
+async function mapInBatches<T, R>(items: readonly T[], size: number, run: (item: T) => Promise<R>): Promise<R[]> {
+  const out: R[] = [];
+  for (let i = 0; i < items.length; i += size) out.push(...(await Promise.all(items.slice(i, i + size).map(run))));
+  return out;
 }
 
 /** Adapter errors carry a safe, owner-facing message; anything else is reduced to its code. */

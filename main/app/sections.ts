@@ -8,6 +8,7 @@ const BY_CONFIG_SECTION: Record<string, SectionId> = {
   process: 'processes',
   desktop: 'desktop',
   services: 'services',
+  chatgpt: 'chatgpt',
   tunnel: 'chatgpt',
 };
 

@@ -3,7 +3,18 @@ import type { ActivityEntry, NavigateRequest, SectionId, ServerStatus, SettingsB
 import { sectionForField } from '../../main/app/sections';
 import { Icon, type IconName } from './components/Icon';
 import { fieldId } from './components/fields';
-import { defaultDraft, issuesToErrors, sameSettings, toConfig, toDraft, unknownKeys, validateDraft, type Draft, type FieldErrors } from './draft';
+import {
+  changedSections,
+  defaultDraft,
+  issuesToErrors,
+  sameSettings,
+  toConfig,
+  toDraft,
+  unknownKeys,
+  validateDraft,
+  type Draft,
+  type FieldErrors,
+} from './draft';
 import { ActivitySection } from './sections/ActivitySection';
 import { ChatGptSection } from './sections/ChatGptSection';
 import { CommandsSection } from './sections/CommandsSection';
@@ -17,7 +28,8 @@ import { ConsentPrompt } from './components/ConsentPrompt';
 import { useConnections } from './connections';
 import type { SectionProps } from './sections/types';
 
-const SECTIONS: { id: SectionId; title: string; icon: IconName; description: string }[] = [
+/** readOnly: the page has nothing to save (no Save/Discard bar there). */
+const SECTIONS: { id: SectionId; title: string; icon: IconName; description: string; readOnly?: true }[] = [
   { id: 'connection', title: 'Connection', icon: 'connection', description: 'How MCP clients reach this computer, and the token they need.' },
   { id: 'chatgpt', title: 'ChatGPT', icon: 'chatgpt', description: 'Connect ChatGPT through OpenAI’s Secure MCP Tunnel, step by step.' },
   { id: 'files', title: 'Files', icon: 'files', description: 'The folders the model can see, and whether it may change them.' },
@@ -25,8 +37,14 @@ const SECTIONS: { id: SectionId; title: string; icon: IconName; description: str
   { id: 'processes', title: 'Processes', icon: 'processes', description: 'Seeing and ending running programs.' },
   { id: 'desktop', title: 'Desktop', icon: 'desktop', description: 'Screen, mouse and keyboard, web pages and apps.' },
   { id: 'services', title: 'Services', icon: 'services', description: 'System services the model may check or control.' },
-  { id: 'activity', title: 'Activity', icon: 'activity', description: 'What the model has asked this computer to do, live.' },
-  { id: 'clients', title: 'Connected clients', icon: 'key', description: 'Apps connected with OAuth, and requests waiting for your approval.' },
+  { id: 'activity', title: 'Activity', icon: 'activity', description: 'What the model has asked this computer to do, live.', readOnly: true },
+  {
+    id: 'clients',
+    title: 'Connected clients',
+    icon: 'key',
+    description: 'Apps connected with OAuth, and requests waiting for your approval.',
+    readOnly: true,
+  },
 ];
 
 type SaveState = { kind: 'idle' } | { kind: 'saving' } | { kind: 'saved'; path: string } | { kind: 'failed'; error: string };
@@ -43,6 +61,8 @@ export function App({ bridge }: { bridge: SettingsBridge }) {
   const [saveState, setSaveState] = useState<SaveState>({ kind: 'idle' });
   const [mainErrors, setMainErrors] = useState<FieldErrors>(new Map());
   const [restarting, setRestarting] = useState(false);
+  /** Saved settings the running server does not have yet (it keeps its own until it restarts). */
+  const [restartPending, setRestartPending] = useState(false);
   const focusTarget = useRef<string | null>(null);
   const connections = useConnections(bridge);
 
@@ -52,6 +72,7 @@ export function App({ bridge }: { bridge: SettingsBridge }) {
     return merged;
   }, [draft, mainErrors]);
   const dirty = useMemo(() => !sameSettings(draft, baseline), [draft, baseline]);
+  const unsavedIn = useMemo(() => new Set(changedSections(draft, baseline).map((name) => sectionForField([name]))), [draft, baseline]);
   const env = useMemo(() => ({ homeDir: snapshot?.homeDir ?? '', platform: snapshot?.platform ?? '' }), [snapshot]);
 
   const navigate = useCallback((request: NavigateRequest) => {
@@ -68,13 +89,18 @@ export function App({ bridge }: { bridge: SettingsBridge }) {
       setDraft(loadedDraft);
       setBaseline(loadedDraft);
       setStatus(loaded.status);
+      setRestartPending(loaded.restartPending === true);
       // The file's issues are found again by validating the draft (same schema); they only pick where to open.
       const first = loaded.issues[0];
       if (loaded.navigate) navigate(loaded.navigate);
       else if (first) navigate({ section: sectionForField(first.path), field: first.path });
     });
     void bridge.listActivity().then((entries) => alive && setActivity(entries));
-    const offStatus = bridge.onStatus(setStatus);
+    const offStatus = bridge.onStatus((next) => {
+      setStatus(next);
+      // A (re)start from anywhere (the tray, this window) reads the saved file again.
+      if (next.state === 'starting' || next.state === 'stopped' || next.state === 'error') setRestartPending(false);
+    });
     const offActivity = bridge.onActivity((entry) =>
       setActivity((list) => {
         const index = list.findIndex((e) => e.seq === entry.seq);
@@ -104,8 +130,8 @@ export function App({ bridge }: { bridge: SettingsBridge }) {
       // The field itself, or the first control inside it (a root's path, an app's name).
       const element = document.getElementById(id) ?? document.querySelector<HTMLElement>(`[id^="${id}-"]:not([id$="-error"]):not([id$="-hint"])`);
       if (element) {
-        element.focus();
-        element.scrollIntoView({ block: 'center' });
+        element.focus({ preventScroll: true });
+        reveal(element);
         return;
       }
     }
@@ -133,11 +159,12 @@ export function App({ bridge }: { bridge: SettingsBridge }) {
     if (result.ok) {
       setBaseline(draft);
       setSaveState({ kind: 'saved', path: result.configPath });
+      setRestartPending(status.state === 'running' || status.state === 'paused');
     } else {
       setMainErrors(issuesToErrors(result.issues, draft));
       setSaveState({ kind: 'failed', error: result.error });
     }
-  }, [bridge, dirty, draft, errors, navigate]);
+  }, [bridge, dirty, draft, errors, navigate, status.state]);
 
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
@@ -155,6 +182,7 @@ export function App({ bridge }: { bridge: SettingsBridge }) {
     try {
       setStatus(await bridge.restartServer());
       setSaveState({ kind: 'idle' });
+      setRestartPending(false);
     } finally {
       setRestarting(false);
     }
@@ -164,6 +192,9 @@ export function App({ bridge }: { bridge: SettingsBridge }) {
   const current = SECTIONS.find((s) => s.id === section) ?? SECTIONS[0]!;
   const props: SectionProps = { draft, edit, errors, env, status, bridge };
   const unknown = unknownKeys(snapshot?.config ?? null);
+  const unsavedSections = SECTIONS.filter((s) => unsavedIn.has(s.id));
+  const firstUnsaved = unsavedSections[0]?.id ?? 'connection';
+  const unsavedTitles = listInWords(unsavedSections.map((s) => s.title));
 
   return (
     <div className="app">
@@ -175,6 +206,12 @@ export function App({ bridge }: { bridge: SettingsBridge }) {
           <div>
             <div className="brand-name">ChatGPT Computer MCP</div>
             <StatusBadge status={status} />
+            {restartPending ? (
+              <div className="status status-warn restart-pending" title="Saved settings take effect when the server restarts.">
+                <span className="status-dot" aria-hidden="true" />
+                Restart pending
+              </div>
+            ) : null}
           </div>
         </div>
         <ul className="nav">
@@ -194,6 +231,8 @@ export function App({ bridge }: { bridge: SettingsBridge }) {
                     <span className="nav-badge" aria-label={`${count} ${count === 1 ? 'problem' : 'problems'}`}>
                       {count}
                     </span>
+                  ) : unsavedIn.has(s.id) ? (
+                    <span className="nav-unsaved" aria-label="unsaved changes" title="Unsaved changes" />
                   ) : null}
                   {s.id === 'activity' && activity.some((a) => a.outcome === 'running') ? <span className="nav-live" aria-label="calls running" /> : null}
                   {s.id === 'clients' && connections.snapshot.pending.length > 0 ? (
@@ -230,16 +269,32 @@ export function App({ bridge }: { bridge: SettingsBridge }) {
           {snapshot && snapshot.overrides.length > 0 ? (
             <Banner kind="info">Environment variables override some file settings in the running server: {snapshot.overrides.join(', ')}.</Banner>
           ) : null}
+          {current.readOnly && dirty ? (
+            <Banner
+              kind="info"
+              action={
+                <button type="button" className="button" onClick={() => setSection(firstUnsaved)}>
+                  Review
+                </button>
+              }
+            >
+              Unsaved changes in {unsavedTitles}. This page has nothing to save; save or discard them there.
+            </Banner>
+          ) : null}
           {saveState.kind === 'saved' ? (
             <Banner
               kind="ok"
               action={
-                <button type="button" className="button primary" onClick={restart} disabled={restarting}>
-                  {restarting ? 'Restarting…' : 'Restart server now'}
-                </button>
+                restartPending ? (
+                  <button type="button" className="button primary" onClick={restart} disabled={restarting}>
+                    {restarting ? 'Restarting…' : 'Restart server now'}
+                  </button>
+                ) : undefined
               }
             >
-              Saved. The running server keeps its current settings until it restarts.
+              {restartPending
+                ? 'Saved. The running server keeps its current settings until it restarts.'
+                : 'Saved. The server uses these settings when it starts.'}
             </Banner>
           ) : null}
           {saveState.kind === 'failed' ? <Banner kind="bad">{saveState.error}</Banner> : null}
@@ -259,32 +314,47 @@ export function App({ bridge }: { bridge: SettingsBridge }) {
           </div>
         </main>
 
-        <footer className="action-bar">
-          <div className="action-state" role="status" aria-live="polite">
-            {errors.size > 0 ? (
-              <span className="bad">
-                <Icon name="warning" size={15} /> Fix {errors.size} {errors.size === 1 ? 'problem' : 'problems'} to save
-              </span>
-            ) : dirty ? (
-              <span className="dirty">
-                <span className="dot" aria-hidden="true" /> Unsaved changes
-              </span>
-            ) : (
-              <span className="muted">{saveState.kind === 'saving' ? 'Saving…' : 'All changes saved'}</span>
-            )}
-          </div>
-          <div className="action-buttons">
-            <button type="button" className="button" disabled={!dirty} onClick={() => (setDraft(baseline), setMainErrors(new Map()))}>
-              Discard changes
-            </button>
-            <button type="button" className="button primary" disabled={!dirty || errors.size > 0 || saveState.kind === 'saving'} onClick={() => void save()}>
-              Save
-            </button>
-          </div>
-        </footer>
+        {current.readOnly ? null : (
+          <footer className="action-bar">
+            <div className="action-state" role="status" aria-live="polite">
+              {errors.size > 0 ? (
+                <span className="bad">
+                  <Icon name="warning" size={15} /> Fix {errors.size} {errors.size === 1 ? 'problem' : 'problems'} to save
+                </span>
+              ) : dirty ? (
+                <span className="dirty">
+                  <span className="dot" aria-hidden="true" /> Unsaved changes
+                </span>
+              ) : (
+                <span className="muted">{saveState.kind === 'saving' ? 'Saving…' : 'All changes saved'}</span>
+              )}
+            </div>
+            <div className="action-buttons">
+              <button type="button" className="button" disabled={!dirty} onClick={() => (setDraft(baseline), setMainErrors(new Map()))}>
+                Discard changes
+              </button>
+              <button type="button" className="button primary" disabled={!dirty || errors.size > 0 || saveState.kind === 'saving'} onClick={() => void save()}>
+                Save
+              </button>
+            </div>
+          </footer>
+        )}
       </div>
     </div>
   );
+}
+
+/** Shows a focused field without hiding the page title when both fit (focus alone would scroll). */
+function reveal(element: HTMLElement): void {
+  const page = element.closest<HTMLElement>('.page');
+  if (!page) return element.scrollIntoView({ block: 'nearest' });
+  const top = element.getBoundingClientRect().top - page.getBoundingClientRect().top + page.scrollTop;
+  const bottom = top + element.getBoundingClientRect().height;
+  page.scrollTo({ top: bottom + 24 <= page.clientHeight ? 0 : Math.max(0, top - page.clientHeight / 3) });
+}
+
+function listInWords(items: string[]): string {
+  return items.length <= 1 ? (items[0] ?? '') : `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`;
 }
 
 function StatusBadge({ status }: { status: ServerStatus }) {

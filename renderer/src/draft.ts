@@ -27,6 +27,7 @@ export interface Draft {
   process: Config['process'];
   desktop: Omit<Config['desktop'], 'apps'> & { apps: DraftApp[] };
   services: Config['services'];
+  chatgpt: Config['chatgpt'];
   tunnel: Omit<Config['tunnel'], 'tunnelId' | 'clientPath'> & { tunnelId: string; clientPath: string };
 }
 
@@ -80,24 +81,32 @@ function overlay(defaults: Raw, raw: Raw): Raw {
   return out;
 }
 
-/** The object written to the file (still to be validated). */
+/** The object written to the file (still to be validated): every section the schema knows, in its order. */
 export function toConfig(draft: Draft): Raw {
   const { token, ...server } = draft.server;
   const { apps, ...desktop } = draft.desktop;
-  return {
-    ...(draft.$schema !== undefined ? { $schema: draft.$schema } : {}),
+  const shaped: Raw = {
     server: { ...server, ...(token ? { token } : {}) },
     filesystem: { ...draft.filesystem, roots: draft.filesystem.roots.map((r) => ({ path: r.path, readOnly: r.readOnly })) },
-    shell: { ...draft.shell },
-    process: { ...draft.process },
     desktop: { ...desktop, apps: Object.fromEntries(apps.map((a) => [a.name, { path: a.path, args: a.args, allowExtraArgs: a.allowExtraArgs }])) },
-    services: { ...draft.services },
     tunnel: {
       connectAtStart: draft.tunnel.connectAtStart,
       ...(draft.tunnel.tunnelId ? { tunnelId: draft.tunnel.tunnelId } : {}),
       ...(draft.tunnel.clientPath ? { clientPath: draft.tunnel.clientPath } : {}),
     },
   };
+  const sections = draft as unknown as Record<string, Raw>;
+  const out: Raw = draft.$schema !== undefined ? { $schema: draft.$schema } : {};
+  // Sections without a special shape are copied as they are, so none is dropped on save (chatgpt, and any added later).
+  for (const name of Object.keys(DEFAULTS)) out[name] = shaped[name] ?? { ...sections[name] };
+  return out;
+}
+
+/** The config sections whose saved and edited values differ. */
+export function changedSections(draft: Draft, baseline: Draft): string[] {
+  const a = toConfig(draft);
+  const b = toConfig(baseline);
+  return Object.keys(DEFAULTS).filter((name) => JSON.stringify(a[name]) !== JSON.stringify(b[name]));
 }
 
 export function sameSettings(a: Draft, b: Draft): boolean {

@@ -72,6 +72,47 @@ describe('ProcessPanel lists through the policy', () => {
   });
 });
 
+describe.skipIf(!linux)('ProcessPanel marks each row with what process.kill would do', () => {
+  it('offers to end a real child, never this app, its parent, pid 1 or a kernel thread, and says why', async () => {
+    const adapter = localAdapter();
+    const panel = new ProcessPanel(adapter.processes, () => new ProcessPolicy(makeConfig({ process: { list: true, kill: true } }), adapter.inspect));
+    const child = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)', 'process-panel-rows-marker'], { stdio: 'ignore' });
+    try {
+      const listed = await panel.list();
+      if (!listed.ok) throw new Error(listed.error);
+      expect(listed.killable).toMatch(/^processes this user may signal, except this server, the programs that started it, pid 1 and kernel threads$/);
+      const row = (pid: number) => listed.processes.find((p) => p.pid === pid);
+      expect(row(child.pid!)).toMatchObject({ endable: true, protectedReason: null });
+      expect(row(process.pid)).toMatchObject({ endable: false, protectedReason: 'is this MCP server; stop it from its own window or terminal' });
+      expect(row(process.ppid)).toMatchObject({ endable: false, protectedReason: expect.stringMatching(/^started this MCP server/) });
+      expect(row(1)).toMatchObject({ endable: false, protectedReason: 'is the init process and is never signalled' });
+      const kernel = someKernelThread();
+      if (kernel && row(kernel)) expect(row(kernel)).toMatchObject({ endable: false, protectedReason: 'is a kernel thread' });
+      // Every row the panel offers is one a kill would accept: the same verdicts, asked again.
+      for (const p of listed.processes.filter((p) => !p.endable)) expect((await panel.kill(p.pid, 'SIGTERM')).ok, `pid ${p.pid}`).toBe(false);
+    } finally {
+      child.kill('SIGKILL');
+    }
+  });
+
+  it('with ending off nothing is endable and no rows are checked', async () => {
+    let checked = 0;
+    const policy = rules(true, false);
+    const original = policy.signalTarget.bind(policy);
+    policy.signalTarget = (pid) => (checked++, original(pid));
+    const panel = new ProcessPanel({ listProcesses: async () => [{ pid: 4242, ppid: 1, user: 'me', command: 'node', args: ['node'] }] }, () => policy);
+    expect(await panel.list()).toMatchObject({ ok: true, canKill: false, killable: null, processes: [{ pid: 4242, endable: false, protectedReason: null }] });
+    expect(checked).toBe(0);
+  });
+
+  it('a process that exits before it is checked is not offered', async () => {
+    const panel = new ProcessPanel({ listProcesses: async () => [{ pid: 2 ** 31 - 2, ppid: 1, user: 'me', command: 'gone', args: ['gone'] }] }, () =>
+      rules(true, true),
+    );
+    expect(await panel.list()).toMatchObject({ ok: true, canKill: true, processes: [{ endable: false, protectedReason: 'has exited' }] });
+  });
+});
+
 describe.skipIf(!linux)('ProcessPanel ends processes through the same rules as process.kill', () => {
   it('never ends this app (any of its threads), its parent, pid 1 or a kernel thread', async () => {
     const panel = new ProcessPanel(untouchable, () => rules(true, true));

@@ -2,7 +2,17 @@
 import { describe, expect, it } from 'vitest';
 import { configSchema } from '../../main/config/schema.js';
 import { commandsWarning, displayWarning, hostWarning, isLoopbackHost, rootWarning, WARNINGS } from '../../renderer/src/dangers.js';
-import { defaultDraft, fieldKey, issuesToErrors, sameSettings, toConfig, toDraft, unknownKeys, validateDraft } from '../../renderer/src/draft.js';
+import {
+  changedSections,
+  defaultDraft,
+  fieldKey,
+  issuesToErrors,
+  sameSettings,
+  toConfig,
+  toDraft,
+  unknownKeys,
+  validateDraft,
+} from '../../renderer/src/draft.js';
 import { formatBytes, formatDuration } from '../../renderer/src/format.js';
 
 describe('draft <-> config file', () => {
@@ -30,6 +40,22 @@ describe('draft <-> config file', () => {
     const saved = configSchema.parse(toConfig(draft));
     expect(saved).toEqual(configSchema.parse({ ...file, filesystem: { ...file.filesystem, roots: draft.filesystem.roots } }));
     expect(toConfig(draft).$schema).toBe(file.$schema);
+  });
+
+  it('saves every section the schema knows, including ones without a special shape (chatgpt)', () => {
+    const file = { chatgpt: { searchFetch: true }, process: { list: true, ownOnly: true } };
+    const config = toConfig(toDraft(file));
+    expect(Object.keys(config)).toEqual(Object.keys(configSchema.parse({})));
+    expect(configSchema.parse(config)).toEqual(configSchema.parse(file));
+  });
+
+  it('names the sections whose edits are unsaved', () => {
+    const saved = toDraft({ shell: { enabled: true } });
+    const edited = structuredClone(saved);
+    expect(changedSections(edited, saved)).toEqual([]);
+    edited.shell.allowedCommands.push('git');
+    edited.chatgpt.searchFetch = true;
+    expect(changedSections(edited, saved)).toEqual(['shell', 'chatgpt']);
   });
 
   it('a cleared token is left out of the file', () => {

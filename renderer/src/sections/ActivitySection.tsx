@@ -1,4 +1,5 @@
 import type { ActivityEntry } from '../../../main/app/bridge-api';
+import { Breakable } from '../components/Breakable';
 import { Card } from '../components/fields';
 import { formatDuration, formatTime } from '../format';
 
@@ -18,7 +19,9 @@ export function ActivitySection({ entries }: { entries: ActivityEntry[] }) {
               <tr>
                 <th scope="col">Time</th>
                 <th scope="col">Tool</th>
-                <th scope="col">Target</th>
+                <th scope="col" className="target">
+                  Target
+                </th>
                 <th scope="col">Outcome</th>
                 <th scope="col" className="num">
                   Duration
@@ -33,9 +36,7 @@ export function ActivitySection({ entries }: { entries: ActivityEntry[] }) {
                     <div className="mono">{entry.tool}</div>
                     {entry.client ? <div className="muted small">by {entry.client}</div> : null}
                   </td>
-                  <td className="mono ellipsis" title={entry.target}>
-                    {entry.target || '—'}
-                  </td>
+                  <td className="mono wrap">{entry.target ? <Breakable text={entry.target} /> : <span className="muted">—</span>}</td>
                   <td className="shrink">
                     <span className={`pill ${entry.outcome === 'ok' ? 'pill-ok' : entry.outcome === 'running' ? 'pill-running' : 'pill-bad'}`}>
                       {entry.outcome === 'ok' ? 'OK' : entry.outcome === 'running' ? 'Running' : entry.outcome}

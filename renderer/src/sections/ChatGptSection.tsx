@@ -14,7 +14,9 @@ import './chatgpt.css';
 const TONE: Record<TunnelState, 'ok' | 'warn' | 'bad' | 'muted' | 'info'> = { ready: 'ok', starting: 'info', degraded: 'warn', error: 'bad', stopped: 'muted' };
 const LABEL: Record<TunnelState, string> = { ready: 'Ready', starting: 'Connecting…', degraded: 'Degraded', error: 'Error', stopped: 'Not connected' };
 const CONNECTOR_NAME = 'ChatGPT Computer MCP';
-const TEST_PROMPT = 'Use the ChatGPT Computer MCP connector to call system.info and tell me what this computer allows.';
+/** The prompt names the tool as this server will expose it (server.toolNames). */
+const testPrompt = (toolNames: string) =>
+  `Use the ChatGPT Computer MCP connector to call ${toolNames === 'underscore' ? 'system_info' : 'system.info'} and tell me what this computer allows.`;
 
 export function ChatGptSection({ draft, edit, errors, status, bridge, dirty }: SectionProps & { dirty: boolean }) {
   const [snapshot, setSnapshot] = useState<TunnelSnapshot | null>(null);
@@ -71,6 +73,7 @@ export function ChatGptSection({ draft, edit, errors, status, bridge, dirty }: S
   const tunnelId = draft.tunnel.tunnelId && !errors.get('tunnel.tunnelId') ? draft.tunnel.tunnelId : null;
   const keyInfo = snapshot?.key;
   const serverRunning = status.state === 'running';
+  const readyToConnect = lookup?.ok === true && Boolean(tunnelId) && keyInfo?.stored === true;
   const stepProblem = (step: number) =>
     problem?.step === step ? (
       <p className="field-error" role="alert">
@@ -155,7 +158,7 @@ export function ChatGptSection({ draft, edit, errors, status, bridge, dirty }: S
 
       <Card
         title="2. Identity"
-        description="The tunnel to serve and its runtime key. The key needs Tunnels Read + Use, and is stored only in your system's secret store."
+        description="The tunnel to serve and its runtime key. The key needs Tunnels Read + Use; it is kept in your system’s secret store (or, without one, an owner-only file), never in the config file."
         actions={<StepBadge done={Boolean(tunnelId) && keyInfo?.stored === true} />}
       >
         <TextField
@@ -248,7 +251,7 @@ export function ChatGptSection({ draft, edit, errors, status, bridge, dirty }: S
             <button
               type="button"
               className="button primary"
-              disabled={busy !== null || dirty || !serverRunning}
+              disabled={busy !== null || dirty || !serverRunning || !readyToConnect}
               onClick={() =>
                 act('connect', 3, async () => {
                   const result = await bridge.tunnelConnect();
@@ -270,6 +273,9 @@ export function ChatGptSection({ draft, edit, errors, status, bridge, dirty }: S
           onChange={(on) => edit((d) => void (d.tunnel.connectAtStart = on))}
         />
         {dirty ? <p className="muted small">Save your changes first: the tunnel uses the saved settings.</p> : null}
+        {!readyToConnect && !snapshot?.wanted ? (
+          <p className="muted small">Finish steps 1 and 2 first: a tunnel client, a tunnel id and a stored key.</p>
+        ) : null}
         {!serverRunning ? <p className="muted small">The server is not running; the tunnel starts when it runs.</p> : null}
         {stepProblem(3)}
       </Card>
@@ -328,12 +334,23 @@ export function ChatGptSection({ draft, edit, errors, status, bridge, dirty }: S
             <strong>none</strong>.
           </li>
           <li>
-            In a chat, turn the connector on and try: <CopyChip text={TEST_PROMPT} what="prompt" copied={copied} copy={copy} />
+            In a chat, turn the connector on and try: <CopyChip text={testPrompt(draft.server.toolNames)} what="prompt" copied={copied} copy={copy} />
           </li>
           <li>
             After you change what this computer allows (and restart the server), open the connector in ChatGPT and press <strong>Refresh</strong>.
           </li>
         </ol>
+        <Switch
+          id={fieldId('chatgpt.searchFetch')}
+          label="Offer search and fetch"
+          description={
+            draft.filesystem.read && draft.filesystem.roots.length > 0
+              ? 'ChatGPT needs these two read-only tools for connectors outside developer mode and for deep research. They find and read files in the shared folders.'
+              : 'ChatGPT needs these two read-only tools for connectors outside developer mode and for deep research. They need “Read files” and a shared folder (Files), which are not set.'
+          }
+          checked={draft.chatgpt.searchFetch}
+          onChange={(on) => edit((d) => void (d.chatgpt.searchFetch = on))}
+        />
         <Warning>
           ChatGPT keeps the tool list it saw when the connector was created or last refreshed: new grants are invisible to it until you press Refresh.
         </Warning>

@@ -7,7 +7,10 @@ export function CommandsSection({ draft, edit, errors }: SectionProps) {
   const off = !shell.enabled;
   return (
     <>
-      <Card title="Access" description="Programs run directly (never through a shell) with an argument list, inside the shared folders.">
+      <Card
+        title="Access"
+        description="Programs run directly (never through a shell) with an argument list, as your account. Only the folder they start in must be a shared folder: once running, a program can reach anything your account can, not just the shared folders."
+      >
         <Switch
           id={fieldId('shell.enabled')}
           label="Allow running commands"
@@ -62,6 +65,7 @@ export function CommandsSection({ draft, edit, errors }: SectionProps) {
         <Switch
           id={fieldId('shell.allowEnv')}
           label="Let the model add environment variables"
+          description="Only harmless ones (LANG, TZ, TERM and the like) and the names listed in shell.allowedEnv in the config file."
           checked={shell.allowEnv}
           disabled={off}
           onChange={(on) => edit((d) => void (d.shell.allowEnv = on))}

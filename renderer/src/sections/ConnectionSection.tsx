@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import type { ConnectionTestResult } from '../../../main/app/bridge-api';
-import { LOG_LEVELS } from '../../../main/config/schema';
+import { LOG_LEVELS, type AuthMode } from '../../../main/config/schema';
 import { Icon } from '../components/Icon';
 import { Card, ListEditor, NumberField, SelectField, SizeField, Switch, TextField, Warning, fieldId } from '../components/fields';
 import { hostWarning, isLoopbackHost } from '../dangers';
@@ -11,13 +11,47 @@ export function mcpUrl(host: string, port: number): string {
   return `http://${shownHost || '127.0.0.1'}:${Number.isFinite(port) ? port : '?'}/mcp`;
 }
 
+/** The URL to show and copy for these settings, or why there is none to give out. */
+export function shownUrl(
+  host: string,
+  port: number,
+  invalid: boolean,
+  status: SectionProps['status'],
+): { url: string; hint: string } | { url: null; why: string } {
+  if (invalid) return { url: null, why: 'Fix the host and port above to get the URL.' };
+  const url = mcpUrl(host, port);
+  const live = status.state === 'running' || status.state === 'paused' ? status.url : null;
+  if (port === 0) {
+    // Port 0 means a new free port at each start: only the running server's URL is real.
+    return live
+      ? { url: live, hint: 'The port changes at every start (port 0); this is the current one.' }
+      : { url: null, why: 'Port 0 picks a free port when the server starts; the URL appears then.' };
+  }
+  if (live && live !== url) return { url, hint: `After saving and restarting. The server runs at ${live} until then.` };
+  return { url, hint: 'Use this address in your MCP client or tunnel.' };
+}
+
+const AUTH_OPTIONS: { value: AuthMode; label: string }[] = [
+  { value: 'bearer', label: 'Access token' },
+  { value: 'oauth', label: 'OAuth, approved on this computer' },
+  { value: 'bearer+oauth', label: 'Access token or OAuth' },
+  { value: 'none', label: 'None (this computer only)' },
+];
+
+const AUTH_HINT: Record<AuthMode, string> = {
+  bearer: 'Clients send the token below as “Authorization: Bearer <token>”.',
+  oauth: 'For ChatGPT through a public tunnel: each app asks once and you approve it under Connected clients.',
+  'bearer+oauth': 'Either the token below or an OAuth sign-in you approved.',
+  none: 'Any program on this computer can use the server; refused on other addresses and with a public URL.',
+};
+
 export function ConnectionSection({ draft, edit, errors, status, bridge }: SectionProps) {
   const [showToken, setShowToken] = useState(false);
   const [copied, setCopied] = useState<string | null>(null);
   const [testing, setTesting] = useState(false);
   const [result, setResult] = useState<ConnectionTestResult | null>(null);
   const server = draft.server;
-  const url = mcpUrl(server.host, server.port);
+  const address = shownUrl(server.host, server.port, errors.has('server.port') || errors.has('server.host'), status);
 
   const copy = async (what: string, text: string) => {
     await bridge.copyText(text);
@@ -71,66 +105,90 @@ export function ConnectionSection({ draft, edit, errors, status, bridge }: Secti
           />
         ) : null}
         {hostWarning(draft) ? <Warning>{hostWarning(draft)}</Warning> : null}
-        <TextField
-          id="mcp-url"
-          label="MCP URL"
-          value={url}
-          mono
-          readOnly
-          onChange={() => {}}
-          hint="Use this address in your MCP client or tunnel."
-          trailing={
-            <button type="button" className="button" onClick={() => copy('url', url)}>
-              <Icon name={copied === 'url' ? 'check' : 'copy'} size={15} />
-              {copied === 'url' ? 'Copied' : 'Copy'}
-            </button>
-          }
-        />
+        {address.url !== null ? (
+          <TextField
+            id="mcp-url"
+            label="MCP URL"
+            value={address.url}
+            mono
+            readOnly
+            onChange={() => {}}
+            hint={address.hint}
+            trailing={
+              <button type="button" className="button" aria-label="Copy MCP URL" onClick={() => copy('url', address.url)}>
+                <Icon name={copied === 'url' ? 'check' : 'copy'} size={15} />
+                {copied === 'url' ? 'Copied' : 'Copy'}
+              </button>
+            }
+          />
+        ) : (
+          <div className="field">
+            <span className="field-label" id="mcp-url-label">
+              MCP URL
+            </span>
+            <p className="no-value" id="mcp-url" aria-labelledby="mcp-url-label">
+              {address.why}
+            </p>
+          </div>
+        )}
       </Card>
 
-      <Card
-        title="Access token"
-        description={
-          <>
-            Clients must send <code>Authorization: Bearer &lt;token&gt;</code>. Strongly recommended behind a tunnel; required for other computers.
-          </>
-        }
-      >
-        <TextField
-          id={fieldId('server.token')}
-          label="Token"
-          type={showToken ? 'text' : 'password'}
-          value={server.token}
-          mono
-          placeholder="No token: any local client can connect"
-          error={errors.get('server.token')}
-          onChange={(token) => edit((d) => void (d.server.token = token))}
+      <Card title="Authentication" description="What a client must present before any tool runs.">
+        <SelectField
+          id={fieldId('server.auth')}
+          label="Clients sign in with"
+          value={server.auth}
+          options={AUTH_OPTIONS}
+          hint={AUTH_HINT[server.auth] ?? ''}
+          error={errors.get('server.auth')}
+          onChange={(auth) => edit((d) => void (d.server.auth = auth))}
         />
-        <div className="button-row">
-          <button
-            type="button"
-            className="button"
-            onClick={async () => {
-              const token = await bridge.generateToken();
-              edit((d) => void (d.server.token = token));
-              setShowToken(true);
-            }}
-          >
-            <Icon name="key" size={15} />
-            Generate new token
-          </button>
-          <button type="button" className="button" disabled={!server.token} onClick={() => setShowToken((s) => !s)}>
-            <Icon name={showToken ? 'eyeOff' : 'eye'} size={15} />
-            {showToken ? 'Hide' : 'Show'}
-          </button>
-          <button type="button" className="button" disabled={!server.token} onClick={() => copy('token', server.token)}>
-            <Icon name={copied === 'token' ? 'check' : 'copy'} size={15} />
-            {copied === 'token' ? 'Copied' : 'Copy'}
-          </button>
-          <button type="button" className="button danger" disabled={!server.token} onClick={() => edit((d) => void (d.server.token = ''))}>
-            Clear
-          </button>
-        </div>
+        {server.auth === 'bearer' || server.auth === 'bearer+oauth' ? (
+          <>
+            <TextField
+              id={fieldId('server.token')}
+              label="Token"
+              type={showToken ? 'text' : 'password'}
+              value={server.token}
+              mono
+              placeholder="Empty: the app’s own token file (made at first start; Copy token in the tray menu)"
+              error={errors.get('server.token')}
+              onChange={(token) => edit((d) => void (d.server.token = token))}
+            />
+            <div className="button-row">
+              <button
+                type="button"
+                className="button"
+                onClick={async () => {
+                  const token = await bridge.generateToken();
+                  edit((d) => void (d.server.token = token));
+                  setShowToken(true);
+                }}
+              >
+                <Icon name="key" size={15} />
+                Generate new token
+              </button>
+              <button type="button" className="button" disabled={!server.token} onClick={() => setShowToken((s) => !s)}>
+                <Icon name={showToken ? 'eyeOff' : 'eye'} size={15} />
+                {showToken ? 'Hide' : 'Show'}
+              </button>
+              <button type="button" className="button" disabled={!server.token} onClick={() => copy('token', server.token)}>
+                <Icon name={copied === 'token' ? 'check' : 'copy'} size={15} />
+                {copied === 'token' ? 'Copied' : 'Copy'}
+              </button>
+              <button type="button" className="button danger" disabled={!server.token} onClick={() => edit((d) => void (d.server.token = ''))}>
+                Clear
+              </button>
+            </div>
+          </>
+        ) : server.token ? (
+          <p className="hint">
+            The file also holds a token, which this choice does not use.{' '}
+            <button type="button" className="link-button danger" onClick={() => edit((d) => void (d.server.token = ''))}>
+              Remove the token
+            </button>
+          </p>
+        ) : null}
       </Card>
 
       <Card
@@ -169,6 +227,16 @@ export function ConnectionSection({ draft, edit, errors, status, bridge }: Secti
           errorFor={(i) => errors.get(`server.allowedHosts.${i}`)}
           onChange={(items) => edit((d) => void (d.server.allowedHosts = items))}
         />
+        <TextField
+          id={fieldId('server.publicUrl')}
+          label="Public URL"
+          value={server.publicUrl}
+          mono
+          placeholder="https://my-tunnel.example.com"
+          error={errors.get('server.publicUrl')}
+          onChange={(value) => edit((d) => void (d.server.publicUrl = value.trim()))}
+          hint="The tunnel’s public https address, if it has one. OAuth needs it; its host is accepted like an extra Host name."
+        />
         <ListEditor
           id={fieldId('server.allowedOrigins')}
           label="Extra allowed browser origins"
@@ -185,10 +253,10 @@ export function ConnectionSection({ draft, edit, errors, status, bridge }: Secti
             label="Tool names"
             value={server.toolNames}
             options={[
-              { value: 'dotted', label: 'Dotted (fs.read)' },
               { value: 'underscore', label: 'Underscores (fs_read)' },
+              { value: 'dotted', label: 'Dots (fs.read)' },
             ]}
-            hint="Some clients reject dots in tool names."
+            hint="The same tools either way. OpenAI’s API and Claude Desktop refuse dots."
             error={errors.get('server.toolNames')}
             onChange={(names) => edit((d) => void (d.server.toolNames = names))}
           />

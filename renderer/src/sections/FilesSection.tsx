@@ -13,6 +13,8 @@ export function FilesSection({ draft, edit, errors, env, bridge }: SectionProps)
     });
   };
   const rootsError = errors.get('filesystem.roots');
+  // What a folder allows while writing is off everywhere (the per-folder choice only matters with it on).
+  const readAccess = fs.read ? 'Read only' : 'No access';
 
   return (
     <>
@@ -77,16 +79,23 @@ export function FilesSection({ draft, edit, errors, env, bridge }: SectionProps)
                       {warning ? <Warning>{warning}</Warning> : null}
                     </td>
                     <td className="shrink">
-                      <select
-                        id={fieldId(`${key}.readOnly`)}
-                        className="input compact"
-                        aria-label={`Access to ${root.path}`}
-                        value={root.readOnly ? 'read' : 'write'}
-                        onChange={(event) => edit((d) => void (d.filesystem.roots[index]!.readOnly = event.target.value === 'read'))}
-                      >
-                        <option value="read">Read only</option>
-                        <option value="write">Read and write</option>
-                      </select>
+                      {fs.write ? (
+                        <select
+                          id={fieldId(`${key}.readOnly`)}
+                          className="input compact"
+                          aria-label={`Access to ${root.path}`}
+                          value={root.readOnly ? 'read' : 'write'}
+                          onChange={(event) => edit((d) => void (d.filesystem.roots[index]!.readOnly = event.target.value === 'read'))}
+                        >
+                          <option value="read">{fs.read ? 'Read only' : 'No access'}</option>
+                          <option value="write">{fs.read ? 'Read and write' : 'Write only'}</option>
+                        </select>
+                      ) : (
+                        // Without "Write files" every folder is read-only, whatever it is marked; its own setting returns with the switch.
+                        <span className="access-effective" id={fieldId(`${key}.readOnly`)} tabIndex={-1} aria-label={`Access to ${root.path}: ${readAccess}`}>
+                          {readAccess}
+                        </span>
+                      )}
                     </td>
                     <td className="shrink">
                       <button
@@ -105,7 +114,9 @@ export function FilesSection({ draft, edit, errors, env, bridge }: SectionProps)
           </table>
         )}
         {rootsError ? <FieldError id={fieldId('filesystem.roots')} message={rootsError} /> : null}
-        {fs.write && fs.roots.length > 0 && fs.roots.every((r) => r.readOnly) ? (
+        {fs.roots.length > 0 && !fs.write ? (
+          <p className="hint">“Write files” is off, so every folder is read-only{fs.read ? '' : ' and, with “Read files” off too, nothing can be seen'}.</p>
+        ) : fs.write && fs.roots.length > 0 && fs.roots.every((r) => r.readOnly) ? (
           <p className="hint">Every folder is read-only, so nothing can be written.</p>
         ) : null}
       </Card>

@@ -1,0 +1,81 @@
+/**
+ * Serving the built settings window to headless Chromium with a stand-in preload: every bridge
+ * call goes to the test process (page.exposeFunction), which runs the real main-process modules,
+ * as the real preload forwards to the main process over IPC.
+ */
+import fs from 'node:fs';
+import http from 'node:http';
+import path from 'node:path';
+import type { Page } from 'playwright-core';
+
+/** Every invoke method of SettingsBridge (main/app/bridge-api.ts), forwarded to `__bridge`. */
+export const BRIDGE_METHODS = [
+  'load',
+  'save',
+  'generateToken',
+  'copyText',
+  'pickFolder',
+  'testConnection',
+  'restartServer',
+  'listActivity',
+  'listProcesses',
+  'killProcess',
+  'listConnections',
+  'approveConnection',
+  'denyConnection',
+  'revokeClient',
+  'tunnelStatus',
+  'tunnelConnect',
+  'tunnelDisconnect',
+  'tunnelSetKey',
+  'tunnelForgetKey',
+  'tunnelLookUp',
+  'tunnelPickClient',
+  'tunnelDownload',
+  'openLink',
+] as const;
+
+/** Runs in the page before its scripts: defines window.chatgptMcp like the preload does. */
+export function bridgeInit(methods: readonly string[]): void {
+  const call = (method: string, args: unknown[]) => (globalThis as unknown as { __bridge(m: string, a: unknown[]): Promise<unknown> }).__bridge(method, args);
+  const listeners: Record<string, Set<(value: unknown) => void>> = {};
+  const on = (name: string) => (listener: (value: unknown) => void) => {
+    (listeners[name] ??= new Set()).add(listener);
+    return () => listeners[name]!.delete(listener);
+  };
+  (globalThis as unknown as { __emit(name: string, value: unknown): void }).__emit = (name, value) => listeners[name]?.forEach((l) => l(value));
+  const dirty = { value: false };
+  (globalThis as unknown as { __dirty: typeof dirty }).__dirty = dirty;
+  const bridge: Record<string, unknown> = {
+    setDirty: (value: boolean) => void (dirty.value = value),
+    onStatus: on('status'),
+    onActivity: on('activity'),
+    onNavigate: on('navigate'),
+    onConnections: on('connections'),
+    onTunnel: on('tunnel'),
+  };
+  // Optional trailing arguments left out, as the preload's ipcRenderer.invoke would send them.
+  for (const name of methods)
+    bridge[name] = (...args: unknown[]) =>
+      call(
+        name,
+        args.filter((a) => a !== undefined),
+      );
+  (globalThis as unknown as { chatgptMcp: unknown }).chatgptMcp = Object.freeze(bridge);
+}
+
+/** What the main process pushes over IPC (status, activity, connections...). */
+export function push(page: Page, name: string, value: unknown): Promise<void> {
+  return page.evaluate(([n, v]) => (globalThis as unknown as { __emit(n: string, v: unknown): void }).__emit(n as string, v), [name, value] as const);
+}
+
+export function serveDirectory(dir: string): Promise<http.Server> {
+  const types: Record<string, string> = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css', '.svg': 'image/svg+xml' };
+  const server = http.createServer((req, res) => {
+    const file = path.join(dir, path.normalize(decodeURIComponent((req.url ?? '/').split('?')[0]!)).replace(/^([/\\])+/, ''));
+    if (!file.startsWith(dir) || !fs.existsSync(file) || !fs.statSync(file).isFile()) return void res.writeHead(404).end();
+    res.writeHead(200, { 'content-type': types[path.extname(file)] ?? 'application/octet-stream' });
+    fs.createReadStream(file).pipe(res);
+  });
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
+}
