@@ -33,12 +33,21 @@ export async function editTextFile(file: GuardedPath, edits: readonly TextEdit[]
   const before = crlf ? current.content.replace(/\r\n/g, '\n') : current.content;
   const edited = applyEdits(before, edits);
   const after = crlf ? edited.text.replace(/\n/g, '\r\n') : edited.text;
+  refuseTooLarge(file.path, after, options.maxBytes, 'fs.edit');
   const written = await writeTextFile(file, after, 'overwrite', { ...options, expectedSha256: current.sha256 });
   return { sha256: written.sha256, replacements: edited.replacements, bytesWritten: written.bytesWritten, diff: diffSummary(file.path, before, edited.text) };
 }
 
 function isCrlfThroughout(text: string): boolean {
   return text.includes('\r\n') && !/(^|[^\r])\n/.test(text);
+}
+
+/** What a change would write is held to the same limit as fs.write's content. */
+export function refuseTooLarge(path: string, content: string, maxBytes: number, operation: string): void {
+  const bytes = Buffer.byteLength(content);
+  if (bytes > maxBytes) {
+    throw adapterError('INVALID_INPUT', operation, `${path} would be ${bytes} bytes after the change; the limit is ${maxBytes} (filesystem.maxWriteBytes)`);
+  }
 }
 
 /** The whole text of a file no larger than `maxBytes`, with its sha256. */

@@ -5,7 +5,7 @@
  * files already changed are put back as they were.
  */
 import { adapterError } from '../../errors.js';
-import { readWhole } from '../edit-text.js';
+import { readWhole, refuseTooLarge } from '../edit-text.js';
 import type { GuardedPath, WriteOptions } from '../file-ops.js';
 import { removeEntry } from '../remove-entry.js';
 import { writeTextFile } from '../write-text.js';
@@ -82,6 +82,7 @@ export async function commitPatch(targets: readonly PatchTarget[], options: Writ
     if (target.op.kind !== 'add' && !existing) throw adapterError('NOT_FOUND', op, `${target.op.path} does not exist (patch line: ${target.op.kind} of it)`);
     const after =
       target.op.kind === 'add' ? target.op.content : target.op.kind === 'update' ? applyChunks(target.op.path, existing!.content, target.op.chunks) : null;
+    if (after !== null) refuseTooLarge((target.moveTo ?? target.file).path, after, options.maxBytes, op);
     const destinationBefore = target.moveTo ? await readIfExists(target.moveTo, options) : null;
     prepared.push({ target, before: existing, destinationBefore, after });
   }
