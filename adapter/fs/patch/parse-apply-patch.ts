@@ -85,14 +85,14 @@ function parseChunks(lines: string[], start: number, end: number): { chunks: Pat
   while (i < end && !isFileHeader(lines[i]!)) {
     const chunk: PatchChunk = { anchors: [], oldLines: [], newLines: [], endOfFile: false, patchLine: i + 1 };
     // One or more "@@" lines (each may name a line to find first); the first chunk may have none.
-    while (i < end && lines[i]!.trim().startsWith('@@')) {
-      const anchor = lines[i]!.trim().slice(2).trim();
+    while (i < end && isChunkHeader(lines[i]!)) {
+      const anchor = lines[i]!.slice(2).trim();
       if (anchor) chunk.anchors.push(anchor);
       i++;
     }
     if (chunks.length > 0 && chunk.patchLine === i + 1) throw new PatchSyntaxError('each chunk after the first starts with "@@"', i + 1);
     let changes = 0;
-    for (; i < end && !isFileHeader(lines[i]!) && !lines[i]!.trim().startsWith('@@'); i++) {
+    for (; i < end && !isFileHeader(lines[i]!) && !isChunkHeader(lines[i]!); i++) {
       const line = lines[i]!;
       if (line.trim() === EOF_MARK) {
         chunk.endOfFile = true;
@@ -118,6 +118,11 @@ function parseChunks(lines: string[], start: number, end: number): { chunks: Pat
     chunks.push(chunk);
   }
   return { chunks, next: i };
+}
+
+/** "@@" at the start of the line: one starting with a space is a context line, whatever follows (" @@ -1 +1 @@" in a .diff file). */
+function isChunkHeader(line: string): boolean {
+  return line.startsWith('@@');
 }
 
 function isFileHeader(line: string): boolean {
