@@ -135,11 +135,15 @@ function need(path: string, line: number): string {
   return path;
 }
 
-/** Drops a shell heredoc wrapper (`apply_patch <<'EOF'` ... `EOF`) models sometimes keep. */
+/**
+ * Blanks a shell heredoc wrapper (`apply_patch <<'EOF'` ... `EOF`) models sometimes keep; the
+ * lines stay in place so error messages count lines of the text as sent.
+ */
 function unwrap(lines: string[]): string[] {
   const first = lines.findIndex((line) => line.trim() !== '');
   if (first < 0 || !/<<\s*['"]?EOF['"]?\s*$/.test(lines[first]!)) return lines;
   let last = lines.length - 1;
   while (last > first && lines[last]!.trim() === '') last--;
-  return lines.slice(first + 1, lines[last]!.trim() === 'EOF' ? last : last + 1);
+  const closing = lines[last]!.trim() === 'EOF' ? last : -1;
+  return lines.map((line, i) => (i === first || i === closing ? '' : line));
 }
