@@ -6,7 +6,7 @@
  * non-breaking spaces) read as ASCII. The first place that matches at the strictest level wins.
  */
 import { adapterError } from '../../errors.js';
-import type { PatchChunk } from './patch-ops.js';
+import type { FinalNewline, PatchChunk } from './patch-ops.js';
 
 const op = 'fs.patch';
 
@@ -36,7 +36,7 @@ export function seek(lines: readonly string[], pattern: readonly string[], start
 }
 
 /** The new text, or NO_MATCH naming the chunk (its line in the patch and first old line). */
-export function applyChunks(path: string, text: string, chunks: readonly PatchChunk[]): string {
+export function applyChunks(path: string, text: string, chunks: readonly PatchChunk[], finalNewline: FinalNewline = 'add'): string {
   const lines = text.split('\n');
   // A final newline leaves an empty last element: it is not a line chunks can match or insert after.
   const hasFinalNewline = lines.at(-1) === '';
@@ -70,8 +70,10 @@ export function applyChunks(path: string, text: string, chunks: readonly PatchCh
     cursor = found + old.length;
   }
   for (const { at, remove, insert } of replacements.sort((a, b) => b.at - a.at)) lines.splice(at, remove, ...insert);
-  // Like apply_patch, an updated file always ends with a newline.
-  return lines.length === 0 ? '' : lines.join('\n') + '\n';
+  // Like apply_patch, an updated file ends with a newline, unless a unified diff said otherwise.
+  if (lines.length === 0) return '';
+  const newline = finalNewline === 'add' || (finalNewline === 'keep' && hasFinalNewline);
+  return lines.join('\n') + (newline ? '\n' : '');
 }
 
 function noMatch(path: string, chunk: PatchChunk, what: string): Error {

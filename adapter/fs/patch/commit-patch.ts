@@ -81,7 +81,11 @@ export async function commitPatch(targets: readonly PatchTarget[], options: Writ
     const existing = await readIfExists(target.file, options);
     if (target.op.kind !== 'add' && !existing) throw adapterError('NOT_FOUND', op, `${target.op.path} does not exist (patch line: ${target.op.kind} of it)`);
     const after =
-      target.op.kind === 'add' ? target.op.content : target.op.kind === 'update' ? applyChunks(target.op.path, existing!.content, target.op.chunks) : null;
+      target.op.kind === 'add'
+        ? target.op.content
+        : target.op.kind === 'update'
+          ? applyChunks(target.op.path, existing!.content, target.op.chunks, target.op.finalNewline)
+          : null;
     if (after !== null) refuseTooLarge((target.moveTo ?? target.file).path, after, options.maxBytes, op);
     const destinationBefore = target.moveTo ? await readIfExists(target.moveTo, options) : null;
     prepared.push({ target, before: existing, destinationBefore, after });

@@ -17,8 +17,17 @@ export interface PatchChunk {
   patchLine: number;
 }
 
+/**
+ * How an updated file ends: apply_patch always ends it with a newline ('add', the default); a
+ * unified diff says "\ No newline at end of file" for a side without one, or, when its hunks
+ * do not say, leaves the end as it was ('keep').
+ */
+export type FinalNewline = 'add' | 'remove' | 'keep';
+
 export type PatchOp =
-  { kind: 'add'; path: string; content: string } | { kind: 'delete'; path: string } | { kind: 'update'; path: string; moveTo?: string; chunks: PatchChunk[] };
+  | { kind: 'add'; path: string; content: string }
+  | { kind: 'delete'; path: string }
+  | { kind: 'update'; path: string; moveTo?: string; chunks: PatchChunk[]; finalNewline?: FinalNewline };
 
 export class PatchSyntaxError extends Error {
   override name = 'PatchSyntaxError';
