@@ -19,22 +19,27 @@ export function parseUnifiedDiff(text: string): PatchOp[] {
   } catch (error) {
     throw new PatchSyntaxError(`not a valid unified diff (${(error as Error).message})`, 1);
   }
+  // Where each hunk starts in the text, for messages: a line starting "@@" is always a hunk header.
+  const hunkLines = normalized.split('\n').flatMap((line, i) => (line.startsWith('@@') ? [i + 1] : []));
+  let hunkIndex = 0;
   const ops: PatchOp[] = [];
   for (const file of files) {
     const from = clean(file.oldFileName);
     const to = clean(file.newFileName);
     if (from === null && to === null) continue;
     if (from === null) {
+      hunkIndex += file.hunks.length;
       const content = file.hunks.flatMap((h) => h.lines.filter((l) => l.startsWith('+')).map((l) => l.slice(1)));
       ops.push({ kind: 'add', path: to!, content: content.length ? content.join('\n') + (endsWithoutNewline(file.hunks) ? '' : '\n') : '' });
       continue;
     }
     if (to === null) {
+      hunkIndex += file.hunks.length;
       ops.push({ kind: 'delete', path: from });
       continue;
     }
     const chunks = file.hunks.map((hunk): PatchChunk => {
-      const chunk: PatchChunk = { anchors: [], oldLines: [], newLines: [], endOfFile: false, patchLine: hunk.oldStart };
+      const chunk: PatchChunk = { anchors: [], oldLines: [], newLines: [], endOfFile: false, patchLine: hunkLines[hunkIndex++] ?? 1 };
       for (const line of hunk.lines) {
         const body = line.slice(1);
         if (line.startsWith(' ') || line === '') {
