@@ -4,6 +4,8 @@
  * strictly first, then with growing tolerance (as apply_patch does): trailing whitespace
  * ignored, then surrounding whitespace, then typographic punctuation (smart quotes, dashes,
  * non-breaking spaces) read as ASCII. The first place that matches at the strictest level wins.
+ * Context lines keep the file's own text (its indentation, its quotes): only "-" and "+" lines
+ * change the file.
  */
 import { adapterError } from '../../errors.js';
 import type { FinalNewline, PatchChunk } from './patch-ops.js';
@@ -66,7 +68,10 @@ export function applyChunks(path: string, text: string, chunks: readonly PatchCh
       found = seek(lines, old, cursor, chunk.endOfFile);
     }
     if (found < 0) throw noMatch(path, chunk, `the lines starting ${JSON.stringify(old[0])}`);
-    replacements.push({ at: found, remove: old.length, insert: neu });
+    // Context is unchanged by definition: keep the file's line where it matched only loosely.
+    const insert = [...neu];
+    for (const [o, n] of chunk.context) if (o < old.length && n < neu.length) insert[n] = lines[found + o]!;
+    replacements.push({ at: found, remove: old.length, insert });
     cursor = found + old.length;
   }
   for (const { at, remove, insert } of replacements.sort((a, b) => b.at - a.at)) lines.splice(at, remove, ...insert);

@@ -14,7 +14,7 @@
  * wrapper (<<'EOF' ... EOF) is dropped, an empty line inside a chunk is an empty context
  * line, and the first chunk of a file may omit its "@@".
  */
-import { PatchSyntaxError, type PatchChunk, type PatchOp } from './patch-ops.js';
+import { addContext, PatchSyntaxError, type PatchChunk, type PatchOp } from './patch-ops.js';
 
 const BEGIN = '*** Begin Patch';
 const END = '*** End Patch';
@@ -83,7 +83,7 @@ function parseChunks(lines: string[], start: number, end: number): { chunks: Pat
   const chunks: PatchChunk[] = [];
   let i = start;
   while (i < end && !isFileHeader(lines[i]!)) {
-    const chunk: PatchChunk = { anchors: [], oldLines: [], newLines: [], endOfFile: false, patchLine: i + 1 };
+    const chunk: PatchChunk = { anchors: [], oldLines: [], newLines: [], context: [], endOfFile: false, patchLine: i + 1 };
     // One or more "@@" lines (each may name a line to find first); the first chunk may have none.
     while (i < end && isChunkHeader(lines[i]!)) {
       const anchor = lines[i]!.slice(2).trim();
@@ -102,8 +102,7 @@ function parseChunks(lines: string[], start: number, end: number): { chunks: Pat
       const mark = line[0];
       const body = line.slice(1);
       if (line === '' || mark === ' ') {
-        chunk.oldLines.push(body);
-        chunk.newLines.push(body);
+        addContext(chunk, body);
       } else if (mark === '-') {
         chunk.oldLines.push(body);
         changes++;

@@ -5,7 +5,7 @@
  * apply_patch). "\ No newline at end of file" decides how the file ends.
  */
 import { parsePatch } from 'diff';
-import { PatchSyntaxError, type FinalNewline, type PatchChunk, type PatchOp } from './patch-ops.js';
+import { addContext, PatchSyntaxError, type FinalNewline, type PatchChunk, type PatchOp } from './patch-ops.js';
 
 export function isUnifiedDiff(text: string): boolean {
   return /^--- .*\n\+\+\+ .*\n@@ /m.test(text.replace(/\r\n/g, '\n'));
@@ -39,12 +39,11 @@ export function parseUnifiedDiff(text: string): PatchOp[] {
       continue;
     }
     const chunks = file.hunks.map((hunk): PatchChunk => {
-      const chunk: PatchChunk = { anchors: [], oldLines: [], newLines: [], endOfFile: false, patchLine: hunkLines[hunkIndex++] ?? 1 };
+      const chunk: PatchChunk = { anchors: [], oldLines: [], newLines: [], context: [], endOfFile: false, patchLine: hunkLines[hunkIndex++] ?? 1 };
       for (const line of hunk.lines) {
         const body = line.slice(1);
         if (line.startsWith(' ') || line === '') {
-          chunk.oldLines.push(body);
-          chunk.newLines.push(body);
+          addContext(chunk, body);
         } else if (line.startsWith('-')) chunk.oldLines.push(body);
         else if (line.startsWith('+')) chunk.newLines.push(body);
       }

@@ -36,7 +36,7 @@ describe('parseApplyPatch', () => {
         kind: 'update',
         path: 'src/app.py',
         moveTo: 'src/main.py',
-        chunks: [{ anchors: ['def greet():'], oldLines: ['print("Hi")'], newLines: ['print("Hello, world!")'], endOfFile: false, patchLine: 6 }],
+        chunks: [{ anchors: ['def greet():'], oldLines: ['print("Hi")'], newLines: ['print("Hello, world!")'], context: [], endOfFile: false, patchLine: 6 }],
       },
       { kind: 'delete', path: 'obsolete.txt' },
     ]);
@@ -48,7 +48,18 @@ describe('parseApplyPatch', () => {
     );
     expect(op).toMatchObject({
       kind: 'update',
-      chunks: [{ anchors: ['class BaseClass', 'def method():'], oldLines: ['a', 'b', 'old', 'c'], newLines: ['a', 'b', 'new', 'c'] }],
+      chunks: [
+        {
+          anchors: ['class BaseClass', 'def method():'],
+          oldLines: ['a', 'b', 'old', 'c'],
+          newLines: ['a', 'b', 'new', 'c'],
+          context: [
+            [0, 0],
+            [1, 1],
+            [3, 3],
+          ],
+        },
+      ],
     });
   });
 
