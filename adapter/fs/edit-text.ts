@@ -7,6 +7,7 @@
  */
 import { adapterError } from '../errors.js';
 import type { GuardedPath, WriteOptions } from './file-ops.js';
+import { isCrlfThroughout } from './line-endings.js';
 import { diffSummary } from './patch/diff-summary.js';
 import { readTextFile } from './read-text.js';
 import { applyEdits, type TextEdit } from './text-edits.js';
@@ -28,7 +29,6 @@ export async function editTextFile(file: GuardedPath, edits: readonly TextEdit[]
       options.revealHash ? `${file.path} changed since it was read (sha256 is ${current.sha256}); read it again` : `${file.path} does not match expectedSha256`,
     );
   }
-  // Only a file that is CRLF throughout: in a mixed one, LF lines would all turn CRLF.
   const crlf = isCrlfThroughout(current.content) && !edits.some((e) => e.oldText.includes('\r') || e.newText.includes('\r'));
   const before = crlf ? current.content.replace(/\r\n/g, '\n') : current.content;
   const edited = applyEdits(before, edits);
@@ -36,10 +36,6 @@ export async function editTextFile(file: GuardedPath, edits: readonly TextEdit[]
   refuseTooLarge(file.path, after, options.maxBytes, 'fs.edit');
   const written = await writeTextFile(file, after, 'overwrite', { ...options, expectedSha256: current.sha256 });
   return { sha256: written.sha256, replacements: edited.replacements, bytesWritten: written.bytesWritten, diff: diffSummary(file.path, before, edited.text) };
-}
-
-function isCrlfThroughout(text: string): boolean {
-  return text.includes('\r\n') && !/(^|[^\r])\n/.test(text);
 }
 
 /** What a change would write is held to the same limit as fs.write's content. */

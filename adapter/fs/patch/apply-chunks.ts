@@ -8,6 +8,7 @@
  * change the file.
  */
 import { adapterError } from '../../errors.js';
+import { isCrlfThroughout } from '../line-endings.js';
 import type { FinalNewline, PatchChunk } from './patch-ops.js';
 
 const op = 'fs.patch';
@@ -39,7 +40,9 @@ export function seek(lines: readonly string[], pattern: readonly string[], start
 
 /** The new text, or NO_MATCH naming the chunk (its line in the patch and first old line). */
 export function applyChunks(path: string, text: string, chunks: readonly PatchChunk[], finalNewline: FinalNewline = 'add'): string {
-  const lines = text.split('\n');
+  // A CRLF file is patched as LF text (patches come with LF) and stays CRLF.
+  const crlf = isCrlfThroughout(text);
+  const lines = (crlf ? text.replace(/\r\n/g, '\n') : text).split('\n');
   // A final newline leaves an empty last element: it is not a line chunks can match or insert after.
   const hasFinalNewline = lines.at(-1) === '';
   if (hasFinalNewline) lines.pop();
@@ -78,7 +81,8 @@ export function applyChunks(path: string, text: string, chunks: readonly PatchCh
   // Like apply_patch, an updated file ends with a newline, unless a unified diff said otherwise.
   if (lines.length === 0) return '';
   const newline = finalNewline === 'add' || (finalNewline === 'keep' && hasFinalNewline);
-  return lines.join('\n') + (newline ? '\n' : '');
+  const result = lines.join('\n') + (newline ? '\n' : '');
+  return crlf ? result.replace(/\n/g, '\r\n') : result;
 }
 
 function noMatch(path: string, chunk: PatchChunk, what: string): Error {

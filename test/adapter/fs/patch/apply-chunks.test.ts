@@ -96,6 +96,11 @@ describe('applyChunks', () => {
     expect(applyChunks('f', 'a\nb\n', change, 'keep')).toBe('a\nc\n');
   });
 
+  it('patches a CRLF file with an LF patch and keeps every line CRLF; a mixed file is patched as it is', () => {
+    expect(patch('a\r\nb\r\nc\r\n', ['@@', ' a', '-b', '+B', '+B2', ' c'])).toBe('a\r\nB\r\nB2\r\nc\r\n');
+    expect(patch('a\r\nb\nc\n', ['@@', ' b', '-c', '+C'])).toBe('a\r\nb\nC\n');
+  });
+
   it('NO_MATCH names the chunk by its patch line and its first old line', () => {
     expect(() => applyChunks('src/f.py', 'x\ny\n', [chunk(['nope'], ['yes'], { patchLine: 9 })])).toThrow(
       expect.objectContaining({
