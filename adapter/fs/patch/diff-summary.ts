@@ -9,6 +9,7 @@ export function diffSummary(path: string, before: string, after: string): string
   const full = createTwoFilesPatch(path, path, before, after, '', '', { context: 2 })
     .split('\n')
     .filter((line) => !line.startsWith('=====') && !line.startsWith('Index: '));
+  if (full.at(-1) === '') full.pop(); // the patch text's final newline is not a diff line
   let lines = full.slice(0, MAX_LINES);
   let text = lines.join('\n');
   if (text.length > MAX_CHARS) {
