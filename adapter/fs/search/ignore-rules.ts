@@ -1,13 +1,17 @@
 /**
- * Which entries a walk skips: hidden names (unless asked), `.git` always, ignore files
- * (.gitignore, .ignore, .rgignore) found inside the walked tree with git's precedence (a
- * deeper file's rules, negations included, win), and the caller's include/exclude globs.
- * The same rules are given to ripgrep as flags, so both engines pick the same files.
+ * Which entries a walk skips, as ripgrep decides (the `ignore` crate), so both engines pick the
+ * same files: `.git` always; the caller's exclude globs; ignore files found inside the walked
+ * tree, where `.rgignore` rules beat `.ignore` rules, which beat `.gitignore` rules, each kind
+ * decided by the deepest file with a rule for the path (negations included); then hidden
+ * names (unless asked), except those an ignore file whitelists; then the include globs, which
+ * only narrow. The same rules are given to ripgrep as flags.
  */
 import ignore, { type Ignore } from 'ignore';
 import picomatch from 'picomatch';
 
-export const IGNORE_FILES = ['.gitignore', '.ignore', '.rgignore'] as const;
+/** Highest precedence first. */
+export const IGNORE_FILES = ['.rgignore', '.ignore', '.gitignore'] as const;
+export type IgnoreFile = (typeof IGNORE_FILES)[number];
 
 export interface FilterOptions {
   hidden: boolean;
@@ -19,7 +23,7 @@ export interface FilterOptions {
 interface Level {
   /** Relative path of the directory whose ignore files these are ('' for the walk's start). */
   base: string;
-  rules: Ignore;
+  rules: Partial<Record<IgnoreFile, Ignore>>;
 }
 
 /** A glob without "/" matches a name at any depth; with "/" it matches the path from the walk's start. */
@@ -42,25 +46,35 @@ export class EntryFilter {
     return this.options.gitignore;
   }
 
-  /** A new level of ignore rules for the directory at `base`, from its ignore files' texts. */
-  level(base: string, texts: readonly string[]): Level | null {
-    if (!this.options.gitignore || texts.length === 0) return null;
-    return { base, rules: ignore({ allowRelativePaths: true }).add(texts.join('\n')) };
+  /** A new level of ignore rules for the directory at `base`, from the texts of its ignore files. */
+  level(base: string, files: ReadonlyArray<readonly [IgnoreFile, string]>): Level | null {
+    if (!this.options.gitignore || files.length === 0) return null;
+    const rules: Level['rules'] = {};
+    for (const [file, text] of files) rules[file] = ignore({ allowRelativePaths: true }).add(text);
+    return { base, rules };
   }
 
   /** Whether to skip the entry at `relative` (directories: the whole subtree). */
   skips(relative: string, name: string, isDirectory: boolean, levels: readonly Level[]): boolean {
     if (name === '.git') return true;
-    if (!this.options.hidden && name.startsWith('.')) return true;
     if (this.exclude?.(relative)) return true;
-    for (let i = levels.length - 1; i >= 0; i--) {
-      const { base, rules } = levels[i]!;
-      const inLevel = base === '' ? relative : relative.slice(base.length + 1);
-      const verdict = rules.test(isDirectory ? `${inLevel}/` : inLevel);
-      if (verdict.unignored) return false;
-      if (verdict.ignored) return true;
-    }
+    const verdict = this.ignoreVerdict(relative, isDirectory, levels);
+    if (verdict === 'ignored') return true;
+    if (verdict !== 'whitelisted' && !this.options.hidden && name.startsWith('.')) return true;
     return !isDirectory && this.include !== null && !this.include(relative);
+  }
+
+  private ignoreVerdict(relative: string, isDirectory: boolean, levels: readonly Level[]): 'ignored' | 'whitelisted' | undefined {
+    for (const file of IGNORE_FILES) {
+      for (let i = levels.length - 1; i >= 0; i--) {
+        const { base, rules } = levels[i]!;
+        const inLevel = base === '' ? relative : relative.slice(base.length + 1);
+        const verdict = rules[file]?.test(isDirectory ? `${inLevel}/` : inLevel);
+        if (verdict?.ignored) return 'ignored';
+        if (verdict?.unignored) return 'whitelisted';
+      }
+    }
+    return undefined;
   }
 }
 

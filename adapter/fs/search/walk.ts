@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import nodePath from 'node:path';
 import type { DirHandle } from '../dir-handle.js';
 import { READ_FLAGS } from '../read-text.js';
-import { IGNORE_FILES, type EntryFilter } from './ignore-rules.js';
+import { IGNORE_FILES, type EntryFilter, type IgnoreFile } from './ignore-rules.js';
 
 export interface WalkedEntry {
   /** Path from the walk's start, with "/" separators. */
@@ -68,9 +68,9 @@ function allowed(context: WalkContext, real: string): boolean {
   }
 }
 
-async function ignoreTexts(dir: DirHandle, names: readonly string[]): Promise<string[]> {
+async function ignoreTexts(dir: DirHandle, names: readonly string[]): Promise<Array<[IgnoreFile, string]>> {
   const present = IGNORE_FILES.filter((file) => names.includes(file));
-  return Promise.all(present.map((file) => readSmall(dir.entry(file))));
+  return Promise.all(present.map(async (file): Promise<[IgnoreFile, string]> => [file, await readSmall(dir.entry(file))]));
 }
 
 /** An ignore file's rules: read without following a link in its place, at most 1 MiB. */
