@@ -1,20 +1,20 @@
 /**
  * fs.search: matching lines under a directory. With ripgrep on the machine it picks the
- * candidate files fast (it reads the same ignore rules); without it the built-in walk does.
- * Either way every file whose lines are returned is then opened here through the checked
- * directories (no symlink followed, each step confirmed with the policy) and matched by the
- * same code, so both engines give the same answer and nothing ripgrep might have read through
- * a swapped link, a secret or a denied file can appear in it.
+ * candidate files fast (it reads the same ignore rules); without it every file is a candidate.
+ * Either way the same walk then visits them: through the checked directories (no symlink
+ * followed, each step confirmed with the policy), with the same filters, and matched by the
+ * same code. So both engines give the same answer as long as ripgrep's candidates include ours,
+ * and nothing ripgrep might have read through a swapped link, a secret or a denied file, or
+ * picked by a rule of its own, can appear in it.
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
-import nodePath from 'node:path';
 import { adapterError } from '../../errors.js';
 import { DirHandle } from '../dir-handle.js';
 import type { GuardedPath } from '../file-ops.js';
 import { fsError } from '../fs-errors.js';
 import { READ_FLAGS } from '../read-text.js';
-import { compareRelative, EntryFilter, type FilterOptions } from './ignore-rules.js';
+import { EntryFilter, type FilterOptions } from './ignore-rules.js';
 import { compileMatcher, isBinary, matchLines, type LineMatch } from './match-lines.js';
 import { walk } from './walk.js';
 
@@ -96,18 +96,11 @@ async function collect(start: DirHandle, dir: GuardedPath, matcher: RegExp, opti
     return true;
   };
 
-  if (candidates) {
-    for (const relative of candidates) {
-      if (options.signal?.aborted) throw cancelled();
-      const content = await readCandidate(start, relative, dir, options.maxFileBytes);
-      if (content && !take(relative, content)) break;
-    }
-    return result;
-  }
-
+  // ripgrep only narrows which files are looked at: the same walk, filters and checks decide.
+  const wanted = candidates ? wantedPaths(candidates) : undefined;
   let seen = 0;
   const filter = new EntryFilter(options);
-  const context = { filter, confirm: (real: string) => dir.confirm(real), signal: options.signal, budget: () => ++seen <= WALK_BUDGET };
+  const context = { filter, confirm: (real: string) => dir.confirm(real), signal: options.signal, budget: () => ++seen <= WALK_BUDGET, wanted };
   for await (const entry of walk(start, context)) {
     if (entry.type !== 'file' || entry.stat.size > options.maxFileBytes) continue;
     const content = await readEntry(entry.dir.entry(entry.name), options.maxFileBytes);
@@ -118,25 +111,14 @@ async function collect(start: DirHandle, dir: GuardedPath, matcher: RegExp, opti
   return result;
 }
 
-/** Opens a candidate step by step from the searched directory: no link followed, each directory and the file confirmed. */
-async function readCandidate(start: DirHandle, relative: string, dir: GuardedPath, maxFileBytes: number): Promise<Buffer | null> {
-  const parts = relative.split('/');
-  const opened: DirHandle[] = [];
-  try {
-    let current = start;
-    for (const part of parts.slice(0, -1)) {
-      current = await current.child(part);
-      opened.push(current);
-      dir.confirm(current.real);
-    }
-    const name = parts.at(-1)!;
-    dir.confirm(nodePath.join(current.real, name));
-    return await readEntry(current.entry(name), maxFileBytes);
-  } catch {
-    return null; // gone, changed into a link, or refused: not part of the answer
-  } finally {
-    await Promise.all(opened.map((handle) => handle.close()));
+/** The candidate files and every folder on the way to them. */
+function wantedPaths(files: readonly string[]): (relative: string) => boolean {
+  const wanted = new Set<string>();
+  for (const file of files) {
+    wanted.add(file);
+    for (let at = file.indexOf('/'); at !== -1; at = file.indexOf('/', at + 1)) wanted.add(file.slice(0, at));
   }
+  return (relative) => wanted.has(relative);
 }
 
 async function readEntry(path: string, maxFileBytes: number): Promise<Buffer | null> {
@@ -151,7 +133,7 @@ async function readEntry(path: string, maxFileBytes: number): Promise<Buffer | n
   }
 }
 
-/** Files ripgrep finds a match in, with the same filters as the built-in walk, in walk order. */
+/** Files ripgrep finds a match in, with the same filters as the built-in walk (a superset: include globs there also lift ignore rules). */
 function ripgrepCandidates(rg: string, cwd: string, options: SearchOptions): Promise<string[]> {
   const args = ['--files-with-matches', '--null', '--no-config', '--no-messages', '--no-ignore-parent', '--no-ignore-global', '--no-ignore-exclude'];
   args.push('--no-require-git', `--max-filesize=${options.maxFileBytes}`, '--glob=!.git');
@@ -183,7 +165,7 @@ function ripgrepCandidates(rg: string, cwd: string, options: SearchOptions): Pro
         .filter(Boolean)
         .map((p) => p.replace(/^\.\//, ''))
         .slice(0, MAX_CANDIDATES);
-      resolve(paths.sort(compareRelative));
+      resolve(paths);
     });
   });
 }

@@ -27,6 +27,8 @@ export interface WalkContext {
   signal?: AbortSignal;
   /** Counts every entry looked at; the walk stops when it returns false. */
   budget(): boolean;
+  /** When given, only these paths are looked at (files ripgrep found, and the folders to them). */
+  wanted?: ((relative: string) => boolean) | undefined;
 }
 
 export async function* walk(start: DirHandle, context: WalkContext): AsyncGenerator<WalkedEntry> {
@@ -38,8 +40,10 @@ async function* walkLevel(dir: DirHandle, base: string, levels: ReturnType<Entry
   const level = context.filter.usesIgnoreFiles ? context.filter.level(base, await ignoreTexts(dir, names)) : null;
   const active = (level ? [...levels, level] : levels).filter((l) => l !== null);
   for (const name of names) {
-    if (context.signal?.aborted || !context.budget()) return;
+    if (context.signal?.aborted) return;
     const relative = base ? `${base}/${name}` : name;
+    if (context.wanted && !context.wanted(relative)) continue;
+    if (!context.budget()) return;
     const stat = await fs.promises.lstat(dir.entry(name)).catch(() => null);
     if (!stat || !(stat.isFile() || stat.isDirectory())) continue; // links are never followed
     const isDirectory = stat.isDirectory();
