@@ -133,17 +133,32 @@ async function readEntry(path: string, maxFileBytes: number): Promise<Buffer | n
   }
 }
 
-/** Files ripgrep finds a match in, with the same filters as the built-in walk (a superset: include globs there also lift ignore rules). */
-function ripgrepCandidates(rg: string, cwd: string, options: SearchOptions): Promise<string[]> {
-  const args = ['--files-with-matches', '--null', '--no-config', '--no-messages', '--no-ignore-parent', '--no-ignore-global', '--no-ignore-exclude'];
-  args.push('--no-require-git', `--max-filesize=${options.maxFileBytes}`, '--glob=!.git');
+/**
+ * Escapes ripgrep reads differently from our JavaScript expressions (Unicode-aware there, ASCII
+ * or wider here): \b next to "é", \s for U+FEFF, \W and \D for non-ASCII letters and digits.
+ * With them ripgrep could miss a file we match, so it only lists the files to look at.
+ */
+const READ_DIFFERENTLY = /\\[bBsWD]/;
+
+/**
+ * Files ripgrep finds a match in (or, when its reading of the expression could differ, every
+ * file it would search), with the same filters as the built-in walk: a superset of ours
+ * (include globs there also lift ignore rules), or null when there are too many to pass on.
+ */
+function ripgrepCandidates(rg: string, cwd: string, options: SearchOptions): Promise<string[] | null> {
+  const listOnly = options.regex && READ_DIFFERENTLY.test(options.pattern);
+  const args = [listOnly ? '--files' : '--files-with-matches', '--null', '--no-config', '--no-messages', '--no-ignore-parent', '--no-ignore-global'];
+  args.push('--no-ignore-exclude', '--no-require-git', `--max-filesize=${options.maxFileBytes}`, '--glob=!.git');
   if (!options.regex) args.push('--fixed-strings');
+  // Lines are matched without their CR here, so $ must match before a CRLF there too.
+  else args.push('--crlf');
   if (!options.caseSensitive) args.push('--ignore-case');
   if (options.hidden) args.push('--hidden');
   if (!options.gitignore) args.push('--no-ignore');
   for (const glob of options.include) args.push(`--glob=${glob}`);
   for (const glob of options.exclude) args.push(`--glob=!${glob}`);
-  args.push('--regexp', options.pattern, '--', '.');
+  if (!listOnly) args.push('--regexp', options.pattern);
+  args.push('--', '.');
   return new Promise((resolve, reject) => {
     // Exactly ripgrep's own needs: no inherited environment (no RIPGREP_CONFIG_PATH, no token).
     const child = spawn(rg, args, { cwd, env: {}, stdio: ['ignore', 'pipe', 'pipe'], signal: options.signal });
@@ -158,14 +173,16 @@ function ripgrepCandidates(rg: string, cwd: string, options: SearchOptions): Pro
     child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk.slice(0, 2000)));
     child.once('error', reject);
     child.once('close', (code) => {
+      // More than we take: a cut list would leave out files the walk should see; it walks them all.
+      if (count > MAX_CANDIDATES) return resolve(null);
       // 0: matches, 1: none; 2 with output: some files unreadable. A pattern ripgrep rejects falls back to the built-in engine.
       if (code === 2 && out === '') return reject(Object.assign(new Error(stderr.split('\n')[0]), { ripgrepRejected: true }));
-      const paths = out
-        .split('\0')
-        .filter(Boolean)
-        .map((p) => p.replace(/^\.\//, ''))
-        .slice(0, MAX_CANDIDATES);
-      resolve(paths);
+      resolve(
+        out
+          .split('\0')
+          .filter(Boolean)
+          .map((p) => p.replace(/^\.\//, '')),
+      );
     });
   });
 }
