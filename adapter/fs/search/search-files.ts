@@ -171,7 +171,8 @@ function ripgrepCandidates(rg: string, cwd: string, options: SearchOptions): Pro
       if (count > MAX_CANDIDATES) child.kill();
     });
     child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk.slice(0, 2000)));
-    child.once('error', reject);
+    // A cancelled request kills ripgrep (spawn's signal) and is reported as cancelled, not as a failure.
+    child.once('error', (error) => reject(options.signal?.aborted ? cancelled() : error));
     child.once('close', (code) => {
       // More than we take: a cut list would leave out files the walk should see; it walks them all.
       if (count > MAX_CANDIDATES) return resolve(null);
