@@ -74,11 +74,18 @@ export async function searchFiles(dir: GuardedPath, options: SearchOptions): Pro
 async function collect(start: DirHandle, dir: GuardedPath, matcher: RegExp, options: SearchOptions, candidates: string[] | null): Promise<SearchResult> {
   const result: SearchResult = { matches: [], truncated: false, filesWithMatches: 0, engine: candidates ? 'ripgrep' : 'builtin' };
   let bytes = 0;
-  /** Adds a file's matching lines; false once the answer is full (then it is marked truncated). */
+  /**
+   * Adds a file's matching lines; false once something did not fit (then it is marked
+   * truncated). A full answer goes on to the next match, so that truncated means there is more.
+   */
   const take = (relative: string, content: Buffer): boolean => {
     if (isBinary(content)) return true;
-    const found = matchLines(content, matcher, options.contextLines, options.maxMatches - result.matches.length);
-    if (found.matches.length === 0) return true;
+    const room = options.maxMatches - result.matches.length;
+    const found = matchLines(content, matcher, options.contextLines, room);
+    if (room === 0 || found.matches.length === 0) {
+      if (found.more) result.truncated = true;
+      return !found.more;
+    }
     result.filesWithMatches++;
     for (const match of found.matches) {
       const size = [match.text, ...(match.before ?? []), ...(match.after ?? [])].reduce((n, line) => n + Buffer.byteLength(line), 0);
@@ -89,7 +96,7 @@ async function collect(start: DirHandle, dir: GuardedPath, matcher: RegExp, opti
       bytes += size;
       result.matches.push({ path: relative, ...match });
     }
-    if (found.more || result.matches.length >= options.maxMatches) {
+    if (found.more) {
       result.truncated = true;
       return false;
     }
