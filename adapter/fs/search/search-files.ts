@@ -14,7 +14,7 @@ import { DirHandle } from '../dir-handle.js';
 import type { GuardedPath } from '../file-ops.js';
 import { fsError } from '../fs-errors.js';
 import { READ_FLAGS } from '../read-text.js';
-import { EntryFilter, type FilterOptions } from './ignore-rules.js';
+import { EntryFilter, searchGlob, type FilterOptions } from './ignore-rules.js';
 import { compileMatcher, isBinary, matchLines, type LineMatch } from './match-lines.js';
 import { walk } from './walk.js';
 
@@ -162,8 +162,8 @@ function ripgrepCandidates(rg: string, cwd: string, options: SearchOptions): Pro
   if (!options.caseSensitive) args.push('--ignore-case');
   if (options.hidden) args.push('--hidden');
   if (!options.gitignore) args.push('--no-ignore');
-  for (const glob of options.include) args.push(`--glob=${glob}`);
-  for (const glob of options.exclude) args.push(`--glob=!${glob}`);
+  for (const glob of options.include) args.push(`--glob=${searchGlob(glob)}`);
+  for (const glob of options.exclude) args.push(`--glob=!${searchGlob(glob)}`);
   if (!listOnly) args.push('--regexp', options.pattern);
   args.push('--', '.');
   return new Promise((resolve, reject) => {
