@@ -77,7 +77,9 @@ export function applyChunks(path: string, text: string, chunks: readonly PatchCh
     replacements.push({ at: found, remove: old.length, insert });
     cursor = found + old.length;
   }
-  for (const { at, remove, insert } of replacements.sort((a, b) => b.at - a.at)) lines.splice(at, remove, ...insert);
+  // From the end, so earlier places keep their index; at the same place the later chunk goes first
+  // (an addition after an anchor, then a chunk replacing the line that follows it).
+  for (const { at, remove, insert } of replacements.sort((a, b) => a.at - b.at).reverse()) lines.splice(at, remove, ...insert);
   // Like apply_patch, an updated file ends with a newline, unless a unified diff said otherwise.
   if (lines.length === 0) return '';
   const newline = finalNewline === 'add' || (finalNewline === 'keep' && hasFinalNewline);

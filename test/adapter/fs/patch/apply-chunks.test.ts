@@ -78,6 +78,12 @@ describe('applyChunks', () => {
     expect(patch('a\nb\n', ['@@', '+z'])).toBe('a\nb\nz\n');
   });
 
+  it('an addition after an anchor and a chunk replacing the very next line both apply, in order', () => {
+    expect(patch('def stop():\n    pass\n', ['@@ def stop():', '+    # stopping', '@@', '-    pass', '+    return None'])).toBe(
+      'def stop():\n    # stopping\n    return None\n',
+    );
+  });
+
   it('*** End of File puts the chunk at the end even when the same lines occur earlier', () => {
     expect(patch('end\nmiddle\nend\n', ['@@', '-end', '+END', '*** End of File'])).toBe('end\nmiddle\nEND\n');
   });
