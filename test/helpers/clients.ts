@@ -15,7 +15,8 @@ export const MODERN = '2026-07-28';
 export interface TestClient {
   kind: 'modern' | 'legacy';
   listTools(): Promise<{ tools: Array<{ name: string; annotations?: Record<string, unknown>; outputSchema?: unknown }> }>;
-  callTool(params: { name: string; arguments?: Record<string, unknown> }): Promise<CallResult>;
+  /** With a signal: aborting it cancels the request, as a host does when the user stops. */
+  callTool(params: { name: string; arguments?: Record<string, unknown> }, options?: { signal?: AbortSignal }): Promise<CallResult>;
   close(): Promise<void>;
 }
 
@@ -53,18 +54,26 @@ export async function connectLegacyStdio(args: string[], env: Record<string, str
   return wrap('legacy', client);
 }
 
+type Params = { name: string; arguments?: Record<string, unknown> };
+type CallOptions = { signal?: AbortSignal };
+
 interface AnyClient {
   listTools(): Promise<unknown>;
-  callTool(params: { name: string; arguments?: Record<string, unknown> }): Promise<unknown>;
   close(): Promise<void>;
 }
 
-function wrap(kind: TestClient['kind'], client: AnyClient): TestClient {
+function wrap(kind: TestClient['kind'], client: Client | V1Client): TestClient {
+  // v2 takes (params, options); v1 (params, resultSchema, options).
+  const call =
+    client instanceof V1Client
+      ? (params: Params, options?: CallOptions) => client.callTool(params, undefined, options)
+      : (params: Params, options?: CallOptions) => client.callTool(params, options);
+  const any: AnyClient = client;
   return {
     kind,
-    listTools: () => client.listTools() as ReturnType<TestClient['listTools']>,
-    callTool: (params) => client.callTool(params) as Promise<CallResult>,
-    close: () => client.close(),
+    listTools: () => any.listTools() as ReturnType<TestClient['listTools']>,
+    callTool: (params, options) => call(params, options) as Promise<CallResult>,
+    close: () => any.close(),
   };
 }
 

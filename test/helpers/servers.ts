@@ -32,7 +32,15 @@ export interface TestHttpServer extends RunningHttpServer {
 
 export async function startTestServer(
   input: ConfigInput = {},
-  options: { adapter?: ComputerAdapter; tools?: readonly ToolDefinition[]; logger?: Logger; observer?: ToolCallObserver; protectedFiles?: string[] } = {},
+  options: {
+    adapter?: ComputerAdapter;
+    tools?: readonly ToolDefinition[];
+    logger?: Logger;
+    observer?: ToolCallObserver;
+    protectedFiles?: string[];
+    /** false: fs.search uses only its built-in engine (to compare it with ripgrep). */
+    useRipgrep?: boolean;
+  } = {},
 ): Promise<TestHttpServer> {
   const config = makeConfig(input);
   const logLines: string[] = [];
@@ -44,6 +52,7 @@ export async function startTestServer(
     tools: options.tools,
     observer: options.observer,
     protectedFiles: options.protectedFiles,
+    useRipgrep: options.useRipgrep,
   });
   const running = await startHttpServer({ config, factory, logger });
   return Object.assign(running, { config, logLines });
