@@ -10,13 +10,13 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import { adapterError } from '../../errors.js';
-import { DirHandle } from '../dir-handle.js';
+import type { DirHandle } from '../dir-handle.js';
 import type { GuardedPath } from '../file-ops.js';
 import { fsError } from '../fs-errors.js';
 import { READ_FLAGS } from '../read-text.js';
 import { EntryFilter, searchGlob, type FilterOptions } from './ignore-rules.js';
 import { compileMatcher, isBinary, matchLines, type LineMatch } from './match-lines.js';
-import { walk } from './walk.js';
+import { openStart, walk } from './walk.js';
 
 const op = 'fs.search';
 /** Entries a built-in walk looks at before it stops and says the result is partial. */
@@ -59,7 +59,7 @@ export async function searchFiles(dir: GuardedPath, options: SearchOptions): Pro
     throw adapterError('INVALID_INPUT', op, `pattern is not a valid regular expression: ${(error as Error).message}`);
   }
   try {
-    const start = await DirHandle.open(dir.path, (real) => dir.confirm(real), op);
+    const start = await openStart(dir, op);
     try {
       const candidates = options.ripgrep ? await ripgrepCandidates(options.ripgrep, dir.path, options).catch(fallBack) : null;
       return await collect(start, dir, matcher, options, candidates);

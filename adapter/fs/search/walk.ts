@@ -6,7 +6,9 @@
  */
 import fs from 'node:fs';
 import nodePath from 'node:path';
-import type { DirHandle } from '../dir-handle.js';
+import { adapterError } from '../../errors.js';
+import { DirHandle } from '../dir-handle.js';
+import type { GuardedPath } from '../file-ops.js';
 import { READ_FLAGS } from '../read-text.js';
 import { IGNORE_FILES, type EntryFilter, type IgnoreFile } from './ignore-rules.js';
 
@@ -29,6 +31,16 @@ export interface WalkContext {
   budget(): boolean;
   /** When given, only these paths are looked at (files ripgrep found, and the folders to them). */
   wanted?: ((relative: string) => boolean) | undefined;
+}
+
+/** Opens the folder a walk starts from, confirmed with the policy; a file there is named as such. */
+export async function openStart(dir: GuardedPath, operation: string): Promise<DirHandle> {
+  try {
+    return await DirHandle.open(dir.path, (real) => dir.confirm(real), operation);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOTDIR') throw error;
+    throw adapterError('INVALID_INPUT', operation, `${dir.path} is not a directory; ${operation} looks under a directory (read a file with fs.read)`);
+  }
 }
 
 export async function* walk(start: DirHandle, context: WalkContext): AsyncGenerator<WalkedEntry> {
