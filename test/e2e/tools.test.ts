@@ -53,10 +53,15 @@ describe.each(clients)('%s', (kind, connect) => {
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name).sort()).toEqual([
       'fs.delete',
+      'fs.edit',
+      'fs.find',
       'fs.list',
       'fs.mkdir',
       'fs.move',
+      'fs.patch',
       'fs.read',
+      'fs.search',
+      'fs.stat',
       'fs.write',
       'process.kill',
       'process.list',
@@ -136,9 +141,11 @@ describe('disabled capabilities (spec 17.2)', () => {
     try {
       for (const client of [await connectModernHttp(readOnlyServer.url), await connectLegacyHttp(readOnlyServer.url)]) {
         const names = (await client.listTools()).tools.map((t) => t.name);
-        expect(names.sort()).toEqual(['fs.list', 'fs.read', 'system.info']);
+        expect(names.sort()).toEqual(['fs.find', 'fs.list', 'fs.read', 'fs.search', 'fs.stat', 'system.info']);
         for (const [name, args] of [
           ['fs.write', { path: target, content: 'x' }],
+          ['fs.edit', { path: target, edits: [{ oldText: 'a', newText: 'b' }] }],
+          ['fs.patch', { patch: `*** Begin Patch\n*** Add File: ${target}\n+x\n*** End Patch` }],
           ['shell.exec', { command: 'touch', args: [target] }],
           ['process.kill', { pid: process.pid }],
         ] as const) {
