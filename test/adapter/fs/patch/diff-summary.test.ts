@@ -1,3 +1,4 @@
+import { createTwoFilesPatch } from 'diff';
 import { describe, expect, it } from 'vitest';
 import { diffSummary } from '../../../../adapter/fs/patch/diff-summary.js';
 
@@ -29,5 +30,40 @@ describe('diffSummary', () => {
     expect(summary).toMatch(/\n\.\.\. \(\d+ more diff lines\)$/);
     for (const line of summary.split('\n').slice(0, -1))
       expect(['-', '+', ' ', '@'].includes(line[0]!) || line.startsWith('---') || line.startsWith('+++')).toBe(true);
+  });
+
+  it('is the same diff jsdiff computes on the whole texts, for small edits anywhere (generated cases)', () => {
+    const whole = (before: string, after: string) => {
+      const lines = createTwoFilesPatch('/f', '/f', before, after, '', '', { context: 2 })
+        .split('\n')
+        .filter((line) => !line.startsWith('=====') && !line.startsWith('Index: '));
+      if (lines.at(-1) === '') lines.pop();
+      return lines.join('\n').trimEnd();
+    };
+    let seed = 11;
+    const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+    for (let n = 0; n < 500; n++) {
+      const lines = Array.from({ length: Math.floor(random() * 40) }, () => 'abcd'[Math.floor(random() * 4)]!);
+      const changed = [...lines];
+      for (let k = 0; k < 1 + Math.floor(random() * 3); k++) {
+        const at = Math.floor(random() * (changed.length + 1));
+        const what = random();
+        if (what < 0.33) changed.splice(at, 0, 'new');
+        else if (what < 0.66) changed.splice(at, 1);
+        else changed[at] = 'changed';
+      }
+      const before = lines.join('\n') + (random() < 0.5 ? '\n' : '');
+      const after = changed.join('\n') + (random() < 0.5 ? '\n' : '');
+      if (before !== after) expect(diffSummary('/f', before, after), JSON.stringify([before, after])).toBe(whole(before, after));
+    }
+  });
+
+  it('an edit of every line of a large file is summarised quickly, as old lines removed and new lines added', () => {
+    const before = Array.from({ length: 15_000 }, (_, i) => `line ${i}: the quick brown fox\n`).join('');
+    const started = performance.now();
+    const summary = diffSummary('/r/f', before, before.replace(/o/g, '0'));
+    expect(performance.now() - started).toBeLessThan(2000); // the full Myers diff took about two minutes
+    expect(summary.split('\n').slice(0, 4)).toEqual(['--- /r/f', '+++ /r/f', '@@ -1,15000 +1,15000 @@', '-line 0: the quick brown fox']);
+    expect(summary).toMatch(/\n\.\.\. \(\d+ more diff lines\)$/);
   });
 });
