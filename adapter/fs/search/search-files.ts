@@ -16,11 +16,14 @@ import { fsError } from '../fs-errors.js';
 import { READ_FLAGS } from '../read-text.js';
 import { EntryFilter, searchGlob, type FilterOptions } from './ignore-rules.js';
 import { compileMatcher, isBinary, matchLines, type LineMatch } from './match-lines.js';
+import { TimeLimitExceeded, withTimeLimit } from './time-limit.js';
 import { openStart, walk } from './walk.js';
 
 const op = 'fs.search';
 /** Entries a built-in walk looks at before it stops and says the result is partial. */
 const WALK_BUDGET = 200_000;
+/** Time one file's matching may take with a caller's regular expression. */
+const REGEX_TIME_LIMIT_MS = 2000;
 /** Candidate files taken from ripgrep (it is stopped beyond). */
 const MAX_CANDIDATES = 20_000;
 
@@ -81,7 +84,9 @@ async function collect(start: DirHandle, dir: GuardedPath, matcher: RegExp, opti
   const take = (relative: string, content: Buffer): boolean => {
     if (isBinary(content)) return true;
     const room = options.maxMatches - result.matches.length;
-    const found = matchLines(content, matcher, options.contextLines, room);
+    const found = options.regex
+      ? matchInTime(relative, () => matchLines(content, matcher, options.contextLines, room))
+      : matchLines(content, matcher, options.contextLines, room);
     if (room === 0 || found.matches.length === 0) {
       if (found.more) result.truncated = true;
       return !found.more;
@@ -116,6 +121,20 @@ async function collect(start: DirHandle, dir: GuardedPath, matcher: RegExp, opti
   if (options.signal?.aborted) throw cancelled();
   if (seen > WALK_BUDGET) result.truncated = true;
   return result;
+}
+
+/** A regular expression that backtracks for seconds on one file would hold up every other call: it fails instead. */
+function matchInTime<T>(relative: string, match: () => T): T {
+  try {
+    return withTimeLimit(REGEX_TIME_LIMIT_MS, match);
+  } catch (error) {
+    if (!(error instanceof TimeLimitExceeded)) throw error;
+    throw adapterError(
+      'TIMEOUT',
+      op,
+      `the regular expression ran for over ${REGEX_TIME_LIMIT_MS / 1000} s on ${relative} and was stopped: it backtracks too much (nested repetition such as (a+)+ or (a|a)*); simplify it or search for a literal`,
+    );
+  }
 }
 
 /** The candidate files and every folder on the way to them. */

@@ -193,6 +193,21 @@ describe('searchFiles: the built-in walk and ripgrep give the same answer', () =
     expect(places(await both({ pattern: 'needle big', maxFileBytes: size - 1 }))).toEqual([]);
   });
 
+  it('a regular expression that backtracks for ages is stopped with TIMEOUT instead of freezing the server', async () => {
+    write('slow/redos.txt', `${'a'.repeat(40)}\nab\n`); // ripgrep finds "ab"; JavaScript backtracks on the first line
+    try {
+      for (const engine of RG ? [RG, null] : [null]) {
+        const started = performance.now();
+        const error = await search(engine, { pattern: '(a|a)*b', regex: true, include: ['slow/**'] }).catch((e: Error) => e);
+        expect(error).toMatchObject({ code: 'TIMEOUT', message: expect.stringContaining('slow/redos.txt') });
+        // Unbounded, this takes hours (2^40 steps); the limit is 2 s per file.
+        expect(performance.now() - started).toBeLessThan(6000);
+      }
+    } finally {
+      fs.rmSync(path.join(dir, 'slow'), { recursive: true });
+    }
+  }, 20_000);
+
   it('an invalid regular expression is INVALID_INPUT', async () => {
     await expect(search(null, { pattern: '(unclosed', regex: true })).rejects.toMatchObject({ code: 'INVALID_INPUT' });
   });
