@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { applyChunks, seek } from '../../../../adapter/fs/patch/apply-chunks.js';
+import { applyChunks } from '../../../../adapter/fs/patch/apply-chunks.js';
 import type { PatchChunk } from '../../../../adapter/fs/patch/patch-ops.js';
 import { parseApplyPatch } from '../../../../adapter/fs/patch/parse-apply-patch.js';
 
@@ -19,28 +19,6 @@ function patch(text: string, body: string[]): string {
   if (op?.kind !== 'update') throw new Error('expected an update');
   return applyChunks('f', text, op.chunks);
 }
-
-describe('seek', () => {
-  const lines = ['foo   ', '    bar\t', 'baz', 'qux'];
-  it('tries exact, then trailing whitespace, then both sides, then typographic punctuation', () => {
-    expect(seek(['a', 'b', 'c'], ['b', 'c'], 0)).toBe(1);
-    expect(seek(lines, ['foo', '    bar'], 0)).toBe(0);
-    expect(seek(lines, ['foo', 'bar'], 0)).toBe(0);
-    expect(seek(['say \u201chi\u201d \u2014 it\u2019s\u00a0me'], ['say "hi" - it\'s me'], 0)).toBe(0);
-    expect(seek(lines, ['nope'], 0)).toBe(-1);
-  });
-
-  it('prefers a stricter match later in the file over a looser one earlier', () => {
-    expect(seek(['  x', 'x'], ['x'], 0)).toBe(1);
-  });
-
-  it('looks only at or after start, and at the end first for End of File', () => {
-    expect(seek(['a', 'b', 'a'], ['a'], 1)).toBe(2);
-    expect(seek(['a', 'b', 'a'], ['a'], 0, true)).toBe(2);
-    expect(seek(['a'], ['a', 'b'], 0)).toBe(-1);
-    expect(seek(['a'], [], 0)).toBe(0);
-  });
-});
 
 describe('applyChunks', () => {
   const file = 'def a():\n    return 1\n\ndef b():\n    return 1\n\ndef c():\n    return 1\n';
