@@ -77,11 +77,15 @@ export async function searchFiles(dir: GuardedPath, options: SearchOptions): Pro
 async function collect(start: DirHandle, dir: GuardedPath, matcher: RegExp, options: SearchOptions, candidates: string[] | null): Promise<SearchResult> {
   const result: SearchResult = { matches: [], truncated: false, filesWithMatches: 0, engine: candidates ? 'ripgrep' : 'builtin' };
   let bytes = 0;
+  // Exact for a case-sensitive literal: UTF-8 is self-synchronizing and lenient decoding only adds U+FFFD.
+  const needle = !options.regex && options.caseSensitive && !options.pattern.includes('\ufffd') ? Buffer.from(options.pattern) : null;
   /**
    * Adds a file's matching lines; false once something did not fit (then it is marked
    * truncated). A full answer goes on to the next match, so that truncated means there is more.
    */
   const take = (relative: string, content: Buffer): boolean => {
+    // Most files do not contain a literal at all: say so from the bytes, before decoding and splitting.
+    if (needle && !content.includes(needle)) return true;
     if (isBinary(content)) return true;
     const room = options.maxMatches - result.matches.length;
     const found = options.regex
