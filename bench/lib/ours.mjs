@@ -22,9 +22,9 @@ export async function loadOurs() {
     load('main/log.js'),
   ]);
 
-  /** The parsed config (free port, no logging) and the tool names it exposes. */
+  /** The parsed config (free port, no logging, no token: loopback only, as the baselines) and the tool names it exposes. */
   function configure(input) {
-    const config = configSchema.parse({ ...input, server: { ...input.server, port: 0, logLevel: 'silent' } });
+    const config = configSchema.parse({ ...input, server: { auth: 'none', ...input.server, port: 0, logLevel: 'silent' } });
     return { config, tools: enabledTools(config).map((tool) => tool.name) };
   }
 
