@@ -2,10 +2,12 @@
  * fs.edit: exact replacements in one file, all or nothing. The file is read whole through its
  * checked descriptor, edited in memory, and written back atomically only if it still has the
  * content that was edited (another program changing it meanwhile is PRECONDITION_FAILED).
- * A file with CRLF line endings is edited as LF text when the edits use LF, and keeps CRLF.
+ * A file with CRLF line endings throughout is edited as LF text when the edits use LF, and
+ * keeps CRLF; a file with mixed endings is edited as it is.
  */
 import { adapterError } from '../errors.js';
 import type { GuardedPath, WriteOptions } from './file-ops.js';
+import { isCrlfThroughout } from './line-endings.js';
 import { diffSummary } from './patch/diff-summary.js';
 import { readTextFile } from './read-text.js';
 import { applyEdits, type TextEdit } from './text-edits.js';
@@ -27,12 +29,21 @@ export async function editTextFile(file: GuardedPath, edits: readonly TextEdit[]
       options.revealHash ? `${file.path} changed since it was read (sha256 is ${current.sha256}); read it again` : `${file.path} does not match expectedSha256`,
     );
   }
-  const crlf = current.content.includes('\r\n') && !edits.some((e) => e.oldText.includes('\r') || e.newText.includes('\r'));
+  const crlf = isCrlfThroughout(current.content) && !edits.some((e) => e.oldText.includes('\r') || e.newText.includes('\r'));
   const before = crlf ? current.content.replace(/\r\n/g, '\n') : current.content;
   const edited = applyEdits(before, edits);
   const after = crlf ? edited.text.replace(/\n/g, '\r\n') : edited.text;
+  refuseTooLarge(file.path, after, options.maxBytes, 'fs.edit');
   const written = await writeTextFile(file, after, 'overwrite', { ...options, expectedSha256: current.sha256 });
   return { sha256: written.sha256, replacements: edited.replacements, bytesWritten: written.bytesWritten, diff: diffSummary(file.path, before, edited.text) };
+}
+
+/** What a change would write is held to the same limit as fs.write's content. */
+export function refuseTooLarge(path: string, content: string, maxBytes: number, operation: string): void {
+  const bytes = Buffer.byteLength(content);
+  if (bytes > maxBytes) {
+    throw adapterError('INVALID_INPUT', operation, `${path} would be ${bytes} bytes after the change; the limit is ${maxBytes} (filesystem.maxWriteBytes)`);
+  }
 }
 
 /** The whole text of a file no larger than `maxBytes`, with its sha256. */

@@ -1,6 +1,5 @@
 /** FileOps on Node's fs: listing, mkdir, move and delete here; read and write in their own modules. */
 import fs from 'node:fs';
-import nodePath from 'node:path';
 import { adapterError } from '../errors.js';
 import { withDirectory, type DirHandle } from './dir-handle.js';
 import { fsError } from './fs-errors.js';
@@ -12,6 +11,7 @@ import { removeEntry } from './remove-entry.js';
 import { copyEntry, removeTreeEntry } from './tree.js';
 import { createFile, writeTextFile } from './write-text.js';
 import { editTextFile } from './edit-text.js';
+import { makeDirectory } from './make-directory.js';
 import { applyPatchText } from './patch/commit-patch.js';
 import { findEntries } from './search/find-entries.js';
 import { searchFiles } from './search/search-files.js';
@@ -45,56 +45,7 @@ export const localFileOps: FileOps = {
     }
   },
 
-  async makeDirectory(dir, recursive) {
-    const op = 'fs.mkdir';
-    // The nearest existing ancestor is opened and confirmed; each missing level is created and opened from its parent.
-    const missing: string[] = [];
-    let existing = dir.path;
-    for (;;) {
-      const stat = await fs.promises.lstat(existing).catch((error: NodeJS.ErrnoException) => {
-        if (error.code === 'ENOENT') return null;
-        throw fsError(error, op, existing);
-      });
-      if (stat?.isDirectory()) break;
-      if (stat) {
-        throw existing === dir.path
-          ? adapterError('ALREADY_EXISTS', op, `${dir.path} already exists and is not a directory`)
-          : adapterError('INVALID_INPUT', op, `${existing} is not a directory`);
-      }
-      const parent = nodePath.dirname(existing);
-      if (parent === existing) throw adapterError('NOT_FOUND', op, `no part of ${dir.path} exists`);
-      missing.unshift(nodePath.basename(existing));
-      existing = parent;
-    }
-    if (missing.length === 0) return { created: false };
-    if (missing.length > 1 && !recursive)
-      throw adapterError('NOT_FOUND', op, `${nodePath.dirname(dir.path)} does not exist (pass recursive: true to create parents)`);
-    try {
-      await withDirectory(
-        existing,
-        (real) => dir.confirm(nodePath.join(real, ...missing)),
-        op,
-        async (top) => {
-          let current = top;
-          for (const [i, name] of missing.entries()) {
-            await fs.promises.mkdir(current.entry(name)).catch((error: NodeJS.ErrnoException) => {
-              // Created meanwhile by someone else: fine for a directory (child() refuses anything else).
-              if (error.code !== 'EEXIST') throw error;
-            });
-            if (i === missing.length - 1) break;
-            const next = await current.child(name);
-            if (current !== top) await current.close();
-            current = next;
-          }
-          await current.sync();
-          if (current !== top) await current.close();
-        },
-      );
-      return { created: true };
-    } catch (error) {
-      throw fsError(error, op, dir.path);
-    }
-  },
+  makeDirectory,
 
   async move(source, destination, overwrite) {
     const op = 'fs.move';

@@ -13,8 +13,12 @@ export function ownCpuMs() {
 
 let ticksPerSecond;
 
-/** Another process (a stdio server) from /proc; null where /proc is not available. */
-export function processCpuMs(pid) {
+/**
+ * Another process (a stdio server) from /proc; null where /proc is not available. With
+ * `children`, also the time of its children that have exited and been waited for (the rg a
+ * server runs per search).
+ */
+export function processCpuMs(pid, { children = false } = {}) {
   let stat;
   try {
     stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
@@ -22,7 +26,15 @@ export function processCpuMs(pid) {
     return null;
   }
   ticksPerSecond ??= Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
-  // Fields after the parenthesised command name: state is field 3, utime 14, stime 15.
+  // Fields after the parenthesised command name: state is field 3, utime 14, stime 15, cutime 16, cstime 17.
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return ((Number(fields[11]) + Number(fields[12])) * 1000) / ticksPerSecond;
+  const ticks = Number(fields[11]) + Number(fields[12]) + (children ? Number(fields[13]) + Number(fields[14]) : 0);
+  return (ticks * 1000) / ticksPerSecond;
+}
+
+/** This process's exited and waited-for children (a program the bench runs itself, such as rg); null without /proc. */
+export function childrenCpuMs() {
+  const all = processCpuMs(process.pid, { children: true });
+  const own = processCpuMs(process.pid);
+  return all === null || own === null ? null : all - own;
 }

@@ -6,9 +6,12 @@
 
 export const WITHIN_BARE = Object.freeze({ atMost: 1.25, text: '<= 1.25x' });
 export const FASTER_THAN_OFFICIAL = Object.freeze({ below: 1, text: '< 1x' });
+/** A figure the issue asks for without a target (the built-in scanner against ripgrep): reported, not judged. */
+export const NO_GOAL = Object.freeze({ text: 'none' });
 
 export function judge(goal, ratio) {
   const judgedOn = ratio.cpu !== null ? 'cpu' : 'time';
   const value = ratio[judgedOn];
+  if (goal.atMost === undefined && goal.below === undefined) return { judgedOn, met: null };
   return { judgedOn, met: goal.atMost !== undefined ? value <= goal.atMost : value < goal.below };
 }

@@ -22,7 +22,7 @@ export async function loadOurs() {
     load('main/log.js'),
   ]);
 
-  /** The parsed config (free port, no logging) and the tool names it exposes. */
+  /** The parsed config (free port, no logging, no token: loopback only, as the baselines) and the tool names it exposes. */
   function configure(input) {
     // auth "none" (loopback only), like the bare-SDK baselines: the bench measures the server, not a token check
     const config = configSchema.parse({ ...input, server: { auth: 'none', ...input.server, port: 0, logLevel: 'silent' } });

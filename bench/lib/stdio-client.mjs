@@ -7,8 +7,9 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { processCpuMs } from './cpu.mjs';
 
-export async function startStdioClient(label, command, args, cwd) {
-  const transport = new StdioClientTransport({ command, args, cwd, stderr: 'pipe' });
+/** `env` is added to the SDK's default environment; `cpu.children` counts the server's exited children too. */
+export async function startStdioClient(label, command, args, cwd, env = {}, cpu = {}) {
+  const transport = new StdioClientTransport({ command, args, cwd, env, stderr: 'pipe' });
   let stderr = '';
   transport.stderr?.on('data', (chunk) => {
     stderr = (stderr + chunk.toString()).slice(-4096);
@@ -22,7 +23,7 @@ export async function startStdioClient(label, command, args, cwd) {
   return {
     client,
     /** The server process's CPU time so far (ms), or null where it cannot be read. */
-    cpuMs: () => (transport.pid ? processCpuMs(transport.pid) : null),
+    cpuMs: () => (transport.pid ? processCpuMs(transport.pid, cpu) : null),
     /** One call; throws on a tool error so no failed call is ever timed as a success. */
     async call(name, args) {
       const result = await client.callTool({ name, arguments: args });
@@ -35,6 +36,12 @@ export async function startStdioClient(label, command, args, cwd) {
 
 /** A sequential (concurrency 1) runner for interleave(): calls until the deadline or maxCalls. */
 export function sequentialRunner(session, name, args, maxCalls) {
+  return alternatingRunner(session, name, [args], maxCalls);
+}
+
+/** Like sequentialRunner, cycling through `argsList` (an edit and the edit that undoes it). */
+export function alternatingRunner(session, name, argsList, maxCalls) {
+  let next = 0;
   return async (durationMs) => {
     const latencies = [];
     const cpu0 = session.cpuMs();
@@ -42,7 +49,7 @@ export function sequentialRunner(session, name, args, maxCalls) {
     const deadline = started + durationMs;
     while (latencies.length < maxCalls && performance.now() < deadline) {
       const t0 = performance.now();
-      await session.call(name, args);
+      await session.call(name, argsList[next++ % argsList.length]);
       latencies.push(performance.now() - t0);
     }
     const elapsedMs = performance.now() - started;

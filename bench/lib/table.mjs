@@ -39,7 +39,7 @@ function cells(row) {
     cpu(baseline),
     `${ratio[judgedOn].toFixed(2)}x${judgedOn === 'time' ? ' (time)' : ''}`,
     row.goal ? row.goal.text : 'noise',
-    row.goal ? (row.met ? 'yes' : 'NO') : '-',
+    row.goal && row.met !== null ? (row.met ? 'yes' : 'NO') : '-',
     '|',
     `${ratio.time.toFixed(2)}x (${Math.min(...ratio.timePairs).toFixed(2)}-${Math.max(...ratio.timePairs).toFixed(2)})`,
     `${ratio.p50.toFixed(2)} / ${ratio.p99.toFixed(2)}`,

@@ -177,18 +177,21 @@ export function findMatch(patterns: readonly SecretPattern[], target: MatchTarge
 }
 
 /**
- * Parts from `pi` consume every segment from `si` on and some non-`**` part is left over:
- * the target is an ancestor of what the pattern protects.
+ * Parts from `pi` consume every segment from `si` on, some non-`**` part is left over, and
+ * some non-`**` part matched one of the target's own segments (`used`): the target is an
+ * ancestor of what the pattern protects. A leading `**` that swallows the target's whole path
+ * (the deny pattern "any folder, then private, then anything", for any file) leaves the pattern
+ * matching wherever the target goes.
  */
-function ancestorFrom(parts: Part[], pi: number, segments: string[], si: number): boolean {
-  if (si === segments.length) return parts.slice(pi).some((part) => part !== '**');
+function ancestorFrom(parts: Part[], pi: number, segments: string[], si: number, used = false): boolean {
+  if (si === segments.length) return used && parts.slice(pi).some((part) => part !== '**');
   if (pi === parts.length) return false;
   const part = parts[pi]!;
   if (part === '**') {
-    for (let k = si; k <= segments.length; k++) if (ancestorFrom(parts, pi + 1, segments, k)) return true;
+    for (let k = si; k <= segments.length; k++) if (ancestorFrom(parts, pi + 1, segments, k, used)) return true;
     return false;
   }
-  return part.test(segments[si]!) && ancestorFrom(parts, pi + 1, segments, si + 1);
+  return part.test(segments[si]!) && ancestorFrom(parts, pi + 1, segments, si + 1, true);
 }
 
 /**

@@ -151,6 +151,8 @@ describe('disabled capabilities (spec 17.2)', () => {
         expect(names.sort()).toEqual(['fs.find', 'fs.list', 'fs.read', 'fs.search', 'fs.stat', 'system.info']);
         for (const [name, args] of [
           ['fs.write', { path: target, content: 'x' }],
+          ['fs.edit', { path: target, edits: [{ oldText: 'a', newText: 'b' }] }],
+          ['fs.patch', { patch: `*** Begin Patch\n*** Add File: ${target}\n+x\n*** End Patch` }],
           ['shell.exec', { command: 'touch', args: [target] }],
           ['process.kill', { pid: process.pid }],
         ] as const) {

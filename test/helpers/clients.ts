@@ -18,7 +18,8 @@ export interface TestClient {
   listTools(): Promise<{ tools: Array<{ name: string; annotations?: Record<string, unknown>; outputSchema?: unknown }> }>;
   /** Tools exactly as the server lists them. */
   rawListTools(): Promise<{ tools: Array<{ name: string; annotations?: Record<string, unknown>; outputSchema?: unknown }> }>;
-  callTool(params: { name: string; arguments?: Record<string, unknown> }): Promise<CallResult>;
+  /** With a signal: aborting it cancels the request, as a host does when the user stops. */
+  callTool(params: { name: string; arguments?: Record<string, unknown> }, options?: { signal?: AbortSignal }): Promise<CallResult>;
   close(): Promise<void>;
 }
 
@@ -56,9 +57,11 @@ export async function connectLegacyStdio(args: string[], env: Record<string, str
   return wrap('legacy', client);
 }
 
+type Params = { name: string; arguments?: Record<string, unknown> };
+type CallOptions = { signal?: AbortSignal };
+
 interface AnyClient {
   listTools(): Promise<unknown>;
-  callTool(params: { name: string; arguments?: Record<string, unknown> }): Promise<unknown>;
   close(): Promise<void>;
 }
 
@@ -67,9 +70,15 @@ interface AnyClient {
  * default, fs_read) is spoken to in its own names: calls are sent under the exposed name and
  * listings come back under the contract's. `rawListTools` shows what the server really lists.
  */
-function wrap(kind: TestClient['kind'], client: AnyClient): TestClient {
+function wrap(kind: TestClient['kind'], client: Client | V1Client): TestClient {
+  // v2 takes (params, options); v1 (params, resultSchema, options).
+  const call =
+    client instanceof V1Client
+      ? (params: Params, options?: CallOptions) => client.callTool(params, undefined, options)
+      : (params: Params, options?: CallOptions) => client.callTool(params, options);
+  const any: AnyClient = client;
   let exposed: Promise<Set<string>> | undefined;
-  const raw = () => client.listTools() as ReturnType<TestClient['listTools']>;
+  const raw = () => any.listTools() as ReturnType<TestClient['listTools']>;
   const exposedNames = () => (exposed ??= raw().then(({ tools }) => new Set(tools.map((t) => t.name))));
   const contract = (name: string) => name.replace(/_/g, '.');
   return {
@@ -80,12 +89,12 @@ function wrap(kind: TestClient['kind'], client: AnyClient): TestClient {
       exposed = Promise.resolve(new Set(listed.tools.map((t) => t.name)));
       return { ...listed, tools: listed.tools.map((tool) => ({ ...tool, name: contract(tool.name) })) };
     },
-    async callTool(params) {
+    async callTool(params, options) {
       const underscored = params.name.replace(/\./g, '_');
       const name = params.name.includes('.') && (await exposedNames()).has(underscored) ? underscored : params.name;
-      return client.callTool({ ...params, name }) as Promise<CallResult>;
+      return call({ ...params, name }, options) as Promise<CallResult>;
     },
-    close: () => client.close(),
+    close: () => any.close(),
   };
 }
 

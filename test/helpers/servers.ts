@@ -42,6 +42,8 @@ export async function startTestServer(
     bearerToken?: string;
     oauth?: HttpServerOptions['oauth'];
     protectedFiles?: string[];
+    /** false: fs.search uses only its built-in engine (to compare it with ripgrep). */
+    useRipgrep?: boolean;
   } = {},
 ): Promise<TestHttpServer> {
   const config = makeConfig(input);
@@ -54,6 +56,7 @@ export async function startTestServer(
     tools: options.tools,
     observer: options.observer,
     protectedFiles: options.protectedFiles,
+    useRipgrep: options.useRipgrep,
   });
   const running = await startHttpServer({ config, factory, logger, bearerToken: options.bearerToken, oauth: options.oauth });
   return Object.assign(running, { config, logLines });

@@ -1,6 +1,6 @@
 /** The deny-pattern matcher: built-in secret locations and owner globs, on path segments. */
 import { describe, expect, it } from 'vitest';
-import { BUILT_IN_SECRET_PATTERNS, compilePatterns, findMatch } from '../../main/policy/secret-patterns.js';
+import { BUILT_IN_SECRET_PATTERNS, compilePatterns, findAncestorMatch, findMatch } from '../../main/policy/secret-patterns.js';
 import { splitPath, type Platform } from '../../main/policy/path-compare.js';
 
 const builtIn = compilePatterns(BUILT_IN_SECRET_PATTERNS, 'built-in', 'linux');
@@ -115,5 +115,27 @@ describe('owner deny globs', () => {
     const patterns = [...compilePatterns(['*.txt'], 'deny', 'linux'), ...builtIn];
     expect(findMatch(patterns, { relative: ['.env'] })).toMatchObject({ source: '.env', origin: 'built-in' });
     expect(findMatch(patterns, { relative: ['notes.txt'] })).toMatchObject({ source: '*.txt', origin: 'deny' });
+  });
+});
+
+describe('findAncestorMatch: entries a move or delete would carry out of a pattern', () => {
+  const deny = (...sources: string[]) => compilePatterns(sources, 'deny', 'linux');
+  const cases: Array<[string, string, boolean]> = [
+    ['config/credentials.json', 'config', true],
+    ['config/credentials.json', 'app/config', true],
+    ['secrets/**/key', 'secrets/a', true],
+    ['/abs/proj/private/**', '/abs/proj', true],
+    // A leading ** floats: the pattern still matches below the entry wherever it is moved.
+    ['**/private/**', 'obsolete.txt', false],
+    ['**/private/**', 'src', false],
+    ['**/private/*.txt', 'docs/readme.md', false],
+    ['config/credentials.json', 'other', false],
+    ['*.log', 'build', false],
+  ];
+  it.each(cases)('%s protects something below %s: %s', (pattern, target, expected) => {
+    const match = target.startsWith('/')
+      ? findAncestorMatch(deny(pattern), { absolute: splitPath(target, 'linux') })
+      : findAncestorMatch(deny(pattern), { relative: target.split('/') });
+    expect(match !== undefined).toBe(expected);
   });
 });

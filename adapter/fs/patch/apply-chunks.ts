@@ -1,51 +1,30 @@
 /**
  * Applies update chunks to a file's text by finding each chunk's old lines (context and
- * removed lines) after the previous chunk, never by trusting line numbers. Lines are compared
- * strictly first, then with growing tolerance (as apply_patch does): trailing whitespace
- * ignored, then surrounding whitespace, then typographic punctuation (smart quotes, dashes,
- * non-breaking spaces) read as ASCII. The first place that matches at the strictest level wins.
+ * removed lines) after the previous chunk, never by trusting line numbers, with apply_patch's
+ * growing tolerance (seek-lines.ts). Context lines keep the file's own text (its indentation,
+ * its quotes): only "-" and "+" lines change the file.
  */
 import { adapterError } from '../../errors.js';
-import type { PatchChunk } from './patch-ops.js';
+import { isCrlfThroughout } from '../line-endings.js';
+import type { FinalNewline, PatchChunk } from './patch-ops.js';
+import { LineSeeker } from './seek-lines.js';
 
 const op = 'fs.patch';
 
-type Compare = (a: string, b: string) => boolean;
-const PASSES: Compare[] = [(a, b) => a === b, (a, b) => a.trimEnd() === b.trimEnd(), (a, b) => a.trim() === b.trim(), (a, b) => ascii(a) === ascii(b)];
-
-/** Typographic characters models and editors swap in, read as their ASCII forms. */
-function ascii(line: string): string {
-  return line
-    .trim()
-    .replace(/[\u2018\u2019\u201a\u201b]/g, "'")
-    .replace(/[\u201c\u201d\u201e\u201f]/g, '"')
-    .replace(/[\u2010-\u2015\u2212]/g, '-')
-    .replace(/[\u00a0\u2002-\u200a\u202f\u205f\u3000]/g, ' ');
-}
-
-/** Where `pattern` starts in `lines` at or after `start` (at the end first when `atEnd`), or -1. */
-export function seek(lines: readonly string[], pattern: readonly string[], start: number, atEnd = false): number {
-  if (pattern.length === 0) return start;
-  if (pattern.length > lines.length) return -1;
-  const matchesAt = (at: number, same: Compare) => pattern.every((p, k) => same(lines[at + k]!, p));
-  for (const same of PASSES) {
-    if (atEnd && lines.length - pattern.length >= start && matchesAt(lines.length - pattern.length, same)) return lines.length - pattern.length;
-    for (let at = start; at + pattern.length <= lines.length; at++) if (matchesAt(at, same)) return at;
-  }
-  return -1;
-}
-
 /** The new text, or NO_MATCH naming the chunk (its line in the patch and first old line). */
-export function applyChunks(path: string, text: string, chunks: readonly PatchChunk[]): string {
-  const lines = text.split('\n');
+export function applyChunks(path: string, text: string, chunks: readonly PatchChunk[], finalNewline: FinalNewline = 'add'): string {
+  // A CRLF file is patched as LF text (patches come with LF) and stays CRLF.
+  const crlf = isCrlfThroughout(text);
+  const lines = (crlf ? text.replace(/\r\n/g, '\n') : text).split('\n');
   // A final newline leaves an empty last element: it is not a line chunks can match or insert after.
   const hasFinalNewline = lines.at(-1) === '';
   if (hasFinalNewline) lines.pop();
+  const seeker = new LineSeeker(lines);
   const replacements: Array<{ at: number; remove: number; insert: string[] }> = [];
   let cursor = 0;
   for (const chunk of chunks) {
     for (const anchor of chunk.anchors) {
-      const found = seek(lines, [anchor], cursor);
+      const found = seeker.seek([anchor], cursor);
       if (found < 0) throw noMatch(path, chunk, `the anchor "@@ ${anchor}"`);
       cursor = found + 1;
     }
@@ -58,20 +37,28 @@ export function applyChunks(path: string, text: string, chunks: readonly PatchCh
     }
     let old = chunk.oldLines;
     let neu = chunk.newLines;
-    let found = seek(lines, old, cursor, chunk.endOfFile);
+    let found = seeker.seek(old, cursor, chunk.endOfFile);
     // A trailing empty context line usually stands for the file's final newline.
     if (found < 0 && old.at(-1) === '') {
       old = old.slice(0, -1);
       neu = neu.at(-1) === '' ? neu.slice(0, -1) : neu;
-      found = seek(lines, old, cursor, chunk.endOfFile);
+      found = seeker.seek(old, cursor, chunk.endOfFile);
     }
     if (found < 0) throw noMatch(path, chunk, `the lines starting ${JSON.stringify(old[0])}`);
-    replacements.push({ at: found, remove: old.length, insert: neu });
+    // Context is unchanged by definition: keep the file's line where it matched only loosely.
+    const insert = [...neu];
+    for (const [o, n] of chunk.context) if (o < old.length && n < neu.length) insert[n] = lines[found + o]!;
+    replacements.push({ at: found, remove: old.length, insert });
     cursor = found + old.length;
   }
-  for (const { at, remove, insert } of replacements.sort((a, b) => b.at - a.at)) lines.splice(at, remove, ...insert);
-  // Like apply_patch, an updated file always ends with a newline.
-  return lines.length === 0 ? '' : lines.join('\n') + '\n';
+  // From the end, so earlier places keep their index; at the same place the later chunk goes first
+  // (an addition after an anchor, then a chunk replacing the line that follows it).
+  for (const { at, remove, insert } of replacements.sort((a, b) => a.at - b.at).reverse()) lines.splice(at, remove, ...insert);
+  // Like apply_patch, an updated file ends with a newline, unless a unified diff said otherwise.
+  if (lines.length === 0) return '';
+  const newline = finalNewline === 'add' || (finalNewline === 'keep' && hasFinalNewline);
+  const result = lines.join('\n') + (newline ? '\n' : '');
+  return crlf ? result.replace(/\n/g, '\r\n') : result;
 }
 
 function noMatch(path: string, chunk: PatchChunk, what: string): Error {

@@ -1,12 +1,15 @@
 /**
  * Applies a parsed patch across files, all or nothing: every file is read and every chunk
  * applied in memory first; only when all of them apply are files written (each atomically, and
- * only if it still has the content the patch was applied to). If a write fails midway, the
- * files already changed are put back as they were.
+ * only if it still has the content the patch was applied to). A new file's missing folders are
+ * created. If a write fails midway, the files already changed are put back as they were and
+ * the folders made are removed.
  */
+import nodePath from 'node:path';
 import { adapterError } from '../../errors.js';
-import { readWhole } from '../edit-text.js';
+import { readWhole, refuseTooLarge } from '../edit-text.js';
 import type { GuardedPath, WriteOptions } from '../file-ops.js';
+import { makeDirectories } from '../make-directory.js';
 import { removeEntry } from '../remove-entry.js';
 import { writeTextFile } from '../write-text.js';
 import { applyChunks } from './apply-chunks.js';
@@ -81,7 +84,12 @@ export async function commitPatch(targets: readonly PatchTarget[], options: Writ
     const existing = await readIfExists(target.file, options);
     if (target.op.kind !== 'add' && !existing) throw adapterError('NOT_FOUND', op, `${target.op.path} does not exist (patch line: ${target.op.kind} of it)`);
     const after =
-      target.op.kind === 'add' ? target.op.content : target.op.kind === 'update' ? applyChunks(target.op.path, existing!.content, target.op.chunks) : null;
+      target.op.kind === 'add'
+        ? target.op.content
+        : target.op.kind === 'update'
+          ? applyChunks(target.op.path, existing!.content, target.op.chunks, target.op.finalNewline)
+          : null;
+    if (after !== null) refuseTooLarge((target.moveTo ?? target.file).path, after, options.maxBytes, op);
     const destinationBefore = target.moveTo ? await readIfExists(target.moveTo, options) : null;
     prepared.push({ target, before: existing, destinationBefore, after });
   }
@@ -110,6 +118,7 @@ async function commitOne({ target, before, destinationBefore, after }: Prepared,
   }
   const destination = moveTo ?? file;
   const previous = moveTo ? destinationBefore : before;
+  if (!previous) await makeParents(destination, undo);
   const written = await writeTextFile(destination, after!, previous ? 'overwrite' : 'create', guarded(previous));
   undo.push(restore(destination, previous));
   if (moveTo) {
@@ -121,6 +130,16 @@ async function commitOne({ target, before, destinationBefore, after }: Prepared,
   return moveTo
     ? { path: file.path, action: 'moved', destination: moveTo.path, sha256: written.sha256, diff }
     : { path: file.path, action: 'updated', sha256: written.sha256, diff };
+}
+
+/**
+ * A new file's missing folders are created, as apply_patch does; each is confirmed with the
+ * policy like the file itself, and an undo removes the ones made here.
+ */
+async function makeParents(file: GuardedPath, undo: Undo[]): Promise<void> {
+  const confirm = (real: string) => file.confirm(real);
+  const made = await makeDirectories({ path: nodePath.dirname(file.path), confirm }, true);
+  for (const dir of made) undo.push(() => removeEntry({ path: dir, confirm }, false));
 }
 
 async function readIfExists(file: GuardedPath, options: WriteOptions & { maxBytes: number }): Promise<{ content: string; sha256: string } | null> {

@@ -14,7 +14,7 @@
  * wrapper (<<'EOF' ... EOF) is dropped, an empty line inside a chunk is an empty context
  * line, and the first chunk of a file may omit its "@@".
  */
-import { PatchSyntaxError, type PatchChunk, type PatchOp } from './patch-ops.js';
+import { addContext, PatchSyntaxError, type PatchChunk, type PatchOp } from './patch-ops.js';
 
 const BEGIN = '*** Begin Patch';
 const END = '*** End Patch';
@@ -83,16 +83,16 @@ function parseChunks(lines: string[], start: number, end: number): { chunks: Pat
   const chunks: PatchChunk[] = [];
   let i = start;
   while (i < end && !isFileHeader(lines[i]!)) {
-    const chunk: PatchChunk = { anchors: [], oldLines: [], newLines: [], endOfFile: false, patchLine: i + 1 };
+    const chunk: PatchChunk = { anchors: [], oldLines: [], newLines: [], context: [], endOfFile: false, patchLine: i + 1 };
     // One or more "@@" lines (each may name a line to find first); the first chunk may have none.
-    while (i < end && lines[i]!.trim().startsWith('@@')) {
-      const anchor = lines[i]!.trim().slice(2).trim();
+    while (i < end && isChunkHeader(lines[i]!)) {
+      const anchor = lines[i]!.slice(2).trim();
       if (anchor) chunk.anchors.push(anchor);
       i++;
     }
     if (chunks.length > 0 && chunk.patchLine === i + 1) throw new PatchSyntaxError('each chunk after the first starts with "@@"', i + 1);
     let changes = 0;
-    for (; i < end && !isFileHeader(lines[i]!) && !lines[i]!.trim().startsWith('@@'); i++) {
+    for (; i < end && !isFileHeader(lines[i]!) && !isChunkHeader(lines[i]!); i++) {
       const line = lines[i]!;
       if (line.trim() === EOF_MARK) {
         chunk.endOfFile = true;
@@ -102,8 +102,7 @@ function parseChunks(lines: string[], start: number, end: number): { chunks: Pat
       const mark = line[0];
       const body = line.slice(1);
       if (line === '' || mark === ' ') {
-        chunk.oldLines.push(body);
-        chunk.newLines.push(body);
+        addContext(chunk, body);
       } else if (mark === '-') {
         chunk.oldLines.push(body);
         changes++;
@@ -120,6 +119,11 @@ function parseChunks(lines: string[], start: number, end: number): { chunks: Pat
   return { chunks, next: i };
 }
 
+/** "@@" at the start of the line: one starting with a space is a context line, whatever follows (" @@ -1 +1 @@" in a .diff file). */
+function isChunkHeader(line: string): boolean {
+  return line.startsWith('@@');
+}
+
 function isFileHeader(line: string): boolean {
   const t = line.trimStart();
   return t.startsWith(ADD) || t.startsWith(DELETE) || t.startsWith(UPDATE) || t.trim() === END;
@@ -130,11 +134,15 @@ function need(path: string, line: number): string {
   return path;
 }
 
-/** Drops a shell heredoc wrapper (`apply_patch <<'EOF'` ... `EOF`) models sometimes keep. */
+/**
+ * Blanks a shell heredoc wrapper (`apply_patch <<'EOF'` ... `EOF`) models sometimes keep; the
+ * lines stay in place so error messages count lines of the text as sent.
+ */
 function unwrap(lines: string[]): string[] {
   const first = lines.findIndex((line) => line.trim() !== '');
   if (first < 0 || !/<<\s*['"]?EOF['"]?\s*$/.test(lines[first]!)) return lines;
   let last = lines.length - 1;
   while (last > first && lines[last]!.trim() === '') last--;
-  return lines.slice(first + 1, lines[last]!.trim() === 'EOF' ? last : last + 1);
+  const closing = lines[last]!.trim() === 'EOF' ? last : -1;
+  return lines.map((line, i) => (i === first || i === closing ? '' : line));
 }

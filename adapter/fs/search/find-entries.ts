@@ -1,9 +1,8 @@
 /** fs.find: entries whose path matches a glob, from the same checked walk as fs.search. */
-import { DirHandle } from '../dir-handle.js';
 import type { GuardedPath } from '../file-ops.js';
 import { fsError } from '../fs-errors.js';
 import { EntryFilter, globMatcher, type FilterOptions } from './ignore-rules.js';
-import { walk } from './walk.js';
+import { openStart, walk } from './walk.js';
 
 const op = 'fs.find';
 const WALK_BUDGET = 200_000;
@@ -29,7 +28,7 @@ export async function findEntries(dir: GuardedPath, options: FindOptions): Promi
   let seen = 0;
   let truncated = false;
   try {
-    const start = await DirHandle.open(dir.path, (real) => dir.confirm(real), op);
+    const start = await openStart(dir, op);
     try {
       const filter = new EntryFilter({ ...options, include: [] });
       const context = { filter, confirm: (real: string) => dir.confirm(real), signal: options.signal, budget: () => ++seen <= WALK_BUDGET };

@@ -1,26 +1,29 @@
 /**
  * fs.search: matching lines under a directory. With ripgrep on the machine it picks the
- * candidate files fast (it reads the same ignore rules); without it the built-in walk does.
- * Either way every file whose lines are returned is then opened here through the checked
- * directories (no symlink followed, each step confirmed with the policy) and matched by the
- * same code, so both engines give the same answer and nothing ripgrep might have read through
- * a swapped link, a secret or a denied file can appear in it.
+ * candidate files fast (it reads the same ignore rules); without it every file is a candidate.
+ * Either way the same walk then visits them: through the checked directories (no symlink
+ * followed, each step confirmed with the policy), with the same filters, and matched by the
+ * same code. So both engines give the same answer as long as ripgrep's candidates include ours,
+ * and nothing ripgrep might have read through a swapped link, a secret or a denied file, or
+ * picked by a rule of its own, can appear in it.
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
-import nodePath from 'node:path';
 import { adapterError } from '../../errors.js';
-import { DirHandle } from '../dir-handle.js';
+import type { DirHandle } from '../dir-handle.js';
 import type { GuardedPath } from '../file-ops.js';
 import { fsError } from '../fs-errors.js';
 import { READ_FLAGS } from '../read-text.js';
-import { compareRelative, EntryFilter, type FilterOptions } from './ignore-rules.js';
+import { EntryFilter, searchGlob, type FilterOptions } from './ignore-rules.js';
 import { compileMatcher, isBinary, matchLines, type LineMatch } from './match-lines.js';
-import { walk } from './walk.js';
+import { TimeLimitExceeded, withTimeLimit } from './time-limit.js';
+import { openStart, walk } from './walk.js';
 
 const op = 'fs.search';
 /** Entries a built-in walk looks at before it stops and says the result is partial. */
 const WALK_BUDGET = 200_000;
+/** Time one file's matching may take with a caller's regular expression. */
+const REGEX_TIME_LIMIT_MS = 2000;
 /** Candidate files taken from ripgrep (it is stopped beyond). */
 const MAX_CANDIDATES = 20_000;
 
@@ -59,7 +62,7 @@ export async function searchFiles(dir: GuardedPath, options: SearchOptions): Pro
     throw adapterError('INVALID_INPUT', op, `pattern is not a valid regular expression: ${(error as Error).message}`);
   }
   try {
-    const start = await DirHandle.open(dir.path, (real) => dir.confirm(real), op);
+    const start = await openStart(dir, op);
     try {
       const candidates = options.ripgrep ? await ripgrepCandidates(options.ripgrep, dir.path, options).catch(fallBack) : null;
       return await collect(start, dir, matcher, options, candidates);
@@ -74,11 +77,24 @@ export async function searchFiles(dir: GuardedPath, options: SearchOptions): Pro
 async function collect(start: DirHandle, dir: GuardedPath, matcher: RegExp, options: SearchOptions, candidates: string[] | null): Promise<SearchResult> {
   const result: SearchResult = { matches: [], truncated: false, filesWithMatches: 0, engine: candidates ? 'ripgrep' : 'builtin' };
   let bytes = 0;
-  /** Adds a file's matching lines; false once the answer is full (then it is marked truncated). */
+  // Exact for a case-sensitive literal: UTF-8 is self-synchronizing and lenient decoding only adds U+FFFD.
+  const needle = !options.regex && options.caseSensitive && !options.pattern.includes('\ufffd') ? Buffer.from(options.pattern) : null;
+  /**
+   * Adds a file's matching lines; false once something did not fit (then it is marked
+   * truncated). A full answer goes on to the next match, so that truncated means there is more.
+   */
   const take = (relative: string, content: Buffer): boolean => {
+    // Most files do not contain a literal at all: say so from the bytes, before decoding and splitting.
+    if (needle && !content.includes(needle)) return true;
     if (isBinary(content)) return true;
-    const found = matchLines(content, matcher, options.contextLines, options.maxMatches - result.matches.length);
-    if (found.matches.length === 0) return true;
+    const room = options.maxMatches - result.matches.length;
+    const found = options.regex
+      ? matchInTime(relative, () => matchLines(content, matcher, options.contextLines, room))
+      : matchLines(content, matcher, options.contextLines, room);
+    if (room === 0 || found.matches.length === 0) {
+      if (found.more) result.truncated = true;
+      return !found.more;
+    }
     result.filesWithMatches++;
     for (const match of found.matches) {
       const size = [match.text, ...(match.before ?? []), ...(match.after ?? [])].reduce((n, line) => n + Buffer.byteLength(line), 0);
@@ -89,25 +105,18 @@ async function collect(start: DirHandle, dir: GuardedPath, matcher: RegExp, opti
       bytes += size;
       result.matches.push({ path: relative, ...match });
     }
-    if (found.more || result.matches.length >= options.maxMatches) {
+    if (found.more) {
       result.truncated = true;
       return false;
     }
     return true;
   };
 
-  if (candidates) {
-    for (const relative of candidates) {
-      if (options.signal?.aborted) throw cancelled();
-      const content = await readCandidate(start, relative, dir, options.maxFileBytes);
-      if (content && !take(relative, content)) break;
-    }
-    return result;
-  }
-
+  // ripgrep only narrows which files are looked at: the same walk, filters and checks decide.
+  const wanted = candidates ? wantedPaths(candidates) : undefined;
   let seen = 0;
   const filter = new EntryFilter(options);
-  const context = { filter, confirm: (real: string) => dir.confirm(real), signal: options.signal, budget: () => ++seen <= WALK_BUDGET };
+  const context = { filter, confirm: (real: string) => dir.confirm(real), signal: options.signal, budget: () => ++seen <= WALK_BUDGET, wanted };
   for await (const entry of walk(start, context)) {
     if (entry.type !== 'file' || entry.stat.size > options.maxFileBytes) continue;
     const content = await readEntry(entry.dir.entry(entry.name), options.maxFileBytes);
@@ -118,25 +127,28 @@ async function collect(start: DirHandle, dir: GuardedPath, matcher: RegExp, opti
   return result;
 }
 
-/** Opens a candidate step by step from the searched directory: no link followed, each directory and the file confirmed. */
-async function readCandidate(start: DirHandle, relative: string, dir: GuardedPath, maxFileBytes: number): Promise<Buffer | null> {
-  const parts = relative.split('/');
-  const opened: DirHandle[] = [];
+/** A regular expression that backtracks for seconds on one file would hold up every other call: it fails instead. */
+function matchInTime<T>(relative: string, match: () => T): T {
   try {
-    let current = start;
-    for (const part of parts.slice(0, -1)) {
-      current = await current.child(part);
-      opened.push(current);
-      dir.confirm(current.real);
-    }
-    const name = parts.at(-1)!;
-    dir.confirm(nodePath.join(current.real, name));
-    return await readEntry(current.entry(name), maxFileBytes);
-  } catch {
-    return null; // gone, changed into a link, or refused: not part of the answer
-  } finally {
-    await Promise.all(opened.map((handle) => handle.close()));
+    return withTimeLimit(REGEX_TIME_LIMIT_MS, match);
+  } catch (error) {
+    if (!(error instanceof TimeLimitExceeded)) throw error;
+    throw adapterError(
+      'TIMEOUT',
+      op,
+      `the regular expression ran for over ${REGEX_TIME_LIMIT_MS / 1000} s on ${relative} and was stopped: it backtracks too much (nested repetition such as (a+)+ or (a|a)*); simplify it or search for a literal`,
+    );
   }
+}
+
+/** The candidate files and every folder on the way to them. */
+function wantedPaths(files: readonly string[]): (relative: string) => boolean {
+  const wanted = new Set<string>();
+  for (const file of files) {
+    wanted.add(file);
+    for (let at = file.indexOf('/'); at !== -1; at = file.indexOf('/', at + 1)) wanted.add(file.slice(0, at));
+  }
+  return (relative) => wanted.has(relative);
 }
 
 async function readEntry(path: string, maxFileBytes: number): Promise<Buffer | null> {
@@ -151,17 +163,32 @@ async function readEntry(path: string, maxFileBytes: number): Promise<Buffer | n
   }
 }
 
-/** Files ripgrep finds a match in, with the same filters as the built-in walk, in walk order. */
-function ripgrepCandidates(rg: string, cwd: string, options: SearchOptions): Promise<string[]> {
-  const args = ['--files-with-matches', '--null', '--no-config', '--no-messages', '--no-ignore-parent', '--no-ignore-global', '--no-ignore-exclude'];
-  args.push('--no-require-git', `--max-filesize=${options.maxFileBytes}`, '--glob=!.git');
+/**
+ * Escapes ripgrep reads differently from our JavaScript expressions (Unicode-aware there, ASCII
+ * or wider here): \b next to "é", \s for U+FEFF, \W and \D for non-ASCII letters and digits.
+ * With them ripgrep could miss a file we match, so it only lists the files to look at.
+ */
+const READ_DIFFERENTLY = /\\[bBsWD]/;
+
+/**
+ * Files ripgrep finds a match in (or, when its reading of the expression could differ, every
+ * file it would search), with the same filters as the built-in walk: a superset of ours
+ * (include globs there also lift ignore rules), or null when there are too many to pass on.
+ */
+function ripgrepCandidates(rg: string, cwd: string, options: SearchOptions): Promise<string[] | null> {
+  const listOnly = options.regex && READ_DIFFERENTLY.test(options.pattern);
+  const args = [listOnly ? '--files' : '--files-with-matches', '--null', '--no-config', '--no-messages', '--no-ignore-parent', '--no-ignore-global'];
+  args.push('--no-ignore-exclude', '--no-require-git', `--max-filesize=${options.maxFileBytes}`, '--glob=!.git');
   if (!options.regex) args.push('--fixed-strings');
+  // Lines are matched without their CR here, so $ must match before a CRLF there too.
+  else args.push('--crlf');
   if (!options.caseSensitive) args.push('--ignore-case');
   if (options.hidden) args.push('--hidden');
   if (!options.gitignore) args.push('--no-ignore');
-  for (const glob of options.include) args.push(`--glob=${glob}`);
-  for (const glob of options.exclude) args.push(`--glob=!${glob}`);
-  args.push('--regexp', options.pattern, '--', '.');
+  for (const glob of options.include) args.push(`--glob=${searchGlob(glob)}`);
+  for (const glob of options.exclude) args.push(`--glob=!${searchGlob(glob)}`);
+  if (!listOnly) args.push('--regexp', options.pattern);
+  args.push('--', '.');
   return new Promise((resolve, reject) => {
     // Exactly ripgrep's own needs: no inherited environment (no RIPGREP_CONFIG_PATH, no token).
     const child = spawn(rg, args, { cwd, env: {}, stdio: ['ignore', 'pipe', 'pipe'], signal: options.signal });
@@ -174,16 +201,19 @@ function ripgrepCandidates(rg: string, cwd: string, options: SearchOptions): Pro
       if (count > MAX_CANDIDATES) child.kill();
     });
     child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk.slice(0, 2000)));
-    child.once('error', reject);
+    // A cancelled request kills ripgrep (spawn's signal) and is reported as cancelled, not as a failure.
+    child.once('error', (error) => reject(options.signal?.aborted ? cancelled() : error));
     child.once('close', (code) => {
+      // More than we take: a cut list would leave out files the walk should see; it walks them all.
+      if (count > MAX_CANDIDATES) return resolve(null);
       // 0: matches, 1: none; 2 with output: some files unreadable. A pattern ripgrep rejects falls back to the built-in engine.
       if (code === 2 && out === '') return reject(Object.assign(new Error(stderr.split('\n')[0]), { ripgrepRejected: true }));
-      const paths = out
-        .split('\0')
-        .filter(Boolean)
-        .map((p) => p.replace(/^\.\//, ''))
-        .slice(0, MAX_CANDIDATES);
-      resolve(paths.sort(compareRelative));
+      resolve(
+        out
+          .split('\0')
+          .filter(Boolean)
+          .map((p) => p.replace(/^\.\//, '')),
+      );
     });
   });
 }

@@ -6,9 +6,11 @@
  */
 import fs from 'node:fs';
 import nodePath from 'node:path';
-import type { DirHandle } from '../dir-handle.js';
+import { adapterError } from '../../errors.js';
+import { DirHandle } from '../dir-handle.js';
+import type { GuardedPath } from '../file-ops.js';
 import { READ_FLAGS } from '../read-text.js';
-import { IGNORE_FILES, type EntryFilter } from './ignore-rules.js';
+import { IGNORE_FILES, type EntryFilter, type IgnoreFile } from './ignore-rules.js';
 
 export interface WalkedEntry {
   /** Path from the walk's start, with "/" separators. */
@@ -27,6 +29,18 @@ export interface WalkContext {
   signal?: AbortSignal;
   /** Counts every entry looked at; the walk stops when it returns false. */
   budget(): boolean;
+  /** When given, only these paths are looked at (files ripgrep found, and the folders to them). */
+  wanted?: ((relative: string) => boolean) | undefined;
+}
+
+/** Opens the folder a walk starts from, confirmed with the policy; a file there is named as such. */
+export async function openStart(dir: GuardedPath, operation: string): Promise<DirHandle> {
+  try {
+    return await DirHandle.open(dir.path, (real) => dir.confirm(real), operation);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOTDIR') throw error;
+    throw adapterError('INVALID_INPUT', operation, `${dir.path} is not a directory; ${operation} looks under a directory (read a file with fs.read)`);
+  }
 }
 
 export async function* walk(start: DirHandle, context: WalkContext): AsyncGenerator<WalkedEntry> {
@@ -38,8 +52,10 @@ async function* walkLevel(dir: DirHandle, base: string, levels: ReturnType<Entry
   const level = context.filter.usesIgnoreFiles ? context.filter.level(base, await ignoreTexts(dir, names)) : null;
   const active = (level ? [...levels, level] : levels).filter((l) => l !== null);
   for (const name of names) {
-    if (context.signal?.aborted || !context.budget()) return;
+    if (context.signal?.aborted) return;
     const relative = base ? `${base}/${name}` : name;
+    if (context.wanted && !context.wanted(relative)) continue;
+    if (!context.budget()) return;
     const stat = await fs.promises.lstat(dir.entry(name)).catch(() => null);
     if (!stat || !(stat.isFile() || stat.isDirectory())) continue; // links are never followed
     const isDirectory = stat.isDirectory();
@@ -68,9 +84,9 @@ function allowed(context: WalkContext, real: string): boolean {
   }
 }
 
-async function ignoreTexts(dir: DirHandle, names: readonly string[]): Promise<string[]> {
+async function ignoreTexts(dir: DirHandle, names: readonly string[]): Promise<Array<[IgnoreFile, string]>> {
   const present = IGNORE_FILES.filter((file) => names.includes(file));
-  return Promise.all(present.map((file) => readSmall(dir.entry(file))));
+  return Promise.all(present.map(async (file): Promise<[IgnoreFile, string]> => [file, await readSmall(dir.entry(file))]));
 }
 
 /** An ignore file's rules: read without following a link in its place, at most 1 MiB. */

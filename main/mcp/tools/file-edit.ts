@@ -46,7 +46,7 @@ export const fsPatch = defineTool({
   name: 'fs.patch',
   title: 'Apply a patch to files',
   description:
-    'Apply a patch across files inside writable roots, all or nothing: nothing changes unless every file and chunk applies. Accepts the apply_patch format ("*** Begin Patch", "*** Add File: p", "*** Update File: p" with optional "*** Move to: q", "@@" chunks of " context", "-old", "+new" lines, "*** Delete File: p", "*** End Patch") and unified diffs. Context is matched exactly, then ignoring trailing and surrounding whitespace. Paths are relative to the first root, or absolute.',
+    'Apply a patch across files inside writable roots, all or nothing: nothing changes unless every file and chunk applies. Accepts the apply_patch format ("*** Begin Patch", "*** Add File: p", "*** Update File: p" with optional "*** Move to: q", "@@" chunks of " context", "-old", "+new" lines, "*** Delete File: p", "*** End Patch") and unified diffs. Context is matched exactly, then ignoring trailing and surrounding whitespace; context lines keep the file\'s text. Missing folders of new files are created. Paths are relative to the first root, or absolute.',
   input: z.object({ patch: z.string().min(1).describe('The patch text') }),
   output: z.object({
     files: z.array(

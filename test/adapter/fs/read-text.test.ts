@@ -73,3 +73,63 @@ describe('readTextFile', () => {
     await expect(readTextFile(guard(fifo), { maxBytes: 10 })).rejects.toMatchObject({ code: 'INVALID_INPUT' });
   });
 });
+
+describe('readTextFile with a line range', () => {
+  const text = 'one\ntwo\nthree\nfour\n';
+  let file: string;
+  beforeEach(() => {
+    file = path.join(dir, 'lines.txt');
+    fs.writeFileSync(file, text);
+  });
+  const range = (startLine: number | undefined, endLine: number | undefined, maxBytes = 1000, at = file) =>
+    readTextFile(guard(at), { maxBytes, ...(startLine === undefined ? {} : { startLine }), ...(endLine === undefined ? {} : { endLine }) });
+
+  it('returns the first, a middle and the last lines with the total line count and the whole file’s sha256', async () => {
+    const whole = { totalBytes: text.length, truncated: false, totalLines: 4, sha256: sha(text) };
+    expect(await range(1, 1)).toEqual({ content: 'one\n', bytes: 4, startLine: 1, endLine: 1, ...whole });
+    expect(await range(2, 3)).toEqual({ content: 'two\nthree\n', bytes: 10, startLine: 2, endLine: 3, ...whole });
+    expect(await range(4, 4)).toMatchObject({ content: 'four\n', startLine: 4, endLine: 4 });
+    expect(await range(3, undefined)).toMatchObject({ content: 'three\nfour\n', startLine: 3, endLine: 4 });
+    expect(await range(undefined, 2)).toMatchObject({ content: 'one\ntwo\n', startLine: 1, endLine: 2 });
+  });
+
+  it('an endLine past the end stops at the last line; a startLine past the end is refused with the count', async () => {
+    expect(await range(3, 99)).toMatchObject({ content: 'three\nfour\n', endLine: 4, totalLines: 4 });
+    await expect(range(5, 6)).rejects.toMatchObject({ code: 'INVALID_INPUT', message: expect.stringContaining('has 4 lines; startLine 5 is past the end') });
+    await expect(range(3, 2)).rejects.toMatchObject({ code: 'INVALID_INPUT', message: 'endLine (2) is before startLine (3)' });
+  });
+
+  it('counts a last line without a newline, and an empty file as 0 lines', async () => {
+    fs.writeFileSync(file, 'a\nb');
+    expect(await range(2, 2)).toMatchObject({ content: 'b', startLine: 2, endLine: 2, totalLines: 2 });
+    expect(await range(1, undefined)).toMatchObject({ content: 'a\nb', endLine: 2 });
+    fs.writeFileSync(file, '');
+    expect(await range(1, undefined)).toMatchObject({ content: '', endLine: 0, totalLines: 0, sha256: sha('') });
+  });
+
+  it('cuts at maxBytes without splitting a character; endLine is the last whole line returned', async () => {
+    fs.writeFileSync(file, 'aaa\nééé\nccc\n');
+    const cut = await range(1, 3, 7);
+    expect(cut).toMatchObject({ content: 'aaa\né', bytes: 6, truncated: true, startLine: 1, endLine: 1, totalLines: 3 });
+    const exact = await range(1, 3, 4);
+    expect(exact).toMatchObject({ content: 'aaa\n', truncated: true, endLine: 1 });
+  });
+
+  it('reads lines across read chunks (a line longer than 256 KiB)', async () => {
+    const long = 'x'.repeat(300 * 1024);
+    fs.writeFileSync(file, `first\n${long}\nlast\n`);
+    const read = await range(2, 3, 400 * 1024);
+    expect(read.content).toBe(`${long}\nlast\n`);
+    expect(read).toMatchObject({ startLine: 2, endLine: 3, totalLines: 3, truncated: false });
+  });
+
+  it('refuses a binary file even when the range is before the NUL byte', async () => {
+    fs.writeFileSync(file, Buffer.concat([Buffer.from('text\n'), Buffer.from([0, 1, 2])]));
+    await expect(range(1, 1)).rejects.toMatchObject({ code: 'INVALID_INPUT', message: expect.stringContaining('binary') });
+  });
+
+  it('keeps CRLF line endings in what it returns', async () => {
+    fs.writeFileSync(file, 'a\r\nb\r\n');
+    expect(await range(2, 2)).toMatchObject({ content: 'b\r\n', totalLines: 2 });
+  });
+});

@@ -1,0 +1,69 @@
+import { createTwoFilesPatch } from 'diff';
+import { describe, expect, it } from 'vitest';
+import { diffSummary } from '../../../../adapter/fs/patch/diff-summary.js';
+
+describe('diffSummary', () => {
+  it('is a unified diff with two lines of context, without the Index/=== header', () => {
+    const before = 'a\nb\nc\nd\ne\nf\ng\n';
+    const after = 'a\nb\nc\nD\ne\nf\ng\n';
+    expect(diffSummary('/r/f.txt', before, after)).toBe('--- /r/f.txt\n+++ /r/f.txt\n@@ -2,5 +2,5 @@\n b\n c\n-d\n+D\n e\n f');
+  });
+
+  it('is empty when nothing changed', () => {
+    expect(diffSummary('/r/f', 'same\n', 'same\n')).toBe('');
+  });
+
+  it('is bounded, and says how many diff lines it left out', () => {
+    const before = Array.from({ length: 500 }, (_, i) => `line ${i}`).join('\n') + '\n';
+    const after = Array.from({ length: 500 }, (_, i) => `LINE ${i}`).join('\n') + '\n';
+    const summary = diffSummary('/r/f', before, after);
+    const lines = summary.split('\n');
+    expect(lines.length).toBe(121);
+    expect(lines.at(-1)).toMatch(/^\.\.\. \((\d+) more diff lines\)$/);
+    const shown = lines.length - 1;
+    expect(Number(/\d+/.exec(lines.at(-1)!)![0]) + shown).toBe(3 + 1000); // header lines + every - and + line
+  });
+
+  it('cuts very long lines at a line boundary, within 8 KiB', () => {
+    const summary = diffSummary('/r/f', 'x\n', `${'y'.repeat(3000)}\n${'z'.repeat(3000)}\n${'w'.repeat(3000)}\n`);
+    expect(summary.length).toBeLessThan(8192 + 100);
+    expect(summary).toMatch(/\n\.\.\. \(\d+ more diff lines\)$/);
+    for (const line of summary.split('\n').slice(0, -1))
+      expect(['-', '+', ' ', '@'].includes(line[0]!) || line.startsWith('---') || line.startsWith('+++')).toBe(true);
+  });
+
+  it('is the same diff jsdiff computes on the whole texts, for small edits anywhere (generated cases)', () => {
+    const whole = (before: string, after: string) => {
+      const lines = createTwoFilesPatch('/f', '/f', before, after, '', '', { context: 2 })
+        .split('\n')
+        .filter((line) => !line.startsWith('=====') && !line.startsWith('Index: '));
+      if (lines.at(-1) === '') lines.pop();
+      return lines.join('\n').trimEnd();
+    };
+    let seed = 11;
+    const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+    for (let n = 0; n < 500; n++) {
+      const lines = Array.from({ length: Math.floor(random() * 40) }, () => 'abcd'[Math.floor(random() * 4)]!);
+      const changed = [...lines];
+      for (let k = 0; k < 1 + Math.floor(random() * 3); k++) {
+        const at = Math.floor(random() * (changed.length + 1));
+        const what = random();
+        if (what < 0.33) changed.splice(at, 0, 'new');
+        else if (what < 0.66) changed.splice(at, 1);
+        else changed[at] = 'changed';
+      }
+      const before = lines.join('\n') + (random() < 0.5 ? '\n' : '');
+      const after = changed.join('\n') + (random() < 0.5 ? '\n' : '');
+      if (before !== after) expect(diffSummary('/f', before, after), JSON.stringify([before, after])).toBe(whole(before, after));
+    }
+  });
+
+  it('an edit of every line of a large file is summarised quickly, as old lines removed and new lines added', () => {
+    const before = Array.from({ length: 15_000 }, (_, i) => `line ${i}: the quick brown fox\n`).join('');
+    const started = performance.now();
+    const summary = diffSummary('/r/f', before, before.replace(/o/g, '0'));
+    expect(performance.now() - started).toBeLessThan(2000); // the full Myers diff took about two minutes
+    expect(summary.split('\n').slice(0, 4)).toEqual(['--- /r/f', '+++ /r/f', '@@ -1,15000 +1,15000 @@', '-line 0: the quick brown fox']);
+    expect(summary).toMatch(/\n\.\.\. \(\d+ more diff lines\)$/);
+  });
+});
