@@ -125,6 +125,7 @@ async function runHeadless(reason) {
     const tsc = path.join(root, 'node_modules', 'typescript', 'bin', 'tsc');
     const build = spawnSync(process.execPath, [tsc, '-p', 'tsconfig.build.json'], { cwd: root, stdio: 'inherit' });
     if (build.status !== 0) return build.status ?? 1;
+    await (await import('./bundle-cli.mjs')).bundleCli();
   }
   const cli = path.join(root, 'out', 'main', 'cli.js');
   process.argv = [process.argv[0], cli, 'serve', '--http', ...process.argv.slice(2)];

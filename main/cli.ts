@@ -5,13 +5,18 @@
  */
 import { parseArgs } from 'node:util';
 import type { CliOverrides } from './config/load.js';
-import { configCommand } from './cli/config-command.js';
 import { print, usageError } from './cli/io.js';
-import { serveHttp, serveStdio } from './cli/serve.js';
-import { oauthCommand } from './cli/oauth-command.js';
-import { tokenCommand } from './cli/token-command.js';
-import { tunnelCommand } from './cli/tunnel-command.js';
 import { VERSION } from './version.js';
+
+// Each command's module is loaded only when that command runs: a stdio server starts without
+// the HTTP, OAuth, tunnel or MCP-client code it does not use (cold start is what a host waits for).
+const commands = {
+  serve: () => import('./cli/serve.js'),
+  config: () => import('./cli/config-command.js'),
+  token: () => import('./cli/token-command.js'),
+  oauth: () => import('./cli/oauth-command.js'),
+  tunnel: () => import('./cli/tunnel-command.js'),
+};
 
 const HELP = `chatgpt-mcp ${VERSION}: let ChatGPT or any MCP client act on this computer, within what you allow.
 
@@ -89,14 +94,14 @@ export async function main(argv: string[]): Promise<number> {
 
   const cli: CliOverrides = { config: values.config, host: values.host, port: values.port, logLevel: values['log-level'] };
   const [command = 'serve', sub, ...rest] = positionals;
-  if (command === 'oauth') return oauthCommand(sub, rest);
+  if (command === 'oauth') return (await commands.oauth()).oauthCommand(sub, rest);
   if (rest.length > 0) return usageError(`unexpected argument "${rest[0]}"`);
 
   switch (command) {
     case 'serve':
       if (sub !== undefined) return usageError(`unexpected argument "${sub}"`);
       if (values.http && values.stdio) return usageError('choose one of --http and --stdio');
-      return values.stdio ? serveStdio(cli) : serveHttp(cli);
+      return values.stdio ? (await commands.serve()).serveStdio(cli) : (await commands.serve()).serveHttp(cli);
     case 'config': {
       const init = {
         roots: values.root ?? [],
@@ -105,12 +110,12 @@ export async function main(argv: string[]): Promise<number> {
         write: values.write ?? false,
         force: values.force ?? false,
       };
-      return configCommand(sub, cli, init);
+      return (await commands.config()).configCommand(sub, cli, init);
     }
     case 'token':
-      return tokenCommand(sub, cli);
+      return (await commands.token()).tokenCommand(sub, cli);
     case 'tunnel':
-      return tunnelCommand(sub, cli, { tunnelId: values['tunnel-id'], client: values.client });
+      return (await commands.tunnel()).tunnelCommand(sub, cli, { tunnelId: values['tunnel-id'], client: values.client });
     default:
       return usageError(`unknown command "${command}"`);
   }

@@ -1,19 +1,21 @@
-import { createRequire } from 'node:module';
+import fs from 'node:fs';
+import { findUp } from '../adapter/lib/find-up.js';
 
-const require = createRequire(import.meta.url);
+const NAME = 'chatgpt-computer-mcp';
 
+/** This package's version, from its package.json wherever this module was compiled or bundled to. */
 function findVersion(): string {
-  // The compiled file sits one level deeper (out/main/) than the source (main/).
-  for (const candidate of ['../package.json', '../../package.json']) {
-    try {
-      const pkg = require(candidate) as { name?: string; version?: string };
-      if (pkg.name === 'chatgpt-computer-mcp' && pkg.version) return pkg.version;
-    } catch {
-      // try the next location
-    }
+  const file = findUp(import.meta.url, ['package.json'], (candidate) => readPackage(candidate)?.name === NAME);
+  return (file && readPackage(file)?.version) || '0.0.0';
+}
+
+function readPackage(file: string): { name?: string; version?: string } | null {
+  try {
+    return JSON.parse(fs.readFileSync(file, 'utf8')) as { name?: string; version?: string };
+  } catch {
+    return null;
   }
-  return '0.0.0';
 }
 
 export const VERSION = findVersion();
-export const SERVER_NAME = 'chatgpt-computer-mcp';
+export const SERVER_NAME = NAME;

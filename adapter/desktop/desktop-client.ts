@@ -10,6 +10,7 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { adapterError } from '../errors.js';
+import { findUp } from '../lib/find-up.js';
 import {
   isElementTarget,
   type ButtonOptions,
@@ -389,14 +390,13 @@ function checkWheel(options: ScrollOptions): void {
   }
 }
 
-/** A new file only (O_EXCL: an existing file or a planted symlink is never written through). */
 /**
- * The compiled worker: next to this module when running compiled (out/adapter/desktop/), and
- * under out/ when this module is loaded from its TypeScript source (vitest); bundlers such as
- * electron-vite must pass `workerPath`.
+ * The compiled worker, out/adapter/desktop/desktop-worker.js: next to this module when it runs
+ * compiled, found from an ancestor when it is bundled (out/main/chunks/) or loaded from its
+ * TypeScript source (vitest). electron-vite builds pass `workerPath`.
  */
 export function defaultWorkerPath(): string {
-  const here = fileURLToPath(import.meta.url);
-  if (here.endsWith('.js')) return path.join(path.dirname(here), 'desktop-worker.js');
-  return fileURLToPath(new URL('../../out/adapter/desktop/desktop-worker.js', import.meta.url));
+  const worker = path.join('adapter', 'desktop', 'desktop-worker.js');
+  const found = findUp(import.meta.url, ['desktop-worker.js', worker, path.join('out', worker)]);
+  return found ?? fileURLToPath(new URL('../../out/adapter/desktop/desktop-worker.js', import.meta.url));
 }

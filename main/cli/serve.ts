@@ -1,11 +1,9 @@
 /** `chatgpt-mcp serve --http | --stdio`: the server, until a signal (or stdin's end) stops it. */
 import { createLocalAdapter } from '../../adapter/local-computer-adapter.js';
-import { oauthStatePath } from '../auth/oauth-state.js';
 import type { CliOverrides } from '../config/load.js';
 import type { Config } from '../config/schema.js';
 import { ensureBearerToken } from '../config/token.js';
 import { createLogger, scrubbingLogger, type Logger } from '../log.js';
-import { ListenError, startHttpServer } from '../mcp/http.js';
 import { createServerFactory, enabledTools } from '../mcp/server.js';
 import { startStdioServer } from '../mcp/stdio.js';
 import { EXIT, say, untilSignal, withConfig } from './io.js';
@@ -37,6 +35,8 @@ export async function openHttpServer(
   path: string,
   extraSecrets: readonly string[] = [],
 ): Promise<OpenServer | number> {
+  // The HTTP boundary and OAuth load only for HTTP: a stdio server starts without them.
+  const [{ ListenError, startHttpServer }, { oauthStatePath }] = await Promise.all([import('../mcp/http.js'), import('../auth/oauth-state.js')]);
   let bearer;
   try {
     bearer = await ensureBearerToken(config, stateDir());

@@ -22,7 +22,7 @@ export interface TestServer {
 }
 
 export async function startTestServer(config: ConfigInput, adapter: ComputerAdapter = localAdapter()): Promise<TestServer> {
-  const parsed = configSchema.parse({ ...config, server: { auth: 'none', ...config.server, port: 0 } });
+  const parsed = configSchema.parse({ ...config, server: { auth: 'none', toolNames: 'dotted', ...config.server, port: 0 } });
   const factory = createServerFactory({ config: parsed, adapter, logger: silentLogger, tools: DESKTOP_APP_TOOLS });
   const http = await startHttpServer({ config: parsed, factory, logger: silentLogger });
   const client = new Client({ name: 'desktop-apps-test', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
