@@ -43,6 +43,20 @@ export async function realPathOfOpened(handle: fs.promises.FileHandle, openedAs:
   return real;
 }
 
+/** The same check on a plain descriptor, without a thread-pool hop (the small-read fast path). */
+export function realPathOfDescriptorSync(fd: number, openedAs: string, operation: string): string {
+  if (HANDLE_PATHS) {
+    const real = fs.readlinkSync(descriptorPath(fd));
+    if (real.endsWith(' (deleted)') || !real.startsWith('/')) throw changed(openedAs, operation);
+    return real;
+  }
+  const opened = fs.fstatSync(fd);
+  const real = fs.realpathSync.native(openedAs);
+  const now = fs.statSync(real);
+  if (opened.dev !== now.dev || opened.ino !== now.ino) throw changed(openedAs, operation);
+  return real;
+}
+
 export function changed(path: string, operation: string): Error {
   return adapterError('PATH_NOT_ALLOWED', operation, `${path} changed while it was being opened (it was replaced or moved); try again`, {
     reason: 'changed',

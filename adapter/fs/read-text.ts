@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import { adapterError } from '../errors.js';
 import { fsError } from './fs-errors.js';
 import type { GuardedPath, ReadOptions, TextFileRead } from './file-ops.js';
-import { realPathOfOpened } from './opened-path.js';
+import { realPathOfDescriptorSync, realPathOfOpened } from './opened-path.js';
 
 // No-follow for the last component; non-blocking so a FIFO cannot hang the thread pool (no effect on files).
 export const READ_FLAGS = fs.constants.O_RDONLY | (fs.constants.O_NOFOLLOW ?? 0) | (fs.constants.O_NONBLOCK ?? 0);
@@ -11,32 +11,46 @@ const CHUNK = 256 * 1024;
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 const op = 'fs.read';
 
+/** Reads up to this size are done without leaving the event loop (a few syscalls of microseconds each). */
+const SYNC_READ_LIMIT = 1024 * 1024;
+/** fs.read on a descriptor, through the thread pool, for the reads too large to do on the event loop. */
+const readAt = (fd: number, buffer: Buffer, offset: number, length: number) =>
+  new Promise<number>((resolve, reject) => fs.read(fd, buffer, offset, length, null, (error, bytesRead) => (error ? reject(error) : resolve(bytesRead))));
+
 /**
  * Reads at most `maxBytes` of a UTF-8 text file through one descriptor: open, confirm where it
  * really is, fstat, read. The work is bounded by what is returned: a file larger than
  * `maxBytes` is not read to its end, so its sha256 is only known (and given) when the whole
  * file was read. A cancelled request stops between chunks.
+ *
+ * The small, common case stays on the event loop: open, readlink, fstat and a read of up to
+ * SYNC_READ_LIMIT are synchronous calls of microseconds each, instead of a thread-pool hop per
+ * call (open + confirm + fstat + read + close cost five hops, most of a small read's time).
+ * Opening never blocks: O_NONBLOCK keeps a FIFO from hanging, and anything but a regular file
+ * is refused before it is read. Larger reads go through the thread pool in chunks.
  */
 export async function readTextFile(file: GuardedPath, options: ReadOptions): Promise<TextFileRead> {
+  if (options.startLine !== undefined || options.endLine !== undefined) return readRange(file, options);
   const { maxBytes, signal } = options;
-  let handle: fs.promises.FileHandle;
+  let fd: number;
   try {
-    handle = await fs.promises.open(file.path, READ_FLAGS);
+    fd = fs.openSync(file.path, READ_FLAGS);
   } catch (error) {
     throw fsError(error, op, file.path);
   }
   try {
-    file.confirm(await realPathOfOpened(handle, file.path, op));
-    const stat = await handle.stat();
+    file.confirm(realPathOfDescriptorSync(fd, file.path, op));
+    const stat = fs.fstatSync(fd);
     if (!stat.isFile()) throw adapterError('INVALID_INPUT', op, `${file.path} is not a regular file`);
-    if (options.startLine !== undefined || options.endLine !== undefined) return await readLineRange(handle, file.path, stat.size, options);
     // One byte past the limit tells whether there is more, without reading the rest.
     const wanted = maxBytes + 1;
     const buffer = Buffer.allocUnsafe(Math.min(wanted, stat.size + 1));
+    const sync = buffer.length <= SYNC_READ_LIMIT;
     let length = 0;
     while (length < buffer.length) {
       if (signal?.aborted) throw cancelled();
-      const { bytesRead } = await handle.read(buffer, length, Math.min(CHUNK, buffer.length - length), null);
+      const size = Math.min(CHUNK, buffer.length - length);
+      const bytesRead = sync ? fs.readSync(fd, buffer, length, buffer.length - length, null) : await readAt(fd, buffer, length, size);
       if (bytesRead === 0) break;
       length += bytesRead;
     }
@@ -51,6 +65,26 @@ export async function readTextFile(file: GuardedPath, options: ReadOptions): Pro
       result.totalLines = countLines(shown);
     }
     return result;
+  } catch (error) {
+    throw fsError(error, op, file.path);
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+/** A line range, through a file handle (the file is scanned to count its lines). */
+async function readRange(file: GuardedPath, options: ReadOptions): Promise<TextFileRead> {
+  let handle: fs.promises.FileHandle;
+  try {
+    handle = await fs.promises.open(file.path, READ_FLAGS);
+  } catch (error) {
+    throw fsError(error, op, file.path);
+  }
+  try {
+    file.confirm(await realPathOfOpened(handle, file.path, op));
+    const stat = await handle.stat();
+    if (!stat.isFile()) throw adapterError('INVALID_INPUT', op, `${file.path} is not a regular file`);
+    return await readLineRange(handle, file.path, stat.size, options);
   } catch (error) {
     throw fsError(error, op, file.path);
   } finally {

@@ -18,6 +18,7 @@
  */
 import type { Config } from '../config/schema.js';
 import { adapterError } from '../../adapter/errors.js';
+import { memoize } from './memo.js';
 import type { GuardedPath } from '../../adapter/fs/file-ops.js';
 import type { PolicyPort } from '../../adapter/policy-port.js';
 import { inputProblem, isInside, isRelativeInput, normalizeAbsolute, pathFlavor, relativeSegments, splitPath, type Platform } from './path-compare.js';
@@ -464,13 +465,20 @@ function describeRoot(root: Root): string {
 
 /** Deny-side comparisons fold case everywhere: over-matching a protected path is the safe side. */
 function foldedInside(child: string, parent: string, platform: Platform): boolean {
-  const fold = (p: string) => {
-    const { root, segments } = splitPath(p, platform);
-    return [foldName(root), ...segments.map(foldName)];
-  };
-  const c = fold(child);
-  const p = fold(parent);
+  const c = foldedSegments(child, platform);
+  const p = foldedSegments(parent, platform);
   return c.length >= p.length && p.every((segment, i) => segment === c[i]);
+}
+
+const folders = { win32: memoize((p) => fold(p, 'win32')), posix: memoize((p) => fold(p, 'linux')) };
+
+function foldedSegments(p: string, platform: Platform): readonly string[] {
+  return (platform === 'win32' ? folders.win32 : folders.posix)(p);
+}
+
+function fold(p: string, platform: Platform): readonly string[] {
+  const { root, segments } = splitPath(p, platform);
+  return Object.freeze([foldName(root), ...segments.map(foldName)]);
 }
 
 function describeOrigin(pattern: SecretPattern): string {

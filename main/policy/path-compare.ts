@@ -4,6 +4,7 @@
  * parameter so Windows and macOS rules are tested on any machine; nothing here touches the disk.
  */
 import path from 'node:path';
+import { memoize } from './memo.js';
 
 export type Platform = NodeJS.Platform;
 
@@ -116,15 +117,21 @@ function windowsSegmentProblem(segment: string): string | undefined {
   return undefined;
 }
 
-/** Splits a normalized absolute path into its root and segments. */
+const splitters = { win32: memoize((p) => split(p, 'win32')), posix: memoize((p) => split(p, 'linux')) };
+
+/** Splits a normalized absolute path into its root and segments (frozen: results are shared). */
 export function splitPath(p: string, platform: Platform): SplitPath {
+  return (platform === 'win32' ? splitters.win32 : splitters.posix)(p);
+}
+
+function split(p: string, platform: Platform): SplitPath {
   const flavor = pathFlavor(platform);
   const root = flavor.parse(p).root;
   const segments = p
     .slice(root.length)
     .split(flavor.sep)
     .filter((s) => s !== '');
-  return { root, segments };
+  return Object.freeze({ root, segments: Object.freeze(segments) as string[] });
 }
 
 /**

@@ -11,6 +11,7 @@
  * classes. Matching ignores case and Unicode normalization on every platform, and drops the
  * zero-width characters HFS+ ignores: for a denylist, matching too much is the safe side.
  */
+import { memoize } from './memo.js';
 import { pathFlavor, splitPath, type Platform, type SplitPath } from './path-compare.js';
 
 /** Built-in secret locations. `.ssh/` style entries deny the whole directory. */
@@ -94,9 +95,7 @@ type Part = RegExp | '**';
 /** Code points HFS+ ignores in names (git's list), so `.e\u200Cnv` is `.env` there. */
 const IGNORABLE = /[\u200c-\u200f\u202a-\u202e\u206a-\u206f\ufeff]/g;
 
-export function foldName(name: string): string {
-  return name.normalize('NFC').toLowerCase().replace(IGNORABLE, '');
-}
+export const foldName = memoize((name: string): string => name.normalize('NFC').toLowerCase().replace(IGNORABLE, ''));
 
 export function compilePatterns(sources: readonly string[], origin: PatternOrigin, platform: Platform): SecretPattern[] {
   return sources.map((source) => compilePattern(source, origin, platform));
