@@ -5,6 +5,7 @@ import type { EntryFacts, PolicyPort } from './policy-port.js';
 import { shortEnvironment } from './process/child-env.js';
 import { ownProcess, processIdentity } from './process/identity.js';
 import type { ProcessOps } from './process/process-ops.js';
+import { sandboxSupport } from './process/sandbox/support.js';
 
 const MISSING = new Set(['ENOENT', 'ENOTDIR']);
 
@@ -21,10 +22,12 @@ export function localPolicyPort(processes: Pick<ProcessOps, 'findExecutable'>, p
         throw error;
       }
     },
+    listNames: (path) => fs.promises.readdir(path).catch(() => null),
     findExecutable: (name, searchPath) => processes.findExecutable(name, searchPath),
     baseEnvironment: () => base,
     processIdentity: (id) => processIdentity(id, platform),
     ownProcess,
+    sandboxSupport: () => sandboxSupport(platform, base),
   };
 }
 

@@ -7,6 +7,7 @@ import { findExecutable } from './find-executable.js';
 import { listProcesses } from './list.js';
 import { runCommand } from './run-command.js';
 import { killProcess } from './signals.js';
+import type { SandboxPlan } from './sandbox/sandbox-plan.js';
 
 export interface ExecRequest {
   /** Absolute path of the executable (already resolved and allowed by policy). Never searched on PATH. */
@@ -26,6 +27,8 @@ export interface ExecRequest {
   maxOutputBytes: number;
   /** Client went away: the tree is killed like on a timeout (timedOut stays false). */
   signal?: AbortSignal;
+  /** Run inside this sandbox (main/policy/sandbox.ts decided it); without it, with the server user's full rights. */
+  sandbox?: SandboxPlan;
 }
 
 export interface ExecResult {

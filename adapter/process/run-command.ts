@@ -17,6 +17,7 @@ import { adapterError, type ErrorCode } from '../errors.js';
 import { BoundedOutput } from './bounded-output.js';
 import { taskkillTree, terminateGroup } from './kill-tree.js';
 import type { ExecRequest, ExecResult } from './process-ops.js';
+import { sandboxed } from './sandbox/launch.js';
 
 const OPERATION = 'runCommand';
 const MAX_TIMER_MS = 2 ** 31 - 1;
@@ -53,10 +54,11 @@ export async function runCommand(request: ExecRequest, options: RunOptions = {})
   const started = performance.now();
   let child: Child;
   try {
-    child = spawn(request.file, request.args, {
-      argv0: request.argv0,
+    const launch = sandboxed(request);
+    child = spawn(launch.file, launch.args, {
+      argv0: launch.argv0,
       cwd: request.cwd,
-      env: request.env,
+      env: launch.env,
       stdio: ['ignore', 'pipe', 'pipe'],
       shell: false,
       windowsHide: true,

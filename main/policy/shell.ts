@@ -10,6 +10,8 @@ import type { PolicyPort } from '../../adapter/policy-port.js';
 import type { FilesystemPolicy } from './filesystem.js';
 import { captureDenial } from './display-gate.js';
 import { EnvironmentPolicy } from './environment.js';
+import type { SandboxPolicy } from './sandbox.js';
+import type { SandboxPlan } from '../../adapter/process/sandbox/sandbox-plan.js';
 
 export interface ShellRequest {
   command: string;
@@ -29,6 +31,8 @@ export interface ShellPlan {
   env: Record<string, string>;
   timeoutMs: number;
   maxOutputBytes: number;
+  /** The OS sandbox it runs in (shell.sandbox); absent when commands run with the owner's full rights. */
+  sandbox?: SandboxPlan;
 }
 
 const op = 'shell.exec';
@@ -44,6 +48,8 @@ export class ShellPolicy {
     private readonly lookup: Pick<PolicyPort, 'findExecutable' | 'baseEnvironment' | 'platform'>,
     /** The caller-environment rules; built from the same config and port unless given. */
     readonly environment: EnvironmentPolicy = new EnvironmentPolicy(config, lookup),
+    /** The OS sandbox every command runs in, when there is one. */
+    private readonly sandbox?: SandboxPolicy,
   ) {
     this.platform = lookup.platform;
     this.caseInsensitive = this.platform === 'win32';
@@ -74,7 +80,8 @@ export class ShellPolicy {
     const env = this.environment.child(request.env ?? {});
     const cwd = await this.workingDirectory(request.cwd);
     const timeoutMs = Math.min(request.timeoutMs ?? shell.maxRuntimeMs, shell.maxRuntimeMs);
-    return { file, argv0: found, args: [...request.args], cwd, env, timeoutMs, maxOutputBytes: shell.maxOutputBytes };
+    const sandbox = await this.sandbox?.plan({ file, found, cwd });
+    return { file, argv0: found, args: [...request.args], cwd, env, timeoutMs, maxOutputBytes: shell.maxOutputBytes, ...(sandbox ? { sandbox } : {}) };
   }
 
   /** Checks the name against the list, finds it on the server's PATH, and checks where it really lives. */
