@@ -49,6 +49,11 @@ export interface PolicyPort {
   realpath(path: string): Promise<string>;
   /** lstat(2) facts of the entry itself, or null when nothing is there (ENOENT/ENOTDIR). */
   lstat(path: string): Promise<EntryFacts | null>;
+  /**
+   * For each path, where it really is (symlinks followed) and what is there, or null when nothing
+   * is: one call for the sandbox's many candidate paths, most of which do not exist.
+   */
+  locateAll(paths: readonly string[]): Promise<Array<{ real: string; type: EntryType } | null>>;
   /** The names in a directory (no `.` or `..`), or null when it cannot be listed. */
   listNames(path: string): Promise<string[] | null>;
   /** which(1) on `searchPath` (see ProcessOps.findExecutable). */

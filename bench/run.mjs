@@ -16,6 +16,7 @@ import { loadOurs } from './lib/ours.mjs';
 import { formatTable } from './lib/table.mjs';
 import { desktopScenario } from './scenarios/desktop.mjs';
 import { fsAndShellScenario } from './scenarios/fs-and-shell.mjs';
+import { sandboxScenario } from './scenarios/sandbox.mjs';
 import { systemInfoScenario } from './scenarios/system-info.mjs';
 
 const USAGE = `Usage: node bench/run.mjs [options]   (or: npm run bench -- [options])
@@ -64,6 +65,7 @@ async function main() {
   try {
     rows.push(...(await systemInfoScenario(context)));
     rows.push(...(await fsAndShellScenario(context)));
+    rows.push(...(await sandboxScenario(context)));
     rows.push(...(await desktopScenario(context)));
   } finally {
     await load.close();

@@ -26,3 +26,20 @@ export function processCpuMs(pid) {
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   return ((Number(fields[11]) + Number(fields[12])) * 1000) / ticksPerSecond;
 }
+
+/**
+ * CPU time of this process's children that have ended and been waited for (cutime + cstime,
+ * which include their own waited-for descendants), from /proc; null where it is not available.
+ * The sandbox's cost is mostly there: bwrap and its namespaces run in the child, not the server.
+ */
+export function childrenCpuMs() {
+  let stat;
+  try {
+    stat = fs.readFileSync('/proc/self/stat', 'utf8');
+  } catch {
+    return null;
+  }
+  ticksPerSecond ??= Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return ((Number(fields[13]) + Number(fields[14])) * 1000) / ticksPerSecond;
+}

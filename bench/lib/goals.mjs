@@ -6,6 +6,8 @@
 
 export const WITHIN_BARE = Object.freeze({ atMost: 1.25, text: '<= 1.25x' });
 export const FASTER_THAN_OFFICIAL = Object.freeze({ below: 1, text: '< 1x' });
+/** The command sandbox against the same server without it (issue: "under 2x"). */
+export const SANDBOX_COST = Object.freeze({ below: 2, text: '< 2x' });
 
 export function judge(goal, ratio) {
   const judgedOn = ratio.cpu !== null ? 'cpu' : 'time';

@@ -17,7 +17,8 @@
  *    "workspace" (when filesystem.write is on), everything else `read`;
  * 5. hidden, always: this app's config and folders (token, keys), the secret list's literal
  *    entries in the home folder (~/.ssh, ~/.aws, ~/.gnupg, ~/.netrc...), browser profiles,
- *    absolute filesystem.deny paths, root-only system secrets (/etc/shadow, SSH host keys), and
+ *    absolute filesystem.deny paths, root-only system secrets (/etc/shadow, SSH host keys) when the
+ *    server runs as root, and
  *    with display access off the display's cookie and socket files wherever they are.
  *
  * Paths are resolved when each command is planned (a ~/.aws created after start is hidden from
@@ -85,7 +86,7 @@ const BROWSER_PROFILES: Record<'linux' | 'darwin', readonly string[]> = {
   ],
 };
 
-/** Readable by root only, so they matter when the server runs as root (commands then keep uid 0). */
+/** Readable by root only: hidden when the server runs as root (its commands keep uid 0, and own these files). */
 const ROOT_ONLY_FILES = ['/etc/shadow', '/etc/shadow-', '/etc/gshadow', '/etc/gshadow-', '/etc/security/opasswd', '/etc/sudoers', '/etc/sudoers.d'];
 /** Under /run, kept visible: NixOS's system profile (PATH lives there) and its drivers. */
 const RUN_SYSTEM_LINKS = ['/run/current-system', '/run/booted-system', '/run/opengl-driver', '/run/wrappers'];
@@ -97,7 +98,7 @@ interface Candidate {
   otherHome?: boolean;
 }
 
-type Port = Pick<PolicyPort, 'platform' | 'realpath' | 'lstat' | 'listNames' | 'baseEnvironment' | 'sandboxSupport'>;
+type Port = Pick<PolicyPort, 'platform' | 'realpath' | 'locateAll' | 'listNames' | 'baseEnvironment' | 'sandboxSupport' | 'ownProcess'>;
 
 export class SandboxPolicy {
   readonly choice: SandboxChoice;
@@ -105,6 +106,8 @@ export class SandboxPolicy {
   private readonly platform: 'linux' | 'darwin';
   private readonly base: Readonly<Record<string, string>>;
   private readonly protectedFiles: readonly string[];
+  /** Root's commands keep uid 0 inside (no capabilities, but file ownership): root-only files must be hidden too. */
+  private readonly asRoot: boolean;
   private programChecked: Promise<void> | null = null;
 
   constructor(
@@ -117,6 +120,7 @@ export class SandboxPolicy {
     this.platform = port.platform === 'darwin' ? 'darwin' : 'linux';
     this.base = port.baseEnvironment();
     this.protectedFiles = options.protectedFiles ?? [];
+    this.asRoot = this.platform === 'linux' && port.ownProcess().uid === 0;
     // Without commands nothing is sandboxed, so nothing is probed or refused.
     if (!config.shell.enabled) return;
     if (this.choice.problem) throw new SandboxUnavailableError(this.choice.problem.message, ['shell', this.choice.problem.key]);
@@ -146,7 +150,7 @@ export class SandboxPolicy {
             ? ['/run (system and session sockets), except DNS files with the network on', 'other processes (own pid namespace)']
             : []),
           ...absoluteDenyPaths(this.config.filesystem.deny),
-          ...(this.platform === 'linux' ? ROOT_ONLY_FILES.concat('/etc/ssh/ssh_host_*_key') : []),
+          ...(this.asRoot ? ROOT_ONLY_FILES.concat('/etc/ssh/ssh_host_*_key') : []),
           ...(display === 'visible' ? [] : ['the display (X11 and Wayland sockets, session bus, display variables)']),
         ]
       : [];
@@ -227,7 +231,7 @@ export class SandboxPolicy {
     add('hidden', ...this.protectedFiles);
     if (home && this.config.filesystem.protectSecrets) add('hidden', ...homeSecrets(this.platform).map((p) => posix.join(home, p)));
     add('hidden', ...absoluteDenyPaths(this.config.filesystem.deny));
-    if (linux) {
+    if (this.asRoot) {
       add('hidden', ...ROOT_ONLY_FILES);
       const keys = ((await this.port.listNames('/etc/ssh')) ?? []).filter((name) => /^ssh_host_.*_key$/.test(name));
       add('hidden', ...keys.map((name) => `/etc/ssh/${name}`));
@@ -250,18 +254,16 @@ export class SandboxPolicy {
 
   /** Real paths and kinds; what does not exist is left out (there is nothing to see or hide). */
   private async resolveAll(candidates: Candidate[]): Promise<SandboxEntry[]> {
-    const home = this.base.HOME ? await this.port.realpath(this.base.HOME).catch(() => undefined) : undefined;
-    const resolved = await Promise.all(
-      candidates.map(async (candidate): Promise<SandboxEntry | null> => {
-        const real = await this.port.realpath(candidate.path).catch(() => null);
-        if (real === null || !posix.isAbsolute(real)) return null;
-        if (candidate.otherHome && home !== undefined && inside(home, real)) return null;
-        const facts = await this.port.lstat(real).catch(() => null);
-        if (!facts) return null;
-        return { path: posix.normalize(real), access: candidate.access, kind: facts.type === 'directory' ? 'directory' : 'file' };
-      }),
-    );
-    return resolved.filter((entry): entry is SandboxEntry => entry !== null);
+    const home = this.base.HOME;
+    const [homeReal, ...located] = await this.port.locateAll([home ?? '', ...candidates.map((c) => c.path)]);
+    const entries: SandboxEntry[] = [];
+    candidates.forEach((candidate, i) => {
+      const found = located[i];
+      if (!found || !posix.isAbsolute(found.real)) return;
+      if (candidate.otherHome && home && homeReal && inside(homeReal.real, found.real)) return;
+      entries.push({ path: posix.normalize(found.real), access: candidate.access, kind: found.type === 'directory' ? 'directory' : 'file' });
+    });
+    return entries;
   }
 }
 
@@ -289,9 +291,10 @@ export function prune(entries: readonly SandboxEntry[]): SandboxEntry[] {
 }
 
 /** The secret list's entries that name one place (no glob): ~/.ssh, ~/.aws, ~/.netrc, ~/.kube/config... */
+const LITERAL_SECRETS = BUILT_IN_SECRET_PATTERNS.filter((p) => !/[*?[]/.test(p)).map((p) => p.replace(/\/+$/, ''));
+
 function homeSecrets(platform: 'linux' | 'darwin'): string[] {
-  const literal = BUILT_IN_SECRET_PATTERNS.filter((p) => !/[*?[]/.test(p)).map((p) => p.replace(/\/+$/, ''));
-  return [...literal, ...BROWSER_PROFILES[platform]];
+  return [...LITERAL_SECRETS, ...BROWSER_PROFILES[platform]];
 }
 
 /** filesystem.deny entries that are absolute paths without globs (a trailing /** names the folder). */

@@ -46,7 +46,7 @@ export const LINUX_CONFIG: ConfigInput = {
 
 export function sandboxFor(
   input: ConfigInput,
-  options: { platform?: 'linux' | 'darwin'; tree?: Tree; env?: Record<string, string>; support?: SandboxSupport; protectedFiles?: string[] } = {},
+  options: { platform?: 'linux' | 'darwin'; tree?: Tree; env?: Record<string, string>; support?: SandboxSupport; protectedFiles?: string[]; uid?: number } = {},
 ) {
   const config = makeConfig(input);
   const port = treePort({
@@ -54,6 +54,7 @@ export function sandboxFor(
     tree: options.tree ?? LINUX_TREE,
     env: options.env ?? LINUX_ENV,
     support: options.support ?? BWRAP,
+    uid: options.uid ?? 1000,
   });
   const files = new FilesystemPolicy(config.filesystem, port);
   return new SandboxPolicy(config, files, port, { protectedFiles: options.protectedFiles ?? PROTECTED });

@@ -16,14 +16,16 @@ export interface TreePortOptions {
   tree: Tree;
   env: Record<string, string>;
   support: SandboxSupport;
+  /** The server's uid (default 1000: an ordinary user). */
+  uid?: number;
 }
 
-export type TreePort = Pick<PolicyPort, 'platform' | 'realpath' | 'lstat' | 'listNames' | 'baseEnvironment' | 'sandboxSupport'> & {
+export type TreePort = Pick<PolicyPort, 'platform' | 'realpath' | 'lstat' | 'locateAll' | 'listNames' | 'baseEnvironment' | 'sandboxSupport' | 'ownProcess'> & {
   /** Changes the tree underneath whatever holds this port. */
   put(path: string, node: Tree[string]): void;
 };
 
-export function treePort({ platform, tree, env, support }: TreePortOptions): TreePort {
+export function treePort({ platform, tree, env, support, uid = 1000 }: TreePortOptions): TreePort {
   const nodes = new Map<string, Tree[string]>([['/', 'dir']]);
   const put = (key: string, node: Tree[string]) => {
     nodes.set(key, node);
@@ -60,12 +62,24 @@ export function treePort({ platform, tree, env, support }: TreePortOptions): Tre
       if (node === undefined) return null;
       return facts(node === 'dir' ? 'directory' : node === 'file' ? 'file' : 'symlink');
     },
+    async locateAll(paths) {
+      return paths.map((p) => {
+        try {
+          const real = realpath(p);
+          const node = nodes.get(real)!;
+          return { real, type: node === 'dir' ? 'directory' : 'file' };
+        } catch {
+          return null;
+        }
+      });
+    },
     async listNames(dir) {
       if (nodes.get(dir) !== 'dir') return null;
       return [...nodes.keys()].filter((key) => key !== '/' && path.posix.dirname(key) === dir).map((key) => path.posix.basename(key));
     },
     baseEnvironment: () => env,
     sandboxSupport: () => support,
+    ownProcess: () => ({ pid: 4242, ppid: 4241, uid, user: uid === 0 ? 'root' : 'alex' }),
     put,
   };
 }

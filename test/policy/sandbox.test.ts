@@ -29,9 +29,13 @@ describe('the plan on Linux (workspace, the default)', () => {
       'hidden file /home/alex/.netrc',
       'hidden directory /home/alex/.mozilla',
       'hidden directory /home/alex/private',
-      'hidden file /etc/shadow',
-      'hidden file /etc/ssh/ssh_host_ed25519_key',
     ]);
+  });
+
+  it('as root, also hides what only root can read (commands keep uid 0 and would own it)', async () => {
+    const hidden = (await sandboxFor(LINUX_CONFIG, { uid: 0 }).plan(GIT_IN_PROJECT))!.entries.filter((e) => e.access === 'hidden').map((e) => e.path);
+    expect(hidden.slice(-2)).toEqual(['/etc/shadow', '/etc/ssh/ssh_host_ed25519_key']);
+    expect(hidden).not.toContain('/etc/ssh/ssh_host_ed25519_key.pub');
   });
 
   it('read-only: every root is read-only, only the temp folder is writable', async () => {
@@ -99,7 +103,7 @@ describe('the plan on Linux (workspace, the default)', () => {
     const plan = await sandboxFor({ ...LINUX_CONFIG, filesystem: { ...LINUX_CONFIG.filesystem, protectSecrets: false } }).plan(GIT_IN_PROJECT);
     const hidden = plan!.entries.filter((e) => e.access === 'hidden').map((e) => e.path);
     expect(hidden).not.toContain('/home/alex/.ssh');
-    expect(hidden).toEqual(expect.arrayContaining(['/home/alex/.config/chatgpt-mcp', '/home/bob', '/etc/shadow']));
+    expect(hidden).toEqual(expect.arrayContaining(['/home/alex/.config/chatgpt-mcp', '/home/bob']));
   });
 
   it('refuses every command when bwrap lies inside a writable root', async () => {
@@ -194,9 +198,9 @@ describe('describe (system.info)', () => {
     const summary = sandboxFor(LINUX_CONFIG).describe();
     expect(summary).toMatchObject({ mode: 'workspace', mechanism: 'bubblewrap', version: 'bubblewrap 0.8.0', network: 'off', display: 'hidden' });
     expect(summary.writable).toEqual(['/home/alex/projects', 'a private temp folder (/tmp, /var/tmp)']);
-    expect(summary.hidden).toEqual(
-      expect.arrayContaining(["this app's config and folders", '~/.ssh', '~/.aws', '~/.gnupg', '/home/alex/private', '/etc/shadow']),
-    );
+    expect(summary.hidden).toEqual(expect.arrayContaining(["this app's config and folders", '~/.ssh', '~/.aws', '~/.gnupg', '/home/alex/private']));
+    expect(summary.hidden).not.toContain('/etc/shadow');
+    expect(sandboxFor(LINUX_CONFIG, { uid: 0 }).describe().hidden).toContain('/etc/shadow');
     expect(summary.notes.join(' ')).toMatch(/bubblewrap sandbox.*Network: none/);
   });
 

@@ -7,9 +7,11 @@
  *
  * Lifetime: bwrap runs as the process the caller spawned (the leader of its process group) and
  * the command below it stays in that group, so a group kill reaches everything. Besides,
- * --die-with-parent and the pid namespace end every process inside when bwrap or the command's
- * first process ends: nothing started inside outlives the call, not even a program that called
- * setsid().
+ * --die-with-parent and the pid namespace end every process inside when bwrap or the command
+ * ends: nothing started inside outlives the call, not even a program that called setsid(). The
+ * command is process 1 of its pid namespace (--as-pid-1), so like any init it ignores signals
+ * sent from inside the sandbox that it has no handler for (`kill $$` does nothing); signals from
+ * outside, the timeout's included, end bwrap and with it everything inside.
  */
 import type { SandboxPlan } from './sandbox-plan.js';
 
@@ -32,6 +34,10 @@ export function namespaceArgs(options: NamespaceOptions): string[] {
     '--unshare-cgroup-try',
     ...(options.privateIpc ? ['--unshare-ipc'] : []),
     ...(options.privateNetwork ? ['--unshare-net'] : []),
+    // The command is process 1 of its namespace, bwrap's direct child: bwrap reaps it, so no
+    // zombie of the sandbox lingers in the command's process group after the call (bwrap's own
+    // init would be left to the system's init to reap, and the group would look alive until then).
+    '--as-pid-1',
     '--die-with-parent',
     '--cap-drop',
     'ALL',

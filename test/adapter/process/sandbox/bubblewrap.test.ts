@@ -13,7 +13,7 @@ describe('bubblewrapArgs', () => {
   it('isolates every namespace, drops capabilities and mounts the entries in order, sealing hidden folders last', async () => {
     expect(bubblewrapArgs(await linuxPlan(), '/home/alex/projects', '/usr/bin/git', ['status', '--short'])).toEqual([
       ...['--unshare-user', '--disable-userns', '--unshare-pid', '--unshare-uts', '--unshare-cgroup-try', '--unshare-ipc', '--unshare-net'],
-      ...['--die-with-parent', '--cap-drop', 'ALL'],
+      ...['--as-pid-1', '--die-with-parent', '--cap-drop', 'ALL'],
       ...['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc'],
       ...['--tmpfs', '/tmp', '--tmpfs', '/var/tmp'],
       ...['--tmpfs', '/run', '--tmpfs', '/home/bob', '--tmpfs', '/root'],
@@ -22,7 +22,6 @@ describe('bubblewrapArgs', () => {
       ...['--tmpfs', '/home/alex/.config/chatgpt-mcp', '--tmpfs', '/home/alex/.ssh', '--tmpfs', '/home/alex/secrets/aws'],
       ...['--ro-bind', '/dev/null', '/home/alex/.netrc'],
       ...['--tmpfs', '/home/alex/.mozilla', '--tmpfs', '/home/alex/private'],
-      ...['--ro-bind', '/dev/null', '/etc/shadow', '--ro-bind', '/dev/null', '/etc/ssh/ssh_host_ed25519_key'],
       ...['--remount-ro', '/run', '--remount-ro', '/home/bob', '--remount-ro', '/root', '--remount-ro', '/home/alex/.config/chatgpt-mcp'],
       ...[
         '--remount-ro',
