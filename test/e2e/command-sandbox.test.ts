@@ -286,6 +286,14 @@ describe.skipIf(!linux)('start', () => {
     expect(check.code).toBe(2);
     expect(check.stderr).toMatch(/would refuse to start: .*apt-get install bubblewrap/);
 
+    // With bwrap there and the network shared, the start log says the X11 abstract sockets stay reachable.
+    if (run) {
+      writeJson(config, { shell: { enabled: true, allowedCommands: ['true'], network: 'on' } });
+      const shared = await runCli(['serve', '--stdio'], { ...env, PATH });
+      expect(shared.code).toBe(0);
+      expect(shared.stderr).toMatch(/"level":"warn".*X11 abstract sockets stay reachable/);
+    }
+
     writeJson(config, { shell: { enabled: true, allowedCommands: ['true'], sandbox: 'off' } });
     const checked = await runCli(['config', 'check'], env);
     expect(checked.code).toBe(0);
