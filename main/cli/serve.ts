@@ -119,7 +119,9 @@ async function factoryOrExit(deps: ServerDeps): Promise<ServerFactory | number> 
     const factory = createServerFactory(deps);
     const sandbox = factory.policies.sandbox;
     if (sandbox.active && sandbox.choice.display === 'abstract-sockets-reachable') {
-      deps.logger.warn('commands share the network, so X11 abstract sockets stay reachable from the sandbox; shell.network "off" hides the display completely');
+      deps.logger.warn(
+        'commands share the network, so X11 abstract sockets stay reachable from the sandbox (and a dbus-launch session bus); shell.network "off" hides them',
+      );
     }
     return factory;
   } catch (error) {

@@ -14,7 +14,7 @@ import type { NetworkSetting, SandboxSetting } from '../config/schema.js';
 export type SandboxMode = 'workspace' | 'read-only' | 'off';
 export type NetworkMode = 'on' | 'off' | 'loopback';
 export type MechanismName = 'bubblewrap' | 'seatbelt';
-/** What a command can reach of the graphical session: all of it, nothing, or all but X11's abstract sockets. */
+/** What a command can reach of the graphical session: all of it, nothing, or its abstract sockets only (X11, dbus-launch's bus). */
 export type DisplayInside = 'visible' | 'hidden' | 'abstract-sockets-reachable';
 
 export interface SandboxChoice {
@@ -70,8 +70,9 @@ export function resolveSandbox(shell: { sandbox: SandboxSetting; network: Networ
 
 function displayInside(mechanism: MechanismName | null, network: NetworkMode, hostDisplayAccess: boolean): DisplayInside {
   if (hostDisplayAccess || mechanism === null) return 'visible';
-  // X servers also listen on an abstract socket (@/tmp/.X11-unix/X0), which lives in the network
-  // namespace: no file mount hides it, only a private network does.
+  // X servers also listen on an abstract socket (@/tmp/.X11-unix/X0), and dbus-launch's session
+  // buses only on one: abstract sockets live in the network namespace, so no file mount hides
+  // them, only a private network does.
   if (mechanism === 'bubblewrap' && network === 'on') return 'abstract-sockets-reachable';
   return 'hidden';
 }
@@ -94,7 +95,9 @@ export function describeChoice(choice: SandboxChoice, platform: string): string[
   ];
   if (choice.display === 'hidden') lines.push('The display is hidden: no X11 or Wayland socket, session bus or display variable inside.');
   else if (choice.display === 'abstract-sockets-reachable') {
-    lines.push('The display is hidden except for X11 abstract sockets, which the shared network exposes: with shell.network "off" it is hidden completely.');
+    lines.push(
+      'The display is hidden except for abstract sockets (X11\'s, and a D-Bus session bus started by dbus-launch), which the shared network exposes: with shell.network "off" it is hidden completely.',
+    );
   } else lines.push('The display is visible (desktop.hostDisplayAccess is on).');
   return lines;
 }

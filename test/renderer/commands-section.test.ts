@@ -150,7 +150,7 @@ describe.skipIf(!chromiumAvailable())('the sandbox card on the Commands page', (
   it('Linux with the network on says the X11 abstract sockets stay reachable', async () => {
     const { page } = await open('linux', { network: 'on' });
     await card(page)
-      .getByText(/hidden except for X11 abstract sockets/)
+      .getByText(/hidden except for abstract sockets/)
       .waitFor();
     await page.context().close();
   });
