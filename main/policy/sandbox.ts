@@ -14,7 +14,8 @@
  *    step above hid them; the DNS files under /run with the network on; NixOS's system links;
  *    with display access on, the X11, Wayland and session bus sockets;
  * 4. the roots, shallow first so a nested root's own access wins: writable ones are `write` in
- *    "workspace" (when filesystem.write is on), everything else `read`;
+ *    "workspace" (when filesystem.write is on), everything else `read`; in writable roots, the
+ *    hooks and config of git repositories stay `read` (filesystem.allowGitHookWrites);
  * 5. hidden, always: this app's config and folders (token, keys), the secret list's literal
  *    entries in the home folder (~/.ssh, ~/.aws, ~/.gnupg, ~/.netrc...), browser profiles,
  *    absolute filesystem.deny paths, root-only system secrets (/etc/shadow, SSH host keys) when the
@@ -88,12 +89,17 @@ const BROWSER_PROFILES: Record<'linux' | 'darwin', readonly string[]> = {
 
 /** Readable by root only: hidden when the server runs as root (its commands keep uid 0, and own these files). */
 const ROOT_ONLY_FILES = ['/etc/shadow', '/etc/shadow-', '/etc/gshadow', '/etc/gshadow-', '/etc/security/opasswd', '/etc/sudoers', '/etc/sudoers.d'];
+/** Repositories looked for one level below a writable root (the rest of a large folder is not searched). */
+const MAX_REPOS_PER_ROOT = 256;
 /** Under /run, kept visible: NixOS's system profile (PATH lives there) and its drivers. */
 const RUN_SYSTEM_LINKS = ['/run/current-system', '/run/booted-system', '/run/opengl-driver', '/run/wrappers'];
 
 interface Candidate {
   path: string;
   access: SandboxAccess;
+  pinned?: boolean;
+  /** Kept even when nothing is there yet, as this kind (its mount point is created). */
+  absent?: 'directory' | 'file';
   /** A home of another user: dropped when it holds the owner's own home. */
   otherHome?: boolean;
 }
@@ -227,6 +233,9 @@ export class SandboxPolicy {
 
     const roots = (await this.files.usableRoots()).sort((a, b) => depth(a.path) - depth(b.path));
     for (const root of roots) add(root.writable && this.choice.mode === 'workspace' ? 'write' : 'read', root.path);
+    if (this.choice.mode === 'workspace' && !this.config.filesystem.allowGitHookWrites) {
+      list.push(...(await this.gitCode(roots.filter((root) => root.writable).map((root) => root.path))));
+    }
 
     add('hidden', ...this.protectedFiles);
     if (home && this.config.filesystem.protectSecrets) add('hidden', ...homeSecrets(this.platform).map((p) => posix.join(home, p)));
@@ -238,6 +247,32 @@ export class SandboxPolicy {
     }
     if (!display) add('hidden', ...session, home && posix.join(home, '.Xauthority'));
     return list;
+  }
+
+  /**
+   * Where git runs code from on the owner's next git command, outside any sandbox: the hooks and
+   * the config of the repositories at the top of each writable root and one level below. As for
+   * the fs tools (filesystem.allowGitHookWrites), they stay read-only; `.git` itself is pinned so
+   * a command cannot rename it away and put a writable one in its place. Objects and refs stay
+   * writable: git commit works.
+   */
+  private async gitCode(writableRoots: readonly string[]): Promise<Candidate[]> {
+    const repos: string[] = [];
+    for (const root of writableRoots) {
+      repos.push(root);
+      const names = ((await this.port.listNames(root)) ?? []).filter((name) => !name.startsWith('.')).slice(0, MAX_REPOS_PER_ROOT);
+      repos.push(...names.map((name) => posix.join(root, name)));
+    }
+    const gits = (await this.port.locateAll(repos.map((repo) => posix.join(repo, '.git'))))
+      .filter((git): git is NonNullable<typeof git> => git?.type === 'directory')
+      .map((git) => git.real);
+    const parts = await this.port.locateAll(gits.flatMap((git) => [posix.join(git, 'hooks'), posix.join(git, 'config')]));
+    return gits.flatMap((git, i): Candidate[] => [
+      { path: git, access: 'write', pinned: true },
+      // A missing one gets an empty read-only one in its place, so none can be created either.
+      parts[2 * i] ? { path: posix.join(git, 'hooks'), access: 'read' } : { path: posix.join(git, 'hooks'), access: 'hidden', absent: 'directory' },
+      parts[2 * i + 1] ? { path: posix.join(git, 'config'), access: 'read' } : { path: posix.join(git, 'config'), access: 'hidden', absent: 'file' },
+    ]);
   }
 
   /** /etc/resolv.conf often links into /run (systemd-resolved, NetworkManager, resolvconf). */
@@ -258,10 +293,11 @@ export class SandboxPolicy {
     const [homeReal, ...located] = await this.port.locateAll([home ?? '', ...candidates.map((c) => c.path)]);
     const entries: SandboxEntry[] = [];
     candidates.forEach((candidate, i) => {
-      const found = located[i];
+      const found = located[i] ?? (candidate.absent ? { real: candidate.path, type: candidate.absent } : null);
       if (!found || !posix.isAbsolute(found.real)) return;
       if (candidate.otherHome && home && homeReal && inside(homeReal.real, found.real)) return;
-      entries.push({ path: posix.normalize(found.real), access: candidate.access, kind: found.type === 'directory' ? 'directory' : 'file' });
+      const entry: SandboxEntry = { path: posix.normalize(found.real), access: candidate.access, kind: found.type === 'directory' ? 'directory' : 'file' };
+      entries.push(candidate.pinned ? { ...entry, pinned: true } : entry);
     });
     return entries;
   }
@@ -284,7 +320,7 @@ export function prune(entries: readonly SandboxEntry[]): SandboxEntry[] {
     const now = effective(entry.path, kept);
     const same = entry.access === 'temp' ? false : entry.access === 'hidden' ? now === 'hidden' || now === 'temp' : now === entry.access;
     const covers = kept.some((earlier) => earlier.path !== entry.path && inside(earlier.path, entry.path));
-    if (same && !covers) continue;
+    if (same && !covers && !entry.pinned) continue;
     kept.push(entry);
   }
   return kept;

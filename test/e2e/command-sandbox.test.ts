@@ -166,6 +166,24 @@ describe.skipIf(!run)('programs that run code of their own cannot write outside 
   });
 });
 
+describe.skipIf(!run)("git's hooks and config in a writable root", () => {
+  it('stay read-only and .git cannot be swapped for another, while commits work', async () => {
+    const repo = path.join(work, 'repo');
+    fs.mkdirSync(repo);
+    const git = (...args: string[]) => spawnSync('git', args, { cwd: repo, encoding: 'utf8', env: { PATH, HOME: home } });
+    expect(git('init', '-q').status).toBe(0);
+    const { sh } = await serve();
+    const tries = ['echo "touch pwned" > .git/hooks/pre-commit', 'git config core.fsmonitor "touch pwned"', 'mv .git .git-old', 'rm -rf .git/hooks'];
+    for (const attempt of tries) expect((await sh(`cd ${repo} && ${attempt}`)).exitCode, attempt).not.toBe(0);
+    const commit = await sh(
+      `cd ${repo} && echo hi > a.txt && git add a.txt && git -c user.name=t -c user.email=t@example.com commit -qm one && git log --oneline | wc -l`,
+    );
+    expect(commit).toMatchObject({ exitCode: 0, stdout: '1\n' });
+    expect(fs.existsSync(path.join(repo, '.git', 'hooks', 'pre-commit'))).toBe(false);
+    expect(git('config', 'core.fsmonitor').stdout).toBe('');
+  });
+});
+
 describe.skipIf(!run)('the token never leaks', () => {
   const TOKEN = 'sandbox-token-7b3d9e1f2a4c6e8b';
 

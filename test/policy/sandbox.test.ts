@@ -38,6 +38,29 @@ describe('the plan on Linux (workspace, the default)', () => {
     expect(hidden).not.toContain('/etc/ssh/ssh_host_ed25519_key.pub');
   });
 
+  it("keeps git's hooks and config read-only in writable roots, and pins .git so it cannot be swapped", async () => {
+    const tree: Tree = {
+      ...LINUX_TREE,
+      '/home/alex/projects/.git/hooks/pre-commit.sample': 'file',
+      '/home/alex/projects/.git/config': 'file',
+      '/home/alex/projects/tool/.git/config': 'file',
+      '/home/alex/projects/notes/readme.md': 'file',
+    };
+    const entries = (await sandboxFor(LINUX_CONFIG, { tree }).plan(GIT_IN_PROJECT))!.entries;
+    const git = entries.filter((e) => e.path.includes('.git')).map((e) => `${e.access} ${e.kind}${e.pinned ? ' pinned' : ''} ${e.path}`);
+    expect(git).toEqual([
+      'write directory pinned /home/alex/projects/.git',
+      'read directory /home/alex/projects/.git/hooks',
+      'read file /home/alex/projects/.git/config',
+      'write directory pinned /home/alex/projects/tool/.git',
+      // no hooks folder yet: an empty read-only one takes its place
+      'hidden directory /home/alex/projects/tool/.git/hooks',
+      'read file /home/alex/projects/tool/.git/config',
+    ]);
+    const allowed = await sandboxFor({ ...LINUX_CONFIG, filesystem: { ...LINUX_CONFIG.filesystem, allowGitHookWrites: true } }, { tree }).plan(GIT_IN_PROJECT);
+    expect(allowed!.entries.some((e) => e.path.includes('.git'))).toBe(false);
+  });
+
   it('read-only: every root is read-only, only the temp folder is writable', async () => {
     const plan = await sandboxFor({ ...LINUX_CONFIG, shell: { ...LINUX_CONFIG.shell, sandbox: 'read-only' } }).plan(GIT_IN_PROJECT);
     expect(plan!.mode).toBe('read-only');

@@ -20,6 +20,12 @@ export interface SandboxEntry {
   access: SandboxAccess;
   /** What the path is now: a hidden directory becomes an empty folder, anything else an empty file. */
   kind: 'directory' | 'file';
+  /**
+   * The path itself can be neither renamed nor removed (on Linux it gets a mount of its own), so
+   * what later entries say below it cannot be carried away with it: a repository's `.git`,
+   * whose hooks and config stay read-only.
+   */
+  pinned?: boolean;
 }
 
 export type SandboxMechanism = 'bubblewrap' | 'seatbelt';

@@ -64,6 +64,8 @@ export function seatbeltProfile(plan: SandboxPlan): SeatbeltProfile {
     if (entry.access === 'write' || entry.access === 'temp') lines.push(`(allow file-read* file-write* ${where})`);
     else if (entry.access === 'read') lines.push(`(allow file-read* ${where})`, `(deny file-write* ${where})`);
     else lines.push(`(deny file-read* file-write* ${where})`);
+    // Not renamed or removed itself (what is inside stays as the rules say).
+    if (entry.pinned) lines.push(`(deny file-write* (literal (param "${name}")))`);
   }
   lines.push(`(deny mach-lookup ${globalNames(LAUNCH_SERVICES)})`);
   if (!plan.display) lines.push(`(deny mach-lookup ${globalNames(DISPLAY_SERVICES)})`);

@@ -26,6 +26,8 @@ const MAC: Tree = {
   '/Users/alex/Library/Application Support/chatgpt-mcp/token': 'file',
   '/Users/alex/code/app': 'dir',
   '/Users/alex/code/app/vendor': 'dir',
+  '/Users/alex/code/app/.git/hooks': 'dir',
+  '/Users/alex/code/app/.git/config': 'file',
   '/usr/bin/git': 'file',
 };
 const ENV = { HOME: '/Users/alex', PATH: '/usr/bin:/bin', TMPDIR: '/var/folders/xy/abc/T/' };
@@ -77,18 +79,30 @@ describe('the Seatbelt profile for a known Mac', () => {
         ],
         [
           "P6",
-          "/Users/alex/Library/Application Support/chatgpt-mcp",
+          "/Users/alex/code/app/.git",
         ],
         [
           "P7",
-          "/Users/alex/.ssh",
+          "/Users/alex/code/app/.git/hooks",
         ],
         [
           "P8",
-          "/Users/alex/.netrc",
+          "/Users/alex/code/app/.git/config",
         ],
         [
           "P9",
+          "/Users/alex/Library/Application Support/chatgpt-mcp",
+        ],
+        [
+          "P10",
+          "/Users/alex/.ssh",
+        ],
+        [
+          "P11",
+          "/Users/alex/.netrc",
+        ],
+        [
+          "P12",
           "/Users/alex/Library/Keychains",
         ],
       ]
@@ -117,14 +131,38 @@ describe('the Seatbelt profile for a known Mac', () => {
       (allow file-read* file-write* (subpath (param "P4")))
       (allow file-read* (subpath (param "P5")))
       (deny file-write* (subpath (param "P5")))
-      (deny file-read* file-write* (subpath (param "P6")))
-      (deny file-read* file-write* (subpath (param "P7")))
-      (deny file-read* file-write* (literal (param "P8")))
+      (allow file-read* file-write* (subpath (param "P6")))
+      (deny file-write* (literal (param "P6")))
+      (allow file-read* (subpath (param "P7")))
+      (deny file-write* (subpath (param "P7")))
+      (allow file-read* (literal (param "P8")))
+      (deny file-write* (literal (param "P8")))
       (deny file-read* file-write* (subpath (param "P9")))
+      (deny file-read* file-write* (subpath (param "P10")))
+      (deny file-read* file-write* (literal (param "P11")))
+      (deny file-read* file-write* (subpath (param "P12")))
       (deny mach-lookup (global-name "com.apple.coreservices.launchservicesd") (global-name "com.apple.lsd.mapdb") (global-name "com.apple.lsd.modifydb"))
       (deny mach-lookup (global-name "com.apple.windowserver") (global-name "com.apple.windowserver.active") (global-name "com.apple.CoreDisplay.master") (global-name "com.apple.screencapture.interactive") (global-name "com.apple.replayd") (global-name "com.apple.universalaccessd") (global-name "com.apple.tccd"))
       "
     `);
+  });
+
+  it('every entry gets exactly the rules its access means (the snapshot above cannot hide a wrong one)', async () => {
+    const plan = (await macPlan(CONFIG))!;
+    const { profile } = seatbeltProfile(plan);
+    const rules = profile.split('\n');
+    plan.entries.forEach((entry, i) => {
+      const mine = rules.filter((rule) => rule.includes(`(param "P${i}")`));
+      const where = entry.kind === 'directory' ? `(subpath (param "P${i}"))` : `(literal (param "P${i}"))`;
+      const expected = {
+        write: [`(allow file-read* file-write* ${where})`],
+        temp: [`(allow file-read* file-write* ${where})`],
+        read: [`(allow file-read* ${where})`, `(deny file-write* ${where})`],
+        hidden: [`(deny file-read* file-write* ${where})`],
+      }[entry.access];
+      expect(mine, entry.path).toEqual(entry.pinned ? [...expected, `(deny file-write* (literal (param "P${i}")))`] : expected);
+    });
+    expect(plan.entries.filter((e) => e.pinned).map((e) => e.path)).toEqual(['/Users/alex/code/app/.git']);
   });
 
   it('the network on, display access on: no window-server rule, all network allowed', async () => {
