@@ -5,6 +5,7 @@ import type { EntryFacts, PolicyPort } from './policy-port.js';
 import { shortEnvironment } from './process/child-env.js';
 import { ownProcess, processIdentity } from './process/identity.js';
 import type { ProcessOps } from './process/process-ops.js';
+import { sandboxSupport } from './process/sandbox/support.js';
 
 const MISSING = new Set(['ENOENT', 'ENOTDIR']);
 
@@ -23,11 +24,27 @@ export function localPolicyPort(processes: Pick<ProcessOps, 'findExecutable'>, p
         throw error;
       }
     },
+    // Synchronous on purpose: a few dozen lstat calls cost far less in one go than as as many thread-pool round trips.
+    locateAll: async (paths) => paths.map(locate),
+    listNames: (path) => fs.promises.readdir(path).catch(() => null),
     findExecutable: (name, searchPath) => processes.findExecutable(name, searchPath),
     baseEnvironment: () => base,
     processIdentity: (id) => processIdentity(id, platform),
     ownProcess,
+    sandboxSupport: () => sandboxSupport(platform, base),
   };
+}
+
+function locate(path: string): { real: string; type: EntryFacts['type'] } | null {
+  try {
+    // throwIfNoEntry: a missing path (the usual case) costs no exception.
+    if (!fs.lstatSync(path, { throwIfNoEntry: false })) return null;
+    const real = fs.realpathSync.native(path);
+    const stat = fs.lstatSync(real, { throwIfNoEntry: false });
+    return stat ? { real, type: entryType(stat) } : null;
+  } catch {
+    return null;
+  }
 }
 
 export function facts(stat: fs.Stats): EntryFacts {

@@ -6,6 +6,7 @@
  * Failures keep the errno-style `code` (ENOENT, ELOOP, EACCES...) the policy's messages use.
  */
 import type { EntryType } from './fs/file-ops.js';
+import type { SandboxSupport } from './process/sandbox/sandbox-plan.js';
 
 export interface EntryFacts {
   type: EntryType;
@@ -48,6 +49,13 @@ export interface PolicyPort {
   realpath(path: string): Promise<string>;
   /** lstat(2) facts of the entry itself, or null when nothing is there (ENOENT/ENOTDIR). */
   lstat(path: string): Promise<EntryFacts | null>;
+  /**
+   * For each path, where it really is (symlinks followed) and what is there, or null when nothing
+   * is: one call for the sandbox's many candidate paths, most of which do not exist.
+   */
+  locateAll(paths: readonly string[]): Promise<Array<{ real: string; type: EntryType } | null>>;
+  /** The names in a directory (no `.` or `..`), or null when it cannot be listed. */
+  listNames(path: string): Promise<string[] | null>;
   /** which(1) on `searchPath` (see ProcessOps.findExecutable). */
   findExecutable(name: string, searchPath: string | undefined): Promise<{ found: string; real: string } | null>;
   /**
@@ -59,4 +67,6 @@ export interface PolicyPort {
   processIdentity(id: number): Promise<ProcessIdentity | null>;
   /** The server's own process and its parent. */
   ownProcess(): OwnProcess;
+  /** The sandbox this computer can give commands (bubblewrap, Seatbelt or none), probed once. */
+  sandboxSupport(): SandboxSupport;
 }

@@ -17,6 +17,7 @@ import { formatTable } from './lib/table.mjs';
 import { codingToolsScenario } from './scenarios/coding-tools.mjs';
 import { desktopScenario } from './scenarios/desktop.mjs';
 import { fsAndShellScenario } from './scenarios/fs-and-shell.mjs';
+import { sandboxScenario } from './scenarios/sandbox.mjs';
 import { systemInfoScenario } from './scenarios/system-info.mjs';
 
 const USAGE = `Usage: node bench/run.mjs [options]   (or: npm run bench -- [options])
@@ -66,6 +67,7 @@ async function main() {
     rows.push(...(await systemInfoScenario(context)));
     rows.push(...(await fsAndShellScenario(context)));
     rows.push(...(await codingToolsScenario(context)));
+    rows.push(...(await sandboxScenario(context)));
     rows.push(...(await desktopScenario(context)));
   } finally {
     await load.close();

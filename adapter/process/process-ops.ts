@@ -9,6 +9,7 @@ import type { BinaryOutput } from './output-text.js';
 import { ProcessRegistry, type HandleOutput, type HandleStatus } from './process-registry.js';
 import { runCommand } from './run-command.js';
 import { killProcess } from './signals.js';
+import type { SandboxPlan } from './sandbox/sandbox-plan.js';
 
 export interface ExecRequest {
   /** Absolute path of the executable (already resolved and allowed by policy). Never searched on PATH. */
@@ -28,6 +29,8 @@ export interface ExecRequest {
   maxOutputBytes: number;
   /** Client went away: the tree is killed like on a timeout (timedOut stays false). */
   signal?: AbortSignal;
+  /** Run inside this sandbox (main/policy/sandbox.ts decided it); without it, with the server user's full rights. */
+  sandbox?: SandboxPlan;
   /**
    * Still running after this long (and before timeoutMs): hand the command to the process
    * registry and return its handle with the output so far; timeoutMs stays its deadline.

@@ -21,6 +21,7 @@ import { BoundedOutput } from './bounded-output.js';
 import { taskkillTree, terminateGroup } from './kill-tree.js';
 import type { ExecRequest, ExecResult } from './process-ops.js';
 import type { ProcessRegistry } from './process-registry.js';
+import { sandboxed } from './sandbox/launch.js';
 
 const OPERATION = 'runCommand';
 const MAX_TIMER_MS = 2 ** 31 - 1;
@@ -65,10 +66,12 @@ export async function launch(request: ExecRequest, platform: NodeJS.Platform, st
   const started = performance.now();
   let child: Child;
   try {
-    child = spawn(request.file, request.args, {
-      argv0: request.argv0,
+    // Inside the OS sandbox when the plan has one (bwrap / sandbox-exec wrap the program).
+    const command = sandboxed(request);
+    child = spawn(command.file, command.args, {
+      argv0: command.argv0,
       cwd: request.cwd,
-      env: request.env,
+      env: command.env,
       stdio: [stdin, 'pipe', 'pipe'],
       shell: false,
       windowsHide: true,

@@ -32,7 +32,11 @@ export function processCpuMs(pid, { children = false } = {}) {
   return (ticks * 1000) / ticksPerSecond;
 }
 
-/** This process's exited and waited-for children (a program the bench runs itself, such as rg); null without /proc. */
+/**
+ * This process's exited and waited-for children (cutime + cstime, which include their own
+ * waited-for descendants): a program the bench runs itself (rg), or the children an in-process
+ * server waited for (bwrap's work is in the child, not the server). null without /proc.
+ */
 export function childrenCpuMs() {
   const all = processCpuMs(process.pid, { children: true });
   const own = processCpuMs(process.pid);

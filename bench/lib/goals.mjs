@@ -9,6 +9,9 @@ export const FASTER_THAN_OFFICIAL = Object.freeze({ below: 1, text: '< 1x' });
 /** A figure the issue asks for without a target (the built-in scanner against ripgrep): reported, not judged. */
 export const NO_GOAL = Object.freeze({ text: 'none' });
 
+/** The command sandbox against the same server without it (issue: "under 2x"). */
+export const SANDBOX_COST = Object.freeze({ below: 2, text: '< 2x' });
+
 export function judge(goal, ratio) {
   const judgedOn = ratio.cpu !== null ? 'cpu' : 'time';
   const value = ratio[judgedOn];

@@ -43,7 +43,8 @@ export async function fsAndShellScenario({ ours: oursModule, load, timing, wante
       fs.writeFileSync(filePath, data);
       return { ...file, path: filePath, sha256: createHash('sha256').update(data).digest('hex') };
     });
-    const configInput = { filesystem: { read: true, roots: [dir] }, shell: { enabled: true, allowedCommands: ['true'] } };
+    // The sandbox is off here so this row measures our layers against a bare spawn; scenario 4 (sandbox.mjs) measures the sandbox.
+    const configInput = { filesystem: { read: true, roots: [dir] }, shell: { enabled: true, allowedCommands: ['true'], sandbox: 'off' } };
     const ours = await oursModule.startOurs(configInput);
     servers.push(ours);
     const url = `http://127.0.0.1:${ours.port}/mcp`;

@@ -9,6 +9,7 @@ import { defaultConfigPath } from '../config/app-dir.js';
 import { ConfigError } from '../config/load.js';
 import { validateConfig, type ConfigIssue } from '../config/save.js';
 import { ListenError, type ListenFailure } from '../mcp/http.js';
+import { SandboxUnavailableError } from '../policy/sandbox.js';
 import type { KeyPath } from './bridge-api.js';
 
 export interface EditableConfig {
@@ -84,6 +85,7 @@ export function explainStartFailure(error: unknown, file: string): { message: st
   if (error instanceof ListenError) {
     return { message: error.message, field: LISTEN_FIELD[error.reason] };
   }
+  if (error instanceof SandboxUnavailableError) return { message: error.message, field: [...error.key] };
   if (error instanceof ConfigError) {
     const first = readConfigForEditing(file).issues[0];
     return { message: error.message, field: first ? first.path : null };

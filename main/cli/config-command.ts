@@ -10,7 +10,11 @@ import { generateToken } from '../config/token.js';
 import { configWarnings } from '../config/warnings.js';
 import { bindRefusal } from '../mcp/http-guards.js';
 import { enabledTools } from '../mcp/server.js';
+import { FilesystemPolicy } from '../policy/filesystem.js';
+import { SandboxPolicy, SandboxUnavailableError } from '../policy/sandbox.js';
+import { createLocalAdapter } from '../../adapter/local-computer-adapter.js';
 import { EXIT, print, say, usageError, withConfig } from './io.js';
+import { protectedPaths } from './places.js';
 
 export interface InitOptions {
   roots: string[];
@@ -29,13 +33,15 @@ export function configCommand(sub: string | undefined, cli: CliOverrides, init: 
 
 /** Every rule `serve` applies, then the warnings about configs that cannot work as meant. */
 function configCheck(cli: CliOverrides): number | Promise<number> {
-  return withConfig(cli, ({ config, file }) => {
+  return withConfig(cli, async ({ config, file, path: configFile }) => {
     const refusal = bindRefusal(config.server);
-    if (refusal) {
-      say(`configuration is valid, but the server would refuse to start: ${refusal.message}`);
+    const sandbox = await sandboxNotes(config, configFile);
+    if (refusal || sandbox instanceof SandboxUnavailableError) {
+      say(`configuration is valid, but the server would refuse to start: ${refusal ? refusal.message : (sandbox as Error).message}`);
       return EXIT.config;
     }
     say(`configuration is valid (${file ?? 'no config file, using defaults'})`);
+    for (const note of sandbox) say(`commands: ${note}`);
     for (const warning of configWarnings(config, { kind })) say(`warning: ${warning}`);
     say(
       `tools exposed: ${enabledTools(config)
@@ -44,6 +50,22 @@ function configCheck(cli: CliOverrides): number | Promise<number> {
     );
     return print(JSON.stringify(redactConfig(config), null, 2));
   });
+}
+
+/** What the sandbox would be on this computer (probing it as serve does), or why serve would refuse it. */
+async function sandboxNotes(config: Parameters<typeof configWarnings>[0], configFile: string): Promise<string[] | SandboxUnavailableError> {
+  if (!config.shell.enabled) return [];
+  const adapter = createLocalAdapter();
+  try {
+    const protectedFiles = protectedPaths(configFile);
+    const files = new FilesystemPolicy(config.filesystem, adapter.inspect, { protectedFiles });
+    return new SandboxPolicy(config, files, adapter.inspect, { protectedFiles }).describe().notes;
+  } catch (error) {
+    if (error instanceof SandboxUnavailableError) return error;
+    throw error;
+  } finally {
+    await adapter.close();
+  }
 }
 
 /** Printed without parsing, so a broken config can still be found. */

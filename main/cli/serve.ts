@@ -4,7 +4,8 @@ import type { CliOverrides } from '../config/load.js';
 import type { Config } from '../config/schema.js';
 import { ensureBearerToken } from '../config/token.js';
 import { createLogger, scrubbingLogger, type Logger } from '../log.js';
-import { createServerFactory, enabledTools } from '../mcp/server.js';
+import { createServerFactory, enabledTools, type ServerDeps, type ServerFactory } from '../mcp/server.js';
+import { SandboxUnavailableError } from '../policy/sandbox.js';
 import { startStdioServer } from '../mcp/stdio.js';
 import { EXIT, say, untilSignal, withConfig } from './io.js';
 import { protectedPaths, stateDir } from './places.js';
@@ -48,7 +49,8 @@ export async function openHttpServer(
   // Refused requests log their path, which a caller chooses: every line is scrubbed of the secrets in use.
   const logger = scrubbingLogger(createLogger(config.server.logLevel), secrets);
   const adapter = createLocalAdapter();
-  const factory = createServerFactory({ config, adapter, logger, protectedFiles: protectedPaths(path), secrets });
+  const factory = await factoryOrExit({ config, adapter, logger, protectedFiles: protectedPaths(path), secrets });
+  if (typeof factory === 'number') return factory;
   let running;
   try {
     running = await startHttpServer({
@@ -100,7 +102,8 @@ export function serveStdio(cli: CliOverrides): number | Promise<number> {
   return withConfig(cli, async ({ config, path }) => {
     const logger = createLogger(config.server.logLevel);
     const adapter = createLocalAdapter();
-    const factory = createServerFactory({ config, adapter, logger, protectedFiles: protectedPaths(path) });
+    const factory = await factoryOrExit({ config, adapter, logger, protectedFiles: protectedPaths(path) });
+    if (typeof factory === 'number') return factory;
     const handle = startStdioServer(factory, logger);
     logger.info('serving on stdio', { tools: enabledTools(config).length });
     await Promise.race([untilSignal(), new Promise<void>((resolve) => process.stdin.once('end', resolve))]);
@@ -108,4 +111,23 @@ export function serveStdio(cli: CliOverrides): number | Promise<number> {
     await adapter.close();
     return EXIT.ok;
   });
+}
+
+/** The server factory, or the config exit code when the sandbox the config asks for cannot be had here. */
+async function factoryOrExit(deps: ServerDeps): Promise<ServerFactory | number> {
+  try {
+    const factory = createServerFactory(deps);
+    const sandbox = factory.policies.sandbox;
+    if (sandbox.active && sandbox.choice.display === 'abstract-sockets-reachable') {
+      deps.logger.warn(
+        'commands share the network, so X11 abstract sockets stay reachable from the sandbox (and a dbus-launch session bus); shell.network "off" hides them',
+      );
+    }
+    return factory;
+  } catch (error) {
+    if (!(error instanceof SandboxUnavailableError)) throw error;
+    say(`cannot start: ${error.message}`);
+    await deps.adapter.close();
+    return EXIT.config;
+  }
 }

@@ -13,6 +13,13 @@ export const LOG_LEVELS = ['silent', 'error', 'warn', 'info', 'debug'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
 export const AUTH_MODES = ['bearer', 'oauth', 'bearer+oauth', 'none'] as const;
+
+/** How commands are isolated (main/policy/sandbox-mode.ts says what "auto" means on each OS). */
+export const SANDBOX_MODES = ['auto', 'workspace', 'read-only', 'off'] as const;
+export type SandboxSetting = (typeof SANDBOX_MODES)[number];
+/** The network commands get inside the sandbox; "auto" is "off" when sandboxed. */
+export const NETWORK_MODES = ['auto', 'on', 'off', 'loopback'] as const;
+export type NetworkSetting = (typeof NETWORK_MODES)[number];
 export type AuthMode = (typeof AUTH_MODES)[number];
 
 export const DEFAULT_HOST = '127.0.0.1';
@@ -141,6 +148,15 @@ export const shellSchema = z.strictObject({
   allowedEnv: z.array(text).default([]),
   /** Children shell.exec runs at once; more calls wait in a queue of 4x this many, then fail with TIMEOUT. */
   maxConcurrent: z.number().int().positive().max(256).default(8),
+  /**
+   * OS isolation of every command: "workspace" (writes only in writable roots and a private temp
+   * folder; secrets, this app's folders and other users' homes hidden), "read-only" (no writes but
+   * the private temp folder), "off" (the owner's full rights), "auto" (workspace on Linux, off on
+   * macOS and Windows). A sandbox that cannot be set up stops the server at start.
+   */
+  sandbox: z.enum(SANDBOX_MODES).default('auto'),
+  /** Inside the sandbox: "on" (this computer's network), "off" (none), "loopback" (macOS only), "auto" (off when sandboxed). */
+  network: z.enum(NETWORK_MODES).default('auto'),
 });
 
 export const processSchema = z.strictObject({

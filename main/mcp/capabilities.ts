@@ -2,6 +2,19 @@
 import * as z from 'zod';
 import type { Config } from '../config/schema.js';
 import { BUILT_IN_ENV_NAMES } from '../policy/env-names.js';
+import type { SandboxSummary } from '../policy/sandbox.js';
+
+/** Whether and how commands are isolated, and what they see (main/policy/sandbox.ts). */
+const sandboxSchema = z.object({
+  mode: z.enum(['workspace', 'read-only', 'off']),
+  mechanism: z.enum(['bubblewrap', 'seatbelt']).nullable(),
+  version: z.string().nullable(),
+  network: z.enum(['on', 'off', 'loopback']),
+  display: z.enum(['visible', 'hidden', 'abstract-sockets-reachable']),
+  writable: z.array(z.string()),
+  hidden: z.array(z.string()),
+  notes: z.array(z.string()),
+});
 
 export const capabilitySchema = z.object({
   tools: z.array(z.string()),
@@ -20,6 +33,7 @@ export const capabilitySchema = z.object({
     /** Environment names a caller may set (LC_* stands for every LC_ name); empty without shell.allowEnv. */
     allowedEnv: z.array(z.string()),
     maxConcurrent: z.number(),
+    sandbox: sandboxSchema,
   }),
   process: z.object({ list: z.boolean(), kill: z.boolean(), ownOnly: z.boolean() }),
   desktop: z.object({ hostDisplayAccess: z.boolean(), screen: z.boolean(), input: z.boolean(), browser: z.boolean(), apps: z.array(z.string()) }),
@@ -28,7 +42,7 @@ export const capabilitySchema = z.object({
 
 export type CapabilitySummary = z.output<typeof capabilitySchema>;
 
-export function capabilitySummary(config: Readonly<Config>, tools: readonly string[]): CapabilitySummary {
+export function capabilitySummary(config: Readonly<Config>, tools: readonly string[], sandbox: SandboxSummary): CapabilitySummary {
   const { filesystem: fs, shell, desktop } = config;
   const display = desktop.hostDisplayAccess;
   return {
@@ -47,6 +61,7 @@ export function capabilitySummary(config: Readonly<Config>, tools: readonly stri
       maxOutputBytes: shell.maxOutputBytes,
       allowedEnv: shell.enabled && shell.allowEnv ? [...BUILT_IN_ENV_NAMES, ...(shell.allowPathEnv ? ['PATH'] : []), ...shell.allowedEnv] : [],
       maxConcurrent: shell.maxConcurrent,
+      sandbox: { ...sandbox, writable: [...sandbox.writable], hidden: [...sandbox.hidden], notes: [...sandbox.notes] },
     },
     process: { list: config.process.list, kill: config.process.kill, ownOnly: config.process.ownOnly },
     desktop: {

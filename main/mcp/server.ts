@@ -16,6 +16,7 @@ import { HelperPrograms } from '../policy/helper-programs.js';
 import { ChildLimiter } from '../policy/limits.js';
 import { PathLock } from '../policy/path-lock.js';
 import { ProcessPolicy } from '../policy/process.js';
+import { SandboxPolicy } from '../policy/sandbox.js';
 import { ServicePolicy } from '../policy/services.js';
 import { ShellPolicy } from '../policy/shell.js';
 import { UrlPolicy } from '../policy/url-policy.js';
@@ -87,9 +88,12 @@ export type ServerFactory = McpServerFactory & { readonly policies: Policies };
 export function createServerFactory(deps: ServerDeps): ServerFactory {
   const tools = enabledTools(deps.config, deps.tools);
   const filesystem = new FilesystemPolicy(deps.config.filesystem, deps.adapter.inspect, { protectedFiles: deps.protectedFiles ?? [] });
+  // Throws SandboxUnavailableError when the sandbox the config asks for cannot be had here.
+  const sandbox = new SandboxPolicy(deps.config, filesystem, deps.adapter.inspect, { protectedFiles: deps.protectedFiles ?? [] });
   const policy: Policies = {
     filesystem,
-    shell: new ShellPolicy(deps.config, filesystem, deps.adapter.inspect),
+    sandbox,
+    shell: new ShellPolicy(deps.config, filesystem, deps.adapter.inspect, undefined, sandbox),
     fsLock: new PathLock(),
     helpers: new HelperPrograms(deps.adapter.inspect, filesystem, deps.useRipgrep ?? true),
     desktop: new DesktopPolicy(deps.config, filesystem),
@@ -118,7 +122,10 @@ export function createServerFactory(deps: ServerDeps): ServerFactory {
 }
 
 /** The policies that do not depend on the filesystem policy, each built once per config. */
-function otherPolicies(config: Readonly<Config>, port: ComputerAdapter['inspect']): Omit<Policies, 'filesystem' | 'shell' | 'fsLock' | 'helpers' | 'desktop'> {
+function otherPolicies(
+  config: Readonly<Config>,
+  port: ComputerAdapter['inspect'],
+): Omit<Policies, 'filesystem' | 'sandbox' | 'shell' | 'fsLock' | 'helpers' | 'desktop'> {
   return {
     process: new ProcessPolicy(config, port),
     apps: new AppPolicy(config),

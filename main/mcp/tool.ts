@@ -14,6 +14,7 @@ import type { HelperPrograms } from '../policy/helper-programs.js';
 import type { ChildLimiter } from '../policy/limits.js';
 import type { PathLock } from '../policy/path-lock.js';
 import type { ProcessPolicy } from '../policy/process.js';
+import type { SandboxPolicy } from '../policy/sandbox.js';
 import type { ServicePolicy } from '../policy/services.js';
 import type { ShellPolicy } from '../policy/shell.js';
 import type { UrlPolicy } from '../policy/url-policy.js';
@@ -22,6 +23,8 @@ import type { UrlPolicy } from '../policy/url-policy.js';
 export interface Policies {
   filesystem: FilesystemPolicy;
   shell: ShellPolicy;
+  /** The OS sandbox commands run in (shell.sandbox): ShellPolicy puts its plan on every command. */
+  sandbox: SandboxPolicy;
   /** Held by fs tools around each operation, per path (see path-lock.ts). */
   fsLock: PathLock;
   /** Programs the server runs for its own work (ripgrep). */

@@ -279,6 +279,12 @@ export class FilesystemPolicy {
     );
   }
 
+  /** The roots that resolve, as real paths, and whether tools may write in them: what the command sandbox binds. */
+  async usableRoots(): Promise<Array<{ path: string; writable: boolean }>> {
+    await this.refreshRoots();
+    return this.roots.flatMap((root) => (root.real === undefined ? [] : [{ path: root.real, writable: this.config.write && !root.readOnly }]));
+  }
+
   /**
    * For listings: whether a child name is a protected secret, so fs.list can hide it. Given
    * the listed directory (as resolved), multi-segment patterns and protected files count too;

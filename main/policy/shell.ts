@@ -11,6 +11,8 @@ import type { HandleLimits } from '../../adapter/process/process-ops.js';
 import type { FilesystemPolicy } from './filesystem.js';
 import { captureDenial } from './display-gate.js';
 import { EnvironmentPolicy } from './environment.js';
+import type { SandboxPolicy } from './sandbox.js';
+import type { SandboxPlan } from '../../adapter/process/sandbox/sandbox-plan.js';
 
 export interface ShellRequest {
   command: string;
@@ -35,6 +37,8 @@ export interface ShellPlan {
   promoteAfterMs?: number;
   /** Bounds of process handles (process.start, promoted commands). */
   handles: HandleLimits;
+  /** The OS sandbox it runs in (shell.sandbox); absent when commands run with the owner's full rights. */
+  sandbox?: SandboxPlan;
 }
 
 /** shell.exec without timeoutMs moves a command still running after this to a handle: well below ChatGPT's ~120 s per tunnel request. */
@@ -53,6 +57,8 @@ export class ShellPolicy {
     private readonly lookup: Pick<PolicyPort, 'findExecutable' | 'baseEnvironment' | 'platform'>,
     /** The caller-environment rules; built from the same config and port unless given. */
     readonly environment: EnvironmentPolicy = new EnvironmentPolicy(config, lookup),
+    /** The OS sandbox every command runs in, when there is one. */
+    private readonly sandbox?: SandboxPolicy,
   ) {
     this.platform = lookup.platform;
     this.caseInsensitive = this.platform === 'win32';
@@ -86,6 +92,7 @@ export class ShellPolicy {
     // A caller that set a hard timeout keeps it as the only bound, unless it asked for promotion too.
     const promote = request.promoteAfterMs ?? (request.timeoutMs === undefined ? DEFAULT_PROMOTE_AFTER_MS : undefined);
     const handles = { maxHandles: shell.maxProcesses, ringBytes: shell.maxOutputBytes, idleMs: shell.processIdleMs };
+    const sandbox = await this.sandbox?.plan({ file, found, cwd });
     return {
       file,
       argv0: found,
@@ -96,6 +103,7 @@ export class ShellPolicy {
       maxOutputBytes: shell.maxOutputBytes,
       ...(promote !== undefined && promote < timeoutMs ? { promoteAfterMs: promote } : {}),
       handles,
+      ...(sandbox ? { sandbox } : {}),
     };
   }
 

@@ -6,6 +6,7 @@ import { activeOverrides, explainStartFailure, readConfigForEditing, resolveConf
 import { sectionForField } from '../../main/app/sections.js';
 import { ConfigError } from '../../main/config/load.js';
 import { ListenError } from '../../main/mcp/http.js';
+import { SandboxUnavailableError } from '../../main/policy/sandbox.js';
 
 describe('the config file as the settings window sees it', () => {
   let dir: string;
@@ -60,6 +61,12 @@ describe('the config file as the settings window sees it', () => {
       'host',
     ]);
     expect(explainStartFailure(new ListenError('No bearer token: set ...', 'no-token'), file).field).toEqual(['server', 'token']);
+    const sandbox = new SandboxUnavailableError(
+      'shell.sandbox is "workspace", but bubblewrap is not installed: install it with sudo apt-get install bubblewrap',
+      ['shell', 'sandbox'],
+    );
+    expect(explainStartFailure(sandbox, file)).toEqual({ message: sandbox.message, field: ['shell', 'sandbox'] });
+    expect(sectionForField(explainStartFailure(sandbox, file).field)).toBe('commands');
     expect(explainStartFailure(new TypeError('secret /path'), file)).toEqual({ message: 'Unexpected failure: TypeError', field: null });
   });
 

@@ -55,7 +55,8 @@ describe.skipIf(!posix)('a flood of shell.exec calls', () => {
   it('150 concurrent calls over HTTP never run more than shell.maxConcurrent at once, and system.info answers meanwhile', async () => {
     const log = path.join(home, 'flood.log');
     fs.writeFileSync(log, '');
-    const { server, client } = await serve({ shell: { enabled: true, allowedCommands: ['sh'] } });
+    // The log lives in a writable root: sandboxed commands write nowhere else.
+    const { server, client } = await serve({ filesystem: { write: true, roots: [home] }, shell: { enabled: true, allowedCommands: ['sh'] } });
     expect(server.config.shell.maxConcurrent).toBe(8);
     const call = countingCommand(log, 0.5);
     const calls = Array.from({ length: 150 }, () => client.callTool({ name: 'shell.exec', arguments: call }));
@@ -81,7 +82,7 @@ describe.skipIf(!posix)('a flood of shell.exec calls', () => {
   it('one legacy JSON-RPC batch of 100 calls cannot bypass the bound', async () => {
     const log = path.join(home, 'batch.log');
     fs.writeFileSync(log, '');
-    const { server } = await serve({ shell: { enabled: true, allowedCommands: ['sh'], maxConcurrent: 4 } });
+    const { server } = await serve({ filesystem: { write: true, roots: [home] }, shell: { enabled: true, allowedCommands: ['sh'], maxConcurrent: 4 } });
     const call = countingCommand(log, 0.2);
     const batch = Array.from({ length: 100 }, (_, i) => ({ jsonrpc: '2.0', id: i + 1, method: 'tools/call', params: { name: 'shell.exec', arguments: call } }));
     const response = await fetch(server.url, {

@@ -19,20 +19,21 @@ export const systemInfo = defineTool({
   name: 'system.info',
   title: 'System information',
   description:
-    'Basic facts about the computer (hostname, OS, architecture, uptime, working directory) and a summary of what this server is allowed to do: filesystem roots, allowed commands and enabled tool families.',
+    'Basic facts about the computer (hostname, OS, architecture, uptime, working directory) and a summary of what this server is allowed to do: filesystem roots, allowed commands (and the sandbox they run in: where they may write, what they cannot see, network) and enabled tool families.',
   input: z.object({}),
   output,
   annotations: READ_ONLY,
   enabled: () => true,
-  async run(_args, { adapter, config, enabledTools }) {
+  async run(_args, { adapter, config, enabledTools, policy }) {
     const info = await adapter.system.systemInfo();
-    const capabilities = capabilitySummary(config, enabledTools);
+    const capabilities = capabilitySummary(config, enabledTools, policy.sandbox.describe());
     const structured = { ...info, serverVersion: VERSION, capabilities };
     const roots = capabilities.filesystem.roots.map((r) => (r.readOnly ? `${r.path} (read-only)` : r.path));
     const text = [
       `${info.hostname} (${info.platform} ${info.arch}, ${info.release}), up ${formatUptime(info.uptimeSeconds)}.`,
       `Roots: ${roots.length ? roots.join(', ') : 'none'}${capabilities.filesystem.write ? '' : ' (reading only)'}.`,
       `Commands: ${capabilities.shell.enabled ? capabilities.shell.allowedCommands.join(', ') || 'none' : 'none (shell off)'}.`,
+      ...(capabilities.shell.enabled ? capabilities.shell.sandbox.notes : []),
       `Tools: ${capabilities.tools.join(', ')}.`,
     ].join('\n');
     return { structured, text };

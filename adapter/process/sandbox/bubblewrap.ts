@@ -1,0 +1,70 @@
+/**
+ * The bubblewrap (bwrap) command line for a sandbox plan, on Linux. The command gets its own
+ * mount, pid, IPC, UTS and cgroup namespaces (and network, unless the plan shares it), no
+ * capabilities, no nested user namespaces where the kernel lets bwrap create one, a fresh /dev
+ * and /proc (only its own processes: this server's /proc/<pid>/environ is not there), and the
+ * filesystem as the plan's entries say, mounted in their order.
+ *
+ * Lifetime: bwrap runs as the process the caller spawned (the leader of its process group) and
+ * the command below it stays in that group, so a group kill reaches everything. Besides,
+ * --die-with-parent and the pid namespace end every process inside when bwrap or the command
+ * ends: nothing started inside outlives the call, not even a program that called setsid(). The
+ * command is process 1 of its pid namespace (--as-pid-1), so like any init it ignores signals
+ * sent from inside the sandbox that it has no handler for (`kill $$` does nothing); signals from
+ * outside, the timeout's included, end bwrap and with it everything inside.
+ */
+import type { SandboxPlan } from './sandbox-plan.js';
+
+export interface NamespaceOptions {
+  userNamespace: boolean;
+  /** A private network namespace (only its own loopback). */
+  privateNetwork: boolean;
+  /** A private IPC namespace (System V shared memory of the X server is not reachable). */
+  privateIpc: boolean;
+}
+
+/** Namespaces and privileges: the same for the launch and for the probe at start. */
+export function namespaceArgs(options: NamespaceOptions): string[] {
+  return [
+    // Unprivileged: a user namespace, and none nested inside (they would give capabilities back
+    // there). As root, --cap-drop is what takes the capabilities away (bwrap keeps them otherwise).
+    ...(options.userNamespace ? ['--unshare-user', '--disable-userns'] : ['--unshare-user-try']),
+    '--unshare-pid',
+    '--unshare-uts',
+    '--unshare-cgroup-try',
+    ...(options.privateIpc ? ['--unshare-ipc'] : []),
+    ...(options.privateNetwork ? ['--unshare-net'] : []),
+    // The command is process 1 of its namespace, bwrap's direct child: bwrap reaps it, so no
+    // zombie of the sandbox lingers in the command's process group after the call (bwrap's own
+    // init would be left to the system's init to reap, and the group would look alive until then).
+    '--as-pid-1',
+    '--die-with-parent',
+    '--cap-drop',
+    'ALL',
+  ];
+}
+
+/** Devices a program using the display may need (GPU, sound), when display access is on. */
+const DISPLAY_DEVICES = ['/dev/dri', '/dev/snd'];
+
+/** bwrap's arguments: the sandbox, then `command` with `args` (exec'd by bwrap, no shell). */
+export function bubblewrapArgs(plan: SandboxPlan, cwd: string | undefined, command: string, args: readonly string[]): string[] {
+  const out = namespaceArgs({ userNamespace: plan.userNamespace, privateNetwork: plan.network !== 'on', privateIpc: !plan.display });
+  out.push('--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc');
+  if (plan.display) for (const device of DISPLAY_DEVICES) out.push('--dev-bind-try', device, device);
+  const sealed: string[] = [];
+  for (const entry of plan.entries) {
+    if (entry.access === 'temp') out.push('--tmpfs', entry.path);
+    else if (entry.access === 'read') out.push('--ro-bind', entry.path, entry.path);
+    else if (entry.access === 'write') out.push('--bind', entry.path, entry.path);
+    else if (entry.kind === 'directory') {
+      out.push('--tmpfs', entry.path);
+      sealed.push(entry.path);
+    } else out.push('--ro-bind', '/dev/null', entry.path);
+  }
+  // Hidden folders become read-only last: later entries may have needed mount points inside them.
+  for (const path of sealed) out.push('--remount-ro', path);
+  if (cwd !== undefined) out.push('--chdir', cwd);
+  out.push('--', command, ...args);
+  return out;
+}

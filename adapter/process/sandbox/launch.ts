@@ -1,0 +1,38 @@
+/**
+ * How a request is started: as itself, or inside its sandbox plan (bubblewrap on Linux,
+ * sandbox-exec on macOS). One call right before spawn (run-command.ts, and process handles),
+ * so every way of running a command gets the same sandbox.
+ */
+import path from 'node:path';
+import type { ExecRequest } from '../process-ops.js';
+import { bubblewrapArgs } from './bubblewrap.js';
+import { seatbeltArgs } from './seatbelt.js';
+import type { SandboxPlan } from './sandbox-plan.js';
+
+export interface Launch {
+  file: string;
+  args: string[];
+  argv0: string | undefined;
+  env: Record<string, string>;
+}
+
+const TEMP_VARIABLES = ['TMPDIR', 'TMP', 'TEMP'];
+
+export function sandboxed(request: Pick<ExecRequest, 'file' | 'args' | 'argv0' | 'env' | 'cwd' | 'sandbox'>): Launch {
+  const plan = request.sandbox;
+  if (!plan) return { file: request.file, args: request.args, argv0: request.argv0, env: request.env };
+  // Neither bwrap 0.8 nor sandbox-exec can set argv[0], which multi-call binaries (busybox)
+  // dispatch on: the program is started by the absolute path it was found under, which leads to
+  // the same checked file (the policy refused it if that path is one tools or commands can change).
+  const command = request.argv0 !== undefined && path.posix.isAbsolute(request.argv0) ? request.argv0 : request.file;
+  const env = insideEnvironment(plan, request.env);
+  const args = plan.mechanism === 'bubblewrap' ? bubblewrapArgs(plan, request.cwd, command, request.args) : seatbeltArgs(plan, command, request.args);
+  return { file: plan.program, args, argv0: undefined, env };
+}
+
+/** The temp folder variables point at the sandbox's temp folder (the server's may not be writable inside). */
+function insideEnvironment(plan: SandboxPlan, env: Record<string, string>): Record<string, string> {
+  const inside = { ...env };
+  for (const name of TEMP_VARIABLES) if (inside[name] !== undefined) inside[name] = plan.tempDir;
+  return inside;
+}

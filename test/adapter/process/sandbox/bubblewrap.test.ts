@@ -1,0 +1,92 @@
+/** The bwrap command line for a plan, and how a request is launched with or without one. */
+import { describe, expect, it } from 'vitest';
+import { bubblewrapArgs } from '../../../../adapter/process/sandbox/bubblewrap.js';
+import { sandboxed } from '../../../../adapter/process/sandbox/launch.js';
+import type { SandboxPlan } from '../../../../adapter/process/sandbox/sandbox-plan.js';
+import { GIT_IN_PROJECT, LINUX_CONFIG, sandboxFor } from '../../../helpers/sandbox-fixtures.js';
+
+async function linuxPlan(): Promise<SandboxPlan> {
+  return (await sandboxFor(LINUX_CONFIG).plan(GIT_IN_PROJECT))!;
+}
+
+describe('bubblewrapArgs', () => {
+  it('isolates every namespace, drops capabilities and mounts the entries in order, sealing hidden folders last', async () => {
+    expect(bubblewrapArgs(await linuxPlan(), '/home/alex/projects', '/usr/bin/git', ['status', '--short'])).toEqual([
+      ...['--unshare-user', '--disable-userns', '--unshare-pid', '--unshare-uts', '--unshare-cgroup-try', '--unshare-ipc', '--unshare-net'],
+      ...['--as-pid-1', '--die-with-parent', '--cap-drop', 'ALL'],
+      ...['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc'],
+      ...['--tmpfs', '/tmp', '--tmpfs', '/var/tmp'],
+      ...['--tmpfs', '/run', '--tmpfs', '/home/bob', '--tmpfs', '/root'],
+      ...['--bind', '/home/alex/projects', '/home/alex/projects'],
+      ...['--ro-bind', '/home/bob/shared', '/home/bob/shared', '--ro-bind', '/home/alex/projects/vendor', '/home/alex/projects/vendor'],
+      ...['--tmpfs', '/home/alex/.config/chatgpt-mcp', '--tmpfs', '/home/alex/.ssh', '--tmpfs', '/home/alex/secrets/aws'],
+      ...['--ro-bind', '/dev/null', '/home/alex/.netrc'],
+      ...['--tmpfs', '/home/alex/.mozilla', '--tmpfs', '/home/alex/private'],
+      ...['--remount-ro', '/run', '--remount-ro', '/home/bob', '--remount-ro', '/root', '--remount-ro', '/home/alex/.config/chatgpt-mcp'],
+      ...[
+        '--remount-ro',
+        '/home/alex/.ssh',
+        '--remount-ro',
+        '/home/alex/secrets/aws',
+        '--remount-ro',
+        '/home/alex/.mozilla',
+        '--remount-ro',
+        '/home/alex/private',
+      ],
+      ...['--chdir', '/home/alex/projects', '--', '/usr/bin/git', 'status', '--short'],
+    ]);
+  });
+
+  it('shares the network when the plan says on, and the IPC namespace and GPU/sound devices with display access', async () => {
+    const plan = { ...(await linuxPlan()), network: 'on' as const, display: true };
+    const args = bubblewrapArgs(plan, undefined, '/usr/bin/git', []);
+    expect(args).not.toContain('--unshare-net');
+    expect(args).not.toContain('--unshare-ipc');
+    expect(args.join(' ')).toContain('--dev-bind-try /dev/dri /dev/dri --dev-bind-try /dev/snd /dev/snd');
+    expect(args).not.toContain('--chdir');
+  });
+
+  it('falls back to --unshare-user-try where the kernel refuses bwrap a user namespace (setuid bwrap)', async () => {
+    const args = bubblewrapArgs({ ...(await linuxPlan()), userNamespace: false }, undefined, '/usr/bin/git', []);
+    expect(args.slice(0, 2)).toEqual(['--unshare-user-try', '--unshare-pid']);
+    expect(args).not.toContain('--disable-userns');
+    expect(args).toContain('--cap-drop');
+  });
+
+  it('passes arguments that look like bwrap options to the command, after --', async () => {
+    const args = bubblewrapArgs(await linuxPlan(), undefined, '/usr/bin/git', ['--bind', '/', '/']);
+    expect(args.slice(-5)).toEqual(['--', '/usr/bin/git', '--bind', '/', '/']);
+  });
+});
+
+describe('sandboxed (the launch)', () => {
+  const request = {
+    file: '/usr/lib/git-core/git',
+    argv0: '/usr/bin/git',
+    args: ['status'],
+    cwd: '/home/alex/projects',
+    env: { PATH: '/usr/bin', TMPDIR: '/home/alex/tmp', HOME: '/home/alex' },
+  };
+
+  it('without a plan, starts the request as it is', () => {
+    expect(sandboxed(request)).toEqual({ file: request.file, args: request.args, argv0: request.argv0, env: request.env });
+  });
+
+  it('with a plan, starts bwrap, which runs the program by the path it was found under', async () => {
+    const launch = sandboxed({ ...request, sandbox: await linuxPlan() });
+    expect(launch.file).toBe('/usr/bin/bwrap');
+    expect(launch.argv0).toBeUndefined();
+    expect(launch.args.slice(-3)).toEqual(['--', '/usr/bin/git', 'status']);
+    expect(launch.env).toEqual({ PATH: '/usr/bin', TMPDIR: '/tmp', HOME: '/home/alex' });
+  });
+
+  it('runs the real path when argv0 is not an absolute path (it could name another program inside)', async () => {
+    const launch = sandboxed({ ...request, argv0: 'git', sandbox: await linuxPlan() });
+    expect(launch.args.slice(-3)).toEqual(['--', '/usr/lib/git-core/git', 'status']);
+  });
+
+  it('leaves TMP variables the environment did not have unset', async () => {
+    const launch = sandboxed({ ...request, env: { PATH: '/usr/bin' }, sandbox: await linuxPlan() });
+    expect(launch.env).toEqual({ PATH: '/usr/bin' });
+  });
+});

@@ -1,0 +1,390 @@
+/**
+ * The command sandbox through real clients, with real bubblewrap: what a command can write, read
+ * and reach in "workspace" (the default on Linux), including programs that run code of their own
+ * (sort --compress-program, sed's e command, python3 -c); the token; the network; the start
+ * errors; and the same as an unprivileged user. Each refusal is shown next to a control (the same
+ * command succeeding where it should, or leaking without the sandbox), so a test cannot pass
+ * because the command never ran.
+ */
+import { spawnSync, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport as V1StdioTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { createLocalAdapter } from '../../adapter/local-computer-adapter.js';
+import { sandboxSupport } from '../../adapter/process/sandbox/support.js';
+import type { ConfigInput } from '../../main/config/schema.js';
+import { connectModernHttp, textOf, type CallResult } from '../helpers/clients.js';
+import { CLI, childEnv, runCli, startCliHttp, startTestServer } from '../helpers/servers.js';
+import { makeTempDir, removeDir, writeJson } from '../helpers/temp.js';
+
+const PATH = '/usr/local/bin:/usr/bin:/bin';
+const linux = process.platform === 'linux';
+const usable = linux && sandboxSupport('linux', { PATH }).usable;
+// CI installs bubblewrap (.ci/run) and must not skip this file.
+const required = process.env.REQUIRE_DESKTOP_TESTS === '1';
+if (!usable && linux && !required) console.warn('\n*** SKIPPING the command sandbox tests: bwrap is missing or cannot create namespaces here. ***\n');
+const run = usable || (linux && required);
+
+const SECRET_KEY = 'PRIVATE-KEY-material-4f1c';
+const CONFIG_SECRET = 'config-file-secret-9a7e';
+
+interface Shell {
+  exitCode: number | null;
+  stdout: string;
+  stderr: string;
+  timedOut: boolean;
+}
+
+let home: string;
+let work: string;
+let ref: string;
+let appDir: string;
+
+beforeAll(() => {
+  home = makeTempDir('chatgpt-mcp-sandbox-');
+  work = path.join(home, 'work');
+  ref = path.join(home, 'ref');
+  appDir = path.join(home, '.config', 'chatgpt-mcp');
+  for (const dir of [work, ref, path.join(home, '.ssh'), appDir]) fs.mkdirSync(dir, { recursive: true });
+  fs.writeFileSync(path.join(home, '.ssh', 'id_rsa'), SECRET_KEY);
+  fs.writeFileSync(path.join(home, 'notes.txt'), 'a note in the home folder\n');
+  fs.writeFileSync(path.join(ref, 'readme.txt'), 'reference\n');
+  writeJson(path.join(appDir, 'config.json'), { note: CONFIG_SECRET });
+});
+afterAll(() => removeDir(home));
+
+const open: Array<{ close(): Promise<void> }> = [];
+afterEach(async () => {
+  for (const item of open.splice(0).reverse()) await item.close();
+});
+
+/** An in-process server whose children see `home` as HOME, with `work` writable and `ref` read-only. */
+async function serve(input: ConfigInput = {}) {
+  const shell = { enabled: true, allowedCommands: ['*'], ...input.shell };
+  const server = await startTestServer(
+    { filesystem: { write: true, roots: [work, { path: ref, readOnly: true }] }, ...input, shell },
+    {
+      adapter: createLocalAdapter({ env: { PATH, HOME: home, LANG: 'C.UTF-8', TMPDIR: path.join(home, 'server-tmp') } }),
+      protectedFiles: [path.join(appDir, 'config.json'), appDir],
+    },
+  );
+  open.push(server);
+  const client = await connectModernHttp(server.url);
+  open.push(client);
+  const exec = async (command: string, args: string[], extra: Record<string, unknown> = {}): Promise<Shell> => {
+    const result = await client.callTool({ name: 'shell.exec', arguments: { command, args, ...extra } });
+    if (result.isError) throw new Error(textOf(result));
+    return result.structuredContent as unknown as Shell;
+  };
+  return { server, client, exec, sh: (code: string) => exec('sh', ['-c', code]) };
+}
+
+describe.skipIf(!run)('workspace, the default on Linux', () => {
+  it('writes in a writable root; not in a read-only root, the home folder outside the roots, or /etc', async () => {
+    const { sh } = await serve();
+    expect(await sh(`echo made > ${work}/made.txt && cat ${work}/made.txt`)).toMatchObject({ exitCode: 0, stdout: 'made\n' });
+    expect(fs.readFileSync(path.join(work, 'made.txt'), 'utf8')).toBe('made\n');
+    for (const target of [path.join(ref, 'changed.txt'), path.join(home, 'outside.txt'), '/etc/chatgpt-mcp-sandbox-test']) {
+      const result = await sh(`echo x > ${target}`);
+      expect(result.exitCode).not.toBe(0);
+      expect(result.stderr).toMatch(/Read-only file system/);
+      expect(fs.existsSync(target)).toBe(false);
+    }
+    // Reading them is fine: the system and the roots are visible.
+    expect((await sh(`cat ${ref}/readme.txt ${home}/notes.txt /etc/hostname`)).exitCode).toBe(0);
+  });
+
+  it("cannot read ~/.ssh/id_rsa, this app's config, /etc/shadow, or the server's /proc/<pid>/environ", async () => {
+    const { sh } = await serve();
+    const reads = await sh(
+      [`cat ${home}/.ssh/id_rsa`, `ls -A ${home}/.ssh`, `cat ${appDir}/config.json`, 'cat /etc/shadow', `cat /proc/${process.pid}/environ`, 'ls /proc']
+        .map((c) => `${c}; echo "[$?]"`)
+        .join('; '),
+    );
+    expect(reads.stdout).not.toContain(SECRET_KEY);
+    expect(reads.stdout).not.toContain(CONFIG_SECRET);
+    expect(reads.stdout).not.toMatch(/^root:/m);
+    // every read failed ([1] or [2]), and the .ssh listing came back empty
+    expect(reads.stdout.match(/\[(\d+)\]/g)).toEqual(['[1]', '[0]', '[1]', '[1]', '[1]', '[0]']);
+    // the command sees its own processes only: the server's pid is not there
+    const pids = reads.stdout.split('\n').filter((line) => /^\d+$/.test(line));
+    expect(pids.length).toBeLessThan(10);
+    expect(pids).not.toContain(String(process.pid));
+  });
+
+  it('the same reads work without the sandbox (the control: they are real attempts)', async () => {
+    const { sh } = await serve({ shell: { sandbox: 'off' } });
+    const reads = await sh(`cat ${home}/.ssh/id_rsa; cat ${appDir}/config.json; echo x > ${home}/outside-off.txt`);
+    expect(reads.stdout).toContain(SECRET_KEY);
+    expect(reads.stdout).toContain(CONFIG_SECRET);
+    expect(fs.existsSync(path.join(home, 'outside-off.txt'))).toBe(true);
+    fs.rmSync(path.join(home, 'outside-off.txt'));
+  });
+
+  it('a private temp folder: writable, empty at each command but for the mount points of roots, gone after it', async () => {
+    const { sh } = await serve();
+    const first = await sh('ls -A /tmp; echo kept > /tmp/mark; cat /tmp/mark; echo "$TMPDIR"');
+    // Only the folder holding the roots (and this test's home), which the sandbox mounts back.
+    expect(first).toMatchObject({ exitCode: 0, stdout: `${path.basename(home)}\nkept\n/tmp\n` });
+    const second = await sh('cat /tmp/mark; ls -A /tmp');
+    expect(second.stderr).toMatch(/No such file/);
+    expect(second.stdout).toBe(`${path.basename(home)}\n`);
+    expect(fs.existsSync('/tmp/mark')).toBe(false);
+  });
+});
+
+describe.skipIf(!run)('programs that run code of their own cannot write outside the roots', () => {
+  /** Each writes a marker in the writable root (so it did run the code) and tries a file in the home folder. */
+  it.each([
+    ['sort --compress-program', 'sort'],
+    ['sed 1e', 'sed'],
+    ['python3 -c', 'python3'],
+  ])('%s', async (_name, program) => {
+    const { exec } = await serve({ shell: { allowedCommands: [program] } });
+    const ran = path.join(work, `ran-${program}`);
+    const pwned = path.join(home, `pwned-${program}`);
+    const payload = `echo ran >> ${ran}; echo pwned >> ${pwned}`;
+    let result: Shell;
+    if (program === 'sort') {
+      // sort pipes its temporary chunks through the compress program: with sh, the input lines run as shell code.
+      const input = path.join(work, 'lines.txt');
+      fs.writeFileSync(input, `${payload}\n`.repeat(3000));
+      result = await exec('sort', ['-S', '1', '--compress-program=sh', input]);
+    } else if (program === 'sed') {
+      fs.writeFileSync(path.join(work, 'one.txt'), 'a\n');
+      result = await exec('sed', [`1e ${payload}`, path.join(work, 'one.txt')]);
+    } else {
+      result = await exec('python3', ['-c', `open(${JSON.stringify(ran)}, "a").write("ran\\n")\nopen(${JSON.stringify(pwned)}, "a").write("pwned")`]);
+      expect(result.stderr).toMatch(/Read-only file system/);
+    }
+    expect(fs.existsSync(ran)).toBe(true);
+    expect(fs.existsSync(pwned)).toBe(false);
+    expect(result.timedOut).toBe(false);
+  });
+});
+
+describe.skipIf(!run)("git's hooks and config in a writable root", () => {
+  it('stay read-only and .git cannot be swapped for another, while commits work', async () => {
+    const repo = path.join(work, 'repo');
+    fs.mkdirSync(repo);
+    const git = (...args: string[]) => spawnSync('git', args, { cwd: repo, encoding: 'utf8', env: { PATH, HOME: home } });
+    expect(git('init', '-q').status).toBe(0);
+    const { sh } = await serve();
+    const tries = ['echo "touch pwned" > .git/hooks/pre-commit', 'git config core.fsmonitor "touch pwned"', 'mv .git .git-old', 'rm -rf .git/hooks'];
+    for (const attempt of tries) expect((await sh(`cd ${repo} && ${attempt}`)).exitCode, attempt).not.toBe(0);
+    const commit = await sh(
+      `cd ${repo} && echo hi > a.txt && git add a.txt && git -c user.name=t -c user.email=t@example.com commit -qm one && git log --oneline | wc -l`,
+    );
+    expect(commit).toMatchObject({ exitCode: 0, stdout: '1\n' });
+    expect(fs.existsSync(path.join(repo, '.git', 'hooks', 'pre-commit'))).toBe(false);
+    expect(git('config', 'core.fsmonitor').stdout).toBe('');
+  });
+});
+
+describe.skipIf(!run)('the token never leaks', () => {
+  const TOKEN = 'sandbox-token-7b3d9e1f2a4c6e8b';
+
+  async function cliServer(sandbox: 'auto' | 'off') {
+    const cliHome = makeTempDir('chatgpt-mcp-sandbox-cli-');
+    const cliWork = path.join(cliHome, 'work');
+    fs.mkdirSync(cliWork);
+    const config = writeJson(path.join(cliHome, '.config', 'chatgpt-mcp', 'config.json'), {
+      server: { token: TOKEN },
+      filesystem: { write: true, roots: [cliWork] },
+      shell: { enabled: true, allowedCommands: ['*'], sandbox },
+    });
+    const env = childEnv(cliHome, { PATH, CHATGPT_MCP_CONFIG: config });
+    const started = await startCliHttp([], env);
+    open.push({ close: async () => void stop(started.child) });
+    open.push({ close: async () => removeDir(cliHome) });
+    const client = await connectModernHttp(started.url, TOKEN);
+    open.push(client);
+    return { client, pid: started.child.pid!, cliHome };
+  }
+
+  const everything = (pid: number, cliHome: string) =>
+    [
+      // NUL-separated: turned into lines, so the output is text (binary output is reported by size only).
+      `cat /proc/${pid}/environ /proc/${pid}/cmdline | tr '\\0' '\\n'`,
+      "cat /proc/*/environ | tr '\\0' '\\n'",
+      'env',
+      `cat ${cliHome}/.config/chatgpt-mcp/config.json`,
+      `grep -r ${TOKEN.slice(0, 12)} ${cliHome} /tmp 2>/dev/null | head -3`,
+    ].join('; ');
+
+  it('not from the server process, its config file or anything else a command can read', async () => {
+    const { client, pid, cliHome } = await cliServer('auto');
+    const result = await client.callTool({ name: 'shell.exec', arguments: { command: 'sh', args: ['-c', everything(pid, cliHome)] } });
+    expect(result.isError).toBeFalsy();
+    expect(JSON.stringify(result)).not.toContain(TOKEN);
+    expect(JSON.stringify(result)).not.toContain('redacted');
+  });
+
+  it('(control) without the sandbox, the same command finds it', async () => {
+    const { client, pid, cliHome } = await cliServer('off');
+    const result = await client.callTool({ name: 'shell.exec', arguments: { command: 'sh', args: ['-c', everything(pid, cliHome)] } });
+    expect((result.structuredContent as unknown as Shell).stdout).toContain(TOKEN);
+  });
+});
+
+describe.skipIf(!run)('shell.network', () => {
+  let server: net.Server;
+  let port: number;
+  beforeAll(async () => {
+    server = net.createServer((socket) => socket.end('hello from the host\n'));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    port = (server.address() as net.AddressInfo).port;
+  });
+  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+  const connect = () =>
+    `import socket\ntry:\n    s = socket.create_connection(("127.0.0.1", ${port}), timeout=3)\n    print("connected", s.recv(64).decode().strip())\nexcept OSError as e:\n    print("refused", type(e).__name__)`;
+
+  it('"off" (the default in the sandbox): a command cannot connect to a loopback server on this computer', async () => {
+    const { exec, client } = await serve();
+    expect((await exec('python3', ['-c', connect()])).stdout).toMatch(/^refused ConnectionRefusedError/);
+    const info = await client.callTool({ name: 'system.info', arguments: {} });
+    expect((info.structuredContent as { capabilities: { shell: { sandbox: { network: string } } } }).capabilities.shell.sandbox.network).toBe('off');
+  });
+
+  it('"on": it can', async () => {
+    const { exec } = await serve({ shell: { network: 'on' } });
+    expect((await exec('python3', ['-c', connect()])).stdout).toBe('connected hello from the host\n');
+  });
+});
+
+describe.skipIf(!run)('limits inside the sandbox', () => {
+  it('the timeout kills the whole tree, setsid children included; output stays bounded', async () => {
+    const { exec } = await serve({ shell: { maxOutputBytes: 2048 } });
+    const slow = await exec('sh', ['-c', 'setsid sleep 3011.5 & sleep 3011.6'], { timeoutMs: 500 });
+    expect(slow.timedOut).toBe(true);
+    expect(spawnSync('pgrep', ['-f', 'sleep 3011\\.']).status).toBe(1);
+    const loud = await exec('head', ['-c', '100000', '/dev/zero']);
+    expect((loud as Shell & { stdoutTruncated: boolean }).stdoutTruncated).toBe(true);
+    expect(Buffer.byteLength(loud.stdout)).toBeLessThanOrEqual(2048);
+  });
+
+  it('process handles run inside it too: a promoted shell.exec and a process.start, and process.stop ends them', async () => {
+    const { client, exec } = await serve();
+    const call = async (name: string, args: Record<string, unknown>) => {
+      const result = await client.callTool({ name, arguments: args });
+      if (result.isError) throw new Error(textOf(result));
+      return result.structuredContent as Record<string, unknown> & { processHandle: string; stdout: { text: string } };
+    };
+    const promoted = (await exec('sh', ['-c', `echo start; echo x > ${home}/escaped.txt 2>/dev/null || echo refused; sleep 3012.5`], {
+      promoteAfterMs: 300,
+    })) as Shell & { processHandle?: string };
+    expect(promoted.stdout).toBe('start\nrefused\n');
+    expect(promoted.processHandle).toMatch(/^proc_/);
+    const started = await call('process.start', { command: 'sh', args: ['-c', `cat ${home}/.ssh/id_rsa 2>/dev/null || echo no-key; sleep 3012.6`] });
+    const output = await call('process.output', { processHandle: started.processHandle, waitMs: 5000 });
+    expect(output.stdout.text).toBe('no-key\n');
+    for (const handle of [promoted.processHandle!, started.processHandle])
+      expect(await call('process.stop', { processHandle: handle })).toMatchObject({ state: 'exited' });
+    expect(fs.existsSync(path.join(home, 'escaped.txt'))).toBe(false);
+    expect(spawnSync('pgrep', ['-f', 'sleep 3012\\.']).status).toBe(1);
+  });
+});
+
+describe.skipIf(!run)('system.info', () => {
+  it('says commands are sandboxed, by what, where they write and what they never see', async () => {
+    const { client } = await serve();
+    const info = await client.callTool({ name: 'system.info', arguments: {} });
+    const sandbox = (info.structuredContent as { capabilities: { shell: { sandbox: Record<string, unknown> } } }).capabilities.shell.sandbox;
+    expect(sandbox).toMatchObject({
+      mode: 'workspace',
+      mechanism: 'bubblewrap',
+      network: 'off',
+      display: 'hidden',
+      version: expect.stringMatching(/^bubblewrap /),
+    });
+    expect(sandbox.writable).toEqual([work, 'a private temp folder (/tmp, /var/tmp)']);
+    expect(sandbox.hidden).toEqual(expect.arrayContaining(["this app's config and folders", '~/.ssh', '~/.aws', '~/.gnupg']));
+    expect(textOf(info)).toMatch(/Commands run in a bubblewrap sandbox/);
+  });
+});
+
+describe.skipIf(!linux)('start', () => {
+  it('a missing bwrap stops the server with the install command; shell.sandbox "off" starts it', async () => {
+    const cliHome = makeTempDir('chatgpt-mcp-sandbox-start-');
+    open.push({ close: async () => removeDir(cliHome) });
+    const config = writeJson(path.join(cliHome, 'config.json'), { shell: { enabled: true, allowedCommands: ['true'] } });
+    // A PATH without bwrap (the server itself is started by absolute path).
+    const env = childEnv(cliHome, { PATH: path.join(cliHome, 'no-bin'), CHATGPT_MCP_CONFIG: config });
+    const refused = await runCli(['serve', '--stdio'], env);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(
+      /cannot start: commands run in a bubblewrap sandbox by default .*bubblewrap is not installed .*sudo apt-get install bubblewrap.*shell\.sandbox to "off"/,
+    );
+    const check = await runCli(['config', 'check'], env);
+    expect(check.code).toBe(2);
+    expect(check.stderr).toMatch(/would refuse to start: .*apt-get install bubblewrap/);
+
+    // With bwrap there and the network shared, the start log says the X11 abstract sockets stay reachable.
+    if (run) {
+      writeJson(config, { shell: { enabled: true, allowedCommands: ['true'], network: 'on' } });
+      const shared = await runCli(['serve', '--stdio'], { ...env, PATH });
+      expect(shared.code).toBe(0);
+      expect(shared.stderr).toMatch(/"level":"warn".*X11 abstract sockets stay reachable/);
+    }
+
+    writeJson(config, { shell: { enabled: true, allowedCommands: ['true'], sandbox: 'off' } });
+    const checked = await runCli(['config', 'check'], env);
+    expect(checked.code).toBe(0);
+    expect(checked.stderr).toMatch(/commands: Commands are not sandboxed: an allowed program runs with your account's full rights/);
+  });
+});
+
+describe.skipIf(!run || spawnSync('setpriv', ['--version']).status !== 0 || process.getuid?.() !== 0)('as an unprivileged user (setpriv to nobody)', () => {
+  let nobodyHome: string;
+  let client: V1Client;
+  let transport: V1StdioTransport;
+  beforeAll(async () => {
+    nobodyHome = makeTempDir('chatgpt-mcp-sandbox-nobody-');
+    const nobodyWork = path.join(nobodyHome, 'work');
+    fs.mkdirSync(path.join(nobodyHome, '.ssh'), { recursive: true });
+    fs.mkdirSync(nobodyWork);
+    fs.writeFileSync(path.join(nobodyHome, '.ssh', 'id_rsa'), SECRET_KEY);
+    const config = writeJson(path.join(nobodyHome, 'config.json'), {
+      filesystem: { write: true, roots: [nobodyWork] },
+      shell: { enabled: true, allowedCommands: ['sh'] },
+    });
+    spawnSync('chown', ['-R', '65534:65534', nobodyHome]);
+    fs.chmodSync(nobodyHome, 0o755);
+    transport = new V1StdioTransport({
+      command: 'setpriv',
+      args: ['--reuid=65534', '--regid=65534', '--clear-groups', process.execPath, CLI, 'serve', '--stdio', '--config', config],
+      env: { PATH, HOME: nobodyHome, XDG_CONFIG_HOME: path.join(nobodyHome, '.config') },
+      stderr: 'pipe',
+    });
+    client = new V1Client({ name: 'test-nobody', version: '1.0.0' });
+    await client.connect(transport);
+  });
+  afterAll(async () => {
+    await client?.close();
+    if (nobodyHome) removeDir(nobodyHome);
+  });
+
+  it('uses a user namespace, writes only in its root, and cannot read its own ~/.ssh or the server process', async () => {
+    const pid = transport.pid!;
+    const code = [
+      'id -u',
+      `echo ok > ${nobodyHome}/work/w && echo wrote-root`,
+      `echo x > ${nobodyHome}/outside 2>/dev/null || echo no-home-write`,
+      `cat ${nobodyHome}/.ssh/id_rsa 2>/dev/null || echo no-key`,
+      `cat /proc/${pid}/environ 2>/dev/null || echo no-environ`,
+    ].join('; ');
+    const result = (await client.callTool({ name: 'shell_exec', arguments: { command: 'sh', args: ['-c', code] } })) as CallResult;
+    expect((result.structuredContent as unknown as Shell).stdout).toBe('65534\nwrote-root\nno-home-write\nno-key\nno-environ\n');
+    expect(fs.existsSync(path.join(nobodyHome, 'outside'))).toBe(false);
+    const info = (await client.callTool({ name: 'system_info', arguments: {} })) as CallResult;
+    expect(JSON.stringify(info.structuredContent)).toContain('"mechanism":"bubblewrap"');
+  });
+});
+
+function stop(child: ChildProcess): void {
+  if (child.exitCode === null) child.kill('SIGTERM');
+}

@@ -1,0 +1,85 @@
+/**
+ * A policy port over a written-down filesystem, for plans that must not depend on this machine's
+ * /home, /run or /etc (and for another OS's layout, such as macOS's /Users and /private). Only
+ * what the sandbox and filesystem policies ask: realpath (symlinks followed), lstat, listNames,
+ * the base environment and the probed sandbox support.
+ */
+import path from 'node:path';
+import type { EntryFacts, PolicyPort } from '../../adapter/policy-port.js';
+import type { SandboxSupport } from '../../adapter/process/sandbox/sandbox-plan.js';
+
+/** `dir`, `file`, or `-> /absolute/target` for a symlink. */
+export type Tree = Record<string, 'dir' | 'file' | `-> /${string}`>;
+
+export interface TreePortOptions {
+  platform: 'linux' | 'darwin';
+  tree: Tree;
+  env: Record<string, string>;
+  support: SandboxSupport;
+  /** The server's uid (default 1000: an ordinary user). */
+  uid?: number;
+}
+
+export type TreePort = Pick<PolicyPort, 'platform' | 'realpath' | 'lstat' | 'locateAll' | 'listNames' | 'baseEnvironment' | 'sandboxSupport' | 'ownProcess'> & {
+  /** Changes the tree underneath whatever holds this port. */
+  put(path: string, node: Tree[string]): void;
+};
+
+export function treePort({ platform, tree, env, support, uid = 1000 }: TreePortOptions): TreePort {
+  const nodes = new Map<string, Tree[string]>([['/', 'dir']]);
+  const put = (key: string, node: Tree[string]) => {
+    nodes.set(key, node);
+    // Every ancestor of a listed path is a directory.
+    for (let dir = path.posix.dirname(key); dir !== '/'; dir = path.posix.dirname(dir)) if (!nodes.has(dir)) nodes.set(dir, 'dir');
+  };
+  for (const [key, node] of Object.entries(tree)) put(key, node);
+
+  const missing = (p: string) => Object.assign(new Error(`ENOENT: ${p}`), { code: 'ENOENT' });
+  function realpath(input: string): string {
+    let rest = input.split('/').filter(Boolean);
+    let current = '/';
+    for (let hops = 0; rest.length > 0;) {
+      const next = path.posix.join(current, rest.shift()!);
+      const node = nodes.get(next);
+      if (node === undefined) throw missing(input);
+      if (node.startsWith('->')) {
+        if (++hops > 40) throw Object.assign(new Error('ELOOP'), { code: 'ELOOP' });
+        const target = node.slice(2).trim();
+        rest = [...target.split('/').filter(Boolean), ...rest];
+        current = '/';
+        continue;
+      }
+      current = next;
+    }
+    return current;
+  }
+  const facts = (type: EntryFacts['type']): EntryFacts => ({ type, dev: 1, ino: 1, nlink: 1, mode: 0o755, uid: 1000, size: 0 });
+  return {
+    platform,
+    realpath: async (p) => realpath(p),
+    async lstat(p) {
+      const node = nodes.get(path.posix.normalize(p));
+      if (node === undefined) return null;
+      return facts(node === 'dir' ? 'directory' : node === 'file' ? 'file' : 'symlink');
+    },
+    async locateAll(paths) {
+      return paths.map((p) => {
+        try {
+          const real = realpath(p);
+          const node = nodes.get(real)!;
+          return { real, type: node === 'dir' ? 'directory' : 'file' };
+        } catch {
+          return null;
+        }
+      });
+    },
+    async listNames(dir) {
+      if (nodes.get(dir) !== 'dir') return null;
+      return [...nodes.keys()].filter((key) => key !== '/' && path.posix.dirname(key) === dir).map((key) => path.posix.basename(key));
+    },
+    baseEnvironment: () => env,
+    sandboxSupport: () => support,
+    ownProcess: () => ({ pid: 4242, ppid: 4241, uid, user: uid === 0 ? 'root' : 'alex' }),
+    put,
+  };
+}

@@ -1,0 +1,235 @@
+/**
+ * The command sandbox's plan, on written-down Linux and macOS filesystems: which paths become
+ * temp, hidden, readable and writable, in which order, and what the server refuses at start.
+ */
+import { describe, expect, it } from 'vitest';
+import type { SandboxSupport } from '../../adapter/process/sandbox/sandbox-plan.js';
+import { FilesystemPolicy } from '../../main/policy/filesystem.js';
+import { prune, SandboxPolicy, SandboxUnavailableError } from '../../main/policy/sandbox.js';
+import { BWRAP, GIT_IN_PROJECT, LINUX_CONFIG, LINUX_ENV, LINUX_TREE, PROTECTED, sandboxFor } from '../helpers/sandbox-fixtures.js';
+import { makeConfig } from '../helpers/servers.js';
+import { treePort, type Tree } from '../helpers/tree-port.js';
+
+describe('the plan on Linux (workspace, the default)', () => {
+  it('hides, re-exposes and binds in order, and drops what changes nothing', async () => {
+    const plan = await sandboxFor(LINUX_CONFIG).plan(GIT_IN_PROJECT);
+    expect(plan).toMatchObject({ mechanism: 'bubblewrap', program: '/usr/bin/bwrap', mode: 'workspace', network: 'off', display: false, tempDir: '/tmp' });
+    expect(plan!.entries.map((e) => `${e.access} ${e.kind} ${e.path}`)).toEqual([
+      'temp directory /tmp',
+      'temp directory /var/tmp',
+      'hidden directory /run',
+      'hidden directory /home/bob',
+      'hidden directory /root',
+      'write directory /home/alex/projects',
+      'read directory /home/bob/shared',
+      'read directory /home/alex/projects/vendor',
+      'hidden directory /home/alex/.config/chatgpt-mcp',
+      'hidden directory /home/alex/.ssh',
+      'hidden directory /home/alex/secrets/aws',
+      'hidden file /home/alex/.netrc',
+      'hidden directory /home/alex/.mozilla',
+      'hidden directory /home/alex/private',
+    ]);
+  });
+
+  it('as root, also hides what only root can read (commands keep uid 0 and would own it)', async () => {
+    const hidden = (await sandboxFor(LINUX_CONFIG, { uid: 0 }).plan(GIT_IN_PROJECT))!.entries.filter((e) => e.access === 'hidden').map((e) => e.path);
+    expect(hidden.slice(-2)).toEqual(['/etc/shadow', '/etc/ssh/ssh_host_ed25519_key']);
+    expect(hidden).not.toContain('/etc/ssh/ssh_host_ed25519_key.pub');
+  });
+
+  it("keeps git's hooks and config read-only in writable roots, and pins .git so it cannot be swapped", async () => {
+    const tree: Tree = {
+      ...LINUX_TREE,
+      '/home/alex/projects/.git/hooks/pre-commit.sample': 'file',
+      '/home/alex/projects/.git/config': 'file',
+      '/home/alex/projects/tool/.git/config': 'file',
+      '/home/alex/projects/notes/readme.md': 'file',
+    };
+    const entries = (await sandboxFor(LINUX_CONFIG, { tree }).plan(GIT_IN_PROJECT))!.entries;
+    const git = entries.filter((e) => e.path.includes('.git')).map((e) => `${e.access} ${e.kind}${e.pinned ? ' pinned' : ''} ${e.path}`);
+    expect(git).toEqual([
+      'write directory pinned /home/alex/projects/.git',
+      'read directory /home/alex/projects/.git/hooks',
+      'read file /home/alex/projects/.git/config',
+      'write directory pinned /home/alex/projects/tool/.git',
+      // no hooks folder yet: an empty read-only one takes its place
+      'hidden directory /home/alex/projects/tool/.git/hooks',
+      'read file /home/alex/projects/tool/.git/config',
+    ]);
+    const allowed = await sandboxFor({ ...LINUX_CONFIG, filesystem: { ...LINUX_CONFIG.filesystem, allowGitHookWrites: true } }, { tree }).plan(GIT_IN_PROJECT);
+    expect(allowed!.entries.some((e) => e.path.includes('.git'))).toBe(false);
+  });
+
+  it('read-only: every root is read-only, only the temp folder is writable', async () => {
+    const plan = await sandboxFor({ ...LINUX_CONFIG, shell: { ...LINUX_CONFIG.shell, sandbox: 'read-only' } }).plan(GIT_IN_PROJECT);
+    expect(plan!.mode).toBe('read-only');
+    expect(plan!.entries.filter((e) => e.access === 'write')).toEqual([]);
+    expect(plan!.entries.filter((e) => e.access === 'temp').map((e) => e.path)).toEqual(['/tmp', '/var/tmp']);
+  });
+
+  it('with filesystem.write off, no root is writable for commands either', async () => {
+    const plan = await sandboxFor({ ...LINUX_CONFIG, filesystem: { ...LINUX_CONFIG.filesystem, write: false } }).plan(GIT_IN_PROJECT);
+    expect(plan!.entries.filter((e) => e.access === 'write')).toEqual([]);
+  });
+
+  it('re-exposes a home, a working directory and a program that a coarse rule hid', async () => {
+    const tree: Tree = {
+      '/tmp/home/.ssh': 'dir',
+      '/tmp/home/work': 'dir',
+      '/tmp/tools/prog': 'file',
+      '/tmp/tools/link': '-> /tmp/tools/prog',
+      '/var/tmp': 'dir',
+    };
+    const plan = await sandboxFor(
+      { shell: { enabled: true, allowedCommands: ['*'] } },
+      { tree, env: { HOME: '/tmp/home', PATH: '/usr/bin' }, protectedFiles: [] },
+    ).plan({ file: '/tmp/tools/prog', found: '/tmp/tools/link', cwd: '/tmp/home/work' });
+    expect(plan!.entries.map((e) => `${e.access} ${e.path}`)).toEqual([
+      'temp /tmp',
+      'temp /var/tmp',
+      'read /tmp/home',
+      'read /tmp/tools/prog',
+      'hidden /tmp/home/.ssh',
+    ]);
+  });
+
+  it('keeps DNS files under /run visible only when the network is on', async () => {
+    const on = await sandboxFor({ ...LINUX_CONFIG, shell: { ...LINUX_CONFIG.shell, network: 'on' } }).plan(GIT_IN_PROJECT);
+    expect(on!.network).toBe('on');
+    expect(on!.entries.filter((e) => e.access === 'read').map((e) => e.path)).toContain('/run/systemd/resolve');
+    const off = await sandboxFor(LINUX_CONFIG).plan(GIT_IN_PROJECT);
+    expect(off!.entries.some((e) => e.path.startsWith('/run/systemd'))).toBe(false);
+  });
+
+  it('with display access on, the session sockets under /run and /tmp stay visible; off, a cookie outside them is hidden', async () => {
+    const tree: Tree = { ...LINUX_TREE, '/tmp/.X11-unix/X0': 'file', '/home/alex/.Xauthority': 'file' };
+    const on = await sandboxFor({ ...LINUX_CONFIG, desktop: { hostDisplayAccess: true } }, { tree }).plan(GIT_IN_PROJECT);
+    expect(on!.display).toBe(true);
+    expect(on!.entries.filter((e) => e.access === 'read').map((e) => e.path)).toEqual(expect.arrayContaining(['/tmp/.X11-unix', '/run/user/1000']));
+    expect(on!.entries.some((e) => e.path === '/home/alex/.Xauthority')).toBe(false);
+    const off = await sandboxFor(LINUX_CONFIG, { tree }).plan(GIT_IN_PROJECT);
+    expect(off!.entries.filter((e) => e.access === 'hidden').map((e) => e.path)).toContain('/home/alex/.Xauthority');
+    expect(off!.entries.some((e) => e.path === '/tmp/.X11-unix' || e.path === '/run/user/1000')).toBe(false);
+  });
+
+  it('resolves on every plan: a secret folder created after start is hidden from the next command', async () => {
+    const config = makeConfig(LINUX_CONFIG);
+    const port = treePort({ platform: 'linux', tree: LINUX_TREE, env: LINUX_ENV, support: BWRAP });
+    const sandbox = new SandboxPolicy(config, new FilesystemPolicy(config.filesystem, port), port, { protectedFiles: PROTECTED });
+    expect((await sandbox.plan(GIT_IN_PROJECT))!.entries.some((e) => e.path === '/home/alex/.gnupg')).toBe(false);
+    port.put('/home/alex/.gnupg/pubring.kbx', 'file');
+    expect((await sandbox.plan(GIT_IN_PROJECT))!.entries).toContainEqual({ access: 'hidden', kind: 'directory', path: '/home/alex/.gnupg' });
+  });
+
+  it('does not hide the secret list when filesystem.protectSecrets is off, but always hides this app and other homes', async () => {
+    const plan = await sandboxFor({ ...LINUX_CONFIG, filesystem: { ...LINUX_CONFIG.filesystem, protectSecrets: false } }).plan(GIT_IN_PROJECT);
+    const hidden = plan!.entries.filter((e) => e.access === 'hidden').map((e) => e.path);
+    expect(hidden).not.toContain('/home/alex/.ssh');
+    expect(hidden).toEqual(expect.arrayContaining(['/home/alex/.config/chatgpt-mcp', '/home/bob']));
+  });
+
+  it('refuses every command when bwrap lies inside a writable root', async () => {
+    const tree: Tree = { ...LINUX_TREE, '/home/alex/projects/bin/bwrap': 'file' };
+    const support: SandboxSupport = { ...BWRAP, program: '/home/alex/projects/bin/bwrap' } as SandboxSupport;
+    await expect(sandboxFor(LINUX_CONFIG, { tree, support }).plan(GIT_IN_PROJECT)).rejects.toThrow(
+      /COMMAND_NOT_ALLOWED|sandbox program .* is inside a writable root/,
+    );
+  });
+
+  it('is not there when the sandbox is off', async () => {
+    const sandbox = sandboxFor({ ...LINUX_CONFIG, shell: { ...LINUX_CONFIG.shell, sandbox: 'off' } });
+    expect(sandbox.active).toBe(false);
+    expect(await sandbox.plan(GIT_IN_PROJECT)).toBeUndefined();
+    expect(sandbox.describe()).toMatchObject({ mode: 'off', mechanism: null, network: 'on', display: 'visible' });
+  });
+});
+
+describe('prune', () => {
+  const e = (access: 'read' | 'write' | 'hidden' | 'temp', path: string) => ({ access, path, kind: 'directory' as const });
+  it.each([
+    ['drops a read entry where all is readable', [e('read', '/a')], []],
+    ['drops a hidden entry inside a temp one', [e('temp', '/tmp'), e('hidden', '/tmp/x')], [e('temp', '/tmp')]],
+    ['drops a writable root inside a writable root', [e('write', '/r'), e('write', '/r/sub')], [e('write', '/r')]],
+    [
+      'keeps entries that change access',
+      [e('write', '/r'), e('read', '/r/ro'), e('hidden', '/r/ro/.ssh')],
+      [e('write', '/r'), e('read', '/r/ro'), e('hidden', '/r/ro/.ssh')],
+    ],
+    [
+      'keeps an entry that covers an earlier one',
+      [e('hidden', '/h'), e('read', '/h/x'), e('hidden', '/h')],
+      [e('hidden', '/h'), e('read', '/h/x'), e('hidden', '/h')],
+    ],
+  ])('%s', (_name, entries, kept) => {
+    expect(prune(entries)).toEqual(kept);
+  });
+});
+
+describe('what the server refuses at start', () => {
+  const missing: SandboxSupport = {
+    mechanism: 'bubblewrap',
+    usable: false,
+    problem: 'bubblewrap is not installed (no bwrap on the PATH)',
+    fix: 'install it with sudo apt-get install bubblewrap',
+  };
+
+  it('a missing bwrap when the sandbox is asked for, with the install command', () => {
+    const build = () => sandboxFor({ ...LINUX_CONFIG, shell: { ...LINUX_CONFIG.shell, sandbox: 'workspace' } }, { support: missing });
+    expect(build).toThrow(SandboxUnavailableError);
+    expect(build).toThrow(/shell\.sandbox is "workspace", but bubblewrap is not installed .*apt-get install bubblewrap.*or set shell\.sandbox to "off"/);
+  });
+
+  it('a missing bwrap under the default, saying that the default asked for it', () => {
+    expect(() => sandboxFor(LINUX_CONFIG, { support: missing })).toThrow(/by default .*shell\.sandbox "auto" means "workspace".*apt-get install bubblewrap/);
+  });
+
+  it('nothing when commands are off: nothing is probed', () => {
+    const probe = () => {
+      throw new Error('probed');
+    };
+    const config = makeConfig({ shell: { enabled: false } });
+    const port = { ...treePort({ platform: 'linux', tree: LINUX_TREE, env: LINUX_ENV, support: missing }), sandboxSupport: probe };
+    expect(() => new SandboxPolicy(config, new FilesystemPolicy(config.filesystem, port), port)).not.toThrow();
+  });
+
+  it.each([
+    ['workspace on Windows', 'win32', { sandbox: 'workspace' }, /cannot be sandboxed on Windows in this version; set shell\.sandbox to "off"/],
+    ['read-only on Windows', 'win32', { sandbox: 'read-only' }, /cannot be sandboxed on Windows/],
+    ['no network without a sandbox', 'linux', { sandbox: 'off', network: 'off' }, /shell\.network is "off", but only the sandbox can take the network away/],
+    ['loopback with bubblewrap', 'linux', { network: 'loopback' }, /"loopback" .* is not available with bubblewrap/],
+  ] as const)('%s', (_name, platform, shell, message) => {
+    const config = makeConfig({ shell: { enabled: true, allowedCommands: ['git'], ...shell } });
+    const port = { ...treePort({ platform: 'linux', tree: LINUX_TREE, env: LINUX_ENV, support: BWRAP }), platform };
+    const build = () => new SandboxPolicy(config, new FilesystemPolicy(config.filesystem, port), port);
+    expect(build).toThrow(SandboxUnavailableError);
+    expect(build).toThrow(message);
+  });
+
+  it('names the key at fault, for the settings window', () => {
+    try {
+      sandboxFor({ shell: { enabled: true, allowedCommands: ['git'], network: 'loopback' } });
+      expect.unreachable();
+    } catch (error) {
+      expect((error as SandboxUnavailableError).key).toEqual(['shell', 'network']);
+    }
+  });
+});
+
+describe('describe (system.info)', () => {
+  it('says where commands write, what they never see, the network and the display', () => {
+    const summary = sandboxFor(LINUX_CONFIG).describe();
+    expect(summary).toMatchObject({ mode: 'workspace', mechanism: 'bubblewrap', version: 'bubblewrap 0.8.0', network: 'off', display: 'hidden' });
+    expect(summary.writable).toEqual(['/home/alex/projects', 'a private temp folder (/tmp, /var/tmp)']);
+    expect(summary.hidden).toEqual(expect.arrayContaining(["this app's config and folders", '~/.ssh', '~/.aws', '~/.gnupg', '/home/alex/private']));
+    expect(summary.hidden).not.toContain('/etc/shadow');
+    expect(sandboxFor(LINUX_CONFIG, { uid: 0 }).describe().hidden).toContain('/etc/shadow');
+    expect(summary.notes.join(' ')).toMatch(/bubblewrap sandbox.*Network: none/);
+  });
+
+  it('with the network on and the display off, says the X11 abstract sockets stay reachable', () => {
+    const summary = sandboxFor({ ...LINUX_CONFIG, shell: { ...LINUX_CONFIG.shell, network: 'on' } }).describe();
+    expect(summary.display).toBe('abstract-sockets-reachable');
+    expect(summary.notes.join(' ')).toMatch(/hidden except for abstract sockets.*shell\.network "off"/);
+  });
+});
