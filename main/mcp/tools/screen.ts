@@ -49,12 +49,17 @@ const SAVES_FILES = Object.freeze({ readOnlyHint: false, destructiveHint: false,
 
 const edge = z.number().int().min(16).max(NO_LIMIT_EDGE);
 
+/** 1150000 -> "1,150,000". Not toLocaleString: that loads ICU's locale data, ~7 MiB of resident memory in every server. */
+function groupDigits(n: number): string {
+  return String(n).replace(/\B(?=(\d{3})+$)/g, ',');
+}
+
 export const screenCapture = defineTool({
   name: 'screen.capture',
   title: 'Capture the screen',
   description:
     `Takes a screenshot of the whole desktop, one display, a region, or a zoomed rectangle, as PNG (default) or JPEG. By default the image is ` +
-    `downscaled (never upscaled) to at most ${DEFAULT_MAX_EDGE} px on the long edge and ${DEFAULT_MAX_PIXELS.toLocaleString('en-US')} pixels, which vision models ` +
+    `downscaled (never upscaled) to at most ${DEFAULT_MAX_EDGE} px on the long edge and ${groupDigits(DEFAULT_MAX_PIXELS)} pixels, which vision models ` +
     'read well; `zoom` captures a rectangle at full resolution instead. The result says the scale and gives `space`: pass it unchanged as `space` ' +
     'to input.* with x, y read from this image and they land on the same spot. `pointer: true` draws the mouse pointer. `saveTo` also writes the ' +
     'image to a new file inside a writable root (when the owner allowed it), for hosts that drop images.',
