@@ -108,6 +108,11 @@ export class FilesystemPolicy {
     });
   }
 
+  /** Whether any write can be granted at all (filesystem.write). */
+  get writesAllowed(): boolean {
+    return this.config.write;
+  }
+
   /** Human list of roots for messages, e.g. "/a (read-only), /b". */
   describeRoots(): string {
     if (this.roots.length === 0) return 'none configured';

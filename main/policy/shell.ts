@@ -146,6 +146,8 @@ export class ShellPolicy {
 
   /** Whether a tool could write this path: the filesystem policy grants write access to it. */
   private async writable(path: string): Promise<boolean> {
+    // Nothing is writable with writing off; skips a refusal (an Error and its stack) per check.
+    if (!this.files.writesAllowed) return false;
     return this.files.resolve(path, 'write', op).then(
       () => true,
       () => false,
