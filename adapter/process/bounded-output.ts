@@ -47,9 +47,10 @@ export class BoundedOutput {
     const described = describeOutput(raw);
     if (described.binary) return { text: '', truncated: this.dropped, binary: described.binary };
     const text = described.text;
-    // Invalid bytes decode to U+FFFD (3 bytes each), so lenient text can outgrow the bound.
+    // Invalid bytes decode to U+FFFD (3 bytes each), so lenient text can outgrow the bound;
+    // counted without encoding it, as that would be one more copy of the output per call.
+    if (Buffer.byteLength(text, 'utf8') <= this.limit) return { text, truncated: this.dropped };
     const encoded = Buffer.from(text, 'utf8');
-    if (encoded.length <= this.limit) return { text, truncated: this.dropped };
     return { text: encoded.subarray(0, utf8Boundary(encoded, this.limit)).toString('utf8'), truncated: true };
   }
 }
