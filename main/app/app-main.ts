@@ -14,6 +14,7 @@ import { loadConfig } from '../config/load.js';
 import { ConfigValidationError, saveConfig } from '../config/save.js';
 import { createLogger, scrubbingLogger, type Logger } from '../log.js';
 import { startHttpServer } from '../mcp/http.js';
+import { ReplyBacklog } from '../mcp/reply-backlog.js';
 import { createServerFactory, enabledTools, type ToolCallEvent } from '../mcp/server.js';
 import { ActivityRing } from './activity-ring.js';
 import type { SaveResult, SettingsSnapshot } from './bridge-api.js';
@@ -135,13 +136,15 @@ export async function runApp({ mainDir, env = process.env, log = createLogger('i
         .then(readKey)
         .catch(() => null);
       const secrets = [...(bearerToken ? [bearerToken] : []), ...(stored ? [stored.key] : [])];
-      const factory = createServerFactory({ config, adapter, logger, observer, protectedFiles: [configPath, ...protectedAppDirs(place)], secrets });
+      const answers = new ReplyBacklog();
+      const factory = createServerFactory({ config, adapter, logger, observer, protectedFiles: [configPath, ...protectedAppDirs(place)], secrets, answers });
       processPolicy = factory.policies.process;
       return startHttpServer({
         config,
         logger: scrubbingLogger(logger, secrets),
         factory,
         bearerToken,
+        answers,
         oauth: { stateFile: oauth.stateFile, onConsentRequest: askOwner },
       });
     },

@@ -6,6 +6,7 @@ import { ensureBearerToken } from '../config/token.js';
 import { createLogger, scrubbingLogger, type Logger } from '../log.js';
 import { createServerFactory, enabledTools, type ServerDeps, type ServerFactory } from '../mcp/server.js';
 import { SandboxUnavailableError } from '../policy/sandbox.js';
+import { ReplyBacklog } from '../mcp/reply-backlog.js';
 import { startStdioServer } from '../mcp/stdio.js';
 import { EXIT, say, untilSignal, withConfig } from './io.js';
 import { protectedPaths, stateDir } from './places.js';
@@ -49,7 +50,8 @@ export async function openHttpServer(
   // Refused requests log their path, which a caller chooses: every line is scrubbed of the secrets in use.
   const logger = scrubbingLogger(createLogger(config.server.logLevel), secrets);
   const adapter = createLocalAdapter();
-  const factory = await factoryOrExit({ config, adapter, logger, protectedFiles: protectedPaths(path), secrets });
+  const answers = new ReplyBacklog();
+  const factory = await factoryOrExit({ config, adapter, logger, protectedFiles: protectedPaths(path), secrets, answers });
   if (typeof factory === 'number') return factory;
   let running;
   try {
@@ -58,6 +60,7 @@ export async function openHttpServer(
       factory,
       logger,
       bearerToken: bearer?.token ?? null,
+      answers,
       oauth: {
         stateFile: oauthStatePath(stateDir()),
         // Headless: the owner approves with the CLI (the tray shows a prompt instead).
@@ -102,7 +105,9 @@ export function serveStdio(cli: CliOverrides): number | Promise<number> {
   return withConfig(cli, async ({ config, path }) => {
     const logger = createLogger(config.server.logLevel);
     const adapter = createLocalAdapter();
-    const factory = await factoryOrExit({ config, adapter, logger, protectedFiles: protectedPaths(path) });
+    const answers = new ReplyBacklog();
+    answers.watch(process.stdout);
+    const factory = await factoryOrExit({ config, adapter, logger, protectedFiles: protectedPaths(path), answers });
     if (typeof factory === 'number') return factory;
     const handle = startStdioServer(factory, logger);
     logger.info('serving on stdio', { tools: enabledTools(config).length });

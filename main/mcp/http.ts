@@ -18,6 +18,7 @@ import type { ConsentRequest } from '../auth/connections.js';
 import { OAuthStateError } from '../auth/oauth-state.js';
 import { publicOrigin } from '../auth/public-origin.js';
 import { allowedHostnames, allowedOrigins, bearerMatches, bindRefusal, hostnameOf, originAllowed, tunnelRefusal } from './http-guards.js';
+import type { ReplyBacklog } from './reply-backlog.js';
 
 export interface HttpServerOptions {
   config: Readonly<Config>;
@@ -27,6 +28,8 @@ export interface HttpServerOptions {
   bearerToken?: string | null;
   /** Where OAuth keeps its state (required when server.auth includes "oauth"). */
   oauth?: { stateFile: string; now?: () => number; onConsentRequest?: (request: ConsentRequest) => void; metadataFetch?: MetadataFetchOptions };
+  /** Counts what each connection has not read yet, so commands wait for a slow reader (the factory's `answers`). */
+  answers?: ReplyBacklog;
 }
 
 /** Who made a call with the static bearer token (the activity view's "client"). */
@@ -54,7 +57,7 @@ export class ListenError extends Error {
   }
 }
 
-export async function startHttpServer({ config, factory, logger, bearerToken, oauth: oauthOptions }: HttpServerOptions): Promise<RunningHttpServer> {
+export async function startHttpServer({ config, factory, logger, bearerToken, oauth: oauthOptions, answers }: HttpServerOptions): Promise<RunningHttpServer> {
   const { server: settings } = config;
   const refusal = bindRefusal(settings) ?? tunnelRefusal(settings);
   if (refusal) throw new ListenError(refusal.message, refusal.reason);
@@ -142,6 +145,7 @@ export async function startHttpServer({ config, factory, logger, bearerToken, oa
       return { refused: true, error };
     }
   }
+  if (answers) server.on('connection', (socket) => answers.watch(socket));
   server.on('clientError', (_error, socket) => socket.destroy());
 
   await new Promise<void>((resolve, reject) => {

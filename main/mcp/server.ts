@@ -13,7 +13,7 @@ import { AppPolicy } from '../policy/apps.js';
 import { DesktopPolicy } from '../policy/desktop.js';
 import { FilesystemPolicy } from '../policy/filesystem.js';
 import { HelperPrograms } from '../policy/helper-programs.js';
-import { ChildLimiter } from '../policy/limits.js';
+import { ChildLimiter, QUEUE_FACTOR, QUEUE_WAIT_MS, type AnswerBacklog } from '../policy/limits.js';
 import { PathLock } from '../policy/path-lock.js';
 import { ProcessPolicy } from '../policy/process.js';
 import { SandboxPolicy } from '../policy/sandbox.js';
@@ -40,7 +40,15 @@ export interface ServerDeps {
   useRipgrep?: boolean;
   /** Values scrubbed from every error and log line (the bearer token in use), besides server.token. */
   secrets?: readonly string[];
+  /** The transport's unread answers: new commands wait while they pass ANSWER_BUDGET_OUTPUTS outputs. */
+  answers?: AnswerBacklog;
 }
+
+/**
+ * Unread answers allowed before a new command waits, in units of shell.maxOutputBytes: one
+ * command's full text output, which an answer carries twice (structured result and text).
+ */
+export const ANSWER_BUDGET_OUTPUTS = 2;
 
 /** `client`: who called, from the request's credential (an OAuth client's name, "bearer token"), null without one. */
 export type ToolCallEvent =
@@ -97,7 +105,7 @@ export function createServerFactory(deps: ServerDeps): ServerFactory {
     fsLock: new PathLock(),
     helpers: new HelperPrograms(deps.adapter.inspect, filesystem, deps.useRipgrep ?? true),
     desktop: new DesktopPolicy(deps.config, filesystem),
-    ...otherPolicies(deps.config, deps.adapter.inspect),
+    ...otherPolicies(deps.config, deps.adapter.inspect, deps.answers),
   };
   const names = tools.map((t) => exposedName(t.name, deps.config));
   const toolDeps: ToolDeps = { config: deps.config, adapter: deps.adapter, policy, enabledTools: names };
@@ -125,14 +133,21 @@ export function createServerFactory(deps: ServerDeps): ServerFactory {
 function otherPolicies(
   config: Readonly<Config>,
   port: ComputerAdapter['inspect'],
+  answers: AnswerBacklog | undefined,
 ): Omit<Policies, 'filesystem' | 'sandbox' | 'shell' | 'fsLock' | 'helpers' | 'desktop'> {
   return {
     process: new ProcessPolicy(config, port),
     apps: new AppPolicy(config),
     services: new ServicePolicy(config),
     urls: new UrlPolicy(config.desktop.browserUrls),
-    children: new ChildLimiter(config.shell.maxConcurrent),
+    children: childLimiter(config, answers),
   };
+}
+
+function childLimiter(config: Readonly<Config>, answers: AnswerBacklog | undefined): ChildLimiter {
+  const max = config.shell.maxConcurrent;
+  const backlog = answers && { answers, budgetBytes: ANSWER_BUDGET_OUTPUTS * config.shell.maxOutputBytes };
+  return new ChildLimiter(max, max * QUEUE_FACTOR, QUEUE_WAIT_MS, 'shell.exec', backlog);
 }
 
 function prepare(tool: ToolDefinition, deps: ToolDeps, logger: Logger, secrets: readonly string[], observe: ToolCallObserver): PreparedTool {

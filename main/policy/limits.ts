@@ -5,6 +5,10 @@
  * longer than QUEUE_WAIT_MS or a cancelled request fails at once with TIMEOUT naming the limit,
  * so a flood of calls (or one legacy JSON-RPC batch of a hundred) never starts a hundred
  * processes, and the server stays free to answer everything else.
+ *
+ * With an answer backlog (mcp/reply-backlog.ts), a granted slot also waits while the client has
+ * more than `budgetBytes` of earlier answers unread, within the same wait bound: a slow reader
+ * then slows the commands down instead of this process queueing every big answer at once.
  */
 import { adapterError } from '../../adapter/errors.js';
 
@@ -16,6 +20,12 @@ export const QUEUE_WAIT_MS = 30_000;
 export interface Slot {
   /** Gives the slot back; safe to call more than once. */
   release(): void;
+}
+
+/** Bytes of answers the client has not read yet (mcp/reply-backlog.ts). */
+export interface AnswerBacklog {
+  readonly pendingBytes: number;
+  whenAtMost(bytes: number, timeoutMs: number, signal?: AbortSignal): Promise<boolean>;
 }
 
 interface Waiter {
@@ -31,6 +41,7 @@ export class ChildLimiter {
     readonly maxQueued: number = max * QUEUE_FACTOR,
     private readonly waitMs: number = QUEUE_WAIT_MS,
     private readonly operation = 'shell.exec',
+    private readonly backlog?: { answers: AnswerBacklog; budgetBytes: number },
   ) {
     if (!Number.isSafeInteger(max) || max < 1) throw new Error(`the concurrency limit must be a positive integer, got ${max}`);
   }
@@ -50,8 +61,27 @@ export class ChildLimiter {
     }
   }
 
-  /** A slot, once one is free: at once when below the bound, else after waiting in line. */
-  acquire(signal?: AbortSignal): Promise<Slot> {
+  /** A slot, once one is free and the client has read enough of the earlier answers. */
+  async acquire(signal?: AbortSignal): Promise<Slot> {
+    const queued = this.running >= this.max;
+    const slot = await this.freeSlot(signal);
+    if (!this.backlog) return slot;
+    // A queued call gets its slot as another command ends, just before that command's answer is
+    // written: let the answer reach the backlog first, or the check below would not see it.
+    if (queued) await new Promise((resolve) => setImmediate(resolve));
+    const { answers, budgetBytes } = this.backlog;
+    if (await answers.whenAtMost(budgetBytes, this.waitMs, signal)) return slot;
+    slot.release();
+    if (signal?.aborted) throw this.cancelled();
+    throw adapterError(
+      'TIMEOUT',
+      this.operation,
+      `the client has not read ${mib(answers.pendingBytes)} MiB of earlier answers for ${this.waitMs} ms, so no new command starts; read those answers, then try again`,
+    );
+  }
+
+  /** A slot: at once when below the bound, else after waiting in line. */
+  private freeSlot(signal?: AbortSignal): Promise<Slot> {
     if (signal?.aborted) return Promise.reject(this.cancelled());
     if (this.running < this.max) return Promise.resolve(this.take());
     if (this.waiting.length >= this.maxQueued) {
@@ -113,4 +143,8 @@ export class ChildLimiter {
   private cancelled(): Error {
     return adapterError('TIMEOUT', this.operation, 'the request was cancelled while it waited for a command slot');
   }
+}
+
+function mib(bytes: number): string {
+  return (bytes / (1024 * 1024)).toFixed(1);
 }

@@ -11,6 +11,7 @@ import { configSchema, type Config, type ConfigInput } from '../../main/config/s
 import { deepFreeze } from '../../main/config/deep-freeze.js';
 import { createLogger, silentLogger, type Logger } from '../../main/log.js';
 import { startHttpServer, type HttpServerOptions, type RunningHttpServer } from '../../main/mcp/http.js';
+import { ReplyBacklog } from '../../main/mcp/reply-backlog.js';
 import { createServerFactory, type ToolCallObserver } from '../../main/mcp/server.js';
 import type { ToolDefinition } from '../../main/mcp/tool.js';
 
@@ -49,8 +50,11 @@ export async function startTestServer(
   const config = makeConfig(input);
   const logLines: string[] = [];
   const logger = options.logger ?? createLogger('debug', (line) => void logLines.push(line));
+  // As the CLI and the tray do: commands wait while a client leaves answers unread.
+  const answers = new ReplyBacklog();
   const factory = createServerFactory({
     config,
+    answers,
     adapter: options.adapter ?? createLocalAdapter(),
     logger,
     tools: options.tools,
@@ -58,7 +62,7 @@ export async function startTestServer(
     protectedFiles: options.protectedFiles,
     useRipgrep: options.useRipgrep,
   });
-  const running = await startHttpServer({ config, factory, logger, bearerToken: options.bearerToken, oauth: options.oauth });
+  const running = await startHttpServer({ config, factory, logger, bearerToken: options.bearerToken, oauth: options.oauth, answers });
   return Object.assign(running, { config, logLines });
 }
 

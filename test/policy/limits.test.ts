@@ -1,6 +1,6 @@
 /** The bound on concurrent children: a slot each, a bounded FIFO queue, clear TIMEOUTs past it. */
 import { describe, expect, it } from 'vitest';
-import { ChildLimiter, QUEUE_FACTOR } from '../../main/policy/limits.js';
+import { ChildLimiter, QUEUE_FACTOR, type AnswerBacklog } from '../../main/policy/limits.js';
 
 const tick = () => new Promise((resolve) => setImmediate(resolve));
 
@@ -65,5 +65,70 @@ describe('ChildLimiter', () => {
 
   it('rejects a bound that is not a positive integer', () => {
     expect(() => new ChildLimiter(0)).toThrow(/positive integer/);
+  });
+
+  describe('with an answer backlog', () => {
+    /** Unread answers the test sets; `whenAtMost` waits for the test to lower them, like the real one (mcp/reply-backlog.ts). */
+    function backlog(pendingBytes: number) {
+      const wakers = new Set<() => void>();
+      const answers: AnswerBacklog & { set(bytes: number): void } = {
+        pendingBytes,
+        set(bytes) {
+          this.pendingBytes = bytes;
+          for (const wake of [...wakers]) wake();
+        },
+        whenAtMost(bytes, timeoutMs, signal) {
+          return new Promise((resolve) => {
+            const done = (ok: boolean) => {
+              clearTimeout(timer);
+              wakers.delete(check);
+              resolve(ok);
+            };
+            const check = () => {
+              if (answers.pendingBytes <= bytes) done(true);
+              else if (signal?.aborted) done(false);
+            };
+            const timer = setTimeout(() => done(false), timeoutMs);
+            signal?.addEventListener('abort', check, { once: true });
+            wakers.add(check);
+            check();
+          });
+        },
+      };
+      return answers;
+    }
+
+    it('holds a granted slot back until the client has read the earlier answers', async () => {
+      const answers = backlog(5000);
+      const limiter = new ChildLimiter(2, 8, 10_000, 'shell.exec', { answers, budgetBytes: 1000 });
+      let granted = false;
+      const pending = limiter.acquire().then((slot) => {
+        granted = true;
+        return slot;
+      });
+      await tick();
+      expect(granted).toBe(false);
+      // The slot is held while it waits, so the bound on children still counts it.
+      expect(limiter.load.running).toBe(1);
+      answers.set(1000);
+      (await pending).release();
+      expect(granted).toBe(true);
+      expect(limiter.load).toEqual({ running: 0, waiting: 0 });
+    });
+
+    it('gives up with TIMEOUT saying how much is unread, and gives the slot back', async () => {
+      const answers = backlog(3 * 1024 * 1024);
+      const limiter = new ChildLimiter(1, 4, 30, 'shell.exec', { answers, budgetBytes: 1024 });
+      await expect(limiter.acquire()).rejects.toMatchObject({
+        code: 'TIMEOUT',
+        message: expect.stringMatching(/client has not read 3\.0 MiB of earlier answers for 30 ms/),
+      });
+      expect(limiter.load.running).toBe(0);
+      const abort = new AbortController();
+      const waiting = limiter.acquire(abort.signal);
+      abort.abort();
+      await expect(waiting).rejects.toMatchObject({ code: 'TIMEOUT', message: expect.stringMatching(/cancelled/) });
+      expect(limiter.load.running).toBe(0);
+    });
   });
 });
