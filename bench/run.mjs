@@ -14,10 +14,13 @@ import { judge } from './lib/goals.mjs';
 import { HttpLoad } from './lib/http-load.mjs';
 import { loadOurs } from './lib/ours.mjs';
 import { formatTable } from './lib/table.mjs';
+import { bigOutputsScenario } from './scenarios/big-outputs.mjs';
 import { codingToolsScenario } from './scenarios/coding-tools.mjs';
+import { coldStartScenario } from './scenarios/cold-start.mjs';
 import { desktopScenario } from './scenarios/desktop.mjs';
 import { fsAndShellScenario } from './scenarios/fs-and-shell.mjs';
 import { sandboxScenario } from './scenarios/sandbox.mjs';
+import { stdioScenario } from './scenarios/stdio.mjs';
 import { systemInfoScenario } from './scenarios/system-info.mjs';
 
 const USAGE = `Usage: node bench/run.mjs [options]   (or: npm run bench -- [options])
@@ -66,13 +69,16 @@ async function main() {
   try {
     rows.push(...(await systemInfoScenario(context)));
     rows.push(...(await fsAndShellScenario(context)));
+    rows.push(...(await stdioScenario(context)));
+    rows.push(...(await coldStartScenario(context)));
+    rows.push(...(await bigOutputsScenario(context)));
     rows.push(...(await codingToolsScenario(context)));
     rows.push(...(await sandboxScenario(context)));
     rows.push(...(await desktopScenario(context)));
   } finally {
     await load.close();
   }
-  for (const row of rows) if (row.goal) Object.assign(row, judge(row.goal, row.ratio));
+  for (const row of rows) if (row.goal && !row.skipped) Object.assign(row, judge(row.goal, row.ratio, row.judgedOn));
 
   const seconds = (Date.now() - started) / 1000;
   console.log(

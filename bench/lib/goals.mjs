@@ -12,8 +12,19 @@ export const NO_GOAL = Object.freeze({ text: 'none' });
 /** The command sandbox against the same server without it (issue: "under 2x"). */
 export const SANDBOX_COST = Object.freeze({ below: 2, text: '< 2x' });
 
-export function judge(goal, ratio) {
-  const judgedOn = ratio.cpu !== null ? 'cpu' : 'time';
+/** Issue 15's targets, over stdio against the bare SDK (or the official filesystem server) in the same run. */
+export const AS_FAST_AS_OFFICIAL = Object.freeze({ atMost: 1, text: '<= 1x' });
+export const WITHIN_BARE_STDIO = Object.freeze({ atMost: 1.2, text: '<= 1.2x' });
+export const COLD_START = Object.freeze({ atMost: 1.1, text: '<= 1.1x' });
+export const IDLE_MEMORY = Object.freeze({ atMost: 1.1, text: '<= 1.1x' });
+export const MEMORY_AFTER_RUNS = Object.freeze({ atMost: 1, text: '<= 1x' });
+/** A reply against the output it carries: bounded output, sent once, not escaped into bloat. */
+export const RESPONSE_SIZE = Object.freeze({ atMost: 1.1, text: '<= 1.1x' });
+/** Peak memory of many big outputs at once against the stated bound (maxConcurrent x maxOutputBytes x 2 streams). */
+export const WITHIN_MEMORY_BOUND = Object.freeze({ atMost: 1, text: '<= 1x' });
+
+/** `judgedOn`: the row's own figure where it is not a per-call cost (rss, size, ...). */
+export function judge(goal, ratio, judgedOn = ratio.cpu !== null ? 'cpu' : 'time') {
   const value = ratio[judgedOn];
   if (goal.atMost === undefined && goal.below === undefined) return { judgedOn, met: null };
   return { judgedOn, met: goal.atMost !== undefined ? value <= goal.atMost : value < goal.below };

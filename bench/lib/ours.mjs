@@ -3,6 +3,8 @@
  * createLocalAdapter, the shared factory, the HTTP boundary), on 127.0.0.1 with a free port
  * and no logging. If the CLI's wiring changes, this is the one place to follow it.
  */
+import fs from 'node:fs';
+
 const out = new URL('../../out/', import.meta.url);
 
 async function load(path) {
@@ -22,10 +24,14 @@ export async function loadOurs() {
     load('main/log.js'),
   ]);
 
-  /** The parsed config (free port, no logging, no token: loopback only, as the baselines) and the tool names it exposes. */
+  /**
+   * The parsed config (free port, no logging, no token: loopback only, as the baselines) and the
+   * tool names it exposes. Names are dotted (fs.read), as the baselines and the bench's calls
+   * spell them; the name style costs nothing either way.
+   */
   function configure(input) {
     // auth "none" (loopback only), like the bare-SDK baselines: the bench measures the server, not a token check
-    const config = configSchema.parse({ ...input, server: { auth: 'none', ...input.server, port: 0, logLevel: 'silent' } });
+    const config = configSchema.parse({ ...input, server: { auth: 'none', toolNames: 'dotted', ...input.server, port: 0, logLevel: 'silent' } });
     return { config, tools: enabledTools(config).map((tool) => tool.name) };
   }
 
@@ -42,5 +48,11 @@ export async function loadOurs() {
     return { command: process.execPath, args: [new URL('main/cli.js', out).pathname, 'serve', '--stdio', '--config', configPath] };
   }
 
-  return { startOurs, stdioCommand };
+  /** Writes a config file for stdioCommand: `input` with no logging and dotted tool names (see configure). */
+  function writeStdioConfig(configPath, input) {
+    fs.writeFileSync(configPath, JSON.stringify({ ...input, server: { toolNames: 'dotted', logLevel: 'silent', ...input.server } }));
+    return configPath;
+  }
+
+  return { startOurs, stdioCommand, writeStdioConfig };
 }

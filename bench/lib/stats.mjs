@@ -65,7 +65,7 @@ export function compare(ours, baseline) {
   };
 }
 
-function median(values) {
+export function median(values) {
   const sorted = [...values].sort((a, b) => a - b);
   const mid = sorted.length >> 1;
   return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
@@ -75,11 +75,11 @@ function sum(rows, key) {
   return rows.reduce((n, r) => n + r[key], 0);
 }
 
-function round1(x) {
+export function round1(x) {
   return Math.round(x * 10) / 10;
 }
 
-function round3(x) {
+export function round3(x) {
   return Math.round(x * 1000) / 1000;
 }
 

@@ -7,9 +7,12 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { processCpuMs } from './cpu.mjs';
 
-/** `env` is added to the SDK's default environment; `cpu.children` counts the server's exited children too. */
-export async function startStdioClient(label, command, args, cwd, env = {}, cpu = {}) {
-  const transport = new StdioClientTransport({ command, args, cwd, env, stderr: 'pipe' });
+/**
+ * `env` is added to the SDK's default environment; `cpu.children` counts the server's exited
+ * children too; `maxBufferSize` raises the client's 10 MiB limit on one message.
+ */
+export async function startStdioClient(label, command, args, cwd, env = {}, cpu = {}, maxBufferSize = undefined) {
+  const transport = new StdioClientTransport({ command, args, cwd, env, stderr: 'pipe', maxBufferSize });
   let stderr = '';
   transport.stderr?.on('data', (chunk) => {
     stderr = (stderr + chunk.toString()).slice(-4096);
@@ -22,6 +25,7 @@ export async function startStdioClient(label, command, args, cwd, env = {}, cpu 
   }
   return {
     client,
+    pid: transport.pid,
     /** The server process's CPU time so far (ms), or null where it cannot be read. */
     cpuMs: () => (transport.pid ? processCpuMs(transport.pid, cpu) : null),
     /** One call; throws on a tool error so no failed call is ever timed as a success. */

@@ -32,14 +32,31 @@ export function formatTable(rows) {
 function cells(row) {
   const { ours, baseline, ratio } = row;
   const judgedOn = row.judgedOn ?? (ratio.cpu !== null ? 'cpu' : 'time');
+  const verdict = [row.goal ? row.goal.text : 'noise', row.goal && row.met !== null ? (row.met ? 'yes' : 'NO') : '-'];
+  // Rows that are not per-call latency (memory, start-up, response size) bring their own cells.
+  if (row.cells) {
+    const { cells: c } = row;
+    return [
+      row.id,
+      row.baselineName,
+      c.ours,
+      c.baseline,
+      `${ratio[judgedOn].toFixed(2)}x (${judgedOn})`,
+      ...verdict,
+      '|',
+      c.detail,
+      '',
+      c.oursSide,
+      c.baselineSide,
+    ];
+  }
   return [
     row.id,
     row.baselineName,
     cpu(ours),
     cpu(baseline),
     `${ratio[judgedOn].toFixed(2)}x${judgedOn === 'time' ? ' (time)' : ''}`,
-    row.goal ? row.goal.text : 'noise',
-    row.goal && row.met !== null ? (row.met ? 'yes' : 'NO') : '-',
+    ...verdict,
     '|',
     `${ratio.time.toFixed(2)}x (${Math.min(...ratio.timePairs).toFixed(2)}-${Math.max(...ratio.timePairs).toFixed(2)})`,
     `${ratio.p50.toFixed(2)} / ${ratio.p99.toFixed(2)}`,

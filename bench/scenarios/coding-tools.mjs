@@ -42,10 +42,7 @@ export async function codingToolsScenario({ ours: oursModule, timing, wanted, pr
   try {
     const rg = findRipgrep();
     const configPath = path.join(dir, 'bench-config.json');
-    fs.writeFileSync(
-      configPath,
-      JSON.stringify({ server: { logLevel: 'silent' }, filesystem: { write: true, roots: [{ path: NODE_MODULES, readOnly: true }, path.join(dir, 'edit')] } }),
-    );
+    oursModule.writeStdioConfig(configPath, { filesystem: { write: true, roots: [{ path: NODE_MODULES, readOnly: true }, path.join(dir, 'edit')] } });
     const spawnOurs = oursModule.stdioCommand(configPath);
 
     for (const [key, engine] of [

@@ -131,7 +131,7 @@ async function runPhase({ ours: oursModule, timing, wanted, progress }, phase) {
   const rows = [];
   try {
     const configPath = path.join(x.home, 'bench-config.json');
-    fs.writeFileSync(configPath, JSON.stringify({ desktop: { hostDisplayAccess: true, screen: true, input: true }, server: { logLevel: 'silent' } }));
+    oursModule.writeStdioConfig(configPath, { desktop: { hostDisplayAccess: true, screen: true, input: true } });
     const spawnOurs = oursModule.stdioCommand(configPath);
     const ours = withTreeCpu(await startStdioClient('ours (stdio)', 'env', [...displayEnv(x), spawnOurs.command, ...spawnOurs.args], repoPath));
     sessions.push(ours);

@@ -1,0 +1,43 @@
+/**
+ * Resident memory of a server process, from /proc/<pid>/status: VmRSS now and VmHWM (the
+ * high-water mark since it started), in MiB; null where /proc cannot be read.
+ */
+import fs from 'node:fs';
+import { round1, round3 } from './stats.mjs';
+
+export function residentMiB(pid) {
+  let status;
+  try {
+    status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+  } catch {
+    return null;
+  }
+  const kib = (field) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? NaN);
+  const rss = kib('VmRSS');
+  const peak = kib('VmHWM');
+  return Number.isFinite(rss) && Number.isFinite(peak) ? { rssMiB: round1(rss / 1024), peakMiB: round1(peak / 1024) } : null;
+}
+
+/** A row comparing two memory figures, for the table's custom cells (see table.mjs). */
+export function memoryRow({ id, baselineName, ours, baseline, on = 'rss', goal, ...rest }) {
+  const key = on === 'rss' ? 'rssMiB' : 'peakMiB';
+  const ratio = { [on]: round3(ours[key] / baseline[key]), rss: round3(ours.rssMiB / baseline.rssMiB), peak: round3(ours.peakMiB / baseline.peakMiB) };
+  return {
+    id,
+    baselineName,
+    kind: 'memory',
+    judgedOn: on,
+    goal,
+    ours,
+    baseline,
+    ratio,
+    cells: {
+      ours: `${ours[key]} MiB`,
+      baseline: `${baseline[key]} MiB`,
+      detail: `RSS ${ratio.rss.toFixed(2)}x, peak ${ratio.peak.toFixed(2)}x`,
+      oursSide: `RSS ${ours.rssMiB} MiB, peak ${ours.peakMiB} MiB`,
+      baselineSide: `RSS ${baseline.rssMiB} MiB, peak ${baseline.peakMiB} MiB`,
+    },
+    ...rest,
+  };
+}
