@@ -25,7 +25,7 @@ export async function fsAndShellScenario({ ours: oursModule, load, timing, wante
   const servers = [];
   try {
     const files = FILES.map(({ name, bytes, ...rest }) => writeTextFile(dir, name, bytes, rest));
-    // The sandbox is off here so this row measures our layers against a bare spawn; scenario 4 (sandbox.mjs) measures the sandbox.
+    // The sandbox is off here so this row measures our layers against a bare spawn; scenario 5 (sandbox.mjs) measures the sandbox.
     const configInput = { filesystem: { read: true, roots: [dir] }, shell: { enabled: true, allowedCommands: ['true'], sandbox: 'off' } };
     const ours = await oursModule.startOurs(configInput);
     servers.push(ours);

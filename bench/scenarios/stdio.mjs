@@ -49,7 +49,7 @@ export async function stdioScenario({ ours: oursModule, timing, wanted, progress
   try {
     const files = [writeTextFile(dir, 'small.txt', KIB, { label: '1 KiB' }), writeTextFile(dir, 'large.txt', MIB, { label: '1 MiB' })];
     const cases = latencyCases(files);
-    // The sandbox is off: scenario 4 measures it. The same grants as the HTTP rows, plus echo.
+    // The sandbox is off: scenario 5 measures it. The same grants as the HTTP rows, plus echo.
     const configPath = oursModule.writeStdioConfig(path.join(dir, 'bench-config.json'), {
       filesystem: { read: true, roots: [dir] },
       shell: { enabled: true, allowedCommands: ['true', 'echo'], sandbox: 'off' },
