@@ -71,7 +71,7 @@ describe('ChildLimiter', () => {
     /** Unread answers the test sets; `whenAtMost` waits for the test to lower them, like the real one (mcp/reply-backlog.ts). */
     function backlog(pendingBytes: number) {
       const wakers = new Set<() => void>();
-      const answers: AnswerBacklog & { set(bytes: number): void } = {
+      const answers: { pendingBytes: number; set(bytes: number): void; whenAtMost: AnswerBacklog['whenAtMost'] } = {
         pendingBytes,
         set(bytes) {
           this.pendingBytes = bytes;
