@@ -9,7 +9,7 @@
 import fs from 'node:fs';
 import nodePath from 'node:path';
 import { adapterError } from '../errors.js';
-import { descriptorPath, HANDLE_PATHS, realPathOfOpened } from './opened-path.js';
+import { descriptorPath, HANDLE_PATHS, realPathOfDescriptorSync, realPathOfOpened } from './opened-path.js';
 
 const { O_RDONLY, O_DIRECTORY = 0, O_NOFOLLOW = 0 } = fs.constants;
 /** A directory, not followed if the last component is a symlink. */
@@ -18,7 +18,8 @@ const OPENS_DIRECTORIES = process.platform !== 'win32';
 
 export class DirHandle {
   private constructor(
-    private readonly handle: fs.promises.FileHandle | null,
+    /** A descriptor opened by openSync, a FileHandle opened by open, or none where directories cannot be opened. */
+    private readonly handle: fs.promises.FileHandle | number | null,
     /** The directory's real path when it was opened (for messages and `confirm`). */
     readonly real: string,
   ) {}
@@ -44,33 +45,63 @@ export class DirHandle {
     }
   }
 
+  /** The same as `open` without thread-pool hops, for callers whose whole work is a syscall or two (fs.stat). */
+  static openSync(path: string, confirm: (real: string) => void, operation: string): DirHandle {
+    if (!OPENS_DIRECTORIES) {
+      const real = fs.realpathSync.native(path);
+      confirm(real);
+      return new DirHandle(null, real);
+    }
+    const fd = fs.openSync(path, DIRECTORY_FLAGS);
+    try {
+      const real = realPathOfDescriptorSync(fd, path, operation);
+      confirm(real);
+      return new DirHandle(fd, real);
+    } catch (error) {
+      fs.closeSync(fd);
+      throw error;
+    }
+  }
+
+  private get fd(): number | null {
+    return typeof this.handle === 'number' ? this.handle : (this.handle?.fd ?? null);
+  }
+
   /** A path naming `name` in this directory, for one syscall. */
   entry(name: string): string {
     if (name === '' || name === '.' || name === '..' || name.includes('/') || name.includes('\0') || (process.platform === 'win32' && name.includes('\\'))) {
       throw adapterError('INVALID_INPUT', 'fs', `${JSON.stringify(name)} is not a single directory entry name`);
     }
-    return this.handle && HANDLE_PATHS ? `${descriptorPath(this.handle.fd)}/${name}` : nodePath.join(this.real, name);
+    const fd = this.fd;
+    return fd !== null && HANDLE_PATHS ? `${descriptorPath(fd)}/${name}` : nodePath.join(this.real, name);
   }
 
   /** A path naming the directory itself (for readdir). */
   get self(): string {
-    return this.handle && HANDLE_PATHS ? descriptorPath(this.handle.fd) : this.real;
+    const fd = this.fd;
+    return fd !== null && HANDLE_PATHS ? descriptorPath(fd) : this.real;
   }
 
   /** Opens the subdirectory `name` of this one, refusing a symlink in its place. No further confirm is needed: it is inside this directory by construction. */
   async child(name: string): Promise<DirHandle> {
     const path = this.entry(name);
-    if (!this.handle) return new DirHandle(null, nodePath.join(this.real, name));
+    if (this.handle === null) return new DirHandle(null, nodePath.join(this.real, name));
     return new DirHandle(await fs.promises.open(path, DIRECTORY_FLAGS), nodePath.join(this.real, name));
   }
 
   /** Makes renames and creations in this directory durable (no-op where directories cannot be synced). */
   async sync(): Promise<void> {
-    await this.handle?.sync().catch(() => {});
+    if (typeof this.handle === 'number') fs.fsyncSync(this.handle);
+    else await this.handle?.sync().catch(() => {});
   }
 
   async close(): Promise<void> {
-    await this.handle?.close().catch(() => {});
+    if (typeof this.handle === 'number') this.closeSync();
+    else await this.handle?.close().catch(() => {});
+  }
+
+  closeSync(): void {
+    if (typeof this.handle === 'number') fs.closeSync(this.handle);
   }
 }
 
@@ -81,5 +112,15 @@ export async function withDirectory<T>(path: string, confirm: (real: string) => 
     return await use(dir);
   } finally {
     await dir.close();
+  }
+}
+
+/** withDirectory without thread-pool hops: `use` must be synchronous (a syscall or two). */
+export function withDirectorySync<T>(path: string, confirm: (real: string) => void, operation: string, use: (dir: DirHandle) => T): T {
+  const dir = DirHandle.openSync(path, confirm, operation);
+  try {
+    return use(dir);
+  } finally {
+    dir.closeSync();
   }
 }
