@@ -18,6 +18,7 @@ import { bigOutputsScenario } from './scenarios/big-outputs.mjs';
 import { codingToolsScenario } from './scenarios/coding-tools.mjs';
 import { coldStartScenario } from './scenarios/cold-start.mjs';
 import { desktopScenario } from './scenarios/desktop.mjs';
+import { fileToolsScenario } from './scenarios/file-tools.mjs';
 import { fsAndShellScenario } from './scenarios/fs-and-shell.mjs';
 import { sandboxScenario } from './scenarios/sandbox.mjs';
 import { stdioScenario } from './scenarios/stdio.mjs';
@@ -73,6 +74,7 @@ async function main() {
     rows.push(...(await coldStartScenario(context)));
     rows.push(...(await bigOutputsScenario(context)));
     rows.push(...(await codingToolsScenario(context)));
+    rows.push(...(await fileToolsScenario(context)));
     rows.push(...(await sandboxScenario(context)));
     rows.push(...(await desktopScenario(context)));
   } finally {
