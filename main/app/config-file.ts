@@ -5,6 +5,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { withoutByteOrderMark } from '../config/byte-order-mark.js';
 import { defaultConfigPath } from '../config/app-dir.js';
 import { ConfigError } from '../config/load.js';
 import { validateConfig, type ConfigIssue } from '../config/save.js';
@@ -35,7 +36,8 @@ export function readConfigForEditing(file: string): EditableConfig {
   }
   let value: unknown;
   try {
-    value = JSON.parse(text);
+    // The same text the server parses (load.ts), so the window never calls a working file broken.
+    value = JSON.parse(withoutByteOrderMark(text));
   } catch (error) {
     return { exists: true, config: null, fileError: `${file} is not valid JSON (${(error as Error).message})`, issues: [] };
   }

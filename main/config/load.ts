@@ -6,6 +6,7 @@
 import fs from 'node:fs';
 import nodePath from 'node:path';
 import os from 'node:os';
+import { withoutByteOrderMark } from './byte-order-mark.js';
 import type * as z from 'zod';
 import { configSchema, LOG_LEVELS, type Config } from './schema.js';
 import { defaultConfigPath } from './app-dir.js';
@@ -88,8 +89,7 @@ function readConfigFile(path: string, explicit: boolean): Raw | null {
 }
 
 function parseJson(raw: string, label: string): Raw {
-  // Editors on Windows like to start UTF-8 files with a byte order mark; JSON.parse does not.
-  const text = raw.startsWith('\uFEFF') ? raw.slice(1) : raw;
+  const text = withoutByteOrderMark(raw);
   let value: unknown;
   try {
     value = JSON.parse(text);

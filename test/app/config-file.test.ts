@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { activeOverrides, explainStartFailure, readConfigForEditing, resolveConfigPath } from '../../main/app/config-file.js';
 import { sectionForField } from '../../main/app/sections.js';
-import { ConfigError } from '../../main/config/load.js';
+import { ConfigError, loadConfig } from '../../main/config/load.js';
 import { ListenError } from '../../main/mcp/http.js';
 import { SandboxUnavailableError } from '../../main/policy/sandbox.js';
 
@@ -26,6 +26,12 @@ describe('the config file as the settings window sees it', () => {
     const read = readConfigForEditing(file);
     expect(read.config).toEqual({ server: { port: 'eighty' }, shell: { enabled: true, extra: 1 } });
     expect(read.issues.map((i) => i.path)).toEqual([['server', 'port'], ['shell']]);
+  });
+
+  it('reads a file that starts with a byte order mark, as the server does', () => {
+    fs.writeFileSync(file, '\uFEFF' + JSON.stringify({ server: { port: 8765 } }));
+    expect(readConfigForEditing(file)).toEqual({ exists: true, config: { server: { port: 8765 } }, fileError: null, issues: [] });
+    expect(loadConfig({ cli: { config: file }, env: {} }).config.server.port).toBe(8765);
   });
 
   it.each([
