@@ -10,6 +10,7 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { helperEnvironment } from '../../adapter/process/child-env.js';
 
 const RECORD = /^tunnel-client-(\d+)\.pid$/;
 
@@ -101,9 +102,11 @@ function commandLine(pid: number): string | null {
         encoding: 'utf8',
         windowsHide: true,
         timeout: 5000,
+        env: helperEnvironment(),
       });
     }
-    return execFileSync('ps', ['-o', 'args=', '-p', String(pid)], { encoding: 'utf8', timeout: 5000 });
+    // The short helper environment: this process's may hold the tunnel key or the bearer token.
+    return execFileSync('ps', ['-o', 'args=', '-p', String(pid)], { encoding: 'utf8', timeout: 5000, env: helperEnvironment() });
   } catch {
     return null;
   }
