@@ -26,11 +26,6 @@ export function pathFlavor(platform: Platform): path.PlatformPath {
   return platform === 'win32' ? path.win32 : path.posix;
 }
 
-/** Whether the platform's usual filesystems ignore case (NTFS, APFS/HFS+ defaults). */
-export function isCaseInsensitive(platform: Platform): boolean {
-  return platform === 'win32' || platform === 'darwin';
-}
-
 /** A form of a path or segment for equality under the platform's case rules. */
 export function foldForCompare(text: string, platform: Platform): string {
   if (platform === 'win32') return text.toLowerCase();
