@@ -60,7 +60,18 @@ interface Root {
 interface Protected {
   lexical: string;
   real?: string;
+  /** Why no tool may touch it, for the denial (default: this server's configuration or token). */
+  why?: string;
 }
+
+/**
+ * System places no root makes shareable. Linux's /proc holds every process's environment,
+ * command line and memory: this server's token, the tunnel client's key, other programs'
+ * secrets. (The command sandbox hides it from commands; this keeps the file tools off it.)
+ */
+const SYSTEM_PRIVATE: Partial<Record<NodeJS.Platform, Protected[]>> = {
+  linux: [{ lexical: '/proc', real: '/proc', why: "holds every process's environment, command line and memory (this server's token among them)" }],
+};
 
 /** `details.reason` of a PATH_NOT_ALLOWED denial, for callers and tests (the message is for people). */
 export type DenialReason =
@@ -106,6 +117,7 @@ export class FilesystemPolicy {
       if (!normalized.ok) throw new Error(`protected file ${file} is not an absolute path`);
       return { lexical: normalized.path };
     });
+    this.protectedPaths.push(...(SYSTEM_PRIVATE[this.platform] ?? []).map((p) => ({ ...p })));
   }
 
   /** Whether any write can be granted at all (filesystem.write). */
@@ -247,10 +259,14 @@ export class FilesystemPolicy {
   private applyRules(lexical: string, real: string, root: Root, access: Access, shown: string, deny: Deny): void {
     const guarded = this.protectedHit(lexical, real, access);
     if (guarded) {
+      const { hit, entry } = guarded;
+      const what = entry.why ? `${entry.lexical}, which ${entry.why}` : "this server's own configuration or token file";
       throw deny(
-        guarded === 'inside'
-          ? `${shown} is this server's own configuration or token file, which no tool may access`
-          : `${shown} contains this server's own configuration or token file, so it cannot be changed through these tools`,
+        hit === 'inside'
+          ? entry.why
+            ? `${shown} is in ${what}; no tool may access it`
+            : `${shown} is ${what}, which no tool may access`
+          : `${shown} contains ${what}, so it cannot be changed through these tools`,
         'protected-file',
       );
     }
@@ -423,14 +439,14 @@ export class FilesystemPolicy {
   }
 
   /** 'inside' when the target is (under) a protected file; 'contains' when a write target holds one. */
-  private protectedHit(lexical: string, real: string, access: Access): 'inside' | 'contains' | undefined {
+  private protectedHit(lexical: string, real: string, access: Access): { hit: 'inside' | 'contains'; entry: Protected } | undefined {
     for (const p of this.protectedPaths) {
       const guarded = p.real === undefined ? [p.lexical] : [p.lexical, p.real];
       for (const form of guarded) {
         for (const target of [lexical, real]) {
-          if (foldedInside(target, form, this.platform) || this.isTempOf(target, form)) return 'inside';
+          if (foldedInside(target, form, this.platform) || this.isTempOf(target, form)) return { hit: 'inside', entry: p };
           // Moving or deleting a directory that holds the token would carry it out of reach.
-          if (access === 'write' && foldedInside(form, target, this.platform)) return 'contains';
+          if (access === 'write' && foldedInside(form, target, this.platform)) return { hit: 'contains', entry: p };
         }
       }
     }

@@ -171,6 +171,21 @@ describe("this app's own folders and files", () => {
   });
 });
 
+describe.runIf(process.platform === 'linux')('/proc under a root of /', () => {
+  it("is closed to every file tool: the server's environment (its token) and other processes' are there", async () => {
+    const client = await connect({ filesystem: { read: true, roots: ['/'] } });
+    for (const target of [`/proc/${process.pid}/environ`, '/proc/self/environ', '/proc/self/cmdline']) {
+      expect(textOf(await call(client, 'fs.read', { path: target }))).toMatch(/^PATH_NOT_ALLOWED: .*holds every process's environment/);
+      expect(textOf(await call(client, 'fs.stat', { path: target }))).toMatch(/^PATH_NOT_ALLOWED: /);
+    }
+    expect(textOf(await call(client, 'fs.list', { path: '/proc' }))).toMatch(/^PATH_NOT_ALLOWED: /);
+    expect(textOf(await call(client, 'fs.search', { path: '/proc/self', pattern: 'PATH' }))).toMatch(/^PATH_NOT_ALLOWED: /);
+    const top = (await call(client, 'fs.list', { path: '/' })).structuredContent as { entries: Array<{ name: string }> };
+    expect(top.entries.map((e) => e.name)).not.toContain('proc');
+    expect(top.entries.map((e) => e.name)).toContain('etc');
+  });
+});
+
 describe('hard links and special bits', () => {
   it('refuses to write a file that has another name (a link made by someone else), unless the owner allowed it', async () => {
     fs.writeFileSync(path.join(outside, 'shared.txt'), 'outside content\n');

@@ -289,6 +289,19 @@ describe('grants', () => {
     expect((await denial(open.resolve(protectedFile, 'read', 'fs.read'))).details?.reason).toBe('protected-file');
   });
 
+  it.runIf(process.platform === 'linux')("keeps /proc closed under a root of /: every process's environment and memory is there", async () => {
+    const whole = policy({ roots: ['/'], protectSecrets: false });
+    for (const target of [`/proc/${process.pid}/environ`, '/proc/self/mem', '/proc', '/proc/../proc/1/cmdline']) {
+      const error = await denial(whole.resolve(target, 'read', 'fs.read'));
+      expect(error.details?.reason).toBe('protected-file');
+      expect(error.message).toContain("holds every process's environment");
+    }
+    // Through a link to it too (the real path decides).
+    link('/proc/self', 'root/me');
+    expect((await denial(whole.resolve(`${root}/me/environ`, 'read', 'fs.read'))).details?.reason).toBe('protected-file');
+    expect(await whole.resolve('/etc/hostname', 'read', 'fs.read')).toMatchObject({ exists: true });
+  });
+
   it('owner deny globs can be anchored absolute paths', async () => {
     const anchored = policy({ deny: [`${root}/sub/**`] });
     expect((await denial(anchored.resolve(`${root}/sub/inner.txt`, 'read', 'fs.read'))).message).toContain(
