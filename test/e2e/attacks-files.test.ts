@@ -8,9 +8,9 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { ConfigInput } from '../../main/config/schema.js';
-import { connectModernHttp, textOf, type CallResult, type TestClient } from '../helpers/clients.js';
-import { startTestServer } from '../helpers/servers.js';
-import { makeRootAndOutside, removeDir } from '../helpers/temp.js';
+import { connectLegacyStdio, connectModernHttp, textOf, type CallResult, type TestClient } from '../helpers/clients.js';
+import { childEnv, startTestServer } from '../helpers/servers.js';
+import { makeRootAndOutside, removeDir, writeJson } from '../helpers/temp.js';
 
 const run = promisify(execFile);
 const SWAPPER = path.join(import.meta.dirname, 'fixtures', 'swapper.mjs');
@@ -168,6 +168,23 @@ describe("this app's own folders and files", () => {
     expect(textOf(await call(client, 'fs.delete', { path: path.join(home, '.config'), recursive: true }))).toMatch(/^PATH_NOT_ALLOWED: /);
     expect(textOf(await call(client, 'fs.write', { path: elsewhere, content: '{}' }))).toMatch(/^PATH_NOT_ALLOWED: /);
     expect(fs.readFileSync(path.join(appDir, 'token'), 'utf8')).toBe('cli-token-0123456789abcdef');
+  });
+});
+
+describe("the CLI's protected files", () => {
+  it('are the config in use, the one CHATGPT_MCP_CONFIG names, and the default app folder, with a root over the home folder', async () => {
+    const appDir = path.join(home, '.config', 'chatgpt-mcp');
+    fs.mkdirSync(appDir, { recursive: true });
+    fs.writeFileSync(path.join(appDir, 'config.json'), '{"server":{"token":"tray-token-0123456789"}}');
+    const inUse = writeJson(path.join(root, 'in-use.json'), { filesystem: { write: true, roots: [home] } });
+    const named = writeJson(path.join(root, 'named.json'), { server: { token: 'other-token-0123456789' } });
+    const client = await connectLegacyStdio(['--config', inUse], childEnv(home, { CHATGPT_MCP_CONFIG: named }) as Record<string, string>);
+    open.push(client);
+    for (const file of [path.join(appDir, 'config.json'), inUse, named]) {
+      expect(textOf(await call(client, 'fs.read', { path: file }))).toMatch(/^PATH_NOT_ALLOWED: .*own configuration or token/);
+      expect(textOf(await call(client, 'fs.write', { path: file, content: '{"filesystem":{"roots":["/"]}}' }))).toMatch(/^PATH_NOT_ALLOWED: /);
+    }
+    expect(JSON.parse(fs.readFileSync(named, 'utf8'))).toEqual({ server: { token: 'other-token-0123456789' } });
   });
 });
 
