@@ -136,6 +136,19 @@ describe.skipIf(!run)('workspace, the default on Linux', () => {
   });
 });
 
+describe.skipIf(!run)('read-only', () => {
+  it('writes nowhere, not even in a writable root, but in the private temp folder; reads as workspace does', async () => {
+    const { sh } = await serve({ shell: { sandbox: 'read-only' } });
+    const result = await sh(
+      `echo x > ${work}/ro-mode.txt; echo "[$?]"; echo t > /tmp/t && cat /tmp/t; cat ${ref}/readme.txt; cat ${home}/.ssh/id_rsa; echo "[$?]"`,
+    );
+    // The shell's redirection fails (2), the private temp folder works, reads work, secrets stay hidden (1).
+    expect(result.stdout).toBe('[2]\nt\nreference\n[1]\n');
+    expect(result.stderr).toMatch(/Read-only file system/);
+    expect(fs.existsSync(path.join(work, 'ro-mode.txt'))).toBe(false);
+  });
+});
+
 describe.skipIf(!run)('programs that run code of their own cannot write outside the roots', () => {
   /** Each writes a marker in the writable root (so it did run the code) and tries a file in the home folder. */
   it.each([

@@ -17,11 +17,15 @@ import { makeConfig } from '../../../helpers/servers.js';
 import { makeTempDir, removeDir } from '../../../helpers/temp.js';
 
 const usable = process.platform === 'linux' && sandboxSupport('linux', process.env).usable;
+// CI installs bubblewrap (.ci/run) and must not skip this file.
+const required = process.env.REQUIRE_DESKTOP_TESTS === '1' && process.platform === 'linux';
+if (!usable && process.platform === 'linux' && !required)
+  console.warn('\n*** SKIPPING the sandboxed runCommand tests: bwrap is missing or cannot create namespaces here. ***\n');
 let dir: string;
 let shell: ShellPolicy;
 
 beforeAll(() => {
-  if (!usable) return;
+  if (!usable && !required) return;
   dir = makeTempDir();
   const config = makeConfig({ filesystem: { write: true, roots: [dir] }, shell: { enabled: true, allowedCommands: ['sh', 'head'] } });
   const port = localPort({ PATH: '/usr/bin:/bin', HOME: dir });
@@ -51,7 +55,7 @@ async function run(request: ShellRequest, extra: { signal?: AbortSignal } = {}) 
   return runCommand({ ...plan, ...extra });
 }
 
-describe.skipIf(!usable)('runCommand in a bubblewrap sandbox', () => {
+describe.skipIf(!usable && !required)('runCommand in a bubblewrap sandbox', () => {
   it('a timeout ends every process inside: children, one that called setsid, one that ignores SIGTERM', async () => {
     const code = 'sleep 3001.1 & setsid sleep 3001.2 & (trap "" TERM; sleep 3001.3) & echo started; wait';
     const started = Date.now();
