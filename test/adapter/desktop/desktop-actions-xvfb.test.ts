@@ -107,6 +107,14 @@ describe.skipIf(skipDesktop(missing, 'desktop actions and accessibility Xvfb tes
 
     describe('the accessibility tree', () => {
       let snapshot: { snapshotHandle: string; elements: Element[]; windows: Array<{ name: string; chosenBy: string }>; truncated: Record<string, number> };
+      const findByRole = (elements: Element[], role: string): Element | undefined => {
+        for (const e of elements) {
+          if (e.role === role) return e;
+          const below = findByRole(e.children ?? [], role);
+          if (below) return below;
+        }
+        return undefined;
+      };
       const find = (elements: Element[], role: string, name: string): Element | undefined => {
         for (const e of elements) {
           if (e.role === role && e.name === name) return e;
@@ -229,6 +237,28 @@ describe.skipIf(skipDesktop(missing, 'desktop actions and accessibility Xvfb tes
         const left = await structured<{ windows: unknown[]; elements: unknown[]; hint?: string }>('ui.snapshot', { scope: 'display', display: 0 });
         expect(left).toMatchObject({ windows: [], elements: [], hint: 'no window of an accessible application is on this display' });
         expect(textOf(await call('ui.snapshot', { scope: 'display', display: 5 }))).toMatch(/^INVALID_INPUT: display 5 does not exist/);
+      });
+
+      test('an element that moved after the snapshot is clicked where it is now, not where the snapshot saw it', async () => {
+        const before = await structured<typeof snapshot>('ui.snapshot', { text: 'Press' });
+        const button = before.elements.length ? findByRole(before.elements, 'button') : undefined;
+        expect(button?.bounds).toBeTruthy();
+        const presses = Number((await state()).presses);
+        // To the right of the name field, onto empty page.
+        await page.evaluate("document.getElementById('press').style.marginLeft = '600px'");
+        const moved = await screenRect('#press');
+        expect(moved.x - button!.bounds!.x).toBeGreaterThanOrEqual(590);
+        // Wait until the accessibility tree itself reports the new place (Chromium updates it asynchronously).
+        await expect
+          .poll(async () => findByRole((await structured<typeof snapshot>('ui.snapshot', { text: 'Press' })).elements, 'button')?.bounds?.x, {
+            timeout: 10_000,
+          })
+          .toBeGreaterThanOrEqual(moved.x - 1);
+        const result = await structured<{ x: number; y: number }>('input.click', { element: button!.id, snapshotHandle: before.snapshotHandle });
+        expect(result.x).toBeGreaterThanOrEqual(moved.x);
+        expect(result.x).toBeLessThan(moved.x + moved.width);
+        await expect.poll(async () => Number((await state()).presses)).toBe(presses + 1);
+        await page.evaluate("document.getElementById('press').style.marginLeft = ''");
       });
 
       test('acting on an element that is gone fails clearly; unknown handles and ids too', async () => {
