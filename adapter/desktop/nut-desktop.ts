@@ -80,6 +80,14 @@ export class NutDesktop implements WorkerOps {
     return new NutDesktop(nut, platform);
   }
 
+  /**
+   * Over a given nut-js-shaped object: for tests of what no machine here has (a Retina display's
+   * points against pixels). Production code uses load().
+   */
+  static over(nut: Nut, platform: NodeJS.Platform): NutDesktop {
+    return new NutDesktop(nut, platform);
+  }
+
   async listDisplays(): Promise<DisplayList> {
     const desktop = await this.screenSize();
     return { desktop, displays: await this.displays(desktop, true) };
