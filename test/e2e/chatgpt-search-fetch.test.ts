@@ -169,6 +169,21 @@ describe.each(['modern', 'legacy'] as const)('search and fetch through the %s cl
     expect(textOf(await client.callTool({ name: 'fetch', arguments: { id: path.join(root, 'missing.md') } }))).toMatch(/^NOT_FOUND: /);
   });
 
+  it('ranks by files: a file with hundreds of matching lines early in the tree does not crowd out later ones', async () => {
+    fs.mkdirSync(path.join(root, 'aaa'), { recursive: true });
+    fs.writeFileSync(path.join(root, 'aaa/noisy.log.txt'), 'zebra\n'.repeat(1000));
+    fs.writeFileSync(path.join(root, 'zzz-notes.txt'), 'zebra and giraffe\n');
+    try {
+      const result = await client.callTool({ name: 'search', arguments: { query: 'zebra giraffe' } });
+      const ids = (result.structuredContent as { results: Array<{ id: string }> }).results.map((r) => r.id);
+      expect(ids[0]).toBe(path.join(root, 'zzz-notes.txt'));
+      expect(ids).toContain(path.join(root, 'aaa/noisy.log.txt'));
+    } finally {
+      fs.rmSync(path.join(root, 'aaa'), { recursive: true });
+      fs.rmSync(path.join(root, 'zzz-notes.txt'));
+    }
+  });
+
   it('an empty or one-letter query finds nothing, without an error', async () => {
     const result = await client.callTool({ name: 'search', arguments: { query: 'a ! ?' } });
     expect(result.isError).toBeFalsy();

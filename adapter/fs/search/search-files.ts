@@ -33,6 +33,8 @@ export interface SearchOptions extends FilterOptions {
   caseSensitive: boolean;
   contextLines: number;
   maxMatches: number;
+  /** At most this many matches from one file (ChatGPT's search wants which files match, not every line); no limit by default. */
+  maxMatchesPerFile?: number;
   /** Of matched text (lines and context) in the answer. */
   maxBytes: number;
   /** Larger files are skipped. */
@@ -87,10 +89,14 @@ async function collect(start: DirHandle, dir: GuardedPath, matcher: RegExp, opti
     // Most files do not contain a literal at all: say so from the bytes, before decoding and splitting.
     if (needle && !content.includes(needle)) return true;
     if (isBinary(content)) return true;
-    const room = options.maxMatches - result.matches.length;
+    const left = options.maxMatches - result.matches.length;
+    const perFile = options.maxMatchesPerFile ?? Infinity;
+    const room = Math.min(left, perFile);
     const found = options.regex
       ? matchInTime(relative, () => matchLines(content, matcher, options.contextLines, room))
       : matchLines(content, matcher, options.contextLines, room);
+    // More lines in this file past its own limit is not more of the answer.
+    if (found.more && room === perFile && perFile < left) found.more = false;
     if (room === 0 || found.matches.length === 0) {
       if (found.more) result.truncated = true;
       return !found.more;

@@ -82,7 +82,15 @@ async function rankFiles(terms: string[], { adapter, policy, config }: ToolDeps,
     for (const term of terms) {
       const options = { pattern: term, regex: false, caseSensitive: false, include: [], exclude: [], contextLines: 0, hidden: false, gitignore: true, signal };
       const [content, names] = await Promise.all([
-        adapter.files.searchFiles(dir, { ...options, maxMatches: 200, maxBytes: 256 * 1024, maxFileBytes: config.filesystem.maxReadBytes, ripgrep }),
+        // One line per file: the score counts files, so a file with many hits cannot use up the bound.
+        adapter.files.searchFiles(dir, {
+          ...options,
+          maxMatches: 1000,
+          maxMatchesPerFile: 1,
+          maxBytes: 256 * 1024,
+          maxFileBytes: config.filesystem.maxReadBytes,
+          ripgrep,
+        }),
         adapter.files.findEntries(dir, {
           pattern: `*${term.replace(/[*?[\]{}!]/g, '')}*`,
           type: 'file',

@@ -187,6 +187,17 @@ describe('searchFiles: the built-in walk and ripgrep give the same answer', () =
     expect(places(small)).toEqual(['.eslintrc.js:1', 'a/inner.txt:1']);
   });
 
+  it('maxMatchesPerFile keeps one file from using up the bound, and is not truncation', async () => {
+    const all = await both({ pattern: 'needle' });
+    const one = await both({ pattern: 'needle', maxMatchesPerFile: 1 });
+    const files = [...new Set(all.matches.map((m) => m.path))];
+    expect(one.matches.map((m) => m.path)).toEqual(files);
+    expect(places(one)).toContain('a.ts:1');
+    expect(places(one)).not.toContain('a.ts:3');
+    expect(one.truncated).toBe(false);
+    expect((await both({ pattern: 'needle', maxMatchesPerFile: 1, maxMatches: 2 })).truncated).toBe(true);
+  });
+
   it('skips files larger than maxFileBytes, and includes one exactly at the limit', async () => {
     const size = fs.statSync(path.join(dir, 'big.txt')).size;
     expect(places(await both({ pattern: 'needle big', maxFileBytes: size }))).toEqual(['big.txt:1']);
