@@ -87,8 +87,31 @@ const BROWSER_PROFILES: Record<'linux' | 'darwin', readonly string[]> = {
   ],
 };
 
-/** Readable by root only: hidden when the server runs as root (its commands keep uid 0, and own these files). */
-const ROOT_ONLY_FILES = ['/etc/shadow', '/etc/shadow-', '/etc/gshadow', '/etc/gshadow-', '/etc/security/opasswd', '/etc/sudoers', '/etc/sudoers.d'];
+/**
+ * Readable by root only: hidden when the server runs as root (its commands keep uid 0, and own
+ * these files): password hashes, sudo rules, and the well-known homes of system private keys
+ * and network secrets (TLS keys, Let's Encrypt, Wi-Fi and VPN credentials, Kerberos, PPP, IPsec).
+ */
+const ROOT_ONLY_FILES = [
+  '/etc/shadow',
+  '/etc/shadow-',
+  '/etc/gshadow',
+  '/etc/gshadow-',
+  '/etc/security/opasswd',
+  '/etc/sudoers',
+  '/etc/sudoers.d',
+  '/etc/ssl/private',
+  '/etc/pki/tls/private',
+  '/etc/letsencrypt/archive',
+  '/etc/letsencrypt/live',
+  '/etc/NetworkManager/system-connections',
+  '/etc/wireguard',
+  '/etc/openvpn',
+  '/etc/krb5.keytab',
+  '/etc/ipsec.secrets',
+  '/etc/ppp/chap-secrets',
+  '/etc/ppp/pap-secrets',
+];
 /** Repositories looked for one level below a writable root (the rest of a large folder is not searched). */
 const MAX_REPOS_PER_ROOT = 256;
 /** Under /run, kept visible: NixOS's system profile (PATH lives there) and its drivers. */

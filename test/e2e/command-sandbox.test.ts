@@ -115,6 +115,17 @@ describe.skipIf(!run)('workspace, the default on Linux', () => {
     expect(pids).not.toContain(String(process.pid));
   });
 
+  it.runIf(process.getuid?.() === 0 && fs.existsSync('/etc/ssl/private'))('as root: system private keys are hidden too (/etc/ssl/private)', async () => {
+    // The folder is often empty here, so tell the two apart by what is mounted: the real one
+    // (mode 710, group ssl-cert) outside, an empty private tmpfs (755) inside.
+    const real = fs.statSync('/etc/ssl/private').mode & 0o777;
+    const { sh } = await serve();
+    expect((await sh('stat -c %a /etc/ssl/private; ls -A /etc/ssl/private | wc -l')).stdout).toBe('755\n0\n');
+    const { sh: open } = await serve({ shell: { sandbox: 'off' } });
+    expect((await open('stat -c %a /etc/ssl/private')).stdout).toBe(`${real.toString(8)}\n`);
+    expect(real).not.toBe(0o755);
+  });
+
   it('the same reads work without the sandbox (the control: they are real attempts)', async () => {
     const { sh } = await serve({ shell: { sandbox: 'off' } });
     const reads = await sh(`cat ${home}/.ssh/id_rsa; cat ${appDir}/config.json; echo x > ${home}/outside-off.txt`);
