@@ -186,6 +186,33 @@ describe('promotion under small limits (shell.maxRuntimeMs 1 s, maxConcurrent 2,
     }
   });
 
+  it('a flood of promoted calls never runs more than maxConcurrent + maxProcesses children', async () => {
+    const marker = ['30.4242'];
+    // The sleep itself, not the bwrap that launches it: its command line starts with the program.
+    const running = () => Number(spawnSync('pgrep', ['-c', '-f', '^\\S*sleep 30\\.4242']).stdout.toString().trim() || 0);
+    let peak = 0;
+    let done = false;
+    const calls = Promise.all(
+      Array.from({ length: 16 }, () => client.callTool({ name: 'shell.exec', arguments: { command: 'sleep', args: marker, promoteAfterMs: 100 } })),
+    ).finally(() => (done = true));
+    while (!done) {
+      peak = Math.max(peak, running());
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    const results = await calls;
+    const handles = results.map((r) => (r.structuredContent as Partial<Structured> | undefined)?.processHandle).filter((h): h is string => !!h);
+    try {
+      expect(handles).toHaveLength(3);
+      expect(peak).toBeLessThanOrEqual(2 + 3);
+      expect(peak).toBeGreaterThanOrEqual(4);
+      const texts = results.filter((r) => !(r.structuredContent as Partial<Structured> | undefined)?.processHandle).map(textOf);
+      expect(texts.every((t) => /all 3 handles \(shell\.maxProcesses\)|^TIMEOUT: .*shell\.maxConcurrent is 2/.test(t))).toBe(true);
+    } finally {
+      for (const handle of handles) await stop(handle);
+    }
+    expect(running()).toBe(0);
+  });
+
   it('all handles taken: the call waits for the command as before, then says why it got no handle', async () => {
     const handles: string[] = [];
     for (let i = 0; i < 3; i++) handles.push((await call('process.start', { command: 'sleep', args: ['30'] })).structured.processHandle);
