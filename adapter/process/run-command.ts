@@ -6,7 +6,8 @@
  * (process-registry.ts): the call returns its handle and the output so far, and the command
  * goes on there like a process.start one (its deadline only with `keepTimeout`).
  *
- * Lifetime rule: nothing a command started outlives the call. On POSIX the command leads its
+ * Lifetime rule: nothing a command started outlives the call, unless it moved to a handle (then
+ * the registry ends it the same way). On POSIX the command leads its
  * own process group; when the main process has exited (or was killed) whatever is left in the
  * group is terminated too, and pipes still held open by an escaped descendant are destroyed.
  * Windows has no process groups: a timeout kills the tree with taskkill /T while the root is
