@@ -32,14 +32,15 @@ export interface ExecRequest {
   /** Run inside this sandbox (main/policy/sandbox.ts decided it); without it, with the server user's full rights. */
   sandbox?: SandboxPlan;
   /**
-   * Still running after this long (and before timeoutMs): hand the command to the process
-   * registry and return its handle with the output so far; timeoutMs stays its deadline.
+   * Still running after this long (at most timeoutMs): hand the command to the process registry
+   * and return its handle with the output so far. Under the handle it then lives like a
+   * process.start one (until it exits, is stopped or idles out), unless `keepTimeout`.
    */
   promoteAfterMs?: number;
+  /** The caller's own hard timeout: timeoutMs still ends the command after it moved to a handle. */
+  keepTimeout?: boolean;
   /** Bounds of the handle a promoted (or started) process gets. */
   handles?: HandleLimits;
-  /** Called once when the process (its group) is done, however that happens: the caller's slot is free again. */
-  onFinished?: () => void;
 }
 
 export interface HandleLimits {
@@ -65,6 +66,8 @@ export interface ExecResult {
   stderrBinary?: BinaryOutput;
   /** Set when the command was still running at promoteAfterMs and goes on under this handle. */
   processHandle?: string;
+  /** Set when the command outlived promoteAfterMs but every handle held a running process, so the call kept waiting. */
+  handlesFull?: boolean;
 }
 
 export interface ProcessInfo {

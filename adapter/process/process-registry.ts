@@ -2,8 +2,10 @@
  * Long-running processes across calls (spec 6: explicit handles, no hidden session state):
  * one registry per adapter, bounded in handles, in bytes kept per stream (a ring with absolute
  * offsets) and in idle time. Handles are unguessable and are the only way to reach a process;
- * nothing is keyed by client or session. A process's whole tree is ended on stop, on its
- * deadline, when its handle idles out, and when the server shuts down.
+ * nothing is keyed by client or session. A process's whole tree is ended on stop, when its
+ * handle idles out, when the server shuts down, and at the caller's own timeoutMs for a
+ * shell.exec that set one. No other deadline: a promoted command lives like a process.start one.
+ * Handles hold no concurrency slot (main/policy/limits.ts); their count is this registry's bound.
  */
 import { randomBytes } from 'node:crypto';
 import { adapterError } from '../errors.js';
@@ -25,7 +27,7 @@ export interface HandleStatus {
   state: HandleState;
   exitCode: number | null;
   signal: string | null;
-  /** Ended by its deadline (the shell.exec hard timeout of a promoted command). */
+  /** Ended by its deadline (the timeoutMs a shell.exec caller set and that outlived the promotion). */
   timedOut: boolean;
   startedAt: string;
   durationMs: number;
@@ -65,11 +67,12 @@ interface Entry {
   deadlineTimer?: NodeJS.Timeout;
   /** Wakes readers waiting for output or the exit. */
   wake: Set<() => void>;
-  onFinished?: () => void;
 }
 
 export class ProcessRegistry {
   private readonly entries = new Map<string, Entry>();
+  /** process.start calls between their room check and their entry: they count against the bound. */
+  private starting = 0;
 
   constructor(private readonly platform: NodeJS.Platform) {}
 
@@ -79,8 +82,14 @@ export class ProcessRegistry {
 
   async start(request: ExecRequest & { handles: HandleLimits }): Promise<HandleStatus> {
     this.makeRoom(request.handles, 'process.start');
-    const launched = await launch(request, this.platform, 'pipe');
-    const entry = this.track(launched, request, request.handles, { stdout: Buffer.alloc(0), stderr: Buffer.alloc(0) }, true);
+    this.starting++;
+    let launched: Launched;
+    try {
+      launched = await launch(request, this.platform, 'pipe');
+    } finally {
+      this.starting--;
+    }
+    const entry = this.track(launched, request.handles, { stdout: Buffer.alloc(0), stderr: Buffer.alloc(0) }, true);
     return this.describe(entry);
   }
 
@@ -90,10 +99,10 @@ export class ProcessRegistry {
    */
   adopt(launched: Launched, request: ExecRequest, soFar: { stdout: Buffer; stderr: Buffer }): string | null {
     const limits = request.handles;
-    if (!limits || this.liveCount() >= limits.maxHandles) return null;
+    if (!limits || this.liveCount() + this.starting >= limits.maxHandles) return null;
     this.makeRoom(limits, 'shell.exec');
-    const remaining = Math.max(1, request.timeoutMs - Math.round(performance.now() - launched.started));
-    return this.track(launched, request, limits, soFar, false, remaining).handle;
+    const remaining = request.keepTimeout ? Math.max(1, request.timeoutMs - Math.round(performance.now() - launched.started)) : undefined;
+    return this.track(launched, limits, soFar, false, remaining).handle;
   }
 
   async read(
@@ -145,14 +154,7 @@ export class ProcessRegistry {
     await Promise.all([...this.entries.values()].map((entry) => this.forget(entry, 0)));
   }
 
-  private track(
-    launched: Launched,
-    request: ExecRequest,
-    limits: HandleLimits,
-    soFar: { stdout: Buffer; stderr: Buffer },
-    stdinOpen: boolean,
-    deadlineMs?: number,
-  ): Entry {
+  private track(launched: Launched, limits: HandleLimits, soFar: { stdout: Buffer; stderr: Buffer }, stdinOpen: boolean, deadlineMs?: number): Entry {
     const entry: Entry = {
       handle: `proc_${randomBytes(18).toString('base64url')}`,
       launched,
@@ -164,7 +166,6 @@ export class ProcessRegistry {
       stdinOpen,
       limits,
       wake: new Set(),
-      ...(request.onFinished ? { onFinished: request.onFinished } : {}),
     };
     entry.stdout.push(soFar.stdout);
     entry.stderr.push(soFar.stderr);
@@ -184,7 +185,6 @@ export class ProcessRegistry {
       entry.exit = exit;
       entry.stdinOpen = false;
       clearTimeout(entry.deadlineTimer);
-      entry.onFinished?.();
       woken();
     });
     if (deadlineMs !== undefined) {
@@ -201,14 +201,15 @@ export class ProcessRegistry {
 
   /** Forgets exited handles, oldest first, to make room; refuses when every handle is a running process. */
   private makeRoom(limits: HandleLimits, operation: string): void {
-    if (this.entries.size < limits.maxHandles) return;
+    const used = () => this.entries.size + this.starting;
+    if (used() < limits.maxHandles) return;
     const exited = [...this.entries.values()].filter((e) => e.exit !== null);
-    for (const entry of exited.slice(0, this.entries.size - limits.maxHandles + 1)) void this.forget(entry, 0);
-    if (this.entries.size >= limits.maxHandles) {
+    for (const entry of exited.slice(0, used() - limits.maxHandles + 1)) void this.forget(entry, 0);
+    if (used() >= limits.maxHandles) {
       throw adapterError(
         'OUTPUT_LIMIT',
         operation,
-        `${this.entries.size} processes are running under handles, the most this server keeps (shell.maxProcesses is ${limits.maxHandles}); stop one with process.stop first`,
+        `${used()} processes are running under handles, the most this server keeps (shell.maxProcesses is ${limits.maxHandles}); stop one with process.stop first`,
       );
     }
   }

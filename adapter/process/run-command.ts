@@ -4,9 +4,10 @@
  * process tree. A non-zero exit is a normal result; only failing to start is an error. With
  * `promoteAfterMs`, a command still running then is handed to the process registry instead
  * (process-registry.ts): the call returns its handle and the output so far, and the command
- * goes on, still bounded by its deadline.
+ * goes on there like a process.start one (its deadline only with `keepTimeout`).
  *
- * Lifetime rule: nothing a command started outlives the call. On POSIX the command leads its
+ * Lifetime rule: nothing a command started outlives the call, unless it moved to a handle (then
+ * the registry ends it the same way). On POSIX the command leads its
  * own process group; when the main process has exited (or was killed) whatever is left in the
  * group is terminated too, and pipes still held open by an escaped descendant are destroyed.
  * Windows has no process groups: a timeout kills the tree with taskkill /T while the root is
@@ -103,76 +104,72 @@ export async function runCommand(request: ExecRequest, options: RunOptions = {})
   const killGraceMs = options.killGraceMs ?? DEFAULT_KILL_GRACE_MS;
   const lingerMs = options.lingerMs ?? DEFAULT_LINGER_MS;
   const posix = platform !== 'win32';
-  let finished = true;
-  try {
-    const launched = await launch(request, platform, 'ignore');
-    const { child, pid, exited, closed, started } = launched;
-    const stdout = new BoundedOutput(request.maxOutputBytes);
-    const stderr = new BoundedOutput(request.maxOutputBytes);
-    const onOut = (chunk: Buffer) => stdout.push(chunk);
-    const onErr = (chunk: Buffer) => stderr.push(chunk);
+  const launched = await launch(request, platform, 'ignore');
+  const { child, pid, exited, closed, started } = launched;
+  const stdout = new BoundedOutput(request.maxOutputBytes);
+  const stderr = new BoundedOutput(request.maxOutputBytes);
+  const onOut = (chunk: Buffer) => stdout.push(chunk);
+  const onErr = (chunk: Buffer) => stderr.push(chunk);
+  child.stdout.on('data', onOut);
+  child.stderr.on('data', onErr);
+
+  const promotable = request.promoteAfterMs !== undefined && request.promoteAfterMs <= request.timeoutMs ? options.registry : undefined;
+  let handlesFull = false;
+  let stop = stopTrigger(promotable ? request.promoteAfterMs! : request.timeoutMs, request.signal);
+  let first = await Promise.race([exited, stop.reason]);
+  stop.cancel();
+  if (first === 'timeout' && promotable) {
+    // Still running at promoteAfterMs: it goes on under a handle, if the registry has room.
+    child.stdout.off('data', onOut);
+    child.stderr.off('data', onErr);
+    const handle = promotable.adopt(launched, request, { stdout: stdout.bytesSoFar(), stderr: stderr.bytesSoFar() });
+    if (handle) return promotedResult(handle, stdout, stderr, started);
+    // Every handle holds a running process: wait for it here until timeoutMs, as without promotion.
+    handlesFull = true;
     child.stdout.on('data', onOut);
     child.stderr.on('data', onErr);
-
-    const promotable = request.promoteAfterMs !== undefined && request.promoteAfterMs < request.timeoutMs ? options.registry : undefined;
-    let stop = stopTrigger(promotable ? request.promoteAfterMs! : request.timeoutMs, request.signal);
-    let first = await Promise.race([exited, stop.reason]);
+    stop = stopTrigger(Math.max(1, request.timeoutMs - Math.round(performance.now() - started)), request.signal);
+    first = await Promise.race([exited, stop.reason]);
     stop.cancel();
-    if (first === 'timeout' && promotable) {
-      // Still running at promoteAfterMs: it goes on under a handle, if the registry has room.
-      child.stdout.off('data', onOut);
-      child.stderr.off('data', onErr);
-      const handle = promotable.adopt(launched, request, { stdout: stdout.bytesSoFar(), stderr: stderr.bytesSoFar() });
-      if (handle) {
-        finished = false;
-        return promotedResult(handle, stdout, stderr, started);
-      }
-      child.stdout.on('data', onOut);
-      child.stderr.on('data', onErr);
-      stop = stopTrigger(Math.max(1, request.timeoutMs - Math.round(performance.now() - started)), request.signal);
-      first = await Promise.race([exited, stop.reason]);
-      stop.cancel();
-    }
-
-    let exit: Exit | undefined;
-    let timedOut = false;
-    if (first === 'timeout' || first === 'abort') {
-      timedOut = first === 'timeout';
-      if (posix) await terminateGroup(pid, killGraceMs, platform);
-      else if (!(await taskkillTree(pid))) child.kill('SIGKILL');
-      exit = orUndefined(await within(exited, EXIT_AFTER_KILL_MS));
-    } else {
-      exit = first;
-    }
-
-    // Output still in the pipes arrives before EOF; a descendant holding them must not hold the call.
-    let eof = (await within(closed, lingerMs)) === true;
-    if (posix && (await terminateGroup(pid, killGraceMs, platform)) && !eof) {
-      eof = (await within(closed, lingerMs)) === true;
-    }
-    if (!eof) {
-      child.stdout.destroy();
-      child.stderr.destroy();
-    }
-    if (exit === undefined) child.unref();
-
-    const out = stdout.result();
-    const err = stderr.result();
-    return {
-      exitCode: exit?.code ?? null,
-      signal: exit?.signal ?? null,
-      stdout: out.text,
-      stderr: err.text,
-      durationMs: Math.round(performance.now() - started),
-      timedOut,
-      stdoutTruncated: out.truncated,
-      stderrTruncated: err.truncated,
-      ...(out.binary ? { stdoutBinary: out.binary } : {}),
-      ...(err.binary ? { stderrBinary: err.binary } : {}),
-    };
-  } finally {
-    if (finished) request.onFinished?.();
   }
+
+  let exit: Exit | undefined;
+  let timedOut = false;
+  if (first === 'timeout' || first === 'abort') {
+    timedOut = first === 'timeout';
+    if (posix) await terminateGroup(pid, killGraceMs, platform);
+    else if (!(await taskkillTree(pid))) child.kill('SIGKILL');
+    exit = orUndefined(await within(exited, EXIT_AFTER_KILL_MS));
+  } else {
+    exit = first;
+  }
+
+  // Output still in the pipes arrives before EOF; a descendant holding them must not hold the call.
+  let eof = (await within(closed, lingerMs)) === true;
+  if (posix && (await terminateGroup(pid, killGraceMs, platform)) && !eof) {
+    eof = (await within(closed, lingerMs)) === true;
+  }
+  if (!eof) {
+    child.stdout.destroy();
+    child.stderr.destroy();
+  }
+  if (exit === undefined) child.unref();
+
+  const out = stdout.result();
+  const err = stderr.result();
+  return {
+    exitCode: exit?.code ?? null,
+    signal: exit?.signal ?? null,
+    stdout: out.text,
+    stderr: err.text,
+    durationMs: Math.round(performance.now() - started),
+    timedOut,
+    stdoutTruncated: out.truncated,
+    stderrTruncated: err.truncated,
+    ...(out.binary ? { stdoutBinary: out.binary } : {}),
+    ...(err.binary ? { stderrBinary: err.binary } : {}),
+    ...(handlesFull ? { handlesFull } : {}),
+  };
 }
 
 function promotedResult(handle: string, stdout: BoundedOutput, stderr: BoundedOutput, started: number): ExecResult {

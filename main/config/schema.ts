@@ -126,6 +126,7 @@ export const filesystemSchema = z.strictObject({
 export const shellSchema = z.strictObject({
   enabled: z.boolean().default(false),
   allowedCommands: z.array(text).default([]),
+  /** The longest one call waits for a command (then it is killed, or moved to a handle); not a bound on handles. */
   maxRuntimeMs: z
     .number()
     .int()
@@ -134,7 +135,7 @@ export const shellSchema = z.strictObject({
     .default(120_000),
   maxOutputBytes: byteSize(256 * MiB).default(1 * MiB),
   allowEnv: z.boolean().default(false),
-  /** Processes kept under handles at once (process.start, and shell.exec commands moved to a handle). */
+  /** Processes kept under handles at once (process.start, and shell.exec commands moved to a handle); they hold no maxConcurrent slot. */
   maxProcesses: z.number().int().min(1).max(64).default(8),
   /** A process handle nobody asked about for this long is stopped and forgotten. */
   processIdleMs: z
@@ -146,7 +147,7 @@ export const shellSchema = z.strictObject({
   allowPathEnv: z.boolean().default(false),
   /** With allowEnv: names callers may set besides the built-in harmless ones (LANG, TZ, TERM...). */
   allowedEnv: z.array(text).default([]),
-  /** Children shell.exec runs at once; more calls wait in a queue of 4x this many, then fail with TIMEOUT. */
+  /** Commands running inside calls at once (not handles); more calls wait in a queue of 4x this many, then fail with TIMEOUT. */
   maxConcurrent: z.number().int().positive().max(256).default(8),
   /**
    * OS isolation of every command: "workspace" (writes only in writable roots and a private temp

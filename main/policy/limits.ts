@@ -1,10 +1,13 @@
 /**
- * A bound on the children the server runs at once (`shell.maxConcurrent`), shared by every call
- * of every request and client: shell.exec today, process.start (which holds a slot while its
- * process runs) later. A call past the bound waits in a bounded FIFO queue; a full queue, a wait
- * longer than QUEUE_WAIT_MS or a cancelled request fails at once with TIMEOUT naming the limit,
- * so a flood of calls (or one legacy JSON-RPC batch of a hundred) never starts a hundred
- * processes, and the server stays free to answer everything else.
+ * A bound on the commands running inside calls at once (`shell.maxConcurrent`), shared by every
+ * call of every request and client: a shell.exec while the call waits for it, a process.start
+ * while it starts. A process under a handle (process.start, or a shell.exec moved to one at
+ * promoteAfterMs) gives its slot back: shell.maxProcesses bounds those (adapter/process/
+ * process-registry.ts), so watchers and dev servers never starve later calls, and the server
+ * runs at most maxConcurrent + maxProcesses children. A call past the bound waits in a bounded
+ * FIFO queue; a full queue, a wait longer than QUEUE_WAIT_MS or a cancelled request fails at
+ * once with TIMEOUT naming the limit, so a flood of calls (or one legacy JSON-RPC batch of a
+ * hundred) never starts a hundred processes, and the server stays free to answer everything else.
  *
  * With an answer backlog (mcp/reply-backlog.ts), a granted slot also waits while the client has
  * more than `budgetBytes` of earlier answers unread, within the same wait bound: a slow reader

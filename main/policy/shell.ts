@@ -31,10 +31,13 @@ export interface ShellPlan {
   args: string[];
   cwd: string | undefined;
   env: Record<string, string>;
+  /** Kill time of the command while it runs inside the call (and under a handle with keepTimeout). */
   timeoutMs: number;
   maxOutputBytes: number;
-  /** Hand a command still running after this long to a process handle (shell.exec without a hard timeout). */
+  /** Hand a command still running after this long to a process handle (at most timeoutMs). */
   promoteAfterMs?: number;
+  /** The caller set timeoutMs itself: it stays a hard kill time after promotion too. */
+  keepTimeout?: boolean;
   /** Bounds of process handles (process.start, promoted commands). */
   handles: HandleLimits;
   /** The OS sandbox it runs in (shell.sandbox); absent when commands run with the owner's full rights. */
@@ -45,6 +48,17 @@ export interface ShellPlan {
 export const DEFAULT_PROMOTE_AFTER_MS = 60_000;
 
 const op = 'shell.exec';
+
+/**
+ * When a shell.exec moves to a handle. Without timeoutMs: after promoteAfterMs (default 60 s),
+ * and at the latest at shell.maxRuntimeMs, the longest a call waits; under the handle it then
+ * lives like a process.start one. With timeoutMs alone: never, the command is killed at the
+ * timeout. With both: after promoteAfterMs if that comes first, the timeout still ending it.
+ */
+function promotion(request: ShellRequest, timeoutMs: number): number | undefined {
+  if (request.timeoutMs === undefined) return Math.min(request.promoteAfterMs ?? DEFAULT_PROMOTE_AFTER_MS, timeoutMs);
+  return request.promoteAfterMs !== undefined && request.promoteAfterMs < timeoutMs ? request.promoteAfterMs : undefined;
+}
 const WINDOWS_EXTENSIONS = /\.(exe|com)$/i;
 
 export class ShellPolicy {
@@ -89,8 +103,7 @@ export class ShellPolicy {
     const env = this.environment.child(request.env ?? {});
     const cwd = await this.workingDirectory(request.cwd);
     const timeoutMs = Math.min(request.timeoutMs ?? shell.maxRuntimeMs, shell.maxRuntimeMs);
-    // A caller that set a hard timeout keeps it as the only bound, unless it asked for promotion too.
-    const promote = request.promoteAfterMs ?? (request.timeoutMs === undefined ? DEFAULT_PROMOTE_AFTER_MS : undefined);
+    const promoteAfterMs = promotion(request, timeoutMs);
     const handles = { maxHandles: shell.maxProcesses, ringBytes: shell.maxOutputBytes, idleMs: shell.processIdleMs };
     const sandbox = await this.sandbox?.plan({ file, found, cwd });
     return {
@@ -101,7 +114,8 @@ export class ShellPolicy {
       env,
       timeoutMs,
       maxOutputBytes: shell.maxOutputBytes,
-      ...(promote !== undefined && promote < timeoutMs ? { promoteAfterMs: promote } : {}),
+      ...(promoteAfterMs !== undefined ? { promoteAfterMs } : {}),
+      ...(promoteAfterMs !== undefined && request.timeoutMs !== undefined ? { keepTimeout: true } : {}),
       handles,
       ...(sandbox ? { sandbox } : {}),
     };

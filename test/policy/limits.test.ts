@@ -116,6 +116,26 @@ describe('ChildLimiter', () => {
       expect(limiter.load).toEqual({ running: 0, waiting: 0 });
     });
 
+    it('run (process.start) waits for the backlog too, and holds the slot only while its work runs', async () => {
+      const answers = backlog(5000);
+      const limiter = new ChildLimiter(1, 4, 10_000, 'shell.exec', { answers, budgetBytes: 1000 });
+      let started = false;
+      // The work returns at once, as a start does: the process it leaves running holds no slot.
+      const start = limiter.run(undefined, async () => {
+        started = true;
+        return 'handle';
+      });
+      await tick();
+      expect(started).toBe(false);
+      answers.set(0);
+      expect(await start).toBe('handle');
+      expect(limiter.load).toEqual({ running: 0, waiting: 0 });
+      // The next call gets the only slot at once.
+      const slot = await limiter.acquire();
+      expect(limiter.load.running).toBe(1);
+      slot.release();
+    });
+
     it('gives up with TIMEOUT saying how much is unread, and gives the slot back', async () => {
       const answers = backlog(3 * 1024 * 1024);
       const limiter = new ChildLimiter(1, 4, 30, 'shell.exec', { answers, budgetBytes: 1024 });

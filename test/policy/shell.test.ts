@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { localPort } from '../helpers/adapter.js';
 import { FilesystemPolicy } from '../../main/policy/filesystem.js';
-import { ShellPolicy, type ShellRequest } from '../../main/policy/shell.js';
+import { DEFAULT_PROMOTE_AFTER_MS, ShellPolicy, type ShellRequest } from '../../main/policy/shell.js';
 import { makeConfig } from '../helpers/servers.js';
 import { makeTempDir, removeDir } from '../helpers/temp.js';
 import type { ConfigInput } from '../../main/config/schema.js';
@@ -175,5 +175,43 @@ describe('cwd and limits', () => {
     const p = policy(shell(['echo'], { maxRuntimeMs: 5000, maxOutputBytes: 1234 }));
     expect(await p.plan(run('echo', { timeoutMs: 60_000 }))).toMatchObject({ timeoutMs: 5000, maxOutputBytes: 1234 });
     expect((await p.plan(run('echo', { timeoutMs: 100 }))).timeoutMs).toBe(100);
+  });
+});
+
+describe('promotion to a process handle', () => {
+  const promotion = async (extra: Partial<ConfigInput['shell']>, request: Partial<ShellRequest>) => {
+    const plan = await policy(shell(['echo'], extra)).plan(run('echo', request));
+    return { timeoutMs: plan.timeoutMs, promoteAfterMs: plan.promoteAfterMs, keepTimeout: plan.keepTimeout, handles: plan.handles };
+  };
+
+  it('without timeoutMs: after 60 s by default, and no deadline once under the handle', async () => {
+    expect(DEFAULT_PROMOTE_AFTER_MS).toBe(60_000);
+    expect(await promotion({}, {})).toEqual({
+      timeoutMs: 120_000,
+      promoteAfterMs: 60_000,
+      keepTimeout: undefined,
+      handles: { maxHandles: 8, ringBytes: 1024 * 1024, idleMs: 15 * 60 * 1000 },
+    });
+    expect(await promotion({ maxProcesses: 2, processIdleMs: 5000 }, { promoteAfterMs: 300 })).toMatchObject({
+      promoteAfterMs: 300,
+      keepTimeout: undefined,
+      handles: { maxHandles: 2, idleMs: 5000 },
+    });
+  });
+
+  it('a call never waits longer than shell.maxRuntimeMs without a handle: a later promotion comes at that limit', async () => {
+    expect(await promotion({ maxRuntimeMs: 30_000 }, {})).toMatchObject({ timeoutMs: 30_000, promoteAfterMs: 30_000 });
+    expect(await promotion({ maxRuntimeMs: 1000 }, { promoteAfterMs: 5000 })).toMatchObject({ timeoutMs: 1000, promoteAfterMs: 1000 });
+  });
+
+  it('timeoutMs alone: no promotion, killed at the timeout', async () => {
+    expect(await promotion({}, { timeoutMs: 90_000 })).toEqual(
+      expect.objectContaining({ timeoutMs: 90_000, promoteAfterMs: undefined, keepTimeout: undefined }),
+    );
+  });
+
+  it('timeoutMs and an earlier promoteAfterMs: promoted, and the timeout still ends it under the handle', async () => {
+    expect(await promotion({}, { timeoutMs: 90_000, promoteAfterMs: 1000 })).toMatchObject({ timeoutMs: 90_000, promoteAfterMs: 1000, keepTimeout: true });
+    expect(await promotion({}, { timeoutMs: 1000, promoteAfterMs: 1000 })).toMatchObject({ promoteAfterMs: undefined, keepTimeout: undefined });
   });
 });

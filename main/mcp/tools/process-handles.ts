@@ -39,7 +39,7 @@ export const processStart = defineTool({
   name: 'process.start',
   title: 'Start a long-running process',
   description:
-    'Start one allowed program (same rules as shell.exec: allow-list, no shell, cwd in the roots) that keeps running across calls, with stdin open. Returns at once with a processHandle for process.output, process.write, process.status and process.stop. For dev servers, watchers and interactive programs.',
+    'Start one allowed program (same rules as shell.exec: allow-list, no shell, cwd in the roots) that keeps running across calls, with stdin open, until it exits, process.stop ends it or nobody asks about it for a while. Returns at once with a processHandle for process.output, process.write, process.status and process.stop. For dev servers, watchers and interactive programs.',
   input: z.object({
     command: z.string().min(1).describe('Program name on the allow-list, or its absolute path'),
     args: z.array(z.string()).default([]),
@@ -52,14 +52,10 @@ export const processStart = defineTool({
   target: (args) => ({ command: args.command, argc: args.args.length }),
   async run(args, { adapter, policy }, signal) {
     const plan = await policy.shell.plan({ ...args, timeoutMs: undefined, promoteAfterMs: undefined });
-    const slot = await policy.children.acquire(signal);
-    try {
-      const started = await adapter.processes.startProcess({ ...plan, onFinished: () => slot.release() });
-      return { structured: started, text: `Started ${args.command} (pid ${started.pid}) as ${started.processHandle}` };
-    } catch (error) {
-      slot.release();
-      throw error;
-    }
+    // A start takes a shell.maxConcurrent slot (and waits out an unread answer backlog) only while
+    // it starts: a running handle is bounded by shell.maxProcesses, not by the command slots.
+    const started = await policy.children.run(signal, () => adapter.processes.startProcess(plan));
+    return { structured: started, text: `Started ${args.command} (pid ${started.pid}) as ${started.processHandle}` };
   },
 });
 

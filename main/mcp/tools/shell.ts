@@ -1,6 +1,7 @@
 /** shell.exec: one allowed program with an argv array, no shell, bounded in time and output. */
 import * as z from 'zod';
 import type { ExecResult } from '../../../adapter/process/process-ops.js';
+import type { ShellPlan } from '../../policy/shell.js';
 import { defineTool, OPEN_WORLD_DESTRUCTIVE } from '../tool.js';
 import { binaryOutput, describeStream, processHandle } from './process-output.js';
 
@@ -9,7 +10,7 @@ export const shellExec = defineTool({
   title: 'Run a command',
   description:
     'Run one allowed program with an argument array (no shell: pipes, globs and && are not interpreted) and wait for it. Returns exit code, stdout, stderr (each bounded; binary output as its size and a preview), duration and whether it timed out. A non-zero exit is a normal result. stdin is closed. ' +
-    'Without timeoutMs, a command still running after promoteAfterMs (default 60 s) keeps running under a processHandle (read it with process.output, end it with process.stop) instead of being lost. ' +
+    'Without timeoutMs, a command still running after promoteAfterMs (default 60 s) keeps running under a processHandle (read it with process.output, end it with process.stop) instead of being lost: it then runs until it exits, like a process.start one. ' +
     'system.info lists the allowed commands. A few commands run at once; past that, calls wait briefly or fail with TIMEOUT.',
   input: z.object({
     command: z.string().min(1).describe('Program name on the allow-list, or its absolute path'),
@@ -19,8 +20,18 @@ export const shellExec = defineTool({
       .record(z.string(), z.string())
       .optional()
       .describe('Extra environment variables, when the owner allows them: locale, TZ, TERM and the names system.info lists'),
-    timeoutMs: z.number().int().positive().optional().describe('Kill the command after this long (capped by the server limit); no promotion then'),
-    promoteAfterMs: z.number().int().positive().optional().describe('Still running after this long: return a processHandle and the output so far'),
+    timeoutMs: z
+      .number()
+      .int()
+      .positive()
+      .optional()
+      .describe('Kill the command after this long (capped by the server limit); no promotion then, unless promoteAfterMs is given too'),
+    promoteAfterMs: z
+      .number()
+      .int()
+      .positive()
+      .optional()
+      .describe('Still running after this long (default 60 s, at most the server limit): return a processHandle and the output so far'),
   }),
   output: z.object({
     exitCode: z.number().nullable(),
@@ -34,6 +45,10 @@ export const shellExec = defineTool({
     stdoutBinary: binaryOutput.optional(),
     stderrBinary: binaryOutput.optional(),
     processHandle: processHandle.optional().describe('Set when the command still runs: pass it to process.output / process.stop'),
+    handlesFull: z
+      .boolean()
+      .optional()
+      .describe('True when the command outlived promoteAfterMs but every handle (shell.maxProcesses) held a running process, so the call waited for it'),
   }),
   annotations: OPEN_WORLD_DESTRUCTIVE,
   enabled: (c) => c.shell.enabled && c.shell.allowedCommands.length > 0,
@@ -41,14 +56,20 @@ export const shellExec = defineTool({
   target: (args) => ({ command: args.command, argc: args.args.length, ...(args.cwd ? { cwd: args.cwd } : {}) }),
   async run(args, { adapter, policy }, signal) {
     const plan = await policy.shell.plan(args);
-    // At most shell.maxConcurrent children at once, server-wide; a promoted command keeps its slot until it ends.
+    // At most shell.maxConcurrent commands inside calls, server-wide. A command moved to a handle
+    // gives its slot back: from then on shell.maxProcesses bounds it, as it does process.start.
     const slot = await policy.children.acquire(signal);
-    const result = await adapter.processes.runCommand({ ...plan, signal, onFinished: () => slot.release() });
-    return { structured: result, text: summarize(args.command, result) };
+    let result: ExecResult;
+    try {
+      result = await adapter.processes.runCommand({ ...plan, signal });
+    } finally {
+      slot.release();
+    }
+    return { structured: result, text: summarize(args.command, result, plan) };
   },
 });
 
-function summarize(command: string, r: ExecResult): string {
+function summarize(command: string, r: ExecResult, plan: ShellPlan): string {
   const status = r.processHandle
     ? `still running after ${r.durationMs} ms; it goes on as ${r.processHandle} (process.output reads more, process.stop ends it)`
     : r.timedOut
@@ -57,6 +78,11 @@ function summarize(command: string, r: ExecResult): string {
         ? `killed by ${r.signal}`
         : `exit code ${r.exitCode}`;
   const parts = [`${command}: ${status}${r.processHandle ? '' : ` (${r.durationMs} ms)`}`];
+  if (r.handlesFull) {
+    parts.push(
+      `it was not moved to a handle at ${plan.promoteAfterMs} ms: all ${plan.handles.maxHandles} handles (shell.maxProcesses) hold running processes, so the call waited for it (up to ${plan.timeoutMs} ms); process.stop frees one`,
+    );
+  }
   const out = describeStream('stdout', r.stdout, r.stdoutBinary, r.stdoutTruncated);
   const err = describeStream('stderr', r.stderr, r.stderrBinary, r.stderrTruncated);
   if (out) parts.push(out);

@@ -106,30 +106,61 @@ describe('ProcessRegistry', () => {
     expect(await eventually(() => isGone(readPid(pidFile)), 5000)).toBe(true);
   });
 
-  it('shell.exec promotion: a command still running at promoteAfterMs goes on under a handle, bounded by its deadline', async () => {
-    let finished = 0;
-    const request = node('console.log("one"); setTimeout(() => console.log("two"), 400); setTimeout(() => {}, 60000)', {
-      promoteAfterMs: 200,
-      timeoutMs: 1500,
-      onFinished: () => void finished++,
-    });
-    const result = await runCommand(request, { registry });
-    expect(result).toMatchObject({ exitCode: null, timedOut: false, stdout: 'one\n' });
-    const handle = result.processHandle!;
-    expect(finished).toBe(0);
-    const more = await registry.read(handle, { stdoutOffset: 4, stderrOffset: 0, waitMs: 3000, maxBytes: 1024 });
-    expect(more.stdout.text).toBe('two\n');
-    // The hard timeout still applies after promotion: ended at ~1.5 s from its start.
-    expect(await eventually(() => registry.status(handle).state === 'exited', 5000)).toBe(true);
-    expect(registry.status(handle)).toMatchObject({ timedOut: true });
-    expect(finished).toBe(1);
+  it('starts racing for the last handles never exceed maxHandles', async () => {
+    const results = await Promise.all(Array.from({ length: 5 }, () => code(registry.start(node('setInterval(() => {}, 1000)')))));
+    expect(results.sort()).toEqual(['OUTPUT_LIMIT', 'OUTPUT_LIMIT', 'ok', 'ok', 'ok']);
+    expect(registry.size).toBe(3);
   });
 
-  it('a command that finishes before promoteAfterMs is an ordinary result, and its slot is released once', async () => {
-    let finished = 0;
-    const result = await runCommand(node('console.log("quick")', { promoteAfterMs: 5000, onFinished: () => void finished++ }), { registry });
+  it('shell.exec promotion: a command still running at promoteAfterMs goes on under a handle past timeoutMs, like a started one', async () => {
+    const script = 'console.log("one"); setTimeout(() => console.log("two"), 400); setTimeout(() => console.log("three"), 1500); setInterval(() => {}, 1000)';
+    const result = await runCommand(node(script, { promoteAfterMs: 200, timeoutMs: 600 }), { registry });
+    expect(result).toMatchObject({ exitCode: null, timedOut: false, stdout: 'one\n' });
+    const handle = result.processHandle!;
+    // timeoutMs bounded only the wait in the call: at 1.5 s the command still runs and writes.
+    const more = await registry.read(handle, { stdoutOffset: 4, stderrOffset: 0, waitMs: 5000, maxBytes: 1024 });
+    expect(more.stdout.text).toBe('two\n');
+    const last = await registry.read(handle, { stdoutOffset: 8, stderrOffset: 0, waitMs: 5000, maxBytes: 1024 });
+    expect(last).toMatchObject({ state: 'running', timedOut: false, stdout: { text: 'three\n' } });
+    expect(last.durationMs).toBeGreaterThan(1400);
+    expect(await registry.stop(handle, { force: false })).toMatchObject({ state: 'exited', signal: 'SIGTERM', timedOut: false });
+  });
+
+  it('a promoted command idles out like a started one', async () => {
+    const result = await runCommand(node('setInterval(() => {}, 1000)', { promoteAfterMs: 100, handles: { ...limits, idleMs: 1000 } }), { registry });
+    const pid = registry.status(result.processHandle!).pid;
+    expect(await eventually(() => isGone(pid), 8000)).toBe(true);
+    expect(await code(() => registry.status(result.processHandle!))).toBe('NOT_FOUND');
+  });
+
+  it('with keepTimeout (the caller set timeoutMs), the timeout still ends a promoted command', async () => {
+    const request = node('console.log("one"); setTimeout(() => {}, 60000)', { promoteAfterMs: 200, timeoutMs: 1200, keepTimeout: true });
+    const result = await runCommand(request, { registry });
+    const handle = result.processHandle!;
+    expect(registry.status(handle).state).toBe('running');
+    expect(await eventually(() => registry.status(handle).state === 'exited', 5000)).toBe(true);
+    expect(registry.status(handle)).toMatchObject({ timedOut: true, signal: 'SIGTERM' });
+    expect(registry.status(handle).durationMs).toBeLessThan(4000);
+  });
+
+  it('every handle holding a running process: the call waits as before and says so', async () => {
+    const one = { ...limits, maxHandles: 1 };
+    await registry.start(node('setInterval(() => {}, 1000)', { handles: one }));
+    const finishes = await runCommand(node('setTimeout(() => console.log("done"), 500)', { promoteAfterMs: 100, handles: one }), { registry });
+    expect(finishes).toMatchObject({ exitCode: 0, stdout: 'done\n', timedOut: false, handlesFull: true });
+    expect(finishes.processHandle).toBeUndefined();
+    const t0 = Date.now();
+    const killed = await runCommand(node('setInterval(() => {}, 1000)', { promoteAfterMs: 100, timeoutMs: 800, handles: one }), { registry });
+    expect(killed).toMatchObject({ exitCode: null, timedOut: true, handlesFull: true });
+    expect(Date.now() - t0).toBeLessThan(4000);
+    expect(registry.size).toBe(1);
+  });
+
+  it('a command that finishes before promoteAfterMs is an ordinary result', async () => {
+    const result = await runCommand(node('console.log("quick")', { promoteAfterMs: 5000 }), { registry });
     expect(result).toMatchObject({ exitCode: 0, stdout: 'quick\n' });
     expect(result.processHandle).toBeUndefined();
-    expect(finished).toBe(1);
+    expect(result.handlesFull).toBeUndefined();
+    expect(registry.size).toBe(0);
   });
 });
