@@ -170,7 +170,7 @@ export class OAuthServer {
     if (issued.expiresAt <= now) throw new OAuthError(OAuthErrorCode.InvalidToken, 'The access token has expired; refresh it');
     const client = view.clients.get(issued.clientId);
     if (!client) throw new OAuthError(OAuthErrorCode.InvalidToken, 'The client of this token was revoked');
-    this.noteUse(client, now);
+    await this.noteUse(client, now);
     return {
       token,
       clientId: client.id,
@@ -181,17 +181,23 @@ export class OAuthServer {
     };
   }
 
-  /** "Last used" for the Connected clients list, written at most once a minute per client. */
-  private noteUse(client: OAuthClient, now: number): void {
-    const written = this.lastUsedWritten.get(client.id) ?? client.lastUsedAt ?? 0;
-    if (now - written < LIMITS.lastUsedWriteMs) return;
+  /**
+   * "Last used" for the Connected clients list. The first use is written before the call goes
+   * on (bounded by LIMITS.lastUsedWaitMs), so the list shows it as soon as the call answered;
+   * later uses at most once a minute per client, without waiting. A failed write is logged and
+   * never fails the call.
+   */
+  private async noteUse(client: OAuthClient, now: number): Promise<void> {
+    const written = this.lastUsedWritten.get(client.id) ?? client.lastUsedAt;
+    if (written !== null && now - written < LIMITS.lastUsedWriteMs) return;
     this.lastUsedWritten.set(client.id, now);
-    void this.store
+    const write = this.store
       .update((state) => {
         const current = state.clients.find((c) => c.id === client.id);
-        if (current) current.lastUsedAt = now;
+        if (current) current.lastUsedAt = Math.max(current.lastUsedAt ?? 0, now);
       })
       .catch((error: unknown) => this.options.logger.warn('could not record OAuth client use', { error: (error as Error).name }));
+    if (written === null) await withinMs(write, LIMITS.lastUsedWaitMs);
   }
 
   private async route(req: http.IncomingMessage, path: string): Promise<Reply> {
@@ -615,6 +621,13 @@ async function readBody(req: http.IncomingMessage): Promise<string> {
 
 function bodyProblem(error: unknown, expected: string): string {
   return error instanceof BodyTooLarge ? `The body is larger than ${LIMITS.maxBodyBytes} bytes.` : `Expected ${expected}.`;
+}
+
+/** Waits for `work`, but no longer than `ms` (the work goes on regardless). */
+async function withinMs(work: Promise<unknown>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([work, new Promise((resolve) => (timer = setTimeout(resolve, ms)))]);
+  clearTimeout(timer);
 }
 
 function json(status: number, body: unknown, headers: Record<string, string> = {}): Reply {

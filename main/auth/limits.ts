@@ -24,6 +24,8 @@ export const LIMITS = {
   tokenRequestsPerMinute: 60,
   /** How often a client's "last used" time is written, at most. */
   lastUsedWriteMs: MINUTE,
+  /** A client's first use waits this long, at most, for its "last used" to be written. */
+  lastUsedWaitMs: 2_000,
   /** The waiting page asks again this often. */
   consentPollSeconds: 2,
   /** Bodies of registration and token requests. */

@@ -174,6 +174,40 @@ describe('the whole grant, and what the state file keeps', () => {
     expect(fs.statSync(stateFile).mode & 0o777).toBe(0o600);
   });
 
+  it('records the first use at once, so the Connected clients list shows it right after the call', async () => {
+    const server = await start();
+    const grant = await approvedCode(server);
+    const tokens = await exchange(server, grant);
+    expect(listConnections(stateFile, clock).clients[0]!.lastUsedAt).toBeNull();
+    expect(await mcpStatus(server, tokens.body.access_token!)).toBe(200);
+    // Read right after the answer, as the tray and `chatgpt-mcp oauth list` do.
+    expect(listConnections(stateFile, clock).clients[0]!.lastUsedAt).toBe(new Date(clock).toISOString());
+
+    // Later uses are written at most once a minute: a use 10 s later leaves the time alone, one after a minute moves it.
+    const first = clock;
+    clock += 10_000;
+    expect(await mcpStatus(server, tokens.body.access_token!)).toBe(200);
+    expect(readState(stateFile).clients[0]!.lastUsedAt).toBe(first);
+    clock += LIMITS.lastUsedWriteMs;
+    expect(await mcpStatus(server, tokens.body.access_token!)).toBe(200);
+    await expect.poll(() => readState(stateFile).clients[0]!.lastUsedAt).toBe(clock);
+  });
+
+  it('a "last used" write that fails does not fail the call', async () => {
+    const server = await start();
+    const tokens = await exchange(server, await approvedCode(server));
+    // Another writer holds the state file's lock (a stuck CLI): the write waits, the call must not.
+    const lock = `${dir}/.oauth.json.lock`;
+    fs.writeFileSync(lock, 'stuck\n');
+    try {
+      const started = Date.now();
+      expect(await mcpStatus(server, tokens.body.access_token!)).toBe(200);
+      expect(Date.now() - started).toBeLessThan(LIMITS.lastUsedWaitMs + 1_500);
+    } finally {
+      fs.rmSync(lock, { force: true });
+    }
+  });
+
   it('accepts both the static bearer token and OAuth tokens with "bearer+oauth", and only OAuth with "oauth"', async () => {
     const staticToken = 's'.repeat(40);
     const both = await start({ auth: 'bearer+oauth' }, staticToken);
