@@ -32,7 +32,7 @@ import { LIMITS, SUPPORTED_SCOPES } from './limits.js';
 import type { OAuthClient, OAuthState, PendingAuthorization } from './oauth-state.js';
 import { OAuthStore } from './oauth-store.js';
 import { hostOf, snapshot } from './owner-actions.js';
-import { RateLimiter } from './rate-limit.js';
+import { KeyedRateLimiter, RateLimiter } from './rate-limit.js';
 import { hashSecret, newClientId, newSecret, newUserCode, pkceMatches, S256_CHALLENGE } from './secrets.js';
 
 export const OAUTH_PATHS = {
@@ -78,7 +78,15 @@ export class OAuthServer {
   readonly resourceMetadataUrl: string;
   readonly store: OAuthStore;
   private readonly now: () => number;
-  private readonly limits: { register: RateLimiter; authorize: RateLimiter; token: RateLimiter; document: RateLimiter };
+  private readonly limits: {
+    register: RateLimiter;
+    authorize: RateLimiter;
+    /** Token and revocation requests that present nothing this server issued: junk, shared by all callers. */
+    token: RateLimiter;
+    /** Token and revocation requests that present a code or token issued to that client: its own budget. */
+    tokenPerClient: KeyedRateLimiter;
+    document: RateLimiter;
+  };
   private readonly metadata: OAuthMetadata;
   private readonly resourceMetadata: OAuthProtectedResourceMetadata;
   private readonly lastUsedWritten = new Map<string, number>();
@@ -93,6 +101,7 @@ export class OAuthServer {
       register: new RateLimiter(LIMITS.registrationsPerMinute, 60_000, this.now),
       authorize: new RateLimiter(LIMITS.authorizationsPerMinute, 60_000, this.now),
       token: new RateLimiter(LIMITS.tokenRequestsPerMinute, 60_000, this.now),
+      tokenPerClient: new KeyedRateLimiter(LIMITS.tokenRequestsPerClientPerMinute, 60_000, this.now),
       document: new RateLimiter(LIMITS.registrationsPerMinute, 60_000, this.now),
     };
     this.metadata = {
@@ -411,14 +420,16 @@ export class OAuthServer {
   }
 
   private async token(req: http.IncomingMessage): Promise<Reply> {
-    if (!this.limits.token.take()) return tooMany(this.limits.token, 'Too many token requests; try again later.');
     let form: URLSearchParams;
     try {
       form = new URLSearchParams(await readBody(req));
     } catch (error) {
+      if (!this.limits.token.take()) return this.junkRefused();
       return json(400, { error: 'invalid_request', error_description: bodyProblem(error, 'an application/x-www-form-urlencoded body') });
     }
     const clientId = single(form, 'client_id') ?? basicClientId(req.headers.authorization);
+    const refused = this.chargeTokenRequest(clientId !== undefined && this.presentsGrant(form, clientId) ? clientId : null);
+    if (refused) return refused;
     try {
       if (!clientId) throw new TokenError('invalid_client', 'client_id is required (this server has public clients only).', 401);
       const grant = single(form, 'grant_type');
@@ -436,6 +447,53 @@ export class OAuthServer {
       this.options.logger.warn('oauth token request refused', { error: error.code, reason: error.message.slice(0, 120) });
       return json(error.status, { error: error.code, error_description: error.message }, { 'cache-control': 'no-store' });
     }
+  }
+
+  /**
+   * Which budget a token or revocation request is counted against. `owner` is the client whose
+   * code or token the request presents (found by hash in the state already read: no lock, no
+   * write): that client's own budget, so junk from strangers through the same tunnel cannot
+   * stop it refreshing or finishing its authorization. Anything else can only fail; it shares
+   * one budget for everyone, and past it is refused before any work is done.
+   */
+  private chargeTokenRequest(owner: string | null): Reply | null {
+    if (owner === null) return this.limits.token.take() ? null : this.junkRefused();
+    const { ok, limiter } = this.limits.tokenPerClient.take(owner);
+    if (ok) return null;
+    return tooMany(
+      limiter,
+      `Too many token requests for this client (${LIMITS.tokenRequestsPerClientPerMinute} a minute); try again in ${limiter.retryAfterSeconds()} s.`,
+    );
+  }
+
+  private junkRefused(): Reply {
+    const wait = this.limits.token.retryAfterSeconds();
+    return tooMany(
+      this.limits.token,
+      `Too many token requests without a valid code or refresh token (${LIMITS.tokenRequestsPerMinute} a minute, all callers together); try again in ${wait} s. Requests with a valid code or refresh token are not held back by this limit.`,
+    );
+  }
+
+  /**
+   * True when the form presents a grant this server issued to this client: a refresh token
+   * (also an already used one, so its replay still revokes its family), or a code with the
+   * PKCE verifier that matches it. Each such grant is consumed by its first full check (used,
+   * burnt or revoked), so it cannot buy more than one pass.
+   */
+  private presentsGrant(form: URLSearchParams, clientId: string): boolean {
+    const view = this.store.view();
+    const now = this.now();
+    const grant = single(form, 'grant_type');
+    if (grant === 'refresh_token') {
+      const token = view.tokens.get(hashSecret(single(form, 'refresh_token') ?? ''));
+      return token?.kind === 'refresh' && token.clientId === clientId && token.expiresAt > now && !!view.clients.get(clientId)?.approvedAt;
+    }
+    if (grant === 'authorization_code') {
+      const hash = hashSecret(single(form, 'code') ?? '');
+      const code = view.state.codes.find((c) => c.hash === hash);
+      return !!code && code.clientId === clientId && code.expiresAt > now && pkceMatches(single(form, 'code_verifier') ?? '', code.codeChallenge);
+    }
+    return false;
   }
 
   private exchangeCode(form: URLSearchParams, clientId: string): Promise<TokenResponse> {
@@ -506,15 +564,18 @@ export class OAuthServer {
 
   /** RFC 7009: always 200; a known token ends its whole authorization. */
   private async revoke(req: http.IncomingMessage): Promise<Reply> {
-    if (!this.limits.token.take()) return tooMany(this.limits.token, 'Too many requests; try again later.');
     let form: URLSearchParams;
     try {
       form = new URLSearchParams(await readBody(req));
     } catch (error) {
+      if (!this.limits.token.take()) return this.junkRefused();
       return json(400, { error: 'invalid_request', error_description: bodyProblem(error, 'an application/x-www-form-urlencoded body') });
     }
     const hash = hashSecret(single(form, 'token') ?? '');
     const clientId = single(form, 'client_id') ?? basicClientId(req.headers.authorization);
+    const known = this.store.view().tokens.get(hash);
+    const refused = this.chargeTokenRequest(known && (clientId === undefined || known.clientId === clientId) ? known.clientId : null);
+    if (refused) return refused;
     await this.store.update((state) => {
       const token = state.tokens.find((t) => t.hash === hash);
       if (token && (clientId === undefined || token.clientId === clientId)) revokeFamily(state, token.family);

@@ -21,7 +21,10 @@ export const LIMITS = {
   /** Attempts per minute (all callers together: the tunnel is one loopback peer). */
   registrationsPerMinute: 10,
   authorizationsPerMinute: 10,
+  /** Token and revocation requests that present no code or token this server issued (they can only fail). */
   tokenRequestsPerMinute: 60,
+  /** Token and revocation requests of one client that present its own code or refresh token. */
+  tokenRequestsPerClientPerMinute: 20,
   /** How often a client's "last used" time is written, at most. */
   lastUsedWriteMs: MINUTE,
   /** A client's first use waits this long, at most, for its "last used" to be written. */

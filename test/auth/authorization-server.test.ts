@@ -400,6 +400,97 @@ describe('refused', () => {
     expect(readState(stateFile).clients).toHaveLength(0);
   });
 
+  it('a flood of junk token requests: refused past the limit, while a valid refresh and a valid code exchange still succeed', async () => {
+    const server = await start();
+    const grant = await approvedCode(server);
+    const issued = await exchange(server, grant);
+    expect(issued.status).toBe(200);
+    const second = await approvedCode(server);
+
+    // A stranger with the tunnel URL: unknown refresh tokens, made-up codes, other grants, junk bodies.
+    const junk = (i: number): Record<string, string> =>
+      i % 3 === 0
+        ? { grant_type: 'refresh_token', refresh_token: `cmcp_rt_junk${i}`, client_id: grant.clientId }
+        : i % 3 === 1
+          ? { grant_type: 'authorization_code', code: `cmcp_ac_junk${i}`, code_verifier: 'x'.repeat(43), client_id: grant.clientId, redirect_uri: REDIRECT }
+          : { grant_type: 'client_credentials', client_id: 'nobody' };
+    const statuses: number[] = [];
+    for (let i = 0; i < LIMITS.tokenRequestsPerMinute + 10; i++) statuses.push((await token(server, junk(i))).status);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(10);
+    expect(statuses.slice(0, LIMITS.tokenRequestsPerMinute).every((s) => s === 400 || s === 401)).toBe(true);
+    const refused = await token(server, junk(0));
+    expect(refused.status).toBe(429);
+    expect(refused.body.error_description).toMatch(/without a valid code or refresh token.*not held back/);
+
+    // The owner's client is not locked out: its refresh token and its fresh code (with the right PKCE verifier) still work.
+    const rotated = await token(server, { grant_type: 'refresh_token', refresh_token: issued.body.refresh_token!, client_id: grant.clientId });
+    expect(rotated.status).toBe(200);
+    expect(await mcpStatus(server, rotated.body.access_token!)).toBe(200);
+    // A code without its verifier is junk too (so a stolen code buys nothing); with it, it is exchanged.
+    expect(
+      (
+        await token(server, {
+          grant_type: 'authorization_code',
+          code: second.code,
+          code_verifier: 'y'.repeat(43),
+          client_id: second.clientId,
+          redirect_uri: REDIRECT,
+        })
+      ).status,
+    ).toBe(429);
+    expect((await exchange(server, second)).status).toBe(200);
+    // A refresh token presented with another client's id is junk as well.
+    expect((await token(server, { grant_type: 'refresh_token', refresh_token: rotated.body.refresh_token!, client_id: second.clientId })).status).toBe(429);
+
+    // The replay of a used refresh token still revokes its family during the flood.
+    const replay = await token(server, { grant_type: 'refresh_token', refresh_token: issued.body.refresh_token!, client_id: grant.clientId });
+    expect(replay).toMatchObject({ status: 400, body: { error: 'invalid_grant' } });
+    expect(await mcpStatus(server, rotated.body.access_token!)).toBe(401);
+
+    // Junk is still refused until the minute is over; then it is answered (and refused) again.
+    expect((await token(server, junk(3))).status).toBe(429);
+    clock += 60_000;
+    expect((await token(server, junk(3))).status).toBe(400);
+  });
+
+  it("a client's own budget: requests with its valid refresh token are limited per client, not without limit", async () => {
+    const server = await start();
+    const grant = await approvedCode(server);
+    const issued = await exchange(server, grant);
+    // A live refresh token presented for another resource fails without being used up; it still counts against the client.
+    const wrongTarget = () =>
+      token(server, {
+        grant_type: 'refresh_token',
+        refresh_token: issued.body.refresh_token!,
+        client_id: grant.clientId,
+        resource: 'https://elsewhere.example/mcp',
+      });
+    const statuses: number[] = [];
+    for (let i = 0; i < LIMITS.tokenRequestsPerClientPerMinute + 1; i++) statuses.push((await wrongTarget()).status);
+    // The code exchange above was the first of this minute's budget.
+    expect(statuses.filter((s) => s === 400)).toHaveLength(LIMITS.tokenRequestsPerClientPerMinute - 1);
+    expect(statuses.slice(-2)).toEqual([429, 429]);
+    // Junk from others has its own budget, untouched by this client's.
+    expect((await token(server, { grant_type: 'refresh_token', refresh_token: 'cmcp_rt_junk', client_id: grant.clientId })).status).toBe(400);
+    clock += 60_000;
+    expect((await token(server, { grant_type: 'refresh_token', refresh_token: issued.body.refresh_token!, client_id: grant.clientId })).status).toBe(200);
+  });
+
+  it('revocation: junk shares the limit, a known token is still revoked during a flood', async () => {
+    const server = await start();
+    const issued = await exchange(server, await approvedCode(server));
+    const revoke = (value: string) =>
+      fetch(`${origin(server)}/oauth/revoke`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ token: value }),
+      });
+    for (let i = 0; i < LIMITS.tokenRequestsPerMinute; i++) expect((await revoke(`junk-${i}`)).status).toBe(200);
+    expect((await revoke('junk-more')).status).toBe(429);
+    expect((await revoke(issued.body.access_token!)).status).toBe(200);
+    expect(await mcpStatus(server, issued.body.access_token!)).toBe(401);
+  });
+
   it('a flood of authorization attempts', async () => {
     const server = await start();
     const clientId = await registered(server);
