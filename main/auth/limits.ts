@@ -29,6 +29,8 @@ export const LIMITS = {
   lastUsedWriteMs: MINUTE,
   /** A client's first use waits this long, at most, for its "last used" to be written. */
   lastUsedWaitMs: 2_000,
+  /** The tray alerts the owner of new consent requests at most this often (the window lists every one). */
+  consentAlertMs: 30_000,
   /** The waiting page asks again this often. */
   consentPollSeconds: 2,
   /** Bodies of registration and token requests. */
