@@ -61,6 +61,8 @@ describe('headless OAuth with the CLI', () => {
     const id = /(cmcp_client_\S+)\s+"Headless test app"/.exec(list.stdout)?.[1];
     expect(id).toBeDefined();
     expect(list.stdout).toMatch(/approved 20\d\d-/);
+    // The server (another process) recorded the calls above by the time they answered.
+    expect(list.stdout).toMatch(/last used 20\d\d-/);
 
     const revoked = await runCli(['oauth', 'revoke', id!], env);
     expect(revoked.code).toBe(0);
