@@ -81,6 +81,8 @@ export class OAuthServer {
   private readonly limits: {
     register: RateLimiter;
     authorize: RateLimiter;
+    /** Authorizations for a client the owner already approved (reconnecting): its own budget. */
+    authorizePerClient: KeyedRateLimiter;
     /** Token and revocation requests that present nothing this server issued: junk, shared by all callers. */
     token: RateLimiter;
     /** Token and revocation requests that present a code or token issued to that client: its own budget. */
@@ -100,6 +102,7 @@ export class OAuthServer {
     this.limits = {
       register: new RateLimiter(LIMITS.registrationsPerMinute, 60_000, this.now),
       authorize: new RateLimiter(LIMITS.authorizationsPerMinute, 60_000, this.now),
+      authorizePerClient: new KeyedRateLimiter(LIMITS.authorizationsPerApprovedClientPerMinute, 60_000, this.now),
       token: new RateLimiter(LIMITS.tokenRequestsPerMinute, 60_000, this.now),
       tokenPerClient: new KeyedRateLimiter(LIMITS.tokenRequestsPerClientPerMinute, 60_000, this.now),
       document: new RateLimiter(LIMITS.registrationsPerMinute, 60_000, this.now),
@@ -235,7 +238,12 @@ export class OAuthServer {
   }
 
   private async register(req: http.IncomingMessage): Promise<Reply> {
-    if (!this.limits.register.take()) return tooMany(this.limits.register, 'Too many client registrations; try again later.');
+    if (!this.limits.register.take()) {
+      return tooMany(
+        this.limits.register,
+        `Too many app registrations through this server's address (${LIMITS.registrationsPerMinute} a minute, all callers together); try again in ${this.limits.register.retryAfterSeconds()} s.`,
+      );
+    }
     let body: unknown;
     try {
       body = JSON.parse(await readBody(req));
@@ -319,7 +327,20 @@ export class OAuthServer {
     const scopes = (scope ?? '').split(' ').filter(Boolean);
     if (scopes.some((s) => !(SUPPORTED_SCOPES as readonly string[]).includes(s)))
       return fail('invalid_scope', `Supported scopes: ${SUPPORTED_SCOPES.join(' ')}.`);
-    if (!this.limits.authorize.take()) return tooMany(this.limits.authorize, 'Too many authorization attempts; try again in a minute.', true);
+    // A client the owner approved before (reconnecting) has its own budget and its own room
+    // among the waiting requests, so strangers' requests for their own clients cannot crowd it out.
+    const approvedBefore = client.approvedAt !== null;
+    const budget = approvedBefore ? this.limits.authorizePerClient.take(client.id) : { ok: this.limits.authorize.take(), limiter: this.limits.authorize };
+    if (!budget.ok) {
+      const perMinute = approvedBefore
+        ? `${LIMITS.authorizationsPerApprovedClientPerMinute} a minute for this app`
+        : `${LIMITS.authorizationsPerMinute} a minute, all callers together`;
+      return tooMany(
+        budget.limiter,
+        `Too many connection attempts through this server's address (${perMinute}). Try again in ${budget.limiter.retryAfterSeconds()} seconds.`,
+        true,
+      );
+    }
 
     const handle = newSecret('consent');
     const now = this.now();
@@ -338,14 +359,24 @@ export class OAuthServer {
       decidedAt: null,
     };
     const accepted = await this.store.update((s) => {
-      if (s.pending.filter((p) => p.decision === 'pending' && p.expiresAt > now).length >= LIMITS.maxPending) return null;
+      const waiting = s.pending.filter((p) => p.decision === 'pending' && p.expiresAt > now);
+      const approvedIds = new Set(s.clients.filter((c) => c.approvedAt !== null).map((c) => c.id));
+      const full = approvedBefore
+        ? waiting.filter((p) => p.clientId === client.id).length >= LIMITS.maxPendingPerApprovedClient
+        : waiting.filter((p) => !approvedIds.has(p.clientId)).length >= LIMITS.maxPending;
+      if (full) return null;
       s.pending.push(pending);
       return snapshot(s, now).pending.find((p) => p.code === pending.userCode) ?? null;
     });
     if (!accepted)
       return html(
         429,
-        messagePage('Too many requests waiting', 'Several connection requests are already waiting for approval on the computer. Try again in a few minutes.'),
+        messagePage(
+          'Too many requests waiting',
+          approvedBefore
+            ? `This app already has ${LIMITS.maxPendingPerApprovedClient} connection requests waiting for approval on the computer. Approve or deny them there, or try again in a few minutes.`
+            : `${LIMITS.maxPending} connection requests from new apps are already waiting for approval on the computer (each waits up to ${LIMITS.consentMs / 60_000} minutes). Try again in a few minutes; the owner can deny the waiting ones in Connected clients or with "chatgpt-mcp oauth deny CODE".`,
+        ),
       );
     this.options.logger.info('oauth authorization waiting for the owner', { client: client.id, code: pending.userCode });
     try {
@@ -358,7 +389,11 @@ export class OAuthServer {
 
   /** Reads (or reads again) a client's metadata document and keeps it as a client; an approval it had stays. */
   private async documentClient(clientId: string, known: OAuthClient | undefined): Promise<{ client: OAuthClient } | { error: string }> {
-    if (!this.limits.document.take()) return { error: 'Too many new apps in a short time; try again in a minute.' };
+    if (!this.limits.document.take()) {
+      return {
+        error: `Too many new apps through this server's address (${LIMITS.registrationsPerMinute} a minute, all callers together); try again in ${this.limits.document.retryAfterSeconds()} seconds.`,
+      };
+    }
     let doc;
     try {
       doc = await fetchClientDocument(clientId, this.options.metadataFetch);

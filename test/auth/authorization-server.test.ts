@@ -491,6 +491,33 @@ describe('refused', () => {
     expect(await mcpStatus(server, issued.body.access_token!)).toBe(401);
   });
 
+  it("a flood of authorization attempts for strangers' clients does not crowd out a client the owner approved before", async () => {
+    const server = await start();
+    const owner = await approvedCode(server);
+    // A stranger fills the waiting requests and the shared per-minute budget with a client of its own.
+    const stranger = await registered(server, { client_name: 'Stranger' });
+    const statuses: number[] = [];
+    for (let i = 0; i < LIMITS.authorizationsPerMinute; i++) statuses.push((await hop(authorizeUrl(server, stranger, pkcePair().challenge))).status);
+    expect(statuses.filter((s) => s === 303)).toHaveLength(LIMITS.maxPending);
+    const limited = await hop(authorizeUrl(server, stranger, pkcePair().challenge));
+    expect(limited.status).toBe(429);
+    expect(await limited.text()).toContain(`${LIMITS.authorizationsPerMinute} a minute, all callers together`);
+
+    // The owner's app reconnects (same client, approved before): its request waits for the owner, who approves it.
+    const { verifier, challenge } = pkcePair();
+    const outcome = await authorizeInBrowser(authorizeUrl(server, owner.clientId, challenge), ownerApproves(stateFile));
+    const code = outcome.redirect.searchParams.get('code')!;
+    expect((await exchange(server, { clientId: owner.clientId, code, verifier })).status).toBe(200);
+
+    // Its own budget is bounded too: a leaked client id buys a few waiting requests, not a flood.
+    const again: number[] = [];
+    for (let i = 0; i < LIMITS.authorizationsPerApprovedClientPerMinute + 1; i++)
+      again.push((await hop(authorizeUrl(server, owner.clientId, pkcePair().challenge))).status);
+    // One of this minute's budget went to the reconnection above; of the rest, only maxPendingPerApprovedClient may wait.
+    expect(again).toEqual([303, 303, 429, 429].slice(0, LIMITS.authorizationsPerApprovedClientPerMinute + 1));
+    expect(listConnections(stateFile, clock).pending.filter((p) => p.clientId === owner.clientId)).toHaveLength(LIMITS.maxPendingPerApprovedClient);
+  });
+
   it('a flood of authorization attempts', async () => {
     const server = await start();
     const clientId = await registered(server);
