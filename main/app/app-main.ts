@@ -180,7 +180,7 @@ export async function runApp({ mainDir, env = process.env, log = createLogger('i
     if (alert && Notification.isSupported()) {
       const note = new Notification({
         title: `"${request.clientName}" asks to connect`,
-        body: `Code ${request.code}, returning to ${request.redirectHost}. Approve only if the page you opened shows this code.`,
+        body: `Code ${request.code}, returning to ${request.redirectHost}. Approve only if the page you opened shows this code and ${request.redirectHost} is the app you are connecting.`,
       });
       note.on('click', () => settings.open({ section: 'clients' }));
       note.show();

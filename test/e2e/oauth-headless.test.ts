@@ -40,6 +40,10 @@ describe('headless OAuth with the CLI', () => {
       // The server's log tells the owner the same code and what asks.
       expect(server.stderr()).toContain(`"code":"${code}"`);
       expect(server.stderr()).toContain('Headless test app');
+      // ... and both checks to make before approving: the code, and where the app returns to.
+      expect(server.stderr()).toMatch(
+        /only if you started this, its page shows this code and returnsTo is the app you are connecting.*"returnsTo":"127\.0\.0\.1:1"/,
+      );
       const wrong = await runCli(['oauth', 'approve', 'BBBB-BBBB'], env);
       expect(wrong.code).toBe(2);
       expect(wrong.stderr).toContain(`waiting now: ${code}`);
