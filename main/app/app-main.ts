@@ -173,12 +173,14 @@ export async function runApp({ mainDir, env = process.env, log = createLogger('i
 
   /** A connection request through the tunnel: a notification, and the prompt in the settings window. */
   function askOwner(request: ConsentRequest): void {
-    settings.open({ section: 'clients' });
+    // A flood of requests alerts the owner once per LIMITS.consentAlertMs; the window still lists each one.
+    const alert = oauth.shouldAlert();
+    if (alert) settings.open({ section: 'clients' });
     settings.send(PUSH.connections, oauth.list());
-    if (Notification.isSupported()) {
+    if (alert && Notification.isSupported()) {
       const note = new Notification({
         title: `"${request.clientName}" asks to connect`,
-        body: `Code ${request.code}, returning to ${request.redirectHost}. Approve only if the page you opened shows this code.`,
+        body: `Code ${request.code}, returning to ${request.redirectHost}. Approve only if the page you opened shows this code and ${request.redirectHost} is the app you are connecting.`,
       });
       note.on('click', () => settings.open({ section: 'clients' }));
       note.show();

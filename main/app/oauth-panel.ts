@@ -5,11 +5,13 @@
  */
 import fs from 'node:fs';
 import type { ConnectionsSnapshot, OwnerActionResult } from '../auth/connections.js';
+import { LIMITS } from '../auth/limits.js';
 import { OAuthStateError } from '../auth/oauth-state.js';
 import { approve, deny, listConnections, OwnerActionError, revokeClient } from '../auth/owner-actions.js';
 
 export class OAuthPanel {
   private watching = false;
+  private lastAlert: number | null = null;
 
   constructor(
     readonly stateFile: string,
@@ -35,6 +37,19 @@ export class OAuthPanel {
 
   revoke(id: string): Promise<OwnerActionResult> {
     return outcome(() => revokeClient(this.stateFile, id, this.now));
+  }
+
+  /**
+   * Whether a new consent request should alert the owner (a notification, the window brought
+   * to the front): at most once per LIMITS.consentAlertMs, so a stranger flooding the public
+   * URL with authorization requests cannot flood the owner's screen. Every request is still
+   * listed in the window, each with its own code.
+   */
+  shouldAlert(): boolean {
+    const now = this.now();
+    if (this.lastAlert !== null && now - this.lastAlert < LIMITS.consentAlertMs) return false;
+    this.lastAlert = now;
+    return true;
   }
 
   /** Calls `listener` with a fresh snapshot whenever the file changes (polled once a second). */

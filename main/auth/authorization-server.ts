@@ -32,7 +32,7 @@ import { LIMITS, SUPPORTED_SCOPES } from './limits.js';
 import type { OAuthClient, OAuthState, PendingAuthorization } from './oauth-state.js';
 import { OAuthStore } from './oauth-store.js';
 import { hostOf, snapshot } from './owner-actions.js';
-import { RateLimiter } from './rate-limit.js';
+import { KeyedRateLimiter, RateLimiter } from './rate-limit.js';
 import { hashSecret, newClientId, newSecret, newUserCode, pkceMatches, S256_CHALLENGE } from './secrets.js';
 
 export const OAUTH_PATHS = {
@@ -78,7 +78,17 @@ export class OAuthServer {
   readonly resourceMetadataUrl: string;
   readonly store: OAuthStore;
   private readonly now: () => number;
-  private readonly limits: { register: RateLimiter; authorize: RateLimiter; token: RateLimiter; document: RateLimiter };
+  private readonly limits: {
+    register: RateLimiter;
+    authorize: RateLimiter;
+    /** Authorizations for a client the owner already approved (reconnecting): its own budget. */
+    authorizePerClient: KeyedRateLimiter;
+    /** Token and revocation requests that present nothing this server issued: junk, shared by all callers. */
+    token: RateLimiter;
+    /** Token and revocation requests that present a code or token issued to that client: its own budget. */
+    tokenPerClient: KeyedRateLimiter;
+    document: RateLimiter;
+  };
   private readonly metadata: OAuthMetadata;
   private readonly resourceMetadata: OAuthProtectedResourceMetadata;
   private readonly lastUsedWritten = new Map<string, number>();
@@ -92,7 +102,9 @@ export class OAuthServer {
     this.limits = {
       register: new RateLimiter(LIMITS.registrationsPerMinute, 60_000, this.now),
       authorize: new RateLimiter(LIMITS.authorizationsPerMinute, 60_000, this.now),
+      authorizePerClient: new KeyedRateLimiter(LIMITS.authorizationsPerApprovedClientPerMinute, 60_000, this.now),
       token: new RateLimiter(LIMITS.tokenRequestsPerMinute, 60_000, this.now),
+      tokenPerClient: new KeyedRateLimiter(LIMITS.tokenRequestsPerClientPerMinute, 60_000, this.now),
       document: new RateLimiter(LIMITS.registrationsPerMinute, 60_000, this.now),
     };
     this.metadata = {
@@ -170,7 +182,7 @@ export class OAuthServer {
     if (issued.expiresAt <= now) throw new OAuthError(OAuthErrorCode.InvalidToken, 'The access token has expired; refresh it');
     const client = view.clients.get(issued.clientId);
     if (!client) throw new OAuthError(OAuthErrorCode.InvalidToken, 'The client of this token was revoked');
-    this.noteUse(client, now);
+    await this.noteUse(client, now);
     return {
       token,
       clientId: client.id,
@@ -181,17 +193,23 @@ export class OAuthServer {
     };
   }
 
-  /** "Last used" for the Connected clients list, written at most once a minute per client. */
-  private noteUse(client: OAuthClient, now: number): void {
-    const written = this.lastUsedWritten.get(client.id) ?? client.lastUsedAt ?? 0;
-    if (now - written < LIMITS.lastUsedWriteMs) return;
+  /**
+   * "Last used" for the Connected clients list. The first use is written before the call goes
+   * on (bounded by LIMITS.lastUsedWaitMs), so the list shows it as soon as the call answered;
+   * later uses at most once a minute per client, without waiting. A failed write is logged and
+   * never fails the call.
+   */
+  private async noteUse(client: OAuthClient, now: number): Promise<void> {
+    const written = this.lastUsedWritten.get(client.id) ?? client.lastUsedAt;
+    if (written !== null && now - written < LIMITS.lastUsedWriteMs) return;
     this.lastUsedWritten.set(client.id, now);
-    void this.store
+    const write = this.store
       .update((state) => {
         const current = state.clients.find((c) => c.id === client.id);
-        if (current) current.lastUsedAt = now;
+        if (current) current.lastUsedAt = Math.max(current.lastUsedAt ?? 0, now);
       })
       .catch((error: unknown) => this.options.logger.warn('could not record OAuth client use', { error: (error as Error).name }));
+    if (written === null) await withinMs(write, LIMITS.lastUsedWaitMs);
   }
 
   private async route(req: http.IncomingMessage, path: string): Promise<Reply> {
@@ -220,7 +238,12 @@ export class OAuthServer {
   }
 
   private async register(req: http.IncomingMessage): Promise<Reply> {
-    if (!this.limits.register.take()) return tooMany(this.limits.register, 'Too many client registrations; try again later.');
+    if (!this.limits.register.take()) {
+      return tooMany(
+        this.limits.register,
+        `Too many app registrations through this server's address (${LIMITS.registrationsPerMinute} a minute, all callers together); try again in ${this.limits.register.retryAfterSeconds()} s.`,
+      );
+    }
     let body: unknown;
     try {
       body = JSON.parse(await readBody(req));
@@ -304,7 +327,20 @@ export class OAuthServer {
     const scopes = (scope ?? '').split(' ').filter(Boolean);
     if (scopes.some((s) => !(SUPPORTED_SCOPES as readonly string[]).includes(s)))
       return fail('invalid_scope', `Supported scopes: ${SUPPORTED_SCOPES.join(' ')}.`);
-    if (!this.limits.authorize.take()) return tooMany(this.limits.authorize, 'Too many authorization attempts; try again in a minute.', true);
+    // A client the owner approved before (reconnecting) has its own budget and its own room
+    // among the waiting requests, so strangers' requests for their own clients cannot crowd it out.
+    const approvedBefore = client.approvedAt !== null;
+    const budget = approvedBefore ? this.limits.authorizePerClient.take(client.id) : { ok: this.limits.authorize.take(), limiter: this.limits.authorize };
+    if (!budget.ok) {
+      const perMinute = approvedBefore
+        ? `${LIMITS.authorizationsPerApprovedClientPerMinute} a minute for this app`
+        : `${LIMITS.authorizationsPerMinute} a minute, all callers together`;
+      return tooMany(
+        budget.limiter,
+        `Too many connection attempts through this server's address (${perMinute}). Try again in ${budget.limiter.retryAfterSeconds()} seconds.`,
+        true,
+      );
+    }
 
     const handle = newSecret('consent');
     const now = this.now();
@@ -323,14 +359,24 @@ export class OAuthServer {
       decidedAt: null,
     };
     const accepted = await this.store.update((s) => {
-      if (s.pending.filter((p) => p.decision === 'pending' && p.expiresAt > now).length >= LIMITS.maxPending) return null;
+      const waiting = s.pending.filter((p) => p.decision === 'pending' && p.expiresAt > now);
+      const approvedIds = new Set(s.clients.filter((c) => c.approvedAt !== null).map((c) => c.id));
+      const full = approvedBefore
+        ? waiting.filter((p) => p.clientId === client.id).length >= LIMITS.maxPendingPerApprovedClient
+        : waiting.filter((p) => !approvedIds.has(p.clientId)).length >= LIMITS.maxPending;
+      if (full) return null;
       s.pending.push(pending);
       return snapshot(s, now).pending.find((p) => p.code === pending.userCode) ?? null;
     });
     if (!accepted)
       return html(
         429,
-        messagePage('Too many requests waiting', 'Several connection requests are already waiting for approval on the computer. Try again in a few minutes.'),
+        messagePage(
+          'Too many requests waiting',
+          approvedBefore
+            ? `This app already has ${LIMITS.maxPendingPerApprovedClient} connection requests waiting for approval on the computer. Approve or deny them there, or try again in a few minutes.`
+            : `${LIMITS.maxPending} connection requests from new apps are already waiting for approval on the computer (each waits up to ${LIMITS.consentMs / 60_000} minutes). Try again in a few minutes; the owner can deny the waiting ones in Connected clients or with "chatgpt-mcp oauth deny CODE".`,
+        ),
       );
     this.options.logger.info('oauth authorization waiting for the owner', { client: client.id, code: pending.userCode });
     try {
@@ -343,7 +389,11 @@ export class OAuthServer {
 
   /** Reads (or reads again) a client's metadata document and keeps it as a client; an approval it had stays. */
   private async documentClient(clientId: string, known: OAuthClient | undefined): Promise<{ client: OAuthClient } | { error: string }> {
-    if (!this.limits.document.take()) return { error: 'Too many new apps in a short time; try again in a minute.' };
+    if (!this.limits.document.take()) {
+      return {
+        error: `Too many new apps through this server's address (${LIMITS.registrationsPerMinute} a minute, all callers together); try again in ${this.limits.document.retryAfterSeconds()} seconds.`,
+      };
+    }
     let doc;
     try {
       doc = await fetchClientDocument(clientId, this.options.metadataFetch);
@@ -405,14 +455,16 @@ export class OAuthServer {
   }
 
   private async token(req: http.IncomingMessage): Promise<Reply> {
-    if (!this.limits.token.take()) return tooMany(this.limits.token, 'Too many token requests; try again later.');
     let form: URLSearchParams;
     try {
       form = new URLSearchParams(await readBody(req));
     } catch (error) {
+      if (!this.limits.token.take()) return this.junkRefused();
       return json(400, { error: 'invalid_request', error_description: bodyProblem(error, 'an application/x-www-form-urlencoded body') });
     }
     const clientId = single(form, 'client_id') ?? basicClientId(req.headers.authorization);
+    const refused = this.chargeTokenRequest(clientId !== undefined && this.presentsGrant(form, clientId) ? clientId : null);
+    if (refused) return refused;
     try {
       if (!clientId) throw new TokenError('invalid_client', 'client_id is required (this server has public clients only).', 401);
       const grant = single(form, 'grant_type');
@@ -430,6 +482,53 @@ export class OAuthServer {
       this.options.logger.warn('oauth token request refused', { error: error.code, reason: error.message.slice(0, 120) });
       return json(error.status, { error: error.code, error_description: error.message }, { 'cache-control': 'no-store' });
     }
+  }
+
+  /**
+   * Which budget a token or revocation request is counted against. `owner` is the client whose
+   * code or token the request presents (found by hash in the state already read: no lock, no
+   * write): that client's own budget, so junk from strangers through the same tunnel cannot
+   * stop it refreshing or finishing its authorization. Anything else can only fail; it shares
+   * one budget for everyone, and past it is refused before any work is done.
+   */
+  private chargeTokenRequest(owner: string | null): Reply | null {
+    if (owner === null) return this.limits.token.take() ? null : this.junkRefused();
+    const { ok, limiter } = this.limits.tokenPerClient.take(owner);
+    if (ok) return null;
+    return tooMany(
+      limiter,
+      `Too many token requests for this client (${LIMITS.tokenRequestsPerClientPerMinute} a minute); try again in ${limiter.retryAfterSeconds()} s.`,
+    );
+  }
+
+  private junkRefused(): Reply {
+    const wait = this.limits.token.retryAfterSeconds();
+    return tooMany(
+      this.limits.token,
+      `Too many token requests without a valid code or refresh token (${LIMITS.tokenRequestsPerMinute} a minute, all callers together); try again in ${wait} s. Requests with a valid code or refresh token are not held back by this limit.`,
+    );
+  }
+
+  /**
+   * True when the form presents a grant this server issued to this client: a refresh token
+   * (also an already used one, so its replay still revokes its family), or a code with the
+   * PKCE verifier that matches it. Each such grant is consumed by its first full check (used,
+   * burnt or revoked), so it cannot buy more than one pass.
+   */
+  private presentsGrant(form: URLSearchParams, clientId: string): boolean {
+    const view = this.store.view();
+    const now = this.now();
+    const grant = single(form, 'grant_type');
+    if (grant === 'refresh_token') {
+      const token = view.tokens.get(hashSecret(single(form, 'refresh_token') ?? ''));
+      return token?.kind === 'refresh' && token.clientId === clientId && token.expiresAt > now && !!view.clients.get(clientId)?.approvedAt;
+    }
+    if (grant === 'authorization_code') {
+      const hash = hashSecret(single(form, 'code') ?? '');
+      const code = view.state.codes.find((c) => c.hash === hash);
+      return !!code && code.clientId === clientId && code.expiresAt > now && pkceMatches(single(form, 'code_verifier') ?? '', code.codeChallenge);
+    }
+    return false;
   }
 
   private exchangeCode(form: URLSearchParams, clientId: string): Promise<TokenResponse> {
@@ -500,15 +599,18 @@ export class OAuthServer {
 
   /** RFC 7009: always 200; a known token ends its whole authorization. */
   private async revoke(req: http.IncomingMessage): Promise<Reply> {
-    if (!this.limits.token.take()) return tooMany(this.limits.token, 'Too many requests; try again later.');
     let form: URLSearchParams;
     try {
       form = new URLSearchParams(await readBody(req));
     } catch (error) {
+      if (!this.limits.token.take()) return this.junkRefused();
       return json(400, { error: 'invalid_request', error_description: bodyProblem(error, 'an application/x-www-form-urlencoded body') });
     }
     const hash = hashSecret(single(form, 'token') ?? '');
     const clientId = single(form, 'client_id') ?? basicClientId(req.headers.authorization);
+    const known = this.store.view().tokens.get(hash);
+    const refused = this.chargeTokenRequest(known && (clientId === undefined || known.clientId === clientId) ? known.clientId : null);
+    if (refused) return refused;
     await this.store.update((state) => {
       const token = state.tokens.find((t) => t.hash === hash);
       if (token && (clientId === undefined || token.clientId === clientId)) revokeFamily(state, token.family);
@@ -615,6 +717,13 @@ async function readBody(req: http.IncomingMessage): Promise<string> {
 
 function bodyProblem(error: unknown, expected: string): string {
   return error instanceof BodyTooLarge ? `The body is larger than ${LIMITS.maxBodyBytes} bytes.` : `Expected ${expected}.`;
+}
+
+/** Waits for `work`, but no longer than `ms` (the work goes on regardless). */
+async function withinMs(work: Promise<unknown>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([work, new Promise((resolve) => (timer = setTimeout(resolve, ms)))]);
+  clearTimeout(timer);
 }
 
 function json(status: number, body: unknown, headers: Record<string, string> = {}): Reply {

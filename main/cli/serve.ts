@@ -65,11 +65,14 @@ export async function openHttpServer(
         stateFile: oauthStatePath(stateDir()),
         // Headless: the owner approves with the CLI (the tray shows a prompt instead).
         onConsentRequest: (request) =>
-          logger.info('an app asks to connect: approve with "chatgpt-mcp oauth approve CODE" if you started this', {
-            code: request.code,
-            app: request.clientName,
-            returnsTo: request.redirectHost,
-          }),
+          logger.info(
+            'an app asks to connect: approve with "chatgpt-mcp oauth approve CODE" only if you started this, its page shows this code and returnsTo is the app you are connecting',
+            {
+              code: request.code,
+              app: request.clientName,
+              returnsTo: request.redirectHost,
+            },
+          ),
       },
     });
   } catch (error) {

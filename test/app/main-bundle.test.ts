@@ -273,9 +273,13 @@ describe('the built tray app under Node with a stand-in electron', () => {
     await client.close();
     expect(await running.invoke('activity:list')).toMatchObject({ ok: true, result: [{ tool: 'system.info', client: 'Tray test app', outcome: 'ok' }] });
 
-    const list = (await running.invoke('oauth:list')) as unknown as { result: { clients: Array<{ id: string; approvedAt: string | null }> } };
+    const list = (await running.invoke('oauth:list')) as unknown as {
+      result: { clients: Array<{ id: string; approvedAt: string | null; lastUsedAt: string | null }> };
+    };
     expect(list.result.clients).toHaveLength(1);
     expect(list.result.clients[0]!.approvedAt).not.toBeNull();
+    // The calls above are recorded by the time they answered: the tray's list has a "last used" time.
+    expect(Date.parse(list.result.clients[0]!.lastUsedAt ?? '')).toBeGreaterThanOrEqual(Date.parse(list.result.clients[0]!.approvedAt!));
     expect(await running.invoke('oauth:revoke', [list.result.clients[0]!.id])).toMatchObject({ ok: true, result: { ok: true } });
     const after = await fetch(url, {
       method: 'POST',

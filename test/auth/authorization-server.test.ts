@@ -174,6 +174,40 @@ describe('the whole grant, and what the state file keeps', () => {
     expect(fs.statSync(stateFile).mode & 0o777).toBe(0o600);
   });
 
+  it('records the first use at once, so the Connected clients list shows it right after the call', async () => {
+    const server = await start();
+    const grant = await approvedCode(server);
+    const tokens = await exchange(server, grant);
+    expect(listConnections(stateFile, clock).clients[0]!.lastUsedAt).toBeNull();
+    expect(await mcpStatus(server, tokens.body.access_token!)).toBe(200);
+    // Read right after the answer, as the tray and `chatgpt-mcp oauth list` do.
+    expect(listConnections(stateFile, clock).clients[0]!.lastUsedAt).toBe(new Date(clock).toISOString());
+
+    // Later uses are written at most once a minute: a use 10 s later leaves the time alone, one after a minute moves it.
+    const first = clock;
+    clock += 10_000;
+    expect(await mcpStatus(server, tokens.body.access_token!)).toBe(200);
+    expect(readState(stateFile).clients[0]!.lastUsedAt).toBe(first);
+    clock += LIMITS.lastUsedWriteMs;
+    expect(await mcpStatus(server, tokens.body.access_token!)).toBe(200);
+    await expect.poll(() => readState(stateFile).clients[0]!.lastUsedAt).toBe(clock);
+  });
+
+  it('a "last used" write that fails does not fail the call', async () => {
+    const server = await start();
+    const tokens = await exchange(server, await approvedCode(server));
+    // Another writer holds the state file's lock (a stuck CLI): the write waits, the call must not.
+    const lock = `${dir}/.oauth.json.lock`;
+    fs.writeFileSync(lock, 'stuck\n');
+    try {
+      const started = Date.now();
+      expect(await mcpStatus(server, tokens.body.access_token!)).toBe(200);
+      expect(Date.now() - started).toBeLessThan(LIMITS.lastUsedWaitMs + 1_500);
+    } finally {
+      fs.rmSync(lock, { force: true });
+    }
+  });
+
   it('accepts both the static bearer token and OAuth tokens with "bearer+oauth", and only OAuth with "oauth"', async () => {
     const staticToken = 's'.repeat(40);
     const both = await start({ auth: 'bearer+oauth' }, staticToken);
@@ -364,6 +398,124 @@ describe('refused', () => {
       expect(((await response.json()) as { error: string }).error).toMatch(/invalid_(client_metadata|redirect_uri)/);
     }
     expect(readState(stateFile).clients).toHaveLength(0);
+  });
+
+  it('a flood of junk token requests: refused past the limit, while a valid refresh and a valid code exchange still succeed', async () => {
+    const server = await start();
+    const grant = await approvedCode(server);
+    const issued = await exchange(server, grant);
+    expect(issued.status).toBe(200);
+    const second = await approvedCode(server);
+
+    // A stranger with the tunnel URL: unknown refresh tokens, made-up codes, other grants, junk bodies.
+    const junk = (i: number): Record<string, string> =>
+      i % 3 === 0
+        ? { grant_type: 'refresh_token', refresh_token: `cmcp_rt_junk${i}`, client_id: grant.clientId }
+        : i % 3 === 1
+          ? { grant_type: 'authorization_code', code: `cmcp_ac_junk${i}`, code_verifier: 'x'.repeat(43), client_id: grant.clientId, redirect_uri: REDIRECT }
+          : { grant_type: 'client_credentials', client_id: 'nobody' };
+    const statuses: number[] = [];
+    for (let i = 0; i < LIMITS.tokenRequestsPerMinute + 10; i++) statuses.push((await token(server, junk(i))).status);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(10);
+    expect(statuses.slice(0, LIMITS.tokenRequestsPerMinute).every((s) => s === 400 || s === 401)).toBe(true);
+    const refused = await token(server, junk(0));
+    expect(refused.status).toBe(429);
+    expect(refused.body.error_description).toMatch(/without a valid code or refresh token.*not held back/);
+
+    // The owner's client is not locked out: its refresh token and its fresh code (with the right PKCE verifier) still work.
+    const rotated = await token(server, { grant_type: 'refresh_token', refresh_token: issued.body.refresh_token!, client_id: grant.clientId });
+    expect(rotated.status).toBe(200);
+    expect(await mcpStatus(server, rotated.body.access_token!)).toBe(200);
+    // A code without its verifier is junk too (so a stolen code buys nothing); with it, it is exchanged.
+    expect(
+      (
+        await token(server, {
+          grant_type: 'authorization_code',
+          code: second.code,
+          code_verifier: 'y'.repeat(43),
+          client_id: second.clientId,
+          redirect_uri: REDIRECT,
+        })
+      ).status,
+    ).toBe(429);
+    expect((await exchange(server, second)).status).toBe(200);
+    // A refresh token presented with another client's id is junk as well.
+    expect((await token(server, { grant_type: 'refresh_token', refresh_token: rotated.body.refresh_token!, client_id: second.clientId })).status).toBe(429);
+
+    // The replay of a used refresh token still revokes its family during the flood.
+    const replay = await token(server, { grant_type: 'refresh_token', refresh_token: issued.body.refresh_token!, client_id: grant.clientId });
+    expect(replay).toMatchObject({ status: 400, body: { error: 'invalid_grant' } });
+    expect(await mcpStatus(server, rotated.body.access_token!)).toBe(401);
+
+    // Junk is still refused until the minute is over; then it is answered (and refused) again.
+    expect((await token(server, junk(3))).status).toBe(429);
+    clock += 60_000;
+    expect((await token(server, junk(3))).status).toBe(400);
+  });
+
+  it("a client's own budget: requests with its valid refresh token are limited per client, not without limit", async () => {
+    const server = await start();
+    const grant = await approvedCode(server);
+    const issued = await exchange(server, grant);
+    // A live refresh token presented for another resource fails without being used up; it still counts against the client.
+    const wrongTarget = () =>
+      token(server, {
+        grant_type: 'refresh_token',
+        refresh_token: issued.body.refresh_token!,
+        client_id: grant.clientId,
+        resource: 'https://elsewhere.example/mcp',
+      });
+    const statuses: number[] = [];
+    for (let i = 0; i < LIMITS.tokenRequestsPerClientPerMinute + 1; i++) statuses.push((await wrongTarget()).status);
+    // The code exchange above was the first of this minute's budget.
+    expect(statuses.filter((s) => s === 400)).toHaveLength(LIMITS.tokenRequestsPerClientPerMinute - 1);
+    expect(statuses.slice(-2)).toEqual([429, 429]);
+    // Junk from others has its own budget, untouched by this client's.
+    expect((await token(server, { grant_type: 'refresh_token', refresh_token: 'cmcp_rt_junk', client_id: grant.clientId })).status).toBe(400);
+    clock += 60_000;
+    expect((await token(server, { grant_type: 'refresh_token', refresh_token: issued.body.refresh_token!, client_id: grant.clientId })).status).toBe(200);
+  });
+
+  it('revocation: junk shares the limit, a known token is still revoked during a flood', async () => {
+    const server = await start();
+    const issued = await exchange(server, await approvedCode(server));
+    const revoke = (value: string) =>
+      fetch(`${origin(server)}/oauth/revoke`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ token: value }),
+      });
+    for (let i = 0; i < LIMITS.tokenRequestsPerMinute; i++) expect((await revoke(`junk-${i}`)).status).toBe(200);
+    expect((await revoke('junk-more')).status).toBe(429);
+    expect((await revoke(issued.body.access_token!)).status).toBe(200);
+    expect(await mcpStatus(server, issued.body.access_token!)).toBe(401);
+  });
+
+  it("a flood of authorization attempts for strangers' clients does not crowd out a client the owner approved before", async () => {
+    const server = await start();
+    const owner = await approvedCode(server);
+    // A stranger fills the waiting requests and the shared per-minute budget with a client of its own.
+    const stranger = await registered(server, { client_name: 'Stranger' });
+    const statuses: number[] = [];
+    for (let i = 0; i < LIMITS.authorizationsPerMinute; i++) statuses.push((await hop(authorizeUrl(server, stranger, pkcePair().challenge))).status);
+    expect(statuses.filter((s) => s === 303)).toHaveLength(LIMITS.maxPending);
+    const limited = await hop(authorizeUrl(server, stranger, pkcePair().challenge));
+    expect(limited.status).toBe(429);
+    expect(await limited.text()).toContain(`${LIMITS.authorizationsPerMinute} a minute, all callers together`);
+
+    // The owner's app reconnects (same client, approved before): its request waits for the owner, who approves it.
+    const { verifier, challenge } = pkcePair();
+    const outcome = await authorizeInBrowser(authorizeUrl(server, owner.clientId, challenge), ownerApproves(stateFile));
+    const code = outcome.redirect.searchParams.get('code')!;
+    expect((await exchange(server, { clientId: owner.clientId, code, verifier })).status).toBe(200);
+
+    // Its own budget is bounded too: a leaked client id buys a few waiting requests, not a flood.
+    const again: number[] = [];
+    for (let i = 0; i < LIMITS.authorizationsPerApprovedClientPerMinute + 1; i++)
+      again.push((await hop(authorizeUrl(server, owner.clientId, pkcePair().challenge))).status);
+    // One of this minute's budget went to the reconnection above; of the rest, only maxPendingPerApprovedClient may wait.
+    expect(again).toEqual([303, 303, 429, 429].slice(0, LIMITS.authorizationsPerApprovedClientPerMinute + 1));
+    expect(listConnections(stateFile, clock).pending.filter((p) => p.clientId === owner.clientId)).toHaveLength(LIMITS.maxPendingPerApprovedClient);
   });
 
   it('a flood of authorization attempts', async () => {

@@ -40,6 +40,10 @@ describe('headless OAuth with the CLI', () => {
       // The server's log tells the owner the same code and what asks.
       expect(server.stderr()).toContain(`"code":"${code}"`);
       expect(server.stderr()).toContain('Headless test app');
+      // ... and both checks to make before approving: the code, and where the app returns to.
+      expect(server.stderr()).toMatch(
+        /only if you started this, its page shows this code and returnsTo is the app you are connecting.*"returnsTo":"127\.0\.0\.1:1"/,
+      );
       const wrong = await runCli(['oauth', 'approve', 'BBBB-BBBB'], env);
       expect(wrong.code).toBe(2);
       expect(wrong.stderr).toContain(`waiting now: ${code}`);
@@ -61,6 +65,8 @@ describe('headless OAuth with the CLI', () => {
     const id = /(cmcp_client_\S+)\s+"Headless test app"/.exec(list.stdout)?.[1];
     expect(id).toBeDefined();
     expect(list.stdout).toMatch(/approved 20\d\d-/);
+    // The server (another process) recorded the calls above by the time they answered.
+    expect(list.stdout).toMatch(/last used 20\d\d-/);
 
     const revoked = await runCli(['oauth', 'revoke', id!], env);
     expect(revoked.code).toBe(0);

@@ -233,6 +233,12 @@ describe.skipIf(!chromiumAvailable())('Connected clients and the consent prompt 
     await row.waitFor();
     await row.getByText('chatgpt.com', { exact: true }).waitFor();
     expect(await row.getByText('Not approved').count()).toBe(0);
+    // The tools/list above is recorded by the time it answered: "Last used" shows its time, not "never".
+    const lastUsed = panel.list().clients.find((c) => c.name === 'ChatGPT')!.lastUsedAt;
+    expect(lastUsed).not.toBeNull();
+    const lastUsedCell = row.getByRole('cell').nth(3);
+    expect(await lastUsedCell.textContent()).not.toBe('never');
+    expect(await lastUsedCell.textContent()).toContain(String(new Date(lastUsed!).getFullYear()));
     await page.screenshot({ path: path.join(SCREENSHOTS, 'oauth-connected-clients.png') });
 
     // Revoke asks once more, then the token stops working at the next request.
