@@ -4,6 +4,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { commandsWarning } from '../renderer/src/dangers.js';
+import { toDraft } from '../renderer/src/draft.js';
 import { childEnv, runCli } from './helpers/servers.js';
 import { makeTempDir, removeDir, writeJson } from './helpers/temp.js';
 
@@ -131,6 +133,15 @@ describe('config check applies every rule serve applies, and warns', () => {
     expect(run.stderr).not.toContain('system.info');
     const dotted = writeJson(path.join(dir, 'd.json'), { server: { toolNames: 'dotted' }, filesystem: { roots: [dir] } });
     expect((await runCli(['config', 'check', '--config', dotted], childEnv(dir))).stderr).toMatch(/tools exposed: .*\bsystem\.info\b.*\bfs\.list\b/);
+  });
+
+  it('warns about "*" in the words the settings window uses for the same config', async () => {
+    const file = writeJson(path.join(dir, 'c.json'), { shell: { enabled: true, allowedCommands: ['*'], sandbox: 'off' } });
+    const run = await runCli(['config', 'check', '--config', file], childEnv(dir));
+    expect(run.code).toBe(0);
+    const draft = toDraft({ shell: { enabled: true, allowedCommands: ['*'], sandbox: 'off' } });
+    expect(run.stderr).toContain(`warning: shell.allowedCommands is ["*"]: ${commandsWarning(draft, process.platform)}`);
+    expect(run.stderr).toContain("with your account's rights");
   });
 
   it('warns about grants that cannot work as meant', async () => {

@@ -46,7 +46,7 @@ function configCheck(cli: CliOverrides): number | Promise<number> {
     }
     say(`configuration is valid (${file ?? 'no config file, using defaults'})`);
     for (const note of sandbox) say(`commands: ${note}`);
-    for (const warning of configWarnings(config, { kind })) say(`warning: ${warning}`);
+    for (const warning of configWarnings(config, { kind, platform: process.platform })) say(`warning: ${warning}`);
     say(
       `tools exposed: ${enabledTools(config)
         .map((t) => exposedName(t.name, config))
