@@ -52,7 +52,7 @@ function withSchema<T extends z.ZodType>(schema: T, standard: Standard, validate
   return new Proxy(schema, { get: (target, prop, receiver) => (prop === '~standard' ? wrapped : Reflect.get(target, prop, receiver)) });
 }
 
-const cache = new WeakMap<z.ZodType, z.ZodType>();
+const strictCopies = new WeakMap<z.ZodType, z.ZodType>();
 
 /**
  * The same schema with every object, however deeply nested (arrays, optionals, unions...),
@@ -60,7 +60,7 @@ const cache = new WeakMap<z.ZodType, z.ZodType>();
  * tool's own schema (already `additionalProperties: false` everywhere).
  */
 function strict(schema: z.ZodType): z.ZodType {
-  const done = cache.get(schema);
+  const done = strictCopies.get(schema);
   if (done) return done;
   const def = schema.def as unknown as Record<string, unknown> & { type: string };
   const child = (key: string) => ({ [key]: strict(def[key] as z.ZodType) });
@@ -111,7 +111,7 @@ function strict(schema: z.ZodType): z.ZodType {
     default:
       made = schema; // strings, numbers, enums...: nothing to close
   }
-  cache.set(schema, made);
+  strictCopies.set(schema, made);
   return made;
 }
 
