@@ -4,6 +4,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { commandsWarning } from '../renderer/src/dangers.js';
+import { toDraft } from '../renderer/src/draft.js';
 import { childEnv, runCli } from './helpers/servers.js';
 import { makeTempDir, removeDir, writeJson } from './helpers/temp.js';
 
@@ -84,7 +86,62 @@ describe('config check applies every rule serve applies, and warns', () => {
     const file = writeJson(path.join(dir, 'c.json'), { server: { host: '0.0.0.0' } });
     const run = await runCli(['config', 'check', '--config', file], childEnv(dir));
     expect(run.code).toBe(2);
-    expect(run.stderr).toMatch(/server would refuse to start: Refusing to listen on 0\.0\.0\.0/);
+    expect(run.stderr).toMatch(/server would refuse to start over HTTP \(serve --http\): Refusing to listen on 0\.0\.0\.0/);
+  });
+
+  const tokenFile = () => path.join(dir, '.config', 'chatgpt-mcp', 'token');
+  it.each([
+    ['a public tunnel host with server.auth "none"', { server: { auth: 'none', allowedHosts: ['abc.trycloudflare.com'] } }, null],
+    ['OAuth with several public hosts and no publicUrl', { server: { auth: 'oauth', allowedHosts: ['a.example.com', 'b.example.com'] } }, null],
+    ['OAuth beyond loopback without publicUrl', { server: { auth: 'bearer+oauth', host: '0.0.0.0', allowNonLoopback: true, token: 'x'.repeat(32) } }, null],
+    ['a token file that holds no usable token', {}, 'short\n'],
+    ['a token file that cannot be read (a folder)', {}, 'folder'],
+  ])('refuses %s with the message serve gives', async (_name, settings, token) => {
+    const file = writeJson(path.join(dir, 'c.json'), settings);
+    if (token === 'folder') fs.mkdirSync(tokenFile(), { recursive: true });
+    else if (token) {
+      fs.mkdirSync(path.dirname(tokenFile()), { recursive: true });
+      fs.writeFileSync(tokenFile(), token, { mode: 0o600 });
+    }
+    const serve = await runCli(['serve', '--http', '--port', '0', '--config', file], childEnv(dir));
+    expect(serve.code).not.toBe(0);
+    expect(serve.stderr).not.toContain('listening');
+    const message = serve.stderr
+      .trim()
+      .split('\n')
+      .at(-1)!
+      .replace(/^chatgpt-mcp: /, '');
+    expect(message).toMatch(/Refusing|OAuth|token file/);
+    const check = await runCli(['config', 'check', '--port', '0', '--config', file], childEnv(dir));
+    expect(check.code).toBe(2);
+    expect(check.stderr).toContain(`server would refuse to start over HTTP (serve --http): ${message}`);
+    expect(check.stdout).toBe('');
+    if (token === 'short\n') expect(fs.readFileSync(tokenFile(), 'utf8')).toBe('short\n'); // check changes nothing
+  });
+
+  it('creates no token file, and passes when serve would create one', async () => {
+    const file = writeJson(path.join(dir, 'c.json'), {});
+    const run = await runCli(['config', 'check', '--config', file], childEnv(dir));
+    expect(run.code).toBe(0);
+    expect(fs.existsSync(tokenFile())).toBe(false);
+  });
+
+  it('lists the tools by the names clients see', async () => {
+    const file = writeJson(path.join(dir, 'c.json'), { filesystem: { roots: [dir] } });
+    const run = await runCli(['config', 'check', '--config', file], childEnv(dir));
+    expect(run.stderr).toMatch(/tools exposed: .*\bsystem_info\b.*\bfs_list\b/);
+    expect(run.stderr).not.toContain('system.info');
+    const dotted = writeJson(path.join(dir, 'd.json'), { server: { toolNames: 'dotted' }, filesystem: { roots: [dir] } });
+    expect((await runCli(['config', 'check', '--config', dotted], childEnv(dir))).stderr).toMatch(/tools exposed: .*\bsystem\.info\b.*\bfs\.list\b/);
+  });
+
+  it('warns about "*" in the words the settings window uses for the same config', async () => {
+    const file = writeJson(path.join(dir, 'c.json'), { shell: { enabled: true, allowedCommands: ['*'], sandbox: 'off' } });
+    const run = await runCli(['config', 'check', '--config', file], childEnv(dir));
+    expect(run.code).toBe(0);
+    const draft = toDraft({ shell: { enabled: true, allowedCommands: ['*'], sandbox: 'off' } });
+    expect(run.stderr).toContain(`warning: shell.allowedCommands is ["*"]: ${commandsWarning(draft, process.platform)}`);
+    expect(run.stderr).toContain("with your account's rights");
   });
 
   it('warns about grants that cannot work as meant', async () => {

@@ -5,16 +5,16 @@ import { createInterface } from 'node:readline/promises';
 import { saveConfig } from '../config/save.js';
 import { configPathFor, type CliOverrides } from '../config/load.js';
 import { redactConfig } from '../config/redact.js';
-import type { ConfigInput } from '../config/schema.js';
-import { generateToken } from '../config/token.js';
+import type { Config, ConfigInput } from '../config/schema.js';
+import { existingBearerToken, generateToken } from '../config/token.js';
 import { configWarnings } from '../config/warnings.js';
-import { bindRefusal } from '../mcp/http-guards.js';
-import { enabledTools } from '../mcp/server.js';
+import { enabledTools, exposedName } from '../mcp/server.js';
+import { httpStartRefusal } from '../mcp/start-refusal.js';
 import { FilesystemPolicy } from '../policy/filesystem.js';
 import { SandboxPolicy, SandboxUnavailableError } from '../policy/sandbox.js';
 import { createLocalAdapter } from '../../adapter/local-computer-adapter.js';
 import { EXIT, print, say, usageError, withConfig } from './io.js';
-import { protectedPaths } from './places.js';
+import { protectedPaths, stateDir } from './places.js';
 
 export interface InitOptions {
   roots: string[];
@@ -34,22 +34,38 @@ export function configCommand(sub: string | undefined, cli: CliOverrides, init: 
 /** Every rule `serve` applies, then the warnings about configs that cannot work as meant. */
 function configCheck(cli: CliOverrides): number | Promise<number> {
   return withConfig(cli, async ({ config, file, path: configFile }) => {
-    const refusal = bindRefusal(config.server);
+    const refusal = httpRefusal(config);
     const sandbox = await sandboxNotes(config, configFile);
     if (refusal || sandbox instanceof SandboxUnavailableError) {
-      say(`configuration is valid, but the server would refuse to start: ${refusal ? refusal.message : (sandbox as Error).message}`);
+      say(
+        refusal
+          ? `configuration is valid, but the server would refuse to start over HTTP (serve --http): ${refusal}`
+          : `configuration is valid, but the server would refuse to start: ${(sandbox as Error).message}`,
+      );
       return EXIT.config;
     }
     say(`configuration is valid (${file ?? 'no config file, using defaults'})`);
     for (const note of sandbox) say(`commands: ${note}`);
-    for (const warning of configWarnings(config, { kind })) say(`warning: ${warning}`);
+    for (const warning of configWarnings(config, { kind, platform: process.platform })) say(`warning: ${warning}`);
     say(
       `tools exposed: ${enabledTools(config)
-        .map((t) => t.name)
+        .map((t) => exposedName(t.name, config))
         .join(', ')}`,
     );
     return print(JSON.stringify(redactConfig(config), null, 2));
   });
+}
+
+/** What "serve --http" refuses before listening, with its own message: the server settings, then the token file it would read. */
+function httpRefusal(config: Readonly<Config>): string | null {
+  const refusal = httpStartRefusal(config.server);
+  if (refusal) return refusal.message;
+  try {
+    existingBearerToken(config, stateDir());
+    return null;
+  } catch (error) {
+    return (error as Error).message;
+  }
 }
 
 /** What the sandbox would be on this computer (probing it as serve does), or why serve would refuse it. */

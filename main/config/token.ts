@@ -34,14 +34,25 @@ export interface BearerToken {
  * config (server.token or CHATGPT_MCP_TOKEN) wins; otherwise the token file is read, or created.
  */
 export async function ensureBearerToken(config: Readonly<Config>, appDir: string): Promise<BearerToken | null> {
+  const existing = existingBearerToken(config, appDir);
+  if (existing !== 'to-create') return existing;
+  const file = tokenFilePath(appDir);
+  const token = generateToken();
+  await writeFileAtomic(file, token + '\n');
+  return { token, source: 'file', file, created: true };
+}
+
+/**
+ * The token as it stands, without creating anything (`config check` asks this too): null when
+ * bearer tokens are not accepted, "to-create" when the token file does not exist yet. Throws
+ * when the token file is there but cannot be used, which stops the HTTP server from starting.
+ */
+export function existingBearerToken(config: Readonly<Config>, appDir: string): BearerToken | 'to-create' | null {
   if (!acceptsBearer(config)) return null;
   if (config.server.token) return { token: config.server.token, source: 'config' };
   const file = tokenFilePath(appDir);
   const existing = readTokenFile(file);
-  if (existing) return { token: existing, source: 'file', file };
-  const token = generateToken();
-  await writeFileAtomic(file, token + '\n');
-  return { token, source: 'file', file, created: true };
+  return existing ? { token: existing, source: 'file', file } : 'to-create';
 }
 
 export function acceptsBearer(config: Readonly<Config>): boolean {

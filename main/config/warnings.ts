@@ -3,12 +3,16 @@
  * check` (the settings window shows its own warnings from the same lists). Pure: what is on
  * disk comes in as `facts`.
  */
+import { anyCommandWarning } from '../policy/command-reach.js';
+import { resolveSandbox } from '../policy/sandbox-mode.js';
 import { isCodeRunner } from './code-runners.js';
 import type { Config } from './schema.js';
 
 export interface DiskFacts {
   /** What is at an absolute path: a directory, something else, or nothing. */
   kind(path: string): 'directory' | 'other' | 'missing';
+  /** The OS (process.platform): what shell.sandbox "auto" means depends on it. */
+  platform: string;
 }
 
 export function configWarnings(config: Readonly<Config>, disk: DiskFacts): string[] {
@@ -30,7 +34,10 @@ export function configWarnings(config: Readonly<Config>, disk: DiskFacts): strin
   if (!shell.enabled && shell.allowedCommands.length > 0) warnings.push('shell.allowedCommands is set, but shell.enabled is false: no command can run');
   if (shell.enabled && shell.allowedCommands.length === 0) warnings.push('shell.enabled is on, but shell.allowedCommands is empty: no command can run');
   if (shell.enabled) {
-    if (shell.allowedCommands.includes('*')) warnings.push('shell.allowedCommands is ["*"]: any program on this computer can run, with your account\'s rights');
+    if (shell.allowedCommands.includes('*')) {
+      // The settings window shows the same sentence for the same config.
+      warnings.push(`shell.allowedCommands is ["*"]: ${anyCommandWarning(resolveSandbox(shell, desktop.hostDisplayAccess, disk.platform))}`);
+    }
     const runners = shell.allowedCommands.filter((c) => c !== '*' && isCodeRunner(c));
     if (runners.length > 0) {
       warnings.push(

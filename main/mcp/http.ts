@@ -17,7 +17,8 @@ import type { MetadataFetchOptions } from '../auth/client-metadata-document.js';
 import type { ConsentRequest } from '../auth/connections.js';
 import { OAuthStateError } from '../auth/oauth-state.js';
 import { publicOrigin } from '../auth/public-origin.js';
-import { allowedHostnames, allowedOrigins, bearerMatches, bindRefusal, hostnameOf, originAllowed, tunnelRefusal } from './http-guards.js';
+import { allowedHostnames, allowedOrigins, bearerMatches, hostnameOf, originAllowed } from './http-guards.js';
+import { httpStartRefusal } from './start-refusal.js';
 import type { ReplyBacklog } from './reply-backlog.js';
 
 export interface HttpServerOptions {
@@ -59,13 +60,11 @@ export class ListenError extends Error {
 
 export async function startHttpServer({ config, factory, logger, bearerToken, oauth: oauthOptions, answers }: HttpServerOptions): Promise<RunningHttpServer> {
   const { server: settings } = config;
-  const refusal = bindRefusal(settings) ?? tunnelRefusal(settings);
+  // Checked before listening so a bad setup never listens (config check applies the same rules).
+  const refusal = httpStartRefusal(settings);
   if (refusal) throw new ListenError(refusal.message, refusal.reason);
   const usesOAuth = settings.auth === 'oauth' || settings.auth === 'bearer+oauth';
   if (usesOAuth && !oauthOptions) throw new ListenError('OAuth is on (server.auth) but this server was given no place for its state.', 'oauth-state');
-  // Known before listening unless the port is 0; checked early so a bad setup never listens.
-  const early = usesOAuth ? publicOrigin(settings, settings.port) : null;
-  if (early && 'error' in early) throw new ListenError(early.error, 'no-public-url');
   const acceptsBearer = settings.auth === 'bearer' || settings.auth === 'bearer+oauth';
   const token = acceptsBearer ? (bearerToken ?? settings.token ?? null) : null;
   if (acceptsBearer && !token) {

@@ -4,12 +4,13 @@
  * every request, because its cache lives on the per-request McpServer).
  *
  * Portable means what strict tool converters (OpenAI's strict mode, the Agents SDKs) accept:
- * - every object says `additionalProperties: false`, and an unknown argument is refused;
+ * - every object says `additionalProperties: false`, and an unknown property is refused at
+ *   every level (a typo such as `replace_all` must not be dropped without a word);
  * - an optional input is also nullable, and `null` means "not given": strict mode makes every
  *   property required, so a model can only leave one out by sending null;
  * - no JSON Schema type arrays (`["number", "null"]`): `anyOf` instead.
  */
-import type * as z from 'zod';
+import * as z from 'zod';
 
 type JsonSchemaOptions = { target: string };
 type Json = Record<string, unknown>;
@@ -19,6 +20,7 @@ type Standard = z.ZodType['~standard'] & {
 
 export function toolInputSchema<T extends z.ZodObject>(schema: T): T {
   const standard = schema['~standard'] as Standard;
+  const strictStandard = strict(schema)['~standard'];
   const known = Object.keys(schema.shape);
   const validate = (value: unknown) => {
     const args = withoutNulls(value);
@@ -28,7 +30,8 @@ export function toolInputSchema<T extends z.ZodObject>(schema: T): T {
         return { issues: unknown.map((key) => ({ message: `unknown argument "${key}"; the arguments are: ${known.join(', ') || 'none'}`, path: [key] })) };
       }
     }
-    return standard.validate(args);
+    const result = strictStandard.validate(args);
+    return result instanceof Promise ? result.then(renamed) : renamed(result);
   };
   return withSchema(schema, standard, validate, (json) => portable(json, true));
 }
@@ -47,6 +50,83 @@ function withSchema<T extends z.ZodType>(schema: T, standard: Standard, validate
   };
   const wrapped = { ...standard, validate, jsonSchema: { input: memo('input'), output: memo('output') } };
   return new Proxy(schema, { get: (target, prop, receiver) => (prop === '~standard' ? wrapped : Reflect.get(target, prop, receiver)) });
+}
+
+const strictCopies = new WeakMap<z.ZodType, z.ZodType>();
+
+/**
+ * The same schema with every object, however deeply nested (arrays, optionals, unions...),
+ * refusing unknown keys. Only validation uses it: the advertised JSON Schema comes from the
+ * tool's own schema (already `additionalProperties: false` everywhere).
+ */
+function strict(schema: z.ZodType): z.ZodType {
+  const done = strictCopies.get(schema);
+  if (done) return done;
+  const def = schema.def as unknown as Record<string, unknown> & { type: string };
+  const child = (key: string) => ({ [key]: strict(def[key] as z.ZodType) });
+  let made: z.ZodType;
+  switch (def.type) {
+    case 'object': {
+      const shape = Object.fromEntries(Object.entries((schema as z.ZodObject).shape).map(([k, v]) => [k, strict(v as z.ZodType)]));
+      const keys = Object.keys(shape).join(', ') || 'none';
+      // The message is finished in namingUnknownKeys, which knows the path.
+      const error = (issue: { code?: string }) => (issue.code === 'unrecognized_keys' ? `the properties there are: ${keys}` : undefined);
+      made = schema.clone({ ...def, shape, catchall: z.never(), error } as typeof schema.def);
+      break;
+    }
+    case 'array':
+      made = schema.clone({ ...def, ...child('element') } as typeof schema.def);
+      break;
+    case 'optional':
+    case 'nullable':
+    case 'default':
+    case 'prefault':
+    case 'nonoptional':
+    case 'readonly':
+    case 'catch':
+      made = schema.clone({ ...def, ...child('innerType') } as typeof schema.def);
+      break;
+    case 'union':
+      made = schema.clone({ ...def, options: (def.options as z.ZodType[]).map(strict) } as typeof schema.def);
+      break;
+    case 'record':
+      made = schema.clone({ ...def, ...child('valueType') } as typeof schema.def);
+      break;
+    case 'pipe':
+      made = schema.clone({ ...def, ...child('in'), ...child('out') } as typeof schema.def);
+      break;
+    case 'intersection':
+      made = schema.clone({ ...def, ...child('left'), ...child('right') } as typeof schema.def);
+      break;
+    case 'tuple':
+      made = schema.clone({
+        ...def,
+        items: (def.items as z.ZodType[]).map(strict),
+        rest: def.rest ? strict(def.rest as z.ZodType) : def.rest,
+      } as typeof schema.def);
+      break;
+    case 'lazy':
+      made = z.lazy(() => strict((def.getter as () => z.ZodType)()));
+      break;
+    default:
+      made = schema; // strings, numbers, enums...: nothing to close
+  }
+  strictCopies.set(schema, made);
+  return made;
+}
+
+function renamed<R extends { issues?: ReadonlyArray<Issue> }>(result: R): R {
+  return result.issues ? { ...result, issues: result.issues.flatMap(namingUnknownKeys) } : result;
+}
+
+type Issue = { message: string; path?: ReadonlyArray<PropertyKey | { key: PropertyKey }>; code?: string; keys?: string[] };
+
+/** One issue per unknown key, named with where it is: `unknown property "bogus" in edits[0]; the properties there are: ...`. */
+function namingUnknownKeys(issue: Issue): Issue[] {
+  if (issue.code !== 'unrecognized_keys' || !issue.keys) return [issue];
+  const path = (issue.path ?? []).map((p) => (typeof p === 'object' ? p.key : p));
+  const where = path.reduce<string>((text, p) => (typeof p === 'number' ? `${text}[${p}]` : text ? `${text}.${String(p)}` : String(p)), '');
+  return issue.keys.map((key) => ({ message: `unknown property "${key}" in ${where || 'the arguments'}; ${issue.message}`, path: [...path, key] }));
 }
 
 /** `null` anywhere in the arguments means the value was not given. */

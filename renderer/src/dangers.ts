@@ -3,10 +3,11 @@
  * next to the control while it is on.
  */
 import { isCodeRunner } from '../../main/config/code-runners.js';
+import { anyCommandWarning } from '../../main/policy/command-reach.js';
+import { resolveSandbox } from '../../main/policy/sandbox-mode.js';
 import type { Draft } from './draft.js';
 
 export const WARNINGS = {
-  anyCommand: 'Any program on this computer can be run, with your account’s rights.',
   codeRunner:
     'Shells, interpreters, git, package managers, build tools and programs like env, find, sed, sort or xdg-open run any code they are given: allowing one is like allowing every program.',
   homeRoot: 'Shares your whole home folder, including keys and app data.',
@@ -37,9 +38,10 @@ export function rootWarning(path: string, env: Environment): string | null {
   return null;
 }
 
-export function commandsWarning(draft: Draft): string | null {
+/** What "*" hands over depends on the sandbox in effect (the same sentence config check prints). */
+export function commandsWarning(draft: Draft, platform: string): string | null {
   if (!draft.shell.enabled) return null;
-  if (draft.shell.allowedCommands.includes('*')) return WARNINGS.anyCommand;
+  if (draft.shell.allowedCommands.includes('*')) return anyCommandWarning(resolveSandbox(draft.shell, draft.desktop.hostDisplayAccess, platform));
   return draft.shell.allowedCommands.some(isCodeRunner) ? WARNINGS.codeRunner : null;
 }
 

@@ -2,11 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { isCodeRunner } from '../../main/config/code-runners.js';
 import { configSchema, type ConfigInput } from '../../main/config/schema.js';
 import { configWarnings } from '../../main/config/warnings.js';
+import { commandsWarning } from '../../renderer/src/dangers.js';
+import { toDraft } from '../../renderer/src/draft.js';
 
-const disk = {
-  kind: (path: string) => (path.endsWith('missing') ? ('missing' as const) : path.endsWith('.txt') ? ('other' as const) : ('directory' as const)),
-};
-const warn = (input: ConfigInput) => configWarnings(configSchema.parse(input), disk);
+const kind = (path: string) => (path.endsWith('missing') ? ('missing' as const) : path.endsWith('.txt') ? ('other' as const) : ('directory' as const));
+const warn = (input: ConfigInput, platform = 'linux') => configWarnings(configSchema.parse(input), { kind, platform });
 
 describe('configWarnings', () => {
   it('is quiet for a config that works', () => {
@@ -21,7 +21,7 @@ describe('configWarnings', () => {
     ['write with only read-only roots', { filesystem: { write: true, roots: [{ path: '/p', readOnly: true }] } }, /every root is read-only/],
     ['commands with the shell off', { shell: { allowedCommands: ['ls'] } }, /shell\.enabled is false/],
     ['the shell on with no command', { shell: { enabled: true } }, /allowedCommands is empty/],
-    ['any program', { shell: { enabled: true, allowedCommands: ['*'] } }, /any program/],
+    ['any program', { shell: { enabled: true, allowedCommands: ['*'] } }, /shell\.allowedCommands is \["\*"\]: Any program on this computer can be run/],
     [
       'code runners',
       { shell: { enabled: true, allowedCommands: ['ls', 'git', '/usr/bin/python3', 'sort'] } },
@@ -32,6 +32,31 @@ describe('configWarnings', () => {
     ['service control with no service', { services: { control: true } }, /lists no service/],
   ])('warns about %s', (_label, input, message) => {
     expect(warn(input).join('\n')).toMatch(message);
+  });
+});
+
+describe('the "*" warning says what the sandbox in effect allows, as the settings window does', () => {
+  const star = (shell: ConfigInput['shell'], platform: string) =>
+    warn({ shell: { enabled: true, allowedCommands: ['*'], ...shell } }, platform).find((w) => w.startsWith('shell.allowedCommands is ["*"]'));
+
+  it.each<[string, ConfigInput['shell'], string, RegExp]>([
+    ['sandbox off', { sandbox: 'off' }, 'linux', /with your account's rights: anything your account can reach\.$/],
+    ['"auto" on macOS (no sandbox by default)', {}, 'darwin', /with your account's rights: anything your account can reach\.$/],
+    [
+      '"auto" on Linux (workspace)',
+      {},
+      'linux',
+      /within the sandbox: it can write only in writable shared folders and a private temp folder, and read the rest of the system except secret folders and this app's folders\.$/,
+    ],
+    ['read-only', { sandbox: 'read-only' }, 'linux', /within the sandbox: it can write only in a private temp folder, and read/],
+  ])('%s', (_label, shell, platform, message) => {
+    const warning = star(shell, platform);
+    expect(warning).toMatch(message);
+    if (!/sandbox:/.test(String(warning))) expect(warning).not.toMatch(/sandbox/);
+    else expect(warning).not.toMatch(/account's rights/);
+    // Word for word what the window shows next to the list for the same config.
+    const draft = toDraft({ shell: { enabled: true, allowedCommands: ['*'], ...shell } });
+    expect(warning).toBe(`shell.allowedCommands is ["*"]: ${commandsWarning(draft, platform)}`);
   });
 });
 

@@ -7,7 +7,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectModernHttp } from '../helpers/clients.js';
+import { connectModernHttp, textOf } from '../helpers/clients.js';
 import { childEnv, runCli, startCliHttp } from '../helpers/servers.js';
 import { makeTempDir, removeDir, writeJson } from '../helpers/temp.js';
 
@@ -81,6 +81,29 @@ describe('portability of every tool', () => {
       expect(result.structuredContent).toMatchObject({ bytesWritten: 3, created: true });
       const refused = await client.callTool({ name: 'fs_read', arguments: { path: 'strict.txt', maxbytes: 10 } });
       expect(refused.isError).toBe(true);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('an unknown property in a nested object is refused, named with its path, and nothing is done', async () => {
+    const client = await connectModernHttp(server.url, token);
+    try {
+      await client.callTool({ name: 'fs_write', arguments: { path: 'nested.txt', content: 'a a\n' } });
+      const refused = await client.callTool({
+        name: 'fs_edit',
+        arguments: { path: 'nested.txt', edits: [{ oldText: 'a', newText: 'b', replace_all: true }] },
+      });
+      expect(refused.isError).toBe(true);
+      expect(textOf(refused)).toBe(
+        'Input validation error: Invalid arguments for tool fs_edit: edits.0.replace_all: unknown property "replace_all" in edits[0]; the properties there are: oldText, newText, replaceAll',
+      );
+      expect(fs.readFileSync(path.join(home, 'root', 'nested.txt'), 'utf8')).toBe('a a\n');
+      // The same refusal as for an unknown argument at the top.
+      const top = await client.callTool({ name: 'fs_read', arguments: { path: 'nested.txt', maxbytes: 10 } });
+      expect(textOf(top)).toMatch(
+        /^Input validation error: Invalid arguments for tool fs_read: maxbytes: unknown argument "maxbytes"; the arguments are: path, /,
+      );
     } finally {
       await client.close();
     }

@@ -161,19 +161,36 @@ describe('dangerous grants', () => {
     expect(rootWarning('C:\\Users\\Me\\code', win)).toBeNull();
   });
 
+  it('"*" says what the sandbox in effect allows: "auto" is the workspace sandbox on Linux, none on macOS and Windows', () => {
+    const draft = defaultDraft();
+    draft.shell.enabled = true;
+    draft.shell.allowedCommands = ['*'];
+    const sandboxed = commandsWarning(draft, 'linux');
+    expect(sandboxed).toContain('write only in writable shared folders and a private temp folder');
+    expect(sandboxed).not.toContain("your account's rights");
+    const unsandboxed = "Any program on this computer can be run, with your account's rights: anything your account can reach.";
+    expect(commandsWarning(draft, 'darwin')).toBe(unsandboxed);
+    expect(commandsWarning(draft, 'win32')).toBe(unsandboxed);
+    draft.shell.sandbox = 'off';
+    expect(commandsWarning(draft, 'linux')).toBe(unsandboxed);
+    draft.shell.sandbox = 'read-only';
+    expect(commandsWarning(draft, 'darwin')).toContain('write only in a private temp folder');
+    expect(commandsWarning(draft, 'win32')).toBe(unsandboxed); // refused at start there, never pretended
+  });
+
   it('any command, non-loopback host, host display access', () => {
     const draft = defaultDraft();
-    expect([commandsWarning(draft), hostWarning(draft), displayWarning(draft)]).toEqual([null, null, null]);
+    expect([commandsWarning(draft, 'linux'), hostWarning(draft), displayWarning(draft)]).toEqual([null, null, null]);
     draft.shell.allowedCommands = ['*'];
-    expect(commandsWarning(draft)).toBeNull(); // shell still off
+    expect(commandsWarning(draft, 'linux')).toBeNull(); // shell still off
     draft.shell.enabled = true;
-    expect(commandsWarning(draft)).toBe(WARNINGS.anyCommand);
+    expect(commandsWarning(draft, 'linux')).toMatch(/^Any program on this computer can be run, and run any code, within the sandbox/);
     draft.shell.allowedCommands = ['rg', 'ls'];
-    expect(commandsWarning(draft)).toBeNull();
+    expect(commandsWarning(draft, 'linux')).toBeNull();
     draft.shell.allowedCommands = ['rg', '/usr/bin/git'];
-    expect(commandsWarning(draft)).toBe(WARNINGS.codeRunner);
+    expect(commandsWarning(draft, 'linux')).toBe(WARNINGS.codeRunner);
     draft.shell.allowedCommands = ['C:\\Python\\Python.exe'.replace('.exe', ''), 'ls'];
-    expect(commandsWarning(draft)).toBe(WARNINGS.codeRunner);
+    expect(commandsWarning(draft, 'linux')).toBe(WARNINGS.codeRunner);
     draft.server.host = '0.0.0.0';
     expect(hostWarning(draft)).toBe(WARNINGS.remoteHost);
     draft.desktop.hostDisplayAccess = true;

@@ -444,12 +444,28 @@ describe.skipIf(!available)('settings window in headless Chromium', () => {
     await page.context().close();
   });
 
-  it('says what is true about commands: only the working folder is checked', async () => {
-    startWith({});
-    const { page } = await openWindow();
+  it('says what is true about commands: only the working folder is checked, and a running program reaches what the sandbox allows', async () => {
+    startWith({ shell: { enabled: true, allowedCommands: ['*'] } });
+    const { page, errors } = await openWindow();
     await nav(page, 'Commands').click();
     await page.getByText('Only the folder they start in must be a shared folder').waitFor();
     expect(await page.getByText('inside the shared folders').count()).toBe(0);
+    // "auto" on Linux is the workspace sandbox: neither the Access card nor the "*" warning may claim the account's full reach.
+    await page.getByText('Once running, a program stays in the sandbox: it can write only in writable shared folders and a private temp folder').waitFor();
+    await page.getByText('Any program on this computer can be run, and run any code, within the sandbox').waitFor();
+    expect(await page.getByText('anything your account can').count()).toBe(0);
+    expect(await page.getByText("your account's rights").count()).toBe(0);
+
+    await page.getByRole('combobox', { name: 'Mode', exact: true }).selectOption('read-only');
+    await page.getByText('Once running, a program stays in the sandbox: it can write only in a private temp folder').waitFor();
+
+    await page.getByRole('combobox', { name: 'Mode', exact: true }).selectOption('off');
+    await page.getByText("Once running, a program has your account's rights: it can reach anything your account can, not just the shared folders.").waitFor();
+    await page.getByText("Any program on this computer can be run, with your account's rights: anything your account can reach.").waitFor();
+    expect(await page.getByText('stays in the sandbox').count()).toBe(0);
+    expect(await page.getByText('within the sandbox').count()).toBe(0);
+    await screenshotWholeSection(page, path.join(SCREENSHOTS, 'commands-sandbox-off.png'));
+    expect(errors).toEqual([]);
     await page.context().close();
   });
 

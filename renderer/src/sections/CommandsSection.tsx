@@ -1,4 +1,5 @@
 import type { NetworkSetting, SandboxSetting } from '../../../main/config/schema';
+import { commandReach } from '../../../main/policy/command-reach';
 import { defaultSandboxMode, describeChoice, resolveSandbox } from '../../../main/policy/sandbox-mode';
 import { Card, DurationField, ListEditor, SelectField, SizeField, Switch, Warning, fieldId } from '../components/fields';
 import { commandsWarning } from '../dangers';
@@ -35,7 +36,7 @@ export function CommandsSection({ draft, edit, errors, env }: SectionProps) {
     <>
       <Card
         title="Access"
-        description="Programs run directly (never through a shell) with an argument list, as your account. Only the folder they start in must be a shared folder: once running, a program can reach anything your account can, not just the shared folders."
+        description={`Programs run directly (never through a shell) with an argument list, as your account. Only the folder they start in must be a shared folder. ${commandReach(sandbox)}`}
       >
         <Switch
           id={fieldId('shell.enabled')}
@@ -57,7 +58,7 @@ export function CommandsSection({ draft, edit, errors, env }: SectionProps) {
           addLabel="Add program"
           empty="No programs allowed yet."
           disabled={off}
-          warning={commandsWarning(draft)}
+          warning={commandsWarning(draft, env.platform)}
           errorFor={(i) => errors.get(`shell.allowedCommands.${i}`)}
           onChange={(items) => edit((d) => void (d.shell.allowedCommands = items))}
           check={(value) => (/\s/.test(value) && !/[\\/]/.test(value) ? 'one program name, without arguments' : null)}
