@@ -102,12 +102,12 @@ export function CommandsSection({ draft, edit, errors, env }: SectionProps) {
         <div className="grid-2">
           <DurationField
             id={fieldId('shell.maxRuntimeMs')}
-            label="Longest run"
+            label="Longest wait in one call"
             value={shell.maxRuntimeMs}
             disabled={off}
             error={errors.get('shell.maxRuntimeMs')}
             onChange={(n) => edit((d) => void (d.shell.maxRuntimeMs = n))}
-            hint="The whole process tree is stopped after this."
+            hint="A command still running then goes on under a handle the model can read and stop (or, with a timeout it chose, is stopped with its whole process tree)."
           />
           <SizeField
             id={fieldId('shell.maxOutputBytes')}
