@@ -1,0 +1,59 @@
+/** Tool names in the server's own texts, rewritten to the exposed form (main/mcp/tool-names.ts). */
+import { describe, expect, it } from 'vitest';
+import { toolNameRewriter } from '../../main/mcp/tool-names.js';
+import { ALL_TOOLS } from '../../main/mcp/tools/index.js';
+
+const NAMES = ALL_TOOLS.map((t) => t.name);
+const underscore = toolNameRewriter(NAMES, 'underscore');
+
+describe('toolNameRewriter', () => {
+  it('rewrites every known tool name to its underscore form', () => {
+    for (const name of NAMES) expect(underscore.rewrite(`call ${name} next`)).toBe(`call ${name.replace(/\./g, '_')} next`);
+    expect(underscore.rewrite('read it with process.output, end it with process.stop. system.info lists them')).toBe(
+      'read it with process_output, end it with process_stop. system_info lists them',
+    );
+    expect(underscore.rewrite('(from screen.capture / ui.snapshot / ui.find)')).toBe('(from screen_capture / ui_snapshot / ui_find)');
+    expect(underscore.rewrite('`fs.write`, "fs.edit" and fs.read:')).toBe('`fs_write`, "fs_edit" and fs_read:');
+  });
+
+  it('leaves words that only look like tool names alone', () => {
+    const untouched = [
+      'fs.readFile and fs.readdir',
+      'config.json and shell.allowedCommands',
+      '/tmp/fs.read and C:\\x\\fs.read',
+      'fs.read.bak',
+      'my.fs.read',
+      'fs.read-old',
+      'process.outputs',
+      'search and fetch',
+      'listing processes is disabled (process.list is false)',
+      'process.kill is true',
+    ];
+    for (const text of untouched) expect(underscore.rewrite(text)).toBe(text);
+  });
+
+  it('rewrites only whole names, also next to a longer one with the same start', () => {
+    expect(underscore.rewrite('fs.find or fs.read, then fs.readFile')).toBe('fs_find or fs_read, then fs.readFile');
+    expect(underscore.rewrite('process.kill may signal your processes')).toBe('process_kill may signal your processes');
+  });
+
+  it('keeps the names it is told to keep, and finds names in nested data', () => {
+    const data = { stdout: 'docs say: call fs.read', entries: [{ name: 'notes' }, { deep: [{ text: 'ui.find here' }] }], n: 3 };
+    const keep = underscore.namesIn({ path: '/x/fs.write' }, data);
+    expect([...keep].sort()).toEqual(['fs.read', 'ui.find']);
+    expect(underscore.rewrite('docs say: call fs.read; use fs.write or ui.find', keep)).toBe('docs say: call fs.read; use fs_write or ui.find');
+  });
+
+  it('changes nothing when the config exposes the dotted names', () => {
+    const dotted = toolNameRewriter(NAMES, 'dotted');
+    expect(dotted.rewrite('read it with process.output')).toBe('read it with process.output');
+    expect(dotted.namesIn('fs.read')).toEqual(new Set());
+  });
+
+  it('is cheap on a long text that names no tool', () => {
+    const text = 'x'.repeat(1_000_000);
+    const started = performance.now();
+    expect(underscore.rewrite(text)).toBe(text);
+    expect(performance.now() - started).toBeLessThan(500);
+  });
+});
