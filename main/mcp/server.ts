@@ -196,7 +196,7 @@ function prepare(tool: ToolDefinition, { deps, logger, secrets, observe, rename,
         const outcome = await tool.run(args, deps, ctx.mcpReq.signal);
         finish('ok');
         // The server's hints in the text, not the data in it: names the call or its result carries stay.
-        const summary = rename.rewrite(outcome.text, rename.namesIn(args, outcome.structured));
+        const summary = rename.rewrite(outcome.text, args, outcome.structured);
         return {
           content: [...(outcome.content ?? []), { type: 'text', text: summary }],
           structuredContent: outcome.structured as Record<string, unknown>,
@@ -204,8 +204,7 @@ function prepare(tool: ToolDefinition, { deps, logger, secrets, observe, rename,
       } catch (error) {
         const mapped = mapToolError(error, exposed, secrets);
         finish(mapped.code, mapped.code === 'OS_ERROR' ? error : undefined, isComputerAdapterError(error) ? error.operation : undefined);
-        const keep = rename.namesIn(args);
-        const content = mapped.result.content.map((c) => (c.type === 'text' ? { ...c, text: rename.rewrite(c.text, keep) } : c));
+        const content = mapped.result.content.map((c) => (c.type === 'text' ? { ...c, text: rename.rewrite(c.text, args) } : c));
         return { ...mapped.result, content };
       }
     },

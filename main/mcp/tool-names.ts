@@ -12,9 +12,13 @@
 import type { Config } from '../config/schema.js';
 
 export interface ToolNameRewriter {
-  /** `text` with every tool name (other than those in `keep`) in its exposed form. */
-  rewrite(text: string, keep?: ReadonlySet<string>): string;
-  /** The tool names that occur in any string inside `values` (arguments, a structured result). */
+  /**
+   * `text` with every tool name in its exposed form, except the names that occur in a string
+   * anywhere inside `data` (the call's arguments, its structured result). `data` is only looked
+   * at when the text names a tool at all.
+   */
+  rewrite(text: string, ...data: unknown[]): string;
+  /** The tool names that occur in any string inside `values`. */
   namesIn(...values: unknown[]): Set<string>;
 }
 
@@ -28,12 +32,14 @@ export function toolNameRewriter(names: readonly string[], toolNames: Config['se
   // Not inside a longer word, path or name (before: a word character, ".", "/", "\", "-";
   // after: a word character, "-" or ".word"), and not a setting stated as true/false.
   const pattern = new RegExp(`(?<![\\w./\\\\-])(?:${alternatives})(?![\\w-]|\\.\\w)(?!\\s+is\\s+(?:true|false)\\b)`, 'g');
+  // The same without the g flag, whose lastIndex state would leak between calls.
+  const probe = new RegExp(pattern.source);
   const exposed = (name: string) => name.replace(/\./g, '_');
-  return {
-    rewrite(text, keep) {
-      pattern.lastIndex = 0;
-      if (!pattern.test(text)) return text;
-      return text.replace(pattern, (name) => (keep?.has(name) ? name : exposed(name)));
+  const rewriter: ToolNameRewriter = {
+    rewrite(text, ...data) {
+      if (!probe.test(text)) return text;
+      const keep = rewriter.namesIn(...data);
+      return text.replace(pattern, (name) => (keep.has(name) ? name : exposed(name)));
     },
     namesIn(...values) {
       const found = new Set<string>();
@@ -41,10 +47,13 @@ export function toolNameRewriter(names: readonly string[], toolNames: Config['se
       const stack = [...values];
       while (stack.length > 0) {
         const value = stack.pop();
+        // matchAll copies the pattern's lastIndex: start each string from 0.
+        pattern.lastIndex = 0;
         if (typeof value === 'string') for (const match of value.matchAll(pattern)) found.add(match[0]);
         else if (value && typeof value === 'object') for (const v of Object.values(value)) stack.push(v);
       }
       return found;
     },
   };
+  return rewriter;
 }

@@ -37,11 +37,11 @@ describe('toolNameRewriter', () => {
     expect(underscore.rewrite('process.kill may signal your processes')).toBe('process_kill may signal your processes');
   });
 
-  it('keeps the names it is told to keep, and finds names in nested data', () => {
+  it('keeps the names that occur in the data, however deep', () => {
+    const args = { path: '/x/fs.write' };
     const data = { stdout: 'docs say: call fs.read', entries: [{ name: 'notes' }, { deep: [{ text: 'ui.find here' }] }], n: 3 };
-    const keep = underscore.namesIn({ path: '/x/fs.write' }, data);
-    expect([...keep].sort()).toEqual(['fs.read', 'ui.find']);
-    expect(underscore.rewrite('docs say: call fs.read; use fs.write or ui.find', keep)).toBe('docs say: call fs.read; use fs_write or ui.find');
+    expect([...underscore.namesIn(args, data)].sort()).toEqual(['fs.read', 'ui.find']);
+    expect(underscore.rewrite('docs say: call fs.read; use fs.write or ui.find', args, data)).toBe('docs say: call fs.read; use fs_write or ui.find');
   });
 
   it('changes nothing when the config exposes the dotted names', () => {
