@@ -34,7 +34,7 @@ beforeAll(() => {
 });
 afterAll(() => removeDir(home));
 
-type Listed = { name: string; description?: string; inputSchema?: unknown };
+type Listed = { name: string; title?: string; description?: string; inputSchema?: unknown; outputSchema?: unknown };
 
 describe('the default (underscore) names, through the CLI over stdio', () => {
   let client: TestClient;
@@ -50,9 +50,12 @@ describe('the default (underscore) names, through the CLI over stdio', () => {
     const exec = tools.find((t) => t.name === 'shell_exec')!;
     expect(exec.description).toContain('read it with process_output, end it with process_stop');
     expect(exec.description).toContain('system_info lists the allowed commands');
+    expect(JSON.stringify(exec.outputSchema)).toContain('pass it to process_output / process_stop');
     for (const tool of tools) {
       expect(tool.description, tool.name).not.toMatch(ANY_DOTTED);
+      expect(tool.title ?? '', tool.name).not.toMatch(ANY_DOTTED);
       expect(JSON.stringify(tool.inputSchema), tool.name).not.toMatch(ANY_DOTTED);
+      expect(JSON.stringify(tool.outputSchema), tool.name).not.toMatch(ANY_DOTTED);
     }
   });
 
