@@ -20,11 +20,11 @@ import { SandboxPolicy } from '../policy/sandbox.js';
 import { ServicePolicy } from '../policy/services.js';
 import { ShellPolicy } from '../policy/shell.js';
 import { UrlPolicy } from '../policy/url-policy.js';
-import { answerUngranted } from './not-granted.js';
+import { answerUngranted, otherCalls } from './not-granted.js';
 import { toolInputSchema, toolOutputSchema } from './tool-schema.js';
 import type { Policies, ToolDefinition, ToolDeps } from './tool.js';
 import { mapToolError } from './tool-errors.js';
-import { toolNameRewriter, type ToolNameRewriter } from './tool-names.js';
+import { exposedName, toolNameRewriter, type ToolNameRewriter } from './tool-names.js';
 import { ALL_TOOLS } from './tools/index.js';
 
 export interface ServerDeps {
@@ -84,10 +84,7 @@ export const instructions = (info: string) =>
   'allowed; a tool that is not granted says which setting grants it. Results are structured; prefer exact edits and reading ' +
   'only what you need.';
 
-/** The name a tool is exposed under: the contract's dotted name, or with underscores for strict hosts. */
-export function exposedName(name: string, config: Readonly<Config>): string {
-  return config.server.toolNames === 'underscore' ? name.replace(/\./g, '_') : name;
-}
+export { exposedName } from './tool-names.js';
 
 export function enabledTools(config: Readonly<Config>, tools: readonly ToolDefinition[] = ALL_TOOLS): ToolDefinition[] {
   return tools.filter((tool) => tool.enabled(config));
@@ -123,7 +120,7 @@ export function createServerFactory(deps: ServerDeps): ServerFactory {
   const prepared = tools.map((tool, i) => prepare(tool, { deps: toolDeps, logger, secrets, observe, rename, exposed: names[i]! }));
   const serverInstructions = instructions(exposedName('system.info', deps.config));
   const granted = new Set(tools.map((t) => t.name));
-  const ungranted = new Map((deps.tools ?? ALL_TOOLS).filter((t) => !granted.has(t.name)).map((t) => [exposedName(t.name, deps.config), t.name]));
+  const calls = otherCalls(deps.tools ?? ALL_TOOLS, granted, deps.config);
 
   const factory = () => {
     const server = new McpServer(
@@ -131,7 +128,7 @@ export function createServerFactory(deps: ServerDeps): ServerFactory {
       { capabilities: { tools: { listChanged: false } }, instructions: serverInstructions },
     );
     prepared.forEach(({ config, handler }, i) => server.registerTool(names[i]!, config, handler));
-    answerUngranted(server, ungranted);
+    answerUngranted(server, calls);
     return server;
   };
   return Object.assign(factory, { policies: policy });

@@ -11,6 +11,11 @@
  */
 import type { Config } from '../config/schema.js';
 
+/** The name a tool is exposed under: the contract's dotted name, or with underscores for strict hosts. */
+export function exposedName(name: string, config: Readonly<Config>): string {
+  return config.server.toolNames === 'underscore' ? name.replace(/\./g, '_') : name;
+}
+
 export interface ToolNameRewriter {
   /**
    * `text` with every tool name in its exposed form, except the names that occur in a string

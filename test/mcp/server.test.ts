@@ -7,6 +7,7 @@ import type { ToolCallEvent } from '../../main/mcp/server.js';
 import { connectModernHttp, textOf } from '../helpers/clients.js';
 import { startTestServer, type TestHttpServer } from '../helpers/servers.js';
 import { createLogger } from '../../main/log.js';
+import { modernRequest, postModern } from '../helpers/raw-rpc.js';
 
 const TOKEN = 'factory-secret-token-0123456789';
 
@@ -186,5 +187,38 @@ describe('tool names in what a model reads', () => {
     );
     expect(textOf(await client.callTool({ name: 'test.hint', arguments: { note: 'fail' } }))).toBe('INVALID_INPUT: call test.other first');
     await client.close();
+  });
+});
+
+describe('a call under the other separator', () => {
+  const ok = tool('test.other', async () => ({ structured: { ok: true }, text: 'ok' }));
+  const raw = async (url: string, name: string) => await (await postModern(url, modernRequest(1, 'tools/call', { name, arguments: {} }))).text();
+
+  it('is told the exposed name, and nothing runs; an unknown name is still unknown', async () => {
+    let runs = 0;
+    const counted = tool('test.counted', async () => ({ structured: { ok: (runs += 1) > 0 }, text: 'ran' }));
+    server = await startTestServer({ server: { toolNames: 'underscore' } }, { tools: [ok, counted] });
+    const told = await raw(server.url, 'test.counted');
+    expect(told).toContain('INVALID_INPUT: this server has no tool test.counted; it is named test_counted here (server.toolNames); call test_counted');
+    expect(told).toContain('"isError":true');
+    expect(runs).toBe(0);
+    expect(await raw(server.url, 'test_counted')).toContain('"text":"ran"');
+    expect(runs).toBe(1);
+    expect(await raw(server.url, 'test.nope')).not.toContain('it is named');
+  });
+
+  it('that is not granted is told it is not granted, under the name it has here', async () => {
+    const off = defineTool({ ...(ok as ToolDefinition), name: 'fs.write', enabled: () => false }) as unknown as ToolDefinition;
+    server = await startTestServer({ server: { toolNames: 'underscore' } }, { tools: [ok, off] });
+    for (const name of ['fs.write', 'fs_write']) {
+      expect(await raw(server.url, name)).toContain(
+        'CAPABILITY_DISABLED: fs_write exists but is not granted on this server; the owner grants it with filesystem.write',
+      );
+    }
+  });
+
+  it('works the other way under server.toolNames "dotted"', async () => {
+    server = await startTestServer({ server: { toolNames: 'dotted' } }, { tools: [ok] });
+    expect(await raw(server.url, 'test_other')).toContain('INVALID_INPUT: this server has no tool test_other; it is named test.other here');
   });
 });
