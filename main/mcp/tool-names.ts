@@ -23,42 +23,79 @@ export interface ToolNameRewriter {
    * at when the text names a tool at all.
    */
   rewrite(text: string, ...data: unknown[]): string;
-  /** The tool names that occur in any string inside `values`. */
-  namesIn(...values: unknown[]): Set<string>;
 }
 
-const IDENTITY: ToolNameRewriter = { rewrite: (text) => text, namesIn: () => new Set() };
+const IDENTITY: ToolNameRewriter = { rewrite: (text) => text };
 
 /** `names`: every tool the server knows (granted or not), by contract name. */
 export function toolNameRewriter(names: readonly string[], toolNames: Config['server']['toolNames']): ToolNameRewriter {
   const dotted = [...new Set(names.filter((n) => n.includes('.')))].sort((a, b) => b.length - a.length);
   if (toolNames === 'dotted' || dotted.length === 0) return IDENTITY;
-  const alternatives = dotted.map((n) => n.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|');
+  const escape = (n: string) => n.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   // Not inside a longer word, path or name (before: a word character, ".", "/", "\", "-";
   // after: a word character, "-" or ".word"), and not a setting stated as true/false.
-  const pattern = new RegExp(`(?<![\\w./\\\\-])(?:${alternatives})(?![\\w-]|\\.\\w)(?!\\s+is\\s+(?:true|false)\\b)`, 'g');
+  const wholeNames = (alternatives: string, flags?: string) =>
+    new RegExp(`(?<![\\w./\\\\-])(?:${alternatives})(?![\\w-]|\\.\\w)(?!\\s+is\\s+(?:true|false)\\b)`, flags);
+  const pattern = wholeNames(dotted.map(escape).join('|'), 'g');
   // The same without the g flag, whose lastIndex state would leak between calls.
   const probe = new RegExp(pattern.source);
   const exposed = (name: string) => name.replace(/\./g, '_');
-  const rewriter: ToolNameRewriter = {
+  // One pattern per name, for the rare data string that contains it at all.
+  const whole = new Map(dotted.map((n) => [n, wholeNames(escape(n))]));
+  const occurring = (names: ReadonlySet<string>, data: unknown[]) => {
+    const found = new Set<string>();
+    for (const value of stringsIn(data)) for (const name of names) if (value.includes(name) && whole.get(name)!.test(value)) found.add(name);
+    return found;
+  };
+  const rewriteOwn = (own: string, data: unknown[]) => {
+    if (!probe.test(own)) return own;
+    const named = new Set(own.match(pattern));
+    const keep = occurring(named, data);
+    return keep.size === named.size ? own : own.replace(pattern, (name) => (keep.has(name) ? name : exposed(name)));
+  };
+  return {
     rewrite(text, ...data) {
-      if (!probe.test(text)) return text;
-      const keep = rewriter.namesIn(...data);
-      return text.replace(pattern, (name) => (keep.has(name) ? name : exposed(name)));
-    },
-    namesIn(...values) {
-      const found = new Set<string>();
-      // Iterative: a UI tree can nest deeper than is wise to recurse over.
-      const stack = [...values];
-      while (stack.length > 0) {
-        const value = stack.pop();
-        // matchAll copies the pattern's lastIndex: start each string from 0.
-        pattern.lastIndex = 0;
-        if (typeof value === 'string') for (const match of value.matchAll(pattern)) found.add(match[0]);
-        else if (value && typeof value === 'object') for (const v of Object.values(value)) stack.push(v);
+      // A long data string copied into the text (a file's content, a command's stdout) is
+      // skipped, not scanned: only the server's own words around it are.
+      let out = '';
+      let from = 0;
+      for (const span of dataSpans(text, data)) {
+        out += rewriteOwn(text.slice(from, span.start), data) + text.slice(span.start, span.end);
+        from = span.end;
       }
-      return found;
+      return out + rewriteOwn(text.slice(from), data);
     },
   };
-  return rewriter;
+}
+
+const LONG_DATA = 64;
+/** Only the longest few are looked for: a result of many short lines is cheap to scan anyway. */
+const MAX_SPANS = 8;
+
+/** Where the longest strings inside `data` first occur in `text`, in order, not overlapping. */
+function dataSpans(text: string, data: unknown[]): Array<{ start: number; end: number }> {
+  if (text.length < LONG_DATA) return [];
+  const long = stringsIn(data)
+    .filter((s) => s.length >= LONG_DATA && s.length <= text.length)
+    .sort((a, b) => b.length - a.length)
+    .slice(0, MAX_SPANS);
+  const spans: Array<{ start: number; end: number }> = [];
+  for (const s of long) {
+    const start = text.indexOf(s);
+    const end = start + s.length;
+    if (start !== -1 && !spans.some((span) => start < span.end && end > span.start)) spans.push({ start, end });
+  }
+  return spans.sort((a, b) => a.start - b.start);
+}
+
+function stringsIn(data: unknown[]): string[] {
+  const found: string[] = [];
+  // Iterative: a UI tree can nest deeper than is wise to recurse over.
+  const stack = [...data];
+  while (stack.length > 0) {
+    const value = stack.pop();
+    if (typeof value === 'string') found.push(value);
+    else if (value && typeof value === 'object') for (const v of Object.values(value)) stack.push(v);
+  }
+  return found;
 }

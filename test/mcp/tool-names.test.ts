@@ -40,14 +40,28 @@ describe('toolNameRewriter', () => {
   it('keeps the names that occur in the data, however deep', () => {
     const args = { path: '/x/fs.write' };
     const data = { stdout: 'docs say: call fs.read', entries: [{ name: 'notes' }, { deep: [{ text: 'ui.find here' }] }], n: 3 };
-    expect([...underscore.namesIn(args, data)].sort()).toEqual(['fs.read', 'ui.find']);
     expect(underscore.rewrite('docs say: call fs.read; use fs.write or ui.find', args, data)).toBe('docs say: call fs.read; use fs_write or ui.find');
+  });
+
+  it('skips a long data string inside the text and rewrites the words around it', () => {
+    const stdout = `${'line of output\n'.repeat(10)}the tool printed this.`;
+    const text = `still running (process.output reads more)\nstdout:\n${stdout}\n[see process.stop]`;
+    expect(underscore.rewrite(text, { stdout })).toBe(`still running (process_output reads more)\nstdout:\n${stdout}\n[see process_stop]`);
+    // A name the data carries stays in the server's words too: when in doubt, it is data.
+    const mentioning = `${'x'.repeat(80)} then process.output`;
+    expect(underscore.rewrite(`use process.output\n${mentioning}`, { stdout: mentioning })).toBe(`use process.output\n${mentioning}`);
+  });
+
+  it('is cheap on a megabyte of file content that names tools', () => {
+    const content = 'call fs.read, then fs.write; process.env.X\n'.repeat(25_000);
+    const started = performance.now();
+    expect(underscore.rewrite(`${content}\n\n[truncated: read on with fs.read]`, { content })).toBe(`${content}\n\n[truncated: read on with fs.read]`);
+    expect(performance.now() - started).toBeLessThan(200);
   });
 
   it('changes nothing when the config exposes the dotted names', () => {
     const dotted = toolNameRewriter(NAMES, 'dotted');
     expect(dotted.rewrite('read it with process.output')).toBe('read it with process.output');
-    expect(dotted.namesIn('fs.read')).toEqual(new Set());
   });
 
   it('is cheap on a long text that names no tool', () => {
