@@ -31,7 +31,7 @@ export class ActivityRing {
       const entry: ActivityEntry = {
         seq: ++this.seq,
         time: this.now().toISOString(),
-        tool: event.tool,
+        tool: shownName(event),
         target: summarizeTarget(event.target, this.secrets()),
         client: event.client ? cut(event.client) : null,
         outcome: 'running',
@@ -52,7 +52,7 @@ export class ActivityRing {
     const entry: ActivityEntry = started ?? {
       seq: ++this.seq,
       time: new Date(this.now().getTime() - event.durationMs).toISOString(),
-      tool: event.tool,
+      tool: shownName(event),
       target: summarizeTarget(event.target, this.secrets()),
       client: event.client ? cut(event.client) : null,
       outcome: 'running',
@@ -103,6 +103,11 @@ export class ActivityRing {
       }
     }
   }
+}
+
+/** The name the owner's client called the tool by (fs_read under server.toolNames "underscore"). */
+function shownName(event: ToolCallEvent): string {
+  return event.exposed ?? event.tool;
 }
 
 /** `path=/x/y` style summary of the safe, primitive target fields. */

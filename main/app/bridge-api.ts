@@ -28,6 +28,7 @@ export interface ActivityEntry {
   seq: number;
   /** ISO 8601 start time. */
   time: string;
+  /** As the client called it (fs_read, or fs.read with server.toolNames "dotted"). */
   tool: string;
   /** A short, redacted summary of what the call targeted (a path, a command name). */
   target: string;

@@ -1,10 +1,14 @@
 /**
  * A call to a tool this server has but the owner did not grant: instead of the SDK's bare
  * "Tool X not found", a tool error saying that it exists, that it is not granted, and which
- * settings grant it. Nothing runs.
+ * settings grant it. A call under the other separator (process.output where the server exposes
+ * process_output, from an old chat or a copied doc) is told the name to use. Nothing runs.
  */
 import type { CallToolResult, McpServer } from '@modelcontextprotocol/server';
+import type { Config } from '../config/schema.js';
+import type { ToolDefinition } from './tool.js';
 import { errorResult } from './tool-errors.js';
+import { exposedName } from './tool-names.js';
 
 /** What grants each tool family (docs/TOOLS.md, "granted by"), in the owner's words. */
 const GRANTS: Array<[prefix: string, grant: string]> = [
@@ -49,13 +53,50 @@ interface HandlerAccess {
   setRequestHandler(method: string, handler: Handler): void;
 }
 
-/** Answers calls to `ungranted` (exposed name -> contract name) before the SDK's own tools/call handler. */
-export function answerUngranted(server: McpServer, ungranted: ReadonlyMap<string, string>): void {
+export function misnamedResult(called: string, exposed: string): CallToolResult {
+  return errorResult(`INVALID_INPUT: this server has no tool ${called}; it is named ${exposed} here (server.toolNames); call ${exposed}`);
+}
+
+/** A tool the owner did not grant, by the name it would have here and its contract name. */
+export interface UngrantedTool {
+  exposed: string;
+  tool: string;
+}
+
+/** The calls the SDK would answer with a bare "Tool X not found", and what to answer instead. */
+export interface OtherCalls {
+  /** Ungranted tools, under either separator. */
+  ungranted: ReadonlyMap<string, UngrantedTool>;
+  /** A granted tool's name under the separator the config does not use -> its exposed name. */
+  misnamed: ReadonlyMap<string, string>;
+}
+
+export function otherCalls(known: readonly ToolDefinition[], granted: ReadonlySet<string>, config: Readonly<Config>): OtherCalls {
+  const toolNames = config.server.toolNames === 'underscore' ? 'dotted' : 'underscore';
+  const other = { ...config, server: { ...config.server, toolNames } } as const;
+  const ungranted = new Map<string, UngrantedTool>();
+  const misnamed = new Map<string, string>();
+  const exposedNames = new Set(known.map((t) => exposedName(t.name, config)));
+  for (const t of known) {
+    const exposed = exposedName(t.name, config);
+    const alias = exposedName(t.name, other);
+    const aliases = alias === exposed || exposedNames.has(alias) ? [] : [alias];
+    if (!granted.has(t.name)) for (const name of [exposed, ...aliases]) ungranted.set(name, { exposed, tool: t.name });
+    else for (const name of aliases) misnamed.set(name, exposed);
+  }
+  return { ungranted, misnamed };
+}
+
+/** Answers the `calls` before the SDK's own tools/call handler. */
+export function answerUngranted(server: McpServer, { ungranted, misnamed }: OtherCalls): void {
   const protocol = server.server as unknown as HandlerAccess;
   const original = protocol._getRequestHandler?.('tools/call');
-  if (!original || ungranted.size === 0) return;
+  if (!original || ungranted.size + misnamed.size === 0) return;
   protocol.setRequestHandler('tools/call', async (request, ctx) => {
-    const tool = ungranted.get(request.params.name);
-    return tool === undefined ? original(request, ctx) : notGrantedResult(request.params.name, tool);
+    const called = request.params.name;
+    const missing = ungranted.get(called);
+    if (missing !== undefined) return notGrantedResult(missing.exposed, missing.tool);
+    const exposed = misnamed.get(called);
+    return exposed === undefined ? original(request, ctx) : misnamedResult(called, exposed);
   });
 }

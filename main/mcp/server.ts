@@ -20,10 +20,11 @@ import { SandboxPolicy } from '../policy/sandbox.js';
 import { ServicePolicy } from '../policy/services.js';
 import { ShellPolicy } from '../policy/shell.js';
 import { UrlPolicy } from '../policy/url-policy.js';
-import { answerUngranted } from './not-granted.js';
+import { answerUngranted, otherCalls } from './not-granted.js';
 import { toolInputSchema, toolOutputSchema } from './tool-schema.js';
 import type { Policies, ToolDefinition, ToolDeps } from './tool.js';
 import { mapToolError } from './tool-errors.js';
+import { exposedName, toolNameRewriter, type ToolNameRewriter } from './tool-names.js';
 import { ALL_TOOLS } from './tools/index.js';
 
 export interface ServerDeps {
@@ -50,10 +51,12 @@ export interface ServerDeps {
  */
 export const ANSWER_BUDGET_OUTPUTS = 2;
 
-/** `client`: who called, from the request's credential (an OAuth client's name, "bearer token"), null without one. */
-export type ToolCallEvent =
-  | { phase: 'start'; tool: string; id: string | number; target: Record<string, unknown>; client?: string | null }
-  | { phase: 'end'; tool: string; id: string | number; target: Record<string, unknown>; client?: string | null; durationMs: number; outcome: 'ok' | ErrorCode };
+/**
+ * `tool`: the contract name; `exposed`: the name the client called it by (server.toolNames).
+ * `client`: who called, from the request's credential (an OAuth client's name, "bearer token"), null without one.
+ */
+type ToolCallFields = { tool: string; exposed?: string; id: string | number; target: Record<string, unknown>; client?: string | null };
+export type ToolCallEvent = (ToolCallFields & { phase: 'start' }) | (ToolCallFields & { phase: 'end'; durationMs: number; outcome: 'ok' | ErrorCode });
 
 export type ToolCallObserver = (event: ToolCallEvent) => void;
 
@@ -81,10 +84,7 @@ export const instructions = (info: string) =>
   'allowed; a tool that is not granted says which setting grants it. Results are structured; prefer exact edits and reading ' +
   'only what you need.';
 
-/** The name a tool is exposed under: the contract's dotted name, or with underscores for strict hosts. */
-export function exposedName(name: string, config: Readonly<Config>): string {
-  return config.server.toolNames === 'underscore' ? name.replace(/\./g, '_') : name;
-}
+export { exposedName } from './tool-names.js';
 
 export function enabledTools(config: Readonly<Config>, tools: readonly ToolDefinition[] = ALL_TOOLS): ToolDefinition[] {
   return tools.filter((tool) => tool.enabled(config));
@@ -112,10 +112,15 @@ export function createServerFactory(deps: ServerDeps): ServerFactory {
   const secrets = [deps.config.server.token ?? '', ...(deps.secrets ?? [])].filter(Boolean);
   const observe = deps.observer ?? (() => {});
   const logger = scrubbingLogger(deps.logger, secrets);
-  const prepared = tools.map((tool) => prepare(tool, toolDeps, logger, secrets, observe));
+  // Every known tool, granted or not: a description may point to one the owner has not granted.
+  const rename = toolNameRewriter(
+    [...ALL_TOOLS, ...(deps.tools ?? [])].map((t) => t.name),
+    deps.config.server.toolNames,
+  );
+  const prepared = tools.map((tool, i) => prepare(tool, { deps: toolDeps, logger, secrets, observe, rename, exposed: names[i]! }));
   const serverInstructions = instructions(exposedName('system.info', deps.config));
   const granted = new Set(tools.map((t) => t.name));
-  const ungranted = new Map((deps.tools ?? ALL_TOOLS).filter((t) => !granted.has(t.name)).map((t) => [exposedName(t.name, deps.config), t.name]));
+  const calls = otherCalls(deps.tools ?? ALL_TOOLS, granted, deps.config);
 
   const factory = () => {
     const server = new McpServer(
@@ -123,7 +128,7 @@ export function createServerFactory(deps: ServerDeps): ServerFactory {
       { capabilities: { tools: { listChanged: false } }, instructions: serverInstructions },
     );
     prepared.forEach(({ config, handler }, i) => server.registerTool(names[i]!, config, handler));
-    answerUngranted(server, ungranted);
+    answerUngranted(server, calls);
     return server;
   };
   return Object.assign(factory, { policies: policy });
@@ -150,13 +155,24 @@ function childLimiter(config: Readonly<Config>, answers: AnswerBacklog | undefin
   return new ChildLimiter(max, max * QUEUE_FACTOR, QUEUE_WAIT_MS, 'shell.exec', backlog);
 }
 
-function prepare(tool: ToolDefinition, deps: ToolDeps, logger: Logger, secrets: readonly string[], observe: ToolCallObserver): PreparedTool {
+interface PrepareContext {
+  deps: ToolDeps;
+  logger: Logger;
+  secrets: readonly string[];
+  observe: ToolCallObserver;
+  /** Tool names in the texts a model reads, as this config exposes them. */
+  rename: ToolNameRewriter;
+  exposed: string;
+}
+
+function prepare(tool: ToolDefinition, { deps, logger, secrets, observe, rename, exposed }: PrepareContext): PreparedTool {
+  const text = (t: string) => rename.rewrite(t);
   return {
     config: {
-      title: tool.title,
-      description: tool.description,
-      inputSchema: toolInputSchema(tool.input),
-      outputSchema: toolOutputSchema(tool.output),
+      title: text(tool.title),
+      description: text(tool.description),
+      inputSchema: toolInputSchema(tool.input, text),
+      outputSchema: toolOutputSchema(tool.output, text),
       annotations: tool.annotationsFor?.(deps.config) ?? tool.annotations,
     },
     async handler(args, ctx) {
@@ -164,26 +180,29 @@ function prepare(tool: ToolDefinition, deps: ToolDeps, logger: Logger, secrets: 
       const id = ctx.mcpReq.id;
       const target = safeTarget(tool, args);
       const client = clientOf(ctx.http?.authInfo);
-      safely(() => observe({ phase: 'start', tool: tool.name, id, target, client }));
+      safely(() => observe({ phase: 'start', tool: tool.name, exposed, id, target, client }));
       const finish = (outcome: 'ok' | ErrorCode, unexpected?: unknown, operation?: string) => {
         const durationMs = elapsed(started);
         // Which step refused or failed (runCommand, killProcess, service.control...) when it is not the tool itself.
         const fields = { tool: tool.name, id, ...target, durationMs, outcome, ...(operation && operation !== tool.name ? { operation } : {}) };
         if (unexpected === undefined) logger.info('tool call', fields);
         else logger.warn('tool call failed', { ...fields, error: describeUnknown(unexpected) });
-        safely(() => observe({ phase: 'end', tool: tool.name, id, target, client, durationMs, outcome }));
+        safely(() => observe({ phase: 'end', tool: tool.name, exposed, id, target, client, durationMs, outcome }));
       };
       try {
         const outcome = await tool.run(args, deps, ctx.mcpReq.signal);
         finish('ok');
+        // The server's hints in the text, not the data in it: names the call or its result carries stay.
+        const summary = rename.rewrite(outcome.text, args, outcome.structured);
         return {
-          content: [...(outcome.content ?? []), { type: 'text', text: outcome.text }],
+          content: [...(outcome.content ?? []), { type: 'text', text: summary }],
           structuredContent: outcome.structured as Record<string, unknown>,
         };
       } catch (error) {
-        const mapped = mapToolError(error, tool.name, secrets);
+        const mapped = mapToolError(error, exposed, secrets);
         finish(mapped.code, mapped.code === 'OS_ERROR' ? error : undefined, isComputerAdapterError(error) ? error.operation : undefined);
-        return mapped.result;
+        const content = mapped.result.content.map((c) => (c.type === 'text' ? { ...c, text: rename.rewrite(c.text, args) } : c));
+        return { ...mapped.result, content };
       }
     },
   };

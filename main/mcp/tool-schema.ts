@@ -9,16 +9,22 @@
  * - an optional input is also nullable, and `null` means "not given": strict mode makes every
  *   property required, so a model can only leave one out by sending null;
  * - no JSON Schema type arrays (`["number", "null"]`): `anyOf` instead.
+ *
+ * `text` rewrites what a model reads in them (field descriptions, validation messages): tool
+ * names in the exposed form (see tool-names.ts).
  */
 import * as z from 'zod';
 
 type JsonSchemaOptions = { target: string };
 type Json = Record<string, unknown>;
+type Text = (text: string) => string;
 type Standard = z.ZodType['~standard'] & {
   jsonSchema: { input(options: JsonSchemaOptions): unknown; output(options: JsonSchemaOptions): unknown };
 };
 
-export function toolInputSchema<T extends z.ZodObject>(schema: T): T {
+const same: Text = (text) => text;
+
+export function toolInputSchema<T extends z.ZodObject>(schema: T, text: Text = same): T {
   const standard = schema['~standard'] as Standard;
   const strictStandard = strict(schema)['~standard'];
   const known = Object.keys(schema.shape);
@@ -30,15 +36,34 @@ export function toolInputSchema<T extends z.ZodObject>(schema: T): T {
         return { issues: unknown.map((key) => ({ message: `unknown argument "${key}"; the arguments are: ${known.join(', ') || 'none'}`, path: [key] })) };
       }
     }
-    const result = strictStandard.validate(args);
-    return result instanceof Promise ? result.then(renamed) : renamed(result);
+    const result = strictStandard.validate(args) as Validated;
+    return renamedIssues(result instanceof Promise ? result.then(renamed) : renamed(result), text);
   };
-  return withSchema(schema, standard, validate, (json) => portable(json, true));
+  return withSchema(schema, standard, validate, (json) => described(portable(json, true), text));
 }
 
-export function toolOutputSchema<T extends z.ZodObject>(schema: T): T {
+export function toolOutputSchema<T extends z.ZodObject>(schema: T, text: Text = same): T {
   const standard = schema['~standard'] as Standard;
-  return withSchema(schema, standard, standard.validate, (json) => portable(json, false));
+  return withSchema(schema, standard, standard.validate, (json) => described(portable(json, false), text));
+}
+
+type Validated = ReturnType<Standard['validate']>;
+
+function renamedIssues(result: Validated, text: Text): Validated {
+  if (text === same) return result;
+  const rename = (r: Awaited<Validated>) => (r.issues ? { ...r, issues: r.issues.map((i) => ({ ...i, message: text(i.message) })) } : r);
+  return result instanceof Promise ? result.then(rename) : rename(result);
+}
+
+/** Every `description` in the JSON Schema through `text`. */
+function described(node: Json, text: Text): Json {
+  if (text === same) return node;
+  const visit = (value: unknown): unknown => {
+    if (Array.isArray(value)) return value.map(visit);
+    if (!isObject(value)) return value;
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, k === 'description' && typeof v === 'string' ? text(v) : visit(v)]));
+  };
+  return visit(node) as Json;
 }
 
 function withSchema<T extends z.ZodType>(schema: T, standard: Standard, validate: Standard['validate'], transform: (json: Json) => Json): T {

@@ -26,6 +26,17 @@ describe('ActivityRing', () => {
     expect(ring.inFlight).toBe(0);
   });
 
+  it('shows the name the client called the tool by (server.toolNames), the contract name without one', () => {
+    const ring = new ActivityRing();
+    ring.record({ ...start('fs.read', 1), exposed: 'fs_read' });
+    ring.record({ ...end('fs.read', 1), exposed: 'fs_read' });
+    ring.record(start('fs.list', 2));
+    expect(ring.list().map((e) => [e.tool, e.outcome])).toEqual([
+      ['fs_read', 'ok'],
+      ['fs.list', 'running'],
+    ]);
+  });
+
   it('pairs ends with starts by tool and request id, first in first out', () => {
     const ring = new ActivityRing();
     ring.record(start('fs.read', 1, { path: '/a' }));

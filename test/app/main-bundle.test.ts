@@ -160,7 +160,7 @@ describe('the built tray app under Node with a stand-in electron', () => {
     running.click('Open activity…');
     await running.next((r) => r.type === 'window');
     const activity = await running.invoke('activity:list');
-    expect(activity).toMatchObject({ ok: true, result: [{ tool: 'system.info', outcome: 'ok' }] });
+    expect(activity).toMatchObject({ ok: true, result: [{ tool: 'system_info', outcome: 'ok' }] });
     const load = await running.invoke('settings:load');
     expect(load).toMatchObject({ ok: true, result: { configPath: configFile, navigate: { section: 'activity' }, status: { state: 'running', url } } });
     const tested = await running.invoke('server:test-connection');
@@ -271,7 +271,7 @@ describe('the built tray app under Node with a stand-in electron', () => {
     await client.connect(new StreamableHTTPClientTransport(new URL(url), { authProvider: provider }));
     expect((await client.callTool({ name: 'system_info', arguments: {} })).isError).toBeFalsy();
     await client.close();
-    expect(await running.invoke('activity:list')).toMatchObject({ ok: true, result: [{ tool: 'system.info', client: 'Tray test app', outcome: 'ok' }] });
+    expect(await running.invoke('activity:list')).toMatchObject({ ok: true, result: [{ tool: 'system_info', client: 'Tray test app', outcome: 'ok' }] });
 
     const list = (await running.invoke('oauth:list')) as unknown as {
       result: { clients: Array<{ id: string; approvedAt: string | null; lastUsedAt: string | null }> };

@@ -180,7 +180,7 @@ describe('ChatGPT connection in the tray app', () => {
     });
     expect(call.resp_json.result.isError).toBeFalsy();
     const activity = await app.invoke('activity:list');
-    expect(activity).toEqual(expect.arrayContaining([expect.objectContaining({ tool: 'system.info', outcome: 'ok' })]));
+    expect(activity).toEqual(expect.arrayContaining([expect.objectContaining({ tool: 'system_info', outcome: 'ok' })]));
     const status = await app.invoke('tunnel:status');
     expect(status.status).toMatchObject({ state: 'ready', readiness: 'ready' });
 

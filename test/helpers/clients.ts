@@ -20,6 +20,8 @@ export interface TestClient {
   rawListTools(): Promise<{ tools: Array<{ name: string; annotations?: Record<string, unknown>; outputSchema?: unknown }> }>;
   /** With a signal: aborting it cancels the request, as a host does when the user stops. */
   callTool(params: { name: string; arguments?: Record<string, unknown> }, options?: { signal?: AbortSignal }): Promise<CallResult>;
+  /** The server's `instructions` from initialize. */
+  instructions(): string | undefined;
   close(): Promise<void>;
 }
 
@@ -94,6 +96,7 @@ function wrap(kind: TestClient['kind'], client: Client | V1Client): TestClient {
       const name = params.name.includes('.') && (await exposedNames()).has(underscored) ? underscored : params.name;
       return call({ ...params, name }, options) as Promise<CallResult>;
     },
+    instructions: () => client.getInstructions(),
     close: () => any.close(),
   };
 }
