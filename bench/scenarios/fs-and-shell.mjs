@@ -32,6 +32,13 @@ export async function fsAndShellScenario({ ours: oursModule, load, timing, wante
     const url = `http://127.0.0.1:${ours.port}/mcp`;
     const listed = await listTools(url);
     const skip = (id, tool) => rows.push({ id, tool, skipped: `${tool} is not in our tools/list yet (listed: ${listed.join(', ')})` });
+    // What a text-only host shows of fs.list must name the files, not only count them.
+    if (listed.includes('fs.list')) {
+      const listing = await verifyCall('ours fs.list', ours.port, await captureCall('modern', url, 'fs.list', { path: dir }));
+      const text = (listing.content ?? []).map((block) => block.text ?? '').join('\n');
+      const unnamed = files.filter((file) => !text.includes(file.name));
+      if (unnamed.length) throw new Error(`ours fs.list: its text does not name ${unnamed.map((f) => f.name).join(', ')}: ${text.slice(0, 200)}`);
+    }
 
     // fs.read over HTTP against a bare-SDK one-tool server.
     const fsIds = files.flatMap((file) => file.concurrency.map((c) => ({ file, concurrency: c, id: `fs.read ${file.label} http 2026-07-28 c=${c}` })));
