@@ -18,6 +18,7 @@ import { PathLock } from '../policy/path-lock.js';
 import { ProcessPolicy } from '../policy/process.js';
 import { SandboxPolicy } from '../policy/sandbox.js';
 import { ServicePolicy } from '../policy/services.js';
+import { SizeLimits } from '../policy/sizes.js';
 import { ShellPolicy } from '../policy/shell.js';
 import { UrlPolicy } from '../policy/url-policy.js';
 import { answerUngranted, otherCalls } from './not-granted.js';
@@ -146,6 +147,7 @@ function otherPolicies(
     services: new ServicePolicy(config),
     urls: new UrlPolicy(config.desktop.browserUrls),
     children: childLimiter(config, answers),
+    sizes: new SizeLimits(config),
   };
 }
 

@@ -11,6 +11,7 @@ import type { AppPolicy } from '../policy/apps.js';
 import type { DesktopPolicy } from '../policy/desktop.js';
 import type { FilesystemPolicy } from '../policy/filesystem.js';
 import type { HelperPrograms } from '../policy/helper-programs.js';
+import type { SizeLimits } from '../policy/sizes.js';
 import type { ChildLimiter } from '../policy/limits.js';
 import type { PathLock } from '../policy/path-lock.js';
 import type { ProcessPolicy } from '../policy/process.js';
@@ -36,6 +37,8 @@ export interface Policies {
   /** Bounds the children running at once (shell.maxConcurrent), across every request. */
   children: ChildLimiter;
   desktop: DesktopPolicy;
+  /** The owner's size caps (read, write, search, patch). */
+  sizes: SizeLimits;
 }
 
 export interface ToolDeps {

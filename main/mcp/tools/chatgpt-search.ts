@@ -47,9 +47,9 @@ export const fetchDocument = defineTool({
   annotations: READ_ONLY,
   enabled,
   target: (args) => ({ path: args.id }),
-  async run(args, { adapter, policy, config }, signal) {
+  async run(args, { adapter, policy }, signal) {
     const file = await policy.filesystem.resolve(args.id, 'read', 'fetch');
-    const read = await policy.fsLock.run([shared(file.path)], () => adapter.files.readTextFile(file, { maxBytes: config.filesystem.maxReadBytes, signal }));
+    const read = await policy.fsLock.run([shared(file.path)], () => adapter.files.readTextFile(file, { maxBytes: policy.sizes.readBytes(), signal }));
     const structured = {
       id: args.id,
       title: titleOf(file.path, file.root),
@@ -88,7 +88,7 @@ async function rankFiles(terms: string[], { adapter, policy, config }: ToolDeps,
           maxMatches: 1000,
           maxMatchesPerFile: 1,
           maxBytes: 256 * 1024,
-          maxFileBytes: config.filesystem.maxReadBytes,
+          maxFileBytes: policy.sizes.readBytes(),
           ripgrep,
         }),
         adapter.files.findEntries(dir, {

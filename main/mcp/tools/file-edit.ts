@@ -8,7 +8,6 @@ import { defineTool, DESTRUCTIVE } from '../tool.js';
 import { canWrite, exclusive, pathInput, pathTarget, sha256Input, writeOptions } from './fs-common.js';
 
 const MAX_EDITS = 100;
-const MAX_PATCH_FILES = 100;
 
 export const fsEdit = defineTool({
   name: 'fs.edit',
@@ -35,7 +34,7 @@ export const fsEdit = defineTool({
   target: (args) => ({ ...pathTarget(args), edits: args.edits.length }),
   async run(args, { adapter, policy, config }, signal) {
     const file = await policy.filesystem.resolve(args.path, 'write', 'fs.edit');
-    const options = { ...writeOptions(config, signal), ...(args.expectedSha256 === undefined ? {} : { expectedSha256: args.expectedSha256 }) };
+    const options = { ...writeOptions(config, policy.sizes, signal), ...(args.expectedSha256 === undefined ? {} : { expectedSha256: args.expectedSha256 }) };
     const result = await policy.fsLock.run([exclusive(file.path)], () => adapter.files.editTextFile(file, args.edits, options));
     const text = `Edited ${file.path}: ${result.replacements} replacement${result.replacements === 1 ? '' : 's'}\n${result.diff}`;
     return { structured: { path: file.path, ...result }, text };
@@ -69,7 +68,7 @@ export const fsPatch = defineTool({
         targets.flatMap((t) => [exclusive(t.file.path), ...(t.moveTo ? [exclusive(t.moveTo.path)] : [])]),
         apply,
       );
-    const files = await adapter.files.applyPatch(args.patch, { resolve: (ops) => resolvePatch(ops, policy), lock }, writeOptions(config, signal));
+    const files = await adapter.files.applyPatch(args.patch, { resolve: (ops) => resolvePatch(ops, policy), lock }, writeOptions(config, policy.sizes, signal));
     const text = files.map((f) => `${f.action} ${f.path}${f.destination ? ` -> ${f.destination}` : ''}${f.diff ? `\n${f.diff}` : ''}`).join('\n');
     return { structured: { files }, text };
   },
@@ -77,8 +76,7 @@ export const fsPatch = defineTool({
 
 /** Every path through the policy for writing; one file may appear once. */
 async function resolvePatch(ops: PatchOp[], policy: Policies): Promise<PatchTarget[]> {
-  if (ops.length > MAX_PATCH_FILES)
-    throw adapterError('INVALID_INPUT', 'fs.patch', `the patch touches ${ops.length} files; at most ${MAX_PATCH_FILES} per call`);
+  policy.sizes.checkPatchFiles(ops.length);
   const targets: PatchTarget[] = [];
   const seen = new Set<string>();
   const once = (path: string) => {

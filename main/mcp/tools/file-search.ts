@@ -45,10 +45,10 @@ export const fsSearch = defineTool({
   annotations: READ_ONLY,
   enabled: canRead,
   target: (args) => ({ path: args.path, regex: args.regex }),
-  async run(args, { adapter, policy, config }, signal) {
+  async run(args, { adapter, policy }, signal) {
     const dir = await policy.filesystem.resolve(args.path, 'read', 'fs.search');
     const ripgrep = await policy.helpers.ripgrep();
-    const maxFileBytes = Math.max(config.filesystem.maxReadBytes, 8 * 1024 * KiB);
+    const maxFileBytes = policy.sizes.searchFileBytes;
     const result = await policy.fsLock.run([shared(dir.path)], () => adapter.files.searchFiles(dir, { ...args, ripgrep, maxFileBytes, signal }));
     const lines = result.matches.map((m) => `${m.path}:${m.line}:${m.column}: ${m.text}`);
     const text = `${result.matches.length} match${result.matches.length === 1 ? '' : 'es'} in ${result.filesWithMatches} file${result.filesWithMatches === 1 ? '' : 's'} under ${dir.path}${result.truncated ? ' (more not shown: narrow the search or raise maxMatches)' : ''}${lines.length ? `\n${lines.join('\n')}` : ''}`;

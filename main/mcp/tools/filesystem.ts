@@ -68,9 +68,9 @@ export const fsRead = defineTool({
   annotations: READ_ONLY,
   enabled: canRead,
   target: pathTarget,
-  async run(args, { adapter, policy, config }, signal) {
+  async run(args, { adapter, policy }, signal) {
     const file = await policy.filesystem.resolve(args.path, 'read', 'fs.read');
-    const maxBytes = Math.min(args.maxBytes ?? config.filesystem.maxReadBytes, config.filesystem.maxReadBytes);
+    const maxBytes = policy.sizes.readBytes(args.maxBytes);
     const range = { ...(args.startLine === undefined ? {} : { startLine: args.startLine }), ...(args.endLine === undefined ? {} : { endLine: args.endLine }) };
     const read = await policy.fsLock.run([shared(file.path)], () => adapter.files.readTextFile(file, { maxBytes, signal, ...range }));
     return { structured: { path: file.path, ...read }, text: readSummary(read) };
@@ -110,12 +110,9 @@ export const fsWrite = defineTool({
   enabled: canWrite,
   target: (args) => ({ path: args.path, mode: args.mode, bytes: Buffer.byteLength(args.content) }),
   async run(args, { adapter, policy, config }, signal) {
-    const bytes = Buffer.byteLength(args.content);
-    if (bytes > config.filesystem.maxWriteBytes) {
-      throw adapterError('INVALID_INPUT', 'fs.write', `content is ${bytes} bytes; the limit is ${config.filesystem.maxWriteBytes} (filesystem.maxWriteBytes)`);
-    }
+    policy.sizes.checkWrite(Buffer.byteLength(args.content), 'fs.write');
     const file = await policy.filesystem.resolve(args.path, 'write', 'fs.write');
-    const options = { ...writeOptions(config, signal), ...(args.expectedSha256 === undefined ? {} : { expectedSha256: args.expectedSha256 }) };
+    const options = { ...writeOptions(config, policy.sizes, signal), ...(args.expectedSha256 === undefined ? {} : { expectedSha256: args.expectedSha256 }) };
     const written = await policy.fsLock.run([exclusive(file.path)], () => adapter.files.writeTextFile(file, args.content, args.mode, options));
     return {
       structured: { path: file.path, ...written },

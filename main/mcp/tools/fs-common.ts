@@ -1,6 +1,7 @@
 /** Schema pieces and gates shared by the fs.* tools. */
 import * as z from 'zod';
 import type { Config } from '../../config/schema.js';
+import type { SizeLimits } from '../../policy/sizes.js';
 
 export const pathInput = z.string().min(1).describe('Absolute path, or a path relative to the first allowed root');
 export const sha256Input = z.string().regex(/^[0-9a-fA-F]{64}$/, 'a sha256 hex digest');
@@ -14,7 +15,7 @@ export const pathTarget = (args: { path: string }) => ({ path: args.path });
 export const shared = (path: string) => ({ path, exclusive: false });
 export const exclusive = (path: string) => ({ path, exclusive: true });
 
-/** Write options every writing tool passes the same way. */
-export function writeOptions(config: Readonly<Config>, signal: AbortSignal) {
-  return { revealHash: config.filesystem.read, allowHardLinks: config.filesystem.allowHardLinkWrites, signal, maxBytes: config.filesystem.maxWriteBytes };
+/** Write options every writing tool passes the same way; the size cap is the policy's. */
+export function writeOptions(config: Readonly<Config>, sizes: SizeLimits, signal: AbortSignal) {
+  return { revealHash: config.filesystem.read, allowHardLinks: config.filesystem.allowHardLinkWrites, signal, maxBytes: sizes.writeBytes };
 }
