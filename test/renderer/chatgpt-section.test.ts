@@ -25,64 +25,11 @@ import { makeTempDir, removeDir } from '../helpers/temp.js';
 import { alive, FakeControlPlane, GOOD_KEY, installStandIn, TUNNEL_ID, type InstalledStandIn } from '../tunnel/helpers/stand-in.js';
 import { buildApp, REPO, type BuiltApp } from '../app/helpers/build-app.js';
 import { CHROMIUM, CHROMIUM_ARGS, chromiumAvailable } from '../app/helpers/desktop.js';
+import { BRIDGE_METHODS, bridgeInit, push, serveDirectory } from './helpers/window-harness.js';
 
 const SCREENSHOTS = path.join(REPO, 'test-artifacts', 'screenshots');
 const TOKEN = 'chatgpt-section-token-0123456789abcdef';
 const available = chromiumAvailable();
-
-const BRIDGE_INIT = () => {
-  const call = (method: string, ...args: unknown[]) =>
-    (globalThis as unknown as { __bridge(m: string, a: unknown[]): Promise<unknown> }).__bridge(method, args);
-  const listeners: Record<string, Set<(value: unknown) => void>> = {
-    status: new Set(),
-    activity: new Set(),
-    navigate: new Set(),
-    tunnel: new Set(),
-    connections: new Set(),
-  };
-  const on = (name: string) => (listener: (value: unknown) => void) => {
-    listeners[name]!.add(listener);
-    return () => listeners[name]!.delete(listener);
-  };
-  (globalThis as unknown as { __emit(name: string, value: unknown): void }).__emit = (name, value) => listeners[name]!.forEach((l) => l(value));
-  const methods = [
-    'load',
-    'save',
-    'generateToken',
-    'copyText',
-    'pickFolder',
-    'testConnection',
-    'restartServer',
-    'listActivity',
-    'listProcesses',
-    'killProcess',
-    'listConnections',
-    'approveConnection',
-    'denyConnection',
-    'revokeClient',
-  ];
-  const tunnel = [
-    'tunnelStatus',
-    'tunnelConnect',
-    'tunnelDisconnect',
-    'tunnelSetKey',
-    'tunnelForgetKey',
-    'tunnelLookUp',
-    'tunnelPickClient',
-    'tunnelDownload',
-    'openLink',
-  ];
-  const bridge: Record<string, unknown> = {
-    setDirty: () => {},
-    onStatus: on('status'),
-    onActivity: on('activity'),
-    onNavigate: on('navigate'),
-    onTunnel: on('tunnel'),
-    onConnections: on('connections'),
-  };
-  for (const name of [...methods, ...tunnel]) bridge[name] = (...args: unknown[]) => call(name, ...args.filter((a) => a !== undefined));
-  (globalThis as unknown as { chatgptMcp: unknown }).chatgptMcp = Object.freeze(bridge);
-};
 
 describe.skipIf(!available)('ChatGPT section in headless Chromium', () => {
   let app: BuiltApp;
@@ -209,13 +156,8 @@ describe.skipIf(!available)('ChatGPT section in headless Chromium', () => {
     page.on('pageerror', (error) => errors.push(error.message));
     page.on('console', (message) => message.type() === 'error' && errors.push(message.text()));
     await page.exposeFunction('__bridge', (method: string, args: unknown[]) => bridge(method, args));
-    await page.addInitScript(BRIDGE_INIT);
-    controller.onChange(
-      (snapshot) =>
-        void page
-          .evaluate((s) => (globalThis as unknown as { __emit(n: string, v: unknown): void }).__emit('tunnel', s), snapshot as unknown)
-          .catch(() => undefined),
-    );
+    await page.addInitScript(bridgeInit, [...BRIDGE_METHODS]);
+    controller.onChange((snapshot) => void push(page, 'tunnel', snapshot).catch(() => undefined));
     await page.goto(pageUrl);
     await page.getByRole('heading', { level: 1, name: 'ChatGPT' }).waitFor();
 
@@ -246,7 +188,7 @@ describe.skipIf(!available)('ChatGPT section in headless Chromium', () => {
     // Step 3 and 4: the server is not reachable at first (starting, then degraded), then it is (ready).
     serverStatus = running('http://127.0.0.1:9/mcp');
     await controller.serverChanged(serverStatus, TOKEN);
-    await page.evaluate((s) => (globalThis as unknown as { __emit(n: string, v: unknown): void }).__emit('status', s), serverStatus as unknown);
+    await push(page, 'status', serverStatus as unknown);
     await page.getByRole('button', { name: 'Connect ChatGPT' }).click();
     await connection().getByText('Connecting…').waitFor();
     await connection()
@@ -294,14 +236,3 @@ describe.skipIf(!available)('ChatGPT section in headless Chromium', () => {
     await context.close();
   }, 90_000);
 });
-
-function serveDirectory(dir: string): Promise<http.Server> {
-  const types: Record<string, string> = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css', '.svg': 'image/svg+xml' };
-  const server = http.createServer((req, res) => {
-    const file = path.join(dir, path.normalize(decodeURIComponent((req.url ?? '/').split('?')[0]!)).replace(/^([/\\])+/, ''));
-    if (!file.startsWith(dir) || !fs.existsSync(file) || !fs.statSync(file).isFile()) return void res.writeHead(404).end();
-    res.writeHead(200, { 'content-type': types[path.extname(file)] ?? 'application/octet-stream' });
-    fs.createReadStream(file).pipe(res);
-  });
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
-}

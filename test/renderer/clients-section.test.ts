@@ -7,7 +7,7 @@
  * Screenshots of the authorize page, the prompt and the list go to test-artifacts/screenshots/.
  */
 import fs from 'node:fs';
-import http from 'node:http';
+import type http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -20,50 +20,10 @@ import { authorizeInBrowser, hop, pkcePair } from '../helpers/oauth.js';
 import { startTestServer, type TestHttpServer } from '../helpers/servers.js';
 import { buildApp, REPO, type BuiltApp } from '../app/helpers/build-app.js';
 import { CHROMIUM, CHROMIUM_ARGS, chromiumAvailable } from '../app/helpers/desktop.js';
+import { BRIDGE_METHODS, bridgeInit, push, serveDirectory } from './helpers/window-harness.js';
 
 const SCREENSHOTS = path.join(REPO, 'test-artifacts', 'screenshots');
 const REDIRECT = 'https://chatgpt.com/connector_platform_oauth_redirect';
-
-/** window.chatgptMcp, forwarding every call to this test process like the preload forwards to main. */
-const BRIDGE_INIT = () => {
-  const g = globalThis as unknown as Record<string, unknown>;
-  const call = (method: string, ...args: unknown[]) => (g.__bridge as (m: string, a: unknown[]) => Promise<unknown>)(method, args);
-  const listeners: Record<string, Set<(value: unknown) => void>> = { status: new Set(), activity: new Set(), navigate: new Set(), connections: new Set() };
-  const on = (name: string) => (listener: (value: unknown) => void) => {
-    listeners[name]!.add(listener);
-    return () => listeners[name]!.delete(listener);
-  };
-  g.__emit = (name: string, value: unknown) => listeners[name]!.forEach((l) => l(value));
-  const method =
-    (name: string) =>
-    (...args: unknown[]) =>
-      call(name, ...args);
-  g.chatgptMcp = Object.freeze({
-    ...Object.fromEntries(
-      [
-        'load',
-        'save',
-        'generateToken',
-        'copyText',
-        'pickFolder',
-        'testConnection',
-        'restartServer',
-        'listActivity',
-        'listProcesses',
-        'killProcess',
-        'listConnections',
-        'approveConnection',
-        'denyConnection',
-        'revokeClient',
-      ].map((name) => [name, method(name)]),
-    ),
-    setDirty: () => undefined,
-    onStatus: on('status'),
-    onActivity: on('activity'),
-    onNavigate: on('navigate'),
-    onConnections: on('connections'),
-  });
-};
 
 describe.skipIf(!chromiumAvailable())('Connected clients and the consent prompt in headless Chromium', () => {
   let temp: string;
@@ -135,7 +95,7 @@ describe.skipIf(!chromiumAvailable())('Connected clients and the consent prompt 
 
   /** What the main process does when the state file changes: push a fresh snapshot to the window. */
   async function pushConnections(): Promise<void> {
-    await page.evaluate((snapshot) => (globalThis as unknown as { __emit(n: string, v: unknown): void }).__emit('connections', snapshot), panel.list());
+    await push(page, 'connections', panel.list());
   }
 
   async function registerChatGpt(): Promise<string> {
@@ -192,7 +152,7 @@ describe.skipIf(!chromiumAvailable())('Connected clients and the consent prompt 
     page.on('pageerror', (error) => errors.push(error.message));
     page.on('console', (message) => void (message.type() === 'error' && errors.push(message.text())));
     await page.exposeFunction('__bridge', (method: string, args: unknown[]) => bridge(method, args));
-    await page.addInitScript(BRIDGE_INIT);
+    await page.addInitScript(bridgeInit, [...BRIDGE_METHODS]);
     await page.goto(pageUrl);
     await page.getByRole('heading', { level: 1, name: 'Connected clients' }).waitFor();
     await page.getByText('No app has connected with OAuth yet', { exact: false }).waitFor();
@@ -254,7 +214,7 @@ describe.skipIf(!chromiumAvailable())('Connected clients and the consent prompt 
     const context = await browser.newContext({ viewport: { width: 1000, height: 720 }, deviceScaleFactor: 1, colorScheme: 'dark' });
     page = await context.newPage();
     await page.exposeFunction('__bridge', (method: string, args: unknown[]) => bridge(method, args));
-    await page.addInitScript(BRIDGE_INIT);
+    await page.addInitScript(bridgeInit, [...BRIDGE_METHODS]);
     await page.goto(pageUrl);
     await page.getByRole('button', { name: 'Activity' }).click();
     const clientId = await registerChatGpt();
@@ -286,14 +246,3 @@ describe.skipIf(!chromiumAvailable())('Connected clients and the consent prompt 
     return response.status;
   }
 });
-
-function serveDirectory(dir: string): Promise<http.Server> {
-  const types: Record<string, string> = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css', '.svg': 'image/svg+xml' };
-  const server = http.createServer((req, res) => {
-    const file = path.join(dir, path.normalize(decodeURIComponent((req.url ?? '/').split('?')[0]!)).replace(/^([/\\])+/, ''));
-    if (!file.startsWith(dir) || !fs.existsSync(file) || !fs.statSync(file).isFile()) return void res.writeHead(404).end();
-    res.writeHead(200, { 'content-type': types[path.extname(file)] ?? 'application/octet-stream' });
-    fs.createReadStream(file).pipe(res);
-  });
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
-}

@@ -5,7 +5,7 @@
  * to test-artifacts/screenshots/commands-sandbox-*.png.
  */
 import fs from 'node:fs';
-import http from 'node:http';
+import type http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -16,45 +16,9 @@ import { readConfigForEditing } from '../../main/app/config-file.js';
 import { ConfigValidationError, saveConfig } from '../../main/config/save.js';
 import { buildApp, REPO, type BuiltApp } from '../app/helpers/build-app.js';
 import { CHROMIUM, CHROMIUM_ARGS, chromiumAvailable } from '../app/helpers/desktop.js';
+import { BRIDGE_METHODS, bridgeInit, serveDirectory } from './helpers/window-harness.js';
 
 const SCREENSHOTS = path.join(REPO, 'test-artifacts', 'screenshots');
-
-/** window.chatgptMcp, forwarding every call to this test process like the preload forwards to main. */
-const BRIDGE_INIT = () => {
-  const g = globalThis as unknown as Record<string, unknown>;
-  const call = (method: string, ...args: unknown[]) => (g.__bridge as (m: string, a: unknown[]) => Promise<unknown>)(method, args);
-  const listeners: Record<string, Set<(value: unknown) => void>> = { status: new Set(), activity: new Set(), navigate: new Set(), connections: new Set() };
-  const on = (name: string) => (listener: (value: unknown) => void) => {
-    listeners[name]!.add(listener);
-    return () => listeners[name]!.delete(listener);
-  };
-  const method =
-    (name: string) =>
-    (...args: unknown[]) =>
-      call(name, ...args);
-  g.chatgptMcp = Object.freeze({
-    ...Object.fromEntries(
-      [
-        'load',
-        'save',
-        'generateToken',
-        'copyText',
-        'pickFolder',
-        'testConnection',
-        'restartServer',
-        'listActivity',
-        'listProcesses',
-        'killProcess',
-        'listConnections',
-      ].map((name) => [name, method(name)]),
-    ),
-    setDirty: () => undefined,
-    onStatus: on('status'),
-    onActivity: on('activity'),
-    onNavigate: on('navigate'),
-    onConnections: on('connections'),
-  });
-};
 
 describe.skipIf(!chromiumAvailable())('the sandbox card on the Commands page', () => {
   let temp: string;
@@ -120,7 +84,7 @@ describe.skipIf(!chromiumAvailable())('the sandbox card on the Commands page', (
           throw new Error(`unexpected bridge call ${name}`);
       }
     });
-    await page.addInitScript(BRIDGE_INIT);
+    await page.addInitScript(bridgeInit, [...BRIDGE_METHODS]);
     await page.goto(pageUrl);
     await page.getByRole('heading', { level: 1, name: 'Commands' }).waitFor();
     return { page, errors };
@@ -183,14 +147,3 @@ describe.skipIf(!chromiumAvailable())('the sandbox card on the Commands page', (
     await page.context().close();
   });
 });
-
-function serveDirectory(dir: string): Promise<http.Server> {
-  const types: Record<string, string> = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css', '.svg': 'image/svg+xml' };
-  const server = http.createServer((req, res) => {
-    const file = path.join(dir, path.normalize(decodeURIComponent((req.url ?? '/').split('?')[0]!)).replace(/^([/\\])+/, ''));
-    if (!file.startsWith(dir) || !fs.existsSync(file) || !fs.statSync(file).isFile()) return void res.writeHead(404).end();
-    res.writeHead(200, { 'content-type': types[path.extname(file)] ?? 'application/octet-stream' });
-    fs.createReadStream(file).pipe(res);
-  });
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
-}
