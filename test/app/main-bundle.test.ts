@@ -4,7 +4,7 @@
  * windows over the child-process channel and lets the test click menu items and send IPC as
  * the settings window would. A real MCP client talks to the server the bundle starts.
  */
-import { fork, type ChildProcess } from 'node:child_process';
+import { fork } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -12,45 +12,16 @@ import { Client, StreamableHTTPClientTransport, UnauthorizedError } from '@model
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { testConnection } from '../../main/app/connection-test.js';
 import { configSchema } from '../../main/config/schema.js';
+import { AppProcess, REGISTER } from './helpers/app-process.js';
 import { buildApp, REPO, type BuiltApp } from './helpers/build-app.js';
 import { authorizeInBrowser, MemoryOAuthProvider } from '../helpers/oauth.js';
 
-const REGISTER = path.join(import.meta.dirname, 'fixtures', 'fake-electron', 'register.mjs');
 const TOKEN = 'bundle-test-token-0123456789abcdef';
 
-interface Report {
-  type: string;
-  [key: string]: unknown;
-}
 type MenuItem = { type: string; label?: string; enabled?: boolean };
 
-/** The app running in a child process, seen through the stand-in's reports. */
-class AppProcess {
-  readonly reports: Report[] = [];
-  private waiters: { test: (r: Report) => boolean; resolve: (r: Report) => void }[] = [];
-  private nextInvoke = 1;
-  readonly exited: Promise<number | null>;
-  stderr = '';
-
-  constructor(readonly child: ChildProcess) {
-    child.on('message', (message: Report) => {
-      this.reports.push(message);
-      this.waiters = this.waiters.filter((w) => (w.test(message) ? (w.resolve(message), false) : true));
-    });
-    child.stderr?.on('data', (chunk) => (this.stderr += chunk));
-    this.exited = new Promise((resolve) => child.on('exit', (code) => resolve(code)));
-  }
-
-  /** Resolves with the first report (already seen from `since`, or future) that matches. */
-  next(test: (r: Report) => boolean, since = 0, timeoutMs = 15_000): Promise<Report> {
-    const seen = this.reports.slice(since).find(test);
-    if (seen) return Promise.resolve(seen);
-    return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`timed out waiting for a report; stderr:\n${this.stderr}`)), timeoutMs);
-      this.waiters.push({ test, resolve: (r) => (clearTimeout(timer), resolve(r)) });
-    });
-  }
-
+/** The app with the tray menu's views this file reads. */
+class BundleProcess extends AppProcess {
   menu(since = 0, first?: RegExp): Promise<MenuItem[]> {
     return this.next((r) => r.type === 'menu' && (!first || first.test(String((r.items as MenuItem[])[0]?.label))), since).then((r) => r.items as MenuItem[]);
   }
@@ -59,21 +30,9 @@ class AppProcess {
     const items = await this.menu(since, /^Running at /);
     return String(items[0]!.label).replace('Running at ', '');
   }
-
-  click(label: string): number {
-    const mark = this.reports.length;
-    this.child.send({ type: 'click', label });
-    return mark;
-  }
-
-  async invoke(channel: string, args: unknown[] = [], as: { senderId?: number; url?: string } = {}): Promise<Report> {
-    const id = this.nextInvoke++;
-    this.child.send({ type: 'invoke', id, channel, args, ...as });
-    return this.next((r) => r.type === 'invoke-result' && r.id === id);
-  }
 }
 
-function launch(app: BuiltApp, configFile: string): AppProcess {
+function launch(app: BuiltApp, configFile: string): BundleProcess {
   const child = fork(app.mainEntry, [], {
     execArgv: ['--import', REGISTER],
     // HOME beside the config: the app's token file lands there, never in the real home.
@@ -88,7 +47,7 @@ function launch(app: BuiltApp, configFile: string): AppProcess {
     },
     stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
   });
-  return new AppProcess(child);
+  return new BundleProcess(child);
 }
 
 const homeOf = (configFile: string) => path.join(path.dirname(configFile), 'home');
@@ -105,7 +64,7 @@ async function modernClient(url: string, token?: string): Promise<Client> {
 describe('the built tray app under Node with a stand-in electron', () => {
   let app: BuiltApp;
   let dir: string;
-  let running: AppProcess | null = null;
+  let running: BundleProcess | null = null;
 
   beforeAll(async () => {
     app = await buildApp();
@@ -215,7 +174,7 @@ describe('the built tray app under Node with a stand-in electron', () => {
       env: { ...process.env, CHATGPT_MCP_CONFIG: configFile, FAKE_ELECTRON_APP_PATH: REPO, CHATGPT_MCP_TOKEN: '', CHATGPT_MCP_PORT: '0' },
       stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
     });
-    running = new AppProcess(child);
+    running = new BundleProcess(child);
     const url = await running.runningUrl();
     const token = configSchema.parse(JSON.parse(fs.readFileSync(configFile, 'utf8'))).server.token;
     expect(token).toMatch(/^[A-Za-z0-9_-]{43}$/);

@@ -6,7 +6,7 @@
  * no child. The key is never in the config file, the app's logs, the activity entries or any
  * process's command line.
  */
-import { fork, type ChildProcess } from 'node:child_process';
+import { fork } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -15,43 +15,11 @@ import { keyFilePath } from '../../main/tunnel/secret-store.js';
 import { modernRequest } from '../helpers/raw-rpc.js';
 import { makeTempDir, removeDir, writeJson } from '../helpers/temp.js';
 import { alive, allCommandLines, FakeControlPlane, GOOD_KEY, installStandIn, TUNNEL_ID, type InstalledStandIn } from '../tunnel/helpers/stand-in.js';
+import { AppProcess, REGISTER, type Report } from './helpers/app-process.js';
 import { buildApp, REPO, type BuiltApp } from './helpers/build-app.js';
 
-const REGISTER = path.join(import.meta.dirname, 'fixtures', 'fake-electron', 'register.mjs');
-
-interface Report {
-  type: string;
-  [key: string]: unknown;
-}
-
-class AppProcess {
-  readonly reports: Report[] = [];
-  private waiters: { test: (r: Report) => boolean; resolve: (r: Report) => void }[] = [];
-  private nextInvoke = 1;
-  readonly exited: Promise<number | null>;
-  stderr = '';
-
-  constructor(readonly child: ChildProcess) {
-    child.on('message', (message: Report) => {
-      this.reports.push(message);
-      this.waiters = this.waiters.filter((w) => (w.test(message) ? (w.resolve(message), false) : true));
-    });
-    child.stderr?.on('data', (chunk) => (this.stderr += chunk));
-    this.exited = new Promise((resolve) => child.on('exit', (code) => resolve(code)));
-  }
-
-  next(test: (r: Report) => boolean, since = 0, timeoutMs = 20_000): Promise<Report> {
-    const seen = this.reports.slice(since).find(test);
-    if (seen) return Promise.resolve(seen);
-    return new Promise((resolve, reject) => {
-      const timer = setTimeout(
-        () => reject(new Error(`timed out waiting for a report; last reports: ${JSON.stringify(this.reports.slice(-4))}\nstderr:\n${this.stderr}`)),
-        timeoutMs,
-      );
-      this.waiters.push({ test, resolve: (r) => (clearTimeout(timer), resolve(r)) });
-    });
-  }
-
+/** The app with the tray views this file reads, and IPC calls that throw on a refusal. */
+class TunnelApp extends AppProcess {
   icon(name: string, since = 0): Promise<Report> {
     return this.next((r) => r.type === 'tray-image' && String(r.path).endsWith(path.join('build', 'tray', `${name}.png`)), since);
   }
@@ -60,16 +28,8 @@ class AppProcess {
     return this.next((r) => r.type === 'tooltip' && match.test(String(r.text)), since);
   }
 
-  click(label: string): number {
-    const mark = this.reports.length;
-    this.child.send({ type: 'click', label });
-    return mark;
-  }
-
-  async invoke(channel: string, args: unknown[] = []): Promise<any> {
-    const id = this.nextInvoke++;
-    this.child.send({ type: 'invoke', id, channel, args });
-    const result = await this.next((r) => r.type === 'invoke-result' && r.id === id);
+  async call(channel: string, args: unknown[] = []): Promise<any> {
+    const result = await this.invoke(channel, args);
     if (!result.ok) throw new Error(String(result.error));
     return result.result;
   }
@@ -79,7 +39,7 @@ let app: BuiltApp;
 let plane: FakeControlPlane;
 let home: string;
 let standIn: InstalledStandIn;
-let running: AppProcess | null = null;
+let running: TunnelApp | null = null;
 
 beforeAll(async () => {
   app = await buildApp();
@@ -128,7 +88,7 @@ function launch(
     },
     stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
   });
-  running = new AppProcess(child);
+  running = new TunnelApp(child);
   return { configFile, appDir };
 }
 
@@ -143,21 +103,21 @@ describe('ChatGPT connection in the tray app', () => {
     await app.next((r) => r.type === 'window');
 
     // Steps 1 and 2 through the window's bridge.
-    const before = await app.invoke('tunnel:status');
+    const before = await app.call('tunnel:status');
     expect(before.key).toEqual({ stored: false, where: 'the desktop keyring (Electron safeStorage)', warning: null });
     expect(before.tunnelId).toBe(TUNNEL_ID);
-    const lookup = await app.invoke('tunnel:look-up');
+    const lookup = await app.call('tunnel:look-up');
     expect(lookup).toMatchObject({ ok: true, client: { path: standIn.path, source: 'configured', version: '0.9.4-standin (git sha: 5ce4fed0c1cb)' } });
     // The window cannot make the app run an arbitrary file: only the saved path or one picked in the dialog.
     const marker = path.join(home, 'ran');
     const planted = path.join(home, 'planted.sh');
     fs.writeFileSync(planted, `#!/bin/sh\ntouch ${marker}\n`, { mode: 0o755 });
-    expect(await app.invoke('tunnel:look-up', [planted])).toMatchObject({
+    expect(await app.call('tunnel:look-up', [planted])).toMatchObject({
       ok: false,
       error: expect.stringContaining('Save the settings (or use Choose file…)'),
     });
     expect(fs.existsSync(marker)).toBe(false);
-    expect(await app.invoke('tunnel:set-key', [`  ${GOOD_KEY}\n`])).toMatchObject({ ok: true, key: { stored: true, warning: null } });
+    expect(await app.call('tunnel:set-key', [`  ${GOOD_KEY}\n`])).toMatchObject({ ok: true, key: { stored: true, warning: null } });
     const sealed = fs.readFileSync(path.join(appDir, SAFE_KEY_FILE));
     expect(sealed.includes(Buffer.from(GOOD_KEY))).toBe(false);
     expect(fs.statSync(path.join(appDir, SAFE_KEY_FILE)).mode & 0o777).toBe(0o600);
@@ -179,9 +139,9 @@ describe('ChatGPT connection in the tray app', () => {
       'MCP-Protocol-Version': ['2026-07-28'],
     });
     expect(call.resp_json.result.isError).toBeFalsy();
-    const activity = await app.invoke('activity:list');
+    const activity = await app.call('activity:list');
     expect(activity).toEqual(expect.arrayContaining([expect.objectContaining({ tool: 'system_info', outcome: 'ok' })]));
-    const status = await app.invoke('tunnel:status');
+    const status = await app.call('tunnel:status');
     expect(status.status).toMatchObject({ state: 'ready', readiness: 'ready' });
 
     // A crashed client: amber, then green again.
@@ -204,8 +164,8 @@ describe('ChatGPT connection in the tray app', () => {
     const logs = app.stderr;
     expect(fs.readFileSync(configFile, 'utf8')).not.toContain(GOOD_KEY);
     expect(logs).not.toContain(GOOD_KEY);
-    expect(JSON.stringify(await app.invoke('activity:list'))).not.toContain(GOOD_KEY);
-    expect(JSON.stringify(await app.invoke('tunnel:status'))).not.toContain(GOOD_KEY);
+    expect(JSON.stringify(await app.call('activity:list'))).not.toContain(GOOD_KEY);
+    expect(JSON.stringify(await app.call('tunnel:status'))).not.toContain(GOOD_KEY);
     expect(allCommandLines()).not.toContain(GOOD_KEY);
 
     app.click('Quit');
@@ -224,7 +184,7 @@ describe('ChatGPT connection in the tray app', () => {
     await app.next((r) => r.type === 'menu' && JSON.stringify(r.items).includes('ChatGPT: Error: OpenAI refused the runtime key (HTTP 401)'));
     app.click('ChatGPT setup…');
     await app.next((r) => r.type === 'window');
-    const status = await app.invoke('tunnel:status');
+    const status = await app.call('tunnel:status');
     expect(status.key.where).toContain('owner-only file');
     expect(status.key.warning).toMatch(/readable only by your user account/);
 
