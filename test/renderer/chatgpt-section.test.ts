@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { localPolicyPort } from '../../adapter/local-policy-port.js';
 import { createProcessOps } from '../../adapter/process/process-ops.js';
@@ -23,18 +23,15 @@ import { fileStore } from '../../main/tunnel/secret-store.js';
 import { startTestServer, type TestHttpServer } from '../helpers/servers.js';
 import { makeTempDir, removeDir } from '../helpers/temp.js';
 import { alive, FakeControlPlane, GOOD_KEY, installStandIn, TUNNEL_ID, type InstalledStandIn } from '../tunnel/helpers/stand-in.js';
-import { buildApp, REPO, type BuiltApp } from '../app/helpers/build-app.js';
-import { CHROMIUM, CHROMIUM_ARGS, chromiumAvailable } from '../app/helpers/desktop.js';
-import { BRIDGE_METHODS, bridgeInit, push, serveDirectory } from './helpers/window-harness.js';
+import { chromiumAvailable } from '../app/helpers/desktop.js';
+import { BRIDGE_METHODS, bridgeInit, type OpenWindow, push, SCREENSHOTS, serveWindow } from './helpers/window-harness.js';
 
-const SCREENSHOTS = path.join(REPO, 'test-artifacts', 'screenshots');
 const TOKEN = 'chatgpt-section-token-0123456789abcdef';
 const available = chromiumAvailable();
 
 describe.skipIf(!available)('ChatGPT section in headless Chromium', () => {
-  let app: BuiltApp;
   let browser: Browser;
-  let staticServer: http.Server;
+  let window: OpenWindow;
   let pageUrl: string;
   let server: TestHttpServer;
   let plane: FakeControlPlane;
@@ -75,25 +72,16 @@ describe.skipIf(!available)('ChatGPT section in headless Chromium', () => {
       downloadSources: { api: nowhere, downloads: nowhere },
     });
 
-    app = await buildApp();
-    staticServer = await serveDirectory(app.rendererDir);
-    pageUrl = `http://127.0.0.1:${(staticServer.address() as AddressInfo).port}/index.html`;
     const home = path.join(temp, 'home');
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: CHROMIUM_ARGS,
-      env: { ...process.env, HOME: home, XDG_CONFIG_HOME: path.join(home, '.config'), XDG_CACHE_HOME: path.join(home, '.cache') },
-    });
-    fs.mkdirSync(SCREENSHOTS, { recursive: true });
+    window = await serveWindow(home);
+    ({ browser, pageUrl } = window);
   }, 180_000);
 
   afterAll(async () => {
     await controller?.quit();
-    await browser?.close();
-    await new Promise((resolve) => staticServer?.close(resolve));
+    await window?.close();
     await server?.close();
     await plane?.close();
-    app?.cleanup();
     for (const record of standIn?.records() ?? []) expect(alive(record.pid)).toBe(false);
     if (temp) removeDir(temp);
   });

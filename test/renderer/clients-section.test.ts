@@ -7,29 +7,24 @@
  * Screenshots of the authorize page, the prompt and the list go to test-artifacts/screenshots/.
  */
 import fs from 'node:fs';
-import type http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SettingsSnapshot } from '../../main/app/bridge-api.js';
 import { OAuthPanel } from '../../main/app/oauth-panel.js';
 import { oauthStatePath } from '../../main/auth/oauth-state.js';
 import { authorizeInBrowser, hop, pkcePair } from '../helpers/oauth.js';
 import { startTestServer, type TestHttpServer } from '../helpers/servers.js';
-import { buildApp, REPO, type BuiltApp } from '../app/helpers/build-app.js';
-import { CHROMIUM, CHROMIUM_ARGS, chromiumAvailable } from '../app/helpers/desktop.js';
-import { BRIDGE_METHODS, bridgeInit, push, serveDirectory } from './helpers/window-harness.js';
+import { chromiumAvailable } from '../app/helpers/desktop.js';
+import { BRIDGE_METHODS, bridgeInit, type OpenWindow, push, SCREENSHOTS, serveWindow } from './helpers/window-harness.js';
 
-const SCREENSHOTS = path.join(REPO, 'test-artifacts', 'screenshots');
 const REDIRECT = 'https://chatgpt.com/connector_platform_oauth_redirect';
 
 describe.skipIf(!chromiumAvailable())('Connected clients and the consent prompt in headless Chromium', () => {
   let temp: string;
-  let app: BuiltApp;
   let browser: Browser;
-  let staticServer: http.Server;
+  let window: OpenWindow;
   let pageUrl: string;
   let server: TestHttpServer;
   let stateFile: string;
@@ -43,22 +38,13 @@ describe.skipIf(!chromiumAvailable())('Connected clients and the consent prompt 
     stateFile = oauthStatePath(path.join(temp, 'app'));
     panel = new OAuthPanel(stateFile);
     server = await startTestServer({ server: { auth: 'oauth' } }, { oauth: { stateFile } });
-    app = await buildApp();
-    staticServer = await serveDirectory(app.rendererDir);
-    pageUrl = `http://127.0.0.1:${(staticServer.address() as AddressInfo).port}/index.html`;
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: CHROMIUM_ARGS,
-      env: { ...process.env, HOME: temp, XDG_CONFIG_HOME: path.join(temp, '.config'), XDG_CACHE_HOME: path.join(temp, '.cache') },
-    });
-    fs.mkdirSync(SCREENSHOTS, { recursive: true });
+    window = await serveWindow(temp);
+    ({ browser, pageUrl } = window);
   }, 180_000);
 
   afterAll(async () => {
-    await browser?.close();
-    await new Promise((resolve) => staticServer?.close(resolve));
+    await window?.close();
     await server?.close();
-    app?.cleanup();
     fs.rmSync(temp, { recursive: true, force: true });
   });
 

@@ -5,47 +5,32 @@
  * to test-artifacts/screenshots/commands-sandbox-*.png.
  */
 import fs from 'node:fs';
-import type http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SaveResult, SettingsSnapshot } from '../../main/app/bridge-api.js';
 import { readConfigForEditing } from '../../main/app/config-file.js';
 import { ConfigValidationError, saveConfig } from '../../main/config/save.js';
-import { buildApp, REPO, type BuiltApp } from '../app/helpers/build-app.js';
-import { CHROMIUM, CHROMIUM_ARGS, chromiumAvailable } from '../app/helpers/desktop.js';
-import { BRIDGE_METHODS, bridgeInit, serveDirectory } from './helpers/window-harness.js';
-
-const SCREENSHOTS = path.join(REPO, 'test-artifacts', 'screenshots');
+import { chromiumAvailable } from '../app/helpers/desktop.js';
+import { BRIDGE_METHODS, bridgeInit, type OpenWindow, SCREENSHOTS, serveWindow } from './helpers/window-harness.js';
 
 describe.skipIf(!chromiumAvailable())('the sandbox card on the Commands page', () => {
   let temp: string;
   let configPath: string;
-  let app: BuiltApp;
   let browser: Browser;
-  let staticServer: http.Server;
+  let window: OpenWindow;
   let pageUrl: string;
 
   beforeAll(async () => {
     temp = fs.mkdtempSync(path.join(os.tmpdir(), 'commands-window-'));
     configPath = path.join(temp, 'config.json');
-    app = await buildApp();
-    staticServer = await serveDirectory(app.rendererDir);
-    pageUrl = `http://127.0.0.1:${(staticServer.address() as AddressInfo).port}/index.html`;
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: CHROMIUM_ARGS,
-      env: { ...process.env, HOME: temp, XDG_CONFIG_HOME: path.join(temp, '.config'), XDG_CACHE_HOME: path.join(temp, '.cache') },
-    });
-    fs.mkdirSync(SCREENSHOTS, { recursive: true });
+    window = await serveWindow(temp);
+    ({ browser, pageUrl } = window);
   }, 180_000);
 
   afterAll(async () => {
-    await browser?.close();
-    await new Promise((resolve) => staticServer?.close(resolve));
-    app?.cleanup();
+    await window?.close();
     fs.rmSync(temp, { recursive: true, force: true });
   });
 

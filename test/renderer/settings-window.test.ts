@@ -10,11 +10,9 @@
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
-import type http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLocalAdapter } from '../../adapter/local-computer-adapter.js';
 import { ConfigValidationError, saveConfig } from '../../main/config/save.js';
@@ -36,19 +34,16 @@ import { ProcessPolicy } from '../../main/policy/process.js';
 import { generateToken } from '../../main/config/token.js';
 import { fileStore } from '../../main/tunnel/secret-store.js';
 import { startTestServer, type TestHttpServer } from '../helpers/servers.js';
-import { buildApp, REPO, type BuiltApp } from '../app/helpers/build-app.js';
-import { CHROMIUM, CHROMIUM_ARGS, chromiumAvailable } from '../app/helpers/desktop.js';
-import { BRIDGE_METHODS, bridgeInit, push, serveDirectory } from './helpers/window-harness.js';
+import { chromiumAvailable } from '../app/helpers/desktop.js';
+import { BRIDGE_METHODS, bridgeInit, type OpenWindow, push, SCREENSHOTS, serveWindow } from './helpers/window-harness.js';
 
-const SCREENSHOTS = path.join(REPO, 'test-artifacts', 'screenshots');
 const available = chromiumAvailable();
 const linux = process.platform === 'linux';
 const LONG_PATH = '/home/me/projects/a-rather-long-client-name/src/components/settings/panels/ProcessesSectionWithAVeryLongName.tsx';
 
 describe.skipIf(!available)('settings window in headless Chromium', () => {
-  let app: BuiltApp;
   let browser: Browser;
-  let staticServer: http.Server;
+  let window: OpenWindow;
   let pageUrl: string;
   let mcp: RunningHttpServer;
   let oauthServer: TestHttpServer;
@@ -118,25 +113,15 @@ describe.skipIf(!available)('settings window in headless Chromium', () => {
       logger: silentLogger,
     });
 
-    app = await buildApp();
-    staticServer = await serveDirectory(app.rendererDir);
-    pageUrl = `http://127.0.0.1:${(staticServer.address() as AddressInfo).port}/index.html`;
-    // Chromium's own HOME, so its profile and caches never land in the real home directory.
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: CHROMIUM_ARGS,
-      env: { ...process.env, HOME: home, XDG_CONFIG_HOME: path.join(home, '.config'), XDG_CACHE_HOME: path.join(home, '.cache') },
-    });
-    fs.mkdirSync(SCREENSHOTS, { recursive: true });
+    window = await serveWindow(home);
+    ({ browser, pageUrl } = window);
   }, 180_000);
 
   afterAll(async () => {
     await tunnel?.quit();
-    await browser?.close();
-    await new Promise((resolve) => staticServer?.close(resolve));
+    await window?.close();
     await mcp?.close();
     await oauthServer?.close();
-    app?.cleanup();
     fs.rmSync(temp, { recursive: true, force: true });
   });
 

@@ -6,7 +6,44 @@
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
-import type { Page } from 'playwright-core';
+import type { AddressInfo } from 'node:net';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { buildApp, REPO } from '../../app/helpers/build-app.js';
+import { CHROMIUM, CHROMIUM_ARGS } from '../../app/helpers/desktop.js';
+
+export const SCREENSHOTS = path.join(REPO, 'test-artifacts', 'screenshots');
+
+export interface OpenWindow {
+  browser: Browser;
+  /** The built settings window, served from loopback. */
+  pageUrl: string;
+  close(): Promise<void>;
+}
+
+/**
+ * Builds the app, serves its settings window on loopback and starts headless Chromium with
+ * `home` as its HOME (its profile and caches never land in the real home directory).
+ */
+export async function serveWindow(home: string): Promise<OpenWindow> {
+  const app = await buildApp();
+  const staticServer = await serveDirectory(app.rendererDir);
+  const pageUrl = `http://127.0.0.1:${(staticServer.address() as AddressInfo).port}/index.html`;
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: CHROMIUM_ARGS,
+    env: { ...process.env, HOME: home, XDG_CONFIG_HOME: path.join(home, '.config'), XDG_CACHE_HOME: path.join(home, '.cache') },
+  });
+  fs.mkdirSync(SCREENSHOTS, { recursive: true });
+  return {
+    browser,
+    pageUrl,
+    async close() {
+      await browser.close();
+      await new Promise((resolve) => staticServer.close(resolve));
+      app.cleanup();
+    },
+  };
+}
 
 /** Every invoke method of SettingsBridge (main/app/bridge-api.ts), forwarded to `__bridge`. */
 export const BRIDGE_METHODS = [
