@@ -49,7 +49,8 @@ export function scrubbingLogger(inner: Logger, secrets: readonly string[]): Logg
     if (Array.isArray(value)) return value.map((item) => scrub(item, depth + 1));
     return Object.fromEntries(Object.entries(value).map(([key, item]) => [text(key), scrub(item, depth + 1)]));
   };
-  const wrap = (at: 'error' | 'warn' | 'info' | 'debug') => (msg: string, fields?: LogFields) =>
-    inner[at](text(msg), fields === undefined ? undefined : (scrub(fields, 0) as LogFields));
+  const wrap = (at: 'error' | 'warn' | 'info' | 'debug') => (msg: string, fields?: LogFields) => {
+    if (inner.enabled(at)) inner[at](text(msg), fields === undefined ? undefined : (scrub(fields, 0) as LogFields));
+  };
   return { error: wrap('error'), warn: wrap('warn'), info: wrap('info'), debug: wrap('debug'), enabled: (level) => inner.enabled(level) };
 }

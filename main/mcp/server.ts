@@ -111,7 +111,7 @@ export function createServerFactory(deps: ServerDeps): ServerFactory {
   const names = tools.map((t) => exposedName(t.name, deps.config));
   const toolDeps: ToolDeps = { config: deps.config, adapter: deps.adapter, policy, enabledTools: names };
   const secrets = [deps.config.server.token ?? '', ...(deps.secrets ?? [])].filter(Boolean);
-  const observe = deps.observer ?? (() => {});
+  const observe = deps.observer;
   const logger = scrubbingLogger(deps.logger, secrets);
   // Every known tool, granted or not: a description may point to one the owner has not granted.
   const rename = toolNameRewriter(
@@ -161,7 +161,7 @@ interface PrepareContext {
   deps: ToolDeps;
   logger: Logger;
   secrets: readonly string[];
-  observe: ToolCallObserver;
+  observe: ToolCallObserver | undefined;
   /** Tool names in the texts a model reads, as this config exposes them. */
   rename: ToolNameRewriter;
   exposed: string;
@@ -180,16 +180,20 @@ function prepare(tool: ToolDefinition, { deps, logger, secrets, observe, rename,
     async handler(args, ctx) {
       const started = performance.now();
       const id = ctx.mcpReq.id;
-      const target = safeTarget(tool, args);
-      const client = clientOf(ctx.http?.authInfo);
-      safely(() => observe({ phase: 'start', tool: tool.name, exposed, id, target, client }));
+      // Built only for a listener: with logging off and no activity view, a call pays for neither.
+      let target: Record<string, unknown> | undefined;
+      const targetOf = () => (target ??= safeTarget(tool, args));
+      const client = observe ? clientOf(ctx.http?.authInfo) : null;
+      if (observe) safely(() => observe({ phase: 'start', tool: tool.name, exposed, id, target: targetOf(), client }));
       const finish = (outcome: 'ok' | ErrorCode, unexpected?: unknown, operation?: string) => {
         const durationMs = elapsed(started);
-        // Which step refused or failed (runCommand, killProcess, service.control...) when it is not the tool itself.
-        const fields = { tool: tool.name, id, ...target, durationMs, outcome, ...(operation && operation !== tool.name ? { operation } : {}) };
-        if (unexpected === undefined) logger.info('tool call', fields);
-        else logger.warn('tool call failed', { ...fields, error: describeUnknown(unexpected) });
-        safely(() => observe({ phase: 'end', tool: tool.name, exposed, id, target, client, durationMs, outcome }));
+        if (logger.enabled(unexpected === undefined ? 'info' : 'warn')) {
+          // Which step refused or failed (runCommand, killProcess, service.control...) when it is not the tool itself.
+          const fields = { tool: tool.name, id, ...targetOf(), durationMs, outcome, ...(operation && operation !== tool.name ? { operation } : {}) };
+          if (unexpected === undefined) logger.info('tool call', fields);
+          else logger.warn('tool call failed', { ...fields, error: describeUnknown(unexpected) });
+        }
+        if (observe) safely(() => observe({ phase: 'end', tool: tool.name, exposed, id, target: targetOf(), client, durationMs, outcome }));
       };
       try {
         const outcome = await tool.run(args, deps, ctx.mcpReq.signal);

@@ -28,10 +28,11 @@ export function toolInputSchema<T extends z.ZodObject>(schema: T, text: Text = s
   const standard = schema['~standard'] as Standard;
   const strictStandard = strict(schema)['~standard'];
   const known = Object.keys(schema.shape);
+  const knownSet = new Set(known);
   const validate = (value: unknown) => {
     const args = withoutNulls(value);
     if (args && typeof args === 'object' && !Array.isArray(args)) {
-      const unknown = Object.keys(args).filter((key) => !known.includes(key));
+      const unknown = unknownKeys(args, knownSet);
       if (unknown.length > 0) {
         return { issues: unknown.map((key) => ({ message: `unknown argument "${key}"; the arguments are: ${known.join(', ') || 'none'}`, path: [key] })) };
       }
@@ -154,14 +155,32 @@ function namingUnknownKeys(issue: Issue): Issue[] {
   return issue.keys.map((key) => ({ message: `unknown property "${key}" in ${where || 'the arguments'}; ${issue.message}`, path: [...path, key] }));
 }
 
-/** `null` anywhere in the arguments means the value was not given. */
+function unknownKeys(args: object, known: ReadonlySet<string>): string[] {
+  const unknown: string[] = [];
+  for (const key in args) if (Object.hasOwn(args, key) && !known.has(key)) unknown.push(key);
+  return unknown;
+}
+
+/** `null` anywhere in the arguments means the value was not given (arguments without one are used as they are). */
 function withoutNulls(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(withoutNulls);
+  return holdsNull(value) ? dropNulls(value) : value;
+}
+
+function holdsNull(value: unknown): boolean {
+  if (value === null) return true;
+  if (typeof value !== 'object') return false;
+  if (Array.isArray(value)) return value.some(holdsNull);
+  for (const key in value) if (Object.hasOwn(value, key) && holdsNull((value as Record<string, unknown>)[key])) return true;
+  return false;
+}
+
+function dropNulls(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(dropNulls);
   if (value === null || typeof value !== 'object') return value;
   return Object.fromEntries(
     Object.entries(value)
       .filter(([, v]) => v !== null)
-      .map(([k, v]) => [k, withoutNulls(v)]),
+      .map(([k, v]) => [k, dropNulls(v)]),
   );
 }
 

@@ -234,7 +234,8 @@ export class FilesystemPolicy {
     await this.refreshProtected();
     this.applyRules(lexical, located.path, root, access, shown, deny);
     const isRoot = relativeSegments(located.path, rootReal, this.platform)?.length === 0;
-    const confirm = (real: string) => this.confirm(real, access, shown, deny);
+    // The kernel naming the very path just checked needs no second look: the rules are a function of the path.
+    const confirm = (real: string) => (real === located.path ? undefined : this.confirm(real, access, shown, deny));
     return { path: located.path, exists: located.exists, root: rootReal, isRoot, confirm };
   }
 
@@ -329,6 +330,7 @@ export class FilesystemPolicy {
   private async refreshRoots(): Promise<void> {
     const late = this.firstLookDone;
     this.firstLookDone = true;
+    if (this.roots.every((root) => root.real !== undefined || root.lexical === undefined)) return;
     await Promise.all(
       this.roots.map(async (root) => {
         if (root.real !== undefined || root.lexical === undefined) return;
@@ -358,6 +360,7 @@ export class FilesystemPolicy {
   }
 
   private async refreshProtected(): Promise<void> {
+    if (this.protectedPaths.every((p) => p.real !== undefined)) return;
     await Promise.all(
       this.protectedPaths.map(async (p) => {
         if (p.real !== undefined) return;
@@ -440,28 +443,18 @@ export class FilesystemPolicy {
 
   /** 'inside' when the target is (under) a protected file; 'contains' when a write target holds one. */
   private protectedHit(lexical: string, real: string, access: Access): { hit: 'inside' | 'contains'; entry: Protected } | undefined {
+    const spellings = lexical === real ? [foldedSegments(real, this.platform)] : [foldedSegments(lexical, this.platform), foldedSegments(real, this.platform)];
     for (const p of this.protectedPaths) {
-      const guarded = p.real === undefined ? [p.lexical] : [p.lexical, p.real];
-      for (const form of guarded) {
-        for (const target of [lexical, real]) {
-          if (foldedInside(target, form, this.platform) || this.isTempOf(target, form)) return { hit: 'inside', entry: p };
+      for (const form of p.real === undefined || p.real === p.lexical ? [p.lexical] : [p.lexical, p.real]) {
+        const guarded = foldedSegments(form, this.platform);
+        for (const target of spellings) {
+          if (startsWith(target, guarded) || isTempOf(target, guarded)) return { hit: 'inside', entry: p };
           // Moving or deleting a directory that holds the token would carry it out of reach.
-          if (access === 'write' && foldedInside(form, target, this.platform)) return { hit: 'contains', entry: p };
+          if (access === 'write' && startsWith(guarded, target)) return { hit: 'contains', entry: p };
         }
       }
     }
     return undefined;
-  }
-
-  /** Atomic writers (the config saver, fs.write) stage `.<name>.<random>.tmp` beside the file: it holds the same secrets. */
-  private isTempOf(target: string, file: string): boolean {
-    const flavor = pathFlavor(this.platform);
-    const name = foldName(flavor.basename(target));
-    return (
-      name.startsWith(`.${foldName(flavor.basename(file))}.`) &&
-      foldedInside(flavor.dirname(target), flavor.dirname(file), this.platform) &&
-      foldedInside(flavor.dirname(file), flavor.dirname(target), this.platform)
-    );
   }
 
   private ancestorHit(real: string, rootReal: string): SecretPattern | undefined {
@@ -475,9 +468,8 @@ export class FilesystemPolicy {
   private patternHit(patterns: readonly SecretPattern[], lexical: string, real: string, root: Root): SecretPattern | undefined {
     if (patterns.length === 0) return undefined;
     for (const target of real === lexical ? [real] : [real, lexical]) {
-      const relative = [root.real, root.lexical]
-        .map((form) => (form === undefined ? undefined : relativeSegments(target, form, this.platform)))
-        .find((segments) => segments !== undefined);
+      const under = (form: string | undefined) => (form === undefined ? undefined : relativeSegments(target, form, this.platform));
+      const relative = under(root.real) ?? under(root.lexical);
       const hit = findMatch(patterns, { absolute: splitPath(target, this.platform), ...(relative ? { relative } : {}) });
       if (hit) return hit;
     }
@@ -492,9 +484,25 @@ function describeRoot(root: Root): string {
 
 /** Deny-side comparisons fold case everywhere: over-matching a protected path is the safe side. */
 function foldedInside(child: string, parent: string, platform: Platform): boolean {
-  const c = foldedSegments(child, platform);
-  const p = foldedSegments(parent, platform);
-  return c.length >= p.length && p.every((segment, i) => segment === c[i]);
+  return startsWith(foldedSegments(child, platform), foldedSegments(parent, platform));
+}
+
+/** Folded root and segments of `child` begin with those of `parent` (it is that path or below it). */
+function startsWith(child: readonly string[], parent: readonly string[]): boolean {
+  if (child.length < parent.length) return false;
+  for (let i = 0; i < parent.length; i++) if (child[i] !== parent[i]) return false;
+  return true;
+}
+
+/**
+ * Atomic writers (the config saver, fs.write) stage `.<name>.<random>.tmp` beside the file: it
+ * holds the same secrets. Both in folded segments: same folder, name starting `.<name>.`.
+ */
+function isTempOf(target: readonly string[], file: readonly string[]): boolean {
+  const last = file.length - 1;
+  if (last < 1 || target.length !== file.length || !target[last]!.startsWith(`.${file[last]}.`)) return false;
+  for (let i = 0; i < last; i++) if (target[i] !== file[i]) return false;
+  return true;
 }
 
 const folders = { win32: memoize((p) => fold(p, 'win32')), posix: memoize((p) => fold(p, 'linux')) };

@@ -289,6 +289,16 @@ describe('grants', () => {
     expect((await denial(open.resolve(protectedFile, 'read', 'fs.read'))).details?.reason).toBe('protected-file');
   });
 
+  it("refuses a saver's temp file beside a protected file in any letter case, and only that", async () => {
+    const p = policy();
+    for (const name of ['.app-config.json.x1y2.tmp', '.APP-CONFIG.JSON.x1y2.tmp']) {
+      expect((await denial(p.resolve(`${root}/${name}`, 'write', 'fs.write'))).details?.reason).toBe('protected-file');
+    }
+    for (const name of ['.app-config.jsonx.tmp', 'app-config.json.bak', 'sub/.app-config.json.x1y2.tmp']) {
+      expect(await p.resolve(`${root}/${name}`, 'write', 'fs.write')).toMatchObject({ path: `${root}/${name}` });
+    }
+  });
+
   it.runIf(process.platform === 'linux')("keeps /proc closed under a root of /: every process's environment and memory is there", async () => {
     const whole = policy({ roots: ['/'], protectSecrets: false });
     for (const target of [`/proc/${process.pid}/environ`, '/proc/self/mem', '/proc', '/proc/../proc/1/cmdline']) {
