@@ -3,7 +3,7 @@
  * doing the same work (bench/lib/bare-stdio-server.mjs) and against the official
  * @modelcontextprotocol/server-filesystem, all spawned and driven by the v1 client: fs.read of
  * 1 KiB and 1 MiB, shell.exec of `true` and `echo hello`, and each server's resident memory
- * when idle and after those runs. Ours runs twice (one copy per peer), so both copies have done
+ * when idle, right after those runs and once idle again. Ours runs twice (one copy per peer), so both copies have done
  * exactly the runs their peer did when their memory is compared.
  */
 import fs from 'node:fs';
@@ -40,7 +40,11 @@ function latencyCases(files) {
   ];
 }
 
-const memoryIds = (peer) => ({ idle: `idle RSS stdio vs ${PEERS[peer].label}`, after: `RSS after the latency runs stdio vs ${PEERS[peer].label}` });
+const memoryIds = (peer) => ({
+  idle: `idle RSS stdio vs ${PEERS[peer].label}`,
+  after: `RSS after the latency runs stdio vs ${PEERS[peer].label}`,
+  settled: `RSS 1 s after the latency runs stdio vs ${PEERS[peer].label}`,
+});
 
 export async function stdioScenario({ ours: oursModule, timing, wanted, progress }) {
   const dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'chatgpt-mcp-bench-stdio-')));
@@ -63,7 +67,7 @@ export async function stdioScenario({ ours: oursModule, timing, wanted, progress
     for (const peer of Object.keys(PEERS)) {
       const todo = cases.filter((c) => c.peer === peer && wanted(c.id));
       const memory = memoryIds(peer);
-      if (todo.length === 0 && !wanted(memory.idle) && !wanted(memory.after)) continue;
+      if (todo.length === 0 && !Object.values(memory).some(wanted)) continue;
       const { label, readTool } = PEERS[peer];
       const ours = await startStdioClient('ours (stdio)', spawnOurs.command, spawnOurs.args, repo, {}, { children: true });
       sessions.push(ours);
@@ -105,22 +109,22 @@ export async function stdioScenario({ ours: oursModule, timing, wanted, progress
       }
 
       const after = { ours: residentMiB(ours.pid), theirs: residentMiB(theirs.pid) };
-      if (!idle.ours || !idle.theirs || !after.ours || !after.theirs) {
+      // Idle again, as long as before the idle reading: what stays resident between bursts of calls.
+      await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
+      const settled = { ours: residentMiB(ours.pid), theirs: residentMiB(theirs.pid) };
+      if (![idle, after, settled].every((m) => m.ours && m.theirs)) {
         for (const id of Object.values(memory)) if (wanted(id)) rows.push({ id, skipped: 'resident memory is read from /proc (Linux only)' });
         continue;
       }
       const goals = peer === 'bare' ? { idle: IDLE_MEMORY, after: MEMORY_AFTER_RUNS } : { idle: NO_GOAL, after: NO_GOAL };
       if (wanted(memory.idle)) rows.push(memoryRow({ id: memory.idle, baselineName: label, ours: idle.ours, baseline: idle.theirs, goal: goals.idle }));
-      if (wanted(memory.after))
-        rows.push(
-          memoryRow({
-            id: memory.after,
-            baselineName: todo.length ? `${label}, after ${todo.length} rows` : `${label}, no rows run`,
-            ours: after.ours,
-            baseline: after.theirs,
-            goal: goals.after,
-          }),
-        );
+      const ran = todo.length ? `${label}, after ${todo.length} rows` : `${label}, no rows run`;
+      for (const [id, figures] of [
+        [memory.after, after],
+        [memory.settled, settled],
+      ]) {
+        if (wanted(id)) rows.push(memoryRow({ id, baselineName: ran, ours: figures.ours, baseline: figures.theirs, goal: goals.after }));
+      }
       await ours.close();
       await theirs.close();
     }

@@ -15,6 +15,7 @@ import { ConfigValidationError, saveConfig } from '../config/save.js';
 import { createLogger, scrubbingLogger, type Logger } from '../log.js';
 import { startHttpServer } from '../mcp/http.js';
 import { ReplyBacklog } from '../mcp/reply-backlog.js';
+import { idleMemory } from '../mcp/idle-memory.js';
 import { createServerFactory, enabledTools, type ToolCallEvent } from '../mcp/server.js';
 import { ActivityRing } from './activity-ring.js';
 import type { SaveResult, SettingsSnapshot } from './bridge-api.js';
@@ -113,10 +114,14 @@ export async function runApp({ mainDir, env = process.env, log = createLogger('i
   const ring = new ActivityRing(undefined, () => [bearerToken ?? '', ...tunnel.secrets].filter(Boolean));
   const pulse = new ActivityPulse(() => refreshTray());
   let askedForAccessibility = false;
+  const memory = idleMemory();
   const observer = (event: ToolCallEvent) => {
     ring.record(event);
     if (event.phase === 'start') pulse.started();
-    else pulse.ended();
+    else {
+      pulse.ended();
+      memory.callEnded();
+    }
     // macOS asks the owner for the Accessibility grant the first time input is actually used.
     if (platform === 'darwin' && event.phase === 'start' && event.tool.startsWith('input.') && !askedForAccessibility) {
       askedForAccessibility = true;

@@ -4,8 +4,9 @@ import type { CliOverrides } from '../config/load.js';
 import type { Config } from '../config/schema.js';
 import { ensureBearerToken } from '../config/token.js';
 import { createLogger, scrubbingLogger, type Logger } from '../log.js';
-import { createServerFactory, enabledTools, type ServerDeps, type ServerFactory } from '../mcp/server.js';
+import { createServerFactory, enabledTools, type ServerDeps, type ServerFactory, type ToolCallObserver } from '../mcp/server.js';
 import { SandboxUnavailableError } from '../policy/sandbox.js';
+import { idleMemory, type IdleMemory } from '../mcp/idle-memory.js';
 import { ReplyBacklog } from '../mcp/reply-backlog.js';
 import { startStdioServer } from '../mcp/stdio.js';
 import { EXIT, say, untilSignal, withConfig } from './io.js';
@@ -51,7 +52,8 @@ export async function openHttpServer(
   const logger = scrubbingLogger(createLogger(config.server.logLevel), secrets);
   const adapter = createLocalAdapter();
   const answers = new ReplyBacklog();
-  const factory = await factoryOrExit({ config, adapter, logger, protectedFiles: protectedPaths(path), secrets, answers });
+  const memory = idleMemory();
+  const factory = await factoryOrExit({ config, adapter, logger, protectedFiles: protectedPaths(path), secrets, answers, observer: endedTo(memory) });
   if (typeof factory === 'number') return factory;
   let running;
   try {
@@ -100,6 +102,7 @@ export async function openHttpServer(
     async close() {
       await running.close();
       await adapter.close();
+      memory.close();
     },
   };
 }
@@ -110,15 +113,24 @@ export function serveStdio(cli: CliOverrides): number | Promise<number> {
     const adapter = createLocalAdapter();
     const answers = new ReplyBacklog();
     answers.watch(process.stdout);
-    const factory = await factoryOrExit({ config, adapter, logger, protectedFiles: protectedPaths(path), answers });
+    const memory = idleMemory();
+    const factory = await factoryOrExit({ config, adapter, logger, protectedFiles: protectedPaths(path), answers, observer: endedTo(memory) });
     if (typeof factory === 'number') return factory;
     const handle = startStdioServer(factory, logger);
     logger.info('serving on stdio', { tools: enabledTools(config).length });
     await Promise.race([untilSignal(), new Promise<void>((resolve) => process.stdin.once('end', resolve))]);
     await handle.close();
     await adapter.close();
+    memory.close();
     return EXIT.ok;
   });
+}
+
+/** Each call's end restarts the idle wait after which memory is given back. */
+function endedTo(memory: IdleMemory): ToolCallObserver {
+  return (event) => {
+    if (event.phase === 'end') memory.callEnded();
+  };
 }
 
 /** The server factory, or the config exit code when the sandbox the config asks for cannot be had here. */

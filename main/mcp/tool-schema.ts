@@ -75,7 +75,8 @@ function withSchema<T extends z.ZodType>(schema: T, standard: Standard, validate
     return cache.get(key);
   };
   const wrapped = { ...standard, validate, jsonSchema: { input: memo('input'), output: memo('output') } };
-  return new Proxy(schema, { get: (target, prop, receiver) => (prop === '~standard' ? wrapped : Reflect.get(target, prop, receiver)) });
+  // The tool's schema underneath, only `~standard` its own: a Proxy would put a trap on every property the SDK reads per call.
+  return Object.create(schema, { '~standard': { value: wrapped, enumerable: false } }) as T;
 }
 
 const strictCopies = new WeakMap<z.ZodType, z.ZodType>();
