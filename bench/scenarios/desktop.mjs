@@ -10,7 +10,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { FASTER_THAN_OFFICIAL } from '../lib/goals.mjs';
+import { FASTER_THAN_OFFICIAL, WITHIN_COMPUTER_USE } from '../lib/goals.mjs';
 import { interleave } from '../lib/rounds.mjs';
 import { pool, summarizeRound } from '../lib/stats.mjs';
 import { sequentialRunner, startStdioClient } from '../lib/stdio-client.mjs';
@@ -47,6 +47,7 @@ const input = (id, ours, theirs, theirsLabel, kind = 'input') => ({
   theirs,
   theirsLabel,
   maxCalls: MAX_INPUTS_PER_ROUND,
+  goal: WITHIN_COMPUTER_USE,
 });
 const AT = [POINT.x, POINT.y];
 
@@ -186,7 +187,8 @@ async function runPhase({ ours: oursModule, timing, wanted, progress }, phase) {
           id: oursImage ? `${c.id} (${describe(oursImage)})` : c.id,
           baselineName: `${theirs.name} ${c.theirsLabel}${theirsImage ? ` (${describe(theirsImage)}${sameSize(oursImage, theirsImage) ? '' : ', DIFFERENT SIZE'})` : ''}`,
           baselineImage: theirsImage,
-          goal: FASTER_THAN_OFFICIAL,
+          // captures and the tree: at least as fast as theirs; input actions: the worker hop's allowance
+          goal: c.goal ?? FASTER_THAN_OFFICIAL,
           ...figures,
         });
       } else {
