@@ -19,7 +19,7 @@ export async function findExecutable(
   platform: NodeJS.Platform = process.platform,
 ): Promise<{ found: string; real: string } | null> {
   const pathext = process.env.PATHEXT ?? DEFAULT_PATHEXT;
-  for (const candidate of executableCandidates(name, searchPath, cwd, platform, pathext)) {
+  for (const candidate of knownCandidates(name, searchPath, cwd, platform, pathext)) {
     if (!isExecutableFile(candidate, platform)) continue;
     try {
       return { found: candidate, real: realpathSync.native(candidate) };
@@ -28,6 +28,24 @@ export async function findExecutable(
     }
   }
   return null;
+}
+
+const CANDIDATE_CACHE_LIMIT = 256;
+const candidateCache = new Map<string, readonly string[]>();
+
+/**
+ * executableCandidates, remembered: it is pure, and building the list (split PATH, join each
+ * folder) was a sixth of what a command allocated, for the same few names every time.
+ */
+function knownCandidates(name: string, searchPath: string | undefined, cwd: string, platform: NodeJS.Platform, pathext: string): readonly string[] {
+  const key = [platform, pathext, searchPath ?? '', cwd, name].join('\0');
+  let candidates = candidateCache.get(key);
+  if (candidates === undefined) {
+    if (candidateCache.size >= CANDIDATE_CACHE_LIMIT) candidateCache.clear();
+    candidates = Object.freeze(executableCandidates(name, searchPath, cwd, platform, pathext));
+    candidateCache.set(key, candidates);
+  }
+  return candidates;
 }
 
 /**

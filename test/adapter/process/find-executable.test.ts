@@ -52,6 +52,19 @@ describe.runIf(isPosix)('findExecutable (real files)', () => {
     expect(await findExecutable('dangling', second)).toBeNull();
   });
 
+  it('sees programs appear, move and lose their execute bit between calls (only the list of places to look is remembered)', async () => {
+    const PATH = `${second}:${first}`;
+    expect(await findExecutable('late', PATH)).toBeNull();
+    writeScript(first, 'late', '#!/bin/sh\n');
+    expect((await findExecutable('late', PATH))?.found).toBe(path.join(first, 'late'));
+    writeScript(second, 'late', '#!/bin/sh\n');
+    expect((await findExecutable('late', PATH))?.found).toBe(path.join(second, 'late'));
+    fs.chmodSync(path.join(second, 'late'), 0o644);
+    expect((await findExecutable('late', PATH))?.found).toBe(path.join(first, 'late'));
+    fs.rmSync(path.join(first, 'late'));
+    expect(await findExecutable('late', PATH)).toBeNull();
+  });
+
   it('skips files without execute permission and directories', async () => {
     expect(await findExecutable('notexec', first)).toBeNull();
     expect(await findExecutable('adir', first)).toBeNull();
