@@ -8,15 +8,18 @@ import type { ConnectionsSnapshot, OwnerActionResult } from '../auth/connections
 import { LIMITS } from '../auth/limits.js';
 import { OAuthStateError } from '../auth/oauth-state.js';
 import { approve, deny, listConnections, OwnerActionError, revokeClient } from '../auth/owner-actions.js';
+import { RateLimiter } from '../auth/rate-limit.js';
 
 export class OAuthPanel {
   private watching = false;
-  private lastAlert: number | null = null;
+  private readonly alerts: RateLimiter;
 
   constructor(
     readonly stateFile: string,
     private readonly now: () => number = Date.now,
-  ) {}
+  ) {
+    this.alerts = new RateLimiter(1, LIMITS.consentAlertMs, now);
+  }
 
   list(): ConnectionsSnapshot {
     try {
@@ -46,10 +49,7 @@ export class OAuthPanel {
    * listed in the window, each with its own code.
    */
   shouldAlert(): boolean {
-    const now = this.now();
-    if (this.lastAlert !== null && now - this.lastAlert < LIMITS.consentAlertMs) return false;
-    this.lastAlert = now;
-    return true;
+    return this.alerts.take();
   }
 
   /** Calls `listener` with a fresh snapshot whenever the file changes (polled once a second). */

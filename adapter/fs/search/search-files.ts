@@ -96,7 +96,7 @@ async function collect(start: DirHandle, dir: GuardedPath, matcher: RegExp, opti
       ? matchInTime(relative, () => matchLines(content, matcher, options.contextLines, room))
       : matchLines(content, matcher, options.contextLines, room);
     // More lines in this file past its own limit is not more of the answer.
-    if (found.more && room === perFile && perFile < left) found.more = false;
+    if (perFile < left) found.more = false;
     if (room === 0 || found.matches.length === 0) {
       if (found.more) result.truncated = true;
       return !found.more;

@@ -58,13 +58,7 @@ export const shellExec = defineTool({
     const plan = await policy.shell.plan(args);
     // At most shell.maxConcurrent commands inside calls, server-wide. A command moved to a handle
     // gives its slot back: from then on shell.maxProcesses bounds it, as it does process.start.
-    const slot = await policy.children.acquire(signal);
-    let result: ExecResult;
-    try {
-      result = await adapter.processes.runCommand({ ...plan, signal });
-    } finally {
-      slot.release();
-    }
+    const result = await policy.children.run(signal, () => adapter.processes.runCommand({ ...plan, signal }));
     return { structured: result, text: summarize(args.command, result, plan) };
   },
 });
