@@ -19,13 +19,12 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { NO_GOAL, RESPONSE_SIZE, WITHIN_MEMORY_BOUND } from '../lib/goals.mjs';
-import { residentMiB } from '../lib/memory.mjs';
+import { residentMiB, settle } from '../lib/memory.mjs';
 import { round1, round3 } from '../lib/stats.mjs';
 import { startStdioClient } from '../lib/stdio-client.mjs';
 import { MIB, writeTextFile } from '../lib/text-files.mjs';
+import { bareStdio, REPO } from '../lib/peers.mjs';
 
-const repo = new URL('../../', import.meta.url).pathname;
-const BARE_STDIO = new URL('../lib/bare-stdio-server.mjs', import.meta.url).pathname;
 const PRINTED_BYTES = 2 * MIB;
 const CONCURRENT_CALLS = 64;
 /** The defaults the bound is stated for (main/config/schema.ts). */
@@ -43,7 +42,6 @@ const MAX_CONCURRENT = 8;
 const BOUND_FACTOR = 40;
 /** Ours gets several bursts in a row: the bound must hold whatever the number of calls. */
 const OURS_WAVES = 4;
-const SETTLE_MS = 1000;
 const SAMPLE_MS = 50;
 const BURST_TIMEOUT_MS = 120_000;
 /**
@@ -74,7 +72,7 @@ export async function bigOutputsScenario({ ours: oursModule, wanted, progress })
       shell: { enabled: true, allowedCommands: ['head'], sandbox: 'off' },
     });
     const ours = oursModule.stdioCommand(configPath);
-    const sides = { ours: [ours.command, ours.args], bare: [process.execPath, [BARE_STDIO, 'shell.exec']] };
+    const sides = { ours: [ours.command, ours.args], bare: bareStdio('shell.exec') };
 
     for (const kind of kinds) {
       const exec = OUTPUTS[kind](textFile);
@@ -100,7 +98,7 @@ export async function bigOutputsScenario({ ours: oursModule, wanted, progress })
 
 /** One call in a fresh server: the reply's size in bytes as JSON, the way it crossed the pipe. */
 async function oneReply(side, [command, args], exec) {
-  const session = await startStdioClient(side, command, args, repo, {}, { children: true }, CLIENT_MAX_MESSAGE);
+  const session = await startStdioClient(side, command, args, REPO, {}, { children: true }, CLIENT_MAX_MESSAGE);
   try {
     const result = await session.call('shell.exec', { command: exec.command, args: exec.args });
     checkPrinted(side, result);
@@ -116,10 +114,10 @@ async function oneReply(side, [command, args], exec) {
  * has a figure.
  */
 async function burst(side, [command, args], exec, waves) {
-  const session = await startStdioClient(side, command, args, repo, {}, { children: true }, CLIENT_MAX_MESSAGE);
+  const session = await startStdioClient(side, command, args, REPO, {}, { children: true }, CLIENT_MAX_MESSAGE);
   try {
     await session.client.listTools();
-    await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
+    await settle();
     const idle = residentMiB(session.pid);
     if (!idle) return null;
     let peakMiB = idle.peakMiB;

@@ -20,10 +20,9 @@ import { childrenCpuMs } from '../lib/cpu.mjs';
 import { FASTER_THAN_OFFICIAL, NO_GOAL } from '../lib/goals.mjs';
 import { interleave } from '../lib/rounds.mjs';
 import { alternatingRunner, sequentialRunner, startStdioClient } from '../lib/stdio-client.mjs';
+import { officialFs, REPO } from '../lib/peers.mjs';
 
-const repo = new URL('../../', import.meta.url).pathname;
-const NODE_MODULES = path.join(repo, 'node_modules');
-const OFFICIAL_FS = 'node_modules/@modelcontextprotocol/server-filesystem/dist/index.js';
+const NODE_MODULES = path.join(REPO, 'node_modules');
 /** A word that occurs on some 500 lines in some 200 files of node_modules: a search with an answer worth returning. */
 const PATTERN = 'readFileSync';
 const MAX_CALLS_PER_ROUND = 2000;
@@ -57,7 +56,7 @@ export async function codingToolsScenario({ ours: oursModule, timing, wanted, pr
       }
       // Without rg on its PATH the server uses its built-in scanner.
       const env = engine === 'builtin' ? { PATH: path.join(dir, 'no-programs-here') } : {};
-      const ours = await startStdioClient(`ours (stdio, ${engine})`, spawnOurs.command, spawnOurs.args, repo, env, { children: true });
+      const ours = await startStdioClient(`ours (stdio, ${engine})`, spawnOurs.command, spawnOurs.args, REPO, env, { children: true });
       sessions.push(ours);
       const args = { path: NODE_MODULES, pattern: PATTERN, maxMatches: 1000, maxBytes: 1024 * 1024 };
       const expected = await ripgrepLines(rg.path);
@@ -105,9 +104,9 @@ async function editRow({ spawnOurs, dir, timing, progress, id, sessions }) {
     { path: file, edits: [{ oldText: "'MARKER-B'", newText: "'MARKER-A'" }] },
   ];
 
-  const ours = await startStdioClient('ours (stdio)', spawnOurs.command, spawnOurs.args, repo);
+  const ours = await startStdioClient('ours (stdio)', spawnOurs.command, spawnOurs.args, REPO);
   sessions.push(ours);
-  const official = await startStdioClient('server-filesystem (stdio)', process.execPath, [OFFICIAL_FS, editDir], repo);
+  const official = await startStdioClient('server-filesystem (stdio)', ...officialFs(editDir), REPO);
   sessions.push(official);
 
   // One checked round trip each: the file really changed, our hash is the file's, both return a diff.

@@ -13,10 +13,8 @@ import path from 'node:path';
 import { processCpuMs } from '../lib/cpu.mjs';
 import { COLD_START, FASTER_THAN_OFFICIAL } from '../lib/goals.mjs';
 import { median, percentile, round1, round3 } from '../lib/stats.mjs';
+import { bareStdio, officialFs, REPO, stdioGrants } from '../lib/peers.mjs';
 
-const repo = new URL('../../', import.meta.url).pathname;
-const OFFICIAL_FS = path.join(repo, 'node_modules/@modelcontextprotocol/server-filesystem/dist/index.js');
-const BARE_STDIO = new URL('../lib/bare-stdio-server.mjs', import.meta.url).pathname;
 /** A launch that has not answered by then has failed (a cold start here takes well under a second). */
 const ANSWER_TIMEOUT_MS = 15_000;
 
@@ -29,15 +27,12 @@ export async function coldStartScenario({ ours: oursModule, timing, wanted, prog
   try {
     const home = path.join(dir, 'home');
     fs.mkdirSync(home);
-    const configPath = oursModule.writeStdioConfig(path.join(dir, 'bench-config.json'), {
-      filesystem: { read: true, roots: [dir] },
-      shell: { enabled: true, allowedCommands: ['true', 'echo'], sandbox: 'off' },
-    });
+    const configPath = oursModule.writeStdioConfig(path.join(dir, 'bench-config.json'), stdioGrants(dir));
     const ours = oursModule.stdioCommand(configPath);
     const sides = {
       ours: [ours.command, ours.args],
-      bare: [process.execPath, [BARE_STDIO, 'system.info', 'fs.read', 'shell.exec']],
-      official: [process.execPath, [OFFICIAL_FS, dir]],
+      bare: bareStdio('system.info', 'fs.read', 'shell.exec'),
+      official: officialFs(dir),
     };
     const order = ['ours', ...peers];
     // Two launches per round pair: as many launches as the latency rows have rounds, at least 8.
@@ -62,7 +57,7 @@ export async function coldStartScenario({ ours: oursModule, timing, wanted, prog
 function launch(label, command, args, env) {
   return new Promise((resolve, reject) => {
     const started = performance.now();
-    const child = spawn(command, args, { cwd: repo, env, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(command, args, { cwd: REPO, env, stdio: ['pipe', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     const timer = setTimeout(

@@ -16,13 +16,13 @@ import { pool, summarizeRound } from '../lib/stats.mjs';
 import { sequentialRunner, startStdioClient } from '../lib/stdio-client.mjs';
 import { treeCpuMs } from '../lib/tree-cpu.mjs';
 import { missingAccessibility, missingXvfb, startXDisplay } from '../lib/x-display.mjs';
+import { REPO } from '../lib/peers.mjs';
 
-const repoPath = new URL('../../', import.meta.url).pathname;
 const WIDTH = 1280;
 const HEIGHT = 800;
 const THEIRS = 'computer-use-mcp';
 const THEIRS_VERSION = '1.8.0';
-const THEIRS_DIR = path.join(repoPath, 'node_modules', THEIRS);
+const THEIRS_DIR = path.join(REPO, 'node_modules', THEIRS);
 /** Inside the page, away from the browser's own controls; the page ignores clicks. */
 const POINT = { x: 700, y: 520 };
 const MAX_CAPTURES_PER_ROUND = 200;
@@ -134,7 +134,7 @@ async function runPhase({ ours: oursModule, timing, wanted, progress }, phase) {
     const configPath = path.join(x.home, 'bench-config.json');
     oursModule.writeStdioConfig(configPath, { desktop: { hostDisplayAccess: true, screen: true, input: true } });
     const spawnOurs = oursModule.stdioCommand(configPath);
-    const ours = withTreeCpu(await startStdioClient('ours (stdio)', 'env', [...displayEnv(x), spawnOurs.command, ...spawnOurs.args], repoPath));
+    const ours = withTreeCpu(await startStdioClient('ours (stdio)', 'env', [...displayEnv(x), spawnOurs.command, ...spawnOurs.args], REPO));
     sessions.push(ours);
     const listed = (await ours.client.listTools()).tools.map((tool) => tool.name);
     const theirs = await startTheirs(x);
@@ -247,7 +247,7 @@ async function startTheirs(x) {
   let session;
   try {
     const main = path.join(THEIRS_DIR, 'dist', 'main.js');
-    session = withTreeCpu(await startStdioClient(THEIRS, 'env', [...displayEnv(x), process.execPath, main], repoPath));
+    session = withTreeCpu(await startStdioClient(THEIRS, 'env', [...displayEnv(x), process.execPath, main], REPO));
     const tools = (await session.client.listTools()).tools.map((tool) => tool.name);
     if (!tools.includes('computer')) throw new Error(`it has no "computer" tool (listed: ${tools.join(', ')})`);
     return { name, session };

@@ -15,10 +15,9 @@ import { NO_GOAL } from '../lib/goals.mjs';
 import { interleave } from '../lib/rounds.mjs';
 import { alternatingRunner, sequentialRunner, startStdioClient } from '../lib/stdio-client.mjs';
 import { MIB, textOfSize } from '../lib/text-files.mjs';
+import { officialFs, REPO } from '../lib/peers.mjs';
 
-const repo = new URL('../../', import.meta.url).pathname;
-const OFFICIAL_FS = 'node_modules/@modelcontextprotocol/server-filesystem/dist/index.js';
-const TREE_SOURCE = path.join(repo, 'node_modules/zod');
+const TREE_SOURCE = path.join(REPO, 'node_modules/zod');
 const MAX_CALLS_PER_ROUND = 3000;
 /** The line the 1 MiB file repeats, and the patch's context. */
 const LINE = textOfSize(200).split('\n')[0];
@@ -41,9 +40,9 @@ export async function fileToolsScenario({ ours: oursModule, timing, wanted, prog
     for (const file of Object.values(files)) fs.writeFileSync(file, `${half}const marker = 'MARKER-A';\n${half}`);
     const configPath = oursModule.writeStdioConfig(path.join(dir, 'bench-config.json'), { filesystem: { write: true, roots: [dir] } });
     const spawnOurs = oursModule.stdioCommand(configPath);
-    const ours = await startStdioClient('ours (stdio)', spawnOurs.command, spawnOurs.args, repo);
+    const ours = await startStdioClient('ours (stdio)', spawnOurs.command, spawnOurs.args, REPO);
     sessions.push(ours);
-    const official = await startStdioClient('server-filesystem (stdio)', process.execPath, [OFFICIAL_FS, dir], repo);
+    const official = await startStdioClient('server-filesystem (stdio)', ...officialFs(dir), REPO);
     sessions.push(official);
 
     const cases = [

@@ -10,17 +10,13 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { AS_FAST_AS_OFFICIAL, FASTER_THAN_OFFICIAL, IDLE_MEMORY, MEMORY_AFTER_RUNS, NO_GOAL, WITHIN_BARE_STDIO } from '../lib/goals.mjs';
-import { memoryRow, residentMiB } from '../lib/memory.mjs';
+import { memoryRow, residentMiB, settle } from '../lib/memory.mjs';
 import { interleave } from '../lib/rounds.mjs';
 import { sequentialRunner, startStdioClient } from '../lib/stdio-client.mjs';
 import { checkExit, checkRead, KIB, MIB, writeTextFile } from '../lib/text-files.mjs';
+import { bareStdio, officialFs, REPO, stdioGrants } from '../lib/peers.mjs';
 
-const repo = new URL('../../', import.meta.url).pathname;
-const OFFICIAL_FS = 'node_modules/@modelcontextprotocol/server-filesystem/dist/index.js';
-const BARE_STDIO = new URL('../lib/bare-stdio-server.mjs', import.meta.url).pathname;
 const MAX_CALLS_PER_ROUND = 5000;
-/** Time for a server to finish start-up work before its idle memory is read. */
-const SETTLE_MS = 1000;
 
 const PEERS = {
   bare: { label: 'bare SDK', readTool: 'fs.read' },
@@ -48,89 +44,95 @@ const memoryIds = (peer) => ({
 
 export async function stdioScenario({ ours: oursModule, timing, wanted, progress }) {
   const dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'chatgpt-mcp-bench-stdio-')));
-  const sessions = [];
   const rows = [];
   try {
     const files = [writeTextFile(dir, 'small.txt', KIB, { label: '1 KiB' }), writeTextFile(dir, 'large.txt', MIB, { label: '1 MiB' })];
     const cases = latencyCases(files);
-    // The sandbox is off: scenario 5 measures it. The same grants as the HTTP rows, plus echo.
-    const configPath = oursModule.writeStdioConfig(path.join(dir, 'bench-config.json'), {
-      filesystem: { read: true, roots: [dir] },
-      shell: { enabled: true, allowedCommands: ['true', 'echo'], sandbox: 'off' },
-    });
+    const configPath = oursModule.writeStdioConfig(path.join(dir, 'bench-config.json'), stdioGrants(dir));
     const spawnOurs = oursModule.stdioCommand(configPath);
     const spawnPeer = {
-      bare: [process.execPath, [BARE_STDIO, 'system.info', 'fs.read', 'shell.exec']],
-      official: [process.execPath, [OFFICIAL_FS, dir]],
+      bare: bareStdio('system.info', 'fs.read', 'shell.exec'),
+      official: officialFs(dir),
     };
 
     for (const peer of Object.keys(PEERS)) {
       const todo = cases.filter((c) => c.peer === peer && wanted(c.id));
       const memory = memoryIds(peer);
       if (todo.length === 0 && !Object.values(memory).some(wanted)) continue;
-      const { label, readTool } = PEERS[peer];
-      const ours = await startStdioClient('ours (stdio)', spawnOurs.command, spawnOurs.args, repo, {}, { children: true });
-      sessions.push(ours);
-      const theirs = await startStdioClient(`${label} (stdio)`, ...spawnPeer[peer], repo, {}, { children: true });
-      sessions.push(theirs);
-      await Promise.all([ours.client.listTools(), theirs.client.listTools()]);
-      await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
-      const idle = { ours: residentMiB(ours.pid), theirs: residentMiB(theirs.pid) };
-
-      for (const c of todo) {
-        const [oursCall, theirsCall] = c.read
-          ? [
-              ['fs.read', { path: c.read.path }],
-              [readTool, { path: c.read.path }],
-            ]
-          : [
-              ['shell.exec', c.exec],
-              ['shell.exec', c.exec],
-            ];
-        await checkFirst(c, ours, oursCall, theirs, theirsCall, label);
-        progress(c.id);
-        const figures = await interleave({
-          ours: sequentialRunner(ours, ...oursCall, MAX_CALLS_PER_ROUND),
-          baseline: sequentialRunner(theirs, ...theirsCall, MAX_CALLS_PER_ROUND),
-          ...timing,
-        });
-        rows.push({
-          id: c.id,
-          tool: oursCall[0],
-          transport: 'stdio',
-          protocol: '2025-11-25 (v1 client)',
-          concurrency: 1,
-          ...(c.read ? { bytes: c.read.bytes } : { command: [c.exec.command, ...c.exec.args].join(' ') }),
-          baselineName: label,
-          cpuIncludesChildren: true,
-          goal: c.goal,
-          ...figures,
-        });
+      const ours = await startStdioClient('ours (stdio)', spawnOurs.command, spawnOurs.args, REPO, {}, { children: true });
+      try {
+        const theirs = await startStdioClient(`${PEERS[peer].label} (stdio)`, ...spawnPeer[peer], REPO, {}, { children: true });
+        try {
+          rows.push(...(await peerRows(peer, todo, memory, ours, theirs, { timing, wanted, progress })));
+        } finally {
+          await theirs.close().catch(() => {});
+        }
+      } finally {
+        await ours.close().catch(() => {});
       }
-
-      const after = { ours: residentMiB(ours.pid), theirs: residentMiB(theirs.pid) };
-      // Idle again, as long as before the idle reading: what stays resident between bursts of calls.
-      await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
-      const settled = { ours: residentMiB(ours.pid), theirs: residentMiB(theirs.pid) };
-      if (![idle, after, settled].every((m) => m.ours && m.theirs)) {
-        for (const id of Object.values(memory)) if (wanted(id)) rows.push({ id, skipped: 'resident memory is read from /proc (Linux only)' });
-        continue;
-      }
-      const goals = peer === 'bare' ? { idle: IDLE_MEMORY, after: MEMORY_AFTER_RUNS } : { idle: NO_GOAL, after: NO_GOAL };
-      if (wanted(memory.idle)) rows.push(memoryRow({ id: memory.idle, baselineName: label, ours: idle.ours, baseline: idle.theirs, goal: goals.idle }));
-      const ran = todo.length ? `${label}, after ${todo.length} rows` : `${label}, no rows run`;
-      for (const [id, figures] of [
-        [memory.after, after],
-        [memory.settled, settled],
-      ]) {
-        if (wanted(id)) rows.push(memoryRow({ id, baselineName: ran, ours: figures.ours, baseline: figures.theirs, goal: goals.after }));
-      }
-      await ours.close();
-      await theirs.close();
     }
   } finally {
-    for (const session of sessions) await session.close().catch(() => {});
     fs.rmSync(dir, { recursive: true, force: true });
+  }
+  return rows;
+}
+
+/** One peer's latency rows and memory rows, against a fresh copy of ours. */
+async function peerRows(peer, todo, memory, ours, theirs, { timing, wanted, progress }) {
+  const { label, readTool } = PEERS[peer];
+  const resident = () => ({ ours: residentMiB(ours.pid), theirs: residentMiB(theirs.pid) });
+  const rows = [];
+  await Promise.all([ours.client.listTools(), theirs.client.listTools()]);
+  await settle();
+  const idle = resident();
+
+  for (const c of todo) {
+    const [oursCall, theirsCall] = c.read
+      ? [
+          ['fs.read', { path: c.read.path }],
+          [readTool, { path: c.read.path }],
+        ]
+      : [
+          ['shell.exec', c.exec],
+          ['shell.exec', c.exec],
+        ];
+    await checkFirst(c, ours, oursCall, theirs, theirsCall, label);
+    progress(c.id);
+    const figures = await interleave({
+      ours: sequentialRunner(ours, ...oursCall, MAX_CALLS_PER_ROUND),
+      baseline: sequentialRunner(theirs, ...theirsCall, MAX_CALLS_PER_ROUND),
+      ...timing,
+    });
+    rows.push({
+      id: c.id,
+      tool: oursCall[0],
+      transport: 'stdio',
+      protocol: '2025-11-25 (v1 client)',
+      concurrency: 1,
+      ...(c.read ? { bytes: c.read.bytes } : { command: [c.exec.command, ...c.exec.args].join(' ') }),
+      baselineName: label,
+      cpuIncludesChildren: true,
+      goal: c.goal,
+      ...figures,
+    });
+  }
+
+  const after = resident();
+  // Idle again, as long as before the idle reading: what stays resident between bursts of calls.
+  await settle();
+  const settled = resident();
+  if (![idle, after, settled].every((m) => m.ours && m.theirs)) {
+    for (const id of Object.values(memory)) if (wanted(id)) rows.push({ id, skipped: 'resident memory is read from /proc (Linux only)' });
+    return rows;
+  }
+  const goals = peer === 'bare' ? { idle: IDLE_MEMORY, after: MEMORY_AFTER_RUNS } : { idle: NO_GOAL, after: NO_GOAL };
+  const ran = todo.length ? `${label}, after ${todo.length} rows` : `${label}, no rows run`;
+  for (const [id, figures, baselineName, goal] of [
+    [memory.idle, idle, label, goals.idle],
+    [memory.after, after, ran, goals.after],
+    [memory.settled, settled, ran, goals.after],
+  ]) {
+    if (wanted(id)) rows.push(memoryRow({ id, baselineName, ours: figures.ours, baseline: figures.theirs, goal }));
   }
   return rows;
 }
