@@ -118,10 +118,7 @@ export async function runApp({ mainDir, env = process.env, log = createLogger('i
   const observer = (event: ToolCallEvent) => {
     ring.record(event);
     if (event.phase === 'start') pulse.started();
-    else {
-      pulse.ended();
-      memory.callEnded();
-    }
+    else pulse.ended();
     // macOS asks the owner for the Accessibility grant the first time input is actually used.
     if (platform === 'darwin' && event.phase === 'start' && event.tool.startsWith('input.') && !askedForAccessibility) {
       askedForAccessibility = true;
@@ -142,7 +139,16 @@ export async function runApp({ mainDir, env = process.env, log = createLogger('i
         .catch(() => null);
       const secrets = [...(bearerToken ? [bearerToken] : []), ...(stored ? [stored.key] : [])];
       const answers = new ReplyBacklog();
-      const factory = createServerFactory({ config, adapter, logger, observer, protectedFiles: [configPath, ...protectedAppDirs(place)], secrets, answers });
+      const factory = createServerFactory({
+        config,
+        adapter,
+        logger,
+        observer,
+        onCallEnded: memory.callEnded,
+        protectedFiles: [configPath, ...protectedAppDirs(place)],
+        secrets,
+        answers,
+      });
       processPolicy = factory.policies.process;
       return startHttpServer({
         config,

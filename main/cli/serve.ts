@@ -4,9 +4,9 @@ import type { CliOverrides } from '../config/load.js';
 import type { Config } from '../config/schema.js';
 import { ensureBearerToken } from '../config/token.js';
 import { createLogger, scrubbingLogger, type Logger } from '../log.js';
-import { createServerFactory, enabledTools, type ServerDeps, type ServerFactory, type ToolCallObserver } from '../mcp/server.js';
+import { createServerFactory, enabledTools, type ServerDeps, type ServerFactory } from '../mcp/server.js';
 import { SandboxUnavailableError } from '../policy/sandbox.js';
-import { idleMemory, type IdleMemory } from '../mcp/idle-memory.js';
+import { idleMemory } from '../mcp/idle-memory.js';
 import { ReplyBacklog } from '../mcp/reply-backlog.js';
 import { startStdioServer } from '../mcp/stdio.js';
 import { EXIT, say, untilSignal, withConfig } from './io.js';
@@ -53,7 +53,7 @@ export async function openHttpServer(
   const adapter = createLocalAdapter();
   const answers = new ReplyBacklog();
   const memory = idleMemory();
-  const factory = await factoryOrExit({ config, adapter, logger, protectedFiles: protectedPaths(path), secrets, answers, observer: endedTo(memory) });
+  const factory = await factoryOrExit({ config, adapter, logger, protectedFiles: protectedPaths(path), secrets, answers, onCallEnded: memory.callEnded });
   if (typeof factory === 'number') return factory;
   let running;
   try {
@@ -114,7 +114,7 @@ export function serveStdio(cli: CliOverrides): number | Promise<number> {
     const answers = new ReplyBacklog();
     answers.watch(process.stdout);
     const memory = idleMemory();
-    const factory = await factoryOrExit({ config, adapter, logger, protectedFiles: protectedPaths(path), answers, observer: endedTo(memory) });
+    const factory = await factoryOrExit({ config, adapter, logger, protectedFiles: protectedPaths(path), answers, onCallEnded: memory.callEnded });
     if (typeof factory === 'number') return factory;
     const handle = startStdioServer(factory, logger);
     logger.info('serving on stdio', { tools: enabledTools(config).length });
@@ -124,13 +124,6 @@ export function serveStdio(cli: CliOverrides): number | Promise<number> {
     memory.close();
     return EXIT.ok;
   });
-}
-
-/** Each call's end restarts the idle wait after which memory is given back. */
-function endedTo(memory: IdleMemory): ToolCallObserver {
-  return (event) => {
-    if (event.phase === 'end') memory.callEnded();
-  };
 }
 
 /** The server factory, or the config exit code when the sandbox the config asks for cannot be had here. */

@@ -9,9 +9,9 @@ import v8 from 'node:v8';
 import vm from 'node:vm';
 
 /** How long after the last call ended the server counts as idle. */
-export const IDLE_MS = 1000;
+const IDLE_MS = 1000;
 /** Growth of resident memory since the last collection that makes one worth its milliseconds. */
-export const GROWTH_BYTES = 16 * 1024 * 1024;
+const GROWTH_BYTES = 16 * 1024 * 1024;
 
 export interface IdleMemoryOptions {
   /** A full collection (default: V8's own, as --expose-gc gives it, in a context of its own). */
@@ -23,9 +23,9 @@ export interface IdleMemoryOptions {
 }
 
 export interface IdleMemory {
-  /** Tell it a call ended: the idle wait starts again. */
-  callEnded(): void;
-  close(): void;
+  /** Tell it a call ended: the idle wait starts again (a plain function: pass it as it is). */
+  callEnded: () => void;
+  close: () => void;
 }
 
 export function idleMemory(options: IdleMemoryOptions = {}): IdleMemory {

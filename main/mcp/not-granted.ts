@@ -53,7 +53,7 @@ interface HandlerAccess {
   setRequestHandler(method: string, handler: Handler): void;
 }
 
-export function misnamedResult(called: string, exposed: string): CallToolResult {
+function misnamedResult(called: string, exposed: string): CallToolResult {
   return errorResult(`INVALID_INPUT: this server has no tool ${called}; it is named ${exposed} here (server.toolNames); call ${exposed}`);
 }
 

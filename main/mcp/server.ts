@@ -13,7 +13,7 @@ import { AppPolicy } from '../policy/apps.js';
 import { DesktopPolicy } from '../policy/desktop.js';
 import { FilesystemPolicy } from '../policy/filesystem.js';
 import { HelperPrograms } from '../policy/helper-programs.js';
-import { ChildLimiter, QUEUE_FACTOR, QUEUE_WAIT_MS, type AnswerBacklog } from '../policy/limits.js';
+import { ChildLimiter, type AnswerBacklog } from '../policy/limits.js';
 import { PathLock } from '../policy/path-lock.js';
 import { ProcessPolicy } from '../policy/process.js';
 import { SandboxPolicy } from '../policy/sandbox.js';
@@ -36,6 +36,8 @@ export interface ServerDeps {
   tools?: readonly ToolDefinition[];
   /** Told when each tool call starts and ends (the tray's activity view); must not throw. */
   observer?: ToolCallObserver;
+  /** Told that a call ended, with nothing built for it (the idle memory trimmer); must not throw. */
+  onCallEnded?: () => void;
   /** Files and folders no tool may touch whatever the roots say: the config in use and the app's folders (tokens, keys). */
   protectedFiles?: string[];
   /** fs.search may use ripgrep when it is on the PATH (default true; tests compare both engines). */
@@ -50,7 +52,7 @@ export interface ServerDeps {
  * Unread answers allowed before a new command waits, in units of shell.maxOutputBytes: one
  * command's full text output, which an answer carries twice (structured result and text).
  */
-export const ANSWER_BUDGET_OUTPUTS = 2;
+const ANSWER_BUDGET_OUTPUTS = 2;
 
 /**
  * `tool`: the contract name; `exposed`: the name the client called it by (server.toolNames).
@@ -118,7 +120,8 @@ export function createServerFactory(deps: ServerDeps): ServerFactory {
     [...ALL_TOOLS, ...(deps.tools ?? [])].map((t) => t.name),
     deps.config.server.toolNames,
   );
-  const prepared = tools.map((tool, i) => prepare(tool, { deps: toolDeps, logger, secrets, observe, rename, exposed: names[i]! }));
+  const ended = deps.onCallEnded;
+  const prepared = tools.map((tool, i) => prepare(tool, { deps: toolDeps, logger, secrets, observe, ended, rename, exposed: names[i]! }));
   const serverInstructions = instructions(exposedName('system.info', deps.config));
   const granted = new Set(tools.map((t) => t.name));
   const calls = otherCalls(deps.tools ?? ALL_TOOLS, granted, deps.config);
@@ -152,9 +155,8 @@ function otherPolicies(
 }
 
 function childLimiter(config: Readonly<Config>, answers: AnswerBacklog | undefined): ChildLimiter {
-  const max = config.shell.maxConcurrent;
   const backlog = answers && { answers, budgetBytes: ANSWER_BUDGET_OUTPUTS * config.shell.maxOutputBytes };
-  return new ChildLimiter(max, max * QUEUE_FACTOR, QUEUE_WAIT_MS, 'shell.exec', backlog);
+  return new ChildLimiter(config.shell.maxConcurrent, { backlog });
 }
 
 interface PrepareContext {
@@ -162,12 +164,13 @@ interface PrepareContext {
   logger: Logger;
   secrets: readonly string[];
   observe: ToolCallObserver | undefined;
+  ended: (() => void) | undefined;
   /** Tool names in the texts a model reads, as this config exposes them. */
   rename: ToolNameRewriter;
   exposed: string;
 }
 
-function prepare(tool: ToolDefinition, { deps, logger, secrets, observe, rename, exposed }: PrepareContext): PreparedTool {
+function prepare(tool: ToolDefinition, { deps, logger, secrets, observe, ended, rename, exposed }: PrepareContext): PreparedTool {
   const text = (t: string) => rename.rewrite(t);
   return {
     config: {
@@ -194,6 +197,7 @@ function prepare(tool: ToolDefinition, { deps, logger, secrets, observe, rename,
           else logger.warn('tool call failed', { ...fields, error: describeUnknown(unexpected) });
         }
         if (observe) safely(() => observe({ phase: 'end', tool: tool.name, exposed, id, target: targetOf(), client, durationMs, outcome }));
+        if (ended) safely(ended);
       };
       try {
         const outcome = await tool.run(args, deps, ctx.mcpReq.signal);

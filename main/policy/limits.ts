@@ -35,18 +35,35 @@ interface Waiter {
   grant(slot: Slot): void;
 }
 
+export interface LimiterOptions {
+  /** Calls that may wait for a slot (default: QUEUE_FACTOR x max). */
+  maxQueued?: number;
+  /** How long one may wait (default QUEUE_WAIT_MS). */
+  waitMs?: number;
+  /** Named in refusals (default shell.exec). */
+  operation?: string;
+  /** Unread answers past `budgetBytes` hold a granted slot back. */
+  backlog?: { answers: AnswerBacklog; budgetBytes: number };
+}
+
 export class ChildLimiter {
   private running = 0;
   private readonly waiting: Waiter[] = [];
 
+  readonly maxQueued: number;
+  private readonly waitMs: number;
+  private readonly operation: string;
+  private readonly backlog: LimiterOptions['backlog'];
+
   constructor(
     readonly max: number,
-    readonly maxQueued: number = max * QUEUE_FACTOR,
-    private readonly waitMs: number = QUEUE_WAIT_MS,
-    private readonly operation = 'shell.exec',
-    private readonly backlog?: { answers: AnswerBacklog; budgetBytes: number },
+    options: LimiterOptions = {},
   ) {
     if (!Number.isSafeInteger(max) || max < 1) throw new Error(`the concurrency limit must be a positive integer, got ${max}`);
+    this.maxQueued = options.maxQueued ?? max * QUEUE_FACTOR;
+    this.waitMs = options.waitMs ?? QUEUE_WAIT_MS;
+    this.operation = options.operation ?? 'shell.exec';
+    this.backlog = options.backlog;
   }
 
   /** Children running now and calls waiting for a slot (for tests and diagnostics). */

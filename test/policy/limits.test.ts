@@ -6,7 +6,7 @@ const tick = () => new Promise((resolve) => setImmediate(resolve));
 
 describe('ChildLimiter', () => {
   it('never runs more than the bound, and serves the queue in arrival order', async () => {
-    const limiter = new ChildLimiter(3, 100);
+    const limiter = new ChildLimiter(3, { maxQueued: 100 });
     let running = 0;
     let peak = 0;
     const order: number[] = [];
@@ -43,7 +43,7 @@ describe('ChildLimiter', () => {
   });
 
   it('gives up waiting after the wait bound, and when the request is cancelled', async () => {
-    const limiter = new ChildLimiter(1, 4, 30);
+    const limiter = new ChildLimiter(1, { maxQueued: 4, waitMs: 30 });
     const slot = await limiter.acquire();
     await expect(limiter.acquire()).rejects.toMatchObject({ code: 'TIMEOUT', message: expect.stringMatching(/waited 30 ms for one of the 1 command slots/) });
     const abort = new AbortController();
@@ -100,7 +100,7 @@ describe('ChildLimiter', () => {
 
     it('holds a granted slot back until the client has read the earlier answers', async () => {
       const answers = backlog(5000);
-      const limiter = new ChildLimiter(2, 8, 10_000, 'shell.exec', { answers, budgetBytes: 1000 });
+      const limiter = new ChildLimiter(2, { maxQueued: 8, waitMs: 10_000, backlog: { answers, budgetBytes: 1000 } });
       let granted = false;
       const pending = limiter.acquire().then((slot) => {
         granted = true;
@@ -118,7 +118,7 @@ describe('ChildLimiter', () => {
 
     it('run (process.start) waits for the backlog too, and holds the slot only while its work runs', async () => {
       const answers = backlog(5000);
-      const limiter = new ChildLimiter(1, 4, 10_000, 'shell.exec', { answers, budgetBytes: 1000 });
+      const limiter = new ChildLimiter(1, { maxQueued: 4, waitMs: 10_000, backlog: { answers, budgetBytes: 1000 } });
       let started = false;
       // The work returns at once, as a start does: the process it leaves running holds no slot.
       const start = limiter.run(undefined, async () => {
@@ -138,7 +138,7 @@ describe('ChildLimiter', () => {
 
     it('gives up with TIMEOUT saying how much is unread, and gives the slot back', async () => {
       const answers = backlog(3 * 1024 * 1024);
-      const limiter = new ChildLimiter(1, 4, 30, 'shell.exec', { answers, budgetBytes: 1024 });
+      const limiter = new ChildLimiter(1, { maxQueued: 4, waitMs: 30, backlog: { answers, budgetBytes: 1024 } });
       await expect(limiter.acquire()).rejects.toMatchObject({
         code: 'TIMEOUT',
         message: expect.stringMatching(/client has not read 3\.0 MiB of earlier answers for 30 ms/),
