@@ -8,7 +8,7 @@ import type { CallToolResult, McpServer } from '@modelcontextprotocol/server';
 import type { Config } from '../config/schema.js';
 import type { ToolDefinition } from './tool.js';
 import { errorResult } from './tool-errors.js';
-import { exposedName } from './tool-names.js';
+import { exposedAs, exposedName } from './tool-names.js';
 
 /** What grants each tool family (docs/TOOLS.md, "granted by"), in the owner's words. */
 const GRANTS: Array<[prefix: string, grant: string]> = [
@@ -72,14 +72,13 @@ export interface OtherCalls {
 }
 
 export function otherCalls(known: readonly ToolDefinition[], granted: ReadonlySet<string>, config: Readonly<Config>): OtherCalls {
-  const toolNames = config.server.toolNames === 'underscore' ? 'dotted' : 'underscore';
-  const other = { ...config, server: { ...config.server, toolNames } } as const;
+  const otherStyle = config.server.toolNames === 'underscore' ? 'dotted' : 'underscore';
   const ungranted = new Map<string, UngrantedTool>();
   const misnamed = new Map<string, string>();
   const exposedNames = new Set(known.map((t) => exposedName(t.name, config)));
   for (const t of known) {
     const exposed = exposedName(t.name, config);
-    const alias = exposedName(t.name, other);
+    const alias = exposedAs(t.name, otherStyle);
     const aliases = alias === exposed || exposedNames.has(alias) ? [] : [alias];
     if (!granted.has(t.name)) for (const name of [exposed, ...aliases]) ungranted.set(name, { exposed, tool: t.name });
     else for (const name of aliases) misnamed.set(name, exposed);

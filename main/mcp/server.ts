@@ -171,11 +171,12 @@ interface PrepareContext {
 }
 
 function prepare(tool: ToolDefinition, { deps, logger, secrets, observe, ended, rename, exposed }: PrepareContext): PreparedTool {
-  const text = (t: string) => rename.rewrite(t);
+  // Only a rewriter that renames anything gets to copy the schemas' descriptions.
+  const text = rename.renames ? (t: string) => rename.rewrite(t) : undefined;
   return {
     config: {
-      title: text(tool.title),
-      description: text(tool.description),
+      title: rename.rewrite(tool.title),
+      description: rename.rewrite(tool.description),
       inputSchema: toolInputSchema(tool.input, text),
       outputSchema: toolOutputSchema(tool.output, text),
       annotations: tool.annotationsFor?.(deps.config) ?? tool.annotations,

@@ -13,10 +13,17 @@ import type { Config } from '../config/schema.js';
 
 /** The name a tool is exposed under: the contract's dotted name, or with underscores for strict hosts. */
 export function exposedName(name: string, config: Readonly<Config>): string {
-  return config.server.toolNames === 'underscore' ? name.replace(/\./g, '_') : name;
+  return exposedAs(name, config.server.toolNames);
+}
+
+/** The same, for a naming style given by itself (the other style, for calls that use it). */
+export function exposedAs(name: string, toolNames: Config['server']['toolNames']): string {
+  return toolNames === 'underscore' ? name.replace(/\./g, '_') : name;
 }
 
 export interface ToolNameRewriter {
+  /** False when nothing is ever rewritten (dotted names): callers may skip the texts altogether. */
+  readonly renames: boolean;
   /**
    * `text` with every tool name in its exposed form, except the names that occur in a string
    * anywhere inside `data` (the call's arguments, its structured result). `data` is only looked
@@ -25,7 +32,7 @@ export interface ToolNameRewriter {
   rewrite(text: string, ...data: unknown[]): string;
 }
 
-const IDENTITY: ToolNameRewriter = { rewrite: (text) => text };
+const IDENTITY: ToolNameRewriter = { renames: false, rewrite: (text) => text };
 
 /** `names`: every tool the server knows (granted or not), by contract name. */
 export function toolNameRewriter(names: readonly string[], toolNames: Config['server']['toolNames']): ToolNameRewriter {
@@ -39,31 +46,34 @@ export function toolNameRewriter(names: readonly string[], toolNames: Config['se
   const pattern = wholeNames(dotted.map(escape).join('|'), 'g');
   // The same without the g flag, whose lastIndex state would leak between calls.
   const probe = new RegExp(pattern.source);
-  const exposed = (name: string) => name.replace(/\./g, '_');
   // One pattern per name, for the rare data string that contains it at all.
   const whole = new Map(dotted.map((n) => [n, wholeNames(escape(n))]));
-  const occurring = (names: ReadonlySet<string>, data: unknown[]) => {
+  const occurring = (names: ReadonlySet<string>, strings: readonly string[]) => {
     const found = new Set<string>();
-    for (const value of stringsIn(data)) for (const name of names) if (value.includes(name) && whole.get(name)!.test(value)) found.add(name);
+    for (const value of strings) for (const name of names) if (value.includes(name) && whole.get(name)!.test(value)) found.add(name);
     return found;
   };
-  const rewriteOwn = (own: string, data: unknown[]) => {
+  const rewriteOwn = (own: string, strings: () => readonly string[]) => {
     if (!probe.test(own)) return own;
     const named = new Set(own.match(pattern));
-    const keep = occurring(named, data);
-    return keep.size === named.size ? own : own.replace(pattern, (name) => (keep.has(name) ? name : exposed(name)));
+    const keep = occurring(named, strings());
+    return keep.size === named.size ? own : own.replace(pattern, (name) => (keep.has(name) ? name : exposedAs(name, 'underscore')));
   };
   return {
+    renames: true,
     rewrite(text, ...data) {
+      // The strings inside `data`, collected once and only when something needs them.
+      let found: string[] | undefined;
+      const strings = () => (found ??= stringsIn(data));
       // A long data string copied into the text (a file's content, a command's stdout) is
       // skipped, not scanned: only the server's own words around it are.
       let out = '';
       let from = 0;
-      for (const span of dataSpans(text, data)) {
-        out += rewriteOwn(text.slice(from, span.start), data) + text.slice(span.start, span.end);
+      for (const span of dataSpans(text, strings)) {
+        out += rewriteOwn(text.slice(from, span.start), strings) + text.slice(span.start, span.end);
         from = span.end;
       }
-      return out + rewriteOwn(text.slice(from), data);
+      return out + rewriteOwn(text.slice(from), strings);
     },
   };
 }
@@ -73,9 +83,9 @@ const LONG_DATA = 64;
 const MAX_SPANS = 8;
 
 /** Where the longest strings inside `data` first occur in `text`, in order, not overlapping. */
-function dataSpans(text: string, data: unknown[]): Array<{ start: number; end: number }> {
+function dataSpans(text: string, strings: () => readonly string[]): Array<{ start: number; end: number }> {
   if (text.length < LONG_DATA) return [];
-  const long = stringsIn(data)
+  const long = strings()
     .filter((s) => s.length >= LONG_DATA && s.length <= text.length)
     .sort((a, b) => b.length - a.length)
     .slice(0, MAX_SPANS);
