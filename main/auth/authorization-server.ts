@@ -239,10 +239,7 @@ export class OAuthServer {
 
   private async register(req: http.IncomingMessage): Promise<Reply> {
     if (!this.limits.register.take()) {
-      return tooMany(
-        this.limits.register,
-        `Too many app registrations through this server's address (${LIMITS.registrationsPerMinute} a minute, all callers together); try again in ${this.limits.register.retryAfterSeconds()} s.`,
-      );
+      return tooMany(this.limits.register, limitText(this.limits.register, "Too many app registrations through this server's address", 'all callers together'));
     }
     let body: unknown;
     try {
@@ -332,14 +329,8 @@ export class OAuthServer {
     const approvedBefore = client.approvedAt !== null;
     const budget = approvedBefore ? this.limits.authorizePerClient.take(client.id) : { ok: this.limits.authorize.take(), limiter: this.limits.authorize };
     if (!budget.ok) {
-      const perMinute = approvedBefore
-        ? `${LIMITS.authorizationsPerApprovedClientPerMinute} a minute for this app`
-        : `${LIMITS.authorizationsPerMinute} a minute, all callers together`;
-      return tooMany(
-        budget.limiter,
-        `Too many connection attempts through this server's address (${perMinute}). Try again in ${budget.limiter.retryAfterSeconds()} seconds.`,
-        true,
-      );
+      const scope = approvedBefore ? 'for this app' : 'all callers together';
+      return tooMany(budget.limiter, limitText(budget.limiter, "Too many connection attempts through this server's address", scope), true);
     }
 
     const handle = newSecret('consent');
@@ -390,9 +381,7 @@ export class OAuthServer {
   /** Reads (or reads again) a client's metadata document and keeps it as a client; an approval it had stays. */
   private async documentClient(clientId: string, known: OAuthClient | undefined): Promise<{ client: OAuthClient } | { error: string }> {
     if (!this.limits.document.take()) {
-      return {
-        error: `Too many new apps through this server's address (${LIMITS.registrationsPerMinute} a minute, all callers together); try again in ${this.limits.document.retryAfterSeconds()} seconds.`,
-      };
+      return { error: limitText(this.limits.document, "Too many new apps through this server's address", 'all callers together') };
     }
     let doc;
     try {
@@ -495,18 +484,12 @@ export class OAuthServer {
     if (owner === null) return this.limits.token.take() ? null : this.junkRefused();
     const { ok, limiter } = this.limits.tokenPerClient.take(owner);
     if (ok) return null;
-    return tooMany(
-      limiter,
-      `Too many token requests for this client (${LIMITS.tokenRequestsPerClientPerMinute} a minute); try again in ${limiter.retryAfterSeconds()} s.`,
-    );
+    return tooMany(limiter, limitText(limiter, 'Too many token requests', 'for this client'));
   }
 
   private junkRefused(): Reply {
-    const wait = this.limits.token.retryAfterSeconds();
-    return tooMany(
-      this.limits.token,
-      `Too many token requests without a valid code or refresh token (${LIMITS.tokenRequestsPerMinute} a minute, all callers together); try again in ${wait} s. Requests with a valid code or refresh token are not held back by this limit.`,
-    );
+    const refused = limitText(this.limits.token, 'Too many token requests without a valid code or refresh token', 'all callers together');
+    return tooMany(this.limits.token, `${refused} Requests with a valid code or refresh token are not held back by this limit.`);
   }
 
   /**
@@ -739,6 +722,11 @@ function notAllowed(allow: string): Reply {
     ...json(405, { error: 'invalid_request', error_description: `Method not allowed; use ${allow}.` }),
     headers: { 'content-type': 'application/json', allow },
   };
+}
+
+/** What was refused, the limit and whom it counts, and when to try again. */
+function limitText(limiter: RateLimiter, what: string, scope: string): string {
+  return `${what} (${limiter.limit} a minute, ${scope}); try again in ${limiter.retryAfterSeconds()} s.`;
 }
 
 function tooMany(limiter: RateLimiter, message: string, page = false): Reply {
