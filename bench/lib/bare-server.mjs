@@ -1,14 +1,11 @@
 /** The baseline HTTP server: createMcpHandler + toNodeHandler on node:http, one McpServer with one tool per request. */
 import http from 'node:http';
-import { createMcpHandler, McpServer } from '@modelcontextprotocol/server';
+import { createMcpHandler } from '@modelcontextprotocol/server';
 import { toNodeHandler } from '@modelcontextprotocol/node';
+import { bareMcpServer } from './bare-tools.mjs';
 
 export async function startBareServer(tool) {
-  const handler = createMcpHandler(() => {
-    const server = new McpServer({ name: 'bare-baseline', version: '0.0.0' }, { capabilities: { tools: {} } });
-    server.registerTool(tool.name, tool.config, tool.handler);
-    return server;
-  });
+  const handler = createMcpHandler(() => bareMcpServer([tool]));
   const server = http.createServer(toNodeHandler(handler));
   await new Promise((resolve, reject) => {
     server.once('error', reject);

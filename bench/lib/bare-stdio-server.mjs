@@ -4,9 +4,8 @@
  * the bare tools named on the command line (`node bare-stdio-server.mjs fs.read shell.exec`).
  * It is what "the bare SDK" means in the stdio rows: the same work as ours, no layers.
  */
-import { McpServer } from '@modelcontextprotocol/server';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
-import { bareFsRead, bareShellExec, bareSystemInfo } from './bare-tools.mjs';
+import { bareFsRead, bareMcpServer, bareShellExec, bareSystemInfo } from './bare-tools.mjs';
 
 const TOOLS = new Map([bareSystemInfo, bareFsRead, bareShellExec].map((tool) => [tool.name, tool]));
 const names = process.argv.slice(2);
@@ -16,11 +15,4 @@ if (names.length === 0 || unknown.length > 0) {
   process.exit(64);
 }
 
-serveStdio(() => {
-  const server = new McpServer({ name: 'bare-baseline', version: '0.0.0' }, { capabilities: { tools: {} } });
-  for (const name of names) {
-    const tool = TOOLS.get(name);
-    server.registerTool(tool.name, tool.config, tool.handler);
-  }
-  return server;
-});
+serveStdio(() => bareMcpServer(names.map((name) => TOOLS.get(name))));

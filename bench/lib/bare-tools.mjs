@@ -9,6 +9,7 @@ import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import os from 'node:os';
+import { McpServer } from '@modelcontextprotocol/server';
 import * as z from 'zod';
 
 const READ_ONLY = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
@@ -139,4 +140,11 @@ function run(command, args) {
       resolve({ exitCode, signal, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8') }),
     );
   });
+}
+
+/** A fresh McpServer with `tools` registered, nothing else: what the bare baselines serve per request. */
+export function bareMcpServer(tools) {
+  const server = new McpServer({ name: 'bare-baseline', version: '0.0.0' }, { capabilities: { tools: {} } });
+  for (const tool of tools) server.registerTool(tool.name, tool.config, tool.handler);
+  return server;
 }

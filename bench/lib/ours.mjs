@@ -15,6 +15,9 @@ async function load(path) {
   }
 }
 
+/** Every server the bench starts: no logging, and tool names dotted (fs.read), as the baselines and the bench's calls spell them. */
+const BENCH_SERVER = Object.freeze({ toolNames: 'dotted', logLevel: 'silent' });
+
 export async function loadOurs() {
   const [{ configSchema }, { createServerFactory, enabledTools }, { startHttpServer }, { createLocalAdapter }, { createLogger }] = await Promise.all([
     load('main/config/schema.js'),
@@ -25,13 +28,12 @@ export async function loadOurs() {
   ]);
 
   /**
-   * The parsed config (free port, no logging, no token: loopback only, as the baselines) and the
-   * tool names it exposes. Names are dotted (fs.read), as the baselines and the bench's calls
-   * spell them; the name style costs nothing either way.
+   * The parsed config (BENCH_SERVER, a free port, no token: loopback only, as the baselines) and
+   * the tool names it exposes; the name style costs nothing either way.
    */
   function configure(input) {
     // auth "none" (loopback only), like the bare-SDK baselines: the bench measures the server, not a token check
-    const config = configSchema.parse({ ...input, server: { auth: 'none', toolNames: 'dotted', ...input.server, port: 0, logLevel: 'silent' } });
+    const config = configSchema.parse({ ...input, server: { auth: 'none', ...BENCH_SERVER, ...input.server, port: 0 } });
     return { config, tools: enabledTools(config).map((tool) => tool.name) };
   }
 
@@ -48,9 +50,9 @@ export async function loadOurs() {
     return { command: process.execPath, args: [new URL('main/cli.js', out).pathname, 'serve', '--stdio', '--config', configPath] };
   }
 
-  /** Writes a config file for stdioCommand: `input` with no logging and dotted tool names (see configure). */
+  /** Writes a config file for stdioCommand: `input` on BENCH_SERVER. */
   function writeStdioConfig(configPath, input) {
-    fs.writeFileSync(configPath, JSON.stringify({ ...input, server: { toolNames: 'dotted', logLevel: 'silent', ...input.server } }));
+    fs.writeFileSync(configPath, JSON.stringify({ ...input, server: { ...BENCH_SERVER, ...input.server } }));
     return configPath;
   }
 

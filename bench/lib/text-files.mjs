@@ -6,9 +6,12 @@ import path from 'node:path';
 export const KIB = 1024;
 export const MIB = 1024 * 1024;
 
+/** The line every text file repeats (without its newline). */
+export const LINE = 'The quick brown fox jumps over the lazy dog; 0123456789 ABCDEFGHIJ.';
+
 /** Printable ASCII lines, so bytes equal characters and JSON escaping is ordinary. */
 export function textOfSize(bytes) {
-  const line = 'The quick brown fox jumps over the lazy dog; 0123456789 ABCDEFGHIJ.\n';
+  const line = `${LINE}\n`;
   return line.repeat(Math.ceil(bytes / line.length)).slice(0, bytes);
 }
 

@@ -13,14 +13,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { NO_GOAL } from '../lib/goals.mjs';
 import { interleave } from '../lib/rounds.mjs';
-import { alternatingRunner, sequentialRunner, startStdioClient } from '../lib/stdio-client.mjs';
-import { MIB, textOfSize } from '../lib/text-files.mjs';
+import { alternatingRunner, startStdioClient } from '../lib/stdio-client.mjs';
+import { LINE, MIB } from '../lib/text-files.mjs';
 import { officialFs, REPO } from '../lib/peers.mjs';
 
 const TREE_SOURCE = path.join(REPO, 'node_modules/zod');
 const MAX_CALLS_PER_ROUND = 3000;
-/** The line the 1 MiB file repeats, and the patch's context. */
-const LINE = textOfSize(200).split('\n')[0];
 const IDS = {
   stat: 'fs.stat stdio vs server-filesystem',
   find: 'fs.find *.d.ts in 840 files stdio vs server-filesystem',
@@ -89,10 +87,7 @@ export async function fileToolsScenario({ ours: oursModule, timing, wanted, prog
       if (!wanted(c.id)) continue;
       await c.check();
       progress(c.id);
-      const runner = (session, [tool, argsList]) =>
-        argsList.length > 1
-          ? alternatingRunner(session, tool, argsList, MAX_CALLS_PER_ROUND)
-          : sequentialRunner(session, tool, argsList[0], MAX_CALLS_PER_ROUND);
+      const runner = (session, [tool, argsList]) => alternatingRunner(session, tool, argsList, MAX_CALLS_PER_ROUND);
       const figures = await interleave({ ours: runner(ours, c.ours), baseline: runner(official, c.theirs), ...timing });
       rows.push({
         id: c.id,
