@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useState } from 'react';
 import type { ActivityEntry, NavigateRequest, SectionId, ServerStatus, SettingsBridge, SettingsSnapshot } from '../../main/app/bridge-api';
 import { sectionForField } from '../../main/app/sections';
 import { Icon, type IconName } from './components/Icon';
@@ -63,7 +63,11 @@ export function App({ bridge }: { bridge: SettingsBridge }) {
   const [restarting, setRestarting] = useState(false);
   /** Saved settings the running server does not have yet (it keeps its own until it restarts). */
   const [restartPending, setRestartPending] = useState(false);
-  const focusTarget = useRef<string | null>(null);
+  /**
+   * The field to focus once its section has rendered. State, not a ref: a ref set between a commit and its
+   * still-pending effects was taken by that earlier commit's effect, which looked in the old section's DOM.
+   */
+  const [focusRequest, setFocusRequest] = useState<{ key: string } | null>(null);
   const connections = useConnections(bridge);
 
   const errors = useMemo(() => {
@@ -77,7 +81,7 @@ export function App({ bridge }: { bridge: SettingsBridge }) {
 
   const navigate = useCallback((request: NavigateRequest) => {
     setSection(request.section);
-    focusTarget.current = request.field ? request.field.map(String).join('.') : null;
+    setFocusRequest(request.field ? { key: request.field.map(String).join('.') } : null);
   }, []);
 
   useEffect(() => {
@@ -121,10 +125,8 @@ export function App({ bridge }: { bridge: SettingsBridge }) {
 
   // After switching sections, move focus to the requested field (or the closest container).
   useEffect(() => {
-    const key = focusTarget.current;
-    if (!key) return;
-    focusTarget.current = null;
-    const parts = key.split('.');
+    if (!focusRequest) return;
+    const parts = focusRequest.key.split('.');
     for (let n = parts.length; n > 0; n--) {
       const id = fieldId(parts.slice(0, n).join('.'));
       // The field itself, or the first control inside it (a root's path, an app's name).
@@ -135,7 +137,7 @@ export function App({ bridge }: { bridge: SettingsBridge }) {
         return;
       }
     }
-  });
+  }, [focusRequest]);
 
   const edit = useCallback((change: (draft: Draft) => void) => {
     setDraft((previous) => {
