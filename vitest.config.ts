@@ -6,6 +6,8 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',
+    // expect.poll gives up after 1 s by default: too short for a loaded 2-core CI running Chromium and Xvfb beside the suite.
+    expect: { poll: { timeout: 10_000 } },
     reporters: ['default'],
   },
 });
