@@ -126,6 +126,20 @@ describe.skipIf(!run)('workspace, the default on Linux', () => {
     expect(real).not.toBe(0o755);
   });
 
+  it.runIf(process.getuid?.() === 0)(
+    "as root: the kernel's settings under /proc/sys stay read-only (core_pattern would run a program as root outside)",
+    async () => {
+      // Writing a setting's own value back changes nothing, so the control may really write it.
+      const rewrite = 'cat /proc/sys/vm/swappiness > /proc/sys/vm/swappiness && echo written';
+      const { sh } = await serve();
+      const inside = await sh(rewrite);
+      expect(inside.exitCode).not.toBe(0);
+      expect(inside.stderr).toMatch(/Read-only file system/);
+      const { sh: open } = await serve({ shell: { sandbox: 'off' } });
+      expect(await open(rewrite)).toMatchObject({ exitCode: 0, stdout: 'written\n' });
+    },
+  );
+
   it('the same reads work without the sandbox (the control: they are real attempts)', async () => {
     const { sh } = await serve({ shell: { sandbox: 'off' } });
     const reads = await sh(`cat ${home}/.ssh/id_rsa; cat ${appDir}/config.json; echo x > ${home}/outside-off.txt`);

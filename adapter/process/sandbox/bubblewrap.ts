@@ -2,7 +2,8 @@
  * The bubblewrap (bwrap) command line for a sandbox plan, on Linux. The command gets its own
  * mount, pid, IPC, UTS and cgroup namespaces (and network, unless the plan shares it), no
  * capabilities, no nested user namespaces where the kernel lets bwrap create one, a fresh /dev
- * and /proc (only its own processes: this server's /proc/<pid>/environ is not there), and the
+ * and /proc (only its own processes: this server's /proc/<pid>/environ is not there; the kernel's
+ * settings under /proc/sys read-only), and the
  * filesystem as the plan's entries say, mounted in their order.
  *
  * Lifetime: bwrap runs as the process the caller spawned (the leader of its process group) and
@@ -44,13 +45,20 @@ export function namespaceArgs(options: NamespaceOptions): string[] {
   ];
 }
 
+/**
+ * The kernel's settings in a fresh /proc stay read-only. A server run as root maps root to root
+ * in the sandbox, and with /proc/sys writable a command could set kernel.core_pattern to a
+ * program of its own, which the kernel then runs as root outside every namespace.
+ */
+const PROC_COVERS = ['--ro-bind', '/proc/sys', '/proc/sys', '--ro-bind-try', '/proc/sysrq-trigger', '/proc/sysrq-trigger'];
+
 /** Devices a program using the display may need (GPU, sound), when display access is on. */
 const DISPLAY_DEVICES = ['/dev/dri', '/dev/snd'];
 
 /** bwrap's arguments: the sandbox, then `command` with `args` (exec'd by bwrap, no shell). */
 export function bubblewrapArgs(plan: SandboxPlan, cwd: string | undefined, command: string, args: readonly string[]): string[] {
   const out = namespaceArgs({ userNamespace: plan.userNamespace, privateNetwork: plan.network !== 'on', privateIpc: !plan.display });
-  out.push('--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc');
+  out.push('--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', ...PROC_COVERS);
   if (plan.display) for (const device of DISPLAY_DEVICES) out.push('--dev-bind-try', device, device);
   const sealed: string[] = [];
   for (const entry of plan.entries) {

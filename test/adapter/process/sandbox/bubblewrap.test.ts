@@ -15,6 +15,7 @@ describe('bubblewrapArgs', () => {
       ...['--unshare-user', '--disable-userns', '--unshare-pid', '--unshare-uts', '--unshare-cgroup-try', '--unshare-ipc', '--unshare-net'],
       ...['--as-pid-1', '--die-with-parent', '--cap-drop', 'ALL'],
       ...['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc'],
+      ...['--ro-bind', '/proc/sys', '/proc/sys', '--ro-bind-try', '/proc/sysrq-trigger', '/proc/sysrq-trigger'],
       ...['--tmpfs', '/tmp', '--tmpfs', '/var/tmp'],
       ...['--tmpfs', '/run', '--tmpfs', '/home/bob', '--tmpfs', '/root'],
       ...['--bind', '/home/alex/projects', '/home/alex/projects'],
