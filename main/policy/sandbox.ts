@@ -23,7 +23,8 @@
  *    with display access off the display's cookie and socket files wherever they are.
  *
  * Paths are resolved when each command is planned (a ~/.aws created after start is hidden from
- * the next command on), and entries that change nothing are dropped.
+ * the next command on), entries that change nothing are dropped, and the folders between a
+ * writable entry and a hidden or read-only one inside it are pinned (pinAncestors).
  */
 import nodePath from 'node:path';
 import type { Config } from '../config/schema.js';
@@ -201,7 +202,7 @@ export class SandboxPolicy {
     if (!support) return undefined;
     await (this.programChecked ??= this.checkProgram(support.program));
     const candidates = await this.candidates(target);
-    const entries = prune(await this.resolveAll(candidates));
+    const entries = pinAncestors(prune(await this.resolveAll(candidates)));
     return {
       mechanism: support.mechanism,
       program: support.program,
@@ -347,6 +348,32 @@ export function prune(entries: readonly SandboxEntry[]): SandboxEntry[] {
     kept.push(entry);
   }
   return kept;
+}
+
+/**
+ * A hidden or read-only entry inside a writable one is a mount point, which a command can neither
+ * rename nor remove; the folders between it and the writable entry are not. Renaming one (mv
+ * root/conf root/conf2) would carry the cover along to a path the next command's plan, made by
+ * path, no longer finds, and uncover what it held. So each of those folders is pinned too, right
+ * after the writable entry, before anything mounted below it.
+ */
+export function pinAncestors(entries: readonly SandboxEntry[]): SandboxEntry[] {
+  const pins = new Map<number, Set<string>>();
+  entries.forEach((entry, i) => {
+    if (entry.access !== 'hidden' && entry.access !== 'read') return;
+    let holder = i - 1;
+    while (holder >= 0 && !inside(entry.path, entries[holder]!.path)) holder--;
+    if (holder < 0 || entries[holder]!.access !== 'write') return;
+    const top = entries[holder]!.path;
+    const folders = pins.get(holder) ?? new Set<string>();
+    for (let folder = posix.dirname(entry.path); folder !== top && inside(folder, top); folder = posix.dirname(folder)) folders.add(folder);
+    pins.set(holder, folders);
+  });
+  if (pins.size === 0) return [...entries];
+  return entries.flatMap((entry, i) => {
+    const folders = [...(pins.get(i) ?? [])].sort((a, b) => depth(a) - depth(b));
+    return [entry, ...folders.map((path): SandboxEntry => ({ path, access: 'write', kind: 'directory', pinned: true }))];
+  });
 }
 
 /** The secret list's entries that name one place (no glob): ~/.ssh, ~/.aws, ~/.netrc, ~/.kube/config... */

@@ -222,6 +222,28 @@ describe.skipIf(!run)("git's hooks and config in a writable root", () => {
   });
 });
 
+describe.skipIf(!run)('hidden paths inside a writable root', () => {
+  it('cannot be uncovered by renaming a folder above them, while other folders still rename', async () => {
+    const secret = 'deny-listed-secret-51c2';
+    fs.mkdirSync(path.join(work, 'app', 'private'), { recursive: true });
+    fs.mkdirSync(path.join(work, 'plain'), { recursive: true });
+    fs.writeFileSync(path.join(work, 'app', 'private', 'key.txt'), secret);
+    try {
+      const { sh } = await serve({ filesystem: { write: true, roots: [work], deny: [`${work}/app/private/**`] } });
+      const moved = await sh(`mv ${work}/app ${work}/app2`);
+      expect(moved.exitCode).not.toBe(0);
+      expect(moved.stderr).toMatch(/busy/i);
+      expect(fs.existsSync(path.join(work, 'app', 'private', 'key.txt'))).toBe(true);
+      const reads = await sh(`cat ${work}/app/private/key.txt ${work}/app2/private/key.txt 2>&1; true`);
+      expect(reads.stdout).not.toContain(secret);
+      // The control: a folder above nothing hidden renames as usual.
+      expect((await sh(`mv ${work}/plain ${work}/plain2 && ls ${work}`)).stdout).toContain('plain2');
+    } finally {
+      for (const name of ['app', 'app2', 'plain', 'plain2']) fs.rmSync(path.join(work, name), { recursive: true, force: true });
+    }
+  });
+});
+
 describe.skipIf(!run)('the token never leaks', () => {
   const TOKEN = 'sandbox-token-7b3d9e1f2a4c6e8b';
 

@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import type { SandboxSupport } from '../../adapter/process/sandbox/sandbox-plan.js';
 import { FilesystemPolicy } from '../../main/policy/filesystem.js';
-import { prune, SandboxPolicy, SandboxUnavailableError } from '../../main/policy/sandbox.js';
+import { pinAncestors, prune, SandboxPolicy, SandboxUnavailableError } from '../../main/policy/sandbox.js';
 import { BWRAP, GIT_IN_PROJECT, LINUX_CONFIG, LINUX_ENV, LINUX_TREE, PROTECTED, sandboxFor } from '../helpers/sandbox-fixtures.js';
 import { makeConfig } from '../helpers/servers.js';
 import { treePort, type Tree } from '../helpers/tree-port.js';
@@ -163,6 +163,52 @@ describe('prune', () => {
     ],
   ])('%s', (_name, entries, kept) => {
     expect(prune(entries)).toEqual(kept);
+  });
+});
+
+describe('pinAncestors', () => {
+  const e = (access: 'read' | 'write' | 'hidden' | 'temp', path: string, kind: 'directory' | 'file' = 'directory') => ({ access, path, kind });
+  const pin = (path: string) => ({ access: 'write' as const, path, kind: 'directory' as const, pinned: true });
+  it.each([
+    [
+      'pins every folder between a writable entry and what it hides, shallow first, right after the writable entry',
+      [e('write', '/r'), e('read', '/r/x/ro'), e('hidden', '/r/conf/app/config.json', 'file')],
+      [e('write', '/r'), pin('/r/x'), pin('/r/conf'), pin('/r/conf/app'), e('read', '/r/x/ro'), e('hidden', '/r/conf/app/config.json', 'file')],
+    ],
+    [
+      'pins a folder two entries share once',
+      [e('write', '/r'), e('hidden', '/r/a/b'), e('hidden', '/r/a/c')],
+      [e('write', '/r'), pin('/r/a'), e('hidden', '/r/a/b'), e('hidden', '/r/a/c')],
+    ],
+    [
+      'needs nothing for a direct child (it is a mount point itself)',
+      [e('write', '/r'), e('hidden', '/r/.env', 'file')],
+      [e('write', '/r'), e('hidden', '/r/.env', 'file')],
+    ],
+    ['needs nothing where the holder cannot be written', [e('read', '/h'), e('hidden', '/h/a/b')], [e('read', '/h'), e('hidden', '/h/a/b')]],
+    ['needs nothing in a private temp folder', [e('temp', '/tmp'), e('hidden', '/tmp/a/b')], [e('temp', '/tmp'), e('hidden', '/tmp/a/b')]],
+    [
+      'pins up to the nearest writable holder only',
+      [e('write', '/r'), e('write', '/r/a/w'), e('hidden', '/r/a/w/s/t')],
+      [e('write', '/r'), e('write', '/r/a/w'), pin('/r/a/w/s'), e('hidden', '/r/a/w/s/t')],
+    ],
+  ])('%s', (_name, entries, expected) => {
+    expect(pinAncestors(entries)).toEqual(expected);
+  });
+
+  it('in a plan: the config kept inside a writable root, and a deny path deep in it', async () => {
+    const tree: Tree = { ...LINUX_TREE, '/home/alex/projects/conf/mcp.json': 'file', '/home/alex/projects/app/private/key': 'file' };
+    const config = { ...LINUX_CONFIG, filesystem: { ...LINUX_CONFIG.filesystem, deny: ['/home/alex/projects/app/private/**'] } };
+    const plan = await sandboxFor(config, { tree, protectedFiles: ['/home/alex/projects/conf/mcp.json'] }).plan(GIT_IN_PROJECT);
+    const inProject = plan!.entries.filter((x) => x.path.startsWith('/home/alex/projects')).map((x) => `${x.access}${x.pinned ? ' pinned' : ''} ${x.path}`);
+    expect(inProject).toEqual([
+      'write /home/alex/projects',
+      'write pinned /home/alex/projects/conf',
+      'write pinned /home/alex/projects/app',
+      'read /home/alex/projects/vendor',
+      'hidden /home/alex/projects/conf/mcp.json',
+      'hidden /home/alex/projects/app/private',
+    ]);
   });
 });
 
