@@ -115,6 +115,8 @@ const ROOT_ONLY_FILES = [
 ];
 /** Repositories looked for one level below a writable root (the rest of a large folder is not searched). */
 const MAX_REPOS_PER_ROOT = 256;
+/** Folders under .git/modules listed per plan, for submodules' git folders. */
+const MAX_MODULE_FOLDERS = 64;
 /** Under /run, kept visible: NixOS's system profile (PATH lives there) and its drivers. */
 const RUN_SYSTEM_LINKS = ['/run/current-system', '/run/booted-system', '/run/opengl-driver', '/run/wrappers'];
 
@@ -287,16 +289,47 @@ export class SandboxPolicy {
       const names = ((await this.port.listNames(root)) ?? []).filter((name) => !name.startsWith('.')).slice(0, MAX_REPOS_PER_ROOT);
       repos.push(...names.map((name) => posix.join(root, name)));
     }
-    const gits = (await this.port.locateAll(repos.map((repo) => posix.join(repo, '.git'))))
+    const tops = (await this.port.locateAll(repos.map((repo) => posix.join(repo, '.git'))))
       .filter((git): git is NonNullable<typeof git> => git?.type === 'directory')
       .map((git) => git.real);
+    const { gits, folders } = await this.submoduleGits(tops);
     const parts = await this.port.locateAll(gits.flatMap((git) => [posix.join(git, 'hooks'), posix.join(git, 'config')]));
     return gits.flatMap((git, i): Candidate[] => [
       { path: git, access: 'write', pinned: true },
+      ...(folders.get(git) ?? []).map((path): Candidate => ({ path, access: 'write', pinned: true })),
       // A missing one gets an empty read-only one in its place, so none can be created either.
       parts[2 * i] ? { path: posix.join(git, 'hooks'), access: 'read' } : { path: posix.join(git, 'hooks'), access: 'hidden', absent: 'directory' },
       parts[2 * i + 1] ? { path: posix.join(git, 'config'), access: 'read' } : { path: posix.join(git, 'config'), access: 'hidden', absent: 'file' },
     ]);
+  }
+
+  /**
+   * The git folders of submodules, under each repository's .git/modules (nested ones under theirs):
+   * git runs their hooks and config too, on a `git status` or `git submodule update` in the outer
+   * repository. A module's name may hold slashes, so a folder without a HEAD is looked into.
+   * Every folder on the way is pinned (returned under the git folder it belongs to) so none can be
+   * renamed away and replaced by a writable one. At most MAX_MODULE_FOLDERS are listed per plan.
+   */
+  private async submoduleGits(tops: readonly string[]): Promise<{ gits: string[]; folders: Map<string, string[]> }> {
+    const gits = [...tops];
+    const folders = new Map<string, string[]>();
+    const queue = tops.map((git) => ({ git, dir: posix.join(git, 'modules') }));
+    for (let listed = 0; queue.length > 0 && listed < MAX_MODULE_FOLDERS; listed++) {
+      const { git, dir } = queue.shift()!;
+      const names = await this.port.listNames(dir);
+      if (!names) continue;
+      folders.set(git, [...(folders.get(git) ?? []), dir]);
+      for (const name of names) {
+        const child = posix.join(dir, name);
+        const inner = await this.port.listNames(child);
+        if (!inner) continue;
+        if (inner.includes('HEAD')) {
+          gits.push(child);
+          queue.push({ git: child, dir: posix.join(child, 'modules') });
+        } else queue.push({ git, dir: child });
+      }
+    }
+    return { gits, folders };
   }
 
   /** /etc/resolv.conf often links into /run (systemd-resolved, NetworkManager, resolvconf). */

@@ -76,8 +76,11 @@ export const BUILT_IN_SECRET_PATTERNS: readonly string[] = Object.freeze([
   '.lesshst',
 ]);
 
-/** Where git runs code from on the owner's next git command: refused for writes unless filesystem.allowGitHookWrites. */
-export const GIT_CODE_PATTERNS: readonly string[] = Object.freeze(['.git/hooks/', '.git/config']);
+/**
+ * Where git runs code from on the owner's next git command, submodules' git folders included:
+ * refused for writes unless filesystem.allowGitHookWrites.
+ */
+export const GIT_CODE_PATTERNS: readonly string[] = Object.freeze(['.git/hooks/', '.git/config', '.git/modules/**/hooks/', '.git/modules/**/config']);
 
 export type PatternOrigin = 'built-in' | 'deny' | 'git';
 

@@ -220,6 +220,36 @@ describe.skipIf(!run)("git's hooks and config in a writable root", () => {
     expect(fs.existsSync(path.join(repo, '.git', 'hooks', 'pre-commit'))).toBe(false);
     expect(git('config', 'core.fsmonitor').stdout).toBe('');
   });
+
+  it("a submodule's hooks and config stay read-only too, and its git folder cannot be swapped", async () => {
+    const repo = path.join(work, 'with-sub');
+    const lib = path.join(home, 'lib-origin');
+    fs.mkdirSync(repo);
+    fs.mkdirSync(lib);
+    const env = { PATH, HOME: home, GIT_CONFIG_NOSYSTEM: '1' };
+    const git = (cwd: string, ...args: string[]) =>
+      spawnSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', ...args], { cwd, encoding: 'utf8', env });
+    expect(git(lib, 'init', '-q').status).toBe(0);
+    expect(git(lib, 'commit', '-q', '--allow-empty', '-m', 'lib').status).toBe(0);
+    expect(git(repo, 'init', '-q').status).toBe(0);
+    expect(git(repo, '-c', 'protocol.file.allow=always', 'submodule', 'add', '-q', lib, 'sub').status).toBe(0);
+    const modules = path.join(repo, '.git', 'modules');
+    expect(fs.existsSync(path.join(modules, 'sub', 'config'))).toBe(true);
+    const { sh } = await serve();
+    const tries = [
+      `echo "touch pwned" > ${modules}/sub/hooks/post-checkout`,
+      `cd ${repo}/sub && git config core.fsmonitor "touch pwned"`,
+      `mv ${modules}/sub ${modules}/sub-old`,
+      `mv ${modules} ${repo}/.git/modules-old`,
+    ];
+    for (const attempt of tries) expect((await sh(attempt)).exitCode, attempt).not.toBe(0);
+    expect(git(path.join(repo, 'sub'), 'config', 'core.fsmonitor').stdout).toBe('');
+    expect(fs.existsSync(path.join(modules, 'sub', 'hooks', 'post-checkout'))).toBe(false);
+    // The control: the same write works without the sandbox.
+    const { sh: open } = await serve({ shell: { sandbox: 'off' } });
+    expect((await open(`cd ${repo}/sub && git config core.fsmonitor "touch pwned"`)).exitCode).toBe(0);
+    expect(git(path.join(repo, 'sub'), 'config', 'core.fsmonitor').stdout).toBe('touch pwned\n');
+  });
 });
 
 describe.skipIf(!run)('hidden paths inside a writable root', () => {

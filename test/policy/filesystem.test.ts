@@ -491,4 +491,14 @@ describe('git code files', () => {
     await expect(strict.resolve(`${root}/repo/.git/hooks`, 'read', 'fs.list')).resolves.toBeDefined();
     await expect(policy({ allowGitHookWrites: true }).resolve(`${root}/repo/.git/hooks/post-checkout`, 'write', 'fs.write')).resolves.toBeDefined();
   });
+
+  it("include submodules' git folders, nested and with slashes in their names; their objects stay writable", async () => {
+    const strict = policy();
+    for (const file of ['.git/modules/sub/config', '.git/modules/sub/hooks/pre-commit', '.git/modules/libs/deep/modules/inner/config']) {
+      fs.mkdirSync(path.dirname(`${root}/repo/${file}`), { recursive: true });
+      expect((await denial(strict.resolve(`${root}/repo/${file}`, 'write', 'fs.write'))).details, file).toMatchObject({ reason: 'git' });
+    }
+    fs.mkdirSync(`${root}/repo/.git/modules/sub/objects`, { recursive: true });
+    await expect(strict.resolve(`${root}/repo/.git/modules/sub/objects/pack`, 'write', 'fs.write')).resolves.toBeDefined();
+  });
 });

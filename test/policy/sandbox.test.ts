@@ -61,6 +61,38 @@ describe('the plan on Linux (workspace, the default)', () => {
     expect(allowed!.entries.some((e) => e.path.includes('.git'))).toBe(false);
   });
 
+  it("also keeps submodules' hooks and config read-only, nested ones and names with slashes, with every folder on the way pinned", async () => {
+    const modules = '/home/alex/projects/.git/modules';
+    const tree: Tree = {
+      ...LINUX_TREE,
+      '/home/alex/projects/.git/config': 'file',
+      '/home/alex/projects/.git/hooks': 'dir',
+      [`${modules}/sub/HEAD`]: 'file',
+      [`${modules}/sub/config`]: 'file',
+      [`${modules}/sub/hooks`]: 'dir',
+      [`${modules}/sub/modules/inner/HEAD`]: 'file',
+      [`${modules}/libs/deep/HEAD`]: 'file',
+    };
+    const entries = (await sandboxFor(LINUX_CONFIG, { tree }).plan(GIT_IN_PROJECT))!.entries;
+    const git = entries
+      .filter((e) => e.path.startsWith(`${modules}/`) || e.path === modules)
+      .map((e) => `${e.access}${e.pinned ? ' pinned' : ''} ${e.path.slice(modules.length)}`);
+    expect(git).toEqual([
+      'write pinned ',
+      'write pinned /libs',
+      'write pinned /sub',
+      'write pinned /sub/modules',
+      'read /sub/hooks',
+      'read /sub/config',
+      'write pinned /sub/modules/inner',
+      'hidden /sub/modules/inner/hooks',
+      'hidden /sub/modules/inner/config',
+      'write pinned /libs/deep',
+      'hidden /libs/deep/hooks',
+      'hidden /libs/deep/config',
+    ]);
+  });
+
   it('read-only: every root is read-only, only the temp folder is writable', async () => {
     const plan = await sandboxFor({ ...LINUX_CONFIG, shell: { ...LINUX_CONFIG.shell, sandbox: 'read-only' } }).plan(GIT_IN_PROJECT);
     expect(plan!.mode).toBe('read-only');
