@@ -133,11 +133,9 @@ function get(url: URL, target: { address: string; family: number }, ca: string |
 /** Public unicast only: no loopback, private, link-local, CGNAT, multicast, documentation or reserved ranges. */
 export function isPublicAddress(address: string): boolean {
   if (net.isIPv4(address)) return !BLOCKED_V4.check(address, 'ipv4');
-  if (net.isIPv6(address)) {
-    const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-    if (mapped) return isPublicAddress(mapped[1]!);
-    return !BLOCKED_V6.check(address, 'ipv6');
-  }
+  // BlockList matches an IPv4-mapped address in any spelling (::ffff:7f00:1, what the URL parser
+  // makes of [::ffff:127.0.0.1]) against the IPv4 rules.
+  if (net.isIPv6(address)) return !BLOCKED_V4.check(address, 'ipv6') && !BLOCKED_V6.check(address, 'ipv6');
   return false;
 }
 
@@ -162,8 +160,8 @@ for (const [prefix, bits] of [
 
 const BLOCKED_V6 = new net.BlockList();
 for (const [prefix, bits] of [
-  ['::', 128],
-  ['::1', 128],
+  // Unspecified, loopback and the deprecated IPv4-compatible ::a.b.c.d
+  ['::', 96],
   ['64:ff9b::', 96],
   ['100::', 64],
   ['2001:db8::', 32],

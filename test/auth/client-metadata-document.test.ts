@@ -23,6 +23,12 @@ describe('isPublicAddress', () => {
     'fe80::1',
     'fd00::1',
     '::ffff:127.0.0.1',
+    // The same loopback and private addresses as the URL parser writes them ([::ffff:127.0.0.1]), and IPv4-compatible ones.
+    '::ffff:7f00:1',
+    '0:0:0:0:0:ffff:7f00:1',
+    '::ffff:a9fe:a9fe',
+    '::ffff:c0a8:101',
+    '::7f00:1',
     '224.0.0.1',
   ])('%s is not', (a) => expect(isPublicAddress(a)).toBe(false));
   it('client ids that are https URLs with a path are documents', () => {
@@ -64,6 +70,12 @@ describe('fetchClientDocument', () => {
 
   it('refuses a loopback host by default (no server-side requests into this computer or the network)', async () => {
     await expect(fetchClientDocument(`${server.origin}/good.json`, { ca })).rejects.toThrow(/not public/);
+    expect(server.hits).toHaveLength(0);
+  });
+
+  it('refuses loopback written as an IPv4-mapped IPv6 address, which the URL parser turns into hex', async () => {
+    const port = new URL(server.origin).port;
+    await expect(fetchClientDocument(`https://[::ffff:127.0.0.1]:${port}/good.json`, { ca })).rejects.toThrow(/not public/);
     expect(server.hits).toHaveLength(0);
   });
 
