@@ -3,6 +3,7 @@
  * authorization code grant with PKCE exist here: no client secrets are issued, whatever a
  * client asks for. Redirect URIs are kept verbatim and later matched exactly.
  */
+import net from 'node:net';
 import * as z from 'zod';
 
 const FORBIDDEN_SCHEMES = new Set(['javascript:', 'data:', 'file:', 'vbscript:', 'blob:', 'about:', 'ftp:', 'ws:', 'wss:']);
@@ -19,7 +20,8 @@ export function redirectUriProblem(uri: string): string | null {
   }
   if (url.hash || uri.includes('#')) return 'must not contain a fragment (#)';
   if (FORBIDDEN_SCHEMES.has(url.protocol)) return `uses the ${url.protocol} scheme, which cannot receive a code safely`;
-  if (url.protocol === 'http:' && !LOOPBACK.has(url.hostname) && !url.hostname.startsWith('127.'))
+  // 127.0.0.0/8 as an address: a name such as 127.example.com is anyone's.
+  if (url.protocol === 'http:' && !LOOPBACK.has(url.hostname) && !(net.isIPv4(url.hostname) && url.hostname.startsWith('127.')))
     return 'uses http:// to a host other than this computer (use https://)';
   if ((url.protocol === 'http:' || url.protocol === 'https:') && (url.username || url.password)) return 'must not contain a user name or password';
   return null;

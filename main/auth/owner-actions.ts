@@ -111,7 +111,9 @@ function describeRequest(request: PendingAuthorization, state: OAuthState): Cons
 export function hostOf(uri: string): string {
   try {
     const url = new URL(uri);
-    return url.host || `${url.protocol}//`;
+    // An app's own scheme is part of where the code goes: com.evil.app://chatgpt.com is not chatgpt.com.
+    if (url.protocol === 'https:' || url.protocol === 'http:') return url.host;
+    return `${url.protocol}//${url.host}`;
   } catch {
     return uri.slice(0, 80);
   }

@@ -384,11 +384,14 @@ describe('refused', () => {
     expect(after.map((c) => c.id)).not.toContain(oldest);
   });
 
-  it('bad registrations: no redirect URI, http to another host, a fragment, javascript:', async () => {
+  it('bad registrations: no redirect URI, http to another host (127.evil.example too), a fragment, javascript:', async () => {
     const server = await start();
     for (const body of [
       { redirect_uris: [] },
       { redirect_uris: ['http://evil.example/cb'] },
+      // Names that only look like loopback addresses
+      { redirect_uris: ['http://127.evil.example/cb'] },
+      { redirect_uris: ['http://127.0.0.1.nip.io/cb'] },
       { redirect_uris: ['https://ok.example/cb#frag'] },
       { redirect_uris: ['javascript:alert(1)'] },
       { redirect_uris: [REDIRECT], grant_types: ['client_credentials'] },
