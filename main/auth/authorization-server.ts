@@ -681,8 +681,12 @@ function basicClientId(authorization: string | undefined): string | undefined {
   const match = /^Basic\s+([A-Za-z0-9+/=]+)$/i.exec(authorization ?? '');
   if (!match) return undefined;
   const decoded = Buffer.from(match[1]!, 'base64').toString('utf8');
-  const id = decodeURIComponent(decoded.split(':')[0] ?? '');
-  return id || undefined;
+  try {
+    return decodeURIComponent(decoded.split(':')[0] ?? '') || undefined;
+  } catch {
+    // A malformed %-escape (%zz) names no client: refused like any unknown one, not a 500.
+    return undefined;
+  }
 }
 
 class BodyTooLarge extends Error {}

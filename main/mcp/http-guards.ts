@@ -60,6 +60,11 @@ export function tunnelRefusal(server: {
 }
 
 /** The hostname part of a Host header, lower-cased, IPv6 kept in brackets. */
+/** A port a URL can hold (65536 made the URL the SDK builds from the Host header throw: a 500). */
+function isPort(text: string): boolean {
+  return /^\d{1,5}$/.test(text) && Number(text) <= 65535;
+}
+
 export function hostnameOf(hostHeader: string): string | null {
   const value = hostHeader.trim().toLowerCase();
   if (!value) return null;
@@ -67,11 +72,11 @@ export function hostnameOf(hostHeader: string): string | null {
     const end = value.indexOf(']');
     if (end < 0) return null;
     const rest = value.slice(end + 1);
-    if (rest && !/^:\d{1,5}$/.test(rest)) return null;
+    if (rest && !isPort(rest.slice(1))) return null;
     return value.slice(0, end + 1);
   }
   const [name, port, extra] = value.split(':');
-  if (extra !== undefined || (port !== undefined && !/^\d{1,5}$/.test(port))) return null;
+  if (extra !== undefined || (port !== undefined && !isPort(port))) return null;
   if (!name || !/^[a-z0-9.-]+$/.test(name)) return null;
   return name;
 }
@@ -89,6 +94,16 @@ export function allowedHostnames(bindHost: string, extra: readonly string[], pub
     if (name) names.add(name);
   }
   return names;
+}
+
+/**
+ * The allowed Host names a refusal may list: this computer's own. A DNS-rebinding page is same-origin
+ * with the refusal and can read it, and the tunnel's public name is what keeps strangers out.
+ */
+export function hostsToShow(hosts: ReadonlySet<string>): string {
+  const shown = [...hosts].filter(isLoopbackHost);
+  const others = hosts.size - shown.length;
+  return others === 0 ? shown.join(', ') : `${shown.join(', ')} and ${others} set in server.allowedHosts or server.publicUrl, not listed here`;
 }
 
 export function allowedOrigins(port: number, extra: readonly string[]): Set<string> {

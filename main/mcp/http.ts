@@ -17,7 +17,7 @@ import type { MetadataFetchOptions } from '../auth/client-metadata-document.js';
 import type { ConsentRequest } from '../auth/connections.js';
 import { OAuthStateError } from '../auth/oauth-state.js';
 import { publicOrigin } from '../auth/public-origin.js';
-import { allowedHostnames, allowedOrigins, bearerMatches, hostnameOf, originAllowed } from './http-guards.js';
+import { allowedHostnames, allowedOrigins, bearerMatches, hostnameOf, hostsToShow, originAllowed } from './http-guards.js';
 import { httpStartRefusal } from './start-refusal.js';
 import type { ReplyBacklog } from './reply-backlog.js';
 
@@ -79,6 +79,7 @@ export async function startHttpServer({ config, factory, logger, bearerToken, oa
   const mcpNode = toNodeHandler(mcp, { maxRequestBodySize, onerror: (error) => logger.warn('mcp handler failed', { error: error.name }) });
 
   const hosts = allowedHostnames(settings.host, settings.allowedHosts, settings.publicUrl);
+  const shownHosts = hostsToShow(hosts);
   let oauth: OAuthServer | null = null;
   let origins = allowedOrigins(settings.port, settings.allowedOrigins);
 
@@ -90,7 +91,7 @@ export async function startHttpServer({ config, factory, logger, bearerToken, oa
       return sendRpcError(
         res,
         403,
-        `Forbidden: Host "${req.headers.host ?? ''}" is not allowed. A tunnel that forwards its public Host header needs that name in server.allowedHosts (allowed now: ${[...hosts].join(', ')}).`,
+        `Forbidden: Host "${req.headers.host ?? ''}" is not allowed. A tunnel that forwards its public Host header needs that name in server.allowedHosts (allowed now: ${shownHosts}).`,
       );
     }
     if (!originAllowed(req.headers.origin, origins)) {

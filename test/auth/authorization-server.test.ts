@@ -384,6 +384,19 @@ describe('refused', () => {
     expect(after.map((c) => c.id)).not.toContain(oldest);
   });
 
+  it('a Basic client credential with a malformed %-escape is refused as no client, not a server error', async () => {
+    const server = await start();
+    const authorization = `Basic ${Buffer.from('%zz:secret').toString('base64')}`;
+    for (const path of ['/oauth/token', '/oauth/revoke']) {
+      const response = await fetch(`${origin(server)}${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', authorization },
+        body: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: 'x', token: 'x' }),
+      });
+      expect(response.status, path).toBeLessThan(500);
+    }
+  });
+
   it('bad registrations: no redirect URI, http to another host (127.evil.example too), a fragment, javascript:', async () => {
     const server = await start();
     for (const body of [

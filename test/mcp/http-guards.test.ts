@@ -44,6 +44,9 @@ describe('hostnameOf', () => {
     ['evil.com@127.0.0.1', null],
     ['127.0.0.1 ', '127.0.0.1'],
     ['a b', null],
+    ['localhost:65535', 'localhost'],
+    ['localhost:65536', null],
+    ['[::1]:99999', null],
   ])('%j -> %j', (header, expected) => expect(hostnameOf(header)).toBe(expected));
 });
 

@@ -156,6 +156,9 @@ describe('tunnels and binding', () => {
       expect(ok.status).toBe(200);
       const other = await rawRequest(server.url, { headers: { ...headers, host: 'other.example.com' }, body: modernRequest(1, 'tools/list') });
       expect(other.status).toBe(403);
+      // A rebinding page can read the refusal: it lists this computer's names, not the tunnel's.
+      expect(other.body).toContain('localhost, 127.0.0.1, [::1] and 1 set in server.allowedHosts or server.publicUrl, not listed here');
+      expect(other.body).not.toContain('mcp.example.com');
     } finally {
       await server.close();
     }
