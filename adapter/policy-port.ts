@@ -6,6 +6,7 @@
  * Failures keep the errno-style `code` (ENOENT, ELOOP, EACCES...) the policy's messages use.
  */
 import type { EntryType } from './fs/file-ops.js';
+import type { FoundExecutable } from './process/find-executable.js';
 import type { SandboxSupport } from './process/sandbox/sandbox-plan.js';
 
 export interface EntryFacts {
@@ -57,7 +58,7 @@ export interface PolicyPort {
   /** The names in a directory (no `.` or `..`), or null when it cannot be listed. */
   listNames(path: string): Promise<string[] | null>;
   /** which(1) on `searchPath` (see ProcessOps.findExecutable). */
-  findExecutable(name: string, searchPath: string | undefined): Promise<{ found: string; real: string } | null>;
+  findExecutable(name: string, searchPath: string | undefined): Promise<FoundExecutable | null>;
   /**
    * The short environment children start from (PATH, HOME, locale, temp dirs, the session, OS
    * essentials; see adapter/process/child-env.ts): never the server's whole environment.

@@ -7,27 +7,51 @@
  * The checks are synchronous on purpose: a stat(2) per PATH entry is microseconds, while a
  * thread-pool hop each (a dozen for a PATH of nine folders) cost more than the command itself.
  */
-import { accessSync, constants, realpathSync, statSync } from 'node:fs';
+import { accessSync, constants, lstatSync, readlinkSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 
 const DEFAULT_PATHEXT = '.COM;.EXE;.BAT;.CMD';
+
+export interface FoundExecutable {
+  /** Where it was found on the PATH (or the path given). */
+  found: string;
+  /** Its real path. */
+  real: string;
+  /**
+   * Where the symlink chain from `found` leads, hop by hop (each link's target; the last is the
+   * file): whoever can rewrite one of those links picks the program the name runs.
+   */
+  links?: readonly string[];
+}
 
 export async function findExecutable(
   name: string,
   searchPath: string | undefined,
   cwd: string = process.cwd(),
   platform: NodeJS.Platform = process.platform,
-): Promise<{ found: string; real: string } | null> {
+): Promise<FoundExecutable | null> {
   const pathext = process.env.PATHEXT ?? DEFAULT_PATHEXT;
   for (const candidate of knownCandidates(name, searchPath, cwd, platform, pathext)) {
     if (!isExecutableFile(candidate, platform)) continue;
     try {
-      return { found: candidate, real: realpathSync.native(candidate) };
+      return { found: candidate, real: realpathSync.native(candidate), links: linkHops(candidate) };
     } catch {
       // Removed between the check and realpath: keep looking, as the OS would.
     }
   }
   return null;
+}
+
+/** Hops followed before giving up, as the kernel does (ELOOP). */
+const MAX_LINK_HOPS = 40;
+
+function linkHops(file: string): string[] {
+  const hops: string[] = [];
+  for (let current = file; hops.length < MAX_LINK_HOPS && lstatSync(current).isSymbolicLink();) {
+    current = path.resolve(path.dirname(current), readlinkSync(current));
+    hops.push(current);
+  }
+  return hops;
 }
 
 const CANDIDATE_CACHE_LIMIT = 256;

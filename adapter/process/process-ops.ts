@@ -3,7 +3,7 @@
  * executable lookup, process listing and signalling. One real implementation per OS
  * (linux, darwin, win32), chosen at runtime by `createProcessOps`.
  */
-import { findExecutable } from './find-executable.js';
+import { findExecutable, type FoundExecutable } from './find-executable.js';
 import { listProcesses } from './list.js';
 import type { BinaryOutput } from './output-text.js';
 import { ProcessRegistry, type HandleOutput, type HandleStatus } from './process-registry.js';
@@ -104,7 +104,7 @@ export interface ProcessOps {
    * if it is an executable file. `real` is the realpath (symlinks followed), `found` the path
    * found on PATH.
    */
-  findExecutable(name: string, searchPath: string | undefined, cwd?: string): Promise<{ found: string; real: string } | null>;
+  findExecutable(name: string, searchPath: string | undefined, cwd?: string): Promise<FoundExecutable | null>;
   listProcesses(): Promise<ProcessInfo[]>;
   /**
    * Validates the signal name (SIGTERM, SIGKILL, SIGINT, SIGHUP, SIGSTOP, SIGCONT, SIGUSR1,

@@ -144,14 +144,17 @@ export class ShellPolicy {
       const viaName = await this.lookup.findExecutable(name, searchPath);
       if (!viaName || viaName.real !== found.real) throw this.notAllowed(command);
     }
-    // Where it was found (a tool could put another file there) and where it really is; even
-    // under "*", so a planted script cannot slip past the display gate's denylist unread.
-    for (const candidate of [pathApi.dirname(found.found), found.real]) {
+    // Where it was found (a tool could put another file there), each link on the way (a tool
+    // could point it elsewhere) and where it really is; even under "*", so a planted script
+    // cannot slip past the display gate's denylist unread.
+    const hops = found.links ?? [];
+    for (const [i, candidate] of [pathApi.dirname(found.found), ...hops.map((hop) => pathApi.dirname(hop)), found.real].entries()) {
       if (await this.writable(candidate)) {
+        const where = i === 0 ? `resolves to ${found.found}` : `runs ${found.real} through ${hops[i - 1] ?? found.real}`;
         throw adapterError(
           'COMMAND_NOT_ALLOWED',
           op,
-          `${command} resolves to ${found.found}, inside a writable root; programs that tools can write are never run. Allowed commands: ${this.describeAllowed()}`,
+          `${command} ${where}, inside a writable root; programs that tools can write or point elsewhere are never run. Allowed commands: ${this.describeAllowed()}`,
         );
       }
     }

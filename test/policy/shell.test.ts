@@ -87,6 +87,23 @@ describe('allow-list', () => {
     await expect(p.plan(run('echo-link'))).rejects.toMatchObject({ code: 'COMMAND_NOT_ALLOWED' });
   });
 
+  it('refuses a listed name whose link outside the roots leads through a link inside a writable root', async () => {
+    // ~/.local/bin/mytool -> <root>/tools/current -> /bin/echo: rewriting `current` (ln -sfn) would pick the program.
+    const bin = path.join(dir, 'outside-bin');
+    fs.mkdirSync(bin, { recursive: true });
+    fs.mkdirSync(path.join(writable, 'tools'), { recursive: true });
+    fs.symlinkSync('/bin/echo', path.join(writable, 'tools', 'current'));
+    fs.symlinkSync(path.join(writable, 'tools', 'current'), path.join(bin, 'mytool'));
+    fs.symlinkSync('/bin/echo', path.join(bin, 'plain-link'));
+    const p = policy(shell(['mytool', 'plain-link']), { PATH: `${bin}:/usr/bin:/bin` });
+    await expect(p.plan(run('mytool'))).rejects.toMatchObject({
+      code: 'COMMAND_NOT_ALLOWED',
+      message: expect.stringContaining(`through ${path.join(writable, 'tools', 'current')}, inside a writable root`),
+    });
+    // The control: a link outside the roots straight to a system program runs.
+    expect((await p.plan(run('plain-link'))).file).toBe(fs.realpathSync('/bin/echo'));
+  });
+
   it('reports a listed but missing program as NOT_FOUND', async () => {
     await expect(policy(shell(['no-such-program-xyz'])).plan(run('no-such-program-xyz'))).rejects.toMatchObject({ code: 'NOT_FOUND' });
   });

@@ -41,15 +41,24 @@ describe.runIf(isPosix)('findExecutable (real files)', () => {
   });
 
   it('honours a custom PATH, in order', async () => {
-    expect(await findExecutable('mytool', `${second}:${first}`)).toEqual({ found: path.join(first, 'mytool'), real: path.join(first, 'mytool') });
+    expect(await findExecutable('mytool', `${second}:${first}`)).toEqual({ found: path.join(first, 'mytool'), real: path.join(first, 'mytool'), links: [] });
     expect((await findExecutable('dup', `${second}:${first}`))?.found).toBe(path.join(second, 'dup'));
     expect((await findExecutable('dup', `${first}:${second}`))?.found).toBe(path.join(first, 'dup'));
     expect(await findExecutable('sh', first)).toBeNull();
   });
 
   it('follows a symlink on PATH to its target', async () => {
-    expect(await findExecutable('linked', second)).toEqual({ found: path.join(second, 'linked'), real: path.join(first, 'mytool') });
+    expect(await findExecutable('linked', second)).toEqual({
+      found: path.join(second, 'linked'),
+      real: path.join(first, 'mytool'),
+      links: [path.join(first, 'mytool')],
+    });
     expect(await findExecutable('dangling', second)).toBeNull();
+  });
+
+  it('names every link on the way, relative ones resolved against their own folder', async () => {
+    fs.symlinkSync('linked', path.join(second, 'twice'));
+    expect((await findExecutable('twice', second))?.links).toEqual([path.join(second, 'linked'), path.join(first, 'mytool')]);
   });
 
   it('sees programs appear, move and lose their execute bit between calls (only the list of places to look is remembered)', async () => {
@@ -78,9 +87,9 @@ describe.runIf(isPosix)('findExecutable (real files)', () => {
 
   it('resolves absolute names and relative names with a separator against cwd', async () => {
     const tool = path.join(first, 'mytool');
-    expect(await findExecutable(tool, undefined)).toEqual({ found: tool, real: tool });
-    expect(await findExecutable('./mytool', undefined, first)).toEqual({ found: tool, real: tool });
-    expect(await findExecutable('first/../first/mytool', '', dir)).toEqual({ found: tool, real: tool });
+    expect(await findExecutable(tool, undefined)).toEqual({ found: tool, real: tool, links: [] });
+    expect(await findExecutable('./mytool', undefined, first)).toEqual({ found: tool, real: tool, links: [] });
+    expect(await findExecutable('first/../first/mytool', '', dir)).toEqual({ found: tool, real: tool, links: [] });
     expect(await findExecutable('./notexec', undefined, first)).toBeNull();
   });
 
