@@ -10,10 +10,10 @@
  *   `PGPASSWORD=x`, `-o user=u,password=x`, `https://h/p?token=x&a=1`;
  * - the password in URLs: `scheme://user:password@host`;
  * - a few well-known short options: mysql/mariadb `-pSECRET`, sshpass `-p x`, redis-cli `-a x`,
- *   curl/wget `-u user:password`.
- *
- * - secret headers given as one argument: `-H "Authorization: Bearer x"`, JSON-ish
- *   `{"password": "x"}` pairs.
+ *   curl `-u user:password` and `-uuser:password`, `docker login -p x` (podman too), the
+ *   OpenLDAP tools' `-w x`, smbclient `-U user%password`;
+ * - secret headers given as one argument or as an option's value: `-H "Authorization: Bearer x"`,
+ *   `--header=Authorization: Bearer x`; JSON-ish `{"password": "x"}` pairs.
  *
  * A secret name is one that contains PASSWORD, PASSWD, PASSPHRASE, SECRET, TOKEN, APIKEY,
  * ACCESSKEY, PRIVATEKEY, CREDENTIAL or OAUTH once `-`, `_` and `.` are dropped (case-insensitive),
@@ -61,7 +61,22 @@ const QUOTED_PAIR = /(["'])([A-Za-z_][A-Za-z0-9_.-]*)\1(\s*:\s*)(["'])((?:\\.|(?
 const HEADER = /^([A-Za-z][A-Za-z0-9-]*):\s*(\S[\s\S]*)$/;
 
 /** Programs whose short options carry a password, by lowercased basename without .exe. */
-const SHORT_SECRET_OPTIONS: ReadonlyMap<string, { attached?: string; separate?: string[]; userPassword?: string[] }> = new Map([
+interface ShortOptions {
+  /** Only after this first argument (`docker login -p`; `docker run -p` is a port). */
+  subcommand?: string;
+  /** A prefix whose rest is the secret (`-pSECRET`). */
+  attached?: string;
+  /** Options whose next argument is the secret. */
+  separate?: string[];
+  /** Of those, the ones whose value is `user<sep>password`: only the password is hidden (attached too). */
+  userPassword?: string[];
+  separator?: string;
+}
+
+const LDAP: ShortOptions = { attached: '-w', separate: ['-w'] };
+const LOGIN: ShortOptions = { subcommand: 'login', separate: ['-p'] };
+
+const SHORT_SECRET_OPTIONS: ReadonlyMap<string, ShortOptions> = new Map([
   ['mysql', { attached: '-p' }],
   ['mysqldump', { attached: '-p' }],
   ['mysqladmin', { attached: '-p' }],
@@ -72,13 +87,21 @@ const SHORT_SECRET_OPTIONS: ReadonlyMap<string, { attached?: string; separate?: 
   ['mariadb-admin', { attached: '-p' }],
   ['sshpass', { attached: '-p', separate: ['-p'] }],
   ['redis-cli', { attached: '-a', separate: ['-a'] }],
-  ['curl', { separate: ['-u', '--user', '-U', '--proxy-user'], userPassword: ['-u', '--user', '-U', '--proxy-user'] }],
+  ['curl', { separate: ['-u', '--user', '-U', '--proxy-user'], userPassword: ['-u', '--user', '-U', '--proxy-user'], separator: ':' }],
+  ['docker', LOGIN],
+  ['podman', LOGIN],
+  ...['ldapsearch', 'ldapmodify', 'ldapadd', 'ldapdelete', 'ldapwhoami', 'ldappasswd', 'ldapcompare', 'ldapmodrdn', 'ldapexop'].map(
+    (name) => [name, LDAP] as const,
+  ),
+  ['smbclient', { separate: ['-U', '--user'], userPassword: ['-U', '--user'], separator: '%' }],
 ]);
 
 /** The command line with secret values replaced; argv[0] is kept as is apart from URL passwords. */
 export function redactArgs(args: readonly string[]): string[] {
   const program = programName(args[0] ?? '');
-  const special = SHORT_SECRET_OPTIONS.get(program);
+  const found = SHORT_SECRET_OPTIONS.get(program);
+  const special = found?.subcommand === undefined || found.subcommand === args[1] ? found : undefined;
+  const userPassword = (value: string) => redactUserPassword(value, special?.separator ?? ':');
   const out: string[] = [];
   for (let i = 0; i < args.length; i++) {
     const arg = args[i]!;
@@ -87,8 +110,11 @@ export function redactArgs(args: readonly string[]): string[] {
       continue;
     }
     const withValue = OPTION_WITH_VALUE.exec(arg);
-    if (withValue && isSecretName(withValue[1]!.replace(/^-+/, ''))) {
-      out.push(`${withValue[1]}=${REDACTED}`);
+    if (withValue) {
+      const name = withValue[1]!;
+      // --user=bob:pw keeps the user; any other value may still hold a header or a pair (--header=Authorization: ...).
+      if (special?.userPassword?.includes(name)) out.push(`${name}=${userPassword(withValue[2]!)}`);
+      else out.push(`${name}=${isSecretName(name.replace(/^-+/, '')) ? REDACTED : redactInside(withValue[2]!)}`);
       continue;
     }
     const bare = BARE_OPTION.exec(arg);
@@ -97,7 +123,7 @@ export function redactArgs(args: readonly string[]): string[] {
     if ((bare && isSecretName(bare[1]!)) || separate) {
       out.push(arg);
       if (next !== undefined && (!next.startsWith('-') || separate)) {
-        out.push(special?.userPassword?.includes(arg) ? redactUserPassword(next) : REDACTED);
+        out.push(special?.userPassword?.includes(arg) ? userPassword(next) : REDACTED);
         i++;
       }
       continue;
@@ -106,15 +132,20 @@ export function redactArgs(args: readonly string[]): string[] {
       out.push(`${special.attached}${REDACTED}`);
       continue;
     }
+    const attachedUser = special?.userPassword?.find((option) => /^-[A-Za-z]$/.test(option) && arg.startsWith(option) && arg.length > option.length);
+    if (attachedUser) {
+      out.push(`${attachedUser}${userPassword(arg.slice(attachedUser.length))}`);
+      continue;
+    }
     out.push(redactInside(arg));
   }
   return out;
 }
 
-/** `user:password` -> `user:***` (curl -u); a value without a colon is a user name and stays. */
-function redactUserPassword(value: string): string {
-  const colon = value.indexOf(':');
-  return colon < 0 ? value : `${value.slice(0, colon)}:${REDACTED}`;
+/** `user:password` -> `user:***` (curl -u; `%` for smbclient); a value without one is a user name and stays. */
+function redactUserPassword(value: string, separator: string): string {
+  const at = value.indexOf(separator);
+  return at < 0 ? value : `${value.slice(0, at)}${separator}${REDACTED}`;
 }
 
 /** URL passwords and NAME=value pairs anywhere inside one argument. */

@@ -150,7 +150,43 @@ const rows: Array<[string[], string[]]> = [
     ['curl', '--user', 'bob', 'https://x.test'],
     ['curl', '--user', 'bob', 'https://x.test'],
   ],
+  [
+    ['curl', '-ubob:hunter2', '--user=bob:hunter2', 'https://x.test'],
+    ['curl', '-ubob:***', '--user=bob:***', 'https://x.test'],
+  ],
+  [
+    ['wget', '--header=Authorization: Bearer hunter2', '--header=Accept: text/html', 'https://x.test'],
+    ['wget', '--header=Authorization: ***', '--header=Accept: text/html', 'https://x.test'],
+  ],
+  [
+    ['docker', 'login', '-u', 'bob', '-p', 'hunter2', 'registry.test'],
+    ['docker', 'login', '-u', 'bob', '-p', '***', 'registry.test'],
+  ],
+  [
+    ['ldapsearch', '-x', '-D', 'cn=admin', '-w', 'hunter2'],
+    ['ldapsearch', '-x', '-D', 'cn=admin', '-w', '***'],
+  ],
+  [
+    ['ldapsearch', '-whunter2'],
+    ['ldapsearch', '-w***'],
+  ],
+  [
+    ['smbclient', '//srv/share', '-U', 'admin%hunter2'],
+    ['smbclient', '//srv/share', '-U', 'admin%***'],
+  ],
+  [
+    ['smbclient', '//srv/share', '-Uadmin%hunter2'],
+    ['smbclient', '//srv/share', '-Uadmin%***'],
+  ],
   // left readable
+  [
+    ['docker', 'run', '-p', '8080:80', 'nginx'],
+    ['docker', 'run', '-p', '8080:80', 'nginx'],
+  ],
+  [
+    ['curl', '-v', '-o', 'out.html', 'https://x.test'],
+    ['curl', '-v', '-o', 'out.html', 'https://x.test'],
+  ],
   [
     ['ssh', '-p', '2222', 'host'],
     ['ssh', '-p', '2222', 'host'],
