@@ -135,9 +135,13 @@ function explainArgumentError(message: string, argv: string[]): string {
   return message;
 }
 
+/** After a command has finished: what still holds the event loop (a pipe an escaped grandchild keeps open) must not keep the process alive. */
+const EXIT_BACKSTOP_MS = 3000;
+
 main(process.argv.slice(2)).then(
   (code) => {
     process.exitCode = code;
+    setTimeout(() => process.exit(code), EXIT_BACKSTOP_MS).unref();
   },
   (error: unknown) => {
     process.stderr.write(`chatgpt-mcp: unexpected failure: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);

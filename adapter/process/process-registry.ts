@@ -241,6 +241,10 @@ export class ProcessRegistry {
     clearTimeout(entry.deadlineTimer);
     this.entries.delete(entry.handle);
     if (!entry.exit) await this.endTree(entry, graceMs);
+    // Nobody reads a forgotten handle's output. A grandchild that left the group (setsid) may
+    // still hold the pipes, which would keep them, and at shutdown this process, alive.
+    const { child } = entry.launched;
+    for (const stream of [child.stdin, child.stdout, child.stderr]) stream?.destroy();
   }
 
   private async endTree(entry: Entry, graceMs: number): Promise<void> {
