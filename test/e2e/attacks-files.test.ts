@@ -2,6 +2,7 @@
  * Attacks on the filesystem boundary, as a hostile model (tool calls only) and as another
  * local process racing the server. Each names the hole it closes.
  */
+import { createHash } from 'node:crypto';
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -231,13 +232,28 @@ describe('hard links and special bits', () => {
   });
 });
 
-describe('expectedSha256 without read access', () => {
-  it('says only that the file does not match, never its hash', async () => {
+describe('writing without read access', () => {
+  it('tells nothing about what a file holds: no hash check, no hash after an append, no edit or patch', async () => {
     fs.writeFileSync(path.join(root, 'pin.txt'), '4821');
+    const hashOf = (text: string) => createHash('sha256').update(text).digest('hex');
     const client = await connect({ filesystem: { read: false, write: true, roots: [root] } });
-    const wrong = await call(client, 'fs.write', { path: 'pin.txt', content: 'x', expectedSha256: '0'.repeat(64) });
-    expect(textOf(wrong)).toMatch(/^PRECONDITION_FAILED: .*does not match expectedSha256$/);
-    expect(JSON.stringify(wrong)).not.toMatch(/[0-9a-f]{64}(?<!0{64})/);
+    // A guess confirmed by a write going through: refused whether it matches or not.
+    for (const guess of ['4821', '0000']) {
+      const answer = await call(client, 'fs.write', { path: 'pin.txt', content: guess, expectedSha256: hashOf(guess) });
+      expect(textOf(answer)).toMatch(/^INVALID_INPUT: expectedSha256 needs filesystem.read/);
+    }
+    const appended = await call(client, 'fs.write', { path: 'pin.txt', content: '', mode: 'append' });
+    expect(appended.isError).toBeFalsy();
+    expect(appended.structuredContent).not.toHaveProperty('sha256');
+    expect(JSON.stringify(appended)).not.toContain(hashOf('4821'));
+    // A diff would show the file; whether an edit's text matched would tell it too.
+    for (const [tool, args] of [
+      ['fs.edit', { path: 'pin.txt', edits: [{ oldText: '4821', newText: '4821' }] }],
+      ['fs.patch', { patch: '*** Begin Patch\n*** Add File: pin.txt\n+x\n*** End Patch' }],
+    ] as const) {
+      expect(textOf(await call(client, tool, args))).toMatch(/^CAPABILITY_DISABLED: .*filesystem\.read, filesystem\.write/);
+    }
+    expect(fs.readFileSync(path.join(root, 'pin.txt'), 'utf8')).toBe('4821');
   });
 });
 

@@ -105,17 +105,32 @@ export const fsWrite = defineTool({
     mode: z.enum(['create', 'overwrite', 'append']).default('overwrite'),
     expectedSha256: sha256.optional().describe('Write only if the current file has this sha256'),
   }),
-  output: z.object({ path: z.string(), bytesWritten: z.number(), created: z.boolean(), sha256: z.string() }),
+  output: z.object({
+    path: z.string(),
+    bytesWritten: z.number(),
+    created: z.boolean(),
+    sha256: z.string().optional().describe('Of the file as written; absent for "append" without filesystem.read'),
+  }),
   annotations: DESTRUCTIVE,
   enabled: canWrite,
   target: (args) => ({ path: args.path, mode: args.mode, bytes: Buffer.byteLength(args.content) }),
   async run(args, { adapter, policy, config }, signal) {
     policy.sizes.checkWrite(Buffer.byteLength(args.content), 'fs.write');
+    // Without reading, whether a guessed hash matches, or the hash after appending nothing, would tell what the file holds.
+    const blind = !config.filesystem.read;
+    if (blind && args.expectedSha256 !== undefined)
+      throw adapterError(
+        'INVALID_INPUT',
+        'fs.write',
+        'expectedSha256 needs filesystem.read: without it, the check would tell whether a guess matches the file',
+      );
     const file = await policy.filesystem.resolve(args.path, 'write', 'fs.write');
     const options = { ...writeOptions(config, policy.sizes, signal), ...(args.expectedSha256 === undefined ? {} : { expectedSha256: args.expectedSha256 }) };
-    const written = await policy.fsLock.run([exclusive(file.path)], () => adapter.files.writeTextFile(file, args.content, args.mode, options));
+    const { sha256: hash, ...written } = await policy.fsLock.run([exclusive(file.path)], () =>
+      adapter.files.writeTextFile(file, args.content, args.mode, options),
+    );
     return {
-      structured: { path: file.path, ...written },
+      structured: { path: file.path, ...written, ...(blind && args.mode === 'append' ? {} : { sha256: hash }) },
       text: `${written.created ? 'Created' : 'Wrote'} ${file.path} (${written.bytesWritten} bytes, ${args.mode})`,
     };
   },

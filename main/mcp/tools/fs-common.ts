@@ -9,6 +9,8 @@ export const entryTypeOutput = z.enum(['file', 'directory', 'symlink', 'other'])
 
 export const canRead = (c: Readonly<Config>) => c.filesystem.read && c.filesystem.roots.length > 0;
 export const canWrite = (c: Readonly<Config>) => c.filesystem.write && c.filesystem.roots.some((r) => typeof r === 'string' || !r.readOnly);
+/** fs.edit and fs.patch read what they change and answer with a diff of it: they need both. */
+export const canEdit = (c: Readonly<Config>) => canRead(c) && canWrite(c);
 export const pathTarget = (args: { path: string }) => ({ path: args.path });
 
 /** Path lock claims (main/policy/path-lock.ts), held from after the check to the end of the operation. */
