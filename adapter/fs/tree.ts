@@ -7,6 +7,10 @@
 import fs from 'node:fs';
 import nodePath from 'node:path';
 import type { DirHandle } from './dir-handle.js';
+import { READ_FLAGS } from './read-text.js';
+
+const { O_WRONLY, O_CREAT, O_EXCL, O_NOFOLLOW = 0 } = fs.constants;
+const COPY_CHUNK = 1024 * 1024;
 
 /** Removes `name` in `dir`: a file or link is unlinked, a directory emptied depth-first, then removed. */
 export async function removeTreeEntry(dir: DirHandle, name: string): Promise<void> {
@@ -21,12 +25,42 @@ export async function removeTreeEntry(dir: DirHandle, name: string): Promise<voi
   await fs.promises.rmdir(dir.entry(name));
 }
 
+/**
+ * A regular file's bytes into a new file. Both sides are opened without following a symlink (and
+ * the source without blocking), and the source is checked once open: another program swapping it
+ * for a symlink or a FIFO after the lstat above gets a refusal, not a copy of what the link names
+ * (copyFile opens by name and follows links).
+ */
+export async function copyFileContent(source: string, target: string, shown: string): Promise<void> {
+  const input = await fs.promises.open(source, READ_FLAGS);
+  try {
+    const stat = await input.stat();
+    if (!stat.isFile()) throw Object.assign(new Error(`${shown} is no longer a regular file`), { code: 'EINVAL' });
+    const output = await fs.promises.open(target, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0o600);
+    try {
+      // The source's permissions without setuid/setgid, whatever the umask (as copyFile kept them).
+      await output.chmod(stat.mode & 0o777);
+      const buffer = Buffer.allocUnsafe(Math.min(COPY_CHUNK, Math.max(stat.size, 1)));
+      for (;;) {
+        const { bytesRead } = await input.read(buffer, 0, buffer.length, null);
+        if (bytesRead === 0) break;
+        await output.write(buffer, 0, bytesRead);
+      }
+      await output.utimes(stat.atime, stat.mtime);
+    } finally {
+      await output.close();
+    }
+  } finally {
+    await input.close();
+  }
+}
+
 /** Copies `name` from one opened directory to another (files, directories, symlinks as links), for moves across devices. */
 export async function copyEntry(from: DirHandle, name: string, to: DirHandle, newName: string): Promise<void> {
   const source = from.entry(name);
   const stat = await fs.promises.lstat(source);
   if (stat.isSymbolicLink()) return fs.promises.symlink(await fs.promises.readlink(source), to.entry(newName));
-  if (stat.isFile()) return fs.promises.copyFile(source, to.entry(newName), fs.constants.COPYFILE_EXCL);
+  if (stat.isFile()) return copyFileContent(source, to.entry(newName), nodePath.join(from.real, name));
   if (!stat.isDirectory()) throw Object.assign(new Error(`${nodePath.join(from.real, name)} is not a file, directory or symlink`), { code: 'EINVAL' });
   await fs.promises.mkdir(to.entry(newName), { mode: stat.mode & 0o777 });
   const [sourceDir, targetDir] = [await from.child(name), await to.child(newName)];

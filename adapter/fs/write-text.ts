@@ -8,7 +8,7 @@ import { fsError } from './fs-errors.js';
 import { cancelled, READ_FLAGS } from './read-text.js';
 
 const op = 'fs.write';
-const { O_WRONLY, O_APPEND, O_CREAT, O_NOFOLLOW = 0 } = fs.constants;
+const { O_WRONLY, O_APPEND, O_CREAT, O_NOFOLLOW = 0, O_NONBLOCK = 0 } = fs.constants;
 /** Permission bits kept on a rewritten file: never setuid, setgid or sticky. */
 const PLAIN_MODE = 0o777;
 const SPECIAL_BITS = 0o7000;
@@ -139,10 +139,15 @@ async function linkExclusive(dir: DirHandle, tempName: string, name: string): Pr
 }
 
 async function appendInPlace(path: string, target: string, data: Buffer, options: WriteOptions): Promise<string> {
-  const handle = await fs.promises.open(target, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW, 0o666);
+  // Without blocking: a FIFO put in the file's place would otherwise hold the open until a reader came.
+  const handle = await fs.promises.open(target, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_NONBLOCK, 0o666).catch((error: NodeJS.ErrnoException) => {
+    // ENXIO: a FIFO nobody reads.
+    throw error.code === 'ENXIO' ? adapterError('INVALID_INPUT', op, `${path} is not a regular file`) : error;
+  });
   try {
-    // A link may have been added between the check and the open: check the opened inode.
+    // A link may have been added between the check and the open, or the file swapped: check the opened inode.
     const stat = await handle.stat();
+    if (!stat.isFile()) throw adapterError('INVALID_INPUT', op, `${path} is not a regular file`);
     refuseSharedInode(path, stat.nlink, options);
     await handle.writeFile(data);
     if (stat.mode & SPECIAL_BITS && process.platform !== 'win32') await handle.chmod(stat.mode & PLAIN_MODE);

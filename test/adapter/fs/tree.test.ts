@@ -1,8 +1,9 @@
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DirHandle } from '../../../adapter/fs/dir-handle.js';
-import { copyEntry, removeTreeEntry } from '../../../adapter/fs/tree.js';
+import { copyEntry, copyFileContent, removeTreeEntry } from '../../../adapter/fs/tree.js';
 import { makeTempDir, removeDir } from '../../helpers/temp.js';
 
 let dir: string;
@@ -39,5 +40,37 @@ describe('copyEntry', () => {
     expect(fs.readFileSync(path.join(dir, 'copy', 'a', 'b', 'f.txt'), 'utf8')).toBe('f');
     expect(fs.readlinkSync(path.join(dir, 'copy', 'a', 'link'))).toBe(path.join(dir, 'outside'));
     expect(fs.readdirSync(path.join(dir, 'outside'))).toEqual(['keep.txt']);
+  });
+
+  it('keeps a file’s mode (without setuid) and times', async () => {
+    const file = path.join(dir, 'tree', 'a', 'b', 'f.txt');
+    fs.chmodSync(file, 0o4751);
+    fs.utimesSync(file, new Date('2020-01-02T03:04:05Z'), new Date('2021-01-02T03:04:05Z'));
+    await inDir((handle) => copyEntry(handle, 'tree', handle, 'copy'));
+    const copied = fs.statSync(path.join(dir, 'copy', 'a', 'b', 'f.txt'));
+    expect(copied.mode & 0o7777).toBe(0o751);
+    expect(copied.mtime.toISOString()).toBe('2021-01-02T03:04:05.000Z');
+  });
+});
+
+describe('copyFileContent', () => {
+  // What another program can put in the file's place between copyEntry's lstat and the open.
+  it('refuses a symlink in the source’s place instead of copying what it names', async () => {
+    fs.symlinkSync(path.join(dir, 'outside', 'keep.txt'), path.join(dir, 'swapped'));
+    await expect(copyFileContent(path.join(dir, 'swapped'), path.join(dir, 'copied'), 'swapped')).rejects.toMatchObject({ code: 'ELOOP' });
+    expect(fs.existsSync(path.join(dir, 'copied'))).toBe(false);
+  });
+
+  it.skipIf(process.platform === 'win32')('refuses a FIFO at once (no writer: the open would otherwise wait forever)', async () => {
+    execFileSync('mkfifo', [path.join(dir, 'fifo')]);
+    await expect(copyFileContent(path.join(dir, 'fifo'), path.join(dir, 'copied'), 'fifo')).rejects.toMatchObject({ code: 'EINVAL' });
+    expect(fs.existsSync(path.join(dir, 'copied'))).toBe(false);
+  });
+
+  it('never replaces a file or follows a link at the destination', async () => {
+    fs.symlinkSync(path.join(dir, 'outside', 'new.txt'), path.join(dir, 'target-link'));
+    const source = path.join(dir, 'tree', 'a', 'b', 'f.txt');
+    await expect(copyFileContent(source, path.join(dir, 'target-link'), 'f.txt')).rejects.toMatchObject({ code: 'EEXIST' });
+    expect(fs.existsSync(path.join(dir, 'outside', 'new.txt'))).toBe(false);
   });
 });

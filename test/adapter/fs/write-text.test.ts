@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -78,5 +79,15 @@ describe('writeTextFile', () => {
       await expect(writeTextFile(guard(path.join(dir, 'a.txt')), 'x', mode)).rejects.toMatchObject({ code: 'PATH_NOT_ALLOWED' });
     }
     expect(fs.readFileSync(path.join(dir, 'elsewhere.txt'), 'utf8')).toBe('keep');
+  });
+
+  it.skipIf(process.platform === 'win32')('an append to a FIFO in the file’s place fails at once instead of waiting for a reader', async () => {
+    execFileSync('mkfifo', [path.join(dir, 'a.txt')]);
+    const started = Date.now();
+    await expect(writeTextFile(guard(path.join(dir, 'a.txt')), 'x', 'append')).rejects.toMatchObject({
+      code: 'INVALID_INPUT',
+      message: expect.stringContaining('is not a regular file'),
+    });
+    expect(Date.now() - started).toBeLessThan(2000);
   });
 });
