@@ -156,7 +156,7 @@ export class FilesystemPolicy {
     const resolved = await this.check(lexical, located, access, operation);
     if (access === 'write') this.refuseRootsAt(lexical, resolved.path, operation);
     // Moving or deleting an entry whose name a deny pattern relies on would unprotect what is below it.
-    const pattern = this.ancestorHit(resolved.path, resolved.root);
+    const pattern = this.ancestorHit(resolved.path);
     if (pattern) {
       throw denial(
         operation,
@@ -273,7 +273,7 @@ export class FilesystemPolicy {
     }
 
     const pattern =
-      this.patternHit(this.patterns, lexical, real, root) ?? (access === 'write' ? this.patternHit(this.writePatterns, lexical, real, root) : undefined);
+      this.patternHit(this.patterns, lexical, real) ?? (access === 'write' ? this.patternHit(this.writePatterns, lexical, real) : undefined);
     if (pattern) {
       const why =
         pattern.origin === 'built-in'
@@ -317,8 +317,7 @@ export class FilesystemPolicy {
     if (name === '' || name === '.' || name === '..' || name.includes(flavor.sep) || name.includes('/')) return true;
     if (parent === undefined) return findMatch(this.patterns, { relative: [name] }) !== undefined;
     const child = flavor.join(parent.path, name);
-    const relative = relativeSegments(child, parent.root, this.platform);
-    if (findMatch(this.patterns, { relative: relative ?? [name], absolute: splitPath(child, this.platform) })) return true;
+    if (findMatch(this.patterns, wholePath(child, this.platform))) return true;
     return this.protectedPaths.some((p) => [p.lexical, p.real].some((form) => form !== undefined && foldedInside(child, form, this.platform)));
   }
 
@@ -457,24 +456,32 @@ export class FilesystemPolicy {
     return undefined;
   }
 
-  private ancestorHit(real: string, rootReal: string): SecretPattern | undefined {
+  private ancestorHit(real: string): SecretPattern | undefined {
     const patterns = [...this.patterns, ...this.writePatterns];
     if (patterns.length === 0) return undefined;
-    const relative = relativeSegments(real, rootReal, this.platform);
-    return findAncestorMatch(patterns, { absolute: splitPath(real, this.platform), ...(relative ? { relative } : {}) });
+    return findAncestorMatch(patterns, wholePath(real, this.platform));
   }
 
   /** Checked on the real path and on the requested spelling, so a link named `.env` counts too. */
-  private patternHit(patterns: readonly SecretPattern[], lexical: string, real: string, root: Root): SecretPattern | undefined {
+  private patternHit(patterns: readonly SecretPattern[], lexical: string, real: string): SecretPattern | undefined {
     if (patterns.length === 0) return undefined;
     for (const target of real === lexical ? [real] : [real, lexical]) {
-      const under = (form: string | undefined) => (form === undefined ? undefined : relativeSegments(target, form, this.platform));
-      const relative = under(root.real) ?? under(root.lexical);
-      const hit = findMatch(patterns, { absolute: splitPath(target, this.platform), ...(relative ? { relative } : {}) });
+      const hit = findMatch(patterns, wholePath(target, this.platform));
       if (hit) return hit;
     }
     return undefined;
   }
+}
+
+/**
+ * What a pattern is matched against: for a floating one, the segments of the whole path, not only
+ * those below the root. A root inside a secret folder (~/.config as a root, for
+ * .config/gh/hosts.yml) or a nested root (~ and ~/.config) must not cut a pattern that spans
+ * folders in two.
+ */
+function wholePath(path: string, platform: Platform): { relative: string[]; absolute: ReturnType<typeof splitPath> } {
+  const absolute = splitPath(path, platform);
+  return { relative: absolute.segments, absolute };
 }
 
 function describeRoot(root: Root): string {

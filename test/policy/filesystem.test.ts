@@ -502,3 +502,37 @@ describe('git code files', () => {
     await expect(strict.resolve(`${root}/repo/.git/modules/sub/objects/pack`, 'write', 'fs.write')).resolves.toBeDefined();
   });
 });
+
+describe('patterns that span folders, whatever the roots', () => {
+  // A home with a GitHub CLI token and a project whose .git is its own root.
+  const home = () => path.join(tmp, 'home');
+  beforeAll(() => {
+    mk('home/.config/gh/hosts.yml', 'oauth_token: gho_SECRET');
+    mk('home/.config/other/settings.json');
+    mk('home/projects/app/.git/config');
+    mk('home/projects/app/.git/hooks/pre-commit.sample');
+    mk('home/projects/app/private/notes/plan.txt');
+  });
+  const at = (relative: string) => path.join(home(), relative);
+
+  it.each([
+    ['a root nested in another', ['', '.config']],
+    ['a root inside the secret folder', ['.config']],
+  ])('are refused with %s', async (_case, roots) => {
+    const p = policy({ roots: roots.map((r) => at(r)), deny: [] });
+    expect((await denial(p.resolve(at('.config/gh/hosts.yml'), 'read', 'fs.read'))).details).toMatchObject({ reason: 'secret' });
+    expect((await denial(p.resolve(at('.config/gh/hosts.yml'), 'write', 'fs.write'))).details).toMatchObject({ reason: 'secret' });
+    await expect(p.resolve(at('.config/other/settings.json'), 'read', 'fs.read')).resolves.toBeDefined();
+    const listed = await p.resolve(at('.config/gh'), 'read', 'fs.list');
+    expect(p.isProtectedName('hosts.yml', listed)).toBe(true);
+  });
+
+  it("keep git's code read-only when .git itself is a root, and the owner's deny patterns whole", async () => {
+    const p = policy({ roots: [at('projects'), at('projects/app/.git'), at('projects/app/private')], deny: ['private/notes/**'] });
+    expect((await denial(p.resolve(at('projects/app/.git/hooks/pre-commit'), 'write', 'fs.write'))).details).toMatchObject({ reason: 'git' });
+    expect((await denial(p.resolve(at('projects/app/.git/config'), 'write', 'fs.write'))).details).toMatchObject({
+      reason: expect.stringMatching(/git|secret/),
+    });
+    expect((await denial(p.resolve(at('projects/app/private/notes/plan.txt'), 'read', 'fs.read'))).details).toMatchObject({ reason: 'secret' });
+  });
+});
