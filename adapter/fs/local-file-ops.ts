@@ -1,5 +1,6 @@
 /** FileOps on Node's fs: listing, mkdir, move and delete here; read and write in their own modules. */
 import fs from 'node:fs';
+import nodePath from 'node:path';
 import { adapterError } from '../errors.js';
 import { withDirectory, type DirHandle } from './dir-handle.js';
 import { fsError } from './fs-errors.js';
@@ -52,15 +53,16 @@ export const localFileOps: FileOps = {
     try {
       await inParent(source, op, (from, name) =>
         inParent(destination, op, async (to, newName) => {
-          await fs.promises.lstat(from.entry(name));
+          const source = await fs.promises.lstat(from.entry(name));
           const target = await fs.promises.lstat(to.entry(newName)).catch(() => null);
           if (target && !overwrite) throw adapterError('ALREADY_EXISTS', op, `${destination.path} already exists (pass overwrite: true to replace it)`);
           try {
             await fs.promises.rename(from.entry(name), to.entry(newName));
           } catch (error) {
             if ((error as NodeJS.ErrnoException).code !== 'EXDEV') throw error;
-            // Across devices rename cannot work: copy everything, then remove the source.
-            if (target) await removeTreeEntry(to, newName);
+            // Across devices rename cannot work: copy everything, then remove the source. What is
+            // replaced is what rename would replace: a file or link, or an empty directory for a directory.
+            if (target) await replaceable(to, newName, target, source.isDirectory());
             await copyEntry(from, name, to, newName);
             await removeTreeEntry(from, name);
           }
@@ -73,6 +75,18 @@ export const localFileOps: FileOps = {
   },
   remove: removeEntry,
 };
+
+/** Removes what a rename onto `name` would have replaced, or throws rename's own error (EISDIR, ENOTDIR, ENOTEMPTY). */
+async function replaceable(dir: DirHandle, name: string, target: fs.Stats, sourceIsDirectory: boolean): Promise<void> {
+  const error = (code: string) => Object.assign(new Error(`${nodePath.join(dir.real, name)}: ${code}`), { code });
+  if (!target.isDirectory()) {
+    if (sourceIsDirectory) throw error('ENOTDIR');
+    return fs.promises.unlink(dir.entry(name));
+  }
+  if (!sourceIsDirectory) throw error('EISDIR');
+  // rmdir fails with ENOTEMPTY on a directory that holds anything, as rename would.
+  return fs.promises.rmdir(dir.entry(name));
+}
 
 async function describeEntry(dir: DirHandle, name: string): Promise<DirEntry | null> {
   try {

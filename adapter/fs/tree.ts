@@ -12,6 +12,23 @@ import { READ_FLAGS } from './read-text.js';
 const { O_WRONLY, O_CREAT, O_EXCL, O_NOFOLLOW = 0 } = fs.constants;
 const COPY_CHUNK = 1024 * 1024;
 
+/**
+ * Asks `confirm` about every entry of the tree at `name` (its real path: the opened directory
+ * plus the name), before anything is removed: a recursive delete of a folder must not take a
+ * secret, a denied file or git's hooks with it when none of them could be deleted one by one.
+ */
+export async function confirmTree(dir: DirHandle, name: string, confirm: (real: string) => void): Promise<void> {
+  confirm(nodePath.join(dir.real, name));
+  const stat = await fs.promises.lstat(dir.entry(name));
+  if (!stat.isDirectory()) return;
+  const child = await dir.child(name);
+  try {
+    for (const entry of await fs.promises.readdir(child.self)) await confirmTree(child, entry, confirm);
+  } finally {
+    await child.close();
+  }
+}
+
 /** Removes `name` in `dir`: a file or link is unlinked, a directory emptied depth-first, then removed. */
 export async function removeTreeEntry(dir: DirHandle, name: string): Promise<void> {
   const stat = await fs.promises.lstat(dir.entry(name));

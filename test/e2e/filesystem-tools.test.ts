@@ -170,6 +170,23 @@ describe('fs.move and fs.delete', () => {
     expect(fs.existsSync(root)).toBe(true);
   });
 
+  it('a recursive delete refuses a folder holding what could not be deleted alone, and deletes nothing of it', async () => {
+    for (const inner of ['proj/.env', 'proj/src/app.ts', 'proj/.git/hooks/pre-commit']) {
+      fs.mkdirSync(path.dirname(at(inner)), { recursive: true });
+      fs.writeFileSync(at(inner), 'x');
+    }
+    expect((await call('fs.delete', { path: 'proj/.env' })).error).toMatch(/^PATH_NOT_ALLOWED: /);
+    const whole = await call('fs.delete', { path: 'proj', recursive: true });
+    expect(whole.error).toMatch(/^PATH_NOT_ALLOWED: .*\.env/);
+    for (const inner of ['proj/.env', 'proj/src/app.ts', 'proj/.git/hooks/pre-commit']) expect(fs.existsSync(at(inner)), inner).toBe(true);
+    // Without the secret, only git's hooks stand in the way; without those, it goes.
+    fs.rmSync(at('proj/.env'));
+    expect((await call('fs.delete', { path: 'proj', recursive: true })).error).toMatch(/^PATH_NOT_ALLOWED: .*git/);
+    fs.rmSync(at('proj/.git'), { recursive: true });
+    expect((await call('fs.delete', { path: 'proj', recursive: true })).data).toMatchObject({ type: 'directory' });
+    expect(fs.existsSync(at('proj'))).toBe(false);
+  });
+
   it('deletes and moves a symlink itself, never its target, even one pointing outside', async () => {
     fs.writeFileSync(path.join(outside, 'keep.txt'), 'keep');
     fs.symlinkSync(path.join(outside, 'keep.txt'), at('out-link'));

@@ -1,0 +1,53 @@
+/**
+ * fs.move across filesystems (a copy, then removal): it replaces only what rename would replace,
+ * so an overwrite never deletes a directory, and what it held, that a rename would have refused.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { GuardedPath } from '../../../adapter/fs/file-ops.js';
+import { localFileOps } from '../../../adapter/fs/local-file-ops.js';
+import { makeTempDir, removeDir } from '../../helpers/temp.js';
+
+const SHM = '/dev/shm';
+const crossDevice = fs.existsSync(SHM) && fs.statSync(SHM).dev !== fs.statSync(os.tmpdir()).dev;
+const guard = (file: string): GuardedPath => ({ path: file, confirm: () => {} });
+
+describe.skipIf(!crossDevice)('move across filesystems', () => {
+  let here: string;
+  let there: string;
+  beforeEach(() => {
+    here = makeTempDir();
+    there = fs.mkdtempSync(path.join(SHM, 'chatgpt-mcp-move-'));
+  });
+  afterEach(() => {
+    removeDir(here);
+    fs.rmSync(there, { recursive: true, force: true });
+  });
+
+  it('moves a tree and replaces a file, as a rename would', async () => {
+    fs.mkdirSync(path.join(here, 'tree', 'sub'), { recursive: true });
+    fs.writeFileSync(path.join(here, 'tree', 'sub', 'f.txt'), 'f');
+    await localFileOps.move(guard(path.join(here, 'tree')), guard(path.join(there, 'tree')), false);
+    expect(fs.readFileSync(path.join(there, 'tree', 'sub', 'f.txt'), 'utf8')).toBe('f');
+    expect(fs.existsSync(path.join(here, 'tree'))).toBe(false);
+    fs.writeFileSync(path.join(here, 'new.txt'), 'new');
+    fs.writeFileSync(path.join(there, 'old.txt'), 'old');
+    await localFileOps.move(guard(path.join(here, 'new.txt')), guard(path.join(there, 'old.txt')), true);
+    expect(fs.readFileSync(path.join(there, 'old.txt'), 'utf8')).toBe('new');
+  });
+
+  it.each([
+    ['a file onto a directory', 'file', /EISDIR|is a directory/i],
+    ['a directory onto a directory that is not empty', 'dir', /ENOTEMPTY|not empty/i],
+  ])('refuses to replace %s, and keeps what it holds', async (_case, kind, message) => {
+    if (kind === 'file') fs.writeFileSync(path.join(here, 'x'), 'x');
+    else fs.mkdirSync(path.join(here, 'x'));
+    fs.mkdirSync(path.join(there, 'x', '.ssh'), { recursive: true });
+    fs.writeFileSync(path.join(there, 'x', '.ssh', 'id_rsa'), 'key');
+    await expect(localFileOps.move(guard(path.join(here, 'x')), guard(path.join(there, 'x')), true)).rejects.toThrow(message);
+    expect(fs.readFileSync(path.join(there, 'x', '.ssh', 'id_rsa'), 'utf8')).toBe('key');
+    expect(fs.existsSync(path.join(here, 'x'))).toBe(true);
+  });
+});
