@@ -339,7 +339,7 @@ export class FilesystemPolicy {
           const normalized = normalizeAbsolute(real, this.platform);
           if (stat?.type !== 'directory') root.unusable = stat ? 'is not a directory' : 'does not exist';
           else if (!normalized.ok) root.unusable = 'does not resolve to a usable path';
-          else if (late && this.insideAnotherRoot(root) && !foldedSame(normalized.path, root.lexical!, this.platform)) {
+          else if (late && this.insideAnotherRoot(root) && !(await this.realDirectoryInsideAnotherRoot(root, normalized.path))) {
             root.unusable = 'appeared after the server started as a link inside another root, so it is not used (restart the server to accept it)';
           } else {
             root.real = normalized.path;
@@ -350,6 +350,16 @@ export class FilesystemPolicy {
         }
       }),
     );
+  }
+
+  /**
+   * A late root is taken when the folder itself is no link and it really lies in another root
+   * (its spelling may go through a linked parent, as the other root's may). A link planted in its
+   * place, or a parent linked out of every root, would aim it elsewhere.
+   */
+  private async realDirectoryInsideAnotherRoot(root: Root, real: string): Promise<boolean> {
+    if ((await this.port.lstat(root.lexical!))?.type !== 'directory') return false;
+    return this.roots.some((other) => other !== root && other.real !== undefined && isInside(real, other.real, this.platform));
   }
 
   private insideAnotherRoot(root: Root): boolean {
@@ -525,10 +535,6 @@ function fold(p: string, platform: Platform): readonly string[] {
 
 function describeOrigin(pattern: SecretPattern): string {
   return pattern.origin === 'built-in' ? 'secret' : pattern.origin === 'deny' ? 'deny' : 'git code';
-}
-
-function foldedSame(a: string, b: string, platform: Platform): boolean {
-  return foldedInside(a, b, platform) && foldedInside(b, a, platform);
 }
 
 function denial(operation: string, message: string, reason: DenialReason): Error {

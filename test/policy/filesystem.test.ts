@@ -370,6 +370,31 @@ describe('roots are resolved lazily', () => {
     expect(p.describeRoots()).toBe(`${late}, ${root}/file.txt (is not a directory)`);
   });
 
+  it('a read-only root created later under a root given through a link is read-only, not part of the outer root', async () => {
+    fs.mkdirSync(path.join(tmp, 'real-projects'));
+    const viaLink = path.join(tmp, 'projects-link');
+    fs.symlinkSync(path.join(tmp, 'real-projects'), viaLink);
+    const p = policy({ roots: [viaLink, { path: `${viaLink}/docs`, readOnly: true }] });
+    await p.resolve(`${viaLink}/notes.txt`, 'write', 'fs.write');
+    fs.mkdirSync(path.join(tmp, 'real-projects', 'docs'));
+    for (const spelling of [`${viaLink}/docs/new.txt`, path.join(tmp, 'real-projects', 'docs', 'new.txt')]) {
+      expect((await denial(p.resolve(spelling, 'write', 'fs.write'))).details?.reason, spelling).toBe('read-only');
+    }
+  });
+
+  it('a late root is not taken when a link took its place or a linked parent leads out of every root', async () => {
+    fs.mkdirSync(path.join(tmp, 'late-outer', 'sub'), { recursive: true });
+    fs.mkdirSync(path.join(outside, 'b'), { recursive: true });
+    const outer = path.join(tmp, 'late-outer');
+    const p = policy({ roots: [outer, { path: `${outer}/planted`, readOnly: true }, { path: `${outer}/a/b`, readOnly: true }] });
+    await p.resolve(`${outer}/sub`, 'read', 'fs.list');
+    fs.symlinkSync(path.join(outer, 'sub'), path.join(outer, 'planted'));
+    fs.symlinkSync(outside, path.join(outer, 'a'));
+    await p.resolve(`${outer}/sub`, 'read', 'fs.list');
+    expect(p.describeRoots()).toMatch(/planted \(read-only, appeared after the server started as a link inside another root/);
+    expect((await denial(p.resolve(`${outer}/a/b/x.txt`, 'read', 'fs.read'))).details?.reason).toBe('symlink-escape');
+  });
+
   it('a root given through a symlink is compared by its real path', async () => {
     const viaLink = path.join(tmp, 'root-link');
     fs.symlinkSync(root, viaLink);
