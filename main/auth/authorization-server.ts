@@ -380,8 +380,13 @@ export class OAuthServer {
 
   /** Reads (or reads again) a client's metadata document and keeps it as a client; an approval it had stays. */
   private async documentClient(clientId: string, known: OAuthClient | undefined): Promise<{ client: OAuthClient } | { error: string }> {
-    if (!this.limits.document.take()) {
-      return { error: limitText(this.limits.document, "Too many new apps through this server's address", 'all callers together') };
+    // Reading again the document of an app this server knows counts against that app's own budget:
+    // strangers' junk client_id URLs use up the shared one, and must not keep a known app out.
+    const budget = known ? this.limits.authorizePerClient.take(known.id) : { ok: this.limits.document.take(), limiter: this.limits.document };
+    if (!budget.ok) {
+      return known
+        ? { error: limitText(budget.limiter, "Too many connection attempts through this server's address", 'for this app') }
+        : { error: limitText(budget.limiter, "Too many new apps through this server's address", 'all callers together') };
     }
     let doc;
     try {

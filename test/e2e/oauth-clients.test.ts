@@ -99,7 +99,7 @@ describe('MCP v2 client with its OAuth provider', () => {
     expect(path.basename(stateFile)).toBe('oauth.json');
   });
 
-  it('uses a client ID metadata document when the client has one, instead of registering', async () => {
+  it('uses a client ID metadata document when the client has one, instead of registering; a day later reads it again on its own budget', async () => {
     const docDir = makeTempDir('oauth-cimd-');
     const tls = localhostCertificate(docDir);
     const routes: Parameters<typeof startHttpsServer>[1] = {};
@@ -111,9 +111,10 @@ describe('MCP v2 client with its OAuth provider', () => {
     };
     // Loopback is allowed here only because the document host is a test server on this machine.
     const cimdState = oauthStatePath(docDir);
+    let cimdClock = Date.now();
     const cimdServer = await startTestServer(
       { server: { auth: 'oauth' } },
-      { oauth: { stateFile: cimdState, metadataFetch: { ca: tls.cert, addressAllowed: (a) => a === '127.0.0.1' } } },
+      { oauth: { stateFile: cimdState, now: () => cimdClock, metadataFetch: { ca: tls.cert, addressAllowed: (a) => a === '127.0.0.1' } } },
     );
     try {
       const provider = new MemoryOAuthProvider(redirect, 'Doc-described client', documentUrl);
@@ -129,6 +130,21 @@ describe('MCP v2 client with its OAuth provider', () => {
       await client.close();
       expect(host.hits).toContain('/oauth/client.json');
       expect(readState(cimdState).clients).toMatchObject([{ id: documentUrl, source: 'metadata-document', name: 'Doc-described client' }]);
+
+      // A day later the document is read again. Strangers' junk client_id URLs have used up the
+      // budget shared by new apps meanwhile: the approved app's own budget pays for its re-read.
+      cimdClock += 25 * 60 * 60_000;
+      const authorize = (clientId: string, redirectUri: string) =>
+        fetch(
+          `${new URL(cimdServer.url).origin}/oauth/authorize?${new URLSearchParams({ response_type: 'code', client_id: clientId, redirect_uri: redirectUri, code_challenge: 'x'.repeat(43), code_challenge_method: 'S256', state: 's' })}`,
+          { redirect: 'manual' },
+        );
+      for (let i = 0; i < 12; i++) await authorize(`https://127.0.0.1:1/junk-${i}.json`, 'https://junk.example/cb');
+      const refused = await authorize('https://127.0.0.1:1/one-more.json', 'https://junk.example/cb');
+      expect(await refused.text()).toContain('Too many new apps');
+      const again = await authorize(documentUrl, redirect);
+      expect(again.status).toBe(303);
+      expect(host.hits.filter((hit) => hit === '/oauth/client.json').length).toBeGreaterThanOrEqual(2);
     } finally {
       await cimdServer.close();
       await host.close();
