@@ -272,8 +272,7 @@ export class FilesystemPolicy {
       );
     }
 
-    const pattern =
-      this.patternHit(this.patterns, lexical, real) ?? (access === 'write' ? this.patternHit(this.writePatterns, lexical, real) : undefined);
+    const pattern = this.patternHit(this.patterns, lexical, real) ?? (access === 'write' ? this.patternHit(this.writePatterns, lexical, real) : undefined);
     if (pattern) {
       const why =
         pattern.origin === 'built-in'
