@@ -9,6 +9,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../helpers/servers.js';
+import { processesWith } from '../helpers/proc.js';
 
 const LAUNCHER = path.join(REPO_ROOT, 'build', 'start-app.mjs');
 const MARKER = path.join(REPO_ROOT, 'node_modules', '.cache', 'chatgpt-mcp', 'electron-download-failed');
@@ -63,17 +64,7 @@ async function serving(url: string): Promise<boolean> {
 
 /** Processes (other than `exclude`) whose command line contains `needle`: what a signal may have left behind. */
 function survivors(needle: string): string[] {
-  return fs
-    .readdirSync('/proc')
-    .filter((p) => /^\d+$/.test(p))
-    .map((pid) => {
-      try {
-        return fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').replace(/\0/g, ' ');
-      } catch {
-        return '';
-      }
-    })
-    .filter((cmd) => cmd.includes(needle));
+  return processesWith(needle).map((p) => p.commandLine);
 }
 
 async function until(check: () => Promise<boolean> | boolean, ms = 10_000): Promise<boolean> {

@@ -7,6 +7,7 @@ import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { processesWith } from '../helpers/proc.js';
 import { childEnv, CLI } from '../helpers/servers.js';
 import { makeTempDir, removeDir, writeJson } from '../helpers/temp.js';
 
@@ -23,20 +24,7 @@ beforeAll(() => {
 });
 afterAll(() => removeDir(home));
 
-/** Processes whose command line contains `marker` (outside any sandbox). */
-function withMarker(marker: string): number[] {
-  return fs
-    .readdirSync('/proc')
-    .filter((name) => /^\d+$/.test(name))
-    .filter((pid) => {
-      try {
-        return fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(marker);
-      } catch {
-        return false;
-      }
-    })
-    .map(Number);
-}
+const withMarker = (marker: string) => processesWith(marker).map((p) => p.pid);
 
 /** A stdio server with a handle whose escaped grandchild (`sleep <marker>`) holds the output pipes. */
 async function serverWithEscapedGrandchild(marker: string): Promise<ChildProcessWithoutNullStreams> {

@@ -85,9 +85,11 @@ describe('idleMemory', () => {
     const script = `
       const { idleMemory } = await import(${JSON.stringify(new URL('../../out/main/mcp/idle-memory.js', import.meta.url).href)});
       const memory = idleMemory({ idleMs: 100 });
-      let keep = [];
-      for (let i = 0; i < 400; i++) { keep.push(Buffer.alloc(1 << 20, i).toString('latin1')); if (keep.length > 40) keep = []; }
-      keep = [];
+      // 48 MiB kept reachable to the end, so no collection V8 starts on its own can free it before
+      // 'before' is read; dropped only then (nothing allocates in between).
+      const keep = [];
+      for (let i = 0; i < 48; i++) keep.push(Buffer.alloc(1 << 20, i).toString('latin1'));
+      keep.length = 0;
       const before = process.memoryUsage.rss();
       memory.callEnded();
       setTimeout(() => console.log(JSON.stringify({ before, after: process.memoryUsage.rss() })), 400);

@@ -13,6 +13,7 @@ import { FilesystemPolicy } from '../../../../main/policy/filesystem.js';
 import { SandboxPolicy } from '../../../../main/policy/sandbox.js';
 import { ShellPolicy, type ShellRequest } from '../../../../main/policy/shell.js';
 import { localPort } from '../../../helpers/adapter.js';
+import { processesWith } from '../../../helpers/proc.js';
 import { makeConfig } from '../../../helpers/servers.js';
 import { makeTempDir, removeDir } from '../../../helpers/temp.js';
 
@@ -35,19 +36,7 @@ beforeAll(() => {
 afterAll(() => dir && removeDir(dir));
 
 /** Processes whose command line contains `marker` (this machine's /proc, outside any sandbox). */
-function alive(marker: string): number[] {
-  return fs
-    .readdirSync('/proc')
-    .filter((name) => /^\d+$/.test(name))
-    .filter((pid) => {
-      try {
-        return fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(marker);
-      } catch {
-        return false;
-      }
-    })
-    .map(Number);
-}
+const alive = (marker: string) => processesWith(marker).map((p) => p.pid);
 
 async function run(request: ShellRequest, extra: { signal?: AbortSignal } = {}) {
   const plan = await shell.plan(request);
