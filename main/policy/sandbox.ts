@@ -115,8 +115,10 @@ const ROOT_ONLY_FILES = [
 ];
 /** Repositories looked for one level below a writable root (the rest of a large folder is not searched). */
 const MAX_REPOS_PER_ROOT = 256;
-/** Folders under .git/modules listed per plan, for submodules' git folders. */
-const MAX_MODULE_FOLDERS = 64;
+/** Entries under .git/modules looked at per plan; past it the whole folder is read-only. */
+const MAX_MODULE_ENTRIES = 256;
+/** Real paths of hidden entries remembered across plans. */
+const MAX_HIDDEN_REMEMBERED = 512;
 /** Under /run, kept visible: NixOS's system profile (PATH lives there) and its drivers. */
 const RUN_SYSTEM_LINKS = ['/run/current-system', '/run/booted-system', '/run/opengl-driver', '/run/wrappers'];
 
@@ -128,9 +130,11 @@ interface Candidate {
   absent?: 'directory' | 'file';
   /** A home of another user: dropped when it holds the owner's own home. */
   otherHome?: boolean;
+  /** Hidden for what it holds (this app's files, secrets, deny paths): its real path stays hidden in later plans. */
+  remember?: boolean;
 }
 
-type Port = Pick<PolicyPort, 'platform' | 'realpath' | 'locateAll' | 'listNames' | 'baseEnvironment' | 'sandboxSupport' | 'ownProcess'>;
+type Port = Pick<PolicyPort, 'platform' | 'realpath' | 'lstat' | 'locateAll' | 'listNames' | 'baseEnvironment' | 'sandboxSupport' | 'ownProcess'>;
 
 export class SandboxPolicy {
   readonly choice: SandboxChoice;
@@ -138,6 +142,8 @@ export class SandboxPolicy {
   private readonly platform: 'linux' | 'darwin';
   private readonly base: Readonly<Record<string, string>>;
   private readonly protectedFiles: readonly string[];
+  /** The real paths earlier plans hid (at most MAX_HIDDEN_REMEMBERED); what no longer exists drops out by itself. */
+  private readonly hiddenBefore = new Set<string>();
   /** Root's commands keep uid 0 inside (no capabilities, but file ownership): root-only files must be hidden too. */
   private readonly asRoot: boolean;
   private programChecked: Promise<void> | null = null;
@@ -204,7 +210,9 @@ export class SandboxPolicy {
     if (!support) return undefined;
     await (this.programChecked ??= this.checkProgram(support.program));
     const candidates = await this.candidates(target);
-    const entries = pinAncestors(prune(await this.resolveAll(candidates)));
+    const writableRoots =
+      this.choice.mode === 'workspace' ? (await this.files.usableRoots()).filter((root) => root.writable).map((root) => root.path) : [];
+    const entries = pinAncestors(prune(withinWritableRoots(await this.resolveAll(candidates), writableRoots)));
     return {
       mechanism: support.mechanism,
       program: support.program,
@@ -263,14 +271,20 @@ export class SandboxPolicy {
       list.push(...(await this.gitCode(roots.filter((root) => root.writable).map((root) => root.path))));
     }
 
-    add('hidden', ...this.protectedFiles);
-    if (home && this.config.filesystem.protectSecrets) add('hidden', ...homeSecrets(this.platform).map((p) => posix.join(home, p)));
-    add('hidden', ...absoluteDenyPaths(this.config.filesystem.deny));
+    const secret = (...paths: Array<string | undefined>) => {
+      for (const path of paths) if (path && posix.isAbsolute(path)) list.push({ path: posix.normalize(path), access: 'hidden', remember: true });
+    };
+    secret(...this.protectedFiles);
+    if (home && this.config.filesystem.protectSecrets) secret(...homeSecrets(this.platform).map((p) => posix.join(home, p)));
+    secret(...absoluteDenyPaths(this.config.filesystem.deny));
     if (this.asRoot) {
-      add('hidden', ...ROOT_ONLY_FILES);
+      secret(...ROOT_ONLY_FILES);
       const keys = ((await this.port.listNames('/etc/ssh')) ?? []).filter((name) => /^ssh_host_.*_key$/.test(name));
-      add('hidden', ...keys.map((name) => `/etc/ssh/${name}`));
+      secret(...keys.map((name) => `/etc/ssh/${name}`));
     }
+    // Where those really were in earlier plans: a link in their spelling that a command pointed
+    // elsewhere (root/lnk -> real, for --config root/lnk/config.json) must not uncover them.
+    secret(...this.hiddenBefore);
     if (!display) add('hidden', ...session, home && posix.join(home, '.Xauthority'));
     return list;
   }
@@ -292,7 +306,7 @@ export class SandboxPolicy {
     const tops = (await this.port.locateAll(repos.map((repo) => posix.join(repo, '.git'))))
       .filter((git): git is NonNullable<typeof git> => git?.type === 'directory')
       .map((git) => git.real);
-    const { gits, folders } = await this.submoduleGits(tops);
+    const { gits, folders, sealed } = await this.submoduleGits(tops);
     const parts = await this.port.locateAll(gits.flatMap((git) => [posix.join(git, 'hooks'), posix.join(git, 'config')]));
     return gits.flatMap((git, i): Candidate[] => [
       { path: git, access: 'write', pinned: true },
@@ -300,36 +314,52 @@ export class SandboxPolicy {
       // A missing one gets an empty read-only one in its place, so none can be created either.
       parts[2 * i] ? { path: posix.join(git, 'hooks'), access: 'read' } : { path: posix.join(git, 'hooks'), access: 'hidden', absent: 'directory' },
       parts[2 * i + 1] ? { path: posix.join(git, 'config'), access: 'read' } : { path: posix.join(git, 'config'), access: 'hidden', absent: 'file' },
+      ...sealed.filter((path) => posix.dirname(path) === git).map((path): Candidate => ({ path, access: 'read' })),
     ]);
   }
 
   /**
    * The git folders of submodules, under each repository's .git/modules (nested ones under theirs):
    * git runs their hooks and config too, on a `git status` or `git submodule update` in the outer
-   * repository. A module's name may hold slashes, so a folder without a HEAD is looked into.
-   * Every folder on the way is pinned (returned under the git folder it belongs to) so none can be
-   * renamed away and replaced by a writable one. At most MAX_MODULE_FOLDERS are listed per plan.
+   * repository. A module's name may hold slashes, so a folder without a HEAD is looked into; links
+   * are not followed. Every folder on the way is pinned (returned under the git folder it belongs
+   * to) so none can be renamed away and replaced by a writable one. Past MAX_MODULE_ENTRIES (a
+   * command can make any number of folders there) a repository's whole .git/modules is read-only.
    */
-  private async submoduleGits(tops: readonly string[]): Promise<{ gits: string[]; folders: Map<string, string[]> }> {
+  private async submoduleGits(tops: readonly string[]): Promise<{ gits: string[]; folders: Map<string, string[]>; sealed: string[] }> {
     const gits = [...tops];
     const folders = new Map<string, string[]>();
-    const queue = tops.map((git) => ({ git, dir: posix.join(git, 'modules') }));
-    for (let listed = 0; queue.length > 0 && listed < MAX_MODULE_FOLDERS; listed++) {
-      const { git, dir } = queue.shift()!;
-      const names = await this.port.listNames(dir);
-      if (!names) continue;
-      folders.set(git, [...(folders.get(git) ?? []), dir]);
-      for (const name of names) {
-        const child = posix.join(dir, name);
-        const inner = await this.port.listNames(child);
-        if (!inner) continue;
-        if (inner.includes('HEAD')) {
-          gits.push(child);
-          queue.push({ git: child, dir: posix.join(child, 'modules') });
-        } else queue.push({ git, dir: child });
+    const sealed: string[] = [];
+    for (const top of tops) {
+      const found: string[] = [];
+      const passed = new Map<string, string[]>();
+      const queue = [{ git: top, dir: posix.join(top, 'modules') }];
+      let seen = 0;
+      let complete = true;
+      while (queue.length > 0 && complete) {
+        const { git, dir } = queue.shift()!;
+        if ((await this.port.lstat(dir))?.type !== 'directory') continue;
+        const names = (await this.port.listNames(dir)) ?? [];
+        passed.set(git, [...(passed.get(git) ?? []), dir]);
+        seen += names.length;
+        if (seen > MAX_MODULE_ENTRIES) complete = false;
+        for (const name of complete ? names : []) {
+          const child = posix.join(dir, name);
+          if ((await this.port.lstat(child))?.type !== 'directory') continue;
+          if (((await this.port.listNames(child)) ?? []).includes('HEAD')) {
+            found.push(child);
+            queue.push({ git: child, dir: posix.join(child, 'modules') });
+          } else queue.push({ git, dir: child });
+        }
       }
+      if (!complete) {
+        sealed.push(posix.join(top, 'modules'));
+        continue;
+      }
+      gits.push(...found);
+      for (const [git, dirs] of passed) folders.set(git, [...(folders.get(git) ?? []), ...dirs]);
     }
-    return { gits, folders };
+    return { gits, folders, sealed };
   }
 
   /** /etc/resolv.conf often links into /run (systemd-resolved, NetworkManager, resolvconf). */
@@ -354,6 +384,7 @@ export class SandboxPolicy {
       if (!found || !posix.isAbsolute(found.real)) return;
       if (candidate.otherHome && home && homeReal && inside(homeReal.real, found.real)) return;
       const entry: SandboxEntry = { path: posix.normalize(found.real), access: candidate.access, kind: found.type === 'directory' ? 'directory' : 'file' };
+      if (candidate.remember && located[i] && this.hiddenBefore.size < MAX_HIDDEN_REMEMBERED) this.hiddenBefore.add(entry.path);
       entries.push(candidate.pinned ? { ...entry, pinned: true } : entry);
     });
     return entries;
@@ -381,6 +412,15 @@ export function prune(entries: readonly SandboxEntry[]): SandboxEntry[] {
     kept.push(entry);
   }
   return kept;
+}
+
+/**
+ * Write entries other than the writable roots (a repository's pinned .git, submodules' folders)
+ * are kept only where their real path lies in a writable root: a `.git` or a module folder that a
+ * command made a link to /etc must not make /etc writable.
+ */
+function withinWritableRoots(entries: readonly SandboxEntry[], writableRoots: readonly string[]): SandboxEntry[] {
+  return entries.filter((entry) => entry.access !== 'write' || writableRoots.some((root) => inside(entry.path, root)));
 }
 
 /**

@@ -62,13 +62,13 @@ afterEach(async () => {
 });
 
 /** An in-process server whose children see `home` as HOME, with `work` writable and `ref` read-only. */
-async function serve(input: ConfigInput = {}) {
+async function serve(input: ConfigInput = {}, moreProtected: string[] = []) {
   const shell = { enabled: true, allowedCommands: ['*'], ...input.shell };
   const server = await startTestServer(
     { filesystem: { write: true, roots: [work, { path: ref, readOnly: true }] }, ...input, shell },
     {
       adapter: createLocalAdapter({ env: { PATH, HOME: home, LANG: 'C.UTF-8', TMPDIR: path.join(home, 'server-tmp') } }),
-      protectedFiles: [path.join(appDir, 'config.json'), appDir],
+      protectedFiles: [path.join(appDir, 'config.json'), appDir, ...moreProtected],
     },
   );
   open.push(server);
@@ -249,6 +249,73 @@ describe.skipIf(!run)("git's hooks and config in a writable root", () => {
     const { sh: open } = await serve({ shell: { sandbox: 'off' } });
     expect((await open(`cd ${repo}/sub && git config core.fsmonitor "touch pwned"`)).exitCode).toBe(0);
     expect(git(path.join(repo, 'sub'), 'config', 'core.fsmonitor').stdout).toBe('touch pwned\n');
+  });
+});
+
+describe.skipIf(!run)('links and floods a command plants in a repository', () => {
+  it('a .git or a module folder made a link to a system folder does not make that folder writable', async () => {
+    const repo = path.join(work, 'linked-git');
+    fs.mkdirSync(repo);
+    expect(spawnSync('git', ['init', '-q'], { cwd: repo, env: { PATH, HOME: home } }).status).toBe(0);
+    const marker = `chatgpt-mcp-sandbox-link-${process.pid}`;
+    try {
+      const { sh } = await serve();
+      expect(
+        (
+          await sh(
+            `ln -s /etc ${repo}/.git/modules-link && mkdir -p ${repo}/.git/modules && ln -s /etc ${repo}/.git/modules/e && mkdir ${work}/etc-repo && ln -s /etc ${work}/etc-repo/.git`,
+          )
+        ).exitCode,
+      ).toBe(0);
+      fs.renameSync(path.join(repo, '.git', 'modules-link'), path.join(repo, '.git', 'unused'));
+      const attempt = await sh(`touch /etc/${marker}; echo "[$?]"`);
+      expect(attempt.stdout).toMatch(/\[1\]/);
+      expect(fs.existsSync(`/etc/${marker}`)).toBe(false);
+    } finally {
+      fs.rmSync(`/etc/${marker}`, { force: true });
+      fs.rmSync(repo, { recursive: true, force: true });
+      fs.rmSync(path.join(work, 'etc-repo'), { recursive: true, force: true });
+    }
+  });
+
+  it('folders flooding .git/modules make it all read-only rather than leave a module writable', async () => {
+    const repo = path.join(work, 'flooded');
+    const modules = path.join(repo, '.git', 'modules');
+    fs.mkdirSync(repo);
+    expect(spawnSync('git', ['init', '-q'], { cwd: repo, env: { PATH, HOME: home } }).status).toBe(0);
+    fs.mkdirSync(path.join(modules, 'libs', 'foo', 'hooks'), { recursive: true });
+    fs.writeFileSync(path.join(modules, 'libs', 'foo', 'HEAD'), 'ref: refs/heads/main\n');
+    fs.writeFileSync(path.join(modules, 'libs', 'foo', 'config'), '[core]\n');
+    try {
+      const { sh } = await serve();
+      // The flood: .git/modules itself is writable while it holds few enough entries.
+      expect((await sh(`cd ${modules} && for i in $(seq 300); do mkdir d$i; done`)).exitCode).toBe(0);
+      const write = await sh(
+        `echo 'touch pwned' > ${modules}/libs/foo/hooks/post-checkout; echo x >> ${modules}/libs/foo/config; mkdir ${modules}/new; echo "[$?]"`,
+      );
+      expect(write.stdout).toMatch(/\[1\]/);
+      expect(fs.existsSync(path.join(modules, 'libs', 'foo', 'hooks', 'post-checkout'))).toBe(false);
+      expect(fs.readFileSync(path.join(modules, 'libs', 'foo', 'config'), 'utf8')).toBe('[core]\n');
+    } finally {
+      fs.rmSync(repo, { recursive: true, force: true });
+    }
+  });
+
+  it('the config stays hidden when its path went through a link that a command then points elsewhere', async () => {
+    const secretDir = path.join(work, 'real-conf');
+    const other = path.join(work, 'other-conf');
+    fs.mkdirSync(secretDir);
+    fs.mkdirSync(other);
+    fs.writeFileSync(path.join(secretDir, 'config.json'), CONFIG_SECRET);
+    fs.symlinkSync(secretDir, path.join(work, 'conf-link'));
+    try {
+      const { sh } = await serve({}, [path.join(work, 'conf-link', 'config.json')]);
+      expect((await sh(`cat ${secretDir}/config.json; true`)).stdout).not.toContain(CONFIG_SECRET);
+      expect((await sh(`ln -sfn ${other} ${work}/conf-link && echo relinked`)).stdout).toBe('relinked\n');
+      expect((await sh(`cat ${secretDir}/config.json; true`)).stdout).not.toContain(CONFIG_SECRET);
+    } finally {
+      for (const name of ['real-conf', 'other-conf', 'conf-link']) fs.rmSync(path.join(work, name), { recursive: true, force: true });
+    }
   });
 });
 
