@@ -352,13 +352,26 @@ export class FilesystemPolicy {
   }
 
   /**
-   * A late root is taken when the folder itself is no link and it really lies in another root
-   * (its spelling may go through a linked parent, as the other root's may). A link planted in its
-   * place, or a parent linked out of every root, would aim it elsewhere.
+   * A late root is taken only where its spelling says it is: its real path must be the other
+   * root's real path plus the names below that root's spelling (a linked parent of both, as in
+   * roots [L, L/docs] with L a link, is fine). A link planted in its place or in a folder on the
+   * way, even one to a decoy inside the root, aims it elsewhere and is refused; so is a folder
+   * swapped for a link between the two lookups (the lstat).
    */
   private async realDirectoryInsideAnotherRoot(root: Root, real: string): Promise<boolean> {
-    if ((await this.port.lstat(root.lexical!))?.type !== 'directory') return false;
-    return this.roots.some((other) => other !== root && other.real !== undefined && isInside(real, other.real, this.platform));
+    const flavor = pathFlavor(this.platform);
+    const where = this.roots.some((other) => {
+      if (other === root || other.real === undefined) return false;
+      return [other.lexical, other.real].some((form) => {
+        const below = form === undefined ? undefined : relativeSegments(root.lexical!, form, this.platform);
+        return (
+          below !== undefined &&
+          foldedInside(real, flavor.join(other.real!, ...below), this.platform) &&
+          foldedInside(flavor.join(other.real!, ...below), real, this.platform)
+        );
+      });
+    });
+    return where && (await this.port.lstat(root.lexical!))?.type === 'directory';
   }
 
   private insideAnotherRoot(root: Root): boolean {

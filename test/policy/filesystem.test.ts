@@ -395,6 +395,20 @@ describe('roots are resolved lazily', () => {
     expect((await denial(p.resolve(`${outer}/a/b/x.txt`, 'read', 'fs.read'))).details?.reason).toBe('symlink-escape');
   });
 
+  it('a late read-only root is not bound to a decoy inside the root through a linked folder on the way', async () => {
+    const outer = path.join(tmp, 'decoy-outer');
+    fs.mkdirSync(path.join(outer, 'elsewhere', 'ro'), { recursive: true });
+    const p = policy({ roots: [outer, { path: `${outer}/sub/ro`, readOnly: true }] });
+    await p.resolve(`${outer}/elsewhere`, 'read', 'fs.list');
+    fs.symlinkSync('elsewhere', path.join(outer, 'sub'));
+    await p.resolve(`${outer}/elsewhere`, 'read', 'fs.list');
+    expect(p.describeRoots()).toMatch(/sub\/ro \(read-only, appeared after the server started as a link/);
+    // Once the link is gone and the real folder is made where the root is spelled, it is the root, read-only.
+    fs.unlinkSync(path.join(outer, 'sub'));
+    fs.mkdirSync(path.join(outer, 'sub', 'ro'), { recursive: true });
+    expect((await denial(p.resolve(`${outer}/sub/ro/owner.txt`, 'write', 'fs.write'))).details?.reason).toBe('read-only');
+  });
+
   it('a root given through a symlink is compared by its real path', async () => {
     const viaLink = path.join(tmp, 'root-link');
     fs.symlinkSync(root, viaLink);
