@@ -1,4 +1,5 @@
 /** FileOps on Node's fs: listing, mkdir, move and delete here; read and write in their own modules. */
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import nodePath from 'node:path';
 import { adapterError } from '../errors.js';
@@ -53,18 +54,14 @@ export const localFileOps: FileOps = {
     try {
       await inParent(source, op, (from, name) =>
         inParent(destination, op, async (to, newName) => {
-          const source = await fs.promises.lstat(from.entry(name));
+          await fs.promises.lstat(from.entry(name));
           const target = await fs.promises.lstat(to.entry(newName)).catch(() => null);
           if (target && !overwrite) throw adapterError('ALREADY_EXISTS', op, `${destination.path} already exists (pass overwrite: true to replace it)`);
           try {
             await fs.promises.rename(from.entry(name), to.entry(newName));
           } catch (error) {
             if ((error as NodeJS.ErrnoException).code !== 'EXDEV') throw error;
-            // Across devices rename cannot work: copy everything, then remove the source. What is
-            // replaced is what rename would replace: a file or link, or an empty directory for a directory.
-            if (target) await replaceable(to, newName, target, source.isDirectory());
-            await copyEntry(from, name, to, newName);
-            await removeTreeEntry(from, name);
+            await moveAcrossDevices(from, name, to, newName, overwrite);
           }
           await Promise.all([from.sync(), to.sync()]);
         }),
@@ -76,16 +73,27 @@ export const localFileOps: FileOps = {
   remove: removeEntry,
 };
 
-/** Removes what a rename onto `name` would have replaced, or throws rename's own error (EISDIR, ENOTDIR, ENOTEMPTY). */
-async function replaceable(dir: DirHandle, name: string, target: fs.Stats, sourceIsDirectory: boolean): Promise<void> {
-  const error = (code: string) => Object.assign(new Error(`${nodePath.join(dir.real, name)}: ${code}`), { code });
-  if (!target.isDirectory()) {
-    if (sourceIsDirectory) throw error('ENOTDIR');
-    return fs.promises.unlink(dir.entry(name));
+/**
+ * rename(2) where it cannot work (EXDEV): the source is copied under a temporary name beside the
+ * destination and renamed into place on that device, which replaces exactly what a rename
+ * replaces (a file, or an empty directory with a directory) and fails as it would; only then is
+ * the source removed. A copy or rename that fails removes the temporary copy and leaves both
+ * sides as they were.
+ */
+async function moveAcrossDevices(from: DirHandle, name: string, to: DirHandle, newName: string, overwrite: boolean): Promise<void> {
+  const temp = `.${newName}.moving-${randomBytes(6).toString('hex')}`;
+  try {
+    await copyEntry(from, name, to, temp);
+    // Checked again just before: a destination that appeared during the copy is not replaced unasked.
+    if (!overwrite && (await fs.promises.lstat(to.entry(newName)).catch(() => null))) {
+      throw adapterError('ALREADY_EXISTS', 'fs.move', `${nodePath.join(to.real, newName)} already exists (pass overwrite: true to replace it)`);
+    }
+    await fs.promises.rename(to.entry(temp), to.entry(newName));
+  } catch (error) {
+    await removeTreeEntry(to, temp).catch(() => undefined);
+    throw error;
   }
-  if (!sourceIsDirectory) throw error('EISDIR');
-  // rmdir fails with ENOTEMPTY on a directory that holds anything, as rename would.
-  return fs.promises.rmdir(dir.entry(name));
+  await removeTreeEntry(from, name);
 }
 
 async function describeEntry(dir: DirHandle, name: string): Promise<DirEntry | null> {

@@ -2,6 +2,7 @@
  * fs.move across filesystems (a copy, then removal): it replaces only what rename would replace,
  * so an overwrite never deletes a directory, and what it held, that a rename would have refused.
  */
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -49,5 +50,21 @@ describe.skipIf(!crossDevice)('move across filesystems', () => {
     await expect(localFileOps.move(guard(path.join(here, 'x')), guard(path.join(there, 'x')), true)).rejects.toThrow(message);
     expect(fs.readFileSync(path.join(there, 'x', '.ssh', 'id_rsa'), 'utf8')).toBe('key');
     expect(fs.existsSync(path.join(here, 'x'))).toBe(true);
+    expect(fs.readdirSync(there)).toEqual(['x']);
+  });
+
+  it('a copy that fails part way leaves the destination and the source as they were, and no partial copy', async () => {
+    fs.mkdirSync(path.join(here, 'tree'));
+    fs.writeFileSync(path.join(here, 'tree', 'a.txt'), 'a');
+    execFileSync('mkfifo', [path.join(here, 'tree', 'pipe')]);
+    fs.writeFileSync(path.join(there, 'victim'), 'VICTIM');
+    fs.mkdirSync(path.join(there, 'empty'));
+    for (const destination of ['victim', 'empty']) {
+      await expect(localFileOps.move(guard(path.join(here, 'tree')), guard(path.join(there, destination)), true)).rejects.toThrow();
+    }
+    expect(fs.readFileSync(path.join(there, 'victim'), 'utf8')).toBe('VICTIM');
+    expect(fs.readdirSync(there).sort()).toEqual(['empty', 'victim']);
+    expect(fs.readdirSync(path.join(there, 'empty'))).toEqual([]);
+    expect(fs.readdirSync(path.join(here, 'tree')).sort()).toEqual(['a.txt', 'pipe']);
   });
 });
