@@ -18,8 +18,9 @@ export interface FoundExecutable {
   /** Its real path. */
   real: string;
   /**
-   * Where the symlink chain from `found` leads, hop by hop (each link's target; the last is the
-   * file): whoever can rewrite one of those links picks the program the name runs.
+   * Every symlink followed from `found` to `real`, by where the link itself lies: the file's own
+   * chain and links among the folders on the way. Whoever can rewrite one of them picks the
+   * program the name runs.
    */
   links?: readonly string[];
 }
@@ -34,7 +35,7 @@ export async function findExecutable(
   for (const candidate of knownCandidates(name, searchPath, cwd, platform, pathext)) {
     if (!isExecutableFile(candidate, platform)) continue;
     try {
-      return { found: candidate, real: realpathSync.native(candidate), links: linkHops(candidate) };
+      return { found: candidate, real: realpathSync.native(candidate), links: platform === 'win32' ? [] : linksOnTheWay(candidate) };
     } catch {
       // Removed between the check and realpath: keep looking, as the OS would.
     }
@@ -45,13 +46,29 @@ export async function findExecutable(
 /** Hops followed before giving up, as the kernel does (ELOOP). */
 const MAX_LINK_HOPS = 40;
 
-function linkHops(file: string): string[] {
-  const hops: string[] = [];
-  for (let current = file; hops.length < MAX_LINK_HOPS && lstatSync(current).isSymbolicLink();) {
-    current = path.resolve(path.dirname(current), readlinkSync(current));
-    hops.push(current);
+/** realpath done by hand (POSIX), keeping where each link it follows lies; at most MAX_LINK_HOPS links. */
+function linksOnTheWay(file: string): string[] {
+  const links: string[] = [];
+  let resolved = '/';
+  const pending = file.split('/').filter(Boolean);
+  while (pending.length > 0 && links.length < MAX_LINK_HOPS) {
+    const name = pending.shift()!;
+    if (name === '.') continue;
+    if (name === '..') {
+      resolved = path.posix.dirname(resolved);
+      continue;
+    }
+    const next = path.posix.join(resolved, name);
+    if (!lstatSync(next).isSymbolicLink()) {
+      resolved = next;
+      continue;
+    }
+    links.push(next);
+    const target = readlinkSync(next);
+    if (target.startsWith('/')) resolved = '/';
+    pending.unshift(...target.split('/').filter(Boolean));
   }
-  return hops;
+  return links;
 }
 
 const CANDIDATE_CACHE_LIMIT = 256;

@@ -147,10 +147,10 @@ export class ShellPolicy {
     // Where it was found (a tool could put another file there), each link on the way (a tool
     // could point it elsewhere) and where it really is; even under "*", so a planted script
     // cannot slip past the display gate's denylist unread.
-    const hops = found.links ?? [];
-    for (const [i, candidate] of [pathApi.dirname(found.found), ...hops.map((hop) => pathApi.dirname(hop)), found.real].entries()) {
+    const links = found.links ?? [];
+    for (const [i, candidate] of [pathApi.dirname(found.found), ...links.map((link) => pathApi.dirname(link)), found.real].entries()) {
       if (await this.writable(candidate)) {
-        const where = i === 0 ? `resolves to ${found.found}` : `runs ${found.real} through ${hops[i - 1] ?? found.real}`;
+        const where = i === 0 ? `resolves to ${found.found}` : `runs ${found.real} through ${links[i - 1] ?? found.real}`;
         throw adapterError(
           'COMMAND_NOT_ALLOWED',
           op,

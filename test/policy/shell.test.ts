@@ -104,6 +104,19 @@ describe('allow-list', () => {
     expect((await p.plan(run('plain-link'))).file).toBe(fs.realpathSync('/bin/echo'));
   });
 
+  it('refuses a listed name whose chain passes a folder link inside a writable root', async () => {
+    // ~/bin/tool -> <root>/d/echo, where <root>/d -> /bin: swapping d for a folder of scripts would pick the program.
+    const bin = path.join(dir, 'folder-link-bin');
+    fs.mkdirSync(bin, { recursive: true });
+    fs.symlinkSync('/bin', path.join(writable, 'd'));
+    fs.symlinkSync(path.join(writable, 'd', 'echo'), path.join(bin, 'tool'));
+    const p = policy(shell(['tool']), { PATH: `${bin}:/usr/bin:/bin` });
+    await expect(p.plan(run('tool'))).rejects.toMatchObject({
+      code: 'COMMAND_NOT_ALLOWED',
+      message: expect.stringContaining(`through ${path.join(writable, 'd')}, inside a writable root`),
+    });
+  });
+
   it('reports a listed but missing program as NOT_FOUND', async () => {
     await expect(policy(shell(['no-such-program-xyz'])).plan(run('no-such-program-xyz'))).rejects.toMatchObject({ code: 'NOT_FOUND' });
   });

@@ -51,14 +51,18 @@ describe.runIf(isPosix)('findExecutable (real files)', () => {
     expect(await findExecutable('linked', second)).toEqual({
       found: path.join(second, 'linked'),
       real: path.join(first, 'mytool'),
-      links: [path.join(first, 'mytool')],
+      links: [path.join(second, 'linked')],
     });
     expect(await findExecutable('dangling', second)).toBeNull();
   });
 
   it('names every link on the way, relative ones resolved against their own folder', async () => {
     fs.symlinkSync('linked', path.join(second, 'twice'));
-    expect((await findExecutable('twice', second))?.links).toEqual([path.join(second, 'linked'), path.join(first, 'mytool')]);
+    expect((await findExecutable('twice', second))?.links).toEqual([path.join(second, 'twice'), path.join(second, 'linked')]);
+    // A folder link in the middle: via/mytool, where via -> first.
+    fs.symlinkSync(first, path.join(dir, 'via'));
+    fs.symlinkSync(path.join(dir, 'via', 'mytool'), path.join(second, 'through-folder'));
+    expect((await findExecutable('through-folder', second))?.links).toEqual([path.join(second, 'through-folder'), path.join(dir, 'via')]);
   });
 
   it('sees programs appear, move and lose their execute bit between calls (only the list of places to look is remembered)', async () => {
