@@ -150,6 +150,7 @@ for (const [prefix, bits] of [
   ['192.0.0.0', 24],
   ['192.0.2.0', 24],
   ['192.168.0.0', 16],
+  ['192.88.99.0', 24],
   ['198.18.0.0', 15],
   ['198.51.100.0', 24],
   ['203.0.113.0', 24],
@@ -163,6 +164,12 @@ for (const [prefix, bits] of [
   // Unspecified, loopback and the deprecated IPv4-compatible ::a.b.c.d
   ['::', 96],
   ['64:ff9b::', 96],
+  // Local-use NAT64 (RFC 8215), 6to4 (it embeds an IPv4 address), site-local, and the IETF protocol
+  // block (Teredo, ORCHID and the like): none is a public server's own address.
+  ['64:ff9b:1::', 48],
+  ['2002::', 16],
+  ['fec0::', 10],
+  ['2001::', 23],
   ['100::', 64],
   ['2001:db8::', 32],
   ['fc00::', 7],

@@ -29,6 +29,11 @@ describe('isPublicAddress', () => {
     '::ffff:a9fe:a9fe',
     '::ffff:c0a8:101',
     '::7f00:1',
+    '2002:7f00:1::',
+    '64:ff9b:1::a00:1',
+    'fec0::1',
+    '2001::1',
+    '192.88.99.1',
     '224.0.0.1',
   ])('%s is not', (a) => expect(isPublicAddress(a)).toBe(false));
   it('client ids that are https URLs with a path are documents', () => {
