@@ -35,7 +35,8 @@ export async function editTextFile(file: GuardedPath, edits: readonly TextEdit[]
   const after = crlf ? edited.text.replace(/\n/g, '\r\n') : edited.text;
   refuseTooLarge(file.path, after, options.maxBytes, 'fs.edit');
   const written = await writeTextFile(file, after, 'overwrite', { ...options, expectedSha256: current.sha256 });
-  return { sha256: written.sha256, replacements: edited.replacements, bytesWritten: written.bytesWritten, diff: diffSummary(file.path, before, edited.text) };
+  // An overwrite always answers its hash (only an append may not).
+  return { sha256: written.sha256!, replacements: edited.replacements, bytesWritten: written.bytesWritten, diff: diffSummary(file.path, before, edited.text) };
 }
 
 /** What a change would write is held to the same limit as fs.write's content. */

@@ -53,7 +53,7 @@ export type WriteMode = 'create' | 'overwrite' | 'append';
 export interface WriteOptions {
   /** Write only if the current content has this sha256. */
   expectedSha256?: string;
-  /** Whether a mismatch may say what the current sha256 is (only when the caller may read). */
+  /** Whether a mismatch may say what the current sha256 is, and an append the file's (only when the caller may read). */
   revealHash?: boolean;
   /** Write to a file that has other hard links (they would see the change). Default false. */
   allowHardLinks?: boolean;
@@ -63,7 +63,8 @@ export interface WriteOptions {
 export interface TextFileWrite {
   bytesWritten: number;
   created: boolean;
-  sha256: string;
+  /** Of the file as written; absent after an append without revealHash (it would tell the earlier content). */
+  sha256?: string;
 }
 
 export interface ReadOptions {

@@ -43,7 +43,7 @@ export async function writeTextFile(file: GuardedPath, content: string, mode: Wr
 
         if (mode === 'append') {
           const sha256 = await appendInPlace(file.path, target, data, options);
-          return { bytesWritten: data.length, created: !existing, sha256 };
+          return { bytesWritten: data.length, created: !existing, ...(sha256 === undefined ? {} : { sha256 }) };
         }
         await replaceAtomically(dir, name, data, mode === 'create', existing?.mode);
         return { bytesWritten: data.length, created: !existing, sha256: createHash('sha256').update(data).digest('hex') };
@@ -138,7 +138,7 @@ async function linkExclusive(dir: DirHandle, tempName: string, name: string): Pr
   await fs.promises.unlink(temp);
 }
 
-async function appendInPlace(path: string, target: string, data: Buffer, options: WriteOptions): Promise<string> {
+async function appendInPlace(path: string, target: string, data: Buffer, options: WriteOptions): Promise<string | undefined> {
   // Without blocking: a FIFO put in the file's place would otherwise hold the open until a reader came.
   const handle = await fs.promises.open(target, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_NONBLOCK, 0o666).catch((error: NodeJS.ErrnoException) => {
     // ENXIO: a FIFO nobody reads.
@@ -155,7 +155,8 @@ async function appendInPlace(path: string, target: string, data: Buffer, options
   } finally {
     await handle.close();
   }
-  return hashEntry(target, options.signal);
+  // Without read access the hash is not answered, so the whole file is not read for it either.
+  return options.revealHash === false ? undefined : hashEntry(target, options.signal);
 }
 
 /** sha256 of a file's content, without following a symlink in its place; stops when the request is cancelled. */

@@ -116,9 +116,9 @@ export const fsWrite = defineTool({
   target: (args) => ({ path: args.path, mode: args.mode, bytes: Buffer.byteLength(args.content) }),
   async run(args, { adapter, policy, config }, signal) {
     policy.sizes.checkWrite(Buffer.byteLength(args.content), 'fs.write');
-    // Without reading, whether a guessed hash matches, or the hash after appending nothing, would tell what the file holds.
-    const blind = !config.filesystem.read;
-    if (blind && args.expectedSha256 !== undefined)
+    // Without reading, whether a guessed hash matches would tell what the file holds (an append
+    // answers no hash then: the adapter's revealHash).
+    if (!config.filesystem.read && args.expectedSha256 !== undefined)
       throw adapterError(
         'INVALID_INPUT',
         'fs.write',
@@ -126,11 +126,9 @@ export const fsWrite = defineTool({
       );
     const file = await policy.filesystem.resolve(args.path, 'write', 'fs.write');
     const options = { ...writeOptions(config, policy.sizes, signal), ...(args.expectedSha256 === undefined ? {} : { expectedSha256: args.expectedSha256 }) };
-    const { sha256: hash, ...written } = await policy.fsLock.run([exclusive(file.path)], () =>
-      adapter.files.writeTextFile(file, args.content, args.mode, options),
-    );
+    const written = await policy.fsLock.run([exclusive(file.path)], () => adapter.files.writeTextFile(file, args.content, args.mode, options));
     return {
-      structured: { path: file.path, ...written, ...(blind && args.mode === 'append' ? {} : { sha256: hash }) },
+      structured: { path: file.path, ...written },
       text: `${written.created ? 'Created' : 'Wrote'} ${file.path} (${written.bytesWritten} bytes, ${args.mode})`,
     };
   },

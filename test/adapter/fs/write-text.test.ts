@@ -81,6 +81,12 @@ describe('writeTextFile', () => {
     expect(fs.readFileSync(path.join(dir, 'elsewhere.txt'), 'utf8')).toBe('keep');
   });
 
+  it('an append answers the whole file’s hash only with revealHash (without it, the file is not read for one)', async () => {
+    fs.writeFileSync(path.join(dir, 'a.txt'), 'PIN=4821');
+    expect(await writeTextFile(guard(path.join(dir, 'a.txt')), '', 'append')).toMatchObject({ sha256: sha('PIN=4821') });
+    expect(await writeTextFile(guard(path.join(dir, 'a.txt')), '', 'append', { revealHash: false })).toEqual({ bytesWritten: 0, created: false });
+  });
+
   it.skipIf(process.platform === 'win32')('an append to a FIFO in the file’s place fails at once instead of waiting for a reader', async () => {
     execFileSync('mkfifo', [path.join(dir, 'a.txt')]);
     const started = Date.now();
