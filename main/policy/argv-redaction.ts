@@ -100,7 +100,8 @@ const SHORT_SECRET_OPTIONS: ReadonlyMap<string, ShortOptions> = new Map([
 export function redactArgs(args: readonly string[]): string[] {
   const program = programName(args[0] ?? '');
   const found = SHORT_SECRET_OPTIONS.get(program);
-  const special = found?.subcommand === undefined || found.subcommand === args[1] ? found : undefined;
+  // docker -H host login -p x: the subcommand may follow global options.
+  const special = found?.subcommand === undefined || args.includes(found.subcommand) ? found : undefined;
   const userPassword = (value: string) => redactUserPassword(value, special?.separator ?? ':');
   const out: string[] = [];
   for (let i = 0; i < args.length; i++) {
@@ -114,6 +115,7 @@ export function redactArgs(args: readonly string[]): string[] {
       const name = withValue[1]!;
       // --user=bob:pw keeps the user; any other value may still hold a header or a pair (--header=Authorization: ...).
       if (special?.userPassword?.includes(name)) out.push(`${name}=${userPassword(withValue[2]!)}`);
+      else if (special?.separate?.includes(name)) out.push(`${name}=${REDACTED}`);
       else out.push(`${name}=${isSecretName(name.replace(/^-+/, '')) ? REDACTED : redactInside(withValue[2]!)}`);
       continue;
     }
@@ -137,9 +139,40 @@ export function redactArgs(args: readonly string[]): string[] {
       out.push(`${attachedUser}${userPassword(arg.slice(attachedUser.length))}`);
       continue;
     }
+    // curl -H'Authorization: Bearer x', the header attached to its option.
+    if (program === 'curl' && arg.startsWith('-H') && arg.length > 2) {
+      out.push(`-H${redactInside(arg.slice(2))}`);
+      continue;
+    }
+    // Short options bundled: curl -sSu user:pw, ldapsearch -xw pw or -xwpw, smbclient -NU u%pw.
+    const bundled = special && /^-[A-Za-z]{2,}/.test(arg) ? bundledSecret(arg, special) : undefined;
+    if (bundled) {
+      const head = arg.slice(0, bundled.at + 1);
+      const rest = arg.slice(bundled.at + 1);
+      const hide = (value: string) => (bundled.userPassword ? userPassword(value) : REDACTED);
+      if (rest) out.push(`${head}${hide(rest)}`);
+      else {
+        out.push(head);
+        if (next !== undefined) {
+          out.push(hide(next));
+          i++;
+        }
+      }
+      continue;
+    }
     out.push(redactInside(arg));
   }
   return out;
+}
+
+/** Where in a bundle of short options (`-sSu`) a secret-taking one is, and whether its value is user and password. */
+function bundledSecret(arg: string, special: ShortOptions): { at: number; userPassword: boolean } | undefined {
+  for (let at = 1; at < arg.length; at++) {
+    const option = `-${arg[at]}`;
+    if (!/[A-Za-z]/.test(arg[at]!)) return undefined;
+    if (special.separate?.includes(option) || special.attached === option) return { at, userPassword: special.userPassword?.includes(option) ?? false };
+  }
+  return undefined;
 }
 
 /** `user:password` -> `user:***` (curl -u; `%` for smbclient); a value without one is a user name and stays. */
@@ -152,6 +185,10 @@ function redactUserPassword(value: string, separator: string): string {
 function redactInside(arg: string): string {
   const header = HEADER.exec(arg);
   if (header && isSecretName(header[1]!)) return `${header[1]}: ${REDACTED}`;
+  // key=Header: value (git -c http.extraheader=AUTHORIZATION: basic x).
+  const eq = arg.indexOf('=');
+  const inPair = eq > 0 ? HEADER.exec(arg.slice(eq + 1)) : null;
+  if (inPair && isSecretName(inPair[1]!)) return `${arg.slice(0, eq + 1)}${inPair[1]}: ${REDACTED}`;
   return arg
     .replace(URL_PASSWORD, (_m, head: string) => `${head}:${REDACTED}@`)
     .replace(PAIR, (match, lead: string, name: string) => (isSecretName(name) ? `${lead}${name}=${REDACTED}` : match))

@@ -178,6 +178,26 @@ const rows: Array<[string[], string[]]> = [
     ['smbclient', '//srv/share', '-Uadmin%hunter2'],
     ['smbclient', '//srv/share', '-Uadmin%***'],
   ],
+  [
+    ['curl', '-sSu', 'bob:hunter2', '-HAuthorization: Bearer hunter2', 'https://x.test'],
+    ['curl', '-sSu', 'bob:***', '-HAuthorization: ***', 'https://x.test'],
+  ],
+  [
+    ['docker', '-H', 'tcp://h', 'login', '-phunter2', '-p=hunter2', 'registry.test'],
+    ['docker', '-H', 'tcp://h', 'login', '-p***', '-p=***', 'registry.test'],
+  ],
+  [
+    ['ldapsearch', '-xw', 'hunter2', '-xwhunter2'],
+    ['ldapsearch', '-xw', '***', '-xw***'],
+  ],
+  [
+    ['smbclient', '//srv/share', '-NU', 'admin%hunter2'],
+    ['smbclient', '//srv/share', '-NU', 'admin%***'],
+  ],
+  [
+    ['git', '-c', 'http.extraheader=AUTHORIZATION: basic aHVudGVyMg==', 'fetch'],
+    ['git', '-c', 'http.extraheader=AUTHORIZATION: ***', 'fetch'],
+  ],
   // left readable
   [
     ['docker', 'run', '-p', '8080:80', 'nginx'],
