@@ -4,6 +4,8 @@
  * disk comes in as `facts`.
  */
 import { anyCommandWarning } from '../policy/command-reach.js';
+import { splitPath } from '../policy/path-compare.js';
+import { BUILT_IN_SECRET_PATTERNS, compilePatterns, findMatch } from '../policy/secret-patterns.js';
 import { resolveSandbox } from '../policy/sandbox-mode.js';
 import { isCodeRunner } from './code-runners.js';
 import type { Config } from './schema.js';
@@ -19,8 +21,20 @@ export function configWarnings(config: Readonly<Config>, disk: DiskFacts): strin
   const warnings: string[] = [];
   const { filesystem, shell, desktop, services, process: processes } = config;
 
+  // Patterns are matched against whole paths, so one that names a root's own place refuses all of it.
+  const platform = disk.platform as NodeJS.Platform;
+  const patterns = [
+    ...(filesystem.protectSecrets ? compilePatterns(BUILT_IN_SECRET_PATTERNS, 'built-in', platform) : []),
+    ...compilePatterns(filesystem.deny, 'deny', platform),
+  ];
   filesystem.roots.forEach((root, i) => {
     const path = typeof root === 'string' ? root : root.path;
+    const whole = splitPath(path, platform);
+    const covering = findMatch(patterns, { relative: whole.segments, absolute: whole });
+    if (covering) {
+      const setting = covering.origin === 'deny' ? 'filesystem.deny' : 'filesystem.protectSecrets';
+      warnings.push(`filesystem.roots[${i}]: ${path} itself matches the pattern "${covering.source}" (${setting}), so every file in it is refused`);
+    }
     const kind = disk.kind(path);
     if (kind === 'missing') warnings.push(`filesystem.roots[${i}]: ${path} does not exist (tools will refuse paths in it until it does)`);
     if (kind === 'other') warnings.push(`filesystem.roots[${i}]: ${path} is not a directory`);

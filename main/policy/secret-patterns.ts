@@ -4,7 +4,9 @@
  *
  * - `name`, `*.pem`, `.env.*`: any one segment, so the entry and everything below it;
  * - `dir/`: a trailing slash changes nothing (a directory's contents are below it anyway);
- * - `a/b`, `a/**\/b`: consecutive segments anywhere below a root (`**` spans any number);
+ * - `a/b`, `a/**\/b`: consecutive segments anywhere in the path (`**` spans any number), the
+ *   root's own segments included, so a root inside `.config` still refuses `gh/hosts.yml`
+ *   (config check warns about a root a pattern covers whole);
  * - `/abs/path/**`, `C:\abs\*`: anchored at the filesystem root.
  *
  * `*` and `?` stay within one segment and also match a leading dot; `[abc]`/`[!abc]` are

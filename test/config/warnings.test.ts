@@ -17,6 +17,16 @@ describe('configWarnings', () => {
 
   it.each<[string, ConfigInput, RegExp]>([
     ['a missing root', { filesystem: { roots: ['/x/missing'] } }, /filesystem\.roots\[0\]: \/x\/missing does not exist/],
+    [
+      'a root inside a secret folder',
+      { filesystem: { roots: ['/home/a/.ssh/projects'] } },
+      /\.ssh\/projects itself matches the pattern "\.ssh\/" \(filesystem\.protectSecrets\)/,
+    ],
+    [
+      'a root a deny pattern names',
+      { filesystem: { roots: ['/srv/build/app'], deny: ['build/**'] } },
+      /itself matches the pattern "build\/\*\*" \(filesystem\.deny\)/,
+    ],
     ['a root that is a file', { filesystem: { roots: ['/x/a.txt'] } }, /is not a directory/],
     ['write with only read-only roots', { filesystem: { write: true, roots: [{ path: '/p', readOnly: true }] } }, /every root is read-only/],
     ['commands with the shell off', { shell: { allowedCommands: ['ls'] } }, /shell\.enabled is false/],
