@@ -210,8 +210,7 @@ export class SandboxPolicy {
     if (!support) return undefined;
     await (this.programChecked ??= this.checkProgram(support.program));
     const candidates = await this.candidates(target);
-    const writableRoots =
-      this.choice.mode === 'workspace' ? (await this.files.usableRoots()).filter((root) => root.writable).map((root) => root.path) : [];
+    const writableRoots = this.choice.mode === 'workspace' ? (await this.files.usableRoots()).filter((root) => root.writable).map((root) => root.path) : [];
     const entries = pinAncestors(prune(withinWritableRoots(await this.resolveAll(candidates), writableRoots)));
     return {
       mechanism: support.mechanism,
