@@ -246,9 +246,11 @@ export class SandboxPolicy {
     const linux = this.platform === 'linux';
     const display = this.config.desktop.hostDisplayAccess;
     const list: Candidate[] = [];
-    const add = (access: SandboxAccess, ...paths: Array<string | undefined>) => {
-      for (const path of paths) if (path && posix.isAbsolute(path)) list.push({ path: posix.normalize(path), access });
+    const addAs = (how: Omit<Candidate, 'path'>, ...paths: Array<string | undefined>) => {
+      for (const path of paths) if (path && posix.isAbsolute(path)) list.push({ path: posix.normalize(path), ...how });
     };
+    const add = (access: SandboxAccess, ...paths: Array<string | undefined>) => addAs({ access }, ...paths);
+    const secret = (...paths: Array<string | undefined>) => addAs({ access: 'hidden', remember: true }, ...paths);
 
     add('temp', ...(linux ? ['/tmp', '/var/tmp'] : [env.TMPDIR, '/tmp']));
     if (linux) add('hidden', '/run');
@@ -270,9 +272,6 @@ export class SandboxPolicy {
       list.push(...(await this.gitCode(roots.filter((root) => root.writable).map((root) => root.path))));
     }
 
-    const secret = (...paths: Array<string | undefined>) => {
-      for (const path of paths) if (path && posix.isAbsolute(path)) list.push({ path: posix.normalize(path), access: 'hidden', remember: true });
-    };
     secret(...this.protectedFiles);
     if (home && this.config.filesystem.protectSecrets) secret(...homeSecrets(this.platform).map((p) => posix.join(home, p)));
     secret(...absoluteDenyPaths(this.config.filesystem.deny));
@@ -305,60 +304,51 @@ export class SandboxPolicy {
     const tops = (await this.port.locateAll(repos.map((repo) => posix.join(repo, '.git'))))
       .filter((git): git is NonNullable<typeof git> => git?.type === 'directory')
       .map((git) => git.real);
-    const { gits, folders, sealed } = await this.submoduleGits(tops);
-    const parts = await this.port.locateAll(gits.flatMap((git) => [posix.join(git, 'hooks'), posix.join(git, 'config')]));
-    return gits.flatMap((git, i): Candidate[] => [
-      { path: git, access: 'write', pinned: true },
-      ...(folders.get(git) ?? []).map((path): Candidate => ({ path, access: 'write', pinned: true })),
-      // A missing one gets an empty read-only one in its place, so none can be created either.
-      parts[2 * i] ? { path: posix.join(git, 'hooks'), access: 'read' } : { path: posix.join(git, 'hooks'), access: 'hidden', absent: 'directory' },
-      parts[2 * i + 1] ? { path: posix.join(git, 'config'), access: 'read' } : { path: posix.join(git, 'config'), access: 'hidden', absent: 'file' },
-      ...sealed.filter((path) => posix.dirname(path) === git).map((path): Candidate => ({ path, access: 'read' })),
-    ]);
+    const candidates: Candidate[] = [];
+    for (const top of tops) {
+      const modules = await this.submoduleGits(top);
+      const gits = [top, ...(modules === 'sealed' ? [] : modules)];
+      const parts = await this.port.locateAll(gits.flatMap((git) => [posix.join(git, 'hooks'), posix.join(git, 'config')]));
+      // Submodules' git folders, and those on the way to them, are pinned by pinAncestors: their hooks and config lie in .git.
+      candidates.push({ path: top, access: 'write', pinned: true });
+      gits.forEach((git, i) =>
+        candidates.push(
+          // A missing one gets an empty read-only one in its place, so none can be created either.
+          parts[2 * i] ? { path: posix.join(git, 'hooks'), access: 'read' } : { path: posix.join(git, 'hooks'), access: 'hidden', absent: 'directory' },
+          parts[2 * i + 1] ? { path: posix.join(git, 'config'), access: 'read' } : { path: posix.join(git, 'config'), access: 'hidden', absent: 'file' },
+        ),
+      );
+      if (modules === 'sealed') candidates.push({ path: posix.join(top, 'modules'), access: 'read' });
+    }
+    return candidates;
   }
 
   /**
-   * The git folders of submodules, under each repository's .git/modules (nested ones under theirs):
+   * The git folders of submodules under a repository's .git/modules (nested ones under theirs):
    * git runs their hooks and config too, on a `git status` or `git submodule update` in the outer
    * repository. A module's name may hold slashes, so a folder without a HEAD is looked into; links
-   * are not followed. Every folder on the way is pinned (returned under the git folder it belongs
-   * to) so none can be renamed away and replaced by a writable one. Past MAX_MODULE_ENTRIES (a
-   * command can make any number of folders there) a repository's whole .git/modules is read-only.
+   * are not followed. Past MAX_MODULE_ENTRIES (a command can make any number of folders there)
+   * the answer is 'sealed': the whole .git/modules is then read-only.
    */
-  private async submoduleGits(tops: readonly string[]): Promise<{ gits: string[]; folders: Map<string, string[]>; sealed: string[] }> {
-    const gits = [...tops];
-    const folders = new Map<string, string[]>();
-    const sealed: string[] = [];
-    for (const top of tops) {
-      const found: string[] = [];
-      const passed = new Map<string, string[]>();
-      const queue = [{ git: top, dir: posix.join(top, 'modules') }];
-      let seen = 0;
-      let complete = true;
-      while (queue.length > 0 && complete) {
-        const { git, dir } = queue.shift()!;
-        if ((await this.port.lstat(dir))?.type !== 'directory') continue;
-        const names = (await this.port.listNames(dir)) ?? [];
-        passed.set(git, [...(passed.get(git) ?? []), dir]);
-        seen += names.length;
-        if (seen > MAX_MODULE_ENTRIES) complete = false;
-        for (const name of complete ? names : []) {
-          const child = posix.join(dir, name);
-          if ((await this.port.lstat(child))?.type !== 'directory') continue;
-          if (((await this.port.listNames(child)) ?? []).includes('HEAD')) {
-            found.push(child);
-            queue.push({ git: child, dir: posix.join(child, 'modules') });
-          } else queue.push({ git, dir: child });
-        }
+  private async submoduleGits(top: string): Promise<string[] | 'sealed'> {
+    const found: string[] = [];
+    const queue = [posix.join(top, 'modules')];
+    let seen = 0;
+    while (queue.length > 0) {
+      const dir = queue.shift()!;
+      if ((await this.port.lstat(dir))?.type !== 'directory') continue;
+      const names = (await this.port.listNames(dir)) ?? [];
+      seen += names.length;
+      if (seen > MAX_MODULE_ENTRIES) return 'sealed';
+      for (const name of names) {
+        const child = posix.join(dir, name);
+        if ((await this.port.lstat(child))?.type !== 'directory') continue;
+        const isGit = ((await this.port.listNames(child)) ?? []).includes('HEAD');
+        if (isGit) found.push(child);
+        queue.push(isGit ? posix.join(child, 'modules') : child);
       }
-      if (!complete) {
-        sealed.push(posix.join(top, 'modules'));
-        continue;
-      }
-      gits.push(...found);
-      for (const [git, dirs] of passed) folders.set(git, [...(folders.get(git) ?? []), ...dirs]);
     }
-    return { gits, folders, sealed };
+    return found;
   }
 
   /** /etc/resolv.conf often links into /run (systemd-resolved, NetworkManager, resolvconf). */

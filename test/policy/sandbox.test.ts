@@ -77,17 +77,18 @@ describe('the plan on Linux (workspace, the default)', () => {
     const git = entries
       .filter((e) => e.path.startsWith(`${modules}/`) || e.path === modules)
       .map((e) => `${e.access}${e.pinned ? ' pinned' : ''} ${e.path.slice(modules.length)}`);
+    // Every folder on the way is pinned, right after .git (pinAncestors), before the covers.
     expect(git).toEqual([
       'write pinned ',
-      'write pinned /libs',
       'write pinned /sub',
+      'write pinned /libs',
       'write pinned /sub/modules',
+      'write pinned /libs/deep',
+      'write pinned /sub/modules/inner',
       'read /sub/hooks',
       'read /sub/config',
-      'write pinned /sub/modules/inner',
       'hidden /sub/modules/inner/hooks',
       'hidden /sub/modules/inner/config',
-      'write pinned /libs/deep',
       'hidden /libs/deep/hooks',
       'hidden /libs/deep/config',
     ]);
