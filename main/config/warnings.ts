@@ -4,8 +4,7 @@
  * disk comes in as `facts`.
  */
 import { anyCommandWarning } from '../policy/command-reach.js';
-import { splitPath } from '../policy/path-compare.js';
-import { BUILT_IN_SECRET_PATTERNS, compilePatterns, findMatch } from '../policy/secret-patterns.js';
+import { BUILT_IN_SECRET_PATTERNS, compilePatterns, findMatch, wholePath } from '../policy/secret-patterns.js';
 import { resolveSandbox } from '../policy/sandbox-mode.js';
 import { isCodeRunner } from './code-runners.js';
 import type { Config } from './schema.js';
@@ -29,8 +28,7 @@ export function configWarnings(config: Readonly<Config>, disk: DiskFacts): strin
   ];
   filesystem.roots.forEach((root, i) => {
     const path = typeof root === 'string' ? root : root.path;
-    const whole = splitPath(path, platform);
-    const covering = findMatch(patterns, { relative: whole.segments, absolute: whole });
+    const covering = findMatch(patterns, wholePath(path, platform));
     if (covering) {
       const setting = covering.origin === 'deny' ? 'filesystem.deny' : 'filesystem.protectSecrets';
       warnings.push(`filesystem.roots[${i}]: ${path} itself matches the pattern "${covering.source}" (${setting}), so every file in it is refused`);

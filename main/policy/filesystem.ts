@@ -22,7 +22,16 @@ import { memoize } from './memo.js';
 import type { GuardedPath } from '../../adapter/fs/file-ops.js';
 import type { PolicyPort } from '../../adapter/policy-port.js';
 import { inputProblem, isInside, isRelativeInput, normalizeAbsolute, pathFlavor, relativeSegments, splitPath, type Platform } from './path-compare.js';
-import { BUILT_IN_SECRET_PATTERNS, compilePatterns, findAncestorMatch, findMatch, foldName, GIT_CODE_PATTERNS, type SecretPattern } from './secret-patterns.js';
+import {
+  BUILT_IN_SECRET_PATTERNS,
+  compilePatterns,
+  findAncestorMatch,
+  findMatch,
+  foldName,
+  GIT_CODE_PATTERNS,
+  wholePath,
+  type SecretPattern,
+} from './secret-patterns.js';
 
 export type Access = 'read' | 'write';
 
@@ -364,11 +373,7 @@ export class FilesystemPolicy {
       if (other === root || other.real === undefined) return false;
       return [other.lexical, other.real].some((form) => {
         const below = form === undefined ? undefined : relativeSegments(root.lexical!, form, this.platform);
-        return (
-          below !== undefined &&
-          foldedInside(real, flavor.join(other.real!, ...below), this.platform) &&
-          foldedInside(flavor.join(other.real!, ...below), real, this.platform)
-        );
+        return below !== undefined && foldedSame(real, flavor.join(other.real!, ...below), this.platform);
       });
     });
     return where && (await this.port.lstat(root.lexical!))?.type === 'directory';
@@ -495,17 +500,6 @@ export class FilesystemPolicy {
   }
 }
 
-/**
- * What a pattern is matched against: for a floating one, the segments of the whole path, not only
- * those below the root. A root inside a secret folder (~/.config as a root, for
- * .config/gh/hosts.yml) or a nested root (~ and ~/.config) must not cut a pattern that spans
- * folders in two.
- */
-function wholePath(path: string, platform: Platform): { relative: string[]; absolute: ReturnType<typeof splitPath> } {
-  const absolute = splitPath(path, platform);
-  return { relative: absolute.segments, absolute };
-}
-
 function describeRoot(root: Root): string {
   const notes = [root.readOnly ? 'read-only' : undefined, root.real === undefined ? root.unusable : undefined].filter(Boolean);
   return notes.length > 0 ? `${root.shown} (${notes.join(', ')})` : root.shown;
@@ -547,6 +541,10 @@ function fold(p: string, platform: Platform): readonly string[] {
 
 function describeOrigin(pattern: SecretPattern): string {
   return pattern.origin === 'built-in' ? 'secret' : pattern.origin === 'deny' ? 'deny' : 'git code';
+}
+
+function foldedSame(a: string, b: string, platform: Platform): boolean {
+  return foldedInside(a, b, platform) && foldedInside(b, a, platform);
 }
 
 function denial(operation: string, message: string, reason: DenialReason): Error {

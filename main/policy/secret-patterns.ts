@@ -159,10 +159,20 @@ function matchFrom(parts: Part[], pi: number, segments: string[], si: number): b
 }
 
 export interface MatchTarget {
-  /** Segments below the containing root (floating patterns look only here). */
+  /** The segments floating patterns look at: the whole path's (wholePath), or a lone name. */
   relative?: string[];
   /** The whole path (anchored patterns look here). */
   absolute?: SplitPath;
+}
+
+/**
+ * What a path is matched as: floating patterns see the segments of the whole path, not only
+ * those below a root. A root inside a secret folder (~/.config as a root, for
+ * .config/gh/hosts.yml) or a nested root (~ and ~/.config) must not cut a pattern in two.
+ */
+export function wholePath(path: string, platform: Platform): MatchTarget {
+  const absolute = splitPath(path, platform);
+  return { relative: absolute.segments, absolute };
 }
 
 /** The first pattern that denies the target, if any. */
