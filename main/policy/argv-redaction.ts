@@ -64,7 +64,7 @@ const HEADER = /^([A-Za-z][A-Za-z0-9-]*):\s*(\S[\s\S]*)$/;
 interface ShortOptions {
   /** Only after this first argument (`docker login -p`; `docker run -p` is a port). */
   subcommand?: string;
-  /** A prefix whose rest is the secret (`-pSECRET`). */
+  /** A prefix whose rest is the secret (`-pSECRET`), for an option that takes no separate value (separate ones may be attached anyway). */
   attached?: string;
   /** Options whose next argument is the secret. */
   separate?: string[];
@@ -73,7 +73,7 @@ interface ShortOptions {
   separator?: string;
 }
 
-const LDAP: ShortOptions = { attached: '-w', separate: ['-w'] };
+const LDAP: ShortOptions = { separate: ['-w'] };
 const LOGIN: ShortOptions = { subcommand: 'login', separate: ['-p'] };
 
 const SHORT_SECRET_OPTIONS: ReadonlyMap<string, ShortOptions> = new Map([
@@ -85,8 +85,8 @@ const SHORT_SECRET_OPTIONS: ReadonlyMap<string, ShortOptions> = new Map([
   ['mariadb', { attached: '-p' }],
   ['mariadb-dump', { attached: '-p' }],
   ['mariadb-admin', { attached: '-p' }],
-  ['sshpass', { attached: '-p', separate: ['-p'] }],
-  ['redis-cli', { attached: '-a', separate: ['-a'] }],
+  ['sshpass', { separate: ['-p'] }],
+  ['redis-cli', { separate: ['-a'] }],
   ['curl', { separate: ['-u', '--user', '-U', '--proxy-user'], userPassword: ['-u', '--user', '-U', '--proxy-user'], separator: ':' }],
   ['docker', LOGIN],
   ['podman', LOGIN],
@@ -130,27 +130,20 @@ export function redactArgs(args: readonly string[]): string[] {
       }
       continue;
     }
-    if (special?.attached && arg.startsWith(special.attached) && arg.length > special.attached.length && !arg.startsWith('--')) {
-      out.push(`${special.attached}${REDACTED}`);
-      continue;
-    }
-    const attachedUser = special?.userPassword?.find((option) => /^-[A-Za-z]$/.test(option) && arg.startsWith(option) && arg.length > option.length);
-    if (attachedUser) {
-      out.push(`${attachedUser}${userPassword(arg.slice(attachedUser.length))}`);
-      continue;
-    }
     // curl -H'Authorization: Bearer x', the header attached to its option.
     if (program === 'curl' && arg.startsWith('-H') && arg.length > 2) {
       out.push(`-H${redactInside(arg.slice(2))}`);
       continue;
     }
-    // Short options bundled: curl -sSu user:pw, ldapsearch -xw pw or -xwpw, smbclient -NU u%pw.
-    const bundled = special && /^-[A-Za-z]{2,}/.test(arg) ? bundledSecret(arg, special) : undefined;
+    // A short option with its value attached (mysql -pSECRET, curl -uuser:pw), or after others
+    // bundled with it: curl -sSu user:pw, ldapsearch -xw pw or -xwpw, smbclient -NU u%pw.
+    const bundled = special && /^-[A-Za-z]./.test(arg) ? bundledSecret(arg, special) : undefined;
     if (bundled) {
       const head = arg.slice(0, bundled.at + 1);
       const rest = arg.slice(bundled.at + 1);
       const hide = (value: string) => (bundled.userPassword ? userPassword(value) : REDACTED);
       if (rest) out.push(`${head}${hide(rest)}`);
+      else if (!bundled.separate) out.push(arg);
       else {
         out.push(head);
         if (next !== undefined) {
@@ -165,12 +158,16 @@ export function redactArgs(args: readonly string[]): string[] {
   return out;
 }
 
-/** Where in a bundle of short options (`-sSu`) a secret-taking one is, and whether its value is user and password. */
-function bundledSecret(arg: string, special: ShortOptions): { at: number; userPassword: boolean } | undefined {
+/**
+ * Where in a bundle of short options (`-sSu`) a secret-taking one is; whether its value may
+ * also be the next argument (`separate`) and is user and password.
+ */
+function bundledSecret(arg: string, special: ShortOptions): { at: number; separate: boolean; userPassword: boolean } | undefined {
   for (let at = 1; at < arg.length; at++) {
     const option = `-${arg[at]}`;
     if (!/[A-Za-z]/.test(arg[at]!)) return undefined;
-    if (special.separate?.includes(option) || special.attached === option) return { at, userPassword: special.userPassword?.includes(option) ?? false };
+    const separate = special.separate?.includes(option) ?? false;
+    if (separate || special.attached === option) return { at, separate, userPassword: special.userPassword?.includes(option) ?? false };
   }
   return undefined;
 }
