@@ -59,12 +59,12 @@ export function tunnelRefusal(server: {
   return { message, reason: 'open-tunnel' };
 }
 
-/** The hostname part of a Host header, lower-cased, IPv6 kept in brackets. */
 /** A port a URL can hold (65536 made the URL the SDK builds from the Host header throw: a 500). */
 function isPort(text: string): boolean {
   return /^\d{1,5}$/.test(text) && Number(text) <= 65535;
 }
 
+/** The hostname part of a Host header, lower-cased, IPv6 kept in brackets. */
 export function hostnameOf(hostHeader: string): string | null {
   const value = hostHeader.trim().toLowerCase();
   if (!value) return null;
