@@ -27,6 +27,7 @@ import type { Policies, ToolDefinition, ToolDeps } from './tool.js';
 import { mapToolError } from './tool-errors.js';
 import { exposedName, toolNameRewriter, type ToolNameRewriter } from './tool-names.js';
 import { ALL_TOOLS } from './tools/index.js';
+import type { DirectTools } from './stdio-wire.js';
 
 export interface ServerDeps {
   config: Readonly<Config>;
@@ -93,8 +94,11 @@ export function enabledTools(config: Readonly<Config>, tools: readonly ToolDefin
   return tools.filter((tool) => tool.enabled(config));
 }
 
-/** The per-request factory, and the policies it was built with (the tray's panels use the same objects). */
-export type ServerFactory = McpServerFactory & { readonly policies: Policies };
+/**
+ * The per-request factory, the policies it was built with (the tray's panels use the same
+ * objects), and the granted tools by exposed name for the stdio wire's shortcut (stdio-wire.ts).
+ */
+export type ServerFactory = McpServerFactory & { readonly policies: Policies; readonly directTools: DirectTools };
 
 export function createServerFactory(deps: ServerDeps): ServerFactory {
   const tools = enabledTools(deps.config, deps.tools);
@@ -135,7 +139,10 @@ export function createServerFactory(deps: ServerDeps): ServerFactory {
     answerUngranted(server, calls);
     return server;
   };
-  return Object.assign(factory, { policies: policy });
+  const directTools: DirectTools = new Map(
+    prepared.map(({ config, handler }, i) => [names[i]!, { input: config.inputSchema, output: config.outputSchema, handler }]),
+  );
+  return Object.assign(factory, { policies: policy, directTools });
 }
 
 /** The policies that do not depend on the filesystem policy, each built once per config. */

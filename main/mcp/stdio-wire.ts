@@ -1,0 +1,239 @@
+/**
+ * The stdio wire under the SDK's serveStdio: newline-delimited JSON-RPC on stdin and stdout,
+ * as the SDK's own StdioServerTransport does it, with one shortcut. Once the connection has
+ * negotiated a 2025-era revision (a legacy `initialize`, how most hosts connect), a plain
+ * `tools/call` of a granted tool is answered here, from the same prepared handler and the same
+ * input schema, without the SDK's per-message schema parsing, era routing and request
+ * bookkeeping: on the small calls hosts make most (a short read, a pointer move) that
+ * machinery cost more CPU than the tool itself (issue 15). Everything else, and every call the
+ * shortcut is not sure of (arguments that fail validation, an envelope, an unusual shape),
+ * goes to the SDK untouched, so the SDK's answers and errors stay the contract.
+ */
+import type { Readable, Writable } from 'node:stream';
+import {
+  parseJSONRPCMessage,
+  serializeMessage,
+  STDIO_DEFAULT_MAX_BUFFER_SIZE,
+  type CallToolResult,
+  type JSONRPCMessage,
+  type StandardSchemaV1,
+  type Transport,
+} from '@modelcontextprotocol/server';
+
+/** A granted tool as the shortcut runs it: the schemas it was registered with and its handler. */
+export interface DirectTool {
+  input: StandardSchemaV1;
+  output: StandardSchemaV1;
+  handler(args: Record<string, unknown>, ctx: { mcpReq: { id: string | number; signal: AbortSignal } }): Promise<CallToolResult>;
+}
+
+/** By the name the client calls them (server.toolNames). */
+export type DirectTools = ReadonlyMap<string, DirectTool>;
+
+/** The first revision with per-request envelopes; every one before it is answered the 2025 way. */
+const FIRST_MODERN_REVISION = '2026-07-28';
+/** `_meta` keys of the per-request envelope: a call that carries one is the SDK's to judge. */
+const ENVELOPE_PREFIX = 'io.modelcontextprotocol/';
+const NEWLINE = 0x0a;
+
+type Json = Record<string, unknown>;
+type Call = { id: string | number; tool: DirectTool; name: string; args: Json; message: Json };
+
+export class StdioWire implements Transport {
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onmessage?: Transport['onmessage'];
+
+  private buffered: Buffer | undefined;
+  private started = false;
+  private closed = false;
+  private legacy = false;
+  private readonly running = new Map<string | number, AbortController>();
+
+  constructor(
+    private readonly tools: DirectTools,
+    private readonly stdin: Readable = process.stdin,
+    private readonly stdout: Writable = process.stdout,
+    private readonly maxBufferSize = STDIO_DEFAULT_MAX_BUFFER_SIZE,
+  ) {}
+
+  async start(): Promise<void> {
+    if (this.started) throw new Error('StdioWire already started');
+    this.started = true;
+    if (this.stdin.readableEnded || this.stdin.destroyed) setImmediate(this.onEnd);
+    this.stdin.on('data', this.onData);
+    this.stdin.on('error', this.onError);
+    this.stdin.on('end', this.onEnd);
+    this.stdin.on('close', this.onEnd);
+    this.stdout.on('error', this.onWriteError);
+  }
+
+  /** The SDK tells the wire the revision a legacy `initialize` settled on. */
+  setProtocolVersion(version: string): void {
+    this.legacy = version < FIRST_MODERN_REVISION;
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    this.stdin.off('data', this.onData);
+    this.stdin.off('error', this.onError);
+    this.stdin.off('end', this.onEnd);
+    this.stdin.off('close', this.onEnd);
+    if (this.stdin.listenerCount('data') === 0) this.stdin.pause();
+    this.buffered = undefined;
+    // Like the SDK's: calls still running when the client hangs up are aborted, not answered.
+    for (const controller of this.running.values()) controller.abort();
+    this.running.clear();
+    this.onclose?.();
+  }
+
+  send(message: JSONRPCMessage): Promise<void> {
+    if (this.closed) return Promise.reject(new Error('StdioWire is closed'));
+    return this.write(serializeMessage(message));
+  }
+
+  private readonly onData = (chunk: Buffer) => {
+    if ((this.buffered?.length ?? 0) + chunk.length > this.maxBufferSize) {
+      this.onerror?.(new Error(`stdin buffer exceeded maximum size of ${this.maxBufferSize} bytes`));
+      void this.close();
+      return;
+    }
+    let buffer = this.buffered ? Buffer.concat([this.buffered, chunk]) : chunk;
+    let end: number;
+    while (!this.closed && (end = buffer.indexOf(NEWLINE)) !== -1) {
+      const line = buffer.toString('utf8', 0, end);
+      buffer = buffer.subarray(end + 1);
+      this.receive(line.endsWith('\r') ? line.slice(0, -1) : line);
+    }
+    this.buffered = buffer.length > 0 && !this.closed ? buffer : undefined;
+  };
+
+  private readonly onError = (error: Error) => this.onerror?.(error);
+  private readonly onEnd = () => void this.close();
+  private readonly onWriteError = (error: Error) => {
+    if (this.closed) return;
+    this.onerror?.(error);
+    void this.close();
+  };
+
+  private receive(line: string): void {
+    let value: unknown;
+    try {
+      value = JSON.parse(line);
+    } catch {
+      return; // the SDK's reader skips a line that is not JSON, too
+    }
+    const call = this.directCall(value);
+    if (call) {
+      void this.answer(call);
+      return;
+    }
+    if (isObject(value) && value.method === 'notifications/cancelled' && this.cancel(value.params)) return;
+    this.deliver(value);
+  }
+
+  private deliver(value: unknown): void {
+    let message: JSONRPCMessage;
+    try {
+      message = parseJSONRPCMessage(value);
+    } catch (error) {
+      this.onerror?.(error instanceof Error ? error : new Error(String(error)));
+      return;
+    }
+    this.onmessage?.(message);
+  }
+
+  /** A call the shortcut answers: anything it is not sure of is the SDK's. */
+  private directCall(value: unknown): Call | undefined {
+    if (!this.legacy || !isObject(value) || value.method !== 'tools/call' || value.jsonrpc !== '2.0') return undefined;
+    const { id, params } = value;
+    if (Object.keys(value).length !== 4 || !isRequestId(id) || this.running.has(id) || !isObject(params)) return undefined;
+    const { name, arguments: args, _meta: meta } = params;
+    const tool = typeof name === 'string' ? this.tools.get(name) : undefined;
+    if (!tool || (args !== undefined && !isObject(args))) return undefined;
+    if (meta !== undefined && (!isObject(meta) || Object.keys(meta).some((key) => key.startsWith(ENVELOPE_PREFIX)))) return undefined;
+    return { id, tool, name: name as string, args: args ?? {}, message: value };
+  }
+
+  private async answer({ id, tool, name, args, message }: Call): Promise<void> {
+    const controller = new AbortController();
+    this.running.set(id, controller);
+    let result: CallToolResult;
+    try {
+      const input = await tool.input['~standard'].validate(args);
+      if (input.issues) {
+        // The SDK words the refusal: the client sees the same error either way.
+        this.running.delete(id);
+        this.deliver(message);
+        return;
+      }
+      result = await tool.handler(input.value as Json, { mcpReq: { id, signal: controller.signal } });
+      if (!result.isError) result = await checkedOutput(tool, name, result);
+    } catch (error) {
+      result = toolError(error instanceof Error ? error.message : String(error));
+    } finally {
+      if (this.running.get(id) === controller) this.running.delete(id);
+    }
+    // A cancelled call is not answered (the client stopped waiting), as the SDK does it.
+    if (controller.signal.aborted || this.closed) return;
+    await this.send({ jsonrpc: '2.0', id, result }).catch((error: unknown) => this.onerror?.(error instanceof Error ? error : new Error(String(error))));
+  }
+
+  /** True when the cancellation was for a call answered here. */
+  private cancel(params: unknown): boolean {
+    const id = isObject(params) ? params.requestId : undefined;
+    const controller = isRequestId(id) ? this.running.get(id) : undefined;
+    if (!controller) return false;
+    this.running.delete(id as string | number);
+    controller.abort(isObject(params) && typeof params.reason === 'string' ? params.reason : undefined);
+    return true;
+  }
+
+  /** Resolves once the OS took the bytes or the stream drained, like the SDK's transport. */
+  private write(json: string): Promise<void> {
+    return new Promise((resolve, reject) => {
+      if (this.stdout.write(json)) {
+        resolve();
+        return;
+      }
+      const done = (error?: Error) => {
+        this.stdout.off('drain', done);
+        this.stdout.off('error', done);
+        if (error) reject(error);
+        else resolve();
+      };
+      this.stdout.once('drain', done);
+      this.stdout.once('error', done);
+    });
+  }
+}
+
+/** What the SDK answers when a tool's structured result does not match its output schema. */
+async function checkedOutput(tool: DirectTool, name: string, result: CallToolResult): Promise<CallToolResult> {
+  if (result.structuredContent === undefined) {
+    return toolError(`Output validation error: Tool ${name} has an output schema but no structured content was provided`);
+  }
+  const output = await tool.output['~standard'].validate(result.structuredContent);
+  if (!output.issues) return result;
+  const issues = output.issues.map(formatIssue).join(', ');
+  return toolError(`Output validation error: Invalid structured content for tool ${name}: ${issues}`);
+}
+
+/** As the SDK words an issue: `path.to.field: message`. */
+function formatIssue(issue: StandardSchemaV1.Issue): string {
+  if (!issue.path?.length) return issue.message;
+  return `${issue.path.map((segment) => String(typeof segment === 'object' ? segment.key : segment)).join('.')}: ${issue.message}`;
+}
+
+function toolError(text: string): CallToolResult {
+  return { content: [{ type: 'text', text }], isError: true };
+}
+
+function isObject(value: unknown): value is Json {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function isRequestId(value: unknown): value is string | number {
+  return typeof value === 'string' || (typeof value === 'number' && Number.isInteger(value));
+}
