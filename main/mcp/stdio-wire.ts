@@ -34,6 +34,7 @@ export type DirectTools = ReadonlyMap<string, DirectTool>;
 const FIRST_MODERN_REVISION = '2026-07-28';
 /** `_meta` keys of the per-request envelope: a call that carries one is the SDK's to judge. */
 const ENVELOPE_PREFIX = 'io.modelcontextprotocol/';
+const PLAIN_CALL_MEMBERS = new Set(['name', 'arguments', '_meta']);
 const NEWLINE = 0x0a;
 
 type Json = Record<string, unknown>;
@@ -149,6 +150,8 @@ export class StdioWire implements Transport {
     if (!this.legacy || !isObject(value) || value.method !== 'tools/call' || value.jsonrpc !== '2.0') return undefined;
     const { id, params } = value;
     if (Object.keys(value).length !== 4 || !isRequestId(id) || this.running.has(id) || !isObject(params)) return undefined;
+    // Only the members a plain call has: a task request, say, is the SDK's to judge.
+    if (!Object.keys(params).every((key) => PLAIN_CALL_MEMBERS.has(key))) return undefined;
     const { name, arguments: args, _meta: meta } = params;
     const tool = typeof name === 'string' ? this.tools.get(name) : undefined;
     if (!tool || (args !== undefined && !isObject(args))) return undefined;

@@ -156,7 +156,7 @@ describe('the stdio wire', () => {
     expect(sdk!.delivered.filter((m) => m === 'tools/call')).toHaveLength(calls.length);
   });
 
-  it('leaves a call before initialize, one with a 2026 envelope, and an unusual one to the SDK', async () => {
+  it('leaves a call before initialize, one with a 2026 envelope, a task request and an unusual message to the SDK', async () => {
     const early = connect(ours);
     const before = await early.request(1, 'tools/call', call('fs.read', { path: 'a.txt' }));
     expect(JSON.stringify(before.result)).toContain('hello wire');
@@ -175,13 +175,14 @@ describe('the stdio wire', () => {
       params: { ...call('fs.read', { path: 'a.txt' }), _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28' } },
     });
     odd.send({ id: 4, method: 'tools/call', params: { ...call('fs.read', { path: 'a.txt' }), _meta: { progressToken: 7 } } });
-    await Promise.all([odd.answer(3), odd.answer(4), odd.request(5, 'ping')]);
+    odd.send({ id: 6, method: 'tools/call', params: { ...call('fs.read', { path: 'a.txt' }), task: { ttl: 1000 } } });
+    await Promise.all([odd.answer(3), odd.answer(4), odd.answer(6), odd.request(5, 'ping')]);
     expect(odd.answers.has(2)).toBe(false);
 
     expect(early.delivered).toEqual(['tools/call']);
     expect(modern.delivered).toEqual(['tools/call']);
     // A progress token alone is plain 2025 traffic: answered by the shortcut.
-    expect(odd.delivered).toEqual(['initialize', 'notifications/initialized', 'tools/call', 'ping']);
+    expect(odd.delivered).toEqual(['initialize', 'notifications/initialized', 'tools/call', 'tools/call', 'ping']);
   });
 
   it('aborts a call that is cancelled and does not answer it', async () => {
