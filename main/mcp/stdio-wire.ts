@@ -35,10 +35,17 @@ const FIRST_MODERN_REVISION = '2026-07-28';
 /** `_meta` keys of the per-request envelope: a call that carries one is the SDK's to judge. */
 const ENVELOPE_PREFIX = 'io.modelcontextprotocol/';
 const PLAIN_CALL_MEMBERS = new Set(['name', 'arguments', '_meta']);
+const CANCEL_MEMBERS = new Set(['requestId', 'reason', '_meta']);
+/**
+ * Calls answered here at once; more go to the SDK, which starts them one message at a time.
+ * Without a bound, one chunk of thousands of calls would start them all together (and, say,
+ * queue them all on one path's lock), costing far more than the same calls through the SDK.
+ */
+const MAX_DIRECT_CALLS = 32;
 const NEWLINE = 0x0a;
 
 type Json = Record<string, unknown>;
-type Call = { id: string | number; tool: DirectTool; name: string; args: Json; message: Json };
+type Call = { id: string | number; tool: DirectTool; name: string; args: Json };
 
 export class StdioWire implements Transport {
   onclose?: () => void;
@@ -127,10 +134,10 @@ export class StdioWire implements Transport {
     }
     const call = this.directCall(value);
     if (call) {
-      void this.answer(call);
+      void this.answer(call); // registered before this returns, so a cancel on the next line finds it
       return;
     }
-    if (isObject(value) && value.method === 'notifications/cancelled' && this.cancel(value.params)) return;
+    if (this.cancel(value)) return;
     this.deliver(value);
   }
 
@@ -145,33 +152,32 @@ export class StdioWire implements Transport {
     this.onmessage?.(message);
   }
 
-  /** A call the shortcut answers: anything it is not sure of is the SDK's. */
+  /**
+   * A call the shortcut answers, its arguments already validated: anything it is not sure of is
+   * the SDK's, in order with the lines after it. That includes arguments the input schema
+   * refuses (the SDK words the refusal) and every shape the SDK's request schema would refuse.
+   */
   private directCall(value: unknown): Call | undefined {
     if (!this.legacy || !isObject(value) || value.method !== 'tools/call' || value.jsonrpc !== '2.0') return undefined;
     const { id, params } = value;
     if (Object.keys(value).length !== 4 || !isRequestId(id) || this.running.has(id) || !isObject(params)) return undefined;
+    if (this.running.size >= MAX_DIRECT_CALLS) return undefined;
     // Only the members a plain call has: a task request, say, is the SDK's to judge.
     if (!Object.keys(params).every((key) => PLAIN_CALL_MEMBERS.has(key))) return undefined;
     const { name, arguments: args, _meta: meta } = params;
     const tool = typeof name === 'string' ? this.tools.get(name) : undefined;
-    if (!tool || (args !== undefined && !isObject(args))) return undefined;
-    if (meta !== undefined && (!isObject(meta) || Object.keys(meta).some((key) => key.startsWith(ENVELOPE_PREFIX)))) return undefined;
-    return { id, tool, name: name as string, args: args ?? {}, message: value };
+    if (!tool || (args !== undefined && !isObject(args)) || !isPlainMeta(meta)) return undefined;
+    const input = tool.input['~standard'].validate(args ?? {});
+    if (input instanceof Promise || input.issues?.length) return undefined;
+    return { id, tool, name: name as string, args: (input as { value: Json }).value };
   }
 
-  private async answer({ id, tool, name, args, message }: Call): Promise<void> {
+  private async answer({ id, tool, name, args }: Call): Promise<void> {
     const controller = new AbortController();
     this.running.set(id, controller);
     let result: CallToolResult;
     try {
-      const input = await tool.input['~standard'].validate(args);
-      if (input.issues) {
-        // The SDK words the refusal: the client sees the same error either way.
-        this.running.delete(id);
-        this.deliver(message);
-        return;
-      }
-      result = await tool.handler(input.value as Json, { mcpReq: { id, signal: controller.signal } });
+      result = await tool.handler(args, { mcpReq: { id, signal: controller.signal } });
       if (!result.isError) result = await checkedOutput(tool, name, result);
     } catch (error) {
       result = toolError(error instanceof Error ? error.message : String(error));
@@ -183,13 +189,17 @@ export class StdioWire implements Transport {
     await this.send({ jsonrpc: '2.0', id, result }).catch((error: unknown) => this.onerror?.(error instanceof Error ? error : new Error(String(error))));
   }
 
-  /** True when the cancellation was for a call answered here. */
-  private cancel(params: unknown): boolean {
-    const id = isObject(params) ? params.requestId : undefined;
-    const controller = isRequestId(id) ? this.running.get(id) : undefined;
+  /** True when `value` is a well-formed cancellation of a call answered here; any other is the SDK's. */
+  private cancel(value: unknown): boolean {
+    if (!isObject(value) || value.method !== 'notifications/cancelled' || value.jsonrpc !== '2.0' || Object.keys(value).length !== 3) return false;
+    const { params } = value;
+    if (!isObject(params) || !Object.keys(params).every((key) => CANCEL_MEMBERS.has(key)) || !isPlainMeta(params._meta)) return false;
+    const { requestId: id, reason } = params;
+    if (!isRequestId(id) || (reason !== undefined && typeof reason !== 'string')) return false;
+    const controller = this.running.get(id);
     if (!controller) return false;
-    this.running.delete(id as string | number);
-    controller.abort(isObject(params) && typeof params.reason === 'string' ? params.reason : undefined);
+    this.running.delete(id);
+    controller.abort(reason);
     return true;
   }
 
@@ -218,7 +228,7 @@ async function checkedOutput(tool: DirectTool, name: string, result: CallToolRes
     return toolError(`Output validation error: Tool ${name} has an output schema but no structured content was provided`);
   }
   const output = await tool.output['~standard'].validate(result.structuredContent);
-  if (!output.issues) return result;
+  if (!output.issues?.length) return result;
   const issues = output.issues.map(formatIssue).join(', ');
   return toolError(`Output validation error: Invalid structured content for tool ${name}: ${issues}`);
 }
@@ -237,6 +247,14 @@ function isObject(value: unknown): value is Json {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+/** What the SDK's schema takes as an id (or a progress token): text or a safe integer. */
 function isRequestId(value: unknown): value is string | number {
-  return typeof value === 'string' || (typeof value === 'number' && Number.isInteger(value));
+  return typeof value === 'string' || Number.isSafeInteger(value);
+}
+
+/** No `_meta`, or one without an envelope and with a well-formed progress token if any. */
+function isPlainMeta(meta: unknown): boolean {
+  if (meta === undefined) return true;
+  if (!isObject(meta) || Object.keys(meta).some((key) => key.startsWith(ENVELOPE_PREFIX))) return false;
+  return meta.progressToken === undefined || isRequestId(meta.progressToken);
 }

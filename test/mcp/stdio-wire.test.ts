@@ -200,6 +200,58 @@ describe('the stdio wire', () => {
     expect(connection.delivered).not.toContain('notifications/cancelled');
   });
 
+  it('hands a refused call to the SDK before the next line, so a cancel that follows reaches it', async () => {
+    const seen: string[] = [];
+    const connection = connect(ours, [waitingTool(seen)]);
+    await connection.initialize();
+    // The shortcut refuses an own __proto__ argument; the SDK's request schema drops it and runs the call.
+    const refused = '{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"test.wait","arguments":{"__proto__":{}}}}';
+    const cancel = JSON.stringify({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 7 } });
+    connection.write(`${refused}\n${cancel}\n`);
+    await expect.poll(() => seen).toEqual(['started', 'aborted']);
+    await connection.request(8, 'ping');
+    expect(connection.answers.has(7)).toBe(false);
+    expect(connection.delivered).toEqual(['initialize', 'notifications/initialized', 'tools/call', 'notifications/cancelled', 'ping']);
+  });
+
+  it('runs nothing the SDK would throw away: an id beyond safe integers, a malformed progress token', async () => {
+    const seen: string[] = [];
+    const connection = connect(ours, [waitingTool(seen)]);
+    await connection.initialize();
+    connection.write('{"jsonrpc":"2.0","id":1e21,"method":"tools/call","params":{"name":"test.wait","arguments":{}}}\n');
+    connection.send({ id: 2, method: 'tools/call', params: { ...call('test.wait', {}), _meta: { progressToken: {} } } });
+    connection.send({ id: 3, method: 'tools/call', params: { ...call('test.wait', {}), _meta: { progressToken: 1.5 } } });
+    await connection.request(4, 'ping');
+    expect(seen).toEqual([]);
+    expect([...connection.answers.keys()]).toEqual(['init', 4]);
+  });
+
+  it('obeys only a well-formed cancellation of its own calls', async () => {
+    const seen: string[] = [];
+    const connection = connect(ours, [waitingTool(seen)]);
+    await connection.initialize();
+    connection.send({ id: 1, method: 'tools/call', params: call('test.wait', {}) });
+    await expect.poll(() => seen).toEqual(['started']);
+    connection.write(JSON.stringify({ method: 'notifications/cancelled', params: { requestId: 1 } }) + '\n'); // no jsonrpc
+    connection.send({ method: 'notifications/cancelled', params: { requestId: 1, reason: 42 } });
+    connection.send({ id: 99, method: 'notifications/cancelled', params: { requestId: 1 } }); // a request, not a notification
+    await connection.request(2, 'ping');
+    expect(seen).toEqual(['started']);
+    connection.send({ method: 'notifications/cancelled', params: { requestId: 1, reason: 'now' } });
+    await expect.poll(() => seen).toEqual(['started', 'aborted']);
+    expect(connection.answers.has(1)).toBe(false);
+  });
+
+  it('starts at most 32 calls at once itself and leaves the rest of a flood to the SDK', async () => {
+    const seen: string[] = [];
+    const connection = connect(ours, [waitingTool(seen)]);
+    await connection.initialize();
+    const flood = Array.from({ length: 40 }, (_, i) => JSON.stringify({ jsonrpc: '2.0', id: i + 1, method: 'tools/call', params: call('test.wait', {}) }));
+    connection.write(flood.join('\n') + '\n');
+    await expect.poll(() => seen.length).toBe(40);
+    expect(connection.delivered.filter((m) => m === 'tools/call')).toHaveLength(8);
+  });
+
   it('aborts the calls still running when the client closes stdin, answering none', async () => {
     const seen: string[] = [];
     const connection = connect(ours, [waitingTool(seen)]);
@@ -274,10 +326,13 @@ function waitingTool(seen: string[]): ToolDefinition {
     run: (_args, _deps, signal) =>
       new Promise((resolve) => {
         seen.push('started');
-        signal.addEventListener('abort', () => {
+        const aborted = () => {
           seen.push('aborted');
           resolve({ structured: { ok: false }, text: 'aborted' });
-        });
+        };
+        if (signal.aborted)
+          aborted(); // cancelled before the handler ran
+        else signal.addEventListener('abort', aborted);
       }),
   }) as unknown as ToolDefinition;
 }
