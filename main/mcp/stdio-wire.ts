@@ -19,6 +19,7 @@ import {
   type StandardSchemaV1,
   type Transport,
 } from '@modelcontextprotocol/server';
+import { isJsonObject, type JsonObject } from './json-object.js';
 
 /** A granted tool as the shortcut runs it: the schemas it was registered with and its handler. */
 export interface DirectTool {
@@ -44,8 +45,7 @@ const CANCEL_MEMBERS = new Set(['requestId', 'reason', '_meta']);
 const MAX_DIRECT_CALLS = 32;
 const NEWLINE = 0x0a;
 
-type Json = Record<string, unknown>;
-type Call = { id: string | number; tool: DirectTool; name: string; args: Json };
+type Call = { id: string | number; tool: DirectTool; name: string; args: JsonObject };
 
 export class StdioWire implements Transport {
   onclose?: () => void;
@@ -146,7 +146,7 @@ export class StdioWire implements Transport {
     try {
       message = parseJSONRPCMessage(value);
     } catch (error) {
-      this.onerror?.(error instanceof Error ? error : new Error(String(error)));
+      this.onerror?.(asError(error));
       return;
     }
     this.onmessage?.(message);
@@ -158,18 +158,18 @@ export class StdioWire implements Transport {
    * refuses (the SDK words the refusal) and every shape the SDK's request schema would refuse.
    */
   private directCall(value: unknown): Call | undefined {
-    if (!this.legacy || !isObject(value) || value.method !== 'tools/call' || value.jsonrpc !== '2.0') return undefined;
+    if (!this.legacy || !isJsonObject(value) || value.method !== 'tools/call' || value.jsonrpc !== '2.0') return undefined;
     const { id, params } = value;
-    if (Object.keys(value).length !== 4 || !isRequestId(id) || this.running.has(id) || !isObject(params)) return undefined;
+    if (Object.keys(value).length !== 4 || !isRequestId(id) || this.running.has(id) || !isJsonObject(params)) return undefined;
     if (this.running.size >= MAX_DIRECT_CALLS) return undefined;
     // Only the members a plain call has: a task request, say, is the SDK's to judge.
     if (!Object.keys(params).every((key) => PLAIN_CALL_MEMBERS.has(key))) return undefined;
     const { name, arguments: args, _meta: meta } = params;
     const tool = typeof name === 'string' ? this.tools.get(name) : undefined;
-    if (!tool || (args !== undefined && !isObject(args)) || !isPlainMeta(meta)) return undefined;
+    if (!tool || (args !== undefined && !isJsonObject(args)) || !isPlainMeta(meta)) return undefined;
     const input = tool.input['~standard'].validate(args ?? {});
     if (input instanceof Promise || input.issues?.length) return undefined;
-    return { id, tool, name: name as string, args: (input as { value: Json }).value };
+    return { id, tool, name: name as string, args: (input as { value: JsonObject }).value };
   }
 
   private async answer({ id, tool, name, args }: Call): Promise<void> {
@@ -180,20 +180,20 @@ export class StdioWire implements Transport {
       result = await tool.handler(args, { mcpReq: { id, signal: controller.signal } });
       if (!result.isError) result = await checkedOutput(tool, name, result);
     } catch (error) {
-      result = toolError(error instanceof Error ? error.message : String(error));
+      result = toolError(asError(error).message);
     } finally {
       if (this.running.get(id) === controller) this.running.delete(id);
     }
     // A cancelled call is not answered (the client stopped waiting), as the SDK does it.
     if (controller.signal.aborted || this.closed) return;
-    await this.send({ jsonrpc: '2.0', id, result }).catch((error: unknown) => this.onerror?.(error instanceof Error ? error : new Error(String(error))));
+    await this.send({ jsonrpc: '2.0', id, result }).catch((error: unknown) => this.onerror?.(asError(error)));
   }
 
   /** True when `value` is a well-formed cancellation of a call answered here; any other is the SDK's. */
   private cancel(value: unknown): boolean {
-    if (!isObject(value) || value.method !== 'notifications/cancelled' || value.jsonrpc !== '2.0' || Object.keys(value).length !== 3) return false;
+    if (!isJsonObject(value) || value.method !== 'notifications/cancelled' || value.jsonrpc !== '2.0' || Object.keys(value).length !== 3) return false;
     const { params } = value;
-    if (!isObject(params) || !Object.keys(params).every((key) => CANCEL_MEMBERS.has(key)) || !isPlainMeta(params._meta)) return false;
+    if (!isJsonObject(params) || !Object.keys(params).every((key) => CANCEL_MEMBERS.has(key)) || !isPlainMeta(params._meta)) return false;
     const { requestId: id, reason } = params;
     if (!isRequestId(id) || (reason !== undefined && typeof reason !== 'string')) return false;
     const controller = this.running.get(id);
@@ -243,8 +243,8 @@ function toolError(text: string): CallToolResult {
   return { content: [{ type: 'text', text }], isError: true };
 }
 
-function isObject(value: unknown): value is Json {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
+function asError(error: unknown): Error {
+  return error instanceof Error ? error : new Error(String(error));
 }
 
 /** What the SDK's schema takes as an id (or a progress token): text or a safe integer. */
@@ -255,6 +255,6 @@ function isRequestId(value: unknown): value is string | number {
 /** No `_meta`, or one without an envelope and with a well-formed progress token if any. */
 function isPlainMeta(meta: unknown): boolean {
   if (meta === undefined) return true;
-  if (!isObject(meta) || Object.keys(meta).some((key) => key.startsWith(ENVELOPE_PREFIX))) return false;
+  if (!isJsonObject(meta) || Object.keys(meta).some((key) => key.startsWith(ENVELOPE_PREFIX))) return false;
   return meta.progressToken === undefined || isRequestId(meta.progressToken);
 }

@@ -14,9 +14,9 @@
  * names in the exposed form (see tool-names.ts).
  */
 import * as z from 'zod';
+import { isJsonObject, type JsonObject as Json } from './json-object.js';
 
 type JsonSchemaOptions = { target: string };
-type Json = Record<string, unknown>;
 type Text = (text: string) => string;
 type Standard = z.ZodType['~standard'] & {
   jsonSchema: { input(options: JsonSchemaOptions): unknown; output(options: JsonSchemaOptions): unknown };
@@ -61,7 +61,7 @@ function described(node: Json, text: Text): Json {
   if (text === same) return node;
   const visit = (value: unknown): unknown => {
     if (Array.isArray(value)) return value.map(visit);
-    if (!isObject(value)) return value;
+    if (!isJsonObject(value)) return value;
     return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, k === 'description' && typeof v === 'string' ? text(v) : visit(v)]));
   };
   return visit(node) as Json;
@@ -190,14 +190,14 @@ const LISTS = ['anyOf', 'oneOf', 'allOf', 'prefixItems'] as const;
 
 function portable(node: Json, input: boolean): Json {
   const out: Json = { ...node };
-  for (const key of NESTED) if (isObject(out[key])) out[key] = portable(out[key] as Json, input);
+  for (const key of NESTED) if (isJsonObject(out[key])) out[key] = portable(out[key] as Json, input);
   for (const key of LISTS) if (Array.isArray(out[key])) out[key] = (out[key] as Json[]).map((n) => portable(n, input));
   for (const key of ['properties', '$defs', 'definitions'] as const) {
-    if (isObject(out[key])) out[key] = Object.fromEntries(Object.entries(out[key] as Json).map(([k, v]) => [k, portable(v as Json, input)]));
+    if (isJsonObject(out[key])) out[key] = Object.fromEntries(Object.entries(out[key] as Json).map(([k, v]) => [k, portable(v as Json, input)]));
   }
   if (out.type === 'object') {
     out.additionalProperties = false;
-    if (input && isObject(out.properties)) {
+    if (input && isJsonObject(out.properties)) {
       const required = new Set((out.required as string[] | undefined) ?? []);
       out.properties = Object.fromEntries(Object.entries(out.properties as Json).map(([k, v]) => [k, required.has(k) ? v : nullable(v as Json)]));
     }
@@ -221,10 +221,6 @@ function nullable(node: Json): Json {
     ...(fallback === undefined ? {} : { default: fallback }),
     anyOf: [...(branches ?? [rest]), { type: 'null' }],
   };
-}
-
-function isObject(value: unknown): value is Json {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function deepFreeze<T>(value: T): T {

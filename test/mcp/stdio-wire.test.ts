@@ -186,10 +186,7 @@ describe('the stdio wire', () => {
   });
 
   it('aborts a call that is cancelled and does not answer it', async () => {
-    const seen: string[] = [];
-    const waiting = waitingTool(seen);
-    const connection = connect(ours, [waiting]);
-    await connection.initialize();
+    const { seen, connection } = await waitingConnection();
     connection.send({ id: 9, method: 'tools/call', params: call('test.wait', {}) });
     await expect.poll(() => seen).toEqual(['started']);
     connection.send({ method: 'notifications/cancelled', params: { requestId: 9, reason: 'changed my mind' } });
@@ -201,9 +198,7 @@ describe('the stdio wire', () => {
   });
 
   it('hands a refused call to the SDK before the next line, so a cancel that follows reaches it', async () => {
-    const seen: string[] = [];
-    const connection = connect(ours, [waitingTool(seen)]);
-    await connection.initialize();
+    const { seen, connection } = await waitingConnection();
     // The shortcut refuses an own __proto__ argument; the SDK's request schema drops it and runs the call.
     const refused = '{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"test.wait","arguments":{"__proto__":{}}}}';
     const cancel = JSON.stringify({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 7 } });
@@ -215,9 +210,7 @@ describe('the stdio wire', () => {
   });
 
   it('runs nothing the SDK would throw away: an id beyond safe integers, a malformed progress token', async () => {
-    const seen: string[] = [];
-    const connection = connect(ours, [waitingTool(seen)]);
-    await connection.initialize();
+    const { seen, connection } = await waitingConnection();
     connection.write('{"jsonrpc":"2.0","id":1e21,"method":"tools/call","params":{"name":"test.wait","arguments":{}}}\n');
     connection.send({ id: 2, method: 'tools/call', params: { ...call('test.wait', {}), _meta: { progressToken: {} } } });
     connection.send({ id: 3, method: 'tools/call', params: { ...call('test.wait', {}), _meta: { progressToken: 1.5 } } });
@@ -227,9 +220,7 @@ describe('the stdio wire', () => {
   });
 
   it('obeys only a well-formed cancellation of its own calls', async () => {
-    const seen: string[] = [];
-    const connection = connect(ours, [waitingTool(seen)]);
-    await connection.initialize();
+    const { seen, connection } = await waitingConnection();
     connection.send({ id: 1, method: 'tools/call', params: call('test.wait', {}) });
     await expect.poll(() => seen).toEqual(['started']);
     connection.write(JSON.stringify({ method: 'notifications/cancelled', params: { requestId: 1 } }) + '\n'); // no jsonrpc
@@ -243,9 +234,7 @@ describe('the stdio wire', () => {
   });
 
   it('starts at most 32 calls at once itself and leaves the rest of a flood to the SDK', async () => {
-    const seen: string[] = [];
-    const connection = connect(ours, [waitingTool(seen)]);
-    await connection.initialize();
+    const { seen, connection } = await waitingConnection();
     const flood = Array.from({ length: 40 }, (_, i) => JSON.stringify({ jsonrpc: '2.0', id: i + 1, method: 'tools/call', params: call('test.wait', {}) }));
     connection.write(flood.join('\n') + '\n');
     await expect.poll(() => seen.length).toBe(40);
@@ -253,9 +242,7 @@ describe('the stdio wire', () => {
   });
 
   it('aborts the calls still running when the client closes stdin, answering none', async () => {
-    const seen: string[] = [];
-    const connection = connect(ours, [waitingTool(seen)]);
-    await connection.initialize();
+    const { seen, connection } = await waitingConnection();
     connection.send({ id: 5, method: 'tools/call', params: call('test.wait', {}) });
     await expect.poll(() => seen).toEqual(['started']);
     connection.stdin.end();
@@ -312,6 +299,14 @@ describe('the stdio wire', () => {
     await expect(wire.send({ jsonrpc: '2.0', id: 1, result: {} })).rejects.toThrow('closed');
   });
 });
+
+/** An initialized connection of ours serving only the waiting tool, and what that tool saw. */
+async function waitingConnection(): Promise<{ seen: string[]; connection: Connection }> {
+  const seen: string[] = [];
+  const connection = connect(ours, [waitingTool(seen)]);
+  await connection.initialize();
+  return { seen, connection };
+}
 
 /** A tool that runs until its call is aborted, telling `seen` when it starts and when it is aborted. */
 function waitingTool(seen: string[]): ToolDefinition {
