@@ -53,6 +53,7 @@ import {
   type WorkerRequest,
   type WorkerTarget,
 } from './worker-protocol.js';
+import { X11Pointer } from './x11/x11-pointer.js';
 import { forkWorker, type WorkerExit, type WorkerHandle, type WorkerSpawner } from './worker-process.js';
 
 export interface DesktopClientOptions {
@@ -67,6 +68,11 @@ export interface DesktopClientOptions {
   timeoutMs?: number;
   /** Where snapshot handles live; one per client by default. */
   snapshots?: SnapshotRegistry;
+  /**
+   * Move and read the pointer in this process over the X11 protocol when the display is a local
+   * X display (Linux only; default true there). Off, or when it cannot connect, the worker does it.
+   */
+  inProcessPointer?: boolean;
 }
 
 const DEFAULT_TIMEOUT_MS = 15_000;
@@ -81,6 +87,8 @@ const FETCH_FACTOR = 4;
 const MIN_FETCH_NODES = 2000;
 const MAX_FETCH_NODES = 8000;
 const MAX_FETCH_DEPTH = 80;
+/** After the in-process pointer could not connect, the worker moves the pointer for this long before the next try. */
+const POINTER_RETRY_MS = 5000;
 /** A snapshot of a big window takes a while: more time than a click. */
 const SNAPSHOT_TIMEOUT_MS = 60_000;
 export const MAX_WAIT_MS = 30_000;
@@ -97,6 +105,8 @@ interface Worker {
   pending: Map<number, Pending>;
   /** Why we stopped it, when we did (a timeout, close()). */
   stopReason?: string;
+  /** Waiting for the calls in flight to end (an in-process pointer call, next in order). */
+  drained: Array<() => void>;
 }
 
 type Args<K extends DesktopOp> = Parameters<WorkerOps[K]>;
@@ -111,6 +121,12 @@ export class DesktopClient implements DesktopOps {
   private readonly snapshots: SnapshotRegistry;
   private worker: Worker | undefined;
   private nextId = 1;
+  private readonly inProcessPointer: boolean;
+  private pointer: Promise<X11Pointer | undefined> | undefined;
+  private pointerRetryAt = 0;
+  /** In-process pointer calls in order: the last one, and how many are queued or running. */
+  private pointerTurn: Promise<unknown> = Promise.resolve();
+  private pointerCalls = 0;
 
   constructor(options: DesktopClientOptions = {}) {
     this.env = options.env ?? shortEnvironment(process.env);
@@ -119,6 +135,7 @@ export class DesktopClient implements DesktopOps {
     this.workerPath = options.workerPath;
     this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     this.snapshots = options.snapshots ?? new SnapshotRegistry();
+    this.inProcessPointer = options.inProcessPointer ?? this.platform === 'linux';
   }
 
   /** The running worker's pid (diagnostics and tests). */
@@ -150,7 +167,7 @@ export class DesktopClient implements DesktopOps {
   }
 
   async moveMouse(target: PointerTarget): Promise<PointerResult> {
-    return this.call('moveMouse', [target]);
+    return this.pointerCall((pointer) => pointer.move(target, OPERATION_NAMES.moveMouse), 'moveMouse', [target]);
   }
 
   async click(options: ClickOptions): Promise<ClickResult> {
@@ -188,7 +205,7 @@ export class DesktopClient implements DesktopOps {
   }
 
   async cursor(): Promise<PointerResult> {
-    return this.call('cursor', []);
+    return this.pointerCall((pointer) => pointer.position(OPERATION_NAMES.cursor), 'cursor', []);
   }
 
   /** Needs no worker: a timer in this process, ended early by the caller's abort. */
@@ -272,6 +289,9 @@ export class DesktopClient implements DesktopOps {
 
   /** Stops the worker; calls in flight fail. The next call would start a new one. */
   async close(): Promise<void> {
+    const pointer = this.pointer;
+    this.pointer = undefined;
+    (await pointer)?.close();
     const worker = this.worker;
     if (!worker) return;
     this.worker = undefined;
@@ -283,6 +303,54 @@ export class DesktopClient implements DesktopOps {
   }
 
   private call<K extends DesktopOp>(op: K, args: Args<K>, timeoutMs = this.timeoutMs, operation = OPERATION_NAMES[op]): Promise<Result<K>> {
+    // input must not interleave: a worker call made while a pointer call is queued goes after it
+    if (this.pointerCalls > 0) return this.pointerTurn.then(() => this.send(op, args, timeoutMs, operation));
+    return this.send(op, args, timeoutMs, operation);
+  }
+
+  /**
+   * A pointer call in this process when the X11 pointer is available, else in the worker. Either
+   * way it runs after the worker's calls in flight and before any worker call made after it.
+   */
+  private pointerCall<K extends 'moveMouse' | 'cursor'>(run: (pointer: X11Pointer) => Promise<Result<K>>, op: K, args: Args<K>): Promise<Result<K>> {
+    if (!this.inProcessPointer || (!this.pointer && Date.now() < this.pointerRetryAt)) return this.call(op, args);
+    const problem = missingDisplay(this.platform, this.env);
+    if (problem) return Promise.reject(adapterError('OS_ERROR', OPERATION_NAMES[op], problem));
+    this.pointerCalls++;
+    const turn = this.pointerTurn.then(async (): Promise<Result<K>> => {
+      await this.drained();
+      const pointer = await this.x11Pointer();
+      return pointer ? run(pointer) : this.send(op, args);
+    });
+    this.pointerTurn = turn.then(
+      () => this.pointerCalls--,
+      () => this.pointerCalls--,
+    );
+    return turn;
+  }
+
+  /** The connected in-process pointer, or undefined (off, or it could not connect: the worker moves the pointer, and a new try comes later). */
+  private async x11Pointer(): Promise<X11Pointer | undefined> {
+    if ((await this.pointer)?.closed) this.pointer = undefined;
+    if (!this.pointer) {
+      if (Date.now() < this.pointerRetryAt) return undefined;
+      this.pointer = X11Pointer.connect(this.env, this.timeoutMs).catch(() => {
+        this.pointerRetryAt = Date.now() + POINTER_RETRY_MS;
+        this.pointer = undefined;
+        return undefined;
+      });
+    }
+    return this.pointer;
+  }
+
+  /** Resolves when the worker has no call in flight. */
+  private drained(): Promise<void> {
+    const worker = this.worker;
+    if (!worker || worker.pending.size === 0) return Promise.resolve();
+    return new Promise((resolve) => worker.drained.push(resolve));
+  }
+
+  private send<K extends DesktopOp>(op: K, args: Args<K>, timeoutMs = this.timeoutMs, operation = OPERATION_NAMES[op]): Promise<Result<K>> {
     const problem = missingDisplay(this.platform, this.env);
     if (problem) return Promise.reject(adapterError('OS_ERROR', operation, problem));
     let worker: Worker;
@@ -328,7 +396,7 @@ export class DesktopClient implements DesktopOps {
     } catch (error) {
       throw adapterError('OS_ERROR', operation, `could not start the desktop worker: ${(error as Error).message ?? 'unknown error'}`);
     }
-    const worker: Worker = { handle, pending: new Map() };
+    const worker: Worker = { handle, pending: new Map(), drained: [] };
     handle.onMessage((message) => this.settle(worker, message));
     handle.onExit((exit) => this.exited(worker, exit));
     this.worker = worker;
@@ -341,7 +409,10 @@ export class DesktopClient implements DesktopOps {
     if (!pending) return; // already timed out
     worker.pending.delete(message.id);
     clearTimeout(pending.timer);
-    if (worker.pending.size === 0) worker.handle.setBusy?.(false);
+    if (worker.pending.size === 0) {
+      worker.handle.setBusy?.(false);
+      for (const resolve of worker.drained.splice(0)) resolve();
+    }
     if (message.ok) pending.resolve(message.result);
     else pending.reject(fromWireError(message.error, pending.operation));
   }
@@ -360,6 +431,7 @@ export class DesktopClient implements DesktopOps {
       pending.reject(adapterError('OS_ERROR', pending.operation, crashMessage(pending.operation, exit, worker), { exitCode: exit.code, signal: exit.signal }));
     }
     worker.pending.clear();
+    for (const resolve of worker.drained.splice(0)) resolve();
   }
 }
 

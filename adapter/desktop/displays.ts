@@ -34,11 +34,16 @@ export function parseXrandrMonitors(stdout: string, scaleFactor = 1): DisplayInf
 }
 
 /** `scaleFactor`: physical pixels per point of the main display (nut-js's pixel density on macOS, else 1). */
-export async function listDisplays(screen: ScreenSize, platform: NodeJS.Platform = process.platform, scaleFactor = 1): Promise<DisplayInfo[]> {
+export async function listDisplays(
+  screen: ScreenSize,
+  platform: NodeJS.Platform = process.platform,
+  scaleFactor = 1,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<DisplayInfo[]> {
   const whole: DisplayInfo[] = [{ index: 0, name: 'desktop', primary: true, x: 0, y: 0, ...screen, scaleFactor }];
   if (platform !== 'linux') return whole;
   const stdout = await new Promise<string>((resolve) => {
-    execFile('xrandr', ['--listmonitors'], { timeout: 3000, windowsHide: true, env: helperEnvironment() }, (error, out) => resolve(error ? '' : out));
+    execFile('xrandr', ['--listmonitors'], { timeout: 3000, windowsHide: true, env: helperEnvironment(env) }, (error, out) => resolve(error ? '' : out));
   });
   const monitors = parseXrandrMonitors(stdout);
   return monitors.length > 0 ? monitors : whole;

@@ -32,7 +32,7 @@ import type {
   ScrollResult,
   TypeResult,
 } from './desktop-ops.js';
-import { listDisplays } from './displays.js';
+import { DisplayLayout } from './display-layout.js';
 import { encodeFrame } from './image-encoder.js';
 import { nutKeyName, parseKeyCombo } from './keys.js';
 import { requireMacGrant } from './mac-permissions.js';
@@ -57,18 +57,18 @@ const DRAG_STEP_PX = 20;
 const MAX_DRAG_STEPS = 2000;
 /** All the pauses of one drag together: longer paths move with shorter pauses. */
 export const MAX_DRAG_PAUSE_MS = 10_000;
-/** For the `display` field of pointer results the layout is re-read at most this often (xrandr is a process); a change of desktop size re-reads at once. */
-const DISPLAYS_TTL_MS = 2000;
 
 export class NutDesktop implements WorkerOps {
   private densityCache: number | undefined;
-  private displaysCache: { at: number; desktop: ScreenSize; displays: DisplayInfo[] } | undefined;
+  private readonly layout: DisplayLayout;
   private a11y: AccessibilityProvider | undefined;
 
   private constructor(
     private readonly nut: Nut,
     private readonly platform: NodeJS.Platform,
-  ) {}
+  ) {
+    this.layout = new DisplayLayout(platform);
+  }
 
   static load(platform: NodeJS.Platform = process.platform): NutDesktop {
     const nut = createRequire(import.meta.url)('@nut-tree-fork/nut-js') as Nut;
@@ -310,16 +310,9 @@ export class NutDesktop implements WorkerOps {
     return { x: Math.round(at.x * d), y: Math.round(at.y * d) };
   }
 
-  /** `fresh` for calls that name a display (they must see a layout change at once); pointer results may use a layout up to 2 s old. */
+  /** `fresh` for calls that name a display; pointer results may use a layout up to 2 s old. */
   private async displays(desktop: ScreenSize, fresh = false): Promise<DisplayInfo[]> {
-    const cached = this.displaysCache;
-    const now = Date.now();
-    if (!fresh && cached && now - cached.at < DISPLAYS_TTL_MS && cached.desktop.width === desktop.width && cached.desktop.height === desktop.height) {
-      return cached.displays;
-    }
-    const displays = await listDisplays(desktop, this.platform, await this.density());
-    this.displaysCache = { at: now, desktop, displays };
-    return displays;
+    return this.layout.of(desktop, await this.density(), fresh);
   }
 
   private async accessibility(): Promise<AccessibilityProvider> {

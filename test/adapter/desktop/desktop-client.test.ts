@@ -28,6 +28,7 @@ function fake(mode: string, options: DesktopClientOptions = {}, extraEnv: Record
     workerPath: FAKE_WORKER,
     platform: 'linux',
     env: { ...process.env, DISPLAY: ':0', FAKE_WORKER_MODE: mode, ...extraEnv },
+    inProcessPointer: false, // the stand-in worker answers every call, pointer calls included
     ...options,
   });
   clients.push(client);

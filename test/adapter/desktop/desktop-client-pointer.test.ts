@@ -1,0 +1,94 @@
+/**
+ * The desktop client moves and reads the pointer itself on a local X display (Xvfb here), in
+ * order with the calls its worker runs (the scripted stand-in worker, whose answers say it
+ * answered), and falls back to the worker when the display cannot be used.
+ */
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
+import { DesktopClient, type DesktopClientOptions } from '../../../adapter/desktop/desktop-client.js';
+import { missingDesktopPrereq, onPath, skipDesktop, startXvfb, type Xvfb } from './fixtures/xvfb.js';
+
+const FAKE_WORKER = path.join(path.dirname(fileURLToPath(import.meta.url)), 'fixtures/fake-worker.mjs');
+const missing = missingDesktopPrereq() ?? (onPath('xdotool') ? undefined : 'xdotool is not installed (apt-get install xdotool)');
+
+describe.skipIf(skipDesktop(missing, 'in-process pointer client tests'))('the desktop client and the in-process pointer', () => {
+  let xvfb: Xvfb;
+  const clients: DesktopClient[] = [];
+  const client = (mode: string, options: DesktopClientOptions = {}, display?: string) => {
+    const made = new DesktopClient({
+      workerPath: FAKE_WORKER,
+      platform: 'linux',
+      env: { PATH: process.env.PATH, DISPLAY: display ?? xvfb.display, FAKE_WORKER_MODE: mode },
+      ...options,
+    });
+    clients.push(made);
+    return made;
+  };
+  const pointerAt = () => spawnSync('xdotool', ['getmouselocation', '--shell'], { env: { ...process.env, DISPLAY: xvfb.display }, encoding: 'utf8' }).stdout;
+
+  beforeAll(async () => {
+    if (missing) throw new Error(`REQUIRE_DESKTOP_TESTS=1 but ${missing}`);
+    xvfb = await startXvfb(1280, 800);
+  });
+  afterEach(async () => {
+    await Promise.all(clients.splice(0).map((c) => c.close()));
+  });
+  afterAll(async () => {
+    await xvfb?.stop();
+  });
+
+  test('moves and reads the pointer without starting a worker', async () => {
+    const desktop = client('echo');
+    expect(await desktop.moveMouse({ x: 111, y: 222 })).toEqual({ x: 111, y: 222, display: 0 });
+    expect(pointerAt()).toMatch(/X=111\nY=222/);
+    expect(await desktop.cursor()).toEqual({ x: 111, y: 222, display: 0 });
+    expect(desktop.workerPid).toBeUndefined();
+  });
+
+  test('runs in call order with worker calls: after the ones before it, before the ones after it', async () => {
+    const desktop = client('slow'); // the stand-in answers each call after 300 ms
+    const order: string[] = [];
+    const track = <T>(name: string, promise: Promise<T>) => promise.then((value) => (order.push(name), value));
+    await desktop.moveMouse({ x: 5, y: 5 });
+    const calls = [
+      track('worker 1', desktop.screenSize()),
+      track('move', desktop.moveMouse({ x: 400, y: 300 })),
+      track('worker 2', desktop.screenSize()),
+      track('cursor', desktop.cursor()),
+    ];
+    // while the first worker call runs, the pointer has not moved yet
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    expect(pointerAt()).toMatch(/X=5\nY=5/);
+    await Promise.all(calls);
+    expect(order).toEqual(['worker 1', 'move', 'worker 2', 'cursor']);
+    expect(await calls[3]).toEqual({ x: 400, y: 300, display: 0 });
+  });
+
+  test('a refused point is refused here, and later calls still run', async () => {
+    const desktop = client('echo');
+    await expect(desktop.moveMouse({ x: 5000, y: 0 })).rejects.toMatchObject({ code: 'INVALID_INPUT', operation: 'input.move' });
+    expect(await desktop.moveMouse({ x: 9, y: 8 })).toMatchObject({ x: 9, y: 8 });
+  });
+
+  test('the worker moves the pointer when the display is not a usable local one, or when asked to', async () => {
+    const noServer = client('echo', {}, ':31999');
+    expect(await noServer.moveMouse({ x: 1, y: 2 })).toMatchObject({ op: 'moveMouse', args: [{ x: 1, y: 2 }] });
+    expect(await noServer.cursor()).toMatchObject({ op: 'cursor' }); // no new try within the retry pause
+    const remote = client('echo', {}, 'localhost:10.0');
+    expect(await remote.cursor()).toMatchObject({ op: 'cursor' });
+    const off = client('echo', { inProcessPointer: false });
+    expect(await off.moveMouse({ x: 1, y: 2 })).toMatchObject({ op: 'moveMouse' });
+  });
+
+  test('after the X server went away the calls go to the worker (which reports what it finds there)', async () => {
+    const doomed = await startXvfb(640, 480);
+    const desktop = client('echo', {}, doomed.display);
+    expect(await desktop.cursor()).toMatchObject({ display: 0 });
+    expect(desktop.workerPid).toBeUndefined();
+    await doomed.stop();
+    expect(await desktop.cursor()).toMatchObject({ op: 'cursor' });
+    expect(await desktop.moveMouse({ x: 1, y: 1 })).toMatchObject({ op: 'moveMouse' });
+  });
+});
