@@ -38,13 +38,14 @@ import {
 import { shortEnvironment } from '../process/child-env.js';
 import { missingDisplay } from './display-env.js';
 import { parseKeyCombo } from './keys.js';
-import { MAX_WHEEL_CLICKS, wheelClicks } from './scroll-units.js';
+import { scrollClicks } from './scroll-units.js';
 import { planTyping } from './typing-plan.js';
 import { SnapshotRegistry } from './ui/snapshot-registry.js';
 import type { NativeSnapshot, UiFindOptions, UiFindResult, UiSnapshot, UiSnapshotOptions } from './ui/ui-model.js';
 import { shapeTree, walk } from './ui/ui-tree.js';
 import {
   fromWireError,
+  isRefTarget,
   isWorkerResponse,
   OPERATION_NAMES,
   type DesktopOp,
@@ -172,23 +173,37 @@ export class DesktopClient implements DesktopOps {
 
   async click(options: ClickOptions): Promise<ClickResult> {
     const target = this.workerTarget(options.target, OPERATION_NAMES.click);
-    return this.call('click', [{ ...options, target }]);
+    const args: Args<'click'> = [{ ...options, target }];
+    // modifiers need the keyboard and an element its bounds: both are the worker's
+    if (options.modifiers.length > 0 || isRefTarget(target)) return this.call('click', args);
+    return this.pointerCall((pointer) => pointer.canPress && pointer.click(target, options.button, options.clicks, OPERATION_NAMES.click), 'click', args);
   }
 
   async scroll(options: ScrollOptions): Promise<ScrollResult> {
-    checkWheel(options); // before any worker starts
+    const clicks = scrollClicks(options, OPERATION_NAMES.scroll); // refuses before any worker starts
     const target = this.workerTarget(options.target, OPERATION_NAMES.scroll);
-    return this.call('scroll', [{ ...options, target }]);
+    const args: Args<'scroll'> = [{ ...options, target }];
+    if (isRefTarget(target)) return this.call('scroll', args);
+    return this.pointerCall((pointer) => pointer.canPress && pointer.scroll(target, clicks, OPERATION_NAMES.scroll), 'scroll', args);
   }
 
   async drag(options: DragOptions): Promise<DragResult> {
     if (options.path.length < 2) return Promise.reject(adapterError('INVALID_INPUT', OPERATION_NAMES.drag, 'a drag path needs at least two points'));
-    // the worker caps the pauses of one drag at 10 s in all (MAX_DRAG_PAUSE_MS), whatever the path
-    return this.call('drag', [options], this.timeoutMs + 10_000);
+    const { path: points, button, stepDelayMs } = options;
+    // the pauses of one drag are capped at 10 s in all (MAX_DRAG_PAUSE_MS), whatever the path
+    return this.pointerCall(
+      (pointer) => pointer.canPress && pointer.drag(points, button, stepDelayMs, OPERATION_NAMES.drag),
+      'drag',
+      [options],
+      this.timeoutMs + 10_000,
+    );
   }
 
   async mouseButton(options: ButtonOptions): Promise<ButtonResult> {
-    return this.call('mouseButton', [options]);
+    const operation = options.action === 'down' ? 'input.down' : 'input.up';
+    return this.pointerCall((pointer) => pointer.canPress && pointer.button(options.action, options.target, options.button, operation), 'mouseButton', [
+      options,
+    ]);
   }
 
   async typeText(text: string, options: TypeOptions = {}): Promise<TypeResult> {
@@ -312,15 +327,21 @@ export class DesktopClient implements DesktopOps {
    * A pointer call in this process when the X11 pointer is available, else in the worker. Either
    * way it runs after the worker's calls in flight and before any worker call made after it.
    */
-  private pointerCall<K extends 'moveMouse' | 'cursor'>(run: (pointer: X11Pointer) => Promise<Result<K>>, op: K, args: Args<K>): Promise<Result<K>> {
-    if (!this.inProcessPointer || (!this.pointer && Date.now() < this.pointerRetryAt)) return this.call(op, args);
+  private pointerCall<K extends DesktopOp>(
+    /** The call in this process, or false when this pointer cannot make it (no XTest). */
+    run: (pointer: X11Pointer) => Promise<Result<K>> | false,
+    op: K,
+    args: Args<K>,
+    timeoutMs = this.timeoutMs,
+  ): Promise<Result<K>> {
+    if (!this.inProcessPointer || (!this.pointer && Date.now() < this.pointerRetryAt)) return this.call(op, args, timeoutMs);
     const problem = missingDisplay(this.platform, this.env);
     if (problem) return Promise.reject(adapterError('OS_ERROR', OPERATION_NAMES[op], problem));
     this.pointerCalls++;
     const turn = this.pointerTurn.then(async (): Promise<Result<K>> => {
       await this.drained();
       const pointer = await this.x11Pointer();
-      return pointer ? run(pointer) : this.send(op, args);
+      return (pointer && run(pointer)) || this.send(op, args, timeoutMs);
     });
     this.pointerTurn = turn.then(
       () => this.pointerCalls--,
@@ -450,16 +471,6 @@ function crashMessage(operation: string, exit: WorkerExit, worker: Worker): stri
     return `${base}. nut-js ${noDisplay ? 'could not open the display' : 'crashed in native code'}: check that DISPLAY names a running X server this user may access (and XAUTHORITY, if it needs one)`;
   }
   return base;
-}
-
-/** The same limits the worker applies, checked here so a bad request needs no worker. */
-function checkWheel(options: ScrollOptions): void {
-  const x = Math.abs(wheelClicks(options.dx, options.unit));
-  const y = Math.abs(wheelClicks(options.dy, options.unit));
-  if (x === 0 && y === 0) throw adapterError('INVALID_INPUT', OPERATION_NAMES.scroll, 'give dx or dy (non-zero) to scroll');
-  if (x > MAX_WHEEL_CLICKS || y > MAX_WHEEL_CLICKS) {
-    throw adapterError('INVALID_INPUT', OPERATION_NAMES.scroll, `at most ${MAX_WHEEL_CLICKS} wheel clicks per call on each axis (asked ${Math.max(x, y)})`);
-  }
 }
 
 /**

@@ -36,7 +36,8 @@ import { DisplayLayout } from './display-layout.js';
 import { encodeFrame } from './image-encoder.js';
 import { nutKeyName, parseKeyCombo } from './keys.js';
 import { requireMacGrant } from './mac-permissions.js';
-import { MAX_WHEEL_CLICKS, wheelClicks } from './scroll-units.js';
+import { scrollClicks } from './scroll-units.js';
+import { clickSteps, dragSteps, wheelSteps, type PointerStep } from './pointer-actions.js';
 import { planTyping } from './typing-plan.js';
 import { loadAccessibilityProvider, type AccessibilityProvider } from './ui/accessibility-provider.js';
 import type { NativeSnapshot } from './ui/ui-model.js';
@@ -47,16 +48,8 @@ type Nut = typeof NutJs;
 /** Lets the target app fetch the clipboard before the next keystrokes arrive (GTK pastes asynchronously). */
 const PASTE_SETTLE_MS = 50;
 const CLIPBOARD_ATTEMPTS = 25;
-/** Between the clicks of a double or triple click: well inside every OS's multi-click interval. */
-const MULTI_CLICK_GAP_MS = 30;
-const WHEEL_CLICK_GAP_MS = 8;
 /** After clicking an element to focus it, before typing. */
 const FOCUS_SETTLE_MS = 60;
-/** Drags move in steps of at most this many pixels, so apps see a continuous motion. */
-const DRAG_STEP_PX = 20;
-const MAX_DRAG_STEPS = 2000;
-/** All the pauses of one drag together: longer paths move with shorter pauses. */
-export const MAX_DRAG_PAUSE_MS = 10_000;
 
 export class NutDesktop implements WorkerOps {
   private densityCache: number | undefined;
@@ -137,38 +130,15 @@ export class NutDesktop implements WorkerOps {
   async click(options: { target?: WorkerTarget; button: MouseButton; clicks: 1 | 2 | 3; modifiers: Modifier[] }): Promise<ClickResult> {
     requireMacGrant('accessibility', OP.click, this.platform);
     const at = options.target ? await this.goTo(options.target, OP.click) : await this.here();
-    const button = BUTTONS[options.button](this.nut);
-    await this.holding(options.modifiers, OP.click, async () => {
-      for (let i = 0; i < options.clicks; i++) {
-        if (i > 0) await sleep(MULTI_CLICK_GAP_MS);
-        await this.nut.mouse.pressButton(button);
-        await this.nut.mouse.releaseButton(button);
-      }
-    });
+    await this.holding(options.modifiers, OP.click, () => this.play(clickSteps(options.button, options.clicks)));
     return { ...at, button: options.button, clicks: options.clicks, modifiers: options.modifiers };
   }
 
   async scroll(options: { target?: WorkerTarget; dx: number; dy: number; unit: 'clicks' | 'lines' | 'pixels' }): Promise<ScrollResult> {
     requireMacGrant('accessibility', OP.scroll, this.platform);
-    const clicks = { x: wheelClicks(options.dx, options.unit), y: wheelClicks(options.dy, options.unit) };
-    if (Math.abs(clicks.x) > MAX_WHEEL_CLICKS || Math.abs(clicks.y) > MAX_WHEEL_CLICKS) {
-      throw adapterError(
-        'INVALID_INPUT',
-        OP.scroll,
-        `at most ${MAX_WHEEL_CLICKS} wheel clicks per call on each axis (asked ${Math.abs(clicks.y) || Math.abs(clicks.x)})`,
-      );
-    }
-    if (clicks.x === 0 && clicks.y === 0) throw adapterError('INVALID_INPUT', OP.scroll, 'give dx or dy (non-zero) to scroll');
+    const clicks = scrollClicks(options, OP.scroll);
     const at = options.target ? await this.goTo(options.target, OP.scroll) : await this.here();
-    const { mouse } = this.nut;
-    // One wheel click at a time, a few ms apart like a real wheel: a burst sent at once can lose a click in the app.
-    const steps: Array<() => Promise<unknown>> = [];
-    for (let i = 0; i < Math.abs(clicks.y); i++) steps.push(() => (clicks.y > 0 ? mouse.scrollDown(1) : mouse.scrollUp(1)));
-    for (let i = 0; i < Math.abs(clicks.x); i++) steps.push(() => (clicks.x > 0 ? mouse.scrollRight(1) : mouse.scrollLeft(1)));
-    for (const [i, step] of steps.entries()) {
-      if (i > 0) await sleep(WHEEL_CLICK_GAP_MS);
-      await step();
-    }
+    await this.play(wheelSteps(clicks));
     return { ...at, clicks };
   }
 
@@ -177,20 +147,7 @@ export class NutDesktop implements WorkerOps {
     const screen = await this.screenSize();
     // Every point is checked before the button goes down: a bad point must not leave a half-done drag.
     const path = options.path.map((p) => toPhysical(p, screen, OP.drag));
-    const steps = interpolate(path, DRAG_STEP_PX, MAX_DRAG_STEPS);
-    const button = BUTTONS[options.button](this.nut);
-    const pause = Math.min(options.stepDelayMs, Math.floor(MAX_DRAG_PAUSE_MS / steps.length));
-    await this.setPointer(path[0]!);
-    await this.nut.mouse.pressButton(button);
-    try {
-      for (const point of steps.slice(1)) {
-        if (pause > 0) await sleep(pause);
-        await this.setPointer(point);
-      }
-      if (pause > 0) await sleep(pause);
-    } finally {
-      await this.nut.mouse.releaseButton(button);
-    }
+    await this.play(dragSteps(path, options.button, options.stepDelayMs));
     return { button: options.button, path, start: await this.located(path[0]!), end: await this.located(path[path.length - 1]!) };
   }
 
@@ -198,9 +155,7 @@ export class NutDesktop implements WorkerOps {
     const operation = options.action === 'down' ? 'input.down' : 'input.up';
     requireMacGrant('accessibility', operation, this.platform);
     const at = options.target ? await this.goTo(options.target, operation) : await this.here();
-    const button = BUTTONS[options.button](this.nut);
-    if (options.action === 'down') await this.nut.mouse.pressButton(button);
-    else await this.nut.mouse.releaseButton(button);
+    await this.play([{ kind: options.action === 'down' ? 'press' : 'release', button: options.button, delayMs: 0 }]);
     return { ...at, action: options.action, button: options.button };
   }
 
@@ -362,6 +317,36 @@ export class NutDesktop implements WorkerOps {
     await this.nut.keyboard.type(...this.nutKeys([...modifiers, key], OP.pressKeys));
   }
 
+  /** Plays the steps in time; a button the steps pressed is released when a later step fails. */
+  private async play(steps: readonly PointerStep[]): Promise<void> {
+    const { mouse } = this.nut;
+    const pressed = new Set<MouseButton>();
+    try {
+      for (const step of steps) {
+        if (step.delayMs > 0) await sleep(step.delayMs);
+        switch (step.kind) {
+          case 'move':
+            await this.setPointer(step.point);
+            break;
+          case 'press':
+            await mouse.pressButton(BUTTONS[step.button](this.nut));
+            pressed.add(step.button);
+            break;
+          case 'release':
+            await mouse.releaseButton(BUTTONS[step.button](this.nut));
+            pressed.delete(step.button);
+            break;
+          case 'wheel':
+            if (step.axis === 'y') await (step.direction > 0 ? mouse.scrollDown(1) : mouse.scrollUp(1));
+            else await (step.direction > 0 ? mouse.scrollRight(1) : mouse.scrollLeft(1));
+        }
+      }
+    } catch (error) {
+      for (const button of pressed) await mouse.releaseButton(BUTTONS[button](this.nut)).catch(() => undefined);
+      throw error;
+    }
+  }
+
   private async setPointer(point: ScreenPoint): Promise<void> {
     const d = await this.density();
     await this.nut.mouse.setPosition(new this.nut.Point(point.x / d, point.y / d));
@@ -378,23 +363,6 @@ export class NutDesktop implements WorkerOps {
     }
     return this.densityCache;
   }
-}
-
-/** The points of a path with steps of at most `step` pixels between them (the given points included). */
-export function interpolate(path: readonly ScreenPoint[], step: number, maxPoints: number): ScreenPoint[] {
-  const out: ScreenPoint[] = [path[0]!];
-  for (let i = 1; i < path.length; i++) {
-    const from = path[i - 1]!;
-    const to = path[i]!;
-    const n = Math.max(1, Math.ceil(Math.hypot(to.x - from.x, to.y - from.y) / step));
-    for (let k = 1; k <= n; k++) out.push({ x: Math.round(from.x + ((to.x - from.x) * k) / n), y: Math.round(from.y + ((to.y - from.y) * k) / n) });
-  }
-  if (out.length <= maxPoints) return out;
-  // too many: thin evenly, keeping the end point
-  const stride = out.length / maxPoints;
-  const thinned = Array.from({ length: maxPoints - 1 }, (_, i) => out[Math.floor(i * stride)]!);
-  thinned.push(out[out.length - 1]!);
-  return thinned;
 }
 
 const BUTTONS: Record<MouseButton, (nut: Nut) => NutJs.Button> = {

@@ -1,25 +1,47 @@
 /**
- * The pointer moved and read in the server process over the X11 protocol: WarpPointer then
- * QueryPointer, which is what libnut does through Xlib, without the round trip to the desktop
- * worker. These are the calls a computer-use model makes most often. The code is plain protocol
- * over a socket, so it cannot crash the server the way native code can. Only a local X display
- * qualifies; anything else stays with the worker.
+ * The pointer driven from the server process over the X11 protocol: WarpPointer and
+ * QueryPointer to move and read it, XTest's FakeInput for buttons, the wheel and the motion of a
+ * drag. That is what libnut does through Xlib, without the round trip to the desktop worker, for
+ * the calls a computer-use model makes most. The code is plain protocol over a socket, so it
+ * cannot crash the server the way native code can. Only a local X display qualifies; anything
+ * else (and anything needing the keyboard or the accessibility tree) stays with the worker.
  */
 import { adapterError } from '../../errors.js';
 import { displayAt, toPhysical } from '../coordinates.js';
-import type { PointerResult, PointerTarget, ScreenPoint, ScreenSize } from '../desktop-ops.js';
+import type {
+  ButtonResult,
+  ClickResult,
+  DragResult,
+  MouseButton,
+  PointerResult,
+  PointerTarget,
+  ScreenPoint,
+  ScreenSize,
+  ScrollResult,
+} from '../desktop-ops.js';
 import { DisplayLayout } from '../display-layout.js';
+import { clickSteps, dragSteps, totalDelayMs, wheelSteps, type PointerStep } from '../pointer-actions.js';
 import { localX11Address, readCookie, untrustedSocket } from './x11-address.js';
 import { X11Connection, X11Error } from './x11-connection.js';
 
 const OPCODE_WARP_POINTER = 41;
 const OPCODE_QUERY_POINTER = 38;
+const OPCODE_QUERY_EXTENSION = 98;
+const XTEST_FAKE_INPUT = 2;
+const BUTTON_PRESS = 4;
+const BUTTON_RELEASE = 5;
+const MOTION_NOTIFY = 6;
+const BUTTONS: Record<MouseButton, number> = { left: 1, middle: 2, right: 3 };
+/** X11's wheel buttons: 4 up, 5 down, 6 left, 7 right. */
+const WHEEL = { y: { [-1]: 4, 1: 5 }, x: { [-1]: 6, 1: 7 } } as const;
 
 export class X11Pointer {
   private constructor(
     private readonly connection: X11Connection,
     private readonly layout: DisplayLayout,
     private readonly timeoutMs: number,
+    /** XTest's major opcode, when the server has the extension (buttons and the wheel need it). */
+    private readonly xtest: number | undefined,
   ) {}
 
   /** Connects to the display `env` names; rejects with the reason when it is not a local X display we can trust and reach. */
@@ -29,7 +51,18 @@ export class X11Pointer {
     const untrusted = untrustedSocket(address.socketPath);
     if (untrusted) throw new X11Error(untrusted);
     const connection = await X11Connection.open(address.socketPath, address.screen, readCookie(env, address.display), timeoutMs);
-    return new X11Pointer(connection, new DisplayLayout('linux', env), timeoutMs);
+    try {
+      const reply = await connection.exchange([queryExtension('XTEST')], timeoutMs);
+      return new X11Pointer(connection, new DisplayLayout('linux', env), timeoutMs, reply[8] ? reply[9] : undefined);
+    } catch (error) {
+      connection.close();
+      throw error;
+    }
+  }
+
+  /** Whether buttons and the wheel can be used here (the X server has XTest). */
+  get canPress(): boolean {
+    return this.xtest !== undefined;
   }
 
   get closed(): boolean {
@@ -42,31 +75,126 @@ export class X11Pointer {
   }
 
   async move(target: PointerTarget, operation: string): Promise<PointerResult> {
-    const desktop = this.desktop;
-    const point = toPhysical(target, desktop, operation); // refuses a point outside before anything moves
-    return this.located(await this.exchange([warp(this.connection.screen.root, point), query(this.connection.screen.root)], operation), desktop);
+    return this.failing(operation, () => this.goTo(target, operation));
   }
 
   async position(operation: string): Promise<PointerResult> {
-    return this.located(await this.exchange([query(this.connection.screen.root)], operation), this.desktop);
+    return this.failing(operation, () => this.here());
+  }
+
+  async click(target: PointerTarget | undefined, button: MouseButton, clicks: 1 | 2 | 3, operation: string): Promise<ClickResult> {
+    return this.failing(operation, async () => {
+      const at = target ? await this.goTo(target, operation) : await this.here();
+      await this.play(clickSteps(button, clicks));
+      return { ...at, button, clicks, modifiers: [] };
+    });
+  }
+
+  async scroll(target: PointerTarget | undefined, clicks: { x: number; y: number }, operation: string): Promise<ScrollResult> {
+    return this.failing(operation, async () => {
+      const at = target ? await this.goTo(target, operation) : await this.here();
+      await this.play(wheelSteps(clicks));
+      return { ...at, clicks };
+    });
+  }
+
+  async drag(path: readonly PointerTarget[], button: MouseButton, stepDelayMs: number, operation: string): Promise<DragResult> {
+    return this.failing(operation, async () => {
+      const desktop = this.desktop;
+      // every point is checked before the button goes down: a bad point must not leave a half-done drag
+      const points = path.map((p) => toPhysical(p, desktop, operation));
+      await this.play(dragSteps(points, button, stepDelayMs));
+      return { button, path: points, start: await this.located(points[0]!, desktop), end: await this.located(points[points.length - 1]!, desktop) };
+    });
+  }
+
+  async button(action: 'down' | 'up', target: PointerTarget | undefined, button: MouseButton, operation: string): Promise<ButtonResult> {
+    return this.failing(operation, async () => {
+      const at = target ? await this.goTo(target, operation) : await this.here();
+      await this.play([{ kind: action === 'down' ? 'press' : 'release', button, delayMs: 0 }]);
+      return { ...at, action, button };
+    });
   }
 
   close(): void {
     this.connection.close();
   }
 
-  private async exchange(requests: Buffer[], operation: string): Promise<ScreenPoint> {
+  /**
+   * Sends the whole plan as one batch of XTest events, each delayed by the X server itself
+   * (FakeInput's time field), and waits for the QueryPointer after them. One wake-up per action
+   * instead of one per step: on these machines each wake-up after idle costs far more CPU than
+   * the step. The X server goes on with the batch after an error, so a pressed button is released.
+   */
+  private async play(steps: readonly PointerStep[]): Promise<void> {
+    const requests = steps.flatMap((step) => {
+      switch (step.kind) {
+        case 'move':
+          return [this.fakeInput(MOTION_NOTIFY, 0, step.delayMs, step.point)];
+        case 'press':
+          return [this.fakeInput(BUTTON_PRESS, BUTTONS[step.button], step.delayMs)];
+        case 'release':
+          return [this.fakeInput(BUTTON_RELEASE, BUTTONS[step.button], step.delayMs)];
+        case 'wheel': {
+          const wheel = WHEEL[step.axis][step.direction];
+          return [this.fakeInput(BUTTON_PRESS, wheel, step.delayMs), this.fakeInput(BUTTON_RELEASE, wheel, 0)];
+        }
+      }
+    });
+    await this.exchange(requests, totalDelayMs(steps));
+  }
+
+  private get root(): number {
+    return this.connection.screen.root;
+  }
+
+  /** Moves to a point (physical, or in a space), refusing one outside before anything moves; returns the point the X server reports. */
+  private async goTo(target: PointerTarget, operation: string): Promise<PointerResult> {
+    const desktop = this.desktop;
+    const point = toPhysical(target, desktop, operation);
+    return this.located(await this.exchange([warp(this.root, point)]), desktop);
+  }
+
+  private async here(): Promise<PointerResult> {
+    return this.located(await this.exchange([]), this.desktop);
+  }
+
+  /** Sends the requests and a QueryPointer after them; returns where the pointer is then. `delayMs`: what the requests ask the server to wait. */
+  private async exchange(requests: Buffer[], delayMs = 0): Promise<ScreenPoint> {
+    const reply = await this.connection.exchange([...requests, query(this.root)], this.timeoutMs + delayMs);
+    return { x: reply.readInt16LE(16), y: reply.readInt16LE(18) }; // root-x, root-y
+  }
+
+  /** X11 failures become the adapter's errors, named after the operation. */
+  private async failing<T>(operation: string, run: () => Promise<T>): Promise<T> {
     try {
-      const reply = await this.connection.exchange(requests, this.timeoutMs);
-      return { x: reply.readInt16LE(16), y: reply.readInt16LE(18) }; // QueryPointer: root-x, root-y
+      return await run();
     } catch (error) {
-      const message = (error as Error).message;
-      throw adapterError(/did not answer within/.test(message) ? 'TIMEOUT' : 'OS_ERROR', operation, `${operation} failed: ${message}`);
+      if (!(error instanceof X11Error)) throw error;
+      throw adapterError(/did not answer within/.test(error.message) ? 'TIMEOUT' : 'OS_ERROR', operation, `${operation} failed: ${error.message}`);
     }
   }
 
   private async located(point: ScreenPoint, desktop: ScreenSize): Promise<PointerResult> {
     return { ...point, display: displayAt(point, await this.layout.of(desktop, 1)) };
+  }
+
+  /** XTest FakeInput: a button event, or an absolute motion to `point`, processed `delayMs` after the request before it. */
+  private fakeInput(type: number, detail: number, delayMs: number, point?: ScreenPoint): Buffer {
+    if (this.xtest === undefined) throw new X11Error('the X server has no XTest extension');
+    const request = Buffer.alloc(36);
+    request.writeUInt8(this.xtest, 0);
+    request.writeUInt8(XTEST_FAKE_INPUT, 1);
+    request.writeUInt16LE(9, 2);
+    request.writeUInt8(type, 4);
+    request.writeUInt8(detail, 5);
+    request.writeUInt32LE(delayMs, 8);
+    if (point) {
+      request.writeUInt32LE(this.root, 12);
+      request.writeInt16LE(point.x, 24);
+      request.writeInt16LE(point.y, 26);
+    }
+    return request;
   }
 }
 
@@ -87,5 +215,15 @@ function query(root: number): Buffer {
   request.writeUInt8(OPCODE_QUERY_POINTER, 0);
   request.writeUInt16LE(2, 2);
   request.writeUInt32LE(root, 4);
+  return request;
+}
+
+function queryExtension(name: string): Buffer {
+  const bytes = Buffer.from(name, 'latin1');
+  const request = Buffer.alloc(8 + Math.ceil(bytes.length / 4) * 4);
+  request.writeUInt8(OPCODE_QUERY_EXTENSION, 0);
+  request.writeUInt16LE(request.length / 4, 2);
+  request.writeUInt16LE(bytes.length, 4);
+  bytes.copy(request, 8);
   return request;
 }

@@ -40,10 +40,14 @@ describe.skipIf(skipDesktop(missing, 'desktop actions and accessibility Xvfb tes
     let workerHome: string;
     let server: TestHttpServer;
     let client: TestClient;
+    /** The same server, but its pointer calls all go to the nut-js worker. */
+    let viaWorker: { desktop: DesktopClient; server: TestHttpServer; client: TestClient };
+    /** Whom the calls go to: `client`, or `viaWorker.client` while the actions run a second time. */
+    let actor: TestClient;
     let origin: { x: number; y: number };
 
-    const call = (name: string, args: Record<string, unknown> = {}, on: TestClient = client) => on.callTool({ name, arguments: args });
-    const ok = async (name: string, args: Record<string, unknown> = {}, on: TestClient = client) => {
+    const call = (name: string, args: Record<string, unknown> = {}, on: TestClient = actor) => on.callTool({ name, arguments: args });
+    const ok = async (name: string, args: Record<string, unknown> = {}, on: TestClient = actor) => {
       const result = await call(name, args, on);
       expect(result.isError, `${name} failed: ${textOf(result)}`).toBeFalsy();
       return result;
@@ -77,17 +81,20 @@ describe.skipIf(skipDesktop(missing, 'desktop actions and accessibility Xvfb tes
       page = await browser.newPage();
       await page.setContent(fs.readFileSync(PAGE, 'utf8'));
       workerHome = makeTempDir('desktop-worker-home-');
-      desktop = new DesktopClient({
-        env: {
-          ...process.env,
-          DISPLAY: xvfb.display,
-          DBUS_SESSION_BUS_ADDRESS: bus.address,
-          HOME: workerHome,
-          XDG_CACHE_HOME: path.join(workerHome, '.cache'),
-        },
-      });
+      const env = {
+        ...process.env,
+        DISPLAY: xvfb.display,
+        DBUS_SESSION_BUS_ADDRESS: bus.address,
+        HOME: workerHome,
+        XDG_CACHE_HOME: path.join(workerHome, '.cache'),
+      };
+      desktop = new DesktopClient({ env });
       server = await startDesktopServer(desktop);
       client = await connectModernHttp(server.url);
+      actor = client;
+      const workerDesktop = new DesktopClient({ env, inProcessPointer: false });
+      const workerServer = await startDesktopServer(workerDesktop);
+      viaWorker = { desktop: workerDesktop, server: workerServer, client: await connectModernHttp(workerServer.url) };
       // the page learns where it is on the screen from a real pointer move
       await client.callTool({ name: 'input.move', arguments: { x: 2000, y: 700 } });
       for (let i = 0; i < 100 && !(await state()).origin; i++) await new Promise((resolve) => setTimeout(resolve, 100));
@@ -99,6 +106,9 @@ describe.skipIf(skipDesktop(missing, 'desktop actions and accessibility Xvfb tes
       await client?.close();
       await server?.close();
       await desktop?.close();
+      await viaWorker?.client.close();
+      await viaWorker?.server.close();
+      await viaWorker?.desktop.close();
       await browser?.close();
       await bus?.stop();
       await xvfb?.stop();
@@ -287,19 +297,31 @@ describe.skipIf(skipDesktop(missing, 'desktop actions and accessibility Xvfb tes
       });
     });
 
-    describe('actions', () => {
+    // Pointer actions have two back ends: the X11 protocol in the server, and nut-js in the worker (other platforms, modifiers, elements).
+    describe.each([
+      ['the server over X11', () => client],
+      ['the nut-js worker', () => viaWorker.client],
+    ])('actions, the pointer driven by %s', (_, pick) => {
+      beforeAll(() => {
+        actor = pick();
+      });
+      afterAll(() => {
+        actor = client;
+      });
+
       test('input.scroll moves a long list by whole wheel clicks (120 px each in Chromium), in every unit', async () => {
         const list = centre(await screenRect('#scroller'));
         const top = () => page.evaluate("document.getElementById('scroller').scrollTop");
+        const base = (await top()) as number; // the actions run twice: count from where the list is
         const first = await structured('input.scroll', { ...list, dy: 3 });
         expect(first).toMatchObject({ ...list, display: 1, clicks: { x: 0, y: 3 } });
-        await expect.poll(top).toBe(360);
+        await expect.poll(top).toBe(base + 360);
         await ok('input.scroll', { dy: -1 }); // where the pointer is
-        await expect.poll(top).toBe(240);
+        await expect.poll(top).toBe(base + 240);
         expect(await structured('input.scroll', { ...list, dy: 240, unit: 'pixels' })).toMatchObject({ clicks: { y: 2 } });
-        await expect.poll(top).toBe(480);
+        await expect.poll(top).toBe(base + 480);
         expect(await structured('input.scroll', { ...list, dy: -6, unit: 'lines' })).toMatchObject({ clicks: { y: -2 } });
-        await expect.poll(top).toBe(240);
+        await expect.poll(top).toBe(base + 240);
       });
 
       test('input.drag moves the slider along its path, with the button held', async () => {
@@ -353,7 +375,8 @@ describe.skipIf(skipDesktop(missing, 'desktop actions and accessibility Xvfb tes
 
       test('modifier keys are held during the click, and released after', async () => {
         const mods = centre(await screenRect('#mods'));
-        const clicks = async () => (await state()).modClicks as Array<Record<string, boolean>>;
+        const before = ((await state()).modClicks as unknown[]).length; // the actions run twice
+        const clicks = async () => ((await state()).modClicks as Array<Record<string, boolean>>).slice(before);
         expect(await structured('input.click', { ...mods, modifiers: ['ctrl'] })).toMatchObject({ modifiers: ['ctrl'] });
         await expect.poll(async () => (await clicks()).length).toBe(1);
         expect((await clicks())[0]).toEqual({ ctrl: true, shift: false, alt: false, meta: false });

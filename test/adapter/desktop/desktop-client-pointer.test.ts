@@ -66,6 +66,57 @@ describe.skipIf(skipDesktop(missing, 'in-process pointer client tests'))('the de
     expect(await calls[3]).toEqual({ x: 400, y: 300, display: 0 });
   });
 
+  test("buttons, the wheel and drags are sent here; modifiers and elements are the worker's", async () => {
+    const desktop = client('echo');
+    expect(await desktop.click({ target: { x: 50, y: 60 }, button: 'right', clicks: 2, modifiers: [] })).toEqual({
+      x: 50,
+      y: 60,
+      display: 0,
+      button: 'right',
+      clicks: 2,
+      modifiers: [],
+    });
+    expect(await desktop.scroll({ dx: 0, dy: -2, unit: 'clicks' })).toEqual({ x: 50, y: 60, display: 0, clicks: { x: 0, y: -2 } });
+    expect(await desktop.mouseButton({ action: 'down', button: 'left' })).toEqual({ x: 50, y: 60, display: 0, action: 'down', button: 'left' });
+    expect(await desktop.mouseButton({ action: 'up', target: { x: 70, y: 80 }, button: 'left' })).toMatchObject({ x: 70, y: 80, action: 'up' });
+    const drag = await desktop.drag({
+      path: [
+        { x: 10, y: 10 },
+        { x: 90, y: 10 },
+      ],
+      button: 'left',
+      stepDelayMs: 0,
+    });
+    expect(drag).toMatchObject({
+      path: [
+        { x: 10, y: 10 },
+        { x: 90, y: 10 },
+      ],
+      start: { x: 10, display: 0 },
+      end: { x: 90, display: 0 },
+    });
+    expect(pointerAt()).toMatch(/X=90\nY=10/);
+    expect(desktop.workerPid).toBeUndefined();
+
+    expect(await desktop.click({ target: { x: 5, y: 5 }, button: 'left', clicks: 1, modifiers: ['ctrl'] })).toMatchObject({ op: 'click' });
+    await expect(
+      desktop.click({ target: { element: 'e1', snapshotHandle: 'snap_AAAAAAAAAAAAAAAA' }, button: 'left', clicks: 1, modifiers: [] }),
+    ).rejects.toMatchObject({
+      code: 'NOT_FOUND',
+    }); // an element is resolved first, and then only the worker can act on it
+  });
+
+  test('without XTest on the X server, buttons go to the worker and the pointer still moves here', async () => {
+    const plain = await startXvfb(640, 480, ['-extension', 'XTEST']);
+    try {
+      const desktop = client('echo', {}, plain.display);
+      expect(await desktop.click({ target: { x: 5, y: 5 }, button: 'left', clicks: 1, modifiers: [] })).toMatchObject({ op: 'click' });
+      expect(await desktop.moveMouse({ x: 7, y: 9 })).toEqual({ x: 7, y: 9, display: 0 });
+    } finally {
+      await plain.stop();
+    }
+  });
+
   test('a refused point is refused here, and later calls still run', async () => {
     const desktop = client('echo');
     await expect(desktop.moveMouse({ x: 5000, y: 0 })).rejects.toMatchObject({ code: 'INVALID_INPUT', operation: 'input.move' });

@@ -1,6 +1,6 @@
 import { expect, test } from 'vitest';
 import { wheelClicks } from '../../../adapter/desktop/scroll-units.js';
-import { interpolate } from '../../../adapter/desktop/nut-desktop.js';
+import { interpolate } from '../../../adapter/desktop/pointer-actions.js';
 
 test.each([
   [3, 'clicks', 3],

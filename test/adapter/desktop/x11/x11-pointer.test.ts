@@ -65,6 +65,31 @@ describe.skipIf(skipDesktop(missing, 'in-process X11 pointer tests'))('X11Pointe
     expect(where(xvfb.display)).toEqual(before);
   });
 
+  test('the X server keeps the timing of the plan: clicks 30 ms apart, wheel clicks 8 ms, drag pauses', async () => {
+    const pointer = await connect();
+    const timed = async (run: () => Promise<unknown>) => {
+      const started = performance.now();
+      await run();
+      return performance.now() - started;
+    };
+    expect(await timed(() => pointer.click({ x: 100, y: 100 }, 'left', 3, 'input.click'))).toBeGreaterThanOrEqual(59);
+    expect(await timed(() => pointer.scroll(undefined, { x: 0, y: 6 }, 'input.scroll'))).toBeGreaterThanOrEqual(39);
+    // 0,0 -> 100,0 is 5 steps of 20 px: 5 pauses before the moves and one before the release
+    const drag = await timed(() =>
+      pointer.drag(
+        [
+          { x: 0, y: 0 },
+          { x: 100, y: 0 },
+        ],
+        'left',
+        25,
+        'input.drag',
+      ),
+    );
+    expect(drag).toBeGreaterThanOrEqual(149);
+    expect(where(xvfb.display)).toEqual({ x: 100, y: 0 });
+  });
+
   test('many calls at once are all answered, each with its own reply', async () => {
     const pointer = await connect();
     const points = Array.from({ length: 50 }, (_, i) => ({ x: 10 + i * 7, y: 5 + i * 3 }));
