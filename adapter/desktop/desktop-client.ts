@@ -128,6 +128,8 @@ export class DesktopClient implements DesktopOps {
   /** In-process pointer calls in order: the last one, and how many are queued or running. */
   private pointerTurn: Promise<unknown> = Promise.resolve();
   private pointerCalls = 0;
+  /** Counts close() calls: a pointer call queued before one must not run after it. */
+  private closes = 0;
 
   constructor(options: DesktopClientOptions = {}) {
     this.env = options.env ?? shortEnvironment(process.env);
@@ -304,6 +306,7 @@ export class DesktopClient implements DesktopOps {
 
   /** Stops the worker; calls in flight fail. The next call would start a new one. */
   async close(): Promise<void> {
+    this.closes++;
     const pointer = this.pointer;
     this.pointer = undefined;
     (await pointer)?.close();
@@ -338,8 +341,12 @@ export class DesktopClient implements DesktopOps {
     const problem = missingDisplay(this.platform, this.env);
     if (problem) return Promise.reject(adapterError('OS_ERROR', OPERATION_NAMES[op], problem));
     this.pointerCalls++;
+    const closes = this.closes;
     const turn = this.pointerTurn.then(async (): Promise<Result<K>> => {
       await this.drained();
+      if (this.closes !== closes) {
+        throw adapterError('OS_ERROR', OPERATION_NAMES[op], `${OPERATION_NAMES[op]} was not run: the desktop adapter was closed while it waited`);
+      }
       const pointer = await this.x11Pointer();
       return (pointer && run(pointer)) || this.send(op, args, timeoutMs);
     });

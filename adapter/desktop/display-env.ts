@@ -3,9 +3,12 @@
  * before any native code loads: libnut segfaults (exit 139, "Could not open main display")
  * when X11 is missing. macOS and Windows always have a session for a logged-in user.
  */
+import { untrustedDisplay } from './x11/x11-address.js';
+
 export function missingDisplay(platform: NodeJS.Platform, env: NodeJS.ProcessEnv): string | undefined {
   if (platform === 'darwin' || platform === 'win32') return undefined;
-  if (env.DISPLAY) return undefined;
+  // a socket another user could have put there would get our cookie, from nut-js as from us
+  if (env.DISPLAY) return untrustedDisplay(env.DISPLAY);
   if (env.WAYLAND_DISPLAY) {
     return 'only a Wayland display is set (WAYLAND_DISPLAY) and screen and input tools need X11: start the server inside a session with XWayland so DISPLAY is set';
   }

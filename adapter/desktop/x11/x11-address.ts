@@ -45,12 +45,27 @@ export function untrustedSocket(socketPath: string, uid = process.getuid?.()): s
   }
   if (!stat.isSocket()) return `${socketPath} is not a socket`;
   if (stat.uid !== 0 && stat.uid !== uid) return `${socketPath} belongs to another user`;
+  // and nobody else may swap it between this check and the connect: the folder is root's or ours, sticky if others may write in it
+  const dir = fs.lstatSync(path.dirname(socketPath));
+  const othersWrite = (dir.mode & 0o022) !== 0;
+  if ((dir.uid !== 0 && dir.uid !== uid) || (othersWrite && (dir.mode & 0o1000) === 0)) {
+    return `${path.dirname(socketPath)} could let another user replace the socket (it must be root's or ours, and sticky if others may write in it)`;
+  }
   return undefined;
+}
+
+/** Why the local display DISPLAY names must not be used at all, or undefined (not local, no socket: the worker finds out). */
+export function untrustedDisplay(display: string | undefined): string | undefined {
+  const address = localX11Address(display);
+  if (!address || !fs.existsSync(address.socketPath)) return undefined;
+  const problem = untrustedSocket(address.socketPath);
+  return problem ? `refusing DISPLAY=${display}: ${problem}, so it may not be the X server of this session` : undefined;
 }
 
 const FAMILY_LOCAL = 256;
 const FAMILY_WILD = 65535;
 const COOKIE = 'MIT-MAGIC-COOKIE-1';
+const MAX_XAUTHORITY_BYTES = 1024 * 1024;
 
 /** The Xauthority file's MIT cookie for a local display, or undefined (no file, no entry: connect without one). */
 export function readCookie(env: NodeJS.ProcessEnv, display: number, hostname = os.hostname()): X11Cookie | undefined {
@@ -58,6 +73,9 @@ export function readCookie(env: NodeJS.ProcessEnv, display: number, hostname = o
   if (!file) return undefined;
   let bytes: Buffer;
   try {
+    // a regular file of sane size only: a FIFO or a device here would block the server's event loop
+    const stat = fs.statSync(file);
+    if (!stat.isFile() || stat.size > MAX_XAUTHORITY_BYTES) return undefined;
     bytes = fs.readFileSync(file);
   } catch {
     return undefined;

@@ -27,6 +27,8 @@ const GENERIC_EVENT = 35;
 const CW_EVENT_MASK = 0x800;
 const STRUCTURE_NOTIFY_MASK = 0x20000;
 const OPCODE_CHANGE_WINDOW_ATTRIBUTES = 2;
+/** Our replies are 32 bytes; anything claiming more than this is not an X server we can talk to. */
+const MAX_PACKET_BYTES = 1024 * 1024;
 
 const pad4 = (n: number) => (4 - (n % 4)) % 4;
 
@@ -128,6 +130,7 @@ export class X11Connection {
   close(reason: Error = new X11Error('the X connection was closed')): void {
     if (this.closedBy) return;
     this.closedBy = reason;
+    this.buffer = Buffer.alloc(0);
     this.socket.destroy();
     for (const pending of this.pending.splice(0)) pending.reject(reason);
   }
@@ -145,11 +148,16 @@ export class X11Connection {
   }
 
   private receive(chunk: Buffer): void {
+    if (this.closedBy) return;
     this.buffer = this.buffer.length === 0 ? chunk : Buffer.concat([this.buffer, chunk]);
     let at = 0;
     while (this.buffer.length - at >= 32) {
       const kind = this.buffer[at]! & 0x7f;
       const size = kind === 1 || kind === GENERIC_EVENT ? 32 + this.buffer.readUInt32LE(at + 4) * 4 : 32;
+      if (size > MAX_PACKET_BYTES) {
+        this.close(new X11Error(`the X server sent a packet of ${size} bytes; the connection was closed`));
+        return;
+      }
       if (this.buffer.length - at < size) break;
       const packet = this.buffer.subarray(at, at + size);
       at += size;

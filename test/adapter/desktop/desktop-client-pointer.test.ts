@@ -4,6 +4,8 @@
  * answered), and falls back to the worker when the display cannot be used.
  */
 import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
@@ -114,6 +116,36 @@ describe.skipIf(skipDesktop(missing, 'in-process pointer client tests'))('the de
       expect(await desktop.moveMouse({ x: 7, y: 9 })).toEqual({ x: 7, y: 9, display: 0 });
     } finally {
       await plain.stop();
+    }
+  });
+
+  test('close() stops a pointer call still waiting for its turn: it fails and nothing moves', async () => {
+    const desktop = client('slow');
+    await desktop.moveMouse({ x: 3, y: 4 });
+    const first = desktop.screenSize(); // 300 ms in the stand-in worker
+    const queued = desktop.moveMouse({ x: 500, y: 400 }).catch((error: Error) => error);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    await desktop.close();
+    await first.catch(() => undefined);
+    expect(await queued).toMatchObject({ code: 'OS_ERROR', message: 'input.move was not run: the desktop adapter was closed while it waited' });
+    expect(pointerAt()).toMatch(/X=3\nY=4/);
+  });
+
+  test('a display whose socket another user owns is refused outright: neither we nor the worker send it our cookie', async () => {
+    const socketPath = '/tmp/.X11-unix/X31998';
+    const server = net.createServer().listen(socketPath);
+    await new Promise((resolve) => server.once('listening', resolve));
+    try {
+      if (process.getuid?.() === 0) fs.chownSync(socketPath, 4242, 4242);
+      else return; // only root can hand a socket to another user; x11-address.test.ts covers the check itself
+      const desktop = client('echo', {}, ':31998');
+      for (const call of [desktop.moveMouse({ x: 1, y: 1 }), desktop.screenSize(), desktop.pressKeys('a')]) {
+        await expect(call).rejects.toMatchObject({ code: 'OS_ERROR', message: /^refusing DISPLAY=:31998: \/tmp\/\.X11-unix\/X31998 belongs to another user/ });
+      }
+      expect(desktop.workerPid).toBeUndefined();
+    } finally {
+      server.close();
+      fs.rmSync(socketPath, { force: true });
     }
   });
 

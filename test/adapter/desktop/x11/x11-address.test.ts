@@ -62,6 +62,21 @@ describe('untrustedSocket', () => {
     }
   });
 
+  test("the folder must be ours or root's, and sticky when others may write in it (else the socket could be swapped)", async () => {
+    const dir = tempDir();
+    const socketPath = path.join(dir, 'X3');
+    const server = await listen(socketPath);
+    try {
+      fs.chmodSync(dir, 0o777);
+      expect(untrustedSocket(socketPath)).toMatch(/could let another user replace the socket/);
+      fs.chmodSync(dir, 0o1777);
+      expect(untrustedSocket(socketPath)).toBeUndefined();
+      fs.chmodSync(dir, 0o700);
+    } finally {
+      server.close();
+    }
+  });
+
   test("another user's socket is refused; root's is trusted", async () => {
     const dir = tempDir();
     const socketPath = path.join(dir, 'X1');
@@ -108,6 +123,14 @@ describe.skipIf(!onPath('xauth'))('readCookie from files the real xauth wrote', 
     const entry = Buffer.concat([u16(65535), field(''), field(''), field('MIT-MAGIC-COOKIE-1'), field(Buffer.from(cookie, 'hex'))]);
     fs.writeFileSync(wild, entry);
     expect(readCookie({ XAUTHORITY: wild }, 42)?.data.toString('hex')).toBe(cookie);
+  });
+
+  test('a FIFO as XAUTHORITY is not read (it would block the server)', () => {
+    const fifo = path.join(tempDir(), 'fifo');
+    expect(spawnSync('mkfifo', [fifo]).status).toBe(0);
+    const started = Date.now();
+    expect(readCookie({ XAUTHORITY: fifo }, 0)).toBeUndefined();
+    expect(Date.now() - started).toBeLessThan(1000);
   });
 
   test('no file, an empty one, or a truncated one: no cookie and no throw', () => {

@@ -2,9 +2,12 @@
  * The X11 protocol client's bookkeeping against a real Xvfb: errors matched to the exchange whose
  * request failed, replies matched after the 16-bit sequence number wraps, and a hung server.
  */
+import net from 'node:net';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { localX11Address } from '../../../../adapter/desktop/x11/x11-address.js';
 import { X11Connection } from '../../../../adapter/desktop/x11/x11-connection.js';
+import { makeTempDir, removeDir } from '../../../helpers/temp.js';
 import { missingDesktopPrereq, skipDesktop, startXvfb, type Xvfb } from '../fixtures/xvfb.js';
 
 const missing = missingDesktopPrereq();
@@ -70,6 +73,75 @@ describe.skipIf(skipDesktop(missing, 'X11 connection tests'))('X11Connection on 
     } finally {
       process.kill(frozen.pid, 'SIGCONT');
       await frozen.stop();
+    }
+  });
+});
+
+/** A one-screen setup reply (no vendor, formats or depths): root 0x100, 640x480. */
+function setupReply(): Buffer {
+  const reply = Buffer.alloc(80);
+  reply.writeUInt8(1, 0);
+  reply.writeUInt16LE(11, 2);
+  reply.writeUInt16LE((80 - 8) / 4, 6);
+  reply.writeUInt8(1, 28); // screens
+  reply.writeUInt32LE(0x100, 40);
+  reply.writeUInt16LE(640, 60);
+  reply.writeUInt16LE(480, 62);
+  return reply;
+}
+
+describe('X11Connection against a broken server (a Unix socket of our own)', () => {
+  test('a reply claiming a huge length closes the connection instead of buffering forever', async () => {
+    const dir = makeTempDir('x11-fake-');
+    const socketPath = path.join(dir, 'X0');
+    const server = net.createServer((socket) => {
+      socket.once('data', () => socket.write(setupReply()));
+      let handshake = true;
+      socket.on('data', () => {
+        if (handshake) return void (handshake = false);
+        const reply = Buffer.alloc(32);
+        reply.writeUInt8(1, 0);
+        reply.writeUInt32LE(0x40000000, 4); // 4 GiB to follow
+        socket.write(reply);
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(socketPath, resolve));
+    try {
+      const connection = await X11Connection.open(socketPath, 0, undefined, 2000);
+      expect(connection.screen).toEqual({ root: 0x100, width: 640, height: 480 });
+      await expect(connection.exchange([queryPointer(0x100)], 2000)).rejects.toThrow(/sent a packet of \d+ bytes; the connection was closed/);
+      expect(connection.closed).toBe(true);
+    } finally {
+      server.close();
+      removeDir(dir);
+    }
+  });
+
+  test('a refused or truncated handshake is a clear error, never a hang', async () => {
+    const dir = makeTempDir('x11-fake-');
+    const socketPath = path.join(dir, 'X0');
+    let mode = 'refuse';
+    const server = net.createServer((socket) => {
+      socket.once('data', () => {
+        if (mode === 'refuse') {
+          const reason = Buffer.from('No protocol specified', 'latin1');
+          const reply = Buffer.alloc(8 + 24);
+          reply.writeUInt8(0, 0);
+          reply.writeUInt8(reason.length, 1);
+          reply.writeUInt16LE(24 / 4, 6);
+          reason.copy(reply, 8);
+          socket.write(reply);
+        } else socket.write(setupReply().subarray(0, 40)); // then silence
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(socketPath, resolve));
+    try {
+      await expect(X11Connection.open(socketPath, 0, undefined, 2000)).rejects.toThrow('the X server refused the connection: No protocol specified');
+      mode = 'truncated';
+      await expect(X11Connection.open(socketPath, 0, undefined, 300)).rejects.toThrow('did not answer the handshake within 300 ms');
+    } finally {
+      server.close();
+      removeDir(dir);
     }
   });
 });
