@@ -203,9 +203,13 @@ export class DesktopClient implements DesktopOps {
 
   async mouseButton(options: ButtonOptions): Promise<ButtonResult> {
     const operation = options.action === 'down' ? 'input.down' : 'input.up';
-    return this.pointerCall((pointer) => pointer.canPress && pointer.button(options.action, options.target, options.button, operation), 'mouseButton', [
-      options,
-    ]);
+    return this.pointerCall(
+      (pointer) => pointer.canPress && pointer.button(options.action, options.target, options.button, operation),
+      'mouseButton',
+      [options],
+      this.timeoutMs,
+      operation,
+    );
   }
 
   async typeText(text: string, options: TypeOptions = {}): Promise<TypeResult> {
@@ -336,19 +340,18 @@ export class DesktopClient implements DesktopOps {
     op: K,
     args: Args<K>,
     timeoutMs = this.timeoutMs,
+    operation = OPERATION_NAMES[op],
   ): Promise<Result<K>> {
-    if (!this.inProcessPointer || (!this.pointer && Date.now() < this.pointerRetryAt)) return this.call(op, args, timeoutMs);
+    if (!this.inProcessPointer || (!this.pointer && Date.now() < this.pointerRetryAt)) return this.call(op, args, timeoutMs, operation);
     const problem = missingDisplay(this.platform, this.env);
-    if (problem) return Promise.reject(adapterError('OS_ERROR', OPERATION_NAMES[op], problem));
+    if (problem) return Promise.reject(adapterError('OS_ERROR', operation, problem));
     this.pointerCalls++;
     const closes = this.closes;
     const turn = this.pointerTurn.then(async (): Promise<Result<K>> => {
       await this.drained();
-      if (this.closes !== closes) {
-        throw adapterError('OS_ERROR', OPERATION_NAMES[op], `${OPERATION_NAMES[op]} was not run: the desktop adapter was closed while it waited`);
-      }
+      if (this.closes !== closes) throw adapterError('OS_ERROR', operation, `${operation} was not run: the desktop adapter was closed while it waited`);
       const pointer = await this.x11Pointer();
-      return (pointer && run(pointer)) || this.send(op, args, timeoutMs);
+      return (pointer && run(pointer)) || this.send(op, args, timeoutMs, operation);
     });
     this.pointerTurn = turn.then(
       () => this.pointerCalls--,

@@ -84,7 +84,7 @@ export class X11Pointer {
 
   async click(target: PointerTarget | undefined, button: MouseButton, clicks: 1 | 2 | 3, operation: string): Promise<ClickResult> {
     return this.failing(operation, async () => {
-      const at = target ? await this.goTo(target, operation) : await this.here();
+      const at = await this.at(target, operation);
       await this.play(clickSteps(button, clicks));
       return { ...at, button, clicks, modifiers: [] };
     });
@@ -92,7 +92,7 @@ export class X11Pointer {
 
   async scroll(target: PointerTarget | undefined, clicks: { x: number; y: number }, operation: string): Promise<ScrollResult> {
     return this.failing(operation, async () => {
-      const at = target ? await this.goTo(target, operation) : await this.here();
+      const at = await this.at(target, operation);
       await this.play(wheelSteps(clicks));
       return { ...at, clicks };
     });
@@ -110,7 +110,7 @@ export class X11Pointer {
 
   async button(action: 'down' | 'up', target: PointerTarget | undefined, button: MouseButton, operation: string): Promise<ButtonResult> {
     return this.failing(operation, async () => {
-      const at = target ? await this.goTo(target, operation) : await this.here();
+      const at = await this.at(target, operation);
       await this.play([{ kind: action === 'down' ? 'press' : 'release', button, delayMs: 0 }]);
       return { ...at, action, button };
     });
@@ -153,6 +153,11 @@ export class X11Pointer {
     const desktop = this.desktop;
     const point = toPhysical(target, desktop, operation);
     return this.located(await this.exchange([warp(this.root, point)]), desktop);
+  }
+
+  /** At `target` (moving there first), or where the pointer is when there is none. */
+  private async at(target: PointerTarget | undefined, operation: string): Promise<PointerResult> {
+    return target ? this.goTo(target, operation) : this.here();
   }
 
   private async here(): Promise<PointerResult> {
