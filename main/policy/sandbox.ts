@@ -303,7 +303,10 @@ export class SandboxPolicy {
     }
     const tops = (await this.port.locateAll(repos.map((repo) => posix.join(repo, '.git'))))
       .filter((git): git is NonNullable<typeof git> => git?.type === 'directory')
-      .map((git) => git.real);
+      .map((git) => git.real)
+      // A .git that is a link out of the writable roots (to /etc, say) is read-only there anyway;
+      // covering its missing hooks would make bwrap create a mount point on a read-only folder.
+      .filter((git) => writableRoots.some((root) => inside(git, root)));
     const candidates: Candidate[] = [];
     for (const top of tops) {
       const modules = await this.submoduleGits(top);

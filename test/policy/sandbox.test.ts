@@ -61,6 +61,12 @@ describe('the plan on Linux (workspace, the default)', () => {
     expect(allowed!.entries.some((e) => e.path.includes('.git'))).toBe(false);
   });
 
+  it('leaves a .git that links out of the writable roots alone: nothing there to cover or mount on', async () => {
+    const tree: Tree = { ...LINUX_TREE, '/home/alex/projects/etc-repo/.git': '-> /etc', '/etc/passwd': 'file' };
+    const entries = (await sandboxFor(LINUX_CONFIG, { tree }).plan(GIT_IN_PROJECT))!.entries;
+    expect(entries.filter((e) => e.path.startsWith('/etc/') || e.path === '/etc')).toEqual([]);
+  });
+
   it("also keeps submodules' hooks and config read-only, nested ones and names with slashes, with every folder on the way pinned", async () => {
     const modules = '/home/alex/projects/.git/modules';
     const tree: Tree = {
