@@ -3,7 +3,7 @@
  * control, errors rendered right under the field (and announced, and linked with
  * aria-describedby), one-line warnings for dangerous grants, and disabled states that say why.
  */
-import { useEffect, useId, useState, type ReactNode } from 'react';
+import { useId, useState, type ReactNode } from 'react';
 import { Icon } from './Icon';
 import { SIZE_UNITS, pickSizeUnit } from '../format';
 
@@ -191,12 +191,14 @@ export function TextField({
 /** Keeps what the person typed, even when it is not a number yet; reports NaN until it is. */
 function useNumberText(value: number, toText: (n: number) => string, parse: (t: string) => number) {
   const [text, setText] = useState(() => (Number.isFinite(value) ? toText(value) : ''));
-  useEffect(() => {
-    // Follow outside changes (revert, load) without fighting the person's typing.
-    if (!Object.is(parse(text), value)) setText(Number.isFinite(value) ? toText(value) : text);
-    // Only outside changes of the value count; the text changing is the person typing.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [value]);
+  const [seen, setSeen] = useState(value);
+  if (!Object.is(seen, value)) {
+    // Follow outside changes (revert, load) in the same render, so the field never shows the old
+    // text next to a status that already says the change is gone; the person's own typing sets
+    // both the text and the value, so it is left as typed.
+    setSeen(value);
+    if (!Object.is(parse(text), value) && Number.isFinite(value)) setText(toText(value));
+  }
   return [text, setText] as const;
 }
 
