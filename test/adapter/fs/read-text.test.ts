@@ -32,6 +32,18 @@ describe('readTextFile', () => {
     expect(seen).toEqual([file]);
   });
 
+  it('counts the lines of a whole file: a last line without a newline counts, CRLF and multi-byte text too', async () => {
+    const lines = async (text: string) => {
+      fs.writeFileSync(path.join(dir, 'l.txt'), text);
+      return (await readTextFile(guard(path.join(dir, 'l.txt')), { maxBytes: 100 })).totalLines;
+    };
+    expect(await lines('')).toBe(0);
+    expect(await lines('\n')).toBe(1);
+    expect(await lines('a\nb')).toBe(2);
+    expect(await lines('a\nb\n')).toBe(2);
+    expect(await lines('é\r\n漢字\r\n\n😀')).toBe(4);
+  });
+
   it('confirms where a symlinked path really leads, so the policy can refuse it', async () => {
     fs.mkdirSync(path.join(dir, 'real'));
     fs.writeFileSync(path.join(dir, 'real', 'f.txt'), 'x');
