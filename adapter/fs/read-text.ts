@@ -12,7 +12,7 @@ const utf8 = new TextDecoder('utf-8', { fatal: true });
 const op = 'fs.read';
 
 /** Reads up to this size are done without leaving the event loop (a few syscalls of microseconds each). */
-const SYNC_READ_LIMIT = 1024 * 1024;
+export const SYNC_READ_LIMIT = 1024 * 1024;
 /** fs.read on a descriptor, through the thread pool, for the reads too large to do on the event loop. */
 const readAt = (fd: number, buffer: Buffer, offset: number, length: number) =>
   new Promise<number>((resolve, reject) => fs.read(fd, buffer, offset, length, null, (error, bytesRead) => (error ? reject(error) : resolve(bytesRead))));

@@ -204,6 +204,16 @@ describe('searchFiles: the built-in walk and ripgrep give the same answer', () =
     expect(places(await both({ pattern: 'needle big', maxFileBytes: size - 1 }))).toEqual([]);
   });
 
+  it('reads a file past 1 MiB through the thread pool and finds its last line, as it does a small one', async () => {
+    write('huge/huge.txt', `${'filler line\n'.repeat(100_000)}needle at the end\n`);
+    try {
+      const result = await both({ pattern: 'needle at the end', include: ['huge/**'], maxFileBytes: 2 * 1024 * 1024 });
+      expect(places(result)).toEqual(['huge/huge.txt:100001']);
+    } finally {
+      fs.rmSync(path.join(dir, 'huge'), { recursive: true, force: true });
+    }
+  });
+
   it('a regular expression that backtracks for ages is stopped with TIMEOUT instead of freezing the server', async () => {
     write('slow/redos.txt', `${'a'.repeat(40)}\nab\n`); // ripgrep finds "ab"; JavaScript backtracks on the first line
     try {
