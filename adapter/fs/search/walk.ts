@@ -56,7 +56,8 @@ async function* walkLevel(dir: DirHandle, base: string, levels: ReturnType<Entry
     const relative = base ? `${base}/${name}` : name;
     if (context.wanted && !context.wanted(relative)) continue;
     if (!context.budget()) return;
-    const stat = await fs.promises.lstat(dir.entry(name)).catch(() => null);
+    await letOthersRun();
+    const stat = lstatOrNull(dir.entry(name));
     if (!stat || !(stat.isFile() || stat.isDirectory())) continue; // links are never followed
     const isDirectory = stat.isDirectory();
     if (context.filter.skips(relative, name, isDirectory, active)) continue;
@@ -73,6 +74,28 @@ async function* walkLevel(dir: DirHandle, base: string, levels: ReturnType<Entry
       await child.close();
     }
   }
+}
+
+/**
+ * lstat of one entry as a synchronous call (microseconds; a thread-pool hop per entry cost more
+ * than the call itself); the walk gives the event loop a turn at least every few milliseconds,
+ * so other calls and a cancellation are not held up by a large tree.
+ */
+function lstatOrNull(path: string): fs.Stats | null {
+  try {
+    return fs.lstatSync(path);
+  } catch {
+    return null;
+  }
+}
+
+const TURN_MS = 5;
+let turnStarted = performance.now();
+
+async function letOthersRun(): Promise<void> {
+  if (performance.now() - turnStarted < TURN_MS) return;
+  await new Promise<void>((resolve) => setImmediate(resolve));
+  turnStarted = performance.now();
 }
 
 function allowed(context: WalkContext, real: string): boolean {

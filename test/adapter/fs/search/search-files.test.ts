@@ -250,3 +250,29 @@ describe('searchFiles: the built-in walk and ripgrep give the same answer', () =
     await expect(searchFiles(refusing, { ...defaults, ripgrep: RG, pattern: 'needle' })).rejects.toMatchObject({ code: 'PATH_NOT_ALLOWED' });
   });
 });
+
+describe('a large folder', () => {
+  it('does not hold the event loop: a timer keeps running while the built-in scanner reads thousands of files', async () => {
+    const big = makeTempDir();
+    try {
+      // One folder, so the walk has no per-folder thread-pool hop to yield at: only its own turns.
+      for (let i = 0; i < 10_000; i++) fs.writeFileSync(path.join(big, `f${i}.txt`), `line ${i}\nneedle ${i}\n`);
+      let last = performance.now();
+      let longest = 0;
+      const ticker = setInterval(() => {
+        const now = performance.now();
+        longest = Math.max(longest, now - last);
+        last = now;
+      }, 1);
+      const started = performance.now();
+      const result = await searchFiles({ path: big, confirm: () => {} }, { ...defaults, ripgrep: null, pattern: 'needle 9999', maxFileBytes: 4096 });
+      const took = performance.now() - started;
+      clearInterval(ticker);
+      expect(result.matches.map((m) => m.path)).toEqual(['f9999.txt']);
+      // Without turns the whole walk is one gap; with them, none comes near half of it.
+      expect(longest).toBeLessThan(took / 2);
+    } finally {
+      removeDir(big);
+    }
+  });
+});
