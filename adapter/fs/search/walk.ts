@@ -48,7 +48,7 @@ export async function* walk(start: DirHandle, context: WalkContext): AsyncGenera
 }
 
 async function* walkLevel(dir: DirHandle, base: string, levels: ReturnType<EntryFilter['level']>[], context: WalkContext): AsyncGenerator<WalkedEntry> {
-  const names = (await fs.promises.readdir(dir.self).catch(() => [] as string[])).sort();
+  const names = namesOrNone(dir).sort();
   const level = context.filter.usesIgnoreFiles ? context.filter.level(base, await ignoreTexts(dir, names)) : null;
   const active = (level ? [...levels, level] : levels).filter((l) => l !== null);
   for (const name of names) {
@@ -66,24 +66,42 @@ async function* walkLevel(dir: DirHandle, base: string, levels: ReturnType<Entry
     const entry: WalkedEntry = { relative, real, type: isDirectory ? 'directory' : 'file', stat, dir, name };
     yield entry;
     if (!isDirectory) continue;
-    const child = await dir.child(name).catch(() => null);
+    const child = childOrNull(dir, name);
     if (!child) continue;
     try {
       yield* walkLevel(child, relative, active, context);
     } finally {
-      await child.close();
+      child.closeSync();
     }
   }
 }
 
-/**
- * lstat of one entry as a synchronous call (microseconds; a thread-pool hop per entry cost more
- * than the call itself); the walk gives the event loop a turn at least every few milliseconds,
- * so other calls and a cancellation are not held up by a large tree.
+/*
+ * The walk's own calls (readdir, lstat, opening a folder) are synchronous: each takes
+ * microseconds, and a thread-pool hop per entry cost more than the call itself. The walk gives
+ * the event loop a turn at least every few milliseconds instead, so other calls and a
+ * cancellation are not held up by a large tree.
  */
+
+function namesOrNone(dir: DirHandle): string[] {
+  try {
+    return fs.readdirSync(dir.self);
+  } catch {
+    return [];
+  }
+}
+
 function lstatOrNull(path: string): fs.Stats | null {
   try {
     return fs.lstatSync(path);
+  } catch {
+    return null;
+  }
+}
+
+function childOrNull(dir: DirHandle, name: string): DirHandle | null {
+  try {
+    return dir.childSync(name);
   } catch {
     return null;
   }
