@@ -1,6 +1,7 @@
 /** fs.find: entries whose path matches a glob, from the same checked walk as fs.search. */
 import type { GuardedPath } from '../file-ops.js';
 import { fsError } from '../fs-errors.js';
+import { entryCallsFor, type EntryCalls } from './entry-calls.js';
 import { EntryFilter, globMatcher, type FilterOptions } from './ignore-rules.js';
 import { openStart, walk } from './walk.js';
 
@@ -8,6 +9,8 @@ const op = 'fs.find';
 const WALK_BUDGET = 200_000;
 
 export interface FindOptions extends Omit<FilterOptions, 'include'> {
+  /** How the walk calls the filesystem; by default chosen from the mounts (entry-calls.ts). */
+  entryCalls?: EntryCalls;
   /** A glob: without "/" it matches names at any depth, with "/" the path from the directory. */
   pattern: string;
   type: 'file' | 'directory' | 'any';
@@ -31,7 +34,8 @@ export async function findEntries(dir: GuardedPath, options: FindOptions): Promi
     const start = await openStart(dir, op);
     try {
       const filter = new EntryFilter({ ...options, include: [] });
-      const context = { filter, confirm: (real: string) => dir.confirm(real), signal: options.signal, budget: () => ++seen <= WALK_BUDGET };
+      const calls = options.entryCalls ?? entryCallsFor(start.real);
+      const context = { filter, confirm: (real: string) => dir.confirm(real), signal: options.signal, budget: () => ++seen <= WALK_BUDGET, calls };
       for await (const entry of walk(start, context)) {
         if (options.type !== 'any' && entry.type !== options.type) continue;
         if (!matches(entry.relative)) continue;

@@ -8,14 +8,12 @@
  * picked by a rule of its own, can appear in it.
  */
 import { spawn } from 'node:child_process';
-import fs from 'node:fs';
-import { promisify } from 'node:util';
 import { adapterError } from '../../errors.js';
 import type { DirHandle } from '../dir-handle.js';
 import type { GuardedPath } from '../file-ops.js';
 import { fsError } from '../fs-errors.js';
-import { READ_FLAGS, SYNC_READ_LIMIT } from '../read-text.js';
 import { EntryFilter, searchGlob, type FilterOptions } from './ignore-rules.js';
+import { entryCallsFor, type EntryCalls } from './entry-calls.js';
 import { compileMatcher, isBinary, matchLines, type LineMatch } from './match-lines.js';
 import { TimeLimitExceeded, withTimeLimit } from './time-limit.js';
 import { openStart, walk } from './walk.js';
@@ -29,6 +27,8 @@ const REGEX_TIME_LIMIT_MS = 2000;
 const MAX_CANDIDATES = 20_000;
 
 export interface SearchOptions extends FilterOptions {
+  /** How the walk calls the filesystem; by default chosen from the mounts (entry-calls.ts). */
+  entryCalls?: EntryCalls;
   pattern: string;
   regex: boolean;
   caseSensitive: boolean;
@@ -123,10 +123,11 @@ async function collect(start: DirHandle, dir: GuardedPath, matcher: RegExp, opti
   const wanted = candidates ? wantedPaths(candidates) : undefined;
   let seen = 0;
   const filter = new EntryFilter(options);
-  const context = { filter, confirm: (real: string) => dir.confirm(real), signal: options.signal, budget: () => ++seen <= WALK_BUDGET, wanted };
+  const calls = options.entryCalls ?? entryCallsFor(start.real);
+  const context = { filter, confirm: (real: string) => dir.confirm(real), signal: options.signal, budget: () => ++seen <= WALK_BUDGET, wanted, calls };
   for await (const entry of walk(start, context)) {
     if (entry.type !== 'file' || entry.stat.size > options.maxFileBytes) continue;
-    const content = await readEntry(entry.dir.entry(entry.name), options.maxFileBytes);
+    const content = await calls.read(entry.dir.entry(entry.name), options.maxFileBytes);
     if (content && !take(entry.relative, content)) break;
   }
   if (options.signal?.aborted) throw cancelled();
@@ -156,43 +157,6 @@ function wantedPaths(files: readonly string[]): (relative: string) => boolean {
     for (let at = file.indexOf('/'); at !== -1; at = file.indexOf('/', at + 1)) wanted.add(file.slice(0, at));
   }
   return (relative) => wanted.has(relative);
-}
-
-const readDescriptor = promisify(fs.readFile);
-
-/**
- * One file's bytes, or null when it cannot be opened or is not a regular file (within the size
- * limit). Most files in a tree are small: those are opened, checked and read in synchronous
- * calls of microseconds each, as fs.read does, instead of four thread-pool hops per file (open,
- * stat, read, close), which were most of the built-in scanner's time. Larger ones are read
- * through the thread pool.
- */
-async function readEntry(path: string, maxFileBytes: number): Promise<Buffer | null> {
-  let fd: number;
-  try {
-    fd = fs.openSync(path, READ_FLAGS);
-  } catch {
-    return null;
-  }
-  try {
-    const stat = fs.fstatSync(fd);
-    if (!stat.isFile() || stat.size > maxFileBytes) return null;
-    return stat.size <= SYNC_READ_LIMIT ? readAllSync(fd, stat.size) : await readDescriptor(fd);
-  } finally {
-    fs.closeSync(fd);
-  }
-}
-
-/** What the file held when it was checked: at most `size` bytes, so one that grows meanwhile cannot hold the event loop. */
-function readAllSync(fd: number, size: number): Buffer {
-  const buffer = Buffer.allocUnsafe(size);
-  let length = 0;
-  while (length < size) {
-    const bytesRead = fs.readSync(fd, buffer, length, size - length, null);
-    if (bytesRead === 0) break;
-    length += bytesRead;
-  }
-  return buffer.subarray(0, length);
 }
 
 /**

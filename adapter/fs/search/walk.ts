@@ -10,6 +10,7 @@ import { adapterError } from '../../errors.js';
 import { DirHandle } from '../dir-handle.js';
 import type { GuardedPath } from '../file-ops.js';
 import { READ_FLAGS } from '../read-text.js';
+import type { EntryCalls } from './entry-calls.js';
 import { IGNORE_FILES, type EntryFilter, type IgnoreFile } from './ignore-rules.js';
 
 export interface WalkedEntry {
@@ -31,6 +32,8 @@ export interface WalkContext {
   budget(): boolean;
   /** When given, only these paths are looked at (files ripgrep found, and the folders to them). */
   wanted?: ((relative: string) => boolean) | undefined;
+  /** Synchronous or through the thread pool (entry-calls.ts: entryCallsFor the start's real path). */
+  calls: EntryCalls;
 }
 
 /** Opens the folder a walk starts from, confirmed with the policy; a file there is named as such. */
@@ -48,7 +51,7 @@ export async function* walk(start: DirHandle, context: WalkContext): AsyncGenera
 }
 
 async function* walkLevel(dir: DirHandle, base: string, levels: ReturnType<EntryFilter['level']>[], context: WalkContext): AsyncGenerator<WalkedEntry> {
-  const names = namesOrNone(dir).sort();
+  const names = (await context.calls.names(dir)).sort();
   const level = context.filter.usesIgnoreFiles ? context.filter.level(base, await ignoreTexts(dir, names)) : null;
   const active = (level ? [...levels, level] : levels).filter((l) => l !== null);
   for (const name of names) {
@@ -57,7 +60,7 @@ async function* walkLevel(dir: DirHandle, base: string, levels: ReturnType<Entry
     if (context.wanted && !context.wanted(relative)) continue;
     if (!context.budget()) return;
     await letOthersRun();
-    const stat = lstatOrNull(dir.entry(name));
+    const stat = await context.calls.lstat(dir.entry(name));
     if (!stat || !(stat.isFile() || stat.isDirectory())) continue; // links are never followed
     const isDirectory = stat.isDirectory();
     if (context.filter.skips(relative, name, isDirectory, active)) continue;
@@ -66,47 +69,17 @@ async function* walkLevel(dir: DirHandle, base: string, levels: ReturnType<Entry
     const entry: WalkedEntry = { relative, real, type: isDirectory ? 'directory' : 'file', stat, dir, name };
     yield entry;
     if (!isDirectory) continue;
-    const child = childOrNull(dir, name);
+    const child = await context.calls.child(dir, name);
     if (!child) continue;
     try {
       yield* walkLevel(child, relative, active, context);
     } finally {
-      child.closeSync();
+      await child.close();
     }
   }
 }
 
-/*
- * The walk's own calls (readdir, lstat, opening a folder) are synchronous: each takes
- * microseconds, and a thread-pool hop per entry cost more than the call itself. The walk gives
- * the event loop a turn at least every few milliseconds instead, so other calls and a
- * cancellation are not held up by a large tree.
- */
-
-function namesOrNone(dir: DirHandle): string[] {
-  try {
-    return fs.readdirSync(dir.self);
-  } catch {
-    return [];
-  }
-}
-
-function lstatOrNull(path: string): fs.Stats | null {
-  try {
-    return fs.lstatSync(path);
-  } catch {
-    return null;
-  }
-}
-
-function childOrNull(dir: DirHandle, name: string): DirHandle | null {
-  try {
-    return dir.childSync(name);
-  } catch {
-    return null;
-  }
-}
-
+/** With synchronous calls, the walk gives the event loop a turn once this long has passed since its last one. */
 const TURN_MS = 5;
 let turnStarted = performance.now();
 

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DirHandle } from '../../../../adapter/fs/dir-handle.js';
 import { EntryFilter, globMatcher, type FilterOptions } from '../../../../adapter/fs/search/ignore-rules.js';
+import { SYNC_CALLS } from '../../../../adapter/fs/search/entry-calls.js';
 import { walk } from '../../../../adapter/fs/search/walk.js';
 import { makeTempDir, removeDir } from '../../../helpers/temp.js';
 
@@ -29,7 +30,7 @@ async function walked(filterOptions: FilterOptions): Promise<string[]> {
   const start = await DirHandle.open(dir, () => {}, 'test');
   const files: string[] = [];
   try {
-    for await (const entry of walk(start, { filter: new EntryFilter(filterOptions), confirm: () => {}, budget: () => true })) {
+    for await (const entry of walk(start, { filter: new EntryFilter(filterOptions), confirm: () => {}, budget: () => true, calls: SYNC_CALLS })) {
       if (entry.type === 'file') files.push(entry.relative);
     }
   } finally {

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adapterError } from '../../../../adapter/errors.js';
 import type { GuardedPath } from '../../../../adapter/fs/file-ops.js';
+import { POOL_CALLS } from '../../../../adapter/fs/search/entry-calls.js';
 import { searchFiles, type SearchOptions, type SearchResult } from '../../../../adapter/fs/search/search-files.js';
 import { makeTempDir, removeDir } from '../../../helpers/temp.js';
 
@@ -90,10 +91,14 @@ type Options = Partial<SearchOptions> & { pattern: string };
 const search = (ripgrep: string | null, options: Options) => searchFiles(guard(), { ...defaults, ripgrep, ...options });
 const places = (result: SearchResult) => result.matches.map((m) => `${m.path}:${m.line}`);
 
-/** Both engines on the same tree: the same answer (the engine name aside), which is returned. */
+/**
+ * Both engines on the same tree: the same answer (the engine name aside), which is returned.
+ * The built-in one also walks through the thread pool (as on a network mount): the same again.
+ */
 async function both(options: Options): Promise<SearchResult> {
   const builtin = await search(null, options);
   expect(builtin.engine).toBe('builtin');
+  expect(await search(null, { ...options, entryCalls: POOL_CALLS }), JSON.stringify(options)).toEqual(builtin);
   if (RG) {
     const rg = await search(RG, options);
     expect({ ...rg, engine: 'same' }, JSON.stringify(options)).toEqual({ ...builtin, engine: 'same' });
