@@ -103,7 +103,10 @@ describe('mcp-remote through OAuth', () => {
       const outcome = await authorizeInBrowser(url, ownerApproves(stateFile));
       expect(['localhost', '127.0.0.1']).toContain(outcome.redirect.hostname);
       expect(outcome.redirect.searchParams.get('code')).toMatch(/^cmcp_ac_/);
-      // The browser lands on mcp-remote's callback server, which then exchanges the code.
+      // The browser lands on mcp-remote's callback server, which then exchanges the code. That
+      // server starts only once the URL is out (mcp-remote 0.15 starts it on demand), and a quick
+      // stand-in browser can get there first: wait until it listens, as a person would not notice.
+      await waitFor('mcp-remote callback server', () => stderr.includes(`OAuth callback server running at http://127.0.0.1:${outcome.redirect.port}`));
       const landed = await fetch(outcome.redirect);
       expect(landed.status).toBe(200);
       await connecting;
