@@ -1,11 +1,13 @@
 /**
- * How a walk makes its filesystem calls (read a folder, lstat an entry, open a subfolder, read
- * a file). On a local disk each is a call of microseconds, and a thread-pool hop per call cost
- * more than the call itself, so they are made synchronously (the walk gives the event loop a
- * turn every few milliseconds). A network or FUSE filesystem can take seconds per call, or
- * hang: a synchronous call there would stop the whole server, so a walk that starts in such a
- * mount, or has one below it, goes through the thread pool as before. Where mounts cannot be
- * listed (no /proc/self/mountinfo: macOS, Windows), every walk does.
+ * How a walk makes its filesystem calls (lstat an entry, open a subfolder, read a file). On a
+ * local disk each is a call of microseconds, and a thread-pool hop per call cost more than the
+ * call itself, so they are made synchronously (the walk gives the event loop a turn every few
+ * milliseconds). Reading a folder's names stays on the thread pool: one hop per folder is
+ * cheap, and a folder of a million entries would hold the loop for a second. A network, FUSE
+ * or automounted filesystem can take seconds per call, or hang: a synchronous call there would
+ * stop the whole server, so a walk that starts in a mount of any type not known to be local, or
+ * has one below it, goes through the thread pool as before. Where mounts cannot be listed (no
+ * /proc/self/mountinfo: macOS, Windows), every walk does.
  */
 import fs from 'node:fs';
 import { promisify } from 'node:util';
@@ -22,8 +24,57 @@ export interface EntryCalls {
   read(path: string, maxFileBytes: number): Promise<Buffer | null>;
 }
 
-/** Filesystems whose calls can take seconds or never return. */
-const SLOW_TYPES = /^(nfs4?|cifs|smb3?|smbfs|ncpfs|9p|ceph|glusterfs|lustre|gpfs|afs|beegfs|orangefs|davfs|coda|fuse(\..+)?|fuseblk)$/;
+/**
+ * Filesystems on this machine's own disks or in its kernel, whose calls take microseconds. Any
+ * other type (nfs, cifs, fuse.*, autofs, virtiofs, 9p, vboxsf, drvfs...) may take seconds or
+ * never return.
+ */
+const LOCAL_TYPES = new Set([
+  'ext2',
+  'ext3',
+  'ext4',
+  'xfs',
+  'btrfs',
+  'bcachefs',
+  'zfs',
+  'f2fs',
+  'jfs',
+  'reiserfs',
+  'nilfs2',
+  'vfat',
+  'msdos',
+  'exfat',
+  'ntfs3',
+  'hfs',
+  'hfsplus',
+  'udf',
+  'iso9660',
+  'squashfs',
+  'erofs',
+  'tmpfs',
+  'ramfs',
+  'overlay',
+  'proc',
+  'sysfs',
+  'devtmpfs',
+  'devpts',
+  'mqueue',
+  'hugetlbfs',
+  'cgroup',
+  'cgroup2',
+  'securityfs',
+  'debugfs',
+  'tracefs',
+  'pstore',
+  'bpf',
+  'configfs',
+  'efivarfs',
+  'binfmt_misc',
+  'fusectl',
+  'nsfs',
+  'selinuxfs',
+  'rpc_pipefs',
+]);
 
 /** The calls for a walk from `startReal`: synchronous unless a slow mount is at, above or below it. */
 export function entryCallsFor(startReal: string, mountinfo: () => string | null = readMountinfo): EntryCalls {
@@ -37,13 +88,13 @@ function within(path: string, folder: string): boolean {
   return folder === '/' || path === folder || path.startsWith(`${folder}/`);
 }
 
-/** Mount points of network and FUSE filesystems, from /proc/self/mountinfo's text. */
+/** Mount points of filesystems not known to be local, from /proc/self/mountinfo's text. */
 export function slowMountPoints(mountinfo: string): string[] {
   const points: string[] = [];
   for (const line of mountinfo.split('\n')) {
     const fields = line.split(' ');
     const dash = fields.indexOf('-');
-    if (dash < 6 || !SLOW_TYPES.test(fields[dash + 1] ?? '')) continue;
+    if (dash < 6 || LOCAL_TYPES.has(fields[dash + 1] ?? '')) continue;
     points.push(unescapeOctal(fields[4]!));
   }
   return points;
@@ -73,7 +124,7 @@ const orNull = <T>(call: () => T): T | null => {
 
 export const SYNC_CALLS: EntryCalls = {
   kind: 'sync',
-  names: async (dir) => orNull(() => fs.readdirSync(dir.self)) ?? [],
+  names: (dir) => POOL_CALLS.names(dir),
   lstat: async (path) => orNull(() => fs.lstatSync(path)),
   child: async (dir, name) => orNull(() => dir.childSync(name)),
   async read(path, maxFileBytes) {
@@ -82,8 +133,9 @@ export const SYNC_CALLS: EntryCalls = {
     try {
       const stat = fs.fstatSync(fd);
       if (!stat.isFile() || stat.size > maxFileBytes) return null;
+      if (stat.size > SYNC_READ_LIMIT) return await readDescriptor(fd);
       // Empty by fstat may still have content (procfs and the like): read those to their end.
-      return stat.size > 0 && stat.size <= SYNC_READ_LIMIT ? readAllSync(fd, stat.size) : await readDescriptor(fd);
+      return stat.size > 0 ? readAllSync(fd, stat.size) : readToEndSync(fd, maxFileBytes);
     } finally {
       fs.closeSync(fd);
     }
@@ -109,6 +161,20 @@ export const POOL_CALLS: EntryCalls = {
 };
 
 const readDescriptor = promisify(fs.readFile);
+
+/** A file whose size fstat does not know: read to its end, or null once it passes `limit`. */
+function readToEndSync(fd: number, limit: number): Buffer | null {
+  const chunks: Buffer[] = [];
+  let total = 0;
+  for (;;) {
+    const chunk = Buffer.allocUnsafe(Math.min(64 * 1024, limit + 1 - total));
+    const bytesRead = fs.readSync(fd, chunk, 0, chunk.length, null);
+    if (bytesRead === 0) return Buffer.concat(chunks, total);
+    chunks.push(chunk.subarray(0, bytesRead));
+    total += bytesRead;
+    if (total > limit) return null;
+  }
+}
 
 /** What the file held when it was checked: at most `size` bytes, so one that grows meanwhile cannot hold the event loop. */
 function readAllSync(fd: number, size: number): Buffer {

@@ -3,7 +3,7 @@ import type { GuardedPath } from '../file-ops.js';
 import { fsError } from '../fs-errors.js';
 import { entryCallsFor, type EntryCalls } from './entry-calls.js';
 import { EntryFilter, globMatcher, type FilterOptions } from './ignore-rules.js';
-import { openStart, walk } from './walk.js';
+import { openStart, walk, type WalkContext } from './walk.js';
 
 const op = 'fs.find';
 const WALK_BUDGET = 200_000;
@@ -35,7 +35,7 @@ export async function findEntries(dir: GuardedPath, options: FindOptions): Promi
     try {
       const filter = new EntryFilter({ ...options, include: [] });
       const calls = options.entryCalls ?? entryCallsFor(start.real);
-      const context = { filter, confirm: (real: string) => dir.confirm(real), signal: options.signal, budget: () => ++seen <= WALK_BUDGET, calls };
+      const context: WalkContext = { filter, confirm: (real: string) => dir.confirm(real), signal: options.signal, budget: () => ++seen <= WALK_BUDGET, calls };
       for await (const entry of walk(start, context)) {
         if (options.type !== 'any' && entry.type !== options.type) continue;
         if (!matches(entry.relative)) continue;
@@ -50,6 +50,7 @@ export async function findEntries(dir: GuardedPath, options: FindOptions): Promi
           mtime: entry.stat.mtime.toISOString(),
         });
       }
+      if (context.tooDeep) truncated = true;
     } finally {
       await start.close();
     }

@@ -16,7 +16,7 @@ import { EntryFilter, searchGlob, type FilterOptions } from './ignore-rules.js';
 import { entryCallsFor, type EntryCalls } from './entry-calls.js';
 import { compileMatcher, isBinary, matchLines, type LineMatch } from './match-lines.js';
 import { TimeLimitExceeded, withTimeLimit } from './time-limit.js';
-import { openStart, walk } from './walk.js';
+import { openStart, walk, type WalkContext } from './walk.js';
 
 const op = 'fs.search';
 /** Entries a built-in walk looks at before it stops and says the result is partial. */
@@ -124,14 +124,21 @@ async function collect(start: DirHandle, dir: GuardedPath, matcher: RegExp, opti
   let seen = 0;
   const filter = new EntryFilter(options);
   const calls = options.entryCalls ?? entryCallsFor(start.real);
-  const context = { filter, confirm: (real: string) => dir.confirm(real), signal: options.signal, budget: () => ++seen <= WALK_BUDGET, wanted, calls };
+  const context: WalkContext = {
+    filter,
+    confirm: (real: string) => dir.confirm(real),
+    signal: options.signal,
+    budget: () => ++seen <= WALK_BUDGET,
+    wanted,
+    calls,
+  };
   for await (const entry of walk(start, context)) {
     if (entry.type !== 'file' || entry.stat.size > options.maxFileBytes) continue;
     const content = await calls.read(entry.dir.entry(entry.name), options.maxFileBytes);
     if (content && !take(entry.relative, content)) break;
   }
   if (options.signal?.aborted) throw cancelled();
-  if (seen > WALK_BUDGET) result.truncated = true;
+  if (seen > WALK_BUDGET || context.tooDeep) result.truncated = true;
   return result;
 }
 

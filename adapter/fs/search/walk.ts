@@ -34,7 +34,16 @@ export interface WalkContext {
   wanted?: ((relative: string) => boolean) | undefined;
   /** Synchronous or through the thread pool (entry-calls.ts: entryCallsFor the start's real path). */
   calls: EntryCalls;
+  /** Set by the walk when it left out folders deeper than MAX_WALK_DEPTH (the answer is then incomplete). */
+  tooDeep?: boolean;
 }
+
+/**
+ * Levels below the start the walk goes into. Each level is a nested generator and an open
+ * folder: a tree nested ~850 deep exhausted the stack, and the folders open on the way were
+ * never closed. Real trees are far shallower.
+ */
+export const MAX_WALK_DEPTH = 256;
 
 /** Opens the folder a walk starts from, confirmed with the policy; a file there is named as such. */
 export async function openStart(dir: GuardedPath, operation: string): Promise<DirHandle> {
@@ -47,10 +56,16 @@ export async function openStart(dir: GuardedPath, operation: string): Promise<Di
 }
 
 export async function* walk(start: DirHandle, context: WalkContext): AsyncGenerator<WalkedEntry> {
-  yield* walkLevel(start, '', [], context);
+  yield* walkLevel(start, '', [], 0, context);
 }
 
-async function* walkLevel(dir: DirHandle, base: string, levels: ReturnType<EntryFilter['level']>[], context: WalkContext): AsyncGenerator<WalkedEntry> {
+async function* walkLevel(
+  dir: DirHandle,
+  base: string,
+  levels: ReturnType<EntryFilter['level']>[],
+  depth: number,
+  context: WalkContext,
+): AsyncGenerator<WalkedEntry> {
   const names = (await context.calls.names(dir)).sort();
   const level = context.filter.usesIgnoreFiles ? context.filter.level(base, await ignoreTexts(dir, names)) : null;
   const active = (level ? [...levels, level] : levels).filter((l) => l !== null);
@@ -69,10 +84,14 @@ async function* walkLevel(dir: DirHandle, base: string, levels: ReturnType<Entry
     const entry: WalkedEntry = { relative, real, type: isDirectory ? 'directory' : 'file', stat, dir, name };
     yield entry;
     if (!isDirectory) continue;
+    if (depth >= MAX_WALK_DEPTH) {
+      context.tooDeep = true;
+      continue;
+    }
     const child = await context.calls.child(dir, name);
     if (!child) continue;
     try {
-      yield* walkLevel(child, relative, active, context);
+      yield* walkLevel(child, relative, active, depth + 1, context);
     } finally {
       await child.close();
     }

@@ -14,11 +14,14 @@ const MOUNTS = [
   line('/home/alex/remote\\040drive', 'fuse.sshfs'),
   line('/media/win', 'fuseblk', 'master:3 propagate_from:1'),
   line('/proc', 'proc'),
+  line('/var/lib/docker/overlay2/x/merged', 'overlay'),
+  line('/home/alex/net', 'autofs'),
+  line('/mnt/host', 'virtiofs'),
 ].join('\n');
 
 describe('slowMountPoints', () => {
-  it('lists network and FUSE mounts, with the escaped characters of their paths restored', () => {
-    expect(slowMountPoints(MOUNTS)).toEqual(['/mnt/nfs', '/home/alex/remote drive', '/media/win']);
+  it('lists every mount of a type not known to be local (network, FUSE, automount, shared from a host), with escapes restored', () => {
+    expect(slowMountPoints(MOUNTS)).toEqual(['/mnt/nfs', '/home/alex/remote drive', '/media/win', '/home/alex/net', '/mnt/host']);
   });
 
   it('ignores lines it cannot read', () => {
@@ -38,7 +41,8 @@ describe('entryCallsFor', () => {
   it('goes through the thread pool inside a network or FUSE mount, or when one is below the start', () => {
     expect(kind('/mnt/nfs')).toBe('pool');
     expect(kind('/mnt/nfs/data/src')).toBe('pool');
-    expect(kind('/home/alex')).toBe('pool'); // the sshfs mount is inside
+    expect(kind('/home/alex')).toBe('pool'); // the sshfs and autofs mounts are inside
+    expect(kind('/mnt/host/src')).toBe('pool');
     expect(kind('/')).toBe('pool');
     expect(kind('/srv', line('/', 'nfs'))).toBe('pool'); // a diskless machine
   });

@@ -5,6 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adapterError } from '../../../../adapter/errors.js';
 import type { GuardedPath } from '../../../../adapter/fs/file-ops.js';
 import { POOL_CALLS } from '../../../../adapter/fs/search/entry-calls.js';
+import { findEntries } from '../../../../adapter/fs/search/find-entries.js';
+import { MAX_WALK_DEPTH } from '../../../../adapter/fs/search/walk.js';
 import { searchFiles, type SearchOptions, type SearchResult } from '../../../../adapter/fs/search/search-files.js';
 import { makeTempDir, removeDir } from '../../../helpers/temp.js';
 
@@ -256,7 +258,7 @@ describe('searchFiles: the built-in walk and ripgrep give the same answer', () =
   });
 });
 
-describe('a large folder', () => {
+describe('large trees', () => {
   it('does not hold the event loop: a timer keeps running while the built-in scanner reads thousands of files', async () => {
     const big = makeTempDir();
     try {
@@ -278,6 +280,36 @@ describe('a large folder', () => {
       expect(longest).toBeLessThan(took / 2);
     } finally {
       removeDir(big);
+    }
+  });
+
+  it('goes no deeper than MAX_WALK_DEPTH, says the answer is incomplete, and leaves no folder open', async () => {
+    const deep = makeTempDir();
+    try {
+      let at = deep;
+      for (let level = 1; level <= MAX_WALK_DEPTH + 20; level++) {
+        at = path.join(at, 'd');
+        fs.mkdirSync(at);
+        fs.writeFileSync(path.join(at, 'f.txt'), `needle ${level}\n`);
+      }
+      const open = () => fs.readdirSync('/proc/self/fd').length;
+      const before = open();
+      for (const entryCalls of [undefined, POOL_CALLS]) {
+        const options = { ...defaults, ripgrep: null, pattern: 'needle', maxMatches: 1000, maxBytes: 1 << 20, ...(entryCalls ? { entryCalls } : {}) };
+        const result = await searchFiles({ path: deep, confirm: () => {} }, options);
+        // Folders 1..MAX_WALK_DEPTH are walked, so their files are found; none below.
+        expect(result.matches.length).toBe(MAX_WALK_DEPTH);
+        expect(result.truncated).toBe(true);
+      }
+      const found = await findEntries(
+        { path: deep, confirm: () => {} },
+        { pattern: 'f.txt', type: 'file', maxResults: 1000, hidden: false, gitignore: true, exclude: [] },
+      );
+      expect(found).toMatchObject({ truncated: true });
+      expect(found.entries.length).toBe(MAX_WALK_DEPTH);
+      if (process.platform === 'linux') expect(open()).toBe(before);
+    } finally {
+      removeDir(deep);
     }
   });
 });
