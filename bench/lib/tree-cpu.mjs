@@ -3,6 +3,11 @@
  * worker process it forks, so the server's own /proc figure would leave out the capture and
  * the encoding. Children that already exited are not counted: neither server in the desktop
  * scenario spawns one per call.
+ *
+ * Read in nanoseconds, per thread, from /proc/<pid>/task/<tid>/schedstat: a desktop row's
+ * baseline can make one call per round (computer-use-mcp sleeps 300 ms in a double click) and
+ * use under a millisecond for it, which /proc/<pid>/stat's 10 ms ticks read as 0 CPU. Threads
+ * that end keep the time they had when last read.
  */
 import fs from 'node:fs';
 import { processCpuMs } from './cpu.mjs';
@@ -32,8 +37,49 @@ export function processTree(rootPid) {
   return tree;
 }
 
-/** Milliseconds of user + system time of rootPid and its descendants, or null where /proc cannot be read. */
+/** Nanoseconds on a CPU of each live thread of `pid` (schedstat's first field): tid -> ns, or null where it cannot be read. */
+function threadsNs(pid) {
+  let tids;
+  try {
+    tids = fs.readdirSync(`/proc/${pid}/task`);
+  } catch {
+    return null;
+  }
+  const ns = new Map();
+  for (const tid of tids) {
+    try {
+      ns.set(`${pid}/${tid}`, Number(fs.readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').split(' ')[0]));
+    } catch {
+      // the thread ended while we looked
+    }
+  }
+  return ns;
+}
+
+/**
+ * root pid -> every thread of its tree seen so far -> its last reading (ns), and the time of
+ * threads whose id was reused. A thread that ended keeps its last reading, so the total never
+ * goes back when a pool thread exits (sharp's libvips threads do); only what it ran after that
+ * reading is lost, on both sides alike.
+ */
+const seenByRoot = new Map();
+
+/** Milliseconds of CPU of rootPid and its descendants (per-thread nanoseconds, else 10 ms ticks), or null where /proc cannot be read. */
 export function treeCpuMs(rootPid) {
-  if (processCpuMs(rootPid) === null) return null;
-  return processTree(rootPid).reduce((total, pid) => total + (processCpuMs(pid) ?? 0), 0);
+  if (threadsNs(rootPid) === null) {
+    if (processCpuMs(rootPid) === null) return null;
+    return processTree(rootPid).reduce((total, pid) => total + (processCpuMs(pid) ?? 0), 0);
+  }
+  const seen = seenByRoot.get(rootPid) ?? { threads: new Map(), reusedNs: 0 };
+  seenByRoot.set(rootPid, seen);
+  for (const pid of processTree(rootPid)) {
+    for (const [id, ns] of threadsNs(pid) ?? []) {
+      const last = seen.threads.get(id);
+      if (last !== undefined && ns < last) seen.reusedNs += last; // a new thread under an old id
+      seen.threads.set(id, ns);
+    }
+  }
+  let ns = seen.reusedNs;
+  for (const value of seen.threads.values()) ns += value;
+  return ns / 1e6;
 }
