@@ -66,18 +66,18 @@ const seenByRoot = new Map();
 
 /** Milliseconds of CPU of rootPid and its descendants (per-thread nanoseconds, else 10 ms ticks), or null where /proc cannot be read. */
 export function treeCpuMs(rootPid) {
-  if (threadsNs(rootPid) === null) {
+  const tree = processTree(rootPid);
+  const readings = tree.map(threadsNs);
+  if (readings[0] === null) {
     if (processCpuMs(rootPid) === null) return null;
-    return processTree(rootPid).reduce((total, pid) => total + (processCpuMs(pid) ?? 0), 0);
+    return tree.reduce((total, pid) => total + (processCpuMs(pid) ?? 0), 0);
   }
   const seen = seenByRoot.get(rootPid) ?? { threads: new Map(), reusedNs: 0 };
   seenByRoot.set(rootPid, seen);
-  for (const pid of processTree(rootPid)) {
-    for (const [id, ns] of threadsNs(pid) ?? []) {
-      const last = seen.threads.get(id);
-      if (last !== undefined && ns < last) seen.reusedNs += last; // a new thread under an old id
-      seen.threads.set(id, ns);
-    }
+  for (const [id, ns] of readings.flatMap((reading) => [...(reading ?? [])])) {
+    const last = seen.threads.get(id);
+    if (last !== undefined && ns < last) seen.reusedNs += last; // a new thread under an old id
+    seen.threads.set(id, ns);
   }
   let ns = seen.reusedNs;
   for (const value of seen.threads.values()) ns += value;
