@@ -206,6 +206,9 @@ describe('the whole grant, and what the state file keeps', () => {
     } finally {
       fs.rmSync(lock, { force: true });
     }
+    // The write went on waiting: once the other writer is gone, the use is recorded and the lock released.
+    await expect.poll(() => readState(stateFile).clients[0]!.lastUsedAt).toBe(clock);
+    await expect.poll(() => fs.existsSync(lock)).toBe(false);
   });
 
   it('accepts both the static bearer token and OAuth tokens with "bearer+oauth", and only OAuth with "oauth"', async () => {
