@@ -268,9 +268,7 @@ export class SandboxPolicy {
 
     const roots = (await this.files.usableRoots()).sort((a, b) => depth(a.path) - depth(b.path));
     for (const root of roots) add(root.writable && this.choice.mode === 'workspace' ? 'write' : 'read', root.path);
-    if (this.choice.mode === 'workspace' && !this.config.filesystem.allowGitHookWrites) {
-      list.push(...(await this.gitCode(roots.filter((root) => root.writable).map((root) => root.path))));
-    }
+    if (this.choice.mode === 'workspace' && !this.config.filesystem.allowGitHookWrites) list.push(...(await this.gitCode(roots)));
 
     secret(...this.protectedFiles);
     if (home && this.config.filesystem.protectSecrets) secret(...homeSecrets(this.platform).map((p) => posix.join(home, p)));
@@ -293,20 +291,32 @@ export class SandboxPolicy {
    * the fs tools (filesystem.allowGitHookWrites), they stay read-only; `.git` itself is pinned so
    * a command cannot rename it away and put a writable one in its place. Objects and refs stay
    * writable: git commit works.
+   *
+   * Only a real `.git` folder counts, and only where the deepest root holding it is writable. Its
+   * entry is a writable mount after the roots, so a `.git` that a command made a link (to the
+   * root itself, to a read-only root nested in it) would otherwise make that place writable,
+   * covering the hooks and roots before it; and a read-only root's own `.git` stays read-only.
    */
-  private async gitCode(writableRoots: readonly string[]): Promise<Candidate[]> {
+  private async gitCode(roots: ReadonlyArray<{ path: string; writable: boolean }>): Promise<Candidate[]> {
+    const writableRoots = roots.filter((root) => root.writable).map((root) => root.path);
     const repos: string[] = [];
     for (const root of writableRoots) {
       repos.push(root);
       const names = ((await this.port.listNames(root)) ?? []).filter((name) => !name.startsWith('.')).slice(0, MAX_REPOS_PER_ROOT);
       repos.push(...names.map((name) => posix.join(root, name)));
     }
-    const tops = (await this.port.locateAll(repos.map((repo) => posix.join(repo, '.git'))))
-      .filter((git): git is NonNullable<typeof git> => git?.type === 'directory')
-      .map((git) => git.real)
-      // A .git that is a link out of the writable roots (to /etc, say) is read-only there anyway;
-      // covering its missing hooks would make bwrap create a mount point on a read-only folder.
-      .filter((git) => writableRoots.some((root) => inside(git, root)));
+    const dotGits = repos.map((repo) => posix.join(repo, '.git'));
+    const located = await this.port.locateAll(dotGits);
+    const tops: string[] = [];
+    for (const [i, git] of located.entries()) {
+      if (git?.type !== 'directory' || posix.basename(git.real) !== '.git') continue;
+      if ((await this.port.lstat(dotGits[i]!))?.type !== 'directory') continue;
+      // Roots are sorted shallow first: the last one holding it decides. Out of every root (a
+      // link to /etc, say) it is read-only anyway; covering its missing hooks would make bwrap
+      // create a mount point on a read-only folder.
+      const holder = roots.filter((root) => inside(git.real, root.path)).at(-1);
+      if (holder?.writable) tops.push(git.real);
+    }
     const candidates: Candidate[] = [];
     for (const top of tops) {
       const modules = await this.submoduleGits(top);

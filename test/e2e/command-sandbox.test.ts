@@ -278,6 +278,31 @@ describe.skipIf(!run)('links and floods a command plants in a repository', () =>
     }
   });
 
+  it("a .git a command made a link to the root, or a read-only root's .git, does not open hooks or that root", async () => {
+    const top = path.join(home, 'linked-root');
+    const vendor = path.join(top, 'vendor');
+    fs.mkdirSync(vendor, { recursive: true });
+    const init = (cwd: string) => expect(spawnSync('git', ['init', '-q'], { cwd, env: { PATH, HOME: home } }).status).toBe(0);
+    init(top);
+    init(vendor);
+    try {
+      const { sh } = await serve({ filesystem: { write: true, roots: [top, { path: vendor, readOnly: true }] } });
+      // The plant: a folder one level below the root whose .git leads back to the root itself.
+      expect((await sh(`mkdir ${top}/evil && ln -s ${top} ${top}/evil/.git && echo planted`)).stdout).toBe('planted\n');
+      const attempt = await sh(
+        `echo 'touch pwned' > ${top}/.git/hooks/pre-commit; echo "[$?]"; touch ${vendor}/.git/objects/x; echo "[$?]"; touch ${vendor}/x; echo "[$?]"`,
+      );
+      // The shell's redirection fails (2), touch fails (1): hooks, the read-only root's .git, the read-only root.
+      expect(attempt.stdout).toBe('[2]\n[1]\n[1]\n');
+      expect(fs.existsSync(path.join(top, '.git', 'hooks', 'pre-commit'))).toBe(false);
+      expect(fs.existsSync(path.join(vendor, '.git', 'objects', 'x'))).toBe(false);
+      // The control: the root itself stays writable.
+      expect((await sh(`touch ${top}/ok && echo ok`)).stdout).toBe('ok\n');
+    } finally {
+      fs.rmSync(top, { recursive: true, force: true });
+    }
+  });
+
   it('folders flooding .git/modules make it all read-only rather than leave a module writable', async () => {
     const repo = path.join(work, 'flooded');
     const modules = path.join(repo, '.git', 'modules');

@@ -38,6 +38,21 @@ describe('the plan on Linux (workspace, the default)', () => {
     expect(hidden).not.toContain('/etc/ssh/ssh_host_ed25519_key.pub');
   });
 
+  it('ignores a .git that is a link (here to the root), and the .git of a read-only root inside a writable one', async () => {
+    const tree: Tree = {
+      ...LINUX_TREE,
+      '/home/alex/projects/.git/hooks/pre-commit.sample': 'file',
+      '/home/alex/projects/.git/config': 'file',
+      '/home/alex/projects/vendor/.git/config': 'file',
+      '/home/alex/projects/evil/.git': '-> /home/alex/projects',
+    };
+    const entries = (await sandboxFor(LINUX_CONFIG, { tree }).plan(GIT_IN_PROJECT))!.entries;
+    expect(entries.filter((e) => e.access === 'write').map((e) => e.path)).toEqual(['/home/alex/projects', '/home/alex/projects/.git']);
+    expect(entries.filter((e) => e.path.startsWith('/home/alex/projects/vendor')).map((e) => `${e.access} ${e.path}`)).toEqual([
+      'read /home/alex/projects/vendor',
+    ]);
+  });
+
   it("keeps git's hooks and config read-only in writable roots, and pins .git so it cannot be swapped", async () => {
     const tree: Tree = {
       ...LINUX_TREE,
