@@ -10,6 +10,9 @@ import { BWRAP, GIT_IN_PROJECT, LINUX_CONFIG, LINUX_ENV, LINUX_TREE, PROTECTED, 
 import { makeConfig } from '../helpers/servers.js';
 import { treePort, type Tree } from '../helpers/tree-port.js';
 
+/** LINUX_TREE with a repository at the top of the writable root: its hooks and config exist. */
+const REPO_AT_TOP: Tree = { ...LINUX_TREE, '/home/alex/projects/.git/hooks/pre-commit.sample': 'file', '/home/alex/projects/.git/config': 'file' };
+
 describe('the plan on Linux (workspace, the default)', () => {
   it('hides, re-exposes and binds in order, and drops what changes nothing', async () => {
     const plan = await sandboxFor(LINUX_CONFIG).plan(GIT_IN_PROJECT);
@@ -39,13 +42,7 @@ describe('the plan on Linux (workspace, the default)', () => {
   });
 
   it('ignores a .git that is a link (here to the root), and the .git of a read-only root inside a writable one', async () => {
-    const tree: Tree = {
-      ...LINUX_TREE,
-      '/home/alex/projects/.git/hooks/pre-commit.sample': 'file',
-      '/home/alex/projects/.git/config': 'file',
-      '/home/alex/projects/vendor/.git/config': 'file',
-      '/home/alex/projects/evil/.git': '-> /home/alex/projects',
-    };
+    const tree: Tree = { ...REPO_AT_TOP, '/home/alex/projects/vendor/.git/config': 'file', '/home/alex/projects/evil/.git': '-> /home/alex/projects' };
     const entries = (await sandboxFor(LINUX_CONFIG, { tree }).plan(GIT_IN_PROJECT))!.entries;
     expect(entries.filter((e) => e.access === 'write').map((e) => e.path)).toEqual(['/home/alex/projects', '/home/alex/projects/.git']);
     expect(entries.filter((e) => e.path.startsWith('/home/alex/projects/vendor')).map((e) => `${e.access} ${e.path}`)).toEqual([
@@ -54,13 +51,7 @@ describe('the plan on Linux (workspace, the default)', () => {
   });
 
   it("keeps git's hooks and config read-only in writable roots, and pins .git so it cannot be swapped", async () => {
-    const tree: Tree = {
-      ...LINUX_TREE,
-      '/home/alex/projects/.git/hooks/pre-commit.sample': 'file',
-      '/home/alex/projects/.git/config': 'file',
-      '/home/alex/projects/tool/.git/config': 'file',
-      '/home/alex/projects/notes/readme.md': 'file',
-    };
+    const tree: Tree = { ...REPO_AT_TOP, '/home/alex/projects/tool/.git/config': 'file', '/home/alex/projects/notes/readme.md': 'file' };
     const entries = (await sandboxFor(LINUX_CONFIG, { tree }).plan(GIT_IN_PROJECT))!.entries;
     const git = entries.filter((e) => e.path.includes('.git')).map((e) => `${e.access} ${e.kind}${e.pinned ? ' pinned' : ''} ${e.path}`);
     expect(git).toEqual([
