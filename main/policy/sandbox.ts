@@ -402,15 +402,21 @@ function effective(path: string, entries: readonly SandboxEntry[]): SandboxAcces
 /**
  * Drops entries that change nothing: a read entry where everything is readable anyway, a hidden
  * one where the real content is already out of sight, a root nested in another of the same
- * access. An entry with earlier ones below it is kept (mounting it again would cover them).
+ * access, and whatever a kept hidden entry lies over. An entry with earlier ones below it is kept
+ * (mounting it again would cover them).
  */
 export function prune(entries: readonly SandboxEntry[]): SandboxEntry[] {
-  const kept: SandboxEntry[] = [];
+  let kept: SandboxEntry[] = [];
   for (const entry of entries) {
     const now = effective(entry.path, kept);
     const same = entry.access === 'temp' ? false : entry.access === 'hidden' ? now === 'hidden' || now === 'temp' : now === entry.access;
     const covers = kept.some((earlier) => earlier.path !== entry.path && inside(earlier.path, entry.path));
     if (same && !covers && !entry.pinned) continue;
+    // Hidden, it hides whatever earlier entries put at or below its path, so they go: bwrap would
+    // otherwise seal a hidden folder that is no longer there (deny ~/.config/** with a browser
+    // profile in it) and refuse to start. Only a hidden entry does this: a read or write one over
+    // earlier hidden ones would uncover them.
+    if (entry.access === 'hidden') kept = kept.filter((earlier) => !inside(earlier.path, entry.path));
     kept.push(entry);
   }
   return kept;

@@ -303,6 +303,20 @@ describe.skipIf(!run)('links and floods a command plants in a repository', () =>
     }
   });
 
+  it('a deny on a folder that holds other hidden ones (~/.config with a browser profile) hides it all, and commands run', async () => {
+    const profile = path.join(home, '.config', 'google-chrome');
+    fs.mkdirSync(profile, { recursive: true });
+    fs.writeFileSync(path.join(profile, 'Cookies'), 'session-cookie');
+    try {
+      const { sh } = await serve({ filesystem: { write: true, roots: [work, { path: ref, readOnly: true }], deny: [`${home}/.config/**`] } });
+      const result = await sh(`ls -A ${home}/.config; echo "[$?]"; cat ${profile}/Cookies; echo "[$?]"; touch ${home}/.config/x; echo "[$?]"`);
+      expect(result.stdout).toBe('[0]\n[1]\n[1]\n');
+      expect(result.stdout + result.stderr).not.toContain('session-cookie');
+    } finally {
+      fs.rmSync(profile, { recursive: true, force: true });
+    }
+  });
+
   it('folders flooding .git/modules make it all read-only rather than leave a module writable', async () => {
     const repo = path.join(work, 'flooded');
     const modules = path.join(repo, '.git', 'modules');

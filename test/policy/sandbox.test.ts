@@ -203,8 +203,18 @@ describe('prune', () => {
     ],
     [
       'keeps an entry that covers an earlier one',
-      [e('hidden', '/h'), e('read', '/h/x'), e('hidden', '/h')],
-      [e('hidden', '/h'), e('read', '/h/x'), e('hidden', '/h')],
+      [e('hidden', '/h'), e('read', '/h/x'), e('read', '/h')],
+      [e('hidden', '/h'), e('read', '/h/x'), e('read', '/h')],
+    ],
+    [
+      'a hidden entry takes the place of what it lies over',
+      [e('write', '/r'), e('hidden', '/r/a/b'), e('read', '/r/a/c'), e('hidden', '/r/a')],
+      [e('write', '/r'), e('hidden', '/r/a')],
+    ],
+    [
+      'a read or write entry over hidden ones keeps them (bwrap then refuses rather than uncover them)',
+      [e('hidden', '/h/a'), e('read', '/h')],
+      [e('hidden', '/h/a'), e('read', '/h')],
     ],
   ])('%s', (_name, entries, kept) => {
     expect(prune(entries)).toEqual(kept);
