@@ -11,11 +11,14 @@
  * 2. hidden, coarse: /run (Linux: system and session sockets such as the system bus, docker,
  *    systemd's user manager, which start programs outside any sandbox), other users' homes;
  * 3. read, re-exposed: the owner's home, the working directory and the program itself where a
- *    step above hid them; the DNS files under /run with the network on; NixOS's system links;
- *    with display access on, the X11, Wayland and session bus sockets;
+ *    step above hid them (only strictly inside what it hid); the DNS files under /run with the
+ *    network on; NixOS's system links; with display access on, the X11, Wayland and session bus
+ *    sockets;
  * 4. the roots, shallow first so a nested root's own access wins: writable ones are `write` in
  *    "workspace" (when filesystem.write is on), everything else `read`; in writable roots, the
- *    hooks and config of git repositories stay `read` (filesystem.allowGitHookWrites);
+ *    hooks and config of git repositories stay `read` (filesystem.allowGitHookWrites). A root
+ *    above a folder of steps 1 and 2 (at /, /home, /var) comes before it, so it does not uncover
+ *    it (layered); the sandbox's own /dev and /proc stay whatever the roots say;
  * 5. hidden, always: this app's config and folders (token, keys), the secret list's literal
  *    entries in the home folder (~/.ssh, ~/.aws, ~/.gnupg, ~/.netrc...), browser profiles,
  *    absolute filesystem.deny paths, root-only system secrets (/etc/shadow, SSH host keys) when the
@@ -122,9 +125,16 @@ const MAX_HIDDEN_REMEMBERED = 512;
 /** Under /run, kept visible: NixOS's system profile (PATH lives there) and its drivers. */
 const RUN_SYSTEM_LINKS = ['/run/current-system', '/run/booted-system', '/run/opengl-driver', '/run/wrappers'];
 
+/**
+ * Where a candidate stands in the plan: steps 1 and 2 ('system'), 3 ('exposed'), 4 ('root' and
+ * the roots' 'git' code), 5 ('after'); the last two in the order made.
+ */
+type Layer = 'system' | 'exposed' | 'root' | 'git' | 'after';
+
 interface Candidate {
   path: string;
   access: SandboxAccess;
+  layer: Layer;
   pinned?: boolean;
   /** Kept even when nothing is there yet, as this kind (its mount point is created). */
   absent?: 'directory' | 'file';
@@ -209,9 +219,11 @@ export class SandboxPolicy {
     const support = this.support;
     if (!support) return undefined;
     await (this.programChecked ??= this.checkProgram(support.program));
-    const candidates = await this.candidates(target);
-    const writableRoots = this.choice.mode === 'workspace' ? (await this.files.usableRoots()).filter((root) => root.writable).map((root) => root.path) : [];
-    const entries = pinAncestors(prune(withinWritableRoots(await this.resolveAll(candidates), writableRoots)));
+    const placed = await this.resolveAll(await this.candidates(target));
+    if (this.choice.mode === 'workspace' && !this.config.filesystem.allowGitHookWrites) placed.push(...(await this.resolveAll(await this.gitCode(placed))));
+    const writableRoots = placed.filter((p) => p.layer === 'root' && p.entry.access === 'write').map((p) => p.entry.path);
+    const layers = layered(placed);
+    const entries = pinAncestors(prune(withinWritableRoots(this.platform === 'linux' ? ownDevicesAndProcesses(layers) : layers, writableRoots)));
     return {
       mechanism: support.mechanism,
       program: support.program,
@@ -249,26 +261,26 @@ export class SandboxPolicy {
     const addAs = (how: Omit<Candidate, 'path'>, ...paths: Array<string | undefined>) => {
       for (const path of paths) if (path && posix.isAbsolute(path)) list.push({ path: posix.normalize(path), ...how });
     };
-    const add = (access: SandboxAccess, ...paths: Array<string | undefined>) => addAs({ access }, ...paths);
-    const secret = (...paths: Array<string | undefined>) => addAs({ access: 'hidden', remember: true }, ...paths);
+    const add = (access: SandboxAccess, ...paths: Array<string | undefined>) => addAs({ access, layer: 'after' }, ...paths);
+    const expose = (...paths: Array<string | undefined>) => addAs({ access: 'read', layer: 'exposed' }, ...paths);
+    const secret = (...paths: Array<string | undefined>) => addAs({ access: 'hidden', layer: 'after', remember: true }, ...paths);
 
-    add('temp', ...(linux ? ['/tmp', '/var/tmp'] : [env.TMPDIR, '/tmp']));
-    if (linux) add('hidden', '/run');
+    addAs({ access: 'temp', layer: 'system' }, ...(linux ? ['/tmp', '/var/tmp'] : [env.TMPDIR, '/tmp']));
+    if (linux) addAs({ access: 'hidden', layer: 'system' }, '/run');
     for (const dir of linux ? ['/home'] : ['/Users']) {
       for (const name of (await this.port.listNames(dir)) ?? [])
-        if (name !== 'Shared') list.push({ path: posix.join(dir, name), access: 'hidden', otherHome: true });
+        if (name !== 'Shared') list.push({ path: posix.join(dir, name), access: 'hidden', layer: 'system', otherHome: true });
     }
-    list.push({ path: linux ? '/root' : '/var/root', access: 'hidden', otherHome: true });
+    list.push({ path: linux ? '/root' : '/var/root', access: 'hidden', layer: 'system', otherHome: true });
 
-    add('read', home, target.cwd, target.file, target.found);
-    if (linux) add('read', ...RUN_SYSTEM_LINKS);
-    if (linux && this.choice.network === 'on') add('read', await this.dnsFolder(), '/run/systemd/resolve');
+    expose(home, target.cwd, target.file, target.found);
+    if (linux) expose(...RUN_SYSTEM_LINKS);
+    if (linux && this.choice.network === 'on') expose(await this.dnsFolder(), '/run/systemd/resolve');
     const session = sessionSockets(env);
-    if (display) add('read', ...session);
+    if (display) expose(...session);
 
     const roots = (await this.files.usableRoots()).sort((a, b) => depth(a.path) - depth(b.path));
-    for (const root of roots) add(root.writable && this.choice.mode === 'workspace' ? 'write' : 'read', root.path);
-    if (this.choice.mode === 'workspace' && !this.config.filesystem.allowGitHookWrites) list.push(...(await this.gitCode(roots)));
+    for (const root of roots) addAs({ access: root.writable && this.choice.mode === 'workspace' ? 'write' : 'read', layer: 'root' }, root.path);
 
     secret(...this.protectedFiles);
     if (home && this.config.filesystem.protectSecrets) secret(...homeSecrets(this.platform).map((p) => posix.join(home, p)));
@@ -292,13 +304,15 @@ export class SandboxPolicy {
    * a command cannot rename it away and put a writable one in its place. Objects and refs stay
    * writable: git commit works.
    *
-   * Only a real `.git` folder counts, and only where the deepest root holding it is writable. Its
-   * entry is a writable mount after the roots, so a `.git` that a command made a link (to the
-   * root itself, to a read-only root nested in it) would otherwise make that place writable,
-   * covering the hooks and roots before it; and a read-only root's own `.git` stays read-only.
+   * Only a real `.git` folder counts, and only where a writable root decides its path (see
+   * layered). Its entry is a writable mount after the roots, so a `.git` that a command made a
+   * link (to the root itself, to a read-only root nested in it) would otherwise make that place
+   * writable, covering the hooks and roots before it; a read-only root's own `.git` stays
+   * read-only, and another user's repository in a root at /home stays hidden.
    */
-  private async gitCode(roots: ReadonlyArray<{ path: string; writable: boolean }>): Promise<Candidate[]> {
-    const writableRoots = roots.filter((root) => root.writable).map((root) => root.path);
+  private async gitCode(placed: readonly Placed[]): Promise<Candidate[]> {
+    const base = placed.filter(isBase);
+    const writableRoots = base.filter((p) => p.layer === 'root' && p.entry.access === 'write').map((p) => p.entry.path);
     const repos: string[] = [];
     for (const root of writableRoots) {
       repos.push(root);
@@ -311,11 +325,10 @@ export class SandboxPolicy {
     for (const [i, git] of located.entries()) {
       if (git?.type !== 'directory' || posix.basename(git.real) !== '.git') continue;
       if ((await this.port.lstat(dotGits[i]!))?.type !== 'directory') continue;
-      // Roots are sorted shallow first: the last one holding it decides. Out of every root (a
-      // link to /etc, say) it is read-only anyway; covering its missing hooks would make bwrap
-      // create a mount point on a read-only folder.
-      const holder = roots.filter((root) => inside(git.real, root.path)).at(-1);
-      if (holder?.writable) tops.push(git.real);
+      // Out of every root (a link to /etc, say) it is read-only anyway; covering its missing
+      // hooks would make bwrap create a mount point on a read-only folder.
+      const holder = decider(base, git.real);
+      if (holder?.layer === 'root' && holder.entry.access === 'write') tops.push(git.real);
     }
     const candidates: Candidate[] = [];
     for (const top of tops) {
@@ -323,15 +336,15 @@ export class SandboxPolicy {
       const gits = [top, ...(modules === 'sealed' ? [] : modules)];
       const parts = await this.port.locateAll(gits.flatMap((git) => [posix.join(git, 'hooks'), posix.join(git, 'config')]));
       // Submodules' git folders, and those on the way to them, are pinned by pinAncestors: their hooks and config lie in .git.
-      candidates.push({ path: top, access: 'write', pinned: true });
+      candidates.push({ path: top, access: 'write', layer: 'git', pinned: true });
       gits.forEach((git, i) =>
         candidates.push(
           // A missing one gets an empty read-only one in its place, so none can be created either.
-          parts[2 * i] ? { path: posix.join(git, 'hooks'), access: 'read' } : { path: posix.join(git, 'hooks'), access: 'hidden', absent: 'directory' },
-          parts[2 * i + 1] ? { path: posix.join(git, 'config'), access: 'read' } : { path: posix.join(git, 'config'), access: 'hidden', absent: 'file' },
+          { path: posix.join(git, 'hooks'), layer: 'git', ...(parts[2 * i] ? { access: 'read' } : { access: 'hidden', absent: 'directory' }) },
+          { path: posix.join(git, 'config'), layer: 'git', ...(parts[2 * i + 1] ? { access: 'read' } : { access: 'hidden', absent: 'file' }) },
         ),
       );
-      if (modules === 'sealed') candidates.push({ path: posix.join(top, 'modules'), access: 'read' });
+      if (modules === 'sealed') candidates.push({ path: posix.join(top, 'modules'), access: 'read', layer: 'git' });
     }
     return candidates;
   }
@@ -377,20 +390,72 @@ export class SandboxPolicy {
   }
 
   /** Real paths and kinds; what does not exist is left out (there is nothing to see or hide). */
-  private async resolveAll(candidates: Candidate[]): Promise<SandboxEntry[]> {
+  private async resolveAll(candidates: Candidate[]): Promise<Placed[]> {
     const home = this.base.HOME;
     const [homeReal, ...located] = await this.port.locateAll([home ?? '', ...candidates.map((c) => c.path)]);
-    const entries: SandboxEntry[] = [];
+    const entries: Placed[] = [];
     candidates.forEach((candidate, i) => {
       const found = located[i] ?? (candidate.absent ? { real: candidate.path, type: candidate.absent } : null);
       if (!found || !posix.isAbsolute(found.real)) return;
       if (candidate.otherHome && home && homeReal && inside(homeReal.real, found.real)) return;
       const entry: SandboxEntry = { path: posix.normalize(found.real), access: candidate.access, kind: found.type === 'directory' ? 'directory' : 'file' };
       if (candidate.remember && located[i] && this.hiddenBefore.size < MAX_HIDDEN_REMEMBERED) this.hiddenBefore.add(entry.path);
-      entries.push(candidate.pinned ? { ...entry, pinned: true } : entry);
+      entries.push({ entry: candidate.pinned ? { ...entry, pinned: true } : entry, layer: candidate.layer });
     });
     return entries;
   }
+}
+
+interface Placed {
+  entry: SandboxEntry;
+  layer: Layer;
+}
+
+/**
+ * Steps 1 to 4 in the order they are mounted: shallow first, so the deeper of a system folder
+ * and a root decides what lies below it. A root inside /tmp, /run/media or another user's home
+ * shows through; a root at /, /home or /var does not uncover the private temp folder, /run or
+ * the other homes; at the same path the root wins. A re-exposure is kept only strictly inside
+ * the hidden or temp folder that decides its path: anywhere else (HOME=/, a working folder in
+ * a root) it would cover what it lies over. What comes after keeps its order.
+ */
+function layered(placed: readonly Placed[]): SandboxEntry[] {
+  const base = placed.filter(isBase);
+  const needed = (p: Placed) => {
+    if (p.layer !== 'exposed') return isBase(p);
+    const holder = decider(base, p.entry.path);
+    return holder?.layer === 'system' && holder.entry.path !== p.entry.path;
+  };
+  // Each goes before the first one already placed inside it; otherwise the order stays. At the
+  // same path they come in the order of the steps, so the root is last.
+  const ordered: Placed[] = [];
+  for (const p of placed.filter(needed)) {
+    const below = ordered.findIndex((q) => q.entry.path !== p.entry.path && inside(q.entry.path, p.entry.path));
+    ordered.splice(below < 0 ? ordered.length : below, 0, p);
+  }
+  const rest = (layer: Layer) => placed.filter((p) => p.layer === layer);
+  return [...ordered, ...rest('git'), ...rest('after')].map((p) => p.entry);
+}
+
+function isBase(p: Placed): boolean {
+  return p.layer === 'system' || p.layer === 'root';
+}
+
+/** Of the system folders and roots holding a path, the deepest; at the same path, the root. */
+function decider(base: readonly Placed[], path: string): Placed | undefined {
+  return base.reduce<Placed | undefined>((best, p) => {
+    if (!inside(path, p.entry.path)) return best;
+    const deeper = best ? depth(p.entry.path) - depth(best.entry.path) : 1;
+    return deeper > 0 || (deeper === 0 && p.layer === 'root') ? p : best;
+  }, undefined);
+}
+
+/**
+ * The sandbox's own /dev and /proc stay: a root or a re-exposure at or inside them would bring
+ * back the host's devices and every process (their environment, their open files).
+ */
+function ownDevicesAndProcesses(entries: readonly SandboxEntry[]): SandboxEntry[] {
+  return entries.filter((entry) => entry.access === 'hidden' || !['/dev', '/proc'].some((system) => inside(entry.path, system)));
 }
 
 /** What the path shows at this point of the list: the last entry holding it decides. */

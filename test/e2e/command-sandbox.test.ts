@@ -317,6 +317,34 @@ describe.skipIf(!run)('links and floods a command plants in a repository', () =>
     }
   });
 
+  it("a read-only root at / uncovers none of what the sandbox hides or makes private, nor the host's /dev and /proc", async () => {
+    const marker = path.join('/var/tmp', `chatgpt-mcp-sandbox-marker-${process.pid}`);
+    fs.writeFileSync(marker, 'host temp');
+    try {
+      const { sh } = await serve({ filesystem: { write: true, roots: [{ path: '/', readOnly: true }, work] } });
+      const checks = [
+        'ls -A /var/tmp /run /root | grep -c -v -e "^$" -e ":$"',
+        `cat /proc/${process.pid}/environ >/dev/null 2>&1; echo "[$?]"`,
+        `ls /proc | grep -c '^[0-9]'`,
+        'ls /dev | wc -l',
+        `echo w > ${work}/w.txt && cat ${work}/w.txt`,
+      ];
+      // A plan that mounted / over the rest made bwrap refuse to start (or, where /run is a mount of its own, showed the host's /dev, /proc and /run).
+      const result = await sh(checks.join('; '));
+      expect(result).toMatchObject({ exitCode: 0, stderr: '' });
+      const [entries, environ, pids, devices, written] = result.stdout.trim().split('\n');
+      expect(entries).toBe('0');
+      expect(environ).toBe('[1]');
+      expect(Number(pids)).toBeLessThan(10);
+      expect(Number(devices)).toBeLessThan(20);
+      expect(written).toBe('w');
+      // the control: the host has them
+      expect(fs.readdirSync('/var/tmp')).toContain(path.basename(marker));
+    } finally {
+      fs.rmSync(marker, { force: true });
+    }
+  });
+
   it('folders flooding .git/modules make it all read-only rather than leave a module writable', async () => {
     const repo = path.join(work, 'flooded');
     const modules = path.join(repo, '.git', 'modules');

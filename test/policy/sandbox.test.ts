@@ -3,7 +3,8 @@
  * temp, hidden, readable and writable, in which order, and what the server refuses at start.
  */
 import { describe, expect, it } from 'vitest';
-import type { SandboxSupport } from '../../adapter/process/sandbox/sandbox-plan.js';
+import type { SandboxPlan, SandboxSupport } from '../../adapter/process/sandbox/sandbox-plan.js';
+import type { ConfigInput } from '../../main/config/schema.js';
 import { FilesystemPolicy } from '../../main/policy/filesystem.js';
 import { pinAncestors, prune, SandboxPolicy, SandboxUnavailableError } from '../../main/policy/sandbox.js';
 import { BWRAP, GIT_IN_PROJECT, LINUX_CONFIG, LINUX_ENV, LINUX_TREE, PROTECTED, sandboxFor } from '../helpers/sandbox-fixtures.js';
@@ -156,6 +157,60 @@ describe('the plan on Linux (workspace, the default)', () => {
     const off = await sandboxFor(LINUX_CONFIG, { tree }).plan(GIT_IN_PROJECT);
     expect(off!.entries.filter((e) => e.access === 'hidden').map((e) => e.path)).toContain('/home/alex/.Xauthority');
     expect(off!.entries.some((e) => e.path === '/tmp/.X11-unix' || e.path === '/run/user/1000')).toBe(false);
+  });
+
+  describe('a root or a home above the folders hidden or made private in steps 1 and 2', () => {
+    const withRoots = (roots: NonNullable<NonNullable<ConfigInput['filesystem']>['roots']>): ConfigInput => ({
+      ...LINUX_CONFIG,
+      filesystem: { ...LINUX_CONFIG.filesystem, roots },
+    });
+    const lines = (plan: SandboxPlan | undefined) => plan!.entries.map((e) => `${e.access} ${e.path}`);
+    const coarse = ['temp /tmp', 'temp /var/tmp', 'hidden /run', 'hidden /home/bob', 'hidden /root'];
+
+    it.each(['/', '/home', '/var'])('a read-only root at %s leaves the private temp folder, /run and the other homes as they were', async (root) => {
+      const entries = lines(await sandboxFor(withRoots([{ path: root, readOnly: true }, '/home/alex/projects'])).plan(GIT_IN_PROJECT));
+      // Everything is readable anyway: the root's entry changes nothing, and nothing comes after it that would cover these.
+      expect(entries.slice(0, 5)).toEqual(coarse);
+      expect(entries).not.toContain(`read ${root}`);
+      expect(entries[5]).toBe('write /home/alex/projects');
+    });
+
+    it('a writable root at / is refused like any root holding bwrap', async () => {
+      await expect(sandboxFor(withRoots(['/'])).plan(GIT_IN_PROJECT)).rejects.toThrow(/sandbox program \/usr\/bin\/bwrap is inside a writable root/);
+    });
+
+    it('a root inside one of them still shows through it, and at the same path the root wins', async () => {
+      const tree: Tree = { ...LINUX_TREE, '/run/media/alex/usb': 'dir' };
+      const entries = lines(await sandboxFor(withRoots([{ path: '/', readOnly: true }, '/run/media/alex/usb', '/tmp']), { tree }).plan(GIT_IN_PROJECT));
+      const after = (later: string, earlier: string) => expect(entries.indexOf(later)).toBeGreaterThan(entries.indexOf(earlier));
+      after('write /tmp', 'temp /tmp');
+      after('write /run/media/alex/usb', 'hidden /run');
+      expect(entries.indexOf('temp /tmp')).toBeGreaterThanOrEqual(0);
+    });
+
+    it('HOME=/ re-exposes nothing (it would uncover all of them)', async () => {
+      const entries = lines(await sandboxFor(LINUX_CONFIG, { env: { ...LINUX_ENV, HOME: '/' } }).plan(GIT_IN_PROJECT));
+      expect(entries.filter((line) => line.endsWith(' /'))).toEqual([]);
+      // alex's home is now another user's
+      expect(entries.slice(0, 6)).toEqual(['temp /tmp', 'temp /var/tmp', 'hidden /run', 'hidden /home/alex', 'hidden /home/bob', 'hidden /root']);
+    });
+
+    it("keeps the sandbox's own /dev and /proc: a root there is left out, a hidden entry there is kept", async () => {
+      const tree: Tree = { ...LINUX_TREE, '/proc/1/environ': 'file', '/dev/shm/secret': 'file' };
+      const config = {
+        ...LINUX_CONFIG,
+        filesystem: { write: true, roots: [{ path: '/proc', readOnly: true }, '/dev/shm', '/home/alex/projects'], deny: ['/dev/shm/secret'] },
+      };
+      const entries = lines(await sandboxFor(config, { tree }).plan(GIT_IN_PROJECT));
+      expect(entries.filter((line) => / \/(dev|proc)\b/.test(line))).toEqual(['hidden /dev/shm/secret']);
+    });
+
+    it("another user's repository in a writable root at /home stays hidden, the owner's own gets its hooks sealed", async () => {
+      const tree: Tree = { ...LINUX_TREE, '/home/bob/.git/config': 'file', '/home/alex/.git/config': 'file' };
+      const entries = lines(await sandboxFor(withRoots(['/home']), { tree }).plan(GIT_IN_PROJECT));
+      expect(entries.filter((line) => line.includes('/home/bob'))).toEqual(['hidden /home/bob']);
+      expect(entries).toEqual(expect.arrayContaining(['write /home/alex/.git', 'hidden /home/alex/.git/hooks']));
+    });
   });
 
   it('resolves on every plan: a secret folder created after start is hidden from the next command', async () => {
