@@ -222,8 +222,10 @@ export class SandboxPolicy {
     const placed = await this.resolveAll(await this.candidates(target));
     if (this.choice.mode === 'workspace' && !this.config.filesystem.allowGitHookWrites) placed.push(...(await this.resolveAll(await this.gitCode(placed))));
     const writableRoots = placed.filter((p) => p.layer === 'root' && p.entry.access === 'write').map((p) => p.entry.path);
-    const layers = layered(placed);
-    const entries = pinAncestors(prune(withinWritableRoots(this.platform === 'linux' ? ownDevicesAndProcesses(layers) : layers, writableRoots)));
+    // Linux's temp folders are private and empty; macOS's are the shared ones, with what is in them.
+    const privateTemp = this.platform === 'linux';
+    const layers = layered(placed, privateTemp);
+    const entries = pinAncestors(prune(withinWritableRoots(privateTemp ? ownDevicesAndProcesses(layers) : layers, writableRoots), privateTemp));
     return {
       mechanism: support.mechanism,
       program: support.program,
@@ -416,15 +418,15 @@ interface Placed {
  * and a root decides what lies below it. A root inside /tmp, /run/media or another user's home
  * shows through; a root at /, /home or /var does not uncover the private temp folder, /run or
  * the other homes; at the same path the root wins. A re-exposure is kept only strictly inside
- * the hidden or temp folder that decides its path: anywhere else (HOME=/, a working folder in
+ * the hidden or (private) temp folder that decides its path: anywhere else (HOME=/, a working folder in
  * a root) it would cover what it lies over. What comes after keeps its order.
  */
-function layered(placed: readonly Placed[]): SandboxEntry[] {
+function layered(placed: readonly Placed[], privateTemp: boolean): SandboxEntry[] {
   const base = placed.filter(isBase);
   const needed = (p: Placed) => {
     if (p.layer !== 'exposed') return isBase(p);
     const holder = decider(base, p.entry.path);
-    return holder?.layer === 'system' && holder.entry.path !== p.entry.path;
+    return holder?.layer === 'system' && holder.entry.path !== p.entry.path && (holder.entry.access === 'hidden' || privateTemp);
   };
   // Each goes before the first one already placed inside it; otherwise the order stays. At the
   // same path they come in the order of the steps, so the root is last.
@@ -466,15 +468,16 @@ function effective(path: string, entries: readonly SandboxEntry[]): SandboxAcces
 
 /**
  * Drops entries that change nothing: a read entry where everything is readable anyway, a hidden
- * one where the real content is already out of sight, a root nested in another of the same
+ * one where the real content is already out of sight (hidden, or in a private temp folder: not
+ * macOS's, which is the shared one), a root nested in another of the same
  * access, and whatever a kept hidden entry lies over. An entry with earlier ones below it is kept
  * (mounting it again would cover them).
  */
-export function prune(entries: readonly SandboxEntry[]): SandboxEntry[] {
+export function prune(entries: readonly SandboxEntry[], privateTemp = true): SandboxEntry[] {
   let kept: SandboxEntry[] = [];
   for (const entry of entries) {
     const now = effective(entry.path, kept);
-    const same = entry.access === 'temp' ? false : entry.access === 'hidden' ? now === 'hidden' || now === 'temp' : now === entry.access;
+    const same = entry.access === 'temp' ? false : entry.access === 'hidden' ? now === 'hidden' || (now === 'temp' && privateTemp) : now === entry.access;
     const covers = kept.some((earlier) => earlier.path !== entry.path && inside(earlier.path, entry.path));
     if (same && !covers && !entry.pinned) continue;
     // Hidden, it hides whatever earlier entries put at or below its path, so they go: bwrap would

@@ -274,6 +274,10 @@ describe('prune', () => {
   ])('%s', (_name, entries, kept) => {
     expect(prune(entries)).toEqual(kept);
   });
+
+  it('keeps a hidden entry inside a temp folder that is not private (macOS)', () => {
+    expect(prune([e('temp', '/tmp'), e('hidden', '/tmp/x')], false)).toEqual([e('temp', '/tmp'), e('hidden', '/tmp/x')]);
+  });
 });
 
 describe('pinAncestors', () => {

@@ -33,12 +33,10 @@ const MAC: Tree = {
 const ENV = { HOME: '/Users/alex', PATH: '/usr/bin:/bin', TMPDIR: '/var/folders/xy/abc/T/' };
 const PROTECTED = ['/Users/alex/Library/Application Support/chatgpt-mcp/config.json', '/Users/alex/Library/Application Support/chatgpt-mcp'];
 
+const GIT_IN_APP = { file: '/usr/bin/git', found: '/usr/bin/git', cwd: '/Users/alex/code/app' };
+
 function macPlan(input: ConfigInput) {
-  return sandboxFor(input, { platform: 'darwin', tree: MAC, env: ENV, support: SEATBELT, protectedFiles: PROTECTED }).plan({
-    file: '/usr/bin/git',
-    found: '/usr/bin/git',
-    cwd: '/Users/alex/code/app',
-  });
+  return sandboxFor(input, { platform: 'darwin', tree: MAC, env: ENV, support: SEATBELT, protectedFiles: PROTECTED }).plan(GIT_IN_APP);
 }
 
 const CONFIG: ConfigInput = {
@@ -163,6 +161,19 @@ describe('the Seatbelt profile for a known Mac', () => {
       expect(mine, entry.path).toEqual(entry.pinned ? [...expected, `(deny file-write* (literal (param "P${i}")))`] : expected);
     });
     expect(plan.entries.filter((e) => e.pinned).map((e) => e.path)).toEqual(['/Users/alex/code/app/.git']);
+  });
+
+  it('a deny path in the temp folders stays denied: there they are the shared ones, not private empty ones', async () => {
+    const config = { ...CONFIG, filesystem: { ...CONFIG.filesystem, deny: ['/tmp/**', '/var/folders/xy/abc/T/build-secrets'] } };
+    const tree: Tree = { ...MAC, '/private/var/folders/xy/abc/T/build-secrets': 'file' };
+    const plan = (await sandboxFor(config, { platform: 'darwin', tree, env: ENV, support: SEATBELT, protectedFiles: PROTECTED }).plan(GIT_IN_APP))!;
+    const hidden = plan.entries.flatMap((e, i) => (e.access === 'hidden' ? [[e.path, i] as const] : []));
+    const { profile } = seatbeltProfile(plan);
+    for (const path of ['/private/tmp', '/private/var/folders/xy/abc/T/build-secrets']) {
+      const i = hidden.find(([p]) => p === path)?.[1];
+      expect(i, path).toBeDefined();
+      expect(profile).toContain(`(deny file-read* file-write* (${path.endsWith('tmp') ? 'subpath' : 'literal'} (param "P${i}")))`);
+    }
   });
 
   it('the network on, display access on: no window-server rule, all network allowed', async () => {
