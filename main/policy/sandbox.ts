@@ -419,7 +419,8 @@ interface Placed {
  * shows through; a root at /, /home or /var does not uncover the private temp folder, /run or
  * the other homes; at the same path the root wins. A re-exposure is kept only strictly inside
  * the hidden or (private) temp folder that decides its path: anywhere else (HOME=/, a working folder in
- * a root) it would cover what it lies over. What comes after keeps its order.
+ * a root) it would cover what it lies over. A repository's pinned .git goes the same way, so a
+ * root inside it keeps its own access. What comes after keeps its order.
  */
 function layered(placed: readonly Placed[], privateTemp: boolean): SandboxEntry[] {
   const base = placed.filter(isBase);
@@ -430,12 +431,13 @@ function layered(placed: readonly Placed[], privateTemp: boolean): SandboxEntry[
   };
   // Each goes before the first one already placed inside it; otherwise the order stays. At the
   // same path they come in the order of the steps, so the root is last.
+  const pinnedGit = (p: Placed) => p.layer === 'git' && p.entry.pinned === true;
   const ordered: Placed[] = [];
-  for (const p of placed.filter(needed)) {
+  for (const p of placed.filter((p) => needed(p) || pinnedGit(p))) {
     const below = ordered.findIndex((q) => q.entry.path !== p.entry.path && inside(q.entry.path, p.entry.path));
     ordered.splice(below < 0 ? ordered.length : below, 0, p);
   }
-  const rest = (layer: Layer) => placed.filter((p) => p.layer === layer);
+  const rest = (layer: Layer) => placed.filter((p) => p.layer === layer && !pinnedGit(p));
   return [...ordered, ...rest('git'), ...rest('after')].map((p) => p.entry);
 }
 

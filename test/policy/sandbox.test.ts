@@ -57,15 +57,30 @@ describe('the plan on Linux (workspace, the default)', () => {
     const git = entries.filter((e) => e.path.includes('.git')).map((e) => `${e.access} ${e.kind}${e.pinned ? ' pinned' : ''} ${e.path}`);
     expect(git).toEqual([
       'write directory pinned /home/alex/projects/.git',
+      'write directory pinned /home/alex/projects/tool/.git',
       'read directory /home/alex/projects/.git/hooks',
       'read file /home/alex/projects/.git/config',
-      'write directory pinned /home/alex/projects/tool/.git',
       // no hooks folder yet: an empty read-only one takes its place
       'hidden directory /home/alex/projects/tool/.git/hooks',
       'read file /home/alex/projects/tool/.git/config',
     ]);
     const allowed = await sandboxFor({ ...LINUX_CONFIG, filesystem: { ...LINUX_CONFIG.filesystem, allowGitHookWrites: true } }, { tree }).plan(GIT_IN_PROJECT);
     expect(allowed!.entries.some((e) => e.path.includes('.git'))).toBe(false);
+  });
+
+  it("a read-only root inside a repository's .git stays read-only: the pinned .git is mounted before it", async () => {
+    const tree: Tree = { ...REPO_AT_TOP, '/home/alex/projects/.git/objects/pack': 'dir' };
+    const config = {
+      ...LINUX_CONFIG,
+      filesystem: { ...LINUX_CONFIG.filesystem, roots: ['/home/alex/projects', { path: '/home/alex/projects/.git/objects', readOnly: true }] },
+    };
+    const lines = (await sandboxFor(config, { tree }).plan(GIT_IN_PROJECT))!.entries.map((e) => `${e.access} ${e.path}`);
+    expect(lines.filter((line) => line.includes('/.git'))).toEqual([
+      'write /home/alex/projects/.git',
+      'read /home/alex/projects/.git/objects',
+      'read /home/alex/projects/.git/hooks',
+      'read /home/alex/projects/.git/config',
+    ]);
   });
 
   it('leaves a .git that links out of the writable roots alone: nothing there to cover or mount on', async () => {
