@@ -13,16 +13,15 @@
  * Windows has no process groups: a timeout kills the tree with taskkill /T while the root is
  * alive; descendants left behind by a main process that exited normally are not tracked.
  */
-import { spawn, type ChildProcessByStdio } from 'node:child_process';
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
-import type { Readable, Writable } from 'node:stream';
 import { adapterError, type ErrorCode } from '../errors.js';
 import { BoundedOutput } from './bounded-output.js';
 import { taskkillTree, terminateGroup } from './kill-tree.js';
 import type { ExecRequest, ExecResult } from './process-ops.js';
 import type { ProcessRegistry } from './process-registry.js';
 import { sandboxed } from './sandbox/launch.js';
+import { startChild, type CommandChild } from './start-child.js';
 
 const OPERATION = 'runCommand';
 const MAX_TIMER_MS = 2 ** 31 - 1;
@@ -42,7 +41,7 @@ export interface RunOptions {
 const DEFAULT_KILL_GRACE_MS = 2000;
 const DEFAULT_LINGER_MS = 200;
 
-export type Child = ChildProcessByStdio<Writable | null, Readable, Readable>;
+export type Child = CommandChild;
 export interface Exit {
   code: number | null;
   signal: NodeJS.Signals | null;
@@ -69,16 +68,7 @@ export async function launch(request: ExecRequest, platform: NodeJS.Platform, st
   try {
     // Inside the OS sandbox when the plan has one (bwrap / sandbox-exec wrap the program).
     const command = sandboxed(request);
-    child = spawn(command.file, command.args, {
-      argv0: command.argv0,
-      cwd: request.cwd,
-      env: command.env,
-      stdio: [stdin, 'pipe', 'pipe'],
-      shell: false,
-      windowsHide: true,
-      // POSIX: setsid(), so the command leads a new process group that can be signalled as one.
-      detached: platform !== 'win32',
-    }) as Child;
+    child = startChild(command.file, command.args, { argv0: command.argv0, cwd: request.cwd, env: command.env, stdin, platform });
   } catch (error) {
     throw await spawnFailure(error, request, platform);
   }

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isComputerAdapterError } from '../../../adapter/errors.js';
 import type { ExecRequest } from '../../../adapter/process/process-ops.js';
 import { runCommand } from '../../../adapter/process/run-command.js';
+import { nativeSpawner } from '../../../adapter/process/start-child.js';
 import { BASE_ENV, isGone, isLinux, killQuietly, makeTempDir, readPid, writeScript } from './helpers.js';
 
 let dir: string;
@@ -248,6 +249,15 @@ describe.runIf(isLinux)('runCommand start failures', () => {
     const error = await rejection(runCommand(req(file)));
     expect(error.code).toBe('NOT_FOUND');
     expect(error.message).toMatch(/interpreter/);
+  });
+
+  it.runIf(nativeSpawner())('a file with no #! line that is not a program is OS_ERROR (ENOEXEC), not run by /bin/sh', async () => {
+    const marker = path.join(dir, 'ran-through-sh');
+    const file = writeScript(dir, 'no-shebang', `touch ${marker}\n`);
+    const error = await rejection(runCommand(req(file)));
+    expect(error.code).toBe('OS_ERROR');
+    expect(error.message).toMatch(/no #! line \(ENOEXEC\)/);
+    expect(fs.existsSync(marker)).toBe(false);
   });
 
   it('rejects a relative executable, bad bounds and NUL bytes as INVALID_INPUT', async () => {

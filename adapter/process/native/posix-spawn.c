@@ -1,0 +1,341 @@
+/*
+ * Linux process start without fork(): posix_spawn(3), which glibc implements with
+ * clone(CLONE_VM | CLONE_VFORK), so starting a command no longer copies (and then tears down)
+ * the server's page tables. libuv forks, and for a server holding ~70 MiB that copy was the
+ * main cost of a short command. Same contract as the child_process.spawn options used before:
+ * exactly the given argv, argv[0] and environment, no PATH lookup and no shell (glibc >= 2.15
+ * never retries ENOEXEC through /bin/sh), a new session (setsid), every signal back to its
+ * default and none blocked, stdin from /dev/null or a pipe, stdout and stderr to pipes, and no
+ * other descriptor: everything from 3 up is closed in the child (libuv relies on close-on-exec,
+ * which a descriptor inherited from the server's parent or opened by a library may lack).
+ *
+ * The exit is watched through a pidfd polled on the event loop; libuv reaps only the pids it
+ * started, so the child is ours to wait for. JavaScript wraps this in native-child.ts.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <node_api.h>
+#include <signal.h>
+#include <spawn.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <uv.h>
+
+#ifndef SYS_pidfd_open
+#define SYS_pidfd_open 434
+#endif
+
+typedef struct {
+  uv_poll_t poll;
+  int pidfd;
+  pid_t pid;
+  napi_env env;
+  napi_ref on_exit;
+  napi_async_context context;
+  bool closed; /* the poll handle is closing or closed: the child was reaped */
+  int owners;  /* the poll handle and the JavaScript external; freed when both let go */
+} watch_t;
+
+#define CHECK(call)                                                                                                    \
+  do {                                                                                                                 \
+    if ((call) != napi_ok) return NULL;                                                                                \
+  } while (0)
+
+/* An Error whose errno is the positive errno; native-child's wrapper names it (ENOENT, ENOEXEC, ...). */
+static napi_value throw_errno(napi_env env, int err, const char *syscall) {
+  napi_value message, error, number, name;
+  napi_create_string_utf8(env, strerror(err), NAPI_AUTO_LENGTH, &message);
+  napi_create_error(env, NULL, message, &error);
+  napi_create_int32(env, err, &number);
+  napi_set_named_property(env, error, "errno", number);
+  napi_create_string_utf8(env, syscall, NAPI_AUTO_LENGTH, &name);
+  napi_set_named_property(env, error, "syscall", name);
+  napi_throw(env, error);
+  return NULL;
+}
+
+/*
+ * Every signal, glibc's two internal ones (32 and 33) included: sigfillset leaves those out,
+ * and posix_spawn then sets them to SIG_IGN in the child, which exec keeps. They stay blocked
+ * until exec, so the default is as safe there, and the command starts as from fork and exec.
+ */
+static void every_signal(sigset_t *set) {
+  sigfillset(set);
+#ifdef __GLIBC__
+  unsigned long *words = (unsigned long *)set;
+  const int bits = 8 * sizeof(unsigned long);
+  for (int sig = 32; sig <= 33; sig++) words[(sig - 1) / bits] |= 1UL << ((sig - 1) % bits);
+#endif
+}
+
+/* A JavaScript string as a malloc'ed C string; NULL (and a TypeError) for anything else or a NUL inside. */
+static char *c_string(napi_env env, napi_value value) {
+  size_t length;
+  if (napi_get_value_string_utf8(env, value, NULL, 0, &length) != napi_ok) {
+    napi_throw_type_error(env, "ERR_INVALID_ARG_TYPE", "expected a string");
+    return NULL;
+  }
+  char *text = malloc(length + 1);
+  if (!text) return NULL;
+  napi_get_value_string_utf8(env, value, text, length + 1, &length);
+  if (strlen(text) != length) {
+    free(text);
+    napi_throw_type_error(env, "ERR_INVALID_ARG_VALUE", "strings must not contain NUL bytes");
+    return NULL;
+  }
+  return text;
+}
+
+static void free_list(char **list) {
+  if (!list) return;
+  for (char **item = list; *item; item++) free(*item);
+  free(list);
+}
+
+/* A JavaScript array of strings as a NULL-terminated list. */
+static char **c_list(napi_env env, napi_value array) {
+  uint32_t count;
+  if (napi_get_array_length(env, array, &count) != napi_ok) {
+    napi_throw_type_error(env, "ERR_INVALID_ARG_TYPE", "expected an array of strings");
+    return NULL;
+  }
+  char **list = calloc(count + 1, sizeof(char *));
+  if (!list) return NULL;
+  for (uint32_t i = 0; i < count; i++) {
+    napi_value item;
+    napi_get_element(env, array, i, &item);
+    list[i] = c_string(env, item);
+    if (!list[i]) {
+      free_list(list);
+      return NULL;
+    }
+  }
+  return list;
+}
+
+static void close_all(int *fds, int count) {
+  for (int i = 0; i < count; i++)
+    if (fds[i] >= 0) close(fds[i]);
+}
+
+/* A close-on-exec pipe whose ends are both above 2, so no dup2 onto 0-2 can clobber another. */
+static int high_pipe(int ends[2]) {
+  if (pipe2(ends, O_CLOEXEC) < 0) return -1;
+  for (int i = 0; i < 2; i++) {
+    if (ends[i] > 2) continue;
+    int moved = fcntl(ends[i], F_DUPFD_CLOEXEC, 3);
+    int saved = errno;
+    close(ends[i]);
+    ends[i] = moved;
+    if (moved < 0) {
+      close(ends[1 - i]);
+      errno = saved;
+      return -1;
+    }
+  }
+  return 0;
+}
+
+static void release(watch_t *watch) {
+  if (--watch->owners == 0) free(watch);
+}
+
+static void on_closed(uv_handle_t *handle) {
+  watch_t *watch = (watch_t *)handle;
+  close(watch->pidfd);
+  release(watch);
+}
+
+static void on_finalize(napi_env env, void *data, void *hint) {
+  (void)env;
+  (void)hint;
+  release(data);
+}
+
+static void on_readable(uv_poll_t *poll, int status, int events) {
+  (void)status;
+  (void)events;
+  watch_t *watch = (watch_t *)poll;
+  int wstatus;
+  pid_t done;
+  do done = waitpid(watch->pid, &wstatus, WNOHANG);
+  while (done < 0 && errno == EINTR);
+  if (done == 0) return; /* not yet: a pidfd is readable only once the process ended, but be sure */
+  uv_poll_stop(poll);
+  watch->closed = true;
+
+  napi_env env = watch->env;
+  napi_handle_scope scope;
+  napi_open_handle_scope(env, &scope);
+  napi_value code, signal, callback, global, result;
+  if (done > 0 && WIFEXITED(wstatus)) {
+    napi_create_int32(env, WEXITSTATUS(wstatus), &code);
+    napi_get_null(env, &signal);
+  } else if (done > 0 && WIFSIGNALED(wstatus)) {
+    napi_get_null(env, &code);
+    napi_create_int32(env, WTERMSIG(wstatus), &signal);
+  } else {
+    napi_get_null(env, &code); /* waitpid failed: someone else reaped it; report an unknown end */
+    napi_get_null(env, &signal);
+  }
+  napi_get_reference_value(env, watch->on_exit, &callback);
+  napi_get_global(env, &global);
+  napi_value argv[2] = {code, signal};
+  napi_make_callback(env, watch->context, global, callback, 2, argv, &result);
+  napi_delete_reference(env, watch->on_exit);
+  napi_async_destroy(env, watch->context);
+  napi_close_handle_scope(env, scope);
+  uv_close((uv_handle_t *)poll, on_closed);
+}
+
+/*
+ * spawn(file, argv, env, cwd | null, pipeStdin, onExit(code | null, signal | null))
+ *   -> [pid, stdinFd | -1, stdoutFd, stderrFd, watch]
+ * Throws an Error with the errno's code (ENOENT, EACCES, ...) when the program cannot start.
+ */
+static napi_value spawn_command(napi_env env, napi_callback_info info) {
+  size_t argc = 6;
+  napi_value args[6];
+  CHECK(napi_get_cb_info(env, info, &argc, args, NULL, NULL));
+  napi_valuetype cwd_type, callback_type;
+  bool pipe_stdin;
+  napi_typeof(env, args[3], &cwd_type);
+  napi_typeof(env, args[5], &callback_type);
+  if (argc < 6 || callback_type != napi_function || napi_get_value_bool(env, args[4], &pipe_stdin) != napi_ok) {
+    napi_throw_type_error(env, "ERR_INVALID_ARG_TYPE", "spawn(file, argv, env, cwd, pipeStdin, onExit)");
+    return NULL;
+  }
+
+  char *file = NULL, *cwd = NULL, **argv = NULL, **envp = NULL;
+  napi_value result = NULL;
+  int fds[6] = {-1, -1, -1, -1, -1, -1}; /* stdin r/w, stdout r/w, stderr r/w */
+  posix_spawn_file_actions_t actions;
+  posix_spawnattr_t attr;
+  bool have_actions = false, have_attr = false;
+
+  if (!(file = c_string(env, args[0])) || !(argv = c_list(env, args[1])) || !(envp = c_list(env, args[2]))) goto done;
+  if (cwd_type != napi_null && cwd_type != napi_undefined && !(cwd = c_string(env, args[3]))) goto done;
+  if ((pipe_stdin && high_pipe(&fds[0]) < 0) || high_pipe(&fds[2]) < 0 || high_pipe(&fds[4]) < 0) {
+    throw_errno(env, errno, "pipe2");
+    goto done;
+  }
+
+  posix_spawn_file_actions_init(&actions);
+  have_actions = true;
+  posix_spawnattr_init(&attr);
+  have_attr = true;
+  sigset_t all, none;
+  every_signal(&all);
+  sigemptyset(&none);
+  posix_spawnattr_setsigdefault(&attr, &all);
+  posix_spawnattr_setsigmask(&attr, &none);
+  posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSID | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK);
+  if (pipe_stdin) posix_spawn_file_actions_adddup2(&actions, fds[0], 0);
+  else posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
+  posix_spawn_file_actions_adddup2(&actions, fds[3], 1);
+  posix_spawn_file_actions_adddup2(&actions, fds[5], 2);
+  /* Nothing else reaches the command, not even a descriptor some library left inheritable. */
+  posix_spawn_file_actions_addclosefrom_np(&actions, 3);
+  if (cwd) posix_spawn_file_actions_addchdir_np(&actions, cwd);
+
+  pid_t pid;
+  int err = posix_spawn(&pid, file, &actions, &attr, argv, envp);
+  if (err != 0) {
+    throw_errno(env, err, "posix_spawn");
+    goto done;
+  }
+  /* Our child stays a zombie until we wait, so its pid cannot be reused before pidfd_open. */
+  int pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
+  watch_t *watch = pidfd < 0 ? NULL : calloc(1, sizeof(watch_t));
+  uv_loop_t *loop;
+  if (!watch || napi_get_uv_event_loop(env, &loop) != napi_ok || uv_poll_init(loop, &watch->poll, pidfd) != 0) {
+    int saved = pidfd < 0 ? errno : ENOMEM;
+    kill(-pid, SIGKILL);
+    waitpid(pid, NULL, 0);
+    if (pidfd >= 0) close(pidfd);
+    free(watch);
+    throw_errno(env, saved, "pidfd_open");
+    goto done;
+  }
+  watch->pidfd = pidfd;
+  watch->pid = pid;
+  watch->env = env;
+  watch->owners = 2;
+  napi_value resource_name;
+  napi_create_string_utf8(env, "NativeChild", NAPI_AUTO_LENGTH, &resource_name);
+  napi_create_reference(env, args[5], 1, &watch->on_exit);
+  napi_async_init(env, NULL, resource_name, &watch->context);
+  uv_poll_start(&watch->poll, UV_READABLE, on_readable);
+
+  /* The child's ends are closed here; the parent keeps stdin's write end and the read ends. */
+  close(fds[3]);
+  close(fds[5]);
+  fds[3] = fds[5] = -1;
+  if (pipe_stdin) {
+    close(fds[0]);
+    fds[0] = -1;
+  }
+  napi_value items[5], handle;
+  napi_create_int32(env, pid, &items[0]);
+  napi_create_int32(env, pipe_stdin ? fds[1] : -1, &items[1]);
+  napi_create_int32(env, fds[2], &items[2]);
+  napi_create_int32(env, fds[4], &items[3]);
+  napi_create_external(env, watch, on_finalize, NULL, &handle);
+  items[4] = handle;
+  napi_create_array_with_length(env, 5, &result);
+  for (uint32_t i = 0; i < 5; i++) napi_set_element(env, result, i, items[i]);
+  fds[1] = fds[2] = fds[4] = -1; /* now owned by JavaScript */
+
+done:
+  if (have_actions) posix_spawn_file_actions_destroy(&actions);
+  if (have_attr) posix_spawnattr_destroy(&attr);
+  close_all(fds, 6);
+  free(file);
+  free(cwd);
+  free_list(argv);
+  free_list(envp);
+  return result;
+}
+
+/* ref(watch, yes): whether the running child keeps the event loop alive (ChildProcess.ref/unref). */
+static napi_value set_ref(napi_env env, napi_callback_info info) {
+  size_t argc = 2;
+  napi_value args[2];
+  void *data;
+  bool yes;
+  CHECK(napi_get_cb_info(env, info, &argc, args, NULL, NULL));
+  CHECK(napi_get_value_external(env, args[0], &data));
+  CHECK(napi_get_value_bool(env, args[1], &yes));
+  watch_t *watch = data;
+  if (!watch->closed) {
+    if (yes) uv_ref((uv_handle_t *)&watch->poll);
+    else uv_unref((uv_handle_t *)&watch->poll);
+  }
+  return NULL;
+}
+
+/* usable(): whether this kernel gives pidfds (Linux >= 5.3, and no seccomp filter refusing them). */
+static napi_value usable(napi_env env, napi_callback_info info) {
+  (void)info;
+  int pidfd = (int)syscall(SYS_pidfd_open, getpid(), 0);
+  if (pidfd >= 0) close(pidfd);
+  napi_value result;
+  napi_get_boolean(env, pidfd >= 0, &result);
+  return result;
+}
+
+static napi_value init(napi_env env, napi_value exports) {
+  napi_property_descriptor methods[] = {
+      {"spawn", NULL, spawn_command, NULL, NULL, NULL, napi_default, NULL},
+      {"ref", NULL, set_ref, NULL, NULL, NULL, napi_default, NULL},
+      {"usable", NULL, usable, NULL, NULL, NULL, napi_default, NULL},
+  };
+  napi_define_properties(env, exports, 3, methods);
+  return exports;
+}
+
+NAPI_MODULE(NODE_GYP_MODULE_NAME, init)

@@ -1,0 +1,170 @@
+/**
+ * Starts a command's process. On Linux through the posix_spawn addon (native/posix-spawn.c),
+ * which does not copy the server's page tables the way libuv's fork() does: a short command
+ * costs about a quarter of the time it did. Elsewhere, where the addon was not built, or where
+ * the kernel gives no pidfds, through child_process.spawn with the same options. Either way
+ * the command gets exactly its argv, argv[0] and environment, no shell, stdin from /dev/null
+ * or a pipe, stdout and stderr to pipes, and on POSIX a session of its own.
+ */
+import { spawn } from 'node:child_process';
+import { EventEmitter } from 'node:events';
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import type { Readable, Writable } from 'node:stream';
+
+/** The part of a ChildProcess the runner and the registry use; both ways of starting give it. */
+export interface CommandChild {
+  readonly pid: number | undefined;
+  readonly stdin: Writable | null;
+  readonly stdout: Readable;
+  readonly stderr: Readable;
+  kill(signal?: NodeJS.Signals): boolean;
+  unref(): void;
+  once(event: 'exit', listener: (code: number | null, signal: NodeJS.Signals | null) => void): this;
+  once(event: 'close' | 'spawn', listener: () => void): this;
+  once(event: 'error', listener: (error: Error) => void): this;
+}
+
+export interface StartOptions {
+  argv0: string | undefined;
+  cwd: string | undefined;
+  env: Record<string, string>;
+  stdin: 'ignore' | 'pipe';
+  platform: NodeJS.Platform;
+}
+
+interface Addon {
+  spawn(
+    file: string,
+    argv: string[],
+    env: string[],
+    cwd: string | null,
+    pipeStdin: boolean,
+    onExit: (code: number | null, signal: number | null) => void,
+  ): [pid: number, stdin: number, stdout: number, stderr: number, watch: unknown];
+  ref(watch: unknown, yes: boolean): void;
+  usable(): boolean;
+}
+
+/** Where the build puts the addon, from where this module runs: the CLI bundle's chunks or entry, tsc's output, the sources. */
+const ADDON_PLACES = ['../../native', '../native', '../../../native', '../../out/native'];
+let addon: Addon | null | undefined;
+
+/** The built addon's path, if there is one where this module runs. */
+export function addonFile(): string | undefined {
+  return ADDON_PLACES.map((place) => path.resolve(import.meta.dirname, place, 'posix-spawn.node')).find((file) => fs.existsSync(file));
+}
+
+/** The addon, when this is Linux, it was built (build/native.mjs) and the kernel gives pidfds. */
+export function nativeSpawner(): Addon | null {
+  if (addon !== undefined) return addon;
+  addon = null;
+  const file = process.platform === 'linux' ? addonFile() : undefined;
+  if (!file) return addon;
+  try {
+    const loaded = createRequire(import.meta.url)(file) as Addon;
+    if (loaded.usable()) addon = loaded;
+  } catch {
+    // A build for another architecture or C library: child_process.spawn does the same work.
+  }
+  return addon;
+}
+
+/** Starts the program; throws the OS's error (with its code) when it cannot start. */
+export function startChild(file: string, args: string[], options: StartOptions, native = nativeSpawner()): CommandChild {
+  if (native && options.platform === 'linux') return new NativeChild(native, file, args, options);
+  return spawn(file, args, {
+    argv0: options.argv0,
+    cwd: options.cwd,
+    env: options.env,
+    stdio: [options.stdin, 'pipe', 'pipe'],
+    shell: false,
+    windowsHide: true,
+    // POSIX: setsid(), so the command leads a new process group that can be signalled as one.
+    detached: options.platform !== 'win32',
+  }) as CommandChild;
+}
+
+const SIGNAL_NAMES = new Map(Object.entries(os.constants.signals).map(([name, number]) => [number, name as NodeJS.Signals]));
+const ERRNO_NAMES = new Map(Object.entries(os.constants.errno).map(([name, number]) => [number, name]));
+
+/** The addon's errors carry the errno; give them its name as `code`, as Node's own errors have. */
+function named(error: unknown): unknown {
+  const errno = (error as NodeJS.ErrnoException | null)?.errno;
+  if (typeof errno === 'number' && !(error as NodeJS.ErrnoException).code) {
+    (error as NodeJS.ErrnoException).code = ERRNO_NAMES.get(errno) ?? `errno ${errno}`;
+  }
+  return error;
+}
+
+/** A process started by the addon, with ChildProcess's events: spawn, exit, then close once stdout and stderr closed. */
+class NativeChild extends EventEmitter implements CommandChild {
+  readonly pid: number;
+  readonly stdin: Writable | null;
+  readonly stdout: Readable;
+  readonly stderr: Readable;
+  private readonly watch: unknown;
+  private exit: [code: number | null, signal: NodeJS.Signals | null] | null = null;
+  private openStreams = 2;
+
+  constructor(
+    private readonly addon: Addon,
+    file: string,
+    args: string[],
+    options: StartOptions,
+  ) {
+    super();
+    const env = Object.entries(options.env).map(([name, value]) => `${name}=${value}`);
+    const argv = [options.argv0 ?? file, ...args];
+    const onExit = (code: number | null, signal: number | null) => this.onExit(code, signal === null ? null : (SIGNAL_NAMES.get(signal) ?? null));
+    let started: ReturnType<Addon['spawn']>;
+    try {
+      started = addon.spawn(file, argv, env, options.cwd ?? null, options.stdin === 'pipe', onExit);
+    } catch (error) {
+      throw named(error);
+    }
+    const [pid, stdin, stdout, stderr, watch] = started;
+    this.pid = pid;
+    this.watch = watch;
+    this.stdin = stdin < 0 ? null : new net.Socket({ fd: stdin, readable: false, writable: true });
+    this.stdout = this.output(stdout);
+    this.stderr = this.output(stderr);
+    process.nextTick(() => this.emit('spawn'));
+  }
+
+  kill(signal: NodeJS.Signals = 'SIGTERM'): boolean {
+    if (this.exit) return false; // its pid may belong to another process by now
+    try {
+      process.kill(this.pid, signal);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  unref(): void {
+    if (!this.exit) this.addon.ref(this.watch, false);
+  }
+
+  private output(fd: number): Readable {
+    const stream = new net.Socket({ fd, readable: true, writable: false });
+    stream.once('close', () => {
+      this.openStreams--;
+      this.closeIfDone();
+    });
+    return stream;
+  }
+
+  private onExit(code: number | null, signal: NodeJS.Signals | null): void {
+    this.exit = [code, signal];
+    this.emit('exit', code, signal);
+    this.closeIfDone();
+  }
+
+  private closeIfDone(): void {
+    if (this.exit && this.openStreams === 0) this.emit('close', ...this.exit);
+  }
+}
