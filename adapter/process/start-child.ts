@@ -8,12 +8,10 @@
  */
 import { spawn } from 'node:child_process';
 import { EventEmitter } from 'node:events';
-import fs from 'node:fs';
-import { createRequire } from 'node:module';
 import net from 'node:net';
 import os from 'node:os';
-import path from 'node:path';
 import type { Readable, Writable } from 'node:stream';
+import { loadNativeAddon } from '../lib/native-addon.js';
 
 /** The part of a ChildProcess the runner and the registry use; both ways of starting give it. */
 export interface CommandChild {
@@ -49,26 +47,13 @@ interface Addon {
   usable(): boolean;
 }
 
-/** Where the build puts the addon, from where this module runs: the CLI bundle's chunks or entry, tsc's output, the sources. */
-const ADDON_PLACES = ['../../native', '../native', '../../../native', '../../out/native'];
 let addon: Addon | null | undefined;
-
-/** The built addon's path, if there is one where this module runs. */
-export function addonFile(): string | undefined {
-  return ADDON_PLACES.map((place) => path.resolve(import.meta.dirname, place, 'posix-spawn.node')).find((file) => fs.existsSync(file));
-}
 
 /** The addon, when this is Linux, it was built (build/native.mjs) and the kernel gives pidfds. */
 export function nativeSpawner(): Addon | null {
-  if (addon !== undefined) return addon;
-  addon = null;
-  const file = process.platform === 'linux' ? addonFile() : undefined;
-  if (!file) return addon;
-  try {
-    const loaded = createRequire(import.meta.url)(file) as Addon;
-    if (loaded.usable()) addon = loaded;
-  } catch {
-    // A build for another architecture or C library: child_process.spawn does the same work.
+  if (addon === undefined) {
+    const loaded = loadNativeAddon<Addon>('posix-spawn');
+    addon = loaded?.usable() ? loaded : null;
   }
   return addon;
 }

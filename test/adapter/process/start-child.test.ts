@@ -2,7 +2,8 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addonFile, nativeSpawner, startChild, type CommandChild, type StartOptions } from '../../../adapter/process/start-child.js';
+import { nativeAddonFile } from '../../../adapter/lib/native-addon.js';
+import { nativeSpawner, startChild, type CommandChild, type StartOptions } from '../../../adapter/process/start-child.js';
 import { BASE_ENV, isLinux, makeTempDir, writeScript } from './helpers.js';
 
 let dir: string;
@@ -83,7 +84,7 @@ describe.runIf(isLinux)('the posix_spawn addon', () => {
   });
 
   it('gives the command stdin, stdout and stderr only, even where the server holds an inheritable descriptor', async () => {
-    const file = addonFile();
+    const file = nativeAddonFile('posix-spawn');
     if (!nativeSpawner() || !file) return;
     // Node opens its own files close-on-exec; one inherited from the server's parent is not: fds 30 and 200 here.
     const script = `
