@@ -73,8 +73,14 @@ export function startChild(file: string, args: string[], options: StartOptions, 
   }) as CommandChild;
 }
 
-const SIGNAL_NAMES = new Map(Object.entries(os.constants.signals).map(([name, number]) => [number, name as NodeJS.Signals]));
-const ERRNO_NAMES = new Map(Object.entries(os.constants.errno).map(([name, number]) => [number, name]));
+/** Number to name, the first name listed winning: SIGABRT not SIGIOT, EAGAIN not EWOULDBLOCK, as Node names them. */
+function names<T extends string>(table: Record<string, number>): Map<number, T> {
+  const map = new Map<number, T>();
+  for (const [name, number] of Object.entries(table)) if (!map.has(number)) map.set(number, name as T);
+  return map;
+}
+const SIGNAL_NAMES = names<NodeJS.Signals>(os.constants.signals);
+const ERRNO_NAMES = names<string>(os.constants.errno);
 
 /** The addon's errors carry the errno; give them its name as `code`, as Node's own errors have. */
 function named(error: unknown): unknown {
@@ -104,7 +110,17 @@ class NativeChild extends EventEmitter implements CommandChild {
     super();
     const env = Object.entries(options.env).map(([name, value]) => `${name}=${value}`);
     const argv = [options.argv0 ?? file, ...args];
-    const onExit = (code: number | null, signal: number | null) => this.onExit(code, signal === null ? null : (SIGNAL_NAMES.get(signal) ?? null));
+    const onExit = (code: number | null, signal: number | null) => {
+      try {
+        this.onExit(code, signal === null ? null : (SIGNAL_NAMES.get(signal) ?? null));
+      } catch (error) {
+        // A listener threw: report it as Node would from ChildProcess, outside the addon's
+        // callback (inside it, even a next-tick exception would come back to the addon).
+        setImmediate(() => {
+          throw error;
+        });
+      }
+    };
     let started: ReturnType<Addon['spawn']>;
     try {
       started = addon.spawn(file, argv, env, options.cwd ?? null, options.stdin === 'pipe', onExit);

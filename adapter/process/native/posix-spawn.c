@@ -10,7 +10,7 @@
  * which a descriptor inherited from the server's parent or opened by a library may lack).
  *
  * The exit is watched through a pidfd polled on the event loop; libuv reaps only the pids it
- * started, so the child is ours to wait for. JavaScript wraps this in native-child.ts.
+ * started, so the child is ours to wait for. JavaScript wraps this in start-child.ts.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -29,7 +29,16 @@
 #define SYS_pidfd_open 434
 #endif
 
+typedef struct watch watch_t;
+
+/* One per Node environment (the main thread, or a worker): the children it still watches. */
 typedef struct {
+  watch_t *live;
+  int open_polls; /* polls not yet closed: their close callbacks run code of this library */
+  napi_async_cleanup_hook_handle teardown; /* set once the environment is going away */
+} env_state_t;
+
+struct watch {
   uv_poll_t poll;
   int pidfd;
   pid_t pid;
@@ -38,14 +47,23 @@ typedef struct {
   napi_async_context context;
   bool closed; /* the poll handle is closing or closed: the child was reaped */
   int owners;  /* the poll handle and the JavaScript external; freed when both let go */
-} watch_t;
+  env_state_t *state;
+  watch_t *prev, *next;
+};
+
+static void unlink_watch(watch_t *watch) {
+  if (watch->prev) watch->prev->next = watch->next;
+  else watch->state->live = watch->next;
+  if (watch->next) watch->next->prev = watch->prev;
+  watch->prev = watch->next = NULL;
+}
 
 #define CHECK(call)                                                                                                    \
   do {                                                                                                                 \
     if ((call) != napi_ok) return NULL;                                                                                \
   } while (0)
 
-/* An Error whose errno is the positive errno; native-child's wrapper names it (ENOENT, ENOEXEC, ...). */
+/* An Error whose errno is the positive errno; start-child.ts names it (ENOENT, ENOEXEC, ...). */
 static napi_value throw_errno(napi_env env, int err, const char *syscall) {
   napi_value message, error, number, name;
   napi_create_string_utf8(env, strerror(err), NAPI_AUTO_LENGTH, &message);
@@ -107,8 +125,7 @@ static char **c_list(napi_env env, napi_value array) {
   if (!list) return NULL;
   for (uint32_t i = 0; i < count; i++) {
     napi_value item;
-    napi_get_element(env, array, i, &item);
-    list[i] = c_string(env, item);
+    list[i] = napi_get_element(env, array, i, &item) == napi_ok ? c_string(env, item) : NULL;
     if (!list[i]) {
       free_list(list);
       return NULL;
@@ -133,6 +150,7 @@ static int high_pipe(int ends[2]) {
     ends[i] = moved;
     if (moved < 0) {
       close(ends[1 - i]);
+      ends[0] = ends[1] = -1;
       errno = saved;
       return -1;
     }
@@ -144,10 +162,19 @@ static void release(watch_t *watch) {
   if (--watch->owners == 0) free(watch);
 }
 
+/* The environment may end (and a worker's unload this library) only once no poll is left to close. */
+static void poll_gone(env_state_t *state) {
+  if (--state->open_polls > 0 || !state->teardown) return;
+  napi_remove_async_cleanup_hook(state->teardown);
+  free(state);
+}
+
 static void on_closed(uv_handle_t *handle) {
   watch_t *watch = (watch_t *)handle;
+  env_state_t *state = watch->state;
   close(watch->pidfd);
   release(watch);
+  poll_gone(state);
 }
 
 static void on_finalize(napi_env env, void *data, void *hint) {
@@ -167,6 +194,7 @@ static void on_readable(uv_poll_t *poll, int status, int events) {
   if (done == 0) return; /* not yet: a pidfd is readable only once the process ended, but be sure */
   uv_poll_stop(poll);
   watch->closed = true;
+  unlink_watch(watch);
 
   napi_env env = watch->env;
   napi_handle_scope scope;
@@ -185,7 +213,12 @@ static void on_readable(uv_poll_t *poll, int status, int events) {
   napi_get_reference_value(env, watch->on_exit, &callback);
   napi_get_global(env, &global);
   napi_value argv[2] = {code, signal};
-  napi_make_callback(env, watch->context, global, callback, 2, argv, &result);
+  /* start-child.ts rethrows a listener's exception on the next tick, where Node reports it; an
+   * exception left pending here would be thrown again by the next unrelated addon call. */
+  if (napi_make_callback(env, watch->context, global, callback, 2, argv, &result) != napi_ok) {
+    napi_value ignored;
+    napi_get_and_clear_last_exception(env, &ignored);
+  }
   napi_delete_reference(env, watch->on_exit);
   napi_async_destroy(env, watch->context);
   napi_close_handle_scope(env, scope);
@@ -258,13 +291,18 @@ static napi_value spawn_command(napi_env env, napi_callback_info info) {
     waitpid(pid, NULL, 0);
     if (pidfd >= 0) close(pidfd);
     free(watch);
-    throw_errno(env, saved, "pidfd_open");
+    throw_errno(env, saved, pidfd < 0 ? "pidfd_open" : "uv_poll_init");
     goto done;
   }
   watch->pidfd = pidfd;
   watch->pid = pid;
   watch->env = env;
   watch->owners = 2;
+  napi_get_instance_data(env, (void **)&watch->state);
+  watch->state->open_polls++;
+  watch->next = watch->state->live;
+  if (watch->next) watch->next->prev = watch;
+  watch->state->live = watch;
   napi_value resource_name;
   napi_create_string_utf8(env, "NativeChild", NAPI_AUTO_LENGTH, &resource_name);
   napi_create_reference(env, args[5], 1, &watch->on_exit);
@@ -328,7 +366,34 @@ static napi_value usable(napi_env env, napi_callback_info info) {
   return result;
 }
 
+/*
+ * The environment is going away (the process exits, or a worker ends) with children still
+ * running: stop watching them, so no exit is delivered into a torn-down environment, and hold
+ * the teardown until their polls are closed (a worker unloads this library right after).
+ * The children run on, as child_process's do.
+ */
+static void on_env_teardown(napi_async_cleanup_hook_handle handle, void *data) {
+  env_state_t *state = data;
+  state->teardown = handle;
+  for (watch_t *watch = state->live, *next; watch; watch = next) {
+    next = watch->next;
+    watch->closed = true;
+    watch->prev = watch->next = NULL;
+    uv_poll_stop(&watch->poll);
+    uv_close((uv_handle_t *)&watch->poll, on_closed);
+  }
+  state->live = NULL;
+  state->open_polls++; /* this hook's own share, given back at once */
+  poll_gone(state);
+}
+
 static napi_value init(napi_env env, napi_value exports) {
+  env_state_t *state = calloc(1, sizeof(env_state_t));
+  if (!state || napi_set_instance_data(env, state, NULL, NULL) != napi_ok || napi_add_async_cleanup_hook(env, on_env_teardown, state, NULL) != napi_ok) {
+    free(state);
+    napi_throw_error(env, NULL, "posix-spawn: cannot keep per-environment state");
+    return NULL;
+  }
   napi_property_descriptor methods[] = {
       {"spawn", NULL, spawn_command, NULL, NULL, NULL, napi_default, NULL},
       {"ref", NULL, set_ref, NULL, NULL, NULL, napi_default, NULL},

@@ -1,10 +1,13 @@
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { nativeAddonFile } from '../../../adapter/lib/native-addon.js';
 import { nativeSpawner, startChild, type CommandChild, type StartOptions } from '../../../adapter/process/start-child.js';
 import { BASE_ENV, isLinux, makeTempDir, writeScript } from './helpers.js';
+
+/** The compiled module (tsc's out/), for scripts run in a process of their own. */
+const BUILT_START_CHILD = new URL('../../../out/adapter/process/start-child.js', import.meta.url).href;
 
 let dir: string;
 beforeAll(() => {
@@ -107,6 +110,42 @@ describe.runIf(isLinux)('the posix_spawn addon', () => {
     expect(viaAddon).toEqual(['0', '1', '2']);
   });
 
+  it('an exit listener that throws is an uncaught exception, once, and later children still report their exits', () => {
+    if (!nativeSpawner()) return;
+    const script = `
+      const { startChild } = await import(${JSON.stringify(BUILT_START_CHILD)});
+      const options = { argv0: undefined, cwd: undefined, env: {}, stdin: 'ignore', platform: 'linux' };
+      let uncaught = 0;
+      process.on('uncaughtException', () => uncaught++);
+      const first = startChild('/bin/true', [], options);
+      first.stdout.resume(); first.stderr.resume();
+      first.once('exit', () => { throw new Error('from a listener'); });
+      await new Promise((resolve) => first.once('close', resolve));
+      const second = startChild('/bin/sh', ['-c', 'exit 4'], options);
+      second.stdout.resume(); second.stderr.resume();
+      const code = await new Promise((resolve) => second.once('exit', resolve));
+      console.log(JSON.stringify({ uncaught, code }));`;
+    const done = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8', timeout: 20_000 });
+    expect(done.status, done.stderr).toBe(0);
+    expect(JSON.parse(done.stdout)).toEqual({ uncaught: 1, code: 4 });
+  });
+
+  it('a worker thread ended while its command runs leaves the process whole', () => {
+    if (!nativeSpawner()) return;
+    const worker = `(async () => {
+      const { startChild } = await import(${JSON.stringify(BUILT_START_CHILD)});
+      const child = startChild('/bin/sleep', ['30'], { argv0: undefined, cwd: undefined, env: {}, stdin: 'ignore', platform: 'linux' });
+      child.stdout.resume(); child.stderr.resume();
+      child.once('spawn', () => require('node:worker_threads').parentPort.postMessage(child.pid));
+    })();`;
+    const script = `
+      const { Worker } = require('node:worker_threads');
+      const worker = new Worker(${JSON.stringify(worker)}, { eval: true });
+      worker.once('message', async (pid) => { await worker.terminate(); process.kill(-pid, 'SIGKILL'); console.log('ended'); });`;
+    const done = spawnSync(process.execPath, ['-e', script], { encoding: 'utf8', timeout: 20_000 });
+    expect({ status: done.status, stdout: done.stdout.trim() }, done.stderr).toEqual({ status: 0, stdout: 'ended' });
+  });
+
   it('a program without a #! line is refused (ENOEXEC), not handed to /bin/sh as execvp would', async () => {
     const native = nativeSpawner();
     if (!native) return;
@@ -135,8 +174,9 @@ describe.runIf(isLinux).each([
     expect(result).toEqual({ events: ['spawn', 'exit', 'close'], code: 7, signal: null, stdout: 'out\n', stderr: 'err\n' });
   });
 
-  it('names the signal a command died of', async () => {
+  it('names the signal a command died of, as Node names it', async () => {
     expect(await run('/bin/sh', ['-c', 'kill -USR1 $$'], {}, spawner())).toMatchObject({ code: null, signal: 'SIGUSR1' });
+    expect(await run('/bin/sh', ['-c', 'kill -ABRT $$'], {}, spawner())).toMatchObject({ code: null, signal: 'SIGABRT' });
   });
 
   it('passes argv verbatim, argv[0] as asked, and exactly the given environment', async () => {
