@@ -100,6 +100,26 @@ describe('idleMemory', () => {
     expect(before - after).toBeGreaterThan(16 * MIB);
   });
 
+  it("keeps V8's young generation from growing under a storm of survivors (a real process, with and without it)", () => {
+    const storm = `
+      const v8 = await import('node:v8');
+      if (process.argv[1] === 'trimmer') (await import(${JSON.stringify(new URL('../../out/main/mcp/idle-memory.js', import.meta.url).href)})).idleMemory().close();
+      let keep = [];
+      for (let r = 0; r < 200; r++) {
+        for (let i = 0; i < 20000; i++) keep.push({ a: i, b: 'x' + i });
+        if (keep.length > 100000) keep = keep.slice(50000);
+      }
+      console.log(v8.getHeapSpaceStatistics().find((space) => space.space_name === 'new_space').space_size);
+    `;
+    const newSpace = (mode: string) => {
+      const run = spawnSync(process.execPath, ['--input-type=module', '-e', storm, mode], { encoding: 'utf8', timeout: 20_000 });
+      expect(run.status, run.stderr).toBe(0);
+      return Number(run.stdout.trim());
+    };
+    expect(newSpace('plain')).toBeGreaterThanOrEqual(16 * MIB);
+    expect(newSpace('trimmer')).toBeLessThanOrEqual(2 * MIB);
+  });
+
   it('never keeps the process alive', () => {
     const script = `
       const { idleMemory } = await import(${JSON.stringify(new URL('../../out/main/mcp/idle-memory.js', import.meta.url).href)});
