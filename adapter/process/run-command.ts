@@ -41,7 +41,6 @@ export interface RunOptions {
 const DEFAULT_KILL_GRACE_MS = 2000;
 const DEFAULT_LINGER_MS = 200;
 
-export type Child = CommandChild;
 export interface Exit {
   code: number | null;
   signal: NodeJS.Signals | null;
@@ -49,7 +48,7 @@ export interface Exit {
 
 /** A started child: its exit and the end of its output, as promises. */
 export interface Launched {
-  child: Child;
+  child: CommandChild;
   pid: number;
   exited: Promise<Exit>;
   closed: Promise<true>;
@@ -64,7 +63,7 @@ export async function launch(request: ExecRequest, platform: NodeJS.Platform, st
     throw adapterError('PRECONDITION_FAILED', OPERATION, 'the request was cancelled before the command started');
   }
   const started = performance.now();
-  let child: Child;
+  let child: CommandChild;
   try {
     // Inside the OS sandbox when the plan has one (bwrap / sandbox-exec wrap the program).
     const command = sandboxed(request);

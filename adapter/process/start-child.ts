@@ -4,7 +4,8 @@
  * costs about a quarter of the time it did. Elsewhere, where the addon was not built, or where
  * the kernel gives no pidfds, through child_process.spawn with the same options. Either way
  * the command gets exactly its argv, argv[0] and environment, no shell, stdin from /dev/null
- * or a pipe, stdout and stderr to pipes, and on POSIX a session of its own.
+ * or a pipe, stdout and stderr captured (pipes from the addon, socket pairs from libuv), and on
+ * POSIX a session of its own.
  */
 import { spawn } from 'node:child_process';
 import { EventEmitter } from 'node:events';

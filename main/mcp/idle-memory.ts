@@ -31,8 +31,7 @@ export interface IdleMemory {
 }
 
 export function idleMemory(options: IdleMemoryOptions = {}): IdleMemory {
-  if (!options.collect) keepYoungGenerationSmall();
-  const collect = options.collect ?? collectAndTrim(v8Collect());
+  const collect = options.collect ?? processCollect();
   const resident = options.resident ?? (() => process.memoryUsage.rss());
   const growth = options.growthBytes ?? GROWTH_BYTES;
   const idleMs = options.idleMs ?? IDLE_MS;
@@ -56,7 +55,10 @@ export function idleMemory(options: IdleMemoryOptions = {}): IdleMemory {
   };
 }
 
-function collectAndTrim(gc: () => void): () => void {
+/** This process's own: V8's full collection, then malloc_trim; and a young generation kept small. */
+function processCollect(): () => void {
+  keepYoungGenerationSmall();
+  const gc = v8Collect();
   return () => {
     gc();
     mallocTrim();

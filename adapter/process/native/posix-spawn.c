@@ -213,7 +213,7 @@ static void on_readable(uv_poll_t *poll, int status, int events) {
   napi_get_reference_value(env, watch->on_exit, &callback);
   napi_get_global(env, &global);
   napi_value argv[2] = {code, signal};
-  /* start-child.ts rethrows a listener's exception on the next tick, where Node reports it; an
+  /* start-child.ts rethrows a listener's exception from setImmediate, where Node reports it; an
    * exception left pending here would be thrown again by the next unrelated addon call. */
   if (napi_make_callback(env, watch->context, global, callback, 2, argv, &result) != napi_ok) {
     napi_value ignored;
