@@ -41,13 +41,21 @@ import { clickSteps, dragSteps, wheelSteps, type PointerStep } from './pointer-a
 import { planTyping } from './typing-plan.js';
 import { loadAccessibilityProvider, type AccessibilityProvider } from './ui/accessibility-provider.js';
 import type { NativeSnapshot } from './ui/ui-model.js';
+import { localX11Address } from './x11/x11-address.js';
+import { X11Clipboard, type PasteOutcome } from './x11/x11-clipboard.js';
+import { X11Error } from './x11/x11-connection.js';
 import { isRefTarget, OPERATION_NAMES as OP, type RefTarget, type WorkerOps, type WorkerSnapshotRequest, type WorkerTarget } from './worker-protocol.js';
 
 type Nut = typeof NutJs;
 
-/** Lets the target app fetch the clipboard before the next keystrokes arrive (GTK pastes asynchronously). */
+/** How long an app may take to read the clipboard after ctrl+v before input.type says it pasted nothing. */
+const PASTE_WAIT_MS = 3000;
+/** After the app read the text, how long it must ask nothing more before the next keystrokes (Chromium reads twice, ~20 ms apart). */
+const PASTE_QUIET_MS = 120;
+/** Without our own clipboard owner (a remote display): a pause for the app to fetch it, and how often to read it back. */
 const PASTE_SETTLE_MS = 50;
 const CLIPBOARD_ATTEMPTS = 25;
+const X11_TIMEOUT_MS = 5000;
 /** After clicking an element to focus it, before typing. */
 const FOCUS_SETTLE_MS = 60;
 
@@ -55,6 +63,7 @@ export class NutDesktop implements WorkerOps {
   private densityCache: number | undefined;
   private readonly layout: DisplayLayout;
   private a11y: AccessibilityProvider | undefined;
+  private clipboard: Promise<X11Clipboard | undefined> | undefined;
 
   private constructor(
     private readonly nut: Nut,
@@ -169,14 +178,12 @@ export class NutDesktop implements WorkerOps {
       await sleep(FOCUS_SETTLE_MS);
       element = at.element;
     }
+    let done = 0;
     for (const step of plan.steps) {
       if (step.kind === 'key') await this.tap(step.shift ? ['shift'] : [], step.key);
       else if (step.kind === 'text') await this.nut.keyboard.type(step.text);
-      else {
-        await this.setClipboard(step.text); // paste steps exist only on X11, where ctrl+v pastes
-        await this.tap(['ctrl'], 'v');
-        await sleep(PASTE_SETTLE_MS);
-      }
+      else await this.paste(step.text, done, plan.typedChars); // paste steps exist only on X11, where ctrl+v pastes
+      done += step.kind === 'key' ? 1 : [...step.text].length;
     }
     return { typedChars: plan.typedChars, pastedChars: plan.pastedChars, ...(element ? { element } : {}) };
   }
@@ -285,6 +292,48 @@ export class NutDesktop implements WorkerOps {
     } finally {
       await this.nut.keyboard.releaseKey(...keys);
     }
+  }
+
+  /**
+   * Pastes `text` with ctrl+v, then waits until the focused app has read it and stopped asking:
+   * the keystrokes after it, or the next paste, must not overtake it. `done` of `total`
+   * characters are typed; a paste nobody read fails the call saying so.
+   */
+  private async paste(text: string, done: number, total: number): Promise<void> {
+    const press = () => this.tap(['ctrl'], 'v');
+    const clipboard = await this.ownClipboard();
+    if (!clipboard) {
+      await this.setClipboard(text);
+      await press();
+      await sleep(PASTE_SETTLE_MS);
+      return;
+    }
+    let outcome: PasteOutcome;
+    try {
+      outcome = await clipboard.paste(text, press, { waitMs: PASTE_WAIT_MS, quietMs: PASTE_QUIET_MS });
+    } catch (error) {
+      if (!(error instanceof X11Error)) throw error;
+      throw adapterError('OS_ERROR', OP.typeText, `the clipboard could not take the text to paste: ${error.message}`);
+    }
+    if (outcome === 'fetched') return;
+    const why =
+      outcome === 'lost'
+        ? 'another program took the clipboard before the focused window read it'
+        : `the focused window did not read the clipboard within ${PASTE_WAIT_MS / 1000} s of ctrl+v (ctrl+v must paste there)`;
+    throw adapterError(
+      'OS_ERROR',
+      OP.typeText,
+      `${[...text].length} non-ASCII character(s) from character ${done + 1} on were not pasted: ${why}. The ${done} character(s) before them were typed, the ${total - done - [...text].length} after them were not.`,
+    );
+  }
+
+  /** Our own clipboard owner on a local X display; undefined where there is none (a remote display: xsel serves it). */
+  private async ownClipboard(): Promise<X11Clipboard | undefined> {
+    const current = await this.clipboard;
+    if (current && !current.closed) return current;
+    if (!localX11Address(process.env.DISPLAY)) return undefined;
+    this.clipboard = X11Clipboard.connect(process.env, X11_TIMEOUT_MS).catch(() => undefined);
+    return this.clipboard;
   }
 
   /**

@@ -1,15 +1,24 @@
 /**
  * A minimal client of the X11 core protocol (little-endian) over a Unix socket: the handshake,
- * requests whose last one has a reply, errors, and the root window's size kept current from
- * ConfigureNotify events. Pure JavaScript, so nothing native runs in the server process.
+ * requests whose last one has a reply, errors, events for listeners, and the root window's size
+ * kept current from ConfigureNotify events. Pure JavaScript, so nothing native runs in the
+ * server process.
  */
 import net from 'node:net';
-import type { X11Cookie } from './x11-address.js';
+import { localX11Address, readCookie, untrustedSocket, type X11Cookie } from './x11-address.js';
 
 export interface X11Screen {
   root: number;
   width: number;
   height: number;
+}
+
+/** What the setup reply tells beyond the screen: how to name new resources, and the largest request. */
+interface X11Setup {
+  screen: X11Screen;
+  idBase: number;
+  idMask: number;
+  maxRequestBytes: number;
 }
 
 interface Pending {
@@ -47,12 +56,19 @@ export class X11Connection {
   private buffer: Buffer = Buffer.alloc(0);
   private sequence = 0;
   private readonly pending: Pending[] = [];
+  private readonly listeners = new Set<(event: Buffer) => void>();
   private closedBy: Error | undefined;
+  private lastId = 0;
+  readonly screen: X11Screen;
+  /** The largest request the server accepts, in bytes. */
+  readonly maxRequestBytes: number;
 
   private constructor(
     private readonly socket: net.Socket,
-    readonly screen: X11Screen,
+    private readonly setup: X11Setup,
   ) {
+    this.screen = setup.screen;
+    this.maxRequestBytes = setup.maxRequestBytes;
     socket.on('data', (chunk: Buffer) => this.receive(chunk));
     socket.on('error', (error) => this.close(new X11Error(`the X connection failed: ${error.message}`)));
     socket.on('close', () => this.close(new X11Error('the X server closed the connection')));
@@ -80,14 +96,14 @@ export class X11Connection {
         socket.off('data', onData);
         socket.removeAllListeners('error');
         clearTimeout(timer);
-        let screen: X11Screen;
+        let setup: X11Setup;
         try {
-          screen = parseSetup(received.subarray(0, total), screenIndex);
+          setup = parseSetup(received.subarray(0, total), screenIndex);
         } catch (error) {
           fail(error as Error);
           return;
         }
-        const connection = new X11Connection(socket, screen);
+        const connection = new X11Connection(socket, setup);
         if (received.length > total) connection.receive(received.subarray(total));
         connection.watchRoot();
         resolve(connection);
@@ -96,8 +112,38 @@ export class X11Connection {
     });
   }
 
+  /** Connects to the display `env` names; rejects with the reason when it is not a local X display we can trust and reach. */
+  static async openLocal(env: NodeJS.ProcessEnv, timeoutMs: number): Promise<X11Connection> {
+    const address = localX11Address(env.DISPLAY);
+    if (!address) throw new X11Error(`DISPLAY=${env.DISPLAY ?? ''} is not a local X display`);
+    const untrusted = untrustedSocket(address.socketPath);
+    if (untrusted) throw new X11Error(untrusted);
+    return X11Connection.open(address.socketPath, address.screen, readCookie(env, address.display), timeoutMs);
+  }
+
   get closed(): boolean {
     return this.closedBy !== undefined;
+  }
+
+  /** The sequence number the next request will have (16 bits, as in replies and events). */
+  get nextSequence(): number {
+    return (this.sequence + 1) & 0xffff;
+  }
+
+  /** A new resource id (window, pixmap...) of this connection's range. */
+  newId(): number {
+    const { idBase, idMask } = this.setup;
+    const step = idMask & -idMask; // the mask's lowest bit
+    const next = (this.lastId + step) & idMask;
+    if (next === 0) throw new X11Error('this X connection has used all its resource ids');
+    this.lastId = next;
+    return (idBase | next) >>> 0;
+  }
+
+  /** Calls `listener` with every event (32 bytes, a copy) but the root's ConfigureNotify; returns the function that stops it. */
+  onEvent(listener: (event: Buffer) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
   }
 
   /**
@@ -166,7 +212,7 @@ export class X11Connection {
       else if (kind === EVENT_CONFIGURE_NOTIFY && packet.readUInt32LE(8) === this.screen.root) {
         this.screen.width = packet.readUInt16LE(20);
         this.screen.height = packet.readUInt16LE(22);
-      }
+      } else for (const listener of this.listeners) listener(Buffer.from(packet));
     }
     this.buffer = at === this.buffer.length ? Buffer.alloc(0) : Buffer.from(this.buffer.subarray(at));
     if (this.pending.length === 0) this.socket.unref();
@@ -209,8 +255,8 @@ function handshake(cookie: X11Cookie | undefined): Buffer {
   return out;
 }
 
-/** The setup reply: refused (with the server's reason) or the root window and size of one screen. */
-function parseSetup(reply: Buffer, screenIndex: number): X11Screen {
+/** The setup reply: refused (with the server's reason) or the root window and size of one screen, and the id range. */
+function parseSetup(reply: Buffer, screenIndex: number): X11Setup {
   const status = reply[0];
   if (status !== 1) {
     const reason = status === 0 ? reply.toString('latin1', 8, 8 + reply[1]!) : reply.toString('latin1', 8).replace(/\0+$/, '');
@@ -226,5 +272,10 @@ function parseSetup(reply: Buffer, screenIndex: number): X11Screen {
     at += 40;
     for (let d = 0; d < depths; d++) at += 8 + reply.readUInt16LE(at + 2) * 24;
   }
-  return { root: reply.readUInt32LE(at), width: reply.readUInt16LE(at + 20), height: reply.readUInt16LE(at + 22) };
+  return {
+    screen: { root: reply.readUInt32LE(at), width: reply.readUInt16LE(at + 20), height: reply.readUInt16LE(at + 22) },
+    idBase: reply.readUInt32LE(12),
+    idMask: reply.readUInt32LE(16),
+    maxRequestBytes: reply.readUInt16LE(26) * 4,
+  };
 }

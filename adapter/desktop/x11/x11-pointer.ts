@@ -21,7 +21,6 @@ import type {
 } from '../desktop-ops.js';
 import { DisplayLayout } from '../display-layout.js';
 import { clickSteps, dragSteps, totalDelayMs, wheelSteps, type PointerStep } from '../pointer-actions.js';
-import { localX11Address, readCookie, untrustedSocket } from './x11-address.js';
 import { X11Connection, X11Error } from './x11-connection.js';
 
 const OPCODE_WARP_POINTER = 41;
@@ -46,11 +45,7 @@ export class X11Pointer {
 
   /** Connects to the display `env` names; rejects with the reason when it is not a local X display we can trust and reach. */
   static async connect(env: NodeJS.ProcessEnv, timeoutMs: number): Promise<X11Pointer> {
-    const address = localX11Address(env.DISPLAY);
-    if (!address) throw new X11Error(`DISPLAY=${env.DISPLAY ?? ''} is not a local X display`);
-    const untrusted = untrustedSocket(address.socketPath);
-    if (untrusted) throw new X11Error(untrusted);
-    const connection = await X11Connection.open(address.socketPath, address.screen, readCookie(env, address.display), timeoutMs);
+    const connection = await X11Connection.openLocal(env, timeoutMs);
     try {
       const reply = await connection.exchange([queryExtension('XTEST')], timeoutMs);
       return new X11Pointer(connection, new DisplayLayout('linux', env), timeoutMs, reply[8] ? reply[9] : undefined);

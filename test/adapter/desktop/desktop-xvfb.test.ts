@@ -133,6 +133,15 @@ describe.skipIf(skipDesktop(missing, 'desktop Xvfb tests'))('screen and input on
     await expect.poll(() => page.inputValue('#text')).toBe(text);
   });
 
+  test('ten pastes in one call land in order: each waits until Chromium has read the one before', async () => {
+    await ok('input.key', { keys: 'ctrl+a' });
+    await ok('input.key', { keys: 'delete' });
+    const text = 'ä1 ö2 ü3 ß4 é5 è6 ñ7 ç8 日9 ✓0';
+    const result = await ok('input.type', { text });
+    expect(result.structuredContent).toEqual({ typedChars: [...text].length, pastedChars: 10 });
+    await expect.poll(() => page.inputValue('#text')).toBe(text);
+  });
+
   test('newline and tab are the Enter and Tab keys', async () => {
     await ok('input.click', screenPoint(200, 240));
     await ok('input.type', { text: 'line 1\nline 2' });
