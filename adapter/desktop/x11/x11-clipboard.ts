@@ -88,7 +88,8 @@ export class X11Clipboard {
   /**
    * Puts `text` on the clipboard, calls `press` (which presses ctrl+v), and resolves 'fetched'
    * once an app has read the text and then asked nothing for `quietMs` (at most `waitMs` more).
-   * 'lost' when another client took the clipboard first; 'unread' when nothing read the text
+   * 'lost' when another client took the clipboard before anything read the text (taking it after
+   * a read is what clipboard managers do to keep it, and is no loss); 'unread' when nothing read the text
    * within `waitMs` (ctrl+v does not paste in that window). A clipboard manager that copies
    * every new content counts as an app that read it.
    */
@@ -125,7 +126,9 @@ export class X11Clipboard {
         clearTimeout(quiet);
         timers.push((quiet = setTimeout(() => done('fetched'), times.quietMs)));
       };
-      offer.lost = () => done('lost');
+      // taken after it read the text: a clipboard manager keeping what was copied, which then
+      // serves the same text; the quiet wait runs on
+      offer.lost = () => read || done('lost');
     });
     try {
       await press();

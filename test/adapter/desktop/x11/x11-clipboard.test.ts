@@ -217,6 +217,18 @@ describe.skipIf(skipDesktop(missing, 'X11 clipboard tests'))('X11Clipboard on a 
     expect(await clipboard.paste('zurück', () => requestor.read('UTF8_STRING').then(() => undefined), TIMES)).toBe('fetched');
   });
 
+  test('taken right after it was read (a clipboard manager keeping it) is no loss: the paste is done once quiet', async () => {
+    const outcome = await clipboard.paste(
+      'behalten',
+      async () => {
+        await requestor.read('UTF8_STRING');
+        await requestor.takeClipboard();
+      },
+      TIMES,
+    );
+    expect(outcome).toBe('fetched');
+  });
+
   test('a requestor whose window is gone does not break the owner', async () => {
     await clipboard.paste('weg', async () => void (await requestor.read('UTF8_STRING', { destroyFirst: true })), { waitMs: 200, quietMs: 50 });
     expect(clipboard.closed).toBe(false);
