@@ -11,7 +11,7 @@
  * charset=utf-8), or as STRING when it is Latin-1. Any client of the display may read it, as
  * with every X11 clipboard. Until another client takes the clipboard, it keeps the last text.
  */
-import { X11Connection, X11Error } from './x11-connection.js';
+import { nameRequest, wordRequest, X11Connection, X11Error } from './x11-connection.js';
 
 const OPCODE_CREATE_WINDOW = 1;
 const OPCODE_INTERN_ATOM = 16;
@@ -51,6 +51,11 @@ interface Offer {
 }
 
 const pad4 = (n: number) => (4 - (n % 4)) % 4;
+const internAtom = (name: string) => nameRequest(OPCODE_INTERN_ATOM, name);
+/** Time: CurrentTime. */
+const setSelectionOwner = (window: number, selection: number) => wordRequest(OPCODE_SET_SELECTION_OWNER, [window, selection, 0]);
+const getSelectionOwner = (selection: number) => wordRequest(OPCODE_GET_SELECTION_OWNER, [selection]);
+const getInputFocus = () => wordRequest(OPCODE_GET_INPUT_FOCUS, []);
 
 export class X11Clipboard {
   private offer: Offer | undefined;
@@ -187,16 +192,6 @@ export class X11Clipboard {
   }
 }
 
-function internAtom(name: string): Buffer {
-  const bytes = Buffer.from(name, 'latin1');
-  const request = Buffer.alloc(8 + bytes.length + pad4(bytes.length));
-  request.writeUInt8(OPCODE_INTERN_ATOM, 0);
-  request.writeUInt16LE(request.length / 4, 2);
-  request.writeUInt16LE(bytes.length, 4);
-  bytes.copy(request, 8);
-  return request;
-}
-
 /** An InputOnly window, never mapped: something to own the selection and receive its requests. */
 function createWindow(window: number, parent: number): Buffer {
   const request = Buffer.alloc(32);
@@ -209,23 +204,6 @@ function createWindow(window: number, parent: number): Buffer {
   request.writeUInt16LE(1, 18); // height
   request.writeUInt16LE(WINDOW_CLASS_INPUT_ONLY, 22);
   return request; // visual CopyFromParent, no attributes
-}
-
-function setSelectionOwner(window: number, selection: number): Buffer {
-  const request = Buffer.alloc(16);
-  request.writeUInt8(OPCODE_SET_SELECTION_OWNER, 0);
-  request.writeUInt16LE(4, 2);
-  request.writeUInt32LE(window, 4);
-  request.writeUInt32LE(selection, 8);
-  return request; // time: CurrentTime
-}
-
-function getSelectionOwner(selection: number): Buffer {
-  const request = Buffer.alloc(8);
-  request.writeUInt8(OPCODE_GET_SELECTION_OWNER, 0);
-  request.writeUInt16LE(2, 2);
-  request.writeUInt32LE(selection, 4);
-  return request;
 }
 
 function changeProperty(window: number, property: number, type: number, format: 8 | 32, bytes: Buffer): Buffer {
@@ -261,12 +239,5 @@ function sendEvent(destination: number, event: Buffer): Buffer {
   request.writeUInt32LE(destination, 4);
   request.writeUInt32LE(0, 8); // event mask: none, so it goes to the window's creator
   event.copy(request, 12);
-  return request;
-}
-
-function getInputFocus(): Buffer {
-  const request = Buffer.alloc(4);
-  request.writeUInt8(OPCODE_GET_INPUT_FOCUS, 0);
-  request.writeUInt16LE(1, 2);
   return request;
 }

@@ -241,6 +241,27 @@ export class X11Connection {
   }
 }
 
+/** A request whose body is 32-bit words (`detail` in the header's second byte). */
+export function wordRequest(opcode: number, words: readonly number[], detail = 0): Buffer {
+  const request = Buffer.alloc(4 + words.length * 4);
+  request.writeUInt8(opcode, 0);
+  request.writeUInt8(detail, 1);
+  request.writeUInt16LE(1 + words.length, 2);
+  words.forEach((word, i) => request.writeUInt32LE(word, 4 + i * 4));
+  return request;
+}
+
+/** A request naming something (InternAtom, QueryExtension): the name's length, two unused bytes, then the name. */
+export function nameRequest(opcode: number, name: string): Buffer {
+  const bytes = Buffer.from(name, 'latin1');
+  const request = Buffer.alloc(8 + bytes.length + pad4(bytes.length));
+  request.writeUInt8(opcode, 0);
+  request.writeUInt16LE(request.length / 4, 2);
+  request.writeUInt16LE(bytes.length, 4);
+  bytes.copy(request, 8);
+  return request;
+}
+
 function handshake(cookie: X11Cookie | undefined): Buffer {
   const name = Buffer.from(cookie?.name ?? '', 'latin1');
   const data = cookie?.data ?? Buffer.alloc(0);

@@ -21,7 +21,7 @@ import type {
 } from '../desktop-ops.js';
 import { DisplayLayout } from '../display-layout.js';
 import { clickSteps, dragSteps, totalDelayMs, wheelSteps, type PointerStep } from '../pointer-actions.js';
-import { X11Connection, X11Error } from './x11-connection.js';
+import { nameRequest, wordRequest, X11Connection, X11Error } from './x11-connection.js';
 
 const OPCODE_WARP_POINTER = 41;
 const OPCODE_QUERY_POINTER = 38;
@@ -47,7 +47,7 @@ export class X11Pointer {
   static async connect(env: NodeJS.ProcessEnv, timeoutMs: number): Promise<X11Pointer> {
     const connection = await X11Connection.openLocal(env, timeoutMs);
     try {
-      const reply = await connection.exchange([queryExtension('XTEST')], timeoutMs);
+      const reply = await connection.exchange([nameRequest(OPCODE_QUERY_EXTENSION, 'XTEST')], timeoutMs);
       return new X11Pointer(connection, new DisplayLayout('linux', env), timeoutMs, reply[8] ? reply[9] : undefined);
     } catch (error) {
       connection.close();
@@ -210,20 +210,4 @@ function warp(root: number, point: ScreenPoint): Buffer {
   return request;
 }
 
-function query(root: number): Buffer {
-  const request = Buffer.alloc(8);
-  request.writeUInt8(OPCODE_QUERY_POINTER, 0);
-  request.writeUInt16LE(2, 2);
-  request.writeUInt32LE(root, 4);
-  return request;
-}
-
-function queryExtension(name: string): Buffer {
-  const bytes = Buffer.from(name, 'latin1');
-  const request = Buffer.alloc(8 + Math.ceil(bytes.length / 4) * 4);
-  request.writeUInt8(OPCODE_QUERY_EXTENSION, 0);
-  request.writeUInt16LE(request.length / 4, 2);
-  request.writeUInt16LE(bytes.length, 4);
-  bytes.copy(request, 8);
-  return request;
-}
+const query = (root: number): Buffer => wordRequest(OPCODE_QUERY_POINTER, [root]);

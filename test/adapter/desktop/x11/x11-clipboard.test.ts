@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { X11Clipboard } from '../../../../adapter/desktop/x11/x11-clipboard.js';
-import { X11Connection } from '../../../../adapter/desktop/x11/x11-connection.js';
+import { nameRequest, wordRequest, X11Connection } from '../../../../adapter/desktop/x11/x11-connection.js';
 import { makeTempDir, removeDir } from '../../../helpers/temp.js';
 import { missingDesktopPrereq, skipDesktop, startXvfb, type Xvfb } from '../fixtures/xvfb.js';
 
@@ -17,23 +17,8 @@ const missing = missingDesktopPrereq();
 /** The xsel nut-js's clipboard uses (clipboardy's bundled copy). */
 const XSEL = fileURLToPath(new URL('../../../../node_modules/clipboardy/fallbacks/linux/xsel', import.meta.url));
 
-const words = (opcode: number, values: number[], detail = 0) => {
-  const out = Buffer.alloc(4 + values.length * 4);
-  out.writeUInt8(opcode, 0);
-  out.writeUInt8(detail, 1);
-  out.writeUInt16LE(1 + values.length, 2);
-  values.forEach((value, i) => out.writeUInt32LE(value, 4 + i * 4));
-  return out;
-};
-const internAtom = (name: string) => {
-  const bytes = Buffer.from(name, 'latin1');
-  const out = Buffer.alloc(8 + Math.ceil(bytes.length / 4) * 4);
-  out.writeUInt8(16, 0);
-  out.writeUInt16LE(out.length / 4, 2);
-  out.writeUInt16LE(bytes.length, 4);
-  bytes.copy(out, 8);
-  return out;
-};
+const words = (opcode: number, values: number[], detail = 0) => wordRequest(opcode, values, detail);
+const internAtom = (name: string) => nameRequest(16, name);
 const getInputFocus = () => words(43, []);
 const TIMES = { waitMs: 2000, quietMs: 50 };
 
