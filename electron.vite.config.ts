@@ -10,7 +10,7 @@ import { resolve } from 'node:path';
 import { defineConfig } from 'electron-vite';
 import type { Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
-import { DEVELOPMENT_CSP, PRODUCTION_CSP } from './main/app/csp.js';
+import { DEVELOPMENT_CSP, PRODUCTION_CSP } from './main/tray/csp.js';
 
 const root = import.meta.dirname;
 const pkg = JSON.parse(readFileSync(resolve(root, 'package.json'), 'utf8')) as { version: string };
@@ -36,7 +36,7 @@ export default defineConfig(({ command }) => ({
     build: {
       outDir: resolve(root, 'out/app/main'),
       // The desktop worker runs in its own (utility) process: a second entry beside index.js.
-      lib: { entry: { index: resolve(root, 'main/app/main.ts'), 'desktop-worker': resolve(root, 'adapter/desktop/desktop-worker.ts') }, formats: ['es'] },
+      lib: { entry: { index: resolve(root, 'main/tray/main.ts'), 'desktop-worker': resolve(root, 'adapter/desktop/desktop-worker.ts') }, formats: ['es'] },
       rolldownOptions: { output: { entryFileNames: '[name].js' } },
     },
   },
@@ -45,7 +45,7 @@ export default defineConfig(({ command }) => ({
       outDir: resolve(root, 'out/app/preload'),
       // Bundle everything: a sandboxed preload can only load the electron module and a few built-ins.
       externalizeDeps: false,
-      lib: { entry: resolve(root, 'main/app/preload.ts'), formats: ['cjs'], fileName: () => 'preload.cjs' },
+      lib: { entry: resolve(root, 'main/tray/preload.ts'), formats: ['cjs'], fileName: () => 'preload.cjs' },
       rolldownOptions: { output: { format: 'cjs', entryFileNames: 'preload.cjs' } },
     },
   },

@@ -1,5 +1,5 @@
 /**
- * The typed seam between the MCP tool layer and the computer (spec 5.1). It speaks plain
+ * The typed seam between the MCP tool layer and the computer. It speaks plain
  * TypeScript: no MCP, HTTP, zod or Electron types. Failures are thrown as the structural
  * ComputerAdapterError from ./errors.ts.
  *

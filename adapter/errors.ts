@@ -1,5 +1,5 @@
 /**
- * The one error shape that crosses the adapter seam (spec 13). It is structural on purpose:
+ * The one error shape that crosses the adapter seam. It is structural on purpose:
  * the MCP layer recognises it with `isComputerAdapterError`, never with `instanceof`, so
  * errors keep working across bundles, worker processes and duplicated module copies.
  */

@@ -1,6 +1,6 @@
 /**
  * The adapter that acts on this computer with Node built-ins; per-OS pieces are chosen at
- * runtime. Only the composition roots (main/cli.ts, main/app/app-main.ts, tests and benches)
+ * runtime. Only the composition roots (main/cli.ts, main/tray/app-main.ts, tests and benches)
  * build it; everything else sees the ComputerAdapter interface.
  */
 import os from 'node:os';

@@ -10,7 +10,7 @@
  *     on Linux under xvfb-run). Needs `npm run build && npm run build:app` and the Electron binary.
  *   node build/electron-smoke.mjs --stand-in REGISTER.mjs [--main FILE] [--artifacts DIR]
  *     the same steps with the built main bundle under plain Node and `electron` resolved to a
- *     stand-in (test/app/fixtures/fake-electron/register.mjs); no pixels, so no screenshot.
+ *     stand-in (test/tray/fixtures/fake-electron/register.mjs); no pixels, so no screenshot.
  *
  * Other options: --timeout MS (each wait, default 60000), --app-env NAME=VALUE (repeatable).
  * HOME, USERPROFILE, APPDATA, LOCALAPPDATA and XDG_* point into a temp folder, so nothing

@@ -16,7 +16,7 @@ import path from 'node:path';
 const root = path.resolve(import.meta.dirname, '..');
 const ADDONS = {
   'posix-spawn': 'adapter/process/native/posix-spawn.c',
-  'malloc-trim': 'adapter/lib/native/malloc-trim.c',
+  'malloc-trim': 'adapter/os/native/malloc-trim.c',
 };
 
 export function buildNative() {

@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import { findUp } from '../adapter/lib/find-up.js';
+import { findUp } from '../adapter/os/find-up.js';
 
 const NAME = 'chatgpt-computer-mcp';
 

@@ -6,7 +6,7 @@
  */
 import { open, readdir, readFile, readlink, realpath } from 'node:fs/promises';
 import path from 'node:path';
-import { windowsPowerShell } from '../lib/system-root.js';
+import { windowsPowerShell } from '../os/system-root.js';
 import { runOsTool } from '../services/os-tool.js';
 
 const OP = 'app.close';

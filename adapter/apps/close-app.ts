@@ -6,7 +6,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { adapterError } from '../errors.js';
-import { system32 } from '../lib/system-root.js';
+import { system32 } from '../os/system-root.js';
 import { runOsTool } from '../services/os-tool.js';
 import type { CloseAppOptions, CloseAppResult } from './app-ops.js';
 import { describeTarget, findProcesses, runsTarget, type ExecutableTarget } from './app-processes.js';

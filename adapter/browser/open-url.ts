@@ -20,7 +20,7 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { adapterError } from '../errors.js';
-import { system32 } from '../lib/system-root.js';
+import { system32 } from '../os/system-root.js';
 import { shortEnvironment } from '../process/child-env.js';
 
 const OP = 'browser.open';

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { adapterError } from '../errors.js';
-import { findUp } from '../lib/find-up.js';
+import { findUp } from '../os/find-up.js';
 import {
   isElementTarget,
   type ButtonOptions,

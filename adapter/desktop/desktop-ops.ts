@@ -1,5 +1,5 @@
 /**
- * Screen, input and accessibility operations behind the seam (spec 7.2). All coordinates are
+ * Screen, input and accessibility operations behind the seam. All coordinates are
  * physical pixels of the virtual desktop (every monitor; the X11 root window, top-left origin).
  * Plain TypeScript: the MCP tools own the public schemas, the desktop client owns the worker.
  */

@@ -3,7 +3,7 @@
  * (and discarding) chunks so the child never blocks on a full pipe, while memory stays at the
  * bound no matter how much the child writes.
  */
-import { utf8Boundary } from '../lib/utf8.js';
+import { utf8Boundary } from './utf8.js';
 import { describeOutput, type BinaryOutput } from './output-text.js';
 
 export class BoundedOutput {

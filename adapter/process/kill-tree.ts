@@ -7,7 +7,7 @@ import { spawn } from 'node:child_process';
 import { readdir, readFile } from 'node:fs/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { parseProcStat, PROC_READ_CONCURRENCY } from './list-linux.js';
-import { system32 } from '../lib/system-root.js';
+import { system32 } from '../os/system-root.js';
 import { helperEnvironment } from './child-env.js';
 import { mapLimit } from './map-limit.js';
 

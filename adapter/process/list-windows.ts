@@ -6,7 +6,7 @@
  * dominates the cost (a few hundred ms).
  */
 import { execFile } from 'node:child_process';
-import { windowsPowerShell } from '../lib/system-root.js';
+import { windowsPowerShell } from '../os/system-root.js';
 import { helperEnvironment } from './child-env.js';
 import type { ProcessInfo } from './process-ops.js';
 

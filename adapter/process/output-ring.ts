@@ -3,7 +3,7 @@
  * offsets: a reader asks for what came after the offset it last saw, and learns how much was
  * overwritten if it fell behind. Memory stays at the bound however much the process writes.
  */
-import { utf8Boundary } from '../lib/utf8.js';
+import { utf8Boundary } from './utf8.js';
 
 export class OutputRing {
   private buffer: Buffer;

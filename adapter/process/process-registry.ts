@@ -1,11 +1,11 @@
 /**
- * Long-running processes across calls (spec 6: explicit handles, no hidden session state):
+ * Long-running processes across calls (explicit handles, no hidden session state):
  * one registry per adapter, bounded in handles, in bytes kept per stream (a ring with absolute
  * offsets) and in idle time. Handles are unguessable and are the only way to reach a process;
  * nothing is keyed by client or session. A process's whole tree is ended on stop, when its
  * handle idles out, when the server shuts down, and at the caller's own timeoutMs for a
  * shell.exec that set one. No other deadline: a promoted command lives like a process.start one.
- * Handles hold no concurrency slot (main/policy/limits.ts); their count is this registry's bound.
+ * Handles hold no concurrency slot (main/policy/child-limiter.ts); their count is this registry's bound.
  */
 import { randomBytes } from 'node:crypto';
 import { adapterError } from '../errors.js';

@@ -12,7 +12,7 @@ import { EventEmitter } from 'node:events';
 import net from 'node:net';
 import os from 'node:os';
 import type { Readable, Writable } from 'node:stream';
-import { loadNativeAddon } from '../lib/native-addon.js';
+import { loadNativeAddon } from '../os/native-addon.js';
 
 /** The part of a ChildProcess the runner and the registry use; both ways of starting give it. */
 export interface CommandChild {

@@ -6,7 +6,7 @@
  * settles or the time runs out.
  */
 import { adapterError } from '../errors.js';
-import { system32 } from '../lib/system-root.js';
+import { system32 } from '../os/system-root.js';
 import type { ServiceAction, ServiceStatus } from './service-ops.js';
 import { firstLine, runOsTool } from './os-tool.js';
 import type { ServiceRef } from './service-name.js';

@@ -6,16 +6,16 @@
 
 export const WITHIN_BARE = Object.freeze({ atMost: 1.25, text: '<= 1.25x' });
 export const FASTER_THAN_OFFICIAL = Object.freeze({ below: 1, text: '< 1x' });
-/** A figure the issue asks for without a target (the built-in scanner against ripgrep): reported, not judged. */
+/** A figure reported without a target (the built-in scanner against ripgrep): reported, not judged. */
 export const NO_GOAL = Object.freeze({ text: 'none' });
 
-/** The command sandbox against the same server without it (issue: "under 2x"). */
+/** The command sandbox against the same server without it (goal: under 2x). */
 export const SANDBOX_COST = Object.freeze({ below: 2, text: '< 2x' });
 
-/** Issue 15's targets, over stdio against the bare SDK (or the official filesystem server) in the same run. */
+/** The speed targets, over stdio against the bare SDK (or the official filesystem server) in the same run. */
 export const AS_FAST_AS_OFFICIAL = Object.freeze({ atMost: 1, text: '<= 1x' });
 export const WITHIN_BARE_STDIO = Object.freeze({ atMost: 1.2, text: '<= 1.2x' });
-/** An input action against computer-use-mcp's, which moves the pointer in its own process (issue 15: input.move <= 1.2x). */
+/** An input action against computer-use-mcp's, which moves the pointer in its own process (goal: input.move <= 1.2x). */
 export const WITHIN_COMPUTER_USE = Object.freeze({ atMost: 1.2, text: '<= 1.2x' });
 export const COLD_START = Object.freeze({ atMost: 1.1, text: '<= 1.1x' });
 export const IDLE_MEMORY = Object.freeze({ atMost: 1.1, text: '<= 1.1x' });

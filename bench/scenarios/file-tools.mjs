@@ -1,6 +1,6 @@
 /**
  * Scenario 4b: the other new file tools against the official server-filesystem's nearest tool,
- * over stdio with the v1 client as in scenario 2. The issue sets no target for them: reported.
+ * over stdio with the v1 client as in scenario 2. No target is set for them: reported.
  *
  * - fs.stat of one file against get_file_info.
  * - fs.find of `*.d.ts` in a copy of node_modules/zod (840 files, 124 matches) against

@@ -23,7 +23,7 @@ const PEERS = {
   official: { label: 'server-filesystem', readTool: 'read_text_file' },
 };
 
-/** The latency rows, each against one peer; `goal` per issue 15. */
+/** The latency rows, each against one peer; `goal` as bench/README.md states it. */
 function latencyCases(files) {
   const [small, large] = files;
   return [

@@ -28,7 +28,7 @@ import { ClientDocumentError, fetchClientDocument, isDocumentClientId, type Meta
 import { displayName, registrationSchema } from './client-registration.js';
 import type { ConsentRequest } from './connections.js';
 import { messagePage, PAGE_HEADERS, waitingPage } from './consent-page.js';
-import { LIMITS, SUPPORTED_SCOPES } from './limits.js';
+import { LIMITS, SUPPORTED_SCOPES } from './oauth-limits.js';
 import type { OAuthClient, OAuthState, PendingAuthorization } from './oauth-state.js';
 import { OAuthStore } from './oauth-store.js';
 import { hostOf, snapshot } from './owner-actions.js';

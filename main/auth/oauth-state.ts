@@ -11,7 +11,7 @@ import fsp from 'node:fs/promises';
 import path from 'node:path';
 import * as z from 'zod';
 import { writeFileAtomic } from '../config/atomic-file.js';
-import { LIMITS } from './limits.js';
+import { LIMITS } from './oauth-limits.js';
 
 export const OAUTH_STATE_FILE = 'oauth.json';
 

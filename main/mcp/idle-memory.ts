@@ -8,7 +8,7 @@
  */
 import v8 from 'node:v8';
 import vm from 'node:vm';
-import { mallocTrim } from '../../adapter/lib/malloc-trim.js';
+import { mallocTrim } from '../../adapter/os/malloc-trim.js';
 
 /** How long after the last call ended the server counts as idle: short, so memory comes back between the bursts of an agent's loop. */
 const IDLE_MS = 250;

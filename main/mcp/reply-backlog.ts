@@ -3,7 +3,7 @@
  * reads slower than commands finish, each with a big output, would otherwise have every finished
  * answer queued in this process at once, so memory would grow with the number of calls rather
  * than with the limits. Commands wait for their slot while the backlog is over budget
- * (policy/limits.ts); the transports say which streams carry answers (stdout, HTTP sockets).
+ * (policy/child-limiter.ts); the transports say which streams carry answers (stdout, HTTP sockets).
  */
 import type { Writable } from 'node:stream';
 

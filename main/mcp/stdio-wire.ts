@@ -5,7 +5,7 @@
  * `tools/call` of a granted tool is answered here, from the same prepared handler and the same
  * input schema, without the SDK's per-message schema parsing, era routing and request
  * bookkeeping: on the small calls hosts make most (a short read, a pointer move) that
- * machinery cost more CPU than the tool itself (issue 15). Everything else, and every call the
+ * machinery cost more CPU than the tool itself. Everything else, and every call the
  * shortcut is not sure of (arguments that fail validation, an envelope, an unusual shape),
  * goes to the SDK untouched, so the SDK's answers and errors stay the contract.
  */

@@ -1,5 +1,5 @@
 /**
- * What shell.exec must do when the owner has NOT granted `desktop.hostDisplayAccess` (spec 8):
+ * What shell.exec must do when the owner has NOT granted `desktop.hostDisplayAccess`:
  * strip the graphical-session environment from children, refuse caller env that would put it
  * back, and refuse a maintained denylist of obvious host-capture commands and one-shot capture
  * payloads, even under `allowedCommands: ["*"]`: screenshots and recorders, X and Wayland

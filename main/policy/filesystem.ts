@@ -1,5 +1,5 @@
 /**
- * The one filesystem policy (spec 9): every fs tool and shell.exec's cwd go through
+ * The one filesystem policy: every fs tool and shell.exec's cwd go through
  * `resolve`, and nothing else decides whether a path may be touched.
  *
  * A request is normalized lexically (`..` cannot climb out of the text it was given), then

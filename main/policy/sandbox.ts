@@ -1,5 +1,5 @@
 /**
- * The command sandbox's plan (issue: OS isolation for shell.exec and process handles): what a
+ * The command sandbox's plan (OS isolation for shell.exec and process handles): what a
  * command sees, may write, and never sees, built from the same config as every other rule. The
  * mechanism (bubblewrap on Linux, Seatbelt on macOS) lives in adapter/process/sandbox/; this
  * module only decides, and refuses at construction (server start) a sandbox that cannot be had.

@@ -1,5 +1,5 @@
 /**
- * The command policy (spec 10): turns a shell.exec request into an exact plan (real
+ * The command policy: turns a shell.exec request into an exact plan (real
  * executable, argv, cwd, complete environment, timeout) or refuses it, before anything is
  * spawned. The allow-list is an argv allow-list, never a pattern over shell strings.
  */

@@ -1,6 +1,6 @@
 /**
  * Where the tunnel's runtime key lives: a small seam with one implementation per place. The
- * tray app puts Electron's safeStorage first (main/app/safe-storage-store.ts); headless, the OS
+ * tray app puts Electron's safeStorage first (main/tray/safe-storage-store.ts); headless, the OS
  * keyring through @napi-rs/keyring (macOS Keychain, Windows Credential Manager, the Secret
  * Service on Linux), else a file in the app folder readable only by the owner, with a warning
  * the owner sees. Never the JSON config, and nothing here logs or returns the key but get().

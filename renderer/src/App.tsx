@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
-import type { ActivityEntry, NavigateRequest, SectionId, ServerStatus, SettingsBridge, SettingsSnapshot } from '../../main/app/bridge-api';
-import { sectionForField } from '../../main/app/sections';
+import type { ActivityEntry, NavigateRequest, SectionId, ServerStatus, SettingsBridge, SettingsSnapshot } from '../../main/tray/bridge-api';
+import { sectionForField } from '../../main/tray/sections';
 import { Icon, type IconName } from './components/Icon';
 import { fieldId } from './components/fields';
 import {

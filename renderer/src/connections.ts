@@ -4,7 +4,7 @@
  * deadline drop out by themselves (the server denies them then).
  */
 import { useCallback, useEffect, useState } from 'react';
-import type { ConnectionsSnapshot, SettingsBridge } from '../../main/app/bridge-api';
+import type { ConnectionsSnapshot, SettingsBridge } from '../../main/tray/bridge-api';
 
 const EMPTY: ConnectionsSnapshot = { clients: [], pending: [] };
 

@@ -1,12 +1,12 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import type { SettingsBridge } from '../../main/app/bridge-api';
+import type { SettingsBridge } from '../../main/tray/bridge-api';
 import { App } from './App';
 import './styles.css';
 
 declare global {
   interface Window {
-    /** Exposed by the preload (main/app/preload.ts); absent anywhere else. */
+    /** Exposed by the preload (main/tray/preload.ts); absent anywhere else. */
     chatgptMcp?: SettingsBridge;
   }
 }

@@ -1,11 +1,11 @@
 /**
  * The authorization server over real HTTP on loopback, attacked the way a stranger who found
- * the tunnel URL (or a leaked code or token) would: every refusal the issue names, plus the
+ * the tunnel URL (or a leaked code or token) would: every refusal the design names, plus the
  * discovery documents and the state file's secrecy. Time is the server's injected clock.
  */
 import fs from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { LIMITS } from '../../main/auth/limits.js';
+import { LIMITS } from '../../main/auth/oauth-limits.js';
 import { oauthStatePath, readState } from '../../main/auth/oauth-state.js';
 import { approve, deny, listConnections } from '../../main/auth/owner-actions.js';
 import { authorizeInBrowser, hop, ownerApproves, pkcePair } from '../helpers/oauth.js';

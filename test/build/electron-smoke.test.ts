@@ -2,7 +2,7 @@
  * build/electron-smoke.mjs, the script the electron-smoke workflow runs on Linux, macOS and
  * Windows with the real Electron binary, run here exactly as the workflow runs it but in its
  * stand-in mode: the built main bundle under plain Node with `electron` resolved to
- * test/app/fixtures/fake-electron. Every step but the pixels is the same: first start in a
+ * test/tray/fixtures/fake-electron. Every step but the pixels is the same: first start in a
  * fresh profile, /healthz, the settings window (a second launch) and its IPC, a real MCP client
  * with the token the app wrote, Quit, and nothing left running.
  */
@@ -12,11 +12,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { REPO, buildApp, type BuiltApp } from '../app/helpers/build-app.js';
+import { REPO, buildApp, type BuiltApp } from '../tray/helpers/build-app.js';
 import { startTestServer } from '../helpers/servers.js';
 
 const SCRIPT = path.join(REPO, 'build', 'electron-smoke.mjs');
-const REGISTER = path.join(REPO, 'test', 'app', 'fixtures', 'fake-electron', 'register.mjs');
+const REGISTER = path.join(REPO, 'test', 'tray', 'fixtures', 'fake-electron', 'register.mjs');
 const WORKFLOW = path.join(REPO, '.github', 'workflows', 'electron-smoke.yml');
 const TOKEN = 'electron-smoke-test-token-0123456789';
 

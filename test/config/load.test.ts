@@ -1,4 +1,4 @@
-/** Configuration (spec 11): precedence, defaults, strictness, immutability, fail-closed start. */
+/** Configuration: precedence, defaults, strictness, immutability, fail-closed start. */
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';

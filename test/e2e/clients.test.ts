@@ -1,5 +1,5 @@
 /**
- * Spec 17 items 1, 10 and 11 with real clients: the v2 client pinned to 2026-07-28 and the v1
+ * Protocol versions with real clients: the v2 client pinned to 2026-07-28 and the v1
  * client (legacy initialize), each over HTTP (ephemeral port) and stdio (child process).
  */
 import fs from 'node:fs';

@@ -1,4 +1,4 @@
-/** Contract details from the issues that other files do not pin down. */
+/** Contract details (docs/TOOLS.md) that other files do not pin down. */
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

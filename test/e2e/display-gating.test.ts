@@ -1,5 +1,5 @@
 /**
- * Issue 5 gating through a real client: with desktop.hostDisplayAccess off, the desktop tools
+ * Display gating through a real client: with desktop.hostDisplayAccess off, the desktop tools
  * are absent, shell children lose the graphical session, and capture programs are refused
  * even when every command is allowed.
  */

@@ -1,5 +1,5 @@
 /**
- * Milestone-1 acceptance (spec 17, 19) end to end: real clients (v2 pinned to 2026-07-28 and
+ * The core tools end to end: real clients (v2 pinned to 2026-07-28 and
  * v1 legacy) over HTTP and stdio, a temp root, real files and real processes.
  */
 import fs from 'node:fs';
@@ -141,7 +141,7 @@ describe.each(clients)('%s', (kind, connect) => {
   });
 });
 
-describe('disabled capabilities (spec 17.2)', () => {
+describe('disabled capabilities', () => {
   it('are not listed and never execute, over every transport', async () => {
     const readOnlyServer = await startTestServer({ filesystem: { write: false, roots: [root] } });
     const target = path.join(root, 'must-not-exist.txt');

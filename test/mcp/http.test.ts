@@ -1,4 +1,4 @@
-/** The HTTP boundary (spec 12): routes, Host/Origin, bearer token, body cap, resilience. */
+/** The HTTP boundary: routes, Host/Origin, bearer token, body cap, resilience. */
 import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { modernRequest, postModern, MODERN_HEADERS } from '../helpers/raw-rpc.js';

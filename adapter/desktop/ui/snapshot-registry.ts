@@ -1,5 +1,5 @@
 /**
- * Snapshot handles (spec 6: continuity only through a handle the caller passes back). Each
+ * Snapshot handles (continuity only through a handle the caller passes back, never hidden state). Each
  * ui.snapshot / ui.find stores the native refs of the elements it returned under a fresh opaque
  * handle; input.* later turns {snapshotHandle, element} back into the ref. Process-wide, not per
  * client, and bounded: the oldest snapshot is dropped beyond `maxSnapshots`, and a snapshot

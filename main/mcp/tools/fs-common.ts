@@ -1,7 +1,7 @@
 /** Schema pieces and gates shared by the fs.* tools. */
 import * as z from 'zod';
 import type { Config } from '../../config/schema.js';
-import type { SizeLimits } from '../../policy/sizes.js';
+import type { SizeLimits } from '../../policy/size-limits.js';
 
 export const pathInput = z.string().min(1).describe('Absolute path, or a path relative to the first allowed root');
 export const sha256Input = z.string().regex(/^[0-9a-fA-F]{64}$/, 'a sha256 hex digest');

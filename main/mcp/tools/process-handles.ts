@@ -1,5 +1,5 @@
 /**
- * Processes across calls, through explicit handles (spec 6): process.start (same policy as
+ * Processes across calls, through explicit handles: process.start (same policy as
  * shell.exec), then process.output, process.write, process.status and process.stop with the
  * handle it returned. Dev servers, watchers, REPLs and anything longer than one call.
  */

@@ -4,7 +4,7 @@
  * the app's name is whatever the app claims. Nothing is granted unless Approve is pressed.
  */
 import { useState } from 'react';
-import type { ConsentRequest, SettingsBridge } from '../../../main/app/bridge-api';
+import type { ConsentRequest, SettingsBridge } from '../../../main/tray/bridge-api';
 import { Icon } from './Icon';
 import './connections.css';
 

@@ -1,4 +1,4 @@
-import type { ActivityEntry } from '../../../main/app/bridge-api';
+import type { ActivityEntry } from '../../../main/tray/bridge-api';
 import { Breakable } from '../components/Breakable';
 import { Card } from '../components/fields';
 import { formatDuration, formatTime } from '../format';

@@ -4,7 +4,7 @@
  * client and ends its tokens at once; it can connect again only with a new approval.
  */
 import { useState } from 'react';
-import type { ConnectedClient, ConnectionsSnapshot, SettingsBridge } from '../../../main/app/bridge-api';
+import type { ConnectedClient, ConnectionsSnapshot, SettingsBridge } from '../../../main/tray/bridge-api';
 import { Card } from '../components/fields';
 import { ConsentPrompt } from '../components/ConsentPrompt';
 import '../components/connections.css';

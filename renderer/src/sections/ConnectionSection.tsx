@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import type { ConnectionTestResult } from '../../../main/app/bridge-api';
+import type { ConnectionTestResult } from '../../../main/tray/bridge-api';
 import { LOG_LEVELS, type AuthMode } from '../../../main/config/schema';
 import { Icon } from '../components/Icon';
 import { Card, ListEditor, NumberField, SelectField, SizeField, Switch, TextField, Warning, fieldId } from '../components/fields';

@@ -5,7 +5,7 @@
  * rules. An unsaved switch turned off hides the list or the action at once, to be safe.
  */
 import { useCallback, useEffect, useState } from 'react';
-import type { KillSignal, ProcessListResult, ProcessRow } from '../../../main/app/bridge-api';
+import type { KillSignal, ProcessListResult, ProcessRow } from '../../../main/tray/bridge-api';
 import { Breakable } from '../components/Breakable';
 import { Icon } from '../components/Icon';
 import { Card, Switch, fieldId } from '../components/fields';

@@ -1,4 +1,4 @@
-import type { SettingsBridge, ServerStatus } from '../../../main/app/bridge-api';
+import type { SettingsBridge, ServerStatus } from '../../../main/tray/bridge-api';
 import type { Environment } from '../dangers';
 import type { Draft, FieldErrors } from '../draft';
 

@@ -49,7 +49,7 @@ describe('usKeystroke', () => {
 describe('planTyping on X11', () => {
   const keys = (steps: TypingStep[]) => steps.map((s) => (s.kind === 'key' ? `${s.shift ? 'S-' : ''}${s.key}` : `${s.kind}:${s.text}`));
 
-  test('the issue string is all keystrokes', () => {
+  test('the reported string is all keystrokes', () => {
     const text = 'Hello, World! 123 @#$%^&*()_+{}|:"<>?~`';
     const plan = planTyping(text, 'linux');
     expect(plan.steps.every((s) => s.kind === 'key')).toBe(true);

@@ -2,7 +2,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { nativeAddonFile } from '../../../adapter/lib/native-addon.js';
+import { nativeAddonFile } from '../../../adapter/os/native-addon.js';
 import { nativeSpawner, startChild, type CommandChild, type StartOptions } from '../../../adapter/process/start-child.js';
 import { BASE_ENV, isLinux, makeTempDir, writeScript } from './helpers.js';
 

@@ -8,8 +8,8 @@ import http from 'node:http';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { buildApp, REPO } from '../../app/helpers/build-app.js';
-import { CHROMIUM, CHROMIUM_ARGS } from '../../app/helpers/desktop.js';
+import { buildApp, REPO } from '../../tray/helpers/build-app.js';
+import { CHROMIUM, CHROMIUM_ARGS } from '../../tray/helpers/desktop.js';
 
 export const SCREENSHOTS = path.join(REPO, 'test-artifacts', 'screenshots');
 
@@ -45,7 +45,7 @@ export async function serveWindow(home: string): Promise<OpenWindow> {
   };
 }
 
-/** Every invoke method of SettingsBridge (main/app/bridge-api.ts), forwarded to `__bridge`. */
+/** Every invoke method of SettingsBridge (main/tray/bridge-api.ts), forwarded to `__bridge`. */
 export const BRIDGE_METHODS = [
   'load',
   'save',

@@ -1,0 +1,97 @@
+/**
+ * runCommand inside a real bubblewrap sandbox, with the plan the real policies build: the
+ * timeout (and a cancelled request) still ends every process inside, including ones that left
+ * the process group with setsid or ignore SIGTERM; a command's leftovers end with it; output
+ * stays bounded.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCommand } from '../../../adapter/process/run-command.js';
+import { sandboxSupport } from '../../../adapter/process/sandbox/support.js';
+import { FilesystemPolicy } from '../../../main/policy/filesystem.js';
+import { SandboxPolicy } from '../../../main/policy/sandbox.js';
+import { ShellPolicy, type ShellRequest } from '../../../main/policy/shell.js';
+import { localPort } from '../../helpers/adapter.js';
+import { processesWith } from '../../helpers/proc.js';
+import { makeConfig } from '../../helpers/servers.js';
+import { makeTempDir, removeDir } from '../../helpers/temp.js';
+
+const usable = process.platform === 'linux' && sandboxSupport('linux', process.env).usable;
+// CI installs bubblewrap (.ci/run) and must not skip this file.
+const required = process.env.REQUIRE_DESKTOP_TESTS === '1' && process.platform === 'linux';
+if (!usable && process.platform === 'linux' && !required)
+  console.warn('\n*** SKIPPING the sandboxed runCommand tests: bwrap is missing or cannot create namespaces here. ***\n');
+let dir: string;
+let shell: ShellPolicy;
+
+beforeAll(() => {
+  if (!usable && !required) return;
+  dir = makeTempDir();
+  const config = makeConfig({ filesystem: { write: true, roots: [dir] }, shell: { enabled: true, allowedCommands: ['sh', 'head'] } });
+  const port = localPort({ PATH: '/usr/bin:/bin', HOME: dir });
+  const files = new FilesystemPolicy(config.filesystem, port);
+  shell = new ShellPolicy(config, files, port, undefined, new SandboxPolicy(config, files, port));
+});
+afterAll(() => dir && removeDir(dir));
+
+/** Processes whose command line contains `marker` (this machine's /proc, outside any sandbox). */
+const alive = (marker: string) => processesWith(marker).map((p) => p.pid);
+
+async function run(request: ShellRequest, extra: { signal?: AbortSignal } = {}) {
+  const plan = await shell.plan(request);
+  expect(plan.sandbox?.mechanism).toBe('bubblewrap');
+  return runCommand({ ...plan, ...extra });
+}
+
+describe.skipIf(!usable && !required)('runCommand in a bubblewrap sandbox', () => {
+  it('a timeout ends every process inside: children, one that called setsid, one that ignores SIGTERM', async () => {
+    const code = 'sleep 3001.1 & setsid sleep 3001.2 & (trap "" TERM; sleep 3001.3) & echo started; wait';
+    const started = Date.now();
+    const result = await run({ command: 'sh', args: ['-c', code], timeoutMs: 600 });
+    expect(result.timedOut).toBe(true);
+    expect(result.stdout).toBe('started\n');
+    expect(Date.now() - started).toBeLessThan(5000);
+    expect(alive('3001.')).toEqual([]);
+  });
+
+  it('a cancelled request ends them the same way', async () => {
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 400);
+    const result = await run({ command: 'sh', args: ['-c', 'setsid sleep 3002.1 & sleep 3002.2; echo never'] }, { signal: controller.signal });
+    expect(result.timedOut).toBe(false);
+    expect(result.exitCode).toBeNull();
+    expect(alive('3002.')).toEqual([]);
+  });
+
+  it("a command's background leftovers end when it does, even outside its process group", async () => {
+    const result = await run({ command: 'sh', args: ['-c', 'setsid sleep 3003.1 >/dev/null 2>&1 & sleep 3003.2 >/dev/null 2>&1 & echo left'] });
+    expect(result).toMatchObject({ exitCode: 0, stdout: 'left\n', timedOut: false });
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(alive('3003.')).toEqual([]);
+  });
+
+  it('bounds the output per stream', async () => {
+    const plan = await shell.plan({ command: 'head', args: ['-c', '300000', '/dev/zero'] });
+    const result = await runCommand({ ...plan, maxOutputBytes: 1000 });
+    expect(result.exitCode).toBe(0);
+    expect(result.stdoutTruncated).toBe(true);
+    expect(Buffer.byteLength(result.stdout)).toBeLessThanOrEqual(1000);
+  });
+
+  it('passes exit statuses on: a child killed by a signal is 128 + n; the command ignores signals it sends itself (process 1)', async () => {
+    const result = await run({ command: 'sh', args: ['-c', 'kill -SEGV $$'] });
+    // As process 1 of its namespace the command ignores signals from inside without a handler...
+    expect(result).toMatchObject({ exitCode: 0, signal: null });
+    // ...but its children are ordinary processes.
+    const child = await run({ command: 'sh', args: ['-c', 'sleep 5 & kill -KILL $!; wait $!'] });
+    expect(child).toMatchObject({ exitCode: 137, signal: null, timedOut: false });
+  });
+
+  it('runs in the working directory it was given, and TMPDIR is the private temp folder', async () => {
+    fs.mkdirSync(path.join(dir, 'sub'), { recursive: true });
+    const plan = await shell.plan({ command: 'sh', args: ['-c', 'pwd; echo "$TMPDIR"; touch "$TMPDIR/x" && echo wrote'], cwd: path.join(dir, 'sub') });
+    const result = await runCommand({ ...plan, env: { ...plan.env, TMPDIR: '/somewhere/else' } });
+    expect(result.stdout).toBe(`${path.join(dir, 'sub')}\n/tmp\nwrote\n`);
+  });
+});
