@@ -14,7 +14,7 @@ import { FilesystemPolicy } from '../policy/filesystem.js';
 import { SandboxPolicy, SandboxUnavailableError } from '../policy/sandbox.js';
 import { createLocalAdapter } from '../../adapter/local-computer-adapter.js';
 import { EXIT, print, say, usageError, withConfig } from './io.js';
-import { protectedPaths, stateDir } from './places.js';
+import { protectedPaths, stateDir } from '../host/places.js';
 
 export interface InitOptions {
   roots: string[];

@@ -8,7 +8,7 @@ import { oauthStatePath } from '../auth/oauth-state.js';
 import { approve, deny, listConnections, OwnerActionError, revokeClient } from '../auth/owner-actions.js';
 import { OAuthStateError } from '../auth/oauth-state.js';
 import { EXIT, print, say, usageError } from './io.js';
-import { stateDir } from './places.js';
+import { stateDir } from '../host/places.js';
 
 export async function oauthCommand(sub: string | undefined, args: string[]): Promise<number> {
   const file = oauthStatePath(stateDir());

@@ -6,7 +6,7 @@
 import type { CliOverrides } from '../config/load.js';
 import { acceptsBearer, ensureBearerToken, generateToken, rotateTokenFile } from '../config/token.js';
 import { EXIT, print, say, usageError, withConfig } from './io.js';
-import { stateDir } from './places.js';
+import { stateDir } from '../host/places.js';
 
 export function tokenCommand(sub: string | undefined, cli: CliOverrides): number | Promise<number> {
   switch (sub) {

@@ -15,13 +15,14 @@ import { downloadClient, DownloadError } from '../tunnel/download.js';
 import { redactLine } from '../tunnel/log-tail.js';
 import { checkServerThroughTunnelHeaders, fetchReadyz } from '../tunnel/readiness.js';
 import { fileStore, headlessStore, normalizeRuntimeKey, type SecretStore } from '../tunnel/secret-store.js';
-import { chooseRuntimeKey, chooseTunnelId, findUsableClient, lookUpClient, versionEnv, type ClientSearch } from '../tunnel/setup.js';
+import { chooseRuntimeKey, chooseTunnelId, lookUpClient, versionEnv, type ClientSearch } from '../tunnel/setup.js';
 import { readTunnelState, removeTunnelState, writeTunnelState } from '../tunnel/state-file.js';
 import { tunnelStatusLine } from '../tunnel/status.js';
-import { TunnelSupervisor } from '../tunnel/supervisor.js';
+import { TunnelController } from '../tunnel/tunnel-controller.js';
+import { createLogger } from '../log.js';
 import { EXIT, print, say, untilSignal, usageError, withConfig } from './io.js';
-import { openHttpServer } from './serve.js';
-import { protectedPaths, stateDir } from './places.js';
+import { openOrExit } from './serve.js';
+import { protectedPaths, stateDir } from '../host/places.js';
 
 /** `tunnel start` ends with this when the tunnel client cannot run with these settings. */
 export const EXIT_TUNNEL = 3;
@@ -70,48 +71,53 @@ function clientSearch({ config, path: configPath }: LoadedConfig, flags: TunnelF
 }
 
 async function start(loaded: LoadedConfig, flags: TunnelFlags): Promise<number> {
-  const { config, file, path: configPath } = loaded;
-  const tunnelId = chooseTunnelId(config, flags.tunnelId, process.env);
-  if (!tunnelId.ok) return fail(tunnelId.error, EXIT.config);
-  const key = await chooseRuntimeKey(await keyStores(), process.env);
-  if (!key.ok) return fail(key.error, EXIT.config);
-  if (key.warning) say(`warning: ${key.warning}`);
-  const client = await findUsableClient(clientSearch(loaded, flags));
-  if (!client.ok) return fail(client.error, EXIT_TUNNEL);
-
-  const server = await openHttpServer(config, file, configPath, [key.key]);
-  if (typeof server === 'number') return server;
-  const { logger } = server;
   const appDir = stateDir();
-  const supervisor = new TunnelSupervisor({ clientPath: client.found.found, runDir: appDir, baseEnv: process.env, logger });
+  const logger = createLogger(loaded.config.server.logLevel);
+  const tunnel = new TunnelController({
+    readConfig: () => loaded.config,
+    appDir,
+    env: process.env,
+    port: createLocalAdapter().inspect,
+    protectedFiles: protectedPaths(loaded.path),
+    keyStores,
+    logger,
+    choices: { tunnelId: flags.tunnelId, clientPath: flags.client && path.resolve(flags.client), fromEnvironment: true },
+  });
+  // Checked before the server listens: a tunnel that cannot run leaves nothing listening.
+  const plan = await tunnel.prepare();
+  if (!plan.ok) return fail(plan.error, plan.stage === 'client' ? EXIT_TUNNEL : EXIT.config);
+  if (plan.keyWarning) say(`warning: ${plan.keyWarning}`);
+
+  const server = await openOrExit(loaded, { transport: 'http', logger, extraSecrets: [plan.key] });
+  if (typeof server === 'number') return server;
   let fatal: (() => void) | null = null;
   const failed = new Promise<void>((resolve) => (fatal = resolve));
   // One write at a time, in order, so the last state written is the last state.
   let writes = Promise.resolve();
-  const unsubscribe = supervisor.onChange((status) => {
-    logger.info('tunnel', {
+  const unsubscribe = tunnel.onChange(({ status }) => {
+    server.logger.info('tunnel', {
       state: status.state,
       ...(status.reason ? { reason: status.reason } : {}),
       ...(status.healthUrl ? { ui: `${status.healthUrl}/ui` } : {}),
     });
     const { log: _log, ...rest } = status;
-    const record = { supervisorPid: process.pid, serverUrl: server.url, status: rest, updatedAt: new Date().toISOString() };
+    const record = { supervisorPid: process.pid, serverUrl: server.url!, status: rest, updatedAt: new Date().toISOString() };
     writes = writes.then(() => writeTunnelState(appDir, record)).catch(() => undefined);
     // Nothing runs and nothing will: the client refused its settings, or cannot be started.
     if (status.state === 'error' && status.pid === null) fatal?.();
   });
-  logger.info('starting the tunnel client', { client: client.found.found, tunnelId: tunnelId.tunnelId, key: key.source });
-  await supervisor.start({ tunnelId: tunnelId.tunnelId, apiKey: key.key, serverUrl: server.url, token: server.token });
-  const outcome = await Promise.race([untilSignal().then(() => 'signal' as const), failed.then(() => 'failed' as const)]);
-  logger.info('shutting down');
-  const last = supervisor.status;
-  await supervisor.stop();
+  await tunnel.serverChanged({ state: 'running', url: server.url! }, server.token);
+  const connected = await tunnel.connect();
+  const outcome = connected.ok ? await Promise.race([untilSignal().then(() => 'signal' as const), failed.then(() => 'failed' as const)]) : 'failed';
+  server.logger.info('shutting down');
+  const last = tunnel.snapshot.status;
+  await tunnel.quit();
   unsubscribe();
   await server.close();
   await writes;
   removeTunnelState(appDir);
   if (outcome === 'failed') {
-    say(`the tunnel cannot run: ${last.reason ?? 'unknown error'}`);
+    say(`the tunnel cannot run: ${last.reason ?? (connected.ok ? 'unknown error' : connected.error)}`);
     return EXIT_TUNNEL;
   }
   return EXIT.ok;
@@ -141,7 +147,7 @@ async function status(loaded: LoadedConfig, flags: TunnelFlags): Promise<number>
 }
 
 async function doctor(loaded: LoadedConfig, flags: TunnelFlags): Promise<number> {
-  const { config, file, path: configPath } = loaded;
+  const { config, file } = loaded;
   let failed = false;
   const report = (ok: boolean | null, text: string) => {
     if (ok === false) failed = true;
@@ -163,7 +169,7 @@ async function doctor(loaded: LoadedConfig, flags: TunnelFlags): Promise<number>
 
   // A server of this config on a free port, checked through the very headers the tunnel would send.
   const probeConfig = { ...config, server: { ...config.server, port: 0 } };
-  const server = await openHttpServer(probeConfig, file, configPath, key.ok ? [key.key] : []);
+  const server = await openOrExit({ ...loaded, config: probeConfig }, { transport: 'http', extraSecrets: key.ok ? [key.key] : [] });
   if (typeof server === 'number') return server;
   try {
     const token = acceptsBearer(config) ? ((await ensureBearerToken(config, stateDir()))?.token ?? null) : null;
@@ -171,13 +177,13 @@ async function doctor(loaded: LoadedConfig, flags: TunnelFlags): Promise<number>
       base: process.env,
       tunnelId: tunnelId.ok ? tunnelId.tunnelId : (flags.tunnelId ?? config.tunnel.tunnelId ?? ''),
       apiKey: key.ok ? key.key : '',
-      serverUrl: server.url,
+      serverUrl: server.url!,
       token,
       healthListenAddr: '127.0.0.1:0',
       healthUrlFile: path.join(stateDir(), 'tunnel-doctor-health-url'),
     });
     if (!key.ok) delete env.CONTROL_PLANE_API_KEY;
-    const check = await checkServerThroughTunnelHeaders(server.url, env);
+    const check = await checkServerThroughTunnelHeaders(server.url!, env);
     report(check.ok, check.ok ? `the server answers discover and tools/list through the tunnel's headers (${check.toolCount} tools)` : check.reason);
     if (client.ok) {
       const { code, output } = await runClientDoctor(client.client.path, env);

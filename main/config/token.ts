@@ -11,6 +11,11 @@ import { MIN_TOKEN_LENGTH, type Config } from './schema.js';
 
 export const TOKEN_FILE_NAME = 'token';
 
+/** The token file is there but cannot be used, or cannot be created: the HTTP server does not start. */
+export class TokenFileError extends Error {
+  override readonly name = 'TokenFileError';
+}
+
 export function generateToken(): string {
   return randomBytes(32).toString('base64url');
 }
@@ -38,7 +43,11 @@ export async function ensureBearerToken(config: Readonly<Config>, appDir: string
   if (existing !== 'to-create') return existing;
   const file = tokenFilePath(appDir);
   const token = generateToken();
-  await writeFileAtomic(file, token + '\n');
+  try {
+    await writeFileAtomic(file, token + '\n');
+  } catch (error) {
+    throw new TokenFileError(`cannot create the token file ${file} (${(error as NodeJS.ErrnoException).code ?? 'error'})`, { cause: error });
+  }
   return { token, source: 'file', file, created: true };
 }
 
@@ -66,11 +75,11 @@ export function readTokenFile(file: string): string | null {
     text = fs.readFileSync(file, 'utf8');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw new Error(`cannot read the token file ${file} (${(error as NodeJS.ErrnoException).code ?? 'error'})`, { cause: error });
+    throw new TokenFileError(`cannot read the token file ${file} (${(error as NodeJS.ErrnoException).code ?? 'error'})`, { cause: error });
   }
   const token = text.trim();
   if (token.length < MIN_TOKEN_LENGTH || !/^[\x21-\x7e]+$/.test(token)) {
-    throw new Error(`the token file ${file} does not hold a usable token; delete it and a new one is created at the next start`);
+    throw new TokenFileError(`the token file ${file} does not hold a usable token; delete it and a new one is created at the next start`);
   }
   return token;
 }

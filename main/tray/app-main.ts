@@ -1,6 +1,6 @@
 /**
- * The tray application's composition: one instance, a tray, the same MCP server modules as the
- * headless CLI (loadConfig, createServerFactory, startHttpServer, createLocalAdapter), the
+ * The tray application's composition: one instance, a tray, the server built by the same host
+ * as the headless CLI's (main/host/server-host.ts), the
  * activity ring fed by the server's observer, and the settings window's IPC handlers. All
  * decisions live in the electron-free modules beside this file; this only wires them up.
  */
@@ -12,11 +12,10 @@ import { utilityProcessSpawner } from './utility-spawner.js';
 import { ensureConfigFile } from './first-run.js';
 import { loadConfig } from '../config/load.js';
 import { ConfigValidationError, saveConfig } from '../config/save.js';
-import { createLogger, scrubbingLogger, type Logger } from '../log.js';
-import { startHttpServer } from '../mcp/http.js';
-import { ReplyBacklog } from '../mcp/reply-backlog.js';
-import { idleMemory } from '../mcp/idle-memory.js';
-import { createServerFactory, enabledTools, type ToolCallEvent } from '../mcp/server.js';
+import { createLogger, type Logger } from '../log.js';
+import { openServer } from '../host/server-host.js';
+import { protectedPaths } from '../host/places.js';
+import { enabledTools, type ToolCallEvent } from '../mcp/server.js';
 import { ActivityRing } from './activity-ring.js';
 import type { SaveResult, SettingsSnapshot } from './bridge-api.js';
 import { activeOverrides, explainStartFailure, readConfigForEditing, resolveConfigPath, savedProcessGrants } from './config-file.js';
@@ -32,8 +31,8 @@ import { sectionForField } from './sections.js';
 import { hardenApp, hardenSession } from './security.js';
 import { ServerLifecycle } from './server-lifecycle.js';
 import { SettingsWindow } from './settings-window.js';
-import { ensureBearerToken, generateToken } from '../config/token.js';
-import { appConfigDir, protectedAppDirs } from '../config/app-dir.js';
+import { generateToken } from '../config/token.js';
+import { appConfigDir } from '../config/app-dir.js';
 import { TrayController } from './tray.js';
 import { oauthStatePath } from '../auth/oauth-state.js';
 import type { ConsentRequest } from '../auth/connections.js';
@@ -42,7 +41,7 @@ import { ActivityPulse } from './tray-state.js';
 import { fileStore, headlessStore, readKey, type SecretStore } from '../tunnel/secret-store.js';
 import { LINKS } from '../tunnel/status.js';
 import { safeStorageStore } from './safe-storage-store.js';
-import { TunnelController } from './tunnel-controller.js';
+import { TunnelController } from '../tunnel/tunnel-controller.js';
 
 export interface AppLayout {
   /** Directory of the built main bundle (out/app/main). */
@@ -106,7 +105,7 @@ export async function runApp({ mainDir, env = process.env, log = createLogger('i
     appDir,
     env,
     port: adapter.inspect,
-    protectedFiles: [configPath, ...protectedAppDirs(place)],
+    protectedFiles: protectedPaths(configPath, env),
     keyStores,
     logger: log,
   });
@@ -114,7 +113,6 @@ export async function runApp({ mainDir, env = process.env, log = createLogger('i
   const ring = new ActivityRing(undefined, () => [bearerToken ?? '', ...tunnel.secrets].filter(Boolean));
   const pulse = new ActivityPulse(() => refreshTray());
   let askedForAccessibility = false;
-  const memory = idleMemory();
   const observer = (event: ToolCallEvent) => {
     ring.record(event);
     if (event.phase === 'start') pulse.started();
@@ -130,34 +128,25 @@ export async function runApp({ mainDir, env = process.env, log = createLogger('i
   const lifecycle = new ServerLifecycle({
     loadConfig: () => loadConfig({ env }).config,
     listen: async (config) => {
-      const logger = createLogger(config.server.logLevel);
-      // The config's token, else the token file the headless server uses too (created if missing).
-      bearerToken = (await ensureBearerToken(config, appDir))?.token ?? null;
       // Tool results are scrubbed of the token and the tunnel's runtime key, whatever a tool returns.
       const stored = await keyStores()
         .then(readKey)
         .catch(() => null);
-      const secrets = [...(bearerToken ? [bearerToken] : []), ...(stored ? [stored.key] : [])];
-      const answers = new ReplyBacklog();
-      const factory = createServerFactory({
+      const opened = await openServer({
         config,
+        configPath,
+        transport: 'http',
+        env,
+        appDir,
         adapter,
-        logger,
         observer,
-        onCallEnded: memory.callEnded,
-        protectedFiles: [configPath, ...protectedAppDirs(place)],
-        secrets,
-        answers,
+        extraSecrets: stored ? [stored.key] : [],
+        onConsentRequest: askOwner,
       });
-      processPolicy = factory.policies.process;
-      return startHttpServer({
-        config,
-        logger: scrubbingLogger(logger, secrets),
-        factory,
-        bearerToken,
-        answers,
-        oauth: { stateFile: oauth.stateFile, onConsentRequest: askOwner },
-      });
+      // The config's token, else the token file the headless server uses too (created if missing).
+      bearerToken = opened.token;
+      processPolicy = opened.policies.process;
+      return { url: opened.url!, close: () => opened.close() };
     },
     toolCount: (config) => enabledTools(config).length,
     explain: (error) => explainStartFailure(error, configPath),

@@ -9,14 +9,19 @@
  * re-reads the saved file.
  */
 import type { Config } from '../config/schema.js';
-import type { RunningHttpServer } from '../mcp/http.js';
 import type { KeyPath, ServerStatus } from './bridge-api.js';
+
+/** A listening server, as the lifecycle needs it. */
+export interface Listening {
+  url: string;
+  close(): Promise<void>;
+}
 
 export interface LifecycleDeps {
   /** Reads and validates the saved config; throws on anything invalid. */
   loadConfig(): Readonly<Config>;
   /** Starts listening with this config. */
-  listen(config: Readonly<Config>): Promise<RunningHttpServer>;
+  listen(config: Readonly<Config>): Promise<Listening>;
   /** Number of tools the config exposes (for the status line). */
   toolCount(config: Readonly<Config>): number;
   /** Turns a load or listen failure into a message and, when known, the config field at fault. */
@@ -28,7 +33,7 @@ type Listener = (status: ServerStatus) => void;
 export class ServerLifecycle {
   private current: ServerStatus = { state: 'stopped' };
   private loaded: Readonly<Config> | null = null;
-  private running: RunningHttpServer | null = null;
+  private running: Listening | null = null;
   private queue: Promise<unknown> = Promise.resolve();
   private readonly listeners = new Set<Listener>();
 

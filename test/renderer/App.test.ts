@@ -28,7 +28,7 @@ import { testConnection } from '../../main/tray/connection-test.js';
 import { OAuthPanel } from '../../main/tray/oauth-panel.js';
 import { ProcessPanel } from '../../main/tray/process-panel.js';
 import { isRestartPending } from '../../main/tray/restart-pending.js';
-import { TunnelController } from '../../main/tray/tunnel-controller.js';
+import { TunnelController } from '../../main/tunnel/tunnel-controller.js';
 import { oauthStatePath } from '../../main/auth/oauth-state.js';
 import { ProcessPolicy } from '../../main/policy/process.js';
 import { generateToken } from '../../main/config/token.js';

@@ -15,7 +15,7 @@ import { localPolicyPort } from '../../../adapter/local-policy-port.js';
 import { createProcessOps } from '../../../adapter/process/process-ops.js';
 import type { ServerStatus, SettingsSnapshot } from '../../../main/tray/bridge-api.js';
 import { readConfigForEditing } from '../../../main/tray/config-file.js';
-import { TunnelController } from '../../../main/tray/tunnel-controller.js';
+import { TunnelController } from '../../../main/tunnel/tunnel-controller.js';
 import { loadConfig } from '../../../main/config/load.js';
 import { saveConfig } from '../../../main/config/save.js';
 import { silentLogger } from '../../../main/log.js';

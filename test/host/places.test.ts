@@ -1,7 +1,7 @@
 /** Which files the CLI protects from the tools, whatever config it runs with. */
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { protectedPaths } from '../../main/cli/places.js';
+import { protectedPaths } from '../../main/host/places.js';
 
 describe('protectedPaths', () => {
   const env = { HOME: '/home/alex', XDG_CONFIG_HOME: '/home/alex/.config' };

@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
-import { idleMemory } from '../../main/mcp/idle-memory.js';
+import { idleMemory } from '../../main/host/idle-memory.js';
 
 const MIB = 1024 * 1024;
 
@@ -83,7 +83,7 @@ describe('idleMemory', () => {
 
   it("with V8's own collection, returns the garbage a burst left in a real process", () => {
     const script = `
-      const { idleMemory } = await import(${JSON.stringify(new URL('../../out/main/mcp/idle-memory.js', import.meta.url).href)});
+      const { idleMemory } = await import(${JSON.stringify(new URL('../../out/main/host/idle-memory.js', import.meta.url).href)});
       const memory = idleMemory({ idleMs: 100 });
       // 48 MiB kept reachable to the end, so no collection V8 starts on its own can free it before
       // 'before' is read; dropped only then (nothing allocates in between).
@@ -103,7 +103,7 @@ describe('idleMemory', () => {
   it("keeps V8's young generation from growing under a storm of survivors (a real process, with and without it)", () => {
     const storm = `
       const v8 = await import('node:v8');
-      if (process.argv[1] === 'trimmer') (await import(${JSON.stringify(new URL('../../out/main/mcp/idle-memory.js', import.meta.url).href)})).idleMemory().close();
+      if (process.argv[1] === 'trimmer') (await import(${JSON.stringify(new URL('../../out/main/host/idle-memory.js', import.meta.url).href)})).idleMemory().close();
       let keep = [];
       for (let r = 0; r < 200; r++) {
         for (let i = 0; i < 20000; i++) keep.push({ a: i, b: 'x' + i });
@@ -122,7 +122,7 @@ describe('idleMemory', () => {
 
   it('never keeps the process alive', () => {
     const script = `
-      const { idleMemory } = await import(${JSON.stringify(new URL('../../out/main/mcp/idle-memory.js', import.meta.url).href)});
+      const { idleMemory } = await import(${JSON.stringify(new URL('../../out/main/host/idle-memory.js', import.meta.url).href)});
       idleMemory({ idleMs: 60_000 }).callEnded();
     `;
     const started = Date.now();

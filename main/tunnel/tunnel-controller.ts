@@ -1,17 +1,18 @@
 /**
- * The tray's ChatGPT connection: whether the owner wants the tunnel, the supervisor that runs
- * it, and the facts each step of the journey shows (client, identity, key, state). It follows
- * the server: a running server (re)starts a wanted tunnel with the server's URL and token, a
- * paused, stopped or failed server stops it, and quitting stops it for good. Tunnel settings
- * (id, client file) are read from the saved config at each connect. Electron-free: the
- * safeStorage store and the dialogs are injected by app-main.ts.
+ * The one tunnel orchestrator, for the tray and for `chatgpt-mcp tunnel start`: whether the
+ * owner wants the tunnel, the supervisor that runs it, and the facts each step of the journey
+ * shows (client, identity, key, state). It follows the server: a running server (re)starts a
+ * wanted tunnel with the server's URL and token, a paused, stopped or failed server stops it,
+ * and quitting stops it for good. Tunnel settings (id, client file) are read from the config at
+ * each connect; the CLI adds its flags and the environment (`choices`). Electron-free: the
+ * tray injects its safeStorage store.
  */
 import type { PolicyPort } from '../../adapter/policy-port.js';
 import type { Config } from '../config/schema.js';
 import type { Logger } from '../log.js';
-import { downloadClient, DownloadError } from '../tunnel/download.js';
-import { normalizeRuntimeKey, readKey, type SecretStore } from '../tunnel/secret-store.js';
-import { chooseTunnelId, findUsableClient, lookUpClient, versionEnv, type ClientSearch } from '../tunnel/setup.js';
+import { downloadClient, DownloadError } from './download.js';
+import { normalizeRuntimeKey, readKey, type SecretStore } from './secret-store.js';
+import { chooseRuntimeKey, chooseTunnelId, findUsableClient, lookUpClient, versionEnv, type ClientSearch } from './setup.js';
 import {
   stoppedStatus,
   type KeySaveResult,
@@ -21,9 +22,9 @@ import {
   type TunnelDownloadResult,
   type TunnelSnapshot,
   type TunnelStatus,
-} from '../tunnel/status.js';
-import { TunnelSupervisor, type SupervisorTiming } from '../tunnel/supervisor.js';
-import type { ServerStatus } from './bridge-api.js';
+} from './status.js';
+import { TunnelSupervisor, type SupervisorTiming } from './supervisor.js';
+import type { FoundClient } from './locate.js';
 
 export interface TunnelControllerDeps {
   /** The saved config, read fresh (throws on an invalid file). */
@@ -38,7 +39,17 @@ export interface TunnelControllerDeps {
   timing?: Partial<SupervisorTiming>;
   /** For tests only: a loopback stand-in for GitHub. */
   downloadSources?: { api: string; downloads: string };
+  /** What the CLI adds to the config: its flags, and CONTROL_PLANE_TUNNEL_ID / CONTROL_PLANE_API_KEY from `env` (the tray ignores its environment). */
+  choices?: { tunnelId?: string | undefined; clientPath?: string | undefined; fromEnvironment?: boolean };
 }
+
+/** The server as the tunnel follows it (the tray's ServerStatus is one). */
+export type ServerState = { state: 'running'; url: string } | { state: 'starting' | 'paused' | 'stopped' | 'error' };
+
+/** Everything a start needs, or why it cannot start: 'settings' (id, key) or 'client' (the program). */
+export type TunnelPlan =
+  | { ok: true; tunnelId: string; tunnelIdSource: string; key: string; keySource: string; keyWarning: string | null; client: FoundClient }
+  | { ok: false; stage: 'settings' | 'client'; error: string };
 
 type Listener = (snapshot: TunnelSnapshot) => void;
 
@@ -107,7 +118,7 @@ export class TunnelController {
 
   /** Step 1: the client the saved config (or `clientPath`, not yet saved) would use. */
   lookUp(clientPath?: string): Promise<TunnelClientLookup> {
-    return lookUpClient(this.search(this.deps.readConfig(), clientPath));
+    return lookUpClient(this.search(this.deps.readConfig(), clientPath ?? this.deps.choices?.clientPath));
   }
 
   async download(): Promise<TunnelDownloadResult> {
@@ -148,7 +159,7 @@ export class TunnelController {
   }
 
   /** The server changed: follow it. */
-  serverChanged(status: ServerStatus, token: string | null): Promise<void> {
+  serverChanged(status: ServerState, token: string | null): Promise<void> {
     return this.serialize(async () => {
       if (status.state === 'running') {
         const changed = this.server?.url !== status.url || this.server?.token !== token;
@@ -170,48 +181,59 @@ export class TunnelController {
     }).then(() => undefined);
   }
 
-  private async launch(): Promise<TunnelActionResult> {
-    const fail = async (error: string): Promise<TunnelActionResult> => {
-      await this.halt(null);
-      this.lastStatus = { ...stoppedStatus(), state: 'error', reason: error };
-      this.emit();
-      return { ok: false, error, snapshot: this.snapshot };
-    };
+  /** The tunnel id, the runtime key and the client a start would use, each from where the owner put it. */
+  async prepare(): Promise<TunnelPlan> {
     let config: Readonly<Config>;
     try {
       config = this.deps.readConfig();
     } catch {
-      return fail('The config file is invalid; fix it in the settings window first.');
+      return { ok: false, stage: 'settings', error: 'The config file is invalid; fix it in the settings window first.' };
     }
-    const tunnelId = chooseTunnelId(config, undefined, {});
-    if (!tunnelId.ok) return fail(tunnelId.error);
-    const stores = await this.deps.keyStores();
-    let found;
-    try {
-      found = await readKey(stores);
-    } catch (error) {
-      return fail((error as Error).message);
-    }
-    if (!found) return fail('No runtime key stored: paste it under Identity.');
-    const client = await findUsableClient(this.search(config));
-    if (!client.ok) return fail(client.error);
-    const server = this.server!;
+    const choices = this.deps.choices ?? {};
+    const env = choices.fromEnvironment ? this.deps.env : {};
+    const tunnelId = chooseTunnelId(config, choices.tunnelId, env);
+    if (!tunnelId.ok) return { ok: false, stage: 'settings', error: tunnelId.error };
+    const key = await chooseRuntimeKey(await this.deps.keyStores(), env);
+    if (!key.ok) return { ok: false, stage: 'settings', error: key.error };
+    const client = await findUsableClient(this.search(config, choices.clientPath));
+    if (!client.ok) return { ok: false, stage: 'client', error: client.error };
+    return {
+      ok: true,
+      tunnelId: tunnelId.tunnelId,
+      tunnelIdSource: tunnelId.source,
+      key: key.key,
+      keySource: key.source,
+      keyWarning: key.warning,
+      client: client.found,
+    };
+  }
 
-    if (!this.supervisor || this.supervisorPath !== client.found.found) {
+  private async launch(): Promise<TunnelActionResult> {
+    const plan = await this.prepare();
+    if (!plan.ok) {
+      await this.halt(null);
+      this.lastStatus = { ...stoppedStatus(), state: 'error', reason: plan.error };
+      this.emit();
+      return { ok: false, error: plan.error, snapshot: this.snapshot };
+    }
+    const server = this.server!;
+    const clientPath = plan.client.found;
+    if (!this.supervisor || this.supervisorPath !== clientPath) {
       await this.halt(null);
       this.unsubscribe?.();
       this.supervisor = new TunnelSupervisor({
-        clientPath: client.found.found,
+        clientPath,
         runDir: this.deps.appDir,
         baseEnv: this.deps.env,
         logger: this.deps.logger,
         timing: this.deps.timing,
       });
-      this.supervisorPath = client.found.found;
+      this.supervisorPath = clientPath;
       this.unsubscribe = this.supervisor.onChange(() => this.emit());
     }
-    this.secrets = [found.key, ...(server.token ? [server.token] : [])];
-    await this.supervisor.start({ tunnelId: tunnelId.tunnelId, apiKey: found.key, serverUrl: server.url, token: server.token });
+    this.secrets = [plan.key, ...(server.token ? [server.token] : [])];
+    this.deps.logger.info('starting the tunnel client', { client: clientPath, tunnelId: plan.tunnelId, key: plan.keySource });
+    await this.supervisor.start({ tunnelId: plan.tunnelId, apiKey: plan.key, serverUrl: server.url, token: server.token });
     return { ok: true, snapshot: this.snapshot };
   }
 

@@ -1,0 +1,171 @@
+/**
+ * The one place a server is built: the adapter, the policies (through the server factory), the
+ * files no tool may touch, the secrets scrubbed from every answer and log line, the reply
+ * backlog, the idle memory trimmer and the transport. `serve --http`, `serve --stdio`,
+ * `tunnel start`, `tunnel doctor` and the tray app all call `openServer`, so what one entry
+ * point protects, every entry point protects.
+ *
+ * Failures are thrown as they are (ListenError, SandboxUnavailableError, a token file that
+ * cannot be used); each entry point words them its own way (exit codes, the tray's status).
+ */
+import { createLocalAdapter, type LocalAdapterOptions } from '../../adapter/local-computer-adapter.js';
+import type { ComputerAdapter } from '../../adapter/computer-adapter.js';
+import type { ConsentRequest } from '../auth/connections.js';
+import type { Config } from '../config/schema.js';
+import { ensureBearerToken, type BearerToken } from '../config/token.js';
+import { createLogger, scrubbingLogger, type Logger } from '../log.js';
+import { ReplyBacklog } from '../mcp/reply-backlog.js';
+import { createServerFactory, enabledTools, type ServerFactory, type ToolCallObserver } from '../mcp/server.js';
+import type { Policies } from '../mcp/tool.js';
+import { idleMemory } from './idle-memory.js';
+import { protectedPaths, stateDir } from './places.js';
+
+export interface HostOptions {
+  config: Readonly<Config>;
+  /** The config file in use (it need not exist): no tool may touch it. */
+  configPath: string;
+  /** The file the config was read from, for the start log (null: defaults). */
+  configFile?: string | null;
+  transport: 'http' | 'stdio';
+  /** Where the app keeps its state (token, OAuth clients); default the per-OS app folder. */
+  appDir?: string;
+  /** The environment the places derive from (CHATGPT_MCP_CONFIG, XDG_CONFIG_HOME); default this process's. */
+  env?: NodeJS.ProcessEnv;
+  /** An adapter the caller keeps across servers (the tray's, with its utility-process worker); otherwise one is made and closed with the server. */
+  adapter?: ComputerAdapter;
+  adapterOptions?: LocalAdapterOptions;
+  /** Default: a stderr logger at server.logLevel. */
+  logger?: Logger;
+  observer?: ToolCallObserver;
+  /** More values no answer or log line may carry (the tunnel's runtime key). */
+  extraSecrets?: readonly string[];
+  /** HTTP with OAuth: a client asks to connect (the tray prompts; headless, the log says how to approve). */
+  onConsentRequest?: (request: ConsentRequest) => void;
+  /** For tests: fs.search without ripgrep. */
+  useRipgrep?: boolean;
+}
+
+export interface OpenServer {
+  /** The HTTP URL, or null on stdio. */
+  url: string | null;
+  /** The token /mcp accepts, or null when it accepts none (and on stdio). */
+  token: string | null;
+  bearer: BearerToken | null;
+  /** Scrubs the secrets in use from every line. */
+  logger: Logger;
+  policies: Policies;
+  oauthIssuer: string | null;
+  /** Ends the transport, then everything the server started. */
+  close(): Promise<void>;
+}
+
+export async function openServer(options: HostOptions): Promise<OpenServer> {
+  const { config, transport } = options;
+  const env = options.env ?? process.env;
+  const appDir = options.appDir ?? stateDir(env);
+  const bearer = transport === 'http' ? await ensureBearerToken(config, appDir) : null;
+  const secrets = [...(bearer ? [bearer.token] : []), ...(options.extraSecrets ?? [])];
+  // Refused requests log their path, which a caller chooses: every line is scrubbed of the secrets in use.
+  const logger = scrubbingLogger(options.logger ?? createLogger(config.server.logLevel), secrets);
+  const ownsAdapter = !options.adapter;
+  const adapter = options.adapter ?? createLocalAdapter(options.adapterOptions);
+  const answers = new ReplyBacklog();
+  const memory = idleMemory();
+  const stopOwned = async () => {
+    memory.close();
+    if (ownsAdapter) await adapter.close();
+  };
+  try {
+    const factory = createServerFactory({
+      config,
+      adapter,
+      logger,
+      observer: options.observer,
+      onCallEnded: memory.callEnded,
+      protectedFiles: protectedPaths(options.configPath, env),
+      secrets,
+      answers,
+      ...(options.useRipgrep === undefined ? {} : { useRipgrep: options.useRipgrep }),
+    });
+    warnAboutSetup(factory, config, logger);
+    const running =
+      transport === 'http' ? await listenHttp(factory, { ...options, logger, answers, appDir, bearer }) : await listenStdio(factory, logger, answers);
+    return {
+      url: running.url,
+      token: bearer?.token ?? null,
+      bearer,
+      logger,
+      policies: factory.policies,
+      oauthIssuer: running.oauthIssuer,
+      async close() {
+        await running.close();
+        await stopOwned();
+      },
+    };
+  } catch (error) {
+    await stopOwned();
+    throw error;
+  }
+}
+
+/** What the owner should know about a server that starts anyway. */
+function warnAboutSetup(factory: ServerFactory, config: Readonly<Config>, logger: Logger): void {
+  const sandbox = factory.policies.sandbox;
+  if (sandbox.active && sandbox.choice.display === 'abstract-sockets-reachable') {
+    logger.warn(
+      'commands share the network, so X11 abstract sockets stay reachable from the sandbox (and a dbus-launch session bus); shell.network "off" hides them',
+    );
+  }
+  if (config.server.auth === 'none') logger.warn('no authentication: any program on this computer can use the granted tools (server.auth is "none")');
+}
+
+interface Listening {
+  url: string | null;
+  oauthIssuer: string | null;
+  close(): Promise<void>;
+}
+
+async function listenHttp(
+  factory: ServerFactory,
+  options: HostOptions & { logger: Logger; answers: ReplyBacklog; appDir: string; bearer: BearerToken | null },
+): Promise<Listening> {
+  const { config, logger, bearer } = options;
+  // The HTTP boundary and OAuth load only for HTTP: a stdio server starts without them.
+  const [{ startHttpServer }, { oauthStatePath }] = await Promise.all([import('../mcp/http.js'), import('../auth/oauth-state.js')]);
+  const running = await startHttpServer({
+    config,
+    factory,
+    logger,
+    bearerToken: bearer?.token ?? null,
+    answers: options.answers,
+    oauth: { stateFile: oauthStatePath(options.appDir), onConsentRequest: options.onConsentRequest ?? consentInTheLog(logger) },
+  });
+  if (bearer?.created) logger.info('created a bearer token', { file: bearer.file, show: 'chatgpt-mcp token show' });
+  logger.info('listening', {
+    url: running.url,
+    config: options.configFile ?? 'defaults',
+    tools: enabledTools(config).length,
+    auth: config.server.auth,
+    ...(running.oauthIssuer ? { oauth: running.oauthIssuer } : {}),
+    ...(bearer ? { token: bearer.source === 'file' ? `in ${bearer.file} (chatgpt-mcp token show)` : 'from the config' } : {}),
+  });
+  return running;
+}
+
+async function listenStdio(factory: ServerFactory, logger: Logger, answers: ReplyBacklog): Promise<Listening> {
+  // The stdio wire loads only here, as the HTTP boundary loads only for HTTP.
+  const { startStdioServer } = await import('../mcp/stdio.js');
+  answers.watch(process.stdout);
+  const handle = startStdioServer(factory, logger);
+  logger.info('serving on stdio', { tools: factory.directTools.size });
+  return { url: null, oauthIssuer: null, close: () => handle.close() };
+}
+
+/** Headless: the owner approves with the CLI (the tray shows a prompt instead). */
+function consentInTheLog(logger: Logger): (request: ConsentRequest) => void {
+  return (request) =>
+    logger.info(
+      'an app asks to connect: approve with "chatgpt-mcp oauth approve CODE" only if you started this, its page shows this code and returnsTo is the app you are connecting',
+      { code: request.code, app: request.clientName, returnsTo: request.redirectHost },
+    );
+}
