@@ -10,40 +10,9 @@ import type { ToolDefinition } from './tool.js';
 import { errorResult } from './tool-errors.js';
 import { exposedAs, exposedName } from './tool-names.js';
 
-/** What grants each tool family (docs/TOOLS.md, "granted by"), in the owner's words. */
-const GRANTS: Array<[prefix: string, grant: string]> = [
-  ['fs.write', 'filesystem.write and a writable root (settings: Files)'],
-  ['fs.mkdir', 'filesystem.write and a writable root (settings: Files)'],
-  ['fs.move', 'filesystem.write and a writable root (settings: Files)'],
-  ['fs.delete', 'filesystem.write and a writable root (settings: Files)'],
-  ['fs.edit', 'filesystem.read, filesystem.write and a writable root (settings: Files)'],
-  ['fs.patch', 'filesystem.read, filesystem.write and a writable root (settings: Files)'],
-  ['fs.', 'filesystem.read and a root in filesystem.roots (settings: Files)'],
-  ['search', 'chatgpt.searchFetch with filesystem.read and a root'],
-  ['fetch', 'chatgpt.searchFetch with filesystem.read and a root'],
-  ['shell.', 'shell.enabled and a program in shell.allowedCommands (settings: Commands)'],
-  ['process.list', 'process.list (settings: Processes)'],
-  ['process.kill', 'process.kill (settings: Processes)'],
-  ['process.', 'shell.enabled and a program in shell.allowedCommands (settings: Commands)'],
-  ['screen.', 'desktop.hostDisplayAccess and desktop.screen (settings: Desktop)'],
-  ['ui.', 'desktop.hostDisplayAccess and desktop.screen (settings: Desktop)'],
-  ['input.', 'desktop.hostDisplayAccess and desktop.input (settings: Desktop)'],
-  ['app.', 'desktop.hostDisplayAccess, desktop.appControl and an app in desktop.apps (settings: Desktop)'],
-  ['browser.', 'desktop.hostDisplayAccess and desktop.browser (settings: Desktop)'],
-  ['service.status', 'a service in services.allowed (settings: Services)'],
-  ['service.control', 'services.control and a service in services.allowed (settings: Services)'],
-];
-
-export function grantFor(tool: string): string {
-  return (
-    GRANTS.find(([prefix]) => tool === prefix || (prefix.endsWith('.') && tool.startsWith(prefix)))?.[1] ??
-    'its setting (docs/TOOLS.md lists what grants each tool)'
-  );
-}
-
-export function notGrantedResult(exposed: string, tool: string): CallToolResult {
+export function notGrantedResult(exposed: string, tool: ToolDefinition): CallToolResult {
   return errorResult(
-    `CAPABILITY_DISABLED: ${exposed} exists but is not granted on this server; the owner grants it with ${grantFor(tool)}, then restarts the server`,
+    `CAPABILITY_DISABLED: ${exposed} exists but is not granted on this server; the owner grants it with ${tool.grant.words}, then restarts the server`,
   );
 }
 
@@ -57,10 +26,10 @@ function misnamedResult(called: string, exposed: string): CallToolResult {
   return errorResult(`INVALID_INPUT: this server has no tool ${called}; it is named ${exposed} here (server.toolNames); call ${exposed}`);
 }
 
-/** A tool the owner did not grant, by the name it would have here and its contract name. */
+/** A tool the owner did not grant, by the name it would have here. */
 export interface UngrantedTool {
   exposed: string;
-  tool: string;
+  tool: ToolDefinition;
 }
 
 /** The calls the SDK would answer with a bare "Tool X not found", and what to answer instead. */
@@ -80,7 +49,7 @@ export function otherCalls(known: readonly ToolDefinition[], granted: ReadonlySe
     const exposed = exposedName(t.name, config);
     const alias = exposedAs(t.name, otherStyle);
     const aliases = alias === exposed || exposedNames.has(alias) ? [] : [alias];
-    if (!granted.has(t.name)) for (const name of [exposed, ...aliases]) ungranted.set(name, { exposed, tool: t.name });
+    if (!granted.has(t.name)) for (const name of [exposed, ...aliases]) ungranted.set(name, { exposed, tool: t });
     else for (const name of aliases) misnamed.set(name, exposed);
   }
   return { ungranted, misnamed };

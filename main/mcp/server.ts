@@ -91,7 +91,7 @@ export const instructions = (info: string) =>
 export { exposedName } from './tool-names.js';
 
 export function enabledTools(config: Readonly<Config>, tools: readonly ToolDefinition[] = ALL_TOOLS): ToolDefinition[] {
-  return tools.filter((tool) => tool.enabled(config));
+  return tools.filter((tool) => tool.grant.granted(config));
 }
 
 /**

@@ -1,6 +1,6 @@
 /**
- * What a tool is: its public contract (name, schemas, annotations), when the config enables
- * it, and a handler that talks only to the ComputerAdapter. The server registers these;
+ * What a tool is: its public contract (name, schemas, annotations), the grant that exposes it,
+ * and a handler that talks only to the ComputerAdapter. The server registers these;
  * handlers never see MCP request objects or the transport.
  */
 import type * as z from 'zod';
@@ -8,6 +8,7 @@ import type { ContentBlock, ToolAnnotations } from '@modelcontextprotocol/server
 import type { ComputerAdapter } from '../../adapter/computer-adapter.js';
 import type { Config } from '../config/schema.js';
 import type { AppPolicy } from '../policy/apps.js';
+import type { Grant } from '../policy/grants.js';
 import type { DesktopPolicy } from '../policy/desktop.js';
 import type { FilesystemPolicy } from '../policy/filesystem.js';
 import type { HelperPrograms } from '../policy/helper-programs.js';
@@ -66,7 +67,8 @@ export interface ToolDefinition<I extends z.ZodObject = z.ZodObject, O extends z
   annotations: ToolAnnotations;
   /** When the annotations depend on the config (an owner option that lets the tool write). */
   annotationsFor?(config: Readonly<Config>): ToolAnnotations;
-  enabled(config: Readonly<Config>): boolean;
+  /** The settings that expose it (and the words a call to it without them is answered with). */
+  grant: Grant;
   /** Non-secret metadata about what the call targets, for the diagnostic log. */
   target?(args: z.output<I>): Record<string, unknown>;
   run(args: z.output<I>, deps: ToolDeps, signal: AbortSignal): Promise<ToolOutcome<z.output<O>>>;

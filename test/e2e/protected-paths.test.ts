@@ -22,7 +22,7 @@ describe('the CLI and the tray protect the same paths', () => {
   let app: BuiltApp;
   const children: ChildProcess[] = [];
   /** Every place a tool must not reach, and one it may, inside the one root. */
-  let probes: Record<string, string>;
+  let probes: { envConfig: string; flagConfig: string; appFolder: string; productFolder: string; ordinary: string };
 
   beforeAll(async () => {
     dir = makeTempDir('protected-paths-');

@@ -8,6 +8,7 @@ import { connectModernHttp, textOf } from '../helpers/clients.js';
 import { startTestServer, type TestHttpServer } from '../helpers/servers.js';
 import { createLogger } from '../../main/log.js';
 import { modernRequest, postModern } from '../helpers/raw-rpc.js';
+import { GRANT } from '../../main/policy/grants.js';
 
 const TOKEN = 'factory-secret-token-0123456789';
 
@@ -19,7 +20,7 @@ const tool = (name: string, run: () => Promise<never> | Promise<{ structured: { 
     input: z.object({}),
     output: z.object({ ok: z.boolean() }),
     annotations: READ_ONLY,
-    enabled: () => true,
+    grant: GRANT.always,
     ...(target ? { target } : {}),
     run,
   }) as unknown as ToolDefinition;
@@ -136,7 +137,7 @@ describe('tool names in what a model reads', () => {
     }),
     output: z.object({ stdout: z.string() }),
     annotations: READ_ONLY,
-    enabled: () => true,
+    grant: GRANT.always,
     run: async (args) => {
       if (args.note === 'fail') throw adapterError('INVALID_INPUT', 'test.hint', 'call test.other first');
       const stdout = 'the program printed system.info';
@@ -208,7 +209,7 @@ describe('a call under the other separator', () => {
   });
 
   it('that is not granted is told it is not granted, under the name it has here', async () => {
-    const off = defineTool({ ...(ok as ToolDefinition), name: 'fs.write', enabled: () => false }) as unknown as ToolDefinition;
+    const off = defineTool({ ...(ok as ToolDefinition), name: 'fs.write', grant: GRANT.filesWrite }) as unknown as ToolDefinition;
     server = await startTestServer({ server: { toolNames: 'underscore' } }, { tools: [ok, off] });
     for (const name of ['fs.write', 'fs_write']) {
       expect(await raw(server.url, name)).toContain(

@@ -18,6 +18,7 @@ import { StdioWire } from '../../main/mcp/stdio-wire.js';
 import { defineTool, READ_ONLY, type ToolDefinition } from '../../main/mcp/tool.js';
 import { makeTempDir, removeDir } from '../helpers/temp.js';
 import { modernRequest } from '../helpers/raw-rpc.js';
+import { GRANT } from '../../main/policy/grants.js';
 
 type Message = { id?: string | number; method?: string; result?: unknown; error?: unknown };
 
@@ -258,7 +259,7 @@ describe('the stdio wire', () => {
       input: z.object({}),
       output: z.object({ ok: z.boolean(), nested: z.object({ count: z.number() }) }),
       annotations: READ_ONLY,
-      enabled: () => true,
+      grant: GRANT.always,
       run: async () => ({ structured: { ok: 'yes', nested: { count: 'many' } } as never, text: 'oops' }),
     }) as unknown as ToolDefinition;
     const results = [];
@@ -317,7 +318,7 @@ function waitingTool(seen: string[]): ToolDefinition {
     input: z.object({}),
     output: z.object({ ok: z.boolean() }),
     annotations: READ_ONLY,
-    enabled: () => true,
+    grant: GRANT.always,
     run: (_args, _deps, signal) =>
       new Promise((resolve) => {
         seen.push('started');

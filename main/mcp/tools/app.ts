@@ -2,8 +2,7 @@
 import * as z from 'zod';
 import type { Config } from '../../config/schema.js';
 import { defineTool, DESTRUCTIVE, OPEN_WORLD_DESTRUCTIVE } from '../tool.js';
-
-const enabled = (config: Readonly<Config>) => config.desktop.hostDisplayAccess && config.desktop.appControl;
+import { GRANT } from '../../policy/grants.js';
 
 const appName = z.string().min(1).max(64).describe('The name of a configured app (a key of desktop.apps; system.info lists them)');
 const extraArg = z
@@ -23,7 +22,7 @@ export const appLaunch = defineTool({
   }),
   output: z.object({ name: z.string(), pid: z.number().int() }),
   annotations: OPEN_WORLD_DESTRUCTIVE,
-  enabled,
+  grant: GRANT.apps,
   target: (args) => ({ app: args.name, extraArgs: args.args?.length ?? 0 }),
   async run(args, { adapter, policy }) {
     const { pid } = await adapter.apps.launchApp(policy.apps.launch(args.name, args.args));
@@ -49,7 +48,7 @@ export const appClose = defineTool({
     stillRunning: z.array(z.number().int()).describe('Processes asked to close that are still running (retry with force)'),
   }),
   annotations: DESTRUCTIVE,
-  enabled,
+  grant: GRANT.apps,
   target: (args) => ({ app: args.name, pid: args.pid, force: args.force }),
   async run(args, { adapter, policy }) {
     const options = { force: args.force, ...(args.pid === undefined ? {} : { pid: args.pid }) };

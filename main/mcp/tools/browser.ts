@@ -2,6 +2,7 @@
 import * as z from 'zod';
 import { MAX_URL_LENGTH } from '../../policy/url-policy.js';
 import { defineTool } from '../tool.js';
+import { GRANT } from '../../policy/grants.js';
 
 export const browserOpen = defineTool({
   name: 'browser.open',
@@ -12,7 +13,7 @@ export const browserOpen = defineTool({
   input: z.object({ url: z.string().min(1).max(MAX_URL_LENGTH).describe('An absolute http:// or https:// URL') }),
   output: z.object({ url: z.string().describe('The normalized URL that was opened') }),
   annotations: Object.freeze({ readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true }),
-  enabled: (config) => config.desktop.hostDisplayAccess && config.desktop.browser,
+  grant: GRANT.browser,
   // Host only: paths and queries can carry tokens.
   target: (args) => ({ host: hostOf(args.url) }),
   async run(args, { adapter, policy }) {

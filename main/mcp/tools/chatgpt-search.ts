@@ -8,12 +8,11 @@ import * as z from 'zod';
 import { pathToFileURL } from 'node:url';
 import type { Config } from '../../config/schema.js';
 import { defineTool, READ_ONLY, type ToolDeps } from '../tool.js';
+import { GRANT } from '../../policy/grants.js';
 import { shared } from './fs-common.js';
 
 const MAX_RESULTS = 20;
 const MAX_WORDS = 8;
-
-const enabled = (c: Readonly<Config>) => c.chatgpt.searchFetch && c.filesystem.read && c.filesystem.roots.length > 0;
 
 export const search = defineTool({
   name: 'search',
@@ -23,7 +22,7 @@ export const search = defineTool({
   input: z.object({ query: z.string().min(1).max(500) }),
   output: z.object({ results: z.array(z.object({ id: z.string(), title: z.string(), url: z.string() })) }),
   annotations: READ_ONLY,
-  enabled,
+  grant: GRANT.chatgptSearch,
   target: (args) => ({ words: words(args.query).length }),
   async run(args, deps, signal) {
     const results = await rankFiles(words(args.query), deps, signal);
@@ -45,7 +44,7 @@ export const fetchDocument = defineTool({
     metadata: z.object({ path: z.string(), bytes: z.number(), totalBytes: z.number(), truncated: z.boolean() }),
   }),
   annotations: READ_ONLY,
-  enabled,
+  grant: GRANT.chatgptSearch,
   target: (args) => ({ path: args.id }),
   async run(args, { adapter, policy }, signal) {
     const file = await policy.filesystem.resolve(args.id, 'read', 'fetch');

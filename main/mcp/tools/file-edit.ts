@@ -5,7 +5,8 @@ import type { PatchTarget } from '../../../adapter/fs/patch/commit-patch.js';
 import type { PatchOp } from '../../../adapter/fs/patch/patch-ops.js';
 import type { Policies } from '../tool.js';
 import { defineTool, DESTRUCTIVE } from '../tool.js';
-import { canEdit, exclusive, pathInput, pathTarget, sha256Input, writeOptions } from './fs-common.js';
+import { GRANT } from '../../policy/grants.js';
+import { exclusive, pathInput, pathTarget, sha256Input, writeOptions } from './fs-common.js';
 
 const MAX_EDITS = 100;
 
@@ -30,7 +31,7 @@ export const fsEdit = defineTool({
   }),
   output: z.object({ path: z.string(), sha256: z.string(), replacements: z.number(), bytesWritten: z.number(), diff: z.string() }),
   annotations: DESTRUCTIVE,
-  enabled: canEdit,
+  grant: GRANT.filesEdit,
   target: (args) => ({ ...pathTarget(args), edits: args.edits.length }),
   async run(args, { adapter, policy, config }, signal) {
     const file = await policy.filesystem.resolve(args.path, 'write', 'fs.edit');
@@ -59,7 +60,7 @@ export const fsPatch = defineTool({
     ),
   }),
   annotations: DESTRUCTIVE,
-  enabled: canEdit,
+  grant: GRANT.filesEdit,
   target: (args) => ({ bytes: Buffer.byteLength(args.patch) }),
   async run(args, { adapter, policy, config }, signal) {
     // The adapter parses the patch and asks the policy for every path before it touches one.

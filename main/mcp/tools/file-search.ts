@@ -1,7 +1,8 @@
 /** fs.search and fs.find: looking inside and across files, through the one filesystem policy. */
 import * as z from 'zod';
 import { defineTool, READ_ONLY } from '../tool.js';
-import { canRead, pathInput, shared } from './fs-common.js';
+import { GRANT } from '../../policy/grants.js';
+import { pathInput, shared } from './fs-common.js';
 
 const glob = z.string().min(1).max(500);
 const KiB = 1024;
@@ -43,7 +44,7 @@ export const fsSearch = defineTool({
   input: searchInput,
   output: z.object({ path: z.string(), matches: z.array(match), truncated: z.boolean(), filesWithMatches: z.number(), engine: z.enum(['ripgrep', 'builtin']) }),
   annotations: READ_ONLY,
-  enabled: canRead,
+  grant: GRANT.filesRead,
   target: (args) => ({ path: args.path, regex: args.regex }),
   async run(args, { adapter, policy }, signal) {
     const dir = await policy.filesystem.resolve(args.path, 'read', 'fs.search');
@@ -76,7 +77,7 @@ export const fsFind = defineTool({
     truncated: z.boolean(),
   }),
   annotations: READ_ONLY,
-  enabled: canRead,
+  grant: GRANT.filesRead,
   target: (args) => ({ path: args.path, pattern: args.pattern }),
   async run(args, { adapter, policy }, signal) {
     const dir = await policy.filesystem.resolve(args.path, 'read', 'fs.find');

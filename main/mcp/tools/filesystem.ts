@@ -5,18 +5,9 @@
  */
 import * as z from 'zod';
 import { adapterError } from '../../../adapter/errors.js';
-import {
-  canRead,
-  canWrite,
-  entryTypeOutput as entryType,
-  exclusive,
-  pathInput as path,
-  pathTarget,
-  sha256Input as sha256,
-  shared,
-  writeOptions,
-} from './fs-common.js';
+import { entryTypeOutput as entryType, exclusive, pathInput as path, pathTarget, sha256Input as sha256, shared, writeOptions } from './fs-common.js';
 import { defineTool, DESTRUCTIVE, IDEMPOTENT_WRITE, READ_ONLY } from '../tool.js';
+import { GRANT } from '../../policy/grants.js';
 
 const LIST_LIMIT = 1000;
 
@@ -31,7 +22,7 @@ export const fsList = defineTool({
     truncated: z.boolean(),
   }),
   annotations: READ_ONLY,
-  enabled: canRead,
+  grant: GRANT.filesRead,
   target: pathTarget,
   async run(args, { adapter, policy }) {
     const dir = await policy.filesystem.resolve(args.path, 'read', 'fs.list');
@@ -66,7 +57,7 @@ export const fsRead = defineTool({
     endLine: z.number().optional().describe('Last line returned (with a line range)'),
   }),
   annotations: READ_ONLY,
-  enabled: canRead,
+  grant: GRANT.filesRead,
   target: pathTarget,
   async run(args, { adapter, policy }, signal) {
     const file = await policy.filesystem.resolve(args.path, 'read', 'fs.read');
@@ -112,7 +103,7 @@ export const fsWrite = defineTool({
     sha256: z.string().optional().describe('Of the file as written; absent for "append" without filesystem.read'),
   }),
   annotations: DESTRUCTIVE,
-  enabled: canWrite,
+  grant: GRANT.filesWrite,
   target: (args) => ({ path: args.path, mode: args.mode, bytes: Buffer.byteLength(args.content) }),
   async run(args, { adapter, policy, config }, signal) {
     policy.sizes.checkWrite(Buffer.byteLength(args.content), 'fs.write');
@@ -141,7 +132,7 @@ export const fsMkdir = defineTool({
   input: z.object({ path, recursive: z.boolean().default(false) }),
   output: z.object({ path: z.string(), created: z.boolean() }),
   annotations: IDEMPOTENT_WRITE,
-  enabled: canWrite,
+  grant: GRANT.filesWrite,
   target: pathTarget,
   async run(args, { adapter, policy }) {
     const dir = await policy.filesystem.resolve(args.path, 'write', 'fs.mkdir');
@@ -158,7 +149,7 @@ export const fsMove = defineTool({
   input: z.object({ source: path, destination: path, overwrite: z.boolean().default(false) }),
   output: z.object({ source: z.string(), destination: z.string() }),
   annotations: DESTRUCTIVE,
-  enabled: canWrite,
+  grant: GRANT.filesWrite,
   target: (args) => ({ source: args.source, destination: args.destination }),
   async run(args, { adapter, policy }) {
     // Entries, not link targets: moving a symlink moves the link.
@@ -178,7 +169,7 @@ export const fsDelete = defineTool({
   input: z.object({ path, recursive: z.boolean().default(false) }),
   output: z.object({ path: z.string(), type: entryType }),
   annotations: DESTRUCTIVE,
-  enabled: canWrite,
+  grant: GRANT.filesWrite,
   target: pathTarget,
   async run(args, { adapter, policy }) {
     // The entry itself: deleting a symlink removes the link, never its target.
@@ -205,7 +196,7 @@ export const fsStat = defineTool({
     sha256: z.string().optional(),
   }),
   annotations: READ_ONLY,
-  enabled: canRead,
+  grant: GRANT.filesRead,
   target: pathTarget,
   async run(args, { adapter, policy }, signal) {
     const entry = await policy.filesystem.resolveEntry(args.path, 'read', 'fs.stat');

@@ -1,4 +1,4 @@
-/** Schema pieces and gates shared by the fs.* tools. */
+/** Schema pieces shared by the fs.* tools. */
 import * as z from 'zod';
 import type { Config } from '../../config/schema.js';
 import type { SizeLimits } from '../../policy/size-limits.js';
@@ -7,10 +7,6 @@ export const pathInput = z.string().min(1).describe('Absolute path, or a path re
 export const sha256Input = z.string().regex(/^[0-9a-fA-F]{64}$/, 'a sha256 hex digest');
 export const entryTypeOutput = z.enum(['file', 'directory', 'symlink', 'other']);
 
-export const canRead = (c: Readonly<Config>) => c.filesystem.read && c.filesystem.roots.length > 0;
-export const canWrite = (c: Readonly<Config>) => c.filesystem.write && c.filesystem.roots.some((r) => typeof r === 'string' || !r.readOnly);
-/** fs.edit and fs.patch read what they change and answer with a diff of it: they need both. */
-export const canEdit = (c: Readonly<Config>) => canRead(c) && canWrite(c);
 export const pathTarget = (args: { path: string }) => ({ path: args.path });
 
 /** Path lock claims (main/policy/path-lock.ts), held from after the check to the end of the operation. */

@@ -8,14 +8,13 @@ import { adapterError } from '../../../adapter/errors.js';
 import type { PointerTarget, Target } from '../../../adapter/desktop/desktop-ops.js';
 import { desktopAllows } from '../../policy/desktop.js';
 import { defineTool, DESTRUCTIVE, READ_ONLY } from '../tool.js';
+import { GRANT } from '../../policy/grants.js';
 import { elementFields, pointerResult, spaceSchema } from './desktop-schemas.js';
 
 export const MAX_TYPE_CHARS = 5000;
 export const MAX_WAIT_MS = 30_000;
 export const MAX_HOLD_MS = 10_000;
 const MAX_DRAG_POINTS = 200;
-
-const enabled = (config: Parameters<typeof desktopAllows>[0]) => desktopAllows(config, 'input');
 
 const COORDINATES =
   'x and y are physical desktop pixels (0,0 = top left of the virtual desktop, see screen.displays), or coordinates in `space` when given ' +
@@ -62,7 +61,7 @@ export const inputMove = defineTool({
   input: z.object({ x: z.number(), y: z.number(), space: spaceSchema.optional() }),
   output: pointerResult,
   annotations: DESTRUCTIVE,
-  enabled,
+  grant: GRANT.input,
   target: (args) => ({ x: args.x, y: args.y, space: args.space ?? null }),
   async run(args, { adapter }) {
     const reached = await adapter.desktop.moveMouse({ x: args.x, y: args.y, space: args.space });
@@ -89,7 +88,7 @@ export const inputClick = defineTool({
   }),
   output: pointerResult.extend({ button, clicks: z.number().int(), modifiers: z.array(modifier) }),
   annotations: DESTRUCTIVE,
-  enabled,
+  grant: GRANT.input,
   target: (args) => ({
     x: args.x ?? null,
     y: args.y ?? null,
@@ -123,7 +122,7 @@ export const inputScroll = defineTool({
   }),
   output: pointerResult.extend({ clicks: z.object({ x: z.number().int(), y: z.number().int() }).describe('Wheel clicks sent (positive: right / down)') }),
   annotations: DESTRUCTIVE,
-  enabled,
+  grant: GRANT.input,
   target: (args) => ({ x: args.x ?? null, y: args.y ?? null, element: args.element ?? null, dx: args.dx, dy: args.dy, unit: args.unit }),
   async run(args, { adapter }) {
     const result = await adapter.desktop.scroll({ target: targetOf(args, 'input.scroll'), dx: args.dx, dy: args.dy, unit: args.unit });
@@ -153,7 +152,7 @@ export const inputDrag = defineTool({
     end: pointerResult,
   }),
   annotations: DESTRUCTIVE,
-  enabled,
+  grant: GRANT.input,
   target: (args) => ({ points: args.path.length, button: args.button }),
   async run(args, { adapter }) {
     const path = args.path.map((p) => ({ x: p.x, y: p.y, space: args.space }));
@@ -172,7 +171,7 @@ const buttonTool = (action: 'down' | 'up') =>
     input: z.object({ ...point, button: button.default('left') }),
     output: pointerResult.extend({ action: z.enum(['down', 'up']), button }),
     annotations: DESTRUCTIVE,
-    enabled,
+    grant: GRANT.input,
     target: (args) => ({ x: args.x ?? null, y: args.y ?? null, button: args.button }),
     async run(args, { adapter }) {
       const target = targetOf(args, `input.${action}`) as PointerTarget | undefined;
@@ -198,7 +197,7 @@ export const inputType = defineTool({
     element: pointerResult.shape.element,
   }),
   annotations: DESTRUCTIVE,
-  enabled,
+  grant: GRANT.input,
   // never the text itself: it can be a password
   target: (args) => ({ chars: args.text.length, element: args.element ?? null }),
   async run(args, { adapter }) {
@@ -221,7 +220,7 @@ export const inputKey = defineTool({
   input: z.object({ keys: z.string().min(1).max(100), holdMs: z.number().int().min(0).max(MAX_HOLD_MS).default(0) }),
   output: z.object({ keys: z.string(), heldMs: z.number().int() }),
   annotations: DESTRUCTIVE,
-  enabled,
+  grant: GRANT.input,
   target: (args) => ({ keys: args.keys, holdMs: args.holdMs }),
   async run(args, { adapter }) {
     const result = await adapter.desktop.pressKeys(args.keys, { holdMs: args.holdMs });
@@ -236,7 +235,7 @@ export const inputWait = defineTool({
   input: z.object({ ms: z.number().int().min(0).max(MAX_WAIT_MS) }),
   output: z.object({ waitedMs: z.number().int() }),
   annotations: READ_ONLY,
-  enabled,
+  grant: GRANT.input,
   target: (args) => ({ ms: args.ms }),
   async run(args, { adapter }, signal) {
     const result = await adapter.desktop.wait(args.ms, signal);
@@ -251,7 +250,7 @@ export const inputCursor = defineTool({
   input: z.object({}),
   output: pointerResult,
   annotations: READ_ONLY,
-  enabled,
+  grant: GRANT.input,
   async run(_args, { adapter }) {
     const result = await adapter.desktop.cursor();
     return { structured: result, text: `Pointer at ${at(result)}.` };

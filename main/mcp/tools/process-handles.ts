@@ -7,11 +7,11 @@ import * as z from 'zod';
 import type { HandleOutput, HandleStatus, StreamChunk } from '../../../adapter/process/process-registry.js';
 import type { Config } from '../../config/schema.js';
 import { defineTool, DESTRUCTIVE, OPEN_WORLD_DESTRUCTIVE, READ_ONLY } from '../tool.js';
+import { GRANT } from '../../policy/grants.js';
 import { processHandle } from './process-output.js';
 
 const KiB = 1024;
 /** Granted with shell.exec: the same allow-list decides what may start. */
-const enabled = (c: Readonly<Config>) => c.shell.enabled && c.shell.allowedCommands.length > 0;
 
 const status = {
   processHandle,
@@ -48,7 +48,7 @@ export const processStart = defineTool({
   }),
   output: z.object(status),
   annotations: OPEN_WORLD_DESTRUCTIVE,
-  enabled,
+  grant: GRANT.commands,
   target: (args) => ({ command: args.command, argc: args.args.length }),
   async run(args, { adapter, policy }, signal) {
     const plan = await policy.shell.plan({ ...args, timeoutMs: undefined, promoteAfterMs: undefined });
@@ -79,7 +79,7 @@ export const processOutput = defineTool({
   }),
   output: z.object({ ...status, stdout: stream, stderr: stream }),
   annotations: READ_ONLY,
-  enabled,
+  grant: GRANT.commands,
   target: (args) => ({ waitMs: args.waitMs }),
   async run(args, { adapter }, signal) {
     const { processHandle: handle, ...options } = args;
@@ -95,7 +95,7 @@ export const processWrite = defineTool({
   input: z.object({ processHandle, data: z.string().max(1024 * KiB), close: z.boolean().default(false) }),
   output: z.object({ processHandle, bytesWritten: z.number(), stdinOpen: z.boolean() }),
   annotations: DESTRUCTIVE,
-  enabled,
+  grant: GRANT.commands,
   target: (args) => ({ bytes: Buffer.byteLength(args.data), close: args.close }),
   async run(args, { adapter }) {
     const written = await adapter.processes.writeProcessInput(args.processHandle, args.data, args.close);
@@ -113,7 +113,7 @@ export const processStatus = defineTool({
   input: z.object({ processHandle }),
   output: z.object(status),
   annotations: READ_ONLY,
-  enabled,
+  grant: GRANT.commands,
   target: () => ({}),
   async run(args, { adapter }) {
     const state = adapter.processes.processStatus(args.processHandle);
@@ -129,7 +129,7 @@ export const processStop = defineTool({
   input: z.object({ processHandle, force: z.boolean().default(false) }),
   output: z.object(status),
   annotations: DESTRUCTIVE,
-  enabled,
+  grant: GRANT.commands,
   target: (args) => ({ force: args.force }),
   async run(args, { adapter }) {
     const state = await adapter.processes.stopProcess(args.processHandle, { force: args.force });

@@ -2,6 +2,7 @@
 import * as z from 'zod';
 import { POSIX_SIGNALS } from '../../../adapter/process/signals.js';
 import { defineTool, DESTRUCTIVE, READ_ONLY } from '../tool.js';
+import { GRANT } from '../../policy/grants.js';
 
 const DEFAULT_LIMIT = 500;
 const SIGNALS = POSIX_SIGNALS;
@@ -21,7 +22,7 @@ export const processList = defineTool({
     truncated: z.boolean(),
   }),
   annotations: READ_ONLY,
-  enabled: (c) => c.process.list,
+  grant: GRANT.processList,
   target: (args) => ({ match: args.match ?? null }),
   async run(args, { adapter, policy }) {
     const all = policy.process.visible(await adapter.processes.listProcesses(), args.match);
@@ -41,7 +42,7 @@ export const processKill = defineTool({
   input: z.object({ pid: z.number().int().positive(), signal: z.enum(SIGNALS).default('SIGTERM') }),
   output: z.object({ pid: z.number().describe('The process signalled'), signal: z.string() }),
   annotations: DESTRUCTIVE,
-  enabled: (c) => c.process.kill,
+  grant: GRANT.processKill,
   target: (args) => ({ pid: args.pid, signal: args.signal }),
   async run(args, { adapter, policy }) {
     const target = await policy.process.signalTarget(args.pid);

@@ -2,6 +2,7 @@
 import * as z from 'zod';
 import { desktopAllows } from '../../policy/desktop.js';
 import { defineTool, READ_ONLY } from '../tool.js';
+import { GRANT } from '../../policy/grants.js';
 import { rect, spaceSchema } from './desktop-schemas.js';
 
 /** Sized for today's vision models: long edge at most 1568 px and about 1.15 megapixels. */
@@ -10,8 +11,6 @@ export const DEFAULT_MAX_PIXELS = 1_150_000;
 const NO_LIMIT_EDGE = 16_384;
 const NO_LIMIT_PIXELS = NO_LIMIT_EDGE * NO_LIMIT_EDGE;
 const DEFAULT_JPEG_QUALITY = 80;
-
-const enabled = (config: Parameters<typeof desktopAllows>[0]) => desktopAllows(config, 'screen');
 
 const display = z.object({
   index: z.number().int(),
@@ -33,7 +32,7 @@ export const screenDisplays = defineTool({
   input: z.object({}),
   output: z.object({ desktop: z.object({ width: z.number().int(), height: z.number().int() }), displays: z.array(display) }),
   annotations: READ_ONLY,
-  enabled,
+  grant: GRANT.screen,
   async run(_args, { adapter }) {
     const list = await adapter.desktop.listDisplays();
     const lines = list.displays.map(
@@ -101,7 +100,7 @@ export const screenCapture = defineTool({
   annotations: READ_ONLY,
   // With saveTo allowed the tool can create files, so it is no longer read-only to the host.
   annotationsFor: (config) => (config.desktop.saveCaptures ? SAVES_FILES : READ_ONLY),
-  enabled,
+  grant: GRANT.screen,
   target: (args) => ({ format: args.format, display: args.display ?? null, zoom: args.zoom !== undefined, saved: args.saveTo !== undefined }),
   async run(args, { adapter, policy }) {
     const zoomed = args.zoom !== undefined;

@@ -1,6 +1,7 @@
 /** service.status / service.control: only the services the owner listed in services.allowed. */
 import * as z from 'zod';
 import { defineTool, DESTRUCTIVE, READ_ONLY } from '../tool.js';
+import { GRANT } from '../../policy/grants.js';
 
 const serviceName = z
   .string()
@@ -23,7 +24,7 @@ export const serviceStatus = defineTool({
   input: z.object({ name: serviceName }),
   output: z.object(status),
   annotations: READ_ONLY,
-  enabled: (config) => config.services.allowed.length > 0,
+  grant: GRANT.serviceStatus,
   target: (args) => ({ service: args.name }),
   async run(args, { adapter, policy }) {
     const name = policy.services.status(args.name);
@@ -41,7 +42,7 @@ export const serviceControl = defineTool({
   input: z.object({ name: serviceName, action: z.enum(['start', 'stop', 'restart']) }),
   output: z.object({ ...status, action: z.enum(['start', 'stop', 'restart']) }),
   annotations: DESTRUCTIVE,
-  enabled: (config) => config.services.allowed.length > 0 && config.services.control,
+  grant: GRANT.serviceControl,
   target: (args) => ({ service: args.name, action: args.action }),
   async run(args, { adapter, policy }) {
     const name = policy.services.control(args.name);

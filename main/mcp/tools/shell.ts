@@ -3,6 +3,7 @@ import * as z from 'zod';
 import type { ExecResult } from '../../../adapter/process/process-ops.js';
 import type { ShellPlan } from '../../policy/shell.js';
 import { defineTool, OPEN_WORLD_DESTRUCTIVE } from '../tool.js';
+import { GRANT } from '../../policy/grants.js';
 import { binaryOutput, describeStream, processHandle } from './process-output.js';
 
 export const shellExec = defineTool({
@@ -51,7 +52,7 @@ export const shellExec = defineTool({
       .describe('True when the command outlived promoteAfterMs but every handle (shell.maxProcesses) held a running process, so the call waited for it'),
   }),
   annotations: OPEN_WORLD_DESTRUCTIVE,
-  enabled: (c) => c.shell.enabled && c.shell.allowedCommands.length > 0,
+  grant: GRANT.commands,
   // The command name and argument count only: arguments can carry secrets.
   target: (args) => ({ command: args.command, argc: args.args.length, ...(args.cwd ? { cwd: args.cwd } : {}) }),
   async run(args, { adapter, policy }, signal) {

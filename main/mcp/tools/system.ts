@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { defineTool, READ_ONLY } from '../tool.js';
+import { GRANT } from '../../policy/grants.js';
 import { capabilitySummary, capabilitySchema } from '../capabilities.js';
 import { VERSION } from '../../version.js';
 
@@ -23,7 +24,7 @@ export const systemInfo = defineTool({
   input: z.object({}),
   output,
   annotations: READ_ONLY,
-  enabled: () => true,
+  grant: GRANT.always,
   async run(_args, { adapter, config, enabledTools, policy }) {
     const info = await adapter.system.systemInfo();
     const capabilities = capabilitySummary(config, enabledTools, policy.sandbox.describe());

@@ -7,9 +7,8 @@ import * as z from 'zod';
 import type { UiElement } from '../../../adapter/desktop/ui/ui-model.js';
 import { desktopAllows } from '../../policy/desktop.js';
 import { defineTool, READ_ONLY } from '../tool.js';
+import { GRANT } from '../../policy/grants.js';
 import { bounds } from './desktop-schemas.js';
-
-const enabled = (config: Parameters<typeof desktopAllows>[0]) => desktopAllows(config, 'screen');
 
 export const DEFAULT_MAX_NODES = 300;
 const MAX_NODES = 2000;
@@ -72,7 +71,7 @@ export const uiSnapshot = defineTool({
     hint: z.string().optional(),
   }),
   annotations: READ_ONLY,
-  enabled,
+  grant: GRANT.screen,
   target: (args) => ({ scope: args.scope, display: args.display ?? null, filtered: args.text !== undefined }),
   async run(args, { adapter }) {
     const snapshot = await adapter.desktop.uiSnapshot({
@@ -113,7 +112,7 @@ export const uiFind = defineTool({
     hint: z.string().optional(),
   }),
   annotations: READ_ONLY,
-  enabled,
+  grant: GRANT.screen,
   target: (args) => ({ role: args.role ?? null, scope: args.scope }),
   async run(args, { adapter }) {
     const found = await adapter.desktop.uiFind({ role: args.role, name: args.name, scope: args.scope, display: args.display, maxResults: args.maxResults });
