@@ -1,6 +1,5 @@
 /** app.launch / app.close: only the applications the owner configured in desktop.apps. */
 import * as z from 'zod';
-import type { Config } from '../../config/schema.js';
 import { defineTool, DESTRUCTIVE, OPEN_WORLD_DESTRUCTIVE } from '../tool.js';
 import { GRANT } from '../../policy/grants.js';
 

@@ -6,7 +6,6 @@
  */
 import * as z from 'zod';
 import { pathToFileURL } from 'node:url';
-import type { Config } from '../../config/schema.js';
 import { defineTool, READ_ONLY, type ToolDeps } from '../tool.js';
 import { GRANT } from '../../policy/grants.js';
 import { shared } from './fs-common.js';

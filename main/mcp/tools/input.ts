@@ -6,7 +6,6 @@
 import * as z from 'zod';
 import { adapterError } from '../../../adapter/errors.js';
 import type { PointerTarget, Target } from '../../../adapter/desktop/desktop-ops.js';
-import { desktopAllows } from '../../policy/desktop.js';
 import { defineTool, DESTRUCTIVE, READ_ONLY } from '../tool.js';
 import { GRANT } from '../../policy/grants.js';
 import { elementFields, pointerResult, spaceSchema } from './desktop-schemas.js';

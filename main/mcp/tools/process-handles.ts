@@ -5,7 +5,6 @@
  */
 import * as z from 'zod';
 import type { HandleOutput, HandleStatus, StreamChunk } from '../../../adapter/process/process-registry.js';
-import type { Config } from '../../config/schema.js';
 import { defineTool, DESTRUCTIVE, OPEN_WORLD_DESTRUCTIVE, READ_ONLY } from '../tool.js';
 import { GRANT } from '../../policy/grants.js';
 import { processHandle } from './process-output.js';

@@ -1,6 +1,5 @@
 /** screen.displays and screen.capture: the monitor layout, and screenshots sized for models. */
 import * as z from 'zod';
-import { desktopAllows } from '../../policy/desktop.js';
 import { defineTool, READ_ONLY } from '../tool.js';
 import { GRANT } from '../../policy/grants.js';
 import { rect, spaceSchema } from './desktop-schemas.js';

@@ -5,7 +5,6 @@
  */
 import * as z from 'zod';
 import type { UiElement } from '../../../adapter/desktop/ui/ui-model.js';
-import { desktopAllows } from '../../policy/desktop.js';
 import { defineTool, READ_ONLY } from '../tool.js';
 import { GRANT } from '../../policy/grants.js';
 import { bounds } from './desktop-schemas.js';
