@@ -6,7 +6,7 @@ import { GRANT } from '../../main/policy/grants.js';
 
 /** Every `section.key` that has a default (every setting a grant can name). */
 function configKeys(): Set<string> {
-  const defaults = configSchema.parse({}) as Record<string, Record<string, unknown>>;
+  const defaults = configSchema.parse({}) as unknown as Record<string, Record<string, unknown>>;
   return new Set(Object.entries(defaults).flatMap(([section, values]) => Object.keys(values ?? {}).map((key) => `${section}.${key}`)));
 }
 
