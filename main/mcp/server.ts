@@ -12,9 +12,9 @@ import { isComputerAdapterError, type ErrorCode } from '../../adapter/errors.js'
 import { AppPolicy } from '../policy/apps.js';
 import { DesktopPolicy } from '../policy/desktop.js';
 import { FilesystemPolicy } from '../policy/filesystem.js';
-import { HelperPrograms } from '../policy/helper-programs.js';
 import { ChildLimiter, type AnswerBacklog } from '../policy/child-limiter.js';
 import { PathLock } from '../policy/path-lock.js';
+import { ProgramRunner, RIPGREP } from '../policy/program-runner.js';
 import { ProcessPolicy } from '../policy/process.js';
 import { SandboxPolicy } from '../policy/sandbox.js';
 import { ServicePolicy } from '../policy/services.js';
@@ -105,12 +105,14 @@ export function createServerFactory(deps: ServerDeps): ServerFactory {
   const filesystem = new FilesystemPolicy(deps.config.filesystem, deps.adapter.inspect, { protectedFiles: deps.protectedFiles ?? [] });
   // Throws SandboxUnavailableError when the sandbox the config asks for cannot be had here.
   const sandbox = new SandboxPolicy(deps.config, filesystem, deps.adapter.inspect, { protectedFiles: deps.protectedFiles ?? [] });
+  const shell = new ShellPolicy(deps.config, filesystem, deps.adapter.inspect, undefined, sandbox);
+  const useRipgrep = deps.useRipgrep ?? true;
   const policy: Policies = {
     filesystem,
     sandbox,
-    shell: new ShellPolicy(deps.config, filesystem, deps.adapter.inspect, undefined, sandbox),
+    shell,
     fsLock: new PathLock(),
-    helpers: new HelperPrograms(deps.adapter.inspect, filesystem, deps.useRipgrep ?? true),
+    programs: new ProgramRunner(shell, filesystem, deps.adapter.inspect, sandbox, (spec) => spec !== RIPGREP || useRipgrep),
     desktop: new DesktopPolicy(deps.config, filesystem),
     ...otherPolicies(deps.config, deps.adapter.inspect, deps.answers),
   };
@@ -150,7 +152,7 @@ function otherPolicies(
   config: Readonly<Config>,
   port: ComputerAdapter['inspect'],
   answers: AnswerBacklog | undefined,
-): Omit<Policies, 'filesystem' | 'sandbox' | 'shell' | 'fsLock' | 'helpers' | 'desktop'> {
+): Omit<Policies, 'filesystem' | 'sandbox' | 'shell' | 'fsLock' | 'programs' | 'desktop'> {
   return {
     process: new ProcessPolicy(config, port),
     apps: new AppPolicy(config),

@@ -11,10 +11,10 @@ import type { AppPolicy } from '../policy/apps.js';
 import type { Grant } from '../policy/grants.js';
 import type { DesktopPolicy } from '../policy/desktop.js';
 import type { FilesystemPolicy } from '../policy/filesystem.js';
-import type { HelperPrograms } from '../policy/helper-programs.js';
 import type { SizeLimits } from '../policy/size-limits.js';
 import type { ChildLimiter } from '../policy/child-limiter.js';
 import type { PathLock } from '../policy/path-lock.js';
+import type { ProgramRunner } from '../policy/program-runner.js';
 import type { ProcessPolicy } from '../policy/process.js';
 import type { SandboxPolicy } from '../policy/sandbox.js';
 import type { ServicePolicy } from '../policy/services.js';
@@ -29,8 +29,8 @@ export interface Policies {
   sandbox: SandboxPolicy;
   /** Held by fs tools around each operation, per path (see path-lock.ts). */
   fsLock: PathLock;
-  /** Programs the server runs for its own work (ripgrep). */
-  helpers: HelperPrograms;
+  /** Every program a tool runs: a command the model named, or a helper the tool needs (ripgrep). */
+  programs: ProgramRunner;
   process: ProcessPolicy;
   apps: AppPolicy;
   services: ServicePolicy;

@@ -9,6 +9,7 @@ import { pathToFileURL } from 'node:url';
 import { defineTool, READ_ONLY, type ToolDeps } from '../tool.js';
 import { GRANT } from '../../policy/grants.js';
 import { shared } from './fs-common.js';
+import { RIPGREP } from '../../policy/program-runner.js';
 
 const MAX_RESULTS = 20;
 const MAX_WORDS = 8;
@@ -72,7 +73,7 @@ function words(query: string): string[] {
 /** Files scored by how many of the words they contain (in their text or path), best first. */
 async function rankFiles(terms: string[], { adapter, policy, config }: ToolDeps, signal: AbortSignal) {
   const score = new Map<string, { root: string; hits: Set<string> }>();
-  const ripgrep = await policy.helpers.ripgrep();
+  const ripgrep = (await policy.programs.helper(RIPGREP))?.file ?? null;
   for (const root of config.filesystem.roots) {
     const rootPath = typeof root === 'string' ? root : root.path;
     const dir = await policy.filesystem.resolve(rootPath, 'read', 'search').catch(() => null);

@@ -3,6 +3,7 @@ import * as z from 'zod';
 import { defineTool, READ_ONLY } from '../tool.js';
 import { GRANT } from '../../policy/grants.js';
 import { pathInput, shared } from './fs-common.js';
+import { RIPGREP } from '../../policy/program-runner.js';
 
 const glob = z.string().min(1).max(500);
 const KiB = 1024;
@@ -48,7 +49,7 @@ export const fsSearch = defineTool({
   target: (args) => ({ path: args.path, regex: args.regex }),
   async run(args, { adapter, policy }, signal) {
     const dir = await policy.filesystem.resolve(args.path, 'read', 'fs.search');
-    const ripgrep = await policy.helpers.ripgrep();
+    const ripgrep = (await policy.programs.helper(RIPGREP))?.file ?? null;
     const maxFileBytes = policy.sizes.searchFileBytes;
     const result = await policy.fsLock.run([shared(dir.path)], () => adapter.files.searchFiles(dir, { ...args, ripgrep, maxFileBytes, signal }));
     const lines = result.matches.map((m) => `${m.path}:${m.line}:${m.column}: ${m.text}`);

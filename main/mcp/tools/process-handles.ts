@@ -50,7 +50,7 @@ export const processStart = defineTool({
   grant: GRANT.commands,
   target: (args) => ({ command: args.command, argc: args.args.length }),
   async run(args, { adapter, policy }, signal) {
-    const plan = await policy.shell.plan({ ...args, timeoutMs: undefined, promoteAfterMs: undefined });
+    const plan = await policy.programs.command({ ...args, timeoutMs: undefined, promoteAfterMs: undefined });
     // A start takes a shell.maxConcurrent slot (and waits out an unread answer backlog) only while
     // it starts: a running handle is bounded by shell.maxProcesses, not by the command slots.
     const started = await policy.children.run(signal, () => adapter.processes.startProcess(plan));

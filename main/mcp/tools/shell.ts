@@ -56,7 +56,7 @@ export const shellExec = defineTool({
   // The command name and argument count only: arguments can carry secrets.
   target: (args) => ({ command: args.command, argc: args.args.length, ...(args.cwd ? { cwd: args.cwd } : {}) }),
   async run(args, { adapter, policy }, signal) {
-    const plan = await policy.shell.plan(args);
+    const plan = await policy.programs.command(args);
     // At most shell.maxConcurrent commands inside calls, server-wide. A command moved to a handle
     // gives its slot back: from then on shell.maxProcesses bounds it, as it does process.start.
     const result = await policy.children.run(signal, () => adapter.processes.runCommand({ ...plan, signal }));
