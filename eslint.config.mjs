@@ -6,6 +6,12 @@ import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 
 const nodeOnly = ['node:fs', 'node:fs/promises', 'fs', 'fs/promises', 'node:child_process', 'child_process'];
+const ban = (name, message) => ({ name, message });
+const pattern = (group, message) => ({ group, message });
+const electron = ban('electron', 'rule 3: only main/tray/ (and its preload) imports electron');
+const mcpSdk = pattern(['@modelcontextprotocol/*'], 'rule 1: only main/mcp/ speaks MCP');
+/** One folder's bans, with the rule each one keeps in its message. */
+const layer = (files, ignores, options) => ({ files: [files], ignores, rules: { 'no-restricted-imports': ['error', options] } });
 
 export default tseslint.config(
   { ignores: ['out/**', 'node_modules/**', 'test-artifacts/**', 'dist/**'] },
@@ -26,27 +32,43 @@ export default tseslint.config(
     plugins: { 'react-hooks': reactHooks },
     rules: { 'react-hooks/rules-of-hooks': 'error', 'react-hooks/exhaustive-deps': 'error' },
   },
-  {
-    // The policy decides; it asks the adapter's port to look at the computer (rule 9).
-    files: ['main/policy/**/*.ts'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        { paths: nodeOnly.map((name) => ({ name, message: 'main/policy/ reaches the computer only through the adapter port' })) },
-      ],
-    },
-  },
-  {
-    // A tool is one policy call plus one adapter call (rule 2).
-    files: ['main/mcp/tools/**/*.ts'],
-    rules: { 'no-restricted-imports': ['error', { paths: nodeOnly.map((name) => ({ name, message: 'tools go through the ComputerAdapter' })) }] },
-  },
-  {
-    // Only main/tray/ and the preload import electron (rule 3).
-    files: ['main/**/*.ts', 'adapter/**/*.ts', 'renderer/**/*.{ts,tsx}'],
-    ignores: ['main/tray/**'],
-    rules: { 'no-restricted-imports': ['error', { paths: [{ name: 'electron', message: 'only main/tray/ imports electron' }] }] },
-  },
+  // The layers' "never" arrows (docs/ARCHITECTURE.md, "Rules"): one block per folder, because a
+  // later block's no-restricted-imports replaces an earlier one's for the same files.
+  layer('main/policy/**/*.ts', [], {
+    paths: [...nodeOnly.map((name) => ban(name, "rule 9: the policy reaches the computer only through the adapter's PolicyPort")), electron],
+    patterns: [
+      pattern(
+        ['**/mcp/**', '**/host/**', '**/cli/**', '**/tray/**', '**/tunnel/**'],
+        'rule 8: main/policy/ decides from the config alone; it imports no tool, host or entry point',
+      ),
+      mcpSdk,
+    ],
+  }),
+  layer('main/mcp/tools/**/*.ts', [], {
+    paths: [...nodeOnly.map((name) => ban(name, 'rule 2: a tool is one policy call plus one adapter call; it never touches fs or child_process')), electron],
+    patterns: [pattern(['**/host/**', '**/cli/**', '**/tray/**', '**/tunnel/**'], 'rule 2: a tool sees its ToolDeps only, never the host or an entry point')],
+  }),
+  layer('main/mcp/**/*.ts', ['main/mcp/tools/**'], {
+    paths: [electron],
+    patterns: [pattern(['**/host/**', '**/cli/**', '**/tray/**'], 'rule 2: the tool host is built by main/host/ and knows no entry point')],
+  }),
+  layer('main/**/*.ts', ['main/tray/**', 'main/policy/**', 'main/mcp/**'], {
+    paths: [electron],
+    patterns: [pattern(['**/tray/**'], 'rule 3: only the Electron shell in main/tray/ builds on main/tray/')],
+  }),
+  layer('adapter/**/*.ts', [], {
+    paths: [electron, ban('zod', 'rule 1: the adapter speaks plain TypeScript; schemas belong to the tools')],
+    patterns: [mcpSdk, pattern(['**/main/**'], 'rule 1: adapter/ knows nothing of main/ (MCP, policy, config, host)')],
+  }),
+  layer('renderer/**/*.{ts,tsx}', [], {
+    paths: [electron],
+    patterns: [
+      pattern(
+        ['node:*', '**/adapter/**', '**/host/**', '**/cli/**'],
+        'rule 4: the settings window runs in a browser page and talks to main only through the preload bridge',
+      ),
+    ],
+  }),
   {
     // Locale formatting loads ICU's locale data: ~7 MiB more resident memory in every server (the idle RSS goal in docs/PERFORMANCE.md).
     files: ['main/**/*.ts', 'adapter/**/*.ts'],
