@@ -75,7 +75,7 @@ async function sandboxNotes(config: Parameters<typeof configWarnings>[0], config
   try {
     const protectedFiles = protectedPaths(configFile);
     const files = new FilesystemPolicy(config.filesystem, adapter.inspect, { protectedFiles });
-    return new SandboxPolicy(config, files, adapter.inspect, { protectedFiles }).describe().notes;
+    return new SandboxPolicy(config, files, adapter.inspect).describe().notes;
   } catch (error) {
     if (error instanceof SandboxUnavailableError) return error;
     throw error;

@@ -104,7 +104,7 @@ export function createServerFactory(deps: ServerDeps): ServerFactory {
   const tools = enabledTools(deps.config, deps.tools);
   const filesystem = new FilesystemPolicy(deps.config.filesystem, deps.adapter.inspect, { protectedFiles: deps.protectedFiles ?? [] });
   // Throws SandboxUnavailableError when the sandbox the config asks for cannot be had here.
-  const sandbox = new SandboxPolicy(deps.config, filesystem, deps.adapter.inspect, { protectedFiles: deps.protectedFiles ?? [] });
+  const sandbox = new SandboxPolicy(deps.config, filesystem, deps.adapter.inspect);
   const shell = new ShellPolicy(deps.config, filesystem, deps.adapter.inspect, undefined, sandbox);
   const useRipgrep = deps.useRipgrep ?? true;
   const policy: Policies = {

@@ -18,20 +18,14 @@
  */
 import type { Config } from '../config/schema.js';
 import { adapterError } from '../../adapter/errors.js';
-import { memoize } from './memo.js';
 import type { GuardedPath } from '../../adapter/fs/file-ops.js';
 import type { PolicyPort } from '../../adapter/policy-port.js';
-import { inputProblem, isInside, isRelativeInput, normalizeAbsolute, pathFlavor, relativeSegments, splitPath, type Platform } from './path-compare.js';
-import {
-  BUILT_IN_SECRET_PATTERNS,
-  compilePatterns,
-  findAncestorMatch,
-  findMatch,
-  foldName,
-  GIT_CODE_PATTERNS,
-  wholePath,
-  type SecretPattern,
-} from './secret-patterns.js';
+import { inputProblem, isInside, isRelativeInput, normalizeAbsolute, pathFlavor, relativeSegments, type Platform } from './path-compare.js';
+import { compilePatterns, findAncestorMatch, findMatch, wholePath, type SecretPattern } from './secret-patterns.js';
+import { foldedInside, foldedSegments, isTempOf, startsWith } from './path-fold.js';
+import { describeRoot, RootList, type Root } from './fs-roots.js';
+import { locatePath, type Located } from './path-locate.js';
+import { activeRules, type ActiveRule, type RuleFacts } from './fs-rules.js';
 
 export type Access = 'read' | 'write';
 
@@ -49,22 +43,13 @@ export interface FilesystemPolicyOptions {
   /** Default: the port's platform; decides separators and case rules (tests of other OSes' path forms). */
   platform?: NodeJS.Platform;
   /** Absolute paths always denied (the config in use, the app's folders with tokens and keys), with everything below them. */
-  protectedFiles?: string[];
+  protectedFiles?: readonly string[];
 }
+
+/** What the policy asks the computer; the home folder and the server's user come from the port when it can tell them. */
+type Port = Pick<PolicyPort, 'platform' | 'realpath' | 'lstat'> & Partial<Pick<PolicyPort, 'baseEnvironment' | 'ownProcess'>>;
 
 type FilesystemConfig = Config['filesystem'];
-
-interface Root {
-  /** As the owner wrote it, for messages. */
-  shown: string;
-  /** Normalized configured path, or undefined when it is not a valid absolute path here. */
-  lexical: string | undefined;
-  readOnly: boolean;
-  /** Real path once it resolved to a directory (cached: roots are fixed for the process). */
-  real?: string;
-  /** Why it is not usable, from the last attempt. */
-  unusable?: string;
-}
 
 interface Protected {
   lexical: string;
@@ -73,60 +58,53 @@ interface Protected {
   why?: string;
 }
 
-/**
- * System places no root makes shareable. Linux's /proc holds every process's environment,
- * command line and memory: this server's token, the tunnel client's key, other programs'
- * secrets. (The command sandbox hides it from commands; this keeps the file tools off it.)
- */
-const SYSTEM_PRIVATE: Partial<Record<NodeJS.Platform, Protected[]>> = {
-  linux: [{ lexical: '/proc', real: '/proc', why: "holds every process's environment, command line and memory (this server's token among them)" }],
-};
-
 /** `details.reason` of a PATH_NOT_ALLOWED denial, for callers and tests (the message is for people). */
 export type DenialReason =
   'outside-roots' | 'symlink-escape' | 'root-unusable' | 'unresolvable' | 'protected-file' | 'secret' | 'git' | 'read-only' | 'holds-root';
 
 type Deny = (message: string, reason: DenialReason) => Error;
 
-type Located = { ok: true; path: string; exists: boolean } | { ok: false; reason: string; invalid?: boolean };
-
-const NOT_FOUND = new Set(['ENOENT', 'ENOTDIR']);
-
 export class FilesystemPolicy {
   private readonly platform: Platform;
-  private readonly roots: Root[];
+  private readonly roots: RootList;
   private readonly patterns: SecretPattern[];
   /** Refused for writes only: places git runs code from. */
   private readonly writePatterns: SecretPattern[];
   private readonly protectedPaths: Protected[];
-  /** Roots that resolve at the first look are the owner's; later ones must not come through a link planted in another root. */
-  private firstLookDone = false;
+  /** The filesystem rules (fs-rules.ts) as they apply here: the command sandbox applies the same ones. */
+  readonly rules: readonly ActiveRule[];
+  readonly facts: RuleFacts;
 
   constructor(
     private readonly config: FilesystemConfig,
-    private readonly port: Pick<PolicyPort, 'platform' | 'realpath' | 'lstat'>,
+    private readonly port: Port,
     options: FilesystemPolicyOptions = {},
   ) {
     this.platform = options.platform ?? port.platform;
-    this.roots = config.roots.map((root) => {
-      const [configured, readOnly] = typeof root === 'string' ? [root, false] : [root.path, root.readOnly];
-      const normalized = normalizeAbsolute(configured, this.platform);
-      return normalized.ok
-        ? { shown: configured, lexical: normalized.path, readOnly }
-        : { shown: configured, lexical: undefined, readOnly, unusable: 'is not a valid absolute path on this system' };
-    });
-    this.patterns = [
-      ...(config.protectSecrets ? compilePatterns(BUILT_IN_SECRET_PATTERNS, 'built-in', this.platform) : []),
-      ...compilePatterns(config.deny, 'deny', this.platform),
-    ];
-    this.writePatterns = config.allowGitHookWrites ? [] : compilePatterns(GIT_CODE_PATTERNS, 'git', this.platform);
-    this.protectedPaths = (options.protectedFiles ?? []).map((file) => {
-      const normalized = normalizeAbsolute(file, this.platform);
-      // Silently dropping one would leave the token readable: refuse to build the policy instead.
-      if (!normalized.ok) throw new Error(`protected file ${file} is not an absolute path`);
-      return { lexical: normalized.path };
-    });
-    this.protectedPaths.push(...(SYSTEM_PRIVATE[this.platform] ?? []).map((p) => ({ ...p })));
+    const home = port.baseEnvironment?.().HOME;
+    this.facts = {
+      platform: this.platform,
+      ...(home ? { home } : {}),
+      asRoot: port.ownProcess?.().uid === 0,
+      protectedFiles: options.protectedFiles ?? [],
+    };
+    this.rules = activeRules(config, this.facts);
+    this.roots = new RootList(config.roots, port, this.platform);
+    const patterns = (face: 'deny' | 'deny-write') =>
+      this.rules.filter((r) => r.rule.tools === face && r.rule.patterns).flatMap((r) => compilePatterns(r.patterns, r.rule.patterns!.origin, this.platform));
+    this.patterns = patterns('deny');
+    this.writePatterns = patterns('deny-write');
+    this.protectedPaths = this.rules
+      .filter((r) => r.rule.tools === 'deny')
+      .flatMap((r) =>
+        r.places.map((place) => {
+          const normalized = normalizeAbsolute(place, this.platform);
+          // Silently dropping one would leave the token readable: refuse to build the policy instead.
+          if (!normalized.ok) throw new Error(`protected file ${place} is not an absolute path`);
+          // The app's own files are named as such; every other place says why it is protected.
+          return r.rule.id === 'app-files' ? { lexical: normalized.path } : { lexical: normalized.path, why: r.rule.why };
+        }),
+      );
   }
 
   /** Whether any write can be granted at all (filesystem.write). */
@@ -136,13 +114,12 @@ export class FilesystemPolicy {
 
   /** Human list of roots for messages, e.g. "/a (read-only), /b". */
   describeRoots(): string {
-    if (this.roots.length === 0) return 'none configured';
-    return this.roots.map(describeRoot).join(', ');
+    return this.roots.describe();
   }
 
   async resolve(input: string, access: Access, operation: string): Promise<ResolvedPath> {
     const lexical = await this.lexicalPath(input, access, operation);
-    return this.check(lexical, await this.locate(lexical), access, operation);
+    return this.check(lexical, await locatePath(this.port, this.platform, lexical), access, operation);
   }
 
   /**
@@ -157,10 +134,10 @@ export class FilesystemPolicy {
     let located: Located;
     if (stat?.type === 'symlink') {
       const flavor = pathFlavor(this.platform);
-      const parent = await this.locate(flavor.dirname(lexical));
+      const parent = await locatePath(this.port, this.platform, flavor.dirname(lexical));
       located = parent.ok ? { ok: true, path: flavor.join(parent.path, flavor.basename(lexical)), exists: true } : parent;
     } else {
-      located = await this.locate(lexical);
+      located = await locatePath(this.port, this.platform, lexical);
     }
     const resolved = await this.check(lexical, located, access, operation);
     if (access === 'write') this.refuseRootsAt(lexical, resolved.path, operation);
@@ -184,16 +161,16 @@ export class FilesystemPolicy {
     if (access === 'write' && !this.config.write) {
       throw adapterError('CAPABILITY_DISABLED', operation, 'writing files is turned off (filesystem.write is false)');
     }
-    if (this.roots.length === 0) {
+    if (this.roots.list.length === 0) {
       throw adapterError('CAPABILITY_DISABLED', operation, 'no filesystem roots are configured (filesystem.roots is empty)');
     }
     const problem = inputProblem(input);
     if (problem) throw adapterError('INVALID_INPUT', operation, problem);
 
-    await this.refreshRoots();
+    await this.roots.refresh();
     let absolute = input;
     if (isRelativeInput(input, this.platform)) {
-      const first = this.roots[0]!;
+      const first = this.roots.list[0]!;
       if (first.real === undefined) {
         throw denial(
           operation,
@@ -214,7 +191,7 @@ export class FilesystemPolicy {
    * would change the read-only root, and deleting /R/x would delete it.
    */
   private refuseRootsAt(lexical: string, real: string, operation: string): void {
-    for (const root of this.roots) {
+    for (const root of this.roots.list) {
       for (const form of [root.lexical, root.real]) {
         if (form === undefined || ![lexical, real].some((target) => foldedInside(form, target, this.platform))) continue;
         const same = [lexical, real].some((target) => foldedInside(target, form, this.platform));
@@ -236,7 +213,7 @@ export class FilesystemPolicy {
     if (!located.ok)
       throw located.invalid ? adapterError('INVALID_INPUT', operation, `${shown} ${located.reason}`) : deny(`${shown} ${located.reason}`, 'unresolvable');
 
-    const root = this.containingRoot(located.path);
+    const root = this.roots.containing(located.path);
     if (root === undefined) throw this.outsideError(lexical, shown, deny);
     const rootReal = root.real!;
 
@@ -255,7 +232,7 @@ export class FilesystemPolicy {
   private confirm(realPath: string, access: Access, shown: string, deny: Deny): void {
     const normalized = normalizeAbsolute(realPath, this.platform);
     if (!normalized.ok) throw deny(`${shown} resolves to a path that cannot be checked`, 'unresolvable');
-    const root = this.containingRoot(normalized.path);
+    const root = this.roots.containing(normalized.path);
     if (root === undefined) {
       throw deny(
         `${shown} changed after it was checked: it now leads to ${show(normalized.path)}, outside the allowed roots (${this.describeRoots()})`,
@@ -293,7 +270,7 @@ export class FilesystemPolicy {
     }
 
     if (access === 'write' && root.readOnly) {
-      const writable = this.roots.filter((r) => !r.readOnly && r.lexical !== undefined).map(describeRoot);
+      const writable = this.roots.list.filter((r) => !r.readOnly && r.lexical !== undefined).map(describeRoot);
       const where = writable.length > 0 ? `writable roots: ${writable.join(', ')}` : 'no root is writable';
       throw deny(`${shown} is in the read-only root ${root.shown}; ${where}`, 'read-only');
     }
@@ -301,18 +278,18 @@ export class FilesystemPolicy {
 
   /** Whether a real path lies in any configured root (writable or not): where a tool or command could have placed a file. */
   async insideAnyRoot(real: string): Promise<boolean> {
-    await this.refreshRoots();
+    await this.roots.refresh();
     const normalized = normalizeAbsolute(real, this.platform);
     return (
       normalized.ok &&
-      this.roots.some((root) => [root.lexical, root.real].some((form) => form !== undefined && foldedInside(normalized.path, form, this.platform)))
+      this.roots.list.some((root) => [root.lexical, root.real].some((form) => form !== undefined && foldedInside(normalized.path, form, this.platform)))
     );
   }
 
   /** The roots that resolve, as real paths, and whether tools may write in them: what the command sandbox binds. */
   async usableRoots(): Promise<Array<{ path: string; writable: boolean }>> {
-    await this.refreshRoots();
-    return this.roots.flatMap((root) => (root.real === undefined ? [] : [{ path: root.real, writable: this.config.write && !root.readOnly }]));
+    await this.roots.refresh();
+    return this.roots.list.flatMap((root) => (root.real === undefined ? [] : [{ path: root.real, writable: this.config.write && !root.readOnly }]));
   }
 
   /**
@@ -329,135 +306,20 @@ export class FilesystemPolicy {
     return this.protectedPaths.some((p) => [p.lexical, p.real].some((form) => form !== undefined && foldedInside(child, form, this.platform)));
   }
 
-  /**
-   * Realpaths roots that have not resolved yet; a root created after startup becomes usable.
-   * One that appears later inside another root must be a plain directory: a symlink planted
-   * there (by a tool that can write the outer root) would otherwise aim the root anywhere.
-   */
-  private async refreshRoots(): Promise<void> {
-    const late = this.firstLookDone;
-    this.firstLookDone = true;
-    if (this.roots.every((root) => root.real !== undefined || root.lexical === undefined)) return;
-    await Promise.all(
-      this.roots.map(async (root) => {
-        if (root.real !== undefined || root.lexical === undefined) return;
-        try {
-          const real = await this.port.realpath(root.lexical);
-          const stat = await this.port.lstat(real);
-          const normalized = normalizeAbsolute(real, this.platform);
-          if (stat?.type !== 'directory') root.unusable = stat ? 'is not a directory' : 'does not exist';
-          else if (!normalized.ok) root.unusable = 'does not resolve to a usable path';
-          else if (late && this.insideAnotherRoot(root) && !(await this.realDirectoryInsideAnotherRoot(root, normalized.path))) {
-            root.unusable = 'appeared after the server started as a link inside another root, so it is not used (restart the server to accept it)';
-          } else {
-            root.real = normalized.path;
-            delete root.unusable;
-          }
-        } catch (error) {
-          root.unusable = NOT_FOUND.has(errorCode(error)) ? 'does not exist' : `cannot be opened (${errorCode(error) || 'error'})`;
-        }
-      }),
-    );
-  }
-
-  /**
-   * A late root is taken only where its spelling says it is: its real path must be the other
-   * root's real path plus the names below that root's spelling (a linked parent of both, as in
-   * roots [L, L/docs] with L a link, is fine). A link planted in its place or in a folder on the
-   * way, even one to a decoy inside the root, aims it elsewhere and is refused; so is a folder
-   * swapped for a link between the two lookups (the lstat).
-   */
-  private async realDirectoryInsideAnotherRoot(root: Root, real: string): Promise<boolean> {
-    const flavor = pathFlavor(this.platform);
-    const where = this.roots.some((other) => {
-      if (other === root || other.real === undefined) return false;
-      return [other.lexical, other.real].some((form) => {
-        const below = form === undefined ? undefined : relativeSegments(root.lexical!, form, this.platform);
-        return below !== undefined && foldedSame(real, flavor.join(other.real!, ...below), this.platform);
-      });
-    });
-    return where && (await this.port.lstat(root.lexical!))?.type === 'directory';
-  }
-
-  private insideAnotherRoot(root: Root): boolean {
-    return this.roots.some(
-      (other) => other !== root && [other.lexical, other.real].some((form) => form !== undefined && foldedInside(root.lexical!, form, this.platform)),
-    );
-  }
-
   private async refreshProtected(): Promise<void> {
     if (this.protectedPaths.every((p) => p.real !== undefined)) return;
     await Promise.all(
       this.protectedPaths.map(async (p) => {
         if (p.real !== undefined) return;
-        const located = await this.locate(p.lexical);
+        const located = await locatePath(this.port, this.platform, p.lexical);
         if (located.ok) p.real = located.path;
       }),
     );
   }
 
-  /**
-   * The real path to operate on. An existing path is realpath'd whole. Otherwise the nearest
-   * existing ancestor is realpath'd and the missing segments appended; anything on the way
-   * that exists but does not resolve (a dangling symlink, a loop) is refused, because where
-   * it would lead cannot be checked.
-   */
-  private async locate(lexical: string): Promise<Located> {
-    const flavor = pathFlavor(this.platform);
-    try {
-      return this.located(await this.port.realpath(lexical), [], true);
-    } catch (error) {
-      if (!NOT_FOUND.has(errorCode(error))) return unresolvable(errorCode(error));
-    }
-    const missing: string[] = [];
-    let current = lexical;
-    for (;;) {
-      let present;
-      try {
-        present = await this.port.lstat(current);
-      } catch (error) {
-        return unresolvable(errorCode(error));
-      }
-      if (present === null) {
-        const parent = flavor.dirname(current);
-        if (parent === current) return { ok: false, reason: 'could not be resolved: no part of it exists' };
-        missing.unshift(flavor.basename(current));
-        current = parent;
-        continue;
-      }
-      // `current` is there; if it does not resolve, it is a link to nowhere.
-      try {
-        return this.located(await this.port.realpath(current), missing, missing.length === 0);
-      } catch (error) {
-        const code = errorCode(error);
-        if (NOT_FOUND.has(code))
-          return { ok: false, reason: 'is, or passes through, a symlink whose target does not exist, so where it leads cannot be checked' };
-        return unresolvable(code);
-      }
-    }
-  }
-
-  private located(real: string, missing: string[], exists: boolean): Located {
-    const normalized = normalizeAbsolute(real, this.platform);
-    if (!normalized.ok) return { ok: false, reason: 'resolves to a path that cannot be checked' };
-    return { ok: true, path: missing.length > 0 ? pathFlavor(this.platform).join(normalized.path, ...missing) : normalized.path, exists };
-  }
-
-  /** The deepest usable root containing the real path (nested roots: the inner one rules). */
-  private containingRoot(real: string): Root | undefined {
-    let best: Root | undefined;
-    let depth = -1;
-    for (const root of this.roots) {
-      if (root.real === undefined || !isInside(real, root.real, this.platform)) continue;
-      const d = splitPath(root.real, this.platform).segments.length;
-      if (d > depth) [best, depth] = [root, d];
-    }
-    return best;
-  }
-
   private outsideError(lexical: string, shown: string, deny: (message: string, reason: DenialReason) => Error): Error {
     const roots = this.describeRoots();
-    const lexicallyIn = this.roots.find((r) => [r.lexical, r.real].some((form) => form !== undefined && isInside(lexical, form, this.platform)));
+    const lexicallyIn = this.roots.list.find((r) => [r.lexical, r.real].some((form) => form !== undefined && isInside(lexical, form, this.platform)));
     if (lexicallyIn?.real !== undefined) {
       return deny(`${shown} resolves through a symlink to a location outside the allowed roots (${roots})`, 'symlink-escape');
     }
@@ -500,66 +362,12 @@ export class FilesystemPolicy {
   }
 }
 
-function describeRoot(root: Root): string {
-  const notes = [root.readOnly ? 'read-only' : undefined, root.real === undefined ? root.unusable : undefined].filter(Boolean);
-  return notes.length > 0 ? `${root.shown} (${notes.join(', ')})` : root.shown;
-}
-
-/** Deny-side comparisons fold case everywhere: over-matching a protected path is the safe side. */
-function foldedInside(child: string, parent: string, platform: Platform): boolean {
-  return startsWith(foldedSegments(child, platform), foldedSegments(parent, platform));
-}
-
-/** Folded root and segments of `child` begin with those of `parent` (it is that path or below it). */
-function startsWith(child: readonly string[], parent: readonly string[]): boolean {
-  if (child.length < parent.length) return false;
-  for (let i = 0; i < parent.length; i++) if (child[i] !== parent[i]) return false;
-  return true;
-}
-
-/**
- * Atomic writers (the config saver, fs.write) stage `.<name>.<random>.tmp` beside the file: it
- * holds the same secrets. Both in folded segments: same folder, name starting `.<name>.`.
- */
-function isTempOf(target: readonly string[], file: readonly string[]): boolean {
-  const last = file.length - 1;
-  if (last < 1 || target.length !== file.length || !target[last]!.startsWith(`.${file[last]}.`)) return false;
-  for (let i = 0; i < last; i++) if (target[i] !== file[i]) return false;
-  return true;
-}
-
-const folders = { win32: memoize((p) => fold(p, 'win32')), posix: memoize((p) => fold(p, 'linux')) };
-
-function foldedSegments(p: string, platform: Platform): readonly string[] {
-  return (platform === 'win32' ? folders.win32 : folders.posix)(p);
-}
-
-function fold(p: string, platform: Platform): readonly string[] {
-  const { root, segments } = splitPath(p, platform);
-  return Object.freeze([foldName(root), ...segments.map(foldName)]);
-}
-
 function describeOrigin(pattern: SecretPattern): string {
   return pattern.origin === 'built-in' ? 'secret' : pattern.origin === 'deny' ? 'deny' : 'git code';
 }
 
-function foldedSame(a: string, b: string, platform: Platform): boolean {
-  return foldedInside(a, b, platform) && foldedInside(b, a, platform);
-}
-
 function denial(operation: string, message: string, reason: DenialReason): Error {
   return adapterError('PATH_NOT_ALLOWED', operation, message, { reason });
-}
-
-function unresolvable(code: string): Located {
-  if (code === 'ELOOP') return { ok: false, reason: 'could not be resolved: too many levels of symlinks' };
-  if (code === 'ENAMETOOLONG') return { ok: false, reason: 'is too long for this filesystem', invalid: true };
-  if (code === 'EACCES' || code === 'EPERM') return { ok: false, reason: 'could not be resolved: permission denied' };
-  return { ok: false, reason: `could not be resolved (${code || 'error'})` };
-}
-
-function errorCode(error: unknown): string {
-  return typeof error === 'object' && error !== null && typeof (error as { code?: unknown }).code === 'string' ? (error as { code: string }).code : '';
 }
 
 /** Paths in messages: bounded length, no control characters. */

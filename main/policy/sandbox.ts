@@ -19,11 +19,10 @@
  *    hooks and config of git repositories stay `read` (filesystem.allowGitHookWrites). A root
  *    above a folder of steps 1 and 2 (at /, /home, /var) comes before it, so it does not uncover
  *    it (layered); the sandbox's own /dev and /proc stay whatever the roots say;
- * 5. hidden, always: this app's config and folders (token, keys), the secret list's literal
- *    entries in the home folder (~/.ssh, ~/.aws, ~/.gnupg, ~/.netrc...), browser profiles,
- *    absolute filesystem.deny paths, root-only system secrets (/etc/shadow, SSH host keys) when the
- *    server runs as root, and
- *    with display access off the display's cookie and socket files wherever they are.
+ * 5. hidden, always: the filesystem rules the tools apply too (fs-rules.ts: this app's config
+ *    and folders, the secret list's entries in the home folder such as ~/.ssh and ~/.aws, browser
+ *    profiles, filesystem.deny, root-only system secrets when the server runs as root), and with
+ *    display access off the display's cookie and socket files wherever they are.
  *
  * Paths are resolved when each command is planned (a ~/.aws created after start is hidden from
  * the next command on), entries that change nothing are dropped, and the folders between a
@@ -44,7 +43,9 @@ import {
   type SandboxChoice,
   type SandboxMode,
 } from './sandbox-mode.js';
-import { BUILT_IN_SECRET_PATTERNS } from './secret-patterns.js';
+import { mountablePlaces, type ActiveRule } from './fs-rules.js';
+import { gitCode } from './sandbox-git.js';
+import { depth, inside, layered, ownDevicesAndProcesses, pinAncestors, prune, withinWritableRoots, type Candidate, type Placed } from './sandbox-layers.js';
 
 const posix = nodePath.posix;
 const op = 'shell.exec';
@@ -76,73 +77,10 @@ export interface SandboxSummary {
   notes: string[];
 }
 
-/** Browser profiles: their cookies are logins to every site. Relative to the home folder. */
-const BROWSER_PROFILES: Record<'linux' | 'darwin', readonly string[]> = {
-  linux: ['.mozilla', '.config/google-chrome', '.config/chromium', '.config/BraveSoftware', '.config/microsoft-edge', '.config/vivaldi', 'snap/firefox'],
-  darwin: [
-    'Library/Application Support/Google/Chrome',
-    'Library/Application Support/Chromium',
-    'Library/Application Support/Firefox',
-    'Library/Application Support/BraveSoftware',
-    'Library/Application Support/Microsoft Edge',
-    'Library/Safari',
-    'Library/Cookies',
-    'Library/Keychains',
-  ],
-};
-
-/**
- * Readable by root only: hidden when the server runs as root (its commands keep uid 0, and own
- * these files): password hashes, sudo rules, and the well-known homes of system private keys
- * and network secrets (TLS keys, Let's Encrypt, Wi-Fi and VPN credentials, Kerberos, PPP, IPsec).
- */
-const ROOT_ONLY_FILES = [
-  '/etc/shadow',
-  '/etc/shadow-',
-  '/etc/gshadow',
-  '/etc/gshadow-',
-  '/etc/security/opasswd',
-  '/etc/sudoers',
-  '/etc/sudoers.d',
-  '/etc/ssl/private',
-  '/etc/pki/tls/private',
-  '/etc/letsencrypt/archive',
-  '/etc/letsencrypt/live',
-  '/etc/NetworkManager/system-connections',
-  '/etc/wireguard',
-  '/etc/openvpn',
-  '/etc/krb5.keytab',
-  '/etc/ipsec.secrets',
-  '/etc/ppp/chap-secrets',
-  '/etc/ppp/pap-secrets',
-];
-/** Repositories looked for one level below a writable root (the rest of a large folder is not searched). */
-const MAX_REPOS_PER_ROOT = 256;
-/** Entries under .git/modules looked at per plan; past it the whole folder is read-only. */
-const MAX_MODULE_ENTRIES = 256;
 /** Real paths of hidden entries remembered across plans. */
 const MAX_HIDDEN_REMEMBERED = 512;
 /** Under /run, kept visible: NixOS's system profile (PATH lives there) and its drivers. */
 const RUN_SYSTEM_LINKS = ['/run/current-system', '/run/booted-system', '/run/opengl-driver', '/run/wrappers'];
-
-/**
- * Where a candidate stands in the plan: steps 1 and 2 ('system'), 3 ('exposed'), 4 ('root' and
- * the roots' 'git' code), 5 ('after'); the last two in the order made.
- */
-type Layer = 'system' | 'exposed' | 'root' | 'git' | 'after';
-
-interface Candidate {
-  path: string;
-  access: SandboxAccess;
-  layer: Layer;
-  pinned?: boolean;
-  /** Kept even when nothing is there yet, as this kind (its mount point is created). */
-  absent?: 'directory' | 'file';
-  /** A home of another user: dropped when it holds the owner's own home. */
-  otherHome?: boolean;
-  /** Hidden for what it holds (this app's files, secrets, deny paths): its real path stays hidden in later plans. */
-  remember?: boolean;
-}
 
 type Port = Pick<PolicyPort, 'platform' | 'realpath' | 'lstat' | 'locateAll' | 'listNames' | 'baseEnvironment' | 'sandboxSupport' | 'ownProcess'>;
 
@@ -151,7 +89,6 @@ export class SandboxPolicy {
   private readonly support: Extract<SandboxSupport, { usable: true }> | null = null;
   private readonly platform: 'linux' | 'darwin';
   private readonly base: Readonly<Record<string, string>>;
-  private readonly protectedFiles: readonly string[];
   /** The real paths earlier plans hid (at most MAX_HIDDEN_REMEMBERED); what no longer exists drops out by itself. */
   private readonly hiddenBefore = new Set<string>();
   /** Root's commands keep uid 0 inside (no capabilities, but file ownership): root-only files must be hidden too. */
@@ -162,12 +99,10 @@ export class SandboxPolicy {
     private readonly config: Readonly<Pick<Config, 'shell' | 'desktop' | 'filesystem'>>,
     private readonly files: FilesystemPolicy,
     private readonly port: Port,
-    options: { protectedFiles?: readonly string[] } = {},
   ) {
     this.choice = resolveSandbox(config.shell, config.desktop.hostDisplayAccess, port.platform);
     this.platform = port.platform === 'darwin' ? 'darwin' : 'linux';
     this.base = port.baseEnvironment();
-    this.protectedFiles = options.protectedFiles ?? [];
     this.asRoot = this.platform === 'linux' && port.ownProcess().uid === 0;
     // Without commands nothing is sandboxed, so nothing is probed or refused.
     if (!config.shell.enabled) return;
@@ -189,16 +124,18 @@ export class SandboxPolicy {
     const roots = this.config.filesystem.roots.map((r) => (typeof r === 'string' ? { path: r, readOnly: false } : r));
     const writableRoots = mode === 'workspace' && this.config.filesystem.write ? roots.filter((r) => !r.readOnly).map((r) => r.path) : [];
     const temp = this.platform === 'linux' ? 'a private temp folder (/tmp, /var/tmp)' : `the temp folder (${this.base.TMPDIR ?? '/tmp'}, /tmp)`;
+    const rules = (...ids: Array<ActiveRule['rule']['id']>) => this.hiddenRules().filter((r) => ids.includes(r.rule.id));
+    const home = this.base.HOME;
+    const shown = (place: string) => (home && inside(place, home) && place !== home ? `~/${posix.relative(home, place)}` : place);
     const hidden = sandboxed
       ? [
-          "this app's config and folders",
-          ...(this.config.filesystem.protectSecrets ? homeSecrets(this.platform).map((p) => `~/${p}`) : []),
+          ...(rules('app-files').length > 0 ? ["this app's config and folders"] : []),
+          ...rules('secrets', 'browser-profiles').flatMap((r) => mountablePlaces(r, home).map(shown)),
           this.platform === 'linux' ? "other users' homes (/home/*, /root)" : "other users' homes (/Users/*)",
           ...(this.platform === 'linux'
             ? ['/run (system and session sockets), except DNS files with the network on', 'other processes (own pid namespace)']
             : []),
-          ...absoluteDenyPaths(this.config.filesystem.deny),
-          ...(this.asRoot ? ROOT_ONLY_FILES.concat('/etc/ssh/ssh_host_*_key') : []),
+          ...rules('deny-list', 'root-only').flatMap((r) => mountablePlaces(r, home)),
           ...(display === 'visible' ? [] : ['the display (X11 and Wayland sockets, session bus, display variables)']),
         ]
       : [];
@@ -220,7 +157,8 @@ export class SandboxPolicy {
     if (!support) return undefined;
     await (this.programChecked ??= this.checkProgram(support.program));
     const placed = await this.resolveAll(await this.candidates(target));
-    if (this.choice.mode === 'workspace' && !this.config.filesystem.allowGitHookWrites) placed.push(...(await this.resolveAll(await this.gitCode(placed))));
+    if (this.choice.mode === 'workspace' && this.files.rules.some((r) => r.rule.id === 'git-code'))
+      placed.push(...(await this.resolveAll(await gitCode(this.port, placed))));
     const writableRoots = placed.filter((p) => p.layer === 'root' && p.entry.access === 'write').map((p) => p.entry.path);
     // Linux's temp folders are private and empty; macOS's are the shared ones, with what is in them.
     const privateTemp = this.platform === 'linux';
@@ -254,6 +192,11 @@ export class SandboxPolicy {
     }
   }
 
+  /** The filesystem rules a command must not see (git's code is kept read-only by gitCode instead). */
+  private hiddenRules(): readonly ActiveRule[] {
+    return this.files.rules.filter((r) => r.rule.sandbox === 'hide');
+  }
+
   private async candidates(target: { file: string; found: string; cwd: string | undefined }): Promise<Candidate[]> {
     const env = this.base;
     const home = env.HOME && posix.isAbsolute(env.HOME) ? env.HOME : undefined;
@@ -284,99 +227,13 @@ export class SandboxPolicy {
     const roots = (await this.files.usableRoots()).sort((a, b) => depth(a.path) - depth(b.path));
     for (const root of roots) addAs({ access: root.writable && this.choice.mode === 'workspace' ? 'write' : 'read', layer: 'root' }, root.path);
 
-    secret(...this.protectedFiles);
-    if (home && this.config.filesystem.protectSecrets) secret(...homeSecrets(this.platform).map((p) => posix.join(home, p)));
-    secret(...absoluteDenyPaths(this.config.filesystem.deny));
-    if (this.asRoot) {
-      secret(...ROOT_ONLY_FILES);
-      const keys = ((await this.port.listNames('/etc/ssh')) ?? []).filter((name) => /^ssh_host_.*_key$/.test(name));
-      secret(...keys.map((name) => `/etc/ssh/${name}`));
-    }
+    // The filesystem rules the tools apply too (fs-rules.ts), where a path can name them.
+    for (const rule of this.hiddenRules()) secret(...mountablePlaces(rule, home));
     // Where those really were in earlier plans: a link in their spelling that a command pointed
     // elsewhere (root/lnk -> real, for --config root/lnk/config.json) must not uncover them.
     secret(...this.hiddenBefore);
     if (!display) add('hidden', ...session, home && posix.join(home, '.Xauthority'));
     return list;
-  }
-
-  /**
-   * Where git runs code from on the owner's next git command, outside any sandbox: the hooks and
-   * the config of the repositories at the top of each writable root and one level below. As for
-   * the fs tools (filesystem.allowGitHookWrites), they stay read-only; `.git` itself is pinned so
-   * a command cannot rename it away and put a writable one in its place. Objects and refs stay
-   * writable: git commit works.
-   *
-   * Only a real `.git` folder counts, and only where a writable root decides its path (see
-   * layered). Its entry is a writable mount after the roots, so a `.git` that a command made a
-   * link (to the root itself, to a read-only root nested in it) would otherwise make that place
-   * writable, covering the hooks and roots before it; a read-only root's own `.git` stays
-   * read-only, and another user's repository in a root at /home stays hidden.
-   */
-  private async gitCode(placed: readonly Placed[]): Promise<Candidate[]> {
-    const base = placed.filter(isBase);
-    const writableRoots = base.filter((p) => p.layer === 'root' && p.entry.access === 'write').map((p) => p.entry.path);
-    const repos: string[] = [];
-    for (const root of writableRoots) {
-      repos.push(root);
-      const names = ((await this.port.listNames(root)) ?? []).filter((name) => !name.startsWith('.')).slice(0, MAX_REPOS_PER_ROOT);
-      repos.push(...names.map((name) => posix.join(root, name)));
-    }
-    const dotGits = repos.map((repo) => posix.join(repo, '.git'));
-    const located = await this.port.locateAll(dotGits);
-    const tops: string[] = [];
-    for (const [i, git] of located.entries()) {
-      if (git?.type !== 'directory' || posix.basename(git.real) !== '.git') continue;
-      if ((await this.port.lstat(dotGits[i]!))?.type !== 'directory') continue;
-      // Out of every root (a link to /etc, say) it is read-only anyway; covering its missing
-      // hooks would make bwrap create a mount point on a read-only folder.
-      const holder = decider(base, git.real);
-      if (holder?.layer === 'root' && holder.entry.access === 'write') tops.push(git.real);
-    }
-    const candidates: Candidate[] = [];
-    for (const top of tops) {
-      const modules = await this.submoduleGits(top);
-      const gits = [top, ...(modules === 'sealed' ? [] : modules)];
-      const parts = await this.port.locateAll(gits.flatMap((git) => [posix.join(git, 'hooks'), posix.join(git, 'config')]));
-      // Submodules' git folders, and those on the way to them, are pinned by pinAncestors: their hooks and config lie in .git.
-      candidates.push({ path: top, access: 'write', layer: 'git', pinned: true });
-      gits.forEach((git, i) =>
-        candidates.push(
-          // A missing one gets an empty read-only one in its place, so none can be created either.
-          { path: posix.join(git, 'hooks'), layer: 'git', ...(parts[2 * i] ? { access: 'read' } : { access: 'hidden', absent: 'directory' }) },
-          { path: posix.join(git, 'config'), layer: 'git', ...(parts[2 * i + 1] ? { access: 'read' } : { access: 'hidden', absent: 'file' }) },
-        ),
-      );
-      if (modules === 'sealed') candidates.push({ path: posix.join(top, 'modules'), access: 'read', layer: 'git' });
-    }
-    return candidates;
-  }
-
-  /**
-   * The git folders of submodules under a repository's .git/modules (nested ones under theirs):
-   * git runs their hooks and config too, on a `git status` or `git submodule update` in the outer
-   * repository. A module's name may hold slashes, so a folder without a HEAD is looked into; links
-   * are not followed. Past MAX_MODULE_ENTRIES (a command can make any number of folders there)
-   * the answer is 'sealed': the whole .git/modules is then read-only.
-   */
-  private async submoduleGits(top: string): Promise<string[] | 'sealed'> {
-    const found: string[] = [];
-    const queue = [posix.join(top, 'modules')];
-    let seen = 0;
-    while (queue.length > 0) {
-      const dir = queue.shift()!;
-      if ((await this.port.lstat(dir))?.type !== 'directory') continue;
-      const names = (await this.port.listNames(dir)) ?? [];
-      seen += names.length;
-      if (seen > MAX_MODULE_ENTRIES) return 'sealed';
-      for (const name of names) {
-        const child = posix.join(dir, name);
-        if ((await this.port.lstat(child))?.type !== 'directory') continue;
-        const isGit = ((await this.port.listNames(child)) ?? []).includes('HEAD');
-        if (isGit) found.push(child);
-        queue.push(isGit ? posix.join(child, 'modules') : child);
-      }
-    }
-    return found;
   }
 
   /** /etc/resolv.conf often links into /run (systemd-resolved, NetworkManager, resolvconf). */
@@ -408,137 +265,6 @@ export class SandboxPolicy {
   }
 }
 
-interface Placed {
-  entry: SandboxEntry;
-  layer: Layer;
-}
-
-/**
- * Steps 1 to 4 in the order they are mounted: shallow first, so the deeper of a system folder
- * and a root decides what lies below it. A root inside /tmp, /run/media or another user's home
- * shows through; a root at /, /home or /var does not uncover the private temp folder, /run or
- * the other homes; at the same path the root wins. A re-exposure is kept only strictly inside
- * the hidden or (private) temp folder that decides its path: anywhere else (HOME=/, a working folder in
- * a root) it would cover what it lies over. A repository's pinned .git goes the same way, so a
- * root inside it keeps its own access. What comes after keeps its order.
- */
-function layered(placed: readonly Placed[], privateTemp: boolean): SandboxEntry[] {
-  const base = placed.filter(isBase);
-  const needed = (p: Placed) => {
-    if (p.layer !== 'exposed') return isBase(p);
-    const holder = decider(base, p.entry.path);
-    return holder?.layer === 'system' && holder.entry.path !== p.entry.path && (holder.entry.access === 'hidden' || privateTemp);
-  };
-  // Each goes before the first one already placed inside it; otherwise the order stays. At the
-  // same path they come in the order of the steps, so the root is last.
-  const pinnedGit = (p: Placed) => p.layer === 'git' && p.entry.pinned === true;
-  const ordered: Placed[] = [];
-  for (const p of placed.filter((p) => needed(p) || pinnedGit(p))) {
-    const below = ordered.findIndex((q) => q.entry.path !== p.entry.path && inside(q.entry.path, p.entry.path));
-    ordered.splice(below < 0 ? ordered.length : below, 0, p);
-  }
-  const rest = (layer: Layer) => placed.filter((p) => p.layer === layer && !pinnedGit(p));
-  return [...ordered, ...rest('git'), ...rest('after')].map((p) => p.entry);
-}
-
-function isBase(p: Placed): boolean {
-  return p.layer === 'system' || p.layer === 'root';
-}
-
-/** Of the system folders and roots holding a path, the deepest; at the same path, the root. */
-function decider(base: readonly Placed[], path: string): Placed | undefined {
-  return base.reduce<Placed | undefined>((best, p) => {
-    if (!inside(path, p.entry.path)) return best;
-    const deeper = best ? depth(p.entry.path) - depth(best.entry.path) : 1;
-    return deeper > 0 || (deeper === 0 && p.layer === 'root') ? p : best;
-  }, undefined);
-}
-
-/**
- * The sandbox's own /dev and /proc stay: a root or a re-exposure at or inside them would bring
- * back the host's devices and every process (their environment, their open files).
- */
-function ownDevicesAndProcesses(entries: readonly SandboxEntry[]): SandboxEntry[] {
-  return entries.filter((entry) => entry.access === 'hidden' || !['/dev', '/proc'].some((system) => inside(entry.path, system)));
-}
-
-/** What the path shows at this point of the list: the last entry holding it decides. */
-function effective(path: string, entries: readonly SandboxEntry[]): SandboxAccess {
-  for (let i = entries.length - 1; i >= 0; i--) if (inside(path, entries[i]!.path)) return entries[i]!.access;
-  return 'read';
-}
-
-/**
- * Drops entries that change nothing: a read entry where everything is readable anyway, a hidden
- * one where the real content is already out of sight (hidden, or in a private temp folder: not
- * macOS's, which is the shared one), a root nested in another of the same
- * access, and whatever a kept hidden entry lies over. An entry with earlier ones below it is kept
- * (mounting it again would cover them).
- */
-export function prune(entries: readonly SandboxEntry[], privateTemp = true): SandboxEntry[] {
-  let kept: SandboxEntry[] = [];
-  for (const entry of entries) {
-    const now = effective(entry.path, kept);
-    const same = entry.access === 'temp' ? false : entry.access === 'hidden' ? now === 'hidden' || (now === 'temp' && privateTemp) : now === entry.access;
-    const covers = kept.some((earlier) => earlier.path !== entry.path && inside(earlier.path, entry.path));
-    if (same && !covers && !entry.pinned) continue;
-    // Hidden, it hides whatever earlier entries put at or below its path, so they go: bwrap would
-    // otherwise seal a hidden folder that is no longer there (deny ~/.config/** with a browser
-    // profile in it) and refuse to start. Only a hidden entry does this: a read or write one over
-    // earlier hidden ones would uncover them.
-    if (entry.access === 'hidden') kept = kept.filter((earlier) => !inside(earlier.path, entry.path));
-    kept.push(entry);
-  }
-  return kept;
-}
-
-/**
- * Write entries other than the writable roots (a repository's pinned .git, submodules' folders)
- * are kept only where their real path lies in a writable root: a `.git` or a module folder that a
- * command made a link to /etc must not make /etc writable.
- */
-function withinWritableRoots(entries: readonly SandboxEntry[], writableRoots: readonly string[]): SandboxEntry[] {
-  return entries.filter((entry) => entry.access !== 'write' || writableRoots.some((root) => inside(entry.path, root)));
-}
-
-/**
- * A hidden or read-only entry inside a writable one is a mount point, which a command can neither
- * rename nor remove; the folders between it and the writable entry are not. Renaming one (mv
- * root/conf root/conf2) would carry the cover along to a path the next command's plan, made by
- * path, no longer finds, and uncover what it held. So each of those folders is pinned too, right
- * after the writable entry, before anything mounted below it.
- */
-export function pinAncestors(entries: readonly SandboxEntry[]): SandboxEntry[] {
-  const pins = new Map<number, Set<string>>();
-  entries.forEach((entry, i) => {
-    if (entry.access !== 'hidden' && entry.access !== 'read') return;
-    let holder = i - 1;
-    while (holder >= 0 && !inside(entry.path, entries[holder]!.path)) holder--;
-    if (holder < 0 || entries[holder]!.access !== 'write') return;
-    const top = entries[holder]!.path;
-    const folders = pins.get(holder) ?? new Set<string>();
-    for (let folder = posix.dirname(entry.path); folder !== top && inside(folder, top); folder = posix.dirname(folder)) folders.add(folder);
-    pins.set(holder, folders);
-  });
-  if (pins.size === 0) return [...entries];
-  return entries.flatMap((entry, i) => {
-    const folders = [...(pins.get(i) ?? [])].sort((a, b) => depth(a) - depth(b));
-    return [entry, ...folders.map((path): SandboxEntry => ({ path, access: 'write', kind: 'directory', pinned: true }))];
-  });
-}
-
-/** The secret list's entries that name one place (no glob): ~/.ssh, ~/.aws, ~/.netrc, ~/.kube/config... */
-const LITERAL_SECRETS = BUILT_IN_SECRET_PATTERNS.filter((p) => !/[*?[]/.test(p)).map((p) => p.replace(/\/+$/, ''));
-
-function homeSecrets(platform: 'linux' | 'darwin'): string[] {
-  return [...LITERAL_SECRETS, ...BROWSER_PROFILES[platform]];
-}
-
-/** filesystem.deny entries that are absolute paths without globs (a trailing /** names the folder). */
-function absoluteDenyPaths(deny: readonly string[]): string[] {
-  return deny.map((p) => p.replace(/\/\*\*$/, '').replace(/\/+$/, '')).filter((p) => posix.isAbsolute(p) && !/[*?[]/.test(p) && p !== '');
-}
-
 /** Where the graphical session's sockets and cookie are, from the server's environment. */
 function sessionSockets(env: Readonly<Record<string, string>>): string[] {
   const paths = ['/tmp/.X11-unix', env.XDG_RUNTIME_DIR, env.XAUTHORITY];
@@ -555,12 +281,4 @@ function unavailableMessage(setting: string, choice: SandboxChoice, support: Ext
       : `shell.sandbox is "${setting}"`;
   const fix = support.fix ? `: ${support.fix}` : '';
   return `${asked}, but ${support.problem}${fix}; or set shell.sandbox to "off" to run commands with your account's full rights`;
-}
-
-function inside(child: string, parent: string): boolean {
-  return child === parent || child.startsWith(parent === '/' ? '/' : `${parent}/`);
-}
-
-function depth(path: string): number {
-  return path.split('/').filter(Boolean).length;
 }

@@ -56,8 +56,8 @@ export function sandboxFor(
     support: options.support ?? BWRAP,
     uid: options.uid ?? 1000,
   });
-  const files = new FilesystemPolicy(config.filesystem, port);
-  return new SandboxPolicy(config, files, port, { protectedFiles: options.protectedFiles ?? PROTECTED });
+  const files = new FilesystemPolicy(config.filesystem, port, { protectedFiles: options.protectedFiles ?? PROTECTED });
+  return new SandboxPolicy(config, files, port);
 }
 
 /** git, run in alex's project. */

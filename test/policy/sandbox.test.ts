@@ -6,7 +6,8 @@ import { describe, expect, it } from 'vitest';
 import type { SandboxPlan, SandboxSupport } from '../../adapter/process/sandbox/sandbox-plan.js';
 import type { ConfigInput } from '../../main/config/schema.js';
 import { FilesystemPolicy } from '../../main/policy/filesystem.js';
-import { pinAncestors, prune, SandboxPolicy, SandboxUnavailableError } from '../../main/policy/sandbox.js';
+import { SandboxPolicy, SandboxUnavailableError } from '../../main/policy/sandbox.js';
+import { pinAncestors, prune } from '../../main/policy/sandbox-layers.js';
 import { BWRAP, GIT_IN_PROJECT, LINUX_CONFIG, LINUX_ENV, LINUX_TREE, PROTECTED, sandboxFor } from '../helpers/sandbox-fixtures.js';
 import { makeConfig } from '../helpers/servers.js';
 import { treePort, type Tree } from '../helpers/tree-port.js';
@@ -231,7 +232,7 @@ describe('the plan on Linux (workspace, the default)', () => {
   it('resolves on every plan: a secret folder created after start is hidden from the next command', async () => {
     const config = makeConfig(LINUX_CONFIG);
     const port = treePort({ platform: 'linux', tree: LINUX_TREE, env: LINUX_ENV, support: BWRAP });
-    const sandbox = new SandboxPolicy(config, new FilesystemPolicy(config.filesystem, port), port, { protectedFiles: PROTECTED });
+    const sandbox = new SandboxPolicy(config, new FilesystemPolicy(config.filesystem, port, { protectedFiles: PROTECTED }), port);
     expect((await sandbox.plan(GIT_IN_PROJECT))!.entries.some((e) => e.path === '/home/alex/.gnupg')).toBe(false);
     port.put('/home/alex/.gnupg/pubring.kbx', 'file');
     expect((await sandbox.plan(GIT_IN_PROJECT))!.entries).toContainEqual({ access: 'hidden', kind: 'directory', path: '/home/alex/.gnupg' });

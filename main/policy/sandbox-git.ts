@@ -1,0 +1,96 @@
+/**
+ * The git-code rule's sandbox face (fs-rules.ts): in writable roots, the hooks and config of the
+ * repositories there stay read-only, because git runs what they name on the owner's next git
+ * command, outside any sandbox.
+ */
+import nodePath from 'node:path';
+import type { PolicyPort } from '../../adapter/policy-port.js';
+import { decider, isBase, type Candidate, type Placed } from './sandbox-layers.js';
+
+const posix = nodePath.posix;
+/** Repositories looked for one level below a writable root (the rest of a large folder is not searched). */
+const MAX_REPOS_PER_ROOT = 256;
+/** Entries under .git/modules looked at per plan; past it the whole folder is read-only. */
+const MAX_MODULE_ENTRIES = 256;
+
+type GitPort = Pick<PolicyPort, 'lstat' | 'listNames' | 'locateAll'>;
+
+/**
+ * Where git runs code from on the owner's next git command, outside any sandbox: the hooks and
+ * the config of the repositories at the top of each writable root and one level below. As for
+ * the fs tools (filesystem.allowGitHookWrites), they stay read-only; `.git` itself is pinned so
+ * a command cannot rename it away and put a writable one in its place. Objects and refs stay
+ * writable: git commit works.
+ *
+ * Only a real `.git` folder counts, and only where a writable root decides its path (see
+ * layered). Its entry is a writable mount after the roots, so a `.git` that a command made a
+ * link (to the root itself, to a read-only root nested in it) would otherwise make that place
+ * writable, covering the hooks and roots before it; a read-only root's own `.git` stays
+ * read-only, and another user's repository in a root at /home stays hidden.
+ */
+export async function gitCode(port: GitPort, placed: readonly Placed[]): Promise<Candidate[]> {
+  const base = placed.filter(isBase);
+  const writableRoots = base.filter((p) => p.layer === 'root' && p.entry.access === 'write').map((p) => p.entry.path);
+  const repos: string[] = [];
+  for (const root of writableRoots) {
+    repos.push(root);
+    const names = ((await port.listNames(root)) ?? []).filter((name) => !name.startsWith('.')).slice(0, MAX_REPOS_PER_ROOT);
+    repos.push(...names.map((name) => posix.join(root, name)));
+  }
+  const dotGits = repos.map((repo) => posix.join(repo, '.git'));
+  const located = await port.locateAll(dotGits);
+  const tops: string[] = [];
+  for (const [i, git] of located.entries()) {
+    if (git?.type !== 'directory' || posix.basename(git.real) !== '.git') continue;
+    if ((await port.lstat(dotGits[i]!))?.type !== 'directory') continue;
+    // Out of every root (a link to /etc, say) it is read-only anyway; covering its missing
+    // hooks would make bwrap create a mount point on a read-only folder.
+    const holder = decider(base, git.real);
+    if (holder?.layer === 'root' && holder.entry.access === 'write') tops.push(git.real);
+  }
+  const candidates: Candidate[] = [];
+  for (const top of tops) {
+    const modules = await submoduleGits(port, top);
+    const gits = [top, ...(modules === 'sealed' ? [] : modules)];
+    const parts = await port.locateAll(gits.flatMap((git) => [posix.join(git, 'hooks'), posix.join(git, 'config')]));
+    // Submodules' git folders, and those on the way to them, are pinned by pinAncestors: their hooks and config lie in .git.
+    candidates.push({ path: top, access: 'write', layer: 'git', pinned: true });
+    gits.forEach((git, i) =>
+      candidates.push(
+        // A missing one gets an empty read-only one in its place, so none can be created either.
+        { path: posix.join(git, 'hooks'), layer: 'git', ...(parts[2 * i] ? { access: 'read' } : { access: 'hidden', absent: 'directory' }) },
+        { path: posix.join(git, 'config'), layer: 'git', ...(parts[2 * i + 1] ? { access: 'read' } : { access: 'hidden', absent: 'file' }) },
+      ),
+    );
+    if (modules === 'sealed') candidates.push({ path: posix.join(top, 'modules'), access: 'read', layer: 'git' });
+  }
+  return candidates;
+}
+
+/**
+ * The git folders of submodules under a repository's .git/modules (nested ones under theirs):
+ * git runs their hooks and config too, on a `git status` or `git submodule update` in the outer
+ * repository. A module's name may hold slashes, so a folder without a HEAD is looked into; links
+ * are not followed. Past MAX_MODULE_ENTRIES (a command can make any number of folders there)
+ * the answer is 'sealed': the whole .git/modules is then read-only.
+ */
+async function submoduleGits(port: GitPort, top: string): Promise<string[] | 'sealed'> {
+  const found: string[] = [];
+  const queue = [posix.join(top, 'modules')];
+  let seen = 0;
+  while (queue.length > 0) {
+    const dir = queue.shift()!;
+    if ((await port.lstat(dir))?.type !== 'directory') continue;
+    const names = (await port.listNames(dir)) ?? [];
+    seen += names.length;
+    if (seen > MAX_MODULE_ENTRIES) return 'sealed';
+    for (const name of names) {
+      const child = posix.join(dir, name);
+      if ((await port.lstat(child))?.type !== 'directory') continue;
+      const isGit = ((await port.listNames(child)) ?? []).includes('HEAD');
+      if (isGit) found.push(child);
+      queue.push(isGit ? posix.join(child, 'modules') : child);
+    }
+  }
+  return found;
+}
