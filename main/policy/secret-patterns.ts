@@ -139,6 +139,9 @@ function compilePattern(source: string, origin: PatternOrigin, platform: Platfor
   return anchor === undefined ? { source, origin, parts } : { source, origin, anchor, parts };
 }
 
+/** Characters a regular expression gives a meaning to, escaped where a glob means them literally. */
+const REGEXP_SPECIAL = '.*+?^${}()|[]\\';
+
 function segmentRegExp(glob: string): RegExp {
   let out = '';
   const g = foldName(glob);
@@ -157,7 +160,7 @@ function segmentRegExp(glob: string): RegExp {
       if (negate) body = body.slice(1);
       out += `[${negate ? '^' : ''}${body.replace(/[\\\]^]/g, '\\$&')}]`;
       i = end;
-    } else out += c.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    } else out += REGEXP_SPECIAL.includes(c) ? `\\${c}` : c;
   }
   return new RegExp(`^${out}$`, 's');
 }
