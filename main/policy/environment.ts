@@ -17,7 +17,7 @@
 import { adapterError } from '../../adapter/errors.js';
 import type { PolicyPort } from '../../adapter/policy-port.js';
 import type { Config } from '../config/schema.js';
-import { isDisplayEnvKey, scrubDisplayEnv } from './display-gate.js';
+import { isDisplayEnvKey, scrubDisplayEnv } from './display-env.js';
 import { BUILT_IN_ENV_NAMES, builtInEnvRule, codeRunningReason, ENV_NAME } from './env-names.js';
 
 const op = 'shell.exec';

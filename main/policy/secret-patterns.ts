@@ -16,67 +16,82 @@
 import { memoize } from './memo.js';
 import { pathFlavor, splitPath, type Platform, type SplitPath } from './path-compare.js';
 
-/** Built-in secret locations. `.ssh/` style entries deny the whole directory. */
-export const BUILT_IN_SECRET_PATTERNS: readonly string[] = Object.freeze([
-  '.ssh/',
-  '.gnupg/',
-  '.aws/',
-  '.env',
-  '.env.*',
-  '.envrc',
-  '*.pem',
-  '*.key',
-  '*.p12',
-  '*.pfx',
-  'id_rsa*',
-  'id_dsa*',
-  'id_ecdsa*',
-  'id_ed25519*',
-  '.git-credentials',
-  '.npmrc',
-  '.netrc',
-  '.pgpass',
+/** A built-in secret location: its pattern, paths it must protect, and look-alikes it must not. */
+export interface SecretLocation {
+  pattern: string;
+  /** Relative paths, `/`-separated, the pattern must match. */
+  matches: readonly string[];
+  /** Relative paths it must not match. */
+  nearMisses: readonly string[];
+}
+
+/**
+ * Built-in secret locations. `.ssh/` style entries deny the whole directory. Each carries
+ * examples, checked through the real matcher when this module loads (checkSecretExamples).
+ */
+export const BUILT_IN_SECRET_LOCATIONS: readonly SecretLocation[] = [
+  { pattern: '.ssh/', matches: ['.ssh', '.ssh/id_rsa', 'home/u/.ssh/known_hosts', '.SSH/config'], nearMisses: ['ssh/config', 'my.ssh.txt', '.sshrc'] },
+  { pattern: '.gnupg/', matches: ['.gnupg/pubring.kbx'], nearMisses: ['gnupg/README', '.gnupg-notes'] },
+  { pattern: '.aws/', matches: ['.aws/credentials'], nearMisses: ['aws/config.ts', '.aws-sam/build'] },
+  { pattern: '.env', matches: ['.env', 'app/.env', '.Env', '.e\u200cnv'], nearMisses: ['.environment', 'env', 'src/env.ts'] },
+  { pattern: '.env.*', matches: ['.env.local', '.env.production.local', '.ENV.LOCAL'], nearMisses: ['.environment', 'env.local'] },
+  { pattern: '.envrc', matches: ['.envrc', 'proj/.envrc'], nearMisses: ['envrc', '.envrc.example'] },
+  { pattern: '*.pem', matches: ['certs/server.pem', '.pem', 'certs/SERVER.PEM'], nearMisses: ['pem', 'server.pem.txt'] },
+  { pattern: '*.key', matches: ['tls/server.key'], nearMisses: ['public.key.txt', 'keys', 'keyring'] },
+  { pattern: '*.p12', matches: ['store.p12'], nearMisses: ['store.p12.bak'] },
+  { pattern: '*.pfx', matches: ['store.pfx'], nearMisses: ['pfx.txt'] },
+  { pattern: 'id_rsa*', matches: ['id_rsa', 'backup/id_rsa.pub', 'ID_RSA'], nearMisses: ['id-rsa-notes.md', 'my_id_rsa'] },
+  { pattern: 'id_dsa*', matches: ['id_dsa'], nearMisses: ['id-dsa'] },
+  { pattern: 'id_ecdsa*', matches: ['id_ecdsa_sk'], nearMisses: ['ecdsa.txt'] },
+  { pattern: 'id_ed25519*', matches: ['keys/id_ed25519'], nearMisses: ['ed25519.txt'] },
+  { pattern: '.git-credentials', matches: ['.git-credentials'], nearMisses: ['git-credentials.md'] },
+  { pattern: '.npmrc', matches: ['.npmrc', '\ufeff.npmrc'], nearMisses: ['.npmrc.bak', 'npmrc'] },
+  { pattern: '.netrc', matches: ['.netrc'], nearMisses: ['netrc.5'] },
+  { pattern: '.pgpass', matches: ['.pgpass'], nearMisses: ['pgpass.conf'] },
   // Credentials in tool configs: remote URLs with passwords, registry and cluster logins.
-  '.git/config',
-  '.config/gh/hosts.yml',
-  '.config/hub',
-  '.docker/config.json',
-  '.dockercfg',
-  '.kube/config',
-  '.pypirc',
-  '.gem/credentials',
-  '.vault-token',
-  '.cargo/credentials',
-  '.cargo/credentials.toml',
-  '.terraform.d/credentials.tfrc.json',
-  '.terraformrc',
-  'terraform.rc',
-  'rclone.conf',
-  '.s3cfg',
-  '.boto',
-  '*.ppk',
-  '*.kdbx',
+  { pattern: '.git/config', matches: ['.git/config', 'repo/.git/config'], nearMisses: ['.git/HEAD', 'config', '.github/config'] },
+  { pattern: '.config/gh/hosts.yml', matches: ['.config/gh/hosts.yml', 'home/u/.config/gh/hosts.yml'], nearMisses: ['.config/gh/config.yml', 'gh/hosts.yml'] },
+  { pattern: '.config/hub', matches: ['.config/hub'], nearMisses: ['.config/hubble', 'hub'] },
+  { pattern: '.docker/config.json', matches: ['.docker/config.json'], nearMisses: ['docker/config.json', '.docker/daemon.json'] },
+  { pattern: '.dockercfg', matches: ['.dockercfg'], nearMisses: ['dockercfg'] },
+  { pattern: '.kube/config', matches: ['.kube/config'], nearMisses: ['kube/config', '.kube/cache/x'] },
+  { pattern: '.pypirc', matches: ['.pypirc'], nearMisses: ['pypirc.md'] },
+  { pattern: '.gem/credentials', matches: ['.gem/credentials'], nearMisses: ['.gem/specs', 'credentials'] },
+  { pattern: '.vault-token', matches: ['.vault-token'], nearMisses: ['vault-token.md'] },
+  { pattern: '.cargo/credentials', matches: ['.cargo/credentials'], nearMisses: ['.cargo/config.toml'] },
+  { pattern: '.cargo/credentials.toml', matches: ['.cargo/credentials.toml'], nearMisses: ['credentials.toml'] },
+  { pattern: '.terraform.d/credentials.tfrc.json', matches: ['.terraform.d/credentials.tfrc.json'], nearMisses: ['.terraform.d/plugins/x'] },
+  { pattern: '.terraformrc', matches: ['.terraformrc'], nearMisses: ['terraformrc.md'] },
+  { pattern: 'terraform.rc', matches: ['AppData/Roaming/terraform.rc'], nearMisses: ['terraformXrc', 'main.tf'] },
+  { pattern: 'rclone.conf', matches: ['.config/rclone/rclone.conf'], nearMisses: ['rclone.conf.example'] },
+  { pattern: '.s3cfg', matches: ['.s3cfg'], nearMisses: ['s3cfg'] },
+  { pattern: '.boto', matches: ['.boto'], nearMisses: ['boto', '.botorc'] },
+  { pattern: '*.ppk', matches: ['keys/server.ppk'], nearMisses: ['ppk'] },
+  { pattern: '*.kdbx', matches: ['Passwords.kdbx'], nearMisses: ['kdbx.md'] },
   // Cloud CLI folders and secret stores, whole.
-  '.azure/',
-  '.config/gcloud/',
-  '.oci/',
-  '.password-store/',
-  '.local/share/keyrings/',
+  { pattern: '.azure/', matches: ['.azure/accessTokens.json'], nearMisses: ['azure/main.bicep'] },
+  { pattern: '.config/gcloud/', matches: ['.config/gcloud/credentials.db'], nearMisses: ['gcloud/notes', '.config/gcloud-tools'] },
+  { pattern: '.oci/', matches: ['.oci/config'], nearMisses: ['oci/config'] },
+  { pattern: '.password-store/', matches: ['.password-store/mail.gpg'], nearMisses: ['password-store'] },
+  { pattern: '.local/share/keyrings/', matches: ['.local/share/keyrings/login.keyring'], nearMisses: ['.local/share/applications/x.desktop'] },
   // Shell and REPL histories: commands typed with passwords in them.
-  '.bash_history',
-  '.zsh_history',
-  '.sh_history',
-  '.histfile',
-  'fish_history',
-  '.python_history',
-  '.node_repl_history',
-  '.psql_history',
-  '.mysql_history',
-  '.sqlite_history',
-  '.rediscli_history',
-  '.irb_history',
-  '.lesshst',
-]);
+  { pattern: '.bash_history', matches: ['.bash_history'], nearMisses: ['bash_history.md'] },
+  { pattern: '.zsh_history', matches: ['.zsh_history'], nearMisses: ['.zsh_history_backup'] },
+  { pattern: '.sh_history', matches: ['.sh_history'], nearMisses: ['.bash_history'] },
+  { pattern: '.histfile', matches: ['.histfile'], nearMisses: ['histfile'] },
+  { pattern: 'fish_history', matches: ['.local/share/fish/fish_history'], nearMisses: ['fish_history.bak'] },
+  { pattern: '.python_history', matches: ['.python_history'], nearMisses: ['python_history'] },
+  { pattern: '.node_repl_history', matches: ['.node_repl_history'], nearMisses: ['.node_repl'] },
+  { pattern: '.psql_history', matches: ['.psql_history'], nearMisses: ['.psqlrc'] },
+  { pattern: '.mysql_history', matches: ['.mysql_history'], nearMisses: ['.my.cnf'] },
+  { pattern: '.sqlite_history', matches: ['.sqlite_history'], nearMisses: ['.sqliterc'] },
+  { pattern: '.rediscli_history', matches: ['.rediscli_history'], nearMisses: ['.redisclirc'] },
+  { pattern: '.irb_history', matches: ['.irb_history'], nearMisses: ['.irbrc'] },
+  { pattern: '.lesshst', matches: ['.lesshst'], nearMisses: ['lesshst'] },
+];
+
+/** The built-in patterns, as written. */
+export const BUILT_IN_SECRET_PATTERNS: readonly string[] = Object.freeze(BUILT_IN_SECRET_LOCATIONS.map((location) => location.pattern));
 
 /**
  * Where git runs code from on the owner's next git command, submodules' git folders included:
@@ -124,6 +139,9 @@ function compilePattern(source: string, origin: PatternOrigin, platform: Platfor
   return anchor === undefined ? { source, origin, parts } : { source, origin, anchor, parts };
 }
 
+/** Characters a regular expression gives a meaning to, escaped where a glob means them literally. */
+const REGEXP_SPECIAL = '.*+?^${}()|[]\\';
+
 function segmentRegExp(glob: string): RegExp {
   let out = '';
   const g = foldName(glob);
@@ -142,7 +160,7 @@ function segmentRegExp(glob: string): RegExp {
       if (negate) body = body.slice(1);
       out += `[${negate ? '^' : ''}${body.replace(/[\\\]^]/g, '\\$&')}]`;
       i = end;
-    } else out += c.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    } else out += REGEXP_SPECIAL.includes(c) ? `\\${c}` : c;
   }
   return new RegExp(`^${out}$`, 's');
 }
@@ -230,3 +248,21 @@ export function findAncestorMatch(patterns: readonly SecretPattern[], target: Ma
     return false;
   });
 }
+
+/**
+ * Runs each location's examples through the real matcher (compiled alone, as on Linux): every
+ * `matches` path must match, no `nearMisses` path may. Throws at the first disagreement,
+ * naming the pattern and the example.
+ */
+export function checkSecretExamples(locations: readonly SecretLocation[]): void {
+  for (const { pattern, matches, nearMisses } of locations) {
+    const compiled = compilePatterns([pattern], 'built-in', 'linux');
+    const matched = (path: string) => findMatch(compiled, { relative: path.split('/') }) !== undefined;
+    const missed = matches.find((path) => !matched(path));
+    if (missed !== undefined) throw new Error(`secret pattern ${JSON.stringify(pattern)}: the example ${JSON.stringify(missed)} must match it, but does not`);
+    const caught = nearMisses.find(matched);
+    if (caught !== undefined) throw new Error(`secret pattern ${JSON.stringify(pattern)}: the near-miss ${JSON.stringify(caught)} must not match it, but does`);
+  }
+}
+
+checkSecretExamples(BUILT_IN_SECRET_LOCATIONS);

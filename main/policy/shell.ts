@@ -9,7 +9,7 @@ import { adapterError } from '../../adapter/errors.js';
 import type { PolicyPort } from '../../adapter/policy-port.js';
 import type { HandleLimits } from '../../adapter/process/process-ops.js';
 import type { FilesystemPolicy } from './filesystem.js';
-import { captureDenial } from './display-gate.js';
+import { captureDenial } from './capture-gate.js';
 import { EnvironmentPolicy } from './environment.js';
 import type { SandboxPolicy } from './sandbox.js';
 import type { SandboxPlan } from '../../adapter/process/sandbox/sandbox-plan.js';

@@ -1,6 +1,13 @@
 /** The deny-pattern matcher: built-in secret locations and owner globs, on path segments. */
 import { describe, expect, it } from 'vitest';
-import { BUILT_IN_SECRET_PATTERNS, compilePatterns, findAncestorMatch, findMatch } from '../../main/policy/secret-patterns.js';
+import {
+  BUILT_IN_SECRET_LOCATIONS,
+  BUILT_IN_SECRET_PATTERNS,
+  checkSecretExamples,
+  compilePatterns,
+  findAncestorMatch,
+  findMatch,
+} from '../../main/policy/secret-patterns.js';
 import { splitPath, type Platform } from '../../main/policy/path-compare.js';
 
 const builtIn = compilePatterns(BUILT_IN_SECRET_PATTERNS, 'built-in', 'linux');
@@ -60,6 +67,30 @@ describe('built-in secret patterns', () => {
   ];
   it.each(allowed)('%j is not protected', (relative) => {
     expect(findMatch(builtIn, { relative: relative === '' ? [] : relative.split('/') })).toBeUndefined();
+  });
+});
+
+describe('the built-in patterns check themselves', () => {
+  it('every pattern carries examples both ways, and they hold through the real matcher', () => {
+    expect(BUILT_IN_SECRET_PATTERNS).toEqual(BUILT_IN_SECRET_LOCATIONS.map((l) => l.pattern));
+    expect(Object.isFrozen(BUILT_IN_SECRET_PATTERNS)).toBe(true);
+    for (const location of BUILT_IN_SECRET_LOCATIONS) {
+      expect(location.matches.length, location.pattern).toBeGreaterThan(0);
+      expect(location.nearMisses.length, location.pattern).toBeGreaterThan(0);
+    }
+    expect(() => checkSecretExamples(BUILT_IN_SECRET_LOCATIONS)).not.toThrow();
+  });
+
+  it('a path the pattern does not match, given as a match, is caught with the pattern and the path', () => {
+    expect(() => checkSecretExamples([{ pattern: '*.pem', matches: ['certs/server.pem', 'server.pem.txt'], nearMisses: [] }])).toThrow(
+      'secret pattern "*.pem": the example "server.pem.txt" must match it, but does not',
+    );
+  });
+
+  it('a near-miss the pattern matches is caught with the pattern and the path', () => {
+    expect(() => checkSecretExamples([{ pattern: '.ssh/', matches: ['.ssh/id_rsa'], nearMisses: ['home/u/.ssh/config'] }])).toThrow(
+      'secret pattern ".ssh/": the near-miss "home/u/.ssh/config" must not match it, but does',
+    );
   });
 });
 

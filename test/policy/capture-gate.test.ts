@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { captureDenial, DISPLAY_ENV_KEYS, displayEnvKeysIn, scrubDisplayEnv } from '../../main/policy/display-gate.js';
+import { CAPTURE_RULES, captureDenial, checkCaptureExamples } from '../../main/policy/capture-gate.js';
 
 const b64 = (script: string) => Buffer.from(script, 'utf16le').toString('base64');
 
@@ -255,34 +255,38 @@ describe('captureDenial', () => {
   });
 });
 
-describe('display environment', () => {
-  test('the Linux graphical-session keys are all covered', () => {
-    for (const key of ['DISPLAY', 'WAYLAND_DISPLAY', 'XAUTHORITY', 'MIR_SOCKET', 'DBUS_SESSION_BUS_ADDRESS', 'XDG_RUNTIME_DIR', 'WAYLAND_SOCKET', 'SWAYSOCK']) {
-      expect(DISPLAY_ENV_KEYS).toContain(key);
+describe('the denylist checks itself', () => {
+  test('every entry carries examples both ways, and they hold through the real matcher', () => {
+    expect(CAPTURE_RULES.length).toBeGreaterThanOrEqual(40);
+    for (const { rule, says, examples } of CAPTURE_RULES) {
+      expect(examples.refused.length, `${rule} ${says ?? ''}`).toBeGreaterThan(0);
+      expect(examples.allowed.length, `${rule} ${says ?? ''}`).toBeGreaterThan(0);
     }
+    expect(() => checkCaptureExamples(CAPTURE_RULES)).not.toThrow();
   });
 
-  test('scrubDisplayEnv removes them (any case) and keeps everything else, without touching its input', () => {
-    const env = {
-      PATH: '/usr/bin',
-      HOME: '/home/u',
-      DISPLAY: ':0',
-      XAUTHORITY: '/home/u/.Xauthority',
-      WAYLAND_DISPLAY: 'wayland-0',
-      DBUS_SESSION_BUS_ADDRESS: 'unix:path=/run/user/1000/bus',
-      XDG_RUNTIME_DIR: '/run/user/1000',
-      display: ':1',
-      LANG: 'C',
-      XDG_SESSION_TYPE: 'x11',
-    };
-    const scrubbed = scrubDisplayEnv(env);
-    expect(scrubbed).toEqual({ PATH: '/usr/bin', HOME: '/home/u', LANG: 'C', XDG_SESSION_TYPE: 'x11' });
-    expect(env.DISPLAY).toBe(':0');
+  test('a refused example the matcher lets through is caught, naming the rule and the example', () => {
+    expect(() => checkCaptureExamples([{ rule: 'capture-executable/screenshot', examples: { refused: ['scrot', 'ls -l'], allowed: [] } }])).toThrow(
+      'capture rule capture-executable/screenshot: the example ["ls","-l"] must be refused by this rule, but it is allowed',
+    );
   });
 
-  test('displayEnvKeysIn names the caller keys to reject', () => {
-    expect(displayEnvKeysIn({ FOO: '1', DISPLAY: ':0', Xauthority: '/x' })).toEqual(['DISPLAY', 'Xauthority']);
-    expect(displayEnvKeysIn({ FOO: '1' })).toEqual([]);
-    expect(displayEnvKeysIn(undefined)).toEqual([]);
+  test('a refused example that another rule refuses is caught', () => {
+    expect(() => checkCaptureExamples([{ rule: 'capture-executable/screenshot', examples: { refused: ['xdotool type x'], allowed: [] } }])).toThrow(
+      'capture rule capture-executable/screenshot: the example ["xdotool","type","x"] must be refused by this rule, but rule capture-executable/input refuses it (xdotool drives or reads the host keyboard and mouse)',
+    );
+    // Entries sharing a rule are told apart by what the refusal says.
+    const perl = { rule: 'interpreter-capture-payload', says: 'a Perl screen capture or input module' };
+    expect(() => checkCaptureExamples([{ ...perl, examples: { refused: [['python3', '-c', 'import pyautogui']], allowed: [] } }])).toThrow(
+      /^capture rule interpreter-capture-payload \(a Perl screen capture or input module\): the example .* but rule interpreter-capture-payload refuses it \(python inline code uses a Python/,
+    );
+  });
+
+  test('a look-alike the matcher refuses is caught, naming the rule and the example', () => {
+    expect(() =>
+      checkCaptureExamples([{ rule: 'ffmpeg-screen-grab', examples: { refused: [], allowed: ['ffmpeg -i in.mp4 out.webm', 'ffmpeg -f kmsgrab -i -'] } }]),
+    ).toThrow(
+      'capture rule ffmpeg-screen-grab: the look-alike ["ffmpeg","-f","kmsgrab","-i","-"] must be allowed, but rule ffmpeg-screen-grab refuses it (ffmpeg reads the screen with -f kmsgrab)',
+    );
   });
 });
