@@ -7,7 +7,7 @@
 import { ClientDocumentError, fetchClientDocument, isDocumentClientId } from './client-metadata-document.js';
 import { displayName } from './client-registration.js';
 import { messagePage } from './consent-page.js';
-import { sameResource } from './grants.js';
+import { sameResource } from './oauth-grants.js';
 import { OAUTH_PATHS, type OAuthContext } from './oauth-context.js';
 import { html, limitText, redirect, single, tooMany, type Reply } from './oauth-http.js';
 import { LIMITS, SUPPORTED_SCOPES } from './oauth-limits.js';

@@ -4,7 +4,7 @@
  * then finishes the request exactly once: back to the app with a code, or with access_denied.
  */
 import { messagePage, waitingPage } from './consent-page.js';
-import { issueCode } from './grants.js';
+import { issueCode } from './oauth-grants.js';
 import { OAUTH_PATHS, type OAuthContext } from './oauth-context.js';
 import { html, redirect, single, type Reply } from './oauth-http.js';
 import { LIMITS } from './oauth-limits.js';

@@ -3,7 +3,7 @@
  * nobody in particular, ends its whole authorization.
  */
 import type http from 'node:http';
-import { revokeFamily } from './grants.js';
+import { revokeFamily } from './oauth-grants.js';
 import type { OAuthContext } from './oauth-context.js';
 import { basicClientId, single, type Reply } from './oauth-http.js';
 import { chargeTokenRequest } from './request-limits.js';

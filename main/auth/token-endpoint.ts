@@ -5,7 +5,7 @@
  * burnt code, a revoked family).
  */
 import type http from 'node:http';
-import { issueTokens, revokeFamily, sameResource, type TokenResponse } from './grants.js';
+import { issueTokens, revokeFamily, sameResource, type TokenResponse } from './oauth-grants.js';
 import type { OAuthContext } from './oauth-context.js';
 import { basicClientId, bodyProblem, json, readBody, single, type Reply } from './oauth-http.js';
 import type { OAuthState } from './oauth-state.js';

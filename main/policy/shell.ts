@@ -9,9 +9,9 @@ import { adapterError } from '../../adapter/errors.js';
 import type { PolicyPort } from '../../adapter/policy-port.js';
 import type { HandleLimits } from '../../adapter/process/process-ops.js';
 import type { FilesystemPolicy } from './filesystem.js';
-import { captureDenial } from './capture-gate.js';
 import { EnvironmentPolicy } from './environment.js';
 import type { SandboxPolicy } from './sandbox.js';
+import type { captureDenial as CaptureDenial } from './capture-gate.js';
 import type { SandboxPlan } from '../../adapter/process/sandbox/sandbox-plan.js';
 
 export interface ShellRequest {
@@ -96,9 +96,9 @@ export class ShellPolicy {
     }
 
     // Capture programs are refused by name before any lookup, and again by the real path found.
-    if (!desktop.hostDisplayAccess) refuseCapture(command, null, request.args);
+    if (!desktop.hostDisplayAccess) await refuseCapture(command, null, request.args);
     const { found, real: file } = await this.resolveExecutable(command);
-    if (!desktop.hostDisplayAccess) refuseCapture(command, file, request.args);
+    if (!desktop.hostDisplayAccess) await refuseCapture(command, file, request.args);
 
     const env = this.environment.child(request.env ?? {});
     const cwd = await this.workingDirectory(request.cwd);
@@ -195,7 +195,14 @@ export class ShellPolicy {
   }
 }
 
-function refuseCapture(command: string, realPath: string | null, args: readonly string[]): void {
+/**
+ * The capture denylist loads, and runs its own examples, with the first command planned while
+ * display access is off: a server that runs no command does not pay the ~10 ms at start.
+ */
+let captureGate: Promise<{ captureDenial: typeof CaptureDenial }> | undefined;
+
+async function refuseCapture(command: string, realPath: string | null, args: readonly string[]): Promise<void> {
+  const { captureDenial } = await (captureGate ??= import('./capture-gate.js'));
   const denial = captureDenial(command, realPath, args);
   if (denial) throw adapterError('COMMAND_NOT_ALLOWED', op, `${denial}; screen and input access is off (desktop.hostDisplayAccess is false)`);
 }
