@@ -11,13 +11,13 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { SettingsSnapshot } from '../../../main/tray/bridge-api.js';
-import { OAuthPanel } from '../../../main/tray/oauth-panel.js';
-import { oauthStatePath } from '../../../main/auth/oauth-state.js';
-import { authorizeInBrowser, hop, pkcePair } from '../../helpers/oauth.js';
-import { startTestServer, type TestHttpServer } from '../../helpers/servers.js';
-import { chromiumAvailable } from '../../tray/helpers/desktop.js';
-import { BRIDGE_METHODS, bridgeInit, type OpenWindow, push, SCREENSHOTS, serveWindow } from '../helpers/window-harness.js';
+import type { SettingsSnapshot } from '../../../../main/tray/bridge-api.js';
+import { OAuthPanel } from '../../../../main/tray/oauth-panel.js';
+import { oauthStatePath } from '../../../../main/auth/oauth-state.js';
+import { authorizeInBrowser, hop, pkcePair } from '../../../helpers/oauth.js';
+import { startTestServer, type TestHttpServer } from '../../../helpers/servers.js';
+import { chromiumAvailable } from '../../../tray/helpers/desktop.js';
+import { BRIDGE_METHODS, bridgeInit, type OpenWindow, push, SCREENSHOTS, serveWindow } from '../../helpers/window-harness.js';
 
 const REDIRECT = 'https://chatgpt.com/connector_platform_oauth_redirect';
 

@@ -9,11 +9,11 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { SaveResult, SettingsSnapshot } from '../../../main/tray/bridge-api.js';
-import { readConfigForEditing } from '../../../main/tray/config-file.js';
-import { ConfigValidationError, saveConfig } from '../../../main/config/save.js';
-import { chromiumAvailable } from '../../tray/helpers/desktop.js';
-import { BRIDGE_METHODS, bridgeInit, type OpenWindow, SCREENSHOTS, serveWindow } from '../helpers/window-harness.js';
+import type { SaveResult, SettingsSnapshot } from '../../../../main/tray/bridge-api.js';
+import { readConfigForEditing } from '../../../../main/tray/config-file.js';
+import { ConfigValidationError, saveConfig } from '../../../../main/config/save.js';
+import { chromiumAvailable } from '../../../tray/helpers/desktop.js';
+import { BRIDGE_METHODS, bridgeInit, type OpenWindow, SCREENSHOTS, serveWindow } from '../../helpers/window-harness.js';
 
 describe.skipIf(!chromiumAvailable())('the sandbox card on the Commands page', () => {
   let temp: string;
