@@ -1,8 +1,8 @@
 /**
  * Connect ChatGPT: the five steps from nothing to a working connector, each with its live
  * status. The tunnel id, the client file and "connect at start" are ordinary settings (saved
- * with the rest); the runtime key goes straight to the OS secret store through the bridge and
- * never into the draft, the config file or this page's state after it was stored.
+ * with the rest); the runtime key is not (see IdentityCard). One action runs at a time across
+ * the steps.
  */
 import type { SectionProps } from '../section-props';
 import { IdentityCard } from './IdentityCard';
