@@ -1,8 +1,12 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import type { SettingsBridge } from '../../main/tray/bridge-api';
+// What every part shares comes first, so a component's own stylesheet (imported by it) can build on it.
+import './styles/tokens.css';
+import './styles/base.css';
+import './styles/controls.css';
+import './styles/tables.css';
 import { App } from './App';
-import './styles.css';
 
 declare global {
   interface Window {

@@ -1,0 +1,48 @@
+/** The open page's cards. */
+import type { ActivityEntry, SectionId } from '../../../main/tray/bridge-api';
+import { ActivitySection } from '../sections/activity/ActivitySection';
+import { ChatGptSection } from '../sections/chatgpt/ChatGptSection';
+import { ClientsSection } from '../sections/clients/ClientsSection';
+import type { Connections } from '../sections/clients/use-connections';
+import { CommandsSection } from '../sections/commands/CommandsSection';
+import { ConnectionSection } from '../sections/connection/ConnectionSection';
+import { DesktopSection } from '../sections/desktop/DesktopSection';
+import { FilesSection } from '../sections/files/FilesSection';
+import { ProcessesSection } from '../sections/processes/ProcessesSection';
+import type { SectionProps } from '../sections/section-props';
+import { ServicesSection } from '../sections/services/ServicesSection';
+
+export function CurrentSection({
+  section,
+  props,
+  dirty,
+  activity,
+  connections,
+}: {
+  section: SectionId;
+  props: SectionProps;
+  dirty: boolean;
+  activity: ActivityEntry[];
+  connections: Connections;
+}) {
+  switch (section) {
+    case 'connection':
+      return <ConnectionSection {...props} />;
+    case 'chatgpt':
+      return <ChatGptSection {...props} dirty={dirty} />;
+    case 'files':
+      return <FilesSection {...props} />;
+    case 'commands':
+      return <CommandsSection {...props} />;
+    case 'processes':
+      return <ProcessesSection {...props} />;
+    case 'desktop':
+      return <DesktopSection {...props} />;
+    case 'services':
+      return <ServicesSection {...props} />;
+    case 'activity':
+      return <ActivitySection entries={activity} />;
+    case 'clients':
+      return <ClientsSection connections={connections.snapshot} now={connections.now} bridge={props.bridge} reload={connections.reload} />;
+  }
+}

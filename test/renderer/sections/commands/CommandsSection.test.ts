@@ -1,0 +1,134 @@
+/**
+ * The Commands page's sandbox card in the built settings window, in real headless Chromium: what
+ * it says on Linux, macOS and Windows (the same words as system.info, from the same rules), the
+ * refusal the server would give, and that the choice is saved as the config keys. Screenshots go
+ * to test-artifacts/screenshots/commands-sandbox-*.png.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { SaveResult, SettingsSnapshot } from '../../../../main/tray/bridge-api.js';
+import { readConfigForEditing } from '../../../../main/tray/config-file.js';
+import { ConfigValidationError, saveConfig } from '../../../../main/config/save.js';
+import { chromiumAvailable } from '../../../tray/helpers/desktop.js';
+import { BRIDGE_METHODS, bridgeInit, type OpenWindow, SCREENSHOTS, serveWindow } from '../../helpers/window-harness.js';
+
+describe.skipIf(!chromiumAvailable())('the sandbox card on the Commands page', () => {
+  let temp: string;
+  let configPath: string;
+  let browser: Browser;
+  let window: OpenWindow;
+  let pageUrl: string;
+
+  beforeAll(async () => {
+    temp = fs.mkdtempSync(path.join(os.tmpdir(), 'commands-window-'));
+    configPath = path.join(temp, 'config.json');
+    window = await serveWindow(temp);
+    ({ browser, pageUrl } = window);
+  }, 180_000);
+
+  afterAll(async () => {
+    await window?.close();
+    fs.rmSync(temp, { recursive: true, force: true });
+  });
+
+  async function open(platform: string, shell: Record<string, unknown>): Promise<{ page: Page; errors: string[] }> {
+    fs.writeFileSync(configPath, JSON.stringify({ shell: { enabled: true, allowedCommands: ['git'], ...shell } }));
+    const errors: string[] = [];
+    const context = await browser.newContext({ viewport: { width: 1000, height: 900 }, deviceScaleFactor: 1 });
+    const page = await context.newPage();
+    page.on('pageerror', (error) => errors.push(error.message));
+    page.on('console', (message) => void (message.type() === 'error' && errors.push(message.text())));
+    await page.exposeFunction('__bridge', async (name: string, args: unknown[]): Promise<unknown> => {
+      switch (name) {
+        case 'load':
+          return {
+            configPath,
+            ...readConfigForEditing(configPath),
+            homeDir: temp,
+            platform,
+            status: { state: 'stopped' },
+            overrides: [],
+            navigate: { section: 'commands' },
+          } satisfies SettingsSnapshot;
+        case 'save':
+          try {
+            await saveConfig(configPath, args[0]);
+            return { ok: true, configPath } satisfies SaveResult;
+          } catch (error) {
+            if (error instanceof ConfigValidationError) return { ok: false, issues: error.issues, error: 'invalid' } satisfies SaveResult;
+            throw error;
+          }
+        case 'listActivity':
+          return [];
+        case 'listConnections':
+          return { clients: [], pending: [] };
+        default:
+          throw new Error(`unexpected bridge call ${name}`);
+      }
+    });
+    await page.addInitScript(bridgeInit, [...BRIDGE_METHODS]);
+    await page.goto(pageUrl);
+    await page.getByRole('heading', { level: 1, name: 'Commands' }).waitFor();
+    return { page, errors };
+  }
+
+  const card = (page: Page) => page.getByRole('region', { name: 'Sandbox' });
+
+  it('Linux, the default: workspace with bubblewrap, no network, display hidden; choosing off saves shell.sandbox "off"', async () => {
+    const { page, errors } = await open('linux', {});
+    const text = await card(page).innerText();
+    expect(text).toContain('Commands run in a bubblewrap sandbox');
+    expect(text).toContain('Network: none');
+    expect(text).toContain('The display is hidden');
+    expect(text).toContain('sudo apt-get install bubblewrap');
+    expect(await card(page).getByLabel('Mode').inputValue()).toBe('auto');
+    await card(page).screenshot({ path: path.join(SCREENSHOTS, 'commands-sandbox-linux.png') });
+
+    await card(page).getByLabel('Mode').selectOption('off');
+    await card(page).getByText("Commands are not sandboxed: an allowed program runs with your account's full rights.").waitFor();
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await page.getByText('Saved.').first().waitFor();
+    expect(JSON.parse(fs.readFileSync(configPath, 'utf8')).shell).toMatchObject({ sandbox: 'off' });
+    expect(errors).toEqual([]);
+    await page.context().close();
+  });
+
+  it('Linux with the network on says the X11 abstract sockets stay reachable', async () => {
+    const { page } = await open('linux', { network: 'on' });
+    await card(page)
+      .getByText(/hidden except for abstract sockets/)
+      .waitFor();
+    await page.context().close();
+  });
+
+  it('Windows: not available, said as such; workspace in the file shows the refusal the server gives', async () => {
+    const { page, errors } = await open('win32', {});
+    const options = await card(page).getByLabel('Mode').locator('option').allTextContents();
+    expect(options).toEqual(['Automatic (off, not available on Windows)', 'Off: your account’s full rights']);
+    await card(page)
+      .getByText(/Commands are not sandboxed \(Windows has no sandbox for commands in this version\)/)
+      .waitFor();
+    await page.context().close();
+
+    const refused = await open('win32', { sandbox: 'workspace' });
+    await card(refused.page)
+      .getByText(/The server will not start: shell\.sandbox is "workspace", but commands cannot be sandboxed on Windows/)
+      .waitFor();
+    await card(refused.page).screenshot({ path: path.join(SCREENSHOTS, 'commands-sandbox-windows-refused.png') });
+    expect([...errors, ...refused.errors]).toEqual([]);
+    await refused.page.context().close();
+  });
+
+  it('macOS: opt-in Seatbelt, with loopback offered', async () => {
+    const { page } = await open('darwin', { sandbox: 'workspace', network: 'loopback' });
+    const text = await card(page).innerText();
+    expect(text).toContain('Commands run in a Seatbelt (sandbox-exec) sandbox');
+    expect(text).toContain("Network: this computer's loopback services only");
+    expect(await card(page).getByLabel('Mode').locator('option').first().textContent()).toBe('Automatic (off, opt-in on macOS)');
+    await card(page).screenshot({ path: path.join(SCREENSHOTS, 'commands-sandbox-macos.png') });
+    await page.context().close();
+  });
+});
