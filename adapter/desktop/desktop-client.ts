@@ -9,39 +9,39 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
-import { adapterError } from '../errors.js';
+import { adapterError } from '../contract/errors.js';
 import { findUp } from '../os/find-up.js';
-import {
-  isElementTarget,
-  type ButtonOptions,
-  type ButtonResult,
-  type Capture,
-  type CaptureOptions,
-  type ClickOptions,
-  type ClickResult,
-  type DesktopOps,
-  type DisplayList,
-  type DragOptions,
-  type DragResult,
-  type ElementTarget,
-  type KeyOptions,
-  type KeyResult,
-  type PointerResult,
-  type PointerTarget,
-  type ScreenSize,
-  type ScrollOptions,
-  type ScrollResult,
-  type Target,
-  type TypeOptions,
-  type TypeResult,
-} from './desktop-ops.js';
+import type {
+  ButtonOptions,
+  ButtonResult,
+  Capture,
+  CaptureOptions,
+  ClickOptions,
+  ClickResult,
+  DesktopOps,
+  DisplayList,
+  DragOptions,
+  DragResult,
+  ElementTarget,
+  KeyOptions,
+  KeyResult,
+  PointerResult,
+  PointerTarget,
+  ScrollOptions,
+  ScrollResult,
+  Target,
+  TypeOptions,
+  TypeResult,
+} from '../contract/desktop.js';
+import type { ScreenSize } from '../contract/geometry.js';
 import { shortEnvironment } from '../process/child-env.js';
 import { missingDisplay } from './display-env.js';
 import { parseKeyCombo } from './keys.js';
 import { scrollClicks } from './scroll-units.js';
 import { planTyping } from './typing-plan.js';
 import { SnapshotRegistry } from './ui/snapshot-registry.js';
-import type { NativeSnapshot, UiFindOptions, UiFindResult, UiSnapshot, UiSnapshotOptions } from './ui/ui-model.js';
+import type { NativeSnapshot } from './ui/accessibility-provider.js';
+import type { UiFindOptions, UiFindResult, UiSnapshot, UiSnapshotOptions } from '../contract/ui.js';
 import { shapeTree, walk } from './ui/ui-tree.js';
 import {
   fromWireError,
@@ -93,6 +93,8 @@ const POINTER_RETRY_MS = 5000;
 /** A snapshot of a big window takes a while: more time than a click. */
 const SNAPSHOT_TIMEOUT_MS = 60_000;
 export const MAX_WAIT_MS = 30_000;
+
+const isElementTarget = (target: Target | undefined): target is ElementTarget => target !== undefined && typeof (target as ElementTarget).element === 'string';
 
 interface Pending {
   operation: string;

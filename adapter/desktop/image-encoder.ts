@@ -4,7 +4,7 @@
  * report). Runs only in the desktop worker, so the native library stays out of the server.
  */
 import type sharpFunction from 'sharp';
-import type { ImageFormat } from './desktop-ops.js';
+import type { ImageFormat } from '../contract/desktop.js';
 
 type Sharp = typeof sharpFunction;
 let sharpPromise: Promise<Sharp> | undefined;

@@ -8,7 +8,7 @@
 import { createRequire } from 'node:module';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type * as NutJs from '@nut-tree-fork/nut-js';
-import { adapterError } from '../errors.js';
+import { adapterError } from '../contract/errors.js';
 import { captureArea, displayAt, fitWithin, rectToPhysical, toPhysical } from './coordinates.js';
 import type {
   ButtonOptions,
@@ -26,12 +26,10 @@ import type {
   MouseButton,
   PointerResult,
   PointerTarget,
-  ScreenPoint,
-  ScreenRect,
-  ScreenSize,
   ScrollResult,
   TypeResult,
-} from './desktop-ops.js';
+} from '../contract/desktop.js';
+import type { ScreenPoint, ScreenRect, ScreenSize } from '../contract/geometry.js';
 import { DisplayLayout } from './display-layout.js';
 import { encodeFrame } from './image-encoder.js';
 import { nutKeyName, parseKeyCombo } from './keys.js';
@@ -39,8 +37,8 @@ import { requireMacGrant } from './mac-permissions.js';
 import { scrollClicks } from './scroll-units.js';
 import { clickSteps, dragSteps, wheelSteps, type PointerStep } from './pointer-actions.js';
 import { planTyping } from './typing-plan.js';
-import { loadAccessibilityProvider, type AccessibilityProvider } from './ui/accessibility-provider.js';
-import type { NativeSnapshot } from './ui/ui-model.js';
+import { loadAccessibilityProvider } from './ui/load-accessibility-provider.js';
+import type { AccessibilityProvider, NativeSnapshot } from './ui/accessibility-provider.js';
 import { localX11Address } from './x11/x11-address.js';
 import { X11Clipboard, type PasteOutcome } from './x11/x11-clipboard.js';
 import { X11Error } from './x11/x11-connection.js';

@@ -17,10 +17,10 @@
  * not have to guess, and never carry config values beyond root paths and patterns.
  */
 import type { Config } from '../config/schema.js';
-import { adapterError } from '../../adapter/errors.js';
+import { adapterError } from '../../adapter/contract/errors.js';
 import { memoize } from './memo.js';
-import type { GuardedPath } from '../../adapter/fs/file-ops.js';
-import type { PolicyPort } from '../../adapter/policy-port.js';
+import type { GuardedPath } from '../../adapter/contract/files.js';
+import type { PolicyPort } from '../../adapter/contract/policy-port.js';
 import { inputProblem, isInside, isRelativeInput, normalizeAbsolute, pathFlavor, relativeSegments, splitPath, type Platform } from './path-compare.js';
 import {
   BUILT_IN_SECRET_PATTERNS,

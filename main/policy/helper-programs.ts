@@ -3,7 +3,7 @@
  * server's PATH through the adapter's port, and never one inside a configured root, where a
  * tool or a command could have put a program of that name. Looked up once.
  */
-import type { PolicyPort } from '../../adapter/policy-port.js';
+import type { PolicyPort } from '../../adapter/contract/policy-port.js';
 import type { FilesystemPolicy } from './filesystem.js';
 
 export class HelperPrograms {

@@ -6,7 +6,7 @@
  * (id, client file) are read from the saved config at each connect. Electron-free: the
  * safeStorage store and the dialogs are injected by app-main.ts.
  */
-import type { PolicyPort } from '../../adapter/policy-port.js';
+import type { PolicyPort } from '../../adapter/contract/policy-port.js';
 import type { Config } from '../config/schema.js';
 import type { Logger } from '../log.js';
 import { downloadClient, DownloadError } from '../tunnel/download.js';

@@ -2,7 +2,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { PolicyPort } from '../../adapter/policy-port.js';
+import type { PolicyPort } from '../../adapter/contract/policy-port.js';
 import { FilesystemPolicy } from '../../main/policy/filesystem.js';
 import { HelperPrograms } from '../../main/policy/helper-programs.js';
 import { localPort } from '../helpers/adapter.js';

@@ -6,19 +6,10 @@
  * cannot crash the server the way native code can. Only a local X display qualifies; anything
  * else (and anything needing the keyboard or the accessibility tree) stays with the worker.
  */
-import { adapterError } from '../../errors.js';
+import { adapterError } from '../../contract/errors.js';
 import { displayAt, toPhysical } from '../coordinates.js';
-import type {
-  ButtonResult,
-  ClickResult,
-  DragResult,
-  MouseButton,
-  PointerResult,
-  PointerTarget,
-  ScreenPoint,
-  ScreenSize,
-  ScrollResult,
-} from '../desktop-ops.js';
+import type { ButtonResult, ClickResult, DragResult, MouseButton, PointerResult, PointerTarget, ScrollResult } from '../../contract/desktop.js';
+import type { ScreenPoint, ScreenSize } from '../../contract/geometry.js';
 import { DisplayLayout } from '../display-layout.js';
 import { clickSteps, dragSteps, totalDelayMs, wheelSteps, type PointerStep } from '../pointer-actions.js';
 import { nameRequest, wordRequest, X11Connection, X11Error } from './x11-connection.js';

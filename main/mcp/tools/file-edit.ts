@@ -1,10 +1,8 @@
 /** fs.edit and fs.patch: precise, all-or-nothing changes through the one filesystem policy. */
 import * as z from 'zod';
-import { adapterError } from '../../../adapter/errors.js';
-import type { PatchTarget } from '../../../adapter/fs/patch/commit-patch.js';
-import type { PatchOp } from '../../../adapter/fs/patch/patch-ops.js';
-import type { Policies } from '../tool.js';
-import { defineTool, DESTRUCTIVE } from '../tool.js';
+import { adapterError } from '../../../adapter/contract/errors.js';
+import type { PatchTarget, PatchOp } from '../../../adapter/contract/files.js';
+import { type Policies, defineTool, DESTRUCTIVE } from '../tool.js';
 import { canEdit, exclusive, pathInput, pathTarget, sha256Input, writeOptions } from './fs-common.js';
 
 const MAX_EDITS = 100;

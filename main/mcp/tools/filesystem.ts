@@ -4,7 +4,7 @@
  * (GuardedPath), so what was checked is what is used.
  */
 import * as z from 'zod';
-import { adapterError } from '../../../adapter/errors.js';
+import { adapterError } from '../../../adapter/contract/errors.js';
 import {
   canRead,
   canWrite,

@@ -3,7 +3,7 @@ import { interpretLaunchctlPrint, parseLaunchctlPrint, parsePrintDisabled, launc
 import { parseServiceName } from '../../../adapter/services/service-name.js';
 import { interpretSystemdShow, parseKeyValues, systemctlError } from '../../../adapter/services/systemd.js';
 import { parseScQuery, parseScStartType, scError } from '../../../adapter/services/windows-services.js';
-import { isComputerAdapterError } from '../../../adapter/errors.js';
+import { isComputerAdapterError } from '../../../adapter/contract/errors.js';
 
 const system = parseServiceName('nginx.service', 'test');
 const user = parseServiceName('user:syncthing.service', 'test');
