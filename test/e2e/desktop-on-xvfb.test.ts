@@ -20,7 +20,7 @@ import type { TestHttpServer } from '../helpers/servers.js';
 import { startDesktopServer } from '../adapter/desktop/fixtures/desktop-server.js';
 import { launchChromium, missingDesktopPrereq, onPath, skipDesktop, startXvfb, type Xvfb } from '../adapter/desktop/fixtures/xvfb.js';
 
-const PAGE = path.join(path.dirname(fileURLToPath(import.meta.url)), 'fixtures/desktop-page.html');
+const PAGE = path.join(path.dirname(fileURLToPath(import.meta.url)), '../adapter/desktop/fixtures/desktop-page.html');
 const BOX = { left: 600, top: 300, width: 200, height: 100, rgb: [12, 200, 180] };
 const BUTTON_CENTER = { x: 140, y: 70 };
 const ISSUE_TEXT = 'Hello, World! 123 @#$%^&*()_+{}|:"<>?~` ';

@@ -19,7 +19,7 @@ import { makeTempDir, removeDir } from '../helpers/temp.js';
 import { DESKTOP_ON, startDesktopServer } from '../adapter/desktop/fixtures/desktop-server.js';
 import { launchChromium, missingDesktopPrereq, skipDesktop, startSessionBus, startXvfb, type SessionBus, type Xvfb } from '../adapter/desktop/fixtures/xvfb.js';
 
-const PAGE = path.join(path.dirname(fileURLToPath(import.meta.url)), 'fixtures/ui-page.html');
+const PAGE = path.join(path.dirname(fileURLToPath(import.meta.url)), '../adapter/desktop/fixtures/ui-page.html');
 const SCREEN = { width: 2560, height: 1600 };
 const RIGHT = { x: 1280, y: 0, width: 1280, height: 1600 };
 const BUTTON_RGB = [200, 40, 40];

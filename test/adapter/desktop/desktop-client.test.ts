@@ -8,7 +8,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, test } from 'vitest';
-import { defaultWorkerPath, DesktopClient, MAX_WAIT_MS, type DesktopClientOptions } from '../../../adapter/desktop/desktop-client.js';
+import { DesktopClient, MAX_WAIT_MS, type DesktopClientOptions } from '../../../adapter/desktop/desktop-client.js';
+import { defaultWorkerPath } from '../../../adapter/desktop/worker-channel.js';
 import { forkWorker, type WorkerSpawner } from '../../../adapter/desktop/worker-process.js';
 import { makeTempDir, removeDir } from '../../helpers/temp.js';
 
