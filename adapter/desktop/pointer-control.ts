@@ -42,12 +42,33 @@ export class PointerControl<P extends PointerBackend = PointerBackend> {
     return this.pointer.canPress;
   }
 
+  /** Moves to a point or to an element's current centre, refusing one outside the desktop before anything moves. */
   async move(target: WorkerTarget, operation: string): Promise<PointerResult> {
-    return this.goTo(target, operation);
+    const desktop = await this.pointer.desktop();
+    let point: ScreenPoint;
+    let element: PointerResult['element'];
+    if (isRefTarget(target)) {
+      if (!this.options.elementBounds) throw adapterError('INVALID_INPUT', operation, 'this pointer cannot find elements');
+      const bounds = await this.options.elementBounds(target.ref, operation);
+      point = { x: bounds.x + Math.floor(bounds.width / 2), y: bounds.y + Math.floor(bounds.height / 2) };
+      if (point.x < 0 || point.y < 0 || point.x >= desktop.width || point.y >= desktop.height) {
+        throw adapterError(
+          'NOT_FOUND',
+          operation,
+          `element ${target.id} is outside the desktop now (centre ${point.x},${point.y}); scroll it into view and take a new ui.snapshot`,
+        );
+      }
+      element = { id: target.id, bounds };
+    } else {
+      point = toPhysical(target, desktop, operation);
+    }
+    const at = await this.located(await this.pointer.moveTo(point, operation), desktop);
+    return element ? { ...at, element } : at;
   }
 
   async position(operation: string): Promise<PointerResult> {
-    return this.here(operation);
+    const point = await this.pointer.position(operation);
+    return this.located(point, await this.pointer.desktop());
   }
 
   async click(target: WorkerTarget | undefined, button: MouseButton, clicks: 1 | 2 | 3, modifiers: Modifier[], operation: string): Promise<ClickResult> {
@@ -80,37 +101,8 @@ export class PointerControl<P extends PointerBackend = PointerBackend> {
   }
 
   /** At `target` (moving there first), or where the pointer is when there is none. */
-  async at(target: WorkerTarget | undefined, operation: string): Promise<PointerResult> {
-    return target ? this.goTo(target, operation) : this.here(operation);
-  }
-
-  /** Moves to a point or to an element's current centre, refusing one outside the desktop before anything moves. */
-  private async goTo(target: WorkerTarget, operation: string): Promise<PointerResult> {
-    const desktop = await this.pointer.desktop();
-    let point: ScreenPoint;
-    let element: PointerResult['element'];
-    if (isRefTarget(target)) {
-      if (!this.options.elementBounds) throw adapterError('INVALID_INPUT', operation, 'this pointer cannot find elements');
-      const bounds = await this.options.elementBounds(target.ref, operation);
-      point = { x: bounds.x + Math.floor(bounds.width / 2), y: bounds.y + Math.floor(bounds.height / 2) };
-      if (point.x < 0 || point.y < 0 || point.x >= desktop.width || point.y >= desktop.height) {
-        throw adapterError(
-          'NOT_FOUND',
-          operation,
-          `element ${target.id} is outside the desktop now (centre ${point.x},${point.y}); scroll it into view and take a new ui.snapshot`,
-        );
-      }
-      element = { id: target.id, bounds };
-    } else {
-      point = toPhysical(target, desktop, operation);
-    }
-    const at = await this.located(await this.pointer.moveTo(point, operation), desktop);
-    return element ? { ...at, element } : at;
-  }
-
-  private async here(operation: string): Promise<PointerResult> {
-    const point = await this.pointer.position(operation);
-    return this.located(point, await this.pointer.desktop());
+  private async at(target: WorkerTarget | undefined, operation: string): Promise<PointerResult> {
+    return target ? this.move(target, operation) : this.position(operation);
   }
 
   private async located(point: ScreenPoint, desktop: ScreenSize): Promise<PointerResult> {

@@ -1,8 +1,9 @@
 /** fs.edit and fs.patch: precise, all-or-nothing changes through the one filesystem policy. */
 import * as z from 'zod';
 import { adapterError } from '../../../adapter/contract/errors.js';
-import type { PatchTarget, PatchOp } from '../../../adapter/contract/files.js';
-import { type Policies, defineTool, DESTRUCTIVE } from '../tool.js';
+import type { PatchOp, PatchTarget } from '../../../adapter/contract/files.js';
+import type { Policies } from '../tool.js';
+import { defineTool, DESTRUCTIVE } from '../tool.js';
 import { canEdit, exclusive, pathInput, pathTarget, sha256Input, writeOptions } from './fs-common.js';
 
 const MAX_EDITS = 100;

@@ -1,7 +1,7 @@
 /**
  * The desktop client's process handling with real worker processes: a scripted stand-in worker
  * (fixtures/fake-worker.mjs) for crashes, hangs and protocol errors, so these run everywhere.
- * The real nut-js worker is exercised under Xvfb in desktop-xvfb.test.ts.
+ * The real nut-js worker is exercised under Xvfb in test/e2e/desktop-on-xvfb.test.ts.
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
