@@ -10,6 +10,11 @@ const ban = (name, message) => ({ name, message });
 const pattern = (group, message) => ({ group, message });
 const electron = ban('electron', 'rule 3: only main/tray/ (and its preload) imports electron');
 const mcpSdk = pattern(['@modelcontextprotocol/*'], 'rule 1: only main/mcp/ speaks MCP');
+/** Past the seam: anything in adapter/ but its contract. */
+const adapterInternals = (rule) => ({
+  regex: '(^|/)adapter/(?!contract/)',
+  message: `${rule}: import the adapter's types and errors from adapter/contract/ only`,
+});
 /** One folder's bans, with the rule each one keeps in its message. */
 const layer = (files, ignores, options) => ({ files: [files], ignores, rules: { 'no-restricted-imports': ['error', options] } });
 
@@ -46,17 +51,29 @@ export default tseslint.config(
   }),
   layer('main/mcp/tools/**/*.ts', [], {
     paths: [...nodeOnly.map((name) => ban(name, 'rule 2: a tool is one policy call plus one adapter call; it never touches fs or child_process')), electron],
-    patterns: [pattern(['**/host/**', '**/cli/**', '**/tray/**', '**/tunnel/**'], 'rule 2: a tool sees its ToolDeps only, never the host or an entry point')],
+    patterns: [
+      pattern(['**/host/**', '**/cli/**', '**/tray/**', '**/tunnel/**'], 'rule 2: a tool sees its ToolDeps only, never the host or an entry point'),
+      adapterInternals('rule 2'),
+    ],
   }),
   layer('main/mcp/**/*.ts', ['main/mcp/tools/**'], {
     paths: [electron],
-    patterns: [pattern(['**/host/**', '**/cli/**', '**/tray/**'], 'rule 2: the tool host is built by main/host/ and knows no entry point')],
+    patterns: [
+      pattern(['**/host/**', '**/cli/**', '**/tray/**'], 'rule 2: the tool host is built by main/host/ and knows no entry point'),
+      adapterInternals('rule 2'),
+    ],
   }),
   layer('main/**/*.ts', ['main/tray/**', 'main/policy/**', 'main/mcp/**'], {
     paths: [electron],
     patterns: [pattern(['**/tray/**'], 'rule 3: only the Electron shell in main/tray/ builds on main/tray/')],
   }),
-  layer('adapter/**/*.ts', [], {
+  layer('adapter/contract/**/*.ts', [], {
+    paths: [electron, ...nodeOnly.map((name) => ban(name, 'rule 10: the contract is types only'))],
+    patterns: [
+      pattern(['../*', 'node:*', '@*/*', 'zod'], 'rule 10: a contract file imports only other contract files (./x.js): it is what every adapter implements'),
+    ],
+  }),
+  layer('adapter/**/*.ts', ['adapter/contract/**'], {
     paths: [electron, ban('zod', 'rule 1: the adapter speaks plain TypeScript; schemas belong to the tools')],
     patterns: [mcpSdk, pattern(['**/main/**'], 'rule 1: adapter/ knows nothing of main/ (MCP, policy, config, host)')],
   }),

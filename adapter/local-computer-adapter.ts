@@ -7,11 +7,11 @@ import os from 'node:os';
 import { closeApp } from './apps/close-app.js';
 import { launchApp } from './apps/launch-app.js';
 import { openUrl } from './browser/open-url.js';
-import type { ComputerAdapter, SystemInfo } from './computer-adapter.js';
+import type { ComputerAdapter, SystemInfo } from './contract/computer-adapter.js';
 import { DesktopClient, type DesktopClientOptions } from './desktop/desktop-client.js';
 import { localFileOps } from './fs/local-file-ops.js';
 import { localPolicyPort } from './local-policy-port.js';
-import { createProcessOps } from './process/process-ops.js';
+import { createProcessOps } from './process/local-process-ops.js';
 import { serviceControl, serviceStatus } from './services/service-manager.js';
 
 export interface LocalAdapterOptions {

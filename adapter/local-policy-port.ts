@@ -1,10 +1,10 @@
 /** The PolicyPort answered from this computer's own filesystem, PATH and environment. */
 import fs from 'node:fs';
 import { entryType } from './fs/entry-type.js';
-import type { EntryFacts, PolicyPort } from './policy-port.js';
+import type { EntryFacts, PolicyPort } from './contract/policy-port.js';
 import { shortEnvironment } from './process/child-env.js';
 import { ownProcess, processIdentity } from './process/identity.js';
-import type { ProcessOps } from './process/process-ops.js';
+import type { ProcessOps } from './contract/processes.js';
 import { sandboxSupport } from './process/sandbox/support.js';
 
 const MISSING = new Set(['ENOENT', 'ENOTDIR']);

@@ -34,6 +34,18 @@ describe('eslint keeps the layers apart', () => {
     ['adapter/fs/probe.ts', "import { FilesystemPolicy } from '../../main/policy/filesystem.js';\nexport const x = FilesystemPolicy;", /rule 1/],
     ['adapter/fs/probe.ts', "import * as z from 'zod';\nexport const x = z;", /rule 1/],
     ['renderer/src/probe.ts', "import fs from 'node:fs';\nexport const x = fs;", /rule 4/],
+    [
+      'main/mcp/tools/probe.ts',
+      "import type { HandleStatus } from '../../../adapter/process/process-registry.js';\nexport type X = HandleStatus;",
+      /rule 2: import the adapter's types/,
+    ],
+    [
+      'main/policy/probe.ts',
+      "import { localPolicyPort } from '../../adapter/local-policy-port.js';\nexport const x = localPolicyPort;",
+      /rule 9: import the adapter's types/,
+    ],
+    ['adapter/contract/probe.ts', "import type { ProcessRegistry } from '../process/process-registry.js';\nexport type X = ProcessRegistry;", /rule 10/],
+    ['adapter/contract/probe.ts', "import fs from 'node:fs';\nexport const x = fs;", /rule 10/],
   ])('%s: %s is refused', async (file, code, rule) => {
     const messages = await bans(file, code);
     expect(messages).toHaveLength(1);
@@ -45,6 +57,8 @@ describe('eslint keeps the layers apart', () => {
     ['main/tray/probe.ts', "import { app } from 'electron';\nexport const x = app;"],
     ['main/host/probe.ts', "import { createServerFactory } from '../mcp/server.js';\nexport const x = createServerFactory;"],
     ['adapter/fs/probe.ts', "import fs from 'node:fs';\nexport const x = fs;"],
+    ['main/mcp/tools/probe.ts', "import type { HandleStatus } from '../../../adapter/contract/processes.js';\nexport type X = HandleStatus;"],
+    ['adapter/contract/probe.ts', "import type { ScreenRect } from './geometry.js';\nexport type X = ScreenRect;"],
   ])('%s: %s is allowed', async (file, code) => {
     expect(await bans(file, code)).toEqual([]);
   });

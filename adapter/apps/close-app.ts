@@ -5,10 +5,10 @@
  * first (SIGTERM; taskkill without /F sends WM_CLOSE on Windows), then, with `force`, a kill.
  */
 import { readFile } from 'node:fs/promises';
-import { adapterError } from '../errors.js';
+import { adapterError } from '../contract/errors.js';
 import { system32 } from '../os/system-root.js';
 import { runOsTool } from '../services/os-tool.js';
-import type { CloseAppOptions, CloseAppResult } from './app-ops.js';
+import type { CloseAppOptions, CloseAppResult } from '../contract/apps.js';
 import { describeTarget, findProcesses, runsTarget, type ExecutableTarget } from './app-processes.js';
 
 const OP = 'app.close';

@@ -5,8 +5,8 @@
 import { spawn } from 'node:child_process';
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
-import { adapterError } from '../errors.js';
-import type { AppSpec } from './app-ops.js';
+import { adapterError } from '../contract/errors.js';
+import type { AppSpec } from '../contract/apps.js';
 import { shortEnvironment } from '../process/child-env.js';
 
 const OP = 'app.launch';

@@ -19,7 +19,7 @@
  */
 import { spawn } from 'node:child_process';
 import path from 'node:path';
-import { adapterError } from '../errors.js';
+import { adapterError } from '../contract/errors.js';
 import { system32 } from '../os/system-root.js';
 import { shortEnvironment } from '../process/child-env.js';
 

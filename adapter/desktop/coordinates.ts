@@ -3,8 +3,9 @@
  * what a capture covers, and the downscale that fits a capture into the requested limits.
  * Pure functions; the worker calls them with the real screen size.
  */
-import { adapterError } from '../errors.js';
-import type { CoordinateSpace, PointerTarget, ScreenPoint, ScreenRect, ScreenSize } from './desktop-ops.js';
+import { adapterError } from '../contract/errors.js';
+import type { CoordinateSpace, PointerTarget } from '../contract/desktop.js';
+import type { ScreenPoint, ScreenRect, ScreenSize } from '../contract/geometry.js';
 
 const dims = (s: ScreenSize) => `${s.width}x${s.height}`;
 

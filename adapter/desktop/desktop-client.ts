@@ -1,61 +1,50 @@
 /**
  * DesktopOps for the server process: every call runs in a separate worker process that owns
- * nut-js (native code that can segfault), started on first use and kept warm. A worker crash
- * or hang fails the calls in flight with OS_ERROR / TIMEOUT, never the server, and the next
- * call starts a fresh worker. Input is validated here first, so a bad key name or text needs
- * neither a worker nor a display.
+ * the desktop backend's native code (nut-js, which can segfault), through worker-channel.ts, so a
+ * worker crash or hang fails calls, never the server. Pointer calls run in this process instead
+ * when the session's backend offers an in-process pointer (the X11 protocol on a local display).
+ * Input is validated here first, so a bad key name or text needs neither a worker nor a display.
  */
-import fs from 'node:fs';
-import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { fileURLToPath } from 'node:url';
-import { adapterError } from '../errors.js';
-import { findUp } from '../os/find-up.js';
-import {
-  isElementTarget,
-  type ButtonOptions,
-  type ButtonResult,
-  type Capture,
-  type CaptureOptions,
-  type ClickOptions,
-  type ClickResult,
-  type DesktopOps,
-  type DisplayList,
-  type DragOptions,
-  type DragResult,
-  type ElementTarget,
-  type KeyOptions,
-  type KeyResult,
-  type PointerResult,
-  type PointerTarget,
-  type ScreenSize,
-  type ScrollOptions,
-  type ScrollResult,
-  type Target,
-  type TypeOptions,
-  type TypeResult,
-} from './desktop-ops.js';
+import type {
+  ButtonOptions,
+  ButtonResult,
+  Capture,
+  CaptureOptions,
+  ClickOptions,
+  ClickResult,
+  DesktopOps,
+  DisplayList,
+  DragOptions,
+  DragResult,
+  ElementTarget,
+  KeyOptions,
+  KeyResult,
+  PointerResult,
+  PointerTarget,
+  ScrollOptions,
+  ScrollResult,
+  Target,
+  TypeOptions,
+  TypeResult,
+} from '../contract/desktop.js';
+import { adapterError } from '../contract/errors.js';
+import type { ScreenSize } from '../contract/geometry.js';
+import type { UiFindOptions, UiFindResult, UiSnapshot, UiSnapshotOptions } from '../contract/ui.js';
 import { shortEnvironment } from '../process/child-env.js';
-import { missingDisplay } from './display-env.js';
+import type { InProcessPointer } from './desktop-backend.js';
+import { DisplayLayout } from './display-layout.js';
 import { parseKeyCombo } from './keys.js';
+import { chooseBackend, sessionProblem } from './load-desktop-backend.js';
+import { PointerControl } from './pointer-control.js';
 import { scrollClicks } from './scroll-units.js';
 import { planTyping } from './typing-plan.js';
+import type { NativeSnapshot } from './ui/accessibility-provider.js';
 import { SnapshotRegistry } from './ui/snapshot-registry.js';
-import type { NativeSnapshot, UiFindOptions, UiFindResult, UiSnapshot, UiSnapshotOptions } from './ui/ui-model.js';
 import { shapeTree, walk } from './ui/ui-tree.js';
-import {
-  fromWireError,
-  isRefTarget,
-  isWorkerResponse,
-  OPERATION_NAMES,
-  type DesktopOp,
-  type RefTarget,
-  type WorkerOps,
-  type WorkerRequest,
-  type WorkerTarget,
-} from './worker-protocol.js';
-import { X11Pointer } from './x11/x11-pointer.js';
-import { forkWorker, type WorkerExit, type WorkerHandle, type WorkerSpawner } from './worker-process.js';
+import { WorkerChannel, type Args, type Result } from './worker-channel.js';
+import { isRefTarget, OPERATION_NAMES, type DesktopOp, type RefTarget, type WorkerTarget } from './worker-protocol.js';
+import { forkWorker, type WorkerSpawner } from './worker-process.js';
 
 export interface DesktopClientOptions {
   /** The worker's environment (its display); defaults to the short environment of this process's. */
@@ -70,8 +59,9 @@ export interface DesktopClientOptions {
   /** Where snapshot handles live; one per client by default. */
   snapshots?: SnapshotRegistry;
   /**
-   * Move and read the pointer in this process over the X11 protocol when the display is a local
-   * X display (Linux only; default true there). Off, or when it cannot connect, the worker does it.
+   * Move and read the pointer in this process when the session's backend offers a pointer for it
+   * (the X11 protocol on a local X display; Linux only, default true there). Off, or when it
+   * cannot connect, the worker does it.
    */
   inProcessPointer?: boolean;
 }
@@ -94,36 +84,16 @@ const POINTER_RETRY_MS = 5000;
 const SNAPSHOT_TIMEOUT_MS = 60_000;
 export const MAX_WAIT_MS = 30_000;
 
-interface Pending {
-  operation: string;
-  resolve(value: unknown): void;
-  reject(error: Error): void;
-  timer: NodeJS.Timeout;
-}
-
-interface Worker {
-  handle: WorkerHandle;
-  pending: Map<number, Pending>;
-  /** Why we stopped it, when we did (a timeout, close()). */
-  stopReason?: string;
-  /** Waiting for the calls in flight to end (an in-process pointer call, next in order). */
-  drained: Array<() => void>;
-}
-
-type Args<K extends DesktopOp> = Parameters<WorkerOps[K]>;
-type Result<K extends DesktopOp> = Awaited<ReturnType<WorkerOps[K]>>;
+const isElementTarget = (target: Target | undefined): target is ElementTarget => target !== undefined && typeof (target as ElementTarget).element === 'string';
 
 export class DesktopClient implements DesktopOps {
   private readonly env: NodeJS.ProcessEnv;
   private readonly platform: NodeJS.Platform;
-  private readonly spawn: WorkerSpawner;
-  private readonly workerPath: string | undefined;
   private readonly timeoutMs: number;
   private readonly snapshots: SnapshotRegistry;
-  private worker: Worker | undefined;
-  private nextId = 1;
+  private readonly worker: WorkerChannel;
   private readonly inProcessPointer: boolean;
-  private pointer: Promise<X11Pointer | undefined> | undefined;
+  private pointer: Promise<PointerControl<InProcessPointer> | undefined> | undefined;
   private pointerRetryAt = 0;
   /** In-process pointer calls in order: the last one, and how many are queued or running. */
   private pointerTurn: Promise<unknown> = Promise.resolve();
@@ -134,21 +104,20 @@ export class DesktopClient implements DesktopOps {
   constructor(options: DesktopClientOptions = {}) {
     this.env = options.env ?? shortEnvironment(process.env);
     this.platform = options.platform ?? process.platform;
-    this.spawn = options.spawn ?? forkWorker;
-    this.workerPath = options.workerPath;
     this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     this.snapshots = options.snapshots ?? new SnapshotRegistry();
+    this.worker = new WorkerChannel({ env: this.env, spawn: options.spawn ?? forkWorker, workerPath: options.workerPath });
     this.inProcessPointer = options.inProcessPointer ?? this.platform === 'linux';
   }
 
   /** The running worker's pid (diagnostics and tests). */
   get workerPid(): number | undefined {
-    return this.worker?.handle.pid;
+    return this.worker.pid;
   }
 
   /** Calls sent to the worker and not answered yet (diagnostics and tests). */
   get callsInFlight(): number {
-    return this.worker?.pending.size ?? 0;
+    return this.worker.callsInFlight;
   }
 
   async listDisplays(): Promise<DisplayList> {
@@ -178,7 +147,7 @@ export class DesktopClient implements DesktopOps {
     const args: Args<'click'> = [{ ...options, target }];
     // modifiers need the keyboard and an element its bounds: both are the worker's
     if (options.modifiers.length > 0 || isRefTarget(target)) return this.call('click', args);
-    return this.pointerCall((pointer) => pointer.canPress && pointer.click(target, options.button, options.clicks, OPERATION_NAMES.click), 'click', args);
+    return this.pointerCall((pointer) => pointer.canPress && pointer.click(target, options.button, options.clicks, [], OPERATION_NAMES.click), 'click', args);
   }
 
   async scroll(options: ScrollOptions): Promise<ScrollResult> {
@@ -313,15 +282,8 @@ export class DesktopClient implements DesktopOps {
     this.closes++;
     const pointer = this.pointer;
     this.pointer = undefined;
-    (await pointer)?.close();
-    const worker = this.worker;
-    if (!worker) return;
-    this.worker = undefined;
-    await new Promise<void>((resolve) => {
-      worker.handle.setBusy?.(true); // keep the event loop alive until the exit arrives
-      worker.handle.onExit(() => resolve());
-      this.stop(worker, 'the desktop adapter was closed');
-    });
+    (await pointer)?.pointer.close();
+    await this.worker.close('the desktop adapter was closed');
   }
 
   private call<K extends DesktopOp>(op: K, args: Args<K>, timeoutMs = this.timeoutMs, operation = OPERATION_NAMES[op]): Promise<Result<K>> {
@@ -331,26 +293,26 @@ export class DesktopClient implements DesktopOps {
   }
 
   /**
-   * A pointer call in this process when the X11 pointer is available, else in the worker. Either
-   * way it runs after the worker's calls in flight and before any worker call made after it.
+   * A pointer call in this process when the session offers an in-process pointer, else in the
+   * worker. Either way it runs after the worker's calls in flight and before any worker call made after it.
    */
   private pointerCall<K extends DesktopOp>(
     /** The call in this process, or false when this pointer cannot make it (no XTest). */
-    run: (pointer: X11Pointer) => Promise<Result<K>> | false,
+    run: (pointer: PointerControl) => Promise<Result<K>> | false,
     op: K,
     args: Args<K>,
     timeoutMs = this.timeoutMs,
     operation = OPERATION_NAMES[op],
   ): Promise<Result<K>> {
     if (!this.inProcessPointer || (!this.pointer && Date.now() < this.pointerRetryAt)) return this.call(op, args, timeoutMs, operation);
-    const problem = missingDisplay(this.platform, this.env);
+    const problem = sessionProblem(this.platform, this.env);
     if (problem) return Promise.reject(adapterError('OS_ERROR', operation, problem));
     this.pointerCalls++;
     const closes = this.closes;
     const turn = this.pointerTurn.then(async (): Promise<Result<K>> => {
-      await this.drained();
+      await this.worker.drained();
       if (this.closes !== closes) throw adapterError('OS_ERROR', operation, `${operation} was not run: the desktop adapter was closed while it waited`);
-      const pointer = await this.x11Pointer();
+      const pointer = await this.connectedPointer();
       return (pointer && run(pointer)) || this.send(op, args, timeoutMs, operation);
     });
     this.pointerTurn = turn.then(
@@ -361,135 +323,26 @@ export class DesktopClient implements DesktopOps {
   }
 
   /** The connected in-process pointer, or undefined (off, or it could not connect: the worker moves the pointer, and a new try comes later). */
-  private async x11Pointer(): Promise<X11Pointer | undefined> {
-    if ((await this.pointer)?.closed) this.pointer = undefined;
+  private async connectedPointer(): Promise<PointerControl<InProcessPointer> | undefined> {
+    if ((await this.pointer)?.pointer.closed) this.pointer = undefined;
     if (!this.pointer) {
       if (Date.now() < this.pointerRetryAt) return undefined;
-      this.pointer = X11Pointer.connect(this.env, this.timeoutMs).catch(() => {
-        this.pointerRetryAt = Date.now() + POINTER_RETRY_MS;
-        this.pointer = undefined;
-        return undefined;
-      });
+      const connect = chooseBackend(this.platform, this.env)?.inProcessPointer;
+      const layout = new DisplayLayout(this.platform, this.env);
+      this.pointer = (connect ? connect(this.env, this.timeoutMs) : Promise.reject(new Error('no in-process pointer')))
+        .then((pointer) => new PointerControl(pointer, { displays: (desktop) => layout.of(desktop, 1) }))
+        .catch(() => {
+          this.pointerRetryAt = Date.now() + POINTER_RETRY_MS;
+          this.pointer = undefined;
+          return undefined;
+        });
     }
     return this.pointer;
   }
 
-  /** Resolves when the worker has no call in flight. */
-  private drained(): Promise<void> {
-    const worker = this.worker;
-    if (!worker || worker.pending.size === 0) return Promise.resolve();
-    return new Promise((resolve) => worker.drained.push(resolve));
-  }
-
   private send<K extends DesktopOp>(op: K, args: Args<K>, timeoutMs = this.timeoutMs, operation = OPERATION_NAMES[op]): Promise<Result<K>> {
-    const problem = missingDisplay(this.platform, this.env);
+    const problem = sessionProblem(this.platform, this.env);
     if (problem) return Promise.reject(adapterError('OS_ERROR', operation, problem));
-    let worker: Worker;
-    try {
-      worker = this.ensureWorker(operation);
-    } catch (error) {
-      return Promise.reject(error);
-    }
-    const id = this.nextId++;
-    return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => {
-        worker.pending.delete(id);
-        reject(
-          adapterError(
-            'TIMEOUT',
-            operation,
-            `${operation} did not finish within ${timeoutMs} ms; the desktop worker was stopped and the next call starts a new one`,
-          ),
-        );
-        this.stop(worker, `an earlier ${operation} call timed out`);
-      }, timeoutMs);
-      worker.pending.set(id, { operation, resolve: resolve as (value: unknown) => void, reject, timer });
-      worker.handle.setBusy?.(true);
-      const request: WorkerRequest = { id, op, args: args as unknown[] };
-      try {
-        worker.handle.send(request);
-      } catch {
-        // the worker is going away; its exit fails this call with the reason
-        this.stop(worker, 'the desktop worker stopped accepting calls');
-      }
-    });
+    return this.worker.send(op, args, timeoutMs, operation);
   }
-
-  private ensureWorker(operation: string): Worker {
-    if (this.worker) return this.worker;
-    const modulePath = this.workerPath ?? defaultWorkerPath();
-    if (!fs.existsSync(modulePath)) {
-      throw adapterError('OS_ERROR', operation, `the desktop worker is missing (${modulePath}); build the project with "npm run build"`);
-    }
-    let handle: WorkerHandle;
-    try {
-      handle = this.spawn(modulePath, this.env);
-    } catch (error) {
-      throw adapterError('OS_ERROR', operation, `could not start the desktop worker: ${(error as Error).message ?? 'unknown error'}`);
-    }
-    const worker: Worker = { handle, pending: new Map(), drained: [] };
-    handle.onMessage((message) => this.settle(worker, message));
-    handle.onExit((exit) => this.exited(worker, exit));
-    this.worker = worker;
-    return worker;
-  }
-
-  private settle(worker: Worker, message: unknown): void {
-    if (!isWorkerResponse(message)) return;
-    const pending = worker.pending.get(message.id);
-    if (!pending) return; // already timed out
-    worker.pending.delete(message.id);
-    clearTimeout(pending.timer);
-    if (worker.pending.size === 0) {
-      worker.handle.setBusy?.(false);
-      for (const resolve of worker.drained.splice(0)) resolve();
-    }
-    if (message.ok) pending.resolve(message.result);
-    else pending.reject(fromWireError(message.error, pending.operation));
-  }
-
-  private stop(worker: Worker, reason: string): void {
-    worker.stopReason ??= reason;
-    if (this.worker === worker) this.worker = undefined;
-    worker.handle.kill();
-  }
-
-  private exited(worker: Worker, exit: WorkerExit): void {
-    if (this.worker === worker) this.worker = undefined;
-    worker.handle.setBusy?.(false);
-    for (const pending of worker.pending.values()) {
-      clearTimeout(pending.timer);
-      pending.reject(adapterError('OS_ERROR', pending.operation, crashMessage(pending.operation, exit, worker), { exitCode: exit.code, signal: exit.signal }));
-    }
-    worker.pending.clear();
-    for (const resolve of worker.drained.splice(0)) resolve();
-  }
-}
-
-function crashMessage(operation: string, exit: WorkerExit, worker: Worker): string {
-  if (worker.stopReason) return `${operation} was interrupted: the desktop worker was stopped because ${worker.stopReason}; try again`;
-  const how = exit.signal ? `signal ${exit.signal}` : exit.code === null ? 'it could not start' : `exit code ${exit.code}`;
-  const base = `the desktop worker stopped unexpectedly (${how}) during ${operation}; this call failed and the next call starts a new worker`;
-  const stderr = worker.handle.stderrTail?.() ?? '';
-  // Xlib's default handler exits the process on a protocol error; XTest refuses a key with no keycode in the keymap.
-  if (/X Error of failed request:\s+BadValue[\s\S]*X_XTestFakeInput/.test(stderr)) {
-    return `${base}. The X server refused the input event: the key has no keycode in this keyboard map (F13-F24 and media keys often have none)`;
-  }
-  const noDisplay = /could not open (main )?display/i.test(stderr);
-  const segfault = exit.signal === 'SIGSEGV' || exit.code === 139;
-  if (noDisplay || segfault) {
-    return `${base}. nut-js ${noDisplay ? 'could not open the display' : 'crashed in native code'}: check that DISPLAY names a running X server this user may access (and XAUTHORITY, if it needs one)`;
-  }
-  return base;
-}
-
-/**
- * The compiled worker, out/adapter/desktop/desktop-worker.js: next to this module when it runs
- * compiled, found from an ancestor when it is bundled (out/main/chunks/) or loaded from its
- * TypeScript source (vitest). electron-vite builds pass `workerPath`.
- */
-export function defaultWorkerPath(): string {
-  const worker = path.join('adapter', 'desktop', 'desktop-worker.js');
-  const found = findUp(import.meta.url, ['desktop-worker.js', worker, path.join('out', worker)]);
-  return found ?? fileURLToPath(new URL('../../out/adapter/desktop/desktop-worker.js', import.meta.url));
 }

@@ -1,9 +1,10 @@
 /**
- * Entry point of the desktop worker process: the only process that loads nut-js. It answers
- * WorkerRequests one at a time, in order (input events must not interleave), over the Node
- * IPC channel (child_process.fork) or Electron's parentPort (utilityProcess.fork).
+ * Entry point of the desktop worker process: the only process that loads the desktop backend's
+ * native code (nut-js). It answers WorkerRequests one at a time, in order (input events must
+ * not interleave), over the Node IPC channel (child_process.fork) or Electron's parentPort
+ * (utilityProcess.fork).
  */
-import { NutDesktop } from './nut-desktop.js';
+import { DesktopSession } from './desktop-session.js';
 import { isWorkerRequest, OPERATION_NAMES, toWireError, type WorkerRequest, type WorkerResponse } from './worker-protocol.js';
 
 interface ParentPort {
@@ -18,12 +19,12 @@ const send = (response: WorkerResponse): void => {
   else process.send?.(response);
 };
 
-let desktop: NutDesktop | undefined;
+let desktop: DesktopSession | undefined;
 let queue: Promise<void> = Promise.resolve();
 
 async function handle(request: WorkerRequest): Promise<void> {
   try {
-    desktop ??= NutDesktop.load(); // first use: loads nut-js and opens the display
+    desktop ??= await DesktopSession.load(); // first use: loads the backend, which opens the display
     const method = desktop[request.op] as (...args: unknown[]) => Promise<unknown>;
     const result = await method.apply(desktop, request.args);
     send({ id: request.id, ok: true, result });

@@ -3,7 +3,8 @@
  * so it is re-read at most every 2 s, at once when the desktop's size changes, and always for
  * calls that name a display (they must see a layout change immediately).
  */
-import type { DisplayInfo, ScreenSize } from './desktop-ops.js';
+import type { DisplayInfo } from '../contract/desktop.js';
+import type { ScreenSize } from '../contract/geometry.js';
 import { listDisplays } from './displays.js';
 
 const TTL_MS = 2000;

@@ -7,7 +7,8 @@
  */
 import { execFile } from 'node:child_process';
 import { helperEnvironment } from '../process/child-env.js';
-import type { DisplayInfo, ScreenSize } from './desktop-ops.js';
+import type { DisplayInfo } from '../contract/desktop.js';
+import type { ScreenSize } from '../contract/geometry.js';
 
 // " 0: +*DP-1 2560/597x1440/336+0+0  DP-1"  ('+' automatic, '*' primary; the last word is the output)
 const MONITOR_LINE = /^\s*(\d+):\s+([+*]*)(\S+)\s+(\d+)\/\d+x(\d+)\/\d+\+(-?\d+)\+(-?\d+)/;

@@ -4,7 +4,8 @@
  * report). Runs only in the desktop worker, so the native library stays out of the server.
  */
 import type sharpFunction from 'sharp';
-import type { ImageFormat } from './desktop-ops.js';
+import type { ImageFormat } from '../contract/desktop.js';
+import type { RawFrame } from './desktop-backend.js';
 
 type Sharp = typeof sharpFunction;
 let sharpPromise: Promise<Sharp> | undefined;
@@ -17,15 +18,6 @@ async function loadSharp(): Promise<Sharp> {
     return sharp;
   });
   return sharpPromise;
-}
-
-export interface RawFrame {
-  /** BGRA as nut-js returns it on every platform; the alpha byte is not meaningful. */
-  data: Buffer;
-  width: number;
-  height: number;
-  /** Bytes per row (may include padding). */
-  byteWidth: number;
 }
 
 export const JPEG_QUALITY = 80;

@@ -3,7 +3,7 @@
  * canonical names, and the nut-js `Key` enum member each name presses. Pure data, no nut-js
  * import, so the server validates before any worker or native code is involved.
  */
-import { adapterError } from '../errors.js';
+import { adapterError } from '../contract/errors.js';
 
 export const MODIFIERS = ['ctrl', 'alt', 'shift', 'cmd'] as const;
 export type Modifier = (typeof MODIFIERS)[number];

@@ -7,7 +7,7 @@
  * installs on macOS; without it the check is skipped.
  */
 import { createRequire } from 'node:module';
-import { adapterError } from '../errors.js';
+import { adapterError } from '../contract/errors.js';
 
 interface MacPermissions {
   getAuthStatus(type: 'screen' | 'accessibility'): string;

@@ -4,7 +4,8 @@
  * doing the waiting through XTest's delays). Clicks of a double or triple click come 30 ms apart,
  * wheel clicks one at a time 8 ms apart, drags move in steps of at most 20 px.
  */
-import type { MouseButton, ScreenPoint } from './desktop-ops.js';
+import type { MouseButton } from '../contract/desktop.js';
+import type { ScreenPoint } from '../contract/geometry.js';
 
 /** One thing the pointer does, `delayMs` after the step before it. */
 export type PointerStep = { delayMs: number } & (

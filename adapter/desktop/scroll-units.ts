@@ -4,7 +4,7 @@
  * Windows, whose WHEEL_DELTA is 120). Lines and pixels are converted at those conventions,
  * rounded to whole clicks, and never to zero for a non-zero request.
  */
-import { adapterError } from '../errors.js';
+import { adapterError } from '../contract/errors.js';
 
 export const LINES_PER_CLICK = 3;
 export const PIXELS_PER_CLICK = 120;

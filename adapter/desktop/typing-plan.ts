@@ -9,7 +9,7 @@
  * KEYEVENTF_UNICODE), independent of the layout, so text is passed through as is.
  * Everywhere: newline is the Enter key and tab the Tab key; other control characters are refused.
  */
-import { adapterError } from '../errors.js';
+import { adapterError } from '../contract/errors.js';
 
 export type TypingStep = { kind: 'key'; key: string; shift: boolean } | { kind: 'text'; text: string } | { kind: 'paste'; text: string };
 

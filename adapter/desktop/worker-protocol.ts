@@ -7,7 +7,7 @@
  * client's snapshot registry resolved them), files are written by the client, waits never
  * reach the worker.
  */
-import { adapterError, isComputerAdapterError, type ComputerAdapterError } from '../errors.js';
+import { adapterError, isComputerAdapterError, type ComputerAdapterError } from '../contract/errors.js';
 import type {
   ButtonOptions,
   ButtonResult,
@@ -22,12 +22,12 @@ import type {
   KeyResult,
   PointerResult,
   PointerTarget,
-  ScreenSize,
   ScrollOptions,
   ScrollResult,
   TypeResult,
-} from './desktop-ops.js';
-import type { NativeSnapshot } from './ui/ui-model.js';
+} from '../contract/desktop.js';
+import type { ScreenSize } from '../contract/geometry.js';
+import type { NativeSnapshot } from './ui/accessibility-provider.js';
 
 /** An element to act on: its native ref and the id the caller knows it by. */
 export interface RefTarget {

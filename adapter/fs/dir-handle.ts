@@ -8,7 +8,7 @@
  */
 import fs from 'node:fs';
 import nodePath from 'node:path';
-import { adapterError } from '../errors.js';
+import { adapterError } from '../contract/errors.js';
 import { descriptorPath, HANDLE_PATHS, realPathOfDescriptorSync, realPathOfOpened } from './opened-path.js';
 
 const { O_RDONLY, O_DIRECTORY = 0, O_NOFOLLOW = 0 } = fs.constants;

@@ -5,20 +5,13 @@
  * A file with CRLF line endings throughout is edited as LF text when the edits use LF, and
  * keeps CRLF; a file with mixed endings is edited as it is.
  */
-import { adapterError } from '../errors.js';
-import type { GuardedPath, WriteOptions } from './file-ops.js';
+import { adapterError } from '../contract/errors.js';
+import type { EditResult, GuardedPath, TextEdit, WriteOptions } from '../contract/files.js';
 import { isCrlfThroughout } from './line-endings.js';
 import { diffSummary } from './patch/diff-summary.js';
 import { readTextFile } from './read-text.js';
-import { applyEdits, type TextEdit } from './text-edits.js';
+import { applyEdits } from './text-edits.js';
 import { writeTextFile } from './write-text.js';
-
-export interface EditResult {
-  sha256: string;
-  replacements: number;
-  bytesWritten: number;
-  diff: string;
-}
 
 export async function editTextFile(file: GuardedPath, edits: readonly TextEdit[], options: WriteOptions & { maxBytes: number }): Promise<EditResult> {
   const current = await readWhole(file, options.maxBytes, 'fs.edit', options.signal);

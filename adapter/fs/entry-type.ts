@@ -1,5 +1,5 @@
 import type fs from 'node:fs';
-import type { EntryType } from './file-ops.js';
+import type { EntryType } from '../contract/files.js';
 
 export function entryType(stat: fs.Stats | fs.Dirent): EntryType {
   if (stat.isSymbolicLink()) return 'symlink';

@@ -1,4 +1,4 @@
-import { adapterError, isComputerAdapterError, type ErrorCode } from '../errors.js';
+import { adapterError, isComputerAdapterError, type ErrorCode } from '../contract/errors.js';
 
 const byErrno: Record<string, [ErrorCode, string]> = {
   ENOENT: ['NOT_FOUND', 'does not exist'],

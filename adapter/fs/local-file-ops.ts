@@ -2,11 +2,11 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import nodePath from 'node:path';
-import { adapterError } from '../errors.js';
+import { adapterError } from '../contract/errors.js';
 import { withDirectory, type DirHandle } from './dir-handle.js';
 import { fsError } from './fs-errors.js';
 import { entryType } from './entry-type.js';
-import type { DirEntry, FileOps } from './file-ops.js';
+import type { DirEntry, FileOps } from '../contract/files.js';
 import { readTextFile } from './read-text.js';
 import { inParent } from './in-parent.js';
 import { removeEntry } from './remove-entry.js';

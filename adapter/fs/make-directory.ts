@@ -1,9 +1,9 @@
 /** fs.mkdir, and the folders fs.patch creates for new files: each level made from its opened parent. */
 import fs from 'node:fs';
 import nodePath from 'node:path';
-import { adapterError } from '../errors.js';
+import { adapterError } from '../contract/errors.js';
 import { withDirectory } from './dir-handle.js';
-import type { GuardedPath } from './file-ops.js';
+import type { GuardedPath } from '../contract/files.js';
 import { fsError } from './fs-errors.js';
 
 const op = 'fs.mkdir';

@@ -11,7 +11,7 @@
  * create beside it) remains possible there; docs/TOOLS.md and README say so.
  */
 import fs from 'node:fs';
-import { adapterError } from '../errors.js';
+import { adapterError } from '../contract/errors.js';
 
 export const HANDLE_PATHS = process.platform === 'linux' && procSelfFdWorks();
 

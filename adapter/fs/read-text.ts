@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
-import { adapterError } from '../errors.js';
+import { adapterError } from '../contract/errors.js';
 import { fsError } from './fs-errors.js';
-import type { GuardedPath, ReadOptions, TextFileRead } from './file-ops.js';
+import type { GuardedPath, ReadOptions, TextFileRead } from '../contract/files.js';
 import { realPathOfDescriptorSync, realPathOfOpened } from './opened-path.js';
 
 // No-follow for the last component; non-blocking so a FIFO cannot hang the thread pool (no effect on files).

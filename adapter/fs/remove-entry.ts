@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import { entryType } from './entry-type.js';
-import type { EntryType, GuardedPath } from './file-ops.js';
+import type { EntryType, GuardedPath } from '../contract/files.js';
 import { fsError } from './fs-errors.js';
 import { inParent } from './in-parent.js';
 import { confirmTree, removeTreeEntry } from './tree.js';

@@ -2,20 +2,10 @@
 import fs from 'node:fs';
 import nodePath from 'node:path';
 import { withDirectory, withDirectorySync } from './dir-handle.js';
-import type { EntryType, GuardedPath } from './file-ops.js';
+import type { EntryStat, GuardedPath } from '../contract/files.js';
 import { fsError } from './fs-errors.js';
 import { entryType } from './entry-type.js';
 import { hashEntry } from './write-text.js';
-
-export interface EntryStat {
-  type: EntryType;
-  size: number;
-  /** Permission bits in octal, e.g. "0644". */
-  mode: string;
-  mtime: string;
-  links: number;
-  sha256?: string;
-}
 
 /**
  * Without a hash the whole work is an open, a readlink, an lstat and a close, microseconds each:

@@ -3,13 +3,8 @@
  * previous ones produced; one that finds nothing, or finds several places without
  * `replaceAll`, fails the whole call with the line numbers a model needs to make it precise.
  */
-import { adapterError } from '../errors.js';
-
-export interface TextEdit {
-  oldText: string;
-  newText: string;
-  replaceAll?: boolean;
-}
+import { adapterError } from '../contract/errors.js';
+import type { TextEdit } from '../contract/files.js';
 
 const op = 'fs.edit';
 const MAX_LINES_LISTED = 20;

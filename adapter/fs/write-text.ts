@@ -1,9 +1,9 @@
 import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import nodePath from 'node:path';
-import { adapterError } from '../errors.js';
+import { adapterError } from '../contract/errors.js';
 import { withDirectory, type DirHandle } from './dir-handle.js';
-import type { GuardedPath, TextFileWrite, WriteMode, WriteOptions } from './file-ops.js';
+import type { GuardedPath, TextFileWrite, WriteMode, WriteOptions } from '../contract/files.js';
 import { fsError } from './fs-errors.js';
 import { cancelled, READ_FLAGS } from './read-text.js';
 

@@ -4,7 +4,8 @@
  * bound no matter how much the child writes.
  */
 import { utf8Boundary } from './utf8.js';
-import { describeOutput, type BinaryOutput } from './output-text.js';
+import { describeOutput } from './output-text.js';
+import type { BinaryOutput } from '../contract/processes.js';
 
 export class BoundedOutput {
   private readonly chunks: Buffer[] = [];

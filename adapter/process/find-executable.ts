@@ -9,21 +9,9 @@
  */
 import { accessSync, constants, lstatSync, readlinkSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
+import type { FoundExecutable } from '../contract/processes.js';
 
 const DEFAULT_PATHEXT = '.COM;.EXE;.BAT;.CMD';
-
-export interface FoundExecutable {
-  /** Where it was found on the PATH (or the path given). */
-  found: string;
-  /** Its real path. */
-  real: string;
-  /**
-   * Every symlink followed from `found` to `real`, by where the link itself lies: the file's own
-   * chain and links among the folders on the way. Whoever can rewrite one of them picks the
-   * program the name runs.
-   */
-  links?: readonly string[];
-}
 
 export async function findExecutable(
   name: string,

@@ -12,9 +12,9 @@
  */
 import { readFile } from 'node:fs/promises';
 import os from 'node:os';
-import type { ProcessIdentity, OwnProcess } from '../policy-port.js';
+import type { ProcessIdentity, OwnProcess } from '../contract/policy-port.js';
 import { listProcesses } from './list.js';
-import type { ProcessInfo } from './process-ops.js';
+import type { ProcessInfo } from '../contract/processes.js';
 
 /** PF_KTHREAD in include/linux/sched.h: the task is a kernel thread. */
 const PF_KTHREAD = 0x00200000;

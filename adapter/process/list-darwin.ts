@@ -8,7 +8,7 @@
 import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { helperEnvironment } from './child-env.js';
-import type { ProcessInfo } from './process-ops.js';
+import type { ProcessInfo } from '../contract/processes.js';
 
 export const PS_PATH = '/bin/ps';
 export const PS_ARGS_QUERY = ['-axww', '-o', 'pid=,ppid=,user=,args='];

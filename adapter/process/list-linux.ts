@@ -5,7 +5,7 @@
 import { readdir, readFile, readlink } from 'node:fs/promises';
 import path from 'node:path';
 import { mapLimit } from './map-limit.js';
-import type { ProcessInfo } from './process-ops.js';
+import type { ProcessInfo } from '../contract/processes.js';
 
 export interface ProcStat {
   pid: number;

@@ -8,7 +8,7 @@
 import { execFile } from 'node:child_process';
 import { windowsPowerShell } from '../os/system-root.js';
 import { helperEnvironment } from './child-env.js';
-import type { ProcessInfo } from './process-ops.js';
+import type { ProcessInfo } from '../contract/processes.js';
 
 export const POWERSHELL_SCRIPT =
   '[Console]::OutputEncoding = [System.Text.Encoding]::UTF8; ' +

@@ -1,9 +1,9 @@
 /** Picks the process lister for the running OS and turns its failures into adapter errors. */
-import { adapterError, isComputerAdapterError } from '../errors.js';
+import { adapterError, isComputerAdapterError } from '../contract/errors.js';
 import { listDarwinProcesses } from './list-darwin.js';
 import { listLinuxProcesses } from './list-linux.js';
 import { listWindowsProcesses } from './list-windows.js';
-import type { ProcessInfo } from './process-ops.js';
+import type { ProcessInfo } from '../contract/processes.js';
 
 const LISTERS: Partial<Record<NodeJS.Platform, () => Promise<ProcessInfo[]>>> = {
   linux: () => listLinuxProcesses(),

@@ -4,12 +4,7 @@
  * short base64 preview. Escaping binary into a JSON string would multiply it (2 MiB of NUL
  * bytes became 36 MiB on the wire) and tell the model nothing.
  */
-
-export interface BinaryOutput {
-  bytes: number;
-  /** The first bytes, base64. */
-  previewBase64: string;
-}
+import type { BinaryOutput } from '../contract/processes.js';
 
 export const BINARY_PREVIEW_BYTES = 64;
 

@@ -8,50 +8,16 @@
  * Handles hold no concurrency slot (main/policy/child-limiter.ts); their count is this registry's bound.
  */
 import { randomBytes } from 'node:crypto';
-import { adapterError } from '../errors.js';
+import { adapterError } from '../contract/errors.js';
+import type { ExecRequest, HandleLimits, HandleOutput, HandleStatus, StreamChunk } from '../contract/processes.js';
 import { taskkillTree, terminateGroup } from './kill-tree.js';
 import { OutputRing } from './output-ring.js';
-import { describeOutput, type BinaryOutput } from './output-text.js';
-import type { ExecRequest, HandleLimits } from './process-ops.js';
+import { describeOutput } from './output-text.js';
 import { launch, type Exit, type Launched } from './run-command.js';
 
 const KILL_GRACE_MS = 2000;
 /** The longest a read waits for new output. */
 export const MAX_WAIT_MS = 30_000;
-
-export type HandleState = 'running' | 'exited';
-
-export interface HandleStatus {
-  processHandle: string;
-  pid: number;
-  state: HandleState;
-  exitCode: number | null;
-  signal: string | null;
-  /** Ended by its deadline (the timeoutMs a shell.exec caller set and that outlived the promotion). */
-  timedOut: boolean;
-  startedAt: string;
-  durationMs: number;
-  stdoutBytes: number;
-  stderrBytes: number;
-  stdinOpen: boolean;
-}
-
-export interface StreamChunk {
-  /** Text from `offset` (UTF-8, cut on character boundaries); empty when binary. */
-  text: string;
-  binary?: BinaryOutput & { base64: string };
-  /** Where this chunk starts (later than asked when older bytes were overwritten). */
-  offset: number;
-  /** The offset to ask for next. */
-  nextOffset: number;
-  /** Bytes overwritten before they were read. */
-  droppedBytes: number;
-}
-
-export interface HandleOutput extends HandleStatus {
-  stdout: StreamChunk;
-  stderr: StreamChunk;
-}
 
 interface Entry {
   handle: string;

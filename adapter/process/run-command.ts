@@ -15,11 +15,10 @@
  */
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
-import { adapterError, type ErrorCode } from '../errors.js';
+import { adapterError, type ErrorCode } from '../contract/errors.js';
 import { BoundedOutput } from './bounded-output.js';
 import { taskkillTree, terminateGroup } from './kill-tree.js';
-import type { ExecRequest, ExecResult } from './process-ops.js';
-import type { ProcessRegistry } from './process-registry.js';
+import type { ExecRequest, ExecResult } from '../contract/processes.js';
 import { sandboxed } from './sandbox/launch.js';
 import { startChild, type CommandChild } from './start-child.js';
 
@@ -35,7 +34,13 @@ export interface RunOptions {
   /** After the main process ended, how long its pipes may stay open before leftovers are ended. */
   lingerMs?: number;
   /** Where a command still running at `promoteAfterMs` goes on. */
-  registry?: ProcessRegistry;
+  registry?: HandleAdopter;
+}
+
+/** The process registry as run-command sees it (it imports launch from here, so not its class). */
+export interface HandleAdopter {
+  /** Takes over a running command under a new handle, or returns null when no handle is free. */
+  adopt(launched: Launched, request: ExecRequest, soFar: { stdout: Buffer; stderr: Buffer }): string | null;
 }
 
 const DEFAULT_KILL_GRACE_MS = 2000;

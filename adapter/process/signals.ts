@@ -1,13 +1,11 @@
 /** The signals a caller may send to a pid, and sending them with precise errors. */
-import { adapterError } from '../errors.js';
+import { adapterError } from '../contract/errors.js';
+import { POSIX_SIGNALS, type KillSignal } from '../contract/processes.js';
 
 const OPERATION = 'killProcess';
 
-export const POSIX_SIGNALS = ['SIGTERM', 'SIGKILL', 'SIGINT', 'SIGHUP', 'SIGSTOP', 'SIGCONT', 'SIGUSR1', 'SIGUSR2', 'SIGQUIT'] as const;
 /** Node maps these to TerminateProcess on Windows: all three end the process forcefully. */
-export const WINDOWS_SIGNALS = ['SIGTERM', 'SIGKILL', 'SIGINT'] as const;
-
-export type KillSignal = (typeof POSIX_SIGNALS)[number];
+export const WINDOWS_SIGNALS: readonly KillSignal[] = ['SIGTERM', 'SIGKILL', 'SIGINT'];
 
 export function allowedSignals(platform: NodeJS.Platform): readonly KillSignal[] {
   return platform === 'win32' ? WINDOWS_SIGNALS : POSIX_SIGNALS;

@@ -4,8 +4,8 @@
  * (stop). System jobs live in `system/`, user agents (`user:` names) in `gui/<uid>/`. Stopping a
  * KeepAlive job only lasts until launchd restarts it; disabling it is out of scope.
  */
-import { adapterError } from '../errors.js';
-import type { ServiceAction, ServiceStatus } from './service-ops.js';
+import { adapterError } from '../contract/errors.js';
+import type { ServiceAction, ServiceStatus } from '../contract/services.js';
 import { firstLine, runOsTool } from './os-tool.js';
 import type { ServiceRef } from './service-name.js';
 

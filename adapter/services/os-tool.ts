@@ -5,7 +5,7 @@
  * in adapter/process/run-command.ts; these tools are short, trusted and parsed.)
  */
 import { execFile } from 'node:child_process';
-import { adapterError } from '../errors.js';
+import { adapterError } from '../contract/errors.js';
 import { helperEnvironment } from '../process/child-env.js';
 
 export interface CommandResult {

@@ -1,6 +1,6 @@
 /** Picks the service manager of this OS and runs status/control through it. */
-import { adapterError } from '../errors.js';
-import type { ServiceAction, ServiceStatus } from './service-ops.js';
+import { adapterError } from '../contract/errors.js';
+import type { ServiceAction, ServiceStatus } from '../contract/services.js';
 import { launchdControl, launchdStatus } from './launchd.js';
 import { parseServiceName } from './service-name.js';
 import { systemdControl, systemdStatus } from './systemd.js';

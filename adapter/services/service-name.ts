@@ -9,7 +9,7 @@
  * The name is always passed as its own argv element, after `--` where the tool supports it;
  * still, a name that could be read as an option or a path is refused here.
  */
-import { adapterError } from '../errors.js';
+import { adapterError } from '../contract/errors.js';
 
 export interface ServiceRef {
   /** As given (for messages). */

@@ -5,8 +5,8 @@
  * polkit grant fails instead of hanging on a prompt.
  */
 import { existsSync, readFileSync } from 'node:fs';
-import { adapterError } from '../errors.js';
-import type { ServiceAction, ServiceStatus } from './service-ops.js';
+import { adapterError } from '../contract/errors.js';
+import type { ServiceAction, ServiceStatus } from '../contract/services.js';
 import { firstLine, runOsTool } from './os-tool.js';
 import type { ServiceRef } from './service-name.js';
 

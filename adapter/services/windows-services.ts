@@ -5,9 +5,9 @@
  * numbers. start/stop return while the service is still pending: the state is polled until it
  * settles or the time runs out.
  */
-import { adapterError } from '../errors.js';
+import { adapterError } from '../contract/errors.js';
 import { system32 } from '../os/system-root.js';
-import type { ServiceAction, ServiceStatus } from './service-ops.js';
+import type { ServiceAction, ServiceStatus } from '../contract/services.js';
 import { firstLine, runOsTool } from './os-tool.js';
 import type { ServiceRef } from './service-name.js';
 

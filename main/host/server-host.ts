@@ -9,7 +9,7 @@
  * cannot be used); each entry point words them its own way (exit codes, the tray's status).
  */
 import { createLocalAdapter, type LocalAdapterOptions } from '../../adapter/local-computer-adapter.js';
-import type { ComputerAdapter } from '../../adapter/computer-adapter.js';
+import type { ComputerAdapter } from '../../adapter/contract/computer-adapter.js';
 import type { ConsentRequest } from '../auth/connections.js';
 import type { Config } from '../config/schema.js';
 import { ensureBearerToken, type BearerToken } from '../config/token.js';

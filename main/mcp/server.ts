@@ -4,11 +4,11 @@
  * request, only builds a fresh McpServer and registers prepared handlers.
  */
 import { McpServer, type AuthInfo, type CallToolResult, type McpServerFactory } from '@modelcontextprotocol/server';
-import type { ComputerAdapter } from '../../adapter/computer-adapter.js';
+import type { ComputerAdapter } from '../../adapter/contract/computer-adapter.js';
 import type { Config } from '../config/schema.js';
 import { scrubbingLogger, type Logger } from '../log.js';
 import { SERVER_NAME, VERSION } from '../version.js';
-import { isComputerAdapterError, type ErrorCode } from '../../adapter/errors.js';
+import { isComputerAdapterError, type ErrorCode } from '../../adapter/contract/errors.js';
 import { AppPolicy } from '../policy/apps.js';
 import { DesktopPolicy } from '../policy/desktop.js';
 import { FilesystemPolicy } from '../policy/filesystem.js';

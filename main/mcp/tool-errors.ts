@@ -4,7 +4,7 @@
  * the model gets a generic OS_ERROR and the log gets the error's name and code only.
  */
 import type { CallToolResult } from '@modelcontextprotocol/server';
-import { isComputerAdapterError, type ErrorCode } from '../../adapter/errors.js';
+import { isComputerAdapterError, type ErrorCode } from '../../adapter/contract/errors.js';
 
 export interface MappedError {
   code: ErrorCode;

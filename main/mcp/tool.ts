@@ -5,7 +5,7 @@
  */
 import type * as z from 'zod';
 import type { ContentBlock, ToolAnnotations } from '@modelcontextprotocol/server';
-import type { ComputerAdapter } from '../../adapter/computer-adapter.js';
+import type { ComputerAdapter } from '../../adapter/contract/computer-adapter.js';
 import type { Config } from '../config/schema.js';
 import type { AppPolicy } from '../policy/apps.js';
 import type { Grant } from '../policy/grants.js';

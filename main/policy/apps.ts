@@ -3,8 +3,8 @@
  * `desktop.apps`, with their fixed arguments, plus extra arguments only where the app allows
  * them. Built once per config.
  */
-import { adapterError } from '../../adapter/errors.js';
-import type { AppSpec } from '../../adapter/apps/app-ops.js';
+import { adapterError } from '../../adapter/contract/errors.js';
+import type { AppSpec } from '../../adapter/contract/apps.js';
 import type { Config } from '../config/schema.js';
 
 export class AppPolicy {

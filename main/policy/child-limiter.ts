@@ -13,7 +13,7 @@
  * more than `budgetBytes` of earlier answers unread, within the same wait bound: a slow reader
  * then slows the commands down instead of this process queueing every big answer at once.
  */
-import { adapterError } from '../../adapter/errors.js';
+import { adapterError } from '../../adapter/contract/errors.js';
 
 /** Waiting calls allowed per running slot. */
 export const QUEUE_FACTOR = 4;

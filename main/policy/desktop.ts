@@ -5,7 +5,7 @@
  * the file goes through the filesystem policy like any write; this is the only place the
  * desktop tools ask it.
  */
-import { adapterError } from '../../adapter/errors.js';
+import { adapterError } from '../../adapter/contract/errors.js';
 import type { Config } from '../config/schema.js';
 import type { FilesystemPolicy, ResolvedPath } from './filesystem.js';
 

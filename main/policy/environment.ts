@@ -14,8 +14,8 @@
  * names would always miss one (`BROWSER` made an allowed xdg-open run a shell; `XDG_DATA_DIRS`
  * pointing into a root ran a planted .desktop entry).
  */
-import { adapterError } from '../../adapter/errors.js';
-import type { PolicyPort } from '../../adapter/policy-port.js';
+import { adapterError } from '../../adapter/contract/errors.js';
+import type { PolicyPort } from '../../adapter/contract/policy-port.js';
 import type { Config } from '../config/schema.js';
 import { isDisplayEnvKey, scrubDisplayEnv } from './display-env.js';
 import { BUILT_IN_ENV_NAMES, builtInEnvRule, codeRunningReason, ENV_NAME } from './env-names.js';

@@ -17,9 +17,9 @@
  * not have to guess, and never carry config values beyond root paths and patterns.
  */
 import type { Config } from '../config/schema.js';
-import { adapterError } from '../../adapter/errors.js';
-import type { GuardedPath } from '../../adapter/fs/file-ops.js';
-import type { PolicyPort } from '../../adapter/policy-port.js';
+import { adapterError } from '../../adapter/contract/errors.js';
+import type { GuardedPath } from '../../adapter/contract/files.js';
+import type { PolicyPort } from '../../adapter/contract/policy-port.js';
 import { inputProblem, isInside, isRelativeInput, normalizeAbsolute, pathFlavor, relativeSegments, type Platform } from './path-compare.js';
 import { compilePatterns, findAncestorMatch, findMatch, wholePath, type SecretPattern } from './secret-patterns.js';
 import { foldedInside, foldedSegments, isTempOf, startsWith } from './path-fold.js';

@@ -4,7 +4,7 @@
  * another root is taken only where its spelling says it is.
  */
 import type { Config } from '../config/schema.js';
-import type { PolicyPort } from '../../adapter/policy-port.js';
+import type { PolicyPort } from '../../adapter/contract/policy-port.js';
 import { isInside, normalizeAbsolute, pathFlavor, relativeSegments, splitPath, type Platform } from './path-compare.js';
 import { foldedInside, foldedSame } from './path-fold.js';
 import { errorCode, NOT_FOUND } from './path-locate.js';

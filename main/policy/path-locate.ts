@@ -2,7 +2,7 @@
  * Where a path really is, before any rule is applied: an existing path is realpath'd whole; for
  * one that does not exist yet, the nearest existing ancestor is, and the missing names are added.
  */
-import type { PolicyPort } from '../../adapter/policy-port.js';
+import type { PolicyPort } from '../../adapter/contract/policy-port.js';
 import { normalizeAbsolute, pathFlavor, type Platform } from './path-compare.js';
 
 export type Located = { ok: true; path: string; exists: boolean } | { ok: false; reason: string; invalid?: boolean };

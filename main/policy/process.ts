@@ -15,9 +15,9 @@
  * Residual window: a pid can exit and be reused between the check and the signal. The signal
  * goes to the checked process's own pid; Node has no pidfd to close that gap entirely.
  */
-import { adapterError } from '../../adapter/errors.js';
-import type { OwnProcess, PolicyPort, ProcessIdentity } from '../../adapter/policy-port.js';
-import type { ProcessInfo } from '../../adapter/process/process-ops.js';
+import { adapterError } from '../../adapter/contract/errors.js';
+import type { OwnProcess, PolicyPort, ProcessIdentity } from '../../adapter/contract/policy-port.js';
+import type { ProcessInfo } from '../../adapter/contract/processes.js';
 import type { Config } from '../config/schema.js';
 import { redactArgs } from './argv-redaction.js';
 

@@ -17,8 +17,8 @@
  * So a new tool that runs a program never spawns it itself: it asks here for a plan and hands
  * the plan to the adapter.
  */
-import type { PolicyPort } from '../../adapter/policy-port.js';
-import type { SandboxPlan } from '../../adapter/process/sandbox/sandbox-plan.js';
+import type { PolicyPort } from '../../adapter/contract/policy-port.js';
+import type { SandboxPlan } from '../../adapter/contract/sandbox.js';
 import type { FilesystemPolicy } from './filesystem.js';
 import type { SandboxPolicy } from './sandbox.js';
 import type { ShellPlan, ShellPolicy, ShellRequest } from './shell.js';

@@ -4,7 +4,7 @@
  * command, outside any sandbox.
  */
 import nodePath from 'node:path';
-import type { PolicyPort } from '../../adapter/policy-port.js';
+import type { PolicyPort } from '../../adapter/contract/policy-port.js';
 import { decider, isBase, type Candidate, type Placed } from './sandbox-layers.js';
 
 const posix = nodePath.posix;

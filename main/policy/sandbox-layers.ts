@@ -4,7 +4,7 @@
  * the steps). Pure functions over paths; nothing here looks at the computer.
  */
 import nodePath from 'node:path';
-import type { SandboxAccess, SandboxEntry } from '../../adapter/process/sandbox/sandbox-plan.js';
+import type { SandboxAccess, SandboxEntry } from '../../adapter/contract/sandbox.js';
 
 const posix = nodePath.posix;
 

@@ -30,9 +30,9 @@
  */
 import nodePath from 'node:path';
 import type { Config } from '../config/schema.js';
-import { adapterError } from '../../adapter/errors.js';
-import type { PolicyPort } from '../../adapter/policy-port.js';
-import type { SandboxAccess, SandboxEntry, SandboxPlan, SandboxSupport } from '../../adapter/process/sandbox/sandbox-plan.js';
+import { adapterError } from '../../adapter/contract/errors.js';
+import type { PolicyPort } from '../../adapter/contract/policy-port.js';
+import type { SandboxAccess, SandboxEntry, SandboxPlan, SandboxSupport } from '../../adapter/contract/sandbox.js';
 import type { FilesystemPolicy } from './filesystem.js';
 import {
   describeChoice,

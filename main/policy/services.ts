@@ -3,7 +3,7 @@
  * owner listed in `services.allowed`, and control only with `services.control`. Built once per
  * config.
  */
-import { adapterError } from '../../adapter/errors.js';
+import { adapterError } from '../../adapter/contract/errors.js';
 import type { Config } from '../config/schema.js';
 
 export class ServicePolicy {

@@ -5,14 +5,14 @@
  */
 import nodePath from 'node:path';
 import type { Config } from '../config/schema.js';
-import { adapterError } from '../../adapter/errors.js';
-import type { PolicyPort } from '../../adapter/policy-port.js';
-import type { HandleLimits } from '../../adapter/process/process-ops.js';
+import { adapterError } from '../../adapter/contract/errors.js';
+import type { PolicyPort } from '../../adapter/contract/policy-port.js';
+import type { HandleLimits } from '../../adapter/contract/processes.js';
 import type { FilesystemPolicy } from './filesystem.js';
 import { EnvironmentPolicy } from './environment.js';
 import type { SandboxPolicy } from './sandbox.js';
 import type { captureDenial as CaptureDenial } from './capture-gate.js';
-import type { SandboxPlan } from '../../adapter/process/sandbox/sandbox-plan.js';
+import type { SandboxPlan } from '../../adapter/contract/sandbox.js';
 
 export interface ShellRequest {
   command: string;

@@ -3,7 +3,7 @@
  * ask this instead of reading the config's numbers themselves, so every cap and its refusal
  * text is decided here (and the adapter enforces the numbers it is given).
  */
-import { adapterError } from '../../adapter/errors.js';
+import { adapterError } from '../../adapter/contract/errors.js';
 import type { Config } from '../config/schema.js';
 
 const MiB = 1024 * 1024;

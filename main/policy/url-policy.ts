@@ -29,7 +29,7 @@
  * Examples: `https://*.example.com/*`, `https://docs.python.org/3/*`, `http://localhost:*`.
  */
 import { domainToASCII } from 'node:url';
-import { adapterError } from '../../adapter/errors.js';
+import { adapterError } from '../../adapter/contract/errors.js';
 
 export const MAX_URL_LENGTH = 4096;
 const ALLOWED_SCHEMES = new Set(['http:', 'https:']);

@@ -5,8 +5,8 @@
  * granted. A grant counts only while the server runs with it AND the saved config still has it:
  * turning a switch off and saving takes effect in the window at once, before any restart.
  */
-import { isComputerAdapterError } from '../../adapter/errors.js';
-import type { ProcessInfo } from '../../adapter/process/process-ops.js';
+import { isComputerAdapterError } from '../../adapter/contract/errors.js';
+import type { ProcessInfo } from '../../adapter/contract/processes.js';
 import type { Config } from '../config/schema.js';
 import type { ProcessPolicy } from '../policy/process.js';
 import type { KillResult, KillSignal, ProcessListResult, ProcessRow } from './bridge-api.js';

@@ -4,7 +4,7 @@
  * which runtime key from which store. Each step fails with a sentence the owner can act on.
  */
 import path from 'node:path';
-import type { PolicyPort } from '../../adapter/policy-port.js';
+import type { PolicyPort } from '../../adapter/contract/policy-port.js';
 import { TUNNEL_ID_PATTERN, type Config } from '../config/schema.js';
 import { FilesystemPolicy } from '../policy/filesystem.js';
 import { tunnelClientRefusal } from '../policy/tunnel-client.js';

@@ -7,7 +7,7 @@
  * each connect; the CLI adds its flags and the environment (`choices`). Electron-free: the
  * tray injects its safeStorage store.
  */
-import type { PolicyPort } from '../../adapter/policy-port.js';
+import type { PolicyPort } from '../../adapter/contract/policy-port.js';
 import type { Config } from '../config/schema.js';
 import type { Logger } from '../log.js';
 import { downloadClient, DownloadError } from './download.js';

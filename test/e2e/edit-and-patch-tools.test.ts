@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { GuardedPath } from '../../adapter/fs/file-ops.js';
+import type { GuardedPath } from '../../adapter/contract/files.js';
 import { adapterWith, localAdapter } from '../helpers/adapter.js';
 import { connectLegacyHttp, connectModernHttp, textOf, type TestClient } from '../helpers/clients.js';
 import { startTestServer, type TestHttpServer } from '../helpers/servers.js';

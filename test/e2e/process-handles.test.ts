@@ -13,7 +13,7 @@ import { startTestServer, type TestHttpServer } from '../helpers/servers.js';
 import { makeTempDir, removeDir } from '../helpers/temp.js';
 import { adapterWith } from '../helpers/adapter.js';
 import { createLocalAdapter } from '../../adapter/local-computer-adapter.js';
-import type { ExecRequest } from '../../adapter/process/process-ops.js';
+import type { ExecRequest } from '../../adapter/contract/processes.js';
 import { DEFAULT_PROMOTE_AFTER_MS } from '../../main/policy/shell.js';
 
 let dir: string;

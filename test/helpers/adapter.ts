@@ -2,11 +2,11 @@
  * Adapters for tests: the real local one, its policy port, and `adapterWith` for a test that
  * replaces only the families it exercises (the rest is the real local adapter).
  */
-import type { ComputerAdapter } from '../../adapter/computer-adapter.js';
+import type { ComputerAdapter } from '../../adapter/contract/computer-adapter.js';
 import { createLocalAdapter, type LocalAdapterOptions } from '../../adapter/local-computer-adapter.js';
 import { localPolicyPort } from '../../adapter/local-policy-port.js';
-import type { PolicyPort } from '../../adapter/policy-port.js';
-import { createProcessOps } from '../../adapter/process/process-ops.js';
+import type { PolicyPort } from '../../adapter/contract/policy-port.js';
+import { createProcessOps } from '../../adapter/process/local-process-ops.js';
 
 export function localAdapter(options: LocalAdapterOptions = {}): ComputerAdapter {
   return createLocalAdapter(options);

@@ -1,5 +1,5 @@
 /** Written-down machines for sandbox plans: a Linux desktop user's home, and how a test builds the policy over one. */
-import type { SandboxSupport } from '../../adapter/process/sandbox/sandbox-plan.js';
+import type { SandboxSupport } from '../../adapter/contract/sandbox.js';
 import type { ConfigInput } from '../../main/config/schema.js';
 import { FilesystemPolicy } from '../../main/policy/filesystem.js';
 import { SandboxPolicy } from '../../main/policy/sandbox.js';

@@ -6,7 +6,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createLocalAdapter } from '../../adapter/local-computer-adapter.js';
-import type { ComputerAdapter } from '../../adapter/computer-adapter.js';
+import type { ComputerAdapter } from '../../adapter/contract/computer-adapter.js';
 import { configSchema, type Config, type ConfigInput } from '../../main/config/schema.js';
 import { deepFreeze } from '../../main/config/deep-freeze.js';
 import { createLogger, silentLogger, type Logger } from '../../main/log.js';

@@ -1,6 +1,6 @@
 /** A real HTTP MCP server on 127.0.0.1:0 and a real 2026-07-28 client, for the desktop app/browser/service tool tests. */
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import type { ComputerAdapter } from '../../adapter/computer-adapter.js';
+import type { ComputerAdapter } from '../../adapter/contract/computer-adapter.js';
 import { localAdapter } from './adapter.js';
 import { configSchema, type ConfigInput } from '../../main/config/schema.js';
 import { silentLogger } from '../../main/log.js';

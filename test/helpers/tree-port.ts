@@ -5,8 +5,8 @@
  * the base environment and the probed sandbox support.
  */
 import path from 'node:path';
-import type { EntryFacts, PolicyPort } from '../../adapter/policy-port.js';
-import type { SandboxSupport } from '../../adapter/process/sandbox/sandbox-plan.js';
+import type { EntryFacts, PolicyPort } from '../../adapter/contract/policy-port.js';
+import type { SandboxSupport } from '../../adapter/contract/sandbox.js';
 
 /** `dir`, `file`, or `-> /absolute/target` for a symlink. */
 export type Tree = Record<string, 'dir' | 'file' | `-> /${string}`>;

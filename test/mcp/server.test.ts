@@ -1,7 +1,7 @@
 /** The server factory's wrapping of every tool: error mapping, secret scrubbing, logs, observer. */
 import * as z from 'zod';
 import { afterEach, describe, expect, it } from 'vitest';
-import { adapterError } from '../../adapter/errors.js';
+import { adapterError } from '../../adapter/contract/errors.js';
 import { defineTool, READ_ONLY, type ToolDefinition } from '../../main/mcp/tool.js';
 import type { ToolCallEvent } from '../../main/mcp/server.js';
 import { connectModernHttp, textOf } from '../helpers/clients.js';

@@ -7,7 +7,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isComputerAdapterError, type ComputerAdapterError, type ErrorCode } from '../../adapter/errors.js';
+import { isComputerAdapterError, type ComputerAdapterError, type ErrorCode } from '../../adapter/contract/errors.js';
 import { configSchema, filesystemSchema, type Config } from '../../main/config/schema.js';
 import { FilesystemPolicy, type Access, type FilesystemPolicyOptions } from '../../main/policy/filesystem.js';
 import { makeTempDir, removeDir } from '../helpers/temp.js';

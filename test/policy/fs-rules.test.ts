@@ -6,7 +6,7 @@
  */
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { SandboxEntry } from '../../adapter/process/sandbox/sandbox-plan.js';
+import type { SandboxEntry } from '../../adapter/contract/sandbox.js';
 import { bubblewrapArgs } from '../../adapter/process/sandbox/bubblewrap.js';
 import { FilesystemPolicy } from '../../main/policy/filesystem.js';
 import { activeRules, FS_RULES, mountablePlaces, type FsRule } from '../../main/policy/fs-rules.js';

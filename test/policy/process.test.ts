@@ -5,8 +5,8 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { PolicyPort, ProcessIdentity } from '../../adapter/policy-port.js';
-import type { ProcessInfo } from '../../adapter/process/process-ops.js';
+import type { PolicyPort, ProcessIdentity } from '../../adapter/contract/policy-port.js';
+import type { ProcessInfo } from '../../adapter/contract/processes.js';
 import { ProcessPolicy } from '../../main/policy/process.js';
 import { localAdapter, localPort } from '../helpers/adapter.js';
 import { makeConfig } from '../helpers/servers.js';

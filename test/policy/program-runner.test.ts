@@ -2,7 +2,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { PolicyPort } from '../../adapter/policy-port.js';
+import type { PolicyPort } from '../../adapter/contract/policy-port.js';
 import { FilesystemPolicy } from '../../main/policy/filesystem.js';
 import { ProgramRunner, RIPGREP, type HelperSpec } from '../../main/policy/program-runner.js';
 import { ShellPolicy } from '../../main/policy/shell.js';

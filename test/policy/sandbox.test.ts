@@ -3,7 +3,7 @@
  * temp, hidden, readable and writable, in which order, and what the server refuses at start.
  */
 import { describe, expect, it } from 'vitest';
-import type { SandboxPlan, SandboxSupport } from '../../adapter/process/sandbox/sandbox-plan.js';
+import type { SandboxPlan, SandboxSupport } from '../../adapter/contract/sandbox.js';
 import type { ConfigInput } from '../../main/config/schema.js';
 import { FilesystemPolicy } from '../../main/policy/filesystem.js';
 import { SandboxPolicy, SandboxUnavailableError } from '../../main/policy/sandbox.js';

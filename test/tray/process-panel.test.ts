@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { adapterError } from '../../adapter/errors.js';
+import { adapterError } from '../../adapter/contract/errors.js';
 import { MAX_ROWS, ProcessPanel, type ProcessAccess } from '../../main/tray/process-panel.js';
 import { ProcessPolicy } from '../../main/policy/process.js';
 import { localAdapter, localPort } from '../helpers/adapter.js';

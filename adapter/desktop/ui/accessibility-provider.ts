@@ -1,11 +1,13 @@
 /**
  * The one interface the desktop worker uses for the accessibility tree, whatever the OS:
  * AT-SPI over D-Bus on Linux, the AX API (through JXA) on macOS, UI Automation (through
- * PowerShell) on Windows. A provider returns raw trees with native refs and re-reads an
- * element's current bounds from its ref when the caller acts on it.
+ * PowerShell) on Windows (load-accessibility-provider.ts picks one). A provider returns raw trees
+ * whose nodes carry an opaque native `ref`, and re-reads an element's current bounds from its ref
+ * when the caller acts on it; the snapshot registry swaps refs for short element ids, so native
+ * handles never leave the adapter.
  */
-import type { ScreenRect } from '../desktop-ops.js';
-import type { NativeSnapshot, NativeSnapshotRequest } from './ui-model.js';
+import type { ScreenPoint, ScreenRect } from '../../contract/geometry.js';
+import type { NativeWindow, UiState } from '../../contract/ui.js';
 
 export interface AccessibilityProvider {
   snapshot(request: NativeSnapshotRequest, operation: string): Promise<NativeSnapshot>;
@@ -14,13 +16,39 @@ export interface AccessibilityProvider {
   close(): void;
 }
 
-/** `density`: physical pixels per point (macOS reports points). */
-export async function loadAccessibilityProvider(
-  platform: NodeJS.Platform,
-  env: NodeJS.ProcessEnv,
-  density: () => Promise<number>,
-): Promise<AccessibilityProvider> {
-  if (platform === 'darwin') return new (await import('./ax-jxa.js')).AxProvider(density);
-  if (platform === 'win32') return new (await import('./uia-powershell.js')).UiaProvider();
-  return new (await import('./atspi.js')).AtspiProvider(env);
+export interface NativeNode {
+  /** Provider-specific address of the element (e.g. AT-SPI bus name + object path). */
+  ref: string;
+  role: string;
+  name: string;
+  value?: string;
+  states: UiState[];
+  /** Physical desktop pixels; null when the element reports none. */
+  bounds: ScreenRect | null;
+  /** False for elements the OS says are not on screen (their subtree is dropped). */
+  showing: boolean;
+  children: NativeNode[];
+  /** Children that exist but were not fetched (the provider's own work limit). */
+  unfetchedChildren?: number;
+}
+
+export interface NativeSnapshotRequest {
+  scope: 'window' | 'display';
+  /** For scope "display": the display's rectangle; windows intersecting it are included. */
+  displayRect?: ScreenRect;
+  /** Where the pointer is (to pick a window when none is active). */
+  pointer?: ScreenPoint;
+  /** How much to fetch at most (the shaper cuts further). */
+  fetchDepth: number;
+  fetchNodes: number;
+}
+
+export interface NativeSnapshot {
+  windows: NativeWindow[];
+  /** One root per window. */
+  roots: NativeNode[];
+  /** Nodes that exist but were not fetched (fetch limits). */
+  unfetched: number;
+  /** A hint when the tree is empty for a known reason (no application exposes accessibility...). */
+  hint?: string;
 }

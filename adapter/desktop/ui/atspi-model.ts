@@ -3,7 +3,7 @@
  * and role names ("push button") mapped to the common role names every provider reports. Pure
  * data, tested on values read from a real Chromium.
  */
-import type { UiState } from './ui-model.js';
+import type { UiState } from '../../contract/ui.js';
 import { GENERIC_ROLE } from './ui-tree.js';
 
 /** AtspiStateType bit numbers (at-spi2-core atspi-constants.h). */

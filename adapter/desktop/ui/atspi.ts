@@ -7,12 +7,12 @@
  */
 import type * as DbusNext from '@jellybrick/dbus-next';
 import type { Message as DbusMessage, MessageBus } from '@jellybrick/dbus-next';
-import { adapterError } from '../../errors.js';
+import { adapterError } from '../../contract/errors.js';
 import { mapLimit } from '../../process/map-limit.js';
-import type { ScreenPoint, ScreenRect } from '../desktop-ops.js';
-import type { AccessibilityProvider } from './accessibility-provider.js';
+import type { ScreenPoint, ScreenRect } from '../../contract/geometry.js';
+import type { AccessibilityProvider, NativeNode, NativeSnapshot, NativeSnapshotRequest } from './accessibility-provider.js';
 import { commonRole, decodeStates, NUMBER_VALUE_ROLES, TEXT_VALUE_ROLES } from './atspi-model.js';
-import type { NativeNode, NativeSnapshot, NativeSnapshotRequest, NativeWindow } from './ui-model.js';
+import type { NativeWindow } from '../../contract/ui.js';
 
 type Dbus = typeof DbusNext;
 

@@ -7,10 +7,10 @@
  * NOT TESTED ON A REAL MAC: the parser is unit-tested on written sample output only.
  */
 import { execFile } from 'node:child_process';
-import { adapterError } from '../../errors.js';
-import type { ScreenRect } from '../desktop-ops.js';
-import type { AccessibilityProvider } from './accessibility-provider.js';
-import type { NativeNode, NativeSnapshot, NativeSnapshotRequest, NativeWindow, UiState } from './ui-model.js';
+import { adapterError } from '../../contract/errors.js';
+import type { ScreenRect } from '../../contract/geometry.js';
+import type { AccessibilityProvider, NativeNode, NativeSnapshot, NativeSnapshotRequest } from './accessibility-provider.js';
+import type { NativeWindow, UiState } from '../../contract/ui.js';
 import { GENERIC_ROLE } from './ui-tree.js';
 
 const TIMEOUT_MS = 20_000;

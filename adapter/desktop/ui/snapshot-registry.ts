@@ -6,8 +6,8 @@
  * expires after `ttlMs`. Native refs never leave the adapter.
  */
 import { randomBytes } from 'node:crypto';
-import { adapterError } from '../../errors.js';
-import type { UiElement } from './ui-model.js';
+import { adapterError } from '../../contract/errors.js';
+import type { UiElement } from '../../contract/ui.js';
 import type { ShapedNode } from './ui-tree.js';
 
 export const MAX_SNAPSHOTS = 32;

@@ -4,7 +4,8 @@
  * keeps matches with their ancestors, and depth and count limits cut the rest breadth-first
  * (the top of the tree first), counting what was cut. Pure functions.
  */
-import type { NativeNode, UiState } from './ui-model.js';
+import type { NativeNode } from './accessibility-provider.js';
+import type { UiState } from '../../contract/ui.js';
 
 /** The common role for containers that carry no meaning of their own (div, panel, filler). */
 export const GENERIC_ROLE = 'generic';

@@ -11,6 +11,7 @@
  * charset=utf-8), or as STRING when it is Latin-1. Any client of the display may read it, as
  * with every X11 clipboard. Until another client takes the clipboard, it keeps the last text.
  */
+import type { PasteOutcome, PasteTimes } from '../desktop-backend.js';
 import { nameRequest, wordRequest, X11Connection, X11Error } from './x11-connection.js';
 
 const OPCODE_CREATE_WINDOW = 1;
@@ -30,15 +31,6 @@ const ATOM_STRING = 31;
 const NONE = 0;
 const NAMES = ['CLIPBOARD', 'TARGETS', 'UTF8_STRING', 'TEXT', 'text/plain;charset=utf-8'] as const;
 type Atoms = Record<(typeof NAMES)[number], number>;
-
-export type PasteOutcome = 'fetched' | 'lost' | 'unread';
-
-export interface PasteTimes {
-  /** How long the app may take to read the text after ctrl+v. */
-  waitMs: number;
-  /** After it read the text, how long it must ask nothing more for the paste to be done. */
-  quietMs: number;
-}
 
 interface Offer {
   utf8: Buffer;

@@ -6,21 +6,11 @@
  * cannot crash the server the way native code can. Only a local X display qualifies; anything
  * else (and anything needing the keyboard or the accessibility tree) stays with the worker.
  */
-import { adapterError } from '../../errors.js';
-import { displayAt, toPhysical } from '../coordinates.js';
-import type {
-  ButtonResult,
-  ClickResult,
-  DragResult,
-  MouseButton,
-  PointerResult,
-  PointerTarget,
-  ScreenPoint,
-  ScreenSize,
-  ScrollResult,
-} from '../desktop-ops.js';
-import { DisplayLayout } from '../display-layout.js';
-import { clickSteps, dragSteps, totalDelayMs, wheelSteps, type PointerStep } from '../pointer-actions.js';
+import { adapterError } from '../../contract/errors.js';
+import type { MouseButton } from '../../contract/desktop.js';
+import type { ScreenPoint, ScreenSize } from '../../contract/geometry.js';
+import type { InProcessPointer } from '../desktop-backend.js';
+import { totalDelayMs, type PointerStep } from '../pointer-actions.js';
 import { nameRequest, wordRequest, X11Connection, X11Error } from './x11-connection.js';
 
 const OPCODE_WARP_POINTER = 41;
@@ -34,10 +24,9 @@ const BUTTONS: Record<MouseButton, number> = { left: 1, middle: 2, right: 3 };
 /** X11's wheel buttons: 4 up, 5 down, 6 left, 7 right. */
 const WHEEL = { y: { [-1]: 4, 1: 5 }, x: { [-1]: 6, 1: 7 } } as const;
 
-export class X11Pointer {
+export class X11Pointer implements InProcessPointer {
   private constructor(
     private readonly connection: X11Connection,
-    private readonly layout: DisplayLayout,
     private readonly timeoutMs: number,
     /** XTest's major opcode, when the server has the extension (buttons and the wheel need it). */
     private readonly xtest: number | undefined,
@@ -48,7 +37,7 @@ export class X11Pointer {
     const connection = await X11Connection.openLocal(env, timeoutMs);
     try {
       const reply = await connection.exchange([nameRequest(OPCODE_QUERY_EXTENSION, 'XTEST')], timeoutMs);
-      return new X11Pointer(connection, new DisplayLayout('linux', env), timeoutMs, reply[8] ? reply[9] : undefined);
+      return new X11Pointer(connection, timeoutMs, reply[8] ? reply[9] : undefined);
     } catch (error) {
       connection.close();
       throw error;
@@ -65,54 +54,18 @@ export class X11Pointer {
   }
 
   /** The whole desktop: the root window, kept current by the connection. */
-  get desktop(): ScreenSize {
+  async desktop(): Promise<ScreenSize> {
     return { width: this.connection.screen.width, height: this.connection.screen.height };
   }
 
-  async move(target: PointerTarget, operation: string): Promise<PointerResult> {
-    return this.failing(operation, () => this.goTo(target, operation));
+  /** Where the pointer is, as the X server reports it. */
+  async position(operation: string): Promise<ScreenPoint> {
+    return this.failing(operation, () => this.exchange([]));
   }
 
-  async position(operation: string): Promise<PointerResult> {
-    return this.failing(operation, () => this.here());
-  }
-
-  async click(target: PointerTarget | undefined, button: MouseButton, clicks: 1 | 2 | 3, operation: string): Promise<ClickResult> {
-    return this.failing(operation, async () => {
-      const at = await this.at(target, operation);
-      await this.play(clickSteps(button, clicks));
-      return { ...at, button, clicks, modifiers: [] };
-    });
-  }
-
-  async scroll(target: PointerTarget | undefined, clicks: { x: number; y: number }, operation: string): Promise<ScrollResult> {
-    return this.failing(operation, async () => {
-      const at = await this.at(target, operation);
-      await this.play(wheelSteps(clicks));
-      return { ...at, clicks };
-    });
-  }
-
-  async drag(path: readonly PointerTarget[], button: MouseButton, stepDelayMs: number, operation: string): Promise<DragResult> {
-    return this.failing(operation, async () => {
-      const desktop = this.desktop;
-      // every point is checked before the button goes down: a bad point must not leave a half-done drag
-      const points = path.map((p) => toPhysical(p, desktop, operation));
-      await this.play(dragSteps(points, button, stepDelayMs));
-      return { button, path: points, start: await this.located(points[0]!, desktop), end: await this.located(points[points.length - 1]!, desktop) };
-    });
-  }
-
-  async button(action: 'down' | 'up', target: PointerTarget | undefined, button: MouseButton, operation: string): Promise<ButtonResult> {
-    return this.failing(operation, async () => {
-      const at = await this.at(target, operation);
-      await this.play([{ kind: action === 'down' ? 'press' : 'release', button, delayMs: 0 }]);
-      return { ...at, action, button };
-    });
-  }
-
-  close(): void {
-    this.connection.close();
+  /** Warps to `point` and answers where the X server then says the pointer is. */
+  async moveTo(point: ScreenPoint, operation: string): Promise<ScreenPoint> {
+    return this.failing(operation, () => this.exchange([warp(this.root, point)]));
   }
 
   /**
@@ -121,42 +74,32 @@ export class X11Pointer {
    * instead of one per step: on these machines each wake-up after idle costs far more CPU than
    * the step. The X server goes on with the batch after an error, so a pressed button is released.
    */
-  private async play(steps: readonly PointerStep[]): Promise<void> {
-    const requests = steps.flatMap((step) => {
-      switch (step.kind) {
-        case 'move':
-          return [this.fakeInput(MOTION_NOTIFY, 0, step.delayMs, step.point)];
-        case 'press':
-          return [this.fakeInput(BUTTON_PRESS, BUTTONS[step.button], step.delayMs)];
-        case 'release':
-          return [this.fakeInput(BUTTON_RELEASE, BUTTONS[step.button], step.delayMs)];
-        case 'wheel': {
-          const wheel = WHEEL[step.axis][step.direction];
-          return [this.fakeInput(BUTTON_PRESS, wheel, step.delayMs), this.fakeInput(BUTTON_RELEASE, wheel, 0)];
+  async play(steps: readonly PointerStep[], operation: string): Promise<void> {
+    await this.failing(operation, () => {
+      const requests = steps.flatMap((step) => {
+        switch (step.kind) {
+          case 'move':
+            return [this.fakeInput(MOTION_NOTIFY, 0, step.delayMs, step.point)];
+          case 'press':
+            return [this.fakeInput(BUTTON_PRESS, BUTTONS[step.button], step.delayMs)];
+          case 'release':
+            return [this.fakeInput(BUTTON_RELEASE, BUTTONS[step.button], step.delayMs)];
+          case 'wheel': {
+            const wheel = WHEEL[step.axis][step.direction];
+            return [this.fakeInput(BUTTON_PRESS, wheel, step.delayMs), this.fakeInput(BUTTON_RELEASE, wheel, 0)];
+          }
         }
-      }
+      });
+      return this.exchange(requests, totalDelayMs(steps));
     });
-    await this.exchange(requests, totalDelayMs(steps));
+  }
+
+  close(): void {
+    this.connection.close();
   }
 
   private get root(): number {
     return this.connection.screen.root;
-  }
-
-  /** Moves to a point (physical, or in a space), refusing one outside before anything moves; returns the point the X server reports. */
-  private async goTo(target: PointerTarget, operation: string): Promise<PointerResult> {
-    const desktop = this.desktop;
-    const point = toPhysical(target, desktop, operation);
-    return this.located(await this.exchange([warp(this.root, point)]), desktop);
-  }
-
-  /** At `target` (moving there first), or where the pointer is when there is none. */
-  private async at(target: PointerTarget | undefined, operation: string): Promise<PointerResult> {
-    return target ? this.goTo(target, operation) : this.here();
-  }
-
-  private async here(): Promise<PointerResult> {
-    return this.located(await this.exchange([]), this.desktop);
   }
 
   /** Sends the requests and a QueryPointer after them; returns where the pointer is then. `delayMs`: what the requests ask the server to wait. */
@@ -173,10 +116,6 @@ export class X11Pointer {
       if (!(error instanceof X11Error)) throw error;
       throw adapterError(/did not answer within/.test(error.message) ? 'TIMEOUT' : 'OS_ERROR', operation, `${operation} failed: ${error.message}`);
     }
-  }
-
-  private async located(point: ScreenPoint, desktop: ScreenSize): Promise<PointerResult> {
-    return { ...point, display: displayAt(point, await this.layout.of(desktop, 1)) };
   }
 
   /** XTest FakeInput: a button event, or an absolute motion to `point`, processed `delayMs` after the request before it. */

@@ -4,9 +4,9 @@
  * growing tolerance (seek-lines.ts). Context lines keep the file's own text (its indentation,
  * its quotes): only "-" and "+" lines change the file.
  */
-import { adapterError } from '../../errors.js';
+import { adapterError } from '../../contract/errors.js';
 import { isCrlfThroughout } from '../line-endings.js';
-import type { FinalNewline, PatchChunk } from './patch-ops.js';
+import type { FinalNewline, PatchChunk } from '../../contract/files.js';
 import { LineSeeker } from './seek-lines.js';
 
 const op = 'fs.patch';

@@ -6,9 +6,9 @@
  * the folders made are removed.
  */
 import nodePath from 'node:path';
-import { adapterError } from '../../errors.js';
+import { adapterError } from '../../contract/errors.js';
+import type { GuardedPath, PatchFileResult, PatchGuards, PatchOp, PatchTarget, WriteOptions } from '../../contract/files.js';
 import { readWhole, refuseTooLarge } from '../edit-text.js';
-import type { GuardedPath, WriteOptions } from '../file-ops.js';
 import { makeDirectories } from '../make-directory.js';
 import { removeEntry } from '../remove-entry.js';
 import { writeTextFile } from '../write-text.js';
@@ -16,23 +16,7 @@ import { applyChunks } from './apply-chunks.js';
 import { diffSummary } from './diff-summary.js';
 import { isApplyPatchFormat, parseApplyPatch } from './parse-apply-patch.js';
 import { isUnifiedDiff, parseUnifiedDiff } from './parse-unified.js';
-import { PatchSyntaxError, type PatchOp } from './patch-ops.js';
-
-export interface PatchTarget {
-  op: PatchOp;
-  /** The file the operation names, allowed for writing. */
-  file: GuardedPath;
-  /** For an update with "Move to": the new place, allowed for writing. */
-  moveTo?: GuardedPath;
-}
-
-export interface PatchFileResult {
-  path: string;
-  action: 'added' | 'updated' | 'moved' | 'deleted';
-  destination?: string;
-  sha256?: string;
-  diff: string;
-}
+import { PatchSyntaxError } from './patch-syntax.js';
 
 interface Prepared {
   target: PatchTarget;
@@ -44,13 +28,6 @@ interface Prepared {
 }
 
 type Undo = () => Promise<unknown>;
-
-export interface PatchGuards {
-  /** The policy's answer for every operation's paths (throws to refuse the whole patch). */
-  resolve(ops: PatchOp[]): Promise<PatchTarget[]>;
-  /** Holds whatever the caller locks around reading and writing these files. */
-  lock(targets: readonly PatchTarget[], apply: () => Promise<void>): Promise<void>;
-}
 
 /** Parses `text` (apply_patch format or a unified diff), resolves every path, then applies it all or nothing. */
 export async function applyPatchText(text: string, guards: PatchGuards, options: WriteOptions & { maxBytes: number }): Promise<PatchFileResult[]> {

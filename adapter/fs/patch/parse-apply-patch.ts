@@ -14,7 +14,8 @@
  * wrapper (<<'EOF' ... EOF) is dropped, an empty line inside a chunk is an empty context
  * line, and the first chunk of a file may omit its "@@".
  */
-import { addContext, PatchSyntaxError, type PatchChunk, type PatchOp } from './patch-ops.js';
+import { addContext, PatchSyntaxError } from './patch-syntax.js';
+import type { PatchChunk, PatchOp } from '../../contract/files.js';
 
 const BEGIN = '*** Begin Patch';
 const END = '*** End Patch';

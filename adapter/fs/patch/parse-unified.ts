@@ -5,7 +5,8 @@
  * apply_patch). "\ No newline at end of file" decides how the file ends.
  */
 import { parsePatch } from 'diff';
-import { addContext, PatchSyntaxError, type FinalNewline, type PatchChunk, type PatchOp } from './patch-ops.js';
+import { addContext, PatchSyntaxError } from './patch-syntax.js';
+import type { FinalNewline, PatchChunk, PatchOp } from '../../contract/files.js';
 
 export function isUnifiedDiff(text: string): boolean {
   return /^--- .*\n\+\+\+ .*\n@@ /m.test(text.replace(/\r\n/g, '\n'));

@@ -24,6 +24,11 @@ export interface EntryCalls {
   read(path: string, maxFileBytes: number): Promise<Buffer | null>;
 }
 
+/** A walk's options may name its calls (tests do); by default entryCallsFor chooses them from the mounts. */
+export interface WithEntryCalls {
+  entryCalls?: EntryCalls;
+}
+
 /**
  * Filesystems on this machine's own disks or in its kernel, whose calls take microseconds. Any
  * other type (nfs, cifs, fuse.*, autofs, virtiofs, 9p, vboxsf, drvfs...) may take seconds or

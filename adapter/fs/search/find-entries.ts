@@ -1,31 +1,14 @@
 /** fs.find: entries whose path matches a glob, from the same checked walk as fs.search. */
-import type { GuardedPath } from '../file-ops.js';
+import type { FindOptions, FoundEntry, GuardedPath } from '../../contract/files.js';
 import { fsError } from '../fs-errors.js';
-import { entryCallsFor, type EntryCalls } from './entry-calls.js';
-import { EntryFilter, globMatcher, type FilterOptions } from './ignore-rules.js';
+import { entryCallsFor, type WithEntryCalls } from './entry-calls.js';
+import { EntryFilter, globMatcher } from './ignore-rules.js';
 import { openStart, walk, type WalkContext } from './walk.js';
 
 const op = 'fs.find';
 const WALK_BUDGET = 200_000;
 
-export interface FindOptions extends Omit<FilterOptions, 'include'> {
-  /** How the walk calls the filesystem; by default chosen from the mounts (entry-calls.ts). */
-  entryCalls?: EntryCalls;
-  /** A glob: without "/" it matches names at any depth, with "/" the path from the directory. */
-  pattern: string;
-  type: 'file' | 'directory' | 'any';
-  maxResults: number;
-  signal?: AbortSignal;
-}
-
-export interface FoundEntry {
-  path: string;
-  type: 'file' | 'directory';
-  size?: number;
-  mtime: string;
-}
-
-export async function findEntries(dir: GuardedPath, options: FindOptions): Promise<{ entries: FoundEntry[]; truncated: boolean }> {
+export async function findEntries(dir: GuardedPath, options: FindOptions & WithEntryCalls): Promise<{ entries: FoundEntry[]; truncated: boolean }> {
   const matches = globMatcher([options.pattern])!;
   const entries: FoundEntry[] = [];
   let seen = 0;

@@ -8,18 +8,12 @@
  * --glob flags, which are given the same globs.
  */
 import picomatch from 'picomatch';
+import type { FilterOptions } from '../../contract/files.js';
 import { GitignoreRules, type IgnoreVerdict } from './gitignore-rules.js';
 
 /** Highest precedence first. */
 export const IGNORE_FILES = ['.rgignore', '.ignore', '.gitignore'] as const;
 export type IgnoreFile = (typeof IGNORE_FILES)[number];
-
-export interface FilterOptions {
-  hidden: boolean;
-  gitignore: boolean;
-  include: readonly string[];
-  exclude: readonly string[];
-}
 
 interface Level {
   /** Relative path of the directory whose ignore files these are ('' for the walk's start). */

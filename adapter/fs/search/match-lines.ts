@@ -3,15 +3,7 @@
  * (ripgrep only picks the candidate files). Binary content (a NUL byte) is skipped, as
  * ripgrep does; invalid UTF-8 is read leniently.
  */
-
-export interface LineMatch {
-  line: number;
-  /** 1-based column (in UTF-16 units) of the first match on the line. */
-  column: number;
-  text: string;
-  before?: string[];
-  after?: string[];
-}
+import type { LineMatch } from '../../contract/files.js';
 
 const MAX_LINE_CHARS = 400;
 const decoder = new TextDecoder('utf-8');

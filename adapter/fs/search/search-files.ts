@@ -8,13 +8,13 @@
  * picked by a rule of its own, can appear in it.
  */
 import { spawn } from 'node:child_process';
-import { adapterError } from '../../errors.js';
+import { adapterError } from '../../contract/errors.js';
+import type { GuardedPath, SearchOptions, SearchResult } from '../../contract/files.js';
 import type { DirHandle } from '../dir-handle.js';
-import type { GuardedPath } from '../file-ops.js';
 import { fsError } from '../fs-errors.js';
-import { EntryFilter, searchGlob, type FilterOptions } from './ignore-rules.js';
-import { entryCallsFor, type EntryCalls } from './entry-calls.js';
-import { compileMatcher, isBinary, matchLines, type LineMatch } from './match-lines.js';
+import { EntryFilter, searchGlob } from './ignore-rules.js';
+import { entryCallsFor, type WithEntryCalls } from './entry-calls.js';
+import { compileMatcher, isBinary, matchLines } from './match-lines.js';
 import { TimeLimitExceeded, withTimeLimit } from './time-limit.js';
 import { openStart, walk, type WalkContext } from './walk.js';
 
@@ -26,38 +26,7 @@ const REGEX_TIME_LIMIT_MS = 2000;
 /** Candidate files taken from ripgrep (it is stopped beyond). */
 const MAX_CANDIDATES = 20_000;
 
-export interface SearchOptions extends FilterOptions {
-  /** How the walk calls the filesystem; by default chosen from the mounts (entry-calls.ts). */
-  entryCalls?: EntryCalls;
-  pattern: string;
-  regex: boolean;
-  caseSensitive: boolean;
-  contextLines: number;
-  maxMatches: number;
-  /** At most this many matches from one file (ChatGPT's search wants which files match, not every line); no limit by default. */
-  maxMatchesPerFile?: number;
-  /** Of matched text (lines and context) in the answer. */
-  maxBytes: number;
-  /** Larger files are skipped. */
-  maxFileBytes: number;
-  /** ripgrep's absolute path, or null for the built-in walk. */
-  ripgrep: string | null;
-  signal?: AbortSignal;
-}
-
-export interface SearchMatch extends LineMatch {
-  /** Path from the searched directory, "/" separated. */
-  path: string;
-}
-
-export interface SearchResult {
-  matches: SearchMatch[];
-  truncated: boolean;
-  filesWithMatches: number;
-  engine: 'ripgrep' | 'builtin';
-}
-
-export async function searchFiles(dir: GuardedPath, options: SearchOptions): Promise<SearchResult> {
+export async function searchFiles(dir: GuardedPath, options: SearchOptions & WithEntryCalls): Promise<SearchResult> {
   let matcher: RegExp;
   try {
     matcher = compileMatcher(options.pattern, options.regex, options.caseSensitive);
@@ -77,7 +46,13 @@ export async function searchFiles(dir: GuardedPath, options: SearchOptions): Pro
   }
 }
 
-async function collect(start: DirHandle, dir: GuardedPath, matcher: RegExp, options: SearchOptions, candidates: string[] | null): Promise<SearchResult> {
+async function collect(
+  start: DirHandle,
+  dir: GuardedPath,
+  matcher: RegExp,
+  options: SearchOptions & WithEntryCalls,
+  candidates: string[] | null,
+): Promise<SearchResult> {
   const result: SearchResult = { matches: [], truncated: false, filesWithMatches: 0, engine: candidates ? 'ripgrep' : 'builtin' };
   let bytes = 0;
   // Exact for a case-sensitive literal: UTF-8 is self-synchronizing and lenient decoding only adds U+FFFD.
@@ -178,7 +153,7 @@ const READ_DIFFERENTLY = /\\[bBsWD]/;
  * file it would search), with the same filters as the built-in walk: a superset of ours
  * (include globs there also lift ignore rules), or null when there are too many to pass on.
  */
-function ripgrepCandidates(rg: string, cwd: string, options: SearchOptions): Promise<string[] | null> {
+function ripgrepCandidates(rg: string, cwd: string, options: SearchOptions & WithEntryCalls): Promise<string[] | null> {
   const listOnly = options.regex && READ_DIFFERENTLY.test(options.pattern);
   const args = [listOnly ? '--files' : '--files-with-matches', '--null', '--no-config', '--no-messages', '--no-ignore-parent', '--no-ignore-global'];
   args.push('--no-ignore-exclude', '--no-require-git', `--max-filesize=${options.maxFileBytes}`, '--glob=!.git');

@@ -6,9 +6,9 @@
  */
 import fs from 'node:fs';
 import nodePath from 'node:path';
-import { adapterError } from '../../errors.js';
+import { adapterError } from '../../contract/errors.js';
 import { DirHandle } from '../dir-handle.js';
-import type { GuardedPath } from '../file-ops.js';
+import type { GuardedPath } from '../../contract/files.js';
 import { READ_FLAGS } from '../read-text.js';
 import type { EntryCalls } from './entry-calls.js';
 import { IGNORE_FILES, type EntryFilter, type IgnoreFile } from './ignore-rules.js';

@@ -14,7 +14,7 @@
  * sent from inside the sandbox that it has no handler for (`kill $$` does nothing); signals from
  * outside, the timeout's included, end bwrap and with it everything inside.
  */
-import type { SandboxPlan } from './sandbox-plan.js';
+import type { SandboxPlan } from '../../contract/sandbox.js';
 
 export interface NamespaceOptions {
   userNamespace: boolean;

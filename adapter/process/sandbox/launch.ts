@@ -4,10 +4,10 @@
  * so every way of running a command gets the same sandbox.
  */
 import path from 'node:path';
-import type { ExecRequest } from '../process-ops.js';
+import type { ExecRequest } from '../../contract/processes.js';
 import { bubblewrapArgs } from './bubblewrap.js';
 import { seatbeltArgs } from './seatbelt.js';
-import type { SandboxPlan } from './sandbox-plan.js';
+import type { SandboxPlan } from '../../contract/sandbox.js';
 
 export interface Launch {
   file: string;

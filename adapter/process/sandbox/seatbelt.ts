@@ -14,7 +14,7 @@
  * - always: no Apple Events (osascript driving another app) and no LaunchServices (`open`
  *   starting an app outside the sandbox).
  */
-import type { SandboxPlan } from './sandbox-plan.js';
+import type { SandboxPlan } from '../../contract/sandbox.js';
 
 export interface SeatbeltProfile {
   profile: string;

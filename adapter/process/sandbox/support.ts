@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { helperEnvironment } from '../child-env.js';
 import { namespaceArgs } from './bubblewrap.js';
-import type { SandboxSupport } from './sandbox-plan.js';
+import type { SandboxSupport } from '../../contract/sandbox.js';
 
 const PROBE_TIMEOUT_MS = 10_000;
 const INSTALL = 'install it with sudo apt-get install bubblewrap (Fedora: sudo dnf install bubblewrap; Arch: sudo pacman -S bubblewrap)';

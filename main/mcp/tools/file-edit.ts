@@ -1,8 +1,7 @@
 /** fs.edit and fs.patch: precise, all-or-nothing changes through the one filesystem policy. */
 import * as z from 'zod';
-import { adapterError } from '../../../adapter/errors.js';
-import type { PatchTarget } from '../../../adapter/fs/patch/commit-patch.js';
-import type { PatchOp } from '../../../adapter/fs/patch/patch-ops.js';
+import { adapterError } from '../../../adapter/contract/errors.js';
+import type { PatchOp, PatchTarget } from '../../../adapter/contract/files.js';
 import type { Policies } from '../tool.js';
 import { defineTool, DESTRUCTIVE } from '../tool.js';
 import { GRANT } from '../../policy/grants.js';

@@ -4,7 +4,7 @@
  * (GuardedPath), so what was checked is what is used.
  */
 import * as z from 'zod';
-import { adapterError } from '../../../adapter/errors.js';
+import { adapterError } from '../../../adapter/contract/errors.js';
 import { entryTypeOutput as entryType, exclusive, pathInput as path, pathTarget, sha256Input as sha256, shared, writeOptions } from './fs-common.js';
 import { defineTool, DESTRUCTIVE, IDEMPOTENT_WRITE, READ_ONLY } from '../tool.js';
 import { GRANT } from '../../policy/grants.js';

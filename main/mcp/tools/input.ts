@@ -4,8 +4,8 @@
  * ui.snapshot / ui.find, and then act at that element's current bounds.
  */
 import * as z from 'zod';
-import { adapterError } from '../../../adapter/errors.js';
-import type { PointerTarget, Target } from '../../../adapter/desktop/desktop-ops.js';
+import { adapterError } from '../../../adapter/contract/errors.js';
+import type { PointerTarget, Target } from '../../../adapter/contract/desktop.js';
 import { defineTool, DESTRUCTIVE, READ_ONLY } from '../tool.js';
 import { GRANT } from '../../policy/grants.js';
 import { elementFields, pointerResult, spaceSchema } from './desktop-schemas.js';

@@ -4,7 +4,7 @@
  * handle it returned. Dev servers, watchers, REPLs and anything longer than one call.
  */
 import * as z from 'zod';
-import type { HandleOutput, HandleStatus, StreamChunk } from '../../../adapter/process/process-registry.js';
+import type { HandleOutput, HandleStatus, StreamChunk } from '../../../adapter/contract/processes.js';
 import { defineTool, DESTRUCTIVE, OPEN_WORLD_DESTRUCTIVE, READ_ONLY } from '../tool.js';
 import { GRANT } from '../../policy/grants.js';
 import { processHandle } from './process-output.js';

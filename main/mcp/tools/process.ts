@@ -1,6 +1,6 @@
 /** process.list and process.kill: the process policy decides, the adapter lists and signals. */
 import * as z from 'zod';
-import { POSIX_SIGNALS } from '../../../adapter/process/signals.js';
+import { POSIX_SIGNALS } from '../../../adapter/contract/processes.js';
 import { defineTool, DESTRUCTIVE, READ_ONLY } from '../tool.js';
 import { GRANT } from '../../policy/grants.js';
 

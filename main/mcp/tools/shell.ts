@@ -1,6 +1,6 @@
 /** shell.exec: one allowed program with an argv array, no shell, bounded in time and output. */
 import * as z from 'zod';
-import type { ExecResult } from '../../../adapter/process/process-ops.js';
+import type { ExecResult } from '../../../adapter/contract/processes.js';
 import type { ShellPlan } from '../../policy/shell.js';
 import { defineTool, OPEN_WORLD_DESTRUCTIVE } from '../tool.js';
 import { GRANT } from '../../policy/grants.js';

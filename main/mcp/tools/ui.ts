@@ -4,7 +4,7 @@
  * screen grant; acting on an element is input.* under the input grant.
  */
 import * as z from 'zod';
-import type { UiElement } from '../../../adapter/desktop/ui/ui-model.js';
+import type { UiElement } from '../../../adapter/contract/ui.js';
 import { defineTool, READ_ONLY } from '../tool.js';
 import { GRANT } from '../../policy/grants.js';
 import { bounds } from './desktop-schemas.js';

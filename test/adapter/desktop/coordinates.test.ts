@@ -1,6 +1,5 @@
 import { describe, expect, test } from 'vitest';
 import { captureArea, displayAt, fitWithin, rectToPhysical, toPhysical } from '../../../adapter/desktop/coordinates.js';
-import { missingDisplay } from '../../../adapter/desktop/display-env.js';
 import { parseXrandrMonitors } from '../../../adapter/desktop/displays.js';
 
 const screen = { width: 1280, height: 800 };
@@ -199,20 +198,5 @@ describe('parseXrandrMonitors', () => {
   test('nothing parsable is no monitors', () => {
     expect(parseXrandrMonitors('')).toEqual([]);
     expect(parseXrandrMonitors("Can't open display")).toEqual([]);
-  });
-});
-
-describe('missingDisplay', () => {
-  test.each([
-    ['linux', {}, /^no graphical display: set DISPLAY/],
-    ['linux', { WAYLAND_DISPLAY: 'wayland-0' }, /only a Wayland display is set.*XWayland/],
-    ['freebsd', {}, /no graphical display/],
-    ['linux', { DISPLAY: ':0' }, undefined],
-    ['darwin', {}, undefined],
-    ['win32', {}, undefined],
-  ] as const)('%s %j', (platform, env, expected) => {
-    const result = missingDisplay(platform, env);
-    if (expected) expect(result).toMatch(expected);
-    else expect(result).toBeUndefined();
   });
 });

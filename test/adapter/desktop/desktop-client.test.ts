@@ -1,14 +1,15 @@
 /**
  * The desktop client's process handling with real worker processes: a scripted stand-in worker
  * (fixtures/fake-worker.mjs) for crashes, hangs and protocol errors, so these run everywhere.
- * The real nut-js worker is exercised under Xvfb in desktop-xvfb.test.ts.
+ * The real nut-js worker is exercised under Xvfb in test/e2e/desktop-on-xvfb.test.ts.
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, test } from 'vitest';
-import { defaultWorkerPath, DesktopClient, MAX_WAIT_MS, type DesktopClientOptions } from '../../../adapter/desktop/desktop-client.js';
+import { DesktopClient, MAX_WAIT_MS, type DesktopClientOptions } from '../../../adapter/desktop/desktop-client.js';
+import { defaultWorkerPath } from '../../../adapter/desktop/worker-channel.js';
 import { forkWorker, type WorkerSpawner } from '../../../adapter/desktop/worker-process.js';
 import { makeTempDir, removeDir } from '../../helpers/temp.js';
 

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { nutKeyName, parseKeyCombo } from '../../../adapter/desktop/keys.js';
-import { isComputerAdapterError } from '../../../adapter/errors.js';
+import { isComputerAdapterError } from '../../../adapter/contract/errors.js';
 
 // [input, canonical]
 const valid: Array<[string, string]> = [

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { editTextFile } from '../../../adapter/fs/edit-text.js';
-import type { GuardedPath } from '../../../adapter/fs/file-ops.js';
+import type { GuardedPath } from '../../../adapter/contract/files.js';
 import { makeTempDir, removeDir } from '../../helpers/temp.js';
 
 let dir: string;

@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { GuardedPath } from '../../../adapter/fs/file-ops.js';
+import type { GuardedPath } from '../../../adapter/contract/files.js';
 import { localFileOps } from '../../../adapter/fs/local-file-ops.js';
 import { makeTempDir, removeDir } from '../../helpers/temp.js';
 

@@ -2,8 +2,8 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { adapterError } from '../../../adapter/errors.js';
-import type { GuardedPath } from '../../../adapter/fs/file-ops.js';
+import { adapterError } from '../../../adapter/contract/errors.js';
+import type { GuardedPath } from '../../../adapter/contract/files.js';
 import { statEntry } from '../../../adapter/fs/stat-entry.js';
 import { makeTempDir, removeDir } from '../../helpers/temp.js';
 

@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { isComputerAdapterError } from '../../../adapter/errors.js';
-import type { ExecRequest } from '../../../adapter/process/process-ops.js';
+import { isComputerAdapterError } from '../../../adapter/contract/errors.js';
+import type { ExecRequest } from '../../../adapter/contract/processes.js';
 import { ProcessRegistry } from '../../../adapter/process/process-registry.js';
 import { runCommand } from '../../../adapter/process/run-command.js';
 import { BASE_ENV, eventually, isGone, isLinux, makeTempDir, readPid, writeScript } from './helpers.js';

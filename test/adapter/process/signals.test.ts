@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
-import { isComputerAdapterError } from '../../../adapter/errors.js';
+import { isComputerAdapterError } from '../../../adapter/contract/errors.js';
 import { allowedSignals, killError, killProcess, parseKillSignal } from '../../../adapter/process/signals.js';
 import { eventually, isLinux, isPosix, killQuietly } from './helpers.js';
 

@@ -2,7 +2,7 @@
 import { describe, expect, test } from 'vitest';
 import { chooseWindows } from '../../../../adapter/desktop/ui/atspi.js';
 import { commonRole, decodeStates } from '../../../../adapter/desktop/ui/atspi-model.js';
-import type { NativeNode } from '../../../../adapter/desktop/ui/ui-model.js';
+import type { NativeNode } from '../../../../adapter/desktop/ui/accessibility-provider.js';
 
 describe('decodeStates', () => {
   test.each([

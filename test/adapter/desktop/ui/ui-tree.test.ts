@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import type { NativeNode } from '../../../../adapter/desktop/ui/ui-model.js';
+import type { NativeNode } from '../../../../adapter/desktop/ui/accessibility-provider.js';
 import { shapeTree, walk } from '../../../../adapter/desktop/ui/ui-tree.js';
 
 let refs = 0;

@@ -1,17 +1,26 @@
 /**
- * The in-process pointer against real Xvfb servers: moves and reads checked with xdotool (an
- * independent Xlib client), coordinate spaces and bounds, a display that wants a cookie, a
- * root window resized by RandR, and an X server that dies.
+ * The in-process pointer against real Xvfb servers, driven as the desktop client drives it
+ * (PointerControl over it): moves and reads checked with xdotool (an independent Xlib client),
+ * coordinate spaces and bounds, a display that wants a cookie, a root window resized by RandR,
+ * and an X server that dies.
  */
 import { spawnSync } from 'node:child_process';
 import crypto from 'node:crypto';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
+import { DisplayLayout } from '../../../../adapter/desktop/display-layout.js';
+import { PointerControl } from '../../../../adapter/desktop/pointer-control.js';
 import { X11Pointer } from '../../../../adapter/desktop/x11/x11-pointer.js';
 import { makeTempDir, removeDir } from '../../../helpers/temp.js';
 import { missingDesktopPrereq, onPath, skipDesktop, startXvfb, type Xvfb } from '../fixtures/xvfb.js';
 
 const missing = missingDesktopPrereq() ?? (onPath('xdotool') ? undefined : 'xdotool is not installed (apt-get install xdotool)');
+
+/** The pointer on the display `env` names, with results that say the display, as the desktop client has it. */
+async function controlled(env: NodeJS.ProcessEnv): Promise<PointerControl<X11Pointer>> {
+  const layout = new DisplayLayout('linux', env);
+  return new PointerControl(await X11Pointer.connect(env, 5000), { displays: (desktop) => layout.of(desktop, 1) });
+}
 
 const where = (display: string, env: NodeJS.ProcessEnv = {}) => {
   const run = spawnSync('xdotool', ['getmouselocation', '--shell'], { env: { ...process.env, ...env, DISPLAY: display }, encoding: 'utf8' });
@@ -23,9 +32,9 @@ const where = (display: string, env: NodeJS.ProcessEnv = {}) => {
 describe.skipIf(skipDesktop(missing, 'in-process X11 pointer tests'))('X11Pointer on a real display', () => {
   let xvfb: Xvfb;
   let home: string;
-  const pointers: X11Pointer[] = [];
-  const connect = async (env: NodeJS.ProcessEnv = {}) => {
-    const pointer = await X11Pointer.connect({ HOME: home, DISPLAY: xvfb.display, ...env }, 5000);
+  const pointers: PointerControl<X11Pointer>[] = [];
+  const connect = async (env: NodeJS.ProcessEnv = { HOME: home, DISPLAY: xvfb.display }) => {
+    const pointer = await controlled(env);
     pointers.push(pointer);
     return pointer;
   };
@@ -36,7 +45,7 @@ describe.skipIf(skipDesktop(missing, 'in-process X11 pointer tests'))('X11Pointe
     home = makeTempDir('x11-pointer-home-');
   });
   afterEach(() => {
-    for (const pointer of pointers.splice(0)) pointer.close();
+    for (const pointer of pointers.splice(0)) pointer.pointer.close();
   });
   afterAll(async () => {
     await xvfb?.stop();
@@ -45,7 +54,7 @@ describe.skipIf(skipDesktop(missing, 'in-process X11 pointer tests'))('X11Pointe
 
   test('moves the pointer where asked and reads it back, as another X client sees it', async () => {
     const pointer = await connect();
-    expect(pointer.desktop).toEqual({ width: 1280, height: 800 });
+    expect(await pointer.pointer.desktop()).toEqual({ width: 1280, height: 800 });
     expect(await pointer.move({ x: 321, y: 654 }, 'input.move')).toEqual({ x: 321, y: 654, display: 0 });
     expect(where(xvfb.display)).toEqual({ x: 321, y: 654 });
     spawnSync('xdotool', ['mousemove', '17', '23'], { env: { ...process.env, DISPLAY: xvfb.display } });
@@ -72,7 +81,7 @@ describe.skipIf(skipDesktop(missing, 'in-process X11 pointer tests'))('X11Pointe
       await run();
       return performance.now() - started;
     };
-    expect(await timed(() => pointer.click({ x: 100, y: 100 }, 'left', 3, 'input.click'))).toBeGreaterThanOrEqual(59);
+    expect(await timed(() => pointer.click({ x: 100, y: 100 }, 'left', 3, [], 'input.click'))).toBeGreaterThanOrEqual(59);
     expect(await timed(() => pointer.scroll(undefined, { x: 0, y: 6 }, 'input.scroll'))).toBeGreaterThanOrEqual(39);
     // 0,0 -> 100,0 is 5 steps of 20 px: 5 pauses before the moves and one before the release
     const drag = await timed(() =>
@@ -100,11 +109,10 @@ describe.skipIf(skipDesktop(missing, 'in-process X11 pointer tests'))('X11Pointe
   test.skipIf(!onPath('xrandr'))('sees the root window resized by RandR at once', async () => {
     const resized = await startXvfb(1280, 800);
     try {
-      const pointer = await X11Pointer.connect({ HOME: home, DISPLAY: resized.display }, 5000);
-      pointers.push(pointer);
+      const pointer = await connect({ HOME: home, DISPLAY: resized.display });
       // Xvfb shrinks the root even though it then cannot fit its one output (xrandr exits 1)
       spawnSync('xrandr', ['--fb', '1024x768'], { env: { ...process.env, DISPLAY: resized.display } });
-      await expect.poll(() => pointer.desktop, { timeout: 2000 }).toEqual({ width: 1024, height: 768 });
+      await expect.poll(() => pointer.pointer.desktop(), { timeout: 2000 }).toEqual({ width: 1024, height: 768 });
       await expect(pointer.move({ x: 1100, y: 10 }, 'input.move')).rejects.toMatchObject({ message: /outside the 1024x768 screen/ });
       expect(await pointer.move({ x: 1023, y: 767 }, 'input.move')).toMatchObject({ x: 1023, y: 767 });
     } finally {
@@ -122,8 +130,7 @@ describe.skipIf(skipDesktop(missing, 'in-process X11 pointer tests'))('X11Pointe
     try {
       const clientAuth = path.join(dir, 'client');
       xauth(clientAuth, locked.display);
-      const pointer = await X11Pointer.connect({ DISPLAY: locked.display, XAUTHORITY: clientAuth }, 5000);
-      pointers.push(pointer);
+      const pointer = await connect({ DISPLAY: locked.display, XAUTHORITY: clientAuth });
       expect(await pointer.move({ x: 400, y: 300 }, 'input.move')).toMatchObject({ x: 400, y: 300 });
       expect(where(locked.display, { XAUTHORITY: clientAuth })).toEqual({ x: 400, y: 300 });
 
@@ -138,15 +145,14 @@ describe.skipIf(skipDesktop(missing, 'in-process X11 pointer tests'))('X11Pointe
 
   test('an X server that goes away fails the call in flight and closes the pointer, with the reason', async () => {
     const doomed = await startXvfb(640, 480);
-    const pointer = await X11Pointer.connect({ HOME: home, DISPLAY: doomed.display }, 5000);
-    pointers.push(pointer);
+    const pointer = await connect({ HOME: home, DISPLAY: doomed.display });
     expect(await pointer.position('input.cursor')).toMatchObject({ display: 0 });
     await doomed.stop();
     await expect(pointer.position('input.cursor')).rejects.toMatchObject({
       code: 'OS_ERROR',
       message: /input\.cursor failed: the X (server closed|connection)/,
     });
-    expect(pointer.closed).toBe(true);
+    expect(pointer.pointer.closed).toBe(true);
   });
 
   test('refuses what it must not use: a remote display, a display with no server', async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { applyChunks } from '../../../../adapter/fs/patch/apply-chunks.js';
-import type { PatchChunk } from '../../../../adapter/fs/patch/patch-ops.js';
+import type { PatchChunk } from '../../../../adapter/contract/files.js';
 import { parseApplyPatch } from '../../../../adapter/fs/patch/parse-apply-patch.js';
 
 const chunk = (oldLines: string[], newLines: string[], extra: Partial<PatchChunk> = {}): PatchChunk => ({

@@ -2,10 +2,9 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { adapterError } from '../../../../adapter/errors.js';
-import type { GuardedPath } from '../../../../adapter/fs/file-ops.js';
-import { applyPatchText, type PatchGuards, type PatchTarget } from '../../../../adapter/fs/patch/commit-patch.js';
-import type { PatchOp } from '../../../../adapter/fs/patch/patch-ops.js';
+import { adapterError } from '../../../../adapter/contract/errors.js';
+import type { GuardedPath, PatchGuards, PatchTarget, PatchOp } from '../../../../adapter/contract/files.js';
+import { applyPatchText } from '../../../../adapter/fs/patch/commit-patch.js';
 import { makeTempDir, removeDir } from '../../../helpers/temp.js';
 import { makeUnwritable } from '../../../helpers/unwritable.js';
 

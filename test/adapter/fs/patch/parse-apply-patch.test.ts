@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { isApplyPatchFormat, parseApplyPatch } from '../../../../adapter/fs/patch/parse-apply-patch.js';
-import { PatchSyntaxError } from '../../../../adapter/fs/patch/patch-ops.js';
+import { PatchSyntaxError } from '../../../../adapter/fs/patch/patch-syntax.js';
 
 const lines = (...text: string[]) => text.join('\n');
 

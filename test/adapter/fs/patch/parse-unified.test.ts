@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { isUnifiedDiff, parseUnifiedDiff } from '../../../../adapter/fs/patch/parse-unified.js';
-import { PatchSyntaxError } from '../../../../adapter/fs/patch/patch-ops.js';
+import { PatchSyntaxError } from '../../../../adapter/fs/patch/patch-syntax.js';
 
 /** What `git diff` prints for a change, a new file and a deleted file (git 2.x, default options). */
 const GIT_DIFF = [

@@ -1,9 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adapterError } from '../../../../adapter/errors.js';
-import type { GuardedPath } from '../../../../adapter/fs/file-ops.js';
-import { findEntries, type FindOptions } from '../../../../adapter/fs/search/find-entries.js';
+import { adapterError } from '../../../../adapter/contract/errors.js';
+import type { GuardedPath, FindOptions } from '../../../../adapter/contract/files.js';
+import { findEntries } from '../../../../adapter/fs/search/find-entries.js';
 import { makeTempDir, removeDir } from '../../../helpers/temp.js';
 
 let home: string;

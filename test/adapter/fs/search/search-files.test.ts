@@ -2,12 +2,12 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adapterError } from '../../../../adapter/errors.js';
-import type { GuardedPath } from '../../../../adapter/fs/file-ops.js';
-import { POOL_CALLS } from '../../../../adapter/fs/search/entry-calls.js';
+import { adapterError } from '../../../../adapter/contract/errors.js';
+import type { GuardedPath, SearchOptions, SearchResult } from '../../../../adapter/contract/files.js';
+import { POOL_CALLS, type WithEntryCalls } from '../../../../adapter/fs/search/entry-calls.js';
 import { findEntries } from '../../../../adapter/fs/search/find-entries.js';
 import { MAX_WALK_DEPTH } from '../../../../adapter/fs/search/walk.js';
-import { searchFiles, type SearchOptions, type SearchResult } from '../../../../adapter/fs/search/search-files.js';
+import { searchFiles } from '../../../../adapter/fs/search/search-files.js';
 import { makeTempDir, removeDir } from '../../../helpers/temp.js';
 
 /** ripgrep from the machine (Debian package `ripgrep`; CI installs it). */
@@ -89,7 +89,7 @@ const defaults: Omit<SearchOptions, 'pattern' | 'ripgrep'> = {
   hidden: false,
 };
 
-type Options = Partial<SearchOptions> & { pattern: string };
+type Options = Partial<SearchOptions & WithEntryCalls> & { pattern: string };
 const search = (ripgrep: string | null, options: Options) => searchFiles(guard(), { ...defaults, ripgrep, ...options });
 const places = (result: SearchResult) => result.matches.map((m) => `${m.path}:${m.line}`);
 

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { bubblewrapArgs } from '../../../../adapter/process/sandbox/bubblewrap.js';
 import { sandboxed } from '../../../../adapter/process/sandbox/launch.js';
-import type { SandboxPlan } from '../../../../adapter/process/sandbox/sandbox-plan.js';
+import type { SandboxPlan } from '../../../../adapter/contract/sandbox.js';
 import { GIT_IN_PROJECT, LINUX_CONFIG, sandboxFor } from '../../../helpers/sandbox-fixtures.js';
 
 async function linuxPlan(): Promise<SandboxPlan> {

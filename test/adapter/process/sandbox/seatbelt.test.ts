@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { seatbeltArgs, seatbeltProfile } from '../../../../adapter/process/sandbox/seatbelt.js';
-import type { SandboxSupport } from '../../../../adapter/process/sandbox/sandbox-plan.js';
+import type { SandboxSupport } from '../../../../adapter/contract/sandbox.js';
 import type { ConfigInput } from '../../../../main/config/schema.js';
 import { sandboxFor } from '../../../helpers/sandbox-fixtures.js';
 import type { Tree } from '../../../helpers/tree-port.js';

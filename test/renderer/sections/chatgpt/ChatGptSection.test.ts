@@ -12,7 +12,7 @@ import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { localPolicyPort } from '../../../../adapter/local-policy-port.js';
-import { createProcessOps } from '../../../../adapter/process/process-ops.js';
+import { createProcessOps } from '../../../../adapter/process/local-process-ops.js';
 import type { ServerStatus, SettingsSnapshot } from '../../../../main/tray/bridge-api.js';
 import { readConfigForEditing } from '../../../../main/tray/config-file.js';
 import { TunnelController } from '../../../../main/tunnel/tunnel-controller.js';

@@ -1,29 +1,18 @@
 /**
  * Screen, input and accessibility operations behind the seam. All coordinates are
  * physical pixels of the virtual desktop (every monitor; the X11 root window, top-left origin).
- * Plain TypeScript: the MCP tools own the public schemas, the desktop client owns the worker.
+ * Plain TypeScript: the MCP tools own the public schemas.
+ *
+ * For an adapter author: a remote adapter implements DesktopOps whole, on the machine it acts
+ * on. A new kind of session on this computer (Wayland) does not: it is a backend under
+ * adapter/desktop/ (desktop-backend.ts says what a backend provides), and the local DesktopOps
+ * keeps doing the rest (coordinate spaces, element targets, typing plans, bounds and timeouts).
  */
-import type { UiFindOptions, UiFindResult, UiSnapshot, UiSnapshotOptions } from './ui/ui-model.js';
+import type { ScreenPoint, ScreenRect, ScreenSize } from './geometry.js';
+import type { UiFindOptions, UiFindResult, UiSnapshot, UiSnapshotOptions } from './ui.js';
 
 export type ImageFormat = 'png' | 'jpeg';
 export type MouseButton = 'left' | 'right' | 'middle';
-
-export interface ScreenRect {
-  x: number;
-  y: number;
-  width: number;
-  height: number;
-}
-
-export interface ScreenPoint {
-  x: number;
-  y: number;
-}
-
-export interface ScreenSize {
-  width: number;
-  height: number;
-}
 
 /** One monitor: where it sits in the virtual desktop, in physical pixels. */
 export interface DisplayInfo extends ScreenRect {
@@ -99,9 +88,6 @@ export interface ElementTarget {
 }
 
 export type Target = PointerTarget | ElementTarget;
-
-export const isElementTarget = (target: Target | undefined): target is ElementTarget =>
-  target !== undefined && typeof (target as ElementTarget).element === 'string';
 
 export type Modifier = 'ctrl' | 'alt' | 'shift' | 'cmd';
 

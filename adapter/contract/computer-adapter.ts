@@ -5,14 +5,20 @@
  *
  * One family of operations per field, so a caller (or a test) needs only the family it uses,
  * and `inspect` is the port through which the policy looks at the machine this adapter acts on.
+ *
+ * For an adapter author (a remote machine, a container): implement every family of this
+ * interface from the files beside it, importing nothing but adapter/contract/. Every rule is the
+ * policy's (main/policy/), decided before a call reaches you; you do what was asked within the
+ * bounds the call names, and throw adapterError (errors.ts) for what fails. A new kind of
+ * desktop session on this computer (Wayland) is not a new adapter: see desktop.ts.
  */
-import type { AppOps } from './apps/app-ops.js';
-import type { BrowserOps } from './browser/browser-ops.js';
-import type { DesktopOps } from './desktop/desktop-ops.js';
-import type { FileOps } from './fs/file-ops.js';
+import type { AppOps } from './apps.js';
+import type { BrowserOps } from './browser.js';
+import type { DesktopOps } from './desktop.js';
+import type { FileOps } from './files.js';
 import type { PolicyPort } from './policy-port.js';
-import type { ProcessOps } from './process/process-ops.js';
-import type { ServiceOps } from './services/service-ops.js';
+import type { ProcessOps } from './processes.js';
+import type { ServiceOps } from './services.js';
 
 export interface SystemInfo {
   hostname: string;

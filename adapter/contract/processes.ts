@@ -1,15 +1,18 @@
 /**
  * The OS process operations behind the ComputerAdapter seam: bounded command execution,
- * executable lookup, process listing and signalling. One real implementation per OS
- * (linux, darwin, win32), chosen at runtime by `createProcessOps`.
+ * long-running processes behind handles, executable lookup, process listing and signalling.
+ *
+ * For an adapter author: run exactly the request (the policy resolved the executable, built the
+ * whole environment and, with `sandbox`, the sandbox plan); never use a shell or search PATH
+ * yourself; keep every bound (timeoutMs, maxOutputBytes, the handle limits, the signal), and
+ * end the whole process tree on a timeout, an abort or a stop.
  */
-import { findExecutable, type FoundExecutable } from './find-executable.js';
-import { listProcesses } from './list.js';
-import type { BinaryOutput } from './output-text.js';
-import { ProcessRegistry, type HandleOutput, type HandleStatus } from './process-registry.js';
-import { runCommand } from './run-command.js';
-import { killProcess } from './signals.js';
-import type { SandboxPlan } from './sandbox/sandbox-plan.js';
+import type { SandboxPlan } from './sandbox.js';
+
+/** The signals killProcess takes on POSIX systems (Windows takes SIGTERM, SIGKILL and SIGINT). */
+export const POSIX_SIGNALS = ['SIGTERM', 'SIGKILL', 'SIGINT', 'SIGHUP', 'SIGSTOP', 'SIGCONT', 'SIGUSR1', 'SIGUSR2', 'SIGQUIT'] as const;
+
+export type KillSignal = (typeof POSIX_SIGNALS)[number];
 
 export interface ExecRequest {
   /** Absolute path of the executable (already resolved and allowed by policy). Never searched on PATH. */
@@ -70,6 +73,61 @@ export interface ExecResult {
   handlesFull?: boolean;
 }
 
+/** Output that is not text: its size and a preview, instead of an escaped string. */
+export interface BinaryOutput {
+  bytes: number;
+  /** The first bytes, base64. */
+  previewBase64: string;
+}
+
+/** What findExecutable answers: where a command name leads. */
+export interface FoundExecutable {
+  /** Where it was found on the PATH (or the path given). */
+  found: string;
+  /** Its real path. */
+  real: string;
+  /**
+   * Every symlink followed from `found` to `real`, by where the link itself lies: the file's own
+   * chain and links among the folders on the way. Whoever can rewrite one of them picks the
+   * program the name runs.
+   */
+  links?: readonly string[];
+}
+
+export type HandleState = 'running' | 'exited';
+
+export interface HandleStatus {
+  processHandle: string;
+  pid: number;
+  state: HandleState;
+  exitCode: number | null;
+  signal: string | null;
+  /** Ended by its deadline (the timeoutMs a shell.exec caller set and that outlived the promotion). */
+  timedOut: boolean;
+  startedAt: string;
+  durationMs: number;
+  stdoutBytes: number;
+  stderrBytes: number;
+  stdinOpen: boolean;
+}
+
+export interface StreamChunk {
+  /** Text from `offset` (UTF-8, cut on character boundaries); empty when binary. */
+  text: string;
+  binary?: BinaryOutput & { base64: string };
+  /** Where this chunk starts (later than asked when older bytes were overwritten). */
+  offset: number;
+  /** The offset to ask for next. */
+  nextOffset: number;
+  /** Bytes overwritten before they were read. */
+  droppedBytes: number;
+}
+
+export interface HandleOutput extends HandleStatus {
+  stdout: StreamChunk;
+  stderr: StreamChunk;
+}
+
 export interface ProcessInfo {
   pid: number;
   ppid: number;
@@ -112,20 +170,4 @@ export interface ProcessOps {
    * sends it; NOT_FOUND when no such pid, OS_ERROR with EPERM explained when not permitted.
    */
   killProcess(pid: number, signal: string): Promise<void>;
-}
-
-export function createProcessOps(platform: NodeJS.Platform = process.platform): ProcessOps {
-  const registry = new ProcessRegistry(platform);
-  return {
-    runCommand: (request) => runCommand(request, { platform, registry }),
-    startProcess: (request) => registry.start(request),
-    readProcessOutput: (handle, options) => registry.read(handle, options),
-    writeProcessInput: (handle, data, close) => registry.write(handle, data, close),
-    stopProcess: (handle, options) => registry.stop(handle, options),
-    processStatus: (handle) => registry.status(handle),
-    closeProcesses: () => registry.closeAll(),
-    findExecutable: (name, searchPath, cwd) => findExecutable(name, searchPath, cwd, platform),
-    listProcesses: () => listProcesses(platform),
-    killProcess: (pid, signal) => killProcess(pid, signal, platform),
-  };
 }

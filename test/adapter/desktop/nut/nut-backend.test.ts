@@ -5,7 +5,8 @@
  * mouse.setPosition/getPosition in points) checks the conversion both ways.
  */
 import { describe, expect, it } from 'vitest';
-import { NutDesktop } from '../../../adapter/desktop/nut-desktop.js';
+import { DesktopSession } from '../../../../adapter/desktop/desktop-session.js';
+import { nutBackend } from '../../../../adapter/desktop/nut/nut-backend.js';
 
 class Point {
   constructor(
@@ -42,10 +43,10 @@ function retina() {
       getPosition: async () => at,
     },
   };
-  return { desktop: NutDesktop.over(nut as never, 'darwin'), moves };
+  return { desktop: new DesktopSession(nutBackend(nut as never, 'darwin'), 'darwin'), moves };
 }
 
-describe('NutDesktop on a 2x display', () => {
+describe('the nut-js backend on a 2x display', () => {
   it('reports the desktop in physical pixels', async () => {
     const { desktop } = retina();
     expect(await desktop.screenSize()).toEqual({ width: 2880, height: 1800 });

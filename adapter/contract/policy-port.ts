@@ -3,11 +3,13 @@
  * decides, but never imports node:fs or child_process itself, so an adapter for another machine
  * (remote, container) answers these questions about the machine it acts on.
  *
- * Failures keep the errno-style `code` (ENOENT, ELOOP, EACCES...) the policy's messages use.
+ * For an adapter author: answer each question about the machine you act on, not the one the
+ * server runs on. Failures keep the errno-style `code` (ENOENT, ELOOP, EACCES...) the policy's
+ * messages use.
  */
-import type { EntryType } from './fs/file-ops.js';
-import type { FoundExecutable } from './process/find-executable.js';
-import type { SandboxSupport } from './process/sandbox/sandbox-plan.js';
+import type { EntryType } from './files.js';
+import type { FoundExecutable } from './processes.js';
+import type { SandboxSupport } from './sandbox.js';
 
 export interface EntryFacts {
   type: EntryType;
@@ -57,11 +59,11 @@ export interface PolicyPort {
   locateAll(paths: readonly string[]): Promise<Array<{ real: string; type: EntryType } | null>>;
   /** The names in a directory (no `.` or `..`), or null when it cannot be listed. */
   listNames(path: string): Promise<string[] | null>;
-  /** which(1) on `searchPath` (see ProcessOps.findExecutable). */
+  /** which(1) on `searchPath`, as ProcessOps.findExecutable. */
   findExecutable(name: string, searchPath: string | undefined): Promise<FoundExecutable | null>;
   /**
    * The short environment children start from (PATH, HOME, locale, temp dirs, the session, OS
-   * essentials; see adapter/process/child-env.ts): never the server's whole environment.
+   * essentials): never the server's whole environment.
    */
   baseEnvironment(): Readonly<Record<string, string>>;
   /** What process `id` names, or null when there is none this user can see. */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { isComputerAdapterError } from '../../../adapter/errors.js';
+import { isComputerAdapterError } from '../../../adapter/contract/errors.js';
 import { listProcesses } from '../../../adapter/process/list.js';
-import { createProcessOps } from '../../../adapter/process/process-ops.js';
+import { createProcessOps } from '../../../adapter/process/local-process-ops.js';
 import { BASE_ENV, isLinux } from './helpers.js';
 
 describe('createProcessOps', () => {

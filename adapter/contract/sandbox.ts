@@ -1,7 +1,11 @@
 /**
  * The sandbox a command runs in, as the policy decided it (main/policy/sandbox.ts) and the
- * mechanism enforces it (bubblewrap.ts on Linux, seatbelt.ts on macOS). Types only: the policy
- * builds the plan, the adapter never decides what is visible.
+ * mechanism enforces it (adapter/process/sandbox/: bubblewrap on Linux, Seatbelt on macOS). Types
+ * only: the policy builds the plan, the adapter never decides what is visible.
+ *
+ * For an adapter author: ProcessOps.runCommand and startProcess run a request with a `sandbox`
+ * inside exactly this plan, or refuse it; PolicyPort.sandboxSupport says which mechanism the
+ * computer offers (an adapter without one answers `usable: false` with the problem).
  */
 
 /**
@@ -49,7 +53,7 @@ export interface SandboxPlan {
   tempDir: string;
 }
 
-/** What this computer offers, probed once (support.ts). */
+/** What this computer offers, probed once. */
 export type SandboxSupport =
   | { mechanism: SandboxMechanism; usable: true; program: string; version: string; userNamespace: boolean }
   | { mechanism: SandboxMechanism | null; usable: false; problem: string; fix: string | null };

@@ -2,6 +2,9 @@
  * The adapter operations behind app.launch and app.close. Which app may run is decided by the
  * policy before these run; these only validate what they must to be safe on their own
  * (absolute paths) and do the OS work without a shell.
+ *
+ * For an adapter author: start the executable with exactly these args (no shell, no PATH
+ * search) and say its pid; close only processes of that executable started with those args.
  */
 
 export interface AppSpec {

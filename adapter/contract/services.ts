@@ -1,4 +1,9 @@
-/** Service status and control behind the seam: systemd, launchd or the Windows SCM, chosen by OS. */
+/**
+ * Service status and control behind the seam: systemd, launchd or the Windows SCM, chosen by OS.
+ *
+ * For an adapter author: the policy has checked the name and the action; answer with the
+ * manager's own state words, and NOT_FOUND for a service the manager does not know.
+ */
 
 export type ServiceManager = 'systemd' | 'launchd' | 'windows';
 export type ServiceAction = 'start' | 'stop' | 'restart';

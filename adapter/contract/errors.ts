@@ -2,6 +2,11 @@
  * The one error shape that crosses the adapter seam. It is structural on purpose:
  * the MCP layer recognises it with `isComputerAdapterError`, never with `instanceof`, so
  * errors keep working across bundles, worker processes and duplicated module copies.
+ *
+ * For an adapter author (remote, Wayland, anything): throw every expected failure as
+ * `adapterError(code, operation, message)` with the code that says what the caller can do about
+ * it; anything else reaches the client as an internal error. The one runtime module of
+ * adapter/contract/: no imports, so any adapter (or a worker process) can carry it.
  */
 
 export const ERROR_CODES = [

@@ -1,0 +1,236 @@
+/**
+ * Filesystem operations behind the seam. Every path arrives as a GuardedPath: the filesystem
+ * policy allowed it, and the operation re-checks what it actually opened through `confirm`
+ * before using it, so a directory swapped for a symlink (by another process, between the
+ * policy's check and the open) cannot carry a read or a write outside the roots.
+ *
+ * For an adapter author (remote, container): implement FileOps on the machine you act on. Open
+ * each path, call `confirm` with the real path of what was opened before reading or writing it,
+ * write atomically where the doc says so, and keep every bound the options give (bytes, lines,
+ * matches, entries, the signal). Patches arrive as text: parse them, let `guards.resolve` check
+ * every path first, and apply all or nothing.
+ */
+
+export type EntryType = 'file' | 'directory' | 'symlink' | 'other';
+
+export interface DirEntry {
+  name: string;
+  type: EntryType;
+  size?: number;
+  mtime: string;
+}
+
+/** A path the filesystem policy allowed, with the check to repeat on what was really opened. */
+export interface GuardedPath {
+  /** The path to operate on: the real path the policy found (for a new path, the real parent plus the new names). */
+  readonly path: string;
+  /**
+   * Throws the policy's denial unless the object now really at `realPath` (the kernel's view
+   * of an opened descriptor, or the opened directory plus the entry name) may be used for the
+   * access that was checked. Synchronous and free of I/O.
+   */
+  confirm(realPath: string): void;
+}
+
+export interface TextFileRead {
+  content: string;
+  bytes: number;
+  /** Size of the file (as seen when it was opened). */
+  totalBytes: number;
+  truncated: boolean;
+  /** sha256 of the whole file, when the whole file was read (not truncated). */
+  sha256?: string;
+  /** Lines in the file, when the whole file was read or scanned. */
+  totalLines?: number;
+  /** With a line range: the first and last line returned. */
+  startLine?: number;
+  endLine?: number;
+}
+
+export type WriteMode = 'create' | 'overwrite' | 'append';
+
+export interface WriteOptions {
+  /** Write only if the current content has this sha256. */
+  expectedSha256?: string;
+  /** Whether a mismatch may say what the current sha256 is, and an append the file's (only when the caller may read). */
+  revealHash?: boolean;
+  /** Write to a file that has other hard links (they would see the change). Default false. */
+  allowHardLinks?: boolean;
+  signal?: AbortSignal;
+}
+
+export interface TextFileWrite {
+  bytesWritten: number;
+  created: boolean;
+  /** Of the file as written; absent after an append without revealHash (it would tell the earlier content). */
+  sha256?: string;
+}
+
+export interface ReadOptions {
+  maxBytes: number;
+  /** 1-based, inclusive; the file is scanned to count its lines (up to a bound). */
+  startLine?: number;
+  endLine?: number;
+  signal?: AbortSignal;
+}
+
+/** Of an entry itself (a symlink is described, not followed). */
+export interface EntryStat {
+  type: EntryType;
+  size: number;
+  /** Permission bits in octal, e.g. "0644". */
+  mode: string;
+  mtime: string;
+  links: number;
+  sha256?: string;
+}
+
+/** One exact replacement of fs.edit. */
+export interface TextEdit {
+  oldText: string;
+  newText: string;
+  replaceAll?: boolean;
+}
+
+export interface EditResult {
+  sha256: string;
+  replacements: number;
+  bytesWritten: number;
+  diff: string;
+}
+
+/** Which entries a search or find walks past, as ripgrep decides (ignore files, hidden names, globs). */
+export interface FilterOptions {
+  hidden: boolean;
+  gitignore: boolean;
+  include: readonly string[];
+  exclude: readonly string[];
+}
+
+export interface SearchOptions extends FilterOptions {
+  pattern: string;
+  regex: boolean;
+  caseSensitive: boolean;
+  contextLines: number;
+  maxMatches: number;
+  /** At most this many matches from one file (ChatGPT's search wants which files match, not every line); no limit by default. */
+  maxMatchesPerFile?: number;
+  /** Of matched text (lines and context) in the answer. */
+  maxBytes: number;
+  /** Larger files are skipped. */
+  maxFileBytes: number;
+  /** ripgrep's absolute path, or null for the built-in walk. */
+  ripgrep: string | null;
+  signal?: AbortSignal;
+}
+
+export interface LineMatch {
+  line: number;
+  /** 1-based column (in UTF-16 units) of the first match on the line. */
+  column: number;
+  text: string;
+  before?: string[];
+  after?: string[];
+}
+
+export interface SearchMatch extends LineMatch {
+  /** Path from the searched directory, "/" separated. */
+  path: string;
+}
+
+export interface SearchResult {
+  matches: SearchMatch[];
+  truncated: boolean;
+  filesWithMatches: number;
+  engine: 'ripgrep' | 'builtin';
+}
+
+export interface FindOptions extends Omit<FilterOptions, 'include'> {
+  /** A glob: without "/" it matches names at any depth, with "/" the path from the directory. */
+  pattern: string;
+  type: 'file' | 'directory' | 'any';
+  maxResults: number;
+  signal?: AbortSignal;
+}
+
+export interface FoundEntry {
+  path: string;
+  type: 'file' | 'directory';
+  size?: number;
+  mtime: string;
+}
+
+/**
+ * What a patch asks for, whichever format it came in (the apply_patch envelope OpenAI models
+ * emit, or a unified diff): per file, add with content, delete, or update by chunks (optionally
+ * moving the file). Paths are as written in the patch; the policy resolves them.
+ */
+export type PatchOp =
+  | { kind: 'add'; path: string; content: string }
+  | { kind: 'delete'; path: string }
+  | { kind: 'update'; path: string; moveTo?: string; chunks: PatchChunk[]; finalNewline?: FinalNewline };
+
+export interface PatchChunk {
+  /** `@@ <text>` headers before the chunk: lines to find first, in order (a class, a function). */
+  anchors: string[];
+  /** Context and removed lines, in file order. */
+  oldLines: string[];
+  /** Context and added lines, in file order. */
+  newLines: string[];
+  /** Each context line as [index in oldLines, index in newLines]: the file's own version of it is kept. */
+  context: Array<[number, number]>;
+  /** `*** End of File`: the chunk is at the end of the file. */
+  endOfFile: boolean;
+  /** Line in the patch text where the chunk starts, for messages. */
+  patchLine: number;
+}
+
+/**
+ * How an updated file ends: apply_patch always ends it with a newline ('add', the default); a
+ * unified diff says "\ No newline at end of file" for a side without one, or, when its hunks
+ * do not say, leaves the end as it was ('keep').
+ */
+export type FinalNewline = 'add' | 'remove' | 'keep';
+
+export interface PatchTarget {
+  op: PatchOp;
+  /** The file the operation names, allowed for writing. */
+  file: GuardedPath;
+  /** For an update with "Move to": the new place, allowed for writing. */
+  moveTo?: GuardedPath;
+}
+
+export interface PatchFileResult {
+  path: string;
+  action: 'added' | 'updated' | 'moved' | 'deleted';
+  destination?: string;
+  sha256?: string;
+  diff: string;
+}
+
+export interface PatchGuards {
+  /** The policy's answer for every operation's paths (throws to refuse the whole patch). */
+  resolve(ops: PatchOp[]): Promise<PatchTarget[]>;
+  /** Holds whatever the caller locks around reading and writing these files. */
+  lock(targets: readonly PatchTarget[], apply: () => Promise<void>): Promise<void>;
+}
+
+export interface FileOps {
+  listDirectory(dir: GuardedPath, options: { limit: number; hide?: (name: string) => boolean }): Promise<{ entries: DirEntry[]; truncated: boolean }>;
+  readTextFile(file: GuardedPath, options: ReadOptions): Promise<TextFileRead>;
+  writeTextFile(file: GuardedPath, content: string, mode: WriteMode, options?: WriteOptions): Promise<TextFileWrite>;
+  makeDirectory(dir: GuardedPath, recursive: boolean): Promise<{ created: boolean }>;
+  /** Moves the entry itself (a symlink is moved as a link). */
+  move(source: GuardedPath, destination: GuardedPath, overwrite: boolean): Promise<void>;
+  /** Removes the entry itself (a symlink is removed, never its target). */
+  remove(entry: GuardedPath, recursive: boolean): Promise<{ type: EntryType }>;
+  /** A new file with these bytes (binary), written atomically; ALREADY_EXISTS if the name is taken. */
+  createFile(file: GuardedPath, data: Uint8Array): Promise<{ bytesWritten: number; sha256: string }>;
+  statEntry(entry: GuardedPath, options?: { sha256?: boolean; signal?: AbortSignal }): Promise<EntryStat>;
+  /** Exact replacements in one file, all or nothing, written atomically. */
+  editTextFile(file: GuardedPath, edits: readonly TextEdit[], options: WriteOptions & { maxBytes: number }): Promise<EditResult>;
+  /** A patch (apply_patch format or unified diff) across files, all or nothing; every path goes through `guards.resolve` first. */
+  applyPatch(text: string, guards: PatchGuards, options: WriteOptions & { maxBytes: number }): Promise<PatchFileResult[]>;
+  searchFiles(dir: GuardedPath, options: SearchOptions): Promise<SearchResult>;
+  findEntries(dir: GuardedPath, options: FindOptions): Promise<{ entries: FoundEntry[]; truncated: boolean }>;
+}

@@ -1,0 +1,7 @@
+/** When nut-js alone serves: macOS and Windows, where a logged-in user always has a session. */
+import type { BackendChoice } from '../desktop-backend.js';
+
+export const nutChoice: BackendChoice = {
+  serves: (platform) => platform === 'darwin' || platform === 'win32',
+  load: async (platform) => (await import('./nut-backend.js')).loadNutBackend(platform),
+};
