@@ -47,6 +47,7 @@ export default tseslint.config(
         'rule 8: main/policy/ decides from the config alone; it imports no tool, host or entry point',
       ),
       mcpSdk,
+      adapterInternals('rule 9'),
     ],
   }),
   layer('main/mcp/tools/**/*.ts', [], {
@@ -68,7 +69,7 @@ export default tseslint.config(
     patterns: [pattern(['**/tray/**'], 'rule 3: only the Electron shell in main/tray/ builds on main/tray/')],
   }),
   layer('adapter/contract/**/*.ts', [], {
-    paths: [electron, ...nodeOnly.map((name) => ban(name, 'rule 10: the contract is types only'))],
+    paths: [electron],
     patterns: [
       pattern(['../*', 'node:*', '@*/*', 'zod'], 'rule 10: a contract file imports only other contract files (./x.js): it is what every adapter implements'),
     ],
