@@ -59,3 +59,5 @@ export const appClose = defineTool({
     return { structured: { name: args.name, closed, stillRunning }, text };
   },
 });
+
+export const appTools = [appLaunch, appClose];

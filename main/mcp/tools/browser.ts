@@ -23,6 +23,8 @@ export const browserOpen = defineTool({
   },
 });
 
+export const browserTools = [browserOpen];
+
 function hostOf(raw: string): string {
   try {
     return new URL(raw).host;

@@ -74,6 +74,8 @@ export const fsPatch = defineTool({
   },
 });
 
+export const fileEditTools = [fsEdit, fsPatch];
+
 /** Every path through the policy for writing; one file may appear once. */
 async function resolvePatch(ops: PatchOp[], policy: Policies): Promise<PatchTarget[]> {
   policy.sizes.checkPatchFiles(ops.length);

@@ -50,3 +50,5 @@ export const serviceControl = defineTool({
     return { structured: { name, action: args.action, ...result }, text: `${args.action} ${name} (${result.manager}): now ${result.state}.` };
   },
 });
+
+export const serviceTools = [serviceStatus, serviceControl];

@@ -64,6 +64,8 @@ export const shellExec = defineTool({
   },
 });
 
+export const shellTools = [shellExec];
+
 function summarize(command: string, r: ExecResult, plan: ShellPlan): string {
   const status = r.processHandle
     ? `still running after ${r.durationMs} ms; it goes on as ${r.processHandle} (process.output reads more, process.stop ends it)`

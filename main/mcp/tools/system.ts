@@ -41,6 +41,8 @@ export const systemInfo = defineTool({
   },
 });
 
+export const systemTools = [systemInfo];
+
 function formatUptime(seconds: number): string {
   const h = Math.floor(seconds / 3600);
   const m = Math.floor((seconds % 3600) / 60);
