@@ -1,4 +1,4 @@
-/** A real HTTP MCP server on 127.0.0.1:0 and a real 2026-07-28 client, for the desktop app/browser/service tool tests. */
+/** A real HTTP MCP server on 127.0.0.1:0 and a real 2026-07-28 client, for tool tests (the desktop app, browser and service tools by default; pass ALL_TOOLS or a family's list). */
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import type { ComputerAdapter } from '../../adapter/contract/computer-adapter.js';
 import { localAdapter } from './adapter.js';
@@ -21,9 +21,13 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
-export async function startTestServer(config: ConfigInput, adapter: ComputerAdapter = localAdapter()): Promise<TestServer> {
+export async function startTestServer(
+  config: ConfigInput,
+  adapter: ComputerAdapter = localAdapter(),
+  tools: readonly ToolDefinition[] = DESKTOP_APP_TOOLS,
+): Promise<TestServer> {
   const parsed = configSchema.parse({ ...config, server: { auth: 'none', toolNames: 'dotted', ...config.server, port: 0 } });
-  const factory = createServerFactory({ config: parsed, adapter, logger: silentLogger, tools: DESKTOP_APP_TOOLS });
+  const factory = createServerFactory({ config: parsed, adapter, logger: silentLogger, tools });
   const http = await startHttpServer({ config: parsed, factory, logger: silentLogger });
   const client = new Client({ name: 'desktop-apps-test', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
   await client.connect(new StreamableHTTPClientTransport(new URL(http.url)));
