@@ -9,7 +9,7 @@ import { displayName } from './client-registration.js';
 import { messagePage } from './consent-page.js';
 import { sameResource } from './oauth-grants.js';
 import { OAUTH_PATHS, type OAuthContext } from './oauth-context.js';
-import { html, limitText, redirect, single, tooMany, type Reply } from './oauth-http.js';
+import { html, limitText, single, tooMany, type Reply } from './oauth-http.js';
 import { LIMITS, SUPPORTED_SCOPES } from './oauth-limits.js';
 import type { OAuthClient, PendingAuthorization } from './oauth-state.js';
 import { snapshot } from './owner-actions.js';
@@ -37,7 +37,10 @@ export async function authorize(context: OAuthContext, params: URLSearchParams):
   }
   const rawState = single(params, 'state') ?? null;
   const state = rawState !== null && rawState.length <= 1024 ? rawState : null;
-  const fail = (error: string, description: string) => redirect(redirectUri, { error, error_description: description, state, iss: context.issuer });
+  // An invalid request is answered here, never by sending the browser to the client's address:
+  // anyone can register a client, and an error redirect from this server's public origin to an
+  // address of their choosing is an open redirect. Only the owner's decision goes back to the app.
+  const fail = (error: string, description: string) => html(400, messagePage('This connection request is invalid', `${description} (${error})`));
   if (rawState !== null && state === null) return fail('invalid_request', 'state is longer than 1024 characters.');
   if (single(params, 'response_type') !== 'code') return fail('unsupported_response_type', 'Only response_type=code is supported.');
   const challenge = single(params, 'code_challenge');

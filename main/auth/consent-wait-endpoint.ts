@@ -42,7 +42,14 @@ export async function wait(context: OAuthContext, params: URLSearchParams): Prom
   });
   if (outcome === 'gone') return html(404, messagePage('Request not found', 'This connection request is unknown or finished. Start again from the app.'));
   if (outcome === 'denied') return back({ error: 'access_denied', error_description: 'The owner of the computer denied this request.' });
-  if (outcome === 'expired') return back({ error: 'access_denied', error_description: 'Nobody approved this request on the computer in time.' });
+  // Nobody looked at it: the browser is not sent to an address no owner ever saw (an open redirect
+  // for anyone who registers a client), unless the owner approved this app before.
+  if (outcome === 'expired') {
+    const approvedBefore = (context.store.view().clients.get(found.clientId)?.approvedAt ?? null) !== null;
+    if (!approvedBefore)
+      return html(400, messagePage('Nobody approved this request', 'Nobody approved this request on the computer in time. Start again from the app.'));
+    return back({ error: 'access_denied', error_description: 'Nobody approved this request on the computer in time.' });
+  }
   context.options.logger.info('oauth authorization approved', { client: found.clientId });
   return back({ code });
 }

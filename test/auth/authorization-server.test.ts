@@ -47,10 +47,9 @@ describe('refused', () => {
     const clientId = await registered(server);
     const { challenge } = pkcePair();
     const page = await hop(authorizeUrl(server, clientId, challenge, { resource: 'https://other.example/mcp' }));
-    expect(page.status).toBe(303);
-    const back = new URL(page.headers.get('location')!);
-    expect(back.searchParams.get('error')).toBe('invalid_target');
-    expect(back.searchParams.get('code')).toBeNull();
+    expect(page.status).toBe(400);
+    expect(page.headers.get('location')).toBeNull();
+    expect(await page.text()).toContain('(invalid_target)');
 
     const grant = await bed.approvedCode(server);
     expect((await exchange(server, grant, { resource: 'https://other.example/mcp' })).body.error).toBe('invalid_target');
