@@ -24,7 +24,7 @@ export async function editTextFile(file: GuardedPath, edits: readonly TextEdit[]
   }
   const crlf = isCrlfThroughout(current.content) && !edits.some((e) => e.oldText.includes('\r') || e.newText.includes('\r'));
   const before = crlf ? current.content.replace(/\r\n/g, '\n') : current.content;
-  const edited = applyEdits(before, edits);
+  const edited = applyEdits(before, edits, { maxBytes: options.maxBytes, path: file.path });
   const after = crlf ? edited.text.replace(/\n/g, '\r\n') : edited.text;
   refuseTooLarge(file.path, after, options.maxBytes, 'fs.edit');
   const written = await writeTextFile(file, after, 'overwrite', { ...options, expectedSha256: current.sha256 });

@@ -9,8 +9,18 @@ import type { TextEdit } from '../contract/files.js';
 const op = 'fs.edit';
 const MAX_LINES_LISTED = 20;
 
-export function applyEdits(text: string, edits: readonly TextEdit[]): { text: string; replacements: number } {
+/**
+ * `bound.maxBytes` bounds the text after every edit, not only the last: each edit can multiply the text
+ * (replaceAll of a short oldText), and a hundred of them would build gigabytes before the final
+ * size check.
+ */
+export function applyEdits(
+  text: string,
+  edits: readonly TextEdit[],
+  bound: { maxBytes: number; path: string } = { maxBytes: Infinity, path: 'the file' },
+): { text: string; replacements: number } {
   let current = text;
+  let bytes = Buffer.byteLength(text);
   let replacements = 0;
   edits.forEach((edit, index) => {
     const which = edits.length > 1 ? `edit ${index + 1}: ` : '';
@@ -25,6 +35,16 @@ export function applyEdits(text: string, edits: readonly TextEdit[]): { text: st
         op,
         `${which}oldText occurs ${positions.length} times (lines ${lines.join(', ')}${more}); add surrounding lines to make it unique, or set replaceAll: true`,
         { edit: index + 1, lines },
+      );
+    }
+    bytes += positions.length * (Buffer.byteLength(edit.newText) - Buffer.byteLength(edit.oldText));
+    if (bytes > bound.maxBytes) {
+      const after = edits.length > 1 ? `edit ${index + 1}` : 'the change';
+      throw adapterError(
+        'INVALID_INPUT',
+        op,
+        `${bound.path} would be ${bytes} bytes after ${after}; the limit is ${bound.maxBytes} (filesystem.maxWriteBytes); nothing was changed`,
+        { edit: index + 1 },
       );
     }
     current = current.split(edit.oldText).join(edit.newText);

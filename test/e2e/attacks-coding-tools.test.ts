@@ -90,3 +90,19 @@ describe('another process swaps a folder for a symlink while the coding tools wo
         expect(['ok', 'PATH_NOT_ALLOWED', 'NOT_FOUND', 'NO_MATCH', 'PRECONDITION_FAILED', 'INVALID_INPUT']).toContain(result);
   }, 30_000);
 });
+
+describe('edits that multiply the text', () => {
+  it('100 edits each doubling an 18-byte file stop at the write cap between edits, with the server barely growing', async () => {
+    fs.writeFileSync(path.join(root, 'grow.txt'), 'seed seed seed 18\n');
+    const edits = Array.from({ length: 100 }, () => ({ oldText: 'e', newText: 'ee', replaceAll: true }));
+    const before = process.memoryUsage().rss;
+    const started = performance.now();
+    const result = await clients[0]!.callTool({ name: 'fs.edit', arguments: { path: 'grow.txt', edits } });
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toMatch(/^INVALID_INPUT: .*grow\.txt would be \d+ bytes after edit \d+; the limit is 4194304 \(filesystem\.maxWriteBytes\)/);
+    // Without the bound the 100 edits build ~2^100 bytes; the server here is this process.
+    expect(process.memoryUsage().rss - before).toBeLessThan(256 * 1024 * 1024);
+    expect(performance.now() - started).toBeLessThan(10_000);
+    expect(fs.readFileSync(path.join(root, 'grow.txt'), 'utf8')).toBe('seed seed seed 18\n');
+  });
+});

@@ -74,4 +74,21 @@ describe('applyEdits', () => {
   it('refuses an empty oldText', () => {
     expect(fails('abc', [{ oldText: '', newText: 'x' }])).toMatchObject({ code: 'INVALID_INPUT' });
   });
+
+  it('bounds the text after every edit, naming the edit, the size and the limit', () => {
+    const edits = Array.from({ length: 30 }, () => ({ oldText: 'x', newText: 'xx', replaceAll: true }));
+    const error = (() => {
+      try {
+        applyEdits('x', edits, { maxBytes: 1000, path: '/r/f.txt' });
+      } catch (caught) {
+        return caught as Error & { code: string; details?: Record<string, unknown> };
+      }
+      throw new Error('expected applyEdits to fail');
+    })();
+    expect(error.code).toBe('INVALID_INPUT');
+    // 2^10 = 1024 > 1000: the tenth edit is refused before it is built.
+    expect(error.message).toBe('/r/f.txt would be 1024 bytes after edit 10; the limit is 1000 (filesystem.maxWriteBytes); nothing was changed');
+    expect(error.details).toEqual({ edit: 10 });
+    expect(applyEdits('x', edits.slice(0, 9), { maxBytes: 1000, path: '/r/f.txt' }).text).toHaveLength(512);
+  });
 });
