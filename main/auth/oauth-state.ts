@@ -6,11 +6,11 @@
  * them is seen by the server at its next request, and no writer loses another's change.
  */
 import { randomBytes } from 'node:crypto';
-import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 import * as z from 'zod';
 import { writeFileAtomic } from '../config/atomic-file.js';
+import { readOwnedFile } from '../config/owned-state.js';
 import { LIMITS } from './oauth-limits.js';
 
 export const OAUTH_STATE_FILE = 'oauth.json';
@@ -97,13 +97,13 @@ export class OAuthStateError extends Error {
 
 /** The file's state; an absent file is the empty state, a damaged one an error (never silently reset). */
 export function readState(file: string): OAuthState {
-  let text: string;
+  let text: string | null;
   try {
-    text = fs.readFileSync(file, 'utf8');
+    text = readOwnedFile(file, 'the OAuth state file', false, 'delete it to forget every OAuth client (they will have to connect again)');
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return emptyState();
-    throw new OAuthStateError(`cannot read ${file} (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
+    throw new OAuthStateError((error as Error).message);
   }
+  if (text === null) return emptyState();
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);

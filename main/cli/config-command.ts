@@ -15,6 +15,7 @@ import { SandboxPolicy, SandboxUnavailableError } from '../policy/sandbox.js';
 import { createLocalAdapter } from '../../adapter/local-computer-adapter.js';
 import { EXIT, print, say, usageError, withConfig } from './io.js';
 import { protectedPaths, stateDir } from '../host/places.js';
+import { secureAppFolder } from '../config/owned-state.js';
 
 export interface InitOptions {
   roots: string[];
@@ -45,6 +46,7 @@ function configCheck(cli: CliOverrides): number | Promise<number> {
       return EXIT.config;
     }
     say(`configuration is valid (${file ?? 'no config file, using defaults'})`);
+    for (const warning of appFolderWarnings()) say(`warning: ${warning}`);
     for (const note of sandbox) say(`commands: ${note}`);
     for (const warning of configWarnings(config, { kind, platform: process.platform })) say(`warning: ${warning}`);
     say(
@@ -56,11 +58,21 @@ function configCheck(cli: CliOverrides): number | Promise<number> {
   });
 }
 
-/** What "serve --http" refuses before listening, with its own message: the server settings, then the token file it would read. */
+/** The app folder as serve will find it: what it repairs at start (an app folder another user owns is a refusal, see httpRefusal). */
+function appFolderWarnings(): string[] {
+  try {
+    return secureAppFolder(stateDir(), { repair: false });
+  } catch {
+    return [];
+  }
+}
+
+/** What "serve --http" refuses before listening, with its own message: the server settings, the app folder, then the token file it would read. */
 function httpRefusal(config: Readonly<Config>): string | null {
   const refusal = httpStartRefusal(config.server);
   if (refusal) return refusal.message;
   try {
+    secureAppFolder(stateDir(), { repair: false });
     existingBearerToken(config, stateDir());
     return null;
   } catch (error) {

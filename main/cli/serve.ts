@@ -1,5 +1,6 @@
 /** `chatgpt-mcp serve --http | --stdio`: the server, until a signal (or stdin's end) stops it. */
 import type { CliOverrides, LoadedConfig } from '../config/load.js';
+import { OwnedStateError } from '../config/owned-state.js';
 import { TokenFileError } from '../config/token.js';
 import { openServer, type HostOptions, type OpenServer } from '../host/server-host.js';
 import { SandboxUnavailableError } from '../policy/sandbox.js';
@@ -37,13 +38,14 @@ export async function openOrExit(
     const { ListenError } = await import('../mcp/http.js');
     if (error instanceof ListenError) {
       say(error.message);
-      return EXIT.listen;
+      // The OAuth state file is the app's own state, not the port: a config-class failure.
+      return error.reason === 'oauth-state' ? EXIT.config : EXIT.listen;
     }
     if (error instanceof SandboxUnavailableError) {
       say(`cannot start: ${error.message}`);
       return EXIT.config;
     }
-    if (error instanceof TokenFileError) {
+    if (error instanceof TokenFileError || error instanceof OwnedStateError) {
       say(error.message);
       return EXIT.config;
     }

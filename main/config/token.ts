@@ -4,9 +4,9 @@
  * none. It is never printed into logs; `chatgpt-mcp token show` prints it on request.
  */
 import { randomBytes } from 'node:crypto';
-import fs from 'node:fs';
 import path from 'node:path';
 import { writeFileAtomic } from './atomic-file.js';
+import { readOwnedFile } from './owned-state.js';
 import { MIN_TOKEN_LENGTH, type Config } from './schema.js';
 
 export const TOKEN_FILE_NAME = 'token';
@@ -70,13 +70,13 @@ export function acceptsBearer(config: Readonly<Config>): boolean {
 
 /** The token in the file, or null when there is none; a file that is not a usable token is an error. */
 export function readTokenFile(file: string): string | null {
-  let text: string;
+  let text: string | null;
   try {
-    text = fs.readFileSync(file, 'utf8');
+    text = readOwnedFile(file, 'the token file', true, 'delete it and a new token is created at the next start (clients then need it: chatgpt-mcp token show)');
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw new TokenFileError(`cannot read the token file ${file} (${(error as NodeJS.ErrnoException).code ?? 'error'})`, { cause: error });
+    throw new TokenFileError((error as Error).message, { cause: error });
   }
+  if (text === null) return null;
   const token = text.trim();
   if (token.length < MIN_TOKEN_LENGTH || !/^[\x21-\x7e]+$/.test(token)) {
     throw new TokenFileError(`the token file ${file} does not hold a usable token; delete it and a new one is created at the next start`);

@@ -6,12 +6,14 @@
  * point protects, every entry point protects.
  *
  * Failures are thrown as they are (ListenError, SandboxUnavailableError, a token file that
- * cannot be used); each entry point words them its own way (exit codes, the tray's status).
+ * cannot be used, an app folder that is not the owner's alone); each entry point words them its
+ * own way (exit codes, the tray's status).
  */
 import { createLocalAdapter, type LocalAdapterOptions } from '../../adapter/local-computer-adapter.js';
 import type { ComputerAdapter } from '../../adapter/contract/computer-adapter.js';
 import type { ConsentRequest } from '../auth/connections.js';
 import type { Config } from '../config/schema.js';
+import { secureAppFolder } from '../config/owned-state.js';
 import { ensureBearerToken, type BearerToken } from '../config/token.js';
 import { createLogger, scrubbingLogger, type Logger } from '../log.js';
 import { ReplyBacklog } from '../mcp/reply-backlog.js';
@@ -63,10 +65,14 @@ export async function openServer(options: HostOptions): Promise<OpenServer> {
   const { config, transport } = options;
   const env = options.env ?? process.env;
   const appDir = options.appDir ?? stateDir(env);
+  const base = options.logger ?? createLogger(config.server.logLevel);
+  // Nothing in the app folder is read before it is known to be ours alone (owned-state.ts).
+  const repaired = secureAppFolder(appDir);
   const bearer = transport === 'http' ? await ensureBearerToken(config, appDir) : null;
   const secrets = [...(bearer ? [bearer.token] : []), ...(options.extraSecrets ?? [])];
   // Refused requests log their path, which a caller chooses: every line is scrubbed of the secrets in use.
-  const logger = scrubbingLogger(options.logger ?? createLogger(config.server.logLevel), secrets);
+  const logger = scrubbingLogger(base, secrets);
+  for (const warning of repaired) logger.warn(warning);
   const ownsAdapter = !options.adapter;
   const adapter = options.adapter ?? createLocalAdapter(options.adapterOptions);
   const answers = new ReplyBacklog();

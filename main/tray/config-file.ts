@@ -12,6 +12,8 @@ import { validateConfig, type ConfigIssue } from '../config/save.js';
 import { ListenError, type ListenFailure } from '../mcp/http.js';
 import { SandboxUnavailableError } from '../policy/sandbox.js';
 import type { KeyPath } from './bridge-api.js';
+import { OwnedStateError } from '../config/owned-state.js';
+import { TokenFileError } from '../config/token.js';
 
 export interface EditableConfig {
   exists: boolean;
@@ -88,6 +90,8 @@ export function explainStartFailure(error: unknown, file: string): { message: st
     return { message: error.message, field: LISTEN_FIELD[error.reason] };
   }
   if (error instanceof SandboxUnavailableError) return { message: error.message, field: [...error.key] };
+  // The app's own state (its folder, the token file) is not the owner's alone: the message says what to do.
+  if (error instanceof OwnedStateError || error instanceof TokenFileError) return { message: error.message, field: null };
   if (error instanceof ConfigError) {
     const first = readConfigForEditing(file).issues[0];
     return { message: error.message, field: first ? first.path : null };

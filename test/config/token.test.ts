@@ -30,7 +30,7 @@ describe('existingBearerToken', () => {
   });
 
   it('throws for a token file that cannot be used, and ensureBearerToken refuses it the same way (never replaced)', async () => {
-    fs.writeFileSync(tokenFilePath(dir), 'short\n');
+    fs.writeFileSync(tokenFilePath(dir), 'short\n', { mode: 0o600 });
     expect(() => existingBearerToken(config(), dir)).toThrow(/does not hold a usable token/);
     await expect(ensureBearerToken(config(), dir)).rejects.toThrow(/does not hold a usable token/);
     expect(fs.readFileSync(tokenFilePath(dir), 'utf8')).toBe('short\n');
