@@ -141,6 +141,18 @@ export interface ProcessInfo {
   args: string[];
 }
 
+/** How long process.write waits in all for a process to read its input. */
+export const PROCESS_WRITE_WAIT_MS = 5000;
+
+export interface ProcessWrite {
+  bytesWritten: number;
+  stdinOpen: boolean;
+  /** Set when the process stopped reading before all of `data` went in: how much of it (in UTF-16 units, as the caller sent it) did. */
+  charsWritten?: number;
+  /** Bytes of `data` not written (close, when asked, is not done either). */
+  bytesLeft?: number;
+}
+
 export interface ProcessOps {
   runCommand(request: ExecRequest): Promise<ExecResult>;
   /** Starts a process that outlives the call, with stdin open; it is reached through the returned handle. */
@@ -150,7 +162,8 @@ export interface ProcessOps {
     handle: string,
     options: { stdoutOffset: number; stderrOffset: number; waitMs: number; maxBytes: number; signal?: AbortSignal },
   ): Promise<HandleOutput>;
-  writeProcessInput(handle: string, data: string, close: boolean): Promise<{ bytesWritten: number; stdinOpen: boolean }>;
+  /** Bounded in time: a process that does not read its input gets what fits, and the answer says what was left. */
+  writeProcessInput(handle: string, data: string, close: boolean): Promise<ProcessWrite>;
   /** Ends the whole tree (SIGTERM, then SIGKILL after the grace period, or at once with force). */
   stopProcess(handle: string, options: { force: boolean }): Promise<HandleStatus>;
   processStatus(handle: string): HandleStatus;

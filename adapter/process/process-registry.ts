@@ -8,8 +8,17 @@
  * Handles hold no concurrency slot (main/policy/child-limiter.ts); their count is this registry's bound.
  */
 import { randomBytes } from 'node:crypto';
+import type { Writable } from 'node:stream';
 import { adapterError } from '../contract/errors.js';
-import type { ExecRequest, HandleLimits, HandleOutput, HandleStatus, StreamChunk } from '../contract/processes.js';
+import {
+  PROCESS_WRITE_WAIT_MS,
+  type ExecRequest,
+  type HandleLimits,
+  type HandleOutput,
+  type HandleStatus,
+  type ProcessWrite,
+  type StreamChunk,
+} from '../contract/processes.js';
 import { taskkillTree, terminateGroup } from './kill-tree.js';
 import { OutputRing } from './output-ring.js';
 import { describeOutput } from './output-text.js';
@@ -33,6 +42,8 @@ interface Entry {
   deadlineTimer?: NodeJS.Timeout;
   /** Wakes readers waiting for output or the exit. */
   wake: Set<() => void>;
+  /** The write in progress: the next one starts after it. */
+  writing: Promise<unknown>;
 }
 
 export class ProcessRegistry {
@@ -87,20 +98,41 @@ export class ProcessRegistry {
     };
   }
 
-  async write(handle: string, data: string, close: boolean): Promise<{ bytesWritten: number; stdinOpen: boolean }> {
+  /**
+   * Writes in chunks, each waiting for the pipe to drain, for at most `waitMs` in all: a process
+   * that does not read its input makes the call return with what was written (the last chunk may
+   * still be queued, at most WRITE_CHUNK bytes), never hang it or queue megabytes in the server.
+   * Writes to one handle run one at a time, so their text stays in order.
+   */
+  write(handle: string, data: string, close: boolean, waitMs = PROCESS_WRITE_WAIT_MS): Promise<ProcessWrite> {
     const entry = this.get(handle, 'process.write');
-    const stdin = entry.launched.child.stdin;
-    if (!entry.stdinOpen || !stdin || entry.exit) {
-      throw adapterError('PRECONDITION_FAILED', 'process.write', `${handle}'s input is closed${entry.exit ? ' (the process has exited)' : ''}`);
-    }
-    this.touch(entry);
-    const bytes = Buffer.from(data, 'utf8');
-    if (bytes.length > 0 && !stdin.write(bytes)) await new Promise<void>((resolve) => stdin.once('drain', resolve));
-    if (close) {
-      stdin.end();
-      entry.stdinOpen = false;
-    }
-    return { bytesWritten: bytes.length, stdinOpen: entry.stdinOpen };
+    const run = async (): Promise<ProcessWrite> => {
+      const stdin = entry.launched.child.stdin;
+      if (!entry.stdinOpen || !stdin || entry.exit) {
+        throw adapterError('PRECONDITION_FAILED', 'process.write', `${handle}'s input is closed${entry.exit ? ' (the process has exited)' : ''}`);
+      }
+      this.touch(entry);
+      const deadline = performance.now() + waitMs;
+      let chars = 0;
+      let bytes = 0;
+      while (chars < data.length) {
+        const piece = utf8Prefix(data, chars, WRITE_CHUNK);
+        const chunk = Buffer.from(piece, 'utf8');
+        const flushed = stdin.write(chunk);
+        chars += piece.length;
+        bytes += chunk.length;
+        if (!flushed && !(await drained(stdin, deadline - performance.now()))) break;
+      }
+      const complete = chars === data.length;
+      if (close && complete) {
+        stdin.end();
+        entry.stdinOpen = false;
+      }
+      return { bytesWritten: bytes, stdinOpen: entry.stdinOpen, ...(complete ? {} : { charsWritten: chars, bytesLeft: Buffer.byteLength(data) - bytes }) };
+    };
+    const next = entry.writing.then(run, run);
+    entry.writing = next.catch(() => undefined);
+    return next;
   }
 
   async stop(handle: string, options: { force: boolean }): Promise<HandleStatus> {
@@ -124,6 +156,7 @@ export class ProcessRegistry {
     const entry: Entry = {
       handle: `proc_${randomBytes(18).toString('base64url')}`,
       launched,
+      writing: Promise.resolve(),
       stdout: new OutputRing(limits.ringBytes),
       stderr: new OutputRing(limits.ringBytes),
       exit: null,
@@ -267,4 +300,35 @@ function chunk(ring: OutputRing, from: number, maxBytes: number, final: boolean)
     nextOffset: next,
     droppedBytes: dropped,
   };
+}
+
+/** Written at a time: at most this much stays queued in the server when the process stops reading. */
+const WRITE_CHUNK = 64 * 1024;
+
+/** Up to maxBytes of UTF-8 from text[from..] (a UTF-16 unit is at most 3 bytes), never splitting a surrogate pair. */
+function utf8Prefix(text: string, from: number, maxBytes: number): string {
+  let end = Math.min(text.length, from + Math.floor(maxBytes / 3));
+  const code = text.charCodeAt(end - 1);
+  if (end < text.length && end - 1 > from && code >= 0xd800 && code <= 0xdbff) end--;
+  return text.slice(from, end);
+}
+
+/** Resolves true when the stream drained, false when it did not within `ms` (or closed). */
+function drained(stream: Writable, ms: number): Promise<boolean> {
+  if (ms <= 0) return Promise.resolve(false);
+  return new Promise((resolve) => {
+    const done = (ok: boolean) => {
+      clearTimeout(timer);
+      stream.off('drain', onDrain);
+      stream.off('close', onClose);
+      stream.off('error', onClose);
+      resolve(ok);
+    };
+    const onDrain = () => done(true);
+    const onClose = () => done(false);
+    const timer = setTimeout(() => done(false), ms);
+    stream.once('drain', onDrain);
+    stream.once('close', onClose);
+    stream.once('error', onClose);
+  });
 }

@@ -101,6 +101,29 @@ describe('bounds', () => {
     }
   });
 
+  it('1000 KiB to a process that never reads its input: the call returns after the wait with what was left, and the server answers meanwhile', async () => {
+    const client = await connectModernHttp(server.url);
+    try {
+      const started = (await client.callTool({ name: 'process.start', arguments: { command: 'node', args: ['-e', 'setTimeout(() => {}, 60000)'] } }))
+        .structuredContent as Structured;
+      const data = 'x'.repeat(1000 * 1024);
+      const t0 = Date.now();
+      const writing = client.callTool({ name: 'process.write', arguments: { processHandle: started.processHandle, data, close: true } });
+      const info = await client.callTool({ name: 'system.info', arguments: {} });
+      expect(info.isError).toBeFalsy();
+      const written = await writing;
+      expect(Date.now() - t0).toBeLessThan(15_000);
+      const result = written.structuredContent as { bytesWritten: number; bytesLeft: number; charsWritten: number; stdinOpen: boolean };
+      expect(result.bytesLeft).toBeGreaterThan(0);
+      expect(result.bytesWritten + result.bytesLeft).toBe(data.length);
+      expect(result.stdinOpen).toBe(true);
+      expect(textOf(written)).toContain(`call process.write again with data from character ${result.charsWritten}`);
+      await client.callTool({ name: 'process.stop', arguments: { processHandle: started.processHandle, force: true } });
+    } finally {
+      await client.close();
+    }
+  });
+
   it('2 MiB of NUL bytes is a small answer: size and preview, not an escaped string', async () => {
     const response = await postModern(
       server.url,

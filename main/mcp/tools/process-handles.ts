@@ -4,7 +4,7 @@
  * handle it returned. Dev servers, watchers, REPLs and anything longer than one call.
  */
 import * as z from 'zod';
-import type { HandleOutput, HandleStatus, StreamChunk } from '../../../adapter/contract/processes.js';
+import { PROCESS_WRITE_WAIT_MS, type HandleOutput, type HandleStatus, type StreamChunk } from '../../../adapter/contract/processes.js';
 import { defineTool, DESTRUCTIVE, OPEN_WORLD_DESTRUCTIVE, READ_ONLY } from '../tool.js';
 import { GRANT } from '../../policy/grants.js';
 import { processHandle } from './process-output.js';
@@ -90,18 +90,26 @@ export const processOutput = defineTool({
 export const processWrite = defineTool({
   name: 'process.write',
   title: 'Write to a process’s stdin',
-  description: 'Send text to the stdin of a process started with process.start; close: true closes stdin afterwards (end of input).',
+  description:
+    'Send text to the stdin of a process started with process.start; close: true closes stdin afterwards (end of input). A process that stops reading its input for a few seconds gets what it read: the answer says how much was left.',
   input: z.object({ processHandle, data: z.string().max(1024 * KiB), close: z.boolean().default(false) }),
-  output: z.object({ processHandle, bytesWritten: z.number(), stdinOpen: z.boolean() }),
+  output: z.object({
+    processHandle,
+    bytesWritten: z.number(),
+    stdinOpen: z.boolean(),
+    charsWritten: z.number().optional().describe('Set when the process stopped reading: how many characters of data went in; send the rest again'),
+    bytesLeft: z.number().optional().describe('Bytes of data not written'),
+  }),
   annotations: DESTRUCTIVE,
   grant: GRANT.commands,
   target: (args) => ({ bytes: Buffer.byteLength(args.data), close: args.close }),
   async run(args, { adapter }) {
     const written = await adapter.processes.writeProcessInput(args.processHandle, args.data, args.close);
-    return {
-      structured: { processHandle: args.processHandle, ...written },
-      text: `Wrote ${written.bytesWritten} bytes${written.stdinOpen ? '' : '; stdin is closed'}`,
-    };
+    const text =
+      written.bytesLeft === undefined
+        ? `Wrote ${written.bytesWritten} bytes${written.stdinOpen ? '' : '; stdin is closed'}`
+        : `Wrote ${written.bytesWritten} bytes, then the process stopped reading its input for ${PROCESS_WRITE_WAIT_MS / 1000} s: ${written.bytesLeft} bytes were not written${args.close ? ' and stdin stays open' : ''}. Read its output (process.output), then call process.write again with data from character ${written.charsWritten}.`;
+    return { structured: { processHandle: args.processHandle, ...written }, text };
   },
 });
 

@@ -163,4 +163,25 @@ describe('ProcessRegistry', () => {
     expect(result.handlesFull).toBeUndefined();
     expect(registry.size).toBe(0);
   });
+
+  it('a process that does not read its input gets what fits within the wait; the call returns and says what was left', async () => {
+    // Reads nothing until told to through a file, then counts what it got.
+    const gate = path.join(dir, 'gate');
+    const lazy = `const fs = require('fs'); const t = setInterval(() => { if (fs.existsSync(${JSON.stringify(gate)})) { clearInterval(t); let n = 0; process.stdin.on('data', (d) => (n += d.length)); process.stdin.on('end', () => console.log('read ' + n)); } }, 20);`;
+    const started = await registry.start(node(lazy));
+    const data = 'é'.repeat(500 * 1024); // 1000 KiB of UTF-8
+    const t0 = Date.now();
+    const first = await registry.write(started.processHandle, data, true, 300);
+    expect(Date.now() - t0).toBeLessThan(3000);
+    expect(first.bytesLeft).toBeGreaterThan(0);
+    expect(first.bytesWritten + first.bytesLeft!).toBe(Buffer.byteLength(data));
+    expect(Buffer.byteLength(data.slice(0, first.charsWritten))).toBe(first.bytesWritten);
+    // Not closed: the rest has not gone in.
+    expect(first.stdinOpen).toBe(true);
+    fs.writeFileSync(gate, '');
+    const rest = await registry.write(started.processHandle, data.slice(first.charsWritten), true, 20_000);
+    expect(rest).toEqual({ bytesWritten: first.bytesLeft, stdinOpen: false });
+    const out = await registry.read(started.processHandle, { stdoutOffset: 0, stderrOffset: 0, waitMs: 10_000, maxBytes: 1024 });
+    expect(out.stdout.text).toBe(`read ${Buffer.byteLength(data)}\n`);
+  });
 });
