@@ -137,7 +137,11 @@ async function listenHttp(
 ): Promise<Listening> {
   const { config, logger, bearer } = options;
   // The HTTP boundary and OAuth load only for HTTP: a stdio server starts without them.
-  const [{ startHttpServer }, { oauthStatePath }] = await Promise.all([import('../mcp/http.js'), import('../auth/oauth-state.js')]);
+  const [{ ListenError, startHttpServer }, { oauthStatePath }, { serverReadiness }] = await Promise.all([
+    import('../mcp/http.js'),
+    import('../auth/oauth-state.js'),
+    import('../mcp/readyz.js'),
+  ]);
   const running = await startHttpServer({
     config,
     factory,
@@ -146,6 +150,12 @@ async function listenHttp(
     answers: options.answers,
     oauth: { stateFile: oauthStatePath(options.appDir), onConsentRequest: options.onConsentRequest ?? consentInTheLog(logger) },
   });
+  // The server says it is ready only when a tool call could be answered: ask it once, as a client would.
+  const readiness = await serverReadiness(running.url);
+  if (!readiness.ready) {
+    await running.close();
+    throw new ListenError(`The server listens at ${running.url} but is not ready (${readiness.status}).`, 'other');
+  }
   if (bearer?.created) logger.info('created a bearer token', { file: bearer.file, show: 'chatgpt-mcp token show' });
   logger.info('listening', {
     url: running.url,

@@ -1,5 +1,5 @@
 /**
- * The loopback HTTP server: POST /mcp (stateless MCP, modern and legacy), GET /healthz and,
+ * The loopback HTTP server: POST /mcp (stateless MCP, modern and legacy), GET /healthz, /readyz and,
  * when server.auth includes OAuth, the authorization server's routes (main/auth/). Host and
  * Origin are checked before anything else, then the route, then the credential (the static
  * bearer token and/or an OAuth access token), then the body size; the MCP handler only ever
@@ -102,9 +102,11 @@ export async function startHttpServer({ config, factory, logger, bearerToken, oa
         `Forbidden: Origin "${req.headers.origin}" is not allowed. Add it to server.allowedOrigins if a browser page on that origin should reach this server.`,
       );
     }
-    if (path === '/healthz') {
+    if (path === '/healthz' || path === '/readyz') {
       if (req.method !== 'GET' && req.method !== 'HEAD') return sendJson(res, 405, { error: 'method not allowed' }, { allow: 'GET, HEAD' });
-      return sendJson(res, 200, { status: 'ok', version: VERSION });
+      if (path === '/healthz') return sendJson(res, 200, { status: 'ok', version: VERSION });
+      const status = readiness();
+      return sendJson(res, status === 'ready' ? 200 : 503, { status, version: VERSION });
     }
     const authServer = oauth;
     if (authServer?.owns(path)) return void authServer.handle(req, res, path);
@@ -133,6 +135,22 @@ export async function startHttpServer({ config, factory, logger, bearerToken, oa
       await mcpNode(req, res);
     });
   });
+
+  /**
+   * /readyz: ready only when a tool call can be answered: listening with everything set up (OAuth
+   * included), not closing, and the tool layer builds (the factory makes a server with its tools,
+   * the same work every request starts with). /healthz only says the process answers.
+   */
+  let phase: 'starting' | 'ready' | 'closing' = 'starting';
+  function readiness(): 'starting' | 'ready' | 'closing' | 'failing' {
+    if (phase !== 'ready') return phase;
+    try {
+      factory({ era: 'modern' } as never);
+      return 'ready';
+    } catch {
+      return 'failing';
+    }
+  }
 
   /** The static token when it is accepted and matches, else an OAuth access token when OAuth is on. */
   async function authenticate(header: string | undefined): Promise<{ refused: false; auth: AuthInfo | null } | { refused: true; error: unknown }> {
@@ -182,12 +200,14 @@ export async function startHttpServer({ config, factory, logger, bearerToken, oa
   }
   const displayHost = settings.host.includes(':') ? `[${settings.host}]` : settings.host;
   const url = `http://${displayHost}:${port}/mcp`;
+  phase = 'ready';
 
   return {
     url,
     port,
     oauthIssuer: oauth?.issuer ?? null,
     async close() {
+      phase = 'closing';
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeAllConnections();

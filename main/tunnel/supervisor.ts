@@ -17,6 +17,7 @@ import { classifyLine, explainExit } from './client-output.js';
 import { endStaleClients, forgetChild, recordChild } from './stale-client.js';
 import { LogTail } from './log-tail.js';
 import { checkServerThroughTunnelHeaders, fetchReadyz, readHealthUrl, type ServerCheck } from './readiness.js';
+import { serverReadiness } from '../mcp/readyz.js';
 import { stoppedStatus, type TunnelState, type TunnelStatus } from './status.js';
 
 export interface TunnelTarget {
@@ -269,7 +270,13 @@ export class TunnelSupervisor {
     const healthUrl = readHealthUrl(this.healthFile);
     const readyz = healthUrl ? await fetchReadyz(healthUrl) : null;
     let server: ServerCheck | null = null;
-    if (readyz?.ready) server = await checkServerThroughTunnelHeaders(run.target.serverUrl, run.env);
+    if (readyz?.ready) {
+      // Our own /readyz first (can it answer a tool call at all?), then a real client through the tunnel's headers.
+      const ours = await serverReadiness(run.target.serverUrl);
+      server = ours.ready
+        ? await checkServerThroughTunnelHeaders(run.target.serverUrl, run.env)
+        : { ok: false, auth: false, reason: `The server is not ready to answer tool calls (${ours.status}).` };
+    }
     if (this.run !== run) return;
 
     const young = Date.now() - run.startedAt < this.timing.startGraceMs;

@@ -210,12 +210,7 @@ export class TunnelController {
 
   private async launch(): Promise<TunnelActionResult> {
     const plan = await this.prepare();
-    if (!plan.ok) {
-      await this.halt(null);
-      this.lastStatus = { ...stoppedStatus(), state: 'error', reason: plan.error };
-      this.emit();
-      return { ok: false, error: plan.error, snapshot: this.snapshot };
-    }
+    if (!plan.ok) return this.fail(plan.error);
     const server = this.server!;
     const clientPath = plan.client.found;
     if (!this.supervisor || this.supervisorPath !== clientPath) {
@@ -238,6 +233,13 @@ export class TunnelController {
   }
 
   private supervisorPath: string | null = null;
+
+  private async fail(error: string): Promise<TunnelActionResult> {
+    await this.halt(null);
+    this.lastStatus = { ...stoppedStatus(), state: 'error', reason: error };
+    this.emit();
+    return { ok: false, error, snapshot: this.snapshot };
+  }
 
   private async halt(reason: string | null): Promise<void> {
     if (this.supervisor) {

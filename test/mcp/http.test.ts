@@ -55,6 +55,39 @@ describe('HTTP boundary', () => {
     expect(JSON.stringify(body)).not.toContain(TOKEN);
   });
 
+  it('answers /readyz "ready" without a token, only status and version; other methods are refused', async () => {
+    const res = await fetch(server.url.replace('/mcp', '/readyz'));
+    expect(res.status).toBe(200);
+    expect(Object.keys((await res.json()) as object).sort()).toEqual(['status', 'version']);
+    expect((await fetch(server.url.replace('/mcp', '/readyz'), { method: 'HEAD' })).status).toBe(200);
+    expect((await fetch(server.url.replace('/mcp', '/readyz'), { method: 'POST' })).status).toBe(405);
+  });
+
+  it('is not ready while the tool layer cannot build a server; after close nothing answers', async () => {
+    const config = makeConfig({ server: { auth: 'none', port: 0 } });
+    const adapter = createLocalAdapter();
+    const real = createServerFactory({ config, adapter, logger: silentLogger });
+    let broken = false;
+    const factory = Object.assign((ctx: never) => {
+      if (broken) throw new Error('tool layer broken');
+      return real(ctx);
+    }, real);
+    const running = await startHttpServer({ config, factory, logger: silentLogger });
+    const readyz = () =>
+      fetch(running.url.replace('/mcp', '/readyz'), { headers: { connection: 'close' } }).then(async (r) => [
+        r.status,
+        ((await r.json()) as { status: string }).status,
+      ]);
+    expect(await readyz()).toEqual([200, 'ready']);
+    broken = true;
+    expect(await readyz()).toEqual([503, 'failing']);
+    broken = false;
+    const closing = running.close();
+    await closing;
+    await adapter.close();
+    await expect(readyz()).rejects.toThrow();
+  });
+
   it.each(['/', '/index.html', '/mcp/', '/mcp/../etc/passwd', '/healthz/x', '/.well-known/oauth-protected-resource', '/out/main/cli.js'])(
     '404s %s with no listing or file',
     async (path) => {
