@@ -8,7 +8,7 @@ import { redactConfig } from '../config/redact.js';
 import type { Config, ConfigInput } from '../config/schema.js';
 import { existingBearerToken, generateToken } from '../config/token.js';
 import { configWarnings } from '../config/warnings.js';
-import { enabledTools, exposedName } from '../mcp/server.js';
+import { createServerFactory, enabledTools, exposedName } from '../mcp/server.js';
 import { httpStartRefusal } from '../mcp/start-refusal.js';
 import { FilesystemPolicy } from '../policy/filesystem.js';
 import { SandboxPolicy, SandboxUnavailableError } from '../policy/sandbox.js';
@@ -16,6 +16,8 @@ import { createLocalAdapter } from '../../adapter/local-computer-adapter.js';
 import { EXIT, print, say, usageError, withConfig } from './io.js';
 import { protectedPaths, stateDir } from '../host/places.js';
 import { secureAppFolder } from '../config/owned-state.js';
+import type { ContractFingerprint } from '../mcp/contract-fingerprint.js';
+import { silentLogger } from '../log.js';
 
 export interface InitOptions {
   roots: string[];
@@ -54,6 +56,8 @@ function configCheck(cli: CliOverrides): number | Promise<number> {
         .map((t) => exposedName(t.name, config))
         .join(', ')}`,
     );
+    const contract = await contractOf(config, configFile);
+    say(`tool contract: sha256 ${contract.sha256} (${Object.keys(contract.tools).length} tools)`);
     return print(JSON.stringify(redactConfig(config), null, 2));
   });
 }
@@ -91,6 +95,16 @@ async function sandboxNotes(config: Parameters<typeof configWarnings>[0], config
   } catch (error) {
     if (error instanceof SandboxUnavailableError) return error;
     throw error;
+  } finally {
+    await adapter.close();
+  }
+}
+
+/** The fingerprint of the tools this config exposes, as serve would list them. */
+async function contractOf(config: Readonly<Config>, configFile: string): Promise<ContractFingerprint> {
+  const adapter = createLocalAdapter();
+  try {
+    return createServerFactory({ config, adapter, logger: silentLogger, protectedFiles: protectedPaths(configFile) }).contract();
   } finally {
     await adapter.close();
   }

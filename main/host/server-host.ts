@@ -18,6 +18,7 @@ import { ensureBearerToken, type BearerToken } from '../config/token.js';
 import { createLogger, scrubbingLogger, type Logger } from '../log.js';
 import { ReplyBacklog } from '../mcp/reply-backlog.js';
 import { createServerFactory, enabledTools, type ServerFactory, type ToolCallObserver } from '../mcp/server.js';
+import type { ContractFingerprint } from '../mcp/contract-fingerprint.js';
 import type { Policies } from '../mcp/tool.js';
 import { idleMemory } from './idle-memory.js';
 import { protectedPaths, stateDir } from './places.js';
@@ -56,6 +57,8 @@ export interface OpenServer {
   /** Scrubs the secrets in use from every line. */
   logger: Logger;
   policies: Policies;
+  /** The exposed tools' fingerprint (contract-fingerprint.ts). */
+  contract(): ContractFingerprint;
   oauthIssuer: string | null;
   /** Ends the transport, then everything the server started. */
   close(): Promise<void>;
@@ -102,6 +105,7 @@ export async function openServer(options: HostOptions): Promise<OpenServer> {
       bearer,
       logger,
       policies: factory.policies,
+      contract: factory.contract,
       oauthIssuer: running.oauthIssuer,
       async close() {
         await running.close();

@@ -23,6 +23,7 @@ import { ShellPolicy } from '../policy/shell.js';
 import { UrlPolicy } from '../policy/url-policy.js';
 import { answerUngranted, otherCalls } from './not-granted.js';
 import { toolInputSchema, toolOutputSchema } from './tool-schema.js';
+import { fingerprint, toolFaces, type ContractFingerprint } from './contract-fingerprint.js';
 import type { Policies, ToolDefinition, ToolDeps } from './tool.js';
 import { mapToolError } from './tool-errors.js';
 import { exposedName, toolNameRewriter, type ToolNameRewriter } from './tool-names.js';
@@ -98,7 +99,7 @@ export function enabledTools(config: Readonly<Config>, tools: readonly ToolDefin
  * The per-request factory, the policies it was built with (the tray's panels use the same
  * objects), and the granted tools by exposed name for the stdio wire's shortcut (stdio-wire.ts).
  */
-export type ServerFactory = McpServerFactory & { readonly policies: Policies; readonly directTools: DirectTools };
+export type ServerFactory = McpServerFactory & { readonly policies: Policies; readonly directTools: DirectTools; contract(): ContractFingerprint };
 
 export function createServerFactory(deps: ServerDeps): ServerFactory {
   const tools = enabledTools(deps.config, deps.tools);
@@ -117,7 +118,20 @@ export function createServerFactory(deps: ServerDeps): ServerFactory {
     ...otherPolicies(deps.config, deps.adapter.inspect, deps.answers),
   };
   const names = tools.map((t) => exposedName(t.name, deps.config));
-  const toolDeps: ToolDeps = { config: deps.config, adapter: deps.adapter, policy, enabledTools: names };
+  let contract: ContractFingerprint | undefined;
+  // Computed on first use (system.info, config check, the tray): the schemas' JSON is made then.
+  const contractOf = () =>
+    (contract ??= fingerprint(
+      toolFaces(
+        prepared.map((p, i) => ({
+          name: names[i]!,
+          inputSchema: p.config.inputSchema,
+          outputSchema: p.config.outputSchema,
+          annotations: p.config.annotations,
+        })),
+      ),
+    ));
+  const toolDeps: ToolDeps = { config: deps.config, adapter: deps.adapter, policy, enabledTools: names, contract: contractOf };
   const secrets = [deps.config.server.token ?? '', ...(deps.secrets ?? [])].filter(Boolean);
   const observe = deps.observer;
   const logger = scrubbingLogger(deps.logger, secrets);
@@ -144,7 +158,7 @@ export function createServerFactory(deps: ServerDeps): ServerFactory {
   const directTools: DirectTools = new Map(
     prepared.map(({ config, handler }, i) => [names[i]!, { input: config.inputSchema, output: config.outputSchema, handler }]),
   );
-  return Object.assign(factory, { policies: policy, directTools });
+  return Object.assign(factory, { policies: policy, directTools, contract: contractOf });
 }
 
 /** The policies that do not depend on the filesystem policy, each built once per config. */

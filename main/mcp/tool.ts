@@ -7,6 +7,7 @@ import type * as z from 'zod';
 import type { ContentBlock, ToolAnnotations } from '@modelcontextprotocol/server';
 import type { ComputerAdapter } from '../../adapter/contract/computer-adapter.js';
 import type { Config } from '../config/schema.js';
+import type { ContractFingerprint } from './contract-fingerprint.js';
 import type { AppPolicy } from '../policy/apps.js';
 import type { Grant } from '../policy/grants.js';
 import type { DesktopPolicy } from '../policy/desktop.js';
@@ -48,6 +49,8 @@ export interface ToolDeps {
   policy: Policies;
   /** Names of the tools this server exposes (for system.info's summary). */
   enabledTools: readonly string[];
+  /** The fingerprint of the exposed tools as clients see them (contract-fingerprint.ts). */
+  contract(): ContractFingerprint;
 }
 
 export interface ToolOutcome<O> {

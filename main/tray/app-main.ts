@@ -42,6 +42,7 @@ import { fileStore, headlessStore, readKey, type SecretStore } from '../tunnel/s
 import { LINKS } from '../tunnel/status.js';
 import { safeStorageStore } from './safe-storage-store.js';
 import { TunnelController } from '../tunnel/tunnel-controller.js';
+import { describeContractChange, recordContract } from './contract-record.js';
 
 export interface AppLayout {
   /** Directory of the built main bundle (out/app/main). */
@@ -146,7 +147,11 @@ export async function runApp({ mainDir, env = process.env, log = createLogger('i
       // The config's token, else the token file the headless server uses too (created if missing).
       bearerToken = opened.token;
       processPolicy = opened.policies.process;
-      return { url: opened.url!, close: () => opened.close() };
+      const fingerprint = opened.contract();
+      const change = await recordContract(appDir, fingerprint).catch(() => null);
+      const said = change ? describeContractChange(change) : null;
+      if (said) log.info(said);
+      return { url: opened.url!, contract: { sha256: fingerprint.sha256, change: said }, close: () => opened.close() };
     },
     toolCount: (config) => enabledTools(config).length,
     explain: (error) => explainStartFailure(error, configPath),

@@ -18,7 +18,7 @@ export interface ConfigIssue {
 
 export type ServerStatus =
   | { state: 'starting' }
-  | { state: 'running'; url: string; toolCount: number; auth: boolean }
+  | { state: 'running'; url: string; toolCount: number; auth: boolean; contract?: { sha256: string; change: string | null } }
   | { state: 'paused'; url: string }
   | { state: 'stopped' }
   | { state: 'error'; message: string; field: KeyPath | null };

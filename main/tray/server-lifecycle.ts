@@ -14,6 +14,8 @@ import type { KeyPath, ServerStatus } from './bridge-api.js';
 /** A listening server, as the lifecycle needs it. */
 export interface Listening {
   url: string;
+  /** The contract fingerprint, and what changed since the last start (a sentence), when known. */
+  contract?: { sha256: string; change: string | null };
   close(): Promise<void>;
 }
 
@@ -108,7 +110,14 @@ export class ServerLifecycle {
     } catch (error) {
       return this.set({ state: 'error', ...this.deps.explain(error) });
     }
-    return this.set({ state: 'running', url: this.running.url, toolCount: this.deps.toolCount(config), auth: Boolean(config.server.token) });
+    const contract = this.running.contract;
+    return this.set({
+      state: 'running',
+      url: this.running.url,
+      toolCount: this.deps.toolCount(config),
+      auth: Boolean(config.server.token),
+      ...(contract ? { contract } : {}),
+    });
   }
 
   private async close(): Promise<void> {

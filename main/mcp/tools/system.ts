@@ -14,6 +14,9 @@ const output = z.object({
   nodeVersion: z.string(),
   serverVersion: z.string(),
   capabilities: capabilitySchema,
+  contract: z
+    .object({ sha256: z.string(), tools: z.number() })
+    .describe('SHA-256 over the exposed tools (names, schemas, annotations): it changes when an upgrade or a grant changes them'),
 });
 
 export const systemInfo = defineTool({
@@ -25,10 +28,16 @@ export const systemInfo = defineTool({
   output,
   annotations: READ_ONLY,
   grant: GRANT.always,
-  async run(_args, { adapter, config, enabledTools, policy }) {
+  async run(_args, { adapter, config, enabledTools, policy, contract }) {
     const info = await adapter.system.systemInfo();
     const capabilities = capabilitySummary(config, enabledTools, policy.sandbox.describe());
-    const structured = { ...info, serverVersion: VERSION, capabilities };
+    const fingerprint = contract();
+    const structured = {
+      ...info,
+      serverVersion: VERSION,
+      capabilities,
+      contract: { sha256: fingerprint.sha256, tools: Object.keys(fingerprint.tools).length },
+    };
     const roots = capabilities.filesystem.roots.map((r) => (r.readOnly ? `${r.path} (read-only)` : r.path));
     const text = [
       `${info.hostname} (${info.platform} ${info.arch}, ${info.release}), up ${formatUptime(info.uptimeSeconds)}.`,

@@ -39,6 +39,7 @@ export function PageBanners({
     <>
       {snapshot?.fileError ? <Banner kind="bad">{snapshot.fileError}. Saving replaces it with the settings shown here.</Banner> : null}
       {status.state === 'error' ? <Banner kind="bad">The server is not running: {status.message.split('\n')[0]}</Banner> : null}
+      {status.state === 'running' && status.contract?.change ? <Banner kind="info">{status.contract.change}</Banner> : null}
       {unknown.length > 0 ? (
         <Banner kind="warn">The config file has settings this version does not know ({unknown.join(', ')}); saving removes them.</Banner>
       ) : null}
