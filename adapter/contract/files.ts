@@ -57,6 +57,8 @@ export interface WriteOptions {
   /** Write to a file that has other hard links (they would see the change). Default false. */
   allowHardLinks?: boolean;
   signal?: AbortSignal;
+  /** fs.edit and fs.patch: work out and check everything, answer what would change, write nothing. */
+  dryRun?: boolean;
 }
 
 export interface TextFileWrite {
@@ -93,8 +95,10 @@ export interface TextEdit {
 }
 
 export interface EditResult {
+  /** Of the file as written (with dryRun: as it would be). */
   sha256: string;
   replacements: number;
+  /** 0 with dryRun. */
   bytesWritten: number;
   diff: string;
 }

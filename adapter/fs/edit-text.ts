@@ -5,6 +5,7 @@
  * A file with CRLF line endings throughout is edited as LF text when the edits use LF, and
  * keeps CRLF; a file with mixed endings is edited as it is.
  */
+import { createHash } from 'node:crypto';
 import { adapterError } from '../contract/errors.js';
 import type { EditResult, GuardedPath, TextEdit, WriteOptions } from '../contract/files.js';
 import { isCrlfThroughout } from './line-endings.js';
@@ -27,9 +28,11 @@ export async function editTextFile(file: GuardedPath, edits: readonly TextEdit[]
   const edited = applyEdits(before, edits, { maxBytes: options.maxBytes, path: file.path });
   const after = crlf ? edited.text.replace(/\n/g, '\r\n') : edited.text;
   refuseTooLarge(file.path, after, options.maxBytes, 'fs.edit');
+  const diff = diffSummary(file.path, before, edited.text);
+  if (options.dryRun) return { sha256: sha256Of(after), replacements: edited.replacements, bytesWritten: 0, diff };
   const written = await writeTextFile(file, after, 'overwrite', { ...options, expectedSha256: current.sha256 });
   // An overwrite always answers its hash (only an append may not).
-  return { sha256: written.sha256!, replacements: edited.replacements, bytesWritten: written.bytesWritten, diff: diffSummary(file.path, before, edited.text) };
+  return { sha256: written.sha256!, replacements: edited.replacements, bytesWritten: written.bytesWritten, diff };
 }
 
 /** What a change would write is held to the same limit as fs.write's content. */
@@ -51,4 +54,9 @@ export async function readWhole(file: GuardedPath, maxBytes: number, operation: 
     );
   }
   return { content: read.content, sha256: read.sha256 };
+}
+
+/** The sha256 a write of `text` (UTF-8) would give the file. */
+export function sha256Of(text: string): string {
+  return createHash('sha256').update(text, 'utf8').digest('hex');
 }

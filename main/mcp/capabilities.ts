@@ -18,6 +18,8 @@ const sandboxSchema = z.object({
 
 export const capabilitySchema = z.object({
   tools: z.array(z.string()),
+  /** server.readOnly: every tool that changes something is hidden. */
+  readOnly: z.boolean(),
   filesystem: z.object({
     read: z.boolean(),
     write: z.boolean(),
@@ -47,6 +49,7 @@ export function capabilitySummary(config: Readonly<Config>, tools: readonly stri
   const display = desktop.hostDisplayAccess;
   return {
     tools: [...tools],
+    readOnly: config.server.readOnly,
     filesystem: {
       read: fs.read,
       write: fs.write,

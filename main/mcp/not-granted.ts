@@ -8,9 +8,13 @@ import type { CallToolResult, McpServer } from '@modelcontextprotocol/server';
 import type { Config } from '../config/schema.js';
 import type { ToolDefinition } from './tool.js';
 import { errorResult } from './tool-errors.js';
+import { READ_ONLY_WORDS } from '../policy/read-only.js';
 import { exposedAs, exposedName } from './tool-names.js';
 
-export function notGrantedResult(exposed: string, tool: ToolDefinition): CallToolResult {
+export function notGrantedResult(exposed: string, tool: ToolDefinition, config: Readonly<Config>): CallToolResult {
+  if (tool.grant.granted(config)) {
+    return errorResult(`CAPABILITY_DISABLED: ${exposed} changes things, and ${READ_ONLY_WORDS}; the owner turns that off, then restarts the server`);
+  }
   return errorResult(
     `CAPABILITY_DISABLED: ${exposed} exists but is not granted on this server; the owner grants it with ${tool.grant.words}, then restarts the server`,
   );
@@ -56,14 +60,14 @@ export function otherCalls(known: readonly ToolDefinition[], granted: ReadonlySe
 }
 
 /** Answers the `calls` before the SDK's own tools/call handler. */
-export function answerUngranted(server: McpServer, { ungranted, misnamed }: OtherCalls): void {
+export function answerUngranted(server: McpServer, { ungranted, misnamed }: OtherCalls, config: Readonly<Config>): void {
   const protocol = server.server as unknown as HandlerAccess;
   const original = protocol._getRequestHandler?.('tools/call');
   if (!original || ungranted.size + misnamed.size === 0) return;
   protocol.setRequestHandler('tools/call', async (request, ctx) => {
     const called = request.params.name;
     const missing = ungranted.get(called);
-    if (missing !== undefined) return notGrantedResult(missing.exposed, missing.tool);
+    if (missing !== undefined) return notGrantedResult(missing.exposed, missing.tool, config);
     const exposed = misnamed.get(called);
     return exposed === undefined ? original(request, ctx) : misnamedResult(called, exposed);
   });

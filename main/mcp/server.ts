@@ -3,7 +3,7 @@
  * (immutable) config is computed once here; the factory itself, which runs once per HTTP
  * request, only builds a fresh McpServer and registers prepared handlers.
  */
-import { McpServer, type AuthInfo, type CallToolResult, type McpServerFactory } from '@modelcontextprotocol/server';
+import { McpServer, type AuthInfo, type CallToolResult, type McpServerFactory, type ToolAnnotations } from '@modelcontextprotocol/server';
 import type { ComputerAdapter } from '../../adapter/contract/computer-adapter.js';
 import type { Config } from '../config/schema.js';
 import { scrubbingLogger, type Logger } from '../log.js';
@@ -14,6 +14,7 @@ import { DesktopPolicy } from '../policy/desktop.js';
 import { FilesystemPolicy } from '../policy/filesystem.js';
 import { ChildLimiter, type AnswerBacklog } from '../policy/child-limiter.js';
 import { PathLock } from '../policy/path-lock.js';
+import { hiddenByReadOnly } from '../policy/read-only.js';
 import { ProgramRunner, RIPGREP } from '../policy/program-runner.js';
 import { ProcessPolicy } from '../policy/process.js';
 import { SandboxPolicy } from '../policy/sandbox.js';
@@ -92,7 +93,11 @@ export const instructions = (info: string) =>
 export { exposedName } from './tool-names.js';
 
 export function enabledTools(config: Readonly<Config>, tools: readonly ToolDefinition[] = ALL_TOOLS): ToolDefinition[] {
-  return tools.filter((tool) => tool.grant.granted(config));
+  return tools.filter((tool) => tool.grant.granted(config) && !hiddenByReadOnly(config, annotationsOf(tool, config)));
+}
+
+export function annotationsOf(tool: ToolDefinition, config: Readonly<Config>): ToolAnnotations {
+  return tool.annotationsFor?.(config) ?? tool.annotations;
 }
 
 /**
@@ -152,7 +157,7 @@ export function createServerFactory(deps: ServerDeps): ServerFactory {
       { capabilities: { tools: { listChanged: false } }, instructions: serverInstructions },
     );
     prepared.forEach(({ config, handler }, i) => server.registerTool(names[i]!, config, handler));
-    answerUngranted(server, calls);
+    answerUngranted(server, calls, deps.config);
     return server;
   };
   const directTools: DirectTools = new Map(
@@ -202,7 +207,7 @@ function prepare(tool: ToolDefinition, { deps, logger, secrets, observe, ended, 
       description: rename.rewrite(tool.description),
       inputSchema: toolInputSchema(tool.input, text),
       outputSchema: toolOutputSchema(tool.output, text),
-      annotations: tool.annotationsFor?.(deps.config) ?? tool.annotations,
+      annotations: annotationsOf(tool, deps.config),
     },
     async handler(args, ctx) {
       const started = performance.now();

@@ -12,6 +12,7 @@ import { utilityProcessSpawner } from './utility-spawner.js';
 import { ensureConfigFile } from './first-run.js';
 import { loadConfig } from '../config/load.js';
 import { ConfigValidationError, saveConfig } from '../config/save.js';
+import type { ConfigInput } from '../config/schema.js';
 import { createLogger, type Logger } from '../log.js';
 import { openServer } from '../host/server-host.js';
 import { protectedPaths } from '../host/places.js';
@@ -88,7 +89,11 @@ export async function runApp({ mainDir, env = process.env, log = createLogger('i
   const login = loginItem(app, platform, env);
   const refreshTray = () => {
     const { wanted, status: tunnelStatus } = tunnel.snapshot;
-    tray?.render({ status: lifecycle.status, hasToken: Boolean(bearerToken), openAtLogin: login.get(), tunnel: { wanted, status: tunnelStatus } }, pulse.busy);
+    const readOnly = lifecycle.config ? lifecycle.config.server.readOnly : null;
+    tray?.render(
+      { status: lifecycle.status, hasToken: Boolean(bearerToken), openAtLogin: login.get(), tunnel: { wanted, status: tunnelStatus }, readOnly },
+      pulse.busy,
+    );
   };
 
   // The runtime key: safeStorage first, then the headless keyring, then the owner-only file (found, never written, when a keyring exists).
@@ -202,6 +207,21 @@ export async function runApp({ mainDir, env = process.env, log = createLogger('i
     }
   };
 
+  /** "Pause writes": server.readOnly flipped in the saved config, then the server restarts with it. */
+  async function toggleReadOnly(): Promise<void> {
+    const saved = readConfigForEditing(configPath);
+    if (saved.fileError) return void log.warn('cannot change server.readOnly: the config file cannot be read', { file: configPath });
+    const config = saved.config as ConfigInput;
+    const readOnly = !(lifecycle.config?.server.readOnly ?? false);
+    try {
+      await saveConfig(configPath, { ...config, server: { ...config.server, readOnly } });
+    } catch (error) {
+      return void log.warn('cannot change server.readOnly', { reason: (error as Error).message.split('\n')[0] });
+    }
+    log.info(readOnly ? 'writes paused: tools that change things are hidden' : 'writes resumed');
+    await lifecycle.restart();
+  }
+
   const onAction = (action: MenuAction): void => {
     const status = lifecycle.status;
     switch (action) {
@@ -228,6 +248,8 @@ export async function runApp({ mainDir, env = process.env, log = createLogger('i
         return void tunnel.disconnect();
       case 'open-chatgpt':
         return settings.open({ section: 'chatgpt' });
+      case 'toggle-read-only':
+        return void toggleReadOnly();
       case 'toggle-login':
         login.set(!login.get());
         return void refreshTray();

@@ -20,6 +20,7 @@ export const MENU_ACTIONS = [
   'connect-chatgpt',
   'disconnect-chatgpt',
   'open-chatgpt',
+  'toggle-read-only',
 ] as const;
 export type MenuAction = (typeof MENU_ACTIONS)[number];
 
@@ -36,9 +37,11 @@ export interface MenuFacts {
   openAtLogin: boolean | null;
   /** The ChatGPT connection, when the app offers one. */
   tunnel?: { wanted: boolean; status: Pick<TunnelStatus, 'state' | 'reason'> } | undefined;
+  /** server.readOnly of the config in effect, or null when none is (the server is not running). */
+  readOnly?: boolean | null;
 }
 
-export function buildMenuModel({ status, hasToken, openAtLogin, tunnel }: MenuFacts): MenuItemModel[] {
+export function buildMenuModel({ status, hasToken, openAtLogin, tunnel, readOnly = null }: MenuFacts): MenuItemModel[] {
   const url = status.state === 'running' || status.state === 'paused' ? status.url : null;
   const busy = status.state === 'starting';
   const items: MenuItemModel[] = [
@@ -67,6 +70,8 @@ export function buildMenuModel({ status, hasToken, openAtLogin, tunnel }: MenuFa
       ? { type: 'normal', label: 'Resume server', enabled: true, action: 'resume' }
       : { type: 'normal', label: 'Pause server', enabled: status.state === 'running', action: 'pause' },
   );
+  // Hides every tool that changes something (server.readOnly); toggling it restarts the server.
+  if (readOnly !== null) items.push({ type: 'checkbox', label: 'Pause writes', enabled: !busy, checked: readOnly, action: 'toggle-read-only' });
   if (openAtLogin !== null) {
     items.push({ type: 'separator' }, { type: 'checkbox', label: 'Start at login', enabled: true, checked: openAtLogin, action: 'toggle-login' });
   }

@@ -253,4 +253,37 @@ describe('the built tray app under Node with a stand-in electron', () => {
     running.click('Quit');
     expect(await running.exited).toBe(0);
   }, 60_000);
+
+  it('"Pause writes" in the tray saves server.readOnly and restarts: the tools that change things are gone, then back', async () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bundle-'));
+    const configFile = path.join(dir, 'config.json');
+    fs.writeFileSync(configFile, JSON.stringify({ server: { port: 0, token: TOKEN }, filesystem: { write: true, roots: [dir] } }));
+    running = launch(app, configFile);
+    const names = async (url: string) => {
+      const client = await modernClient(url, TOKEN);
+      try {
+        return (await client.listTools()).tools.map((t) => t.name);
+      } finally {
+        await client.close();
+      }
+    };
+    const first = await running.runningUrl();
+    expect(await names(first)).toContain('fs_write');
+    let menu = await running.menu(0, /^Running at /);
+    expect(menu.find((item) => item.label === 'Pause writes')).toMatchObject({ type: 'checkbox', checked: false });
+
+    const mark = running.click('Pause writes');
+    const paused = await running.runningUrl(mark);
+    expect(JSON.parse(fs.readFileSync(configFile, 'utf8')).server.readOnly).toBe(true);
+    expect(await names(paused)).not.toContain('fs_write');
+    expect(await names(paused)).toContain('fs_read');
+    menu = await running.menu(mark, /^Running at /);
+    expect(menu.find((item) => item.label === 'Pause writes')).toMatchObject({ checked: true });
+
+    const again = running.click('Pause writes');
+    expect(await names(await running.runningUrl(again))).toContain('fs_write');
+    expect(JSON.parse(fs.readFileSync(configFile, 'utf8')).server.readOnly).toBe(false);
+    running.click('Quit');
+    expect(await running.exited).toBe(0);
+  }, 60_000);
 });

@@ -85,3 +85,17 @@ describe('tray menu model', () => {
     expect(serverDown).toContain('Connect ChatGPT (disabled)');
   });
 });
+
+describe('Pause writes', () => {
+  const running = { state: 'running', url: 'http://127.0.0.1:3210/mcp', toolCount: 3, auth: true } as const;
+  const pause = (readOnly: boolean | null | undefined, status: Parameters<typeof buildMenuModel>[0]['status'] = running) =>
+    buildMenuModel({ status, hasToken: false, openAtLogin: null, readOnly }).find((item) => item.type === 'checkbox' && item.action === 'toggle-read-only');
+
+  it('is a checkbox showing server.readOnly of the config in effect, and absent without one', () => {
+    expect(pause(false)).toEqual({ type: 'checkbox', label: 'Pause writes', enabled: true, checked: false, action: 'toggle-read-only' });
+    expect(pause(true)).toMatchObject({ checked: true });
+    expect(pause(null)).toBeUndefined();
+    expect(pause(undefined)).toBeUndefined();
+    expect(pause(false, { state: 'starting' })).toMatchObject({ enabled: false });
+  });
+});

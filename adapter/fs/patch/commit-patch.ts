@@ -12,6 +12,7 @@ import { readWhole, refuseTooLarge } from '../edit-text.js';
 import { makeDirectories } from '../make-directory.js';
 import { removeEntry } from '../remove-entry.js';
 import { writeTextFile } from '../write-text.js';
+import { sha256Of } from '../edit-text.js';
 import { applyChunks } from './apply-chunks.js';
 import { diffSummary } from './diff-summary.js';
 import { isApplyPatchFormat, parseApplyPatch } from './parse-apply-patch.js';
@@ -71,6 +72,8 @@ export async function commitPatch(targets: readonly PatchTarget[], options: Writ
     prepared.push({ target, before: existing, destinationBefore, after });
   }
 
+  // A dry run stops here: every path resolved, every chunk applied in memory, nothing written.
+  if (options.dryRun) return prepared.map((item) => outcome(item, item.after === null ? undefined : sha256Of(item.after)));
   const undo: Undo[] = [];
   const results: PatchFileResult[] = [];
   try {
@@ -91,7 +94,7 @@ async function commitOne({ target, before, destinationBefore, after }: Prepared,
   if (op.kind === 'delete') {
     await removeEntry(file, false);
     undo.push(restore(file, before));
-    return { path: file.path, action: 'deleted', diff: '' };
+    return outcome({ target, before, destinationBefore, after }, undefined);
   }
   const destination = moveTo ?? file;
   const previous = moveTo ? destinationBefore : before;
@@ -102,11 +105,16 @@ async function commitOne({ target, before, destinationBefore, after }: Prepared,
     await removeEntry(file, false);
     undo.push(restore(file, before));
   }
-  const diff = diffSummary(destination.path, before?.content ?? '', after!);
-  if (op.kind === 'add') return { path: file.path, action: 'added', sha256: written.sha256, diff };
-  return moveTo
-    ? { path: file.path, action: 'moved', destination: moveTo.path, sha256: written.sha256, diff }
-    : { path: file.path, action: 'updated', sha256: written.sha256, diff };
+  return outcome({ target, before, destinationBefore, after }, written.sha256);
+}
+
+/** What a committed (or, in a dry run, a planned) file change is reported as. */
+function outcome({ target, before, after }: Prepared, sha256: string | undefined): PatchFileResult {
+  const { op, file, moveTo } = target;
+  if (op.kind === 'delete') return { path: file.path, action: 'deleted', diff: '' };
+  const diff = diffSummary((moveTo ?? file).path, before?.content ?? '', after!);
+  if (op.kind === 'add') return { path: file.path, action: 'added', sha256, diff };
+  return moveTo ? { path: file.path, action: 'moved', destination: moveTo.path, sha256, diff } : { path: file.path, action: 'updated', sha256, diff };
 }
 
 /**

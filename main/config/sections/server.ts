@@ -73,4 +73,6 @@ export const serverSchema = z.strictObject({
    */
   toolNames: z.enum(['dotted', 'underscore']).default('underscore'),
   maxRequestBytes: byteSize(256 * MiB).default(8 * MiB),
+  /** Every tool whose annotations say it changes something is hidden and refused (the tray's "Pause writes"). */
+  readOnly: z.boolean().default(false),
 });

@@ -5,7 +5,7 @@ import type { PatchOp, PatchTarget } from '../../../adapter/contract/files.js';
 import type { Policies } from '../tool.js';
 import { defineTool, DESTRUCTIVE } from '../tool.js';
 import { GRANT } from '../../policy/grants.js';
-import { exclusive, pathInput, pathTarget, sha256Input, writeOptions } from './fs-common.js';
+import { dryRunInput, exclusive, pathInput, pathTarget, sha256Input, writeOptions } from './fs-common.js';
 
 const MAX_EDITS = 100;
 
@@ -27,17 +27,30 @@ export const fsEdit = defineTool({
       .min(1)
       .max(MAX_EDITS),
     expectedSha256: sha256Input.optional().describe('Edit only if the current file has this sha256'),
+    dryRun: dryRunInput,
   }),
-  output: z.object({ path: z.string(), sha256: z.string(), replacements: z.number(), bytesWritten: z.number(), diff: z.string() }),
+  output: z.object({
+    path: z.string(),
+    sha256: z.string(),
+    replacements: z.number(),
+    bytesWritten: z.number(),
+    diff: z.string(),
+    dryRun: z.boolean().optional(),
+  }),
   annotations: DESTRUCTIVE,
   grant: GRANT.filesEdit,
   target: (args) => ({ ...pathTarget(args), edits: args.edits.length }),
   async run(args, { adapter, policy, config }, signal) {
     const file = await policy.filesystem.resolve(args.path, 'write', 'fs.edit');
-    const options = { ...writeOptions(config, policy.sizes, signal), ...(args.expectedSha256 === undefined ? {} : { expectedSha256: args.expectedSha256 }) };
+    const options = {
+      ...writeOptions(config, policy.sizes, signal),
+      ...(args.expectedSha256 === undefined ? {} : { expectedSha256: args.expectedSha256 }),
+      ...(args.dryRun ? { dryRun: true } : {}),
+    };
     const result = await policy.fsLock.run([exclusive(file.path)], () => adapter.files.editTextFile(file, args.edits, options));
-    const text = `Edited ${file.path}: ${result.replacements} replacement${result.replacements === 1 ? '' : 's'}\n${result.diff}`;
-    return { structured: { path: file.path, ...result }, text };
+    const did = args.dryRun ? `Dry run, nothing changed: would edit ${file.path} with` : `Edited ${file.path}:`;
+    const text = `${did} ${result.replacements} replacement${result.replacements === 1 ? '' : 's'}\n${result.diff}`;
+    return { structured: { path: file.path, ...result, ...(args.dryRun ? { dryRun: true } : {}) }, text };
   },
 });
 
@@ -46,8 +59,9 @@ export const fsPatch = defineTool({
   title: 'Apply a patch to files',
   description:
     'Apply a patch across files inside writable roots, all or nothing: nothing changes unless every file and chunk applies. Accepts the apply_patch format ("*** Begin Patch", "*** Add File: p", "*** Update File: p" with optional "*** Move to: q", "@@" chunks of " context", "-old", "+new" lines, "*** Delete File: p", "*** End Patch") and unified diffs. Context is matched exactly, then ignoring trailing and surrounding whitespace; context lines keep the file\'s text. Missing folders of new files are created. Paths are relative to the first root, or absolute.',
-  input: z.object({ patch: z.string().min(1).describe('The patch text') }),
+  input: z.object({ patch: z.string().min(1).describe('The patch text'), dryRun: dryRunInput }),
   output: z.object({
+    dryRun: z.boolean().optional(),
     files: z.array(
       z.object({
         path: z.string(),
@@ -68,9 +82,12 @@ export const fsPatch = defineTool({
         targets.flatMap((t) => [exclusive(t.file.path), ...(t.moveTo ? [exclusive(t.moveTo.path)] : [])]),
         apply,
       );
-    const files = await adapter.files.applyPatch(args.patch, { resolve: (ops) => resolvePatch(ops, policy), lock }, writeOptions(config, policy.sizes, signal));
+    const options = { ...writeOptions(config, policy.sizes, signal), ...(args.dryRun ? { dryRun: true } : {}) };
+    const files = await adapter.files.applyPatch(args.patch, { resolve: (ops) => resolvePatch(ops, policy), lock }, options);
     const text = files.map((f) => `${f.action} ${f.path}${f.destination ? ` -> ${f.destination}` : ''}${f.diff ? `\n${f.diff}` : ''}`).join('\n');
-    return { structured: { files }, text };
+    return args.dryRun
+      ? { structured: { files, dryRun: true }, text: `Dry run, nothing changed; the patch would apply:\n${text}` }
+      : { structured: { files }, text };
   },
 });
 

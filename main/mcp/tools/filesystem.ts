@@ -5,7 +5,18 @@
  */
 import * as z from 'zod';
 import { adapterError } from '../../../adapter/contract/errors.js';
-import { entryTypeOutput as entryType, exclusive, pathInput as path, pathTarget, sha256Input as sha256, shared, writeOptions } from './fs-common.js';
+import {
+  dryRunInput,
+  entryTypeOutput as entryType,
+  exclusive,
+  pathInput as path,
+  pathTarget,
+  sha256Input as sha256,
+  shared,
+  writeOptions,
+} from './fs-common.js';
+import type { ComputerAdapter } from '../../../adapter/contract/computer-adapter.js';
+import type { ResolvedPath } from '../../policy/filesystem.js';
 import { defineTool, DESTRUCTIVE, IDEMPOTENT_WRITE, READ_ONLY } from '../tool.js';
 import { GRANT } from '../../policy/grants.js';
 
@@ -146,8 +157,14 @@ export const fsMove = defineTool({
   title: 'Move or rename',
   description:
     'Move or rename a file, directory or symlink (the link itself); both sides must be inside writable roots. A configured root, or a folder holding one, cannot be moved or replaced. Fails if the destination exists unless overwrite is true.',
-  input: z.object({ source: path, destination: path, overwrite: z.boolean().default(false) }),
-  output: z.object({ source: z.string(), destination: z.string() }),
+  input: z.object({ source: path, destination: path, overwrite: z.boolean().default(false), dryRun: dryRunInput }),
+  output: z.object({
+    source: z.string(),
+    destination: z.string(),
+    type: entryType.optional(),
+    replaces: z.boolean().optional(),
+    dryRun: z.boolean().optional(),
+  }),
   annotations: DESTRUCTIVE,
   grant: GRANT.filesWrite,
   target: (args) => ({ source: args.source, destination: args.destination }),
@@ -156,6 +173,16 @@ export const fsMove = defineTool({
     const source = await policy.filesystem.resolveEntry(args.source, 'write', 'fs.move');
     const destination = await policy.filesystem.resolveEntry(args.destination, 'write', 'fs.move');
     if (!source.exists) throw adapterError('NOT_FOUND', 'fs.move', `${args.source} does not exist`);
+    if (args.dryRun) {
+      const { type } = await adapter.files.statEntry(source);
+      if (destination.exists && !args.overwrite)
+        throw adapterError('ALREADY_EXISTS', 'fs.move', `${destination.path} already exists (pass overwrite: true to replace it)`);
+      const structured = { source: source.path, destination: destination.path, type, replaces: destination.exists, dryRun: true };
+      return {
+        structured,
+        text: `Dry run, nothing changed: would move ${type} ${source.path} to ${destination.path}${destination.exists ? ', replacing what is there' : ''}`,
+      };
+    }
     await policy.fsLock.run([exclusive(source.path), exclusive(destination.path)], () => adapter.files.move(source, destination, args.overwrite));
     return { structured: { source: source.path, destination: destination.path }, text: `Moved ${source.path} to ${destination.path}` };
   },
@@ -166,8 +193,13 @@ export const fsDelete = defineTool({
   title: 'Delete a file or directory',
   description:
     'Delete a file, a symlink (the link, not its target), or a directory (non-empty ones only with recursive: true) inside a writable root. A configured root, or a folder holding one, can never be deleted.',
-  input: z.object({ path, recursive: z.boolean().default(false) }),
-  output: z.object({ path: z.string(), type: entryType }),
+  input: z.object({ path, recursive: z.boolean().default(false), dryRun: dryRunInput }),
+  output: z.object({
+    path: z.string(),
+    type: entryType,
+    entries: z.number().optional().describe('Dry run of a directory: entries directly inside it (at most 1000 counted)'),
+    dryRun: z.boolean().optional(),
+  }),
   annotations: DESTRUCTIVE,
   grant: GRANT.filesWrite,
   target: pathTarget,
@@ -175,10 +207,27 @@ export const fsDelete = defineTool({
     // The entry itself: deleting a symlink removes the link, never its target.
     const entry = await policy.filesystem.resolveEntry(args.path, 'write', 'fs.delete');
     if (!entry.exists) throw adapterError('NOT_FOUND', 'fs.delete', `${args.path} does not exist`);
+    if (args.dryRun) return previewDelete(entry, args.recursive, adapter);
     const { type } = await policy.fsLock.run([exclusive(entry.path)], () => adapter.files.remove(entry, args.recursive));
     return { structured: { path: entry.path, type }, text: `Deleted ${type} ${entry.path}` };
   },
 });
+
+/** fs.delete with dryRun: what would go, or the refusal the delete would give; nothing is removed. */
+async function previewDelete(entry: ResolvedPath, recursive: boolean, adapter: ComputerAdapter) {
+  const { type } = await adapter.files.statEntry(entry);
+  if (type !== 'directory')
+    return { structured: { path: entry.path, type, dryRun: true }, text: `Dry run, nothing changed: would delete ${type} ${entry.path}` };
+  const { entries, truncated } = await adapter.files.listDirectory(entry, { limit: LIST_LIMIT });
+  if (entries.length > 0 && !recursive) {
+    throw adapterError('INVALID_INPUT', 'fs.delete', `${entry.path}: directory is not empty (pass recursive: true to delete it with its contents)`);
+  }
+  const count = `${entries.length}${truncated ? '+' : ''} entr${entries.length === 1 ? 'y' : 'ies'} directly inside`;
+  return {
+    structured: { path: entry.path, type, entries: entries.length, dryRun: true },
+    text: `Dry run, nothing changed: would delete directory ${entry.path} (${count}${entries.length ? ', with everything below them' : ''})`,
+  };
+}
 
 export const fsStat = defineTool({
   name: 'fs.stat',

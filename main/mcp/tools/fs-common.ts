@@ -6,6 +6,7 @@ import type { SizeLimits } from '../../policy/size-limits.js';
 export const pathInput = z.string().min(1).describe('Absolute path, or a path relative to the first allowed root');
 export const sha256Input = z.string().regex(/^[0-9a-fA-F]{64}$/, 'a sha256 hex digest');
 export const entryTypeOutput = z.enum(['file', 'directory', 'symlink', 'other']);
+export const dryRunInput = z.boolean().default(false).describe('Check everything and answer what would change, but change nothing');
 
 export const pathTarget = (args: { path: string }) => ({ path: args.path });
 

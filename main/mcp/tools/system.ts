@@ -45,6 +45,7 @@ export const systemInfo = defineTool({
       `Commands: ${capabilities.shell.enabled ? capabilities.shell.allowedCommands.join(', ') || 'none' : 'none (shell off)'}.`,
       ...(capabilities.shell.enabled ? capabilities.shell.sandbox.notes : []),
       `Tools: ${capabilities.tools.join(', ')}.`,
+      ...(capabilities.readOnly ? ['Read-only: tools that change things are hidden (server.readOnly).'] : []),
     ].join('\n');
     return { structured, text };
   },
