@@ -8,7 +8,6 @@
  * Operations are serialized, and every run has a generation number, so a late exit or check
  * of an old child can never change the state of a newer one.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { silentLogger, type Logger } from '../log.js';
@@ -19,6 +18,7 @@ import { LogTail } from './log-tail.js';
 import { checkServerThroughTunnelHeaders, fetchReadyz, readHealthUrl, type ServerCheck } from './readiness.js';
 import { serverReadiness } from '../mcp/readyz.js';
 import { stoppedStatus, type TunnelState, type TunnelStatus } from './status.js';
+import { startChild, type CommandChild } from '../../adapter/process/start-child.js';
 
 export interface TunnelTarget {
   tunnelId: string;
@@ -67,7 +67,9 @@ type Listener = (status: TunnelStatus) => void;
 
 interface Run {
   generation: number;
-  child: ChildProcess;
+  child: CommandChild;
+  /** The client exited (its pid may belong to another process after this). */
+  ended: boolean;
   env: Record<string, string>;
   target: TunnelTarget;
   startedAt: number;
@@ -164,11 +166,13 @@ export class TunnelSupervisor {
       healthUrlFile: this.healthFile,
     });
     this.secrets = secretsOf(env);
-    let child: ChildProcess;
+    let child: CommandChild;
     try {
-      child = spawn(this.options.clientPath, ['run'], { env, stdio: ['ignore', 'pipe', 'pipe'], windowsHide: true });
+      // As commands start: only stdin, stdout and stderr reach it, in a session of its own, and
+      // on Linux it is killed when this process dies, even by SIGKILL (start-child.ts).
+      child = startChild(this.options.clientPath, ['run'], { argv0: undefined, cwd: undefined, env, stdin: 'ignore', platform: process.platform });
     } catch (error) {
-      this.fail(`Cannot start ${this.options.clientPath}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}.`);
+      this.fail(`Cannot start the tunnel client ${this.options.clientPath}: ${startFailure(error as NodeJS.ErrnoException)}.`);
       return;
     }
     if (child.pid) recordChild(this.options.runDir, { pid: child.pid, program: this.options.clientPath });
@@ -178,7 +182,7 @@ export class TunnelSupervisor {
         resolve();
       }),
     );
-    const run: Run = { generation, child, env, target, startedAt: Date.now(), exited, keyRefused: null, stderr: [] };
+    const run: Run = { generation, child, ended: false, env, target, startedAt: Date.now(), exited, keyRefused: null, stderr: [] };
     this.run = run;
     child.stdout?.setEncoding('utf8').on('data', (chunk: string) => this.tail.write('stdout', chunk));
     child.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
@@ -187,10 +191,12 @@ export class TunnelSupervisor {
     child.once('error', (error: NodeJS.ErrnoException) => {
       if (this.run !== run) return;
       this.run = null;
-      const why = error.code === 'ENOENT' ? 'it is missing' : error.code === 'EACCES' ? 'it is not executable' : (error.code ?? error.message);
-      this.fail(`Cannot start the tunnel client ${this.options.clientPath}: ${why}.`);
+      this.fail(`Cannot start the tunnel client ${this.options.clientPath}: ${startFailure(error)}.`);
     });
-    child.once('exit', (code, signal) => void this.exited(run, code, signal));
+    child.once('exit', (code, signal) => {
+      run.ended = true;
+      void this.exited(run, code, signal);
+    });
     this.set({
       ...stoppedStatus(target.tunnelId),
       state: 'starting',
@@ -315,7 +321,7 @@ export class TunnelSupervisor {
     if (!run) return void fs.rmSync(this.healthFile, { force: true });
     this.generation += 1;
     const { child } = run;
-    if (child.exitCode === null && child.signalCode === null) {
+    if (!run.ended) {
       child.kill('SIGTERM');
       const killer = setTimeout(() => child.kill('SIGKILL'), this.timing.killAfterMs);
       await run.exited;
@@ -353,4 +359,8 @@ function keyRefusedReason(refused: { status: number; detail: string }): string {
 
 function formatDelay(ms: number): string {
   return ms < 1000 ? `${ms} ms` : `${Math.round(ms / 100) / 10} s`;
+}
+
+function startFailure(error: NodeJS.ErrnoException): string {
+  return error.code === 'ENOENT' ? 'it is missing' : error.code === 'EACCES' ? 'it is not executable' : (error.code ?? error.message);
 }

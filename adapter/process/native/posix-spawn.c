@@ -1,13 +1,18 @@
 /*
- * Linux process start without fork(): posix_spawn(3), which glibc implements with
- * clone(CLONE_VM | CLONE_VFORK), so starting a command no longer copies (and then tears down)
- * the server's page tables. libuv forks, and for a server holding ~70 MiB that copy was the
+ * Linux process start without fork(): vfork(2) then execve(2), the way glibc's posix_spawn(3)
+ * does it (clone(CLONE_VM | CLONE_VFORK)), so starting a command does not copy (and then tear
+ * down) the server's page tables. libuv forks, and for a server holding ~70 MiB that copy was the
  * main cost of a short command. Same contract as the child_process.spawn options used before:
- * exactly the given argv, argv[0] and environment, no PATH lookup and no shell (glibc >= 2.15
- * never retries ENOEXEC through /bin/sh), a new session (setsid), every signal back to its
- * default and none blocked, stdin from /dev/null or a pipe, stdout and stderr to pipes, and no
- * other descriptor: everything from 3 up is closed in the child (libuv relies on close-on-exec,
- * which a descriptor inherited from the server's parent or opened by a library may lack).
+ * exactly the given argv, argv[0] and environment, no PATH lookup and no shell (execve never
+ * retries ENOEXEC through /bin/sh), a new session (setsid), every signal back to its default and
+ * none blocked, stdin from /dev/null or a pipe, stdout and stderr to pipes, and no other
+ * descriptor: everything from 3 up is closed in the child (libuv relies on close-on-exec, which a
+ * descriptor inherited from the server's parent or opened by a library may lack).
+ *
+ * And one thing posix_spawn cannot do: the child asks the kernel for SIGKILL when the server
+ * dies (PR_SET_PDEATHSIG), so a command, a process handle, the tunnel client or a gateway
+ * upstream never outlives a server that was killed with SIGKILL. (A sandboxed command's whole
+ * sandbox goes with it: bwrap runs with --die-with-parent in its own pid namespace.)
  *
  * The exit is watched through a pidfd polled on the event loop; libuv reaps only the pids it
  * started, so the child is ours to wait for. JavaScript wraps this in start-child.ts.
@@ -17,9 +22,10 @@
 #include <fcntl.h>
 #include <node_api.h>
 #include <signal.h>
-#include <spawn.h>
+#include <sys/prctl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <pthread.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -29,6 +35,9 @@
 
 #ifndef SYS_pidfd_open
 #define SYS_pidfd_open 434
+#endif
+#ifndef SYS_close_range
+#define SYS_close_range 436
 #endif
 
 typedef struct watch watch_t;
@@ -61,9 +70,9 @@ static void unlink_watch(watch_t *watch) {
 }
 
 /*
- * Every signal, glibc's two internal ones (32 and 33) included: sigfillset leaves those out,
- * and posix_spawn then sets them to SIG_IGN in the child, which exec keeps. They stay blocked
- * until exec, so the default is as safe there, and the command starts as from fork and exec.
+ * Every signal, glibc's two internal ones (32 and 33) included, which sigfillset leaves out: the
+ * set blocked around vfork (pthread_sigmask keeps those two as glibc needs them; exec resets
+ * every caught signal to its default anyway).
  */
 static void every_signal(sigset_t *set) {
   sigfillset(set);
@@ -166,6 +175,53 @@ static void on_readable(uv_poll_t *poll, int status, int events) {
 }
 
 /*
+ * vfork + execve with everything the command needs set up in the child, which shares our memory
+ * until it execs: only system calls there, and an exec failure reported through `failed`. Every
+ * signal is blocked around vfork, so no handler of ours can run in the child before it has put
+ * every disposition back to the default. Returns 0, or the errno of what failed.
+ */
+static int start_dying_with_us(pid_t *out, const char *file, char *const argv[], char *const envp[], const char *cwd, int stdin_fd, int stdout_fd,
+                               int stderr_fd) {
+  sigset_t all, none, previous;
+  every_signal(&all);
+  sigemptyset(&none);
+  pthread_sigmask(SIG_BLOCK, &all, &previous);
+  const pid_t parent = getpid();
+  volatile int failed = 0;
+  pid_t pid = vfork();
+  if (pid == 0) {
+    struct sigaction default_action;
+    memset(&default_action, 0, sizeof default_action);
+    default_action.sa_handler = SIG_DFL;
+    for (int sig = 1; sig < NSIG; sig++) sigaction(sig, &default_action, NULL); /* SIGKILL, SIGSTOP and glibc's own refuse: fine */
+    if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0) goto fail;
+    if (getppid() != parent) _exit(127); /* the server died already: do not start */
+    if (setsid() < 0) goto fail;
+    int in = stdin_fd >= 0 ? stdin_fd : open("/dev/null", O_RDONLY | O_CLOEXEC);
+    if (in < 0 || dup2(in, 0) < 0 || dup2(stdout_fd, 1) < 0 || dup2(stderr_fd, 2) < 0) goto fail;
+    /* Nothing else reaches the command, not even a descriptor some library left inheritable. */
+    if (syscall(SYS_close_range, 3, ~0U, 0) < 0)
+      for (int fd = 3; fd < 65536; fd++) close(fd);
+    if (cwd && chdir(cwd) < 0) goto fail;
+    sigprocmask(SIG_SETMASK, &none, NULL);
+    execve(file, argv, envp);
+  fail:
+    failed = errno ? errno : EINVAL;
+    _exit(127);
+  }
+  int saved = errno;
+  pthread_sigmask(SIG_SETMASK, &previous, NULL);
+  if (pid < 0) return saved;
+  if (failed) {
+    int reason = failed;
+    waitpid(pid, NULL, 0);
+    return reason;
+  }
+  *out = pid;
+  return 0;
+}
+
+/*
  * spawn(file, argv, env, cwd | null, pipeStdin, onExit(code | null, signal | null))
  *   -> [pid, stdinFd | -1, stdoutFd, stderrFd, watch]
  * Throws an Error with the errno's code (ENOENT, EACCES, ...) when the program cannot start.
@@ -186,9 +242,6 @@ static napi_value spawn_command(napi_env env, napi_callback_info info) {
   char *file = NULL, *cwd = NULL, **argv = NULL, **envp = NULL;
   napi_value result = NULL;
   int fds[6] = {-1, -1, -1, -1, -1, -1}; /* stdin r/w, stdout r/w, stderr r/w */
-  posix_spawn_file_actions_t actions;
-  posix_spawnattr_t attr;
-  bool have_actions = false, have_attr = false;
 
   if (!(file = c_string(env, args[0])) || !(argv = c_list(env, args[1])) || !(envp = c_list(env, args[2]))) goto done;
   if (cwd_type != napi_null && cwd_type != napi_undefined && !(cwd = c_string(env, args[3]))) goto done;
@@ -197,28 +250,10 @@ static napi_value spawn_command(napi_env env, napi_callback_info info) {
     goto done;
   }
 
-  posix_spawn_file_actions_init(&actions);
-  have_actions = true;
-  posix_spawnattr_init(&attr);
-  have_attr = true;
-  sigset_t all, none;
-  every_signal(&all);
-  sigemptyset(&none);
-  posix_spawnattr_setsigdefault(&attr, &all);
-  posix_spawnattr_setsigmask(&attr, &none);
-  posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSID | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK);
-  if (pipe_stdin) posix_spawn_file_actions_adddup2(&actions, fds[0], 0);
-  else posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
-  posix_spawn_file_actions_adddup2(&actions, fds[3], 1);
-  posix_spawn_file_actions_adddup2(&actions, fds[5], 2);
-  /* Nothing else reaches the command, not even a descriptor some library left inheritable. */
-  posix_spawn_file_actions_addclosefrom_np(&actions, 3);
-  if (cwd) posix_spawn_file_actions_addchdir_np(&actions, cwd);
-
   pid_t pid;
-  int err = posix_spawn(&pid, file, &actions, &attr, argv, envp);
+  int err = start_dying_with_us(&pid, file, argv, envp, cwd, pipe_stdin ? fds[0] : -1, fds[3], fds[5]);
   if (err != 0) {
-    throw_errno(env, err, "posix_spawn");
+    throw_errno(env, err, "spawn");
     goto done;
   }
   /* Our child stays a zombie until we wait, so its pid cannot be reused before pidfd_open. */
@@ -269,8 +304,6 @@ static napi_value spawn_command(napi_env env, napi_callback_info info) {
   fds[1] = fds[2] = fds[4] = -1; /* now owned by JavaScript */
 
 done:
-  if (have_actions) posix_spawn_file_actions_destroy(&actions);
-  if (have_attr) posix_spawnattr_destroy(&attr);
   close_all(fds, 6);
   free(file);
   free(cwd);

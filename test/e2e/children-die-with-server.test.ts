@@ -1,0 +1,74 @@
+/**
+ * Children never outlive the server: a server killed with SIGKILL (nothing of ours runs then)
+ * takes its process handles and running commands with it, sandboxed or not. Checked by pid and
+ * by argv (a unique marker argument no other process has). Linux: PR_SET_PDEATHSIG at start.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { connectModernHttp } from '../helpers/clients.js';
+import { childEnv, startCliHttp } from '../helpers/servers.js';
+import { makeTempDir, removeDir } from '../helpers/temp.js';
+
+const linux = process.platform === 'linux';
+
+/** Live (not zombie) processes whose command line holds `marker`. */
+function withMarker(marker: string): number[] {
+  const pids: number[] = [];
+  for (const name of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const argv = fs.readFileSync(`/proc/${name}/cmdline`, 'utf8');
+      const state = /\) (\S)/.exec(fs.readFileSync(`/proc/${name}/stat`, 'utf8'))?.[1];
+      if (argv.includes(marker) && state !== 'Z') pids.push(Number(name));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return pids;
+}
+
+function processState(pid: number): string {
+  try {
+    return /\) (\S)/.exec(fs.readFileSync(`/proc/${pid}/stat`, 'utf8'))?.[1] ?? 'gone';
+  } catch {
+    return 'gone';
+  }
+}
+
+describe.runIf(linux)('a SIGKILLed server leaves no child behind', () => {
+  let home: string;
+  beforeAll(() => {
+    home = makeTempDir('die-with-server-');
+  });
+  afterAll(() => removeDir(home));
+
+  it.each(['off', 'workspace'] as const)(
+    'with shell.sandbox %s: process handles and running commands end with it',
+    async (sandbox) => {
+      if (sandbox === 'workspace' && !fs.existsSync('/usr/bin/bwrap')) return;
+      const marker = `marker-${randomBytes(6).toString('hex')}`;
+      const config = path.join(home, `config-${sandbox}.json`);
+      fs.writeFileSync(
+        config,
+        JSON.stringify({ server: { auth: 'none' }, filesystem: { roots: [home] }, shell: { enabled: true, allowedCommands: ['node'], sandbox } }),
+      );
+      const server = await startCliHttp(['--config', config], childEnv(home));
+      const client = await connectModernHttp(server.url);
+      const started = await client.callTool({ name: 'process.start', arguments: { command: 'node', args: ['-e', 'setTimeout(() => {}, 600000)', marker] } });
+      expect(started.isError).toBeFalsy();
+      // A command still running inside a call too (the call never answers: the server dies first).
+      void client.callTool({ name: 'shell.exec', arguments: { command: 'node', args: ['-e', 'setTimeout(() => {}, 601000)', marker] } }).catch(() => undefined);
+      await expect.poll(() => withMarker(marker).length, { timeout: 10_000 }).toBeGreaterThanOrEqual(2);
+      const pids = withMarker(marker);
+
+      server.child.kill('SIGKILL');
+      // Each of those pids is gone or a zombie (nobody here reaps them), and no process carries the marker.
+      await expect.poll(() => withMarker(marker), { timeout: 10_000 }).toEqual([]);
+      for (const pid of pids) expect(processState(pid)).toMatch(/^(gone|Z)$/);
+      await client.close().catch(() => undefined);
+    },
+    40_000,
+  );
+});
