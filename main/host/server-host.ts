@@ -12,7 +12,9 @@ import { createLocalAdapter, type LocalAdapterOptions } from '../../adapter/loca
 import type { ComputerAdapter } from '../../adapter/contract/computer-adapter.js';
 import type { ConsentRequest } from '../auth/connections.js';
 import type { Config } from '../config/schema.js';
-import { ensureBearerToken, type BearerToken } from '../config/token.js';
+import { configTokenExposure, rootWarning } from '../config/file-exposure.js';
+import { ensureBearerToken, TokenFileError, type BearerToken } from '../config/token.js';
+import { cliHint } from '../command-name.js';
 import { createLogger, scrubbingLogger, type Logger } from '../log.js';
 import { ReplyBacklog } from '../mcp/reply-backlog.js';
 import { createServerFactory, enabledTools, type ServerFactory, type ToolCallObserver } from '../mcp/server.js';
@@ -63,6 +65,9 @@ export async function openServer(options: HostOptions): Promise<OpenServer> {
   const { config, transport } = options;
   const env = options.env ?? process.env;
   const appDir = options.appDir ?? stateDir(env);
+  // Like the tunnel's key file: a token others can read is not served.
+  const exposed = transport === 'http' && config.server.token ? configTokenExposure(options.configFile ?? null) : null;
+  if (exposed) throw new TokenFileError(exposed);
   const bearer = transport === 'http' ? await ensureBearerToken(config, appDir) : null;
   const secrets = [...(bearer ? [bearer.token] : []), ...(options.extraSecrets ?? [])];
   // Refused requests log their path, which a caller chooses: every line is scrubbed of the secrets in use.
@@ -116,6 +121,8 @@ function warnAboutSetup(factory: ServerFactory, config: Readonly<Config>, logger
       'commands share the network, so X11 abstract sockets stay reachable from the sandbox (and a dbus-launch session bus); shell.network "off" hides them',
     );
   }
+  const root = rootWarning();
+  if (root) logger.warn(root);
   if (config.server.auth === 'none') logger.warn('no authentication: any program on this computer can use the granted tools (server.auth is "none")');
 }
 
@@ -137,17 +144,18 @@ async function listenHttp(
     factory,
     logger,
     bearerToken: bearer?.token ?? null,
+    tokenHint: `get it on the computer running the server: ${cliHint('token show')} prints it, or Copy token in the tray app's menu`,
     answers: options.answers,
     oauth: { stateFile: oauthStatePath(options.appDir), onConsentRequest: options.onConsentRequest ?? consentInTheLog(logger) },
   });
-  if (bearer?.created) logger.info('created a bearer token', { file: bearer.file, show: 'chatgpt-mcp token show' });
+  if (bearer?.created) logger.info('created a bearer token', { file: bearer.file, show: cliHint('token show') });
   logger.info('listening', {
     url: running.url,
     config: options.configFile ?? 'defaults',
     tools: enabledTools(config).length,
     auth: config.server.auth,
     ...(running.oauthIssuer ? { oauth: running.oauthIssuer } : {}),
-    ...(bearer ? { token: bearer.source === 'file' ? `in ${bearer.file} (chatgpt-mcp token show)` : 'from the config' } : {}),
+    ...(bearer ? { token: bearer.source === 'file' ? `in ${bearer.file} (${cliHint('token show')})` : 'from the config' } : {}),
   });
   return running;
 }
@@ -165,7 +173,7 @@ async function listenStdio(factory: ServerFactory, logger: Logger, answers: Repl
 function consentInTheLog(logger: Logger): (request: ConsentRequest) => void {
   return (request) =>
     logger.info(
-      'an app asks to connect: approve with "chatgpt-mcp oauth approve CODE" only if you started this, its page shows this code and returnsTo is the app you are connecting',
+      `an app asks to connect: approve with ${cliHint('oauth approve CODE')} only if you started this, its page shows this code and returnsTo is the app you are connecting`,
       { code: request.code, app: request.clientName, returnsTo: request.redirectHost },
     );
 }
