@@ -139,6 +139,8 @@ export interface ProcessInfo {
   command: string;
   /** Exact argv on Linux; reconstructed from one command-line string on macOS and Windows. */
   args: string[];
+  /** A kernel thread (Linux): no program behind it, never signalled. */
+  kernel?: boolean;
 }
 
 export interface ProcessOps {

@@ -4,6 +4,7 @@
  */
 import { readdir, readFile, readlink } from 'node:fs/promises';
 import path from 'node:path';
+import { isKernelThread, parseStatFlags } from './kernel-thread.js';
 import { mapLimit } from './map-limit.js';
 import type { ProcessInfo } from '../contract/processes.js';
 
@@ -95,6 +96,7 @@ async function readProcess(dir: string, users: Map<number, string>): Promise<Pro
       uid,
       command: exe ? exeName(exe) : stat.comm,
       args: splitCmdline(cmdline),
+      kernel: isKernelThread(parseStatFlags(statText), stat.pid, stat.ppid),
     };
   } catch (error) {
     if (UNAVAILABLE.has((error as NodeJS.ErrnoException).code ?? '')) return null;
