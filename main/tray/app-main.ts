@@ -31,9 +31,10 @@ import { sectionForField } from './sections.js';
 import { hardenApp, hardenSession } from './security.js';
 import { ServerLifecycle } from './server-lifecycle.js';
 import { SettingsWindow } from './settings-window.js';
-import { generateToken } from '../config/token.js';
 import { appConfigDir } from '../config/app-dir.js';
 import { TrayController } from './tray.js';
+import { TokenPanel } from './token-panel.js';
+import { folderKind } from './folder-kind.js';
 import { oauthStatePath } from '../auth/oauth-state.js';
 import type { ConsentRequest } from '../auth/connections.js';
 import { OAuthPanel } from './oauth-panel.js';
@@ -84,10 +85,27 @@ export async function runApp({ mainDir, env = process.env, log = createLogger('i
   let bearerToken: string | null = null;
   /** The running server's process policy: the process panel decides with the same object. */
   let processPolicy: ProcessPolicy | null = null;
+  /** For the tray menu, kept current by the OAuth watch and by saves and restarts (not read at each refresh). */
+  let waitingApprovals = 0;
+  let restartPending = false;
+  const checkRestartPending = () => {
+    restartPending = isRestartPending(lifecycle.status, lifecycle.config, () => loadConfig({ env }).config);
+    refreshTray();
+  };
   const login = loginItem(app, platform, env);
   const refreshTray = () => {
     const { wanted, status: tunnelStatus } = tunnel.snapshot;
-    tray?.render({ status: lifecycle.status, hasToken: Boolean(bearerToken), openAtLogin: login.get(), tunnel: { wanted, status: tunnelStatus } }, pulse.busy);
+    tray?.render(
+      {
+        status: lifecycle.status,
+        hasToken: Boolean(bearerToken),
+        openAtLogin: login.get(),
+        tunnel: { wanted, status: tunnelStatus },
+        waitingApprovals,
+        restartPending,
+      },
+      pulse.busy,
+    );
   };
 
   // The runtime key: safeStorage first, then the headless keyring, then the owner-only file (found, never written, when a keyring exists).
@@ -153,7 +171,7 @@ export async function runApp({ mainDir, env = process.env, log = createLogger('i
   });
   lifecycle.onChange((status) => {
     if (status.state !== 'running') pulse.reset();
-    refreshTray();
+    checkRestartPending();
     settings.send(PUSH.status, status);
     if (status.state === 'running') log.info('server running', { url: status.url, tools: status.toolCount });
     if (status.state === 'error') log.error('server not running', { reason: status.message.split('\n')[0] });
@@ -176,7 +194,10 @@ export async function runApp({ mainDir, env = process.env, log = createLogger('i
     // A flood of requests alerts the owner once per LIMITS.consentAlertMs; the window still lists each one.
     const alert = oauth.shouldAlert();
     if (alert) settings.open({ section: 'clients' });
-    settings.send(PUSH.connections, oauth.list());
+    const snapshot = oauth.list();
+    settings.send(PUSH.connections, snapshot);
+    waitingApprovals = snapshot.pending.length;
+    refreshTray();
     if (alert && Notification.isSupported()) {
       const note = new Notification({
         title: `"${request.clientName}" asks to connect`,
@@ -186,7 +207,19 @@ export async function runApp({ mainDir, env = process.env, log = createLogger('i
       note.show();
     }
   }
-  oauth.watch((snapshot) => settings.send(PUSH.connections, snapshot));
+  oauth.watch((snapshot) => {
+    settings.send(PUSH.connections, snapshot);
+    waitingApprovals = snapshot.pending.length;
+    refreshTray();
+  });
+  const tokens = new TokenPanel({
+    configPath,
+    appDir,
+    env,
+    running: () => bearerToken,
+    readConfig: () => loadConfig({ env }).config,
+    restart: () => lifecycle.restart(),
+  });
   /** Client files the owner chose in the native dialog this session. */
   const pickedClients = new Set<string>();
   const savedClientPath = () => {
@@ -211,6 +244,8 @@ export async function runApp({ mainDir, env = process.env, log = createLogger('i
         return settings.open();
       case 'open-activity':
         return settings.open({ section: 'activity' });
+      case 'open-clients':
+        return settings.open({ section: 'clients' });
       case 'restart':
         return void lifecycle.restart();
       case 'pause':
@@ -249,6 +284,7 @@ export async function runApp({ mainDir, env = process.env, log = createLogger('i
         try {
           await saveConfig(configPath, config);
           log.info('config saved', { file: configPath });
+          checkRestartPending();
           return { ok: true, configPath };
         } catch (error) {
           if (error instanceof ConfigValidationError) return { ok: false, issues: error.issues, error: 'Some settings are invalid; nothing was saved.' };
@@ -256,7 +292,9 @@ export async function runApp({ mainDir, env = process.env, log = createLogger('i
           return { ok: false, issues: [], error: `Could not write ${configPath} (${code}).` };
         }
       },
-      'settings:generate-token': () => generateToken(),
+      'token:in-use': () => tokens.current(),
+      'token:replace': () => tokens.replace(),
+      'settings:folder-kinds': (paths) => paths.map(folderKind),
       'settings:copy-text': (text) => clipboard.writeText(text),
       'settings:pick-folder': async () => {
         const options = { title: 'Choose a folder to share', properties: ['openDirectory', 'createDirectory'] as Array<'openDirectory' | 'createDirectory'> };
@@ -337,8 +375,7 @@ export async function runApp({ mainDir, env = process.env, log = createLogger('i
   Menu.setApplicationMenu(platform === 'darwin' ? Menu.buildFromTemplate([{ role: 'appMenu' }, { role: 'editMenu' }]) : null);
 
   tray = new TrayController(path.join(resources, 'tray'), onAction);
-  if (!env.CHATGPT_MCP_TOKEN && (await ensureConfigFile(configPath).catch(() => false)))
-    log.info('first start: created the config file with a new token', { file: configPath });
+  if (await ensureConfigFile(configPath).catch(() => false)) log.info('first start: created the config file', { file: configPath });
   const status = await lifecycle.start();
   refreshTray();
   if (status.state === 'running' && lifecycle.config?.tunnel.connectAtStart) void tunnel.connect();

@@ -49,7 +49,9 @@ export async function serveWindow(home: string): Promise<OpenWindow> {
 export const BRIDGE_METHODS = [
   'load',
   'save',
-  'generateToken',
+  'tokenInUse',
+  'replaceToken',
+  'folderKinds',
   'copyText',
   'pickFolder',
   'testConnection',
