@@ -36,15 +36,17 @@ export function InChatGptCard({ draft, edit, tunnelId, bridge }: Pick<SectionPro
           Under <strong>Advanced settings</strong>, turn on <strong>Developer mode</strong>.
         </li>
         <li>
-          <strong>Create app</strong> named <CopyChip text={APP_NAME} what="name" copier={copier} />, choose <strong>Connection: Tunnel</strong>{' '}
-          and pick (or paste) your tunnel {tunnelId ? <CopyChip text={tunnelId} what="tunnel id" copier={copier} /> : <em>(enter the tunnel id in step 2)</em>}.
+          <strong>Create app</strong> named <CopyChip text={APP_NAME} what="name" copier={copier} />, choose <strong>Connection: Tunnel</strong> and pick (or
+          paste) your tunnel {tunnelId ? <CopyChip text={tunnelId} what="tunnel id" copier={copier} /> : <em>(enter the tunnel id in step 2)</em>}.
           Authentication: <strong>No Authentication</strong>.
         </li>
         <li>
-          In a chat, turn the app on under the composer&apos;s <strong>Developer mode</strong> tool and try: <CopyChip text={testPrompt(draft.server.toolNames)} what="prompt" copier={copier} />
+          In a chat, turn the app on under the composer&apos;s <strong>Developer mode</strong> tool and try:{' '}
+          <CopyChip text={testPrompt(draft.server.toolNames)} what="prompt" copier={copier} />
         </li>
         <li>
-          After you change what this computer allows (and restart the server), open the app in <strong>Settings › Apps</strong> and press <strong>Refresh</strong>.
+          After you change what this computer allows (and restart the server), open the app in <strong>Settings › Apps</strong> and press{' '}
+          <strong>Refresh</strong>.
         </li>
       </ol>
       <Switch
@@ -58,9 +60,7 @@ export function InChatGptCard({ draft, edit, tunnelId, bridge }: Pick<SectionPro
         checked={draft.chatgpt.searchFetch}
         onChange={(on) => edit((d) => void (d.chatgpt.searchFetch = on))}
       />
-      <Warning>
-        ChatGPT keeps the tool list it saw when the app was created or last refreshed: new grants are invisible to it until you press Refresh.
-      </Warning>
+      <Warning>ChatGPT keeps the tool list it saw when the app was created or last refreshed: new grants are invisible to it until you press Refresh.</Warning>
     </Card>
   );
 }

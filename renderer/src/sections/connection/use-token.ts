@@ -7,7 +7,13 @@ import type { ServerStatus, SettingsBridge, TokenInUse } from '../../../../main/
 
 export function useTokenInUse(bridge: SettingsBridge, status: ServerStatus): { info: TokenInUse | null; reload(): Promise<void> } {
   const [info, setInfo] = useState<TokenInUse | null>(null);
-  const reload = useCallback(async () => setInfo(await bridge.tokenInUse()), [bridge]);
+  const reload = useCallback(async () => {
+    try {
+      setInfo(await bridge.tokenInUse());
+    } catch (error) {
+      setInfo({ token: null, source: null, where: `Could not read the token in use (${(error as Error).message}).` });
+    }
+  }, [bridge]);
   useEffect(() => {
     void reload();
   }, [reload, status.state]);

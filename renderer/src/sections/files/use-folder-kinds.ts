@@ -9,9 +9,13 @@ export function useFolderKinds(bridge: SettingsBridge, roots: readonly { path: s
     const paths = key ? key.split('\n') : [];
     if (!paths.length) return;
     let alive = true;
-    void bridge.folderKinds(paths).then((answer) => {
-      if (alive) setKinds(new Map(paths.map((p, i) => [p, answer[i] ?? 'directory'])));
-    });
+    // Only a warning: when the answer does not come, the page shows none.
+    bridge.folderKinds(paths).then(
+      (answer) => {
+        if (alive) setKinds(new Map(paths.map((p, i) => [p, answer[i] ?? 'directory'])));
+      },
+      () => undefined,
+    );
     return () => {
       alive = false;
     };

@@ -17,7 +17,7 @@ import { oauthStatePath } from '../../../../main/auth/oauth-state.js';
 import { authorizeInBrowser, hop, pkcePair } from '../../../helpers/oauth.js';
 import { startTestServer, type TestHttpServer } from '../../../helpers/servers.js';
 import { chromiumAvailable } from '../../../tray/helpers/desktop.js';
-import { BRIDGE_METHODS, bridgeInit, type OpenWindow, push, SCREENSHOTS, serveWindow } from '../../helpers/window-harness.js';
+import { BRIDGE_METHODS, bridgeInit, openPage, type OpenWindow, push, SCREENSHOTS, serveWindow } from '../../helpers/window-harness.js';
 
 const REDIRECT = 'https://chatgpt.com/connector_platform_oauth_redirect';
 
@@ -68,8 +68,6 @@ describe.skipIf(!chromiumAvailable())('Connected clients and the consent prompt 
         } satisfies SettingsSnapshot;
       case 'listActivity':
         return [];
-      case 'tokenInUse':
-        return { token: null, source: null, where: 'Clients sign in with OAuth here, so no token is used.' };
       case 'listConnections':
         return panel.list();
       case 'approveConnection':
@@ -202,12 +200,7 @@ describe.skipIf(!chromiumAvailable())('Connected clients and the consent prompt 
 
   it('with OAuth off, says so in the window’s words and how to turn it on; an app that registered but was never approved is not listed', async () => {
     auth = 'bearer';
-    const context = await browser.newContext({ viewport: { width: 1000, height: 720 }, deviceScaleFactor: 1 });
-    const tab = await context.newPage();
-    tab.on('pageerror', (error) => errors.push(error.message));
-    await tab.exposeFunction('__bridge', (method: string, args: unknown[]) => bridge(method, args));
-    await tab.addInitScript(bridgeInit, [...BRIDGE_METHODS]);
-    await tab.goto(pageUrl);
+    const tab = await openPage(browser, pageUrl, bridge, errors);
     await tab.getByRole('heading', { level: 1, name: 'Connected clients' }).waitFor();
     const off = tab.getByText('OAuth sign-in is off, so no app can connect this way', { exact: false });
     await off.waitFor();
@@ -227,7 +220,7 @@ describe.skipIf(!chromiumAvailable())('Connected clients and the consent prompt 
     await panel.revoke(clientId);
     auth = 'oauth';
     expect(errors).toEqual([]);
-    await context.close();
+    await tab.context().close();
   });
 
   it('the prompt shows on other sections too, and Deny sends the app away with access_denied', async () => {

@@ -16,7 +16,7 @@ import { readConfigForEditing } from '../../../../main/tray/config-file.js';
 import { TokenPanel } from '../../../../main/tray/token-panel.js';
 import { childEnv, runCli } from '../../../helpers/servers.js';
 import { chromiumAvailable } from '../../../tray/helpers/desktop.js';
-import { BRIDGE_METHODS, bridgeInit, type OpenWindow, SCREENSHOTS, serveWindow } from '../../helpers/window-harness.js';
+import { openPage, type OpenWindow, SCREENSHOTS, serveWindow } from '../../helpers/window-harness.js';
 
 describe.skipIf(!chromiumAvailable())('the token on the Connection page in headless Chromium', () => {
   let temp: string;
@@ -93,13 +93,7 @@ describe.skipIf(!chromiumAvailable())('the token on the Connection page in headl
   }
 
   async function open(): Promise<Page> {
-    const context = await browser.newContext({ viewport: { width: 1000, height: 860 }, deviceScaleFactor: 1 });
-    const page = await context.newPage();
-    page.on('pageerror', (error) => errors.push(error.message));
-    page.on('console', (message) => void (message.type() === 'error' && errors.push(message.text())));
-    await page.exposeFunction('__bridge', (method: string, args: unknown[]) => bridge(method, args));
-    await page.addInitScript(bridgeInit, [...BRIDGE_METHODS]);
-    await page.goto(pageUrl);
+    const page = await openPage(browser, pageUrl, bridge, errors, { height: 860 });
     await page.getByRole('heading', { level: 1, name: 'Connection' }).waitFor();
     return page;
   }
