@@ -26,6 +26,19 @@ export function cliHint(rest: string): string {
 }
 
 /**
+ * The same hint for answers anyone may read (a 401 through a tunnel, the OAuth pages): a path
+ * to the script is cut to its last folders, so it never tells a stranger the owner's home
+ * folder or user name.
+ */
+export function publicCliHint(rest: string): string {
+  const name = current.replace(/^node (.+)$/, (_whole, script: string) => {
+    const parts = script.replace(/^"|"$/g, '').split(/[\\/]/).filter(Boolean);
+    return parts.length > 3 || path.isAbsolute(script) ? `node …/${parts.slice(-3).join('/')}` : `node ${script}`;
+  });
+  return `"${name} ${rest}"`;
+}
+
+/**
  * The name for a script path (process.argv[1]): the installed name when it was run through the
  * bin link, or when that link on PATH leads to this very file; otherwise `node <path>`, relative
  * to the working folder when the script is inside it.

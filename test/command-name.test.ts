@@ -2,7 +2,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { cliHint, cliName, detectCliName, setCliName } from '../main/command-name.js';
+import { cliHint, cliName, detectCliName, publicCliHint, setCliName } from '../main/command-name.js';
 import { makeTempDir, removeDir } from './helpers/temp.js';
 
 let dir: string;
@@ -36,6 +36,16 @@ describe('the CLI name in hints', () => {
     const other = path.join(dir, 'other.js');
     fs.writeFileSync(other, '');
     expect(detectCliName(other, { PATH: bin }, dir)).toBe('node other.js');
+  });
+
+  it('never tells a stranger the owner’s folders in an answer anyone may read (a 401, the OAuth pages)', () => {
+    setCliName('node /home/alex/src/chatgpt-computer-mcp/out/main/cli.js');
+    expect(publicCliHint('token show')).toBe('"node …/out/main/cli.js token show"');
+    expect(cliHint('token show')).toBe('"node /home/alex/src/chatgpt-computer-mcp/out/main/cli.js token show"');
+    setCliName('node out/main/cli.js');
+    expect(publicCliHint('token show')).toBe('"node out/main/cli.js token show"');
+    setCliName('chatgpt-mcp');
+    expect(publicCliHint('oauth approve')).toBe('"chatgpt-mcp oauth approve"');
   });
 
   it('is set once and quoted in hints', () => {

@@ -14,7 +14,7 @@ import type { ConsentRequest } from '../auth/connections.js';
 import type { Config } from '../config/schema.js';
 import { configTokenExposure, rootWarning } from '../config/file-exposure.js';
 import { ensureBearerToken, TokenFileError, type BearerToken } from '../config/token.js';
-import { cliHint } from '../command-name.js';
+import { cliHint, publicCliHint } from '../command-name.js';
 import { createLogger, scrubbingLogger, type Logger } from '../log.js';
 import { ReplyBacklog } from '../mcp/reply-backlog.js';
 import { createServerFactory, enabledTools, type ServerFactory, type ToolCallObserver } from '../mcp/server.js';
@@ -144,7 +144,8 @@ async function listenHttp(
     factory,
     logger,
     bearerToken: bearer?.token ?? null,
-    tokenHint: `get it on the computer running the server: ${cliHint('token show')} prints it, or Copy token in the tray app's menu`,
+    // Anyone may read a 401: the hint names the command without the owner's folders.
+    tokenHint: `get it on the computer running the server: ${publicCliHint('token show')} prints it, or Copy token in the tray app's menu`,
     answers: options.answers,
     oauth: { stateFile: oauthStatePath(options.appDir), onConsentRequest: options.onConsentRequest ?? consentInTheLog(logger) },
   });
