@@ -1,8 +1,7 @@
 /** `chatgpt-mcp config check | path | init`. */
 import fs from 'node:fs';
 import os from 'node:os';
-import { withoutByteOrderMark } from '../config/byte-order-mark.js';
-import { configTokenExposure, fileHoldsToken, rootWarning } from '../config/file-exposure.js';
+import { configTokenExposure, fileToken, rootWarning } from '../config/file-exposure.js';
 import { saveConfig } from '../config/save.js';
 import { configPathFor, type CliOverrides } from '../config/load.js';
 import { redactConfig } from '../config/redact.js';
@@ -114,7 +113,7 @@ async function configInit(cli: CliOverrides, options: InitOptions): Promise<numb
   const programs = checkPrograms(answers.commands);
   if ('error' in programs) return usageError(`--command: ${programs.error}`);
   // The token stays where it is: a replaced file's server.token is carried over, else the token file keeps serving.
-  const keptToken = fs.existsSync(file) && fileHoldsToken(file) ? readFileToken(file) : undefined;
+  const keptToken = fileToken(file) ?? undefined;
   const value: ConfigInput = {
     ...(keptToken ? { server: { token: keptToken } } : {}),
     filesystem: {
@@ -149,10 +148,6 @@ function tokenNote(config: Readonly<Config>, kept: boolean): string {
   if (bearer === null) return `server.auth is "${config.server.auth}": no bearer token is used`;
   if (bearer === 'to-create') return `the first start creates the token; ${cliHint('token show')} prints it`;
   return `the token stays the one in ${bearer.file}: clients set up before keep working (${cliHint('token show')} prints it)`;
-}
-
-function readFileToken(file: string): string {
-  return (JSON.parse(withoutByteOrderMark(fs.readFileSync(file, 'utf8'))) as { server: { token: string } }).server.token;
 }
 
 function kind(target: string): 'directory' | 'other' | 'missing' {

@@ -8,7 +8,7 @@
 import path from 'node:path';
 import { createLocalAdapter } from '../../adapter/local-computer-adapter.js';
 import type { CliOverrides, LoadedConfig } from '../config/load.js';
-import { downloadClient, DownloadError } from '../tunnel/download.js';
+import { downloadClient, DownloadError, type DownloadFailure } from '../tunnel/download.js';
 import { fetchReadyz } from '../tunnel/readiness.js';
 import { fileStore, headlessStore, keyShapeDoubt, normalizeRuntimeKey, type SecretStore } from '../tunnel/secret-store.js';
 import { chooseRuntimeKey, chooseTunnelId, lookUpClient, versionEnv, type ClientSearch } from '../tunnel/setup.js';
@@ -22,6 +22,9 @@ import { createLogger } from '../log.js';
 import { EXIT, print, say, untilSignal, usageError, withConfig } from './io.js';
 import { openOrExit } from './serve.js';
 import { protectedPaths, stateDir } from '../host/places.js';
+
+const NO_DOWNLOAD: ReadonlySet<DownloadFailure> = new Set(['network', 'unsupported']);
+const USE_YOURS = 'Pass a tunnel-client you have with --client FILE, or set tunnel.clientPath in the config.';
 
 /** `tunnel start` ends with this when the tunnel client cannot run with these settings. */
 export const EXIT_TUNNEL = 3;
@@ -193,11 +196,8 @@ async function download(): Promise<number> {
     say(`installed ${installed.path}: ${installed.version}`);
     return print(installed.path);
   } catch (error) {
-    if (error instanceof DownloadError)
-      return fail(
-        `${error.message}${error.message.includes('already have') ? ' (pass it with --client FILE, or set tunnel.clientPath in the config)' : ''}`,
-        1,
-      );
+    // Where no download can help, the way to a client the owner has, in headless words.
+    if (error instanceof DownloadError) return fail(`${error.message}${NO_DOWNLOAD.has(error.reason) ? ` ${USE_YOURS}` : ''}`, 1);
     throw error;
   }
 }

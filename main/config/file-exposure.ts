@@ -28,14 +28,18 @@ export function configTokenExposure(file: string | null, platform: NodeJS.Platfo
   return `the config file ${file} holds server.token and ${why}: run "chmod 600 ${file}", or remove server.token from it (the app's own token file is used then)`;
 }
 
-/** True when the file's JSON names server.token (whatever the environment overrides). */
-export function fileHoldsToken(file: string): boolean {
+/** The server.token the file's JSON names (whatever the environment overrides), or null. */
+export function fileToken(file: string): string | null {
   try {
     const value = JSON.parse(withoutByteOrderMark(fs.readFileSync(file, 'utf8'))) as { server?: { token?: unknown } } | null;
-    return typeof value?.server?.token === 'string' && value.server.token !== '';
+    return typeof value?.server?.token === 'string' && value.server.token !== '' ? value.server.token : null;
   } catch {
-    return false;
+    return null;
   }
+}
+
+export function fileHoldsToken(file: string): boolean {
+  return fileToken(file) !== null;
 }
 
 /** A warning while the server runs as root (every grant is then root's), or null. */
