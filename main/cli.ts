@@ -5,7 +5,10 @@
  */
 import { parseArgs } from 'node:util';
 import type { CliOverrides } from './config/load.js';
+import { optionNames, renderHelp } from './cli/command-help.js';
 import { print, usageError } from './cli/io.js';
+import { closestName } from './config/edit-distance.js';
+import { cliHint, cliName, detectCliName, setCliName } from './command-name.js';
 import { VERSION } from './version.js';
 
 // Each command's module is loaded only when that command runs: a stdio server starts without
@@ -27,16 +30,17 @@ Usage:
   chatgpt-mcp config path           print the config file path in use
   chatgpt-mcp config init           create the config file (asks, or takes --root, --read-only-root,
                                     --command, --write; --force replaces an existing file)
-  chatgpt-mcp token show            print the bearer token HTTP clients must send (created if needed)
-  chatgpt-mcp token rotate          replace the token file's token with a new one
-  chatgpt-mcp token new             print a new random token (for server.token or CHATGPT_MCP_TOKEN)
+  chatgpt-mcp token [show]          print the bearer token HTTP clients must send (created if needed)
+  chatgpt-mcp token rotate          replace the token in use with a new one (every client needs the new one)
+  chatgpt-mcp token new             print a random token that nothing uses yet (for server.token or CHATGPT_MCP_TOKEN)
   chatgpt-mcp oauth list            OAuth clients and the connection requests waiting for approval
   chatgpt-mcp oauth approve CODE    approve the request whose authorize page shows CODE (deny CODE refuses)
   chatgpt-mcp oauth revoke ID       forget an OAuth client; its tokens stop working at once
   chatgpt-mcp tunnel start          serve HTTP and run OpenAI's tunnel-client for ChatGPT until Ctrl+C
   chatgpt-mcp tunnel status         tunnel id, where the runtime key is, the client, and a running tunnel's state
   chatgpt-mcp tunnel doctor         check everything the tunnel needs, then run the client's own doctor
-  chatgpt-mcp tunnel set-key        store the runtime key from stdin (OS keyring, else an owner-only file)
+  chatgpt-mcp tunnel set-key        store the runtime key from stdin (OS keyring, else an owner-only file;
+                                    --force stores one that does not look like an OpenAI API key)
   chatgpt-mcp tunnel forget-key     remove the stored runtime key
   chatgpt-mcp tunnel download       install the official tunnel-client release, verified by its SHA-256
   chatgpt-mcp --version | --help
@@ -90,7 +94,7 @@ export async function main(argv: string[]): Promise<number> {
   if (values.port !== undefined && !/^\d{1,5}$/.test(values.port)) return usageError(`--port ${values.port}: expected a port number from 0 to 65535`);
   if (values.port !== undefined && Number(values.port) > 65535) return usageError(`--port ${values.port}: expected a port number from 0 to 65535`);
   if (values.version) return print(VERSION);
-  if (values.help) return print(HELP);
+  if (values.help) return print(renderHelp(HELP, positionals, cliName()) ?? renderHelp(HELP, [], cliName())!);
 
   const cli: CliOverrides = { config: values.config, host: values.host, port: values.port, logLevel: values['log-level'] };
   const [command = 'serve', sub, ...rest] = positionals;
@@ -115,7 +119,7 @@ export async function main(argv: string[]): Promise<number> {
     case 'token':
       return (await commands.token()).tokenCommand(sub, cli);
     case 'tunnel':
-      return (await commands.tunnel()).tunnelCommand(sub, cli, { tunnelId: values['tunnel-id'], client: values.client });
+      return (await commands.tunnel()).tunnelCommand(sub, cli, { tunnelId: values['tunnel-id'], client: values.client, force: values.force });
     default:
       return usageError(`unknown command "${command}"`);
   }
@@ -125,9 +129,12 @@ export async function main(argv: string[]): Promise<number> {
 function explainArgumentError(message: string, argv: string[]): string {
   const unknown = /Unknown option '([^']+)'/.exec(message)?.[1];
   if (unknown === '--token' || unknown?.startsWith('--token=') || argv.some((a) => a === '--token' || a.startsWith('--token='))) {
-    return 'there is no --token option (the process list would show the token to every user): put it in server.token in the config file, or in CHATGPT_MCP_TOKEN; "chatgpt-mcp token show" prints the one in use';
+    return `there is no --token option (the process list would show the token to every user): put it in server.token in the config file, or in CHATGPT_MCP_TOKEN; ${cliHint('token show')} prints the one in use`;
   }
-  if (unknown) return `unknown option ${unknown}`;
+  if (unknown) {
+    const close = unknown.startsWith('--') ? closestName(unknown.slice(2).split('=')[0]!, optionNames(HELP)) : null;
+    return `unknown option ${unknown}${close ? ` (did you mean --${close}?)` : ''}`;
+  }
   const missing = /Option '([^ ']+)[^']*' argument missing/.exec(message)?.[1];
   if (missing) return `${missing} needs a value`;
   const unexpected = /Unexpected argument '([^']+)'/.exec(message)?.[1];
@@ -138,6 +145,7 @@ function explainArgumentError(message: string, argv: string[]): string {
 /** After a command has finished: what still holds the event loop (a pipe an escaped grandchild keeps open) must not keep the process alive. */
 const EXIT_BACKSTOP_MS = 3000;
 
+setCliName(detectCliName(process.argv[1]));
 main(process.argv.slice(2)).then(
   (code) => {
     process.exitCode = code;

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { commandsWarning } from '../renderer/src/dangers.js';
 import { toDraft } from '../renderer/src/draft.js';
-import { childEnv, runCli } from './helpers/servers.js';
+import { CLI, childEnv, runCli } from './helpers/servers.js';
 import { makeTempDir, removeDir, writeJson } from './helpers/temp.js';
 
 let dir: string;
@@ -60,6 +60,13 @@ describe('serve and config check fail closed on a malformed config', () => {
     expect((await runCli(['--version'], childEnv(dir))).stdout.trim()).toBe(pkg.version);
     const help = await runCli(['--help'], childEnv(dir));
     expect(help.stdout).toContain('serve --stdio');
+    // Hints name the CLI as it was started here: node and the script's path.
+    const name = `node ${path.relative(process.cwd(), CLI)}`;
+    expect(help.stdout).toContain(`  ${name} token [show]`);
+    const init = await runCli(['config', 'init', '--help'], childEnv(dir));
+    expect(init.stdout.startsWith(`Usage:\n  ${name} config init  create the config file`)).toBe(true);
+    expect(init.stdout).not.toContain('token');
+    expect(init.stdout).not.toContain('--tunnel-id');
     expect((await runCli(['frobnicate'], childEnv(dir))).stderr).toContain('unknown command "frobnicate"');
   });
 });
@@ -69,6 +76,8 @@ describe('usage errors exit 64 in our own words', () => {
     [['serve', '--token', 'x'], /there is no --token option .*server\.token.*CHATGPT_MCP_TOKEN/],
     [['serve', '--token=x'], /there is no --token option/],
     [['serve', '--frob'], /^chatgpt-mcp: unknown option --frob$/m],
+    [['serve', '--prot', '3210'], /^chatgpt-mcp: unknown option --prot \(did you mean --port\?\)$/m],
+    [['tunnel', 'start', '--tunel-id', 'x'], /unknown option --tunel-id \(did you mean --tunnel-id\?\)/],
     [['serve', '--port', 'abc'], /--port abc: expected a port number from 0 to 65535/],
     [['serve', '--port', '70000'], /--port 70000: expected a port number/],
     [['serve', '--port'], /--port needs a value/],
@@ -166,7 +175,7 @@ describe('config path and config init', () => {
     expect(run.stderr).toMatch(/does not exist yet.*config init/);
   });
 
-  it('creates an owner-only config with a token and the given grants, and never replaces one without --force', async () => {
+  it('creates an owner-only config with the given grants and no token (the token file stays the token), and never replaces one without --force', async () => {
     const project = path.join(dir, 'project');
     fs.mkdirSync(project);
     const env = childEnv(dir);
@@ -176,18 +185,59 @@ describe('config path and config init', () => {
     expect(file).toBe(path.join(dir, '.config', 'chatgpt-mcp', 'config.json'));
     if (process.platform !== 'win32') expect(fs.statSync(file).mode & 0o777).toBe(0o600);
     const written = JSON.parse(fs.readFileSync(file, 'utf8'));
-    expect(written.server.token).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(written.server.token).toBeUndefined();
     expect(written.filesystem).toMatchObject({ write: true, roots: [project, { path: dir, readOnly: true }] });
     expect(written.shell).toMatchObject({ enabled: true, allowedCommands: ['ls'] });
-    expect(made.stdout + made.stderr).not.toContain(written.server.token);
+    expect(made.stderr).toMatch(/the first start creates the token; ".* token show" prints it/);
 
     const again = await runCli(['config', 'init', '--root', project], env);
     expect(again.code).toBe(2);
     expect(again.stderr).toMatch(/already exists.*--force/);
-    expect(JSON.parse(fs.readFileSync(file, 'utf8')).server.token).toBe(written.server.token);
     expect((await runCli(['config', 'init', '--root', project, '--force'], env)).code).toBe(0);
-    expect(JSON.parse(fs.readFileSync(file, 'utf8')).server.token).not.toBe(written.server.token);
+    expect(JSON.parse(fs.readFileSync(file, 'utf8')).server.token).toBeUndefined();
   });
+
+  it.runIf(typeof process.getuid === 'function' && process.getuid() === 0)('explains a config file this user may not read (run as another user)', async () => {
+    const file = writeJson(path.join(dir, 'private.json'), {});
+    fs.chmodSync(dir, 0o755);
+    const { spawnSync } = await import('node:child_process');
+    const run = spawnSync(process.execPath, [CLI, 'config', 'check', '--config', file], { env: childEnv(dir), uid: 65534, gid: 65534, encoding: 'utf8' });
+    expect(run.status).toBe(2);
+    expect(run.stderr).toContain(`Cannot read config file ${file}: permission denied (EACCES): this user may not read it; check its owner and mode (ls -l)`);
+  });
+
+  it('refuses a folder that does not exist, naming it, and writes nothing', async () => {
+    const run = await runCli(['config', 'init', '--root', path.join(dir, 'nope')], childEnv(dir));
+    expect(run.code).toBe(64);
+    expect(run.stderr).toContain(`--root: ${path.join(dir, 'nope')} does not exist: create it first, or name another folder`);
+    expect(fs.existsSync(path.join(dir, '.config', 'chatgpt-mcp', 'config.json'))).toBe(false);
+  });
+
+  it.skipIf(process.platform === 'win32')(
+    'asks on a terminal, checking each answer as it is given, expanding ~',
+    async () => {
+      fs.mkdirSync(path.join(dir, 'project'));
+      // `script` gives the CLI a real terminal; the answers are typed into it one by one.
+      const { spawn } = await import('node:child_process');
+      const child = spawn('script', ['-qec', `"${process.execPath}" "${CLI}" config init`, '/dev/null'], {
+        env: childEnv(dir),
+        stdio: ['pipe', 'pipe', 'pipe'],
+      });
+      let out = '';
+      const answers = ['projects/x', '~/project', '', 'rg'];
+      child.stdout.on('data', (chunk) => {
+        out += chunk;
+        if (/: $/.test(out.trimEnd() + ' ') && answers.length) child.stdin.write(`${answers.shift()}\n`);
+      });
+      const code = await new Promise((resolve) => child.on('close', resolve));
+      expect(code).toBe(0);
+      expect(out).toContain(`projects/x: give the whole path, like ${path.join(dir, 'projects')} (or ~/projects)`);
+      const written = JSON.parse(fs.readFileSync(path.join(dir, '.config', 'chatgpt-mcp', 'config.json'), 'utf8'));
+      expect(written.filesystem).toMatchObject({ write: true, roots: [path.join(dir, 'project')] });
+      expect(written.shell).toMatchObject({ enabled: true, allowedCommands: ['rg'] });
+    },
+    30_000,
+  );
 
   it('refuses a relative folder', async () => {
     const run = await runCli(['config', 'init', '--root', 'relative/dir'], childEnv(dir));

@@ -139,6 +139,8 @@ export interface ProcessInfo {
   command: string;
   /** Exact argv on Linux; reconstructed from one command-line string on macOS and Windows. */
   args: string[];
+  /** A kernel thread (Linux): no program behind it, never signalled. */
+  kernel?: boolean;
 }
 
 /** How long process.write waits in all for a process to read its input. */

@@ -8,7 +8,7 @@
  * macOS and Windows: Node has no such handle-relative names. The strongest check available is
  * used: after the open, the path's realpath must be the same object (device and inode) as the
  * opened descriptor. A swap after that check and before a later path-based step (a rename, a
- * create beside it) remains possible there; docs/TOOLS.md and README say so.
+ * create beside it) remains possible there; docs/TOOLS.md and docs/SECURITY.md say so.
  */
 import fs from 'node:fs';
 import { adapterError } from '../contract/errors.js';

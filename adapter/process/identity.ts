@@ -14,12 +14,8 @@ import { readFile } from 'node:fs/promises';
 import os from 'node:os';
 import type { ProcessIdentity, OwnProcess } from '../contract/policy-port.js';
 import { listProcesses } from './list.js';
+import { isKernelThread, parseStatFlags } from './kernel-thread.js';
 import type { ProcessInfo } from '../contract/processes.js';
-
-/** PF_KTHREAD in include/linux/sched.h: the task is a kernel thread. */
-const PF_KTHREAD = 0x00200000;
-/** kthreadd, the parent of every kernel thread. */
-const KTHREADD = 2;
 
 export interface StatusIds {
   tgid: number;
@@ -38,13 +34,6 @@ export function parseStatusIds(text: string): StatusIds | null {
   return { tgid: Number(tgid[1]), ppid: Number(ppid[1]), uid: Number(uid[2]) };
 }
 
-/** The flags field (the 9th) of /proc/<pid>/stat; comm may hold spaces and parentheses. */
-export function parseStatFlags(text: string): number | null {
-  const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
-  const flags = Number(fields[6]);
-  return Number.isSafeInteger(flags) ? flags : null;
-}
-
 /** Errors meaning "no such process, or not one this user may see" (hidepid): treated as absent. */
 const ABSENT = new Set(['ENOENT', 'ESRCH', 'EACCES', 'EPERM', 'ENOTDIR', 'EINVAL']);
 
@@ -55,7 +44,7 @@ export async function linuxProcessIdentity(id: number, procRoot = '/proc'): Prom
     const leader = asked.tgid === id ? asked : parseStatusIds(await readFile(`${procRoot}/${asked.tgid}/status`, 'utf8'));
     if (!leader) return null;
     const flags = parseStatFlags(await readFile(`${procRoot}/${asked.tgid}/stat`, 'utf8'));
-    const kernel = flags === null || (flags & PF_KTHREAD) !== 0 || asked.tgid === KTHREADD || leader.ppid === KTHREADD;
+    const kernel = isKernelThread(flags, asked.tgid, leader.ppid);
     return { pid: asked.tgid, ppid: leader.ppid, kernel, uid: leader.uid, user: null };
   } catch (error) {
     if (ABSENT.has((error as NodeJS.ErrnoException).code ?? '')) return null;

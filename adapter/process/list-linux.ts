@@ -4,6 +4,7 @@
  */
 import { readdir, readFile, readlink } from 'node:fs/promises';
 import path from 'node:path';
+import { isKernelThread, KTHREADD, parseStatFlags } from './kernel-thread.js';
 import { mapLimit } from './map-limit.js';
 import type { ProcessInfo } from '../contract/processes.js';
 
@@ -88,6 +89,9 @@ async function readProcess(dir: string, users: Map<number, string>): Promise<Pro
     if (stat === null || uid === null) return null;
     // exe is unreadable for other users' processes (unless root) and absent for kernel threads.
     const exe = await readlink(path.join(dir, 'exe')).catch(() => null);
+    // Listed, not signalled: a stat without flags is not taken for a kernel thread here (hiding a real process would mislead).
+    const flags = parseStatFlags(statText);
+    const kernel = flags === null ? stat.pid === KTHREADD || stat.ppid === KTHREADD : isKernelThread(flags, stat.pid, stat.ppid);
     return {
       pid: stat.pid,
       ppid: stat.ppid,
@@ -95,6 +99,7 @@ async function readProcess(dir: string, users: Map<number, string>): Promise<Pro
       uid,
       command: exe ? exeName(exe) : stat.comm,
       args: splitCmdline(cmdline),
+      ...(kernel ? { kernel } : {}),
     };
   } catch (error) {
     if (UNAVAILABLE.has((error as NodeJS.ErrnoException).code ?? '')) return null;

@@ -9,7 +9,7 @@
  *   base64 preview, not 2 MiB of `\u0000` escapes; text comes back in the structured result and
  *   again in the text block, as the MCP spec asks, so it is reported (about 2x) without a goal.
  * - memory: bursts of 64 concurrent calls in a fresh server (OURS_WAVES in a row for ours), the
- *   growth of its resident high-water mark over its idle RSS against the bound README states:
+ *   growth of its resident high-water mark over its idle RSS against the bound docs/PERFORMANCE.md states:
  *   maxConcurrent x maxOutputBytes x BOUND_FACTOR.
  *
  * The bare SDK server (no output cap, no concurrency cap, no backpressure) runs one burst in the
@@ -31,7 +31,7 @@ const CONCURRENT_CALLS = 64;
 const MAX_OUTPUT_BYTES = MIB;
 const MAX_CONCURRENT = 8;
 /**
- * The bound README states, in units of maxConcurrent x maxOutputBytes. An answer in memory holds
+ * The bound docs/PERFORMANCE.md states, in units of maxConcurrent x maxOutputBytes. An answer in memory holds
  * about six live copies of its output (captured bytes, decoded text, the text block, the JSON
  * line, its write buffer); at most about twice maxConcurrent answers are in memory at once (the
  * running commands', and those written but unread, which backpressure keeps to about as many:

@@ -4,6 +4,7 @@
  * it into a request waiting for the owner, then sends the browser to the waiting page
  * (consent-wait-endpoint.ts). Nothing is granted here: the owner decides on this computer.
  */
+import { publicCliHint } from '../command-name.js';
 import { ClientDocumentError, fetchClientDocument, isDocumentClientId } from './client-metadata-document.js';
 import { displayName } from './client-registration.js';
 import { messagePage } from './consent-page.js';
@@ -99,7 +100,7 @@ export async function authorize(context: OAuthContext, params: URLSearchParams):
         'Too many requests waiting',
         approvedBefore
           ? `This app already has ${LIMITS.maxPendingPerApprovedClient} connection requests waiting for approval on the computer. Approve or deny them there, or try again in a few minutes.`
-          : `${LIMITS.maxPending} connection requests from new apps are already waiting for approval on the computer (each waits up to ${LIMITS.consentMs / 60_000} minutes). Try again in a few minutes; the owner can deny the waiting ones in Connected clients or with "chatgpt-mcp oauth deny CODE".`,
+          : `${LIMITS.maxPending} connection requests from new apps are already waiting for approval on the computer (each waits up to ${LIMITS.consentMs / 60_000} minutes). Try again in a few minutes; the owner can deny the waiting ones in Connected clients or with ${publicCliHint('oauth deny CODE')}.`,
       ),
     );
   context.options.logger.info('oauth authorization waiting for the owner', { client: client.id, code: pending.userCode });

@@ -3,6 +3,7 @@
  * waiting page shows the request's code and reloads itself (a meta refresh, no script) until
  * the owner decides on this computer. A strict CSP allows nothing but the one inline style.
  */
+import { publicCliHint } from '../command-name.js';
 import { createHash } from 'node:crypto';
 
 const STYLE = `body{font:16px/1.5 system-ui,sans-serif;margin:0;background:#f5f6f8;color:#1d2330}
@@ -45,7 +46,7 @@ export function waitingPage(info: {
   return page(
     'Approve on your computer',
     `<h1>Approve this connection on your computer</h1>
-<p>An app asks to use the tools on the computer running ChatGPT Computer MCP. Nothing is allowed until its owner approves there, in the tray app or with <code>chatgpt-mcp oauth approve</code>.</p>
+<p>An app asks to use the tools on the computer running ChatGPT Computer MCP. Nothing is allowed until its owner approves there, in the tray app or with <code>${escapeHtml(publicCliHint('oauth approve').slice(1, -1))}</code>.</p>
 <div class="code" aria-label="Approval code">${escapeHtml(info.code)}</div>
 <dl><dt>App</dt><dd>${escapeHtml(info.clientName)}</dd><dt>Returns to</dt><dd>${escapeHtml(info.redirectHost)}</dd></dl>
 <p class="muted">Check that the computer shows the same code. This page updates by itself; without approval within about ${minutes} ${minutes === 1 ? 'minute' : 'minutes'} the request is denied.</p>`,

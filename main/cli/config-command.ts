@@ -1,12 +1,13 @@
 /** `chatgpt-mcp config check | path | init`. */
 import fs from 'node:fs';
-import path from 'node:path';
-import { createInterface } from 'node:readline/promises';
+import os from 'node:os';
+import { configTokenExposure, fileToken, rootWarning } from '../config/file-exposure.js';
 import { saveConfig } from '../config/save.js';
 import { configPathFor, type CliOverrides } from '../config/load.js';
 import { redactConfig } from '../config/redact.js';
 import type { Config, ConfigInput } from '../config/schema.js';
-import { existingBearerToken, generateToken } from '../config/token.js';
+import { existingBearerToken } from '../config/token.js';
+import { cliHint } from '../command-name.js';
 import { configWarnings } from '../config/warnings.js';
 import { createServerFactory, enabledTools, exposedName } from '../mcp/server.js';
 import { httpStartRefusal } from '../mcp/start-refusal.js';
@@ -18,6 +19,7 @@ import { protectedPaths, stateDir } from '../host/places.js';
 import { secureAppFolder } from '../config/owned-state.js';
 import type { ContractFingerprint } from '../mcp/contract-fingerprint.js';
 import { silentLogger } from '../log.js';
+import { askInitAnswers, checkFolders, checkPrograms } from './init-questions.js';
 
 export interface InitOptions {
   roots: string[];
@@ -50,7 +52,7 @@ function configCheck(cli: CliOverrides): number | Promise<number> {
     say(`configuration is valid (${file ?? 'no config file, using defaults'})`);
     for (const warning of appFolderWarnings()) say(`warning: ${warning}`);
     for (const note of sandbox) say(`commands: ${note}`);
-    for (const warning of configWarnings(config, { kind, platform: process.platform })) say(`warning: ${warning}`);
+    for (const warning of [...configWarnings(config, { kind, platform: process.platform }), ...setupWarnings(file)]) say(`warning: ${warning}`);
     say(
       `tools exposed: ${enabledTools(config)
         .map((t) => exposedName(t.name, config))
@@ -72,6 +74,12 @@ function appFolderWarnings(): string[] {
 }
 
 /** What "serve --http" refuses before listening, with its own message: the server settings, the app folder, then the token file it would read. */
+/** About this computer rather than the settings: a config file sharing its token, a server running as root. */
+function setupWarnings(file: string | null): string[] {
+  return [configTokenExposure(file), rootWarning()].filter((w): w is string => w !== null);
+}
+
+/** What "serve --http" refuses before listening, with its own message: the server settings, then the token file it would read. */
 function httpRefusal(config: Readonly<Config>): string | null {
   const refusal = httpStartRefusal(config.server);
   if (refusal) return refusal.message;
@@ -113,7 +121,7 @@ async function contractOf(config: Readonly<Config>, configFile: string): Promise
 /** Printed without parsing, so a broken config can still be found. */
 function configPath(cli: CliOverrides): number {
   const file = configPathFor({ cli });
-  if (!fs.existsSync(file)) say(`${file} does not exist yet: defaults apply until it does ("chatgpt-mcp config init" creates it)`);
+  if (!fs.existsSync(file)) say(`${file} does not exist yet: defaults apply until it does (${cliHint('config init')} creates it)`);
   return print(file);
 }
 
@@ -123,44 +131,50 @@ async function configInit(cli: CliOverrides, options: InitOptions): Promise<numb
     say(`${file} already exists; edit it, or pass --force to replace it`);
     return EXIT.config;
   }
-  const answers = options.roots.length || options.readOnlyRoots.length || options.commands.length || !process.stdin.isTTY ? options : await ask(options);
-  for (const root of [...answers.roots, ...answers.readOnlyRoots]) {
-    if (!path.isAbsolute(root)) return usageError(`--root ${root}: folders must be absolute paths`);
-    if (kind(root) !== 'directory') say(`warning: ${root} is not an existing folder`);
-  }
+  const flagged = options.roots.length > 0 || options.readOnlyRoots.length > 0 || options.commands.length > 0 || !process.stdin.isTTY;
+  const answers = flagged ? options : { ...options, ...(await askInitAnswers({ input: process.stdin, output: process.stderr, kind })) };
+  const roots = checkFolders(answers.roots, os.homedir(), kind);
+  if ('error' in roots) return usageError(`--root: ${roots.error}`);
+  const readOnlyRoots = checkFolders(answers.readOnlyRoots, os.homedir(), kind);
+  if ('error' in readOnlyRoots) return usageError(`--read-only-root: ${readOnlyRoots.error}`);
+  const programs = checkPrograms(answers.commands);
+  if ('error' in programs) return usageError(`--command: ${programs.error}`);
+  // The token stays where it is: a replaced file's server.token is carried over, else the token file keeps serving.
+  const keptToken = fileToken(file) ?? undefined;
   const value: ConfigInput = {
-    server: { token: generateToken() },
+    ...(keptToken ? { server: { token: keptToken } } : {}),
     filesystem: {
-      write: answers.write,
-      roots: [...answers.roots, ...answers.readOnlyRoots.map((p) => ({ path: p, readOnly: true }))],
+      write: flagged ? answers.write : roots.ok.length > 0,
+      roots: [...roots.ok, ...readOnlyRoots.ok.map((p) => ({ path: p, readOnly: true }))],
     },
-    ...(answers.commands.length ? { shell: { enabled: true, allowedCommands: answers.commands } } : {}),
+    ...(programs.ok.length ? { shell: { enabled: true, allowedCommands: programs.ok } } : {}),
   };
+  let saved;
   try {
-    await saveConfig(file, value);
+    saved = await saveConfig(file, value);
   } catch (error) {
     say((error as Error).message);
     return EXIT.config;
   }
-  say(`wrote ${file} (readable only by you), with a new token: "chatgpt-mcp token show" prints it`);
+  say(`wrote ${file} (readable only by you)`);
+  say(tokenNote(saved, keptToken !== undefined));
+  for (const warning of configWarnings(saved, { kind, platform: process.platform })) say(`warning: ${warning}`);
   return print(file);
 }
 
-async function ask(defaults: InitOptions): Promise<InitOptions> {
-  const rl = createInterface({ input: process.stdin, output: process.stderr });
+/** Where the token clients use lives after init: init never changes it. */
+function tokenNote(config: Readonly<Config>, kept: boolean): string {
+  if (process.env.CHATGPT_MCP_TOKEN) return 'the token stays the one CHATGPT_MCP_TOKEN sets';
+  if (kept) return 'the token stays the one the replaced file held (server.token): clients keep working';
+  let bearer;
   try {
-    const list = async (question: string) =>
-      (await rl.question(question))
-        .split(',')
-        .map((s) => s.trim())
-        .filter(Boolean);
-    const roots = await list('Folders to share, read and write (absolute paths, comma-separated, empty for none): ');
-    const readOnlyRoots = await list('Folders to share read-only: ');
-    const commands = await list('Programs the model may run (names, comma-separated, empty for none): ');
-    return { ...defaults, roots, readOnlyRoots, commands, write: roots.length > 0 };
-  } finally {
-    rl.close();
+    bearer = existingBearerToken(config, stateDir());
+  } catch (error) {
+    return `warning: ${(error as Error).message}`;
   }
+  if (bearer === null) return `server.auth is "${config.server.auth}": no bearer token is used`;
+  if (bearer === 'to-create') return `the first start creates the token; ${cliHint('token show')} prints it`;
+  return `the token stays the one in ${bearer.file}: clients set up before keep working (${cliHint('token show')} prints it)`;
 }
 
 function kind(target: string): 'directory' | 'other' | 'missing' {

@@ -1,4 +1,5 @@
 /** How CLI commands talk to the person: results on stdout, everything else on stderr, exit codes. */
+import { cliName } from '../command-name.js';
 import { ConfigError, loadConfig, type CliOverrides, type LoadedConfig } from '../config/load.js';
 
 export const EXIT = { ok: 0, listen: 1, config: 2, usage: 64 } as const;
@@ -13,7 +14,7 @@ export function say(text: string): void {
 }
 
 export function usageError(message: string): number {
-  process.stderr.write(`chatgpt-mcp: ${message}\nRun "chatgpt-mcp --help" for usage.\n`);
+  process.stderr.write(`chatgpt-mcp: ${message}\nRun "${cliName()} --help" for usage.\n`);
   return EXIT.usage;
 }
 

@@ -8,6 +8,7 @@ import { oauthStatePath } from '../auth/oauth-state.js';
 import { approve, deny, listConnections, OwnerActionError, revokeClient } from '../auth/owner-actions.js';
 import { OAuthStateError } from '../auth/oauth-state.js';
 import { EXIT, print, say, usageError } from './io.js';
+import { cliHint } from '../command-name.js';
 import { stateDir } from '../host/places.js';
 
 export async function oauthCommand(sub: string | undefined, args: string[]): Promise<number> {
@@ -28,7 +29,7 @@ export async function oauthCommand(sub: string | undefined, args: string[]): Pro
         return EXIT.ok;
       }
       case 'revoke': {
-        const bad = needsOne('client id (see "chatgpt-mcp oauth list")');
+        const bad = needsOne(`client id (see ${cliHint('oauth list')})`);
         if (bad !== null) return bad;
         const client = await revokeClient(file, args[0]!);
         say(`revoked "${client.name}" (${client.id}): its tokens no longer work`);
@@ -50,10 +51,16 @@ function formatList({ clients, pending }: ReturnType<typeof listConnections>): s
   const lines: string[] = [];
   lines.push(pending.length ? 'Waiting for approval:' : 'Waiting for approval: none');
   for (const p of pending) lines.push(`  ${p.code}  "${p.clientName}" returning to ${p.redirectHost}, until ${p.expiresAt}`);
-  lines.push(clients.length ? 'Clients:' : 'Clients: none');
-  for (const c of clients) {
-    const approved = c.approvedAt ? `approved ${c.approvedAt}` : 'never approved';
-    lines.push(`  ${c.id}  "${c.name}" (${c.redirectHosts.join(', ')}), ${approved}, last used ${c.lastUsedAt ?? 'never'}, ${c.activeTokens} active tokens`);
+  // A client that registered but was never approved cannot call anything: it is not connected.
+  const approved = clients.filter((c) => c.approvedAt !== null);
+  const unapproved = clients.filter((c) => c.approvedAt === null);
+  lines.push(approved.length ? 'Connected clients:' : 'Connected clients: none');
+  for (const c of approved) {
+    lines.push(
+      `  ${c.id}  "${c.name}" (${c.redirectHosts.join(', ')}), approved ${c.approvedAt}, last used ${c.lastUsedAt ?? 'never'}, ${c.activeTokens} active tokens`,
+    );
   }
+  if (unapproved.length) lines.push('Registered but never approved (not connected; forgotten after a day):');
+  for (const c of unapproved) lines.push(`  ${c.id}  "${c.name}" (${c.redirectHosts.join(', ')})`);
   return lines.join('\n');
 }

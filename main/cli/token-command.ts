@@ -1,18 +1,18 @@
 /**
- * `chatgpt-mcp token [new] | show | rotate`. `show` prints the token HTTP clients must send
- * (creating the token file when the config names none), so the owner can configure a client
- * before the first start; the server itself never prints it.
+ * `chatgpt-mcp token [show] | rotate | new`. `show` (also `token` alone) prints the token HTTP
+ * clients must send, creating the token file when the config names none, so the owner can set
+ * a client up before the first start; the server itself never prints it. `rotate` replaces the
+ * token in use wherever it lives. `new` only makes a random token and says it is not in use.
  */
 import type { CliOverrides } from '../config/load.js';
-import { acceptsBearer, ensureBearerToken, generateToken, rotateTokenFile } from '../config/token.js';
+import { acceptsBearer, ensureBearerToken, generateToken, replaceToken, TokenReplaceError } from '../config/token.js';
+import { cliHint } from '../command-name.js';
 import { EXIT, print, say, usageError, withConfig } from './io.js';
 import { stateDir } from '../host/places.js';
 
 export function tokenCommand(sub: string | undefined, cli: CliOverrides): number | Promise<number> {
   switch (sub) {
     case undefined:
-    case 'new':
-      return print(generateToken());
     case 'show':
       return withConfig(cli, async ({ config }) => {
         if (!acceptsBearer(config)) {
@@ -25,16 +25,23 @@ export function tokenCommand(sub: string | undefined, cli: CliOverrides): number
         return print(bearer!.token);
       });
     case 'rotate':
-      return withConfig(cli, async ({ config }) => {
-        if (config.server.token) {
-          say('the token is set in the config (server.token or CHATGPT_MCP_TOKEN); change it there');
+      return withConfig(cli, async ({ path: configFile }) => {
+        try {
+          const replaced = await replaceToken({ configFile, appDir: stateDir(), env: process.env });
+          say(
+            `${replaced.source === 'config' ? `server.token in ${configFile}` : `the token file ${replaced.file}`} now holds a new token: restart the server, then give every client the new one (${cliHint('token show')} prints it)`,
+          );
+          return print(replaced.token);
+        } catch (error) {
+          if (!(error instanceof TokenReplaceError)) throw error;
+          say(error.message);
           return EXIT.config;
         }
-        const token = await rotateTokenFile(stateDir());
-        say('the token file now holds a new token; restart the server and update every client');
-        return print(token);
       });
+    case 'new':
+      say(`a random token, NOT the one the server uses (${cliHint('token show')} prints that): put it in server.token or CHATGPT_MCP_TOKEN to use it`);
+      return print(generateToken());
     default:
-      return usageError(`unknown token command "${sub}"; expected "token new", "token show" or "token rotate"`);
+      return usageError(`unknown token command "${sub}"; expected "token show" (or "token" alone), "token rotate" or "token new"`);
   }
 }

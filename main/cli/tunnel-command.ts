@@ -5,24 +5,26 @@
  * the OS keyring or the owner-only file (or CONTROL_PLANE_API_KEY), the tunnel id from
  * --tunnel-id, CONTROL_PLANE_TUNNEL_ID or the config; the key is never a flag.
  */
-import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { createLocalAdapter } from '../../adapter/local-computer-adapter.js';
 import type { CliOverrides, LoadedConfig } from '../config/load.js';
-import { acceptsBearer, ensureBearerToken } from '../config/token.js';
-import { buildTunnelEnv, secretsOf } from '../tunnel/child-env.js';
-import { downloadClient, DownloadError } from '../tunnel/download.js';
-import { redactLine } from '../tunnel/log-tail.js';
-import { checkServerThroughTunnelHeaders, fetchReadyz } from '../tunnel/readiness.js';
-import { fileStore, headlessStore, normalizeRuntimeKey, type SecretStore } from '../tunnel/secret-store.js';
+import { downloadClient, DownloadError, type DownloadFailure } from '../tunnel/download.js';
+import { fetchReadyz } from '../tunnel/readiness.js';
+import { fileStore, headlessStore, keyShapeDoubt, normalizeRuntimeKey, type SecretStore } from '../tunnel/secret-store.js';
 import { chooseRuntimeKey, chooseTunnelId, lookUpClient, versionEnv, type ClientSearch } from '../tunnel/setup.js';
 import { readTunnelState, removeTunnelState, writeTunnelState } from '../tunnel/state-file.js';
 import { tunnelStatusLine } from '../tunnel/status.js';
 import { TunnelController } from '../tunnel/tunnel-controller.js';
+import { cliWords } from '../tunnel/wording.js';
+import { cliHint } from '../command-name.js';
+import { doctor } from './tunnel-doctor.js';
 import { createLogger } from '../log.js';
 import { EXIT, print, say, untilSignal, usageError, withConfig } from './io.js';
 import { openOrExit } from './serve.js';
 import { protectedPaths, stateDir } from '../host/places.js';
+
+const NO_DOWNLOAD: ReadonlySet<DownloadFailure> = new Set(['network', 'unsupported']);
+const USE_YOURS = 'Pass a tunnel-client you have with --client FILE, or set tunnel.clientPath in the config.';
 
 /** `tunnel start` ends with this when the tunnel client cannot run with these settings. */
 export const EXIT_TUNNEL = 3;
@@ -30,6 +32,8 @@ export const EXIT_TUNNEL = 3;
 export interface TunnelFlags {
   tunnelId?: string | undefined;
   client?: string | undefined;
+  /** set-key: store a key that does not look like an OpenAI API key. */
+  force?: boolean | undefined;
 }
 
 export function tunnelCommand(sub: string | undefined, cli: CliOverrides, flags: TunnelFlags): number | Promise<number> {
@@ -39,9 +43,11 @@ export function tunnelCommand(sub: string | undefined, cli: CliOverrides, flags:
     case 'status':
       return withConfig(cli, (loaded) => status(loaded, flags));
     case 'doctor':
-      return withConfig(cli, (loaded) => doctor(loaded, flags));
+      return withConfig(cli, async (loaded) =>
+        doctor(loaded, { tunnelIdFlag: flags.tunnelId, stores: await keyStores(), search: clientSearch(loaded, flags) }),
+      );
     case 'set-key':
-      return setKey();
+      return setKey(flags.force === true);
     case 'forget-key':
       return forgetKey();
     case 'download':
@@ -67,6 +73,7 @@ function clientSearch({ config, path: configPath }: LoadedConfig, flags: TunnelF
     env,
     port: createLocalAdapter().inspect,
     protectedFiles: protectedPaths(configPath),
+    words: cliWords(),
   };
 }
 
@@ -81,6 +88,7 @@ async function start(loaded: LoadedConfig, flags: TunnelFlags): Promise<number> 
     protectedFiles: protectedPaths(loaded.path),
     keyStores,
     logger,
+    words: cliWords(),
     choices: { tunnelId: flags.tunnelId, clientPath: flags.client && path.resolve(flags.client), fromEnvironment: true },
   });
   // Checked before the server listens: a tunnel that cannot run leaves nothing listening.
@@ -117,7 +125,8 @@ async function start(loaded: LoadedConfig, flags: TunnelFlags): Promise<number> 
   await writes;
   removeTunnelState(appDir);
   if (outcome === 'failed') {
-    say(`the tunnel cannot run: ${last.reason ?? (connected.ok ? 'unknown error' : connected.error)}`);
+    const reason = last.reason ?? (connected.ok ? 'unknown error' : connected.error);
+    say(`the tunnel cannot run: ${reason}${reason.includes('tunnel doctor') ? '' : ` (${cliHint('tunnel doctor')} checks every part)`}`);
     return EXIT_TUNNEL;
   }
   return EXIT.ok;
@@ -126,16 +135,16 @@ async function start(loaded: LoadedConfig, flags: TunnelFlags): Promise<number> 
 async function status(loaded: LoadedConfig, flags: TunnelFlags): Promise<number> {
   const { config } = loaded;
   const lines: string[] = [];
-  const tunnelId = chooseTunnelId(config, flags.tunnelId, process.env);
+  const tunnelId = chooseTunnelId(config, flags.tunnelId, process.env, cliWords());
   lines.push(`tunnel id:     ${tunnelId.ok ? `${tunnelId.tunnelId} (from ${tunnelId.source})` : tunnelId.error}`);
-  const key = await chooseRuntimeKey(await keyStores(), process.env);
+  const key = await chooseRuntimeKey(await keyStores(), process.env, cliWords());
   lines.push(`runtime key:   ${key.ok ? `stored in ${key.source}` : key.error}`);
   if (key.ok && key.warning) lines.push(`               warning: ${key.warning}`);
   const client = await lookUpClient(clientSearch(loaded, flags));
   lines.push(`tunnel client: ${client.ok ? `${client.client.path} (${client.client.version}; ${client.client.source})` : client.error}`);
   const running = readTunnelState(stateDir());
   if (!running) {
-    lines.push('connection:    not running here ("chatgpt-mcp tunnel start" runs it; the tray app shows its own)');
+    lines.push(`connection:    not running here (${cliHint('tunnel start')} runs it; the tray app shows its own)`);
   } else {
     const live = running.status.healthUrl ? await fetchReadyz(running.status.healthUrl) : null;
     lines.push(`connection:    ${tunnelStatusLine(running.status)} (tunnel start, pid ${running.supervisorPid})`);
@@ -146,73 +155,21 @@ async function status(loaded: LoadedConfig, flags: TunnelFlags): Promise<number>
   return print(lines.join('\n'));
 }
 
-async function doctor(loaded: LoadedConfig, flags: TunnelFlags): Promise<number> {
-  const { config, file } = loaded;
-  let failed = false;
-  const report = (ok: boolean | null, text: string) => {
-    if (ok === false) failed = true;
-    process.stdout.write(`${ok === null ? 'WARN' : ok ? 'PASS' : 'FAIL'} ${text}\n`);
-  };
-  report(true, `config ${file ?? '(defaults)'} is valid`);
-  const tunnelId = chooseTunnelId(config, flags.tunnelId, process.env);
-  report(tunnelId.ok, tunnelId.ok ? `tunnel id ${tunnelId.tunnelId} (from ${tunnelId.source})` : tunnelId.error);
-  const key = await chooseRuntimeKey(await keyStores(), process.env);
-  report(key.ok, key.ok ? `runtime key found in ${key.source}` : key.error);
-  if (key.ok && key.warning) report(null, key.warning);
-  const client = await lookUpClient(clientSearch(loaded, flags));
-  report(client.ok, client.ok ? `tunnel client ${client.client.path}: ${client.client.version}` : client.error);
-  if (!acceptsBearer(config))
-    report(
-      config.server.auth === 'none' ? null : false,
-      `server.auth is "${config.server.auth}": the tunnel sends no bearer token${config.server.auth === 'oauth' ? ', so the server will refuse it; use "bearer+oauth"' : ''}`,
-    );
-
-  // A server of this config on a free port, checked through the very headers the tunnel would send.
-  const probeConfig = { ...config, server: { ...config.server, port: 0 } };
-  const server = await openOrExit({ ...loaded, config: probeConfig }, { transport: 'http', extraSecrets: key.ok ? [key.key] : [] });
-  if (typeof server === 'number') return server;
-  try {
-    const token = acceptsBearer(config) ? ((await ensureBearerToken(config, stateDir()))?.token ?? null) : null;
-    const env = buildTunnelEnv({
-      base: process.env,
-      tunnelId: tunnelId.ok ? tunnelId.tunnelId : (flags.tunnelId ?? config.tunnel.tunnelId ?? ''),
-      apiKey: key.ok ? key.key : '',
-      serverUrl: server.url!,
-      token,
-      healthListenAddr: '127.0.0.1:0',
-      healthUrlFile: path.join(stateDir(), 'tunnel-doctor-health-url'),
-    });
-    if (!key.ok) delete env.CONTROL_PLANE_API_KEY;
-    const check = await checkServerThroughTunnelHeaders(server.url!, env);
-    report(check.ok, check.ok ? `the server answers discover and tools/list through the tunnel's headers (${check.toolCount} tools)` : check.reason);
-    if (client.ok) {
-      const { code, output } = await runClientDoctor(client.client.path, env);
-      const secrets = secretsOf(env);
-      for (const line of output.split(/\r?\n/).filter((l) => l.trim())) process.stdout.write(`  tunnel-client doctor: ${redactLine(line, secrets)}\n`);
-      report(code === 0, `tunnel-client doctor exited with ${code}`);
-    }
-  } finally {
-    await server.close();
-  }
-  return failed ? 1 : EXIT.ok;
-}
-
-function runClientDoctor(file: string, env: Record<string, string>): Promise<{ code: number; output: string }> {
-  return new Promise((resolve) => {
-    execFile(file, ['doctor'], { env, timeout: 60_000, maxBuffer: 1024 * 1024, windowsHide: true }, (error, stdout, stderr) => {
-      const code = error ? (typeof (error as { code?: unknown }).code === 'number' ? ((error as { code: number }).code as number) : 1) : 0;
-      resolve({ code, output: `${stdout}${stderr}` });
-    });
-  });
-}
-
-async function setKey(): Promise<number> {
+async function setKey(force: boolean): Promise<number> {
   let key: string;
   try {
     key = normalizeRuntimeKey(await readSecretInput('Paste the runtime key (input hidden), then press Enter: '));
   } catch (error) {
     return fail((error as Error).message, EXIT.usage);
   }
+  const doubt = keyShapeDoubt(key);
+  if (doubt && !force) {
+    return fail(
+      `that does not look like an OpenAI API key: ${doubt}. Nothing was stored. Paste the key the OpenAI Platform showed when you created it; if OpenAI's keys look different now, run ${cliHint('tunnel set-key --force')} to store it anyway.`,
+      EXIT.usage,
+    );
+  }
+  if (doubt) say(`warning: storing it anyway (--force), though ${doubt}`);
   const store = await headlessStore({ appDir: stateDir() });
   try {
     await store.set(key);
@@ -239,7 +196,8 @@ async function download(): Promise<number> {
     say(`installed ${installed.path}: ${installed.version}`);
     return print(installed.path);
   } catch (error) {
-    if (error instanceof DownloadError) return fail(error.message, 1);
+    // Where no download can help, the way to a client the owner has, in headless words.
+    if (error instanceof DownloadError) return fail(`${error.message}${NO_DOWNLOAD.has(error.reason) ? ` ${USE_YOURS}` : ''}`, 1);
     throw error;
   }
 }

@@ -11,6 +11,7 @@ import type * as z from 'zod';
 import { configSchema, LOG_LEVELS, type Config } from './schema.js';
 import { defaultConfigPath } from './app-dir.js';
 import { deepFreeze } from './deep-freeze.js';
+import { editDistance } from './edit-distance.js';
 
 export interface CliOverrides {
   config?: string;
@@ -63,7 +64,7 @@ export function loadConfig(options: LoadOptions = {}): LoadedConfig {
   override(raw, origins, ['server', 'logLevel'], cli.logLevel, '--log-level');
 
   const result = configSchema.safeParse(raw);
-  if (!result.success) throw new ConfigError(describeIssues(label, result.error, origins));
+  if (!result.success) throw new ConfigError(describeIssues(label, result.error, origins, raw));
   return { config: deepFreeze(result.data), file: fromFile ? path : null, path };
 }
 
@@ -83,10 +84,19 @@ function readConfigFile(path: string, explicit: boolean): Raw | null {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT' && !explicit) return null;
     if (code === 'ENOENT') throw new ConfigError(`Config file not found: ${path}`);
-    throw new ConfigError(`Cannot read config file ${path}: ${code ?? (error as Error).message}`);
+    throw new ConfigError(`Cannot read config file ${path}: ${READ_FAILURES[code ?? ''] ?? code ?? (error as Error).message}`);
   }
   return parseJson(text, path);
 }
+
+/** Why a config file could not be read, in words, with what to do. */
+const READ_FAILURES: Record<string, string> = {
+  EACCES: 'permission denied (EACCES): this user may not read it; check its owner and mode (ls -l), or point --config at a file of yours',
+  EPERM: 'permission denied (EPERM): this user may not read it; check its owner and mode (ls -l), or point --config at a file of yours',
+  EISDIR: 'it is a folder, not a file (EISDIR): --config and CHATGPT_MCP_CONFIG name the JSON file itself, like .../chatgpt-mcp/config.json',
+  ENOTDIR: 'a part of the path is a file, not a folder (ENOTDIR)',
+  ELOOP: 'too many symbolic links on the way (ELOOP)',
+};
 
 function parseJson(raw: string, label: string): Raw {
   const text = withoutByteOrderMark(raw);
@@ -118,11 +128,11 @@ function override(raw: Raw, origins: Origins, keys: [string, string], value: unk
   origins.set(`${section}.${key}`, source);
 }
 
-function describeIssues(label: string, error: z.ZodError, origins: Origins): string {
+function describeIssues(label: string, error: z.ZodError, origins: Origins, raw: Raw): string {
   const lines = error.issues.slice(0, 10).map((issue) => {
     const key = formatPath(issue.path);
     const source = origins.get(key);
-    return `  ${key || '(top level)'}${source ? ` (from ${source})` : ''}: ${describeIssue(issue)}`;
+    return `  ${key || '(top level)'}${source ? ` (from ${source})` : ''}: ${describeIssue(issue, valueAt(raw, issue.path))}`;
   });
   const more = error.issues.length > 10 ? [`  ...and ${error.issues.length - 10} more`] : [];
   return [`Invalid configuration in ${label}:`, ...lines, ...more].join('\n');
@@ -139,8 +149,18 @@ function jsonErrorPlace(text: string, message: string): string {
   return `at line ${line}, column ${column}: ${reason}`;
 }
 
-function describeIssue(issue: z.core.$ZodIssue): string {
+function describeIssue(issue: z.core.$ZodIssue, value: unknown): string {
   if (issue.code === 'unrecognized_keys') return issue.keys.map((key) => unknownKey(key, issue.path)).join('; ');
+  if (issue.code === 'invalid_type' && typeof value === 'string') {
+    // JSON's quotes make a number, a switch or a list a string: say how to write it instead.
+    const key = String(issue.path.at(-1) ?? 'value');
+    if (issue.expected === 'number' && /^\s*-?\d+(\.\d+)?\s*$/.test(value))
+      return `${issue.message}, got the string "${value}": write the number without quotes, "${key}": ${value.trim()}`;
+    if (issue.expected === 'boolean' && /^(true|false)$/i.test(value.trim()))
+      return `expected true or false without quotes, "${key}": ${value.trim().toLowerCase()}`;
+    if (issue.expected === 'array')
+      return `expected a list in [ ], got one string: write "${key}": [${JSON.stringify(value)}] (more entries separated by commas)`;
+  }
   if (issue.code === 'invalid_value' && issue.path.at(-1) === 'logLevel') return `expected one of ${LOG_LEVELS.join(', ')}`;
   if (issue.code === 'invalid_key') return `invalid name: ${issue.issues[0]?.message ?? issue.message}`;
   return issue.message;
@@ -175,18 +195,10 @@ function objectShape(schema: unknown): Record<string, unknown> | undefined {
   return current?.shape;
 }
 
-function editDistance(a: string, b: string): number {
-  const row = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    let diagonal = row[0]!;
-    row[0] = i;
-    for (let j = 1; j <= b.length; j++) {
-      const above = row[j]!;
-      row[j] = Math.min(row[j]! + 1, row[j - 1]! + 1, diagonal + (a[i - 1] === b[j - 1] ? 0 : 1));
-      diagonal = above;
-    }
-  }
-  return row[b.length]!;
+function valueAt(raw: Raw, path: readonly PropertyKey[]): unknown {
+  let value: unknown = raw;
+  for (const key of path) value = typeof value === 'object' && value !== null ? (value as Record<PropertyKey, unknown>)[key] : undefined;
+  return value;
 }
 
 function formatPath(path: PropertyKey[]): string {

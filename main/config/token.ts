@@ -1,13 +1,21 @@
 /**
- * The bearer token: generated (256 random bits, URL-safe), and for the headless server kept in
- * `<app config dir>/token`, mode 0600, created on the first HTTP start when the config names
- * none. It is never printed into logs; `chatgpt-mcp token show` prints it on request.
+ * The bearer token: generated (256 random bits, URL-safe) and kept in `<app config dir>/token`,
+ * mode 0600, created on the first HTTP start when the config names none. The tray app and the
+ * headless server use the same file, so there is one token whichever started first; a token in
+ * the config (server.token or CHATGPT_MCP_TOKEN) wins over it. Nothing else writes a token:
+ * only `replaceToken` (`token rotate`, the window's Replace token) changes the one in use. It is
+ * never printed into logs; `chatgpt-mcp token show` prints it on request.
  */
 import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
 import path from 'node:path';
 import { writeFileAtomic } from './atomic-file.js';
 import { readOwnedFile } from './owned-state.js';
+import { withoutByteOrderMark } from './byte-order-mark.js';
+import { exposure, fileHoldsToken } from './file-exposure.js';
+import { validateConfig } from './save.js';
 import { MIN_TOKEN_LENGTH, type Config } from './schema.js';
+import { cliHint } from '../command-name.js';
 
 export const TOKEN_FILE_NAME = 'token';
 
@@ -70,9 +78,17 @@ export function acceptsBearer(config: Readonly<Config>): boolean {
 
 /** The token in the file, or null when there is none; a file that is not a usable token is an error. */
 export function readTokenFile(file: string): string | null {
+  // A token others could read has the plain remedy: chmod 600 (as ssh says of a private key).
+  const why = exposure(file);
+  if (why) throw new TokenFileError(`the token file ${file} must be yours alone, but ${why}: run "chmod 600 ${file}"`);
   let text: string | null;
   try {
-    text = readOwnedFile(file, 'the token file', true, 'delete it and a new token is created at the next start (clients then need it: chatgpt-mcp token show)');
+    text = readOwnedFile(
+      file,
+      'the token file',
+      true,
+      `delete it and a new token is created at the next start (clients then need it: ${cliHint('token show')})`,
+    );
   } catch (error) {
     throw new TokenFileError((error as Error).message, { cause: error });
   }
@@ -89,4 +105,39 @@ export async function rotateTokenFile(appDir: string): Promise<string> {
   const token = generateToken();
   await writeFileAtomic(tokenFilePath(appDir), token + '\n');
   return token;
+}
+
+export interface TokenPlace {
+  /** The config file in use (it need not exist). */
+  configFile: string;
+  appDir: string;
+  env: NodeJS.ProcessEnv;
+}
+
+/** Refused: the token is set where only the owner can change it (an environment variable). */
+export class TokenReplaceError extends Error {
+  override readonly name = 'TokenReplaceError';
+}
+
+/**
+ * A new token where the one in use lives: CHATGPT_MCP_TOKEN cannot be changed from here; a
+ * server.token in the config file is replaced in that file (the rest kept as written); else
+ * the token file. Every client holding the old token gets 401 from the next start on.
+ */
+export async function replaceToken({ configFile, appDir, env }: TokenPlace): Promise<BearerToken> {
+  if (env.CHATGPT_MCP_TOKEN) throw new TokenReplaceError('the token in use comes from CHATGPT_MCP_TOKEN: change that variable where it is set');
+  if (!fileHoldsToken(configFile)) {
+    const file = tokenFilePath(appDir);
+    return { token: await rotateTokenFile(appDir), source: 'file', file };
+  }
+  const raw = JSON.parse(withoutByteOrderMark(fs.readFileSync(configFile, 'utf8'))) as { server: Record<string, unknown> };
+  const token = generateToken();
+  raw.server.token = token;
+  const checked = validateConfig(raw);
+  if (!checked.ok)
+    throw new TokenReplaceError(
+      `the config file ${configFile} is invalid (${checked.issues[0]?.path.join('.') ?? ''}: ${checked.issues[0]?.message ?? ''}); fix it first`,
+    );
+  await writeFileAtomic(fs.realpathSync(configFile), JSON.stringify(raw, null, 2) + '\n');
+  return { token, source: 'config' };
 }

@@ -14,7 +14,9 @@ import type { ComputerAdapter } from '../../adapter/contract/computer-adapter.js
 import type { ConsentRequest } from '../auth/connections.js';
 import type { Config } from '../config/schema.js';
 import { secureAppFolder } from '../config/owned-state.js';
-import { ensureBearerToken, type BearerToken } from '../config/token.js';
+import { configTokenExposure, rootWarning } from '../config/file-exposure.js';
+import { ensureBearerToken, TokenFileError, type BearerToken } from '../config/token.js';
+import { cliHint, publicCliHint } from '../command-name.js';
 import { createLogger, scrubbingLogger, type Logger } from '../log.js';
 import { ReplyBacklog } from '../mcp/reply-backlog.js';
 import { createServerFactory, enabledTools, type ServerFactory, type ToolCallObserver } from '../mcp/server.js';
@@ -71,6 +73,9 @@ export async function openServer(options: HostOptions): Promise<OpenServer> {
   const base = options.logger ?? createLogger(config.server.logLevel);
   // Nothing in the app folder is read before it is known to be ours alone (owned-state.ts).
   const repaired = secureAppFolder(appDir);
+  // Like the tunnel's key file: a token others can read is not served.
+  const exposed = transport === 'http' && config.server.token ? configTokenExposure(options.configFile ?? null) : null;
+  if (exposed) throw new TokenFileError(exposed);
   const bearer = transport === 'http' ? await ensureBearerToken(config, appDir) : null;
   const secrets = [...(bearer ? [bearer.token] : []), ...(options.extraSecrets ?? [])];
   // Refused requests log their path, which a caller chooses: every line is scrubbed of the secrets in use.
@@ -126,6 +131,8 @@ function warnAboutSetup(factory: ServerFactory, config: Readonly<Config>, logger
       'commands share the network, so X11 abstract sockets stay reachable from the sandbox (and a dbus-launch session bus); shell.network "off" hides them',
     );
   }
+  const root = rootWarning();
+  if (root) logger.warn(root);
   if (config.server.auth === 'none') logger.warn('no authentication: any program on this computer can use the granted tools (server.auth is "none")');
 }
 
@@ -151,6 +158,8 @@ async function listenHttp(
     factory,
     logger,
     bearerToken: bearer?.token ?? null,
+    // Anyone may read a 401: the hint names the command without the owner's folders.
+    tokenHint: `get it on the computer running the server: ${publicCliHint('token show')} prints it, or Copy token in the tray app's menu`,
     answers: options.answers,
     oauth: { stateFile: oauthStatePath(options.appDir), onConsentRequest: options.onConsentRequest ?? consentInTheLog(logger) },
   });
@@ -160,14 +169,14 @@ async function listenHttp(
     await running.close();
     throw new ListenError(`The server listens at ${running.url} but is not ready (${readiness.status}).`, 'other');
   }
-  if (bearer?.created) logger.info('created a bearer token', { file: bearer.file, show: 'chatgpt-mcp token show' });
+  if (bearer?.created) logger.info('created a bearer token', { file: bearer.file, show: cliHint('token show') });
   logger.info('listening', {
     url: running.url,
     config: options.configFile ?? 'defaults',
     tools: enabledTools(config).length,
     auth: config.server.auth,
     ...(running.oauthIssuer ? { oauth: running.oauthIssuer } : {}),
-    ...(bearer ? { token: bearer.source === 'file' ? `in ${bearer.file} (chatgpt-mcp token show)` : 'from the config' } : {}),
+    ...(bearer ? { token: bearer.source === 'file' ? `in ${bearer.file} (${cliHint('token show')})` : 'from the config' } : {}),
   });
   return running;
 }
@@ -185,7 +194,7 @@ async function listenStdio(factory: ServerFactory, logger: Logger, answers: Repl
 function consentInTheLog(logger: Logger): (request: ConsentRequest) => void {
   return (request) =>
     logger.info(
-      'an app asks to connect: approve with "chatgpt-mcp oauth approve CODE" only if you started this, its page shows this code and returnsTo is the app you are connecting',
+      `an app asks to connect: approve with ${cliHint('oauth approve CODE')} only if you started this, its page shows this code and returnsTo is the app you are connecting`,
       { code: request.code, app: request.clientName, returnsTo: request.redirectHost },
     );
 }

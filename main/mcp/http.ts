@@ -27,6 +27,8 @@ export interface HttpServerOptions {
   logger: Logger;
   /** The token clients must present when server.auth accepts bearer tokens; default server.token. */
   bearerToken?: string | null;
+  /** How the owner gets the token, for the 401 answer (the entry point knows its own words). */
+  tokenHint?: string;
   /** Where OAuth keeps its state (required when server.auth includes "oauth"). */
   oauth?: { stateFile: string; now?: () => number; onConsentRequest?: (request: ConsentRequest) => void; metadataFetch?: MetadataFetchOptions };
   /** Counts what each connection has not read yet, so commands wait for a slow reader (the factory's `answers`). */
@@ -58,7 +60,15 @@ export class ListenError extends Error {
   }
 }
 
-export async function startHttpServer({ config, factory, logger, bearerToken, oauth: oauthOptions, answers }: HttpServerOptions): Promise<RunningHttpServer> {
+export async function startHttpServer({
+  config,
+  factory,
+  logger,
+  bearerToken,
+  tokenHint,
+  oauth: oauthOptions,
+  answers,
+}: HttpServerOptions): Promise<RunningHttpServer> {
   const { server: settings } = config;
   // Checked before listening so a bad setup never listens (config check applies the same rules).
   const refusal = httpStartRefusal(settings);
@@ -116,7 +126,7 @@ export async function startHttpServer({ config, factory, logger, bearerToken, oa
       if (outcome.refused) {
         logger.warn('request refused', { reason: 'token', path });
         if (!oauth) {
-          return sendRpcError(res, 401, 'Unauthorized: send "Authorization: Bearer <token>" with the token configured for this server.', {
+          return sendRpcError(res, 401, `Unauthorized: send "Authorization: Bearer <token>" with this server's token${tokenHint ? `; ${tokenHint}` : ''}.`, {
             'www-authenticate': 'Bearer realm="chatgpt-mcp"',
           });
         }

@@ -221,7 +221,8 @@ function prepare(tool: ToolDefinition, { deps, logger, secrets, observe, ended, 
         const durationMs = elapsed(started);
         if (logger.enabled(unexpected === undefined ? 'info' : 'warn')) {
           // Which step refused or failed (runCommand, killProcess, service.control...) when it is not the tool itself.
-          const fields = { tool: tool.name, id, ...targetOf(), durationMs, outcome, ...(operation && operation !== tool.name ? { operation } : {}) };
+          // The name as clients call it (fs_read), so a log line matches what the model sent.
+          const fields = { tool: exposed, id, ...targetOf(), durationMs, outcome, ...(operation && operation !== tool.name ? { operation } : {}) };
           if (unexpected === undefined) logger.info('tool call', fields);
           else logger.warn('tool call failed', { ...fields, error: describeUnknown(unexpected) });
         }
@@ -230,7 +231,8 @@ function prepare(tool: ToolDefinition, { deps, logger, secrets, observe, ended, 
       };
       try {
         const outcome = await tool.run(args, deps, ctx.mcpReq.signal);
-        finish('ok');
+        // A command stopped at its deadline answers normally, but did not do its job.
+        finish((outcome.structured as { timedOut?: unknown } | undefined)?.timedOut === true ? 'TIMEOUT' : 'ok');
         // The server's hints in the text, not the data in it: names the call or its result carries stay.
         const summary = rename.rewrite(outcome.text, args, outcome.structured);
         return {

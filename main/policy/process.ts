@@ -65,15 +65,17 @@ export class ProcessPolicy {
   }
 
   /**
-   * The processes a caller may see: only the owner's with ownOnly, secrets in command lines
-   * redacted, then filtered by `match` (a case-insensitive substring of the redacted text).
+   * The processes a caller may see: only the owner's with ownOnly, kernel threads only when
+   * asked (they are no program and cannot be signalled), secrets in command lines redacted,
+   * then filtered by `match` (a case-insensitive substring of the redacted text).
    */
-  visible(all: readonly ProcessInfo[], match?: string): ProcessView[] {
+  visible(all: readonly ProcessInfo[], match?: string, options: { kernelThreads?: boolean } = {}): ProcessView[] {
     if (!this.canList) throw adapterError('CAPABILITY_DISABLED', LIST, 'listing processes is disabled (process.list is false)');
     const own = this.config.process.ownOnly ? this.port.ownProcess() : null;
     const needle = match?.trim().toLowerCase() ?? '';
     const out: ProcessView[] = [];
     for (const p of all) {
+      if (p.kernel && !options.kernelThreads) continue;
       if (own && !sameOwner(own, { uid: p.uid ?? null, user: p.user || null })) continue;
       const view = { pid: p.pid, ppid: p.ppid, user: p.user, command: p.command, args: redactArgs(p.args) };
       if (needle && !`${view.command} ${view.args.join(' ')}`.toLowerCase().includes(needle)) continue;

@@ -12,7 +12,6 @@ import { utilityProcessSpawner } from './utility-spawner.js';
 import { ensureConfigFile } from './first-run.js';
 import { loadConfig } from '../config/load.js';
 import { ConfigValidationError, saveConfig } from '../config/save.js';
-import type { ConfigInput } from '../config/schema.js';
 import { createLogger, type Logger } from '../log.js';
 import { openServer } from '../host/server-host.js';
 import { protectedPaths } from '../host/places.js';
@@ -32,9 +31,10 @@ import { sectionForField } from './sections.js';
 import { hardenApp, hardenSession } from './security.js';
 import { ServerLifecycle } from './server-lifecycle.js';
 import { SettingsWindow } from './settings-window.js';
-import { generateToken } from '../config/token.js';
 import { appConfigDir } from '../config/app-dir.js';
 import { TrayController } from './tray.js';
+import { TokenPanel } from './token-panel.js';
+import { folderKind } from './folder-kind.js';
 import { oauthStatePath } from '../auth/oauth-state.js';
 import type { ConsentRequest } from '../auth/connections.js';
 import { OAuthPanel } from './oauth-panel.js';
@@ -44,6 +44,7 @@ import { LINKS } from '../tunnel/status.js';
 import { safeStorageStore } from './safe-storage-store.js';
 import { TunnelController } from '../tunnel/tunnel-controller.js';
 import { describeContractChange, recordContract } from './contract-record.js';
+import { savePauseWrites } from './pause-writes.js';
 
 export interface AppLayout {
   /** Directory of the built main bundle (out/app/main). */
@@ -86,12 +87,27 @@ export async function runApp({ mainDir, env = process.env, log = createLogger('i
   let bearerToken: string | null = null;
   /** The running server's process policy: the process panel decides with the same object. */
   let processPolicy: ProcessPolicy | null = null;
+  /** For the tray menu, kept current by the OAuth watch and by saves and restarts (not read at each refresh). */
+  let waitingApprovals = 0;
+  let restartPending = false;
+  const checkRestartPending = () => {
+    restartPending = isRestartPending(lifecycle.status, lifecycle.config, () => loadConfig({ env }).config);
+    refreshTray();
+  };
   const login = loginItem(app, platform, env);
   const refreshTray = () => {
     const { wanted, status: tunnelStatus } = tunnel.snapshot;
     const readOnly = lifecycle.config ? lifecycle.config.server.readOnly : null;
     tray?.render(
-      { status: lifecycle.status, hasToken: Boolean(bearerToken), openAtLogin: login.get(), tunnel: { wanted, status: tunnelStatus }, readOnly },
+      {
+        status: lifecycle.status,
+        hasToken: Boolean(bearerToken),
+        openAtLogin: login.get(),
+        tunnel: { wanted, status: tunnelStatus },
+        waitingApprovals,
+        restartPending,
+        readOnly,
+      },
       pulse.busy,
     );
   };
@@ -163,7 +179,7 @@ export async function runApp({ mainDir, env = process.env, log = createLogger('i
   });
   lifecycle.onChange((status) => {
     if (status.state !== 'running') pulse.reset();
-    refreshTray();
+    checkRestartPending();
     settings.send(PUSH.status, status);
     if (status.state === 'running') log.info('server running', { url: status.url, tools: status.toolCount });
     if (status.state === 'error') log.error('server not running', { reason: status.message.split('\n')[0] });
@@ -186,7 +202,10 @@ export async function runApp({ mainDir, env = process.env, log = createLogger('i
     // A flood of requests alerts the owner once per LIMITS.consentAlertMs; the window still lists each one.
     const alert = oauth.shouldAlert();
     if (alert) settings.open({ section: 'clients' });
-    settings.send(PUSH.connections, oauth.list());
+    const snapshot = oauth.list();
+    settings.send(PUSH.connections, snapshot);
+    waitingApprovals = snapshot.pending.length;
+    refreshTray();
     if (alert && Notification.isSupported()) {
       const note = new Notification({
         title: `"${request.clientName}" asks to connect`,
@@ -196,7 +215,19 @@ export async function runApp({ mainDir, env = process.env, log = createLogger('i
       note.show();
     }
   }
-  oauth.watch((snapshot) => settings.send(PUSH.connections, snapshot));
+  oauth.watch((snapshot) => {
+    settings.send(PUSH.connections, snapshot);
+    waitingApprovals = snapshot.pending.length;
+    refreshTray();
+  });
+  const tokens = new TokenPanel({
+    configPath,
+    appDir,
+    env,
+    running: () => bearerToken,
+    readConfig: () => loadConfig({ env }).config,
+    restart: () => lifecycle.restart(),
+  });
   /** Client files the owner chose in the native dialog this session. */
   const pickedClients = new Set<string>();
   const savedClientPath = () => {
@@ -206,21 +237,6 @@ export async function runApp({ mainDir, env = process.env, log = createLogger('i
       return undefined;
     }
   };
-
-  /** "Pause writes": server.readOnly flipped in the saved config, then the server restarts with it. */
-  async function toggleReadOnly(): Promise<void> {
-    const saved = readConfigForEditing(configPath);
-    if (saved.fileError) return void log.warn('cannot change server.readOnly: the config file cannot be read', { file: configPath });
-    const config = saved.config as ConfigInput;
-    const readOnly = !(lifecycle.config?.server.readOnly ?? false);
-    try {
-      await saveConfig(configPath, { ...config, server: { ...config.server, readOnly } });
-    } catch (error) {
-      return void log.warn('cannot change server.readOnly', { reason: (error as Error).message.split('\n')[0] });
-    }
-    log.info(readOnly ? 'writes paused: tools that change things are hidden' : 'writes resumed');
-    await lifecycle.restart();
-  }
 
   const onAction = (action: MenuAction): void => {
     const status = lifecycle.status;
@@ -236,6 +252,8 @@ export async function runApp({ mainDir, env = process.env, log = createLogger('i
         return settings.open();
       case 'open-activity':
         return settings.open({ section: 'activity' });
+      case 'open-clients':
+        return settings.open({ section: 'clients' });
       case 'restart':
         return void lifecycle.restart();
       case 'pause':
@@ -249,7 +267,7 @@ export async function runApp({ mainDir, env = process.env, log = createLogger('i
       case 'open-chatgpt':
         return settings.open({ section: 'chatgpt' });
       case 'toggle-read-only':
-        return void toggleReadOnly();
+        return void savePauseWrites(configPath, lifecycle.config?.server.readOnly ?? false, log).then((saved) => (saved ? lifecycle.restart() : undefined));
       case 'toggle-login':
         login.set(!login.get());
         return void refreshTray();
@@ -276,6 +294,7 @@ export async function runApp({ mainDir, env = process.env, log = createLogger('i
         try {
           await saveConfig(configPath, config);
           log.info('config saved', { file: configPath });
+          checkRestartPending();
           return { ok: true, configPath };
         } catch (error) {
           if (error instanceof ConfigValidationError) return { ok: false, issues: error.issues, error: 'Some settings are invalid; nothing was saved.' };
@@ -283,7 +302,9 @@ export async function runApp({ mainDir, env = process.env, log = createLogger('i
           return { ok: false, issues: [], error: `Could not write ${configPath} (${code}).` };
         }
       },
-      'settings:generate-token': () => generateToken(),
+      'token:in-use': () => tokens.current(),
+      'token:replace': () => tokens.replace(),
+      'settings:folder-kinds': (paths) => paths.map(folderKind),
       'settings:copy-text': (text) => clipboard.writeText(text),
       'settings:pick-folder': async () => {
         const options = { title: 'Choose a folder to share', properties: ['openDirectory', 'createDirectory'] as Array<'openDirectory' | 'createDirectory'> };
@@ -364,8 +385,7 @@ export async function runApp({ mainDir, env = process.env, log = createLogger('i
   Menu.setApplicationMenu(platform === 'darwin' ? Menu.buildFromTemplate([{ role: 'appMenu' }, { role: 'editMenu' }]) : null);
 
   tray = new TrayController(path.join(resources, 'tray'), onAction);
-  if (!env.CHATGPT_MCP_TOKEN && (await ensureConfigFile(configPath).catch(() => false)))
-    log.info('first start: created the config file with a new token', { file: configPath });
+  if (await ensureConfigFile(configPath).catch(() => false)) log.info('first start: created the config file', { file: configPath });
   const status = await lifecycle.start();
   refreshTray();
   if (status.state === 'running' && lifecycle.config?.tunnel.connectAtStart) void tunnel.connect();

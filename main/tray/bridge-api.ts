@@ -59,6 +59,19 @@ export interface SettingsSnapshot {
   restartPending?: boolean;
 }
 
+/** The token clients must send, where it lives; null when the server takes none (OAuth, none). */
+export interface TokenInUse {
+  token: string | null;
+  source: 'config' | 'environment' | 'file' | null;
+  /** For the owner: where it is kept (or why there is none). */
+  where: string;
+}
+
+export type TokenReplaceResult = { ok: true; token: string; source: 'config' | 'file'; status: ServerStatus } | { ok: false; error: string };
+
+/** What is at a shared folder's path on this computer. */
+export type FolderKind = 'directory' | 'other' | 'missing';
+
 export type SaveResult = { ok: true; configPath: string } | { ok: false; issues: ConfigIssue[]; error: string };
 
 export type ConnectionTestResult =
@@ -104,7 +117,12 @@ export interface NavigateRequest {
 export interface SettingsBridge {
   load(): Promise<SettingsSnapshot>;
   save(config: Record<string, unknown>): Promise<SaveResult>;
-  generateToken(): Promise<string>;
+  /** The token the running server takes (else the one its next start reads), and where it lives. */
+  tokenInUse(): Promise<TokenInUse>;
+  /** Makes a new token where the one in use lives and restarts the server: every client needs the new one. */
+  replaceToken(): Promise<TokenReplaceResult>;
+  /** What is at each path (shared folders the file tools would refuse while missing). */
+  folderKinds(paths: string[]): Promise<FolderKind[]>;
   copyText(text: string): Promise<void>;
   pickFolder(): Promise<string | null>;
   testConnection(): Promise<ConnectionTestResult>;

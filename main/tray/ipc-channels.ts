@@ -5,7 +5,9 @@
 export const INVOKE = {
   load: 'settings:load',
   save: 'settings:save',
-  generateToken: 'settings:generate-token',
+  tokenInUse: 'token:in-use',
+  replaceToken: 'token:replace',
+  folderKinds: 'settings:folder-kinds',
   copyText: 'settings:copy-text',
   pickFolder: 'settings:pick-folder',
   testConnection: 'server:test-connection',

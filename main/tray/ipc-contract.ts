@@ -15,7 +15,9 @@ export const invokePayloads = {
   // The config object itself is validated by the config schema in save.ts, which reports
   // issues per field; here it only has to be a plain JSON object of bounded size.
   [INVOKE.save]: z.tuple([z.record(z.string(), z.unknown()).refine(fitsInBytes(1024 * 1024), 'config is larger than 1 MiB')]),
-  [INVOKE.generateToken]: none,
+  [INVOKE.tokenInUse]: none,
+  [INVOKE.replaceToken]: none,
+  [INVOKE.folderKinds]: z.tuple([z.array(z.string().min(1).max(4096)).max(200)]),
   [INVOKE.copyText]: z.tuple([z.string().min(1).max(4096)]),
   [INVOKE.pickFolder]: none,
   [INVOKE.testConnection]: none,

@@ -15,6 +15,7 @@ export const MENU_ACTIONS = [
   'pause',
   'resume',
   'open-activity',
+  'open-clients',
   'toggle-login',
   'quit',
   'connect-chatgpt',
@@ -37,18 +38,33 @@ export interface MenuFacts {
   openAtLogin: boolean | null;
   /** The ChatGPT connection, when the app offers one. */
   tunnel?: { wanted: boolean; status: Pick<TunnelStatus, 'state' | 'reason'> } | undefined;
+  /** OAuth connection requests waiting for the owner. */
+  waitingApprovals?: number;
+  /** Saved settings the running server does not use until it restarts. */
+  restartPending?: boolean;
   /** server.readOnly of the config in effect, or null when none is (the server is not running). */
   readOnly?: boolean | null;
 }
 
-export function buildMenuModel({ status, hasToken, openAtLogin, tunnel, readOnly = null }: MenuFacts): MenuItemModel[] {
+export function buildMenuModel({
+  status,
+  hasToken,
+  openAtLogin,
+  tunnel,
+  waitingApprovals = 0,
+  restartPending = false,
+  readOnly = null,
+}: MenuFacts): MenuItemModel[] {
   const url = status.state === 'running' || status.state === 'paused' ? status.url : null;
   const busy = status.state === 'starting';
-  const items: MenuItemModel[] = [
-    { type: 'normal', label: statusLine(status), enabled: false },
-    { type: 'separator' },
-    { type: 'normal', label: 'Copy MCP URL', enabled: url !== null, action: 'copy-url' },
-  ];
+  const items: MenuItemModel[] = [{ type: 'normal', label: statusLine(status), enabled: false }];
+  // What needs the owner comes first, under the status it explains.
+  if (waitingApprovals > 0) {
+    const requests = waitingApprovals === 1 ? '1 connection request waits' : `${waitingApprovals} connection requests wait`;
+    items.push({ type: 'normal', label: `${requests} for your approval…`, enabled: true, action: 'open-clients' });
+  }
+  if (restartPending) items.push({ type: 'normal', label: 'Restart to use the saved settings', enabled: !busy, action: 'restart' });
+  items.push({ type: 'separator' }, { type: 'normal', label: 'Copy MCP URL', enabled: url !== null, action: 'copy-url' });
   if (hasToken) items.push({ type: 'normal', label: 'Copy token', enabled: true, action: 'copy-token' });
   if (tunnel) {
     items.push(

@@ -19,7 +19,9 @@ function subscribe<T>(channel: PushChannel, listener: (value: T) => void): () =>
 const bridge: SettingsBridge = {
   load: () => ipcRenderer.invoke(INVOKE.load),
   save: (config) => ipcRenderer.invoke(INVOKE.save, config),
-  generateToken: () => ipcRenderer.invoke(INVOKE.generateToken),
+  tokenInUse: () => ipcRenderer.invoke(INVOKE.tokenInUse),
+  replaceToken: () => ipcRenderer.invoke(INVOKE.replaceToken),
+  folderKinds: (paths) => ipcRenderer.invoke(INVOKE.folderKinds, paths),
   copyText: (text) => ipcRenderer.invoke(INVOKE.copyText, text),
   pickFolder: () => ipcRenderer.invoke(INVOKE.pickFolder),
   testConnection: () => ipcRenderer.invoke(INVOKE.testConnection),

@@ -4,6 +4,7 @@
  * keeps polling with backoff while its /readyz still says ready, so the supervisor reads the
  * poll failures from its JSON log lines to avoid showing green for a tunnel nobody can use.
  */
+import { TRAY_WORDS, type TunnelWords } from './wording.js';
 
 export type OutputSignal = { kind: 'key-refused'; status: number; detail: string } | { kind: 'poll-failed'; detail: string } | { kind: 'poll-ok' } | null;
 
@@ -33,20 +34,20 @@ export interface ExitMeaning {
 }
 
 /** The client's documented fatal startup messages, and what the owner should do about each. */
-const FATAL: { match: RegExp; reason: string }[] = [
-  { match: /control plane API key is required/i, reason: 'No runtime key reached the tunnel client. Save the runtime key again.' },
+const FATAL: { match: RegExp; reason: (words: TunnelWords) => string }[] = [
+  { match: /control plane API key is required/i, reason: (w) => `No runtime key reached the tunnel client: ${w.saveKey}.` },
   {
     match: /control plane API key is malformed/i,
-    reason: 'The tunnel client rejected the runtime key as malformed. Paste the key again exactly as the OpenAI Platform shows it.',
+    reason: (w) => `The tunnel client rejected the runtime key as malformed: ${w.saveKey}, exactly as the OpenAI Platform shows it.`,
   },
-  { match: /tunnel ID is required/i, reason: 'No tunnel id reached the tunnel client. Enter the tunnel id.' },
-  { match: /invalid tunnel ID/i, reason: 'The tunnel client rejected the tunnel id. It looks like tunnel_ followed by 32 letters or digits.' },
-  { match: /MCP server URL is required|main channel is required/i, reason: 'The tunnel client got no server URL. This is a bug; please report it.' },
+  { match: /tunnel ID is required/i, reason: (w) => `No tunnel id reached the tunnel client: ${w.setTunnelId}.` },
+  { match: /invalid tunnel ID/i, reason: () => 'The tunnel client rejected the tunnel id. It looks like tunnel_ followed by 32 letters or digits.' },
+  { match: /MCP server URL is required|main channel is required/i, reason: () => 'The tunnel client got no server URL. This is a bug; please report it.' },
 ];
 
-export function explainExit(code: number | null, signal: NodeJS.Signals | null, lastStderr: readonly string[]): ExitMeaning {
+export function explainExit(code: number | null, signal: NodeJS.Signals | null, lastStderr: readonly string[], words: TunnelWords = TRAY_WORDS): ExitMeaning {
   const text = lastStderr.join('\n');
-  for (const fatal of FATAL) if (fatal.match.test(text)) return { reason: fatal.reason, permanent: true };
+  for (const fatal of FATAL) if (fatal.match.test(text)) return { reason: fatal.reason(words), permanent: true };
   const how = signal ? `was ended by ${signal}` : `exited with code ${code}`;
   const last = lastStderr.at(-1);
   return { reason: `The tunnel client ${how}${last ? `: ${last}` : ''}.`, permanent: false };

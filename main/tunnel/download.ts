@@ -61,7 +61,7 @@ export function releaseAssetName(tag: string, platform: NodeJS.Platform, arch: s
   if (!os || !cpu) {
     throw new DownloadError(
       'unsupported',
-      `OpenAI publishes the tunnel client for Linux, macOS and Windows on x64 and arm64; this computer is ${platform}/${arch}. Build it from source and choose the file.`,
+      `OpenAI publishes the tunnel client for Linux, macOS and Windows on x64 and arm64; this computer is ${platform}/${arch}. Build it from source and use that file.`,
     );
   }
   return `tunnel-client-${tag}-${os}-${cpu}.zip`;
@@ -137,7 +137,7 @@ async function request(url: string, timeoutMs: number): Promise<Response> {
     const cause = (error as { cause?: { code?: string } }).cause?.code ?? (error as Error).name;
     throw new DownloadError(
       'network',
-      `Cannot reach GitHub to download the tunnel client (${cause}). Check the internet connection or proxy, or choose a tunnel-client file you already have.`,
+      `Cannot reach GitHub to download the tunnel client (${cause}). Check the internet connection or proxy, or use a tunnel-client you already have.`,
     );
   }
   if (!response.ok) {

@@ -8,6 +8,7 @@ import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { findExecutable } from '../../adapter/process/find-executable.js';
 import type { TunnelClientInfo, TunnelClientLookup } from './status.js';
+import { TRAY_WORDS, type TunnelWords } from './wording.js';
 
 export const CLIENT_NAME = 'tunnel-client';
 
@@ -25,6 +26,7 @@ export interface LocateOptions {
   appDir: string;
   searchPath: string | undefined;
   platform?: NodeJS.Platform;
+  words?: TunnelWords;
 }
 
 export interface FoundClient {
@@ -38,6 +40,7 @@ export async function locateClient({
   appDir,
   searchPath,
   platform = process.platform,
+  words = TRAY_WORDS,
 }: LocateOptions): Promise<FoundClient | { error: string; searched: string[] }> {
   if (configured) {
     const hit = await findExecutable(configured, undefined, path.dirname(configured), platform);
@@ -49,7 +52,7 @@ export async function locateClient({
   if (ownHit) return { ...ownHit, source: 'app-data' };
   const onPath = await findExecutable(CLIENT_NAME, searchPath, undefined, platform);
   if (onPath) return { ...onPath, source: 'path' };
-  return { error: 'No tunnel client found: download it, or choose the tunnel-client program you already have.', searched: [own, `${CLIENT_NAME} on PATH`] };
+  return { error: `No tunnel client found: ${words.getClient}.`, searched: [own, `${CLIENT_NAME} on PATH`] };
 }
 
 /** `tunnel-client --version`'s first line, or null when it does not answer in time. */
@@ -63,12 +66,28 @@ export function clientVersion(file: string, env: Record<string, string>, timeout
   });
 }
 
+/**
+ * OpenAI's tunnel-client answers `--version` with its release version, "0.0.15" or
+ * "0.0.15+<git sha> (git sha: <git sha>)" (cmd/client/root_command.go). Anything else is another
+ * program: `/bin/true --version` prints "true (GNU coreutils) 9.1". A script could print the
+ * same shape, so this proves what the program is not; only `tunnel download`'s SHA-256 check
+ * proves what it is.
+ */
+export const CLIENT_VERSION_SHAPE = /^v?\d+\.\d+\.\d+(?:[-+][0-9A-Za-z.+-]+)?(?: \(git sha: [0-9a-f]{7,64}\))?$/;
+
 export async function describeClient(found: FoundClient, env: Record<string, string>): Promise<TunnelClientLookup> {
   const version = await clientVersion(found.found, env);
   if (version === null) {
     return {
       ok: false,
       error: `${found.found} did not answer "--version"; it may not be the tunnel client, or not built for this computer.`,
+      searched: [found.found],
+    };
+  }
+  if (!CLIENT_VERSION_SHAPE.test(version)) {
+    return {
+      ok: false,
+      error: `${found.found} is not OpenAI's tunnel-client: asked for its version, it answered "${version.slice(0, 80)}" (the tunnel client answers with a version number like 0.0.15).`,
       searched: [found.found],
     };
   }

@@ -25,16 +25,29 @@ export const KEY_ACCOUNT = 'tunnel-runtime-key';
 export const KEY_FILE_NAME = 'tunnel-key';
 
 /**
- * A runtime key as pasted: surrounding whitespace dropped, then printable ASCII without spaces.
- * The tunnel client makes the finer check itself (and says "malformed").
+ * A runtime key as pasted: surrounding whitespace dropped, then only letters, digits, "-" and
+ * "_", the tunnel client's own rule (it refuses anything else as "malformed").
  */
 export function normalizeRuntimeKey(input: string): string {
   const key = input.trim();
   if (!key) throw new Error('The runtime key is empty.');
   if (key.length > 512) throw new Error('That is too long for a runtime key (more than 512 characters).');
-  if (!/^[\x21-\x7e]+$/.test(key))
-    throw new Error('A runtime key has no spaces or special characters; paste it again exactly as the OpenAI Platform shows it.');
+  if (!/^[0-9A-Za-z_-]+$/.test(key))
+    throw new Error('That is not a runtime key: a key is one word of letters, digits, "-" and "_". Paste it again exactly as the OpenAI Platform shows it.');
   return key;
+}
+
+/** OpenAI API keys begin "sk-" (sk-proj-, sk-svcacct-, ...) and run to well over 40 characters. */
+const MIN_KEY_LENGTH = 40;
+
+/**
+ * Why a well-formed key still does not look like an OpenAI API key, or null when it does. A
+ * guess about a format OpenAI may change: only the tunnel's connection proves a key.
+ */
+export function keyShapeDoubt(key: string): string | null {
+  if (!key.startsWith('sk-')) return 'it does not begin with "sk-" as OpenAI API keys do';
+  if (key.length < MIN_KEY_LENGTH) return `it is ${key.length} characters long, and OpenAI API keys are longer`;
+  return null;
 }
 
 // ---- owner-only file ------------------------------------------------------------------------

@@ -12,6 +12,7 @@ import { buildTunnelEnv } from './child-env.js';
 import { describeClient, locateClient, type FoundClient } from './locate.js';
 import { readKey, type SecretStore } from './secret-store.js';
 import { LINKS, type TunnelClientLookup } from './status.js';
+import { TRAY_WORDS, type TunnelWords } from './wording.js';
 
 export interface ClientSearch {
   config: Readonly<Config>;
@@ -22,6 +23,8 @@ export interface ClientSearch {
   port: PolicyPort;
   /** The config file and app folders, protected from the tools (as the server protects them). */
   protectedFiles: string[];
+  /** Default: the tray's. */
+  words?: TunnelWords;
 }
 
 export type UsableClient = { ok: true; found: FoundClient } | { ok: false; error: string; searched: string[] };
@@ -32,6 +35,7 @@ export async function findUsableClient(search: ClientSearch): Promise<UsableClie
     configured: search.clientPath ?? search.config.tunnel.clientPath,
     appDir: search.appDir,
     searchPath: search.env.PATH ?? search.env.Path,
+    words: search.words ?? TRAY_WORDS,
   });
   if ('error' in found) return { ok: false, error: found.error, searched: found.searched };
   const files = new FilesystemPolicy(search.config.filesystem, search.port, { protectedFiles: search.protectedFiles });
@@ -57,13 +61,13 @@ export function versionEnv(env: NodeJS.ProcessEnv): Record<string, string> {
 export type TunnelIdChoice = { ok: true; tunnelId: string; source: string } | { ok: false; error: string };
 
 /** The tunnel id from the flag, else CONTROL_PLANE_TUNNEL_ID, else the config. */
-export function chooseTunnelId(config: Readonly<Config>, flag: string | undefined, env: NodeJS.ProcessEnv): TunnelIdChoice {
+export function chooseTunnelId(config: Readonly<Config>, flag: string | undefined, env: NodeJS.ProcessEnv, words: TunnelWords = TRAY_WORDS): TunnelIdChoice {
   const [value, source] = flag
     ? [flag, '--tunnel-id']
     : env.CONTROL_PLANE_TUNNEL_ID
       ? [env.CONTROL_PLANE_TUNNEL_ID, 'CONTROL_PLANE_TUNNEL_ID']
       : [config.tunnel.tunnelId, 'tunnel.tunnelId in the config'];
-  if (!value) return { ok: false, error: `No tunnel id: create a tunnel at ${LINKS.tunnels} and put its id in tunnel.tunnelId (or pass --tunnel-id).` };
+  if (!value) return { ok: false, error: `No tunnel id: create a tunnel at ${LINKS.tunnels} and ${words.setTunnelId}.` };
   if (!TUNNEL_ID_PATTERN.test(value))
     return { ok: false, error: `The tunnel id from ${source} is not one: expected tunnel_ followed by 32 lowercase letters or digits.` };
   return { ok: true, tunnelId: value, source };
@@ -72,7 +76,7 @@ export function chooseTunnelId(config: Readonly<Config>, flag: string | undefine
 export type KeyChoice = { ok: true; key: string; source: string; warning: string | null } | { ok: false; error: string };
 
 /** The runtime key from CONTROL_PLANE_API_KEY (for service managers), else the first store holding one. */
-export async function chooseRuntimeKey(stores: readonly SecretStore[], env: NodeJS.ProcessEnv): Promise<KeyChoice> {
+export async function chooseRuntimeKey(stores: readonly SecretStore[], env: NodeJS.ProcessEnv, words: TunnelWords = TRAY_WORDS): Promise<KeyChoice> {
   if (env.CONTROL_PLANE_API_KEY) return { ok: true, key: env.CONTROL_PLANE_API_KEY, source: 'CONTROL_PLANE_API_KEY', warning: null };
   let found;
   try {
@@ -83,7 +87,7 @@ export async function chooseRuntimeKey(stores: readonly SecretStore[], env: Node
   if (!found)
     return {
       ok: false,
-      error: `No runtime key stored: create one with Tunnels Read + Use at ${LINKS.apiKeys}, then store it ("chatgpt-mcp tunnel set-key", or the ChatGPT section of the settings window).`,
+      error: `No runtime key stored: create one with Tunnels Read + Use at ${LINKS.apiKeys}, then ${words.saveKey}.`,
     };
   return { ok: true, key: found.key, source: found.store.where, warning: found.store.warning };
 }

@@ -3,7 +3,9 @@
  * from child-env.ts (key in env only, token by reference, health listener on a free loopback
  * port), its output kept redacted, restarted with exponential backoff when it exits, and
  * stopped (TERM, then KILL) on stop(). A documented fatal startup error (a malformed key, a bad
- * tunnel id) is not retried: the same settings would fail the same way.
+ * tunnel id) is not retried: the same settings would fail the same way. Neither is a client that
+ * exits right after starting several times in a row (another program, a broken build): the
+ * owner gets its last words and where to look instead of an endless restart loop.
  *
  * Operations are serialized, and every run has a generation number, so a late exit or check
  * of an old child can never change the state of a newer one.
@@ -19,6 +21,7 @@ import { checkServerThroughTunnelHeaders, fetchReadyz, readHealthUrl, type Serve
 import { serverReadiness } from '../mcp/readyz.js';
 import { stoppedStatus, type TunnelState, type TunnelStatus } from './status.js';
 import { startChild, type CommandChild } from '../../adapter/process/start-child.js';
+import { TRAY_WORDS, type TunnelWords } from './wording.js';
 
 export interface TunnelTarget {
   tunnelId: string;
@@ -41,6 +44,9 @@ export interface SupervisorTiming {
   startGraceMs: number;
   /** TERM, then KILL after this long. */
   killAfterMs: number;
+  /** A run shorter than this "exited at once"; this many of those in a row end the restarts. */
+  quickExitMs: number;
+  maxQuickExits: number;
 }
 
 export const DEFAULT_TIMING: SupervisorTiming = {
@@ -51,6 +57,8 @@ export const DEFAULT_TIMING: SupervisorTiming = {
   readyCheckMs: 30_000,
   startGraceMs: 30_000,
   killAfterMs: 5000,
+  quickExitMs: 10_000,
+  maxQuickExits: 3,
 };
 
 export interface SupervisorOptions {
@@ -61,6 +69,8 @@ export interface SupervisorOptions {
   baseEnv: NodeJS.ProcessEnv;
   timing?: Partial<SupervisorTiming>;
   logger?: Logger;
+  /** What the owner does next, in the words of where they work (default: the tray's). */
+  words?: TunnelWords;
 }
 
 type Listener = (status: TunnelStatus) => void;
@@ -87,6 +97,7 @@ export class TunnelSupervisor {
   private target: TunnelTarget | null = null;
   private generation = 0;
   private failures = 0;
+  private quickExits = 0;
   private restarts = 0;
   private restartTimer: ReturnType<typeof setTimeout> | null = null;
   private checkTimer: ReturnType<typeof setTimeout> | null = null;
@@ -133,6 +144,7 @@ export class TunnelSupervisor {
       for (const pid of await endStaleClients(this.options.runDir)) this.logger.warn('ended a tunnel client left running by an earlier run', { pid });
       this.target = target;
       this.failures = 0;
+      this.quickExits = 0;
       this.restarts = 0;
       this.launch();
       return this.status;
@@ -216,10 +228,18 @@ export class TunnelSupervisor {
     this.clearCheck();
     fs.rmSync(this.healthFile, { force: true });
     if (!this.target) return;
-    const meaning = explainExit(code, signal, this.stderrLines());
-    this.logger.warn('tunnel client exited', { code, signal, restart: !meaning.permanent });
+    const words = this.options.words ?? TRAY_WORDS;
+    const meaning = explainExit(code, signal, this.stderrLines(), words);
+    const ran = Date.now() - run.startedAt;
+    this.quickExits = ran < this.timing.quickExitMs && !signal ? this.quickExits + 1 : 0;
+    const givingUp = !meaning.permanent && this.quickExits >= this.timing.maxQuickExits;
+    this.logger.warn('tunnel client exited', { code, signal, restart: !meaning.permanent && !givingUp });
     if (meaning.permanent) return this.fail(meaning.reason);
-    if (Date.now() - run.startedAt >= this.timing.stableMs) this.failures = 0;
+    if (givingUp)
+      return this.fail(
+        `The tunnel client exited right after starting ${this.quickExits} times in a row; ${this.lastWords()} ${capitalize(words.checkEverything)}.`,
+      );
+    if (ran >= this.timing.stableMs) this.failures = 0;
     const delay = Math.min(this.timing.maxBackoffMs, this.timing.initialBackoffMs * 2 ** this.failures);
     this.failures += 1;
     this.set({
@@ -236,6 +256,12 @@ export class TunnelSupervisor {
       this.restarts += 1;
       this.launch();
     }, delay);
+  }
+
+  /** The client's last output line, quoted, for a give-up message. */
+  private lastWords(): string {
+    const last = this.tail.list().at(-1)?.text.trim();
+    return last ? `it last said: "${last.length > 200 ? `${last.slice(0, 199)}…` : last}".` : 'it printed nothing.';
   }
 
   private stderrLines(): string[] {
@@ -355,6 +381,10 @@ export class TunnelSupervisor {
 
 function keyRefusedReason(refused: { status: number; detail: string }): string {
   return `OpenAI refused the runtime key (HTTP ${refused.status})${refused.detail ? `: ${refused.detail}` : ''}. Check that the key is right and has Tunnels Read + Use for this tunnel, then save it again.`;
+}
+
+function capitalize(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
 function formatDelay(ms: number): string {

@@ -11,7 +11,7 @@ import type { PolicyPort } from '../../adapter/contract/policy-port.js';
 import type { Config } from '../config/schema.js';
 import type { Logger } from '../log.js';
 import { downloadClient, DownloadError } from './download.js';
-import { normalizeRuntimeKey, readKey, type SecretStore } from './secret-store.js';
+import { keyShapeDoubt, normalizeRuntimeKey, readKey, type SecretStore } from './secret-store.js';
 import { chooseRuntimeKey, chooseTunnelId, findUsableClient, lookUpClient, versionEnv, type ClientSearch } from './setup.js';
 import {
   stoppedStatus,
@@ -24,7 +24,8 @@ import {
   type TunnelStatus,
 } from './status.js';
 import { TunnelSupervisor, type SupervisorTiming } from './supervisor.js';
-import type { FoundClient } from './locate.js';
+import { describeClient, type FoundClient } from './locate.js';
+import { TRAY_WORDS, type TunnelWords } from './wording.js';
 
 export interface TunnelControllerDeps {
   /** The saved config, read fresh (throws on an invalid file). */
@@ -39,6 +40,8 @@ export interface TunnelControllerDeps {
   timing?: Partial<SupervisorTiming>;
   /** For tests only: a loopback stand-in for GitHub. */
   downloadSources?: { api: string; downloads: string };
+  /** What the owner does next, in their words (default: the tray's). */
+  words?: TunnelWords;
   /** What the CLI adds to the config: its flags, and CONTROL_PLANE_TUNNEL_ID / CONTROL_PLANE_API_KEY from `env` (the tray ignores its environment). */
   choices?: { tunnelId?: string | undefined; clientPath?: string | undefined; fromEnvironment?: boolean };
 }
@@ -101,6 +104,9 @@ export class TunnelController {
     } catch (error) {
       return { ok: false, error: (error as Error).message };
     }
+    const doubt = keyShapeDoubt(key);
+    if (doubt)
+      return { ok: false, error: `That does not look like an OpenAI API key: ${doubt}. Paste the key the OpenAI Platform showed when you created it.` };
     const [store] = await this.deps.keyStores();
     try {
       await store!.set(key);
@@ -187,16 +193,19 @@ export class TunnelController {
     try {
       config = this.deps.readConfig();
     } catch {
-      return { ok: false, stage: 'settings', error: 'The config file is invalid; fix it in the settings window first.' };
+      return { ok: false, stage: 'settings', error: `The config file is invalid; ${this.words.fixConfig}.` };
     }
     const choices = this.deps.choices ?? {};
     const env = choices.fromEnvironment ? this.deps.env : {};
-    const tunnelId = chooseTunnelId(config, choices.tunnelId, env);
+    const tunnelId = chooseTunnelId(config, choices.tunnelId, env, this.words);
     if (!tunnelId.ok) return { ok: false, stage: 'settings', error: tunnelId.error };
-    const key = await chooseRuntimeKey(await this.deps.keyStores(), env);
+    const key = await chooseRuntimeKey(await this.deps.keyStores(), env, this.words);
     if (!key.ok) return { ok: false, stage: 'settings', error: key.error };
     const client = await findUsableClient(this.search(config, choices.clientPath));
     if (!client.ok) return { ok: false, stage: 'client', error: client.error };
+    // Asked for its version first: another program (/bin/true) is refused before it is run as the client.
+    const described = await describeClient(client.found, versionEnv(this.deps.env));
+    if (!described.ok) return { ok: false, stage: 'client', error: described.error };
     return {
       ok: true,
       tunnelId: tunnelId.tunnelId,
@@ -222,6 +231,7 @@ export class TunnelController {
         baseEnv: this.deps.env,
         logger: this.deps.logger,
         timing: this.deps.timing,
+        words: this.words,
       });
       this.supervisorPath = clientPath;
       this.unsubscribe = this.supervisor.onChange(() => this.emit());
@@ -252,7 +262,19 @@ export class TunnelController {
   }
 
   private search(config: Readonly<Config>, clientPath?: string): ClientSearch {
-    return { config, appDir: this.deps.appDir, clientPath, env: this.deps.env, port: this.deps.port, protectedFiles: this.deps.protectedFiles };
+    return {
+      config,
+      appDir: this.deps.appDir,
+      clientPath,
+      env: this.deps.env,
+      port: this.deps.port,
+      protectedFiles: this.deps.protectedFiles,
+      words: this.words,
+    };
+  }
+
+  private get words(): TunnelWords {
+    return this.deps.words ?? TRAY_WORDS;
   }
 
   private emit(): void {

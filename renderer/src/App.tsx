@@ -25,10 +25,10 @@ export function App({ bridge }: { bridge: SettingsBridge }) {
   const connections = useConnections(bridge);
   useSaveShortcut(settings.save);
 
-  const { snapshot, draft, edit, errors, status, dirty } = settings;
+  const { snapshot, draft, edit, adoptSaved, errors, status, dirty } = settings;
   const env = useMemo(() => ({ homeDir: snapshot?.homeDir ?? '', platform: snapshot?.platform ?? '' }), [snapshot]);
   const current = SECTIONS.find((s) => s.id === section) ?? SECTIONS[0]!;
-  const props: SectionProps = { draft, edit, errors, env, status, bridge };
+  const props: SectionProps = { draft, edit, adoptSaved, errors, env, status, bridge };
 
   return (
     <div className="app">

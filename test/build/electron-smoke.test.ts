@@ -88,8 +88,8 @@ describe('the Electron smoke script, in its stand-in mode', () => {
         'nothing-left',
       ]);
       const step = (name: string) => summary!.steps.find((s) => s.name === name)!;
-      // First start wrote the config, with the token, inside the script's own temp profile.
-      expect(step('token')).toMatchObject({ source: 'config', file: summary!.configPath });
+      // First start wrote the config, and the token file beside it (the CLI's too), in the script's own temp profile.
+      expect(step('token')).toMatchObject({ source: 'token file', file: path.join(path.dirname(summary!.configPath), 'token') });
       expect(summary!.configPath.startsWith(os.tmpdir())).toBe(true);
       expect(summary!.configPath.startsWith(runnerHome)).toBe(false);
       expect(step('settings-window')).toMatchObject({

@@ -2,9 +2,10 @@
  * `chatgpt-mcp tunnel ...` as the built CLI in child processes, with the tunnel-client
  * stand-in and a fake control plane: store the key (owner-only file here, with the warning),
  * start the server and the tunnel, ChatGPT's call through it, status from another process,
- * SIGTERM / SIGINT stop both, a killed client is restarted, a malformed key ends with exit 3,
- * doctor runs our checks and the client's. The key is never in the config, the logs or any
- * process's command line; no child survives.
+ * SIGTERM / SIGINT stop both, a killed client is restarted, a malformed key ends with exit 3, a
+ * client that exits at once is given up after a few tries, doctor runs our checks and the
+ * client's and passes nothing it did not check (/bin/true, a key that is no key). The key is
+ * never in the config, the logs or any process's command line; no child survives.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
@@ -42,9 +43,20 @@ afterEach(() => {
   removeDir(home);
 });
 
-function setKey(key: string): Promise<{ code: number | null; stderr: string; stdout: string }> {
+/** How hints name the CLI in these runs (the test's working folder is the repository). */
+const NAME = `node ${path.relative(process.cwd(), CLI)}`;
+
+/** A program that answers --version like the tunnel client, and otherwise does what `body` says. */
+function fakeClient(name: string, body: string): string {
+  const file = path.join(home, 'opt', name);
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.writeFileSync(file, `#!/bin/sh\nif [ "$1" = "--version" ]; then echo "0.0.15"; exit 0; fi\n${body}\n`, { mode: 0o755 });
+  return file;
+}
+
+function setKey(key: string, args: string[] = []): Promise<{ code: number | null; stderr: string; stdout: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [CLI, 'tunnel', 'set-key'], { env, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [CLI, 'tunnel', 'set-key', ...args], { env, stdio: ['pipe', 'pipe', 'pipe'] });
     let stderr = '';
     let stdout = '';
     child.stderr.on('data', (d) => (stderr += d));
@@ -118,7 +130,7 @@ describe('chatgpt-mcp tunnel', () => {
     expect(status.code).toBe(0);
     expect(status.stdout).toContain(`tunnel id:     ${TUNNEL_ID} (from tunnel.tunnelId in the config)`);
     expect(status.stdout).toContain(`runtime key:   stored in an owner-only file (${keyFilePath(appDir)})`);
-    expect(status.stdout).toContain(`tunnel client: ${standIn.path} (0.9.4-standin (git sha: 5ce4fed0c1cb); configured)`);
+    expect(status.stdout).toContain(`tunnel client: ${standIn.path} (0.9.4-standin+5ce4fed0c1cb (git sha: 5ce4fed0c1cb); configured)`);
     expect(status.stdout).toContain('connection:    not running here');
     expect(status.stdout).not.toContain(GOOD_KEY);
 
@@ -227,7 +239,9 @@ printf '%s\\n' "$KEY" | "$NODE" "$CLI" tunnel set-key && "$NODE" "$CLI" tunnel s
   it('a key the client calls malformed ends tunnel start with exit 3 and the reason', async () => {
     const started = startTunnel({ CONTROL_PLANE_API_KEY: 'sk-has.a.dot' });
     expect(await started.exited).toBe(3);
-    expect(started.stderr()).toContain('the tunnel cannot run: The tunnel client rejected the runtime key as malformed.');
+    expect(started.stderr()).toContain(
+      `the tunnel cannot run: The tunnel client rejected the runtime key as malformed: store the runtime key with "${NAME} tunnel set-key", exactly as the OpenAI Platform shows it.`,
+    );
     expect(standIn.records()).toHaveLength(1);
     expectKeyNowhere('sk-has.a.dot', started.stderr());
   }, 30_000);
@@ -241,8 +255,56 @@ printf '%s\\n' "$KEY" | "$NODE" "$CLI" tunnel set-key && "$NODE" "$CLI" tunnel s
     expect(badId.stderr).toContain('The tunnel id from --tunnel-id is not one');
     const noKey = await runCli(['tunnel', 'start', '--client', standIn.path, '--tunnel-id', TUNNEL_ID], env);
     expect(noKey.code).toBe(2);
-    expect(noKey.stderr).toContain('No runtime key stored: create one with Tunnels Read + Use at https://platform.openai.com/settings/organization/api-keys');
+    expect(noKey.stderr).toContain(
+      `No runtime key stored: create one with Tunnels Read + Use at https://platform.openai.com/settings/organization/api-keys, then store the runtime key with "${NAME} tunnel set-key".`,
+    );
     expect(standIn.records()).toHaveLength(0);
+  });
+
+  it('headless, a missing client is explained in headless words: tunnel download, --client FILE, tunnel.clientPath', async () => {
+    await setKey(GOOD_KEY);
+    const run = await runCli(['tunnel', 'start'], { ...env, PATH: '/nonexistent' });
+    expect(run.code).toBe(3);
+    expect(run.stderr).toContain(
+      `No tunnel client found: "${NAME} tunnel download" installs it, or pass --client FILE (or set tunnel.clientPath in the config) for a tunnel-client you already have.`,
+    );
+    expect(run.stderr).not.toMatch(/choose the tunnel-client program|settings window/);
+  });
+
+  it('set-key refuses what is no key, and what does not look like an OpenAI key unless told (--force)', async () => {
+    const words = await setKey('not a key');
+    expect(words.code).toBe(64);
+    expect(words.stderr).toContain('That is not a runtime key: a key is one word of letters, digits, "-" and "_".');
+    const typed = await setKey('sk-secret-typed');
+    expect(typed.code).toBe(64);
+    expect(typed.stderr).toContain('that does not look like an OpenAI API key: it is 15 characters long, and OpenAI API keys are longer. Nothing was stored.');
+    expect(typed.stderr).toContain(`"${NAME} tunnel set-key --force"`);
+    expect(fs.existsSync(keyFilePath(appDir))).toBe(false);
+    const forced = await setKey('sk-secret-typed', ['--force']);
+    expect(forced.code).toBe(0);
+    expect(forced.stderr).toContain('warning: storing it anyway (--force), though it is 15 characters long');
+    expect(fs.readFileSync(keyFilePath(appDir), 'utf8').trim()).toBe('sk-secret-typed');
+  });
+
+  it('start gives up on a client that exits at once, after a few tries, with its last words and a pointer to doctor', async () => {
+    await setKey(GOOD_KEY);
+    const client = fakeClient('quits', 'echo "fatal: cannot open the profile store" >&2\nexit 1');
+    const started = Date.now();
+    const run = await runCli(['tunnel', 'start', '--client', client], env, 60_000);
+    expect(run.code).toBe(3);
+    expect(run.stderr).toContain(
+      `the tunnel cannot run: The tunnel client exited right after starting 3 times in a row; it last said: "fatal: cannot open the profile store". "${NAME} tunnel doctor" checks every part.`,
+    );
+    expect(run.stderr.match(/"msg":"tunnel client started"/g)).toHaveLength(3);
+    expect(Date.now() - started).toBeLessThan(30_000);
+  }, 60_000);
+
+  it('start refuses a program that is not the tunnel client before running it as one', async () => {
+    await setKey(GOOD_KEY);
+    const run = await runCli(['tunnel', 'start', '--client', '/bin/true'], env);
+    expect(run.code).toBe(3);
+    expect(run.stderr).toMatch(/\/bin\/true is not OpenAI's tunnel-client: asked for its version, it answered "true \(GNU coreutils\)/);
+    expect(run.stderr).not.toContain('"msg":"tunnel client started"');
   });
 
   it('refuses a tunnel client inside a writable root', async () => {
@@ -254,19 +316,21 @@ printf '%s\\n' "$KEY" | "$NODE" "$CLI" tunnel set-key && "$NODE" "$CLI" tunnel s
     expect(standIn.records()).toHaveLength(0);
   });
 
-  it('doctor runs our checks and the client’s own doctor against a server of this config', async () => {
+  it('doctor runs our checks and the client’s own doctor against a server of this config, and passes only what it checked', async () => {
     await setKey(GOOD_KEY);
     const good = await runCli(['tunnel', 'doctor', '--client', standIn.path], env, 30_000);
     expect(good.stdout).toContain(`PASS tunnel id ${TUNNEL_ID} (from tunnel.tunnelId in the config)`);
-    expect(good.stdout).toContain('PASS runtime key found in an owner-only file');
+    expect(good.stdout).toMatch(/PASS runtime key found in an owner-only file \(.*\), shaped like an OpenAI API key/);
     expect(good.stdout).toContain('WARN The runtime key is kept in');
-    expect(good.stdout).toContain(`PASS tunnel client ${standIn.path}: 0.9.4-standin`);
+    expect(good.stdout).toContain(`PASS tunnel client ${standIn.path} answers --version as OpenAI's tunnel-client does: 0.9.4-standin+5ce4fed0c1cb`);
+    expect(good.stdout).toContain(`UNKNOWN whether ${standIn.path} is OpenAI's own build: only "${NAME} tunnel download" verifies the file`);
     expect(good.stdout).toMatch(/PASS the server answers discover and tools\/list through the tunnel's headers \(\d+ tools\)/);
-    expect(good.stdout).toContain('tunnel-client doctor: PASS MCP initialize answered 200');
-    expect(good.stdout).toContain(
-      'tunnel-client doctor: PASS GET /.well-known/oauth-protected-resource/mcp answered 404 (no OAuth metadata; fine for a server that needs none)',
-    );
-    expect(good.stdout).toContain('PASS tunnel-client doctor exited with 0');
+    expect(good.stdout).toMatch(/tunnel-client doctor: CHECK mcp_server_reachable +PASS HTTP 405 from http:\/\/127\.0\.0\.1:\d+\/mcp/);
+    // The real client fails its OAuth metadata check against a server that takes a bearer token: said, not hidden.
+    expect(good.stdout).toMatch(/tunnel-client doctor: CHECK oauth_metadata +FAIL HTTP 404/);
+    expect(good.stdout).toContain('WARN tunnel-client doctor failed only oauth_metadata: this server takes a bearer token, not OAuth');
+    expect(good.stdout).toContain(`UNKNOWN whether OpenAI accepts this key for this tunnel: only a running tunnel shows that ("${NAME} tunnel start")`);
+    expect(good.stdout).not.toMatch(/^FAIL/m);
     expect(good.code).toBe(0);
     expect(standIn.records().map((r) => r.argv)).toEqual([['doctor']]);
     expect(good.stdout + good.stderr).not.toContain(GOOD_KEY);
@@ -275,6 +339,27 @@ printf '%s\\n' "$KEY" | "$NODE" "$CLI" tunnel set-key && "$NODE" "$CLI" tunnel s
     const bad = await runCli(['tunnel', 'doctor', '--client', standIn.path], env, 30_000);
     expect(bad.code).toBe(1);
     expect(bad.stdout).toContain('FAIL No runtime key stored');
-    expect(bad.stdout).toContain('tunnel-client doctor: FAIL control plane API key is required');
+    expect(bad.stdout).toMatch(/tunnel-client doctor: CHECK control_plane_api_key +FAIL control plane API key is required/);
+    expect(bad.stdout).toContain('FAIL tunnel-client doctor: RESULT fail (control_plane_api_key)');
   }, 60_000);
+
+  it('doctor fails /bin/true as the client, and a key that is no key; a client doctor that reports nothing is UNKNOWN, never PASS', async () => {
+    const fake = await runCli(['tunnel', 'doctor', '--client', '/bin/true'], { ...env, CONTROL_PLANE_API_KEY: 'not-a-key' }, 30_000);
+    expect(fake.code).toBe(1);
+    expect(fake.stdout).toMatch(/^FAIL \/bin\/true is not OpenAI's tunnel-client: asked for its version, it answered "true \(GNU coreutils\)/m);
+    expect(fake.stdout).not.toMatch(/^PASS tunnel client/m);
+    expect(fake.stdout).toContain('UNKNOWN runtime key found in CONTROL_PLANE_API_KEY, but it may not be an OpenAI API key: it does not begin with "sk-"');
+    const malformed = await runCli(['tunnel', 'doctor', '--client', standIn.path], { ...env, CONTROL_PLANE_API_KEY: 'sk-has.a.dot' }, 30_000);
+    expect(malformed.stdout).toContain('FAIL runtime key found in CONTROL_PLANE_API_KEY, but it is not a runtime key');
+    expect(malformed.code).toBe(1);
+
+    await setKey(GOOD_KEY);
+    const silent = fakeClient('silent', 'exit 0');
+    const quiet = await runCli(['tunnel', 'doctor', '--client', silent], env, 30_000);
+    expect(quiet.stdout).toContain(`PASS tunnel client ${silent} answers --version as OpenAI's tunnel-client does: 0.0.15`);
+    expect(quiet.stdout).toContain(
+      "UNKNOWN tunnel-client doctor exited with 0 but reported no RESULT: it checked nothing we can tell (is it OpenAI's tunnel-client?)",
+    );
+    expect(quiet.stdout).not.toContain('PASS tunnel-client doctor');
+  }, 90_000);
 });

@@ -196,3 +196,36 @@ describe('reading the file', () => {
     expect(load('{"shell":{"zzzzzzzz":1}}')).toThrow(/unknown key "zzzzzzzz" \(valid here: enabled, allowedCommands, /);
   });
 });
+
+describe('mistakes JSON makes easy, explained', () => {
+  it('a number or a switch in quotes: write it without them', () => {
+    const file = writeJson(path.join(dir, 'quoted.json'), { server: { port: '3210' }, filesystem: { write: 'true' } });
+    const message = (() => {
+      try {
+        load({ CHATGPT_MCP_CONFIG: file });
+      } catch (error) {
+        return (error as Error).message;
+      }
+      return '';
+    })();
+    expect(message).toContain('server.port: expected a port number from 0 to 65535, got the string "3210": write the number without quotes, "port": 3210');
+    expect(message).toContain('filesystem.write: expected true or false without quotes, "write": true');
+  });
+
+  it('one folder where a list is expected: write it in [ ]', () => {
+    const file = writeJson(path.join(dir, 'roots.json'), { filesystem: { roots: '/home/me/project' } });
+    expect(() => load({ CHATGPT_MCP_CONFIG: file })).toThrow('filesystem.roots: expected a list in [ ], got one string: write "roots": ["/home/me/project"]');
+  });
+
+  it('a folder where the file should be, and a file this user may not read, in words', () => {
+    const folder = path.join(dir, 'a-folder');
+    fs.mkdirSync(folder);
+    expect(() => load({ CHATGPT_MCP_CONFIG: folder })).toThrow(`Cannot read config file ${folder}: it is a folder, not a file (EISDIR)`);
+    const file = writeJson(path.join(dir, 'locked.json'), {});
+    fs.chmodSync(file, 0);
+    // root reads any file: the refusal can only be seen as another user.
+    if (typeof process.getuid !== 'function' || process.getuid() !== 0) {
+      expect(() => load({ CHATGPT_MCP_CONFIG: file })).toThrow(`Cannot read config file ${file}: permission denied (EACCES): this user may not read it`);
+    }
+  });
+});

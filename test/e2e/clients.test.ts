@@ -135,7 +135,8 @@ describe('stdio', () => {
       .trim()
       .split('\n')
       .map((l) => JSON.parse(l) as { msg: string; tool?: string });
-    expect(logs.some((l) => l.msg === 'tool call' && l.tool === 'system.info')).toBe(true);
+    // Logged by the name the client called, as it is exposed.
+    expect(logs.some((l) => l.msg === 'tool call' && l.tool === 'system_info')).toBe(true);
     expect(stderr).not.toContain(TOKEN);
     expect(fs.existsSync(configFile)).toBe(true);
   });

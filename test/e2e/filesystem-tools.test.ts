@@ -86,6 +86,17 @@ describe('fs.write', () => {
     expect(fs.readdirSync(root)).toEqual(['a.txt']);
   });
 
+  it('says what happened in words: created, replaced, appended (never "created ... (overwrite)")', async () => {
+    const created = await call('fs.write', { path: 'new.txt', content: 'abc' });
+    expect(textOf(created.result)).toBe(`Created ${at('new.txt')} (3 bytes)`);
+    const replaced = await call('fs.write', { path: 'new.txt', content: 'x' });
+    expect(textOf(replaced.result)).toBe(`Replaced the contents of ${at('new.txt')} (1 byte)`);
+    const appended = await call('fs.write', { path: 'new.txt', content: 'yz', mode: 'append' });
+    expect(textOf(appended.result)).toBe(`Appended 2 bytes to ${at('new.txt')}`);
+    const fresh = await call('fs.write', { path: 'log.txt', content: 'line', mode: 'append' });
+    expect(textOf(fresh.result)).toBe(`Created ${at('log.txt')} (4 bytes)`);
+  });
+
   it('overwrites only when expectedSha256 matches, and appends', async () => {
     fs.writeFileSync(at('a.txt'), 'v1');
     expect((await call('fs.write', { path: 'a.txt', content: 'v2', expectedSha256: sha('v1') })).data).toMatchObject({ created: false, sha256: sha('v2') });
@@ -122,6 +133,13 @@ describe('fs.write', () => {
 });
 
 describe('fs.mkdir, fs.list', () => {
+  it('fs.list without a path lists the first root', async () => {
+    fs.writeFileSync(at('a.txt'), 'a');
+    const listed = await call('fs.list', {});
+    expect(listed.error).toBeNull();
+    expect(listed.data).toMatchObject({ path: root, entries: [{ name: 'a.txt', type: 'file' }] });
+  });
+
   it('creates directories idempotently and lists entries with types, hiding secrets', async () => {
     expect((await call('fs.mkdir', { path: 'a/b' })).error).toMatch(/^NOT_FOUND: .*recursive: true/);
     expect((await call('fs.mkdir', { path: 'a/b', recursive: true })).data).toMatchObject({ path: at('a/b'), created: true });

@@ -39,7 +39,7 @@ describe('the CLI and the tray protect the same paths', () => {
       productFolder: path.join(productDir, 'Preferences'),
       ordinary: path.join(home, 'ordinary.txt'),
     };
-    for (const file of [probes.envConfig, probes.flagConfig]) fs.writeFileSync(file, JSON.stringify(config));
+    for (const file of [probes.envConfig, probes.flagConfig]) fs.writeFileSync(file, JSON.stringify(config), { mode: 0o600 });
     for (const file of [probes.appFolder, probes.productFolder, probes.ordinary]) fs.writeFileSync(file, 'x');
     app = await buildApp();
   }, 180_000);

@@ -43,7 +43,8 @@ describe('serve --http without a configured token', () => {
     const token = fs.readFileSync(tokenFile(), 'utf8').trim();
     expect(token.length).toBeGreaterThanOrEqual(32);
     if (process.platform !== 'win32') expect(fs.statSync(tokenFile()).mode & 0o077).toBe(0);
-    expect(server.stderr()).toContain('chatgpt-mcp token show');
+    // Named the way it was started here (node and the script), not as if it were installed.
+    expect(server.stderr()).toMatch(/"node [^"]*cli\.js token show\\"/);
     expect(server.stderr()).not.toContain(token);
 
     expect(await mcpStatus(server.url)).toBe(401);

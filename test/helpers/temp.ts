@@ -11,9 +11,11 @@ export function removeDir(dir: string): void {
   fs.rmSync(dir, { recursive: true, force: true });
 }
 
+/** A JSON file private to its owner, as the app writes its config (one holding a token must be). */
 export function writeJson(file: string, value: unknown): string {
   fs.mkdirSync(path.dirname(file), { recursive: true });
-  fs.writeFileSync(file, JSON.stringify(value, null, 2));
+  fs.writeFileSync(file, JSON.stringify(value, null, 2), { mode: 0o600 });
+  if (process.platform !== 'win32') fs.chmodSync(file, 0o600);
   return file;
 }
 

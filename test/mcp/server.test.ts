@@ -12,13 +12,17 @@ import { GRANT } from '../../main/policy/grants.js';
 
 const TOKEN = 'factory-secret-token-0123456789';
 
-const tool = (name: string, run: () => Promise<never> | Promise<{ structured: { ok: boolean }; text: string }>, target?: () => Record<string, unknown>) =>
+const tool = (
+  name: string,
+  run: () => Promise<never> | Promise<{ structured: { ok: boolean; timedOut?: boolean }; text: string }>,
+  target?: () => Record<string, unknown>,
+) =>
   defineTool({
     name,
     title: name,
     description: name,
     input: z.object({}),
-    output: z.object({ ok: z.boolean() }),
+    output: z.object({ ok: z.boolean(), timedOut: z.boolean().optional() }),
     annotations: READ_ONLY,
     grant: GRANT.always,
     ...(target ? { target } : {}),
@@ -35,6 +39,7 @@ const TOOLS = [
   tool('test.deeper', async () => {
     throw adapterError('NOT_FOUND', 'runCommand', 'cannot start /x: no such file');
   }),
+  tool('test.slow', async () => ({ structured: { ok: false, timedOut: true }, text: 'timed out after 10 ms' })),
   tool(
     'test.ok',
     async () => ({ structured: { ok: true }, text: 'fine' }),
@@ -51,6 +56,17 @@ afterEach(async () => {
 });
 
 describe('tool call wrapping', () => {
+  it('logs a call by its exposed name, and one that hit its deadline as TIMEOUT, not ok', async () => {
+    const events: ToolCallEvent[] = [];
+    server = await startTestServer({ server: { toolNames: 'underscore' } }, { tools: TOOLS, observer: (event) => void events.push(event) });
+    const client = await connectModernHttp(server.url);
+    expect((await client.callTool({ name: 'test_slow', arguments: {} })).isError).toBeFalsy();
+    const calls = server.logLines.map((line) => JSON.parse(line)).filter((entry) => entry.msg === 'tool call');
+    expect(calls).toEqual([expect.objectContaining({ tool: 'test_slow', outcome: 'TIMEOUT' })]);
+    expect(events.at(-1)).toMatchObject({ phase: 'end', exposed: 'test_slow', outcome: 'TIMEOUT' });
+    await client.close();
+  });
+
   it('turns an unexpected exception into a generic OS_ERROR, logging its class only', async () => {
     const lines: string[] = [];
     server = await startTestServer({ server: { token: TOKEN } }, { tools: TOOLS, logger: createLogger('debug', (l) => void lines.push(l)) });

@@ -31,7 +31,8 @@ import { isRestartPending } from '../../main/tray/restart-pending.js';
 import { TunnelController } from '../../main/tunnel/tunnel-controller.js';
 import { oauthStatePath } from '../../main/auth/oauth-state.js';
 import { ProcessPolicy } from '../../main/policy/process.js';
-import { generateToken } from '../../main/config/token.js';
+import { folderKind } from '../../main/tray/folder-kind.js';
+import { TokenPanel } from '../../main/tray/token-panel.js';
 import { fileStore } from '../../main/tunnel/secret-store.js';
 import { startTestServer, type TestHttpServer } from '../helpers/servers.js';
 import { chromiumAvailable } from '../tray/helpers/desktop.js';
@@ -76,6 +77,21 @@ describe.skipIf(!available)('settings window in headless Chromium', () => {
     () => (status.state === 'running' ? runningPolicy : null),
     () => savedProcessGrants(configPath),
   );
+  const tokens = new TokenPanel({
+    get configPath() {
+      return configPath;
+    },
+    get appDir() {
+      return appDir;
+    },
+    env: {},
+    running: () => null,
+    readConfig: readSaved,
+    restart: async () => {
+      restart();
+      return status;
+    },
+  });
   /** Writes the config file and restarts the "server" with it. */
   const startWith = (config: Record<string, unknown>) => {
     fs.mkdirSync(path.dirname(configPath), { recursive: true });
@@ -165,8 +181,12 @@ describe.skipIf(!available)('settings window in headless Chromium', () => {
             return { ok: false, issues: error.issues, error: 'Some settings are invalid; nothing was saved.' } satisfies SaveResult;
           throw error;
         }
-      case 'generateToken':
-        return generateToken();
+      case 'tokenInUse':
+        return tokens.current();
+      case 'replaceToken':
+        return tokens.replace();
+      case 'folderKinds':
+        return (args[0] as string[]).map(folderKind);
       case 'copyText':
         copied.push(String(args[0]));
         return undefined;
@@ -298,6 +318,54 @@ describe.skipIf(!available)('settings window in headless Chromium', () => {
     await page.getByRole('button', { name: 'Save', exact: true }).click();
     await page.getByText('All changes saved').waitFor();
     expect(JSON.parse(fs.readFileSync(configPath, 'utf8')).chatgpt).toEqual({ searchFetch: false });
+    expect(errors).toEqual([]);
+    await page.context().close();
+  });
+
+  it('warns on the Files page about a shared folder that is missing or a file, before the tools refuse it', async () => {
+    const gone = path.join(home, 'deleted-project');
+    const notes = path.join(home, 'notes.txt');
+    fs.writeFileSync(notes, 'a file, not a folder');
+    startWith({ filesystem: { roots: [sharedFolder, gone, notes] } });
+    const { page, errors } = await openWindow();
+    await nav(page, 'Files').click();
+    const row = (folder: string) => page.getByRole('row').filter({ has: page.getByRole('cell', { name: folder, exact: true }) });
+    await row(gone).getByText('This folder does not exist (any more): file tools refuse it until it does.').waitFor();
+    await row(notes).getByText('This is a file, not a folder: file tools refuse it.').waitFor();
+    expect(await row(sharedFolder).getByRole('note').count()).toBe(0);
+    await page.screenshot({ path: path.join(SCREENSHOTS, 'files-missing-folder.png') });
+    expect(errors).toEqual([]);
+    await page.context().close();
+    // Once the folder exists, the page says nothing more about it.
+    fs.mkdirSync(gone);
+    const again = await openWindow();
+    await nav(again.page, 'Files').click();
+    await again.page.getByRole('cell', { name: gone, exact: true }).waitFor();
+    await again.page.getByText('This is a file, not a folder').waitFor();
+    expect(await again.page.getByText('This folder does not exist (any more)').count()).toBe(0);
+    await again.page.context().close();
+  });
+
+  it('shows the Desktop page’s capabilities off while display access is off, keeping what was chosen for later', async () => {
+    startWith({ desktop: { hostDisplayAccess: false, screen: true, input: true } });
+    const { page, errors } = await openWindow();
+    await nav(page, 'Desktop').click();
+    for (const name of ['See the screen', 'Use mouse and keyboard', 'Open web pages', 'Launch and close apps']) {
+      const control = page.getByRole('switch', { name });
+      expect(await control.isChecked()).toBe(false);
+      expect(await control.isDisabled()).toBe(true);
+    }
+    await page.getByText('Kept for when display access is on: See the screen, Use mouse and keyboard.').waitFor();
+    await page.screenshot({ path: path.join(SCREENSHOTS, 'desktop-inactive.png') });
+    await page.getByRole('switch', { name: 'Allow access to this computer’s display' }).check();
+    expect(await page.getByRole('switch', { name: 'See the screen' }).isChecked()).toBe(true);
+    expect(await page.getByRole('switch', { name: 'Use mouse and keyboard' }).isChecked()).toBe(true);
+    expect(await page.getByRole('switch', { name: 'Open web pages' }).isChecked()).toBe(false);
+    expect(await page.getByText('Kept for when display access is on').count()).toBe(0);
+    // Nothing was changed but the master switch.
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await page.getByText('All changes saved').waitFor();
+    expect(JSON.parse(fs.readFileSync(configPath, 'utf8')).desktop).toMatchObject({ hostDisplayAccess: true, screen: true, input: true, browser: false });
     expect(errors).toEqual([]);
     await page.context().close();
   });

@@ -252,7 +252,7 @@ describe('IPC sender and payload checks', () => {
       invoke: {
         [INVOKE.load]: noop,
         [INVOKE.save]: noop,
-        [INVOKE.generateToken]: noop,
+        [INVOKE.tokenInUse]: noop,
         [INVOKE.copyText]: copy,
         [INVOKE.pickFolder]: noop,
         [INVOKE.testConnection]: noop,
@@ -332,7 +332,13 @@ describe('the app: one instance', () => {
 
   it('a second launch quits at once and does nothing else', async () => {
     electron.app.requestSingleInstanceLock.mockReturnValueOnce(false);
-    expect(await runApp({ mainDir: '/app/out/app/main', env: { CHATGPT_MCP_CONFIG: path.join(dir, 'none.json') }, log: silentLogger })).toBeNull();
+    expect(
+      await runApp({
+        mainDir: '/app/out/app/main',
+        env: { CHATGPT_MCP_CONFIG: path.join(dir, 'none.json'), XDG_CONFIG_HOME: path.join(dir, 'xdg') },
+        log: silentLogger,
+      }),
+    ).toBeNull();
     expect(electron.app.quit).toHaveBeenCalled();
     expect(electron.ipcMain.handlers.size).toBe(0);
     expect(electron.Tray.instances).toHaveLength(0);
@@ -341,7 +347,11 @@ describe('the app: one instance', () => {
   it('the first instance serves, and a second launch opens (then focuses) its settings', async () => {
     const file = path.join(dir, 'config.json');
     fs.writeFileSync(file, JSON.stringify({ server: { port: 0 } }));
-    const running = await runApp({ mainDir: '/app/out/app/main', env: { CHATGPT_MCP_CONFIG: file }, log: silentLogger });
+    const running = await runApp({
+      mainDir: '/app/out/app/main',
+      env: { CHATGPT_MCP_CONFIG: file, XDG_CONFIG_HOME: path.join(dir, 'xdg') },
+      log: silentLogger,
+    });
     try {
       expect(running!.lifecycle.status.state).toBe('running');
       expect(electron.Tray.instances).toHaveLength(1);
@@ -360,10 +370,42 @@ describe('the app: one instance', () => {
     expect(running!.lifecycle.status.state).toBe('stopped');
   });
 
+  it('writes no token at its first start: it serves the token file the headless CLI uses, and the window shows that one', async () => {
+    const file = path.join(dir, 'config.json');
+    const env = { CHATGPT_MCP_CONFIG: file, XDG_CONFIG_HOME: path.join(dir, 'xdg'), CHATGPT_MCP_PORT: '0' };
+    const running = await runApp({ mainDir: '/app/out/app/main', env, log: silentLogger });
+    try {
+      expect(running!.lifecycle.status.state).toBe('running');
+      expect(JSON.parse(fs.readFileSync(file, 'utf8')).server.token).toBeUndefined();
+      const tokenFile = path.join(dir, 'xdg', 'chatgpt-mcp', 'token');
+      const token = fs.readFileSync(tokenFile, 'utf8').trim();
+      electron.app.emit('second-instance');
+      const win = windows()[0]!;
+      const sender = { sender: { id: win.webContents.id }, senderFrame: { url: pathToFileURL('/app/out/app/renderer/index.html').href, parent: null } };
+      const shown = (await electron.ipcMain.handlers.get(INVOKE.tokenInUse)!(sender)) as { token: string; source: string };
+      expect(shown).toMatchObject({ token, source: 'file' });
+      const status = running!.lifecycle.status as { url: string };
+      const answer = (bearer: string) =>
+        fetch(status.url, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${bearer}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+          body: '{"jsonrpc":"2.0","id":1,"method":"ping"}',
+        });
+      expect((await answer(token)).status).not.toBe(401);
+      expect((await answer('x'.repeat(43))).status).toBe(401);
+    } finally {
+      await quitApp();
+    }
+  });
+
   it('an invalid saved config opens the settings at the offending field', async () => {
     const file = path.join(dir, 'config.json');
     fs.writeFileSync(file, JSON.stringify({ shell: { maxRuntimeMs: -1 } }));
-    const running = await runApp({ mainDir: '/app/out/app/main', env: { CHATGPT_MCP_CONFIG: file }, log: silentLogger });
+    const running = await runApp({
+      mainDir: '/app/out/app/main',
+      env: { CHATGPT_MCP_CONFIG: file, XDG_CONFIG_HOME: path.join(dir, 'xdg') },
+      log: silentLogger,
+    });
     try {
       expect(running!.lifecycle.status).toMatchObject({ state: 'error', field: ['shell', 'maxRuntimeMs'] });
       expect(windows()).toHaveLength(1);

@@ -12,26 +12,21 @@ beforeEach(() => {
 afterEach(() => removeDir(dir));
 
 describe('first start of the tray app', () => {
-  it('writes a config holding a fresh token, private to the owner, in a new folder', async () => {
+  it('writes a config with the safe defaults and no token (the token file is the one token), private to the owner', async () => {
     const file = path.join(dir, 'chatgpt-mcp', 'config.json');
     expect(await ensureConfigFile(file)).toBe(true);
     const config = configSchema.parse(JSON.parse(fs.readFileSync(file, 'utf8')));
-    expect(config.server.token).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(config.server.token).toBeUndefined();
+    expect(config.server.auth).toBe('bearer');
     expect(fs.statSync(file).mode & 0o777).toBe(0o600);
-    // Everything else keeps the safe defaults.
     expect(config.shell.enabled).toBe(false);
     expect(config.filesystem.roots).toEqual([]);
   });
 
-  it('leaves an existing config alone, and tokens differ between installs', async () => {
+  it('leaves an existing config alone', async () => {
     const file = path.join(dir, 'config.json');
     fs.writeFileSync(file, '{"process":{"list":true}}');
     expect(await ensureConfigFile(file)).toBe(false);
     expect(fs.readFileSync(file, 'utf8')).toBe('{"process":{"list":true}}');
-    const a = path.join(dir, 'a.json');
-    const b = path.join(dir, 'b.json');
-    await ensureConfigFile(a);
-    await ensureConfigFile(b);
-    expect(JSON.parse(fs.readFileSync(a, 'utf8')).server.token).not.toBe(JSON.parse(fs.readFileSync(b, 'utf8')).server.token);
   });
 });

@@ -165,21 +165,33 @@ describe('the built tray app under Node with a stand-in electron', () => {
     expect(await testConnection({ url: resumedUrl, token: TOKEN, timeoutMs: 2000 })).toMatchObject({ ok: false });
   }, 60_000);
 
-  it('on first start writes a config with a fresh token and serves only with it', async () => {
+  it('on first start writes a config without a token, serves only with the token file the CLI uses, and shows that token', async () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bundle-'));
     const configFile = path.join(dir, 'new', 'config.json');
     const child = fork(app.mainEntry, [], {
       execArgv: ['--import', REGISTER],
       // Port 0: the default port may be taken on a shared machine.
-      env: { ...process.env, CHATGPT_MCP_CONFIG: configFile, FAKE_ELECTRON_APP_PATH: REPO, CHATGPT_MCP_TOKEN: '', CHATGPT_MCP_PORT: '0' },
+      env: {
+        ...process.env,
+        CHATGPT_MCP_CONFIG: configFile,
+        XDG_CONFIG_HOME: path.join(dir, '.config'),
+        FAKE_ELECTRON_APP_PATH: REPO,
+        CHATGPT_MCP_TOKEN: '',
+        CHATGPT_MCP_PORT: '0',
+      },
       stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
     });
     running = new BundleProcess(child);
     const url = await running.runningUrl();
-    const token = configSchema.parse(JSON.parse(fs.readFileSync(configFile, 'utf8'))).server.token;
+    expect(configSchema.parse(JSON.parse(fs.readFileSync(configFile, 'utf8'))).server.token).toBeUndefined();
+    const token = fs.readFileSync(path.join(dir, '.config', 'chatgpt-mcp', 'token'), 'utf8').trim();
     expect(token).toMatch(/^[A-Za-z0-9_-]{43}$/);
     expect(await testConnection({ url, timeoutMs: 2000 })).toMatchObject({ ok: false });
     expect((await testConnection({ url, token })).ok).toBe(true);
+    // The window shows that very token (the tray's Copy token copies it too).
+    running.click('Open settings…');
+    await running.next((r) => r.type === 'window');
+    expect(await running.invoke('token:in-use')).toMatchObject({ ok: true, result: { token, source: 'file' } });
     running.click('Quit');
     expect(await running.exited).toBe(0);
   }, 30_000);

@@ -107,7 +107,10 @@ describe('ChatGPT connection in the tray app', () => {
     expect(before.key).toEqual({ stored: false, where: 'the desktop keyring (Electron safeStorage)', warning: null });
     expect(before.tunnelId).toBe(TUNNEL_ID);
     const lookup = await app.call('tunnel:look-up');
-    expect(lookup).toMatchObject({ ok: true, client: { path: standIn.path, source: 'configured', version: '0.9.4-standin (git sha: 5ce4fed0c1cb)' } });
+    expect(lookup).toMatchObject({
+      ok: true,
+      client: { path: standIn.path, source: 'configured', version: '0.9.4-standin+5ce4fed0c1cb (git sha: 5ce4fed0c1cb)' },
+    });
     // The window cannot make the app run an arbitrary file: only the saved path or one picked in the dialog.
     const marker = path.join(home, 'ran');
     const planted = path.join(home, 'planted.sh');

@@ -28,6 +28,25 @@ describe('tray menu model', () => {
     ]);
   });
 
+  it('puts what waits for the owner first: connection requests to approve, and saved settings to restart into', () => {
+    const items = buildMenuModel({ status: running, hasToken: true, openAtLogin: null, waitingApprovals: 2, restartPending: true });
+    expect(labels(items).slice(0, 4)).toEqual([
+      'Running at http://127.0.0.1:3210/mcp (disabled)',
+      '2 connection requests wait for your approval…',
+      'Restart to use the saved settings',
+      '---',
+    ]);
+    expect(items[1]).toMatchObject({ action: 'open-clients' });
+    expect(items[2]).toMatchObject({ action: 'restart' });
+    expect(labels(buildMenuModel({ status: running, hasToken: true, openAtLogin: null, waitingApprovals: 1 }))[1]).toBe(
+      '1 connection request waits for your approval…',
+    );
+    expect(labels(buildMenuModel({ status: { state: 'starting' }, hasToken: false, openAtLogin: null, restartPending: true }))).toContain(
+      'Restart to use the saved settings (disabled)',
+    );
+    expect(labels(buildMenuModel({ status: running, hasToken: true, openAtLogin: null, waitingApprovals: 0, restartPending: false }))[1]).toBe('---');
+  });
+
   it('paused offers Resume and still copies the URL', () => {
     const items = labels(buildMenuModel({ status: { state: 'paused', url: 'http://127.0.0.1:1/mcp' }, hasToken: false, openAtLogin: true }));
     expect(items).toContain('Resume server');

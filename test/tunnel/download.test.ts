@@ -114,7 +114,7 @@ describe('tunnel client download', () => {
     release = await serveRelease(releaseFiles(archive));
     const installed = await download({ api: release.url, downloads: release.url });
     expect(installed).toMatchObject({ path: appClientPath(dir, 'linux'), tag: TAG, asset, sha256: sha256(archive) });
-    expect(installed.version).toMatch(/^0\.9\.4-standin \(git sha: /);
+    expect(installed.version).toMatch(/^0\.9\.4-standin\+5ce4fed0c1cb \(git sha: /);
     expect(fs.readFileSync(installed.path)).toEqual(program);
     expect(fs.statSync(installed.path).mode & 0o777).toBe(0o700);
     expect(release.requests).toEqual([

@@ -10,6 +10,7 @@ import {
   headlessStore,
   keyFilePath,
   keyringStore,
+  keyShapeDoubt,
   normalizeRuntimeKey,
   openOsKeyring,
   readKey,
@@ -83,8 +84,17 @@ describe('runtime key storage', () => {
   it('takes a pasted key without surrounding whitespace and refuses what cannot be one', () => {
     expect(normalizeRuntimeKey(`\t${KEY} \r\n`)).toBe(KEY);
     expect(() => normalizeRuntimeKey('   ')).toThrow(/empty/);
-    expect(() => normalizeRuntimeKey('sk two words')).toThrow(/no spaces/);
+    expect(() => normalizeRuntimeKey('not a key')).toThrow(/not a runtime key: a key is one word of letters, digits/);
     expect(() => normalizeRuntimeKey('x'.repeat(513))).toThrow(/too long/);
-    expect(() => normalizeRuntimeKey('sk-ü')).toThrow(/no spaces or special characters/);
+    expect(() => normalizeRuntimeKey('sk-ü')).toThrow(/not a runtime key/);
+    // The tunnel client's own rule: a dot is "malformed" to it, so it is refused here first.
+    expect(() => normalizeRuntimeKey('sk-has.a.dot')).toThrow(/not a runtime key/);
+  });
+
+  it('says when a well-formed key does not look like an OpenAI API key', () => {
+    expect(keyShapeDoubt('sk-secret-typed')).toBe('it is 15 characters long, and OpenAI API keys are longer');
+    expect(keyShapeDoubt('tunnel-runtime-0123456789abcdef0123456789abcdef')).toBe('it does not begin with "sk-" as OpenAI API keys do');
+    expect(keyShapeDoubt(`sk-proj-${'A1b2C3d4'.repeat(20)}`)).toBeNull();
+    expect(keyShapeDoubt(`sk-${'a'.repeat(48)}`)).toBeNull();
   });
 });

@@ -145,6 +145,22 @@ describe('tunnel supervisor', () => {
     expect(standIn.records()).toHaveLength(2);
   });
 
+  it('a client that exits right after starting is tried a few times, then given up with its last words', async () => {
+    dir = makeTempDir('tunnel-supervisor-');
+    const client = path.join(dir, 'quits');
+    fs.writeFileSync(client, '#!/bin/sh\necho started >> "$0.runs"\necho "panic: no such profile" >&2\nexit 2\n', { mode: 0o755 });
+    const supervisor = new TunnelSupervisor({ clientPath: client, runDir: path.join(dir, 'run'), baseEnv: process.env, timing: { ...FAST, maxQuickExits: 3 } });
+    supervisors.push(supervisor);
+    await supervisor.start(target());
+    const failed = await reach(supervisor, 'error', /exited right after starting/);
+    expect(failed.reason).toBe(
+      'The tunnel client exited right after starting 3 times in a row; it last said: "panic: no such profile". The steps of the ChatGPT section show what is missing.',
+    );
+    expect(failed.pid).toBeNull();
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    expect(fs.readFileSync(`${client}.runs`, 'utf8').trim().split('\n')).toHaveLength(3);
+  });
+
   it('a malformed key ends the client with its message; red, and not restarted', async () => {
     const supervisor = supervise();
     await supervisor.start(target({ apiKey: 'sk-has.a.dot' }));

@@ -25,8 +25,8 @@ const LIST_LIMIT = 1000;
 export const fsList = defineTool({
   name: 'fs.list',
   title: 'List a directory',
-  description: `List the entries of one directory inside the allowed roots (name, type, size of files, modification time). At most ${LIST_LIMIT} entries, sorted by name; protected secret files are not shown.`,
-  input: z.object({ path }),
+  description: `List the entries of one directory inside the allowed roots (name, type, size of files, modification time). Without path, the first allowed root. At most ${LIST_LIMIT} entries, sorted by name; protected secret files are not shown.`,
+  input: z.object({ path: path.optional().describe('The directory; default: the first allowed root') }),
   output: z.object({
     path: z.string(),
     entries: z.array(z.object({ name: z.string(), type: entryType, size: z.number().optional(), mtime: z.string() })),
@@ -34,9 +34,10 @@ export const fsList = defineTool({
   }),
   annotations: READ_ONLY,
   grant: GRANT.filesRead,
-  target: pathTarget,
+  target: (args) => ({ path: args.path ?? '.' }),
   async run(args, { adapter, policy }) {
-    const dir = await policy.filesystem.resolve(args.path, 'read', 'fs.list');
+    // "." is the first root: relative paths start there.
+    const dir = await policy.filesystem.resolve(args.path ?? '.', 'read', 'fs.list');
     const hide = (name: string) => policy.filesystem.isProtectedName(name, dir);
     const { entries, truncated } = await policy.fsLock.run([shared(dir.path)], () => adapter.files.listDirectory(dir, { limit: LIST_LIMIT, hide }));
     const lines = entries.map((e) => (e.type === 'directory' ? `${e.name}/` : e.type === 'file' ? `${e.name}  ${e.size} bytes` : `${e.name}  (${e.type})`));
@@ -131,10 +132,17 @@ export const fsWrite = defineTool({
     const written = await policy.fsLock.run([exclusive(file.path)], () => adapter.files.writeTextFile(file, args.content, args.mode, options));
     return {
       structured: { path: file.path, ...written },
-      text: `${written.created ? 'Created' : 'Wrote'} ${file.path} (${written.bytesWritten} bytes, ${args.mode})`,
+      text: writeSummary(file.path, args.mode, written),
     };
   },
 });
+
+/** What happened, in words: a new file, a replaced one, or an append (never "created ... (overwrite)"). */
+function writeSummary(path: string, mode: 'create' | 'overwrite' | 'append', written: { bytesWritten: number; created: boolean }): string {
+  const bytes = `${written.bytesWritten} byte${written.bytesWritten === 1 ? '' : 's'}`;
+  if (written.created) return `Created ${path} (${bytes})`;
+  return mode === 'append' ? `Appended ${bytes} to ${path}` : `Replaced the contents of ${path} (${bytes})`;
+}
 
 export const fsMkdir = defineTool({
   name: 'fs.mkdir',

@@ -11,11 +11,12 @@ export const processList = defineTool({
   name: 'process.list',
   title: 'List processes',
   description:
-    `List running processes (pid, parent pid, user, command, arguments), optionally only those whose command or arguments contain a substring. At most limit (default ${DEFAULT_LIMIT}). ` +
+    `List running processes (pid, parent pid, user, command, arguments), optionally only those whose command or arguments contain a substring. At most limit (default ${DEFAULT_LIMIT}). Kernel threads are left out unless kernelThreads is true. ` +
     'Secret-looking values in command lines (--password=..., TOKEN=..., user:password@ in URLs) are shown as ***.',
   input: z.object({
     match: z.string().min(1).optional().describe('Case-insensitive substring of the command or its (redacted) arguments'),
     limit: z.number().int().positive().max(10_000).default(DEFAULT_LIMIT),
+    kernelThreads: z.boolean().default(false).describe('Include Linux kernel threads (no command line; never signalled)'),
   }),
   output: z.object({
     processes: z.array(z.object({ pid: z.number(), ppid: z.number(), user: z.string(), command: z.string(), args: z.array(z.string()) })),
@@ -25,11 +26,16 @@ export const processList = defineTool({
   grant: GRANT.processList,
   target: (args) => ({ match: args.match ?? null }),
   async run(args, { adapter, policy }) {
-    const all = policy.process.visible(await adapter.processes.listProcesses(), args.match);
+    const listed = await adapter.processes.listProcesses();
+    const all = policy.process.visible(listed, args.match, { kernelThreads: args.kernelThreads });
     const processes = all.slice(0, args.limit);
     const truncated = all.length > processes.length;
-    const text = processes.map((p) => `${p.pid}\t${p.user}\t${p.command} ${p.args.slice(1).join(' ')}`.trimEnd()).join('\n') || 'no matching processes';
-    return { structured: { processes, truncated }, text: truncated ? `${text}\n[first ${processes.length} of ${all.length}]` : text };
+    const hidden = args.kernelThreads ? 0 : listed.filter((p) => p.kernel).length;
+    const lines = processes.map((p) => `${p.pid}\t${p.user}\t${p.command} ${p.args.slice(1).join(' ')}`.trimEnd());
+    if (!processes.length) lines.push('no matching processes');
+    if (truncated) lines.push(`[first ${processes.length} of ${all.length}]`);
+    if (hidden) lines.push(`[${hidden} kernel threads left out; kernelThreads: true lists them]`);
+    return { structured: { processes, truncated }, text: lines.join('\n') };
   },
 });
 

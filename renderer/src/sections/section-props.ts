@@ -9,4 +9,6 @@ export interface SectionProps {
   env: Environment;
   status: ServerStatus;
   bridge: SettingsBridge;
+  /** Applies a change the main process already wrote to the file (a replaced token) to the draft and the saved baseline alike. */
+  adoptSaved?(change: (draft: Draft) => void): void;
 }

@@ -43,6 +43,14 @@ export function CurrentSection({
     case 'activity':
       return <ActivitySection entries={activity} />;
     case 'clients':
-      return <ClientsSection connections={connections.snapshot} now={connections.now} bridge={props.bridge} reload={connections.reload} />;
+      return (
+        <ClientsSection
+          auth={props.draft.server.auth}
+          connections={connections.snapshot}
+          now={connections.now}
+          bridge={props.bridge}
+          reload={connections.reload}
+        />
+      );
   }
 }

@@ -86,6 +86,16 @@ export function useSettings(bridge: SettingsBridge, navigate: (request: Navigate
     }
   }, [bridge, dirty, draft, errors, navigate, status.state]);
 
+  const adoptSaved = useCallback((change: (draft: Draft) => void) => {
+    const apply = (previous: Draft) => {
+      const next = structuredClone(previous);
+      change(next);
+      return next;
+    };
+    setBaseline(apply);
+    setDraft(apply);
+  }, []);
+
   const discard = () => {
     setDraft(baseline);
     setMainErrors(new Map());
@@ -102,5 +112,5 @@ export function useSettings(bridge: SettingsBridge, navigate: (request: Navigate
     }
   };
 
-  return { snapshot, draft, status, errors, dirty, unsavedIn, saveState, restartPending, restarting, edit, save, discard, restart };
+  return { snapshot, draft, status, errors, dirty, unsavedIn, saveState, restartPending, restarting, edit, adoptSaved, save, discard, restart };
 }

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { linuxProcessIdentity, ownProcess, parseStatFlags, parseStatusIds, processIdentity } from '../../../adapter/process/identity.js';
+import { linuxProcessIdentity, ownProcess, parseStatusIds, processIdentity } from '../../../adapter/process/identity.js';
 import { otherThreadIds, someKernelThread, startThreadedChild, type ThreadedChild } from '../../helpers/threads.js';
 import { makeTempDir } from './helpers.js';
 
@@ -14,12 +14,6 @@ describe('parsers', () => {
     const status = 'Name:\tnode\nUmask:\t0022\nState:\tS (sleeping)\nTgid:\t4242\nNgid:\t0\nPid:\t4250\nPPid:\t17\nUid:\t1000\t0\t1000\t1000\n';
     expect(parseStatusIds(status)).toEqual({ tgid: 4242, ppid: 17, uid: 0 });
     expect(parseStatusIds('Name:\tx\nPid:\t1\n')).toBeNull();
-  });
-
-  it('reads the flags field of stat, whatever the command name holds', () => {
-    expect(parseStatFlags('42 (a) (b) c) R 7 42 42 0 -1 4194560 0 0')).toBe(4194560);
-    expect(parseStatFlags('2 (kthreadd) S 0 0 0 0 -1 2129984 0')).toBe(2129984);
-    expect(parseStatFlags('garbage')).toBeNull();
   });
 });
 

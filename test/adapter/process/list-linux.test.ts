@@ -77,7 +77,7 @@ describe('listLinuxProcesses on a fixture /proc', () => {
     const list = await listLinuxProcesses({ procRoot: path.join(root, 'proc'), passwdPath: path.join(root, 'passwd') });
     expect(list).toEqual([
       { pid: 1, ppid: 0, user: 'root', uid: 0, command: 'systemd', args: ['/sbin/init', 'splash'] },
-      { pid: 2, ppid: 0, user: 'root', uid: 0, command: 'kthreadd', args: [] },
+      { pid: 2, ppid: 0, user: 'root', uid: 0, command: 'kthreadd', args: [], kernel: true },
       { pid: 300, ppid: 1, user: 'alice', uid: 1000, command: 'tool', args: ['a b', ''] },
       { pid: 301, ppid: 300, user: '4242', uid: 4242, command: 'orphan-uid', args: ['x'] },
     ]);

@@ -49,7 +49,9 @@ export async function serveWindow(home: string): Promise<OpenWindow> {
 export const BRIDGE_METHODS = [
   'load',
   'save',
-  'generateToken',
+  'tokenInUse',
+  'replaceToken',
+  'folderKinds',
   'copyText',
   'pickFolder',
   'testConnection',
@@ -99,6 +101,31 @@ export function bridgeInit(methods: readonly string[]): void {
         args.filter((a) => a !== undefined),
       );
   (globalThis as unknown as { chatgptMcp: unknown }).chatgptMcp = Object.freeze(bridge);
+}
+
+/**
+ * A new page of the built window whose bridge calls go to `bridge` (as the preload forwards
+ * them to the main process), with page and console errors collected in `errors`.
+ */
+export async function openPage(
+  browser: Browser,
+  pageUrl: string,
+  bridge: (method: string, args: unknown[]) => Promise<unknown>,
+  errors: string[],
+  options: { width?: number; height?: number; colorScheme?: 'light' | 'dark' } = {},
+): Promise<Page> {
+  const context = await browser.newContext({
+    viewport: { width: options.width ?? 1000, height: options.height ?? 720 },
+    deviceScaleFactor: 1,
+    ...(options.colorScheme ? { colorScheme: options.colorScheme } : {}),
+  });
+  const page = await context.newPage();
+  page.on('pageerror', (error) => errors.push(error.message));
+  page.on('console', (message) => void (message.type() === 'error' && errors.push(message.text())));
+  await page.exposeFunction('__bridge', bridge);
+  await page.addInitScript(bridgeInit, [...BRIDGE_METHODS]);
+  await page.goto(pageUrl);
+  return page;
 }
 
 /** What the main process pushes over IPC (status, activity, connections...). */

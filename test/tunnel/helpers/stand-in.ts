@@ -12,7 +12,8 @@ import path from 'node:path';
 
 export const STAND_IN = path.join(import.meta.dirname, '..', 'fixtures', 'fake-tunnel-client.cjs');
 export const TUNNEL_ID = 'tunnel_0123456789abcdef0123456789abcdef';
-export const GOOD_KEY = 'sk-tunnel-runtime-0123456789abcdefGOOD';
+/** Shaped like an OpenAI API key (sk-proj-..., well over 40 characters), as set-key and the window require. */
+export const GOOD_KEY = 'sk-proj-tunnelRuntime0123456789abcdefGHIJKLmnopQRSTGOOD';
 
 export interface StartRecord {
   kind: 'run' | 'doctor';

@@ -1,6 +1,7 @@
 /**
- * Step 5: adding the tunnel as a connector in ChatGPT, with the values to paste, and whether to
- * offer search and fetch (what ChatGPT needs outside developer mode).
+ * Step 5: adding the tunnel as an app in ChatGPT (its menus as OpenAI's developer-mode guide names
+ * them), with the values to paste, and whether to offer search and fetch (what ChatGPT needs
+ * outside developer mode).
  */
 import type { SettingsBridge } from '../../../../main/tray/bridge-api';
 import { Card } from '../../components/Card';
@@ -12,21 +13,21 @@ import type { SectionProps } from '../section-props';
 import { CopyChip } from './CopyChip';
 import './in-chatgpt.css';
 
-const CONNECTOR_NAME = 'ChatGPT Computer MCP';
+const APP_NAME = 'ChatGPT Computer MCP';
 /** The prompt names the tool as this server will expose it (server.toolNames). */
 const testPrompt = (toolNames: string) =>
-  `Use the ChatGPT Computer MCP connector to call ${toolNames === 'underscore' ? 'system_info' : 'system.info'} and tell me what this computer allows.`;
+  `Use the ChatGPT Computer MCP app to call ${toolNames === 'underscore' ? 'system_info' : 'system.info'} and tell me what this computer allows.`;
 
 export function InChatGptCard({ draft, edit, tunnelId, bridge }: Pick<SectionProps, 'draft' | 'edit'> & { tunnelId: string | null; bridge: SettingsBridge }) {
   const copier = useCopy(bridge);
   return (
     <Card
       title="5. In ChatGPT"
-      description="Add the tunnel once as a connector; the tunnel client adds this server's token itself, so ChatGPT needs no header or secret."
+      description="Add the tunnel once as an app; the tunnel client adds this server's token itself, so ChatGPT needs no header or secret."
     >
       <ol className="journey">
         <li>
-          Open ChatGPT&apos;s <strong>Settings › Apps &amp; Connectors</strong>.{' '}
+          Open ChatGPT&apos;s <strong>Settings › Apps</strong>.{' '}
           <button type="button" className="button link" onClick={() => void bridge.openLink('connectors')}>
             Open in the browser
           </button>
@@ -35,15 +36,17 @@ export function InChatGptCard({ draft, edit, tunnelId, bridge }: Pick<SectionPro
           Under <strong>Advanced settings</strong>, turn on <strong>Developer mode</strong>.
         </li>
         <li>
-          <strong>Create</strong> a connector named <CopyChip text={CONNECTOR_NAME} what="name" copier={copier} />, choose <strong>Connection: Tunnel</strong>{' '}
-          and pick (or paste) your tunnel {tunnelId ? <CopyChip text={tunnelId} what="tunnel id" copier={copier} /> : <em>(enter the tunnel id in step 2)</em>}.
-          Authentication: <strong>none</strong>.
+          <strong>Create app</strong> named <CopyChip text={APP_NAME} what="name" copier={copier} />, choose <strong>Connection: Tunnel</strong> and pick (or
+          paste) your tunnel {tunnelId ? <CopyChip text={tunnelId} what="tunnel id" copier={copier} /> : <em>(enter the tunnel id in step 2)</em>}.
+          Authentication: <strong>No Authentication</strong>.
         </li>
         <li>
-          In a chat, turn the connector on and try: <CopyChip text={testPrompt(draft.server.toolNames)} what="prompt" copier={copier} />
+          In a chat, turn the app on under the composer&apos;s <strong>Developer mode</strong> tool and try:{' '}
+          <CopyChip text={testPrompt(draft.server.toolNames)} what="prompt" copier={copier} />
         </li>
         <li>
-          After you change what this computer allows (and restart the server), open the connector in ChatGPT and press <strong>Refresh</strong>.
+          After you change what this computer allows (and restart the server), open the app in <strong>Settings › Apps</strong> and press{' '}
+          <strong>Refresh</strong>.
         </li>
       </ol>
       <Switch
@@ -51,15 +54,13 @@ export function InChatGptCard({ draft, edit, tunnelId, bridge }: Pick<SectionPro
         label="Offer search and fetch"
         description={
           draft.filesystem.read && draft.filesystem.roots.length > 0
-            ? 'ChatGPT needs these two read-only tools for connectors outside developer mode and for deep research. They find and read files in the shared folders.'
-            : 'ChatGPT needs these two read-only tools for connectors outside developer mode and for deep research. They need “Read files” and a shared folder (Files), which are not set.'
+            ? 'ChatGPT needs these two read-only tools for apps outside developer mode and for deep research. They find and read files in the shared folders.'
+            : 'ChatGPT needs these two read-only tools for apps outside developer mode and for deep research. They need “Read files” and a shared folder (Files), which are not set.'
         }
         checked={draft.chatgpt.searchFetch}
         onChange={(on) => edit((d) => void (d.chatgpt.searchFetch = on))}
       />
-      <Warning>
-        ChatGPT keeps the tool list it saw when the connector was created or last refreshed: new grants are invisible to it until you press Refresh.
-      </Warning>
+      <Warning>ChatGPT keeps the tool list it saw when the app was created or last refreshed: new grants are invisible to it until you press Refresh.</Warning>
     </Card>
   );
 }

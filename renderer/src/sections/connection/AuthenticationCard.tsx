@@ -7,6 +7,7 @@ import { SelectField } from '../../components/fields/SelectField';
 import type { Copier } from '../../use-copy';
 import type { SectionProps } from '../section-props';
 import { TokenField } from './TokenField';
+import { useTokenInUse } from './use-token';
 
 const AUTH_OPTIONS: { value: AuthMode; label: string }[] = [
   { value: 'bearer', label: 'Access token' },
@@ -22,9 +23,18 @@ const AUTH_HINT: Record<AuthMode, string> = {
   none: 'Any program on this computer can use the server; refused on other addresses and with a public URL.',
 };
 
-export function AuthenticationCard({ draft, edit, errors, bridge, copier }: Pick<SectionProps, 'draft' | 'edit' | 'errors' | 'bridge'> & { copier: Copier }) {
+export function AuthenticationCard({
+  draft,
+  edit,
+  errors,
+  bridge,
+  status,
+  copier,
+  adoptSaved,
+}: Pick<SectionProps, 'draft' | 'edit' | 'errors' | 'bridge' | 'status'> & { copier: Copier; adoptSaved?: SectionProps['adoptSaved'] }) {
   // Kept here, not in the token field, so a shown token stays shown across a change of mode.
   const [showToken, setShowToken] = useState(false);
+  const token = useTokenInUse(bridge, status);
   const server = draft.server;
   return (
     <Card title="Authentication" description="What a client must present before any tool runs.">
@@ -39,13 +49,17 @@ export function AuthenticationCard({ draft, edit, errors, bridge, copier }: Pick
       />
       {server.auth === 'bearer' || server.auth === 'bearer+oauth' ? (
         <TokenField
-          token={server.token}
+          info={token.info}
           error={errors.get('server.token')}
-          edit={edit}
           bridge={bridge}
           copier={copier}
           shown={showToken}
           setShown={setShowToken}
+          onReplaced={async (replaced, source) => {
+            // A token kept in the config file changed there: the draft and what was saved take it alike.
+            if (source === 'config') adoptSaved?.((d) => void (d.server.token = replaced));
+            await token.reload();
+          }}
         />
       ) : server.token ? (
         <p className="hint">

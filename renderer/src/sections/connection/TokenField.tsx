@@ -1,67 +1,77 @@
-/** The access token, hidden unless asked, with Generate, Show or Hide, Copy and Clear. */
-import type { Dispatch, SetStateAction } from 'react';
-import type { SettingsBridge } from '../../../../main/tray/bridge-api';
+/**
+ * The token in use: hidden unless asked, Show and Copy, where it is kept, and Replace behind a
+ * confirmation that says what replacing breaks. The window never makes up a token of its own:
+ * what it shows is what the server takes, the same one `token show` prints.
+ */
+import { useState, type Dispatch, type SetStateAction } from 'react';
+import type { SettingsBridge, TokenInUse } from '../../../../main/tray/bridge-api';
 import { Icon } from '../../components/Icon';
 import { fieldId } from '../../components/fields/field-id';
 import { TextField } from '../../components/fields/TextField';
 import type { Copier } from '../../use-copy';
-import type { SectionProps } from '../section-props';
+import { ReplaceToken } from './ReplaceToken';
 
 export function TokenField({
-  token,
+  info,
   error,
-  edit,
   bridge,
   copier,
   shown,
   setShown,
+  onReplaced,
 }: {
-  token: string;
+  info: TokenInUse | null;
+  /** A server.token in the file that is not a usable token (Replace token… writes a good one). */
   error: string | undefined;
-  edit: SectionProps['edit'];
   bridge: SettingsBridge;
   copier: Copier;
   shown: boolean;
   setShown: Dispatch<SetStateAction<boolean>>;
+  onReplaced(token: string, source: 'config' | 'file'): Promise<void>;
 }) {
   const { copied, copy } = copier;
+  const [confirming, setConfirming] = useState(false);
+  const token = info?.token ?? '';
   return (
     <>
       <TextField
         id={fieldId('server.token')}
-        label="Token"
+        label="Token in use"
         type={shown ? 'text' : 'password'}
         value={token}
         mono
-        placeholder="Empty: the app’s own token file (made at first start; Copy token in the tray menu)"
+        readOnly
+        placeholder={info ? 'Made when the server first starts' : 'Reading…'}
+        hint={info?.where}
         error={error}
-        onChange={(value) => edit((d) => void (d.server.token = value))}
+        onChange={() => {}}
       />
       <div className="button-row">
-        <button
-          type="button"
-          className="button"
-          onClick={async () => {
-            const generated = await bridge.generateToken();
-            edit((d) => void (d.server.token = generated));
-            setShown(true);
-          }}
-        >
-          <Icon name="key" size={15} />
-          Generate new token
-        </button>
         <button type="button" className="button" disabled={!token} onClick={() => setShown((s) => !s)}>
           <Icon name={shown ? 'eyeOff' : 'eye'} size={15} />
           {shown ? 'Hide' : 'Show'}
         </button>
-        <button type="button" className="button" disabled={!token} onClick={() => copy('token', token)}>
+        <button type="button" className="button primary" disabled={!token} onClick={() => copy('token', token)}>
           <Icon name={copied === 'token' ? 'check' : 'copy'} size={15} />
-          {copied === 'token' ? 'Copied' : 'Copy'}
+          {copied === 'token' ? 'Copied' : 'Copy token'}
         </button>
-        <button type="button" className="button danger" disabled={!token} onClick={() => edit((d) => void (d.server.token = ''))}>
-          Clear
-        </button>
+        {info?.source === 'environment' ? null : (
+          <button type="button" className="link-button danger" aria-expanded={confirming} onClick={() => setConfirming(true)} disabled={confirming}>
+            Replace token…
+          </button>
+        )}
       </div>
+      {confirming ? (
+        <ReplaceToken
+          bridge={bridge}
+          onCancel={() => setConfirming(false)}
+          onReplaced={async (token, source) => {
+            setConfirming(false);
+            setShown(true);
+            await onReplaced(token, source);
+          }}
+        />
+      ) : null}
     </>
   );
 }

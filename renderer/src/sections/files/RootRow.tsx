@@ -2,6 +2,7 @@
  * One shared folder: its path (with its error and warning), its access, and Remove. Without
  * "Write files" every folder is read-only whatever it is marked, so the access is stated, not chosen.
  */
+import type { FolderKind } from '../../../../main/tray/bridge-api';
 import { Icon } from '../../components/Icon';
 import { FieldError } from '../../components/fields/FieldError';
 import { Warning } from '../../components/fields/Warning';
@@ -11,6 +12,13 @@ import { rootWarning, type Environment } from '../../dangers';
 import type { SectionProps } from '../section-props';
 import './shared-folders.css';
 
+/** A path the file tools would refuse, said before they do. */
+const KIND_WARNINGS: Record<FolderKind, string | null> = {
+  directory: null,
+  missing: 'This folder does not exist (any more): file tools refuse it until it does.',
+  other: 'This is a file, not a folder: file tools refuse it. Share the folder that holds it.',
+};
+
 export function RootRow({
   root,
   index,
@@ -18,7 +26,10 @@ export function RootRow({
   errors,
   env,
   edit,
+  kind,
 }: {
+  /** What is at the path on this computer, once known. */
+  kind?: FolderKind | undefined;
   root: Draft['filesystem']['roots'][number];
   index: number;
   filesystem: Draft['filesystem'];
@@ -28,7 +39,7 @@ export function RootRow({
 }) {
   const key = `filesystem.roots.${index}`;
   const error = errors.get(`${key}.path`) ?? errors.get(key);
-  const warning = rootWarning(root.path, env);
+  const warning = rootWarning(root.path, env) ?? (kind ? KIND_WARNINGS[kind] : null);
   const pathId = fieldId(`${key}.path`);
   // What a folder allows while writing is off everywhere (the per-folder choice only matters with it on).
   const readAccess = filesystem.read ? 'Read only' : 'No access';

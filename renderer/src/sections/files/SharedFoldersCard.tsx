@@ -5,10 +5,12 @@ import { FieldError } from '../../components/fields/FieldError';
 import { fieldId } from '../../components/fields/field-id';
 import type { SectionProps } from '../section-props';
 import { RootRow } from './RootRow';
+import { useFolderKinds } from './use-folder-kinds';
 import './shared-folders.css';
 
 export function SharedFoldersCard({ draft, edit, errors, env, bridge }: Pick<SectionProps, 'draft' | 'edit' | 'errors' | 'env' | 'bridge'>) {
   const fs = draft.filesystem;
+  const kinds = useFolderKinds(bridge, fs.roots);
   const addFolder = async () => {
     const picked = await bridge.pickFolder();
     if (!picked) return;
@@ -45,7 +47,16 @@ export function SharedFoldersCard({ draft, edit, errors, env, bridge }: Pick<Sec
           </thead>
           <tbody>
             {fs.roots.map((root, index) => (
-              <RootRow key={`${root.path}-${index}`} root={root} index={index} filesystem={fs} errors={errors} env={env} edit={edit} />
+              <RootRow
+                key={`${root.path}-${index}`}
+                root={root}
+                index={index}
+                filesystem={fs}
+                errors={errors}
+                env={env}
+                edit={edit}
+                kind={kinds.get(root.path)}
+              />
             ))}
           </tbody>
         </table>

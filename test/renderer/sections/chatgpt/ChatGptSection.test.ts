@@ -157,7 +157,7 @@ describe.skipIf(!available)('ChatGPT section in headless Chromium', () => {
 
     // Choose the file, enter the tunnel id, store the key (the owner-only file, with its warning), save.
     await page.getByRole('button', { name: 'Choose file…' }).click();
-    await page.getByRole('status', { name: 'Tunnel client status' }).getByText('0.9.4-standin (git sha: 5ce4fed0c1cb)').waitFor();
+    await page.getByRole('status', { name: 'Tunnel client status' }).getByText('0.9.4-standin+5ce4fed0c1cb (git sha: 5ce4fed0c1cb)').waitFor();
     await page.getByLabel('Tunnel id', { exact: true }).fill(TUNNEL_ID);
     await page.locator('#tunnel-runtime-key').fill(GOOD_KEY);
     await page.getByRole('button', { name: 'Store key' }).click();

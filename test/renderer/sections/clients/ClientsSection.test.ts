@@ -17,7 +17,7 @@ import { oauthStatePath } from '../../../../main/auth/oauth-state.js';
 import { authorizeInBrowser, hop, pkcePair } from '../../../helpers/oauth.js';
 import { startTestServer, type TestHttpServer } from '../../../helpers/servers.js';
 import { chromiumAvailable } from '../../../tray/helpers/desktop.js';
-import { BRIDGE_METHODS, bridgeInit, type OpenWindow, push, SCREENSHOTS, serveWindow } from '../../helpers/window-harness.js';
+import { BRIDGE_METHODS, bridgeInit, openPage, type OpenWindow, push, SCREENSHOTS, serveWindow } from '../../helpers/window-harness.js';
 
 const REDIRECT = 'https://chatgpt.com/connector_platform_oauth_redirect';
 
@@ -32,6 +32,8 @@ describe.skipIf(!chromiumAvailable())('Connected clients and the consent prompt 
   let page: Page;
   const errors: string[] = [];
   const calls: string[] = [];
+  /** The sign-in the settings file names (the window's Clients page words its empty state by it). */
+  let auth = 'oauth';
 
   beforeAll(async () => {
     temp = fs.mkdtempSync(path.join(os.tmpdir(), 'clients-window-'));
@@ -54,8 +56,8 @@ describe.skipIf(!chromiumAvailable())('Connected clients and the consent prompt 
       case 'load':
         return {
           configPath: path.join(temp, 'config.json'),
-          exists: false,
-          config: null,
+          exists: true,
+          config: { server: { auth } },
           fileError: null,
           issues: [],
           homeDir: temp,
@@ -195,6 +197,31 @@ describe.skipIf(!chromiumAvailable())('Connected clients and the consent prompt 
     expect(errors).toEqual([]);
     await context.close();
   }, 60_000);
+
+  it('with OAuth off, says so in the window’s words and how to turn it on; an app that registered but was never approved is not listed', async () => {
+    auth = 'bearer';
+    const tab = await openPage(browser, pageUrl, bridge, errors);
+    await tab.getByRole('heading', { level: 1, name: 'Connected clients' }).waitFor();
+    const off = tab.getByText('OAuth sign-in is off, so no app can connect this way', { exact: false });
+    await off.waitFor();
+    expect(await off.textContent()).toContain(
+      'open Connection, choose “OAuth, approved on this computer” (or “Access token or OAuth”) under “Clients sign in with”',
+    );
+    // Owner's words only: no config keys.
+    expect(await tab.locator('main').textContent()).not.toMatch(/server\.auth|bearer\+oauth/);
+    await tab.screenshot({ path: path.join(SCREENSHOTS, 'clients-oauth-off.png') });
+
+    // A registration nobody approved: counted, not shown as connected.
+    const clientId = await registerChatGpt();
+    await push(tab, 'connections', panel.list());
+    await tab.getByText('One app registered but never approved: not connected, and unable to call anything.', { exact: false }).waitFor();
+    expect(await tab.getByRole('row').filter({ hasText: 'ChatGPT' }).count()).toBe(0);
+    await tab.screenshot({ path: path.join(SCREENSHOTS, 'clients-unapproved.png') });
+    await panel.revoke(clientId);
+    auth = 'oauth';
+    expect(errors).toEqual([]);
+    await tab.context().close();
+  });
 
   it('the prompt shows on other sections too, and Deny sends the app away with access_denied', async () => {
     const context = await browser.newContext({ viewport: { width: 1000, height: 720 }, deviceScaleFactor: 1, colorScheme: 'dark' });

@@ -1,0 +1,34 @@
+/** process.list through MCP on this machine's real /proc: kernel threads left out unless asked for. */
+import fs from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ToolDefinition } from '../../../main/mcp/tool.js';
+import { processTools } from '../../../main/mcp/tools/process.js';
+import { localAdapter } from '../../helpers/adapter.js';
+import { startTestServer, type TestServer } from '../../helpers/tool-server.js';
+
+/** Kernel threads are visible here when kthreadd is (the host's pid namespace, or a VM). */
+const kernelVisible = process.platform === 'linux' && fs.existsSync('/proc/2/stat') && fs.readFileSync('/proc/2/stat', 'utf8').includes('(kthreadd)');
+let server: TestServer;
+
+beforeAll(async () => {
+  server = await startTestServer({ process: { list: true } }, localAdapter(), processTools as unknown as ToolDefinition[]);
+});
+afterAll(() => server?.close());
+
+type Listed = { processes: { pid: number; ppid: number; command: string; args: string[] }[] };
+
+describe.skipIf(!kernelVisible)('process.list and kernel threads', () => {
+  it('leaves kernel threads out by default and says how many, and lists them when asked', async () => {
+    const plain = await server.call('process.list', { limit: 10_000 });
+    const listed = (plain.structured as Listed).processes;
+    expect(listed.some((p) => p.pid === process.pid)).toBe(true);
+    expect(listed.some((p) => p.pid === 2 || p.ppid === 2)).toBe(false);
+    expect(plain.text).toMatch(/\[\d+ kernel threads left out; kernelThreads: true lists them\]$/);
+
+    const all = await server.call('process.list', { limit: 10_000, kernelThreads: true });
+    const kernel = (all.structured as Listed).processes.filter((p) => p.pid === 2 || p.ppid === 2);
+    expect(kernel.length).toBeGreaterThan(0);
+    expect(kernel.every((p) => p.args.length === 0)).toBe(true);
+    expect(all.text).not.toContain('kernel threads left out');
+  });
+});
