@@ -3,7 +3,7 @@
  * (immutable) config is computed once here; the factory itself, which runs once per HTTP
  * request, only builds a fresh McpServer and registers prepared handlers.
  */
-import { McpServer, type AuthInfo, type CallToolResult, type McpServerFactory } from '@modelcontextprotocol/server';
+import { McpServer, type AuthInfo, type CallToolResult, type McpRequestContext, type McpServerFactory } from '@modelcontextprotocol/server';
 import type { ComputerAdapter } from '../../adapter/contract/computer-adapter.js';
 import type { Config } from '../config/schema.js';
 import { scrubbingLogger, type Logger } from '../log.js';
@@ -28,6 +28,10 @@ import { mapToolError } from './tool-errors.js';
 import { exposedName, toolNameRewriter, type ToolNameRewriter } from './tool-names.js';
 import { ALL_TOOLS } from './tools/index.js';
 import type { DirectTools } from './stdio-wire.js';
+import { AnswerStore } from './answer/answer-store.js';
+import { fitAnswer } from './answer/answer-budget.js';
+import { budgetInput, budgetOutput, NOTE_FIELD } from './answer/budget-schema.js';
+import { shapeFor, type Caller } from './answer/caller-shape.js';
 
 export interface ServerDeps {
   config: Readonly<Config>;
@@ -47,6 +51,8 @@ export interface ServerDeps {
   secrets?: readonly string[];
   /** The transport's unread answers: new commands wait while they pass ANSWER_BUDGET_OUTPUTS outputs. */
   answers?: AnswerBacklog;
+  /** Where cut answers keep what they left out (default: one sized by ANSWER_STORE_CHARS). */
+  answerStore?: AnswerStore;
 }
 
 /**
@@ -72,10 +78,14 @@ interface PreparedTool {
     outputSchema: ToolDefinition['output'];
     annotations: ToolDefinition['annotations'];
   };
-  handler: (
-    args: Record<string, unknown>,
-    ctx: { mcpReq: { id: string | number; signal: AbortSignal }; http?: { authInfo?: AuthInfo } },
-  ) => Promise<CallToolResult>;
+  handler: (args: Record<string, unknown>, ctx: CallContext) => Promise<CallToolResult>;
+}
+
+/** What a handler is told about a call: the request, and who made it (for the answer's shape). */
+export interface CallContext {
+  mcpReq: { id: string | number; signal: AbortSignal; envelope?: { clientInfo?: { name?: string } } };
+  http?: { authInfo?: AuthInfo };
+  caller?: Caller;
 }
 
 /**
@@ -117,7 +127,7 @@ export function createServerFactory(deps: ServerDeps): ServerFactory {
     ...otherPolicies(deps.config, deps.adapter.inspect, deps.answers),
   };
   const names = tools.map((t) => exposedName(t.name, deps.config));
-  const toolDeps: ToolDeps = { config: deps.config, adapter: deps.adapter, policy, enabledTools: names };
+  const toolDeps: ToolDeps = { config: deps.config, adapter: deps.adapter, policy, enabledTools: names, answers: deps.answerStore ?? new AnswerStore() };
   const secrets = [deps.config.server.token ?? '', ...(deps.secrets ?? [])].filter(Boolean);
   const observe = deps.observer;
   const logger = scrubbingLogger(deps.logger, secrets);
@@ -132,12 +142,19 @@ export function createServerFactory(deps: ServerDeps): ServerFactory {
   const granted = new Set(tools.map((t) => t.name));
   const calls = otherCalls(deps.tools ?? ALL_TOOLS, granted, deps.config);
 
-  const factory = () => {
+  const factory = (request?: McpRequestContext) => {
     const server = new McpServer(
       { name: SERVER_NAME, version: VERSION },
       { capabilities: { tools: { listChanged: false } }, instructions: serverInstructions },
     );
-    prepared.forEach(({ config, handler }, i) => server.registerTool(names[i]!, config, handler));
+    const userAgent = request?.requestInfo?.headers.get('user-agent') ?? undefined;
+    // Who calls decides the answer's shape: the envelope's or initialize's clientInfo, the User-Agent, the OAuth client.
+    const callerOf = (ctx: CallContext): Caller => ({
+      clientName: ctx.mcpReq.envelope?.clientInfo?.name ?? server.server.getClientVersion()?.name,
+      userAgent,
+      authClient: clientOf(ctx.http?.authInfo),
+    });
+    prepared.forEach(({ config, handler }, i) => server.registerTool(names[i]!, config, (args, ctx) => handler(args, { ...ctx, caller: callerOf(ctx) })));
     answerUngranted(server, calls);
     return server;
   };
@@ -182,12 +199,15 @@ interface PrepareContext {
 function prepare(tool: ToolDefinition, { deps, logger, secrets, observe, ended, rename, exposed }: PrepareContext): PreparedTool {
   // Only a rewriter that renames anything gets to copy the schemas' descriptions.
   const text = rename.renames ? (t: string) => rename.rewrite(t) : undefined;
+  const budget = deps.config.server.answerBudgetTokens;
+  const payload = tool.payload;
+  const fit = { payload, store: deps.answers, moreTool: exposedName('answer.more', deps.config), noteField: NOTE_FIELD };
   return {
     config: {
       title: rename.rewrite(tool.title),
       description: rename.rewrite(tool.description),
-      inputSchema: toolInputSchema(tool.input, text),
-      outputSchema: toolOutputSchema(tool.output, text),
+      inputSchema: toolInputSchema(payload ? budgetInput(tool.input, budget) : tool.input, text) as ToolDefinition['input'],
+      outputSchema: toolOutputSchema(budgetOutput(tool.output, payload), text) as ToolDefinition['output'],
       annotations: tool.annotationsFor?.(deps.config) ?? tool.annotations,
     },
     async handler(args, ctx) {
@@ -210,14 +230,18 @@ function prepare(tool: ToolDefinition, { deps, logger, secrets, observe, ended, 
         if (ended) safely(ended);
       };
       try {
-        const outcome = await tool.run(args, deps, ctx.mcpReq.signal);
-        finish('ok');
+        const { maxTokens, ...toolArgs } = args;
+        const call = { budget: typeof maxTokens === 'number' ? maxTokens : budget };
+        const outcome = await tool.run(payload ? toolArgs : args, deps, ctx.mcpReq.signal, call);
         // The server's hints in the text, not the data in it: names the call or its result carries stay.
         const summary = rename.rewrite(outcome.text, args, outcome.structured);
-        return {
+        const whole: CallToolResult = {
           content: [...(outcome.content ?? []), { type: 'text', text: summary }],
           structuredContent: outcome.structured as Record<string, unknown>,
         };
+        const answer = await fitAnswer(whole, { ...fit, budget: call.budget, shape: shapeFor(ctx.caller) });
+        finish('ok');
+        return answer;
       } catch (error) {
         const mapped = mapToolError(error, exposed, secrets);
         finish(mapped.code, mapped.code === 'OS_ERROR' ? error : undefined, isComputerAdapterError(error) ? error.operation : undefined);

@@ -12,6 +12,10 @@ export type AuthMode = (typeof AUTH_MODES)[number];
 export const DEFAULT_HOST = '127.0.0.1';
 export const DEFAULT_PORT = 3210;
 export const MIN_TOKEN_LENGTH = 16;
+/** About what coding agents give one tool output; a tenth of a small model's context. */
+export const DEFAULT_ANSWER_BUDGET = 8000;
+export const MIN_ANSWER_BUDGET = 1000;
+export const MAX_ANSWER_BUDGET = 1_000_000;
 
 /** Loopback names, as in main/mcp/http-guards.ts (this module must stay free of Node imports). */
 function isLoopbackName(hostname: string): boolean {
@@ -73,4 +77,14 @@ export const serverSchema = z.strictObject({
    */
   toolNames: z.enum(['dotted', 'underscore']).default('underscore'),
   maxRequestBytes: byteSize(256 * MiB).default(8 * MiB),
+  /**
+   * Tokens a model reads of one tool answer at most: more is cut, head and tail kept, with how to
+   * read the rest (main/mcp/answer/). A caller may ask for less, or up to 4 times this.
+   */
+  answerBudgetTokens: z
+    .number({ error: `expected a number of tokens from ${MIN_ANSWER_BUDGET} to ${MAX_ANSWER_BUDGET}` })
+    .int()
+    .min(MIN_ANSWER_BUDGET)
+    .max(MAX_ANSWER_BUDGET)
+    .default(DEFAULT_ANSWER_BUDGET),
 });

@@ -29,6 +29,7 @@ export const fsEdit = defineTool({
     expectedSha256: sha256Input.optional().describe('Edit only if the current file has this sha256'),
   }),
   output: z.object({ path: z.string(), sha256: z.string(), replacements: z.number(), bytesWritten: z.number(), diff: z.string() }),
+  payload: ['diff'],
   annotations: DESTRUCTIVE,
   grant: GRANT.filesEdit,
   target: (args) => ({ ...pathTarget(args), edits: args.edits.length }),

@@ -16,20 +16,28 @@ export const processList = defineTool({
   input: z.object({
     match: z.string().min(1).optional().describe('Case-insensitive substring of the command or its (redacted) arguments'),
     limit: z.number().int().positive().max(10_000).default(DEFAULT_LIMIT),
+    offset: z.number().int().min(0).default(0).describe('Processes to skip (the nextOffset of the previous page)'),
   }),
   output: z.object({
     processes: z.array(z.object({ pid: z.number(), ppid: z.number(), user: z.string(), command: z.string(), args: z.array(z.string()) })),
     truncated: z.boolean(),
+    total: z.number().int().describe('Processes that match'),
+    nextOffset: z.number().int().optional().describe('Set when more follow: pass it as offset'),
   }),
+  payload: ['processes'],
   annotations: READ_ONLY,
   grant: GRANT.processList,
   target: (args) => ({ match: args.match ?? null }),
   async run(args, { adapter, policy }) {
     const all = policy.process.visible(await adapter.processes.listProcesses(), args.match);
-    const processes = all.slice(0, args.limit);
-    const truncated = all.length > processes.length;
-    const text = processes.map((p) => `${p.pid}\t${p.user}\t${p.command} ${p.args.slice(1).join(' ')}`.trimEnd()).join('\n') || 'no matching processes';
-    return { structured: { processes, truncated }, text: truncated ? `${text}\n[first ${processes.length} of ${all.length}]` : text };
+    const processes = all.slice(args.offset, args.offset + args.limit);
+    const truncated = all.length > args.offset + processes.length;
+    const nextOffset = truncated ? args.offset + processes.length : undefined;
+    const rows = processes.map((p) => `${p.pid} ${p.ppid} ${p.user} ${p.command} ${p.args.slice(1).join(' ')}`.trimEnd());
+    const head = `${all.length} process${all.length === 1 ? '' : 'es'}${args.offset || truncated ? ` (${args.offset + 1}-${args.offset + processes.length} shown)` : ''}: pid ppid user command args`;
+    const more = nextOffset === undefined ? '' : `\n[more: offset ${nextOffset}]`;
+    const text = processes.length ? `${head}\n${rows.join('\n')}${more}` : 'no matching processes';
+    return { structured: { processes, truncated, total: all.length, ...(nextOffset === undefined ? {} : { nextOffset }) }, text };
   },
 });
 
