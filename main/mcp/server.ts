@@ -101,7 +101,10 @@ export const instructions = (info: string) =>
 export { exposedName } from './tool-names.js';
 
 export function enabledTools(config: Readonly<Config>, tools: readonly ToolDefinition[] = ALL_TOOLS): ToolDefinition[] {
-  return tools.filter((tool) => tool.grant.granted(config));
+  const granted = tools.filter((tool) => tool.grant.granted(config));
+  // answer.more reads back what a long answer left out: listed only beside a tool whose answers can be long, under a budget.
+  const long = config.server.answerBudgetTokens > 0 && granted.some((tool) => tool.payload && tool.name !== 'answer.more');
+  return long ? granted : granted.filter((tool) => tool.name !== 'answer.more');
 }
 
 /**
@@ -199,14 +202,15 @@ interface PrepareContext {
 function prepare(tool: ToolDefinition, { deps, logger, secrets, observe, ended, rename, exposed }: PrepareContext): PreparedTool {
   // Only a rewriter that renames anything gets to copy the schemas' descriptions.
   const text = rename.renames ? (t: string) => rename.rewrite(t) : undefined;
-  const budget = deps.config.server.answerBudgetTokens;
+  // 0: no budget; answers keep their shape (the payload once), whole.
+  const budget = deps.config.server.answerBudgetTokens || Infinity;
   const payload = tool.payload;
   const fit = { payload, store: deps.answers, moreTool: exposedName('answer.more', deps.config), noteField: NOTE_FIELD };
   return {
     config: {
       title: rename.rewrite(tool.title),
       description: rename.rewrite(tool.description),
-      inputSchema: toolInputSchema(payload ? budgetInput(tool.input, budget) : tool.input, text) as ToolDefinition['input'],
+      inputSchema: toolInputSchema(payload && budget !== Infinity ? budgetInput(tool.input, budget) : tool.input, text) as ToolDefinition['input'],
       outputSchema: toolOutputSchema(budgetOutput(tool.output, payload), text) as ToolDefinition['output'],
       annotations: tool.annotationsFor?.(deps.config) ?? tool.annotations,
     },

@@ -55,7 +55,7 @@ export interface ToolDeps {
 
 /** About this one call: what its answer may cost (the host cuts it to that; most tools need not look). */
 export interface CallInfo {
-  /** The answer budget in tokens: the caller's maxTokens, else server.answerBudgetTokens. */
+  /** The answer budget in tokens: the caller's maxTokens, else server.answerBudgetTokens (Infinity when that is 0: no budget). */
   budget: number;
 }
 

@@ -18,7 +18,13 @@ beforeAll(async () => {
   fs.mkdirSync(path.join(root, 'many'), { recursive: true });
   for (let i = 0; i < 1005; i++) fs.writeFileSync(path.join(root, 'many', `f${String(i).padStart(4, '0')}.txt`), '');
   fs.writeFileSync(path.join(root, 'secret-notes.txt'), MARKER);
-  server = await startTestServer({ filesystem: { roots: [root] }, shell: { enabled: true, allowedCommands: ['echo'] }, process: { list: true, kill: true } });
+  server = await startTestServer({
+    filesystem: { roots: [root] },
+    shell: { enabled: true, allowedCommands: ['echo'] },
+    process: { list: true, kill: true },
+    // A caller may ask for up to 4 x 10,000 tokens: a whole page of 1000 entries as structured JSON.
+    server: { answerBudgetTokens: 10_000 },
+  });
   client = await connectModernHttp(server.url);
 });
 afterAll(async () => {
@@ -48,13 +54,18 @@ describe('legacy handshakes', () => {
 });
 
 describe('tool limits and refusals', () => {
-  it('fs.list returns at most 1000 entries, sorted, and says it truncated', async () => {
-    const listed = await client.callTool({ name: 'fs.list', arguments: { path: 'many' } });
-    const data = listed.structuredContent as { entries: Array<{ name: string }>; truncated: boolean };
+  it('fs.list returns at most 1000 entries a page, sorted, and says where the next page starts', async () => {
+    // The largest answer a caller may ask for: the page whole, not cut to the budget.
+    const listed = await client.callTool({ name: 'fs.list', arguments: { path: 'many', maxTokens: 40_000 } });
+    const data = listed.structuredContent as { entries: Array<{ name: string }>; truncated: boolean; nextOffset: number; total: number };
     expect(data.entries).toHaveLength(1000);
     expect(data.truncated).toBe(true);
     expect(data.entries[0]!.name).toBe('f0000.txt');
     expect(data.entries[999]!.name).toBe('f0999.txt');
+    expect(data.nextOffset).toBe(1000);
+    const next = (await client.callTool({ name: 'fs.list', arguments: { path: 'many', offset: 1000 } })).structuredContent as typeof data;
+    expect(next.entries[0]!.name).toBe('f1000.txt');
+    expect(next.total).toBe(data.total);
   });
 
   it.each([

@@ -66,10 +66,10 @@ export function fitBackward(text: string, floor: number, end: number, tokens: nu
 /** The most characters from one end of `piece` within `tokens` (binary search; never splits a surrogate pair). */
 function fitChars(piece: string, tokens: number, counter: TokenCounter, measure: Measure, side: 'start' | 'end'): { chars: number; tokens: number } {
   const take = (n: number) => (side === 'start' ? piece.slice(0, n) : piece.slice(piece.length - n));
-  // A token is rarely more than a few dozen characters: no need to search the whole of a huge line.
+  // A token is rarely more than 8 characters (long runs of one letter are, at most): no need to search all of a huge line.
   let lo = 0;
   let loTokens = 0;
-  let hi = Math.min(piece.length, Math.max(1, tokens) * 32);
+  let hi = Math.min(piece.length, Math.max(1, tokens) * 8);
   while (lo < hi) {
     const mid = Math.floor((lo + hi + 1) / 2);
     const cost = counter.within(measure(take(mid)), tokens);

@@ -15,18 +15,41 @@ export interface TokenCounter {
 const ORDINARY = { disallowedSpecial: new Set<string>() };
 /** The encoder caches merges per word; 100,000 by default is more memory than answers need. */
 const MERGE_CACHE = 20_000;
+/**
+ * Text is encoded this many characters at a time: byte-pair encoding is superlinear in the length
+ * of one word, and a 1 MB line of one letter would otherwise take minutes. A split inside a word
+ * can only add a token, so a count stays an upper bound (about 1% over, on such text only).
+ */
+export const CHUNK_CHARS = 512;
 
 let loading: Promise<TokenCounter> | undefined;
 
 export function loadTokenCounter(): Promise<TokenCounter> {
   loading ??= import('gpt-tokenizer/encoding/o200k_base').then((encoding) => {
     encoding.setMergeCacheSize(MERGE_CACHE);
-    return {
-      count: (text) => (text ? encoding.countTokens(text, ORDINARY) : 0),
-      within: (text, limit) => (text ? encoding.isWithinTokenLimit(text, limit, ORDINARY) : 0),
+    const within = (text: string, limit: number): number | false => {
+      let total = 0;
+      for (let at = 0; at < text.length;) {
+        const end = chunkEnd(text, at);
+        const count = encoding.isWithinTokenLimit(text.slice(at, end), limit - total, ORDINARY);
+        if (count === false) return false;
+        total += count;
+        at = end;
+      }
+      return total;
     };
+    return { within, count: (text) => within(text, Infinity) as number };
   });
   return loading;
+}
+
+/** Where the chunk from `at` ends: before the last whitespace in its second half (a word keeps its leading space), else CHUNK_CHARS on (never inside a surrogate pair). */
+function chunkEnd(text: string, at: number): number {
+  const end = at + CHUNK_CHARS;
+  if (end >= text.length) return text.length;
+  for (let i = end; i > at + CHUNK_CHARS / 2; i--) if (text.charCodeAt(i - 1) <= 32) return i - 1;
+  const code = text.charCodeAt(end - 1);
+  return code >= 0xd800 && code <= 0xdbff ? end - 1 : end;
 }
 
 /** True when `text` certainly has at most `tokens` tokens, without loading the encoding. */
