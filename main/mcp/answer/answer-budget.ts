@@ -14,7 +14,7 @@ import type { AnswerStore } from './answer-store.js';
 import { imageBlockTokens } from './image-tokens.js';
 import { bigParts, pathText, setAt, withoutPaths, type BigPart } from './json-parts.js';
 import { asIs, cutMiddle, jsonEscaped, lineCount, type Measure } from './text-cut.js';
-import { loadTokenCounter, type TokenCounter } from './token-count.js';
+import { tokenCounterNow, type TokenCounter } from './token-count.js';
 
 export type AnswerShape = 'both' | 'text';
 
@@ -49,7 +49,7 @@ export async function fitAnswer(result: CallToolResult, options: FitOptions): Pr
     options.shape === 'text' || structured === undefined ? [{ content: result.content, structured }] : [{ content: result.content }, { structured }];
   if (channels.every((channel) => roughTokens(channel) <= options.budget))
     return structured === original ? result : { ...result, structuredContent: structured };
-  const counter = await loadTokenCounter();
+  const counter = tokenCounterNow();
   const fitted = channels.map((channel) => fitChannel(channel, options, counter));
   const content = fitted.find((c) => c.content)?.content ?? result.content;
   const fittedStructured = fitted.find((c) => c.structured)?.structured;

@@ -1,8 +1,10 @@
 /**
  * Tokens as OpenAI's current models count them: the o200k_base encoding (GPT-4o, GPT-4.1, o-series,
- * GPT-5), through gpt-tokenizer. The encoding costs about half a second and 60 MiB of memory to
- * load, so it loads on the first answer that needs it: a token is at least one UTF-8 byte, so an
- * answer with no more bytes than its budget has tokens fits without counting, as most do.
+ * GPT-5), through gpt-tokenizer. The encoding costs about 0.4 s of CPU and 60 MiB of memory to
+ * load, so it loads only once an answer needs it, and after that answer has gone: a token is at
+ * least one UTF-8 byte, so an answer with no more bytes than its budget fits without counting (as
+ * most do), and the first one that must be cut is cut counting a token per byte (an upper bound:
+ * it comes out shorter, never over the budget) instead of waiting for the encoding.
  */
 
 export interface TokenCounter {
@@ -23,6 +25,29 @@ const MERGE_CACHE = 20_000;
 export const CHUNK_CHARS = 512;
 
 let loading: Promise<TokenCounter> | undefined;
+let loaded: TokenCounter | undefined;
+let scheduled = false;
+/** After this long, the answer that asked for the encoding has been written out. */
+const LOAD_AFTER_MS = 100;
+
+/** A token per UTF-8 byte: never fewer than the encoding counts. */
+export const BYTE_COUNTER: TokenCounter = {
+  count: (text) => Buffer.byteLength(text),
+  within: (text, limit) => {
+    const bytes = Buffer.byteLength(text);
+    return bytes <= limit ? bytes : false;
+  },
+};
+
+/** The encoding when it is loaded; else the byte count for now, with the encoding loading once this answer is out. */
+export function tokenCounterNow(): TokenCounter {
+  if (loaded) return loaded;
+  if (!scheduled) {
+    scheduled = true;
+    setTimeout(() => void loadTokenCounter(), LOAD_AFTER_MS).unref();
+  }
+  return BYTE_COUNTER;
+}
 
 export function loadTokenCounter(): Promise<TokenCounter> {
   loading ??= import('gpt-tokenizer/encoding/o200k_base').then((encoding) => {
@@ -38,7 +63,8 @@ export function loadTokenCounter(): Promise<TokenCounter> {
       }
       return total;
     };
-    return { within, count: (text) => within(text, Infinity) as number };
+    loaded = { within, count: (text) => within(text, Infinity) as number };
+    return loaded;
   });
   return loading;
 }

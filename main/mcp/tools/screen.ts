@@ -98,6 +98,8 @@ export const screenCapture = defineTool({
     pointer: z.object({ x: z.number().int(), y: z.number().int(), inImage: z.object({ x: z.number().int(), y: z.number().int() }).nullable() }).optional(),
     savedTo: z.string().optional(),
   }),
+  // What the text states (in short for a full-size capture of the whole desktop): ChatGPT reads it once.
+  payload: ['width', 'height', 'originalWidth', 'originalHeight', 'scale', 'format', 'mimeType', 'bytes', 'tokens', 'area', 'space', 'display'],
   annotations: READ_ONLY,
   // With saveTo allowed the tool can create files, so it is no longer read-only to the host.
   annotationsFor: (config) => (config.desktop.saveCaptures ? SAVES_FILES : READ_ONLY),
@@ -138,10 +140,15 @@ export const screenCapture = defineTool({
       ...(pointer ? { pointer } : {}),
       ...(savedTo ? { savedTo } : {}),
     };
+    const tokens = `${width}x${height} ${format.toUpperCase()}, ${groupDigits(imageTokens(width, height))} tokens`;
+    // The whole desktop at full size needs no more words: x, y in it are desktop pixels (input.* without space).
+    const whole = scale === 1 && area.x === 0 && area.y === 0 && !space.area;
     const where = area.x === 0 && area.y === 0 ? '' : ` at ${area.x},${area.y}`;
     const text =
-      `Captured ${originalWidth}x${originalHeight}${where} (display ${on}) as a ${width}x${height} ${format.toUpperCase()} (scale ${round(scale)}, ` +
-      `${Math.ceil(data.length / 1024)} KB, ${groupDigits(imageTokens(width, height))} tokens). For input.* use space ${JSON.stringify(space)}.${savedTo ? ` Saved to ${savedTo}.` : ''}`;
+      (whole
+        ? tokens
+        : `${tokens}: ${originalWidth}x${originalHeight}${where} (display ${on}, scale ${round(scale)}, ${Math.ceil(data.length / 1024)} KB). For input.* use space ${JSON.stringify(space)}.`) +
+      (savedTo ? ` Saved to ${savedTo}.` : '');
     return { structured, text, content: [{ type: 'image', data: data.toString('base64'), mimeType }] };
   },
 });

@@ -3,6 +3,10 @@ import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import { fitAnswer, waterFill, type FitOptions } from '../../../main/mcp/answer/answer-budget.js';
 import { AnswerStore } from '../../../main/mcp/answer/answer-store.js';
+import { loadTokenCounter } from '../../../main/mcp/answer/token-count.js';
+
+// Counted by the encoding, as every answer after a server's first cut one (answer-budget.before-load.test.ts: before).
+await loadTokenCounter();
 
 const lines = (n: number, prefix = 'line') => Array.from({ length: n }, (_, i) => `${prefix} ${i + 1}\n`).join('');
 const textOf = (r: CallToolResult) => r.content.map((c) => (c.type === 'text' ? c.text : '')).join('');
