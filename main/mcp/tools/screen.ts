@@ -141,8 +141,8 @@ export const screenCapture = defineTool({
       ...(savedTo ? { savedTo } : {}),
     };
     const tokens = `${width}x${height} ${format.toUpperCase()}, ${groupDigits(imageTokens(width, height))} tokens`;
-    // The whole desktop at full size needs no more words: x, y in it are desktop pixels (input.* without space).
-    const whole = scale === 1 && area.x === 0 && area.y === 0 && !space.area;
+    // Full size from the desktop's origin needs no more words: x, y in it are desktop pixels (input.* without space).
+    const whole = scale === 1 && area.x === 0 && area.y === 0;
     const where = area.x === 0 && area.y === 0 ? '' : ` at ${area.x},${area.y}`;
     const text =
       (whole
