@@ -46,6 +46,7 @@ beforeAll(async () => {
     filesystem: { read: true, roots: [root] },
     shell: { enabled: true, allowedCommands: ['seq', 'head'], sandbox: 'off' as const },
     desktop: { hostDisplayAccess: true, screen: true },
+    process: { list: true },
   };
   configFile = writeJson(path.join(home, 'config.json'), { ...config, server: { toolNames: 'dotted' } });
   server = await startTestServer(config, { adapter: adapterWith({ desktop: standInDesktop() }) });
@@ -186,6 +187,26 @@ describe.each(transports)('%s', (_name, connect) => {
     expectWithin(result, 1000);
     expect(result.structuredContent).toMatchObject({ stdout: '', stdoutBinary: { bytes: 200_000 } });
     expect(textOf(result)).not.toContain('elided');
+  });
+});
+
+describe('process.list on a busy machine', () => {
+  it('is one line a process, in pages', async () => {
+    const client = await connectModernHttp(server.url);
+    try {
+      const first = await client.callTool({ name: 'process.list', arguments: { limit: 5 } });
+      expectWithin(first);
+      const page = first.structuredContent as { processes: Array<{ pid: number }>; total: number; nextOffset: number };
+      expect(page.processes).toHaveLength(5);
+      expect(page.nextOffset).toBe(5);
+      const lines = textOf(first).split('\n');
+      expect(lines[0]).toMatch(new RegExp(`^${page.total} processes \\(1-5 shown\\): pid ppid user command args$`));
+      expect(lines.slice(1, 6).map((line) => Number(line.split(' ')[0]))).toEqual(page.processes.map((p) => p.pid));
+      const next = (await client.callTool({ name: 'process.list', arguments: { limit: 5, offset: 5 } })).structuredContent as typeof page;
+      expect(next.processes.map((p) => p.pid)).not.toContain(page.processes[0]!.pid);
+    } finally {
+      await client.close();
+    }
   });
 });
 
