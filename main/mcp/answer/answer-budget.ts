@@ -44,6 +44,7 @@ const ATTEMPTS = 3;
 
 export async function fitAnswer(result: CallToolResult, options: FitOptions): Promise<CallToolResult> {
   const original = result.structuredContent as Structured;
+  if (original && mirrorsStructured(result.content, original)) return fitMirror(result, original, options);
   const structured = options.shape === 'text' && original && options.payload?.length ? withoutPaths(original, options.payload) : original;
   const channels: Channel[] =
     options.shape === 'text' || structured === undefined ? [{ content: result.content, structured }] : [{ content: result.content }, { structured }];
@@ -54,6 +55,23 @@ export async function fitAnswer(result: CallToolResult, options: FitOptions): Pr
   const content = fitted.find((c) => c.content)?.content ?? result.content;
   const fittedStructured = fitted.find((c) => c.structured)?.structured;
   return { ...result, content, ...(fittedStructured ? { structuredContent: fittedStructured } : {}) };
+}
+
+/** One text block that is structuredContent's JSON (as OpenAI specifies search and fetch, and as the MCP spec suggests). */
+function mirrorsStructured(content: Content, structured: Record<string, unknown>): boolean {
+  const only = content.length === 1 ? content[0] : undefined;
+  return only?.type === 'text' && only.text.startsWith('{') && only.text === JSON.stringify(structured);
+}
+
+/**
+ * Cut the structured result and write its JSON again, so the text stays the JSON it was (a cut
+ * in the middle of the text would leave no JSON at all); a host showing both pays for both.
+ */
+function fitMirror(result: CallToolResult, structured: Record<string, unknown>, options: FitOptions): CallToolResult {
+  const budget = options.shape === 'text' ? Math.floor(options.budget / 2) : options.budget;
+  if (roughTokens({ structured }) <= budget) return result;
+  const fitted = fitChannel({ structured }, { ...options, budget }, tokenCounterNow()).structured!;
+  return { ...result, content: [{ type: 'text', text: JSON.stringify(fitted) }], structuredContent: fitted };
 }
 
 /** An upper bound without the encoding: UTF-8 bytes (a token is at least one), images by their rule. */

@@ -107,6 +107,17 @@ describe('fitAnswer', () => {
     expect(765 + countTokens(textOf(fitted))).toBeLessThanOrEqual(2000);
   });
 
+  it("keeps a text block that is structuredContent's JSON valid JSON (search and fetch): cuts the structure, writes its JSON again", async () => {
+    const structured = { id: '/r/a.txt', title: 'a.txt', text: lines(20_000), url: 'file:///r/a.txt' };
+    for (const shape of ['both', 'text'] as const) {
+      const fitted = await fitAnswer({ content: [{ type: 'text', text: JSON.stringify(structured) }], structuredContent: structured }, options({ shape }));
+      const text = textOf(fitted);
+      expect(JSON.parse(text)).toEqual(fitted.structuredContent);
+      expect((fitted.structuredContent as { text: string }).text).toMatch(/answer_more \{"id":"ans_/);
+      expect(countTokens(text) * (shape === 'text' ? 2 : 1)).toBeLessThanOrEqual(1000);
+    }
+  });
+
   it('says when what it left out is too large to keep', async () => {
     const fitted = await fitAnswer({ content: [{ type: 'text', text: lines(20_000) }] }, options({ store: new AnswerStore({ maxChars: 1000, ttlMs: 1000 }) }));
     expect(textOf(fitted)).toMatch(/too large to keep for reading back; narrow the call/);
