@@ -44,6 +44,7 @@ const ATTEMPTS = 3;
 
 export async function fitAnswer(result: CallToolResult, options: FitOptions): Promise<CallToolResult> {
   const original = result.structuredContent as Structured;
+  if (options.budget === Infinity && (options.shape === 'both' || !options.payload?.length)) return result;
   if (original && mirrorsStructured(result.content, original)) return fitMirror(result, original, options);
   const structured = options.shape === 'text' && original && options.payload?.length ? withoutPaths(original, options.payload) : original;
   const channels: Channel[] =
