@@ -19,10 +19,13 @@ export interface Caller {
   authClient?: string | null;
 }
 
-const SHOWS_BOTH = [/^openai-mcp(\/|$)/i, /^chatgpt\b/i];
+/** ChatGPT's MCP client, by clientInfo name or User-Agent ("openai-mcp/1.0.0"). */
+const OPENAI_MCP = /^openai-mcp(\/|$)/i;
+/** ChatGPT as an OAuth client registers itself by name ("ChatGPT"). */
+const CHATGPT = /^chatgpt( |$)/i;
 
 export function shapeFor(caller: Caller | undefined): AnswerShape {
   if (!caller) return 'both';
-  const names = [caller.clientName, caller.userAgent, caller.authClient];
-  return names.some((name) => name && SHOWS_BOTH.some((known) => known.test(name))) ? 'text' : 'both';
+  const named = [caller.clientName, caller.userAgent].some((name) => name && OPENAI_MCP.test(name));
+  return named || (caller.authClient && CHATGPT.test(caller.authClient)) ? 'text' : 'both';
 }

@@ -13,5 +13,7 @@ describe('shapeFor', () => {
     expect(shapeFor({ clientName: 'claude-code', userAgent: 'node' })).toBe('both');
     expect(shapeFor({ clientName: 'not-openai-mcp' })).toBe('both');
     expect(shapeFor({ authClient: 'bearer token' })).toBe('both');
+    // A client whose name only starts like ChatGPT's is not ChatGPT.
+    expect(shapeFor({ clientName: 'chatgpt-mcp-bench', authClient: 'chatgpt-helper' })).toBe('both');
   });
 });
