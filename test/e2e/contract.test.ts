@@ -2,6 +2,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadTokenCounter } from '../../main/mcp/answer/token-count.js';
 import { connectModernHttp, textOf, type TestClient } from '../helpers/clients.js';
 import { childEnv, startCliHttp, startTestServer, type TestHttpServer } from '../helpers/servers.js';
 import { makeTempDir, removeDir, writeJson } from '../helpers/temp.js';
@@ -55,7 +56,9 @@ describe('legacy handshakes', () => {
 
 describe('tool limits and refusals', () => {
   it('fs.list returns at most 1000 entries a page, sorted, and says where the next page starts', async () => {
-    // The largest answer a caller may ask for: the page whole, not cut to the budget.
+    // The largest answer a caller may ask for: the page whole, not cut to the budget. Counted by the
+    // encoding, as in a server that has cut an answer before (the first cut counts bytes, and comes out shorter).
+    await loadTokenCounter();
     const listed = await client.callTool({ name: 'fs.list', arguments: { path: 'many', maxTokens: 40_000 } });
     const data = listed.structuredContent as { entries: Array<{ name: string }>; truncated: boolean; nextOffset: number; total: number };
     expect(data.entries).toHaveLength(1000);
