@@ -96,7 +96,7 @@ export const instructions = (info: string) =>
   `Tools that act on the owner's computer, only as far as the owner granted. Start with ${info}: it lists the shared folders ` +
   '(roots), allowed commands and enabled tools. Paths are absolute or relative to the first root. A refused call names what is ' +
   'allowed; a tool that is not granted says which setting grants it. Results are structured; prefer exact edits and reading ' +
-  'only what you need.';
+  'only what you need. A long answer is cut to fit your context; its marker names the call that reads the rest.';
 
 export { exposedName } from './tool-names.js';
 
