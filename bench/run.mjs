@@ -14,6 +14,7 @@ import { judge } from './lib/goals.mjs';
 import { HttpLoad } from './lib/http-load.mjs';
 import { loadOurs } from './lib/ours.mjs';
 import { formatTable } from './lib/table.mjs';
+import { answerTokensScenario } from './scenarios/answer-tokens.mjs';
 import { bigOutputsScenario } from './scenarios/big-outputs.mjs';
 import { codingToolsScenario } from './scenarios/coding-tools.mjs';
 import { coldStartScenario } from './scenarios/cold-start.mjs';
@@ -77,6 +78,7 @@ async function main() {
     rows.push(...(await fileToolsScenario(context)));
     rows.push(...(await sandboxScenario(context)));
     rows.push(...(await desktopScenario(context)));
+    rows.push(...(await answerTokensScenario(context)));
   } finally {
     await load.close();
   }

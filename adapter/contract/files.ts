@@ -154,6 +154,8 @@ export interface FindOptions extends Omit<FilterOptions, 'include'> {
   pattern: string;
   type: 'file' | 'directory' | 'any';
   maxResults: number;
+  /** Matches to skip first (paging: the walk's order is stable). */
+  offset?: number;
   signal?: AbortSignal;
 }
 
@@ -220,7 +222,11 @@ export interface PatchGuards {
 }
 
 export interface FileOps {
-  listDirectory(dir: GuardedPath, options: { limit: number; hide?: (name: string) => boolean }): Promise<{ entries: DirEntry[]; truncated: boolean }>;
+  /** The entries sorted by name from `offset` (default 0), at most `limit`; `total` counts every shown name. */
+  listDirectory(
+    dir: GuardedPath,
+    options: { limit: number; offset?: number; hide?: (name: string) => boolean },
+  ): Promise<{ entries: DirEntry[]; truncated: boolean; total: number }>;
   readTextFile(file: GuardedPath, options: ReadOptions): Promise<TextFileRead>;
   writeTextFile(file: GuardedPath, content: string, mode: WriteMode, options?: WriteOptions): Promise<TextFileWrite>;
   makeDirectory(dir: GuardedPath, recursive: boolean): Promise<{ created: boolean }>;

@@ -29,7 +29,7 @@ export const localFileOps: FileOps = {
   searchFiles,
   findEntries,
 
-  async listDirectory(dir, { limit, hide }) {
+  async listDirectory(dir, { limit, offset = 0, hide }) {
     try {
       return await withDirectory(
         dir.path,
@@ -37,9 +37,9 @@ export const localFileOps: FileOps = {
         'fs.list',
         async (opened) => {
           const names = (await fs.promises.readdir(opened.self)).filter((name) => !hide?.(name)).sort();
-          const shown = names.slice(0, limit);
+          const shown = names.slice(offset, offset + limit);
           const entries = await Promise.all(shown.map((name) => describeEntry(opened, name)));
-          return { entries: entries.filter((e): e is DirEntry => e !== null), truncated: names.length > shown.length };
+          return { entries: entries.filter((e): e is DirEntry => e !== null), truncated: names.length > offset + shown.length, total: names.length };
         },
       );
     } catch (error) {

@@ -9,15 +9,16 @@ import { processCpuMs } from './cpu.mjs';
 
 /**
  * `env` is added to the SDK's default environment; `cpu.children` counts the server's exited
- * children too; `maxBufferSize` raises the client's 10 MiB limit on one message.
+ * children too; `maxBufferSize` raises the client's 10 MiB limit on one message; `clientName` is
+ * the clientInfo name (a server may shape its answers for the host it names).
  */
-export async function startStdioClient(label, command, args, cwd, env = {}, cpu = {}, maxBufferSize = undefined) {
+export async function startStdioClient(label, command, args, cwd, env = {}, cpu = {}, maxBufferSize = undefined, clientName = 'chatgpt-mcp-bench') {
   const transport = new StdioClientTransport({ command, args, cwd, env, stderr: 'pipe', maxBufferSize });
   let stderr = '';
   transport.stderr?.on('data', (chunk) => {
     stderr = (stderr + chunk.toString()).slice(-4096);
   });
-  const client = new Client({ name: 'chatgpt-mcp-bench', version: '1.0.0' });
+  const client = new Client({ name: clientName, version: '1.0.0' });
   try {
     await client.connect(transport);
   } catch (error) {

@@ -70,6 +70,8 @@ export async function bigOutputsScenario({ ours: oursModule, wanted, progress })
     const configPath = oursModule.writeStdioConfig(path.join(dir, 'bench-config.json'), {
       filesystem: { read: true, roots: [dir] },
       shell: { enabled: true, allowedCommands: ['head'], sandbox: 'off' },
+      // Whole answers: this scenario bounds what the output itself costs; scenario 6 measures the answer budget.
+      server: { answerBudgetTokens: 0 },
     });
     const ours = oursModule.stdioCommand(configPath);
     const sides = { ours: [ours.command, ours.args], bare: bareStdio('shell.exec') };

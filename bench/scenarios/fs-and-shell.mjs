@@ -26,7 +26,12 @@ export async function fsAndShellScenario({ ours: oursModule, load, timing, wante
   try {
     const files = FILES.map(({ name, bytes, ...rest }) => writeTextFile(dir, name, bytes, rest));
     // The sandbox is off here so this row measures our layers against a bare spawn; scenario 5 (sandbox.mjs) measures the sandbox.
-    const configInput = { filesystem: { read: true, roots: [dir] }, shell: { enabled: true, allowedCommands: ['true'], sandbox: 'off' } };
+    // Whole answers, as the bare SDK gives them: scenario 6 measures the answer budget.
+    const configInput = {
+      filesystem: { read: true, roots: [dir] },
+      shell: { enabled: true, allowedCommands: ['true'], sandbox: 'off' },
+      server: { answerBudgetTokens: 0 },
+    };
     const ours = await oursModule.startOurs(configInput);
     servers.push(ours);
     const url = `http://127.0.0.1:${ours.port}/mcp`;

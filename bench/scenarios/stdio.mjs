@@ -48,7 +48,8 @@ export async function stdioScenario({ ours: oursModule, timing, wanted, progress
   try {
     const files = [writeTextFile(dir, 'small.txt', KIB, { label: '1 KiB' }), writeTextFile(dir, 'large.txt', MIB, { label: '1 MiB' })];
     const cases = latencyCases(files);
-    const configPath = oursModule.writeStdioConfig(path.join(dir, 'bench-config.json'), stdioGrants(dir));
+    // Whole answers, as the peers give them: the answer budget's cost and savings are scenario 6's.
+    const configPath = oursModule.writeStdioConfig(path.join(dir, 'bench-config.json'), { ...stdioGrants(dir), server: { answerBudgetTokens: 0 } });
     const spawnOurs = oursModule.stdioCommand(configPath);
     const spawnPeer = {
       bare: bareStdio('system.info', 'fs.read', 'shell.exec'),

@@ -3,7 +3,14 @@
  * (immutable) config is computed once here; the factory itself, which runs once per HTTP
  * request, only builds a fresh McpServer and registers prepared handlers.
  */
-import { McpServer, type AuthInfo, type CallToolResult, type McpServerFactory, type ToolAnnotations } from '@modelcontextprotocol/server';
+import {
+  McpServer,
+  type AuthInfo,
+  type CallToolResult,
+  type McpRequestContext,
+  type McpServerFactory,
+  type ToolAnnotations,
+} from '@modelcontextprotocol/server';
 import type { ComputerAdapter } from '../../adapter/contract/computer-adapter.js';
 import type { Config } from '../config/schema.js';
 import { scrubbingLogger, type Logger } from '../log.js';
@@ -30,6 +37,10 @@ import { mapToolError } from './tool-errors.js';
 import { exposedName, toolNameRewriter, type ToolNameRewriter } from './tool-names.js';
 import { ALL_TOOLS } from './tools/index.js';
 import type { DirectTools } from './stdio-wire.js';
+import { AnswerStore } from './answer/answer-store.js';
+import { fitAnswer } from './answer/answer-budget.js';
+import { budgetInput, budgetOutput, NOTE_FIELD } from './answer/budget-schema.js';
+import { shapeFor, type Caller } from './answer/caller-shape.js';
 
 export interface ServerDeps {
   config: Readonly<Config>;
@@ -49,6 +60,8 @@ export interface ServerDeps {
   secrets?: readonly string[];
   /** The transport's unread answers: new commands wait while they pass ANSWER_BUDGET_OUTPUTS outputs. */
   answers?: AnswerBacklog;
+  /** Where cut answers keep what they left out (default: one sized by ANSWER_STORE_CHARS). */
+  answerStore?: AnswerStore;
 }
 
 /**
@@ -74,10 +87,14 @@ interface PreparedTool {
     outputSchema: ToolDefinition['output'];
     annotations: ToolDefinition['annotations'];
   };
-  handler: (
-    args: Record<string, unknown>,
-    ctx: { mcpReq: { id: string | number; signal: AbortSignal }; http?: { authInfo?: AuthInfo } },
-  ) => Promise<CallToolResult>;
+  handler: (args: Record<string, unknown>, ctx: CallContext) => Promise<CallToolResult>;
+}
+
+/** What a handler is told about a call: the request, and who made it (for the answer's shape). */
+export interface CallContext {
+  mcpReq: { id: string | number; signal: AbortSignal; envelope?: { clientInfo?: { name?: string } } };
+  http?: { authInfo?: AuthInfo };
+  caller?: Caller;
 }
 
 /**
@@ -88,12 +105,15 @@ export const instructions = (info: string) =>
   `Tools that act on the owner's computer, only as far as the owner granted. Start with ${info}: it lists the shared folders ` +
   '(roots), allowed commands and enabled tools. Paths are absolute or relative to the first root. A refused call names what is ' +
   'allowed; a tool that is not granted says which setting grants it. Results are structured; prefer exact edits and reading ' +
-  'only what you need.';
+  'only what you need. A long answer is cut to fit your context; its marker names the call that reads the rest.';
 
 export { exposedName } from './tool-names.js';
 
 export function enabledTools(config: Readonly<Config>, tools: readonly ToolDefinition[] = ALL_TOOLS): ToolDefinition[] {
-  return tools.filter((tool) => tool.grant.granted(config) && !hiddenByReadOnly(config, annotationsOf(tool, config)));
+  const granted = tools.filter((tool) => tool.grant.granted(config) && !hiddenByReadOnly(config, annotationsOf(tool, config)));
+  // answer.more reads back what a long answer left out: listed only beside a tool whose answers can be long, under a budget.
+  const long = config.server.answerBudgetTokens > 0 && granted.some((tool) => tool.payload && tool.name !== 'answer.more');
+  return long ? granted : granted.filter((tool) => tool.name !== 'answer.more');
 }
 
 export function annotationsOf(tool: ToolDefinition, config: Readonly<Config>): ToolAnnotations {
@@ -136,7 +156,14 @@ export function createServerFactory(deps: ServerDeps): ServerFactory {
         })),
       ),
     ));
-  const toolDeps: ToolDeps = { config: deps.config, adapter: deps.adapter, policy, enabledTools: names, contract: contractOf };
+  const toolDeps: ToolDeps = {
+    config: deps.config,
+    adapter: deps.adapter,
+    policy,
+    enabledTools: names,
+    contract: contractOf,
+    answers: deps.answerStore ?? new AnswerStore(),
+  };
   const secrets = [deps.config.server.token ?? '', ...(deps.secrets ?? [])].filter(Boolean);
   const observe = deps.observer;
   const logger = scrubbingLogger(deps.logger, secrets);
@@ -151,12 +178,19 @@ export function createServerFactory(deps: ServerDeps): ServerFactory {
   const granted = new Set(tools.map((t) => t.name));
   const calls = otherCalls(deps.tools ?? ALL_TOOLS, granted, deps.config);
 
-  const factory = () => {
+  const factory = (request?: McpRequestContext) => {
     const server = new McpServer(
       { name: SERVER_NAME, version: VERSION },
       { capabilities: { tools: { listChanged: false } }, instructions: serverInstructions },
     );
-    prepared.forEach(({ config, handler }, i) => server.registerTool(names[i]!, config, handler));
+    const userAgent = request?.requestInfo?.headers.get('user-agent') ?? undefined;
+    // Who calls decides the answer's shape: the envelope's or initialize's clientInfo, the User-Agent, the OAuth client.
+    const callerOf = (ctx: CallContext): Caller => ({
+      clientName: ctx.mcpReq.envelope?.clientInfo?.name ?? server.server.getClientVersion()?.name,
+      userAgent,
+      authClient: clientOf(ctx.http?.authInfo),
+    });
+    prepared.forEach(({ config, handler }, i) => server.registerTool(names[i]!, config, (args, ctx) => handler(args, { ...ctx, caller: callerOf(ctx) })));
     answerUngranted(server, calls, deps.config);
     return server;
   };
@@ -201,12 +235,16 @@ interface PrepareContext {
 function prepare(tool: ToolDefinition, { deps, logger, secrets, observe, ended, rename, exposed }: PrepareContext): PreparedTool {
   // Only a rewriter that renames anything gets to copy the schemas' descriptions.
   const text = rename.renames ? (t: string) => rename.rewrite(t) : undefined;
+  // 0: no budget; answers keep their shape (the payload once), whole.
+  const budget = deps.config.server.answerBudgetTokens || Infinity;
+  const payload = tool.payload;
+  const fit = { payload, store: deps.answers, moreTool: exposedName('answer.more', deps.config), noteField: NOTE_FIELD };
   return {
     config: {
       title: rename.rewrite(tool.title),
       description: rename.rewrite(tool.description),
-      inputSchema: toolInputSchema(tool.input, text),
-      outputSchema: toolOutputSchema(tool.output, text),
+      inputSchema: toolInputSchema(payload && budget !== Infinity ? budgetInput(tool.input, budget) : tool.input, text) as ToolDefinition['input'],
+      outputSchema: toolOutputSchema(budgetOutput(tool.output, payload), text) as ToolDefinition['output'],
       annotations: annotationsOf(tool, deps.config),
     },
     async handler(args, ctx) {
@@ -230,15 +268,19 @@ function prepare(tool: ToolDefinition, { deps, logger, secrets, observe, ended, 
         if (ended) safely(ended);
       };
       try {
-        const outcome = await tool.run(args, deps, ctx.mcpReq.signal);
-        // A command stopped at its deadline answers normally, but did not do its job.
-        finish((outcome.structured as { timedOut?: unknown } | undefined)?.timedOut === true ? 'TIMEOUT' : 'ok');
+        const { maxTokens, ...toolArgs } = args;
+        const call = { budget: typeof maxTokens === 'number' ? maxTokens : budget };
+        const outcome = await tool.run(payload ? toolArgs : args, deps, ctx.mcpReq.signal, call);
         // The server's hints in the text, not the data in it: names the call or its result carries stay.
         const summary = rename.rewrite(outcome.text, args, outcome.structured);
-        return {
+        const whole: CallToolResult = {
           content: [...(outcome.content ?? []), { type: 'text', text: summary }],
           structuredContent: outcome.structured as Record<string, unknown>,
         };
+        const answer = await fitAnswer(whole, { ...fit, budget: call.budget, shape: shapeFor(ctx.caller) });
+        // A command stopped at its deadline answers normally, but did not do its job.
+        finish((outcome.structured as { timedOut?: unknown } | undefined)?.timedOut === true ? 'TIMEOUT' : 'ok');
+        return answer;
       } catch (error) {
         const mapped = mapToolError(error, exposed, secrets);
         finish(mapped.code, mapped.code === 'OS_ERROR' ? error : undefined, isComputerAdapterError(error) ? error.operation : undefined);

@@ -25,7 +25,10 @@ import { isJsonObject, type JsonObject } from './json-object.js';
 export interface DirectTool {
   input: StandardSchemaV1;
   output: StandardSchemaV1;
-  handler(args: Record<string, unknown>, ctx: { mcpReq: { id: string | number; signal: AbortSignal } }): Promise<CallToolResult>;
+  handler(
+    args: Record<string, unknown>,
+    ctx: { mcpReq: { id: string | number; signal: AbortSignal }; caller?: { clientName?: string } },
+  ): Promise<CallToolResult>;
 }
 
 /** By the name the client calls them (server.toolNames). */
@@ -56,6 +59,8 @@ export class StdioWire implements Transport {
   private started = false;
   private closed = false;
   private legacy = false;
+  /** `clientInfo.name` from the connection's `initialize`: who calls decides an answer's shape. */
+  private clientName: string | undefined;
   private readonly running = new Map<string | number, AbortController>();
 
   constructor(
@@ -132,6 +137,7 @@ export class StdioWire implements Transport {
     } catch {
       return; // the SDK's reader skips a line that is not JSON, too
     }
+    this.noteClient(value);
     const call = this.directCall(value);
     if (call) {
       void this.answer(call); // registered before this returns, so a cancel on the next line finds it
@@ -139,6 +145,12 @@ export class StdioWire implements Transport {
     }
     if (this.cancel(value)) return;
     this.deliver(value);
+  }
+
+  private noteClient(value: unknown): void {
+    if (!isJsonObject(value) || value.method !== 'initialize' || !isJsonObject(value.params) || !isJsonObject(value.params.clientInfo)) return;
+    const { name } = value.params.clientInfo;
+    if (typeof name === 'string') this.clientName = name;
   }
 
   private deliver(value: unknown): void {
@@ -177,7 +189,7 @@ export class StdioWire implements Transport {
     this.running.set(id, controller);
     let result: CallToolResult;
     try {
-      result = await tool.handler(args, { mcpReq: { id, signal: controller.signal } });
+      result = await tool.handler(args, { mcpReq: { id, signal: controller.signal }, caller: { clientName: this.clientName } });
       if (!result.isError) result = await checkedOutput(tool, name, result);
     } catch (error) {
       result = toolError(asError(error).message);

@@ -21,6 +21,7 @@ import type { SandboxPolicy } from '../policy/sandbox.js';
 import type { ServicePolicy } from '../policy/services.js';
 import type { ShellPolicy } from '../policy/shell.js';
 import type { UrlPolicy } from '../policy/url-policy.js';
+import type { AnswerStore } from './answer/answer-store.js';
 
 /** The policies built once per config; every tool asks these before calling the adapter. */
 export interface Policies {
@@ -51,6 +52,14 @@ export interface ToolDeps {
   enabledTools: readonly string[];
   /** The fingerprint of the exposed tools as clients see them (contract-fingerprint.ts). */
   contract(): ContractFingerprint;
+  /** What cut answers left out, for answer.more (main/mcp/answer/). */
+  answers: AnswerStore;
+}
+
+/** About this one call: what its answer may cost (the host cuts it to that; most tools need not look). */
+export interface CallInfo {
+  /** The answer budget in tokens: the caller's maxTokens, else server.answerBudgetTokens (Infinity when that is 0: no budget). */
+  budget: number;
 }
 
 export interface ToolOutcome<O> {
@@ -72,9 +81,15 @@ export interface ToolDefinition<I extends z.ZodObject = z.ZodObject, O extends z
   annotationsFor?(config: Readonly<Config>): ToolAnnotations;
   /** The settings that expose it (and the words a call to it without them is answered with). */
   grant: Grant;
+  /**
+   * Output members the text block renders in full ("content", "stdout.text"): its answer can
+   * outgrow a model's context, so the tool takes `maxTokens`, and a host that shows the model
+   * both the text and structuredContent gets them in the text only (main/mcp/answer/).
+   */
+  payload?: readonly string[];
   /** Non-secret metadata about what the call targets, for the diagnostic log. */
   target?(args: z.output<I>): Record<string, unknown>;
-  run(args: z.output<I>, deps: ToolDeps, signal: AbortSignal): Promise<ToolOutcome<z.output<O>>>;
+  run(args: z.output<I>, deps: ToolDeps, signal: AbortSignal, call: CallInfo): Promise<ToolOutcome<z.output<O>>>;
 }
 
 export function defineTool<I extends z.ZodObject, O extends z.ZodObject>(tool: ToolDefinition<I, O>): ToolDefinition<I, O> {

@@ -158,8 +158,8 @@ describe("tool names: underscores by default (hosts reject dots), the contract's
   });
 
   it.each([
-    ['underscore', ['system_info', 'process_list']],
-    ['dotted', ['system.info', 'process.list']],
+    ['underscore', ['system_info', 'process_list', 'answer_more']],
+    ['dotted', ['system.info', 'process.list', 'answer.more']],
   ] as const)('toolNames "%s"', async (toolNames, expected) => {
     const server = await startTestServer({ server: { toolNames }, process: { list: true } });
     try {

@@ -2,6 +2,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadTokenCounter } from '../../main/mcp/answer/token-count.js';
 import { connectModernHttp, textOf, type TestClient } from '../helpers/clients.js';
 import { childEnv, startCliHttp, startTestServer, type TestHttpServer } from '../helpers/servers.js';
 import { makeTempDir, removeDir, writeJson } from '../helpers/temp.js';
@@ -18,7 +19,13 @@ beforeAll(async () => {
   fs.mkdirSync(path.join(root, 'many'), { recursive: true });
   for (let i = 0; i < 1005; i++) fs.writeFileSync(path.join(root, 'many', `f${String(i).padStart(4, '0')}.txt`), '');
   fs.writeFileSync(path.join(root, 'secret-notes.txt'), MARKER);
-  server = await startTestServer({ filesystem: { roots: [root] }, shell: { enabled: true, allowedCommands: ['echo'] }, process: { list: true, kill: true } });
+  server = await startTestServer({
+    filesystem: { roots: [root] },
+    shell: { enabled: true, allowedCommands: ['echo'] },
+    process: { list: true, kill: true },
+    // A caller may ask for up to 4 x 10,000 tokens: a whole page of 1000 entries as structured JSON.
+    server: { answerBudgetTokens: 10_000 },
+  });
   client = await connectModernHttp(server.url);
 });
 afterAll(async () => {
@@ -48,13 +55,20 @@ describe('legacy handshakes', () => {
 });
 
 describe('tool limits and refusals', () => {
-  it('fs.list returns at most 1000 entries, sorted, and says it truncated', async () => {
-    const listed = await client.callTool({ name: 'fs.list', arguments: { path: 'many' } });
-    const data = listed.structuredContent as { entries: Array<{ name: string }>; truncated: boolean };
+  it('fs.list returns at most 1000 entries a page, sorted, and says where the next page starts', async () => {
+    // The largest answer a caller may ask for: the page whole, not cut to the budget. Counted by the
+    // encoding, as in a server that has cut an answer before (the first cut counts bytes, and comes out shorter).
+    await loadTokenCounter();
+    const listed = await client.callTool({ name: 'fs.list', arguments: { path: 'many', maxTokens: 40_000 } });
+    const data = listed.structuredContent as { entries: Array<{ name: string }>; truncated: boolean; nextOffset: number; total: number };
     expect(data.entries).toHaveLength(1000);
     expect(data.truncated).toBe(true);
     expect(data.entries[0]!.name).toBe('f0000.txt');
     expect(data.entries[999]!.name).toBe('f0999.txt');
+    expect(data.nextOffset).toBe(1000);
+    const next = (await client.callTool({ name: 'fs.list', arguments: { path: 'many', offset: 1000 } })).structuredContent as typeof data;
+    expect(next.entries[0]!.name).toBe('f1000.txt');
+    expect(next.total).toBe(data.total);
   });
 
   it.each([

@@ -164,6 +164,8 @@ describe.skipIf(skipDesktop(missing, 'desktop Xvfb tests'))('screen and input on
       format: 'png',
       mimeType: 'image/png',
       bytes: png.length,
+      // What the image costs a model: 640x400 is under 768 px on its short side, 2 x 1 tiles of 512.
+      tokens: 425,
       area: { x: 0, y: 0, width: 1280, height: 800 },
       space: { width: 640, height: 400, area: { x: 0, y: 0, width: 1280, height: 800 } },
       display: 0,

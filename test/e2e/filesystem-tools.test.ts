@@ -150,7 +150,7 @@ describe('fs.mkdir, fs.list', () => {
     fs.symlinkSync(at('f.txt'), at('link'));
     const { result, data } = await call('fs.list', { path: '.' });
     // The text a model reads names the same entries (and never the hidden secrets).
-    expect(textOf(result)).toBe(`${root}: 3 entries\na/\nf.txt  3 bytes\nlink  (symlink)`);
+    expect(textOf(result)).toBe(`${root}: 3 entries, sizes in bytes\na/\nf.txt  3\nlink  (symlink)`);
     const entries = data.entries as Array<{ name: string; type: string; size?: number; mtime: string }>;
     expect(entries.map((e) => [e.name, e.type, e.size])).toEqual([
       ['a', 'directory', undefined],

@@ -40,7 +40,8 @@ afterAll(() => removeDir(home));
 const shellConfig = (outputBytes: number) => ({
   filesystem: { read: true, roots: [path.join(home, 'root')] },
   shell: { enabled: true, allowedCommands: [emit], sandbox: 'off' as const, maxOutputBytes: outputBytes, maxConcurrent: MAX_CONCURRENT },
-  server: { toolNames: 'dotted' as const },
+  // No answer budget: what this test holds unread is the whole output, not an answer cut to fit a model.
+  server: { toolNames: 'dotted' as const, answerBudgetTokens: 0 },
 });
 const callEmit = (outputBytes: number) => ({ name: 'shell.exec', arguments: { command: emit, args: [String(outputBytes)] } });
 const started = () => (fs.existsSync(starts) ? fs.readFileSync(starts, 'utf8').split('\n').filter(Boolean).length : 0);

@@ -52,6 +52,7 @@ describe.each(clients)('%s', (kind, connect) => {
   it('lists the granted tools with accurate annotations', async () => {
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name).sort()).toEqual([
+      'answer.more',
       'fs.delete',
       'fs.edit',
       'fs.find',
@@ -148,7 +149,7 @@ describe('disabled capabilities', () => {
     try {
       for (const client of [await connectModernHttp(readOnlyServer.url), await connectLegacyHttp(readOnlyServer.url)]) {
         const names = (await client.listTools()).tools.map((t) => t.name);
-        expect(names.sort()).toEqual(['fs.find', 'fs.list', 'fs.read', 'fs.search', 'fs.stat', 'system.info']);
+        expect(names.sort()).toEqual(['answer.more', 'fs.find', 'fs.list', 'fs.read', 'fs.search', 'fs.stat', 'system.info']);
         for (const [name, args] of [
           ['fs.write', { path: target, content: 'x' }],
           ['fs.edit', { path: target, edits: [{ oldText: 'a', newText: 'b' }] }],

@@ -12,6 +12,7 @@ export async function findEntries(dir: GuardedPath, options: FindOptions & WithE
   const matches = globMatcher([options.pattern])!;
   const entries: FoundEntry[] = [];
   let seen = 0;
+  let skip = options.offset ?? 0;
   let truncated = false;
   try {
     const start = await openStart(dir, op);
@@ -22,6 +23,10 @@ export async function findEntries(dir: GuardedPath, options: FindOptions & WithE
       for await (const entry of walk(start, context)) {
         if (options.type !== 'any' && entry.type !== options.type) continue;
         if (!matches(entry.relative)) continue;
+        if (skip > 0) {
+          skip--;
+          continue;
+        }
         if (entries.length === options.maxResults) {
           truncated = true;
           break;

@@ -12,6 +12,11 @@ export type AuthMode = (typeof AUTH_MODES)[number];
 export const DEFAULT_HOST = '127.0.0.1';
 export const DEFAULT_PORT = 3210;
 export const MIN_TOKEN_LENGTH = 16;
+/** About what coding agents give one tool output; a tenth of a small model's context. */
+export const DEFAULT_ANSWER_BUDGET = 8000;
+export const MIN_ANSWER_BUDGET = 1000;
+export const MAX_ANSWER_BUDGET = 1_000_000;
+const ANSWER_BUDGET_RANGE = `expected a number of tokens from ${MIN_ANSWER_BUDGET} to ${MAX_ANSWER_BUDGET}, or 0 for no budget`;
 
 /** Loopback names, as in main/mcp/http-guards.ts (this module must stay free of Node imports). */
 function isLoopbackName(hostname: string): boolean {
@@ -75,4 +80,14 @@ export const serverSchema = z.strictObject({
   maxRequestBytes: byteSize(256 * MiB).default(8 * MiB),
   /** Every tool whose annotations say it changes something is hidden and refused (the tray's "Pause writes"). */
   readOnly: z.boolean().default(false),
+  /**
+   * Tokens a model reads of one tool answer at most: more is cut, head and tail kept, with how to
+   * read the rest (main/mcp/answer/). A caller may ask for less, or up to 4 times this. 0 turns
+   * the budget off (answers whole, up to the other limits), for hosts that cut answers themselves.
+   */
+  answerBudgetTokens: z
+    .number({ error: ANSWER_BUDGET_RANGE })
+    .int({ error: ANSWER_BUDGET_RANGE })
+    .refine((n) => n === 0 || (n >= MIN_ANSWER_BUDGET && n <= MAX_ANSWER_BUDGET), { error: ANSWER_BUDGET_RANGE })
+    .default(DEFAULT_ANSWER_BUDGET),
 });

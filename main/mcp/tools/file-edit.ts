@@ -37,6 +37,7 @@ export const fsEdit = defineTool({
     diff: z.string(),
     dryRun: z.boolean().optional(),
   }),
+  payload: ['diff'],
   annotations: DESTRUCTIVE,
   grant: GRANT.filesEdit,
   target: (args) => ({ ...pathTarget(args), edits: args.edits.length }),

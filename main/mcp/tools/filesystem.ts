@@ -25,13 +25,20 @@ const LIST_LIMIT = 1000;
 export const fsList = defineTool({
   name: 'fs.list',
   title: 'List a directory',
-  description: `List the entries of one directory inside the allowed roots (name, type, size of files, modification time). Without path, the first allowed root. At most ${LIST_LIMIT} entries, sorted by name; protected secret files are not shown.`,
-  input: z.object({ path: path.optional().describe('The directory; default: the first allowed root') }),
+  description: `List the entries of one directory inside the allowed roots, sorted by name, one line each: "name/" for a folder, "name  size" for a file (details: true adds modification times). Without path, the first allowed root. At most ${LIST_LIMIT} entries a page: offset pages on. Protected secret files are not shown.`,
+  input: z.object({
+    path: path.optional().describe('The directory; default: the first allowed root'),
+    offset: z.number().int().min(0).default(0).describe('Entries to skip (the nextOffset of the previous page)'),
+    details: z.boolean().default(false).describe('Also show each entry’s modification time in the text'),
+  }),
   output: z.object({
     path: z.string(),
     entries: z.array(z.object({ name: z.string(), type: entryType, size: z.number().optional(), mtime: z.string() })),
     truncated: z.boolean(),
+    total: z.number().int().describe('Entries in the directory'),
+    nextOffset: z.number().int().optional().describe('Set when more entries follow: pass it as offset'),
   }),
+  payload: ['entries'],
   annotations: READ_ONLY,
   grant: GRANT.filesRead,
   target: (args) => ({ path: args.path ?? '.' }),
@@ -39,10 +46,18 @@ export const fsList = defineTool({
     // "." is the first root: relative paths start there.
     const dir = await policy.filesystem.resolve(args.path ?? '.', 'read', 'fs.list');
     const hide = (name: string) => policy.filesystem.isProtectedName(name, dir);
-    const { entries, truncated } = await policy.fsLock.run([shared(dir.path)], () => adapter.files.listDirectory(dir, { limit: LIST_LIMIT, hide }));
-    const lines = entries.map((e) => (e.type === 'directory' ? `${e.name}/` : e.type === 'file' ? `${e.name}  ${e.size} bytes` : `${e.name}  (${e.type})`));
-    const text = `${dir.path}: ${entries.length} entr${entries.length === 1 ? 'y' : 'ies'}${truncated ? ` (first ${LIST_LIMIT} shown)` : ''}${lines.length ? `\n${lines.join('\n')}` : ''}`;
-    return { structured: { path: dir.path, entries, truncated }, text };
+    const { offset } = args;
+    const listed = await policy.fsLock.run([shared(dir.path)], () => adapter.files.listDirectory(dir, { limit: LIST_LIMIT, offset, hide }));
+    const { entries, truncated, total } = listed;
+    const nextOffset = truncated ? offset + entries.length : undefined;
+    const when = (e: { mtime: string }) => (args.details ? `  ${e.mtime}` : '');
+    const lines = entries.map((e) =>
+      e.type === 'directory' ? `${e.name}/${when(e)}` : e.type === 'file' ? `${e.name}  ${e.size}${when(e)}` : `${e.name}  (${e.type})${when(e)}`,
+    );
+    const range = offset || truncated ? ` (${offset + 1}-${offset + entries.length} shown)` : '';
+    const more = nextOffset === undefined ? '' : `\n[more: fs.list {"path":${JSON.stringify(args.path ?? dir.path)},"offset":${nextOffset}}]`;
+    const text = `${dir.path}: ${total} entr${total === 1 ? 'y' : 'ies'}${range}, sizes in bytes${lines.length ? `\n${lines.join('\n')}` : ''}${more}`;
+    return { structured: { path: dir.path, entries, truncated, total, ...(nextOffset === undefined ? {} : { nextOffset }) }, text };
   },
 });
 
@@ -68,6 +83,7 @@ export const fsRead = defineTool({
     startLine: z.number().optional(),
     endLine: z.number().optional().describe('Last line returned (with a line range)'),
   }),
+  payload: ['content'],
   annotations: READ_ONLY,
   grant: GRANT.filesRead,
   target: pathTarget,

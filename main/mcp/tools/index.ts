@@ -4,6 +4,7 @@
  * one line.
  */
 import type { ToolDefinition } from '../tool.js';
+import { answerTools } from './answer.js';
 import { appTools } from './app.js';
 import { browserTools } from './browser.js';
 import { chatgptSearchTools } from './chatgpt-search.js';
@@ -35,4 +36,5 @@ export const ALL_TOOLS = [
   ...browserTools,
   ...serviceTools,
   ...chatgptSearchTools,
+  ...answerTools,
 ] as unknown as readonly ToolDefinition[];

@@ -77,6 +77,7 @@ export const processOutput = defineTool({
       .describe('Per stream'),
   }),
   output: z.object({ ...status, stdout: stream, stderr: stream }),
+  payload: ['stdout.text', 'stderr.text'],
   annotations: READ_ONLY,
   grant: GRANT.commands,
   target: (args) => ({ waitMs: args.waitMs }),

@@ -17,25 +17,31 @@ export const processList = defineTool({
     match: z.string().min(1).optional().describe('Case-insensitive substring of the command or its (redacted) arguments'),
     limit: z.number().int().positive().max(10_000).default(DEFAULT_LIMIT),
     kernelThreads: z.boolean().default(false).describe('Include Linux kernel threads (no command line; never signalled)'),
+    offset: z.number().int().min(0).default(0).describe('Processes to skip (the nextOffset of the previous page)'),
   }),
   output: z.object({
     processes: z.array(z.object({ pid: z.number(), ppid: z.number(), user: z.string(), command: z.string(), args: z.array(z.string()) })),
     truncated: z.boolean(),
+    total: z.number().int().describe('Processes that match'),
+    nextOffset: z.number().int().optional().describe('Set when more follow: pass it as offset'),
   }),
+  payload: ['processes'],
   annotations: READ_ONLY,
   grant: GRANT.processList,
   target: (args) => ({ match: args.match ?? null }),
   async run(args, { adapter, policy }) {
     const listed = await adapter.processes.listProcesses();
     const all = policy.process.visible(listed, args.match, { kernelThreads: args.kernelThreads });
-    const processes = all.slice(0, args.limit);
-    const truncated = all.length > processes.length;
+    const processes = all.slice(args.offset, args.offset + args.limit);
+    const truncated = all.length > args.offset + processes.length;
+    const nextOffset = truncated ? args.offset + processes.length : undefined;
     const hidden = args.kernelThreads ? 0 : listed.filter((p) => p.kernel).length;
-    const lines = processes.map((p) => `${p.pid}\t${p.user}\t${p.command} ${p.args.slice(1).join(' ')}`.trimEnd());
-    if (!processes.length) lines.push('no matching processes');
-    if (truncated) lines.push(`[first ${processes.length} of ${all.length}]`);
-    if (hidden) lines.push(`[${hidden} kernel threads left out; kernelThreads: true lists them]`);
-    return { structured: { processes, truncated }, text: lines.join('\n') };
+    const rows = processes.map((p) => `${p.pid} ${p.ppid} ${p.user} ${p.command} ${p.args.slice(1).join(' ')}`.trimEnd());
+    const head = `${all.length} process${all.length === 1 ? '' : 'es'}${args.offset || truncated ? ` (${args.offset + 1}-${args.offset + processes.length} shown)` : ''}: pid ppid user command args`;
+    const more = nextOffset === undefined ? '' : `\n[more: offset ${nextOffset}]`;
+    const kernel = hidden ? `\n[${hidden} kernel threads left out; kernelThreads: true lists them]` : '';
+    const text = `${processes.length ? `${head}\n${rows.join('\n')}${more}` : 'no matching processes'}${kernel}`;
+    return { structured: { processes, truncated, total: all.length, ...(nextOffset === undefined ? {} : { nextOffset }) }, text };
   },
 });
 

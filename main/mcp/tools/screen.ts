@@ -3,6 +3,7 @@ import * as z from 'zod';
 import { defineTool, READ_ONLY } from '../tool.js';
 import { GRANT } from '../../policy/grants.js';
 import { rect, spaceSchema } from './desktop-schemas.js';
+import { imageTokens } from '../answer/image-tokens.js';
 
 /** Sized for today's vision models: long edge at most 1568 px and about 1.15 megapixels. */
 export const DEFAULT_MAX_EDGE = 1568;
@@ -58,7 +59,7 @@ export const screenCapture = defineTool({
   description:
     `Takes a screenshot of the whole desktop, one display, a region, or a zoomed rectangle, as PNG (default) or JPEG. By default the image is ` +
     `downscaled (never upscaled) to at most ${DEFAULT_MAX_EDGE} px on the long edge and ${groupDigits(DEFAULT_MAX_PIXELS)} pixels, which vision models ` +
-    'read well; `zoom` captures a rectangle at full resolution instead. The result says the scale and gives `space`: pass it unchanged as `space` ' +
+    "read well (about 1,100 tokens; 512 px costs 255, by OpenAI's image rule: `tokens` says what each capture costs); `zoom` captures a rectangle at full resolution instead. The result says the scale and gives `space`: pass it unchanged as `space` " +
     'to input.* with x, y read from this image and they land on the same spot. `pointer: true` draws the mouse pointer. `saveTo` also writes the ' +
     'image to a new file inside a writable root (when the owner allowed it), for hosts that drop images.',
   input: z.object({
@@ -90,12 +91,15 @@ export const screenCapture = defineTool({
     format: z.enum(['png', 'jpeg']),
     mimeType: z.string(),
     bytes: z.number().int(),
+    tokens: z.number().int().describe('What the image costs a model (OpenAI’s rule for detail "high"); a smaller maxWidth/maxHeight costs less'),
     area: rect.describe('The captured area in physical desktop pixels'),
     space: spaceSchema.describe('Pass as `space` to input.* for coordinates read from this image'),
     display: z.number().int().describe('The display the captured area is on'),
     pointer: z.object({ x: z.number().int(), y: z.number().int(), inImage: z.object({ x: z.number().int(), y: z.number().int() }).nullable() }).optional(),
     savedTo: z.string().optional(),
   }),
+  // What the text states (in short for a full-size capture of the whole desktop): ChatGPT reads it once.
+  payload: ['width', 'height', 'originalWidth', 'originalHeight', 'scale', 'format', 'mimeType', 'bytes', 'tokens', 'area', 'space', 'display'],
   annotations: READ_ONLY,
   // With saveTo allowed the tool can create files, so it is no longer read-only to the host.
   annotationsFor: (config) => (config.desktop.saveCaptures ? SAVES_FILES : READ_ONLY),
@@ -129,16 +133,22 @@ export const screenCapture = defineTool({
       format,
       mimeType,
       bytes: data.length,
+      tokens: imageTokens(width, height),
       area,
       space,
       display: on,
       ...(pointer ? { pointer } : {}),
       ...(savedTo ? { savedTo } : {}),
     };
+    const tokens = `${width}x${height} ${format.toUpperCase()}, ${groupDigits(imageTokens(width, height))} tokens`;
+    // Full size from the desktop's origin needs no more words: x, y in it are desktop pixels (input.* without space).
+    const whole = scale === 1 && area.x === 0 && area.y === 0;
     const where = area.x === 0 && area.y === 0 ? '' : ` at ${area.x},${area.y}`;
     const text =
-      `Captured ${originalWidth}x${originalHeight}${where} (display ${on}) as a ${width}x${height} ${format.toUpperCase()} (scale ${round(scale)}, ` +
-      `${Math.ceil(data.length / 1024)} KB). For input.* use space ${JSON.stringify(space)}.${savedTo ? ` Saved to ${savedTo}.` : ''}`;
+      (whole
+        ? tokens
+        : `${tokens}: ${originalWidth}x${originalHeight}${where} (display ${on}, scale ${round(scale)}, ${Math.ceil(data.length / 1024)} KB). For input.* use space ${JSON.stringify(space)}.`) +
+      (savedTo ? ` Saved to ${savedTo}.` : '');
     return { structured, text, content: [{ type: 'image', data: data.toString('base64'), mimeType }] };
   },
 });

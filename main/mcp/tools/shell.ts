@@ -51,6 +51,7 @@ export const shellExec = defineTool({
       .optional()
       .describe('True when the command outlived promoteAfterMs but every handle (shell.maxProcesses) held a running process, so the call waited for it'),
   }),
+  payload: ['stdout', 'stderr'],
   annotations: OPEN_WORLD_DESTRUCTIVE,
   grant: GRANT.commands,
   // The command name and argument count only: arguments can carry secrets.
