@@ -3,7 +3,7 @@
  * (immutable) config is computed once here; the factory itself, which runs once per HTTP
  * request, only builds a fresh McpServer and registers prepared handlers.
  */
-import { McpServer, type AuthInfo, type CallToolResult, type McpServerFactory } from '@modelcontextprotocol/server';
+import { McpServer, type AuthInfo, type CallToolResult, type McpServerFactory, type ServerNotification } from '@modelcontextprotocol/server';
 import type { ComputerAdapter } from '../../adapter/contract/computer-adapter.js';
 import type { Config } from '../config/schema.js';
 import { scrubbingLogger, type Logger } from '../log.js';
@@ -25,7 +25,11 @@ import { answerUngranted, otherCalls } from './not-granted.js';
 import { toolInputSchema, toolOutputSchema } from './tool-schema.js';
 import type { Policies, ToolDefinition, ToolDeps } from './tool.js';
 import { mapToolError } from './tool-errors.js';
-import { exposedName, toolNameRewriter, type ToolNameRewriter } from './tool-names.js';
+import { exposedAs, exposedName, toolNameRewriter, type ToolNameRewriter } from './tool-names.js';
+import { gatewayRegistrar } from './gateway-tools.js';
+import { Gateway } from '../gateway/gateway.js';
+import { PinStore, pinsPath } from '../gateway/pin-store.js';
+import { gatewaySecrets } from '../gateway/secrets.js';
 import { ALL_TOOLS } from './tools/index.js';
 import type { DirectTools } from './stdio-wire.js';
 
@@ -47,6 +51,8 @@ export interface ServerDeps {
   secrets?: readonly string[];
   /** The transport's unread answers: new commands wait while they pass ANSWER_BUDGET_OUTPUTS outputs. */
   answers?: AnswerBacklog;
+  /** Where the gateway keeps its pins and reads its secrets (the app folder); without it, gateway.servers are not served. */
+  gatewayDir?: string;
 }
 
 /**
@@ -64,7 +70,7 @@ export type ToolCallEvent = (ToolCallFields & { phase: 'start' }) | (ToolCallFie
 
 export type ToolCallObserver = (event: ToolCallEvent) => void;
 
-interface PreparedTool {
+export interface PreparedTool {
   config: {
     title: string;
     description: string;
@@ -74,7 +80,10 @@ interface PreparedTool {
   };
   handler: (
     args: Record<string, unknown>,
-    ctx: { mcpReq: { id: string | number; signal: AbortSignal }; http?: { authInfo?: AuthInfo } },
+    ctx: {
+      mcpReq: { id: string | number; signal: AbortSignal; _meta?: { progressToken?: string | number }; notify?: (notification: ServerNotification) => Promise<void> };
+      http?: { authInfo?: AuthInfo };
+    },
   ) => Promise<CallToolResult>;
 }
 
@@ -98,7 +107,7 @@ export function enabledTools(config: Readonly<Config>, tools: readonly ToolDefin
  * The per-request factory, the policies it was built with (the tray's panels use the same
  * objects), and the granted tools by exposed name for the stdio wire's shortcut (stdio-wire.ts).
  */
-export type ServerFactory = McpServerFactory & { readonly policies: Policies; readonly directTools: DirectTools };
+export type ServerFactory = McpServerFactory & { readonly policies: Policies; readonly directTools: DirectTools; readonly gateway: Gateway | null };
 
 export function createServerFactory(deps: ServerDeps): ServerFactory {
   const tools = enabledTools(deps.config, deps.tools);
@@ -122,29 +131,49 @@ export function createServerFactory(deps: ServerDeps): ServerFactory {
   const observe = deps.observer;
   const logger = scrubbingLogger(deps.logger, secrets);
   // Every known tool, granted or not: a description may point to one the owner has not granted.
-  const rename = toolNameRewriter(
-    [...ALL_TOOLS, ...(deps.tools ?? [])].map((t) => t.name),
-    deps.config.server.toolNames,
-  );
+  const known = [...ALL_TOOLS, ...(deps.tools ?? [])].map((t) => t.name);
+  const rename = toolNameRewriter(known, deps.config.server.toolNames);
   const ended = deps.onCallEnded;
   const prepared = tools.map((tool, i) => prepare(tool, { deps: toolDeps, logger, secrets, observe, ended, rename, exposed: names[i]! }));
   const serverInstructions = instructions(exposedName('system.info', deps.config));
   const granted = new Set(tools.map((t) => t.name));
   const calls = otherCalls(deps.tools ?? ALL_TOOLS, granted, deps.config);
 
-  const factory = () => {
+  const gateway = openGateway(deps, filesystem, [...known, ...known.map((n) => exposedAs(n, 'underscore'))], logger);
+  const upstreams = gateway && gatewayRegistrar(gateway, { logger, secrets, observe, ended, rename });
+
+  const factory = async () => {
+    if (gateway) await gateway.ready;
     const server = new McpServer(
       { name: SERVER_NAME, version: VERSION },
-      { capabilities: { tools: { listChanged: false } }, instructions: serverInstructions },
+      { capabilities: { tools: { listChanged: false }, ...upstreams?.capabilities() }, instructions: serverInstructions },
     );
     prepared.forEach(({ config, handler }, i) => server.registerTool(names[i]!, config, handler));
+    upstreams?.register(server);
     answerUngranted(server, calls);
     return server;
   };
   const directTools: DirectTools = new Map(
     prepared.map(({ config, handler }, i) => [names[i]!, { input: config.inputSchema, output: config.outputSchema, handler }]),
   );
-  return Object.assign(factory, { policies: policy, directTools });
+  return Object.assign(factory, { policies: policy, directTools, gateway });
+}
+
+/** The gateway to the owner's other MCP servers, when the config lists any and the server has a place for its pins. */
+function openGateway(deps: ServerDeps, files: FilesystemPolicy, reserved: string[], logger: Logger): Gateway | null {
+  const dir = deps.gatewayDir;
+  if (!dir || deps.config.gateway.servers.length === 0) return null;
+  return new Gateway({
+    config: deps.config,
+    processes: deps.adapter.processes,
+    port: deps.adapter.inspect,
+    files,
+    protectedFiles: deps.protectedFiles ?? [],
+    pins: new PinStore(pinsPath(dir)),
+    secrets: () => gatewaySecrets(dir),
+    logger,
+    reserved,
+  });
 }
 
 /** The policies that do not depend on the filesystem policy, each built once per config. */
@@ -168,7 +197,7 @@ function childLimiter(config: Readonly<Config>, answers: AnswerBacklog | undefin
   return new ChildLimiter(config.shell.maxConcurrent, { backlog });
 }
 
-interface PrepareContext {
+export interface PrepareContext {
   deps: ToolDeps;
   logger: Logger;
   secrets: readonly string[];
@@ -179,7 +208,8 @@ interface PrepareContext {
   exposed: string;
 }
 
-function prepare(tool: ToolDefinition, { deps, logger, secrets, observe, ended, rename, exposed }: PrepareContext): PreparedTool {
+function prepare(tool: ToolDefinition, context: PrepareContext): PreparedTool {
+  const { deps, rename } = context;
   // Only a rewriter that renames anything gets to copy the schemas' descriptions.
   const text = rename.renames ? (t: string) => rename.rewrite(t) : undefined;
   return {
@@ -190,41 +220,57 @@ function prepare(tool: ToolDefinition, { deps, logger, secrets, observe, ended, 
       outputSchema: toolOutputSchema(tool.output, text),
       annotations: tool.annotationsFor?.(deps.config) ?? tool.annotations,
     },
-    async handler(args, ctx) {
-      const started = performance.now();
-      const id = ctx.mcpReq.id;
-      // Built only for a listener: with logging off and no activity view, a call pays for neither.
-      let target: Record<string, unknown> | undefined;
-      const targetOf = () => (target ??= safeTarget(tool, args));
-      const client = observe ? clientOf(ctx.http?.authInfo) : null;
-      if (observe) safely(() => observe({ phase: 'start', tool: tool.name, exposed, id, target: targetOf(), client }));
-      const finish = (outcome: 'ok' | ErrorCode, unexpected?: unknown, operation?: string) => {
-        const durationMs = elapsed(started);
-        if (logger.enabled(unexpected === undefined ? 'info' : 'warn')) {
-          // Which step refused or failed (runCommand, killProcess, service.control...) when it is not the tool itself.
-          const fields = { tool: tool.name, id, ...targetOf(), durationMs, outcome, ...(operation && operation !== tool.name ? { operation } : {}) };
-          if (unexpected === undefined) logger.info('tool call', fields);
-          else logger.warn('tool call failed', { ...fields, error: describeUnknown(unexpected) });
-        }
-        if (observe) safely(() => observe({ phase: 'end', tool: tool.name, exposed, id, target: targetOf(), client, durationMs, outcome }));
-        if (ended) safely(ended);
+    handler: recorded(context, tool.name, (args) => safeTarget(tool, args), async (args, ctx) => {
+      const outcome = await tool.run(args, deps, ctx.mcpReq.signal);
+      // The server's hints in the text, not the data in it: names the call or its result carries stay.
+      const summary = rename.rewrite(outcome.text, args, outcome.structured);
+      return {
+        content: [...(outcome.content ?? []), { type: 'text', text: summary }],
+        structuredContent: outcome.structured as Record<string, unknown>,
       };
-      try {
-        const outcome = await tool.run(args, deps, ctx.mcpReq.signal);
-        finish('ok');
-        // The server's hints in the text, not the data in it: names the call or its result carries stay.
-        const summary = rename.rewrite(outcome.text, args, outcome.structured);
-        return {
-          content: [...(outcome.content ?? []), { type: 'text', text: summary }],
-          structuredContent: outcome.structured as Record<string, unknown>,
-        };
-      } catch (error) {
-        const mapped = mapToolError(error, exposed, secrets);
-        finish(mapped.code, mapped.code === 'OS_ERROR' ? error : undefined, isComputerAdapterError(error) ? error.operation : undefined);
-        const content = mapped.result.content.map((c) => (c.type === 'text' ? { ...c, text: rename.rewrite(c.text, args) } : c));
-        return { ...mapped.result, content };
+    }),
+  };
+}
+
+/**
+ * Every call, a built-in tool's or a gateway tool's, passes here once: the activity observer,
+ * the log line, the errors mapped and scrubbed of secrets. What a tool answers leaves from here.
+ */
+export function recorded(
+  { logger, secrets, observe, ended, rename, exposed }: Omit<PrepareContext, 'deps'>,
+  name: string,
+  targetFor: (args: Record<string, unknown>) => Record<string, unknown>,
+  run: PreparedTool['handler'],
+): PreparedTool['handler'] {
+  return async (args, ctx) => {
+    const started = performance.now();
+    const id = ctx.mcpReq.id;
+    // Built only for a listener: with logging off and no activity view, a call pays for neither.
+    let target: Record<string, unknown> | undefined;
+    const targetOf = () => (target ??= targetFor(args));
+    const client = observe ? clientOf(ctx.http?.authInfo) : null;
+    if (observe) safely(() => observe({ phase: 'start', tool: name, exposed, id, target: targetOf(), client }));
+    const finish = (outcome: 'ok' | ErrorCode, unexpected?: unknown, operation?: string) => {
+      const durationMs = elapsed(started);
+      if (logger.enabled(unexpected === undefined ? 'info' : 'warn')) {
+        // Which step refused or failed (runCommand, killProcess, service.control...) when it is not the tool itself.
+        const fields = { tool: name, id, ...targetOf(), durationMs, outcome, ...(operation && operation !== name ? { operation } : {}) };
+        if (unexpected === undefined) logger.info('tool call', fields);
+        else logger.warn('tool call failed', { ...fields, error: describeUnknown(unexpected) });
       }
-    },
+      if (observe) safely(() => observe({ phase: 'end', tool: name, exposed, id, target: targetOf(), client, durationMs, outcome }));
+      if (ended) safely(ended);
+    };
+    try {
+      const result = await run(args, ctx);
+      finish('ok');
+      return result;
+    } catch (error) {
+      const mapped = mapToolError(error, exposed, secrets);
+      finish(mapped.code, mapped.code === 'OS_ERROR' ? error : undefined, isComputerAdapterError(error) ? error.operation : undefined);
+      const content = mapped.result.content.map((c) => (c.type === 'text' ? { ...c, text: rename.rewrite(c.text, args) } : c));
+      return { ...mapped.result, content };
+    }
   };
 }
 

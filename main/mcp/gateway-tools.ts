@@ -1,0 +1,132 @@
+/**
+ * Gateway tools as the tool host serves them: registered on each request's McpServer beside the
+ * built-in tools, from what the gateway exposes right now, each call going through the same
+ * `recorded` wrapper as a built-in tool (observer, log line, error mapping, scrubbing). Their
+ * schemas are the upstream's JSON Schemas as they are (the upstream validates its arguments);
+ * progress and cancellation pass through. Resources, resource templates and prompts of the
+ * upstreams are served too, and their capabilities declared, only when an upstream has them.
+ */
+import {
+  ResourceTemplate,
+  type CallToolResult,
+  type McpServer,
+  type ServerCapabilities,
+  type StandardSchemaWithJSON,
+} from '@modelcontextprotocol/server';
+import type { Client } from '@modelcontextprotocol/client';
+import type { Exposure, GatewayTool } from '../gateway/catalog.js';
+import type { Gateway } from '../gateway/gateway.js';
+import { recorded, type PrepareContext, type PreparedTool } from './server.js';
+
+type Json = Record<string, unknown>;
+
+/** A JSON Schema the SDK advertises as it is and lets through unchecked (the upstream checks it). */
+function passThrough(schema: Json): StandardSchemaWithJSON {
+  const frozen = Object.freeze(structuredClone(schema));
+  return {
+    '~standard': {
+      version: 1,
+      vendor: 'chatgpt-mcp-gateway',
+      validate: (value: unknown) => ({ value: value ?? {} }),
+      jsonSchema: { input: () => frozen, output: () => frozen },
+    },
+  } as unknown as StandardSchemaWithJSON;
+}
+
+export interface GatewayRegistrar {
+  /** The capabilities to declare beside tools (resources, prompts) when an upstream has them. */
+  capabilities(): ServerCapabilities;
+  register(server: McpServer): void;
+}
+
+export function gatewayRegistrar(gateway: Gateway, context: Omit<PrepareContext, 'deps' | 'exposed'>): GatewayRegistrar {
+  let cache: { exposure: Exposure; tools: Array<{ name: string; prepared: Registration }> } | null = null;
+  const prepared = () => {
+    const exposure = gateway.exposed();
+    if (cache?.exposure !== exposure) {
+      cache = { exposure, tools: exposure.tools.map((tool) => ({ name: tool.exposed, prepared: prepareTool(gateway, tool, context) })) };
+    }
+    return cache;
+  };
+  return {
+    capabilities() {
+      const { exposure } = prepared();
+      return {
+        ...(exposure.resources.length > 0 || exposure.resourceTemplates.length > 0 ? { resources: {} } : {}),
+        ...(exposure.prompts.length > 0 ? { prompts: {} } : {}),
+      };
+    },
+    register(server) {
+      const { exposure, tools } = prepared();
+      for (const { name, prepared: tool } of tools) server.registerTool(name, tool.config as never, tool.handler as never);
+      registerResources(server, gateway, exposure);
+      registerPrompts(server, gateway, exposure);
+    },
+  };
+}
+
+type Registration = { config: Json; handler: PreparedTool['handler'] };
+
+function prepareTool(gateway: Gateway, tool: GatewayTool, context: Omit<PrepareContext, 'deps' | 'exposed'>): Registration {
+  const handler = recorded(
+    { ...context, exposed: tool.exposed },
+    tool.exposed,
+    () => ({ upstream: tool.upstream }),
+    async (args, ctx) => {
+      const token = ctx.mcpReq._meta?.progressToken;
+      const notify = ctx.mcpReq.notify;
+      const onprogress =
+        token !== undefined && notify
+          ? (progress: { progress: number; total?: number; message?: string }) =>
+              void notify({ method: 'notifications/progress', params: { progressToken: token, ...progress } }).catch(() => undefined)
+          : undefined;
+      const result = await gateway.call(tool, args, { signal: ctx.mcpReq.signal, ...(onprogress ? { onprogress } : {}) });
+      return scrubbed(result as CallToolResult, (text) => gateway.scrub(text), gateway.secretValues().length > 0);
+    },
+  );
+  return {
+    config: {
+      ...(tool.title === undefined ? {} : { title: tool.title }),
+      description: tool.description,
+      inputSchema: passThrough(tool.inputSchema),
+      ...(tool.outputSchema ? { outputSchema: passThrough(tool.outputSchema) } : {}),
+      annotations: tool.annotations,
+      ...(tool._meta ? { _meta: tool._meta } : {}),
+    },
+    handler,
+  };
+}
+
+/** An upstream's answer without the secrets the gateway resolved for it (its env echoed back, say). */
+function scrubbed(result: CallToolResult, scrub: (text: string) => string, any: boolean): CallToolResult {
+  if (!any) return result;
+  const json = JSON.stringify(result);
+  const clean = scrub(json);
+  return clean === json ? result : (JSON.parse(clean) as CallToolResult);
+}
+
+function registerResources(server: McpServer, gateway: Gateway, exposure: Exposure): void {
+  const read = (upstream: string) => (uri: URL) => gateway.use(upstream, (client: Client) => client.readResource({ uri: uri.href }));
+  for (const resource of exposure.resources) {
+    const { upstream, uri, name, ...metadata } = resource;
+    server.registerResource(name, uri, metadata, read(upstream) as never);
+  }
+  for (const template of exposure.resourceTemplates) {
+    const { upstream, uriTemplate, name, ...metadata } = template;
+    server.registerResource(name, new ResourceTemplate(uriTemplate, { list: undefined }), metadata, read(upstream) as never);
+  }
+}
+
+function registerPrompts(server: McpServer, gateway: Gateway, exposure: Exposure): void {
+  for (const prompt of exposure.prompts) {
+    const properties = Object.fromEntries(prompt.arguments.map((a) => [a.name, { type: 'string', ...(a.description ? { description: a.description } : {}) }]));
+    const required = prompt.arguments.filter((a) => a.required).map((a) => a.name);
+    const argsSchema = passThrough({ type: 'object', properties, ...(required.length ? { required } : {}) });
+    server.registerPrompt(
+      prompt.exposed,
+      { ...(prompt.title ? { title: prompt.title } : {}), ...(prompt.description ? { description: prompt.description } : {}), argsSchema },
+      ((args: Record<string, string>) =>
+        gateway.use(prompt.upstream, (client: Client) => client.getPrompt({ name: prompt.prompt, arguments: args }))) as never,
+    );
+  }
+}
