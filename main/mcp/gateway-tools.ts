@@ -75,12 +75,15 @@ function prepareTool(gateway: Gateway, tool: GatewayTool, context: Omit<PrepareC
     async (args, ctx) => {
       const token = ctx.mcpReq._meta?.progressToken;
       const notify = ctx.mcpReq.notify;
+      // Progress the upstream sent before its answer reaches the client before the answer.
+      const sent: Array<Promise<unknown>> = [];
       const onprogress =
         token !== undefined && notify
           ? (progress: { progress: number; total?: number; message?: string }) =>
-              void notify({ method: 'notifications/progress', params: { progressToken: token, ...progress } }).catch(() => undefined)
+              void sent.push(notify({ method: 'notifications/progress', params: { progressToken: token, ...progress } }).catch(() => undefined))
           : undefined;
       const result = await gateway.call(tool, args, { signal: ctx.mcpReq.signal, ...(onprogress ? { onprogress } : {}) });
+      await Promise.all(sent);
       return scrubbed(result as CallToolResult, (text) => gateway.scrub(text), gateway.secretValues().length > 0);
     },
   );
