@@ -32,6 +32,8 @@ export interface GatewayHome {
   appDir: string;
   env: NodeJS.ProcessEnv;
   write(input: ConfigInput): void;
+  /** Secret values as `chatgpt-mcp gateway set-secret` keeps them without a keyring. */
+  storeSecrets(values: Record<string, string>): void;
   remove(): void;
 }
 
@@ -40,14 +42,20 @@ export function gatewayHome(): GatewayHome {
   const data = path.join(home, 'data');
   fs.mkdirSync(data);
   const configFile = path.join(home, 'config.json');
-  const env = childEnv(home, { PATH: process.env.PATH ?? '/usr/bin:/bin' });
+  const appDir = path.join(home, '.config', 'chatgpt-mcp');
+  // No session bus: gateway secrets go to the owner-only file in the temp home, never a real keyring.
+  const env = childEnv(home, { PATH: process.env.PATH ?? '/usr/bin:/bin', DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent' });
   return {
     home,
     data,
     configFile,
-    appDir: path.join(home, '.config', 'chatgpt-mcp'),
+    appDir,
     env,
     write: (input) => void writeJson(configFile, { ...input, server: { auth: 'none', ...input.server } }),
+    storeSecrets: (values) => {
+      fs.mkdirSync(appDir, { recursive: true, mode: 0o700 });
+      fs.writeFileSync(path.join(appDir, 'gateway-secrets.json'), JSON.stringify(values), { mode: 0o600 });
+    },
     remove: () => removeDir(home),
   };
 }
