@@ -5,7 +5,7 @@ import { createInterface } from 'node:readline/promises';
 import { saveConfig } from '../config/save.js';
 import { configPathFor, type CliOverrides } from '../config/load.js';
 import { redactConfig } from '../config/redact.js';
-import type { Config, ConfigInput } from '../config/schema.js';
+import { prefixOf, type Config, type ConfigInput, type UpstreamConfig } from '../config/schema.js';
 import { existingBearerToken, generateToken } from '../config/token.js';
 import { configWarnings } from '../config/warnings.js';
 import { enabledTools, exposedName } from '../mcp/server.js';
@@ -52,8 +52,19 @@ function configCheck(cli: CliOverrides): number | Promise<number> {
         .map((t) => exposedName(t.name, config))
         .join(', ')}`,
     );
+    for (const entry of config.gateway.servers) say(`gateway: ${upstreamLine(entry)}`);
     return print(JSON.stringify(redactConfig(config), null, 2));
   });
+}
+
+/** One upstream as config check lists it: what runs, where, with what (secrets are references, never values). */
+function upstreamLine(entry: UpstreamConfig): string {
+  const tools = `${prefixOf(entry)}_*`;
+  if (!entry.enabled) return `${entry.name} (${tools}): disabled`;
+  if (entry.url !== undefined) return `${entry.name} (${tools}): ${entry.url}, ${entry.start}`;
+  const folders = entry.folders.map((f) => (typeof f === 'string' ? f : `${f.path}${f.readOnly ? ' (read-only)' : ''}`));
+  const sandbox = entry.sandbox ? `sandboxed, folders: ${folders.join(', ') || 'none'}, network ${entry.network ? 'on' : 'off'}` : 'NOT sandboxed (sandbox: false)';
+  return `${entry.name} (${tools}): ${[entry.command, ...entry.args].join(' ')}, ${entry.start}, ${sandbox}`;
 }
 
 /** What "serve --http" refuses before listening, with its own message: the server settings, then the token file it would read. */

@@ -33,6 +33,8 @@ export interface GatewayOptions {
   logger: Logger;
   /** Built-in tool names (both styles): no upstream tool may take one. */
   reserved: readonly string[];
+  /** false: nothing starts until asked (the CLI's `gateway test`). */
+  autostart?: boolean;
 }
 
 export interface UpstreamStatus extends ReturnType<Upstream['snapshot']> {
@@ -76,7 +78,7 @@ export class Gateway {
       });
       this.upstreams.set(entry.name, { upstream, policy, entry });
     }
-    this.ready = this.startUp();
+    this.ready = options.autostart === false ? Promise.resolve() : this.startUp();
   }
 
   /** What is exposed now (recomputed only when an upstream listed something new or the pins changed). */

@@ -126,7 +126,6 @@ export function createServerFactory(deps: ServerDeps): ServerFactory {
     ...otherPolicies(deps.config, deps.adapter.inspect, deps.answers),
   };
   const names = tools.map((t) => exposedName(t.name, deps.config));
-  const toolDeps: ToolDeps = { config: deps.config, adapter: deps.adapter, policy, enabledTools: names };
   const secrets = [deps.config.server.token ?? '', ...(deps.secrets ?? [])].filter(Boolean);
   const observe = deps.observer;
   const logger = scrubbingLogger(deps.logger, secrets);
@@ -134,13 +133,13 @@ export function createServerFactory(deps: ServerDeps): ServerFactory {
   const known = [...ALL_TOOLS, ...(deps.tools ?? [])].map((t) => t.name);
   const rename = toolNameRewriter(known, deps.config.server.toolNames);
   const ended = deps.onCallEnded;
+  const gateway = openGateway(deps, filesystem, [...known, ...known.map((n) => exposedAs(n, 'underscore'))], logger);
+  const upstreams = gateway && gatewayRegistrar(gateway, { logger, secrets, observe, ended, rename });
+  const toolDeps: ToolDeps = { config: deps.config, adapter: deps.adapter, policy, enabledTools: names, ...(gateway ? { upstreams: () => gateway.status() } : {}) };
   const prepared = tools.map((tool, i) => prepare(tool, { deps: toolDeps, logger, secrets, observe, ended, rename, exposed: names[i]! }));
   const serverInstructions = instructions(exposedName('system.info', deps.config));
   const granted = new Set(tools.map((t) => t.name));
   const calls = otherCalls(deps.tools ?? ALL_TOOLS, granted, deps.config);
-
-  const gateway = openGateway(deps, filesystem, [...known, ...known.map((n) => exposedAs(n, 'underscore'))], logger);
-  const upstreams = gateway && gatewayRegistrar(gateway, { logger, secrets, observe, ended, rename });
 
   const factory = async () => {
     if (gateway) await gateway.ready;

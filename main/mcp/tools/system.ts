@@ -14,21 +14,26 @@ const output = z.object({
   nodeVersion: z.string(),
   serverVersion: z.string(),
   capabilities: capabilitySchema,
+  /** The owner's other MCP servers behind the gateway (gateway.servers). */
+  upstreams: z.array(
+    z.object({ name: z.string(), prefix: z.string(), state: z.string(), tools: z.number(), held: z.number(), lastError: z.string().nullable() }),
+  ),
 });
 
 export const systemInfo = defineTool({
   name: 'system.info',
   title: 'System information',
   description:
-    'Basic facts about the computer (hostname, OS, architecture, uptime, working directory) and a summary of what this server is allowed to do: filesystem roots, allowed commands (and the sandbox they run in: where they may write, what they cannot see, network) and enabled tool families.',
+    "Basic facts about the computer (hostname, OS, architecture, uptime, working directory) and a summary of what this server is allowed to do: filesystem roots, allowed commands (and the sandbox they run in: where they may write, what they cannot see, network), enabled tool families, and the owner's other MCP servers reached through this one.",
   input: z.object({}),
   output,
   annotations: READ_ONLY,
   grant: GRANT.always,
-  async run(_args, { adapter, config, enabledTools, policy }) {
+  async run(_args, { adapter, config, enabledTools, policy, upstreams: gateway }) {
     const info = await adapter.system.systemInfo();
     const capabilities = capabilitySummary(config, enabledTools, policy.sandbox.describe());
-    const structured = { ...info, serverVersion: VERSION, capabilities };
+    const upstreams = (gateway?.() ?? []).map((u) => ({ name: u.name, prefix: u.prefix, state: u.state, tools: u.tools.length, held: u.held.length, lastError: u.lastError }));
+    const structured = { ...info, serverVersion: VERSION, capabilities, upstreams };
     const roots = capabilities.filesystem.roots.map((r) => (r.readOnly ? `${r.path} (read-only)` : r.path));
     const text = [
       `${info.hostname} (${info.platform} ${info.arch}, ${info.release}), up ${formatUptime(info.uptimeSeconds)}.`,
@@ -36,6 +41,7 @@ export const systemInfo = defineTool({
       `Commands: ${capabilities.shell.enabled ? capabilities.shell.allowedCommands.join(', ') || 'none' : 'none (shell off)'}.`,
       ...(capabilities.shell.enabled ? capabilities.shell.sandbox.notes : []),
       `Tools: ${capabilities.tools.join(', ')}.`,
+      ...(upstreams.length ? [`Other MCP servers (their tools are <prefix>_<tool>): ${upstreams.map((u) => `${u.name} (${u.prefix}_*, ${u.tools} tools, ${u.state})`).join(', ')}.`] : []),
     ].join('\n');
     return { structured, text };
   },
