@@ -42,69 +42,84 @@ const toolsSchema = z.strictObject({
 
 const folderSchema = z.union([absolutePath, z.strictObject({ path: absolutePath, readOnly: z.boolean().default(false) })]);
 
-export const upstreamSchema = z
-  .strictObject({
-    name: z.string().regex(UPSTREAM_NAME, 'expected 1 to 40 letters, digits, "_" or "-"'),
-    /** Its tools are exposed as <prefix>_<tool>; default: the name without "_" and "-". */
-    prefix: z.string().regex(PREFIX, 'expected a letter, then up to 23 letters, digits or "-"').optional(),
-    enabled: z.boolean().default(true),
-    /** "lazy": started by the first call to one of its tools; "at-start": with the server. */
-    start: z.enum(START_MODES).default('lazy'),
-    command: text.optional(),
-    args: z.array(z.string().refine((s) => !s.includes('\0'), 'must not contain NUL')).default([]),
-    cwd: absolutePath.optional(),
-    /** Its whole environment besides PATH, LANG, HOME and TMPDIR: nothing of the server's is passed on. */
-    env: z.record(z.string().regex(ENV_NAME, 'expected an environment variable name'), z.union([z.string(), secretRefSchema])).default({}),
-    /** A Streamable HTTP upstream (another machine's server) instead of a command. */
-    url: text.optional(),
-    bearerToken: secretRefSchema.optional(),
-    /** The folders its process sees (read-write unless readOnly); everything else of the owner's stays hidden. */
-    folders: z.array(folderSchema).default([]),
-    network: z.boolean().default(false),
-    /** It may reach the display (only with desktop.hostDisplayAccess too). */
-    display: z.boolean().default(false),
-    /** false runs it with the owner's full rights (where no sandbox exists, it does not start without this). */
-    sandbox: z.boolean().default(true),
-    tools: toolsSchema.default(() => toolsSchema.parse({})),
-    /** Stopped after this long without a call (0: never). */
-    idleStopMs: z
-      .number()
-      .int()
-      .min(0)
-      .max(24 * 3600_000)
-      .default(600_000),
-    startupTimeoutMs: z.number().int().min(1000).max(300_000).default(30_000),
-    callTimeoutMs: z.number().int().min(1000).max(3600_000).default(120_000),
-    /** Upstreams sharing a group take calls one at a time (a browser, a single-user database). */
-    serialGroup: text.optional(),
-  })
-  .superRefine((entry, ctx) => {
-    if ((entry.command === undefined) === (entry.url === undefined)) {
-      ctx.addIssue({ code: 'custom', path: [], message: 'needs either "command" (a program to run) or "url" (a Streamable HTTP server), not both' });
+const upstreamShape = {
+  name: z.string().regex(UPSTREAM_NAME, 'expected 1 to 40 letters, digits, "_" or "-"'),
+  /** Its tools are exposed as <prefix>_<tool>; default: the name without "_" and "-". */
+  prefix: z.string().regex(PREFIX, 'expected a letter, then up to 23 letters, digits or "-"').optional(),
+  enabled: z.boolean().default(true),
+  /** "lazy": started by the first call to one of its tools; "at-start": with the server. */
+  start: z.enum(START_MODES).default('lazy'),
+  command: text.optional(),
+  args: z.array(z.string().refine((s) => !s.includes('\0'), 'must not contain NUL')).default([]),
+  cwd: absolutePath.optional(),
+  /** Its whole environment besides PATH, LANG, HOME and TMPDIR: nothing of the server's is passed on. */
+  env: z.record(z.string().regex(ENV_NAME, 'expected an environment variable name'), z.union([z.string(), secretRefSchema])).default({}),
+  /** A Streamable HTTP upstream (another machine's server) instead of a command. */
+  url: text.optional(),
+  bearerToken: secretRefSchema.optional(),
+  /** The folders its process sees (read-write unless readOnly); everything else of the owner's stays hidden. */
+  folders: z.array(folderSchema).default([]),
+  network: z.boolean().default(false),
+  /** It may reach the display (only with desktop.hostDisplayAccess too). */
+  display: z.boolean().default(false),
+  /** false runs it with the owner's full rights (where no sandbox exists, it does not start without this). */
+  sandbox: z.boolean().default(true),
+  tools: toolsSchema.default(() => toolsSchema.parse({})),
+  /** Stopped after this long without a call (0: never). */
+  idleStopMs: z
+    .number()
+    .int()
+    .min(0)
+    .max(24 * 3600_000)
+    .default(600_000),
+  startupTimeoutMs: z.number().int().min(1000).max(300_000).default(30_000),
+  callTimeoutMs: z.number().int().min(1000).max(3600_000).default(120_000),
+  /** Upstreams sharing a group take calls one at a time (a browser, a single-user database). */
+  serialGroup: text.optional(),
+};
+const UPSTREAM_KEYS = new Set(Object.keys(upstreamShape));
+
+// Loose, so an unknown key is reported here with the entry's name (a strict object would say only its index).
+export const upstreamSchema = z.looseObject(upstreamShape).superRefine((entry, ctx) => {
+  for (const key of Object.keys(entry)) {
+    if (!UPSTREAM_KEYS.has(key)) {
+      ctx.addIssue({ code: 'custom', path: [key], message: `unknown key in the entry "${entry.name}"; its keys are: ${[...UPSTREAM_KEYS].join(', ')}` });
     }
-    if (entry.url !== undefined) {
-      const problem = upstreamUrlProblem(entry.url);
-      if (problem) ctx.addIssue({ code: 'custom', path: ['url'], message: problem });
-      for (const key of ['args', 'cwd', 'env', 'folders'] as const) {
-        const value = entry[key];
-        if (value !== undefined && (Array.isArray(value) ? value.length > 0 : typeof value === 'string' || Object.keys(value).length > 0)) {
-          ctx.addIssue({ code: 'custom', path: [key], message: 'is for a command; an HTTP upstream (url) runs elsewhere' });
-        }
-      }
-    } else if (entry.bearerToken !== undefined) {
-      ctx.addIssue({ code: 'custom', path: ['bearerToken'], message: 'is for an HTTP upstream (url); a command gets its secrets through env' });
-    }
-    for (const [name, value] of Object.entries(entry.env)) {
-      if (typeof value === 'string' && inlineSecret(name, value)) {
-        ctx.addIssue({ code: 'custom', path: ['env', name], message: inlineSecretMessage(entry.name, name) });
-      }
-    }
-    entry.args.forEach((arg, i) => {
-      if (looksLikeToken(arg) || /^--?(?:api[-_]?key|token|password|secret)=./i.test(arg)) {
-        ctx.addIssue({ code: 'custom', path: ['args', i], message: `looks like a secret written inline; pass it through env as a reference instead (${refHint(entry.name, 'TOKEN')})` });
-      }
+  }
+  if ((entry.command === undefined) === (entry.url === undefined)) {
+    ctx.addIssue({
+      code: 'custom',
+      path: [],
+      message: `the entry "${entry.name}" needs either "command" (a program to run) or "url" (a Streamable HTTP server), not both`,
     });
+  }
+  if (entry.url !== undefined) {
+    const problem = upstreamUrlProblem(entry.url);
+    if (problem) ctx.addIssue({ code: 'custom', path: ['url'], message: problem });
+    for (const key of ['args', 'cwd', 'env', 'folders'] as const) {
+      const value = entry[key];
+      if (value !== undefined && (Array.isArray(value) ? value.length > 0 : typeof value === 'string' || Object.keys(value).length > 0)) {
+        ctx.addIssue({ code: 'custom', path: [key], message: 'is for a command; an HTTP upstream (url) runs elsewhere' });
+      }
+    }
+  } else if (entry.bearerToken !== undefined) {
+    ctx.addIssue({ code: 'custom', path: ['bearerToken'], message: 'is for an HTTP upstream (url); a command gets its secrets through env' });
+  }
+  for (const [name, value] of Object.entries(entry.env)) {
+    if (typeof value === 'string' && inlineSecret(name, value)) {
+      ctx.addIssue({ code: 'custom', path: ['env', name], message: inlineSecretMessage(entry.name, name) });
+    }
+  }
+  entry.args.forEach((arg, i) => {
+    if (looksLikeToken(arg) || /^--?(?:api[-_]?key|token|password|secret)=./i.test(arg)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['args', i],
+        message: `looks like a secret written inline; pass it through env as a reference instead (${refHint(entry.name, 'TOKEN')})`,
+      });
+    }
   });
+});
 
 export const gatewaySchema = z
   .strictObject({
@@ -115,7 +130,8 @@ export const gatewaySchema = z
     const prefixes = new Map<string, number>();
     gateway.servers.forEach((entry, i) => {
       const name = entry.name.toLowerCase();
-      if (names.has(name)) ctx.addIssue({ code: 'custom', path: ['servers', i, 'name'], message: `"${entry.name}" is already the name of servers[${names.get(name)}]` });
+      if (names.has(name))
+        ctx.addIssue({ code: 'custom', path: ['servers', i, 'name'], message: `"${entry.name}" is already the name of servers[${names.get(name)}]` });
       else names.set(name, i);
       const prefix = prefixOf(entry).toLowerCase();
       if (prefixes.has(prefix)) {
