@@ -120,6 +120,8 @@ export class UpstreamPolicy {
    * are taken from its working folder (its first folder without one), as the upstream would.
    */
   async checkPaths(tool: string, names: readonly string[], args: Record<string, unknown>, readOnly: boolean): Promise<void> {
+    // An HTTP upstream's paths name another machine's files: that machine's server decides.
+    if (this.entry.url !== undefined) return;
     const operation = `${this.entry.name}.${tool}`;
     const base = this.entry.cwd ?? firstFolder(this.entry);
     for (const name of names) {
