@@ -122,9 +122,8 @@ export class Gateway {
     const slot = this.slot(tool.upstream);
     await slot.policy.checkPaths(tool.tool, tool.pathArguments, args, tool.annotations.readOnlyHint === true);
     await slot.upstream.connect();
-    const pins = this.options.pins.pins(tool.upstream);
     const hash = this.live.get(tool.upstream)?.get(tool.tool);
-    if (hash === undefined || pins?.tools[tool.tool]?.hash !== hash) {
+    if (hash === undefined || this.options.pins.acceptedHash(tool.upstream, tool.tool) !== hash) {
       throw adapterError(
         'PRECONDITION_FAILED',
         'gateway.call',

@@ -18,6 +18,8 @@ import path from 'node:path';
 import { writeFileAtomic } from '../config/atomic-file.js';
 
 export const PINS_FILE = 'gateway-pins.json';
+/** How stale the pins another process wrote may be when read here. */
+const REFRESH_MS = 200;
 
 /** What is pinned of a tool: everything a model reads of it or sends to it. */
 export interface ToolDefinition {
@@ -95,6 +97,7 @@ export class PinStore {
   private data: PinFile = { version: 1, servers: {} };
   /** Which version of the file is loaded: every atomic write makes a new inode. */
   private loaded = '';
+  private checkedAt = -Infinity;
 
   constructor(readonly file: string) {}
 
@@ -102,6 +105,12 @@ export class PinStore {
   stamp(): string {
     this.refresh();
     return this.loaded;
+  }
+
+  /** The accepted hash of one tool (no copy: asked on every call). */
+  acceptedHash(upstream: string, tool: string): string | undefined {
+    this.refresh();
+    return this.data.servers[upstream]?.tools[tool]?.hash;
   }
 
   /** The pins of one upstream (a copy), reading the file again when it changed. */
@@ -184,6 +193,10 @@ export class PinStore {
   }
 
   private refresh(): void {
+    // Asked on every call: another process's accept is seen within REFRESH_MS, without a stat per call.
+    const now = Date.now();
+    if (now - this.checkedAt < REFRESH_MS) return;
+    this.checkedAt = now;
     let stat: fs.Stats;
     try {
       stat = fs.statSync(this.file);

@@ -17,6 +17,7 @@ import type { Client } from '@modelcontextprotocol/client';
 import type { Exposure, GatewayTool } from '../gateway/catalog.js';
 import type { Gateway } from '../gateway/gateway.js';
 import { recorded, type PrepareContext, type PreparedTool } from './server.js';
+import type { DirectTool } from './stdio-wire.js';
 
 type Json = Record<string, unknown>;
 
@@ -37,14 +38,37 @@ export interface GatewayRegistrar {
   /** The capabilities to declare beside tools (resources, prompts) when an upstream has them. */
   capabilities(): ServerCapabilities;
   register(server: McpServer): void;
+  /** A gateway tool as the stdio wire's shortcut runs it (stdio-wire.ts), by exposed name. */
+  direct(name: string): DirectTool | undefined;
+}
+
+/** The built-in tools for the stdio wire's shortcut, and the gateway's as they are at each call. */
+export class WithGatewayTools extends Map<string, DirectTool> {
+  constructor(
+    builtIn: Iterable<readonly [string, DirectTool]>,
+    private readonly gateway: GatewayRegistrar,
+  ) {
+    super(builtIn);
+  }
+
+  override get(name: string): DirectTool | undefined {
+    return super.get(name) ?? this.gateway.direct(name);
+  }
 }
 
 export function gatewayRegistrar(gateway: Gateway, context: Omit<PrepareContext, 'deps' | 'exposed'>): GatewayRegistrar {
-  let cache: { exposure: Exposure; tools: Array<{ name: string; prepared: Registration }> } | null = null;
+  let cache: { exposure: Exposure; tools: Array<{ name: string; prepared: Registration }>; direct: Map<string, DirectTool> } | null = null;
   const prepared = () => {
     const exposure = gateway.exposed();
     if (cache?.exposure !== exposure) {
-      cache = { exposure, tools: exposure.tools.map((tool) => ({ name: tool.exposed, prepared: prepareTool(gateway, tool, context) })) };
+      const tools = exposure.tools.map((tool) => ({ name: tool.exposed, prepared: prepareTool(gateway, tool, context) }));
+      const direct = new Map(
+        tools.map(({ name, prepared: { config, handler } }) => [
+          name,
+          { input: config.inputSchema as StandardSchemaWithJSON, ...(config.outputSchema ? { output: config.outputSchema as StandardSchemaWithJSON } : {}), handler },
+        ]),
+      );
+      cache = { exposure, tools, direct };
     }
     return cache;
   };
@@ -56,6 +80,7 @@ export function gatewayRegistrar(gateway: Gateway, context: Omit<PrepareContext,
         ...(exposure.prompts.length > 0 ? { prompts: {} } : {}),
       };
     },
+    direct: (name) => prepared().direct.get(name),
     register(server) {
       const { exposure, tools } = prepared();
       for (const { name, prepared: tool } of tools) server.registerTool(name, tool.config as never, tool.handler as never);

@@ -26,7 +26,7 @@ import { toolInputSchema, toolOutputSchema } from './tool-schema.js';
 import type { Policies, ToolDefinition, ToolDeps } from './tool.js';
 import { mapToolError } from './tool-errors.js';
 import { exposedAs, exposedName, toolNameRewriter, type ToolNameRewriter } from './tool-names.js';
-import { gatewayRegistrar } from './gateway-tools.js';
+import { gatewayRegistrar, WithGatewayTools } from './gateway-tools.js';
 import { Gateway } from '../gateway/gateway.js';
 import { PinStore, pinsPath } from '../gateway/pin-store.js';
 import { gatewaySecrets } from '../gateway/secrets.js';
@@ -152,9 +152,8 @@ export function createServerFactory(deps: ServerDeps): ServerFactory {
     answerUngranted(server, calls);
     return server;
   };
-  const directTools: DirectTools = new Map(
-    prepared.map(({ config, handler }, i) => [names[i]!, { input: config.inputSchema, output: config.outputSchema, handler }]),
-  );
+  const builtIn = prepared.map(({ config, handler }, i) => [names[i]!, { input: config.inputSchema, output: config.outputSchema, handler }] as const);
+  const directTools: DirectTools = upstreams ? new WithGatewayTools(builtIn, upstreams) : new Map(builtIn);
   return Object.assign(factory, { policies: policy, directTools, gateway });
 }
 
