@@ -6,13 +6,13 @@
  * changed in each held tool and accepts it (a running server exposes it from its next listing);
  * `set-secret` stores a value entries refer to as {"secret": NAME}, read from stdin.
  */
-import { createTwoFilesPatch } from 'diff';
 import { createLocalAdapter } from '../../adapter/local-computer-adapter.js';
 import type { CliOverrides } from '../config/load.js';
 import { prefixOf, SECRET_REF, type Config, type UpstreamConfig } from '../config/schema.js';
 import { Gateway } from '../gateway/gateway.js';
-import { PinStore, pinsPath, type HeldTool, type UpstreamPins } from '../gateway/pin-store.js';
+import { PinStore, pinsPath, type UpstreamPins } from '../gateway/pin-store.js';
 import { gatewaySecrets } from '../gateway/secrets.js';
+import { toolDifference } from '../gateway/tool-diff.js';
 import { protectedPaths, stateDir } from '../host/places.js';
 import { createLogger } from '../log.js';
 import { exposedAs } from '../mcp/tool-names.js';
@@ -111,15 +111,9 @@ async function accept(config: Readonly<Config>, name: string, tool: string | und
     say(`${name} has no held tools${tool ? ` named ${tool}` : ''} ("chatgpt-mcp gateway test ${name}" starts it and compares its tools with the accepted ones)`);
     return print('[]');
   }
-  for (const held of accepted) process.stdout.write(difference(held, before?.tools[held.name]?.definition));
+  for (const held of accepted) process.stdout.write(toolDifference(held.name, before?.tools[held.name]?.definition, held.definition));
   say(`accepted ${accepted.map((h) => h.name).join(', ')}; a running server exposes ${accepted.length === 1 ? 'it' : 'them'} from its next listing`);
   return EXIT.ok;
-}
-
-/** The held tool against what was accepted before, as a unified diff of their definitions. */
-export function difference(held: HeldTool & { name: string }, accepted: unknown): string {
-  const show = (value: unknown) => (value === undefined ? '' : JSON.stringify(value, null, 2) + '\n');
-  return createTwoFilesPatch(`${held.name} (accepted)`, `${held.name} (now)`, show(accepted), show(held.definition), undefined, undefined, { context: 3 });
 }
 
 async function setSecret(name: string): Promise<number> {

@@ -22,6 +22,8 @@ export class PeerTransport implements Transport {
   private pending: Buffer[] = [];
   private pendingBytes = 0;
   private junk = 0;
+  /** Messages waiting while a notification's handler runs (see deliver). */
+  private queue: JSONRPCMessage[] | null = null;
   private closed = false;
   private readonly stderrLines: string[] = [];
   private stderrPartial = '';
@@ -89,7 +91,28 @@ export class PeerTransport implements Transport {
       if (++this.junk > MAX_JUNK_LINES) this.fail(`it wrote more than ${MAX_JUNK_LINES} lines to stdout that are not MCP messages`);
       return;
     }
-    this.onmessage?.(value as JSONRPCMessage);
+    this.deliver(value as JSONRPCMessage);
+  }
+
+  /**
+   * In order, and after a notification one microtask later: the SDK runs notification handlers
+   * in a microtask but settles a response at once, so the last progress report of a call
+   * arriving with its answer would find its handler already gone.
+   */
+  private deliver(message: JSONRPCMessage): void {
+    if (this.queue) {
+      this.queue.push(message);
+      return;
+    }
+    const isNotification = !('id' in message);
+    this.onmessage?.(message);
+    if (!isNotification) return;
+    this.queue = [];
+    void Promise.resolve().then(() => {
+      const waiting = this.queue ?? [];
+      this.queue = null;
+      for (const next of waiting) if (!this.closed) this.deliver(next);
+    });
   }
 
   private keepStderr(chunk: Uint8Array): void {

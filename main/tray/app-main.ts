@@ -25,6 +25,8 @@ import { PUSH } from './ipc-channels.js';
 import { loginItem } from './login-item.js';
 import type { MenuAction } from './menu-model.js';
 import { ProcessPanel } from './process-panel.js';
+import { GatewayPanel } from './gateway-panel.js';
+import type { Gateway } from '../gateway/gateway.js';
 import { isRestartPending } from './restart-pending.js';
 import type { ProcessPolicy } from '../policy/process.js';
 import { sectionForField } from './sections.js';
@@ -84,15 +86,28 @@ export async function runApp({ mainDir, env = process.env, log = createLogger('i
   let bearerToken: string | null = null;
   /** The running server's process policy: the process panel decides with the same object. */
   let processPolicy: ProcessPolicy | null = null;
+  let gateway: Gateway | null = null;
   const login = loginItem(app, platform, env);
   const refreshTray = () => {
     const { wanted, status: tunnelStatus } = tunnel.snapshot;
-    tray?.render({ status: lifecycle.status, hasToken: Boolean(bearerToken), openAtLogin: login.get(), tunnel: { wanted, status: tunnelStatus } }, pulse.busy);
+    const upstreams = gatewayPanel.summary();
+    tray?.render(
+      { status: lifecycle.status, hasToken: Boolean(bearerToken), openAtLogin: login.get(), tunnel: { wanted, status: tunnelStatus }, gateway: upstreams },
+      pulse.busy,
+    );
   };
 
   // The runtime key: safeStorage first, then the headless keyring, then the owner-only file (found, never written, when a keyring exists).
   const place = { platform, env, home: os.homedir() };
   const appDir = appConfigDir(place);
+  const running = () => (lifecycle.status.state === 'running' ? gateway : null);
+  const gatewayPanel = new GatewayPanel(appDir, running, () => {
+    try {
+      return loadConfig({ env }).config.gateway;
+    } catch {
+      return null;
+    }
+  });
   let stores: Promise<SecretStore[]> | null = null;
   const keyStores = () =>
     (stores ??= (async () => {
@@ -146,6 +161,7 @@ export async function runApp({ mainDir, env = process.env, log = createLogger('i
       // The config's token, else the token file the headless server uses too (created if missing).
       bearerToken = opened.token;
       processPolicy = opened.policies.process;
+      gateway = opened.gateway;
       return { url: opened.url!, close: () => opened.close() };
     },
     toolCount: (config) => enabledTools(config).length,
@@ -223,6 +239,8 @@ export async function runApp({ mainDir, env = process.env, log = createLogger('i
         return void tunnel.disconnect();
       case 'open-chatgpt':
         return settings.open({ section: 'chatgpt' });
+      case 'open-gateway':
+        return settings.open({ section: 'gateway' });
       case 'toggle-login':
         login.set(!login.get());
         return void refreshTray();
@@ -304,6 +322,12 @@ export async function runApp({ mainDir, env = process.env, log = createLogger('i
       },
       'tunnel:download': () => tunnel.download(),
       'tunnel:open-link': (link) => shell.openExternal(LINKS[link]),
+      'gateway:status': () => gatewayPanel.snapshot(),
+      'gateway:accept': async (name: string, tool?: string) => {
+        const result = await gatewayPanel.accept(name, tool);
+        refreshTray();
+        return result;
+      },
     },
     send: {
       'window:set-dirty': (dirty) => settings.setDirty(dirty),

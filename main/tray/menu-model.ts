@@ -20,6 +20,7 @@ export const MENU_ACTIONS = [
   'connect-chatgpt',
   'disconnect-chatgpt',
   'open-chatgpt',
+  'open-gateway',
 ] as const;
 export type MenuAction = (typeof MENU_ACTIONS)[number];
 
@@ -36,9 +37,11 @@ export interface MenuFacts {
   openAtLogin: boolean | null;
   /** The ChatGPT connection, when the app offers one. */
   tunnel?: { wanted: boolean; status: Pick<TunnelStatus, 'state' | 'reason'> } | undefined;
+  /** The running server's other MCP servers (gateway.servers), when it has any. */
+  gateway?: { servers: number; running: number; held: number } | null;
 }
 
-export function buildMenuModel({ status, hasToken, openAtLogin, tunnel }: MenuFacts): MenuItemModel[] {
+export function buildMenuModel({ status, hasToken, openAtLogin, tunnel, gateway }: MenuFacts): MenuItemModel[] {
   const url = status.state === 'running' || status.state === 'paused' ? status.url : null;
   const busy = status.state === 'starting';
   const items: MenuItemModel[] = [
@@ -55,6 +58,14 @@ export function buildMenuModel({ status, hasToken, openAtLogin, tunnel }: MenuFa
         ? { type: 'normal', label: 'Disconnect ChatGPT', enabled: true, action: 'disconnect-chatgpt' }
         : { type: 'normal', label: 'Connect ChatGPT', enabled: status.state === 'running', action: 'connect-chatgpt' },
       { type: 'normal', label: 'ChatGPT setup…', enabled: true, action: 'open-chatgpt' },
+    );
+  }
+  if (gateway) {
+    const held = gateway.held > 0 ? `, ${gateway.held} changed tool${gateway.held === 1 ? '' : 's'} held` : '';
+    items.push(
+      { type: 'separator' },
+      { type: 'normal', label: `Other MCP servers: ${gateway.running} of ${gateway.servers} running${held}`, enabled: false },
+      { type: 'normal', label: gateway.held > 0 ? 'Review held tools…' : 'Other MCP servers…', enabled: true, action: 'open-gateway' },
     );
   }
   items.push(

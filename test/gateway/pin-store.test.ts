@@ -56,6 +56,8 @@ describe('PinStore', () => {
     await server.review('up', [tool('a')]);
     await server.review('up', [tool('a', 'changed')]);
     await new PinStore(file).accept('up');
+    // Read again within the store's refresh interval (200 ms), not on every call.
+    await new Promise((resolve) => setTimeout(resolve, 250));
     expect(server.pins('up')!.held).toEqual({});
     fs.chmodSync(file, 0o644);
     expect(() => new PinStore(file).pins('up')).toThrow(/can be read or written by other users; run "chmod 600/);

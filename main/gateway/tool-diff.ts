@@ -1,0 +1,7 @@
+/** What changed in a held tool, for the owner: its accepted and its current definition as a unified diff. */
+import { createTwoFilesPatch } from 'diff';
+
+export function toolDifference(name: string, accepted: unknown, now: unknown): string {
+  const show = (value: unknown) => (value === undefined ? '' : JSON.stringify(value, null, 2) + '\n');
+  return createTwoFilesPatch(`${name} (accepted)`, `${name} (now)`, show(accepted), show(now), undefined, undefined, { context: 3 });
+}
