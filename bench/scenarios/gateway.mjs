@@ -51,7 +51,15 @@ export async function gatewayScenario({ ours: oursModule, timing, wanted, progre
         await direct.call('noop', {});
         if (wanted(IDS.memory)) {
           await settle();
-          rows.push(memoryRow({ id: IDS.memory, baselineName: 'the upstream directly', ours: upstreamTree(UPSTREAM, direct.pid), baseline: residentMiB(direct.pid), goal: NO_GOAL }));
+          rows.push(
+            memoryRow({
+              id: IDS.memory,
+              baselineName: 'the upstream directly',
+              ours: upstreamTree(UPSTREAM, direct.pid),
+              baseline: residentMiB(direct.pid),
+              goal: NO_GOAL,
+            }),
+          );
         }
         for (const [id, tool, goal] of [
           [IDS.call, 'noop', GATEWAY_OVERHEAD],
@@ -64,7 +72,17 @@ export async function gatewayScenario({ ours: oursModule, timing, wanted, progre
             baseline: sequentialRunner(direct, tool, {}, MAX_CALLS_PER_ROUND),
             ...timing,
           });
-          rows.push({ id, tool, transport: 'stdio', protocol: '2025-11-25 (v1 client)', concurrency: 1, baselineName: 'the upstream directly', cpuIncludesChildren: true, goal, ...figures });
+          rows.push({
+            id,
+            tool,
+            transport: 'stdio',
+            protocol: '2025-11-25 (v1 client)',
+            concurrency: 1,
+            baselineName: 'the upstream directly',
+            cpuIncludesChildren: true,
+            goal,
+            ...figures,
+          });
         }
       } finally {
         await Promise.all([ours.close(), direct.close()]).catch(() => {});

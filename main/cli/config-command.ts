@@ -63,7 +63,9 @@ function upstreamLine(entry: UpstreamConfig): string {
   if (!entry.enabled) return `${entry.name} (${tools}): disabled`;
   if (entry.url !== undefined) return `${entry.name} (${tools}): ${entry.url}, ${entry.start}`;
   const folders = entry.folders.map((f) => (typeof f === 'string' ? f : `${f.path}${f.readOnly ? ' (read-only)' : ''}`));
-  const sandbox = entry.sandbox ? `sandboxed, folders: ${folders.join(', ') || 'none'}, network ${entry.network ? 'on' : 'off'}` : 'NOT sandboxed (sandbox: false)';
+  const sandbox = entry.sandbox
+    ? `sandboxed, folders: ${folders.join(', ') || 'none'}, network ${entry.network ? 'on' : 'off'}`
+    : 'NOT sandboxed (sandbox: false)';
   return `${entry.name} (${tools}): ${[entry.command, ...entry.args].join(' ')}, ${entry.start}, ${sandbox}`;
 }
 

@@ -49,7 +49,9 @@ function list(config: Readonly<Config>): number {
   const pins = new PinStore(pinsPath(stateDir()));
   const rows = servers.map((entry) => describe(entry, pins.pins(entry.name)));
   for (const row of rows) {
-    say(`${row.name} (${row.prefix}_*): ${row.enabled ? row.start : 'disabled'}, ${row.transport}, ${row.tools.length} tools accepted${row.held.length ? `, ${row.held.length} held` : ''}`);
+    say(
+      `${row.name} (${row.prefix}_*): ${row.enabled ? row.start : 'disabled'}, ${row.transport}, ${row.tools.length} tools accepted${row.held.length ? `, ${row.held.length} held` : ''}`,
+    );
     for (const held of row.held) say(`  held: ${held.name} (${held.reason}); "chatgpt-mcp gateway accept ${row.name}" shows the change and accepts it`);
   }
   return print(JSON.stringify(rows, null, 2));
@@ -108,7 +110,9 @@ async function accept(config: Readonly<Config>, name: string, tool: string | und
   const before = pins.pins(name);
   const accepted = await pins.accept(name, tool);
   if (accepted.length === 0) {
-    say(`${name} has no held tools${tool ? ` named ${tool}` : ''} ("chatgpt-mcp gateway test ${name}" starts it and compares its tools with the accepted ones)`);
+    say(
+      `${name} has no held tools${tool ? ` named ${tool}` : ''} ("chatgpt-mcp gateway test ${name}" starts it and compares its tools with the accepted ones)`,
+    );
     return print('[]');
   }
   for (const held of accepted) process.stdout.write(toolDifference(held.name, before?.tools[held.name]?.definition, held.definition));
@@ -119,7 +123,9 @@ async function accept(config: Readonly<Config>, name: string, tool: string | und
 async function setSecret(name: string): Promise<number> {
   const chunks: Buffer[] = [];
   for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-  const value = Buffer.concat(chunks).toString('utf8').replace(/\r?\n$/, '');
+  const value = Buffer.concat(chunks)
+    .toString('utf8')
+    .replace(/\r?\n$/, '');
   const store = await gatewaySecrets(stateDir());
   try {
     await store.set(name, value);

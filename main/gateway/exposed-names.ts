@@ -14,7 +14,9 @@ export type Naming = { exposed: string } | { refused: string };
 export function exposedToolName(prefix: string, upstream: string, tool: string, taken: ReadonlyMap<string, string>): Naming {
   const exposed = `${prefix}_${tool.replace(/[^A-Za-z0-9_-]/g, '_')}`;
   if (!PORTABLE.test(exposed)) {
-    return { refused: `${upstream}: the tool "${tool}" would be exposed as "${exposed}", longer than ${MAX_NAME} characters; exclude it or choose a shorter prefix` };
+    return {
+      refused: `${upstream}: the tool "${tool}" would be exposed as "${exposed}", longer than ${MAX_NAME} characters; exclude it or choose a shorter prefix`,
+    };
   }
   const owner = taken.get(exposed);
   if (owner !== undefined) {

@@ -219,7 +219,11 @@ export class Gateway {
     const read = async (name: string) => {
       const value = await store!.get(name);
       if (value === null) {
-        throw adapterError('NOT_FOUND', 'gateway.start', `${entry.name}: the secret "${name}" is not stored; store it with "chatgpt-mcp gateway set-secret ${name}"`);
+        throw adapterError(
+          'NOT_FOUND',
+          'gateway.start',
+          `${entry.name}: the secret "${name}" is not stored; store it with "chatgpt-mcp gateway set-secret ${name}"`,
+        );
       }
       this.known.add(value);
       return value;

@@ -10,10 +10,6 @@ const BEARER = /\b(Bearer|Basic)\s+[A-Za-z0-9._~+/=-]{8,}/gi;
 const URL_CREDENTIALS = /(\w+:\/\/)[^/\s:@]+:[^/\s@]+@/g;
 
 export function redactLine(line: string): string {
-  const words = line
-    .replace(URL_CREDENTIALS, '$1<redacted>@')
-    .replace(BEARER, '$1 <redacted>')
-    .replace(ASSIGNED, '$1$2<redacted>')
-    .split(/(\s+)/);
+  const words = line.replace(URL_CREDENTIALS, '$1<redacted>@').replace(BEARER, '$1 <redacted>').replace(ASSIGNED, '$1$2<redacted>').split(/(\s+)/);
   return words.map((word) => (looksLikeToken(word) ? '<redacted>' : word)).join('');
 }

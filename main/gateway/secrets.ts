@@ -60,7 +60,8 @@ function fileSecrets(file: string): GatewaySecrets {
     } catch {
       return {};
     }
-    if (process.platform !== 'win32' && (stat.mode & 0o077) !== 0) throw new Error(`the secrets file ${file} can be read by other users; run "chmod 600 ${file}"`);
+    if (process.platform !== 'win32' && (stat.mode & 0o077) !== 0)
+      throw new Error(`the secrets file ${file} can be read by other users; run "chmod 600 ${file}"`);
     return JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, string>;
   };
   return {

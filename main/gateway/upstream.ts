@@ -71,7 +71,9 @@ const CALL_RESULT = {
       const result = value as { content?: unknown } | null;
       const blocks = result && typeof result === 'object' ? (result.content ?? []) : null;
       const ok = Array.isArray(blocks) && blocks.every((b) => b && typeof b === 'object' && typeof (b as { type?: unknown }).type === 'string');
-      return ok ? { value: { ...result, content: blocks } as CallToolResult } : { issues: [{ message: 'not a tool result: content must be a list of content blocks' }] };
+      return ok
+        ? { value: { ...result, content: blocks } as CallToolResult }
+        : { issues: [{ message: 'not a tool result: content must be a list of content blocks' }] };
     },
   },
 } as StandardSchemaV1<unknown, CallToolResult>;
@@ -151,15 +153,19 @@ export class Upstream {
     }
   }
 
-  callTool(tool: string, args: Record<string, unknown>, options: { signal: AbortSignal; onprogress?: (p: { progress: number; total?: number; message?: string }) => void }): Promise<CallToolResult> {
+  callTool(
+    tool: string,
+    args: Record<string, unknown>,
+    options: { signal: AbortSignal; onprogress?: (p: { progress: number; total?: number; message?: string }) => void },
+  ): Promise<CallToolResult> {
     this.calls++;
     const { callTimeoutMs } = this.deps.entry;
     return this.use((client) =>
-      client.request(
-        { method: 'tools/call', params: { name: tool, arguments: args } },
-        CALL_RESULT,
-        { signal: options.signal, timeout: callTimeoutMs, ...(options.onprogress ? { onprogress: options.onprogress, resetTimeoutOnProgress: false } : {}) },
-      ),
+      client.request({ method: 'tools/call', params: { name: tool, arguments: args } }, CALL_RESULT, {
+        signal: options.signal,
+        timeout: callTimeoutMs,
+        ...(options.onprogress ? { onprogress: options.onprogress, resetTimeoutOnProgress: false } : {}),
+      }),
     ).catch((error: unknown) => {
       this.failures++;
       throw error;
@@ -275,7 +281,11 @@ export class Upstream {
     }
     const text = error instanceof Error ? error.message : String(error);
     const what = phase === 'start' ? `${this.name} could not start` : `${this.name} failed`;
-    return adapterError('OS_ERROR', phase === 'start' ? 'gateway.start' : op, this.withStderr(`${what}: ${this.deps.scrub(redactLine(text.split('\n')[0]!.slice(0, 300)))}`));
+    return adapterError(
+      'OS_ERROR',
+      phase === 'start' ? 'gateway.start' : op,
+      this.withStderr(`${what}: ${this.deps.scrub(redactLine(text.split('\n')[0]!.slice(0, 300)))}`),
+    );
   }
 
   private withStderr(message: string): string {

@@ -6,13 +6,7 @@
  * progress and cancellation pass through. Resources, resource templates and prompts of the
  * upstreams are served too, and their capabilities declared, only when an upstream has them.
  */
-import {
-  ResourceTemplate,
-  type CallToolResult,
-  type McpServer,
-  type ServerCapabilities,
-  type StandardSchemaWithJSON,
-} from '@modelcontextprotocol/server';
+import { ResourceTemplate, type CallToolResult, type McpServer, type ServerCapabilities, type StandardSchemaWithJSON } from '@modelcontextprotocol/server';
 import type { Client } from '@modelcontextprotocol/client';
 import type { Exposure, GatewayTool } from '../gateway/catalog.js';
 import type { Gateway } from '../gateway/gateway.js';
@@ -65,7 +59,11 @@ export function gatewayRegistrar(gateway: Gateway, context: Omit<PrepareContext,
       const direct = new Map(
         tools.map(({ name, prepared: { config, handler } }) => [
           name,
-          { input: config.inputSchema as StandardSchemaWithJSON, ...(config.outputSchema ? { output: config.outputSchema as StandardSchemaWithJSON } : {}), handler },
+          {
+            input: config.inputSchema as StandardSchemaWithJSON,
+            ...(config.outputSchema ? { output: config.outputSchema as StandardSchemaWithJSON } : {}),
+            handler,
+          },
         ]),
       );
       cache = { exposure, tools, direct };
@@ -153,8 +151,7 @@ function registerPrompts(server: McpServer, gateway: Gateway, exposure: Exposure
     server.registerPrompt(
       prompt.exposed,
       { ...(prompt.title ? { title: prompt.title } : {}), ...(prompt.description ? { description: prompt.description } : {}), argsSchema },
-      ((args: Record<string, string>) =>
-        gateway.use(prompt.upstream, (client: Client) => client.getPrompt({ name: prompt.prompt, arguments: args }))) as never,
+      ((args: Record<string, string>) => gateway.use(prompt.upstream, (client: Client) => client.getPrompt({ name: prompt.prompt, arguments: args }))) as never,
     );
   }
 }

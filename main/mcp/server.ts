@@ -81,7 +81,12 @@ export interface PreparedTool {
   handler: (
     args: Record<string, unknown>,
     ctx: {
-      mcpReq: { id: string | number; signal: AbortSignal; _meta?: { progressToken?: string | number }; notify?: (notification: ServerNotification) => Promise<void> };
+      mcpReq: {
+        id: string | number;
+        signal: AbortSignal;
+        _meta?: { progressToken?: string | number };
+        notify?: (notification: ServerNotification) => Promise<void>;
+      };
       http?: { authInfo?: AuthInfo };
     },
   ) => Promise<CallToolResult>;
@@ -135,7 +140,13 @@ export function createServerFactory(deps: ServerDeps): ServerFactory {
   const ended = deps.onCallEnded;
   const gateway = openGateway(deps, filesystem, [...known, ...known.map((n) => exposedAs(n, 'underscore'))], logger);
   const upstreams = gateway && gatewayRegistrar(gateway, { logger, secrets, observe, ended, rename });
-  const toolDeps: ToolDeps = { config: deps.config, adapter: deps.adapter, policy, enabledTools: names, ...(gateway ? { upstreams: () => gateway.status() } : {}) };
+  const toolDeps: ToolDeps = {
+    config: deps.config,
+    adapter: deps.adapter,
+    policy,
+    enabledTools: names,
+    ...(gateway ? { upstreams: () => gateway.status() } : {}),
+  };
   const prepared = tools.map((tool, i) => prepare(tool, { deps: toolDeps, logger, secrets, observe, ended, rename, exposed: names[i]! }));
   const serverInstructions = instructions(exposedName('system.info', deps.config));
   const granted = new Set(tools.map((t) => t.name));
@@ -218,15 +229,20 @@ function prepare(tool: ToolDefinition, context: PrepareContext): PreparedTool {
       outputSchema: toolOutputSchema(tool.output, text),
       annotations: tool.annotationsFor?.(deps.config) ?? tool.annotations,
     },
-    handler: recorded(context, tool.name, (args) => safeTarget(tool, args), async (args, ctx) => {
-      const outcome = await tool.run(args, deps, ctx.mcpReq.signal);
-      // The server's hints in the text, not the data in it: names the call or its result carries stay.
-      const summary = rename.rewrite(outcome.text, args, outcome.structured);
-      return {
-        content: [...(outcome.content ?? []), { type: 'text', text: summary }],
-        structuredContent: outcome.structured as Record<string, unknown>,
-      };
-    }),
+    handler: recorded(
+      context,
+      tool.name,
+      (args) => safeTarget(tool, args),
+      async (args, ctx) => {
+        const outcome = await tool.run(args, deps, ctx.mcpReq.signal);
+        // The server's hints in the text, not the data in it: names the call or its result carries stay.
+        const summary = rename.rewrite(outcome.text, args, outcome.structured);
+        return {
+          content: [...(outcome.content ?? []), { type: 'text', text: summary }],
+          structuredContent: outcome.structured as Record<string, unknown>,
+        };
+      },
+    ),
   };
 }
 

@@ -29,7 +29,9 @@ export interface DirectTool {
   output?: StandardSchemaV1;
   handler(
     args: Record<string, unknown>,
-    ctx: { mcpReq: { id: string | number; signal: AbortSignal; _meta?: { progressToken?: string | number }; notify?(notification: Notification): Promise<void> } },
+    ctx: {
+      mcpReq: { id: string | number; signal: AbortSignal; _meta?: { progressToken?: string | number }; notify?(notification: Notification): Promise<void> };
+    },
   ): Promise<CallToolResult>;
 }
 

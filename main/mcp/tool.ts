@@ -49,7 +49,14 @@ export interface ToolDeps {
   /** Names of the tools this server exposes (for system.info's summary). */
   enabledTools: readonly string[];
   /** The owner's other MCP servers behind the gateway, as they stand now (system.info). */
-  upstreams?: () => ReadonlyArray<{ name: string; prefix: string; state: string; tools: readonly string[]; held: readonly unknown[]; lastError: string | null }>;
+  upstreams?: () => ReadonlyArray<{
+    name: string;
+    prefix: string;
+    state: string;
+    tools: readonly string[];
+    held: readonly unknown[];
+    lastError: string | null;
+  }>;
 }
 
 export interface ToolOutcome<O> {

@@ -26,7 +26,8 @@ const posix = nodePath.posix;
 const op = 'gateway.start';
 
 /** Argument names that hold a path (or a list of them), whatever the schema says. */
-const PATH_NAMES = /^(?:paths?|files?|file_?paths?|file_?names?|dir|dirs|directory|directories|folder|folders|source|destination|src|dest|target|root|cwd)$|(?:Path|_path|Paths|_paths|Dir|_dir|Directory|_directory|File|_file)$/;
+const PATH_NAMES =
+  /^(?:paths?|files?|file_?paths?|file_?names?|dir|dirs|directory|directories|folder|folders|source|destination|src|dest|target|root|cwd)$|(?:Path|_path|Paths|_paths|Dir|_dir|Directory|_directory|File|_file)$/;
 const PATH_FORMATS = new Set(['path', 'file-path', 'filepath', 'directory', 'dir-path']);
 
 type Port = PolicyPort;
@@ -132,7 +133,11 @@ export class UpstreamPolicy {
         const path = item.startsWith('file://') ? decodeURIComponent(new URL(item).pathname) : item;
         const absolute = posix.isAbsolute(path) || !base ? path : posix.join(base, path);
         if (this.entry.folders.length === 0) {
-          throw adapterError('PATH_NOT_ALLOWED', operation, `${item} (argument "${name}"): the upstream ${this.entry.name} has no folders (gateway.servers: folders)`);
+          throw adapterError(
+            'PATH_NOT_ALLOWED',
+            operation,
+            `${item} (argument "${name}"): the upstream ${this.entry.name} has no folders (gateway.servers: folders)`,
+          );
         }
         await this.files.resolve(absolute, readOnly ? 'read' : 'write', operation);
       }
@@ -144,13 +149,22 @@ export class UpstreamPolicy {
     const entry = this.entry;
     if (entry.command === undefined) throw adapterError('INVALID_INPUT', op, `${entry.name} is an HTTP upstream; it has no process`);
     if (entry.sandbox && !this.sandbox) {
-      throw adapterError('PRECONDITION_FAILED', op, `${this.sandboxProblem ?? 'no sandbox here'}; or set "sandbox": false on ${entry.name} to run it with your full rights`);
+      throw adapterError(
+        'PRECONDITION_FAILED',
+        op,
+        `${this.sandboxProblem ?? 'no sandbox here'}; or set "sandbox": false on ${entry.name} to run it with your full rights`,
+      );
     }
     const base = this.port.baseEnvironment();
     const found = await this.port.findExecutable(entry.command, base.PATH ?? base.Path);
     if (!found) throw adapterError('NOT_FOUND', op, `${entry.name}: the program "${entry.command}" was not found on the server's PATH`);
     for (const candidate of [found.found, found.real, ...(found.links ?? [])]) {
-      if (await this.serverFiles.resolve(candidate, 'write', op).then(() => true, () => false)) {
+      if (
+        await this.serverFiles.resolve(candidate, 'write', op).then(
+          () => true,
+          () => false,
+        )
+      ) {
         throw adapterError('COMMAND_NOT_ALLOWED', op, `${entry.name}: its program ${candidate} lies in a folder tools can write, so a tool could replace it`);
       }
     }

@@ -32,7 +32,14 @@ export const systemInfo = defineTool({
   async run(_args, { adapter, config, enabledTools, policy, upstreams: gateway }) {
     const info = await adapter.system.systemInfo();
     const capabilities = capabilitySummary(config, enabledTools, policy.sandbox.describe());
-    const upstreams = (gateway?.() ?? []).map((u) => ({ name: u.name, prefix: u.prefix, state: u.state, tools: u.tools.length, held: u.held.length, lastError: u.lastError }));
+    const upstreams = (gateway?.() ?? []).map((u) => ({
+      name: u.name,
+      prefix: u.prefix,
+      state: u.state,
+      tools: u.tools.length,
+      held: u.held.length,
+      lastError: u.lastError,
+    }));
     const structured = { ...info, serverVersion: VERSION, capabilities, upstreams };
     const roots = capabilities.filesystem.roots.map((r) => (r.readOnly ? `${r.path} (read-only)` : r.path));
     const text = [
@@ -41,7 +48,11 @@ export const systemInfo = defineTool({
       `Commands: ${capabilities.shell.enabled ? capabilities.shell.allowedCommands.join(', ') || 'none' : 'none (shell off)'}.`,
       ...(capabilities.shell.enabled ? capabilities.shell.sandbox.notes : []),
       `Tools: ${capabilities.tools.join(', ')}.`,
-      ...(upstreams.length ? [`Other MCP servers (their tools are <prefix>_<tool>): ${upstreams.map((u) => `${u.name} (${u.prefix}_*, ${u.tools} tools, ${u.state})`).join(', ')}.`] : []),
+      ...(upstreams.length
+        ? [
+            `Other MCP servers (their tools are <prefix>_<tool>): ${upstreams.map((u) => `${u.name} (${u.prefix}_*, ${u.tools} tools, ${u.state})`).join(', ')}.`,
+          ]
+        : []),
     ].join('\n');
     return { structured, text };
   },

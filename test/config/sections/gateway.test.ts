@@ -21,7 +21,9 @@ describe('gateway.servers', () => {
   });
 
   it('an unknown key names the entry and lists the keys', () => {
-    expect(problems([{ name: 'gh', command: 'node', bogus: 1 }])).toEqual([expect.stringMatching(/^gateway\.servers\.0\.bogus: unknown key in the entry "gh"; its keys are: name, prefix/)]);
+    expect(problems([{ name: 'gh', command: 'node', bogus: 1 }])).toEqual([
+      expect.stringMatching(/^gateway\.servers\.0\.bogus: unknown key in the entry "gh"; its keys are: name, prefix/),
+    ]);
   });
 
   it('a missing command (or both a command and a URL) names the entry', () => {
@@ -47,7 +49,9 @@ describe('gateway.servers', () => {
     ]);
     // A token shape under a harmless name, in args, or in a URL.
     expect(problems([{ name: 'a', command: 'x', env: { CONFIG: 'sk-abcdefghijklmnopqrstuvwxyz' } }])).toHaveLength(1);
-    expect(problems([{ name: 'b', command: 'x', args: ['--api-key=hunter2'] }])).toEqual([expect.stringContaining('gateway.servers.0.args.0: looks like a secret')]);
+    expect(problems([{ name: 'b', command: 'x', args: ['--api-key=hunter2'] }])).toEqual([
+      expect.stringContaining('gateway.servers.0.args.0: looks like a secret'),
+    ]);
     expect(problems([{ name: 'c', url: 'https://user:pass@example.com/mcp' }])).toEqual([expect.stringContaining('must not contain a user name or password')]);
     expect(problems([{ name: 'd', url: 'https://example.com/mcp?token=abc' }])).toEqual([expect.stringContaining('must not carry a credential')]);
     // References are how secrets are given.
