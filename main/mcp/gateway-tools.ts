@@ -10,7 +10,7 @@ import { ResourceTemplate, type CallToolResult, type McpServer, type ServerCapab
 import type { Client } from '@modelcontextprotocol/client';
 import type { Exposure, GatewayTool } from '../gateway/catalog.js';
 import type { Gateway } from '../gateway/gateway.js';
-import { recorded, type PrepareContext, type PreparedTool } from './server.js';
+import { recorded, type CallHandler, type RecordContext } from './recorded-call.js';
 import type { DirectTool } from './stdio-wire.js';
 
 type Json = Record<string, unknown>;
@@ -50,7 +50,7 @@ export class WithGatewayTools extends Map<string, DirectTool> {
   }
 }
 
-export function gatewayRegistrar(gateway: Gateway, context: Omit<PrepareContext, 'deps' | 'exposed'>): GatewayRegistrar {
+export function gatewayRegistrar(gateway: Gateway, context: Omit<RecordContext, 'exposed'>): GatewayRegistrar {
   let cache: { exposure: Exposure; tools: Array<{ name: string; prepared: Registration }>; direct: Map<string, DirectTool> } | null = null;
   const prepared = () => {
     const exposure = gateway.exposed();
@@ -88,9 +88,9 @@ export function gatewayRegistrar(gateway: Gateway, context: Omit<PrepareContext,
   };
 }
 
-type Registration = { config: Json; handler: PreparedTool['handler'] };
+type Registration = { config: Json; handler: CallHandler };
 
-function prepareTool(gateway: Gateway, tool: GatewayTool, context: Omit<PrepareContext, 'deps' | 'exposed'>): Registration {
+function prepareTool(gateway: Gateway, tool: GatewayTool, context: Omit<RecordContext, 'exposed'>): Registration {
   const handler = recorded(
     { ...context, exposed: tool.exposed },
     tool.exposed,

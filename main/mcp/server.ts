@@ -3,12 +3,11 @@
  * (immutable) config is computed once here; the factory itself, which runs once per HTTP
  * request, only builds a fresh McpServer and registers prepared handlers.
  */
-import { McpServer, type AuthInfo, type CallToolResult, type McpServerFactory, type ServerNotification } from '@modelcontextprotocol/server';
+import { McpServer, type McpServerFactory } from '@modelcontextprotocol/server';
 import type { ComputerAdapter } from '../../adapter/contract/computer-adapter.js';
 import type { Config } from '../config/schema.js';
 import { scrubbingLogger, type Logger } from '../log.js';
 import { SERVER_NAME, VERSION } from '../version.js';
-import { isComputerAdapterError, type ErrorCode } from '../../adapter/contract/errors.js';
 import { AppPolicy } from '../policy/apps.js';
 import { DesktopPolicy } from '../policy/desktop.js';
 import { FilesystemPolicy } from '../policy/filesystem.js';
@@ -24,9 +23,11 @@ import { UrlPolicy } from '../policy/url-policy.js';
 import { answerUngranted, otherCalls } from './not-granted.js';
 import { toolInputSchema, toolOutputSchema } from './tool-schema.js';
 import type { Policies, ToolDefinition, ToolDeps } from './tool.js';
-import { mapToolError } from './tool-errors.js';
-import { exposedAs, exposedName, toolNameRewriter, type ToolNameRewriter } from './tool-names.js';
+import { exposedAs, exposedName, toolNameRewriter } from './tool-names.js';
 import { gatewayRegistrar, WithGatewayTools } from './gateway-tools.js';
+import { recorded, type CallHandler, type RecordContext, type ToolCallObserver } from './recorded-call.js';
+
+export type { ToolCallEvent, ToolCallObserver } from './recorded-call.js';
 import { Gateway } from '../gateway/gateway.js';
 import { PinStore, pinsPath } from '../gateway/pin-store.js';
 import { gatewaySecrets } from '../gateway/secrets.js';
@@ -60,37 +61,6 @@ export interface ServerDeps {
  * command's full text output, which an answer carries twice (structured result and text).
  */
 const ANSWER_BUDGET_OUTPUTS = 2;
-
-/**
- * `tool`: the contract name; `exposed`: the name the client called it by (server.toolNames).
- * `client`: who called, from the request's credential (an OAuth client's name, "bearer token"), null without one.
- */
-type ToolCallFields = { tool: string; exposed?: string; id: string | number; target: Record<string, unknown>; client?: string | null };
-export type ToolCallEvent = (ToolCallFields & { phase: 'start' }) | (ToolCallFields & { phase: 'end'; durationMs: number; outcome: 'ok' | ErrorCode });
-
-export type ToolCallObserver = (event: ToolCallEvent) => void;
-
-export interface PreparedTool {
-  config: {
-    title: string;
-    description: string;
-    inputSchema: ToolDefinition['input'];
-    outputSchema: ToolDefinition['output'];
-    annotations: ToolDefinition['annotations'];
-  };
-  handler: (
-    args: Record<string, unknown>,
-    ctx: {
-      mcpReq: {
-        id: string | number;
-        signal: AbortSignal;
-        _meta?: { progressToken?: string | number };
-        notify?: (notification: ServerNotification) => Promise<void>;
-      };
-      http?: { authInfo?: AuthInfo };
-    },
-  ) => Promise<CallToolResult>;
-}
 
 /**
  * ChatGPT keeps only the first 512 characters of the instructions: they say everything
@@ -206,15 +176,19 @@ function childLimiter(config: Readonly<Config>, answers: AnswerBacklog | undefin
   return new ChildLimiter(config.shell.maxConcurrent, { backlog });
 }
 
-export interface PrepareContext {
+interface PreparedTool {
+  config: {
+    title: string;
+    description: string;
+    inputSchema: ToolDefinition['input'];
+    outputSchema: ToolDefinition['output'];
+    annotations: ToolDefinition['annotations'];
+  };
+  handler: CallHandler;
+}
+
+interface PrepareContext extends RecordContext {
   deps: ToolDeps;
-  logger: Logger;
-  secrets: readonly string[];
-  observe: ToolCallObserver | undefined;
-  ended: (() => void) | undefined;
-  /** Tool names in the texts a model reads, as this config exposes them. */
-  rename: ToolNameRewriter;
-  exposed: string;
 }
 
 function prepare(tool: ToolDefinition, context: PrepareContext): PreparedTool {
@@ -246,79 +220,10 @@ function prepare(tool: ToolDefinition, context: PrepareContext): PreparedTool {
   };
 }
 
-/**
- * Every call, a built-in tool's or a gateway tool's, passes here once: the activity observer,
- * the log line, the errors mapped and scrubbed of secrets. What a tool answers leaves from here.
- */
-export function recorded(
-  { logger, secrets, observe, ended, rename, exposed }: Omit<PrepareContext, 'deps'>,
-  name: string,
-  targetFor: (args: Record<string, unknown>) => Record<string, unknown>,
-  run: PreparedTool['handler'],
-): PreparedTool['handler'] {
-  return async (args, ctx) => {
-    const started = performance.now();
-    const id = ctx.mcpReq.id;
-    // Built only for a listener: with logging off and no activity view, a call pays for neither.
-    let target: Record<string, unknown> | undefined;
-    const targetOf = () => (target ??= targetFor(args));
-    const client = observe ? clientOf(ctx.http?.authInfo) : null;
-    if (observe) safely(() => observe({ phase: 'start', tool: name, exposed, id, target: targetOf(), client }));
-    const finish = (outcome: 'ok' | ErrorCode, unexpected?: unknown, operation?: string) => {
-      const durationMs = elapsed(started);
-      if (logger.enabled(unexpected === undefined ? 'info' : 'warn')) {
-        // Which step refused or failed (runCommand, killProcess, service.control...) when it is not the tool itself.
-        const fields = { tool: name, id, ...targetOf(), durationMs, outcome, ...(operation && operation !== name ? { operation } : {}) };
-        if (unexpected === undefined) logger.info('tool call', fields);
-        else logger.warn('tool call failed', { ...fields, error: describeUnknown(unexpected) });
-      }
-      if (observe) safely(() => observe({ phase: 'end', tool: name, exposed, id, target: targetOf(), client, durationMs, outcome }));
-      if (ended) safely(ended);
-    };
-    try {
-      const result = await run(args, ctx);
-      finish('ok');
-      return result;
-    } catch (error) {
-      const mapped = mapToolError(error, exposed, secrets);
-      finish(mapped.code, mapped.code === 'OS_ERROR' ? error : undefined, isComputerAdapterError(error) ? error.operation : undefined);
-      const content = mapped.result.content.map((c) => (c.type === 'text' ? { ...c, text: rename.rewrite(c.text, args) } : c));
-      return { ...mapped.result, content };
-    }
-  };
-}
-
-function clientOf(auth: AuthInfo | undefined): string | null {
-  if (!auth) return null;
-  const name = auth.extra?.clientName;
-  return typeof name === 'string' && name ? name : auth.clientId;
-}
-
-function safely(run: () => void): void {
-  try {
-    run();
-  } catch {
-    // an observer's failure must never fail the tool call
-  }
-}
-
 function safeTarget(tool: ToolDefinition, args: Record<string, unknown>): Record<string, unknown> {
   try {
     return tool.target?.(args) ?? {};
   } catch {
     return {};
   }
-}
-
-function elapsed(started: number): number {
-  return Math.round((performance.now() - started) * 100) / 100;
-}
-
-/** Only the error's class and errno-style code: messages can carry paths or values. */
-function describeUnknown(error: unknown): string {
-  if (error instanceof Error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    return code ? `${error.name} (${code})` : error.name;
-  }
-  return typeof error;
 }

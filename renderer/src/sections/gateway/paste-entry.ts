@@ -70,7 +70,7 @@ function fromToml(text: string): Raw {
   try {
     value = parseToml(text) as Raw;
   } catch (error) {
-    throw new Error(`This TOML does not parse: ${(error as Error).message.split('\n')[0]}`);
+    throw new Error(`This TOML does not parse: ${(error as Error).message.split('\n')[0]}`, { cause: error });
   }
   if (!isObject(value.mcp_servers)) throw new Error('Expected [mcp_servers.NAME] tables, as Codex writes them in config.toml.');
   return value.mcp_servers;
