@@ -61,6 +61,8 @@ export class Gateway {
   private readonly known = new Set<string>();
   private exposure: { key: string; value: Exposure } | null = null;
   private version = 0;
+  /** Refusals already in the log (a name clash is said once, not at every listing). */
+  private readonly reported = new Set<string>();
 
   constructor(private readonly options: GatewayOptions) {
     const { config } = options;
@@ -102,6 +104,12 @@ export class Gateway {
       });
     }
     const value = expose(views, this.options.reserved);
+    for (const [upstream, reasons] of value.refused) {
+      for (const reason of reasons.filter((r) => !this.reported.has(r))) {
+        this.reported.add(reason);
+        this.options.logger.warn('gateway tool not exposed', { upstream, reason });
+      }
+    }
     this.exposure = { key, value };
     return value;
   }

@@ -26,13 +26,13 @@ import type { Policies, ToolDefinition, ToolDeps } from './tool.js';
 import { exposedAs, exposedName, toolNameRewriter } from './tool-names.js';
 import { gatewayRegistrar, WithGatewayTools } from './gateway-tools.js';
 import { recorded, type CallHandler, type RecordContext, type ToolCallObserver } from './recorded-call.js';
-
-export type { ToolCallEvent, ToolCallObserver } from './recorded-call.js';
 import { Gateway } from '../gateway/gateway.js';
 import { PinStore, pinsPath } from '../gateway/pin-store.js';
 import { gatewaySecrets } from '../gateway/secrets.js';
 import { ALL_TOOLS } from './tools/index.js';
 import type { DirectTools } from './stdio-wire.js';
+
+export type { ToolCallEvent, ToolCallObserver } from './recorded-call.js';
 
 export interface ServerDeps {
   config: Readonly<Config>;
@@ -122,8 +122,7 @@ export function createServerFactory(deps: ServerDeps): ServerFactory {
   const granted = new Set(tools.map((t) => t.name));
   const calls = otherCalls(deps.tools ?? ALL_TOOLS, granted, deps.config);
 
-  const factory = async () => {
-    if (gateway) await gateway.ready;
+  const build = () => {
     const server = new McpServer(
       { name: SERVER_NAME, version: VERSION },
       { capabilities: { tools: { listChanged: false }, ...upstreams?.capabilities() }, instructions: serverInstructions },
@@ -133,6 +132,8 @@ export function createServerFactory(deps: ServerDeps): ServerFactory {
     answerUngranted(server, calls);
     return server;
   };
+  // With upstreams, the first requests wait until those started at start have listed their tools.
+  const factory = gateway ? async () => (await gateway.ready, build()) : build;
   const builtIn = prepared.map(({ config, handler }, i) => [names[i]!, { input: config.inputSchema, output: config.outputSchema, handler }] as const);
   const directTools: DirectTools = upstreams ? new WithGatewayTools(builtIn, upstreams) : new Map(builtIn);
   return Object.assign(factory, { policies: policy, directTools, gateway });

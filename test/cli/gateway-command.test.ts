@@ -80,4 +80,18 @@ describe('chatgpt-mcp gateway', () => {
     expect((await cli('gateway', 'accept', 'notes')).stderr).toContain('notes has no held tools');
     expect((await cli('gateway', 'frobnicate')).code).toBe(64);
   });
+
+  it('test starts an upstream in its sandbox, and a tool that would shadow a built-in one is refused, naming the entry', async () => {
+    home.write({ gateway: { servers: [{ ...nodeUpstream('files', FIXTURE, { args: [FIXTURE, home.home] }), prefix: 'fs' }] } });
+    const tested = await cli('gateway', 'test', 'files');
+    expect(tested.code).toBe(0);
+    const result = JSON.parse(tested.stdout);
+    expect(result.tools).toEqual(expect.arrayContaining(['fs_noop', 'fs_env']));
+    expect(result.tools).not.toContain('fs_read');
+    expect(result.refused).toEqual([
+      'files: the tool "read" would be exposed as "fs_read", which is already a built-in tool; exclude it or choose another prefix',
+      'files: the tool "write" would be exposed as "fs_write", which is already a built-in tool; exclude it or choose another prefix',
+    ]);
+    expect(tested.stderr).toContain('files started (stdio, sandboxed)');
+  });
 });
