@@ -64,7 +64,17 @@ export default tseslint.config(
       adapterInternals('rule 2'),
     ],
   }),
-  layer('main/**/*.ts', ['main/tray/**', 'main/policy/**', 'main/mcp/**'], {
+  layer('main/gateway/**/*.ts', [], {
+    paths: [electron],
+    patterns: [
+      pattern(
+        ['**/mcp/**', '**/host/**', '**/cli/**', '**/tray/**'],
+        'rule 14: the gateway is a service the tool host uses; it knows no tool host, host or entry point',
+      ),
+      adapterInternals('rule 14'),
+    ],
+  }),
+  layer('main/**/*.ts', ['main/tray/**', 'main/policy/**', 'main/mcp/**', 'main/gateway/**'], {
     paths: [electron],
     patterns: [pattern(['**/tray/**'], 'rule 3: only the Electron shell in main/tray/ builds on main/tray/')],
   }),

@@ -19,6 +19,7 @@ const commands = {
   token: () => import('./cli/token-command.js'),
   oauth: () => import('./cli/oauth-command.js'),
   tunnel: () => import('./cli/tunnel-command.js'),
+  gateway: () => import('./cli/gateway-command.js'),
 };
 
 const HELP = `chatgpt-mcp ${VERSION}: let ChatGPT or any MCP client act on this computer, within what you allow.
@@ -43,6 +44,10 @@ Usage:
                                     --force stores one that does not look like an OpenAI API key)
   chatgpt-mcp tunnel forget-key     remove the stored runtime key
   chatgpt-mcp tunnel download       install the official tunnel-client release, verified by its SHA-256
+  chatgpt-mcp gateway list          your other MCP servers (gateway.servers): accepted and held tools
+  chatgpt-mcp gateway test NAME     start one, list its tools (holding changed ones), stop it
+  chatgpt-mcp gateway accept NAME [TOOL]  show what changed in its held tools and accept them
+  chatgpt-mcp gateway set-secret NAME     store a value entries refer to as {"secret": NAME}, from stdin
   chatgpt-mcp --version | --help
 
 Options:
@@ -99,6 +104,7 @@ export async function main(argv: string[]): Promise<number> {
   const cli: CliOverrides = { config: values.config, host: values.host, port: values.port, logLevel: values['log-level'] };
   const [command = 'serve', sub, ...rest] = positionals;
   if (command === 'oauth') return (await commands.oauth()).oauthCommand(sub, rest);
+  if (command === 'gateway') return (await commands.gateway()).gatewayCommand(sub, rest, cli);
   if (rest.length > 0) return usageError(`unexpected argument "${rest[0]}"`);
 
   switch (command) {

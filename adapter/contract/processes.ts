@@ -155,8 +155,42 @@ export interface ProcessWrite {
   bytesLeft?: number;
 }
 
+/**
+ * A long-lived program the server talks a protocol with over its stdin and stdout (an MCP
+ * server of the owner's, see main/gateway/). Like a command: exactly this file, arguments and
+ * environment, no shell, inside `sandbox` when given; only stdin, stdout and stderr are open.
+ */
+export interface PeerRequest {
+  file: string;
+  args: string[];
+  cwd?: string;
+  /** The COMPLETE environment (policy built it); nothing is inherited. */
+  env: Record<string, string>;
+  sandbox?: SandboxPlan;
+}
+
+export interface PeerExit {
+  code: number | null;
+  signal: string | null;
+}
+
+export interface PeerProcess {
+  readonly pid: number;
+  /** Queues bytes for its stdin; false when the pipe is full (wait for `onDrain`) or closed. */
+  write(data: string): boolean;
+  onDrain(listener: () => void): void;
+  onStdout(listener: (chunk: Uint8Array) => void): void;
+  onStderr(listener: (chunk: Uint8Array) => void): void;
+  /** Settles once the program exited (not only its stdio closing). */
+  readonly exited: Promise<PeerExit>;
+  /** Ends it and everything it started: stdin closed, then SIGTERM to the group, SIGKILL after graceMs. */
+  stop(graceMs: number): Promise<void>;
+}
+
 export interface ProcessOps {
   runCommand(request: ExecRequest): Promise<ExecResult>;
+  /** Starts a protocol peer with piped stdio; it lives until it exits, `stop`, or closeProcesses. */
+  startPeer(request: PeerRequest): Promise<PeerProcess>;
   /** Starts a process that outlives the call, with stdin open; it is reached through the returned handle. */
   startProcess(request: ExecRequest & { handles: HandleLimits }): Promise<HandleStatus>;
   /** Output after the given offsets, waiting up to waitMs for more (or for the exit). */
@@ -169,7 +203,7 @@ export interface ProcessOps {
   /** Ends the whole tree (SIGTERM, then SIGKILL after the grace period, or at once with force). */
   stopProcess(handle: string, options: { force: boolean }): Promise<HandleStatus>;
   processStatus(handle: string): HandleStatus;
-  /** Ends every handle's process (server shutdown). */
+  /** Ends every handle's process and every peer (server shutdown). */
   closeProcesses(): Promise<void>;
   /**
    * which(1): the absolute path `name` resolves to on `searchPath` (PATH string; on Windows

@@ -20,6 +20,10 @@ export const WITHIN_COMPUTER_USE = Object.freeze({ atMost: 1.2, text: '<= 1.2x' 
 export const COLD_START = Object.freeze({ atMost: 1.1, text: '<= 1.1x' });
 export const IDLE_MEMORY = Object.freeze({ atMost: 1.1, text: '<= 1.1x' });
 export const MEMORY_AFTER_RUNS = Object.freeze({ atMost: 1, text: '<= 1x' });
+/** A no-op upstream tool through the gateway against the same upstream called directly (goal: at most 1.15x). */
+export const GATEWAY_OVERHEAD = Object.freeze({ atMost: 1.15, text: '<= 1.15x' });
+/** The first call through a lazy upstream (started in its sandbox) against spawning it and calling it directly. */
+export const GATEWAY_COLD_START = Object.freeze({ atMost: 1.5, text: '<= 1.5x' });
 /** A reply against the output it carries: bounded output, sent once, not escaped into bloat. */
 export const RESPONSE_SIZE = Object.freeze({ atMost: 1.1, text: '<= 1.1x' });
 /** Peak memory of many big outputs at once against the stated bound (maxConcurrent x maxOutputBytes x 2 streams). */

@@ -5,7 +5,7 @@ import { configTokenExposure, fileToken, rootWarning } from '../config/file-expo
 import { saveConfig } from '../config/save.js';
 import { configPathFor, type CliOverrides } from '../config/load.js';
 import { redactConfig } from '../config/redact.js';
-import type { Config, ConfigInput } from '../config/schema.js';
+import { prefixOf, type Config, type ConfigInput, type UpstreamConfig } from '../config/schema.js';
 import { existingBearerToken } from '../config/token.js';
 import { cliHint } from '../command-name.js';
 import { configWarnings } from '../config/warnings.js';
@@ -60,6 +60,7 @@ function configCheck(cli: CliOverrides): number | Promise<number> {
     );
     const contract = await contractOf(config, configFile);
     say(`tool contract: sha256 ${contract.sha256} (${Object.keys(contract.tools).length} tools)`);
+    for (const entry of config.gateway.servers) say(`gateway: ${upstreamLine(entry)}`);
     return print(JSON.stringify(redactConfig(config), null, 2));
   });
 }
@@ -73,13 +74,24 @@ function appFolderWarnings(): string[] {
   }
 }
 
-/** What "serve --http" refuses before listening, with its own message: the server settings, the app folder, then the token file it would read. */
 /** About this computer rather than the settings: a config file sharing its token, a server running as root. */
 function setupWarnings(file: string | null): string[] {
   return [configTokenExposure(file), rootWarning()].filter((w): w is string => w !== null);
 }
 
-/** What "serve --http" refuses before listening, with its own message: the server settings, then the token file it would read. */
+/** One upstream as config check lists it: what runs, where, with what (secrets are references, never values). */
+function upstreamLine(entry: UpstreamConfig): string {
+  const tools = `${prefixOf(entry)}_*`;
+  if (!entry.enabled) return `${entry.name} (${tools}): disabled`;
+  if (entry.url !== undefined) return `${entry.name} (${tools}): ${entry.url}, ${entry.start}`;
+  const folders = entry.folders.map((f) => (typeof f === 'string' ? f : `${f.path}${f.readOnly ? ' (read-only)' : ''}`));
+  const sandbox = entry.sandbox
+    ? `sandboxed, folders: ${folders.join(', ') || 'none'}, network ${entry.network ? 'on' : 'off'}`
+    : 'NOT sandboxed (sandbox: false)';
+  return `${entry.name} (${tools}): ${[entry.command, ...entry.args].join(' ')}, ${entry.start}, ${sandbox}`;
+}
+
+/** What "serve --http" refuses before listening, with its own message: the server settings, the app folder, then the token file it would read. */
 function httpRefusal(config: Readonly<Config>): string | null {
   const refusal = httpStartRefusal(config.server);
   if (refusal) return refusal.message;

@@ -12,6 +12,7 @@ import { codeRunningReason } from '../policy/env-names.js';
 import { chatgptSchema } from './sections/chatgpt.js';
 import { desktopSchema } from './sections/desktop.js';
 import { filesystemSchema, type rootSchema } from './sections/filesystem.js';
+import { gatewaySchema } from './sections/gateway.js';
 import { processSchema } from './sections/process.js';
 import { serverSchema } from './sections/server.js';
 import { servicesSchema } from './sections/services.js';
@@ -21,6 +22,7 @@ import { tunnelSchema } from './sections/tunnel.js';
 export * from './sections/chatgpt.js';
 export * from './sections/desktop.js';
 export * from './sections/filesystem.js';
+export * from './sections/gateway.js';
 export * from './sections/process.js';
 export * from './sections/server.js';
 export * from './sections/services.js';
@@ -38,6 +40,7 @@ export const configSchema = z
     services: servicesSchema.default(() => servicesSchema.parse({})),
     chatgpt: chatgptSchema.default(() => chatgptSchema.parse({})),
     tunnel: tunnelSchema.default(() => tunnelSchema.parse({})),
+    gateway: gatewaySchema.default(() => gatewaySchema.parse({})),
   })
   .superRefine((config, ctx) => {
     if (config.server.auth === 'none' && config.server.token !== undefined) {

@@ -22,6 +22,7 @@ import { ReplyBacklog } from '../mcp/reply-backlog.js';
 import { createServerFactory, enabledTools, type ServerFactory, type ToolCallObserver } from '../mcp/server.js';
 import type { ContractFingerprint } from '../mcp/contract-fingerprint.js';
 import type { Policies } from '../mcp/tool.js';
+import type { Gateway } from '../gateway/gateway.js';
 import { idleMemory } from './idle-memory.js';
 import { protectedPaths, stateDir } from './places.js';
 
@@ -61,6 +62,8 @@ export interface OpenServer {
   policies: Policies;
   /** The exposed tools' fingerprint (contract-fingerprint.ts). */
   contract(): ContractFingerprint;
+  /** The owner's other MCP servers (gateway.servers), or null when there are none. */
+  gateway: Gateway | null;
   oauthIssuer: string | null;
   /** Ends the transport, then everything the server started. */
   close(): Promise<void>;
@@ -85,8 +88,10 @@ export async function openServer(options: HostOptions): Promise<OpenServer> {
   const adapter = options.adapter ?? createLocalAdapter(options.adapterOptions);
   const answers = new ReplyBacklog();
   const memory = idleMemory();
+  let gateway: Gateway | null = null;
   const stopOwned = async () => {
     memory.close();
+    await gateway?.close();
     if (ownsAdapter) await adapter.close();
   };
   try {
@@ -99,8 +104,10 @@ export async function openServer(options: HostOptions): Promise<OpenServer> {
       protectedFiles: protectedPaths(options.configPath, env),
       secrets,
       answers,
+      gatewayDir: appDir,
       ...(options.useRipgrep === undefined ? {} : { useRipgrep: options.useRipgrep }),
     });
+    gateway = factory.gateway;
     warnAboutSetup(factory, config, logger);
     const running =
       transport === 'http' ? await listenHttp(factory, { ...options, logger, answers, appDir, bearer }) : await listenStdio(factory, logger, answers);
@@ -111,6 +118,7 @@ export async function openServer(options: HostOptions): Promise<OpenServer> {
       logger,
       policies: factory.policies,
       contract: factory.contract,
+      gateway,
       oauthIssuer: running.oauthIssuer,
       async close() {
         await running.close();

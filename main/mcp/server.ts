@@ -3,25 +3,16 @@
  * (immutable) config is computed once here; the factory itself, which runs once per HTTP
  * request, only builds a fresh McpServer and registers prepared handlers.
  */
-import {
-  McpServer,
-  type AuthInfo,
-  type CallToolResult,
-  type McpRequestContext,
-  type McpServerFactory,
-  type ToolAnnotations,
-} from '@modelcontextprotocol/server';
+import { McpServer, type McpRequestContext, type McpServerFactory, type ToolAnnotations } from '@modelcontextprotocol/server';
 import type { ComputerAdapter } from '../../adapter/contract/computer-adapter.js';
 import type { Config } from '../config/schema.js';
 import { scrubbingLogger, type Logger } from '../log.js';
 import { SERVER_NAME, VERSION } from '../version.js';
-import { isComputerAdapterError, type ErrorCode } from '../../adapter/contract/errors.js';
 import { AppPolicy } from '../policy/apps.js';
 import { DesktopPolicy } from '../policy/desktop.js';
 import { FilesystemPolicy } from '../policy/filesystem.js';
 import { ChildLimiter, type AnswerBacklog } from '../policy/child-limiter.js';
 import { PathLock } from '../policy/path-lock.js';
-import { hiddenByReadOnly } from '../policy/read-only.js';
 import { ProgramRunner, RIPGREP } from '../policy/program-runner.js';
 import { ProcessPolicy } from '../policy/process.js';
 import { SandboxPolicy } from '../policy/sandbox.js';
@@ -33,14 +24,21 @@ import { answerUngranted, otherCalls } from './not-granted.js';
 import { toolInputSchema, toolOutputSchema } from './tool-schema.js';
 import { fingerprint, toolFaces, type ContractFingerprint } from './contract-fingerprint.js';
 import type { Policies, ToolDefinition, ToolDeps } from './tool.js';
-import { mapToolError } from './tool-errors.js';
-import { exposedName, toolNameRewriter, type ToolNameRewriter } from './tool-names.js';
+import { exposedAs, exposedName, toolNameRewriter } from './tool-names.js';
+import { gatewayRegistrar, WithGatewayTools } from './gateway-tools.js';
+import { clientOf, recorded, type CallHandler, type RecordContext, type ToolCallObserver } from './recorded-call.js';
+import { Gateway } from '../gateway/gateway.js';
+import { PinStore, pinsPath } from '../gateway/pin-store.js';
+import { gatewaySecrets } from '../gateway/secrets.js';
 import { ALL_TOOLS } from './tools/index.js';
 import type { DirectTools } from './stdio-wire.js';
+import { hiddenByReadOnly } from '../policy/read-only.js';
 import { AnswerStore } from './answer/answer-store.js';
-import { fitAnswer } from './answer/answer-budget.js';
+import { fitAnswer, type ServerFit } from './answer/answer-budget.js';
 import { budgetInput, budgetOutput, NOTE_FIELD } from './answer/budget-schema.js';
 import { shapeFor, type Caller } from './answer/caller-shape.js';
+
+export type { ToolCallEvent, ToolCallObserver } from './recorded-call.js';
 
 export interface ServerDeps {
   config: Readonly<Config>;
@@ -62,6 +60,8 @@ export interface ServerDeps {
   answers?: AnswerBacklog;
   /** Where cut answers keep what they left out (default: one sized by ANSWER_STORE_CHARS). */
   answerStore?: AnswerStore;
+  /** Where the gateway keeps its pins and reads its secrets (the app folder); without it, gateway.servers are not served. */
+  gatewayDir?: string;
 }
 
 /**
@@ -71,33 +71,6 @@ export interface ServerDeps {
 const ANSWER_BUDGET_OUTPUTS = 2;
 
 /**
- * `tool`: the contract name; `exposed`: the name the client called it by (server.toolNames).
- * `client`: who called, from the request's credential (an OAuth client's name, "bearer token"), null without one.
- */
-type ToolCallFields = { tool: string; exposed?: string; id: string | number; target: Record<string, unknown>; client?: string | null };
-export type ToolCallEvent = (ToolCallFields & { phase: 'start' }) | (ToolCallFields & { phase: 'end'; durationMs: number; outcome: 'ok' | ErrorCode });
-
-export type ToolCallObserver = (event: ToolCallEvent) => void;
-
-interface PreparedTool {
-  config: {
-    title: string;
-    description: string;
-    inputSchema: ToolDefinition['input'];
-    outputSchema: ToolDefinition['output'];
-    annotations: ToolDefinition['annotations'];
-  };
-  handler: (args: Record<string, unknown>, ctx: CallContext) => Promise<CallToolResult>;
-}
-
-/** What a handler is told about a call: the request, and who made it (for the answer's shape). */
-export interface CallContext {
-  mcpReq: { id: string | number; signal: AbortSignal; envelope?: { clientInfo?: { name?: string } } };
-  http?: { authInfo?: AuthInfo };
-  caller?: Caller;
-}
-
-/**
  * ChatGPT keeps only the first 512 characters of the instructions: they say everything
  * essential within that (a test holds them to it).
  */
@@ -105,15 +78,15 @@ export const instructions = (info: string) =>
   `Tools that act on the owner's computer, only as far as the owner granted. Start with ${info}: it lists the shared folders ` +
   '(roots), allowed commands and enabled tools. Paths are absolute or relative to the first root. A refused call names what is ' +
   'allowed; a tool that is not granted says which setting grants it. Results are structured; prefer exact edits and reading ' +
-  'only what you need. A long answer is cut to fit your context; its marker names the call that reads the rest.';
+  'only what you need.';
 
 export { exposedName } from './tool-names.js';
 
 export function enabledTools(config: Readonly<Config>, tools: readonly ToolDefinition[] = ALL_TOOLS): ToolDefinition[] {
   const granted = tools.filter((tool) => tool.grant.granted(config) && !hiddenByReadOnly(config, annotationsOf(tool, config)));
   // answer.more reads back what a long answer left out: listed only beside a tool whose answers can be long, under a budget.
-  const long = config.server.answerBudgetTokens > 0 && granted.some((tool) => tool.payload && tool.name !== 'answer.more');
-  return long ? granted : granted.filter((tool) => tool.name !== 'answer.more');
+  const long = granted.some((tool) => tool.payload && tool.name !== 'answer.more') || config.gateway.servers.some((entry) => entry.enabled);
+  return long && config.server.answerBudgetTokens > 0 ? granted : granted.filter((tool) => tool.name !== 'answer.more');
 }
 
 export function annotationsOf(tool: ToolDefinition, config: Readonly<Config>): ToolAnnotations {
@@ -124,7 +97,12 @@ export function annotationsOf(tool: ToolDefinition, config: Readonly<Config>): T
  * The per-request factory, the policies it was built with (the tray's panels use the same
  * objects), and the granted tools by exposed name for the stdio wire's shortcut (stdio-wire.ts).
  */
-export type ServerFactory = McpServerFactory & { readonly policies: Policies; readonly directTools: DirectTools; contract(): ContractFingerprint };
+export type ServerFactory = McpServerFactory & {
+  readonly policies: Policies;
+  readonly directTools: DirectTools;
+  readonly gateway: Gateway | null;
+  contract(): ContractFingerprint;
+};
 
 export function createServerFactory(deps: ServerDeps): ServerFactory {
   const tools = enabledTools(deps.config, deps.tools);
@@ -143,6 +121,17 @@ export function createServerFactory(deps: ServerDeps): ServerFactory {
     ...otherPolicies(deps.config, deps.adapter.inspect, deps.answers),
   };
   const names = tools.map((t) => exposedName(t.name, deps.config));
+  const secrets = [deps.config.server.token ?? '', ...(deps.secrets ?? [])].filter(Boolean);
+  const observe = deps.observer;
+  const logger = scrubbingLogger(deps.logger, secrets);
+  // Every known tool, granted or not: a description may point to one the owner has not granted.
+  const known = [...ALL_TOOLS, ...(deps.tools ?? [])].map((t) => t.name);
+  const rename = toolNameRewriter(known, deps.config.server.toolNames);
+  const ended = deps.onCallEnded;
+  const gateway = openGateway(deps, filesystem, [...known, ...known.map((n) => exposedAs(n, 'underscore'))], logger);
+  const answers = deps.answerStore ?? new AnswerStore();
+  const fit: ServerFit = { store: answers, moreTool: exposedName('answer.more', deps.config), budget: deps.config.server.answerBudgetTokens || Infinity };
+  const upstreams = gateway && gatewayRegistrar(gateway, { logger, secrets, observe, ended, rename }, fit);
   let contract: ContractFingerprint | undefined;
   // Computed on first use (system.info, config check, the tray): the schemas' JSON is made then.
   const contractOf = () =>
@@ -162,42 +151,47 @@ export function createServerFactory(deps: ServerDeps): ServerFactory {
     policy,
     enabledTools: names,
     contract: contractOf,
-    answers: deps.answerStore ?? new AnswerStore(),
+    answers,
+    ...(gateway ? { upstreams: () => gateway.status() } : {}),
   };
-  const secrets = [deps.config.server.token ?? '', ...(deps.secrets ?? [])].filter(Boolean);
-  const observe = deps.observer;
-  const logger = scrubbingLogger(deps.logger, secrets);
-  // Every known tool, granted or not: a description may point to one the owner has not granted.
-  const rename = toolNameRewriter(
-    [...ALL_TOOLS, ...(deps.tools ?? [])].map((t) => t.name),
-    deps.config.server.toolNames,
-  );
-  const ended = deps.onCallEnded;
-  const prepared = tools.map((tool, i) => prepare(tool, { deps: toolDeps, logger, secrets, observe, ended, rename, exposed: names[i]! }));
+  const prepared = tools.map((tool, i) => prepare(tool, { deps: toolDeps, fit, logger, secrets, observe, ended, rename, exposed: names[i]! }));
   const serverInstructions = instructions(exposedName('system.info', deps.config));
   const granted = new Set(tools.map((t) => t.name));
   const calls = otherCalls(deps.tools ?? ALL_TOOLS, granted, deps.config);
 
-  const factory = (request?: McpRequestContext) => {
+  const build = (request?: McpRequestContext) => {
     const server = new McpServer(
       { name: SERVER_NAME, version: VERSION },
-      { capabilities: { tools: { listChanged: false } }, instructions: serverInstructions },
+      { capabilities: { tools: { listChanged: false }, ...upstreams?.capabilities() }, instructions: serverInstructions },
     );
-    const userAgent = request?.requestInfo?.headers.get('user-agent') ?? undefined;
-    // Who calls decides the answer's shape: the envelope's or initialize's clientInfo, the User-Agent, the OAuth client.
-    const callerOf = (ctx: CallContext): Caller => ({
-      clientName: ctx.mcpReq.envelope?.clientInfo?.name ?? server.server.getClientVersion()?.name,
-      userAgent,
-      authClient: clientOf(ctx.http?.authInfo),
-    });
-    prepared.forEach(({ config, handler }, i) => server.registerTool(names[i]!, config, (args, ctx) => handler(args, { ...ctx, caller: callerOf(ctx) })));
+    const caller = callerOf(server, request);
+    prepared.forEach(({ config, handler }, i) => server.registerTool(names[i]!, config, (args, ctx) => handler(args, { ...ctx, caller: caller(ctx) })));
+    upstreams?.register(server, caller);
     answerUngranted(server, calls, deps.config);
     return server;
   };
-  const directTools: DirectTools = new Map(
-    prepared.map(({ config, handler }, i) => [names[i]!, { input: config.inputSchema, output: config.outputSchema, handler }]),
-  );
-  return Object.assign(factory, { policies: policy, directTools, contract: contractOf });
+  // With upstreams, the first requests wait until those started at start have listed their tools.
+  const factory = gateway ? async (request?: McpRequestContext) => (await gateway.ready, build(request)) : build;
+  const builtIn = prepared.map(({ config, handler }, i) => [names[i]!, { input: config.inputSchema, output: config.outputSchema, handler }] as const);
+  const directTools: DirectTools = upstreams ? new WithGatewayTools(builtIn, upstreams) : new Map(builtIn);
+  return Object.assign(factory, { policies: policy, directTools, gateway, contract: contractOf });
+}
+
+/** The gateway to the owner's other MCP servers, when the config lists any and the server has a place for its pins. */
+function openGateway(deps: ServerDeps, files: FilesystemPolicy, reserved: string[], logger: Logger): Gateway | null {
+  const dir = deps.gatewayDir;
+  if (!dir || deps.config.gateway.servers.length === 0) return null;
+  return new Gateway({
+    config: deps.config,
+    processes: deps.adapter.processes,
+    port: deps.adapter.inspect,
+    files,
+    protectedFiles: deps.protectedFiles ?? [],
+    pins: new PinStore(pinsPath(dir)),
+    secrets: () => gatewaySecrets(dir),
+    logger,
+    reserved,
+  });
 }
 
 /** The policies that do not depend on the filesystem policy, each built once per config. */
@@ -221,24 +215,29 @@ function childLimiter(config: Readonly<Config>, answers: AnswerBacklog | undefin
   return new ChildLimiter(config.shell.maxConcurrent, { backlog });
 }
 
-interface PrepareContext {
-  deps: ToolDeps;
-  logger: Logger;
-  secrets: readonly string[];
-  observe: ToolCallObserver | undefined;
-  ended: (() => void) | undefined;
-  /** Tool names in the texts a model reads, as this config exposes them. */
-  rename: ToolNameRewriter;
-  exposed: string;
+interface PreparedTool {
+  config: {
+    title: string;
+    description: string;
+    inputSchema: ToolDefinition['input'];
+    outputSchema: ToolDefinition['output'];
+    annotations: ToolDefinition['annotations'];
+  };
+  handler: CallHandler;
 }
 
-function prepare(tool: ToolDefinition, { deps, logger, secrets, observe, ended, rename, exposed }: PrepareContext): PreparedTool {
+interface PrepareContext extends RecordContext {
+  deps: ToolDeps;
+  fit: ServerFit;
+}
+
+function prepare(tool: ToolDefinition, context: PrepareContext): PreparedTool {
+  const { deps, rename, fit } = context;
   // Only a rewriter that renames anything gets to copy the schemas' descriptions.
   const text = rename.renames ? (t: string) => rename.rewrite(t) : undefined;
-  // 0: no budget; answers keep their shape (the payload once), whole.
-  const budget = deps.config.server.answerBudgetTokens || Infinity;
+  // Infinity: no budget; answers keep their shape (the payload once), whole.
+  const { budget } = fit;
   const payload = tool.payload;
-  const fit = { payload, store: deps.answers, moreTool: exposedName('answer.more', deps.config), noteField: NOTE_FIELD };
   return {
     config: {
       title: rename.rewrite(tool.title),
@@ -247,62 +246,34 @@ function prepare(tool: ToolDefinition, { deps, logger, secrets, observe, ended, 
       outputSchema: toolOutputSchema(budgetOutput(tool.output, payload), text) as ToolDefinition['output'],
       annotations: annotationsOf(tool, deps.config),
     },
-    async handler(args, ctx) {
-      const started = performance.now();
-      const id = ctx.mcpReq.id;
-      // Built only for a listener: with logging off and no activity view, a call pays for neither.
-      let target: Record<string, unknown> | undefined;
-      const targetOf = () => (target ??= safeTarget(tool, args));
-      const client = observe ? clientOf(ctx.http?.authInfo) : null;
-      if (observe) safely(() => observe({ phase: 'start', tool: tool.name, exposed, id, target: targetOf(), client }));
-      const finish = (outcome: 'ok' | ErrorCode, unexpected?: unknown, operation?: string) => {
-        const durationMs = elapsed(started);
-        if (logger.enabled(unexpected === undefined ? 'info' : 'warn')) {
-          // Which step refused or failed (runCommand, killProcess, service.control...) when it is not the tool itself.
-          // The name as clients call it (fs_read), so a log line matches what the model sent.
-          const fields = { tool: exposed, id, ...targetOf(), durationMs, outcome, ...(operation && operation !== tool.name ? { operation } : {}) };
-          if (unexpected === undefined) logger.info('tool call', fields);
-          else logger.warn('tool call failed', { ...fields, error: describeUnknown(unexpected) });
-        }
-        if (observe) safely(() => observe({ phase: 'end', tool: tool.name, exposed, id, target: targetOf(), client, durationMs, outcome }));
-        if (ended) safely(ended);
-      };
-      try {
+    handler: recorded(
+      context,
+      tool.name,
+      (args) => safeTarget(tool, args),
+      async (args, ctx) => {
         const { maxTokens, ...toolArgs } = args;
         const call = { budget: typeof maxTokens === 'number' ? maxTokens : budget };
         const outcome = await tool.run(payload ? toolArgs : args, deps, ctx.mcpReq.signal, call);
         // The server's hints in the text, not the data in it: names the call or its result carries stay.
         const summary = rename.rewrite(outcome.text, args, outcome.structured);
-        const whole: CallToolResult = {
-          content: [...(outcome.content ?? []), { type: 'text', text: summary }],
+        const whole = {
+          content: [...(outcome.content ?? []), { type: 'text' as const, text: summary }],
           structuredContent: outcome.structured as Record<string, unknown>,
         };
-        const answer = await fitAnswer(whole, { ...fit, budget: call.budget, shape: shapeFor(ctx.caller) });
-        // A command stopped at its deadline answers normally, but did not do its job.
-        finish((outcome.structured as { timedOut?: unknown } | undefined)?.timedOut === true ? 'TIMEOUT' : 'ok');
-        return answer;
-      } catch (error) {
-        const mapped = mapToolError(error, exposed, secrets);
-        finish(mapped.code, mapped.code === 'OS_ERROR' ? error : undefined, isComputerAdapterError(error) ? error.operation : undefined);
-        const content = mapped.result.content.map((c) => (c.type === 'text' ? { ...c, text: rename.rewrite(c.text, args) } : c));
-        return { ...mapped.result, content };
-      }
-    },
+        return fitAnswer(whole, { ...fit, payload, noteField: NOTE_FIELD, budget: call.budget, shape: shapeFor(ctx.caller) });
+      },
+    ),
   };
 }
 
-function clientOf(auth: AuthInfo | undefined): string | null {
-  if (!auth) return null;
-  const name = auth.extra?.clientName;
-  return typeof name === 'string' && name ? name : auth.clientId;
-}
-
-function safely(run: () => void): void {
-  try {
-    run();
-  } catch {
-    // an observer's failure must never fail the tool call
-  }
+/** Who calls, from what a call carries: the envelope's or initialize's clientInfo, the User-Agent, the OAuth client. */
+function callerOf(server: McpServer, request: McpRequestContext | undefined): (ctx: Parameters<CallHandler>[1]) => Caller {
+  const userAgent = request?.requestInfo?.headers.get('user-agent') ?? undefined;
+  return (ctx) => ({
+    clientName: ctx.mcpReq.envelope?.clientInfo?.name ?? server.server.getClientVersion()?.name,
+    userAgent,
+    authClient: clientOf(ctx.http?.authInfo),
+  });
 }
 
 function safeTarget(tool: ToolDefinition, args: Record<string, unknown>): Record<string, unknown> {
@@ -311,17 +282,4 @@ function safeTarget(tool: ToolDefinition, args: Record<string, unknown>): Record
   } catch {
     return {};
   }
-}
-
-function elapsed(started: number): number {
-  return Math.round((performance.now() - started) * 100) / 100;
-}
-
-/** Only the error's class and errno-style code: messages can carry paths or values. */
-function describeUnknown(error: unknown): string {
-  if (error instanceof Error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    return code ? `${error.name} (${code})` : error.name;
-  }
-  return typeof error;
 }

@@ -16,6 +16,7 @@ import {
   STDIO_DEFAULT_MAX_BUFFER_SIZE,
   type CallToolResult,
   type JSONRPCMessage,
+  type Notification,
   type StandardSchemaV1,
   type Transport,
 } from '@modelcontextprotocol/server';
@@ -24,10 +25,14 @@ import { isJsonObject, type JsonObject } from './json-object.js';
 /** A granted tool as the shortcut runs it: the schemas it was registered with and its handler. */
 export interface DirectTool {
   input: StandardSchemaV1;
-  output: StandardSchemaV1;
+  /** Absent for a tool without an output schema (a gateway tool whose upstream declares none). */
+  output?: StandardSchemaV1;
   handler(
     args: Record<string, unknown>,
-    ctx: { mcpReq: { id: string | number; signal: AbortSignal }; caller?: { clientName?: string } },
+    ctx: {
+      mcpReq: { id: string | number; signal: AbortSignal; _meta?: { progressToken?: string | number }; notify?(notification: Notification): Promise<void> };
+      caller?: { clientName?: string };
+    },
   ): Promise<CallToolResult>;
 }
 
@@ -48,7 +53,7 @@ const CANCEL_MEMBERS = new Set(['requestId', 'reason', '_meta']);
 const MAX_DIRECT_CALLS = 32;
 const NEWLINE = 0x0a;
 
-type Call = { id: string | number; tool: DirectTool; name: string; args: JsonObject };
+type Call = { id: string | number; tool: DirectTool; name: string; args: JsonObject; progressToken?: string | number };
 
 export class StdioWire implements Transport {
   onclose?: () => void;
@@ -181,16 +186,20 @@ export class StdioWire implements Transport {
     if (!tool || (args !== undefined && !isJsonObject(args)) || !isPlainMeta(meta)) return undefined;
     const input = tool.input['~standard'].validate(args ?? {});
     if (input instanceof Promise || input.issues?.length) return undefined;
-    return { id, tool, name: name as string, args: (input as { value: JsonObject }).value };
+    const progressToken = (meta as { progressToken?: string | number } | undefined)?.progressToken;
+    return { id, tool, name: name as string, args: (input as { value: JsonObject }).value, ...(progressToken === undefined ? {} : { progressToken }) };
   }
 
-  private async answer({ id, tool, name, args }: Call): Promise<void> {
+  private async answer({ id, tool, name, args, progressToken }: Call): Promise<void> {
     const controller = new AbortController();
     this.running.set(id, controller);
     let result: CallToolResult;
     try {
-      result = await tool.handler(args, { mcpReq: { id, signal: controller.signal }, caller: { clientName: this.clientName } });
-      if (!result.isError) result = await checkedOutput(tool, name, result);
+      // Progress a tool reports (a gateway tool relays its upstream's) goes out as the SDK would send it.
+      const notify = (notification: Notification) => this.send({ jsonrpc: '2.0', ...notification } as JSONRPCMessage);
+      const meta = progressToken === undefined ? {} : { _meta: { progressToken } };
+      result = await tool.handler(args, { mcpReq: { id, signal: controller.signal, ...meta, notify }, caller: { clientName: this.clientName } });
+      if (!result.isError && tool.output) result = await checkedOutput(tool.output, name, result);
     } catch (error) {
       result = toolError(asError(error).message);
     } finally {
@@ -235,11 +244,11 @@ export class StdioWire implements Transport {
 }
 
 /** What the SDK answers when a tool's structured result does not match its output schema. */
-async function checkedOutput(tool: DirectTool, name: string, result: CallToolResult): Promise<CallToolResult> {
+async function checkedOutput(schema: StandardSchemaV1, name: string, result: CallToolResult): Promise<CallToolResult> {
   if (result.structuredContent === undefined) {
     return toolError(`Output validation error: Tool ${name} has an output schema but no structured content was provided`);
   }
-  const output = await tool.output['~standard'].validate(result.structuredContent);
+  const output = await schema['~standard'].validate(result.structuredContent);
   if (!output.issues?.length) return result;
   const issues = output.issues.map(formatIssue).join(', ');
   return toolError(`Output validation error: Invalid structured content for tool ${name}: ${issues}`);

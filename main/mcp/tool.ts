@@ -54,6 +54,15 @@ export interface ToolDeps {
   contract(): ContractFingerprint;
   /** What cut answers left out, for answer.more (main/mcp/answer/). */
   answers: AnswerStore;
+  /** The owner's other MCP servers behind the gateway, as they stand now (system.info). */
+  upstreams?: () => ReadonlyArray<{
+    name: string;
+    prefix: string;
+    state: string;
+    tools: readonly string[];
+    held: readonly unknown[];
+    lastError: string | null;
+  }>;
 }
 
 /** About this one call: what its answer may cost (the host cuts it to that; most tools need not look). */

@@ -84,6 +84,14 @@ const RUN_SYSTEM_LINKS = ['/run/current-system', '/run/booted-system', '/run/ope
 
 type Port = Pick<PolicyPort, 'platform' | 'realpath' | 'lstat' | 'locateAll' | 'listNames' | 'baseEnvironment' | 'sandboxSupport' | 'ownProcess'>;
 
+/**
+ * A gateway upstream's world (main/policy/upstream.ts), narrower than a command's: the owner's
+ * home is hidden too, but for its own folders (its roots) and the places its program lives in.
+ */
+export interface SandboxScope {
+  expose: readonly string[];
+}
+
 export class SandboxPolicy {
   readonly choice: SandboxChoice;
   private readonly support: Extract<SandboxSupport, { usable: true }> | null = null;
@@ -99,6 +107,7 @@ export class SandboxPolicy {
     private readonly config: Readonly<Pick<Config, 'shell' | 'desktop' | 'filesystem'>>,
     private readonly files: FilesystemPolicy,
     private readonly port: Port,
+    private readonly scope?: SandboxScope,
   ) {
     this.choice = resolveSandbox(config.shell, config.desktop.hostDisplayAccess, port.platform);
     this.platform = port.platform === 'darwin' ? 'darwin' : 'linux';
@@ -218,7 +227,8 @@ export class SandboxPolicy {
     }
     list.push({ path: linux ? '/root' : '/var/root', access: 'hidden', layer: 'system', otherHome: true });
 
-    expose(home, target.cwd, target.file, target.found);
+    if (this.scope) addAs({ access: 'hidden', layer: 'system' }, home);
+    expose(...(this.scope ? this.scope.expose : [home]), target.cwd, target.file, target.found);
     if (linux) expose(...RUN_SYSTEM_LINKS);
     if (linux && this.choice.network === 'on') expose(await this.dnsFolder(), '/run/systemd/resolve');
     const session = sessionSockets(env);

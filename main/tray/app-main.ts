@@ -4,20 +4,20 @@
  * activity ring fed by the server's observer, and the settings window's IPC handlers. All
  * decisions live in the electron-free modules beside this file; this only wires them up.
  */
-import { app, clipboard, dialog, ipcMain, Menu, Notification, safeStorage, session, shell, systemPreferences } from 'electron';
+import { app, clipboard, dialog, ipcMain, Menu, Notification, safeStorage, session, shell, systemPreferences, type OpenDialogOptions } from 'electron';
 import os from 'node:os';
 import path from 'node:path';
 import { createLocalAdapter } from '../../adapter/local-computer-adapter.js';
 import { utilityProcessSpawner } from './utility-spawner.js';
 import { ensureConfigFile } from './first-run.js';
 import { loadConfig } from '../config/load.js';
-import { ConfigValidationError, saveConfig } from '../config/save.js';
+import { saveSettings } from './settings-save.js';
 import { createLogger, type Logger } from '../log.js';
 import { openServer } from '../host/server-host.js';
 import { protectedPaths } from '../host/places.js';
 import { enabledTools, type ToolCallEvent } from '../mcp/server.js';
 import { ActivityRing } from './activity-ring.js';
-import type { SaveResult, SettingsSnapshot } from './bridge-api.js';
+import type { SettingsSnapshot } from './bridge-api.js';
 import { activeOverrides, explainStartFailure, readConfigForEditing, resolveConfigPath, savedProcessGrants } from './config-file.js';
 import { testConnection } from './connection-test.js';
 import { registerIpc } from './ipc.js';
@@ -25,6 +25,8 @@ import { PUSH } from './ipc-channels.js';
 import { loginItem } from './login-item.js';
 import type { MenuAction } from './menu-model.js';
 import { ProcessPanel } from './process-panel.js';
+import { GatewayPanel } from './gateway-panel.js';
+import type { Gateway } from '../gateway/gateway.js';
 import { isRestartPending } from './restart-pending.js';
 import type { ProcessPolicy } from '../policy/process.js';
 import { sectionForField } from './sections.js';
@@ -43,7 +45,7 @@ import { fileStore, headlessStore, readKey, type SecretStore } from '../tunnel/s
 import { LINKS } from '../tunnel/status.js';
 import { safeStorageStore } from './safe-storage-store.js';
 import { TunnelController } from '../tunnel/tunnel-controller.js';
-import { describeContractChange, recordContract } from './contract-record.js';
+import { noteContract } from './contract-record.js';
 import { savePauseWrites } from './pause-writes.js';
 
 export interface AppLayout {
@@ -89,6 +91,7 @@ export async function runApp({ mainDir, env = process.env, log = createLogger('i
   let processPolicy: ProcessPolicy | null = null;
   /** For the tray menu, kept current by the OAuth watch and by saves and restarts (not read at each refresh). */
   let waitingApprovals = 0;
+  let gateway: Gateway | null = null;
   let restartPending = false;
   const checkRestartPending = () => {
     restartPending = isRestartPending(lifecycle.status, lifecycle.config, () => loadConfig({ env }).config);
@@ -107,6 +110,7 @@ export async function runApp({ mainDir, env = process.env, log = createLogger('i
         waitingApprovals,
         restartPending,
         readOnly,
+        gateway: gatewayPanel.summary(),
       },
       pulse.busy,
     );
@@ -115,6 +119,16 @@ export async function runApp({ mainDir, env = process.env, log = createLogger('i
   // The runtime key: safeStorage first, then the headless keyring, then the owner-only file (found, never written, when a keyring exists).
   const place = { platform, env, home: os.homedir() };
   const appDir = appConfigDir(place);
+  const running = () => (lifecycle.status.state === 'running' ? gateway : null);
+  /** The saved config, or null while it is invalid (the window shows why). */
+  const savedConfig = () => {
+    try {
+      return loadConfig({ env }).config;
+    } catch {
+      return null;
+    }
+  };
+  const gatewayPanel = new GatewayPanel(appDir, running, () => savedConfig()?.gateway ?? null);
   let stores: Promise<SecretStore[]> | null = null;
   const keyStores = () =>
     (stores ??= (async () => {
@@ -168,11 +182,9 @@ export async function runApp({ mainDir, env = process.env, log = createLogger('i
       // The config's token, else the token file the headless server uses too (created if missing).
       bearerToken = opened.token;
       processPolicy = opened.policies.process;
-      const fingerprint = opened.contract();
-      const change = await recordContract(appDir, fingerprint).catch(() => null);
-      const said = change ? describeContractChange(change) : null;
-      if (said) log.info(said);
-      return { url: opened.url!, contract: { sha256: fingerprint.sha256, change: said }, close: () => opened.close() };
+      const contract = await noteContract(appDir, opened.contract(), log);
+      gateway = opened.gateway;
+      return { url: opened.url!, contract, close: () => opened.close() };
     },
     toolCount: (config) => enabledTools(config).length,
     explain: (error) => explainStartFailure(error, configPath),
@@ -230,12 +242,13 @@ export async function runApp({ mainDir, env = process.env, log = createLogger('i
   });
   /** Client files the owner chose in the native dialog this session. */
   const pickedClients = new Set<string>();
-  const savedClientPath = () => {
-    try {
-      return loadConfig({ env }).config.tunnel.clientPath;
-    } catch {
-      return undefined;
-    }
+  const savedClientPath = () => savedConfig()?.tunnel.clientPath;
+
+  /** One path from the native dialog, over the settings window when it is open; null when cancelled. */
+  const pickPath = async (options: OpenDialogOptions): Promise<string | null> => {
+    const parent = settings.browserWindow;
+    const result = parent ? await dialog.showOpenDialog(parent, options) : await dialog.showOpenDialog(options);
+    return result.canceled ? null : (result.filePaths[0] ?? null);
   };
 
   const onAction = (action: MenuAction): void => {
@@ -268,6 +281,8 @@ export async function runApp({ mainDir, env = process.env, log = createLogger('i
         return settings.open({ section: 'chatgpt' });
       case 'toggle-read-only':
         return void savePauseWrites(configPath, lifecycle.config?.server.readOnly ?? false, log).then((saved) => (saved ? lifecycle.restart() : undefined));
+      case 'open-gateway':
+        return settings.open({ section: 'gateway' });
       case 'toggle-login':
         login.set(!login.get());
         return void refreshTray();
@@ -290,27 +305,17 @@ export async function runApp({ mainDir, env = process.env, log = createLogger('i
         navigate: settings.takeNavigation(),
         restartPending: isRestartPending(lifecycle.status, lifecycle.config, () => loadConfig({ env }).config),
       }),
-      'settings:save': async (config): Promise<SaveResult> => {
-        try {
-          await saveConfig(configPath, config);
-          log.info('config saved', { file: configPath });
-          checkRestartPending();
-          return { ok: true, configPath };
-        } catch (error) {
-          if (error instanceof ConfigValidationError) return { ok: false, issues: error.issues, error: 'Some settings are invalid; nothing was saved.' };
-          const code = (error as NodeJS.ErrnoException).code ?? 'unknown error';
-          return { ok: false, issues: [], error: `Could not write ${configPath} (${code}).` };
-        }
+      'settings:save': async (config) => {
+        const result = await saveSettings(configPath, config, log);
+        if (result.ok) checkRestartPending();
+        return result;
       },
       'token:in-use': () => tokens.current(),
       'token:replace': () => tokens.replace(),
       'settings:folder-kinds': (paths) => paths.map(folderKind),
       'settings:copy-text': (text) => clipboard.writeText(text),
       'settings:pick-folder': async () => {
-        const options = { title: 'Choose a folder to share', properties: ['openDirectory', 'createDirectory'] as Array<'openDirectory' | 'createDirectory'> };
-        const parent = settings.browserWindow;
-        const result = parent ? await dialog.showOpenDialog(parent, options) : await dialog.showOpenDialog(options);
-        return result.canceled ? null : (result.filePaths[0] ?? null);
+        return pickPath({ title: 'Choose a folder to share', properties: ['openDirectory', 'createDirectory'] });
       },
       'server:test-connection': () => {
         const status = lifecycle.status;
@@ -343,15 +348,14 @@ export async function runApp({ mainDir, env = process.env, log = createLogger('i
         return tunnel.lookUp(clientPath);
       },
       'tunnel:pick-client': async () => {
-        const options = { title: 'Choose the tunnel-client program', properties: ['openFile'] as Array<'openFile'> };
-        const parent = settings.browserWindow;
-        const result = parent ? await dialog.showOpenDialog(parent, options) : await dialog.showOpenDialog(options);
-        const picked = result.canceled ? null : (result.filePaths[0] ?? null);
+        const picked = await pickPath({ title: 'Choose the tunnel-client program', properties: ['openFile'] });
         if (picked) pickedClients.add(picked);
         return picked;
       },
       'tunnel:download': () => tunnel.download(),
       'tunnel:open-link': (link) => shell.openExternal(LINKS[link]),
+      'gateway:status': () => gatewayPanel.snapshot(),
+      'gateway:accept': (name: string, tool?: string) => gatewayPanel.accept(name, tool).finally(refreshTray),
     },
     send: {
       'window:set-dirty': (dirty) => settings.setDirty(dirty),

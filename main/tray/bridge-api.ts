@@ -105,7 +105,29 @@ export type KillResult = { ok: true } | { ok: false; error: string };
 export const KILL_SIGNALS = ['SIGTERM', 'SIGKILL'] as const;
 export type KillSignal = (typeof KILL_SIGNALS)[number];
 
-export const SECTIONS = ['connection', 'chatgpt', 'files', 'commands', 'processes', 'desktop', 'services', 'activity', 'clients'] as const;
+/** One upstream MCP server on the Gateway page. */
+export interface UpstreamRow {
+  name: string;
+  prefix: string;
+  /** running, starting, stopped, crashed, disabled, or "not running" while the server is not. */
+  state: string;
+  lastError: string | null;
+  lastStderr: string | null;
+  calls: number;
+  failures: number;
+  tools: number;
+  /** Tools held since they changed (or appeared), each with a unified diff of the change. */
+  held: Array<{ name: string; reason: 'changed' | 'new'; change: string }>;
+  refused: string[];
+}
+
+export interface GatewaySnapshot {
+  /** The server runs with these upstreams (otherwise the rows come from the saved config and the pins). */
+  running: boolean;
+  upstreams: UpstreamRow[];
+}
+
+export const SECTIONS = ['connection', 'chatgpt', 'files', 'commands', 'processes', 'desktop', 'services', 'gateway', 'activity', 'clients'] as const;
 export type SectionId = (typeof SECTIONS)[number];
 
 export interface NavigateRequest {
@@ -136,6 +158,10 @@ export interface SettingsBridge {
   denyConnection(code: string): Promise<OwnerActionResult>;
   /** Forgets the client; its tokens stop working at the server's next request. */
   revokeClient(id: string): Promise<OwnerActionResult>;
+  /** The Gateway page: each upstream's state, calls, last error and held tools (with what changed). */
+  gatewayStatus(): Promise<GatewaySnapshot>;
+  /** Accepts an upstream's held tools (or one of them): exposed from the running server's next listing. */
+  gatewayAccept(name: string, tool?: string): Promise<{ ok: true; accepted: string[] } | { ok: false; error: string }>;
   /** Tells the main process whether closing the window would discard edits. */
   setDirty(dirty: boolean): void;
   onStatus(listener: (status: ServerStatus) => void): () => void;

@@ -7,6 +7,7 @@ import path from 'node:path';
 import { writeFileAtomic } from '../config/atomic-file.js';
 import { readOwnedFile } from '../config/owned-state.js';
 import { contractChanges, type ContractFingerprint } from '../mcp/contract-fingerprint.js';
+import type { Logger } from '../log.js';
 
 export const CONTRACT_FILE = 'contract.json';
 
@@ -39,4 +40,12 @@ export function describeContractChange(change: ContractChange): string {
     change.changed.length ? `changed ${change.changed.join(', ')}` : '',
   ].filter(Boolean);
   return `The tools a model sees changed since the last start: ${parts.join('; ') || 'their order or details'}.`;
+}
+
+/** Records this start's fingerprint; what the status shows of it (the change said once in the log too). */
+export async function noteContract(appDir: string, current: ContractFingerprint, log: Logger): Promise<{ sha256: string; change: string | null }> {
+  const change = await recordContract(appDir, current).catch(() => null);
+  const said = change ? describeContractChange(change) : null;
+  if (said) log.info(said);
+  return { sha256: current.sha256, change: said };
 }

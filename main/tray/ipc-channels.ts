@@ -28,6 +28,8 @@ export const INVOKE = {
   tunnelPickClient: 'tunnel:pick-client',
   tunnelDownload: 'tunnel:download',
   openLink: 'tunnel:open-link',
+  gatewayStatus: 'gateway:status',
+  gatewayAccept: 'gateway:accept',
 } as const;
 
 /** Fire-and-forget messages from the window. */

@@ -46,6 +46,9 @@ export const invokePayloads = {
   [INVOKE.tunnelPickClient]: none,
   [INVOKE.tunnelDownload]: none,
   [INVOKE.openLink]: z.tuple([z.enum(Object.keys(LINKS) as [keyof typeof LINKS, ...(keyof typeof LINKS)[]])]),
+  [INVOKE.gatewayStatus]: none,
+  // An upstream's name (gateway.servers), and optionally one tool of it.
+  [INVOKE.gatewayAccept]: z.union([z.tuple([z.string().min(1).max(40)]), z.tuple([z.string().min(1).max(40), z.string().min(1).max(200)])]),
 } satisfies Record<InvokeChannel, z.ZodType>;
 
 export const sendPayloads = {

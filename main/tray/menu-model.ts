@@ -22,6 +22,7 @@ export const MENU_ACTIONS = [
   'disconnect-chatgpt',
   'open-chatgpt',
   'toggle-read-only',
+  'open-gateway',
 ] as const;
 export type MenuAction = (typeof MENU_ACTIONS)[number];
 
@@ -44,6 +45,8 @@ export interface MenuFacts {
   restartPending?: boolean;
   /** server.readOnly of the config in effect, or null when none is (the server is not running). */
   readOnly?: boolean | null;
+  /** The running server's other MCP servers (gateway.servers), when it has any. */
+  gateway?: { servers: number; running: number; held: number } | null;
 }
 
 export function buildMenuModel({
@@ -54,6 +57,7 @@ export function buildMenuModel({
   waitingApprovals = 0,
   restartPending = false,
   readOnly = null,
+  gateway,
 }: MenuFacts): MenuItemModel[] {
   const url = status.state === 'running' || status.state === 'paused' ? status.url : null;
   const busy = status.state === 'starting';
@@ -74,6 +78,14 @@ export function buildMenuModel({
         ? { type: 'normal', label: 'Disconnect ChatGPT', enabled: true, action: 'disconnect-chatgpt' }
         : { type: 'normal', label: 'Connect ChatGPT', enabled: status.state === 'running', action: 'connect-chatgpt' },
       { type: 'normal', label: 'ChatGPT setup…', enabled: true, action: 'open-chatgpt' },
+    );
+  }
+  if (gateway) {
+    const held = gateway.held > 0 ? `, ${gateway.held} changed tool${gateway.held === 1 ? '' : 's'} held` : '';
+    items.push(
+      { type: 'separator' },
+      { type: 'normal', label: `Other MCP servers: ${gateway.running} of ${gateway.servers} running${held}`, enabled: false },
+      { type: 'normal', label: gateway.held > 0 ? 'Review held tools…' : 'Other MCP servers…', enabled: true, action: 'open-gateway' },
     );
   }
   items.push(

@@ -29,6 +29,8 @@ const bridge: SettingsBridge = {
   listActivity: () => ipcRenderer.invoke(INVOKE.listActivity),
   listProcesses: (match) => (match === undefined ? ipcRenderer.invoke(INVOKE.listProcesses) : ipcRenderer.invoke(INVOKE.listProcesses, match)),
   killProcess: (pid, signal) => ipcRenderer.invoke(INVOKE.killProcess, pid, signal),
+  gatewayStatus: () => ipcRenderer.invoke(INVOKE.gatewayStatus),
+  gatewayAccept: (name, tool) => (tool === undefined ? ipcRenderer.invoke(INVOKE.gatewayAccept, name) : ipcRenderer.invoke(INVOKE.gatewayAccept, name, tool)),
   listConnections: () => ipcRenderer.invoke(INVOKE.listConnections),
   approveConnection: (code) => ipcRenderer.invoke(INVOKE.approveConnection, code),
   denyConnection: (code) => ipcRenderer.invoke(INVOKE.denyConnection, code),

@@ -10,6 +10,7 @@ const BY_CONFIG_SECTION: Record<string, SectionId> = {
   services: 'services',
   chatgpt: 'chatgpt',
   tunnel: 'chatgpt',
+  gateway: 'gateway',
 };
 
 export function sectionForField(field: KeyPath | null | undefined): SectionId {

@@ -19,6 +19,9 @@ export interface DraftApp {
   allowExtraArgs: boolean;
 }
 
+/** A gateway.servers entry, kept as the file has it (the Gateway page edits a few keys, the rest survive a save). */
+export type DraftUpstream = Record<string, unknown> & { name: string };
+
 export interface Draft {
   $schema?: string;
   server: Omit<Config['server'], 'token'> & { token: string };
@@ -29,6 +32,7 @@ export interface Draft {
   services: Config['services'];
   chatgpt: Config['chatgpt'];
   tunnel: Omit<Config['tunnel'], 'tunnelId' | 'clientPath'> & { tunnelId: string; clientPath: string };
+  gateway: { servers: DraftUpstream[] };
 }
 
 /** Field key → message. Keys are dotted config paths, with app entries by list index. */
@@ -61,6 +65,8 @@ export function toDraft(raw: Raw | null): Draft {
   const tunnel = section(file, 'tunnel');
   sections.tunnel!.tunnelId = str(tunnel.tunnelId, '');
   sections.tunnel!.clientPath = str(tunnel.clientPath, '');
+  const gateway = section(file, 'gateway');
+  sections.gateway!.servers = Array.isArray(gateway.servers) ? gateway.servers.filter((e): e is DraftUpstream => typeof e === 'object' && e !== null) : [];
   const draft = sections as unknown as Draft;
   if (typeof file.$schema === 'string') draft.$schema = file.$schema;
   return draft;

@@ -3,7 +3,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { fingerprint } from '../../main/mcp/contract-fingerprint.js';
-import { CONTRACT_FILE, describeContractChange, recordContract } from '../../main/tray/contract-record.js';
+import { CONTRACT_FILE, describeContractChange, noteContract, recordContract } from '../../main/tray/contract-record.js';
+import { createLogger } from '../../main/log.js';
 import { makeTempDir, removeDir } from '../helpers/temp.js';
 
 const face = (name: string, description = '') => ({ name, inputSchema: { type: 'object', description }, outputSchema: {}, annotations: undefined });
@@ -32,5 +33,19 @@ describe('recordContract', () => {
     const current = fingerprint([face('system_info')]);
     expect(await recordContract(dir, current)).toBeNull();
     expect(JSON.parse(fs.readFileSync(path.join(dir, CONTRACT_FILE), 'utf8'))).toEqual(current);
+  });
+});
+
+describe('noteContract', () => {
+  it('says a change once in the log and in what the status shows', async () => {
+    const lines: string[] = [];
+    const log = createLogger('info', (line) => void lines.push(line));
+    const first = fingerprint([face('system_info')]);
+    expect(await noteContract(dir, first, log)).toEqual({ sha256: first.sha256, change: null });
+    const next = fingerprint([face('system_info'), face('fs_list')]);
+    const noted = await noteContract(dir, next, log);
+    expect(noted).toEqual({ sha256: next.sha256, change: 'The tools a model sees changed since the last start: added fs_list.' });
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toContain('added fs_list');
   });
 });

@@ -103,6 +103,15 @@ describe('tray menu model', () => {
     );
     expect(serverDown).toContain('Connect ChatGPT (disabled)');
   });
+
+  it('shows the other MCP servers: how many run, tools held, and a way to review them', () => {
+    const quiet = labels(buildMenuModel({ status: running, hasToken: false, openAtLogin: null, gateway: { servers: 2, running: 1, held: 0 } }));
+    expect(quiet).toEqual(expect.arrayContaining(['Other MCP servers: 1 of 2 running (disabled)', 'Other MCP servers…']));
+    const held = buildMenuModel({ status: running, hasToken: false, openAtLogin: null, gateway: { servers: 1, running: 1, held: 2 } });
+    expect(labels(held)).toContain('Other MCP servers: 1 of 1 running, 2 changed tools held (disabled)');
+    expect(held.find((i) => i.type === 'normal' && i.label === 'Review held tools…')).toMatchObject({ action: 'open-gateway', enabled: true });
+    expect(labels(buildMenuModel({ status: running, hasToken: false, openAtLogin: null, gateway: null })).some((l) => l.includes('Other MCP'))).toBe(false);
+  });
 });
 
 describe('Pause writes', () => {

@@ -31,6 +31,9 @@ export interface FitOptions {
   noteField?: string;
 }
 
+/** What the server fixes for every call: where the rest is kept, how to read it, the default budget. */
+export type ServerFit = Pick<FitOptions, 'store' | 'moreTool' | 'budget'>;
+
 type Content = CallToolResult['content'];
 type Structured = Record<string, unknown> | undefined;
 interface Channel {

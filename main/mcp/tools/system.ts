@@ -17,26 +17,39 @@ const output = z.object({
   contract: z
     .object({ sha256: z.string(), tools: z.number() })
     .describe('SHA-256 over the exposed tools (names, schemas, annotations): it changes when an upgrade or a grant changes them'),
+  /** The owner's other MCP servers behind the gateway (gateway.servers). */
+  upstreams: z.array(
+    z.object({ name: z.string(), prefix: z.string(), state: z.string(), tools: z.number(), held: z.number(), lastError: z.string().nullable() }),
+  ),
 });
 
 export const systemInfo = defineTool({
   name: 'system.info',
   title: 'System information',
   description:
-    'Basic facts about the computer (hostname, OS, architecture, uptime, working directory) and a summary of what this server is allowed to do: filesystem roots, allowed commands (and the sandbox they run in: where they may write, what they cannot see, network) and enabled tool families.',
+    "Basic facts about the computer (hostname, OS, architecture, uptime, working directory) and a summary of what this server is allowed to do: filesystem roots, allowed commands (and the sandbox they run in: where they may write, what they cannot see, network), enabled tool families, and the owner's other MCP servers reached through this one.",
   input: z.object({}),
   output,
   annotations: READ_ONLY,
   grant: GRANT.always,
-  async run(_args, { adapter, config, enabledTools, policy, contract }) {
+  async run(_args, { adapter, config, enabledTools, policy, contract, upstreams: gateway }) {
     const info = await adapter.system.systemInfo();
     const capabilities = capabilitySummary(config, enabledTools, policy.sandbox.describe());
     const fingerprint = contract();
+    const upstreams = (gateway?.() ?? []).map((u) => ({
+      name: u.name,
+      prefix: u.prefix,
+      state: u.state,
+      tools: u.tools.length,
+      held: u.held.length,
+      lastError: u.lastError,
+    }));
     const structured = {
       ...info,
       serverVersion: VERSION,
       capabilities,
       contract: { sha256: fingerprint.sha256, tools: Object.keys(fingerprint.tools).length },
+      upstreams,
     };
     const roots = capabilities.filesystem.roots.map((r) => (r.readOnly ? `${r.path} (read-only)` : r.path));
     const text = [
@@ -46,6 +59,11 @@ export const systemInfo = defineTool({
       ...(capabilities.shell.enabled ? capabilities.shell.sandbox.notes : []),
       `Tools: ${capabilities.tools.join(', ')}.`,
       ...(capabilities.readOnly ? ['Read-only: tools that change things are hidden (server.readOnly).'] : []),
+      ...(upstreams.length
+        ? [
+            `Other MCP servers (their tools are <prefix>_<tool>): ${upstreams.map((u) => `${u.name} (${u.prefix}_*, ${u.tools} tools, ${u.state})`).join(', ')}.`,
+          ]
+        : []),
     ].join('\n');
     return { structured, text };
   },

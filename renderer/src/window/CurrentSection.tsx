@@ -8,6 +8,7 @@ import { CommandsSection } from '../sections/commands/CommandsSection';
 import { ConnectionSection } from '../sections/connection/ConnectionSection';
 import { DesktopSection } from '../sections/desktop/DesktopSection';
 import { FilesSection } from '../sections/files/FilesSection';
+import { GatewaySection } from '../sections/gateway/GatewaySection';
 import { ProcessesSection } from '../sections/processes/ProcessesSection';
 import type { SectionProps } from '../sections/section-props';
 import { ServicesSection } from '../sections/services/ServicesSection';
@@ -40,6 +41,8 @@ export function CurrentSection({
       return <DesktopSection {...props} />;
     case 'services':
       return <ServicesSection {...props} />;
+    case 'gateway':
+      return <GatewaySection {...props} />;
     case 'activity':
       return <ActivitySection entries={activity} />;
     case 'clients':

@@ -29,6 +29,7 @@ describe('createProcessOps', () => {
       'processStatus',
       'readProcessOutput',
       'runCommand',
+      'startPeer',
       'startProcess',
       'stopProcess',
       'writeProcessInput',

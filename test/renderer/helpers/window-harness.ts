@@ -72,6 +72,8 @@ export const BRIDGE_METHODS = [
   'tunnelPickClient',
   'tunnelDownload',
   'openLink',
+  'gatewayStatus',
+  'gatewayAccept',
 ] as const;
 
 /** Runs in the page before its scripts: defines window.chatgptMcp like the preload does. */

@@ -1,0 +1,137 @@
+/**
+ * What the gateway exposes of its upstreams, worked out from what each one lists (or, while a
+ * lazy one sleeps, what the owner accepted of it): the excluded tools left out, held ones left
+ * out, every other one under its portable `<prefix>_<tool>` name (or refused, naming the entry),
+ * its annotations as the upstream policy settles them, and the arguments it takes paths in.
+ */
+import type { ToolAnnotations, UpstreamPolicy } from '../policy/upstream.js';
+import { exposedToolName } from './exposed-names.js';
+import type { Catalog, HeldTool, ToolDefinition } from './pin-store.js';
+
+/** An upstream tool as the tool host registers it. */
+export interface GatewayTool {
+  exposed: string;
+  upstream: string;
+  /** Its name at the upstream. */
+  tool: string;
+  title?: string;
+  description: string;
+  inputSchema: Record<string, unknown>;
+  outputSchema?: Record<string, unknown>;
+  annotations: ToolAnnotations;
+  _meta?: Record<string, unknown>;
+  pathArguments: string[];
+}
+
+export interface GatewayPrompt {
+  exposed: string;
+  upstream: string;
+  prompt: string;
+  title?: string;
+  description?: string;
+  arguments: Array<{ name: string; description?: string; required?: boolean }>;
+}
+
+export interface GatewayResource {
+  upstream: string;
+  uri: string;
+  name: string;
+  title?: string;
+  description?: string;
+  mimeType?: string;
+  _meta?: Record<string, unknown>;
+}
+
+export interface GatewayResourceTemplate {
+  upstream: string;
+  uriTemplate: string;
+  name: string;
+  title?: string;
+  description?: string;
+  mimeType?: string;
+}
+
+/** One upstream's part: the definitions to expose (live or pinned) and its policy. */
+export interface UpstreamView {
+  name: string;
+  prefix: string;
+  policy: UpstreamPolicy;
+  definitions: readonly ToolDefinition[];
+  held: ReadonlyArray<HeldTool & { name: string }>;
+  catalog: Catalog | undefined;
+}
+
+export interface Exposure {
+  tools: GatewayTool[];
+  prompts: GatewayPrompt[];
+  resources: GatewayResource[];
+  resourceTemplates: GatewayResourceTemplate[];
+  /** Per upstream: tools refused (names), with why. */
+  refused: Map<string, string[]>;
+}
+
+/** `reserved`: the built-in tool names (both styles) an upstream tool may not take. */
+export function expose(views: readonly UpstreamView[], reserved: readonly string[]): Exposure {
+  const taken = new Map<string, string>(reserved.map((name) => [name, 'a built-in tool']));
+  const out: Exposure = { tools: [], prompts: [], resources: [], resourceTemplates: [], refused: new Map() };
+  const seenUris = new Set<string>();
+  for (const view of views) {
+    const refused: string[] = [];
+    for (const definition of view.definitions) {
+      if (view.policy.isExcluded(definition.name)) continue;
+      const naming = exposedToolName(view.prefix, view.name, definition.name, taken);
+      if ('refused' in naming) {
+        refused.push(naming.refused);
+        continue;
+      }
+      taken.set(naming.exposed, `${view.name}'s tool "${definition.name}"`);
+      out.tools.push({
+        exposed: naming.exposed,
+        upstream: view.name,
+        tool: definition.name,
+        ...(definition.title === undefined ? {} : { title: definition.title }),
+        description: definition.description ?? '',
+        inputSchema: definition.inputSchema,
+        ...(definition.outputSchema ? { outputSchema: definition.outputSchema } : {}),
+        annotations: view.policy.annotations(definition.name, definition.annotations as ToolAnnotations | undefined),
+        ...(definition._meta ? { _meta: definition._meta } : {}),
+        pathArguments: view.policy.pathArguments(definition.name, definition.inputSchema),
+      });
+    }
+    const catalog = view.catalog;
+    for (const prompt of catalog?.prompts ?? []) {
+      const naming = exposedToolName(view.prefix, view.name, String(prompt.name), new Map());
+      if ('refused' in naming) continue;
+      out.prompts.push({
+        exposed: naming.exposed,
+        upstream: view.name,
+        prompt: String(prompt.name),
+        ...pick(prompt, 'title', 'description'),
+        arguments: Array.isArray(prompt.arguments) ? (prompt.arguments as GatewayPrompt['arguments']) : [],
+      });
+    }
+    // A URI two upstreams both list is served by the first (resources are addressed by URI alone).
+    for (const resource of catalog?.resources ?? []) {
+      const uri = String(resource.uri);
+      if (seenUris.has(uri)) continue;
+      seenUris.add(uri);
+      out.resources.push({ upstream: view.name, uri, name: String(resource.name ?? uri), ...pick(resource, 'title', 'description', 'mimeType', '_meta') });
+    }
+    for (const template of catalog?.resourceTemplates ?? []) {
+      out.resourceTemplates.push({
+        upstream: view.name,
+        uriTemplate: String(template.uriTemplate),
+        name: `${view.prefix}_${String(template.name ?? 'template')}`,
+        ...pick(template, 'title', 'description', 'mimeType'),
+      });
+    }
+    if (refused.length > 0) out.refused.set(view.name, refused);
+  }
+  return out;
+}
+
+function pick<K extends string>(from: Record<string, unknown>, ...keys: K[]): Partial<Record<K, never>> {
+  const out: Record<string, unknown> = {};
+  for (const key of keys) if (from[key] !== undefined) out[key] = from[key];
+  return out as Partial<Record<K, never>>;
+}

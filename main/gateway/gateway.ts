@@ -1,0 +1,276 @@
+/**
+ * The gateway: the registry of the owner's upstream MCP servers (gateway.servers), what they
+ * expose through this server, and the one way their tools are called. Built once per config by
+ * the tool host's factory and closed with the server; the tool host registers its tools like
+ * built-in ones (main/mcp/gateway-tools.ts), the tray, `system_info` and the CLI read its status.
+ *
+ * At start it starts the upstreams the owner wants at start, and once each lazy upstream it has
+ * never seen (to learn and pin its tools, then stops it); `ready` settles when those are done.
+ * Afterwards a lazy upstream's tools are listed from its pins and it starts on the first call.
+ */
+import type { ProcessOps } from '../../adapter/contract/processes.js';
+import type { PolicyPort } from '../../adapter/contract/policy-port.js';
+import { adapterError } from '../../adapter/contract/errors.js';
+import { prefixOf, type Config, type UpstreamConfig } from '../config/schema.js';
+import type { Logger } from '../log.js';
+import type { FilesystemPolicy } from '../policy/filesystem.js';
+import { UpstreamPolicy } from '../policy/upstream.js';
+import { expose, type Exposure, type GatewayTool, type UpstreamView } from './catalog.js';
+import { toolHash, type HeldTool, type PinStore, type ToolDefinition, type UpstreamPins } from './pin-store.js';
+import type { GatewaySecrets } from './secrets.js';
+import { SerialGroups } from './serial-groups.js';
+import { Upstream, type Discovery } from './upstream.js';
+
+export interface GatewayOptions {
+  config: Readonly<Config>;
+  processes: Pick<ProcessOps, 'startPeer'>;
+  port: PolicyPort;
+  /** The server's own filesystem policy: an upstream's program may not lie where tools write. */
+  files: FilesystemPolicy;
+  protectedFiles: readonly string[];
+  pins: PinStore;
+  secrets: () => Promise<GatewaySecrets>;
+  logger: Logger;
+  /** Built-in tool names (both styles): no upstream tool may take one. */
+  reserved: readonly string[];
+  /** false: nothing starts until asked (the CLI's `gateway test`). */
+  autostart?: boolean;
+}
+
+export interface UpstreamStatus extends ReturnType<Upstream['snapshot']> {
+  name: string;
+  prefix: string;
+  transport: 'stdio' | 'http';
+  start: UpstreamConfig['start'];
+  sandboxed: boolean;
+  tools: string[];
+  held: Array<{ name: string; reason: HeldTool['reason'] }>;
+  /** Tools refused at start (a name clash, a name too long), naming the entry. */
+  refused: string[];
+}
+
+/** What an upstream listed at its last start: each tool's hash, to hold to its pin. */
+type Live = ReadonlyMap<string, string>;
+
+export class Gateway {
+  readonly ready: Promise<void>;
+  private readonly upstreams = new Map<string, { upstream: Upstream; policy: UpstreamPolicy; entry: UpstreamConfig }>();
+  private readonly live = new Map<string, Live>();
+  private readonly serial = new SerialGroups();
+  /** Values scrubbed from what upstreams say (the secrets resolved for them). */
+  private readonly known = new Set<string>();
+  private exposure: { key: string; value: Exposure } | null = null;
+  private version = 0;
+  /** Refusals already in the log (a name clash is said once, not at every listing). */
+  private readonly reported = new Set<string>();
+
+  constructor(private readonly options: GatewayOptions) {
+    const { config } = options;
+    for (const entry of config.gateway.servers) {
+      const policy = new UpstreamPolicy(entry, config, options.port, options.protectedFiles, options.files);
+      const upstream = new Upstream({
+        entry,
+        policy,
+        processes: options.processes,
+        logger: options.logger,
+        maxMessageBytes: config.server.maxRequestBytes,
+        secrets: () => this.resolveSecrets(entry),
+        discovered: (discovery) => this.discovered(entry, discovery),
+        scrub: (text) => this.scrub(text),
+      });
+      this.upstreams.set(entry.name, { upstream, policy, entry });
+    }
+    this.ready = options.autostart === false ? Promise.resolve() : this.startUp();
+  }
+
+  /** What is exposed now (recomputed only when an upstream listed something new or the pins changed). */
+  exposed(): Exposure {
+    const key = `${this.version}:${this.options.pins.stamp()}`;
+    if (this.exposure?.key === key) return this.exposure.value;
+    const views: UpstreamView[] = [];
+    for (const { entry, policy } of this.upstreams.values()) {
+      if (!entry.enabled) continue;
+      const pins = this.options.pins.pins(entry.name);
+      const live = this.live.get(entry.name);
+      // Only what the owner accepted, and of a running (or last run) upstream only what it still lists unchanged.
+      const accepted = Object.values(pins?.tools ?? {}).filter((pin) => !live || live.get(pin.definition.name) === pin.hash);
+      views.push({
+        name: entry.name,
+        prefix: prefixOf(entry),
+        policy,
+        definitions: accepted.map((pin) => pin.definition),
+        held: heldOf(pins),
+        catalog: pins?.catalog,
+      });
+    }
+    const value = expose(views, this.options.reserved);
+    for (const [upstream, reasons] of value.refused) {
+      for (const reason of reasons.filter((r) => !this.reported.has(r))) {
+        this.reported.add(reason);
+        this.options.logger.warn('gateway tool not exposed', { upstream, reason });
+      }
+    }
+    this.exposure = { key, value };
+    return value;
+  }
+
+  tool(exposed: string): GatewayTool | undefined {
+    return this.exposed().tools.find((t) => t.exposed === exposed);
+  }
+
+  /**
+   * One call: its path arguments checked against the upstream's folders, the upstream started if
+   * needed, the tool still the one the owner accepted, then the call in its serial group.
+   */
+  async call(
+    tool: GatewayTool,
+    args: Record<string, unknown>,
+    options: { signal: AbortSignal; onprogress?: (progress: { progress: number; total?: number; message?: string }) => void },
+  ) {
+    const slot = this.slot(tool.upstream);
+    await slot.policy.checkPaths(tool.tool, tool.pathArguments, args, tool.annotations.readOnlyHint === true);
+    await slot.upstream.connect();
+    const hash = this.live.get(tool.upstream)?.get(tool.tool);
+    if (hash === undefined || this.options.pins.acceptedHash(tool.upstream, tool.tool) !== hash) {
+      throw adapterError(
+        'PRECONDITION_FAILED',
+        'gateway.call',
+        hash === undefined
+          ? `${tool.upstream} no longer lists the tool "${tool.tool}"`
+          : `${tool.upstream} changed the tool "${tool.tool}" since the owner accepted it, so it is held until the owner accepts the change (the tray, or "chatgpt-mcp gateway accept ${tool.upstream}")`,
+      );
+    }
+    const group = slot.entry.serialGroup;
+    const run = () => slot.upstream.callTool(tool.tool, args, options);
+    return group ? this.serial.run(group, run, options.signal) : run();
+  }
+
+  /** A resource read or a prompt, on the upstream that listed it. */
+  use<T>(upstream: string, work: Parameters<Upstream['use']>[0]): Promise<T> {
+    return this.slot(upstream).upstream.use(work) as Promise<T>;
+  }
+
+  status(): UpstreamStatus[] {
+    const exposure = this.exposed();
+    return [...this.upstreams.values()].map(({ upstream, policy, entry }) => {
+      const held = heldOf(this.options.pins.pins(entry.name));
+      return {
+        name: entry.name,
+        prefix: prefixOf(entry),
+        transport: entry.url === undefined ? 'stdio' : 'http',
+        start: entry.start,
+        sandboxed: entry.url === undefined && entry.sandbox && policy.sandboxProblem === null,
+        ...upstream.snapshot(),
+        tools: exposure.tools.filter((t) => t.upstream === entry.name).map((t) => t.exposed),
+        held: held.map((h) => ({ name: h.name, reason: h.reason })),
+        refused: exposure.refused.get(entry.name) ?? [],
+      };
+    });
+  }
+
+  /** Starts the upstream now (or reuses it), lists it, and leaves it running under its idle rule. */
+  async test(name: string): Promise<UpstreamStatus> {
+    await this.slot(name).upstream.connect();
+    return this.status().find((s) => s.name === name)!;
+  }
+
+  /** Accepts the upstream's held tools: they are exposed from the next listing on. */
+  async accept(name: string, tool?: string): Promise<Array<HeldTool & { name: string }>> {
+    this.slot(name);
+    const accepted = await this.options.pins.accept(name, tool);
+    this.version++;
+    return accepted;
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([...this.upstreams.values()].map(({ upstream }) => upstream.stop('close')));
+  }
+
+  private slot(name: string) {
+    const slot = this.upstreams.get(name);
+    if (!slot) throw adapterError('NOT_FOUND', 'gateway', `no upstream named "${name}" (gateway.servers: ${[...this.upstreams.keys()].join(', ') || 'none'})`);
+    return slot;
+  }
+
+  private async startUp(): Promise<void> {
+    const starts = [...this.upstreams.values()]
+      .filter(({ entry }) => entry.enabled && (entry.start === 'at-start' || !this.options.pins.pins(entry.name)))
+      .map(async ({ upstream, entry }) => {
+        try {
+          await upstream.connect();
+          if (entry.start === 'lazy') await upstream.stop('idle');
+        } catch {
+          // its status says why; its tools answer the error
+        }
+      });
+    await Promise.all(starts);
+  }
+
+  private async discovered(entry: UpstreamConfig, discovery: Discovery): Promise<void> {
+    const definitions = discovery.tools.map((tool) => definitionOf(tool));
+    const verdict = await this.options.pins.review(entry.name, definitions);
+    for (const held of verdict.held) {
+      this.options.logger.warn('gateway tool held until the owner accepts it', { upstream: entry.name, tool: held.name, reason: held.reason });
+    }
+    await this.options.pins.setCatalog(entry.name, {
+      resources: discovery.resources,
+      resourceTemplates: discovery.resourceTemplates,
+      prompts: discovery.prompts,
+    });
+    this.live.set(entry.name, new Map(definitions.map((definition) => [definition.name, toolHash(definition)])));
+    this.version++;
+  }
+
+  private async resolveSecrets(entry: UpstreamConfig): Promise<{ env: Record<string, string>; bearer: string | null }> {
+    const refs = [...Object.values(entry.env), ...(entry.bearerToken ? [entry.bearerToken] : [])].filter((v) => typeof v !== 'string');
+    const store = refs.length > 0 ? await this.options.secrets() : null;
+    const read = async (name: string) => {
+      const value = await store!.get(name);
+      if (value === null) {
+        throw adapterError(
+          'NOT_FOUND',
+          'gateway.start',
+          `${entry.name}: the secret "${name}" is not stored; store it with "chatgpt-mcp gateway set-secret ${name}"`,
+        );
+      }
+      this.known.add(value);
+      return value;
+    };
+    const env: Record<string, string> = {};
+    for (const [name, value] of Object.entries(entry.env)) env[name] = typeof value === 'string' ? value : await read(value.secret);
+    return { env, bearer: entry.bearerToken ? await read(entry.bearerToken.secret) : null };
+  }
+
+  /** Every resolved secret replaced (also in what upstreams answer). */
+  scrub(text: string): string {
+    let out = text;
+    for (const secret of this.known) if (secret.length >= 4) out = out.split(secret).join('<redacted>');
+    return out;
+  }
+
+  /** The secret values resolved so far, for the tool host's scrubbing of answers. */
+  secretValues(): readonly string[] {
+    return [...this.known];
+  }
+
+  changed(): number {
+    return this.version;
+  }
+}
+
+function heldOf(pins: UpstreamPins | undefined): Array<HeldTool & { name: string }> {
+  return Object.entries(pins?.held ?? {}).map(([name, held]) => ({ name, ...held }));
+}
+
+function definitionOf(tool: Discovery['tools'][number]): ToolDefinition {
+  const { name, title, description, inputSchema, outputSchema, annotations, _meta } = tool as ToolDefinition;
+  return {
+    name,
+    ...(title === undefined ? {} : { title }),
+    ...(description === undefined ? {} : { description }),
+    inputSchema: inputSchema ?? { type: 'object' },
+    ...(outputSchema === undefined ? {} : { outputSchema }),
+    ...(annotations === undefined ? {} : { annotations }),
+    ...(_meta === undefined ? {} : { _meta }),
+  };
+}

@@ -1,0 +1,224 @@
+/**
+ * Tool pinning: what the owner accepted of each upstream's tools, so a tool that changes later
+ * (the "rug pull": a harmless description swapped for instructions, a schema that now asks for
+ * more) is held until the owner accepts it again.
+ *
+ * The first time an upstream is seen, its tools are pinned as they are (the owner just added
+ * it). From then on a tool whose name, title, description, schemas or annotations hash
+ * differently, and a tool that was not there before, is held: not exposed, recorded with what it
+ * is now, until `accept` (the tray, or `chatgpt-mcp gateway accept NAME`). The accepted
+ * definitions double as the catalog a lazy upstream's tools are listed from before it runs.
+ *
+ * One owner-only JSON file in the app folder (like main/auth's state), written atomically and
+ * read again when another process (the CLI) changed it.
+ */
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { writeFileAtomic } from '../config/atomic-file.js';
+
+export const PINS_FILE = 'gateway-pins.json';
+/** How stale the pins another process wrote may be when read here. */
+const REFRESH_MS = 200;
+
+/** What is pinned of a tool: everything a model reads of it or sends to it. */
+export interface ToolDefinition {
+  name: string;
+  title?: string;
+  description?: string;
+  inputSchema: Record<string, unknown>;
+  outputSchema?: Record<string, unknown>;
+  annotations?: Record<string, unknown>;
+  _meta?: Record<string, unknown>;
+}
+
+export interface PinnedTool {
+  hash: string;
+  definition: ToolDefinition;
+  acceptedAt: string;
+}
+
+export interface HeldTool {
+  hash: string;
+  definition: ToolDefinition;
+  /** "changed": differs from the accepted one; "new": not there when the owner accepted the others. */
+  reason: 'changed' | 'new';
+  seenAt: string;
+}
+
+/** Resources, templates and prompts as last listed, to answer lists while a lazy upstream sleeps. */
+export interface Catalog {
+  resources: Array<Record<string, unknown>>;
+  resourceTemplates: Array<Record<string, unknown>>;
+  prompts: Array<Record<string, unknown>>;
+}
+
+export interface UpstreamPins {
+  tools: Record<string, PinnedTool>;
+  held: Record<string, HeldTool>;
+  catalog?: Catalog;
+}
+
+interface PinFile {
+  version: 1;
+  servers: Record<string, UpstreamPins>;
+}
+
+export function pinsPath(appDir: string): string {
+  return path.join(appDir, PINS_FILE);
+}
+
+/** sha256 of the definition with its keys sorted, so key order never counts as a change. */
+export function toolHash(definition: ToolDefinition): string {
+  const { name, title, description, inputSchema, outputSchema, annotations } = definition;
+  return createHash('sha256').update(canonical({ name, title, description, inputSchema, outputSchema, annotations })).digest('hex');
+}
+
+function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+  if (value && typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>)
+      .filter(([, v]) => v !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`).join(',')}}`;
+  }
+  return JSON.stringify(value);
+}
+
+/** What comparing an upstream's tools with its pins decided. */
+export interface Verdict {
+  /** Exposed: the live definition, identical to what was accepted. */
+  exposed: ToolDefinition[];
+  /** Held until the owner accepts them. */
+  held: Array<HeldTool & { name: string }>;
+}
+
+export class PinStore {
+  private data: PinFile = { version: 1, servers: {} };
+  /** Which version of the file is loaded: every atomic write makes a new inode. */
+  private loaded = '';
+  private checkedAt = -Infinity;
+
+  constructor(readonly file: string) {}
+
+  /** Which version of the pins is in use (changes whenever they do, in this process or another). */
+  stamp(): string {
+    this.refresh();
+    return this.loaded;
+  }
+
+  /** The accepted hash of one tool (no copy: asked on every call). */
+  acceptedHash(upstream: string, tool: string): string | undefined {
+    this.refresh();
+    return this.data.servers[upstream]?.tools[tool]?.hash;
+  }
+
+  /** The pins of one upstream (a copy), reading the file again when it changed. */
+  pins(upstream: string): UpstreamPins | undefined {
+    this.refresh();
+    const pins = this.data.servers[upstream];
+    return pins && structuredClone(pins);
+  }
+
+  /**
+   * Compares what the upstream lists now with its pins; pins it all on first sight, holds what
+   * changed or is new, and forgets tools it no longer lists. Writes the file when anything changed.
+   */
+  async review(upstream: string, tools: readonly ToolDefinition[], now = new Date()): Promise<Verdict> {
+    this.refresh();
+    const at = now.toISOString();
+    const known = this.data.servers[upstream];
+    const hashed = tools.map((definition) => ({ definition, hash: toolHash(definition) }));
+    if (!known) {
+      this.data.servers[upstream] = {
+        tools: Object.fromEntries(hashed.map(({ definition, hash }) => [definition.name, { hash, definition, acceptedAt: at }])),
+        held: {},
+      };
+      await this.save();
+      return { exposed: tools.map((t) => t), held: [] };
+    }
+    const verdict: Verdict = { exposed: [], held: [] };
+    const held: Record<string, HeldTool> = {};
+    let changed = false;
+    for (const { definition, hash } of hashed) {
+      const pinned = known.tools[definition.name];
+      if (pinned?.hash === hash) {
+        verdict.exposed.push(definition);
+        continue;
+      }
+      const before = known.held[definition.name];
+      const entry: HeldTool = { hash, definition, reason: pinned ? 'changed' : 'new', seenAt: before?.hash === hash ? before.seenAt : at };
+      held[definition.name] = entry;
+      verdict.held.push({ name: definition.name, ...entry });
+      if (before?.hash !== hash) changed = true;
+    }
+    const listed = new Set(tools.map((t) => t.name));
+    for (const name of Object.keys(known.tools)) if (!listed.has(name)) changed = (delete known.tools[name], true);
+    if (Object.keys(known.held).some((name) => !held[name])) changed = true;
+    known.held = held;
+    if (changed) await this.save();
+    return verdict;
+  }
+
+  async setCatalog(upstream: string, catalog: Catalog): Promise<void> {
+    this.refresh();
+    const known = this.data.servers[upstream];
+    if (!known || canonical(known.catalog) === canonical(catalog)) return;
+    known.catalog = catalog;
+    await this.save();
+  }
+
+  /** Accepts every held tool of the upstream (or only `tool`); returns what was accepted. */
+  async accept(upstream: string, tool?: string, now = new Date()): Promise<Array<HeldTool & { name: string }>> {
+    this.refresh();
+    const known = this.data.servers[upstream];
+    if (!known) return [];
+    const names = Object.keys(known.held).filter((name) => tool === undefined || name === tool);
+    const accepted = names.map((name) => ({ name, ...known.held[name]! }));
+    for (const { name, hash, definition } of accepted) {
+      known.tools[name] = { hash, definition, acceptedAt: now.toISOString() };
+      delete known.held[name];
+    }
+    if (accepted.length > 0) await this.save();
+    return accepted;
+  }
+
+  /** Forgets an upstream entirely: its tools are pinned afresh the next time it is seen. */
+  async forget(upstream: string): Promise<boolean> {
+    this.refresh();
+    if (!this.data.servers[upstream]) return false;
+    delete this.data.servers[upstream];
+    await this.save();
+    return true;
+  }
+
+  private refresh(): void {
+    // Asked on every call: another process's accept is seen within REFRESH_MS, without a stat per call.
+    const now = Date.now();
+    if (now - this.checkedAt < REFRESH_MS) return;
+    this.checkedAt = now;
+    let stat: fs.Stats;
+    try {
+      stat = fs.statSync(this.file);
+    } catch {
+      return;
+    }
+    if (stampOf(stat) === this.loaded) return;
+    if (process.platform !== 'win32' && (stat.mode & 0o077) !== 0) {
+      throw new Error(`the gateway's pin file ${this.file} can be read or written by other users; run "chmod 600 ${this.file}"`);
+    }
+    const parsed = JSON.parse(fs.readFileSync(this.file, 'utf8')) as PinFile;
+    if (parsed?.version !== 1 || typeof parsed.servers !== 'object') throw new Error(`the gateway's pin file ${this.file} is not one this version reads`);
+    this.data = parsed;
+    this.loaded = stampOf(stat);
+  }
+
+  private async save(): Promise<void> {
+    await writeFileAtomic(this.file, JSON.stringify(this.data, null, 2) + '\n');
+    this.loaded = stampOf(fs.statSync(this.file));
+  }
+}
+
+function stampOf(stat: fs.Stats): string {
+  return `${stat.ino}:${stat.mtimeMs}:${stat.size}`;
+}

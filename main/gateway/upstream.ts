@@ -1,0 +1,343 @@
+/**
+ * One upstream MCP server and its connection: started on first use (or with the server),
+ * stopped after idle, restarted with backoff after a crash, every call bounded by the entry's
+ * timeouts and cancelled with the front's request. A call never hangs on a dead upstream: it
+ * fails with an error naming the upstream and its last stderr line (redacted).
+ *
+ * A command upstream runs through the adapter (ProcessOps.startPeer) from the plan its policy
+ * made (main/policy/upstream.ts); an HTTP one is reached with the SDK's Streamable HTTP
+ * transport and its bearer token from the keyring.
+ */
+import {
+  Client,
+  SdkError,
+  SdkErrorCode,
+  StreamableHTTPClientTransport,
+  type CallToolResult,
+  type StandardSchemaV1,
+  type Transport,
+} from '@modelcontextprotocol/client';
+import { adapterError, isComputerAdapterError } from '../../adapter/contract/errors.js';
+import type { PeerProcess, ProcessOps } from '../../adapter/contract/processes.js';
+import type { UpstreamConfig } from '../config/schema.js';
+import type { Logger } from '../log.js';
+import type { UpstreamPolicy } from '../policy/upstream.js';
+import { SERVER_NAME, VERSION } from '../version.js';
+import { PeerTransport } from './peer-transport.js';
+import { redactLine } from './redact.js';
+
+export type UpstreamState = 'disabled' | 'stopped' | 'starting' | 'running' | 'crashed';
+
+/** What a start found, handed to the gateway to review (pins) and to list. */
+export interface Discovery {
+  tools: Array<Record<string, unknown> & { name: string; inputSchema: Record<string, unknown> }>;
+  resources: Array<Record<string, unknown>>;
+  resourceTemplates: Array<Record<string, unknown>>;
+  prompts: Array<Record<string, unknown>>;
+}
+
+export interface UpstreamDeps {
+  entry: UpstreamConfig;
+  policy: UpstreamPolicy;
+  processes: Pick<ProcessOps, 'startPeer'>;
+  /** The entry's env with its secret references resolved, and the HTTP bearer token. */
+  secrets(): Promise<{ env: Record<string, string>; bearer: string | null }>;
+  logger: Logger;
+  /** Every connection's listing (pins are reviewed there); throwing refuses the connection. */
+  discovered(discovery: Discovery): Promise<void>;
+  /** The largest message an upstream may send, in bytes. */
+  maxMessageBytes: number;
+  /** Values never shown (the resolved secrets): stderr lines are scrubbed of them. */
+  scrub(text: string): string;
+}
+
+interface Connection {
+  client: Client;
+  peer: PeerProcess | null;
+  transport: Transport;
+  startedAt: number;
+}
+
+/**
+ * A call's result, checked only for its shape: the front passes it on as it is (the client that
+ * asked checks it against the tool's schemas), so the SDK's full parse of every content block
+ * would be paid twice; it cost more CPU than the rest of the hop (bench/scenarios/gateway.mjs).
+ */
+const CALL_RESULT = {
+  '~standard': {
+    version: 1,
+    vendor: 'chatgpt-mcp-gateway',
+    validate(value: unknown) {
+      const result = value as { content?: unknown } | null;
+      const blocks = result && typeof result === 'object' ? (result.content ?? []) : null;
+      const ok = Array.isArray(blocks) && blocks.every((b) => b && typeof b === 'object' && typeof (b as { type?: unknown }).type === 'string');
+      return ok
+        ? { value: { ...result, content: blocks } as CallToolResult }
+        : { issues: [{ message: 'not a tool result: content must be a list of content blocks' }] };
+    },
+  },
+} as StandardSchemaV1<unknown, CallToolResult>;
+
+const FIRST_BACKOFF_MS = 1000;
+const MAX_BACKOFF_MS = 60_000;
+/** Running this long without a crash forgives earlier crashes. */
+const HEALTHY_MS = 60_000;
+const STOP_GRACE_MS = 2000;
+const op = 'gateway.call';
+
+export class Upstream {
+  private state: UpstreamState;
+  private connection: Connection | null = null;
+  private starting: Promise<Connection> | null = null;
+  private idleTimer: NodeJS.Timeout | null = null;
+  private restartTimer: NodeJS.Timeout | null = null;
+  private inFlight = 0;
+  private crashes = 0;
+  private nextStartAt = 0;
+  private lastError: string | null = null;
+  private lastStderr: string | null = null;
+  private closing = false;
+  /** The last process's pipes, kept after it died: its stderr explains the death. */
+  private lastTransport: PeerTransport | null = null;
+  calls = 0;
+  failures = 0;
+
+  constructor(private readonly deps: UpstreamDeps) {
+    this.state = deps.entry.enabled ? 'stopped' : 'disabled';
+  }
+
+  get name(): string {
+    return this.deps.entry.name;
+  }
+
+  snapshot() {
+    return {
+      state: this.state,
+      pid: this.connection?.peer?.pid ?? null,
+      lastError: this.lastError,
+      lastStderr: this.lastStderr,
+      calls: this.calls,
+      failures: this.failures,
+      crashes: this.crashes,
+      nextStartAt: this.state === 'crashed' && this.nextStartAt > Date.now() ? new Date(this.nextStartAt).toISOString() : null,
+    };
+  }
+
+  /** The connection, starting the upstream when it is not running (refused while it backs off after a crash). */
+  async connect(): Promise<Connection> {
+    if (this.connection) return this.connection;
+    if (this.state === 'disabled') throw adapterError('PRECONDITION_FAILED', op, `${this.name} is disabled (gateway.servers: enabled is false)`);
+    if (this.closing) throw adapterError('PRECONDITION_FAILED', op, `${this.name} is stopping with the server`);
+    const wait = this.nextStartAt - Date.now();
+    if (!this.starting && this.state === 'crashed' && wait > 0) {
+      throw adapterError('PRECONDITION_FAILED', op, `${this.deadText()}; it restarts in ${Math.ceil(wait / 1000)} s`);
+    }
+    this.starting ??= this.start().finally(() => (this.starting = null));
+    return this.starting;
+  }
+
+  /** Runs `work` on a live connection, counting it in flight (idle stop waits for it). */
+  async use<T>(work: (client: Client) => Promise<T>): Promise<T> {
+    this.inFlight++;
+    this.clearIdle();
+    try {
+      const { client, startedAt } = await this.connect();
+      const result = await work(client);
+      if (Date.now() - startedAt > HEALTHY_MS) this.crashes = 0;
+      return result;
+    } catch (error) {
+      throw this.explain(error);
+    } finally {
+      this.inFlight--;
+      this.armIdle();
+    }
+  }
+
+  callTool(
+    tool: string,
+    args: Record<string, unknown>,
+    options: { signal: AbortSignal; onprogress?: (p: { progress: number; total?: number; message?: string }) => void },
+  ): Promise<CallToolResult> {
+    this.calls++;
+    const { callTimeoutMs } = this.deps.entry;
+    return this.use((client) =>
+      client.request({ method: 'tools/call', params: { name: tool, arguments: args } }, CALL_RESULT, {
+        signal: options.signal,
+        timeout: callTimeoutMs,
+        ...(options.onprogress ? { onprogress: options.onprogress, resetTimeoutOnProgress: false } : {}),
+      }),
+    ).catch((error: unknown) => {
+      this.failures++;
+      throw error;
+    });
+  }
+
+  /** Stops it (idle, the owner, the server's end); a later call starts it again. */
+  async stop(reason: 'idle' | 'owner' | 'close' = 'owner'): Promise<void> {
+    if (reason === 'close') this.closing = true;
+    this.clearIdle();
+    if (this.restartTimer) clearTimeout(this.restartTimer);
+    this.restartTimer = null;
+    const starting = this.starting;
+    if (starting) await starting.catch(() => undefined);
+    const connection = this.connection;
+    this.connection = null;
+    if (this.state !== 'disabled' && this.state !== 'crashed') this.state = 'stopped';
+    if (!connection) return;
+    this.deps.logger.info('gateway upstream stopped', { upstream: this.name, reason });
+    await connection.client.close().catch(() => undefined);
+    await connection.peer?.stop(STOP_GRACE_MS);
+  }
+
+  private async start(): Promise<Connection> {
+    const { entry, logger } = this.deps;
+    this.state = 'starting';
+    let peer: PeerProcess | null = null;
+    let transport: Transport | undefined;
+    const timer = { id: undefined as NodeJS.Timeout | undefined };
+    try {
+      const { env, bearer } = await this.deps.secrets();
+      if (entry.url !== undefined) {
+        const headers: Record<string, string> = bearer ? { authorization: `Bearer ${bearer}` } : {};
+        transport = new StreamableHTTPClientTransport(new URL(entry.url), { requestInit: { headers } });
+      } else {
+        const plan = await this.deps.policy.plan(env);
+        peer = await this.deps.processes.startPeer(plan);
+        transport = this.lastTransport = new PeerTransport(peer, this.deps.maxMessageBytes);
+      }
+      const client = new Client({ name: SERVER_NAME, version: VERSION }, { capabilities: {} });
+      const connected = (async () => {
+        await client.connect(transport!);
+        return discover(client);
+      })();
+      const deadline = new Promise<never>((_, reject) => {
+        timer.id = setTimeout(
+          () => reject(adapterError('TIMEOUT', 'gateway.start', `${this.name} did not finish starting within ${entry.startupTimeoutMs} ms (startupTimeoutMs)`)),
+          entry.startupTimeoutMs,
+        );
+      });
+      const discovery = await Promise.race([connected, deadline]);
+      await this.deps.discovered(discovery);
+      const connection: Connection = { client, peer, transport: transport!, startedAt: Date.now() };
+      this.connection = connection;
+      this.state = 'running';
+      this.lastError = null;
+      transport.onclose = chain(transport.onclose, () => this.closed(connection));
+      if (peer) void peer.exited.then(() => this.closed(connection));
+      logger.info('gateway upstream started', { upstream: this.name, ...(peer ? { pid: peer.pid } : { url: entry.url }), tools: discovery.tools.length });
+      this.armIdle();
+      return connection;
+    } catch (error) {
+      await transport?.close().catch(() => undefined);
+      await peer?.stop(STOP_GRACE_MS);
+      const failure = this.explain(error, 'start');
+      this.crashed(failure.message);
+      throw failure;
+    } finally {
+      clearTimeout(timer.id);
+    }
+  }
+
+  /** The connection ended: on purpose (stop), or a crash (backoff, and a restart for an at-start upstream). */
+  private closed(connection: Connection): void {
+    if (this.connection !== connection) return;
+    this.connection = null;
+    const why = connection.transport instanceof PeerTransport && connection.transport.failure;
+    this.crashed(why ? `${this.name} was stopped: ${why}` : `${this.name} exited`);
+  }
+
+  private crashed(message: string): void {
+    if (this.closing) return;
+    this.captureStderr();
+    this.state = 'crashed';
+    this.crashes++;
+    this.lastError = message;
+    this.nextStartAt = Date.now() + Math.min(MAX_BACKOFF_MS, FIRST_BACKOFF_MS * 2 ** (this.crashes - 1));
+    this.deps.logger.warn('gateway upstream failed', { upstream: this.name, error: message, restartInMs: this.nextStartAt - Date.now() });
+    if (this.deps.entry.start === 'at-start') {
+      this.restartTimer = setTimeout(() => void this.connect().catch(() => undefined), this.nextStartAt - Date.now());
+      this.restartTimer.unref();
+    }
+  }
+
+  /** What a dead upstream's tools answer: its name, what happened, its last stderr line. */
+  private deadText(): string {
+    const stderr = this.lastStderr ? `; its last stderr line: ${this.lastStderr}` : '';
+    return `${this.lastError ?? `${this.name} is not running`}${stderr}`;
+  }
+
+  /** Any failure as an adapter error naming the upstream; the SDK's timeouts and closed connections in words. */
+  private explain(error: unknown, phase: 'start' | 'call' = 'call'): Error {
+    this.captureStderr();
+    if (isComputerAdapterError(error)) {
+      if (phase === 'start' && error.code !== 'TIMEOUT') return adapterError(error.code, 'gateway.start', this.withStderr(error.message));
+      return error as unknown as Error;
+    }
+    if (error instanceof SdkError && error.code === SdkErrorCode.RequestTimeout) {
+      return adapterError('TIMEOUT', op, `${this.name} did not answer within ${this.deps.entry.callTimeoutMs} ms (callTimeoutMs); the call was cancelled`);
+    }
+    if (error instanceof SdkError && error.code === SdkErrorCode.ConnectionClosed) {
+      return adapterError('OS_ERROR', op, this.withStderr(`${this.name} exited during the call`));
+    }
+    const text = error instanceof Error ? error.message : String(error);
+    const what = phase === 'start' ? `${this.name} could not start` : `${this.name} failed`;
+    return adapterError(
+      'OS_ERROR',
+      phase === 'start' ? 'gateway.start' : op,
+      this.withStderr(`${what}: ${this.deps.scrub(redactLine(text.split('\n')[0]!.slice(0, 300)))}`),
+    );
+  }
+
+  private withStderr(message: string): string {
+    return this.lastStderr ? `${message}; its last stderr line: ${this.lastStderr}` : message;
+  }
+
+  private captureStderr(): void {
+    const last = this.lastTransport?.lastStderr().at(-1);
+    if (last) this.lastStderr = this.deps.scrub(redactLine(last));
+  }
+
+  private armIdle(): void {
+    const { idleStopMs } = this.deps.entry;
+    if (idleStopMs === 0 || this.inFlight > 0 || !this.connection) return;
+    this.clearIdle();
+    this.idleTimer = setTimeout(() => void this.stop('idle'), idleStopMs);
+    this.idleTimer.unref();
+  }
+
+  private clearIdle(): void {
+    if (this.idleTimer) clearTimeout(this.idleTimer);
+    this.idleTimer = null;
+  }
+}
+
+function chain(first: (() => void) | undefined, then: () => void): () => void {
+  return () => {
+    first?.();
+    then();
+  };
+}
+
+/** Everything the upstream offers, every page of it. */
+async function discover(client: Client): Promise<Discovery> {
+  const caps = client.getServerCapabilities() ?? {};
+  const all = async <T>(list: (cursor?: string) => Promise<{ nextCursor?: string } & Record<string, unknown>>, key: string): Promise<T[]> => {
+    const items: T[] = [];
+    let cursor: string | undefined;
+    for (let page = 0; page < 100; page++) {
+      const result = await list(cursor);
+      items.push(...((result[key] as T[] | undefined) ?? []));
+      cursor = result.nextCursor;
+      if (!cursor) break;
+    }
+    return items;
+  };
+  const cursorOf = (cursor?: string) => (cursor ? { cursor } : undefined);
+  const [tools, resources, resourceTemplates, prompts] = await Promise.all([
+    caps.tools ? all<Discovery['tools'][number]>((c) => client.listTools(cursorOf(c)), 'tools') : [],
+    caps.resources ? all<Record<string, unknown>>((c) => client.listResources(cursorOf(c)), 'resources') : [],
+    caps.resources ? all<Record<string, unknown>>((c) => client.listResourceTemplates(cursorOf(c)), 'resourceTemplates') : [],
+    caps.prompts ? all<Record<string, unknown>>((c) => client.listPrompts(cursorOf(c)), 'prompts') : [],
+  ]);
+  return { tools, resources, resourceTemplates, prompts };
+}

@@ -1,0 +1,165 @@
+/**
+ * Gateway tools as the tool host serves them: registered on each request's McpServer beside the
+ * built-in tools, from what the gateway exposes right now, each call going through the same
+ * `recorded` wrapper as a built-in tool (observer, log line, error mapping, scrubbing). Their
+ * schemas are the upstream's JSON Schemas as they are (the upstream validates its arguments);
+ * progress and cancellation pass through. Resources, resource templates and prompts of the
+ * upstreams are served too, and their capabilities declared, only when an upstream has them.
+ */
+import { ResourceTemplate, type CallToolResult, type McpServer, type ServerCapabilities, type StandardSchemaWithJSON } from '@modelcontextprotocol/server';
+import type { Client } from '@modelcontextprotocol/client';
+import type { Exposure, GatewayTool } from '../gateway/catalog.js';
+import type { Gateway } from '../gateway/gateway.js';
+import { recorded, type CallHandler, type RecordContext } from './recorded-call.js';
+import { fitAnswer, type ServerFit } from './answer/answer-budget.js';
+import { shapeFor, type Caller } from './answer/caller-shape.js';
+import type { DirectTool } from './stdio-wire.js';
+
+type Json = Record<string, unknown>;
+
+/** A JSON Schema the SDK advertises as it is and lets through unchecked (the upstream checks it). */
+function passThrough(schema: Json): StandardSchemaWithJSON {
+  const frozen = Object.freeze(structuredClone(schema));
+  return {
+    '~standard': {
+      version: 1,
+      vendor: 'chatgpt-mcp-gateway',
+      validate: (value: unknown) => ({ value: value ?? {} }),
+      jsonSchema: { input: () => frozen, output: () => frozen },
+    },
+  } as unknown as StandardSchemaWithJSON;
+}
+
+export interface GatewayRegistrar {
+  /** The capabilities to declare beside tools (resources, prompts) when an upstream has them. */
+  capabilities(): ServerCapabilities;
+  /** `caller` says who makes each call, for the answer's shape. */
+  register(server: McpServer, caller: (ctx: Parameters<CallHandler>[1]) => Caller): void;
+  /** A gateway tool as the stdio wire's shortcut runs it (stdio-wire.ts), by exposed name. */
+  direct(name: string): DirectTool | undefined;
+}
+
+/** The built-in tools for the stdio wire's shortcut, and the gateway's as they are at each call. */
+export class WithGatewayTools extends Map<string, DirectTool> {
+  constructor(
+    builtIn: Iterable<readonly [string, DirectTool]>,
+    private readonly gateway: GatewayRegistrar,
+  ) {
+    super(builtIn);
+  }
+
+  override get(name: string): DirectTool | undefined {
+    return super.get(name) ?? this.gateway.direct(name);
+  }
+}
+
+export function gatewayRegistrar(gateway: Gateway, context: Omit<RecordContext, 'exposed'>, fit: ServerFit): GatewayRegistrar {
+  let cache: { exposure: Exposure; tools: Array<{ name: string; prepared: Registration }>; direct: Map<string, DirectTool> } | null = null;
+  const prepared = () => {
+    const exposure = gateway.exposed();
+    if (cache?.exposure !== exposure) {
+      const tools = exposure.tools.map((tool) => ({ name: tool.exposed, prepared: prepareTool(gateway, tool, context, fit) }));
+      const direct = new Map(
+        tools.map(({ name, prepared: { config, handler } }) => [
+          name,
+          {
+            input: config.inputSchema as StandardSchemaWithJSON,
+            ...(config.outputSchema ? { output: config.outputSchema as StandardSchemaWithJSON } : {}),
+            handler,
+          },
+        ]),
+      );
+      cache = { exposure, tools, direct };
+    }
+    return cache;
+  };
+  return {
+    capabilities() {
+      const { exposure } = prepared();
+      return {
+        ...(exposure.resources.length > 0 || exposure.resourceTemplates.length > 0 ? { resources: {} } : {}),
+        ...(exposure.prompts.length > 0 ? { prompts: {} } : {}),
+      };
+    },
+    direct: (name) => prepared().direct.get(name),
+    register(server, caller) {
+      const { exposure, tools } = prepared();
+      for (const { name, prepared: tool } of tools) {
+        const handler: CallHandler = (args, ctx) => tool.handler(args, { ...ctx, caller: caller(ctx) });
+        server.registerTool(name, tool.config as never, handler as never);
+      }
+      registerResources(server, gateway, exposure);
+      registerPrompts(server, gateway, exposure);
+    },
+  };
+}
+
+type Registration = { config: Json; handler: CallHandler };
+
+function prepareTool(gateway: Gateway, tool: GatewayTool, context: Omit<RecordContext, 'exposed'>, fit: ServerFit): Registration {
+  const handler = recorded(
+    { ...context, exposed: tool.exposed },
+    tool.exposed,
+    () => ({ upstream: tool.upstream }),
+    async (args, ctx) => {
+      const token = ctx.mcpReq._meta?.progressToken;
+      const notify = ctx.mcpReq.notify;
+      // Progress the upstream sent before its answer reaches the client before the answer.
+      const sent: Array<Promise<unknown>> = [];
+      const onprogress =
+        token !== undefined && notify
+          ? (progress: { progress: number; total?: number; message?: string }) =>
+              void sent.push(notify({ method: 'notifications/progress', params: { progressToken: token, ...progress } }).catch(() => undefined))
+          : undefined;
+      const result = await gateway.call(tool, args, { signal: ctx.mcpReq.signal, ...(onprogress ? { onprogress } : {}) });
+      await Promise.all(sent);
+      const clean = scrubbed(result as CallToolResult, (text) => gateway.scrub(text), gateway.secretValues().length > 0);
+      // An upstream's answer is read by the same model: cut to the same budget (its schema unknown, so no payload or note field).
+      return fitAnswer(clean, { ...fit, shape: shapeFor(ctx.caller) });
+    },
+  );
+  return {
+    config: {
+      ...(tool.title === undefined ? {} : { title: tool.title }),
+      description: tool.description,
+      inputSchema: passThrough(tool.inputSchema),
+      ...(tool.outputSchema ? { outputSchema: passThrough(tool.outputSchema) } : {}),
+      annotations: tool.annotations,
+      ...(tool._meta ? { _meta: tool._meta } : {}),
+    },
+    handler,
+  };
+}
+
+/** An upstream's answer without the secrets the gateway resolved for it (its env echoed back, say). */
+function scrubbed(result: CallToolResult, scrub: (text: string) => string, any: boolean): CallToolResult {
+  if (!any) return result;
+  const json = JSON.stringify(result);
+  const clean = scrub(json);
+  return clean === json ? result : (JSON.parse(clean) as CallToolResult);
+}
+
+function registerResources(server: McpServer, gateway: Gateway, exposure: Exposure): void {
+  const read = (upstream: string) => (uri: URL) => gateway.use(upstream, (client: Client) => client.readResource({ uri: uri.href }));
+  for (const resource of exposure.resources) {
+    const { upstream, uri, name, ...metadata } = resource;
+    server.registerResource(name, uri, metadata, read(upstream) as never);
+  }
+  for (const template of exposure.resourceTemplates) {
+    const { upstream, uriTemplate, name, ...metadata } = template;
+    server.registerResource(name, new ResourceTemplate(uriTemplate, { list: undefined }), metadata, read(upstream) as never);
+  }
+}
+
+function registerPrompts(server: McpServer, gateway: Gateway, exposure: Exposure): void {
+  for (const prompt of exposure.prompts) {
+    const properties = Object.fromEntries(prompt.arguments.map((a) => [a.name, { type: 'string', ...(a.description ? { description: a.description } : {}) }]));
+    const required = prompt.arguments.filter((a) => a.required).map((a) => a.name);
+    const argsSchema = passThrough({ type: 'object', properties, ...(required.length ? { required } : {}) });
+    server.registerPrompt(
+      prompt.exposed,
+      { ...(prompt.title ? { title: prompt.title } : {}), ...(prompt.description ? { description: prompt.description } : {}), argsSchema },
+      ((args: Record<string, string>) => gateway.use(prompt.upstream, (client: Client) => client.getPrompt({ name: prompt.prompt, arguments: args }))) as never,
+    );
+  }
+}

@@ -1,0 +1,118 @@
+/**
+ * What happens around every tool call, a built-in tool's or a gateway tool's: the activity
+ * observer told when it starts and ends, one log line, and any error mapped to a stable code and
+ * scrubbed of secrets. One wrapper, so what one tool's call gets, every tool's call gets.
+ */
+import type { AuthInfo, CallToolResult, ServerNotification } from '@modelcontextprotocol/server';
+import { isComputerAdapterError, type ErrorCode } from '../../adapter/contract/errors.js';
+import type { Logger } from '../log.js';
+import { mapToolError } from './tool-errors.js';
+import type { ToolNameRewriter } from './tool-names.js';
+import type { Caller } from './answer/caller-shape.js';
+
+/**
+ * `tool`: the contract name; `exposed`: the name the client called it by (server.toolNames).
+ * `client`: who called, from the request's credential (an OAuth client's name, "bearer token"), null without one.
+ */
+type ToolCallFields = { tool: string; exposed?: string; id: string | number; target: Record<string, unknown>; client?: string | null };
+export type ToolCallEvent = (ToolCallFields & { phase: 'start' }) | (ToolCallFields & { phase: 'end'; durationMs: number; outcome: 'ok' | ErrorCode });
+
+export type ToolCallObserver = (event: ToolCallEvent) => void;
+
+/** A tool call's handler, as the SDK (and the stdio wire's shortcut) calls it. */
+export type CallHandler = (
+  args: Record<string, unknown>,
+  ctx: {
+    mcpReq: {
+      id: string | number;
+      signal: AbortSignal;
+      _meta?: { progressToken?: string | number };
+      notify?: (notification: ServerNotification) => Promise<void>;
+      envelope?: { clientInfo?: { name?: string } };
+    };
+    http?: { authInfo?: AuthInfo };
+    /** Who made the call (the factory adds it), for the answer's shape. */
+    caller?: Caller;
+  },
+) => Promise<CallToolResult>;
+
+export interface RecordContext {
+  logger: Logger;
+  secrets: readonly string[];
+  observe: ToolCallObserver | undefined;
+  ended: (() => void) | undefined;
+  /** Tool names in the texts a model reads, as this config exposes them. */
+  rename: ToolNameRewriter;
+  exposed: string;
+}
+
+/**
+ * Every call, a built-in tool's or a gateway tool's, passes here once: the activity observer,
+ * the log line, the errors mapped and scrubbed of secrets. What a tool answers leaves from here.
+ */
+export function recorded(
+  { logger, secrets, observe, ended, rename, exposed }: RecordContext,
+  name: string,
+  targetFor: (args: Record<string, unknown>) => Record<string, unknown>,
+  run: CallHandler,
+): CallHandler {
+  return async (args, ctx) => {
+    const started = performance.now();
+    const id = ctx.mcpReq.id;
+    // Built only for a listener: with logging off and no activity view, a call pays for neither.
+    let target: Record<string, unknown> | undefined;
+    const targetOf = () => (target ??= targetFor(args));
+    const client = observe ? clientOf(ctx.http?.authInfo) : null;
+    if (observe) safely(() => observe({ phase: 'start', tool: name, exposed, id, target: targetOf(), client }));
+    const finish = (outcome: 'ok' | ErrorCode, unexpected?: unknown, operation?: string) => {
+      const durationMs = elapsed(started);
+      if (logger.enabled(unexpected === undefined ? 'info' : 'warn')) {
+        // Which step refused or failed (runCommand, killProcess, service.control...) when it is not the tool itself.
+        // The name as clients call it (fs_read), so a log line matches what the model sent.
+        const fields = { tool: exposed, id, ...targetOf(), durationMs, outcome, ...(operation && operation !== name ? { operation } : {}) };
+        if (unexpected === undefined) logger.info('tool call', fields);
+        else logger.warn('tool call failed', { ...fields, error: describeUnknown(unexpected) });
+      }
+      if (observe) safely(() => observe({ phase: 'end', tool: name, exposed, id, target: targetOf(), client, durationMs, outcome }));
+      if (ended) safely(ended);
+    };
+    try {
+      const result = await run(args, ctx);
+      // A command stopped at its deadline answers normally, but did not do its job.
+      finish((result.structuredContent as { timedOut?: unknown } | undefined)?.timedOut === true ? 'TIMEOUT' : 'ok');
+      return result;
+    } catch (error) {
+      const mapped = mapToolError(error, exposed, secrets);
+      finish(mapped.code, mapped.code === 'OS_ERROR' ? error : undefined, isComputerAdapterError(error) ? error.operation : undefined);
+      const content = mapped.result.content.map((c) => (c.type === 'text' ? { ...c, text: rename.rewrite(c.text, args) } : c));
+      return { ...mapped.result, content };
+    }
+  };
+}
+
+export function clientOf(auth: AuthInfo | undefined): string | null {
+  if (!auth) return null;
+  const name = auth.extra?.clientName;
+  return typeof name === 'string' && name ? name : auth.clientId;
+}
+
+function safely(run: () => void): void {
+  try {
+    run();
+  } catch {
+    // an observer's failure must never fail the tool call
+  }
+}
+
+function elapsed(started: number): number {
+  return Math.round((performance.now() - started) * 100) / 100;
+}
+
+/** Only the error's class and errno-style code: messages can carry paths or values. */
+function describeUnknown(error: unknown): string {
+  if (error instanceof Error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    return code ? `${error.name} (${code})` : error.name;
+  }
+  return typeof error;
+}

@@ -1,0 +1,71 @@
+/**
+ * The settings window's Gateway page and the tray menu's line about it: each upstream's state,
+ * last error, calls and held tools (with what changed), from the running server's gateway; and
+ * accepting a held tool, which the running server exposes from its next listing. While the
+ * server is not running, the accepted and held tools still show from the pins on disk.
+ */
+import { prefixOf, type Config } from '../config/schema.js';
+import type { Gateway } from '../gateway/gateway.js';
+import { PinStore, pinsPath } from '../gateway/pin-store.js';
+import { toolDifference } from '../gateway/tool-diff.js';
+import type { GatewaySnapshot, UpstreamRow } from './bridge-api.js';
+
+export class GatewayPanel {
+  private readonly pins: PinStore;
+
+  constructor(
+    appDir: string,
+    /** The running server's gateway; null while it is stopped, paused, failed, or has no upstreams. */
+    private readonly gateway: () => Gateway | null,
+    /** The saved config's upstreams (what the page lists while the server is not running). */
+    private readonly saved: () => Readonly<Config['gateway']> | null,
+  ) {
+    this.pins = new PinStore(pinsPath(appDir));
+  }
+
+  snapshot(): GatewaySnapshot {
+    const gateway = this.gateway();
+    const live = new Map((gateway?.status() ?? []).map((s) => [s.name, s]));
+    const names = [...new Set([...live.keys(), ...(this.saved()?.servers ?? []).map((s) => s.name)])];
+    const upstreams = names.map((name): UpstreamRow => {
+      const status = live.get(name);
+      const entry = this.saved()?.servers.find((s) => s.name === name);
+      const pins = this.pins.pins(name);
+      const held = Object.entries(pins?.held ?? {}).map(([tool, h]) => ({
+        name: tool,
+        reason: h.reason,
+        change: toolDifference(tool, pins?.tools[tool]?.definition, h.definition),
+      }));
+      return {
+        name,
+        prefix: status?.prefix ?? (entry ? prefixOf(entry) : name),
+        state: status?.state ?? (entry?.enabled === false ? 'disabled' : 'not running'),
+        lastError: status?.lastError ?? null,
+        lastStderr: status?.lastStderr ?? null,
+        calls: status?.calls ?? 0,
+        failures: status?.failures ?? 0,
+        tools: status?.tools.length ?? Object.keys(pins?.tools ?? {}).length,
+        held,
+        refused: status?.refused ?? [],
+      };
+    });
+    return { running: gateway !== null, upstreams };
+  }
+
+  /** The tray's line: the running server's upstreams, how many run, how many tools wait for the owner (null without any). */
+  summary(): { servers: number; running: number; held: number } | null {
+    const status = this.gateway()?.status();
+    if (!status?.length) return null;
+    return { servers: status.length, running: status.filter((s) => s.state === 'running').length, held: status.reduce((n, s) => n + s.held.length, 0) };
+  }
+
+  async accept(name: string, tool?: string): Promise<{ ok: true; accepted: string[] } | { ok: false; error: string }> {
+    try {
+      const gateway = this.gateway();
+      const accepted = gateway ? await gateway.accept(name, tool) : await this.pins.accept(name, tool);
+      return { ok: true, accepted: accepted.map((h) => h.name) };
+    } catch (error) {
+      return { ok: false, error: error instanceof Error ? error.message : String(error) };
+    }
+  }
+}

@@ -1,0 +1,38 @@
+/** An upstream's tools held since they changed: what changed, and accepting them. */
+import { useState } from 'react';
+import type { SettingsBridge, UpstreamRow } from '../../../../main/tray/bridge-api';
+
+export function HeldTools({ upstream, bridge, onAccepted }: { upstream: UpstreamRow; bridge: SettingsBridge; onAccepted(): void }) {
+  const [error, setError] = useState<string | null>(null);
+  if (upstream.held.length === 0) return null;
+  const accept = async (tool?: string) => {
+    const result = await bridge.gatewayAccept(upstream.name, tool);
+    setError(result.ok ? null : result.error);
+    onAccepted();
+  };
+  return (
+    <div className="held-tools" role="group" aria-label={`Held tools of ${upstream.name}`}>
+      <p className="held-intro">
+        {upstream.held.length === 1 ? 'One tool is' : `${upstream.held.length} tools are`} held: {upstream.name} changed{' '}
+        {upstream.held.length === 1 ? 'it' : 'them'} since you accepted {upstream.held.length === 1 ? 'it' : 'them'}. Read the change before you accept it.
+      </p>
+      {upstream.held.map((tool) => (
+        <details key={tool.name} className="held-tool" open={upstream.held.length === 1}>
+          <summary>
+            {tool.name} <span className="held-reason">({tool.reason === 'new' ? 'new tool' : 'changed'})</span>
+          </summary>
+          <pre className="held-diff">{tool.change}</pre>
+          <button type="button" className="button" onClick={() => void accept(tool.name)}>
+            Accept {tool.name}
+          </button>
+        </details>
+      ))}
+      {upstream.held.length > 1 ? (
+        <button type="button" className="button primary" onClick={() => void accept()}>
+          Accept all {upstream.held.length}
+        </button>
+      ) : null}
+      {error ? <p className="field-error">{error}</p> : null}
+    </div>
+  );
+}

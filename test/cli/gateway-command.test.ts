@@ -1,0 +1,97 @@
+/**
+ * `chatgpt-mcp gateway ...` and the config checks around it, through the built CLI: a bad entry
+ * is refused by `config check` and by `serve` with the entry named and nothing started;
+ * `config check` lists the upstreams; `set-secret` stores a value in the owner-only file (no
+ * keyring here) without echoing it; `list` and `test` name what they do not know.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { spawn } from 'node:child_process';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FIXTURE, gatewayHome, nodeUpstream, type GatewayHome } from '../helpers/gateway.js';
+import { processesWith } from '../helpers/proc.js';
+import { CLI, runCli } from '../helpers/servers.js';
+
+let home: GatewayHome;
+beforeAll(() => {
+  home = gatewayHome();
+});
+afterAll(() => home?.remove());
+
+const cli = (...args: string[]) => runCli([...args, '--config', home.configFile], home.env, 30_000);
+
+describe('chatgpt-mcp gateway', () => {
+  it('a secret written inline: config check and serve refuse it naming the entry, and start nothing', async () => {
+    home.write({ gateway: { servers: [nodeUpstream('leaky', FIXTURE, { args: [FIXTURE, home.home], env: { API_TOKEN: 'hunter2hunter2' } })] } });
+    const check = await cli('config', 'check');
+    expect(check.code).toBe(2);
+    expect(check.stderr).toContain(
+      'gateway.servers[0].env.API_TOKEN: is a secret written inline in the config file; store it with "chatgpt-mcp gateway set-secret leaky/API_TOKEN"',
+    );
+    expect(check.stderr).not.toContain('hunter2');
+    const served = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
+      const child = spawn(process.execPath, [CLI, 'serve', '--stdio', '--config', home.configFile], { env: home.env, stdio: ['pipe', 'pipe', 'pipe'] });
+      let stderr = '';
+      child.stderr.on('data', (d) => (stderr += d));
+      child.on('close', (code) => resolve({ code, stderr }));
+    });
+    expect(served.code).toBe(2);
+    expect(served.stderr).toContain('leaky/API_TOKEN');
+    expect(processesWith(home.home).filter((p) => p.commandLine.includes('gateway-upstream.mjs'))).toEqual([]);
+  });
+
+  it('config check lists each upstream with its sandbox, folders and network', async () => {
+    home.write({
+      gateway: { servers: [nodeUpstream('notes', FIXTURE, { folders: [home.data], start: 'at-start' }), { name: 'far', url: 'https://example.com/mcp' }] },
+    });
+    const check = await cli('config', 'check');
+    expect(check.code).toBe(0);
+    expect(check.stderr).toContain(`gateway: notes (notes_*): node ${FIXTURE}, at-start, sandboxed, folders: ${home.data}, network off`);
+    expect(check.stderr).toContain('gateway: far (far_*): https://example.com/mcp, lazy');
+  });
+
+  it('set-secret stores the value owner-only without echoing it', async () => {
+    const stored = await new Promise<{ code: number | null; out: string }>((resolve) => {
+      const child = spawn(process.execPath, [CLI, 'gateway', 'set-secret', 'notes/API_KEY', '--config', home.configFile], { env: home.env });
+      let out = '';
+      child.stdout.on('data', (d) => (out += d));
+      child.stderr.on('data', (d) => (out += d));
+      child.on('close', (code) => resolve({ code, out }));
+      child.stdin.end('sk-the-value-0123456789abcdefghij\n');
+    });
+    expect(stored.code).toBe(0);
+    expect(stored.out).toContain('stored the secret "notes/API_KEY" in an owner-only file');
+    expect(stored.out).not.toContain('sk-the-value');
+    const file = path.join(home.appDir, 'gateway-secrets.json');
+    expect(fs.statSync(file).mode & 0o777).toBe(0o600);
+    expect(JSON.parse(fs.readFileSync(file, 'utf8'))).toEqual({ 'notes/API_KEY': 'sk-the-value-0123456789abcdefghij' });
+  });
+
+  it('list before anything was seen, and test or accept of an unknown name', async () => {
+    const list = await cli('gateway', 'list');
+    expect(list.code).toBe(0);
+    expect(JSON.parse(list.stdout).map((r: { name: string; seen: boolean }) => [r.name, r.seen])).toEqual([
+      ['notes', false],
+      ['far', false],
+    ]);
+    const unknown = await cli('gateway', 'test', 'nope');
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain('no server named "nope" in gateway.servers (there are: notes, far)');
+    expect((await cli('gateway', 'accept', 'notes')).stderr).toContain('notes has no held tools');
+    expect((await cli('gateway', 'frobnicate')).code).toBe(64);
+  });
+
+  it('test starts an upstream in its sandbox, and a tool that would shadow a built-in one is refused, naming the entry', async () => {
+    home.write({ gateway: { servers: [{ ...nodeUpstream('files', FIXTURE, { args: [FIXTURE, home.home] }), prefix: 'fs' }] } });
+    const tested = await cli('gateway', 'test', 'files');
+    expect(tested.code).toBe(0);
+    const result = JSON.parse(tested.stdout);
+    expect(result.tools).toEqual(expect.arrayContaining(['fs_noop', 'fs_env']));
+    expect(result.tools).not.toContain('fs_read');
+    expect(result.refused).toEqual([
+      'files: the tool "read" would be exposed as "fs_read", which is already a built-in tool; exclude it or choose another prefix',
+      'files: the tool "write" would be exposed as "fs_write", which is already a built-in tool; exclude it or choose another prefix',
+    ]);
+    expect(tested.stderr).toContain('files started (stdio, sandboxed)');
+  });
+});

@@ -1,0 +1,13 @@
+import { describe, expect, it } from 'vitest';
+import { redactLine } from '../../main/gateway/redact.js';
+
+describe('redactLine', () => {
+  it('takes credentials out of what an upstream wrote to stderr, and leaves the rest', () => {
+    expect(redactLine('error: token=abc123 bad')).toBe('error: token=<redacted> bad');
+    expect(redactLine('API_KEY: "s3cr3t value"')).toBe('API_KEY: <redacted>');
+    expect(redactLine('using ghp_abcdefghijklmnopqrstuvwxyz0123456789 now')).toBe('using <redacted> now');
+    expect(redactLine('GET https://me:pw@example.com/x failed')).toBe('GET https://<redacted>@example.com/x failed');
+    expect(redactLine('Authorization: Bearer abcdefghijklmnop')).not.toContain('abcdefghijklmnop');
+    expect(redactLine('ENOENT: no such file /data/x.txt')).toBe('ENOENT: no such file /data/x.txt');
+  });
+});

@@ -1,0 +1,110 @@
+/**
+ * An upstream's rules: exclusions, annotations filled cautiously and overridden by the owner,
+ * path arguments found by schema and name and checked against its folders (read-only folders
+ * refuse writes), and the plan it starts from: the program found on PATH, the environment
+ * from nothing but its entry, inside its own sandbox with the home folder hidden.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sandboxSupport } from '../../adapter/process/sandbox/support.js';
+import { configSchema } from '../../main/config/schema.js';
+import { FilesystemPolicy } from '../../main/policy/filesystem.js';
+import { UpstreamPolicy } from '../../main/policy/upstream.js';
+import { localPort } from '../helpers/adapter.js';
+import { makeTempDir, removeDir } from '../helpers/temp.js';
+
+let dir: string;
+let data: string;
+let shelf: string;
+beforeAll(() => {
+  dir = makeTempDir();
+  data = path.join(dir, 'data');
+  shelf = path.join(dir, 'shelf');
+  fs.mkdirSync(data);
+  fs.mkdirSync(shelf);
+});
+afterAll(() => removeDir(dir));
+
+function policy(entry: Record<string, unknown>, env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: dir, SERVER_SECRET: 'x' }) {
+  const config = configSchema.parse({ gateway: { servers: [{ name: 'up', command: 'node', ...entry }] } });
+  const port = localPort(env);
+  const files = new FilesystemPolicy(config.filesystem, port);
+  return new UpstreamPolicy(config.gateway.servers[0]!, config, port, [], files);
+}
+
+describe('UpstreamPolicy', () => {
+  it('excludes by exact name and by a part of a name, case-insensitively', () => {
+    const p = policy({ tools: { exclude: ['drop_table'], excludeMatching: ['Delete'] } });
+    expect(['drop_table', 'delete_row', 'bulkDELETE', 'read_row'].filter((t) => !p.isExcluded(t))).toEqual(['read_row']);
+  });
+
+  it("fills missing hints cautiously, keeps the upstream's, and the owner's kind wins", () => {
+    const p = policy({ tools: { kinds: { search: 'read-only', send: 'open-world' } } });
+    expect(p.annotations('x', undefined)).toEqual({ readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true });
+    expect(p.annotations('y', { readOnlyHint: true })).toMatchObject({ readOnlyHint: true, destructiveHint: false, openWorldHint: true });
+    expect(p.annotations('search', { readOnlyHint: false, destructiveHint: true })).toMatchObject({
+      readOnlyHint: true,
+      destructiveHint: false,
+      openWorldHint: false,
+    });
+    expect(p.annotations('send', { readOnlyHint: true, openWorldHint: false })).toMatchObject({
+      readOnlyHint: false,
+      destructiveHint: true,
+      openWorldHint: true,
+    });
+  });
+
+  it('finds path arguments by format and by name, plus the owner list', () => {
+    const p = policy({ tools: { pathArguments: { run: ['script'] } } });
+    const schema = {
+      type: 'object',
+      properties: {
+        path: { type: 'string' },
+        targetDir: { type: 'string' },
+        where: { type: 'string', format: 'path' },
+        paths: { type: 'array', items: { type: 'string' } },
+        count: { type: 'number' },
+        file: { type: 'number' },
+      },
+    };
+    expect(p.pathArguments('run', schema).sort()).toEqual(['path', 'paths', 'script', 'targetDir', 'where']);
+  });
+
+  it('checks paths against its folders, relative ones from its first folder, and a read-only folder refuses writes', async () => {
+    const p = policy({ folders: [data, { path: shelf, readOnly: true }] });
+    await expect(p.checkPaths('read', ['path'], { path: path.join(data, 'a.txt') }, true)).resolves.toBeUndefined();
+    await expect(p.checkPaths('read', ['path'], { path: 'a.txt' }, true)).resolves.toBeUndefined();
+    await expect(p.checkPaths('read', ['paths'], { paths: [path.join(data, 'a'), path.join(dir, 'b')] }, true)).rejects.toMatchObject({
+      code: 'PATH_NOT_ALLOWED',
+      message: expect.stringContaining('outside the allowed roots'),
+    });
+    await expect(p.checkPaths('read', ['path'], { path: `file://${path.join(dir, 'x')}` }, true)).rejects.toMatchObject({ code: 'PATH_NOT_ALLOWED' });
+    await expect(p.checkPaths('read', ['path'], { path: path.join(shelf, 'book') }, true)).resolves.toBeUndefined();
+    await expect(p.checkPaths('write', ['path'], { path: path.join(shelf, 'book') }, false)).rejects.toMatchObject({ code: 'PATH_NOT_ALLOWED' });
+    await expect(policy({}).checkPaths('read', ['path'], { path: data }, true)).rejects.toMatchObject({ message: expect.stringContaining('has no folders') });
+  });
+
+  it.skipIf(process.platform !== 'linux' || !sandboxSupport('linux', process.env).usable)(
+    'plans the program found on PATH, an environment from nothing but its entry, in a sandbox that hides the home folder',
+    async () => {
+      const p = policy({ folders: [data], env: { MODE: 'x' }, args: ['/opt/thing/node_modules/pkg/dist/index.js'] });
+      const plan = await p.plan({ MODE: 'x' });
+      expect(plan.file).toBe(fs.realpathSync(process.execPath));
+      expect(Object.keys(plan.env).sort()).toEqual(['HOME', 'MODE', 'PATH', 'TMPDIR']);
+      expect(plan.env.HOME).toBe(plan.sandbox!.tempDir);
+      expect(plan.sandbox).toMatchObject({ mechanism: 'bubblewrap', network: 'off', display: false });
+      const entries = plan.sandbox!.entries;
+      expect(entries).toContainEqual(expect.objectContaining({ path: data, access: 'write' }));
+      // The temp "home" of this test lies in /tmp, private anyway; its data folder is mounted over it.
+      expect(entries.findIndex((e) => e.path === data)).toBeGreaterThan(entries.findIndex((e) => e.path === '/tmp'));
+    },
+  );
+
+  it('without a sandbox here it does not start unless its entry says sandbox: false', async () => {
+    const p = policy({}, { PATH: '/nonexistent', HOME: dir });
+    // No bwrap on this PATH: the sandbox is unavailable.
+    expect(p.sandboxProblem).not.toBeNull();
+    await expect(p.plan({})).rejects.toMatchObject({ code: 'PRECONDITION_FAILED', message: expect.stringContaining('"sandbox": false') });
+  });
+});
