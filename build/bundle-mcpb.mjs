@@ -17,7 +17,7 @@ const MCPB_CLI = path.join(root, 'node_modules', '@anthropic-ai', 'mcpb', 'dist'
 /** What the server needs of out/: the Electron app and its window are not part of it. */
 const OUT_PARTS = ['main', 'adapter', 'native'];
 /** Packages only the tray app loads. */
-const APP_ONLY = new Set(['electron']);
+const APP_ONLY = new Set(['electron', 'electron-updater']);
 
 /** The manifest Claude Desktop reads: the server's command line and the settings it asks the owner for. */
 export function mcpbManifest(pkg, platform = process.platform) {
@@ -124,7 +124,11 @@ export function bundleMcpb({ outFile, stage = path.join(root, 'out', 'mcpb', 'st
   fs.writeFileSync(path.join(stage, 'manifest.json'), JSON.stringify(mcpbManifest(pkg), null, 2) + '\n');
   fs.copyFileSync(path.join(root, 'build', 'icons', '512x512.png'), path.join(stage, 'icon.png'));
   // version.ts finds the version in the nearest package.json of this name; "type" makes out/'s .js files modules.
-  const serverPackage = { name: pkg.name, version: pkg.version, type: 'module', private: true, license: pkg.license };
+  // The release workflow names its repository: `version --check` reads the releases there.
+  const repository = /^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+$/.test(process.env.GITHUB_REPOSITORY ?? '')
+    ? `https://github.com/${process.env.GITHUB_REPOSITORY}`
+    : pkg.repository;
+  const serverPackage = { name: pkg.name, version: pkg.version, type: 'module', private: true, license: pkg.license, ...(repository ? { repository } : {}) };
   fs.writeFileSync(path.join(server, 'package.json'), JSON.stringify(serverPackage, null, 2) + '\n');
   for (const part of OUT_PARTS) fs.cpSync(path.join(root, 'out', part), path.join(server, 'out', part), { recursive: true });
   for (const dir of runtimePackages(pkg)) {
