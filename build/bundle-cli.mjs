@@ -12,26 +12,27 @@ import { build } from 'rolldown';
 
 const root = path.resolve(import.meta.dirname, '..');
 const outDir = path.join(root, 'out', 'main');
-const entry = path.join(outDir, 'cli.js');
+/** The entries: the CLI, and the Claude Desktop bundle's server (build/bundle-mcpb.mjs), which shares its chunks. */
+const ENTRIES = ['cli', 'mcpb-server'];
 const NATIVE = ['sharp', '@nut-tree-fork/nut-js', '@nut-tree-fork/node-mac-permissions', '@napi-rs/keyring', '@jellybrick/dbus-next', 'electron'];
 
 export async function bundleCli() {
-  // tsc wrote the entry just now; bundle from a copy, so the bundle can take its place.
-  const source = path.join(outDir, 'cli.source.js');
-  fs.copyFileSync(entry, source);
+  // tsc wrote the entries just now; bundle from copies, so the bundle can take their place.
+  const sources = Object.fromEntries(ENTRIES.map((name) => [name, path.join(outDir, `${name}.source.js`)]));
+  for (const name of ENTRIES) fs.copyFileSync(path.join(outDir, `${name}.js`), sources[name]);
   fs.rmSync(path.join(outDir, 'chunks'), { recursive: true, force: true });
   try {
     await build({
-      input: { cli: source },
+      input: sources,
       platform: 'node',
       logLevel: 'warn',
       external: [/^node:/, ...NATIVE.map((name) => new RegExp(`^${name.replace(/[/.]/g, '\\$&')}(/|$)`))],
       output: { dir: outDir, format: 'esm', entryFileNames: '[name].js', chunkFileNames: 'chunks/[name]-[hash].js' },
     });
   } finally {
-    fs.rmSync(source, { force: true });
+    for (const source of Object.values(sources)) fs.rmSync(source, { force: true });
   }
-  fs.chmodSync(entry, 0o755);
+  for (const name of ENTRIES) fs.chmodSync(path.join(outDir, `${name}.js`), 0o755);
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(import.meta.filename)) await bundleCli();

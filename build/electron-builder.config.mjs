@@ -24,6 +24,10 @@ function azureSignOptions() {
   return { endpoint, codeSigningAccountName: account, certificateProfileName: profile, publisherName };
 }
 
+/** The repository the release workflow runs in ("owner/repo"): where the updater and `version --check` look, never a guess. */
+const repository = /^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+$/.test(env.GITHUB_REPOSITORY ?? '') ? env.GITHUB_REPOSITORY : undefined;
+const [owner, repo] = repository ? repository.split('/') : [];
+
 const notarize = Boolean(env.APPLE_API_KEY && env.APPLE_API_KEY_ID && env.APPLE_API_ISSUER);
 const azure = azureSignOptions();
 
@@ -36,7 +40,7 @@ const config = {
   directories: { output: 'dist', buildResources: 'build' },
   // The electron-vite bundles only; production dependencies are added by electron-builder.
   files: ['out/app/**/*', 'package.json', '!**/*.map'],
-  extraMetadata: { main: 'out/app/main/index.js' },
+  extraMetadata: { main: 'out/app/main/index.js', ...(repository ? { repository: `https://github.com/${repository}` } : {}) },
   extraResources: [
     { from: 'build/tray', to: 'tray' },
     { from: 'build/icons', to: 'icons' },
@@ -53,7 +57,8 @@ const config = {
     enableCookieEncryption: true,
     // grantFileProtocolExtraPrivileges stays on: the settings window is an ES-module page on file://.
   },
-  publish: [{ provider: 'github', releaseType: 'draft' }],
+  // Also what electron-updater reads (app-update.yml in the app's resources) and what makes latest*.yml beside the installers.
+  publish: [{ provider: 'github', releaseType: 'draft', ...(repository ? { owner, repo } : {}) }],
 
   mac: {
     category: 'public.app-category.developer-tools',
@@ -96,7 +101,21 @@ const config = {
     category: 'Utility',
     maintainer: 'ChatGPT Computer MCP contributors',
     synopsis: 'Lets ChatGPT act on this computer through typed MCP tools, only as far as you allow',
+    // The menu entry; StartupWMClass ties the running tray app's windows to it.
+    desktop: {
+      entry: {
+        Name: 'ChatGPT Computer MCP',
+        Comment: 'Let ChatGPT act on this computer through typed MCP tools, only as far as you allow',
+        Categories: 'Utility;Development;',
+        Keywords: 'MCP;ChatGPT;AI;automation;',
+        StartupWMClass: 'chatgpt-computer-mcp',
+        Terminal: 'false',
+      },
+    },
   },
+  // No version in the file name: an update replaces the AppImage in place, so the autostart entry
+  // (main/tray/autostart-linux.ts) and the owner's shortcuts keep pointing at it.
+  appImage: { artifactName: '${name}-${arch}.${ext}' },
   deb: {
     // electron-builder's defaults plus the X11 libraries screen capture and input need, and a tray host.
     depends: [

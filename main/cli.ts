@@ -20,6 +20,7 @@ const commands = {
   oauth: () => import('./cli/oauth-command.js'),
   tunnel: () => import('./cli/tunnel-command.js'),
   gateway: () => import('./cli/gateway-command.js'),
+  version: () => import('./cli/version-command.js'),
 };
 
 const HELP = `chatgpt-mcp ${VERSION}: let ChatGPT or any MCP client act on this computer, within what you allow.
@@ -48,6 +49,7 @@ Usage:
   chatgpt-mcp gateway test NAME     start one, list its tools (holding changed ones), stop it
   chatgpt-mcp gateway accept NAME [TOOL]  show what changed in its held tools and accept them
   chatgpt-mcp gateway set-secret NAME     store a value entries refer to as {"secret": NAME}, from stdin
+  chatgpt-mcp version [--check]     this version, and with --check the latest release's
   chatgpt-mcp --version | --help
 
 Options:
@@ -57,6 +59,8 @@ Options:
   --log-level LEVEL   silent|error|warn|info|debug (env CHATGPT_MCP_LOG_LEVEL, default info)
   --tunnel-id ID      tunnel start|status|doctor: the tunnel (env CONTROL_PLANE_TUNNEL_ID, config tunnel.tunnelId)
   --client FILE       tunnel start|status|doctor: the tunnel-client program (config tunnel.clientPath)
+  --check             version: ask for the latest release (only when asked; the server never looks by itself)
+  --feed URL          version --check: read this latest-*.yml instead of the releases this build names
 
 HTTP needs a bearer token unless the config says server.auth "none" (loopback only). Without
 server.token or CHATGPT_MCP_TOKEN, the first start creates one in the app's config folder;
@@ -89,6 +93,8 @@ export async function main(argv: string[]): Promise<number> {
         'tunnel-id': { type: 'string' },
         client: { type: 'string' },
         version: { type: 'boolean', short: 'v' },
+        check: { type: 'boolean' },
+        feed: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -124,6 +130,9 @@ export async function main(argv: string[]): Promise<number> {
     }
     case 'token':
       return (await commands.token()).tokenCommand(sub, cli);
+    case 'version':
+      if (sub !== undefined) return usageError(`unexpected argument "${sub}"`);
+      return (await commands.version()).versionCommand(values.check ?? false, values.feed);
     case 'tunnel':
       return (await commands.tunnel()).tunnelCommand(sub, cli, { tunnelId: values['tunnel-id'], client: values.client, force: values.force });
     default:

@@ -19,10 +19,14 @@ export function usageError(message: string): number {
 }
 
 /** Loads the config once, or explains why it cannot be used and exits 2. */
-export function withConfig(cli: CliOverrides, run: (loaded: LoadedConfig) => number | Promise<number>): number | Promise<number> {
+export function withConfig(
+  cli: CliOverrides,
+  run: (loaded: LoadedConfig) => number | Promise<number>,
+  settings?: Record<string, unknown>,
+): number | Promise<number> {
   let loaded;
   try {
-    loaded = loadConfig({ cli });
+    loaded = loadConfig({ cli, ...(settings ? { settings } : {}) });
   } catch (error) {
     if (error instanceof ConfigError) {
       say(error.message);

@@ -17,14 +17,19 @@ export function serveHttp(cli: CliOverrides): number | Promise<number> {
   });
 }
 
-export function serveStdio(cli: CliOverrides): number | Promise<number> {
-  return withConfig(cli, async (loaded) => {
-    const opened = await openOrExit(loaded, { transport: 'stdio' });
-    if (typeof opened === 'number') return opened;
-    await Promise.race([untilSignal(), new Promise<void>((resolve) => process.stdin.once('end', resolve))]);
-    await opened.close();
-    return EXIT.ok;
-  });
+/** `settings`: the whole config from the host that started the server (the Claude Desktop bundle) instead of a file. */
+export function serveStdio(cli: CliOverrides, settings?: Record<string, unknown>): number | Promise<number> {
+  return withConfig(
+    cli,
+    async (loaded) => {
+      const opened = await openOrExit(loaded, { transport: 'stdio' });
+      if (typeof opened === 'number') return opened;
+      await Promise.race([untilSignal(), new Promise<void>((resolve) => process.stdin.once('end', resolve))]);
+      await opened.close();
+      return EXIT.ok;
+    },
+    settings,
+  );
 }
 
 /** The server as the CLI runs it (serve, tunnel start, tunnel doctor), or the exit code explaining why not. */

@@ -25,6 +25,8 @@ export interface LoadOptions {
   env?: NodeJS.ProcessEnv;
   platform?: NodeJS.Platform;
   home?: string;
+  /** The whole settings, given by the host that started the server (the Claude Desktop bundle): no file is read. */
+  settings?: Record<string, unknown>;
 }
 
 export interface LoadedConfig {
@@ -50,10 +52,10 @@ export function loadConfig(options: LoadOptions = {}): LoadedConfig {
   const explicit = Boolean(cli.config ?? env.CHATGPT_MCP_CONFIG);
   const path = configPathFor(options);
 
-  const fromFile = readConfigFile(path, explicit);
-  const raw: Raw = fromFile ?? {};
+  const fromFile = options.settings ? null : readConfigFile(path, explicit);
+  const raw: Raw = options.settings ? structuredClone(options.settings) : (fromFile ?? {});
   const origins: Origins = new Map();
-  const label = fromFile ? path : 'defaults';
+  const label = options.settings ? 'the settings the host passed' : fromFile ? path : 'defaults';
 
   override(raw, origins, ['server', 'host'], env.CHATGPT_MCP_HOST, 'CHATGPT_MCP_HOST');
   override(raw, origins, ['server', 'port'], portValue(env.CHATGPT_MCP_PORT), 'CHATGPT_MCP_PORT');

@@ -18,6 +18,7 @@ import { serverSchema } from './sections/server.js';
 import { servicesSchema } from './sections/services.js';
 import { shellSchema } from './sections/shell.js';
 import { tunnelSchema } from './sections/tunnel.js';
+import { updatesSchema } from './sections/updates.js';
 
 export * from './sections/chatgpt.js';
 export * from './sections/desktop.js';
@@ -28,6 +29,7 @@ export * from './sections/server.js';
 export * from './sections/services.js';
 export * from './sections/shell.js';
 export * from './sections/tunnel.js';
+export * from './sections/updates.js';
 
 export const configSchema = z
   .strictObject({
@@ -41,6 +43,7 @@ export const configSchema = z
     chatgpt: chatgptSchema.default(() => chatgptSchema.parse({})),
     tunnel: tunnelSchema.default(() => tunnelSchema.parse({})),
     gateway: gatewaySchema.default(() => gatewaySchema.parse({})),
+    updates: updatesSchema.default(() => updatesSchema.parse({})),
   })
   .superRefine((config, ctx) => {
     if (config.server.auth === 'none' && config.server.token !== undefined) {

@@ -4,7 +4,7 @@
  * activity ring fed by the server's observer, and the settings window's IPC handlers. All
  * decisions live in the electron-free modules beside this file; this only wires them up.
  */
-import { app, clipboard, dialog, ipcMain, Menu, Notification, safeStorage, session, shell, systemPreferences, type OpenDialogOptions } from 'electron';
+import { app, clipboard, dialog, ipcMain, Menu, safeStorage, session, shell, systemPreferences, type OpenDialogOptions } from 'electron';
 import os from 'node:os';
 import path from 'node:path';
 import { createLocalAdapter } from '../../adapter/local-computer-adapter.js';
@@ -38,7 +38,10 @@ import { TrayController } from './tray.js';
 import { TokenPanel } from './token-panel.js';
 import { folderKind } from './folder-kind.js';
 import { oauthStatePath } from '../auth/oauth-state.js';
-import type { ConsentRequest } from '../auth/connections.js';
+import type { ConnectionsSnapshot, ConsentRequest } from '../auth/connections.js';
+import { showConsentNotice } from './consent-notice.js';
+import { appUpdates } from './app-updates.js';
+import type { UpdateService } from '../updates/update-service.js';
 import { OAuthPanel } from './oauth-panel.js';
 import { ActivityPulse } from './tray-state.js';
 import { fileStore, headlessStore, readKey, type SecretStore } from '../tunnel/secret-store.js';
@@ -92,6 +95,7 @@ export async function runApp({ mainDir, env = process.env, log = createLogger('i
   /** For the tray menu, kept current by the OAuth watch and by saves and restarts (not read at each refresh). */
   let waitingApprovals = 0;
   let gateway: Gateway | null = null;
+  let updates: UpdateService | null = null;
   let restartPending = false;
   const checkRestartPending = () => {
     restartPending = isRestartPending(lifecycle.status, lifecycle.config, () => loadConfig({ env }).config);
@@ -111,6 +115,7 @@ export async function runApp({ mainDir, env = process.env, log = createLogger('i
         restartPending,
         readOnly,
         gateway: gatewayPanel.summary(),
+        ...(updates ? { update: updates.status } : {}),
       },
       pulse.busy,
     );
@@ -214,24 +219,15 @@ export async function runApp({ mainDir, env = process.env, log = createLogger('i
     // A flood of requests alerts the owner once per LIMITS.consentAlertMs; the window still lists each one.
     const alert = oauth.shouldAlert();
     if (alert) settings.open({ section: 'clients' });
-    const snapshot = oauth.list();
-    settings.send(PUSH.connections, snapshot);
-    waitingApprovals = snapshot.pending.length;
-    refreshTray();
-    if (alert && Notification.isSupported()) {
-      const note = new Notification({
-        title: `"${request.clientName}" asks to connect`,
-        body: `Code ${request.code}, returning to ${request.redirectHost}. Approve only if the page you opened shows this code and ${request.redirectHost} is the app you are connecting.`,
-      });
-      note.on('click', () => settings.open({ section: 'clients' }));
-      note.show();
-    }
+    showConnections(oauth.list());
+    if (alert) showConsentNotice(request, () => settings.open({ section: 'clients' }));
   }
-  oauth.watch((snapshot) => {
+  function showConnections(snapshot: ConnectionsSnapshot): void {
     settings.send(PUSH.connections, snapshot);
     waitingApprovals = snapshot.pending.length;
     refreshTray();
-  });
+  }
+  oauth.watch(showConnections);
   const tokens = new TokenPanel({
     configPath,
     appDir,
@@ -283,6 +279,8 @@ export async function runApp({ mainDir, env = process.env, log = createLogger('i
         return void savePauseWrites(configPath, lifecycle.config?.server.readOnly ?? false, log).then((saved) => (saved ? lifecycle.restart() : undefined));
       case 'open-gateway':
         return settings.open({ section: 'gateway' });
+      case 'install-update':
+        return void updates?.installNow();
       case 'toggle-login':
         login.set(!login.get());
         return void refreshTray();
@@ -391,6 +389,9 @@ export async function runApp({ mainDir, env = process.env, log = createLogger('i
   tray = new TrayController(path.join(resources, 'tray'), onAction);
   if (await ensureConfigFile(configPath).catch(() => false)) log.info('first start: created the config file', { file: configPath });
   const status = await lifecycle.start();
+  updates = await appUpdates(app, savedConfig()?.updates.check ?? true, log);
+  updates.onChange(() => refreshTray());
+  updates.start();
   refreshTray();
   if (status.state === 'running' && lifecycle.config?.tunnel.connectAtStart) void tunnel.connect();
   if (status.state === 'error') settings.open({ section: sectionForField(status.field), ...(status.field ? { field: status.field } : {}) });

@@ -6,6 +6,7 @@
 import { tunnelStatusLine, type TunnelStatus } from '../tunnel/status.js';
 import type { ServerStatus } from './bridge-api.js';
 import { statusLine } from './tray-state.js';
+import type { UpdateStatus } from '../updates/update-service.js';
 
 export const MENU_ACTIONS = [
   'copy-url',
@@ -23,6 +24,7 @@ export const MENU_ACTIONS = [
   'open-chatgpt',
   'toggle-read-only',
   'open-gateway',
+  'install-update',
 ] as const;
 export type MenuAction = (typeof MENU_ACTIONS)[number];
 
@@ -45,6 +47,8 @@ export interface MenuFacts {
   restartPending?: boolean;
   /** server.readOnly of the config in effect, or null when none is (the server is not running). */
   readOnly?: boolean | null;
+  /** The app's own update (updates.check), when the shell has an updater. */
+  update?: UpdateStatus;
   /** The running server's other MCP servers (gateway.servers), when it has any. */
   gateway?: { servers: number; running: number; held: number } | null;
 }
@@ -58,6 +62,7 @@ export function buildMenuModel({
   restartPending = false,
   readOnly = null,
   gateway,
+  update,
 }: MenuFacts): MenuItemModel[] {
   const url = status.state === 'running' || status.state === 'paused' ? status.url : null;
   const busy = status.state === 'starting';
@@ -103,6 +108,10 @@ export function buildMenuModel({
   if (openAtLogin !== null) {
     items.push({ type: 'separator' }, { type: 'checkbox', label: 'Start at login', enabled: true, checked: openAtLogin, action: 'toggle-login' });
   }
-  items.push({ type: 'separator' }, { type: 'normal', label: 'Quit', enabled: true, action: 'quit' });
+  items.push({ type: 'separator' });
+  // A downloaded release installs on quit anyway; the line says so and offers it now.
+  if (update?.state === 'downloading') items.push({ type: 'normal', label: `Downloading version ${update.version} (${update.percent}%)…`, enabled: false });
+  if (update?.state === 'ready') items.push({ type: 'normal', label: `Restart to update to ${update.version}`, enabled: true, action: 'install-update' });
+  items.push({ type: 'normal', label: 'Quit', enabled: true, action: 'quit' });
   return items;
 }

@@ -11,6 +11,7 @@ const BY_CONFIG_SECTION: Record<string, SectionId> = {
   chatgpt: 'chatgpt',
   tunnel: 'chatgpt',
   gateway: 'gateway',
+  updates: 'connection',
 };
 
 export function sectionForField(field: KeyPath | null | undefined): SectionId {

@@ -33,6 +33,7 @@ export interface Draft {
   chatgpt: Config['chatgpt'];
   tunnel: Omit<Config['tunnel'], 'tunnelId' | 'clientPath'> & { tunnelId: string; clientPath: string };
   gateway: { servers: DraftUpstream[] };
+  updates: Config['updates'];
 }
 
 /** Field key → message. Keys are dotted config paths, with app entries by list index. */

@@ -108,6 +108,34 @@ describe('electron-builder config', () => {
   });
 });
 
+describe('Linux installers and updates', () => {
+  it("a menu entry the tray app's windows belong to, and an AppImage an update replaces in place", async () => {
+    const config = await loadConfig({});
+    expect(config.linux.desktop.entry).toMatchObject({ Name: 'ChatGPT Computer MCP', StartupWMClass: 'chatgpt-computer-mcp', Terminal: 'false' });
+    expect(config.linux.desktop.entry.Categories).toMatch(/^Utility;/);
+    // electron-updater overwrites an AppImage whose name has no version; a versioned one moves, and the autostart entry would point at nothing.
+    expect(config.appImage.artifactName).not.toMatch(/version/);
+    expect(config.appImage.artifactName).toContain('${arch}');
+  });
+
+  it('publishes update metadata to the repository the workflow runs in, and only there', async () => {
+    // Empty, as outside a workflow (the workflow's own runner sets it).
+    const unnamed = await loadConfig({ GITHUB_REPOSITORY: '' });
+    await validate(unnamed);
+    expect(unnamed.publish).toEqual([{ provider: 'github', releaseType: 'draft' }]);
+    expect(unnamed.extraMetadata.repository).toBeUndefined();
+
+    const named = await loadConfig({ GITHUB_REPOSITORY: 'acme/chatgpt-computer-mcp' });
+    await validate(named);
+    expect(named.publish).toEqual([{ provider: 'github', releaseType: 'draft', owner: 'acme', repo: 'chatgpt-computer-mcp' }]);
+    // What `chatgpt-mcp version --check` and main/updates/release-feed.ts read in the installed app.
+    expect(named.extraMetadata.repository).toBe('https://github.com/acme/chatgpt-computer-mcp');
+
+    const odd = await loadConfig({ GITHUB_REPOSITORY: 'acme/x y;rm' });
+    expect(odd.publish).toEqual([{ provider: 'github', releaseType: 'draft' }]);
+  });
+});
+
 /** Width and height from a PNG's IHDR chunk. */
 function pngSize(file: string): [number, number] {
   const data = fs.readFileSync(file);
@@ -146,6 +174,13 @@ describe('release workflow', () => {
     expect(matrix.map((m) => m.name).sort()).toEqual(['linux', 'macos', 'windows']);
     expect(new Set(matrix.map((m) => m.os)).size).toBe(3);
     expect(text).toContain('--config build/electron-builder.config.mjs');
+  });
+
+  it('keeps the update metadata and the Claude Desktop bundle beside the installers', () => {
+    const upload = workflow.jobs.build.steps.find((step: { uses?: string }) => step.uses?.startsWith('actions/upload-artifact'));
+    expect(upload.with.path).toContain('dist/latest*.yml');
+    expect(upload.with.path).toContain('out/mcpb/*.mcpb');
+    expect(text).toContain('npm run bundle:mcpb');
   });
 
   it('passes every signing variable the config reads, from secrets', () => {

@@ -53,6 +53,13 @@ export async function connectModernStdio(args: string[], env: Record<string, str
   return wrap('modern', client);
 }
 
+/** A modern client of a server started by any command line (a bundle's, as its host would start it). */
+export async function connectCommand(command: string, args: string[], env: Record<string, string>): Promise<TestClient> {
+  const client = new Client({ name: 'test-modern', version: '1.0.0' }, { versionNegotiation: { mode: { pin: MODERN } } });
+  await client.connect(new StdioClientTransport({ command, args, env, stderr: 'pipe' }));
+  return wrap('modern', client);
+}
+
 export async function connectLegacyStdio(args: string[], env: Record<string, string>): Promise<TestClient> {
   const client = new V1Client({ name: 'test-legacy', version: '1.0.0' });
   await client.connect(new V1StdioTransport({ command: process.execPath, args: [CLI, 'serve', '--stdio', ...args], env, stderr: 'pipe' }));

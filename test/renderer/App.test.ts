@@ -322,6 +322,20 @@ describe.skipIf(!available)('settings window in headless Chromium', () => {
     await page.context().close();
   });
 
+  it("turns the app's update checks off on the Connection page, and saves updates.check", async () => {
+    startWith({ filesystem: { roots: [sharedFolder] } });
+    const { page, errors } = await openWindow();
+    const updates = page.getByRole('switch', { name: 'Look for updates' });
+    expect(await updates.isChecked()).toBe(true);
+    await updates.uncheck();
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await page.getByText('All changes saved').waitFor();
+    expect(JSON.parse(fs.readFileSync(configPath, 'utf8')).updates).toEqual({ check: false });
+    await page.screenshot({ path: path.join(SCREENSHOTS, 'connection-updates-off.png') });
+    expect(errors).toEqual([]);
+    await page.context().close();
+  });
+
   it('warns on the Files page about a shared folder that is missing or a file, before the tools refuse it', async () => {
     const gone = path.join(home, 'deleted-project');
     const notes = path.join(home, 'notes.txt');

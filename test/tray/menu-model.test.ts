@@ -127,3 +127,30 @@ describe('Pause writes', () => {
     expect(pause(false, { state: 'starting' })).toMatchObject({ enabled: false });
   });
 });
+
+describe('the app update', () => {
+  const base = { status: running, hasToken: false, openAtLogin: null };
+  const tail = (items: MenuItemModel[]) => labels(items).slice(-3);
+
+  it('says a download in progress, then offers the downloaded version before Quit', () => {
+    expect(tail(buildMenuModel({ ...base, update: { state: 'downloading', version: '0.2.0', percent: 40 } }))).toEqual([
+      '---',
+      'Downloading version 0.2.0 (40%)… (disabled)',
+      'Quit',
+    ]);
+    const ready = buildMenuModel({ ...base, update: { state: 'ready', version: '0.2.0' } });
+    expect(tail(ready)).toEqual(['---', 'Restart to update to 0.2.0', 'Quit']);
+    expect(ready.find((i) => i.type === 'normal' && i.label.startsWith('Restart to update'))).toMatchObject({ action: 'install-update' });
+  });
+
+  it('says nothing while there is nothing to install', () => {
+    for (const update of [
+      { state: 'off', reason: 'x' },
+      { state: 'idle', checkedAt: null },
+      { state: 'checking' },
+      { state: 'error', message: 'x' },
+    ] as const) {
+      expect(tail(buildMenuModel({ ...base, update }))).toEqual(['Pause server', '---', 'Quit']);
+    }
+  });
+});

@@ -1,10 +1,11 @@
-/** Advanced: extra Host names and browser origins, the public URL, tool names, log level and request size. */
+/** Advanced: extra Host names and browser origins, the public URL, tool names, log level, request size and the app's updates. */
 import { LOG_LEVELS } from '../../../../main/config/schema';
 import { Card } from '../../components/Card';
 import { fieldId } from '../../components/fields/field-id';
 import { ListEditor } from '../../components/fields/ListEditor';
 import { SelectField } from '../../components/fields/SelectField';
 import { SizeField } from '../../components/fields/SizeField';
+import { Switch } from '../../components/fields/Switch';
 import { TextField } from '../../components/fields/TextField';
 import type { SectionProps } from '../section-props';
 
@@ -73,6 +74,13 @@ export function AdvancedCard({ draft, edit, errors }: Pick<SectionProps, 'draft'
           onChange={(n) => edit((d) => void (d.server.maxRequestBytes = n))}
         />
       </div>
+      <Switch
+        id={fieldId('updates.check')}
+        label="Look for updates"
+        description="At start and once a day, from this app’s GitHub releases; a new version downloads in the background and installs when you quit. Off: nothing is fetched."
+        checked={draft.updates.check}
+        onChange={(on) => edit((d) => void (d.updates.check = on))}
+      />
     </Card>
   );
 }
