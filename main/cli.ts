@@ -10,6 +10,7 @@ import { print, usageError } from './cli/io.js';
 import { closestName } from './config/edit-distance.js';
 import { cliHint, cliName, detectCliName, setCliName } from './command-name.js';
 import { VERSION } from './version.js';
+import { exitWhenDone } from './cli/exit-when-done.js';
 
 // Each command's module is loaded only when that command runs: a stdio server starts without
 // the HTTP, OAuth, tunnel or MCP-client code it does not use (cold start is what a host waits for).
@@ -157,17 +158,5 @@ function explainArgumentError(message: string, argv: string[]): string {
   return message;
 }
 
-/** After a command has finished: what still holds the event loop (a pipe an escaped grandchild keeps open) must not keep the process alive. */
-const EXIT_BACKSTOP_MS = 3000;
-
 setCliName(detectCliName(process.argv[1]));
-main(process.argv.slice(2)).then(
-  (code) => {
-    process.exitCode = code;
-    setTimeout(() => process.exit(code), EXIT_BACKSTOP_MS).unref();
-  },
-  (error: unknown) => {
-    process.stderr.write(`chatgpt-mcp: unexpected failure: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
-    process.exitCode = 1;
-  },
-);
+exitWhenDone(main(process.argv.slice(2)));

@@ -16,6 +16,7 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { writeFileAtomic } from '../config/atomic-file.js';
+import { canonicalJson } from '../canonical-json.js';
 
 export const PINS_FILE = 'gateway-pins.json';
 /** How stale the pins another process wrote may be when read here. */
@@ -71,18 +72,7 @@ export function pinsPath(appDir: string): string {
 /** sha256 of the definition with its keys sorted, so key order never counts as a change. */
 export function toolHash(definition: ToolDefinition): string {
   const { name, title, description, inputSchema, outputSchema, annotations } = definition;
-  return createHash('sha256').update(canonical({ name, title, description, inputSchema, outputSchema, annotations })).digest('hex');
-}
-
-function canonical(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
-  if (value && typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>)
-      .filter(([, v]) => v !== undefined)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`).join(',')}}`;
-  }
-  return JSON.stringify(value);
+  return createHash('sha256').update(canonicalJson({ name, title, description, inputSchema, outputSchema, annotations })).digest('hex');
 }
 
 /** What comparing an upstream's tools with its pins decided. */
@@ -163,7 +153,7 @@ export class PinStore {
   async setCatalog(upstream: string, catalog: Catalog): Promise<void> {
     this.refresh();
     const known = this.data.servers[upstream];
-    if (!known || canonical(known.catalog) === canonical(catalog)) return;
+    if (!known || canonicalJson(known.catalog) === canonicalJson(catalog)) return;
     known.catalog = catalog;
     await this.save();
   }

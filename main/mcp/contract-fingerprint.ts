@@ -7,6 +7,7 @@
 import { createHash } from 'node:crypto';
 import type * as z from 'zod';
 import type { ToolAnnotations } from '@modelcontextprotocol/server';
+import { canonicalJson } from '../canonical-json.js';
 
 /** What the MCP SDK converts schemas with (the JSON Schema a client receives). */
 const TARGET = 'draft-2020-12';
@@ -41,8 +42,8 @@ export function toolFaces(tools: readonly Listed[]): ToolFace[] {
 
 export function fingerprint(faces: readonly ToolFace[]): ContractFingerprint {
   const sorted = [...faces].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  const tools = Object.fromEntries(sorted.map((face) => [face.name, sha256(canonical(face))]));
-  return { sha256: sha256(canonical(sorted.map((face) => [face.name, tools[face.name]]))), tools };
+  const tools = Object.fromEntries(sorted.map((face) => [face.name, sha256(canonicalJson(face))]));
+  return { sha256: sha256(canonicalJson(sorted.map((face) => [face.name, tools[face.name]]))), tools };
 }
 
 /** What changed from `before` to `after`: tool names added, removed, and whose face changed. */
@@ -53,18 +54,6 @@ export function contractChanges(before: ContractFingerprint, after: ContractFing
     removed: names(before.tools).filter((name) => !(name in after.tools)),
     changed: names(after.tools).filter((name) => name in before.tools && before.tools[name] !== after.tools[name]),
   };
-}
-
-/** JSON with object keys sorted at every level: the same value always gives the same text. */
-function canonical(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
-  if (value && typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>)
-      .filter(([, v]) => v !== undefined)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`).join(',')}}`;
-  }
-  return JSON.stringify(value) ?? 'null';
 }
 
 function sha256(text: string): string {
