@@ -6,6 +6,7 @@ import { shortEnvironment } from './process/child-env.js';
 import { ownProcess, processIdentity } from './process/identity.js';
 import type { ProcessOps } from './contract/processes.js';
 import { sandboxSupport } from './process/sandbox/support.js';
+import { probeRepository } from './git/probe.js';
 
 const MISSING = new Set(['ENOENT', 'ENOTDIR']);
 
@@ -32,6 +33,7 @@ export function localPolicyPort(processes: Pick<ProcessOps, 'findExecutable'>, p
     processIdentity: (id) => processIdentity(id, platform),
     ownProcess,
     sandboxSupport: () => sandboxSupport(platform, base),
+    gitRepository: (dir, git, options) => probeRepository(dir, git, options),
   };
 }
 

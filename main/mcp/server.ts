@@ -12,6 +12,7 @@ import { isComputerAdapterError, type ErrorCode } from '../../adapter/contract/e
 import { AppPolicy } from '../policy/apps.js';
 import { DesktopPolicy } from '../policy/desktop.js';
 import { FilesystemPolicy } from '../policy/filesystem.js';
+import { GitPolicy } from '../policy/git.js';
 import { ChildLimiter, type AnswerBacklog } from '../policy/child-limiter.js';
 import { PathLock } from '../policy/path-lock.js';
 import { ProgramRunner, RIPGREP } from '../policy/program-runner.js';
@@ -22,6 +23,7 @@ import { SizeLimits } from '../policy/size-limits.js';
 import { ShellPolicy } from '../policy/shell.js';
 import { UrlPolicy } from '../policy/url-policy.js';
 import { answerUngranted, otherCalls } from './not-granted.js';
+import { NOT_RECORDED } from './change-recorder.js';
 import { toolInputSchema, toolOutputSchema } from './tool-schema.js';
 import type { Policies, ToolDefinition, ToolDeps } from './tool.js';
 import { mapToolError } from './tool-errors.js';
@@ -107,17 +109,19 @@ export function createServerFactory(deps: ServerDeps): ServerFactory {
   const sandbox = new SandboxPolicy(deps.config, filesystem, deps.adapter.inspect);
   const shell = new ShellPolicy(deps.config, filesystem, deps.adapter.inspect, undefined, sandbox);
   const useRipgrep = deps.useRipgrep ?? true;
+  const programs = new ProgramRunner(shell, filesystem, deps.adapter.inspect, sandbox, (spec) => spec !== RIPGREP || useRipgrep);
   const policy: Policies = {
     filesystem,
     sandbox,
     shell,
     fsLock: new PathLock(),
-    programs: new ProgramRunner(shell, filesystem, deps.adapter.inspect, sandbox, (spec) => spec !== RIPGREP || useRipgrep),
+    programs,
     desktop: new DesktopPolicy(deps.config, filesystem),
+    git: new GitPolicy(deps.config, filesystem, programs, deps.adapter.inspect),
     ...otherPolicies(deps.config, deps.adapter.inspect, deps.answers),
   };
   const names = tools.map((t) => exposedName(t.name, deps.config));
-  const toolDeps: ToolDeps = { config: deps.config, adapter: deps.adapter, policy, enabledTools: names };
+  const toolDeps: ToolDeps = { config: deps.config, adapter: deps.adapter, policy, enabledTools: names, changes: NOT_RECORDED };
   const secrets = [deps.config.server.token ?? '', ...(deps.secrets ?? [])].filter(Boolean);
   const observe = deps.observer;
   const logger = scrubbingLogger(deps.logger, secrets);
@@ -152,7 +156,7 @@ function otherPolicies(
   config: Readonly<Config>,
   port: ComputerAdapter['inspect'],
   answers: AnswerBacklog | undefined,
-): Omit<Policies, 'filesystem' | 'sandbox' | 'shell' | 'fsLock' | 'programs' | 'desktop'> {
+): Omit<Policies, 'filesystem' | 'sandbox' | 'shell' | 'fsLock' | 'programs' | 'desktop' | 'git'> {
   return {
     process: new ProcessPolicy(config, port),
     apps: new AppPolicy(config),

@@ -32,6 +32,8 @@ export interface HelperSpec {
   fromBase?: readonly string[];
   /** Fixed values, set last. */
   env?: Readonly<Record<string, string>>;
+  /** Its grant is reaching the network (git_push to an allowed remote): inside the sandbox it has it, whatever shell.network says. */
+  network?: boolean;
 }
 
 /** A helper run, ready for the adapter: nothing in it comes from the model but the arguments its tool adds. */
@@ -68,7 +70,7 @@ export class ProgramRunner {
     if (!lookup) this.found.set(spec.name, (lookup = this.locate(spec.name)));
     const file = await lookup;
     if (!file) return null;
-    const sandbox = spec.runsFileCode ? await this.sandbox?.plan({ file, found: file, cwd }) : undefined;
+    const sandbox = spec.runsFileCode ? await this.sandbox?.plan({ file, found: file, cwd }, spec.network ? { network: 'on' } : {}) : undefined;
     return { file, env: this.environment(spec), ...(sandbox ? { sandbox } : {}) };
   }
 

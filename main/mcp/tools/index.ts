@@ -10,6 +10,9 @@ import { chatgptSearchTools } from './chatgpt-search.js';
 import { fileEditTools } from './file-edit.js';
 import { fileSearchTools } from './file-search.js';
 import { filesystemTools } from './filesystem.js';
+import { gitReadTools } from './git.js';
+import { gitRemoteTools } from './git-remote.js';
+import { gitWriteTools } from './git-write.js';
 import { inputTools } from './input.js';
 import { processHandleTools } from './process-handles.js';
 import { processTools } from './process.js';
@@ -35,4 +38,7 @@ export const ALL_TOOLS = [
   ...browserTools,
   ...serviceTools,
   ...chatgptSearchTools,
+  ...gitReadTools,
+  ...gitWriteTools,
+  ...gitRemoteTools,
 ] as unknown as readonly ToolDefinition[];
