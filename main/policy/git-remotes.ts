@@ -17,10 +17,11 @@ const SEGMENT = /^[A-Za-z0-9._~-]+$/;
 /** Parsed identity, or why the text is not a remote these tools may use. */
 export function remoteIdentity(url: string): RemoteIdentity | { problem: string } {
   const text = url.trim();
-  if (text === '' || /[\s\0]/.test(text)) return { problem: 'a remote has no spaces or control characters' };
-  if (text.startsWith('-')) return { problem: 'a remote cannot start with "-"' };
   if (/^[A-Za-z][A-Za-z0-9+.-]*::/.test(text))
     return { problem: `${text.split('::')[0]}:: runs a remote helper program; only https, ssh, git and local paths are allowed` };
+  if (text === '' || /[\s\0]/.test(text)) return { problem: 'a remote has no spaces or control characters' };
+  if (text.startsWith('-')) return { problem: 'a remote cannot start with "-"' };
+  if (/(^|\/)\.\.?(\/|$)/.test(text)) return { problem: 'a remote has no . or .. segments' };
   if (text.startsWith('/')) return localIdentity(text);
   if (text.startsWith('file://'))
     return text.startsWith('file:///')
@@ -61,11 +62,8 @@ function hosted(host: string, rawPath: string): RemoteIdentity | { problem: stri
   return { kind: 'hosted', host: name, path: segments.join('/') };
 }
 
-function localIdentity(path: string): RemoteIdentity | { problem: string } {
-  const segments = path.split('/').slice(1);
-  if (segments.some((s) => s === '.' || s === '..')) return { problem: 'a local remote is an absolute path without . or .. segments' };
-  const trimmed = `/${segments.filter(Boolean).join('/')}`;
-  return { kind: 'local', path: trimmed };
+function localIdentity(path: string): RemoteIdentity {
+  return { kind: 'local', path: `/${path.split('/').filter(Boolean).join('/')}` };
 }
 
 /** The identity in the words refusals and the settings window use. */

@@ -113,8 +113,18 @@ describe('a repository whose own settings name a program is refused before any g
       ['diff'],
     ],
     ['an alias', ({ repo, program }) => git(owner, repo, ['config', 'alias.st', `!${program}`]), 'alias.st', ['st']],
-    ['an ext:: remote', ({ repo, program }) => git(owner, repo, ['config', 'remote.evil.url', `ext::${program} %S`]), 'remote.evil.url', ['-c', 'protocol.ext.allow=always', 'fetch', 'evil']],
-    ['core.sshCommand', ({ repo, program }) => git(owner, repo, ['config', 'core.sshCommand', program]), 'core.sshcommand', ['ls-remote', 'ssh://example.invalid/r']],
+    [
+      'an ext:: remote',
+      ({ repo, program }) => git(owner, repo, ['config', 'remote.evil.url', `ext::${program} %S`]),
+      'remote.evil.url',
+      ['-c', 'protocol.ext.allow=always', 'fetch', 'evil'],
+    ],
+    [
+      'core.sshCommand',
+      ({ repo, program }) => git(owner, repo, ['config', 'core.sshCommand', program]),
+      'core.sshcommand',
+      ['ls-remote', 'ssh://example.invalid/r'],
+    ],
     ['core.pager', ({ repo, program }) => git(owner, repo, ['config', 'core.pager', program]), 'core.pager'],
     ['a credential helper', ({ repo, program }) => git(owner, repo, ['config', 'credential.helper', `!${program}`]), 'credential.helper'],
     ['gpg.program', ({ repo, program }) => git(owner, repo, ['config', 'gpg.program', program]), 'gpg.program'],
@@ -172,7 +182,7 @@ describe('hooks', () => {
     expect(fs.existsSync(target.marker), 'a hook ran').toBe(false);
   });
 
-  it('a hook in the owner\'s global core.hooksPath is the owner\'s: writes go ahead', async () => {
+  it("a hook in the owner's global core.hooksPath is the owner's: writes go ahead", async () => {
     const target = planted('global-hooks');
     fs.writeFileSync(path.join(target.repo, '.git', 'hooks', 'pre-commit'), `#!/bin/sh\necho repo >> '${target.marker}'\n`, { mode: 0o755 });
     const ownerHooks = path.join(base, 'owner-hooks');
@@ -223,7 +233,10 @@ describe('a repository reaching outside the roots', () => {
     const repoAbove = makeRepo(owner, path.join(base, 'above'));
     const nested = path.join(repoAbove, 'nested-root');
     fs.mkdirSync(nested);
-    const other = await startTestServer({ filesystem: { roots: [nested] }, shell: { sandbox: 'off' }, git: { read: true } }, { adapter: createLocalAdapter({ env: owner.env }) });
+    const other = await startTestServer(
+      { filesystem: { roots: [nested] }, shell: { sandbox: 'off' }, git: { read: true } },
+      { adapter: createLocalAdapter({ env: owner.env }) },
+    );
     const otherClient = await connectModernHttp(other.url);
     try {
       const result = textOf(await otherClient.callTool({ name: 'git.status', arguments: { path: nested } }));
@@ -272,7 +285,12 @@ describe('remotes', () => {
   });
 
   it('remote helpers and URLs with credentials are refused for clones', async () => {
-    for (const url of [`ext::sh -c touch% ${path.join(root, 'ext.ran')}`, 'https://user:token@example.com/o/r.git', 'https://token@github.com/o/r.git', '--upload-pack=touch']) {
+    for (const url of [
+      `ext::sh -c touch% ${path.join(root, 'ext.ran')}`,
+      'https://user:token@example.com/o/r.git',
+      'https://token@github.com/o/r.git',
+      '--upload-pack=touch',
+    ]) {
       const result = await call('git.clone', { url, destination: path.join(root, 'never') });
       expect(result.isError, url).toBe(true);
     }

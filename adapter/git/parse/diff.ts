@@ -81,8 +81,12 @@ function listFiles(output: Buffer): { files: Listed[]; patchStart: number } {
   }
 }
 
-/** A file's header line: `diff --git` (or `diff --cc` for an unmerged path); content lines always start with a space, + or -. */
-const HEADER = /^diff --(?:git|cc|combined) /gm;
+/**
+ * Where a file's part begins: its `diff --git` (`diff --cc` for a combined diff) header, or
+ * `* Unmerged path` where git prints no diff for a conflicted file. Content lines always start
+ * with a space, + or -.
+ */
+const HEADER = /^(?:diff --(?:git|cc|combined) |\* Unmerged path )/gm;
 
 /** Patch text split at each file's header. */
 export function splitPatches(text: string): string[] {
