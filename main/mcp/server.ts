@@ -13,6 +13,7 @@ import { AppPolicy } from '../policy/apps.js';
 import { DesktopPolicy } from '../policy/desktop.js';
 import { FilesystemPolicy } from '../policy/filesystem.js';
 import { GitPolicy } from '../policy/git.js';
+import { ChecksPolicy } from '../policy/checks.js';
 import { ChildLimiter, type AnswerBacklog } from '../policy/child-limiter.js';
 import { PathLock } from '../policy/path-lock.js';
 import { ProgramRunner, RIPGREP } from '../policy/program-runner.js';
@@ -118,6 +119,7 @@ export function createServerFactory(deps: ServerDeps): ServerFactory {
     programs,
     desktop: new DesktopPolicy(deps.config, filesystem),
     git: new GitPolicy(deps.config, filesystem, programs, deps.adapter.inspect),
+    checks: new ChecksPolicy(deps.config, filesystem, programs),
     ...otherPolicies(deps.config, deps.adapter.inspect, deps.answers),
   };
   const names = tools.map((t) => exposedName(t.name, deps.config));
@@ -156,7 +158,7 @@ function otherPolicies(
   config: Readonly<Config>,
   port: ComputerAdapter['inspect'],
   answers: AnswerBacklog | undefined,
-): Omit<Policies, 'filesystem' | 'sandbox' | 'shell' | 'fsLock' | 'programs' | 'desktop' | 'git'> {
+): Omit<Policies, 'filesystem' | 'sandbox' | 'shell' | 'fsLock' | 'programs' | 'desktop' | 'git' | 'checks'> {
   return {
     process: new ProcessPolicy(config, port),
     apps: new AppPolicy(config),

@@ -13,6 +13,7 @@ import type { Grant } from '../policy/grants.js';
 import type { DesktopPolicy } from '../policy/desktop.js';
 import type { FilesystemPolicy } from '../policy/filesystem.js';
 import type { GitPolicy } from '../policy/git.js';
+import type { ChecksPolicy } from '../policy/checks.js';
 import type { SizeLimits } from '../policy/size-limits.js';
 import type { ChildLimiter } from '../policy/child-limiter.js';
 import type { PathLock } from '../policy/path-lock.js';
@@ -44,6 +45,8 @@ export interface Policies {
   sizes: SizeLimits;
   /** Which repository a git tool may work on, and the git run there. */
   git: GitPolicy;
+  /** The project checks verify_changes runs (checks.projects). */
+  checks: ChecksPolicy;
 }
 
 export interface ToolDeps {

@@ -63,6 +63,15 @@ export class ProgramRunner {
     return this.shell.plan(request);
   }
 
+  /**
+   * A check the owner configured for a project (verify_changes): planned like a command (the
+   * environment, the display gate, a program never taken from a writable root, the sandbox), but
+   * allowed by the owner's checks.projects instead of shell.allowedCommands.
+   */
+  check(request: ShellRequest): Promise<ShellPlan> {
+    return this.shell.plan(request, 'owner-checks');
+  }
+
   /** A helper the tool needs, or null when the machine has none usable (the tool does without, or says so). */
   async helper(spec: HelperSpec, cwd?: string): Promise<HelperPlan | null> {
     if (!this.useHelpers(spec)) return null;

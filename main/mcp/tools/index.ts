@@ -7,6 +7,7 @@ import type { ToolDefinition } from '../tool.js';
 import { appTools } from './app.js';
 import { browserTools } from './browser.js';
 import { chatgptSearchTools } from './chatgpt-search.js';
+import { checkTools } from './checks.js';
 import { fileEditTools } from './file-edit.js';
 import { fileSearchTools } from './file-search.js';
 import { filesystemTools } from './filesystem.js';
@@ -41,4 +42,5 @@ export const ALL_TOOLS = [
   ...gitReadTools,
   ...gitWriteTools,
   ...gitRemoteTools,
+  ...checkTools,
 ] as unknown as readonly ToolDefinition[];
