@@ -16,6 +16,7 @@ const commands = {
   token: () => import('./cli/token-command.js'),
   oauth: () => import('./cli/oauth-command.js'),
   tunnel: () => import('./cli/tunnel-command.js'),
+  undo: () => import('./cli/undo-command.js'),
 };
 
 const HELP = `chatgpt-mcp ${VERSION}: let ChatGPT or any MCP client act on this computer, within what you allow.
@@ -39,6 +40,9 @@ Usage:
   chatgpt-mcp tunnel set-key        store the runtime key from stdin (OS keyring, else an owner-only file)
   chatgpt-mcp tunnel forget-key     remove the stored runtime key
   chatgpt-mcp tunnel download       install the official tunnel-client release, verified by its SHA-256
+  chatgpt-mcp undo list             groups of changes the tools made (files, git), newest first
+  chatgpt-mcp undo show ID          what one group changed, with diffs of what undo would do
+  chatgpt-mcp undo apply ID         put those changes back (a file changed since is left and reported)
   chatgpt-mcp --version | --help
 
 Options:
@@ -95,6 +99,7 @@ export async function main(argv: string[]): Promise<number> {
   const cli: CliOverrides = { config: values.config, host: values.host, port: values.port, logLevel: values['log-level'] };
   const [command = 'serve', sub, ...rest] = positionals;
   if (command === 'oauth') return (await commands.oauth()).oauthCommand(sub, rest);
+  if (command === 'undo') return (await commands.undo()).undoCommand(sub, rest, cli);
   if (rest.length > 0) return usageError(`unexpected argument "${rest[0]}"`);
 
   switch (command) {

@@ -19,6 +19,8 @@ import { createServerFactory, enabledTools, type ServerFactory, type ToolCallObs
 import type { Policies } from '../mcp/tool.js';
 import { idleMemory } from './idle-memory.js';
 import { protectedPaths, stateDir } from './places.js';
+import { openJournal } from '../undo/undo-service.js';
+import type { ChangeJournal } from '../../adapter/contract/journal.js';
 
 export interface HostOptions {
   config: Readonly<Config>;
@@ -54,6 +56,8 @@ export interface OpenServer {
   /** Scrubs the secrets in use from every line. */
   logger: Logger;
   policies: Policies;
+  /** Where the tools' changes are recorded for undo (null with undo.enabled off). */
+  journal: ChangeJournal | null;
   oauthIssuer: string | null;
   /** Ends the transport, then everything the server started. */
   close(): Promise<void>;
@@ -71,6 +75,7 @@ export async function openServer(options: HostOptions): Promise<OpenServer> {
   const adapter = options.adapter ?? createLocalAdapter(options.adapterOptions);
   const answers = new ReplyBacklog();
   const memory = idleMemory();
+  const journal = config.undo.enabled ? openJournal(appDir, config) : null;
   const stopOwned = async () => {
     memory.close();
     if (ownsAdapter) await adapter.close();
@@ -85,6 +90,7 @@ export async function openServer(options: HostOptions): Promise<OpenServer> {
       protectedFiles: protectedPaths(options.configPath, env),
       secrets,
       answers,
+      ...(journal ? { journal } : {}),
       ...(options.useRipgrep === undefined ? {} : { useRipgrep: options.useRipgrep }),
     });
     warnAboutSetup(factory, config, logger);
@@ -96,6 +102,7 @@ export async function openServer(options: HostOptions): Promise<OpenServer> {
       bearer,
       logger,
       policies: factory.policies,
+      journal,
       oauthIssuer: running.oauthIssuer,
       async close() {
         await running.close();

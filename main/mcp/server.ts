@@ -25,6 +25,8 @@ import { ShellPolicy } from '../policy/shell.js';
 import { UrlPolicy } from '../policy/url-policy.js';
 import { answerUngranted, otherCalls } from './not-granted.js';
 import { NOT_RECORDED } from './change-recorder.js';
+import { ChangeRecording } from './change-journal.js';
+import type { ChangeJournal } from '../../adapter/contract/journal.js';
 import { toolInputSchema, toolOutputSchema } from './tool-schema.js';
 import type { Policies, ToolDefinition, ToolDeps } from './tool.js';
 import { mapToolError } from './tool-errors.js';
@@ -50,6 +52,8 @@ export interface ServerDeps {
   secrets?: readonly string[];
   /** The transport's unread answers: new commands wait while they pass ANSWER_BUDGET_OUTPUTS outputs. */
   answers?: AnswerBacklog;
+  /** Where changes are recorded for the owner's undo (with undo.enabled); none: nothing is recorded. */
+  journal?: ChangeJournal;
 }
 
 /**
@@ -133,7 +137,13 @@ export function createServerFactory(deps: ServerDeps): ServerFactory {
     deps.config.server.toolNames,
   );
   const ended = deps.onCallEnded;
-  const prepared = tools.map((tool, i) => prepare(tool, { deps: toolDeps, logger, secrets, observe, ended, rename, exposed: names[i]! }));
+  const recording =
+    deps.journal && deps.config.undo.enabled
+      ? new ChangeRecording(deps.journal, deps.config.undo, deps.adapter.git, (error) =>
+          logger.warn('change journal failed', { error: describeUnknown(error) }),
+        )
+      : undefined;
+  const prepared = tools.map((tool, i) => prepare(tool, { deps: toolDeps, logger, secrets, observe, ended, rename, exposed: names[i]!, recording }));
   const serverInstructions = instructions(exposedName('system.info', deps.config));
   const granted = new Set(tools.map((t) => t.name));
   const calls = otherCalls(deps.tools ?? ALL_TOOLS, granted, deps.config);
@@ -183,9 +193,11 @@ interface PrepareContext {
   /** Tool names in the texts a model reads, as this config exposes them. */
   rename: ToolNameRewriter;
   exposed: string;
+  /** Records the changes of the tools that make them (undo.*). */
+  recording: ChangeRecording | undefined;
 }
 
-function prepare(tool: ToolDefinition, { deps, logger, secrets, observe, ended, rename, exposed }: PrepareContext): PreparedTool {
+function prepare(tool: ToolDefinition, { deps, logger, secrets, observe, ended, rename, exposed, recording }: PrepareContext): PreparedTool {
   // Only a rewriter that renames anything gets to copy the schemas' descriptions.
   const text = rename.renames ? (t: string) => rename.rewrite(t) : undefined;
   return {
@@ -202,7 +214,7 @@ function prepare(tool: ToolDefinition, { deps, logger, secrets, observe, ended, 
       // Built only for a listener: with logging off and no activity view, a call pays for neither.
       let target: Record<string, unknown> | undefined;
       const targetOf = () => (target ??= safeTarget(tool, args));
-      const client = observe ? clientOf(ctx.http?.authInfo) : null;
+      const client = observe || recording ? clientOf(ctx.http?.authInfo) : null;
       if (observe) safely(() => observe({ phase: 'start', tool: tool.name, exposed, id, target: targetOf(), client }));
       const finish = (outcome: 'ok' | ErrorCode, unexpected?: unknown, operation?: string) => {
         const durationMs = elapsed(started);
@@ -216,7 +228,7 @@ function prepare(tool: ToolDefinition, { deps, logger, secrets, observe, ended, 
         if (ended) safely(ended);
       };
       try {
-        const outcome = await tool.run(args, deps, ctx.mcpReq.signal);
+        const outcome = await tool.run(args, recording ? recording.depsFor(tool.name, client, deps) : deps, ctx.mcpReq.signal);
         finish('ok');
         // The server's hints in the text, not the data in it: names the call or its result carries stay.
         const summary = rename.rewrite(outcome.text, args, outcome.structured);

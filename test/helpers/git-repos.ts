@@ -22,7 +22,14 @@ export function gitHome(home: string, globalConfig = ''): GitHome {
 
 /** Runs git in `cwd` as the owner would (not through the tools); returns stdout. */
 export function git(owner: GitHome, cwd: string, args: string[], input?: string): string {
-  return execFileSync('git', args, { cwd, env: { ...owner.env, GIT_CONFIG_NOSYSTEM: '1' }, encoding: 'utf8', input, stdio: ['pipe', 'pipe', 'pipe'], timeout: 30_000 });
+  return execFileSync('git', args, {
+    cwd,
+    env: { ...owner.env, GIT_CONFIG_NOSYSTEM: '1' },
+    encoding: 'utf8',
+    input,
+    stdio: ['pipe', 'pipe', 'pipe'],
+    timeout: 30_000,
+  });
 }
 
 /** A repository with one commit of `files` (path -> content). */
