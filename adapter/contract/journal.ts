@@ -61,6 +61,8 @@ export interface ChangedPath {
   why?: string;
   /** For text files: what undo would change, as a unified diff from now to before (bounded). */
   diff?: string;
+  /** Someone changed it after the model's last change: undo will leave it as it is. */
+  changedSince?: true;
 }
 
 export interface RepositoryChangeInfo {

@@ -26,7 +26,8 @@ import { loginItem } from './login-item.js';
 import type { MenuAction } from './menu-model.js';
 import { ProcessPanel } from './process-panel.js';
 import { isRestartPending } from './restart-pending.js';
-import type { ProcessPolicy } from '../policy/process.js';
+import type { Policies } from '../mcp/tool.js';
+import { undoPanel } from './undo-panel.js';
 import { sectionForField } from './sections.js';
 import { hardenApp, hardenSession } from './security.js';
 import { ServerLifecycle } from './server-lifecycle.js';
@@ -82,8 +83,8 @@ export async function runApp({ mainDir, env = process.env, log = createLogger('i
   let tray: TrayController | null = null;
   /** The token the running server accepts (from the config or the token file). */
   let bearerToken: string | null = null;
-  /** The running server's process policy: the process panel decides with the same object. */
-  let processPolicy: ProcessPolicy | null = null;
+  /** The running server's policies: the process panel and undo decide with the same objects. */
+  let policies: Policies | null = null;
   const login = loginItem(app, platform, env);
   const refreshTray = () => {
     const { wanted, status: tunnelStatus } = tunnel.snapshot;
@@ -145,7 +146,7 @@ export async function runApp({ mainDir, env = process.env, log = createLogger('i
       });
       // The config's token, else the token file the headless server uses too (created if missing).
       bearerToken = opened.token;
-      processPolicy = opened.policies.process;
+      policies = opened.policies;
       return { url: opened.url!, close: () => opened.close() };
     },
     toolCount: (config) => enabledTools(config).length,
@@ -166,10 +167,17 @@ export async function runApp({ mainDir, env = process.env, log = createLogger('i
 
   const processes = new ProcessPanel(
     adapter.processes,
-    () => (lifecycle.status.state === 'running' ? processPolicy : null),
+    () => (lifecycle.status.state === 'running' ? (policies?.process ?? null) : null),
     () => savedProcessGrants(configPath),
   );
   const oauth = new OAuthPanel(oauthStatePath(appConfigDir({ platform, env, home: os.homedir() })));
+  const undo = undoPanel({
+    appDir,
+    adapter,
+    config: () => loadConfig({ env }).config,
+    running: () => (lifecycle.status.state === 'running' ? policies : null),
+    protectedFiles: protectedPaths(configPath, env),
+  });
 
   /** A connection request through the tunnel: a notification, and the prompt in the settings window. */
   function askOwner(request: ConsentRequest): void {
@@ -304,6 +312,10 @@ export async function runApp({ mainDir, env = process.env, log = createLogger('i
       },
       'tunnel:download': () => tunnel.download(),
       'tunnel:open-link': (link) => shell.openExternal(LINKS[link]),
+      'undo:list': () => undo.list(),
+      'undo:show': (id) => undo.show(id),
+      'undo:apply': (id) => undo.apply(id),
+      'checks:detect': (folder) => undo.detect(folder),
     },
     send: {
       'window:set-dirty': (dirty) => settings.setDirty(dirty),

@@ -26,6 +26,10 @@ export const INVOKE = {
   tunnelPickClient: 'tunnel:pick-client',
   tunnelDownload: 'tunnel:download',
   openLink: 'tunnel:open-link',
+  listChanges: 'undo:list',
+  showChanges: 'undo:show',
+  undoChanges: 'undo:apply',
+  detectChecks: 'checks:detect',
 } as const;
 
 /** Fire-and-forget messages from the window. */

@@ -44,6 +44,11 @@ export const invokePayloads = {
   [INVOKE.tunnelPickClient]: none,
   [INVOKE.tunnelDownload]: none,
   [INVOKE.openLink]: z.tuple([z.enum(Object.keys(LINKS) as [keyof typeof LINKS, ...(keyof typeof LINKS)[]])]),
+  [INVOKE.listChanges]: none,
+  // A change group id as the journal makes them (checked again there).
+  [INVOKE.showChanges]: z.tuple([z.string().regex(/^\d{8}-\d{9}-[0-9a-f]{4}$/)]),
+  [INVOKE.undoChanges]: z.tuple([z.string().regex(/^\d{8}-\d{9}-[0-9a-f]{4}$/)]),
+  [INVOKE.detectChecks]: z.tuple([z.string().min(1).max(4096)]),
 } satisfies Record<InvokeChannel, z.ZodType>;
 
 export const sendPayloads = {

@@ -10,6 +10,9 @@ const BY_CONFIG_SECTION: Record<string, SectionId> = {
   services: 'services',
   chatgpt: 'chatgpt',
   tunnel: 'chatgpt',
+  git: 'git',
+  checks: 'git',
+  undo: 'git',
 };
 
 export function sectionForField(field: KeyPath | null | undefined): SectionId {

@@ -20,7 +20,15 @@ export async function describeGroup(group: FoldedGroup, blobs: string): Promise<
   for (const [target, info] of changed(group)) {
     const kept = fullyKept(info.pre);
     const change = changeOf(info.pre, info.post!);
-    const entry: ChangedPath = { path: target, change, was: imageKind(info.pre), kept: kept.kept, ...(kept.why ? { why: kept.why } : {}) };
+    const since = !sameStamp(await stamp(target, info.tree && info.post!.type === 'directory'), info.post!);
+    const entry: ChangedPath = {
+      path: target,
+      change,
+      was: imageKind(info.pre),
+      kept: kept.kept,
+      ...(kept.why ? { why: kept.why } : {}),
+      ...(since ? { changedSince: true as const } : {}),
+    };
     const diff = await undoDiff(target, info.pre, blobs);
     if (diff) entry.diff = diff;
     changes.push(entry);

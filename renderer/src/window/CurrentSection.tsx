@@ -8,6 +8,7 @@ import { CommandsSection } from '../sections/commands/CommandsSection';
 import { ConnectionSection } from '../sections/connection/ConnectionSection';
 import { DesktopSection } from '../sections/desktop/DesktopSection';
 import { FilesSection } from '../sections/files/FilesSection';
+import { GitSection } from '../sections/git/GitSection';
 import { ProcessesSection } from '../sections/processes/ProcessesSection';
 import type { SectionProps } from '../sections/section-props';
 import { ServicesSection } from '../sections/services/ServicesSection';
@@ -34,6 +35,8 @@ export function CurrentSection({
       return <FilesSection {...props} />;
     case 'commands':
       return <CommandsSection {...props} />;
+    case 'git':
+      return <GitSection {...props} />;
     case 'processes':
       return <ProcessesSection {...props} />;
     case 'desktop':
@@ -41,7 +44,7 @@ export function CurrentSection({
     case 'services':
       return <ServicesSection {...props} />;
     case 'activity':
-      return <ActivitySection entries={activity} />;
+      return <ActivitySection entries={activity} bridge={props.bridge} />;
     case 'clients':
       return <ClientsSection connections={connections.snapshot} now={connections.now} bridge={props.bridge} reload={connections.reload} />;
   }

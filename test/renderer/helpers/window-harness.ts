@@ -70,6 +70,10 @@ export const BRIDGE_METHODS = [
   'tunnelPickClient',
   'tunnelDownload',
   'openLink',
+  'listChanges',
+  'showChanges',
+  'undoChanges',
+  'detectChecks',
 ] as const;
 
 /** Runs in the page before its scripts: defines window.chatgptMcp like the preload does. */
