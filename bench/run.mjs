@@ -20,6 +20,7 @@ import { coldStartScenario } from './scenarios/cold-start.mjs';
 import { desktopScenario } from './scenarios/desktop.mjs';
 import { fileToolsScenario } from './scenarios/file-tools.mjs';
 import { fsAndShellScenario } from './scenarios/fs-and-shell.mjs';
+import { gitScenario } from './scenarios/git.mjs';
 import { sandboxScenario } from './scenarios/sandbox.mjs';
 import { stdioScenario } from './scenarios/stdio.mjs';
 import { systemInfoScenario } from './scenarios/system-info.mjs';
@@ -76,6 +77,7 @@ async function main() {
     rows.push(...(await codingToolsScenario(context)));
     rows.push(...(await fileToolsScenario(context)));
     rows.push(...(await sandboxScenario(context)));
+    rows.push(...(await gitScenario(context)));
     rows.push(...(await desktopScenario(context)));
   } finally {
     await load.close();

@@ -50,6 +50,8 @@ export interface FoldedGroup {
 }
 
 export class JournalFiles {
+  private readonly appending = new Map<string, Promise<fs.promises.FileHandle>>();
+
   constructor(readonly root: string) {}
 
   groupDir(id: string): string {
@@ -76,7 +78,21 @@ export class JournalFiles {
   }
 
   async append(id: string, record: JournalRecord): Promise<void> {
-    await fs.promises.appendFile(path.join(this.groupDir(id), 'records.jsonl'), `${JSON.stringify(record)}\n`, { mode: 0o600 });
+    // One open file per group this process records into: a change costs one write, not an open and a close too.
+    let handle = this.appending.get(id);
+    if (!handle) {
+      handle = fs.promises.open(path.join(this.groupDir(id), 'records.jsonl'), 'a', 0o600);
+      this.appending.set(id, handle);
+      handle.catch(() => this.appending.delete(id));
+    }
+    await (await handle).write(`${JSON.stringify(record)}\n`);
+  }
+
+  /** Done recording into a group (undone or dropped). */
+  async close(id: string): Promise<void> {
+    const handle = this.appending.get(id);
+    this.appending.delete(id);
+    await handle?.then((h) => h.close()).catch(() => {});
   }
 
   async markUndone(id: string, outcome: UndoOutcome): Promise<void> {

@@ -55,7 +55,8 @@ export class LocalJournal implements ChangeJournal {
 
   async before(id: string, tool: string, request: JournalPaths): Promise<void> {
     const group = this.group(id);
-    for (const target of request.paths.flatMap((p) => [missingAncestor(p), p])) {
+    // A path the group already holds had its missing folders recorded with it.
+    for (const target of request.paths.flatMap((p) => (group.paths.has(p) ? [] : [missingAncestor(p), p]))) {
       if (target === null || group.paths.has(target)) continue;
       const was = await stamp(target, false);
       const image = await capture(target, request.depth, this.keeper(group)).catch((error: Error) => ({ type: 'other' as const, why: error.message }));
@@ -99,6 +100,7 @@ export class LocalJournal implements ChangeJournal {
     const outcome = await applyUndo(group, this.files.blobs(id), guards, this.now().toISOString());
     await this.files.markUndone(id, outcome);
     this.live.delete(id);
+    await this.files.close(id);
     return outcome;
   }
 
@@ -145,6 +147,7 @@ export class LocalJournal implements ChangeJournal {
       if (id === keep || this.total! + size <= maxBytes) continue;
       const group = await this.files.read(id).catch(() => null);
       if (!group) continue;
+      await this.files.close(id);
       await this.files.drop(group, this.now().toISOString());
       this.live.delete(id);
       this.total = await this.files.total();
