@@ -10,6 +10,7 @@ import path from 'node:path';
 import { adapterError } from '../contract/errors.js';
 import type { GitProgram, GitRemote, RepositoryFacts } from '../contract/git.js';
 import { parseConfigList } from './parse/config-list.js';
+import type { ProbeCache } from './probe-cache.js';
 import { gitMessage, runGit } from './run-git.js';
 
 /** Every hook git runs (githooks(5)), client and server side. */
@@ -48,12 +49,21 @@ export const HOOK_NAMES: ReadonlySet<string> = new Set([
 const MAX_ALTERNATE_DEPTH = 5;
 const op = 'git';
 
-export async function probeRepository(dir: string, program: GitProgram, options: { remotes?: boolean } = {}): Promise<RepositoryFacts | null> {
+export async function probeRepository(
+  dir: string,
+  program: GitProgram,
+  options: { remotes?: boolean } = {},
+  cache?: ProbeCache,
+): Promise<RepositoryFacts | null> {
   const run = { ...program, cwd: dir, timeoutMs: 30_000 };
-  const located = await runGit(run, ['rev-parse', '--is-bare-repository', '--absolute-git-dir', '--git-common-dir', '--show-toplevel'], {
-    operation: op,
-    ok: [0, 128],
-  });
+  const remembered = cache?.get(dir, program);
+  const started = Date.now();
+  const located = remembered
+    ? { stdout: remembered.located, stderr: '' }
+    : await runGit(run, ['rev-parse', '--is-bare-repository', '--absolute-git-dir', '--git-common-dir', '--show-toplevel'], {
+        operation: op,
+        ok: [0, 128],
+      });
   const lines = located.stdout.toString('utf8').split('\n').filter(Boolean);
   const [bare, gitDir = '', common = ''] = lines;
   const topLevel = bare === 'true' ? null : lines[3];
@@ -62,12 +72,17 @@ export async function probeRepository(dir: string, program: GitProgram, options:
     throw adapterError('PRECONDITION_FAILED', op, `git cannot use ${dir}: ${gitMessage(located.stderr) || 'it is inside a git folder, not a working tree'}`);
   }
   const commonDir = real(path.resolve(dir, common));
-  const listed = await runGit(run, ['config', '--list', '--show-scope', '--show-origin', '-z'], { operation: op });
+  const listed = remembered?.listed ?? (await runGit(run, ['config', '--list', '--show-scope', '--show-origin', '-z'], { operation: op })).stdout;
+  const config = parseConfigList(listed);
+  if (cache && !remembered) {
+    const runs = { located: located.stdout.toString('utf8'), listed };
+    cache.set(program, runs, { dir, topLevel: topLevel === null ? null : topLevel, gitDir, commonDir, config }, started);
+  }
   const facts: RepositoryFacts = {
     topLevel: topLevel === null ? null : real(topLevel),
     gitDir: real(gitDir),
     commonDir,
-    config: parseConfigList(listed.stdout),
+    config,
     hooksDir: path.join(commonDir, 'hooks'),
     hooks: activeHooks(path.join(commonDir, 'hooks')),
     alternates: alternates(path.join(commonDir, 'objects'), 0),
