@@ -89,6 +89,8 @@ function dependencies(basis: ProbeBasis, env: Readonly<Record<string, string>>):
   files.add(path.join(basis.commonDir, 'config'));
   files.add(path.join(basis.gitDir, 'config.worktree'));
   files.add(path.join(basis.gitDir, 'HEAD'));
+  // A linked worktree's pointer to the shared git folder.
+  files.add(path.join(basis.gitDir, 'commondir'));
   // git prints a repository file's origin relative to where it works: the top level (a bare repository: its folder).
   const top = basis.topLevel ?? basis.gitDir;
   for (const entry of basis.config) {
