@@ -49,7 +49,13 @@ export async function capture(target: string, depth: CaptureDepth, keep: KeepByt
 }
 
 export async function stamp(target: string, withTree: boolean): Promise<Stamp> {
-  const stat = await fs.promises.lstat(target).catch(missing);
+  // Synchronous on purpose: one lstat(2) costs less than the thread-pool hop (a stamp is taken on every change).
+  let stat: fs.Stats | null;
+  try {
+    stat = fs.lstatSync(target, { throwIfNoEntry: false }) ?? null;
+  } catch (error) {
+    stat = missing(error as NodeJS.ErrnoException);
+  }
   if (!stat) return { type: 'absent' };
   const mode = stat.mode & 0o7777;
   if (stat.isDirectory()) return { type: 'directory', mode, ino: stat.ino, ...(withTree ? { tree: await fingerprint(target) } : {}) };
