@@ -18,6 +18,8 @@ import { fullyKept, type Image, type Stamp } from './images.js';
 
 export const GROUP_ID = /^\d{8}-\d{9}-[0-9a-f]{4}$/;
 const MAX_DROPPED_KEPT = 200;
+/** Records files kept open at once (one per group being recorded into). */
+const MAX_OPEN = 16;
 
 export type JournalRecord =
   | { k: 'pre'; t: string; p: string; i: Image; w: Stamp; at: string }
@@ -83,8 +85,10 @@ export class JournalFiles {
     let fd = this.appending.get(id);
     if (fd === undefined) {
       fd = fs.openSync(path.join(this.groupDir(id), 'records.jsonl'), 'a', 0o600);
-      this.appending.set(id, fd);
-    }
+      // Groups end by going quiet, unannounced: only the most recently used stay open.
+      if (this.appending.size >= MAX_OPEN) void this.close(this.appending.keys().next().value!);
+    } else this.appending.delete(id);
+    this.appending.set(id, fd);
     fs.writeSync(fd, `${JSON.stringify(record)}\n`);
   }
 

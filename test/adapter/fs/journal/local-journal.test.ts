@@ -156,6 +156,25 @@ describe('LocalJournal', () => {
     expect(fs.readFileSync(at('huge.txt'), 'utf8')).toBe('small');
   });
 
+  it('keeps few records files open however many groups it records into, and loses no record', async () => {
+    const journal = new LocalJournal({ dir: journalDir, maxBytes: 1 << 20 });
+    const openFiles = () => fs.readdirSync('/proc/self/fd').length;
+    const ids: string[] = [];
+    const before = openFiles();
+    for (let i = 0; i < 40; i++) {
+      const id = await journal.open(`client-${i}`);
+      ids.push(id);
+      await change(journal, id, 'fs.write', [at(`f${i}.txt`)], 'shallow', () => fs.writeFileSync(at(`f${i}.txt`), `${i}`));
+    }
+    const open = openFiles();
+    // The first group again, long after its records file was closed.
+    await change(journal, ids[0]!, 'fs.edit', [at('f0.txt')], 'shallow', () => fs.writeFileSync(at('f0.txt'), 'again'));
+    expect(openFiles()).toBeLessThanOrEqual(open + 1);
+    expect(open - before).toBeLessThanOrEqual(16);
+    expect((await journal.show(ids[0]!)).tools).toEqual(['fs.write', 'fs.edit']);
+    expect((await journal.list()).groups).toHaveLength(40);
+  });
+
   it('keeps its folder and files owner-only', async () => {
     fs.writeFileSync(at('a.txt'), 'a');
     const journal = new LocalJournal({ dir: journalDir, maxBytes: 1 << 20 });
