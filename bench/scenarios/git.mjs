@@ -3,7 +3,8 @@
  *
  * - git.status and git.diff of a 20,000-file repository (50 files changed, 10 untracked) against
  *   running git directly with the same arguments, from this process. Ours is the whole tool:
- *   the policy's look at the repository (one git call reading its settings), the command
+ *   the policy's look at the repository (git rev-parse and git config --list, reused while
+ *   nothing they read has changed: adapter/git/probe-cache.ts), the command
  *   sandbox where the config has one (bubblewrap, the Linux default), git, the parsing and the
  *   protected-path filter. CPU is the server's plus its waited-for children's (git, bwrap);
  *   the baseline's is the git children's of this process.
