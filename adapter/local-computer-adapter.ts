@@ -10,6 +10,7 @@ import { openUrl } from './browser/open-url.js';
 import type { ComputerAdapter, SystemInfo } from './contract/computer-adapter.js';
 import { DesktopClient, type DesktopClientOptions } from './desktop/desktop-client.js';
 import { localFileOps } from './fs/local-file-ops.js';
+import { localGitOps } from './git/local-git-ops.js';
 import { localPolicyPort } from './local-policy-port.js';
 import { createProcessOps } from './process/local-process-ops.js';
 import { serviceControl, serviceStatus } from './services/service-manager.js';
@@ -34,6 +35,7 @@ export function createLocalAdapter(options: LocalAdapterOptions = {}): ComputerA
     apps: { launchApp, closeApp },
     browser: { openUrl },
     services: { serviceStatus, serviceControl },
+    git: localGitOps,
     inspect: localPolicyPort(processes, platform, options.env ?? process.env),
     close: async () => {
       await Promise.all([desktop.close(), processes.closeProcesses()]);

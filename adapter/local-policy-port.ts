@@ -6,11 +6,14 @@ import { shortEnvironment } from './process/child-env.js';
 import { ownProcess, processIdentity } from './process/identity.js';
 import type { ProcessOps } from './contract/processes.js';
 import { sandboxSupport } from './process/sandbox/support.js';
+import { probeRepository } from './git/probe.js';
+import { ProbeCache } from './git/probe-cache.js';
 
 const MISSING = new Set(['ENOENT', 'ENOTDIR']);
 
 export function localPolicyPort(processes: Pick<ProcessOps, 'findExecutable'>, platform: NodeJS.Platform, env: NodeJS.ProcessEnv): PolicyPort {
   const base = Object.freeze(shortEnvironment(env));
+  const probes = new ProbeCache();
   return {
     platform,
     // Synchronous on purpose: one realpath(3) or lstat(2) of microseconds, instead of a
@@ -32,6 +35,7 @@ export function localPolicyPort(processes: Pick<ProcessOps, 'findExecutable'>, p
     processIdentity: (id) => processIdentity(id, platform),
     ownProcess,
     sandboxSupport: () => sandboxSupport(platform, base),
+    gitRepository: (dir, git, options) => probeRepository(dir, git, options, probes),
   };
 }
 

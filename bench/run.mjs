@@ -22,6 +22,7 @@ import { desktopScenario } from './scenarios/desktop.mjs';
 import { fileToolsScenario } from './scenarios/file-tools.mjs';
 import { fsAndShellScenario } from './scenarios/fs-and-shell.mjs';
 import { gatewayScenario } from './scenarios/gateway.mjs';
+import { gitScenario } from './scenarios/git.mjs';
 import { sandboxScenario } from './scenarios/sandbox.mjs';
 import { stdioScenario } from './scenarios/stdio.mjs';
 import { systemInfoScenario } from './scenarios/system-info.mjs';
@@ -79,6 +80,7 @@ async function main() {
     rows.push(...(await fileToolsScenario(context)));
     rows.push(...(await sandboxScenario(context)));
     rows.push(...(await gatewayScenario(context)));
+    rows.push(...(await gitScenario(context)));
     rows.push(...(await desktopScenario(context)));
     rows.push(...(await answerTokensScenario(context)));
   } finally {

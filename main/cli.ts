@@ -22,6 +22,7 @@ const commands = {
   tunnel: () => import('./cli/tunnel-command.js'),
   gateway: () => import('./cli/gateway-command.js'),
   version: () => import('./cli/version-command.js'),
+  undo: () => import('./cli/undo-command.js'),
 };
 
 const HELP = `chatgpt-mcp ${VERSION}: let ChatGPT or any MCP client act on this computer, within what you allow.
@@ -51,6 +52,9 @@ Usage:
   chatgpt-mcp gateway accept NAME [TOOL]  show what changed in its held tools and accept them
   chatgpt-mcp gateway set-secret NAME     store a value entries refer to as {"secret": NAME}, from stdin
   chatgpt-mcp version [--check]     this version, and with --check the latest release's
+  chatgpt-mcp undo list             groups of changes the tools made (files, git), newest first
+  chatgpt-mcp undo show ID          what one group changed, with diffs of what undo would do
+  chatgpt-mcp undo apply ID         put those changes back (a file changed since is left and reported)
   chatgpt-mcp --version | --help
 
 Options:
@@ -112,6 +116,7 @@ export async function main(argv: string[]): Promise<number> {
   const [command = 'serve', sub, ...rest] = positionals;
   if (command === 'oauth') return (await commands.oauth()).oauthCommand(sub, rest);
   if (command === 'gateway') return (await commands.gateway()).gatewayCommand(sub, rest, cli);
+  if (command === 'undo') return (await commands.undo()).undoCommand(sub, rest, cli);
   if (rest.length > 0) return usageError(`unexpected argument "${rest[0]}"`);
 
   switch (command) {

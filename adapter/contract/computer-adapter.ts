@@ -16,6 +16,7 @@ import type { AppOps } from './apps.js';
 import type { BrowserOps } from './browser.js';
 import type { DesktopOps } from './desktop.js';
 import type { FileOps } from './files.js';
+import type { GitOps } from './git.js';
 import type { PolicyPort } from './policy-port.js';
 import type { ProcessOps } from './processes.js';
 import type { ServiceOps } from './services.js';
@@ -42,6 +43,8 @@ export interface ComputerAdapter {
   readonly apps: AppOps;
   readonly browser: BrowserOps;
   readonly services: ServiceOps;
+  /** The git tools' operations; the policy plans every run. */
+  readonly git: GitOps;
   /** What the policy may look at (paths, executables, the base environment, processes). */
   readonly inspect: PolicyPort;
   /** Ends what the adapter keeps running (the desktop worker). */

@@ -8,6 +8,7 @@
  * messages use.
  */
 import type { EntryType } from './files.js';
+import type { GitProgram, RepositoryFacts } from './git.js';
 import type { FoundExecutable } from './processes.js';
 import type { SandboxSupport } from './sandbox.js';
 
@@ -72,4 +73,10 @@ export interface PolicyPort {
   ownProcess(): OwnProcess;
   /** The sandbox this computer can give commands (bubblewrap, Seatbelt or none), probed once. */
   sandboxSupport(): SandboxSupport;
+  /**
+   * The repository holding `dir`, as the git the policy chose reads it (folders, settings by
+   * scope, hooks, borrowed objects, with `remotes` the remotes' URLs), or null outside any.
+   * Asking runs nothing a repository's settings name.
+   */
+  gitRepository(dir: string, git: GitProgram, options?: { remotes?: boolean }): Promise<RepositoryFacts | null>;
 }

@@ -30,6 +30,8 @@ export interface ExecRequest {
   timeoutMs: number;
   /** Per stream, in bytes of UTF-8. */
   maxOutputBytes: number;
+  /** Which bytes a stream past maxOutputBytes keeps: the first (default) or the last (a test run's summary). */
+  keepOutput?: 'head' | 'tail';
   /** Client went away: the tree is killed like on a timeout (timedOut stays false). */
   signal?: AbortSignal;
   /** Run inside this sandbox (main/policy/sandbox.ts decided it); without it, with the server user's full rights. */

@@ -100,8 +100,8 @@ export async function runCommand(request: ExecRequest, options: RunOptions = {})
   const posix = platform !== 'win32';
   const launched = await launch(request, platform, 'ignore');
   const { child, pid, exited, closed, started } = launched;
-  const stdout = new BoundedOutput(request.maxOutputBytes);
-  const stderr = new BoundedOutput(request.maxOutputBytes);
+  const stdout = new BoundedOutput(request.maxOutputBytes, request.keepOutput);
+  const stderr = new BoundedOutput(request.maxOutputBytes, request.keepOutput);
   const onOut = (chunk: Buffer) => stdout.push(chunk);
   const onErr = (chunk: Buffer) => stderr.push(chunk);
   child.stdout.on('data', onOut);

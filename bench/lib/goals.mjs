@@ -9,6 +9,11 @@ export const FASTER_THAN_OFFICIAL = Object.freeze({ below: 1, text: '< 1x' });
 /** A figure reported without a target (the built-in scanner against ripgrep): reported, not judged. */
 export const NO_GOAL = Object.freeze({ text: 'none' });
 
+/** A git tool against running git directly with the same arguments. */
+export const WITHIN_GIT = Object.freeze({ atMost: 1.3, text: '<= 1.3x' });
+/** fs.write with the change journal recording against the same server without it (under 10% more). */
+export const CHECKPOINT_COST = Object.freeze({ below: 1.1, text: '< 1.1x' });
+
 /** The command sandbox against the same server without it (goal: under 2x). */
 export const SANDBOX_COST = Object.freeze({ below: 2, text: '< 2x' });
 

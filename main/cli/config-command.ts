@@ -13,6 +13,9 @@ import { createServerFactory, enabledTools, exposedName } from '../mcp/server.js
 import { httpStartRefusal } from '../mcp/start-refusal.js';
 import { FilesystemPolicy } from '../policy/filesystem.js';
 import { SandboxPolicy, SandboxUnavailableError } from '../policy/sandbox.js';
+import { sandboxNeeded } from '../policy/sandbox-clients.js';
+import { commandOf, describeChecks, levelOf } from '../policy/check-detect.js';
+import { proposeProjects } from '../config/project-checks.js';
 import { createLocalAdapter } from '../../adapter/local-computer-adapter.js';
 import { EXIT, print, say, usageError, withConfig } from './io.js';
 import { protectedPaths, stateDir } from '../host/places.js';
@@ -52,6 +55,7 @@ function configCheck(cli: CliOverrides): number | Promise<number> {
     say(`configuration is valid (${file ?? 'no config file, using defaults'})`);
     for (const warning of appFolderWarnings()) say(`warning: ${warning}`);
     for (const note of sandbox) say(`commands: ${note}`);
+    for (const note of checkNotes(config)) say(`checks: ${note}`);
     for (const warning of [...configWarnings(config, { kind, platform: process.platform }), ...setupWarnings(file)]) say(`warning: ${warning}`);
     say(
       `tools exposed: ${enabledTools(config)
@@ -106,7 +110,7 @@ function httpRefusal(config: Readonly<Config>): string | null {
 
 /** What the sandbox would be on this computer (probing it as serve does), or why serve would refuse it. */
 async function sandboxNotes(config: Parameters<typeof configWarnings>[0], configFile: string): Promise<string[] | SandboxUnavailableError> {
-  if (!config.shell.enabled) return [];
+  if (!sandboxNeeded(config)) return [];
   const adapter = createLocalAdapter();
   try {
     const protectedFiles = protectedPaths(configFile);
@@ -128,6 +132,27 @@ async function contractOf(config: Readonly<Config>, configFile: string): Promise
   } finally {
     await adapter.close();
   }
+}
+
+/**
+ * The checks verify_changes runs, per project, and the ones projects in the roots suggest (shown
+ * here and in the settings window before any is used: only checks.projects runs).
+ */
+function checkNotes(config: Readonly<Config>): string[] {
+  const notes = config.checks.projects.map(
+    (p) =>
+      `${p.path} runs ${Object.entries(p.checks)
+        .map(([name, entry]) => `${name} (${levelOf(name, entry)}): ${commandOf(entry).join(' ')}`)
+        .join(', ')}`,
+  );
+  const configured = new Set(config.checks.projects.map((p) => p.path));
+  for (const root of config.filesystem.roots) {
+    for (const proposal of proposeProjects(typeof root === 'string' ? root : root.path)) {
+      if (!configured.has(proposal.path))
+        notes.push(`${proposal.path} suggests ${describeChecks(proposal.checks)} (not run until you add them to checks.projects)`);
+    }
+  }
+  return notes;
 }
 
 /** Printed without parsing, so a broken config can still be found. */

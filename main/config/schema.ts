@@ -10,26 +10,32 @@
 import * as z from 'zod';
 import { codeRunningReason } from '../policy/env-names.js';
 import { chatgptSchema } from './sections/chatgpt.js';
+import { checksSchema } from './sections/checks.js';
 import { desktopSchema } from './sections/desktop.js';
 import { filesystemSchema, type rootSchema } from './sections/filesystem.js';
 import { gatewaySchema } from './sections/gateway.js';
+import { gitSchema } from './sections/git.js';
 import { processSchema } from './sections/process.js';
 import { serverSchema } from './sections/server.js';
 import { servicesSchema } from './sections/services.js';
 import { shellSchema } from './sections/shell.js';
 import { tunnelSchema } from './sections/tunnel.js';
 import { updatesSchema } from './sections/updates.js';
+import { undoSchema } from './sections/undo.js';
 
 export * from './sections/chatgpt.js';
+export * from './sections/checks.js';
 export * from './sections/desktop.js';
 export * from './sections/filesystem.js';
 export * from './sections/gateway.js';
+export * from './sections/git.js';
 export * from './sections/process.js';
 export * from './sections/server.js';
 export * from './sections/services.js';
 export * from './sections/shell.js';
 export * from './sections/tunnel.js';
 export * from './sections/updates.js';
+export * from './sections/undo.js';
 
 export const configSchema = z
   .strictObject({
@@ -44,6 +50,9 @@ export const configSchema = z
     tunnel: tunnelSchema.default(() => tunnelSchema.parse({})),
     gateway: gatewaySchema.default(() => gatewaySchema.parse({})),
     updates: updatesSchema.default(() => updatesSchema.parse({})),
+    git: gitSchema.default(() => gitSchema.parse({})),
+    checks: checksSchema.default(() => checksSchema.parse({})),
+    undo: undoSchema.default(() => undoSchema.parse({})),
   })
   .superRefine((config, ctx) => {
     if (config.server.auth === 'none' && config.server.token !== undefined) {

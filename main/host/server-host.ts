@@ -25,6 +25,8 @@ import type { Policies } from '../mcp/tool.js';
 import type { Gateway } from '../gateway/gateway.js';
 import { idleMemory } from './idle-memory.js';
 import { protectedPaths, stateDir } from './places.js';
+import { openJournal } from '../undo/undo-service.js';
+import type { ChangeJournal } from '../../adapter/contract/journal.js';
 
 export interface HostOptions {
   config: Readonly<Config>;
@@ -64,6 +66,8 @@ export interface OpenServer {
   contract(): ContractFingerprint;
   /** The owner's other MCP servers (gateway.servers), or null when there are none. */
   gateway: Gateway | null;
+  /** Where the tools' changes are recorded for undo (null with undo.enabled off). */
+  journal: ChangeJournal | null;
   oauthIssuer: string | null;
   /** Ends the transport, then everything the server started. */
   close(): Promise<void>;
@@ -89,6 +93,7 @@ export async function openServer(options: HostOptions): Promise<OpenServer> {
   const answers = new ReplyBacklog();
   const memory = idleMemory();
   let gateway: Gateway | null = null;
+  const journal = config.undo.enabled ? openJournal(appDir, config) : null;
   const stopOwned = async () => {
     memory.close();
     await gateway?.close();
@@ -105,6 +110,7 @@ export async function openServer(options: HostOptions): Promise<OpenServer> {
       secrets,
       answers,
       gatewayDir: appDir,
+      ...(journal ? { journal } : {}),
       ...(options.useRipgrep === undefined ? {} : { useRipgrep: options.useRipgrep }),
     });
     gateway = factory.gateway;
@@ -119,6 +125,7 @@ export async function openServer(options: HostOptions): Promise<OpenServer> {
       policies: factory.policies,
       contract: factory.contract,
       gateway,
+      journal,
       oauthIssuer: running.oauthIssuer,
       async close() {
         await running.close();

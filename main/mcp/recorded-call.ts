@@ -109,7 +109,7 @@ function elapsed(started: number): number {
 }
 
 /** Only the error's class and errno-style code: messages can carry paths or values. */
-function describeUnknown(error: unknown): string {
+export function describeUnknown(error: unknown): string {
   if (error instanceof Error) {
     const code = (error as NodeJS.ErrnoException).code;
     return code ? `${error.name} (${code})` : error.name;

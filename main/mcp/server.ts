@@ -11,6 +11,8 @@ import { SERVER_NAME, VERSION } from '../version.js';
 import { AppPolicy } from '../policy/apps.js';
 import { DesktopPolicy } from '../policy/desktop.js';
 import { FilesystemPolicy } from '../policy/filesystem.js';
+import { GitPolicy } from '../policy/git.js';
+import { ChecksPolicy } from '../policy/checks.js';
 import { ChildLimiter, type AnswerBacklog } from '../policy/child-limiter.js';
 import { PathLock } from '../policy/path-lock.js';
 import { ProgramRunner, RIPGREP } from '../policy/program-runner.js';
@@ -21,12 +23,15 @@ import { SizeLimits } from '../policy/size-limits.js';
 import { ShellPolicy } from '../policy/shell.js';
 import { UrlPolicy } from '../policy/url-policy.js';
 import { answerUngranted, otherCalls } from './not-granted.js';
+import { NOT_RECORDED } from './change-recorder.js';
+import { ChangeRecording } from './change-journal.js';
+import type { ChangeJournal } from '../../adapter/contract/journal.js';
 import { toolInputSchema, toolOutputSchema } from './tool-schema.js';
 import { fingerprint, toolFaces, type ContractFingerprint } from './contract-fingerprint.js';
 import type { Policies, ToolDefinition, ToolDeps } from './tool.js';
 import { exposedAs, exposedName, toolNameRewriter } from './tool-names.js';
 import { gatewayRegistrar, WithGatewayTools } from './gateway-tools.js';
-import { clientOf, recorded, type CallHandler, type RecordContext, type ToolCallObserver } from './recorded-call.js';
+import { clientOf, describeUnknown, recorded, type CallHandler, type RecordContext, type ToolCallObserver } from './recorded-call.js';
 import { Gateway } from '../gateway/gateway.js';
 import { PinStore, pinsPath } from '../gateway/pin-store.js';
 import { gatewaySecrets } from '../gateway/secrets.js';
@@ -62,6 +67,8 @@ export interface ServerDeps {
   answerStore?: AnswerStore;
   /** Where the gateway keeps its pins and reads its secrets (the app folder); without it, gateway.servers are not served. */
   gatewayDir?: string;
+  /** Where changes are recorded for the owner's undo (with undo.enabled); none: nothing is recorded. */
+  journal?: ChangeJournal;
 }
 
 /**
@@ -111,13 +118,16 @@ export function createServerFactory(deps: ServerDeps): ServerFactory {
   const sandbox = new SandboxPolicy(deps.config, filesystem, deps.adapter.inspect);
   const shell = new ShellPolicy(deps.config, filesystem, deps.adapter.inspect, undefined, sandbox);
   const useRipgrep = deps.useRipgrep ?? true;
+  const programs = new ProgramRunner(shell, filesystem, deps.adapter.inspect, sandbox, (spec) => spec !== RIPGREP || useRipgrep);
   const policy: Policies = {
     filesystem,
     sandbox,
     shell,
     fsLock: new PathLock(),
-    programs: new ProgramRunner(shell, filesystem, deps.adapter.inspect, sandbox, (spec) => spec !== RIPGREP || useRipgrep),
+    programs,
     desktop: new DesktopPolicy(deps.config, filesystem),
+    git: new GitPolicy(deps.config, filesystem, programs, deps.adapter.inspect),
+    checks: new ChecksPolicy(deps.config, filesystem, programs),
     ...otherPolicies(deps.config, deps.adapter.inspect, deps.answers),
   };
   const names = tools.map((t) => exposedName(t.name, deps.config));
@@ -152,9 +162,16 @@ export function createServerFactory(deps: ServerDeps): ServerFactory {
     enabledTools: names,
     contract: contractOf,
     answers,
+    changes: NOT_RECORDED,
     ...(gateway ? { upstreams: () => gateway.status() } : {}),
   };
-  const prepared = tools.map((tool, i) => prepare(tool, { deps: toolDeps, fit, logger, secrets, observe, ended, rename, exposed: names[i]! }));
+  const recording =
+    deps.journal && deps.config.undo.enabled
+      ? new ChangeRecording(deps.journal, deps.config.undo, deps.adapter.git, (error) =>
+          logger.warn('change journal failed', { error: describeUnknown(error) }),
+        )
+      : undefined;
+  const prepared = tools.map((tool, i) => prepare(tool, { deps: toolDeps, fit, logger, secrets, observe, ended, rename, exposed: names[i]!, recording }));
   const serverInstructions = instructions(exposedName('system.info', deps.config));
   const granted = new Set(tools.map((t) => t.name));
   const calls = otherCalls(deps.tools ?? ALL_TOOLS, granted, deps.config);
@@ -199,7 +216,7 @@ function otherPolicies(
   config: Readonly<Config>,
   port: ComputerAdapter['inspect'],
   answers: AnswerBacklog | undefined,
-): Omit<Policies, 'filesystem' | 'sandbox' | 'shell' | 'fsLock' | 'programs' | 'desktop'> {
+): Omit<Policies, 'filesystem' | 'sandbox' | 'shell' | 'fsLock' | 'programs' | 'desktop' | 'git' | 'checks'> {
   return {
     process: new ProcessPolicy(config, port),
     apps: new AppPolicy(config),
@@ -229,10 +246,12 @@ interface PreparedTool {
 interface PrepareContext extends RecordContext {
   deps: ToolDeps;
   fit: ServerFit;
+  /** Records the changes of the tools that make them (undo.*). */
+  recording: ChangeRecording | undefined;
 }
 
 function prepare(tool: ToolDefinition, context: PrepareContext): PreparedTool {
-  const { deps, rename, fit } = context;
+  const { deps, rename, fit, recording } = context;
   // Only a rewriter that renames anything gets to copy the schemas' descriptions.
   const text = rename.renames ? (t: string) => rename.rewrite(t) : undefined;
   // Infinity: no budget; answers keep their shape (the payload once), whole.
@@ -253,7 +272,9 @@ function prepare(tool: ToolDefinition, context: PrepareContext): PreparedTool {
       async (args, ctx) => {
         const { maxTokens, ...toolArgs } = args;
         const call = { budget: typeof maxTokens === 'number' ? maxTokens : budget };
-        const outcome = await tool.run(payload ? toolArgs : args, deps, ctx.mcpReq.signal, call);
+        // Recorded for undo under the caller's credential (an OAuth client, the bearer token).
+        const toolDeps = recording ? recording.depsFor(tool.name, clientOf(ctx.http?.authInfo), deps) : deps;
+        const outcome = await tool.run(payload ? toolArgs : args, toolDeps, ctx.mcpReq.signal, call);
         // The server's hints in the text, not the data in it: names the call or its result carries stay.
         const summary = rename.rewrite(outcome.text, args, outcome.structured);
         const whole = {

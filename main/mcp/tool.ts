@@ -8,10 +8,13 @@ import type { ContentBlock, ToolAnnotations } from '@modelcontextprotocol/server
 import type { ComputerAdapter } from '../../adapter/contract/computer-adapter.js';
 import type { Config } from '../config/schema.js';
 import type { ContractFingerprint } from './contract-fingerprint.js';
+import type { ChangeRecorder } from './change-recorder.js';
 import type { AppPolicy } from '../policy/apps.js';
 import type { Grant } from '../policy/grants.js';
 import type { DesktopPolicy } from '../policy/desktop.js';
 import type { FilesystemPolicy } from '../policy/filesystem.js';
+import type { GitPolicy } from '../policy/git.js';
+import type { ChecksPolicy } from '../policy/checks.js';
 import type { SizeLimits } from '../policy/size-limits.js';
 import type { ChildLimiter } from '../policy/child-limiter.js';
 import type { PathLock } from '../policy/path-lock.js';
@@ -42,12 +45,18 @@ export interface Policies {
   desktop: DesktopPolicy;
   /** The owner's size caps (read, write, search, patch). */
   sizes: SizeLimits;
+  /** Which repository a git tool may work on, and the git run there. */
+  git: GitPolicy;
+  /** The project checks verify_changes runs (checks.projects). */
+  checks: ChecksPolicy;
 }
 
 export interface ToolDeps {
   config: Readonly<Config>;
   adapter: ComputerAdapter;
   policy: Policies;
+  /** Records what this call changes, for the owner's undo (the host binds it to the calling client). */
+  changes: ChangeRecorder;
   /** Names of the tools this server exposes (for system.info's summary). */
   enabledTools: readonly string[];
   /** The fingerprint of the exposed tools as clients see them (contract-fingerprint.ts). */

@@ -306,6 +306,19 @@ export class FilesystemPolicy {
     return this.protectedPaths.some((p) => [p.lexical, p.real].some((form) => form !== undefined && foldedInside(child, form, this.platform)));
   }
 
+  /**
+   * Whether the rules protect this absolute path (a secret, filesystem.deny, this app's files; for
+   * writing, git's code too), judged by its spelling alone: for paths another program reports,
+   * such as git's lists of changed files, whose answers must leave them out.
+   */
+  protects(path: string, access: Access): boolean {
+    const normalized = normalizeAbsolute(path, this.platform);
+    if (!normalized.ok) return true;
+    const p = normalized.path;
+    if (this.patternHit(this.patterns, p, p) || (access === 'write' && this.patternHit(this.writePatterns, p, p))) return true;
+    return this.protectedPaths.some((entry) => [entry.lexical, entry.real].some((form) => form !== undefined && foldedInside(p, form, this.platform)));
+  }
+
   private async refreshProtected(): Promise<void> {
     if (this.protectedPaths.every((p) => p.real !== undefined)) return;
     await Promise.all(

@@ -21,6 +21,7 @@ const canRead = (c: Readonly<Config>) => c.filesystem.read && c.filesystem.roots
 const canWrite = (c: Readonly<Config>) => c.filesystem.write && c.filesystem.roots.some((r) => typeof r === 'string' || !r.readOnly);
 const canRun = (c: Readonly<Config>) => c.shell.enabled && c.shell.allowedCommands.length > 0;
 const display = (c: Readonly<Config>) => c.desktop.hostDisplayAccess;
+const hasChecks = (c: Readonly<Config>) => c.checks.projects.length > 0 && canRead(c);
 
 export const GRANT = Object.freeze({
   /** system.info: always there, so a model can find out what is granted. */
@@ -39,4 +40,11 @@ export const GRANT = Object.freeze({
   browser: grant('desktop.hostDisplayAccess and desktop.browser (settings: Desktop)', (c) => display(c) && c.desktop.browser),
   serviceStatus: grant('a service in services.allowed (settings: Services)', (c) => c.services.allowed.length > 0),
   serviceControl: grant('services.control and a service in services.allowed (settings: Services)', (c) => c.services.allowed.length > 0 && c.services.control),
+  gitRead: grant('git.read, filesystem.read and a root (settings: Git)', (c) => c.git.read && canRead(c)),
+  gitWrite: grant('git.write, filesystem.write and a writable root (settings: Git)', (c) => c.git.write && canWrite(c)),
+  gitPush: grant('a remote in git.push, filesystem.read and a root (settings: Git)', (c) => c.git.push.length > 0 && canRead(c)),
+  gitPull: grant('a remote in git.pull, filesystem.write and a writable root (settings: Git)', (c) => c.git.pull.length > 0 && canWrite(c)),
+  checks: grant('a project in checks.projects, filesystem.read and a root (settings: Git)', hasChecks),
+  /** git.commit_verified runs the checks, then commits: both grants. */
+  verifiedCommit: grant('git.write, a project in checks.projects and a writable root (settings: Git)', (c) => c.git.write && canWrite(c) && hasChecks(c)),
 });

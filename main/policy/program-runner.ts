@@ -32,6 +32,8 @@ export interface HelperSpec {
   fromBase?: readonly string[];
   /** Fixed values, set last. */
   env?: Readonly<Record<string, string>>;
+  /** Its grant is reaching the network (git_push to an allowed remote): inside the sandbox it has it, whatever shell.network says. */
+  network?: boolean;
 }
 
 /** A helper run, ready for the adapter: nothing in it comes from the model but the arguments its tool adds. */
@@ -61,6 +63,15 @@ export class ProgramRunner {
     return this.shell.plan(request);
   }
 
+  /**
+   * A check the owner configured for a project (verify_changes): planned like a command (the
+   * environment, the display gate, a program never taken from a writable root, the sandbox), but
+   * allowed by the owner's checks.projects instead of shell.allowedCommands.
+   */
+  check(request: ShellRequest): Promise<ShellPlan> {
+    return this.shell.plan(request, 'owner-checks');
+  }
+
   /** A helper the tool needs, or null when the machine has none usable (the tool does without, or says so). */
   async helper(spec: HelperSpec, cwd?: string): Promise<HelperPlan | null> {
     if (!this.useHelpers(spec)) return null;
@@ -68,7 +79,7 @@ export class ProgramRunner {
     if (!lookup) this.found.set(spec.name, (lookup = this.locate(spec.name)));
     const file = await lookup;
     if (!file) return null;
-    const sandbox = spec.runsFileCode ? await this.sandbox?.plan({ file, found: file, cwd }) : undefined;
+    const sandbox = spec.runsFileCode ? await this.sandbox?.plan({ file, found: file, cwd }, spec.network ? { network: 'on' } : {}) : undefined;
     return { file, env: this.environment(spec), ...(sandbox ? { sandbox } : {}) };
   }
 

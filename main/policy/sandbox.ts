@@ -45,6 +45,7 @@ import {
 } from './sandbox-mode.js';
 import { mountablePlaces, type ActiveRule } from './fs-rules.js';
 import { gitCode } from './sandbox-git.js';
+import { sandboxNeeded } from './sandbox-clients.js';
 import { depth, inside, layered, ownDevicesAndProcesses, pinAncestors, prune, withinWritableRoots, type Candidate, type Placed } from './sandbox-layers.js';
 
 const posix = nodePath.posix;
@@ -104,7 +105,7 @@ export class SandboxPolicy {
   private programChecked: Promise<void> | null = null;
 
   constructor(
-    private readonly config: Readonly<Pick<Config, 'shell' | 'desktop' | 'filesystem'>>,
+    private readonly config: Readonly<Pick<Config, 'shell' | 'desktop' | 'filesystem'>> & Partial<Readonly<Pick<Config, 'git' | 'checks'>>>,
     private readonly files: FilesystemPolicy,
     private readonly port: Port,
     private readonly scope?: SandboxScope,
@@ -113,8 +114,8 @@ export class SandboxPolicy {
     this.platform = port.platform === 'darwin' ? 'darwin' : 'linux';
     this.base = port.baseEnvironment();
     this.asRoot = this.platform === 'linux' && port.ownProcess().uid === 0;
-    // Without commands nothing is sandboxed, so nothing is probed or refused.
-    if (!config.shell.enabled) return;
+    // When nothing runs programs in it, nothing is probed or refused.
+    if (!sandboxNeeded(config)) return;
     if (this.choice.problem) throw new SandboxUnavailableError(this.choice.problem.message, ['shell', this.choice.problem.key]);
     if (this.choice.mode === 'off') return;
     const support = port.sandboxSupport();
@@ -160,12 +161,17 @@ export class SandboxPolicy {
     };
   }
 
-  /** The sandbox for one command, or undefined when commands are not sandboxed. */
-  async plan(target: { file: string; found: string; cwd: string | undefined }): Promise<SandboxPlan | undefined> {
+  /**
+   * The sandbox for one command, or undefined when commands are not sandboxed. `network: "on"`:
+   * a helper whose grant is the network (git_push to an allowed remote) gets it whatever
+   * shell.network says.
+   */
+  async plan(target: { file: string; found: string; cwd: string | undefined }, options: { network?: 'on' } = {}): Promise<SandboxPlan | undefined> {
     const support = this.support;
     if (!support) return undefined;
     await (this.programChecked ??= this.checkProgram(support.program));
-    const placed = await this.resolveAll(await this.candidates(target));
+    const network = options.network ?? this.choice.network;
+    const placed = await this.resolveAll(await this.candidates(target, network));
     if (this.choice.mode === 'workspace' && this.files.rules.some((r) => r.rule.id === 'git-code'))
       placed.push(...(await this.resolveAll(await gitCode(this.port, placed))));
     const writableRoots = placed.filter((p) => p.layer === 'root' && p.entry.access === 'write').map((p) => p.entry.path);
@@ -178,7 +184,7 @@ export class SandboxPolicy {
       program: support.program,
       userNamespace: support.userNamespace,
       mode: this.choice.mode === 'read-only' ? 'read-only' : 'workspace',
-      network: this.choice.network,
+      network,
       display: this.config.desktop.hostDisplayAccess,
       entries,
       tempDir: await this.tempDir(),
@@ -206,7 +212,7 @@ export class SandboxPolicy {
     return this.files.rules.filter((r) => r.rule.sandbox === 'hide');
   }
 
-  private async candidates(target: { file: string; found: string; cwd: string | undefined }): Promise<Candidate[]> {
+  private async candidates(target: { file: string; found: string; cwd: string | undefined }, network: NetworkMode): Promise<Candidate[]> {
     const env = this.base;
     const home = env.HOME && posix.isAbsolute(env.HOME) ? env.HOME : undefined;
     const linux = this.platform === 'linux';
@@ -230,7 +236,7 @@ export class SandboxPolicy {
     if (this.scope) addAs({ access: 'hidden', layer: 'system' }, home);
     expose(...(this.scope ? this.scope.expose : [home]), target.cwd, target.file, target.found);
     if (linux) expose(...RUN_SYSTEM_LINKS);
-    if (linux && this.choice.network === 'on') expose(await this.dnsFolder(), '/run/systemd/resolve');
+    if (linux && network === 'on') expose(await this.dnsFolder(), '/run/systemd/resolve');
     const session = sessionSockets(env);
     if (display) expose(...session);
 

@@ -87,9 +87,15 @@ export class ShellPolicy {
     return list.length ? list.join(', ') : 'none';
   }
 
-  async plan(request: ShellRequest): Promise<ShellPlan> {
+  /**
+   * `allowedBy`: a command the model names must be on shell.allowedCommands; a check the owner
+   * configured (checks.projects, see checks.ts) is allowed by being there instead, and runs for
+   * as long as checks.maxRuntimeMs lets it. Everything else is the same for both.
+   */
+  async plan(request: ShellRequest, allowedBy: 'allow-list' | 'owner-checks' = 'allow-list'): Promise<ShellPlan> {
     const { shell, desktop } = this.config;
-    if (!shell.enabled) throw adapterError('CAPABILITY_DISABLED', op, 'command execution is disabled (shell.enabled is false)');
+    const listed = allowedBy === 'allow-list';
+    if (listed && !shell.enabled) throw adapterError('CAPABILITY_DISABLED', op, 'command execution is disabled (shell.enabled is false)');
     const command = request.command.trim();
     if (!command || command.includes('\0') || request.args.some((a) => a.includes('\0'))) {
       throw adapterError('INVALID_INPUT', op, 'command and args must be non-empty text without NUL bytes');
@@ -97,12 +103,12 @@ export class ShellPolicy {
 
     // Capture programs are refused by name before any lookup, and again by the real path found.
     if (!desktop.hostDisplayAccess) await refuseCapture(command, null, request.args);
-    const { found, real: file } = await this.resolveExecutable(command);
+    const { found, real: file } = await this.resolveExecutable(command, listed);
     if (!desktop.hostDisplayAccess) await refuseCapture(command, file, request.args);
 
     const env = this.environment.child(request.env ?? {});
     const cwd = await this.workingDirectory(request.cwd);
-    const timeoutMs = Math.min(request.timeoutMs ?? shell.maxRuntimeMs, shell.maxRuntimeMs);
+    const timeoutMs = listed ? Math.min(request.timeoutMs ?? shell.maxRuntimeMs, shell.maxRuntimeMs) : (request.timeoutMs ?? shell.maxRuntimeMs);
     const promoteAfterMs = promotion(request, timeoutMs);
     const handles = { maxHandles: shell.maxProcesses, ringBytes: shell.maxOutputBytes, idleMs: shell.processIdleMs };
     const sandbox = await this.sandbox?.plan({ file, found, cwd });
@@ -122,7 +128,7 @@ export class ShellPolicy {
   }
 
   /** Checks the name against the list, finds it on the server's PATH, and checks where it really lives. */
-  private async resolveExecutable(command: string): Promise<{ found: string; real: string }> {
+  private async resolveExecutable(command: string, listed: boolean): Promise<{ found: string; real: string }> {
     const pathApi = this.platform === 'win32' ? nodePath.win32 : nodePath.posix;
     const isPath = command.includes('/') || (this.platform === 'win32' && command.includes('\\'));
     if (isPath && !pathApi.isAbsolute(command)) {
@@ -134,12 +140,12 @@ export class ShellPolicy {
     }
     const name = isPath ? pathApi.basename(command) : command;
     const listedExactly = this.listed(command);
-    if (!this.allowsAnything && !listedExactly && !this.listed(name)) throw this.notAllowed(command);
+    if (listed && !this.allowsAnything && !listedExactly && !this.listed(name)) throw this.notAllowed(command);
 
     const searchPath = this.environment.searchPath;
     const found = await this.lookup.findExecutable(command, searchPath);
     if (!found) throw adapterError('NOT_FOUND', op, `${command} was not found${isPath ? '' : ' on the PATH'}`);
-    if (isPath && !listedExactly && !this.allowsAnything) {
+    if (listed && isPath && !listedExactly && !this.allowsAnything) {
       // An absolute path is allowed through its name only when it is the program that name runs.
       const viaName = await this.lookup.findExecutable(name, searchPath);
       if (!viaName || viaName.real !== found.real) throw this.notAllowed(command);

@@ -28,7 +28,8 @@ import { ProcessPanel } from './process-panel.js';
 import { GatewayPanel } from './gateway-panel.js';
 import type { Gateway } from '../gateway/gateway.js';
 import { isRestartPending } from './restart-pending.js';
-import type { ProcessPolicy } from '../policy/process.js';
+import type { Policies } from '../mcp/tool.js';
+import { undoPanel } from './undo-panel.js';
 import { sectionForField } from './sections.js';
 import { hardenApp, hardenSession } from './security.js';
 import { ServerLifecycle } from './server-lifecycle.js';
@@ -45,7 +46,7 @@ import type { UpdateService } from '../updates/update-service.js';
 import { OAuthPanel } from './oauth-panel.js';
 import { ActivityPulse } from './tray-state.js';
 import { fileStore, headlessStore, readKey, type SecretStore } from '../tunnel/secret-store.js';
-import { LINKS } from '../tunnel/status.js';
+import { tunnelHandlers } from './tunnel-ipc.js';
 import { safeStorageStore } from './safe-storage-store.js';
 import { TunnelController } from '../tunnel/tunnel-controller.js';
 import { noteContract } from './contract-record.js';
@@ -90,8 +91,8 @@ export async function runApp({ mainDir, env = process.env, log = createLogger('i
   let tray: TrayController | null = null;
   /** The token the running server accepts (from the config or the token file). */
   let bearerToken: string | null = null;
-  /** The running server's process policy: the process panel decides with the same object. */
-  let processPolicy: ProcessPolicy | null = null;
+  /** The running server's policies: the process panel and undo decide with the same objects. */
+  let policies: Policies | null = null;
   /** For the tray menu, kept current by the OAuth watch and by saves and restarts (not read at each refresh). */
   let waitingApprovals = 0;
   let gateway: Gateway | null = null;
@@ -186,7 +187,7 @@ export async function runApp({ mainDir, env = process.env, log = createLogger('i
       });
       // The config's token, else the token file the headless server uses too (created if missing).
       bearerToken = opened.token;
-      processPolicy = opened.policies.process;
+      policies = opened.policies;
       const contract = await noteContract(appDir, opened.contract(), log);
       gateway = opened.gateway;
       return { url: opened.url!, contract, close: () => opened.close() };
@@ -209,10 +210,17 @@ export async function runApp({ mainDir, env = process.env, log = createLogger('i
 
   const processes = new ProcessPanel(
     adapter.processes,
-    () => (lifecycle.status.state === 'running' ? processPolicy : null),
+    () => (lifecycle.status.state === 'running' ? (policies?.process ?? null) : null),
     () => savedProcessGrants(configPath),
   );
   const oauth = new OAuthPanel(oauthStatePath(appConfigDir({ platform, env, home: os.homedir() })));
+  const undo = undoPanel({
+    appDir,
+    adapter,
+    config: () => loadConfig({ env }).config,
+    running: () => (lifecycle.status.state === 'running' ? policies : null),
+    protectedFiles: protectedPaths(configPath, env),
+  });
 
   /** A connection request through the tunnel: a notification, and the prompt in the settings window. */
   function askOwner(request: ConsentRequest): void {
@@ -236,9 +244,6 @@ export async function runApp({ mainDir, env = process.env, log = createLogger('i
     readConfig: () => loadConfig({ env }).config,
     restart: () => lifecycle.restart(),
   });
-  /** Client files the owner chose in the native dialog this session. */
-  const pickedClients = new Set<string>();
-  const savedClientPath = () => savedConfig()?.tunnel.clientPath;
 
   /** One path from the native dialog, over the settings window when it is open; null when cancelled. */
   const pickPath = async (options: OpenDialogOptions): Promise<string | null> => {
@@ -330,30 +335,18 @@ export async function runApp({ mainDir, env = process.env, log = createLogger('i
       'oauth:approve': (code) => oauth.approve(code),
       'oauth:deny': (code) => oauth.deny(code),
       'oauth:revoke': (id) => oauth.revoke(id),
-      'tunnel:status': async () => {
-        await tunnel.refreshKeyInfo();
-        return tunnel.snapshot;
-      },
-      'tunnel:connect': () => tunnel.connect(),
-      'tunnel:disconnect': () => tunnel.disconnect(),
-      'tunnel:set-key': (key) => tunnel.setKey(key),
-      'tunnel:forget-key': () => tunnel.forgetKey(),
-      'tunnel:look-up': (clientPath?: string) => {
-        // Looking a file up runs it (--version): only the saved path or one the owner picked in the dialog.
-        if (clientPath && !pickedClients.has(clientPath) && clientPath !== savedClientPath()) {
-          return { ok: false, error: 'Save the settings (or use Choose file…) to check a path typed here.', searched: [clientPath] };
-        }
-        return tunnel.lookUp(clientPath);
-      },
-      'tunnel:pick-client': async () => {
-        const picked = await pickPath({ title: 'Choose the tunnel-client program', properties: ['openFile'] });
-        if (picked) pickedClients.add(picked);
-        return picked;
-      },
-      'tunnel:download': () => tunnel.download(),
-      'tunnel:open-link': (link) => shell.openExternal(LINKS[link]),
+      ...tunnelHandlers({
+        tunnel,
+        savedClientPath: () => savedConfig()?.tunnel.clientPath,
+        pickFile: (title) => pickPath({ title, properties: ['openFile'] }),
+        openExternal: (url) => shell.openExternal(url),
+      }),
       'gateway:status': () => gatewayPanel.snapshot(),
       'gateway:accept': (name: string, tool?: string) => gatewayPanel.accept(name, tool).finally(refreshTray),
+      'undo:list': () => undo.list(),
+      'undo:show': (id) => undo.show(id),
+      'undo:apply': (id) => undo.apply(id),
+      'checks:detect': (folder) => undo.detect(folder),
     },
     send: {
       'window:set-dirty': (dirty) => settings.setDirty(dirty),

@@ -7,6 +7,22 @@ import type { ConnectionsSnapshot, OwnerActionResult } from '../auth/connections
 
 export type { ConnectedClient, ConnectionsSnapshot, ConsentRequest, OwnerActionResult } from '../auth/connections.js';
 import type { KeySaveResult, KeyStorageInfo, LinkId, TunnelActionResult, TunnelClientLookup, TunnelDownloadResult, TunnelSnapshot } from '../tunnel/status.js';
+import type { DroppedGroup, GroupDetail, GroupSummary, UndoOutcome } from '../../adapter/contract/journal.js';
+import type { CheckLevel } from '../config/schema.js';
+
+export type { DroppedGroup, GroupDetail, GroupSummary, UndoOutcome } from '../../adapter/contract/journal.js';
+
+/** The change groups the journal holds ("undo what the model changed"). */
+export type UndoList = { ok: true; groups: GroupSummary[]; dropped: DroppedGroup[]; recording: boolean } | { ok: false; error: string };
+export type UndoDetail = { ok: true; group: GroupDetail } | { ok: false; error: string };
+export type UndoResult = { ok: true; outcome: UndoOutcome } | { ok: false; error: string };
+
+/** A folder whose files suggest checks (package.json scripts, Cargo.toml...), for the owner to adopt. */
+export interface DetectedProject {
+  path: string;
+  checks: Record<string, { command: string[]; level: CheckLevel }>;
+}
+export type DetectResult = { ok: true; projects: DetectedProject[] } | { ok: false; error: string };
 
 export type KeyPath = (string | number)[];
 
@@ -127,7 +143,7 @@ export interface GatewaySnapshot {
   upstreams: UpstreamRow[];
 }
 
-export const SECTIONS = ['connection', 'chatgpt', 'files', 'commands', 'processes', 'desktop', 'services', 'gateway', 'activity', 'clients'] as const;
+export const SECTIONS = ['connection', 'chatgpt', 'files', 'commands', 'git', 'processes', 'desktop', 'services', 'gateway', 'activity', 'clients'] as const;
 export type SectionId = (typeof SECTIONS)[number];
 
 export interface NavigateRequest {
@@ -182,4 +198,10 @@ export interface SettingsBridge {
   /** Opens one of the fixed OpenAI/ChatGPT pages in the browser. */
   openLink(link: LinkId): Promise<void>;
   onTunnel(listener: (snapshot: TunnelSnapshot) => void): () => void;
+  /** Undo: the recorded change groups, one group's files and diffs, and putting it back. */
+  listChanges(): Promise<UndoList>;
+  showChanges(id: string): Promise<UndoDetail>;
+  undoChanges(id: string): Promise<UndoResult>;
+  /** The checks a folder's project files suggest (and those of the folders just below it). */
+  detectChecks(path: string): Promise<DetectResult>;
 }

@@ -30,6 +30,10 @@ export const INVOKE = {
   openLink: 'tunnel:open-link',
   gatewayStatus: 'gateway:status',
   gatewayAccept: 'gateway:accept',
+  listChanges: 'undo:list',
+  showChanges: 'undo:show',
+  undoChanges: 'undo:apply',
+  detectChecks: 'checks:detect',
 } as const;
 
 /** Fire-and-forget messages from the window. */

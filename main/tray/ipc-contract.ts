@@ -49,6 +49,11 @@ export const invokePayloads = {
   [INVOKE.gatewayStatus]: none,
   // An upstream's name (gateway.servers), and optionally one tool of it.
   [INVOKE.gatewayAccept]: z.union([z.tuple([z.string().min(1).max(40)]), z.tuple([z.string().min(1).max(40), z.string().min(1).max(200)])]),
+  [INVOKE.listChanges]: none,
+  // A change group id as the journal makes them (checked again there).
+  [INVOKE.showChanges]: z.tuple([z.string().regex(/^\d{8}-\d{9}-[0-9a-f]{4}$/)]),
+  [INVOKE.undoChanges]: z.tuple([z.string().regex(/^\d{8}-\d{9}-[0-9a-f]{4}$/)]),
+  [INVOKE.detectChecks]: z.tuple([z.string().min(1).max(4096)]),
 } satisfies Record<InvokeChannel, z.ZodType>;
 
 export const sendPayloads = {

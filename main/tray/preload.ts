@@ -50,6 +50,10 @@ const bridge: SettingsBridge = {
   tunnelDownload: () => ipcRenderer.invoke(INVOKE.tunnelDownload),
   openLink: (link) => ipcRenderer.invoke(INVOKE.openLink, link),
   onTunnel: (listener) => subscribe(PUSH.tunnel, listener),
+  listChanges: () => ipcRenderer.invoke(INVOKE.listChanges),
+  showChanges: (id) => ipcRenderer.invoke(INVOKE.showChanges, id),
+  undoChanges: (id) => ipcRenderer.invoke(INVOKE.undoChanges, id),
+  detectChecks: (path) => ipcRenderer.invoke(INVOKE.detectChecks, path),
 };
 
 contextBridge.exposeInMainWorld('chatgptMcp', bridge);

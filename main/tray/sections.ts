@@ -12,6 +12,9 @@ const BY_CONFIG_SECTION: Record<string, SectionId> = {
   tunnel: 'chatgpt',
   gateway: 'gateway',
   updates: 'connection',
+  git: 'git',
+  checks: 'git',
+  undo: 'git',
 };
 
 export function sectionForField(field: KeyPath | null | undefined): SectionId {

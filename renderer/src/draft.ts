@@ -4,7 +4,7 @@
  * desktop apps are an ordered list with their names (the file keeps a name-keyed map).
  * Validation is the shared config schema itself; its issues are keyed by field for display.
  */
-import { configSchema, type Config } from '../../main/config/schema.js';
+import { configSchema, type CheckLevel, type Config } from '../../main/config/schema.js';
 import { formatBytes, formatDuration } from './format.js';
 
 export interface DraftRoot {
@@ -21,6 +21,17 @@ export interface DraftApp {
 
 /** A gateway.servers entry, kept as the file has it (the Gateway page edits a few keys, the rest survive a save). */
 export type DraftUpstream = Record<string, unknown> & { name: string };
+/** One check of a project: a name, its argv, its level ('auto': by its name). */
+export interface DraftCheck {
+  name: string;
+  command: string[];
+  level: CheckLevel | 'auto';
+}
+
+export interface DraftProject {
+  path: string;
+  checks: DraftCheck[];
+}
 
 export interface Draft {
   $schema?: string;
@@ -34,6 +45,9 @@ export interface Draft {
   tunnel: Omit<Config['tunnel'], 'tunnelId' | 'clientPath'> & { tunnelId: string; clientPath: string };
   gateway: { servers: DraftUpstream[] };
   updates: Config['updates'];
+  git: Config['git'];
+  checks: Omit<Config['checks'], 'projects'> & { projects: DraftProject[] };
+  undo: Config['undo'];
 }
 
 /** Field key → message. Keys are dotted config paths, with app entries by list index. */
@@ -68,6 +82,8 @@ export function toDraft(raw: Raw | null): Draft {
   sections.tunnel!.clientPath = str(tunnel.clientPath, '');
   const gateway = section(file, 'gateway');
   sections.gateway!.servers = Array.isArray(gateway.servers) ? gateway.servers.filter((e): e is DraftUpstream => typeof e === 'object' && e !== null) : [];
+  const projects = section(file, 'checks').projects;
+  sections.checks!.projects = Array.isArray(projects) ? projects.map(toProject) : [];
   const draft = sections as unknown as Draft;
   if (typeof file.$schema === 'string') draft.$schema = file.$schema;
   return draft;
@@ -96,6 +112,7 @@ export function toConfig(draft: Draft): Raw {
     server: { ...server, ...(token ? { token } : {}) },
     filesystem: { ...draft.filesystem, roots: draft.filesystem.roots.map((r) => ({ path: r.path, readOnly: r.readOnly })) },
     desktop: { ...desktop, apps: Object.fromEntries(apps.map((a) => [a.name, { path: a.path, args: a.args, allowExtraArgs: a.allowExtraArgs }])) },
+    checks: { ...draft.checks, projects: draft.checks.projects.map(fromProject) },
     tunnel: {
       connectAtStart: draft.tunnel.connectAtStart,
       ...(draft.tunnel.tunnelId ? { tunnelId: draft.tunnel.tunnelId } : {}),
@@ -232,6 +249,22 @@ function bool(value: unknown, fallback: boolean): boolean {
 
 function strings(value: unknown): string[] {
   return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
+}
+
+function toProject(value: unknown): DraftProject {
+  const p = typeof value === 'object' && value !== null ? (value as Raw) : {};
+  const checks = Object.entries(section(p, 'checks')).map(([name, entry]): DraftCheck => {
+    if (Array.isArray(entry)) return { name, command: strings(entry), level: 'auto' };
+    const e = typeof entry === 'object' && entry !== null ? (entry as Raw) : {};
+    const level = e.level === 'fast' || e.level === 'normal' || e.level === 'strict' ? e.level : 'auto';
+    return { name, command: strings(e.command), level };
+  });
+  return { path: str(p.path, ''), checks };
+}
+
+function fromProject(project: DraftProject): Raw {
+  const checks = Object.fromEntries(project.checks.map((c) => [c.name, c.level === 'auto' ? c.command : { command: c.command, level: c.level }]));
+  return { path: project.path, checks };
 }
 
 function toRoot(value: unknown): DraftRoot {

@@ -7,6 +7,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createLocalAdapter } from '../../adapter/local-computer-adapter.js';
 import type { ComputerAdapter } from '../../adapter/contract/computer-adapter.js';
+import type { ChangeJournal } from '../../adapter/contract/journal.js';
 import { configSchema, type Config, type ConfigInput } from '../../main/config/schema.js';
 import { deepFreeze } from '../../main/config/deep-freeze.js';
 import { createLogger, silentLogger, type Logger } from '../../main/log.js';
@@ -45,6 +46,8 @@ export async function startTestServer(
     protectedFiles?: string[];
     /** false: fs.search uses only its built-in engine (to compare it with ripgrep). */
     useRipgrep?: boolean;
+    /** Records changes for undo (as openServer does with undo.enabled). */
+    journal?: ChangeJournal;
   } = {},
 ): Promise<TestHttpServer> {
   const config = makeConfig(input);
@@ -61,6 +64,7 @@ export async function startTestServer(
     observer: options.observer,
     protectedFiles: options.protectedFiles,
     useRipgrep: options.useRipgrep,
+    journal: options.journal,
   });
   const running = await startHttpServer({ config, factory, logger, bearerToken: options.bearerToken, oauth: options.oauth, answers });
   return Object.assign(running, { config, logLines });

@@ -6,6 +6,8 @@ import type { PolicyPort } from '../../adapter/contract/policy-port.js';
 import { FilesystemPolicy } from '../../main/policy/filesystem.js';
 import { ProgramRunner, RIPGREP, type HelperSpec } from '../../main/policy/program-runner.js';
 import { ShellPolicy } from '../../main/policy/shell.js';
+import { SandboxPolicy } from '../../main/policy/sandbox.js';
+import { GIT, GIT_NETWORK } from '../../main/policy/git-helper.js';
 import { localPort } from '../helpers/adapter.js';
 import { makeConfig } from '../helpers/servers.js';
 import { makeTempDir, removeDir } from '../helpers/temp.js';
@@ -78,5 +80,22 @@ describe('ProgramRunner.command', () => {
     const runner = helpers(tools);
     expect((await runner.command({ command: 'rg', args: ['-V'] })).file).toBe(path.join(tools, 'rg'));
     await expect(runner.command({ command: 'sh', args: [] })).rejects.toMatchObject({ code: 'COMMAND_NOT_ALLOWED' });
+  });
+});
+
+describe('git as a helper', () => {
+  it('runs inside the command sandbox whenever git is granted, commands or not; the network only for push, pull and clone', async () => {
+    const config = makeConfig({ filesystem: { write: true, roots: [root] }, git: { read: true } });
+    const port = localPort({ ...process.env, SSH_AUTH_SOCK: '/tmp/agent.sock', GIT_DIR: '/elsewhere', CHATGPT_MCP_TOKEN: 'secret' });
+    const files = new FilesystemPolicy(config.filesystem, port);
+    const sandbox = new SandboxPolicy(config, files, port);
+    const runner = new ProgramRunner(new ShellPolicy(config, files, port), files, port, sandbox);
+    const plan = await runner.helper(GIT, root);
+    expect(plan?.sandbox).toMatchObject({ mechanism: 'bubblewrap', mode: 'workspace', network: 'off' });
+    expect(plan?.env).toMatchObject({ GIT_TERMINAL_PROMPT: '0', GIT_ASKPASS: '', GIT_ALLOW_PROTOCOL: 'https:ssh:git:file', GIT_LITERAL_PATHSPECS: '1' });
+    expect(Object.keys(plan!.env).sort()).toEqual(
+      expect.not.arrayContaining(['SSH_AUTH_SOCK', 'GIT_DIR', 'CHATGPT_MCP_TOKEN', 'GIT_CONFIG_PARAMETERS', 'GIT_EXTERNAL_DIFF']),
+    );
+    expect((await runner.helper(GIT_NETWORK, root))?.sandbox?.network).toBe('on');
   });
 });

@@ -245,3 +245,19 @@ describe('promotion to a process handle', () => {
     expect(await promotion({}, { timeoutMs: 1000, promoteAfterMs: 1000 })).toMatchObject({ promoteAfterMs: undefined, keepTimeout: undefined });
   });
 });
+
+describe('a check the owner configured (verify_changes)', () => {
+  it('is allowed without the allow-list or shell.enabled, for as long as the caller says', async () => {
+    const plan = await policy({ shell: { enabled: false } }).plan(run('echo', { args: ['ok'], timeoutMs: 600_000 }), 'owner-checks');
+    expect(plan).toMatchObject({ file: fs.realpathSync('/bin/echo'), args: ['ok'], timeoutMs: 600_000 });
+    expect(plan.promoteAfterMs).toBeUndefined();
+    expect(plan.env.CHATGPT_MCP_TOKEN).toBeUndefined();
+  });
+
+  it('still never runs a program a tool could have written', async () => {
+    await expect(policy({ shell: { enabled: false } }).plan(run(path.join(writable, 'bin', 'git')), 'owner-checks')).rejects.toMatchObject({
+      code: 'COMMAND_NOT_ALLOWED',
+      message: expect.stringMatching(/inside a writable root/),
+    });
+  });
+});

@@ -24,6 +24,10 @@ describe('IPC payload validation', () => {
     [INVOKE.tunnelLookUp, []],
     [INVOKE.tunnelLookUp, ['/opt/tunnel-client']],
     [INVOKE.openLink, ['connectors']],
+    [INVOKE.listChanges, []],
+    [INVOKE.showChanges, ['20260131-142501123-9f3a']],
+    [INVOKE.undoChanges, ['20260131-142501123-9f3a']],
+    [INVOKE.detectChecks, ['/home/me/projects']],
   ] as [string, unknown[]][])('%s accepts %j', (channel, args) => {
     expect(() => parseInvokeArgs(channel as never, args)).not.toThrow();
   });
@@ -58,6 +62,10 @@ describe('IPC payload validation', () => {
     [INVOKE.tunnelDownload, ['https://example.com/evil.zip']],
     [INVOKE.openLink, ['https://evil.example/']],
     [INVOKE.openLink, ['file:///etc/passwd']],
+    [INVOKE.showChanges, ['../../etc/passwd']],
+    [INVOKE.undoChanges, ['20260131-142501123-9f3a', 'extra']],
+    [INVOKE.undoChanges, []],
+    [INVOKE.detectChecks, ['']],
     ['settings:delete-everything', []],
   ] as [string, unknown[]][])('%s refuses %j', (channel, args) => {
     expect(() => parseInvokeArgs(channel as never, args)).toThrow(IpcPayloadError);

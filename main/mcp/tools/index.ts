@@ -8,9 +8,13 @@ import { answerTools } from './answer.js';
 import { appTools } from './app.js';
 import { browserTools } from './browser.js';
 import { chatgptSearchTools } from './chatgpt-search.js';
+import { checkTools } from './checks.js';
 import { fileEditTools } from './file-edit.js';
 import { fileSearchTools } from './file-search.js';
 import { filesystemTools } from './filesystem.js';
+import { gitReadTools } from './git.js';
+import { gitRemoteTools } from './git-remote.js';
+import { gitWriteTools } from './git-write.js';
 import { inputTools } from './input.js';
 import { processHandleTools } from './process-handles.js';
 import { processTools } from './process.js';
@@ -37,4 +41,8 @@ export const ALL_TOOLS = [
   ...serviceTools,
   ...chatgptSearchTools,
   ...answerTools,
+  ...gitReadTools,
+  ...gitWriteTools,
+  ...gitRemoteTools,
+  ...checkTools,
 ] as unknown as readonly ToolDefinition[];

@@ -8,6 +8,7 @@ const PATHS = {
   services: 'M4 5h16v5H4zM4 14h16v5H4zM8 7.5h.01M8 16.5h.01',
   activity: 'M3 12h4l2.5-6 5 12 2.5-6h4',
   gateway: 'M4 6h6v5H4zM14 13h6v5h-6zM14 6h6v5h-6zM10 8.5h4M17 11v2',
+  git: 'M6 3v12M6 15a3 3 0 1 0 0 6 3 3 0 0 0 0-6ZM18 9a3 3 0 1 0 0-6 3 3 0 0 0 0 6ZM18 9a9 9 0 0 1-9 9',
   copy: 'M9 9h10v10H9zM5 15V5h10',
   eye: 'M2 12s3.5-6.5 10-6.5S22 12 22 12s-3.5 6.5-10 6.5S2 12 2 12ZM12 14.5a2.5 2.5 0 1 0 0-5 2.5 2.5 0 0 0 0 5Z',
   eyeOff:

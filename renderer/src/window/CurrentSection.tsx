@@ -9,6 +9,7 @@ import { ConnectionSection } from '../sections/connection/ConnectionSection';
 import { DesktopSection } from '../sections/desktop/DesktopSection';
 import { FilesSection } from '../sections/files/FilesSection';
 import { GatewaySection } from '../sections/gateway/GatewaySection';
+import { GitSection } from '../sections/git/GitSection';
 import { ProcessesSection } from '../sections/processes/ProcessesSection';
 import type { SectionProps } from '../sections/section-props';
 import { ServicesSection } from '../sections/services/ServicesSection';
@@ -35,6 +36,8 @@ export function CurrentSection({
       return <FilesSection {...props} />;
     case 'commands':
       return <CommandsSection {...props} />;
+    case 'git':
+      return <GitSection {...props} />;
     case 'processes':
       return <ProcessesSection {...props} />;
     case 'desktop':
@@ -44,7 +47,7 @@ export function CurrentSection({
     case 'gateway':
       return <GatewaySection {...props} />;
     case 'activity':
-      return <ActivitySection entries={activity} />;
+      return <ActivitySection entries={activity} bridge={props.bridge} />;
     case 'clients':
       return (
         <ClientsSection

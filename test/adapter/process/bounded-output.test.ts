@@ -36,3 +36,22 @@ describe('BoundedOutput', () => {
     expect(text).toBe('a'.repeat(1024));
   });
 });
+
+describe('BoundedOutput keeping the tail', () => {
+  it('keeps the last bytes, on a whole character', () => {
+    const out = new BoundedOutput(5, 'tail');
+    out.push(Buffer.from('first line\n'));
+    out.push(Buffer.from('€end'));
+    // The last 5 bytes start inside the euro sign: the partial character is left out.
+    expect(out.result()).toEqual({ text: 'end', truncated: true });
+    const exact = new BoundedOutput(4, 'tail');
+    exact.push(Buffer.from('abcd'));
+    expect(exact.result()).toEqual({ text: 'abcd', truncated: false });
+  });
+
+  it('holds only the bound, whatever comes', () => {
+    const out = new BoundedOutput(1024, 'tail');
+    for (let i = 0; i < 1000; i++) out.push(Buffer.alloc(64 * 1024, i % 2 ? 0x61 : 0x62));
+    expect(out.result()).toEqual({ text: 'a'.repeat(1024), truncated: true });
+  });
+});

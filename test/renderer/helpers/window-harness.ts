@@ -74,6 +74,10 @@ export const BRIDGE_METHODS = [
   'openLink',
   'gatewayStatus',
   'gatewayAccept',
+  'listChanges',
+  'showChanges',
+  'undoChanges',
+  'detectChecks',
 ] as const;
 
 /** Runs in the page before its scripts: defines window.chatgptMcp like the preload does. */

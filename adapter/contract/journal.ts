@@ -1,0 +1,112 @@
+/**
+ * The change journal behind "undo what the model changed": before a tool changes a path, what
+ * the path was (a pre-image); after, what the change left (a stamp, so undo can tell a later
+ * edit by someone else from the model's own); around a git write, the repository's refs and
+ * index. Records are grouped ("these changes": one client's calls close together in time, as
+ * the tool host decides) and kept within a byte bound in the app's data folder, owner-only.
+ *
+ * For an adapter author: keep every byte and mode of a pre-image, or say it was not kept and why;
+ * never overwrite, on undo, a path whose state differs from the stamp (report the conflict);
+ * write only through the GuardedPath the owner's policy gives for each path.
+ */
+import type { GuardedPath } from './files.js';
+import type { RepositoryState } from './git.js';
+
+/** How much of a directory a pre-image keeps: its mode only, or everything in it (a delete or a move takes it away). */
+export type CaptureDepth = 'shallow' | 'tree';
+
+export interface JournalPaths {
+  paths: readonly string[];
+  depth: CaptureDepth;
+}
+
+export type GroupState = 'open' | 'undone' | 'partly undone';
+
+export interface GroupSummary {
+  id: string;
+  /** Who made the changes (an OAuth client's name, "bearer token", "local"). */
+  client: string;
+  startedAt: string;
+  lastAt: string;
+  /** Tools that made the changes, in order of first use. */
+  tools: string[];
+  /** Paths changed. */
+  files: number;
+  /** Repositories whose refs or index changed. */
+  repositories: number;
+  /** Paths whose pre-image was not kept (too large for the bound), which undo cannot restore. */
+  notKept: number;
+  state: GroupState;
+  bytes: number;
+}
+
+/** A group dropped to keep the journal within its bound. */
+export interface DroppedGroup {
+  id: string;
+  client: string;
+  startedAt: string;
+  files: number;
+  droppedAt: string;
+}
+
+export type PathChange = 'created' | 'modified' | 'deleted' | 'replaced';
+
+export interface ChangedPath {
+  path: string;
+  change: PathChange;
+  /** What undo does: what the path was before. */
+  was: 'nothing' | 'file' | 'symlink' | 'directory';
+  kept: boolean;
+  /** Why the pre-image was not kept. */
+  why?: string;
+  /** For text files: what undo would change, as a unified diff from now to before (bounded). */
+  diff?: string;
+  /** Someone changed it after the model's last change: undo will leave it as it is. */
+  changedSince?: true;
+}
+
+export interface RepositoryChangeInfo {
+  path: string;
+  tools: string[];
+  before: RepositoryState;
+  after: RepositoryState;
+}
+
+export interface GroupDetail extends GroupSummary {
+  changes: ChangedPath[];
+  repositoryChanges: RepositoryChangeInfo[];
+  /** The outcome of an undo already applied. */
+  undo?: UndoOutcome;
+}
+
+export interface UndoOutcome {
+  appliedAt: string;
+  restored: string[];
+  /** Changed since the model's change, by the owner or another program: left as they are. */
+  conflicts: Array<{ path: string; why: string }>;
+  /** Not restorable: the pre-image was not kept, or the policy refuses the path now. */
+  skipped: Array<{ path: string; why: string }>;
+  repositories: Array<{ path: string; left: string[] }>;
+}
+
+export interface UndoGuards {
+  /** The owner's policy for a path undo would write (throws to refuse it). */
+  resolve(path: string): Promise<GuardedPath>;
+  /** Puts a repository's refs and index back; the parts that had moved since are returned (and left). */
+  repository(topLevel: string, before: RepositoryState, after: RepositoryState): Promise<string[]>;
+}
+
+export interface ChangeJournal {
+  /** A new group; its id. */
+  open(client: string): Promise<string>;
+  /** Whether a group still takes changes (it exists and was not undone). */
+  isOpen(id: string): boolean;
+  /** Pre-images of paths the group has not seen yet, taken before a change. */
+  before(id: string, tool: string, request: JournalPaths): Promise<void>;
+  /** Stamps of paths after a change (and of recorded folders holding them). */
+  after(id: string, tool: string, paths: readonly string[]): Promise<void>;
+  repository(id: string, tool: string, topLevel: string, before: RepositoryState, after: RepositoryState): Promise<void>;
+  list(): Promise<{ groups: GroupSummary[]; dropped: DroppedGroup[] }>;
+  show(id: string): Promise<GroupDetail>;
+  apply(id: string, guards: UndoGuards): Promise<UndoOutcome>;
+}

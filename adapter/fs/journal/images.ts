@@ -1,0 +1,121 @@
+/**
+ * What a path is, for the change journal: a pre-image (everything needed to put it back: a
+ * file's bytes, mode and modification time, a link's target, a folder's mode and, taken whole,
+ * what it holds) and a stamp (enough to tell whether anyone changed it since: size, mode,
+ * times, inode; for a folder undo would remove, a fingerprint of everything in it).
+ */
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import type { CaptureDepth } from '../../contract/journal.js';
+
+export type Image =
+  | { type: 'absent' }
+  | { type: 'file'; mode: number; mtimeMs: number; size: number; blob: string | null; why?: string }
+  | { type: 'symlink'; target: string }
+  /** `entries` when taken whole; `why` when it should have been and could not (too many entries). */
+  | { type: 'directory'; mode: number; entries?: Array<{ name: string; image: Image }>; why?: string }
+  /** Not a file, link or folder (a socket), or a pre-image that could not be taken: `why`. */
+  | { type: 'other'; why?: string };
+
+export type Stamp =
+  | { type: 'absent' }
+  | { type: 'file' | 'symlink' | 'other'; mode: number; size: number; mtimeMs: number; ctimeMs: number; ino: number }
+  | { type: 'directory'; mode: number; ino: number; tree?: string };
+
+/** Keeps a file's bytes in the journal: the blob's name, or null and why not. */
+export type KeepBytes = (file: string, size: number) => Promise<{ blob: string } | { blob: null; why: string }>;
+
+/** Entries a folder's fingerprint or whole pre-image covers before it gives up. */
+const MAX_TREE_ENTRIES = 20_000;
+
+export async function capture(target: string, depth: CaptureDepth, keep: KeepBytes, budget = { entries: MAX_TREE_ENTRIES }): Promise<Image> {
+  const stat = await fs.promises.lstat(target).catch(missing);
+  if (!stat) return { type: 'absent' };
+  if (stat.isSymbolicLink()) return { type: 'symlink', target: await fs.promises.readlink(target) };
+  if (stat.isFile()) {
+    const kept = await keep(target, stat.size);
+    return { type: 'file', mode: stat.mode & 0o7777, mtimeMs: stat.mtimeMs, size: stat.size, ...kept };
+  }
+  if (!stat.isDirectory()) return { type: 'other' };
+  const folder: Image = { type: 'directory', mode: stat.mode & 0o7777 };
+  if (depth === 'shallow') return folder;
+  const names = (await fs.promises.readdir(target)).sort();
+  budget.entries -= names.length;
+  if (budget.entries < 0) return { ...folder, why: `it holds more than ${MAX_TREE_ENTRIES} entries` };
+  const entries: Array<{ name: string; image: Image }> = [];
+  for (const name of names) entries.push({ name, image: await capture(path.join(target, name), 'tree', keep, budget) });
+  return { ...folder, entries };
+}
+
+export async function stamp(target: string, withTree: boolean): Promise<Stamp> {
+  // Synchronous on purpose: one lstat(2) costs less than the thread-pool hop (a stamp is taken on every change).
+  let stat: fs.Stats | null;
+  try {
+    stat = fs.lstatSync(target, { throwIfNoEntry: false }) ?? null;
+  } catch (error) {
+    stat = missing(error as NodeJS.ErrnoException);
+  }
+  if (!stat) return { type: 'absent' };
+  const mode = stat.mode & 0o7777;
+  if (stat.isDirectory()) return { type: 'directory', mode, ino: stat.ino, ...(withTree ? { tree: await fingerprint(target) } : {}) };
+  const type = stat.isFile() ? 'file' : stat.isSymbolicLink() ? 'symlink' : 'other';
+  return { type, mode, size: stat.size, mtimeMs: stat.mtimeMs, ctimeMs: stat.ctimeMs, ino: stat.ino };
+}
+
+export function sameStamp(a: Stamp, b: Stamp): boolean {
+  if (a.type !== b.type) return false;
+  if (a.type === 'absent' || b.type === 'absent') return true;
+  if (a.type === 'directory' || b.type === 'directory') {
+    const x = a as Extract<Stamp, { type: 'directory' }>;
+    const y = b as Extract<Stamp, { type: 'directory' }>;
+    return x.mode === y.mode && x.ino === y.ino && (x.tree === undefined || y.tree === undefined || x.tree === y.tree);
+  }
+  return a.mode === b.mode && a.size === b.size && a.mtimeMs === b.mtimeMs && a.ctimeMs === b.ctimeMs && a.ino === b.ino;
+}
+
+/** Everything under a folder, by relative path, type, size, mode and times; changes whenever anything in it does. */
+async function fingerprint(dir: string): Promise<string> {
+  const hash = createHash('sha256');
+  let seen = 0;
+  const walk = async (folder: string, prefix: string): Promise<void> => {
+    for (const name of (await fs.promises.readdir(folder)).sort()) {
+      if (++seen > MAX_TREE_ENTRIES) throw new Error(`it holds more than ${MAX_TREE_ENTRIES} entries`);
+      const full = path.join(folder, name);
+      const s = await fs.promises.lstat(full);
+      hash.update(`${prefix}${name}\0${s.mode}\0${s.size}\0${s.mtimeMs}\0${s.ctimeMs}\0${s.ino}\n`);
+      if (s.isDirectory()) await walk(full, `${prefix}${name}/`);
+    }
+  };
+  try {
+    await walk(dir, '');
+    return hash.digest('hex');
+  } catch {
+    // Too large (or unreadable) to tell: it never matches, so undo leaves it alone and says so.
+    return `unchecked:${Math.random()}`;
+  }
+}
+
+function missing(error: NodeJS.ErrnoException): null {
+  if (error.code === 'ENOENT' || error.code === 'ENOTDIR') return null;
+  throw error;
+}
+
+/** The kind of thing an image was, in the words the journal shows. */
+export function imageKind(image: Image): 'nothing' | 'file' | 'symlink' | 'directory' {
+  return image.type === 'absent' || image.type === 'other' ? 'nothing' : image.type;
+}
+
+/** Whether every byte needed to put it back was kept. */
+export function fullyKept(image: Image): { kept: boolean; why?: string } {
+  if (image.type === 'file') return image.blob ? { kept: true } : { kept: false, why: image.why ?? 'not kept' };
+  if (image.type === 'other') return { kept: false, why: image.why ?? 'it was not a file, link or folder' };
+  if (image.type === 'directory' && image.why) return { kept: false, why: image.why };
+  if (image.type === 'directory' && image.entries) {
+    for (const entry of image.entries) {
+      const inner = fullyKept(entry.image);
+      if (!inner.kept) return { kept: false, why: `${entry.name}: ${inner.why}` };
+    }
+  }
+  return { kept: true };
+}

@@ -1,0 +1,205 @@
+/**
+ * The journal on disk, in the app's data folder (owner-only, 0700 folders and 0600 files):
+ *
+ *   journal/groups/<id>/meta.json      who and when
+ *   journal/groups/<id>/records.jsonl  one record per line, appended as changes happen
+ *   journal/groups/<id>/blobs/<n>      the bytes of pre-images
+ *   journal/groups/<id>/undone.json    the outcome, once the owner undid the group
+ *   journal/dropped.jsonl              groups dropped to stay within the bound
+ *
+ * Ids sort by time (20260131-142501123-9f3a: the date, the time to the millisecond, a tag). A group read back is folded from its records: the
+ * first pre-image and the last stamp of each path, the first and last state of each repository.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import type { DroppedGroup, GroupSummary, UndoOutcome } from '../../contract/journal.js';
+import type { RepositoryState } from '../../contract/git.js';
+import { fullyKept, type Image, type Stamp } from './images.js';
+
+export const GROUP_ID = /^\d{8}-\d{9}-[0-9a-f]{4}$/;
+const MAX_DROPPED_KEPT = 200;
+/** Records files kept open at once (one per group being recorded into). */
+const MAX_OPEN = 16;
+
+export type JournalRecord =
+  | { k: 'pre'; t: string; p: string; i: Image; w: Stamp; at: string }
+  | { k: 'post'; t: string; p: string; s: Stamp; at: string }
+  | { k: 'git'; t: string; r: string; b: RepositoryState; a: RepositoryState; at: string };
+
+export interface GroupMeta {
+  id: string;
+  client: string;
+  startedAt: string;
+}
+
+export interface RecordedPath {
+  pre: Image;
+  /** What it was when the pre-image was taken, to leave out paths a call did not change after all. */
+  was: Stamp;
+  post: Stamp | null;
+  /** Undo would remove a folder here: its stamp covers everything in it. */
+  tree: boolean;
+}
+
+export interface FoldedGroup {
+  meta: GroupMeta;
+  paths: Map<string, RecordedPath>;
+  repositories: Map<string, { tools: string[]; before: RepositoryState; after: RepositoryState }>;
+  tools: string[];
+  lastAt: string;
+  bytes: number;
+  undo?: UndoOutcome;
+}
+
+export class JournalFiles {
+  private readonly appending = new Map<string, number>();
+
+  constructor(readonly root: string) {}
+
+  groupDir(id: string): string {
+    if (!GROUP_ID.test(id)) throw new Error(`${id} is not a change group id`);
+    return path.join(this.root, 'groups', id);
+  }
+
+  blobs(id: string): string {
+    return path.join(this.groupDir(id), 'blobs');
+  }
+
+  async create(meta: GroupMeta): Promise<void> {
+    await fs.promises.mkdir(this.blobs(meta.id), { recursive: true, mode: 0o700 });
+    for (const dir of [this.root, path.join(this.root, 'groups')]) await fs.promises.chmod(dir, 0o700);
+    await fs.promises.writeFile(path.join(this.groupDir(meta.id), 'meta.json'), JSON.stringify(meta), { mode: 0o600 });
+  }
+
+  exists(id: string): boolean {
+    return GROUP_ID.test(id) && fs.existsSync(path.join(this.groupDir(id), 'meta.json'));
+  }
+
+  undone(id: string): boolean {
+    return fs.existsSync(path.join(this.groupDir(id), 'undone.json'));
+  }
+
+  async append(id: string, record: JournalRecord): Promise<void> {
+    // One open file per group this process records into, written synchronously: a line into the
+    // page cache costs less than an open, a close or a thread-pool hop (a record is made on every change).
+    let fd = this.appending.get(id);
+    if (fd === undefined) {
+      fd = fs.openSync(path.join(this.groupDir(id), 'records.jsonl'), 'a', 0o600);
+      // Groups end by going quiet, unannounced: only the most recently used stay open.
+      if (this.appending.size >= MAX_OPEN) void this.close(this.appending.keys().next().value!);
+    } else this.appending.delete(id);
+    this.appending.set(id, fd);
+    fs.writeSync(fd, `${JSON.stringify(record)}\n`);
+  }
+
+  /** Done recording into a group (undone or dropped). */
+  async close(id: string): Promise<void> {
+    const fd = this.appending.get(id);
+    this.appending.delete(id);
+    if (fd !== undefined) fs.closeSync(fd);
+  }
+
+  async markUndone(id: string, outcome: UndoOutcome): Promise<void> {
+    await fs.promises.writeFile(path.join(this.groupDir(id), 'undone.json'), JSON.stringify(outcome), { mode: 0o600, flag: 'wx' });
+  }
+
+  /** Every group id, oldest first. */
+  async ids(): Promise<string[]> {
+    const names = await fs.promises.readdir(path.join(this.root, 'groups')).catch(() => [] as string[]);
+    return names.filter((name) => GROUP_ID.test(name)).sort();
+  }
+
+  async read(id: string): Promise<FoldedGroup> {
+    const dir = this.groupDir(id);
+    const meta = JSON.parse(await fs.promises.readFile(path.join(dir, 'meta.json'), 'utf8')) as GroupMeta;
+    const text = await fs.promises.readFile(path.join(dir, 'records.jsonl'), 'utf8').catch(() => '');
+    const group: FoldedGroup = { meta, paths: new Map(), repositories: new Map(), tools: [], lastAt: meta.startedAt, bytes: await sizeOf(dir) };
+    for (const line of text.split('\n')) {
+      // A line cut by a crash is the last one: what was complete before it stands.
+      let record: JournalRecord;
+      try {
+        record = JSON.parse(line) as JournalRecord;
+      } catch {
+        continue;
+      }
+      fold(group, record);
+    }
+    const undo = await fs.promises.readFile(path.join(dir, 'undone.json'), 'utf8').catch(() => null);
+    if (undo) group.undo = JSON.parse(undo) as UndoOutcome;
+    return group;
+  }
+
+  async drop(group: FoldedGroup, now: string): Promise<void> {
+    await fs.promises.rm(this.groupDir(group.meta.id), { recursive: true, force: true });
+    const entry: DroppedGroup = { id: group.meta.id, client: group.meta.client, startedAt: group.meta.startedAt, files: group.paths.size, droppedAt: now };
+    const file = path.join(this.root, 'dropped.jsonl');
+    const kept = (await this.dropped()).slice(-(MAX_DROPPED_KEPT - 1));
+    await fs.promises.writeFile(file, [...kept, entry].map((d) => `${JSON.stringify(d)}\n`).join(''), { mode: 0o600 });
+  }
+
+  async dropped(): Promise<DroppedGroup[]> {
+    const text = await fs.promises.readFile(path.join(this.root, 'dropped.jsonl'), 'utf8').catch(() => '');
+    return text
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as DroppedGroup);
+  }
+
+  /** Bytes the journal holds on disk. */
+  total(): Promise<number> {
+    return sizeOf(this.root);
+  }
+}
+
+export function fold(group: FoldedGroup, record: JournalRecord): void {
+  if (!group.tools.includes(record.t)) group.tools.push(record.t);
+  if (record.at > group.lastAt) group.lastAt = record.at;
+  if (record.k === 'pre') {
+    if (!group.paths.has(record.p)) group.paths.set(record.p, { pre: record.i, was: record.w, post: null, tree: removesFolder(record.i) });
+  } else if (record.k === 'post') {
+    const known = group.paths.get(record.p);
+    if (known) known.post = record.s;
+  } else {
+    const known = group.repositories.get(record.r);
+    if (!known) group.repositories.set(record.r, { tools: [record.t], before: record.b, after: record.a });
+    else {
+      if (!known.tools.includes(record.t)) known.tools.push(record.t);
+      known.before = { ...known.before, refs: { ...record.b.refs, ...known.before.refs } };
+      known.after = { ...record.a, refs: { ...known.after.refs, ...record.a.refs } };
+    }
+  }
+}
+
+/** Undo takes away whatever is at the path (it was nothing), or puts a whole folder back. */
+export function removesFolder(pre: Image): boolean {
+  return pre.type === 'absent' || (pre.type === 'directory' && (pre.entries !== undefined || pre.why !== undefined));
+}
+
+async function sizeOf(dir: string): Promise<number> {
+  let total = 0;
+  const entries = await fs.promises.readdir(dir, { withFileTypes: true }).catch(() => []);
+  for (const entry of entries) {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) total += await sizeOf(full);
+    else total += (await fs.promises.lstat(full).catch(() => ({ size: 0 }))).size;
+  }
+  return total;
+}
+
+/** A group in a line: who, when, which tools, how many paths and repositories, and whether it was undone. */
+export function summarize(group: FoldedGroup): GroupSummary {
+  const changed = [...group.paths.values()].filter((p) => p.post !== null);
+  const state = group.undo ? (group.undo.conflicts.length || group.undo.skipped.length ? 'partly undone' : 'undone') : 'open';
+  return {
+    id: group.meta.id,
+    client: group.meta.client,
+    startedAt: group.meta.startedAt,
+    lastAt: group.lastAt,
+    tools: group.tools,
+    files: changed.length,
+    repositories: group.repositories.size,
+    notKept: changed.filter((p) => !fullyKept(p.pre).kept).length,
+    state,
+    bytes: group.bytes,
+  };
+}

@@ -1,0 +1,108 @@
+/**
+ * Showing a group (what changed, and what undo would do, as diffs) and undoing it: every path
+ * whose state is still exactly what the model's last change left is put back, deepest removals
+ * first and then shallowest restorations; a path changed since is a conflict and stays as it is;
+ * then each repository's refs and index, each only where they have not moved since.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import type { ChangedPath, GroupDetail, PathChange, UndoGuards, UndoOutcome } from '../../contract/journal.js';
+import { diffSummary } from '../patch/diff-summary.js';
+import { fullyKept, imageKind, sameStamp, stamp, type Image, type Stamp } from './images.js';
+import { summarize, type FoldedGroup, type RecordedPath } from './journal-files.js';
+import { restorePath } from './restore.js';
+
+/** Text files up to this size get a diff in the journal's view. */
+const MAX_DIFF_FILE = 512 * 1024;
+
+export async function describeGroup(group: FoldedGroup, blobs: string): Promise<GroupDetail> {
+  const changes: ChangedPath[] = [];
+  for (const [target, info] of changed(group)) {
+    const kept = fullyKept(info.pre);
+    const change = changeOf(info.pre, info.post!);
+    const since = !sameStamp(await stamp(target, info.tree && info.post!.type === 'directory'), info.post!);
+    const entry: ChangedPath = {
+      path: target,
+      change,
+      was: imageKind(info.pre),
+      kept: kept.kept,
+      ...(kept.why ? { why: kept.why } : {}),
+      ...(since ? { changedSince: true as const } : {}),
+    };
+    const diff = await undoDiff(target, info.pre, blobs);
+    if (diff) entry.diff = diff;
+    changes.push(entry);
+  }
+  const repositoryChanges = [...group.repositories].map(([repo, info]) => ({ path: repo, ...info }));
+  return { ...summarize(group), changes, repositoryChanges, ...(group.undo ? { undo: group.undo } : {}) };
+}
+
+export async function applyUndo(group: FoldedGroup, blobs: string, guards: UndoGuards, appliedAt: string): Promise<UndoOutcome> {
+  const outcome: UndoOutcome = { appliedAt, restored: [], conflicts: [], skipped: [], repositories: [] };
+  const todo: Array<[string, RecordedPath]> = [];
+  // Every path is judged before any is touched: putting one back changes the folders around it.
+  for (const [target, info] of changed(group)) {
+    const now = await stamp(target, info.tree && info.post!.type === 'directory');
+    if (!sameStamp(now, info.post!)) {
+      outcome.conflicts.push({ path: target, why: conflictWhy(now, info.post!) });
+      continue;
+    }
+    const kept = fullyKept(info.pre);
+    if (!kept.kept) outcome.skipped.push({ path: target, why: `its earlier state was not kept: ${kept.why}` });
+    else todo.push([target, info]);
+  }
+  const depth = (p: string) => p.split('/').length;
+  const removals = todo.filter(([, info]) => info.pre.type === 'absent').sort((a, b) => depth(b[0]) - depth(a[0]));
+  const restorations = todo.filter(([, info]) => info.pre.type !== 'absent').sort((a, b) => depth(a[0]) - depth(b[0]));
+  for (const [target, info] of [...removals, ...restorations]) {
+    try {
+      await restorePath(await guards.resolve(target), info.pre, blobs);
+      outcome.restored.push(target);
+    } catch (error) {
+      outcome.skipped.push({ path: target, why: error instanceof Error ? error.message : String(error) });
+    }
+  }
+  for (const [repo, info] of group.repositories) {
+    const left = await guards.repository(repo, info.before, info.after).catch((error: Error) => [error.message]);
+    outcome.repositories.push({ path: repo, left });
+  }
+  return outcome;
+}
+
+/** Paths the group changed (a call that failed before changing anything leaves its path as it was). */
+function changed(group: FoldedGroup): Array<[string, RecordedPath]> {
+  return [...group.paths].filter(
+    ([, info]) => info.post !== null && !sameStamp(info.was, info.post) && !(info.pre.type === 'absent' && info.post.type === 'absent'),
+  );
+}
+
+function changeOf(pre: Image, post: Stamp): PathChange {
+  if (pre.type === 'absent') return 'created';
+  if (post.type === 'absent') return 'deleted';
+  return imageKind(pre) === (post.type === 'other' ? 'nothing' : post.type) ? 'modified' : 'replaced';
+}
+
+function conflictWhy(now: Stamp, post: Stamp): string {
+  if (post.type === 'directory' && post.tree?.startsWith('unchecked:')) return 'it holds too much to check whether it changed since, so it is left as it is';
+  if (now.type === 'absent') return 'it was removed after the model changed it';
+  if (post.type === 'absent') return 'something was put there after the model removed it';
+  return 'it was changed after the model changed it';
+}
+
+/** From now back to the pre-image, for text files: what undo would change. */
+async function undoDiff(target: string, pre: Image, blobs: string): Promise<string | undefined> {
+  const before = pre.type === 'absent' ? '' : pre.type === 'file' && pre.blob ? await text(path.join(blobs, pre.blob)) : null;
+  const current = await fs.promises
+    .lstat(target)
+    .then((s) => (s.isFile() ? text(target) : s.isDirectory() ? null : ''))
+    .catch(() => '');
+  if (before === null || current === null) return undefined;
+  return diffSummary(target, current, before) || undefined;
+}
+
+async function text(file: string): Promise<string | null> {
+  const stat = await fs.promises.stat(file).catch(() => null);
+  if (!stat || stat.size > MAX_DIFF_FILE) return null;
+  const bytes = await fs.promises.readFile(file);
+  return bytes.includes(0) ? null : bytes.toString('utf8');
+}

@@ -1,0 +1,164 @@
+/**
+ * The change journal on this computer (adapter/contract/journal.ts). Recording is cheap on the
+ * common path: a file's pre-image is one copy (a reflink where the filesystem has them) the first
+ * time a group sees the file, and each change adds a stat and a line. The bound is kept by
+ * dropping whole groups, oldest first; a pre-image too large for it is not kept, and says so.
+ */
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { adapterError } from '../../contract/errors.js';
+import type { RepositoryState } from '../../contract/git.js';
+import type { ChangeJournal, GroupDetail, GroupSummary, JournalPaths, UndoGuards, UndoOutcome } from '../../contract/journal.js';
+import { capture, stamp, type KeepBytes } from './images.js';
+import { JournalFiles, fold, summarize, type FoldedGroup, type JournalRecord } from './journal-files.js';
+import { applyUndo, describeGroup } from './journal-undo.js';
+
+export interface JournalOptions {
+  /** The journal folder (in the app's data folder). */
+  dir: string;
+  maxBytes: number;
+  now?: () => Date;
+}
+
+/** A single pre-image may take at most this share of the bound. */
+const LARGEST_SHARE = 4;
+
+export class LocalJournal implements ChangeJournal {
+  private readonly files: JournalFiles;
+  /** Groups this process records into, folded as they grow. */
+  private readonly live = new Map<string, FoldedGroup & { blobCount: number }>();
+  private total: number | null = null;
+  private lastOpened = 0;
+  private readonly now: () => Date;
+
+  constructor(private readonly options: JournalOptions) {
+    this.files = new JournalFiles(options.dir);
+    this.now = options.now ?? (() => new Date());
+  }
+
+  async open(client: string): Promise<string> {
+    // Ids sort by time, to the millisecond: this process never gives two groups the same one.
+    const time = new Date(Math.max(this.now().getTime(), this.lastOpened + 1));
+    this.lastOpened = time.getTime();
+    const stamp = time.toISOString().replace(/[-:.]/g, '').replace('T', '-').slice(0, 18);
+    const id = `${stamp.slice(0, 15)}${stamp.slice(15)}-${randomBytes(2).toString('hex')}`;
+    const meta = { id, client, startedAt: time.toISOString() };
+    await this.files.create(meta);
+    this.live.set(id, { meta, paths: new Map(), repositories: new Map(), tools: [], lastAt: meta.startedAt, bytes: 0, blobCount: 0 });
+    return id;
+  }
+
+  isOpen(id: string): boolean {
+    return this.live.has(id) && this.files.exists(id) && !this.files.undone(id);
+  }
+
+  async before(id: string, tool: string, request: JournalPaths): Promise<void> {
+    const group = this.group(id);
+    // A path the group already holds had its missing folders recorded with it.
+    for (const target of request.paths.flatMap((p) => (group.paths.has(p) ? [] : [missingAncestor(p), p]))) {
+      if (target === null || group.paths.has(target)) continue;
+      const was = await stamp(target, false);
+      const image = await capture(target, request.depth, this.keeper(group)).catch((error: Error) => ({ type: 'other' as const, why: error.message }));
+      await this.record(group, { k: 'pre', t: tool, p: target, i: image, w: was, at: this.now().toISOString() });
+    }
+  }
+
+  async after(id: string, tool: string, paths: readonly string[]): Promise<void> {
+    const group = this.group(id);
+    const at = this.now().toISOString();
+    // The path itself, and recorded folders holding it whose stamp covers what is inside them.
+    const touched = new Set(paths);
+    for (const [recorded, info] of group.paths) if (info.tree && paths.some((p) => p.startsWith(`${recorded}/`))) touched.add(recorded);
+    for (const target of touched) {
+      const info = group.paths.get(target);
+      if (!info) continue;
+      await this.record(group, { k: 'post', t: tool, p: target, s: await stamp(target, info.tree), at });
+    }
+  }
+
+  async repository(id: string, tool: string, topLevel: string, before: RepositoryState, after: RepositoryState): Promise<void> {
+    await this.record(this.group(id), { k: 'git', t: tool, r: topLevel, b: before, a: after, at: this.now().toISOString() });
+  }
+
+  async list(): Promise<{ groups: GroupSummary[]; dropped: Awaited<ReturnType<JournalFiles['dropped']>> }> {
+    const groups: GroupSummary[] = [];
+    for (const id of (await this.files.ids()).reverse()) {
+      const group = await this.files.read(id).catch(() => null);
+      if (group) groups.push(summarize(group));
+    }
+    return { groups, dropped: (await this.files.dropped()).reverse() };
+  }
+
+  async show(id: string): Promise<GroupDetail> {
+    return describeGroup(await this.load(id), this.files.blobs(id));
+  }
+
+  async apply(id: string, guards: UndoGuards): Promise<UndoOutcome> {
+    const group = await this.load(id);
+    if (group.undo) throw adapterError('PRECONDITION_FAILED', 'undo', `these changes were already undone (${group.undo.appliedAt})`);
+    const outcome = await applyUndo(group, this.files.blobs(id), guards, this.now().toISOString());
+    await this.files.markUndone(id, outcome);
+    this.live.delete(id);
+    await this.files.close(id);
+    return outcome;
+  }
+
+  private async load(id: string): Promise<FoldedGroup> {
+    if (!this.files.exists(id))
+      throw adapterError('NOT_FOUND', 'undo', `no change group ${id} (it was undone and dropped, or never existed): "undo list" shows them`);
+    return this.files.read(id);
+  }
+
+  private group(id: string): FoldedGroup & { blobCount: number } {
+    const group = this.live.get(id);
+    if (!group) throw new Error(`change group ${id} is not open here`);
+    return group;
+  }
+
+  private async record(group: FoldedGroup, record: JournalRecord): Promise<void> {
+    await this.files.append(group.meta.id, record);
+    fold(group, record);
+  }
+
+  /** Copies a file's bytes into the group, making room by dropping the oldest other groups. */
+  private keeper(group: FoldedGroup & { blobCount: number }): KeepBytes {
+    return async (file, size) => {
+      const { maxBytes } = this.options;
+      if (size > maxBytes / LARGEST_SHARE)
+        return { blob: null, why: `${size} bytes: larger than a quarter of the journal's bound (undo.maxBytes ${maxBytes})` };
+      this.total ??= await this.files.total();
+      if (this.total + size > maxBytes) await this.makeRoom(size, group.meta.id);
+      if (this.total + size > maxBytes) return { blob: null, why: `the journal is full with these changes' own pre-images (undo.maxBytes ${maxBytes})` };
+      const name = String(group.blobCount++);
+      const blob = path.join(this.files.blobs(group.meta.id), name);
+      await fs.promises.copyFile(file, blob, fs.constants.COPYFILE_FICLONE);
+      // Synchronous on purpose: a chmod and a stat cost less than their thread-pool hops.
+      fs.chmodSync(blob, 0o600);
+      const copied = fs.statSync(blob).size;
+      this.total += copied;
+      group.bytes += copied;
+      return { blob: name };
+    };
+  }
+
+  private async makeRoom(size: number, keep: string): Promise<void> {
+    const { maxBytes } = this.options;
+    for (const id of await this.files.ids()) {
+      if (id === keep || this.total! + size <= maxBytes) continue;
+      const group = await this.files.read(id).catch(() => null);
+      if (!group) continue;
+      await this.files.close(id);
+      await this.files.drop(group, this.now().toISOString());
+      this.live.delete(id);
+      this.total = await this.files.total();
+    }
+  }
+}
+
+/** The outermost folder missing above a path (a recursive mkdir, or a patch adding a file, makes it too), or null. */
+function missingAncestor(target: string): string | null {
+  let top: string | null = null;
+  for (let dir = path.dirname(target); dir !== path.dirname(dir) && !fs.existsSync(dir); dir = path.dirname(dir)) top = dir;
+  return top;
+}

@@ -1,0 +1,68 @@
+/**
+ * Putting one path back as its pre-image says, through the GuardedPath the owner's policy gave
+ * for it: the parent folder is opened and confirmed, and the path is replaced in it (a file or
+ * link through a temporary name and a rename, so it is never half written).
+ */
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import type { GuardedPath } from '../../contract/files.js';
+import { inParent } from '../in-parent.js';
+import type { Image } from './images.js';
+
+const op = 'undo';
+
+/** Replaces whatever is at `guard.path` with `image` (absent: removes it). `blobs` is the folder the group's kept bytes are in. */
+export async function restorePath(guard: GuardedPath, image: Image, blobs: string): Promise<void> {
+  await inParent(guard, op, async (dir, name) => {
+    const target = dir.entry(name);
+    const current = await fs.promises.lstat(target).catch(() => null);
+    if (image.type === 'absent') {
+      if (current) await fs.promises.rm(target, { recursive: true, force: true });
+      return;
+    }
+    if (image.type === 'directory') {
+      if (current?.isDirectory() && !image.entries) {
+        await fs.promises.chmod(target, image.mode);
+        return;
+      }
+      if (current) await fs.promises.rm(target, { recursive: true, force: true });
+      await build(target, image, blobs);
+      return;
+    }
+    // A file or a link replaces what is there in one rename; a folder in its place goes first.
+    const temporary = dir.entry(`.${name}.undo-${randomBytes(4).toString('hex')}`);
+    await build(temporary, image, blobs);
+    try {
+      if (current?.isDirectory()) await fs.promises.rm(target, { recursive: true, force: true });
+      await fs.promises.rename(temporary, target);
+    } catch (error) {
+      await fs.promises.rm(temporary, { recursive: true, force: true });
+      throw error;
+    }
+  });
+}
+
+/** Creates `image` at a path where nothing is. */
+async function build(target: string, image: Image, blobs: string): Promise<void> {
+  switch (image.type) {
+    case 'file': {
+      if (!image.blob) throw new Error(image.why ?? 'its content was not kept');
+      await fs.promises.copyFile(path.join(blobs, image.blob), target, fs.constants.COPYFILE_EXCL);
+      await fs.promises.chmod(target, image.mode);
+      const when = image.mtimeMs / 1000;
+      await fs.promises.utimes(target, when, when);
+      return;
+    }
+    case 'symlink':
+      await fs.promises.symlink(image.target, target);
+      return;
+    case 'directory':
+      await fs.promises.mkdir(target, { mode: 0o700 });
+      for (const entry of image.entries ?? []) await build(path.join(target, entry.name), entry.image, blobs);
+      await fs.promises.chmod(target, image.mode);
+      return;
+    default:
+      throw new Error('it was not a file, link or folder');
+  }
+}

@@ -1,0 +1,116 @@
+/**
+ * Runs git once, exactly as planned: the policy's program, environment, sandbox and `-c`
+ * overrides, argv only, no shell. Its output is kept as bytes (porcelain `-z` output holds NUL
+ * bytes and paths need not be UTF-8), bounded, and a caller that has read enough ends it early.
+ * A timeout or an abort ends the whole process group, as for commands (run-command.ts).
+ */
+import { setTimeout as sleep } from 'node:timers/promises';
+import { adapterError } from '../contract/errors.js';
+import type { GitProgram, GitRun } from '../contract/git.js';
+import { launch } from '../process/run-command.js';
+import { terminateGroup } from '../process/kill-tree.js';
+
+/** git's own messages: enough for the reason, never a flood. */
+const MAX_STDERR_BYTES = 16 * 1024;
+const KILL_GRACE_MS = 1000;
+const LINGER_MS = 500;
+
+export interface GitOutput {
+  code: number | null;
+  stdout: Buffer;
+  stderr: string;
+  /** stdout went past maxBytes (and git was stopped there). */
+  truncated: boolean;
+}
+
+export interface RunGitOptions {
+  /** stdout kept; past it git is stopped (default 64 MiB). */
+  maxBytes?: number;
+  /** Written to git's stdin, which is then closed. */
+  input?: string;
+  /** Operation named in errors. */
+  operation: string;
+  /** Exit codes that are answers, not failures (default: 0 only). */
+  ok?: readonly number[];
+}
+
+type Runnable = GitProgram & Partial<Pick<GitRun, 'sandbox' | 'config' | 'signal' | 'timeoutMs'>> & { cwd: string };
+
+const DEFAULT_TIMEOUT_MS = 60_000;
+
+export async function runGit(run: Runnable, args: readonly string[], options: RunGitOptions): Promise<GitOutput> {
+  const maxBytes = options.maxBytes ?? 64 * 1024 * 1024;
+  const argv = [...(run.config ?? []).flatMap((pair) => ['-c', pair]), ...args];
+  const timeoutMs = run.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const launched = await launch(
+    { file: run.file, args: argv, cwd: run.cwd, env: run.env, timeoutMs, maxOutputBytes: maxBytes, ...(run.sandbox ? { sandbox: run.sandbox } : {}) },
+    process.platform,
+    options.input === undefined ? 'ignore' : 'pipe',
+  );
+  const { child, pid, exited, closed } = launched;
+  const chunks: Buffer[] = [];
+  let bytes = 0;
+  let truncated = false;
+  let stderr = Buffer.alloc(0);
+  let stopped: 'timeout' | 'abort' | 'enough' | null = null;
+  const stop = (why: 'timeout' | 'abort' | 'enough') => {
+    if (stopped) return;
+    stopped = why;
+    void terminateGroup(pid, KILL_GRACE_MS, process.platform);
+  };
+  child.stdout.on('data', (chunk: Buffer) => {
+    if (truncated) return;
+    const room = maxBytes - bytes;
+    if (chunk.length > room) {
+      chunks.push(Buffer.from(chunk.subarray(0, room)));
+      bytes = maxBytes;
+      truncated = true;
+      stop('enough');
+      return;
+    }
+    chunks.push(chunk);
+    bytes += chunk.length;
+  });
+  child.stderr.on('data', (chunk: Buffer) => {
+    if (stderr.length < MAX_STDERR_BYTES) stderr = Buffer.concat([stderr, chunk]).subarray(0, MAX_STDERR_BYTES);
+  });
+  if (options.input !== undefined) child.stdin?.end(options.input);
+  const timer = setTimeout(() => stop('timeout'), timeoutMs);
+  const onAbort = () => stop('abort');
+  run.signal?.addEventListener('abort', onAbort, { once: true });
+  if (run.signal?.aborted) onAbort();
+  try {
+    const exit = await exited;
+    // A descendant still holding the pipes (a credential cache daemon) must not hold the call.
+    const lingering = await Promise.race([closed.then(() => false), sleep(LINGER_MS).then(() => true)]);
+    if (lingering) {
+      await terminateGroup(pid, KILL_GRACE_MS, process.platform);
+      child.stdout.destroy();
+      child.stderr.destroy();
+    }
+    if (stopped === 'timeout') throw adapterError('TIMEOUT', options.operation, `git ${args[0]} did not finish within ${timeoutMs} ms (git.maxRuntimeMs)`);
+    if (stopped === 'abort') throw adapterError('PRECONDITION_FAILED', options.operation, 'the request was cancelled; git was stopped');
+    const result = { code: exit.code, stdout: Buffer.concat(chunks, bytes), stderr: stderr.toString('utf8'), truncated };
+    if (!truncated && !(options.ok ?? [0]).includes(exit.code ?? -1)) throw gitFailure(args, result, options.operation);
+    return result;
+  } finally {
+    clearTimeout(timer);
+    run.signal?.removeEventListener('abort', onAbort);
+  }
+}
+
+/** git's reason in its own words (the `fatal:`/`error:` lines), bounded. */
+export function gitFailure(args: readonly string[], output: Pick<GitOutput, 'code' | 'stderr'>, operation: string): Error {
+  const reason = gitMessage(output.stderr) || `exit code ${output.code}`;
+  return adapterError('OS_ERROR', operation, `git ${args[0]} failed: ${reason}`, { exitCode: output.code });
+}
+
+export function gitMessage(stderr: string): string {
+  const lines = stderr
+    .split('\n')
+    .map((line) => line.trim())
+    .filter(Boolean);
+  const told = lines.filter((line) => /^(fatal|error|hint|warning):/.test(line));
+  const text = (told.length > 0 ? told : lines).join(' ').replace(/[\x00-\x08\x0b-\x1f\x7f]/g, '?');
+  return text.length > 1000 ? `${text.slice(0, 1000)}...` : text;
+}

@@ -1,0 +1,140 @@
+/**
+ * What the tool host records for the owner's undo (undo.*). The file tools' changes (fs.write,
+ * fs.edit, fs.patch, fs.move, fs.delete, fs.mkdir) are recorded through the path lock they
+ * already hold around each change: its exclusive claims are exactly the paths they change, so
+ * the pre-images are taken after the policy resolved them and under the same lock. The git
+ * write tools say what they change (ChangeRecorder.repository). Commands (shell.exec) can change
+ * anything and are not recorded.
+ *
+ * One group per client while its calls come within undo.groupIdleMs of each other; a group the
+ * owner undid takes no more changes (the next call starts another).
+ */
+import nodePath from 'node:path';
+import type { GitOps, RepositoryState } from '../../adapter/contract/git.js';
+import type { CaptureDepth, ChangeJournal } from '../../adapter/contract/journal.js';
+import type { Config } from '../config/schema.js';
+import type { PathClaim, PathLock } from '../policy/path-lock.js';
+import type { BeforeChange, ChangeRecorder, RepositoryChange } from './change-recorder.js';
+import type { ToolDeps } from './tool.js';
+
+/** The file tools recorded, and how much of a folder they can take away (a delete or a move: all of it). */
+const FILE_TOOLS: Readonly<Record<string, CaptureDepth>> = Object.freeze({
+  'fs.write': 'shallow',
+  'fs.edit': 'shallow',
+  'fs.patch': 'shallow',
+  'fs.mkdir': 'shallow',
+  'fs.move': 'tree',
+  'fs.delete': 'tree',
+});
+
+/** The git tools that change a repository or the files in it. */
+const GIT_TOOLS: ReadonlySet<string> = new Set([
+  'git.add',
+  'git.unstage',
+  'git.commit',
+  'git.branch_create',
+  'git.switch',
+  'git.restore',
+  'git.pull',
+  'git.clone',
+  'git.commit_verified',
+]);
+
+export class ChangeRecording {
+  private readonly groups = new Map<string, { id: Promise<string>; last: number }>();
+
+  constructor(
+    private readonly journal: ChangeJournal,
+    private readonly config: Readonly<Config['undo']>,
+    private readonly git: Pick<GitOps, 'state'>,
+    /** Told when the journal fails; the change goes ahead (unrecorded) all the same. */
+    private readonly onError: (error: unknown) => void,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /** The deps a call runs with: recording ones for the tools that change files or repositories. */
+  depsFor(tool: string, client: string | null, deps: ToolDeps): ToolDeps {
+    const depth = FILE_TOOLS[tool];
+    if (depth === undefined && !GIT_TOOLS.has(tool)) return deps;
+    const recorder = this.recorder(tool, client ?? 'local');
+    if (depth === undefined) return { ...deps, changes: recorder };
+    const fsLock = recordingLock(deps.policy.fsLock, (paths, work) => recorder.files(paths, work, depth));
+    return { ...deps, changes: recorder, policy: { ...deps.policy, fsLock } };
+  }
+
+  private recorder(
+    tool: string,
+    client: string,
+  ): ChangeRecorder & { files<T>(paths: readonly string[], work: () => Promise<T>, depth?: CaptureDepth): Promise<T> } {
+    let id: Promise<string> | undefined;
+    const group = () => (id ??= this.group(client));
+    const safely = async (record: (id: string) => Promise<void>) => {
+      try {
+        await record(await group());
+      } catch (error) {
+        this.onError(error);
+      }
+    };
+    const files = async <T>(paths: readonly string[], work: () => Promise<T>, depth: CaptureDepth = 'tree'): Promise<T> => {
+      await safely((g) => this.journal.before(g, tool, { paths, depth }));
+      try {
+        return await work();
+      } finally {
+        await safely((g) => this.journal.after(g, tool, paths));
+      }
+    };
+    const repository = async <T>(repo: Parameters<ChangeRecorder['repository']>[0], change: RepositoryChange, work: (before: BeforeChange) => Promise<T>) => {
+      const state = () => this.git.state(repo.run, change.refs ?? []).catch((error: unknown) => (this.onError(error), null));
+      const before = await state();
+      const noted = new Set<string>();
+      const note: BeforeChange = async (relative) => {
+        const paths = relative.map((p) => nodePath.posix.join(repo.topLevel, p)).filter((p) => !noted.has(p));
+        for (const p of paths) noted.add(p);
+        if (paths.length > 0) await safely((g) => this.journal.before(g, tool, { paths, depth: 'shallow' }));
+      };
+      await note(change.paths ?? []);
+      try {
+        return await work(note);
+      } finally {
+        await safely((g) => this.journal.after(g, tool, [...noted]));
+        const after = await state();
+        if (before && after && moved(before, after)) await safely((g) => this.journal.repository(g, tool, repo.topLevel, before, after));
+      }
+    };
+    return { files, repository };
+  }
+
+  /** The client's open group, or a new one once it idled past undo.groupIdleMs or was undone. */
+  private group(client: string): Promise<string> {
+    const now = this.now();
+    const current = this.groups.get(client);
+    const open = current && now - current.last < this.config.groupIdleMs;
+    if (current && open) {
+      current.last = now;
+      return current.id.then((id) => (this.journal.isOpen(id) ? id : this.start(client, now)));
+    }
+    return this.start(client, now);
+  }
+
+  private start(client: string, now: number): Promise<string> {
+    const id = this.journal.open(client);
+    this.groups.set(client, { id, last: now });
+    // A group that could not be made is not kept: the next call tries again.
+    id.catch(() => this.groups.delete(client));
+    return id;
+  }
+}
+
+/** The same lock, recording each exclusive claim's path around the work. */
+function recordingLock(lock: PathLock, record: <T>(paths: readonly string[], work: () => Promise<T>) => Promise<T>): PathLock {
+  return Object.assign(Object.create(lock) as PathLock, {
+    run<T>(claims: readonly PathClaim[], work: () => Promise<T>): Promise<T> {
+      const changed = claims.filter((c) => c.exclusive).map((c) => c.path);
+      return lock.run(claims, () => (changed.length ? record(changed, work) : work()));
+    },
+  });
+}
+
+function moved(a: RepositoryState, b: RepositoryState): boolean {
+  return a.headRef !== b.headRef || a.commit !== b.commit || a.index !== b.index || JSON.stringify(a.refs ?? {}) !== JSON.stringify(b.refs ?? {});
+}

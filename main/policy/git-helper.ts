@@ -1,0 +1,65 @@
+/**
+ * git as a helper of the program runner (program-runner.ts): found on the server's PATH outside
+ * every root, inside the command sandbox whenever commands would be, with an environment built
+ * from nothing, and `-c` overrides on every run that take back what a setting could still make
+ * git run. The owner's global config (~/.gitconfig: identity, aliases, credential helpers,
+ * filters such as git-lfs) is read through HOME and XDG_CONFIG_HOME and respected.
+ */
+import type { GitConfigEntry } from '../../adapter/contract/git.js';
+import type { HelperSpec } from './program-runner.js';
+import { ownerValue } from './git-settings.js';
+
+const ENVIRONMENT: Readonly<Record<string, string>> = Object.freeze({
+  // Messages git writes in one language, so the tools can tell "nothing to commit" from a failure.
+  LC_ALL: 'C',
+  // Never wait for a person: no terminal prompt, no askpass program (core.askPass included), no editor, no pager.
+  GIT_TERMINAL_PROMPT: '0',
+  GIT_ASKPASS: '',
+  GIT_EDITOR: 'true',
+  GIT_SEQUENCE_EDITOR: 'true',
+  GIT_PAGER: 'cat',
+  PAGER: 'cat',
+  // Paths are paths: `*.ts` names a file called *.ts, never every TypeScript file.
+  GIT_LITERAL_PATHSPECS: '1',
+  // Transports that run no program of a remote's choosing; ext:: and other helpers are off.
+  GIT_ALLOW_PROTOCOL: 'https:ssh:git:file',
+  // A partial clone would fetch missing objects from its remote on a read: reads stay local.
+  GIT_NO_LAZY_FETCH: '1',
+  GIT_ADVICE: '0',
+});
+
+/** Reads and local writes: no network inside the sandbox (unless shell.network gives commands one). */
+export const GIT: HelperSpec = Object.freeze({
+  name: 'git',
+  runsFileCode: true,
+  fromBase: ['PATH', 'HOME', 'XDG_CONFIG_HOME', 'USER', 'LOGNAME', 'TZ'],
+  env: ENVIRONMENT,
+});
+
+/** git_push, git_pull, git_clone: the network is what their grant allows (to the allowed remotes). */
+export const GIT_NETWORK: HelperSpec = Object.freeze({ ...GIT, network: true });
+
+/**
+ * `-c` overrides on every run. Hooks: the repository's never run (a repository whose own config
+ * sets core.hooksPath is refused before this, and the write tools refuse one with active hooks);
+ * the owner's global core.hooksPath is kept. Submodules are never entered: their config was not
+ * looked at.
+ */
+export function gitOverrides(config: readonly GitConfigEntry[]): string[] {
+  const overrides = [
+    'core.fsmonitor=false',
+    'core.pager=cat',
+    'core.quotePath=false',
+    'color.ui=false',
+    'submodule.recurse=false',
+    'diff.noprefix=false',
+    'diff.mnemonicPrefix=false',
+    'diff.relative=false',
+    'log.showSignature=false',
+  ];
+  if (ownerValue(config, 'core.hookspath') === undefined) overrides.push(`core.hooksPath=${NO_HOOKS}`);
+  return overrides;
+}
+
+/** A folder that cannot hold a hook (a file), so git finds none. */
+export const NO_HOOKS = '/dev/null';

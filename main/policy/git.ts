@@ -1,0 +1,215 @@
+/**
+ * The git policy: which repository a git tool may work on and how git runs there. Every
+ * repository goes through the filesystem policy (its top level, its git folder and the shared
+ * one, where a `.git` file or a worktree's `commondir` may point, and folders it borrows
+ * objects from); the repository's own settings that name a program are refused
+ * (git-settings.ts); the write tools refuse active hooks; push and pull reach only the remotes
+ * the owner allowed (git-remotes.ts). The answer is a GitRun the adapter runs as it is.
+ */
+import nodePath from 'node:path';
+import type { Config } from '../config/schema.js';
+import { adapterError } from '../../adapter/contract/errors.js';
+import type { GitRun, RepositoryFacts } from '../../adapter/contract/git.js';
+import type { PolicyPort } from '../../adapter/contract/policy-port.js';
+import type { Access, FilesystemPolicy } from './filesystem.js';
+import { GIT, GIT_NETWORK, gitOverrides, NO_HOOKS } from './git-helper.js';
+import { remoteNameProblem } from './git-names.js';
+import { describeIdentity, remoteIdentity, sameIdentity, type RemoteIdentity } from './git-remotes.js';
+import { firstRefused, ownerValue } from './git-settings.js';
+import type { HelperPlan, ProgramRunner } from './program-runner.js';
+
+const posix = nodePath.posix;
+
+/** What a tool does in the repository: read, write locally, or reach a remote (push: it only reads the working tree). */
+export type GitUse = 'read' | 'write' | { push: string } | { pull: string };
+
+export interface GitRequest {
+  /** The repository, or a folder inside it: absolute, or relative to the first root. */
+  path: string;
+  use: GitUse;
+  operation: string;
+  signal?: AbortSignal;
+}
+
+export interface GitTarget {
+  run: GitRun;
+  facts: RepositoryFacts;
+  topLevel: string;
+}
+
+type Port = Pick<PolicyPort, 'gitRepository' | 'realpath'>;
+
+export class GitPolicy {
+  constructor(
+    private readonly config: Readonly<Pick<Config, 'git'>>,
+    private readonly files: FilesystemPolicy,
+    private readonly programs: ProgramRunner,
+    private readonly port: Port,
+  ) {}
+
+  async open(request: GitRequest): Promise<GitTarget> {
+    const { use, operation: op } = request;
+    const access: Access = use === 'read' || (typeof use === 'object' && 'push' in use) ? 'read' : 'write';
+    const dir = await this.files.resolve(request.path, access, op);
+    if (!dir.exists) throw adapterError('NOT_FOUND', op, `${request.path} does not exist`);
+    const plan = await this.helper(typeof use === 'object', dir.path, op);
+    const facts = await this.port.gitRepository(dir.path, { file: plan.file, env: plan.env }, { remotes: typeof use === 'object' });
+    if (!facts) throw adapterError('NOT_FOUND', op, `${request.path} is not in a git repository`);
+    if (facts.topLevel === null) throw adapterError('PRECONDITION_FAILED', op, `${facts.gitDir} is a bare repository: the git tools work in a working tree`);
+    await this.checkPlaces(facts, access, op);
+    refuseSettings(facts, op);
+    if (use !== 'read') refuseHooks(facts, op);
+    if (typeof use === 'object') await this.checkRemote(facts, 'push' in use ? 'push' : 'pull', 'push' in use ? use.push : use.pull, op);
+    const topLevel = facts.topLevel;
+    const run: GitRun = {
+      file: plan.file,
+      env: plan.env,
+      ...(plan.sandbox ? { sandbox: plan.sandbox } : {}),
+      cwd: topLevel,
+      config: gitOverrides(facts.config),
+      timeoutMs: this.config.git.maxRuntimeMs,
+      ...(request.signal ? { signal: request.signal } : {}),
+      visible: (path) => !this.files.protects(posix.join(topLevel, path), 'read'),
+    };
+    return { run, facts, topLevel };
+  }
+
+  /**
+   * Paths a caller named (relative to the top level, or absolute), each through the filesystem
+   * policy as an entry (a link is itself, not its target), as git reads them: relative, "/"-separated.
+   */
+  async paths(target: GitTarget, inputs: readonly string[], access: Access, op: string): Promise<string[]> {
+    const out: string[] = [];
+    for (const input of inputs) {
+      const absolute = posix.isAbsolute(input) ? input : posix.join(target.topLevel, input);
+      const entry = await this.files.resolveEntry(absolute, access, op);
+      const relative = posix.relative(target.topLevel, entry.path);
+      if (relative.startsWith('..') || posix.isAbsolute(relative))
+        throw adapterError('PATH_NOT_ALLOWED', op, `${input} is outside the repository ${target.topLevel}`);
+      if (relative === '.git' || relative.startsWith('.git/'))
+        throw adapterError('PATH_NOT_ALLOWED', op, `${input} is inside the git folder, which git manages itself`);
+      out.push(relative === '' ? '.' : relative);
+    }
+    return out;
+  }
+
+  /** Refuses paths git reports it would stage or write when the filesystem rules protect them. */
+  checkReported(target: Pick<GitTarget, 'topLevel'>, paths: readonly string[], access: Access, op: string): void {
+    const hit = paths.find((path) => this.files.protects(posix.join(target.topLevel, path), access));
+    if (hit !== undefined)
+      throw adapterError(
+        'PATH_NOT_ALLOWED',
+        op,
+        `${hit} is protected by the filesystem rules (secrets, filesystem.deny, git's own code): the git tools do not ${access === 'read' ? 'stage' : 'write'} it`,
+      );
+  }
+
+  /** A clone: the source must be on git.pull, the destination a new folder in a writable root. */
+  async clone(url: string, destination: string, op: string, signal?: AbortSignal): Promise<{ run: GitRun; name: string; path: string }> {
+    const identity = await this.allowed(url, 'pull', op, `the clone source ${url}`);
+    if (identity.kind === 'hosted' && /^https?:\/\/[^/]*@/i.test(url))
+      throw adapterError('INVALID_INPUT', op, 'a clone URL must not carry a user name or token: your credential helper provides them');
+    const target = await this.files.resolve(destination, 'write', op);
+    if (target.exists) throw adapterError('ALREADY_EXISTS', op, `${destination} already exists: clone into a new folder`);
+    const parent = posix.dirname(target.path);
+    const plan = await this.helper(true, parent, op);
+    const run: GitRun = {
+      file: plan.file,
+      env: plan.env,
+      ...(plan.sandbox ? { sandbox: plan.sandbox } : {}),
+      cwd: parent,
+      // No repository yet, so no owner hooksPath was read: a clone runs no hook at all.
+      config: [...gitOverrides([]).filter((o) => !o.startsWith('core.hooksPath=')), `core.hooksPath=${NO_HOOKS}`],
+      timeoutMs: this.config.git.maxRuntimeMs,
+      ...(signal ? { signal } : {}),
+      visible: (path) => !this.files.protects(posix.join(target.path, path), 'read'),
+    };
+    return { run, name: posix.basename(target.path), path: target.path };
+  }
+
+  private async helper(network: boolean, cwd: string, op: string): Promise<HelperPlan> {
+    const plan = await this.programs.helper(network ? GIT_NETWORK : GIT, cwd);
+    if (!plan)
+      throw adapterError('NOT_FOUND', op, 'git is not installed on this computer (or is found only inside a shared folder, where tools could replace it)');
+    return plan;
+  }
+
+  /** The top level, the git folders and every borrowed object folder lie in the roots, as the filesystem policy says. */
+  private async checkPlaces(facts: RepositoryFacts, access: Access, op: string): Promise<void> {
+    const places: Array<[string, string, Access]> = [
+      [facts.topLevel!, 'the repository', access],
+      [facts.gitDir, 'its git folder (a .git file can point anywhere)', access],
+      [facts.commonDir, 'its shared git folder (a worktree names it)', access],
+      ...facts.alternates.map((alternate): [string, string, Access] => [alternate, 'a folder it borrows objects from (objects/info/alternates)', 'read']),
+    ];
+    for (const [place, what, need] of places) {
+      try {
+        await this.files.resolve(place, need, op);
+      } catch (error) {
+        const why = error instanceof Error ? error.message : String(error);
+        throw adapterError('PATH_NOT_ALLOWED', op, `${what}, ${place}, is refused: ${why}`);
+      }
+    }
+  }
+
+  private async checkRemote(facts: RepositoryFacts, direction: 'push' | 'pull', name: string, op: string): Promise<void> {
+    const problem = remoteNameProblem(name);
+    if (problem) throw adapterError('INVALID_INPUT', op, problem);
+    const remote = facts.remotes?.find((r) => r.name === name);
+    if (!remote) {
+      const names = (facts.remotes ?? []).map((r) => r.name).join(', ') || 'none';
+      throw adapterError('NOT_FOUND', op, `the repository has no remote named ${name} (its remotes: ${names})`);
+    }
+    const urls = direction === 'push' ? remote.push : remote.fetch;
+    if (urls.length === 0) throw adapterError('PRECONDITION_FAILED', op, `the remote ${name} has no URL`);
+    for (const url of urls) await this.allowed(url, direction, op, `the remote ${name} (${url})`);
+  }
+
+  private async allowed(url: string, direction: 'push' | 'pull', op: string, what: string): Promise<RemoteIdentity> {
+    const list = this.config.git[direction];
+    const identity = await this.identity(url);
+    if ('problem' in identity) throw adapterError('COMMAND_NOT_ALLOWED', op, `${what} cannot be used: ${identity.problem}`);
+    for (const entry of list) {
+      const allowed = await this.identity(entry);
+      if (!('problem' in allowed) && sameIdentity(identity, allowed)) return identity;
+    }
+    throw adapterError(
+      'COMMAND_NOT_ALLOWED',
+      op,
+      `${what} is ${describeIdentity(identity)}, which is not in git.${direction} (allowed: ${list.join(', ') || 'none'}; settings: Git)`,
+    );
+  }
+
+  /** A local repository is compared by where it really is. */
+  private async identity(text: string): Promise<RemoteIdentity | { problem: string }> {
+    const identity = remoteIdentity(text);
+    if ('problem' in identity || identity.kind !== 'local') return identity;
+    const real = await this.port.realpath(identity.path).catch(() => identity.path);
+    return { kind: 'local', path: real };
+  }
+}
+
+function refuseSettings(facts: RepositoryFacts, op: string): void {
+  const refused = firstRefused(facts.config);
+  if (!refused) return;
+  const { entry, reason } = refused;
+  const where = entry.origin.replace(/^file:/, '');
+  throw adapterError(
+    'COMMAND_NOT_ALLOWED',
+    op,
+    `${entry.key} is set by the repository's own config (${where}): it ${reason}. The git tools refuse a repository whose own settings name a program; ` +
+      `remove it there (git config --unset ${entry.key}), or set it in your global config if you trust it`,
+    { setting: entry.key },
+  );
+}
+
+function refuseHooks(facts: RepositoryFacts, op: string): void {
+  if (facts.hooks.length === 0 || ownerValue(facts.config, 'core.hookspath') !== undefined) return;
+  throw adapterError(
+    'COMMAND_NOT_ALLOWED',
+    op,
+    `the repository has active hooks (${facts.hooks.join(', ')} in ${facts.hooksDir}): the git tools never run a repository's hooks, and do not skip the checks they make either, ` +
+      'so they make no change here (reading still works). Remove or rename the hooks (pre-commit.off), or point core.hooksPath in your global config at hooks you trust',
+    { setting: 'hooks' },
+  );
+}

@@ -1,0 +1,195 @@
+/** The change journal on real files: pre-images, stamps, undo with conflicts, the bound and what it dropped. */
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { GuardedPath } from '../../../../adapter/contract/files.js';
+import type { UndoGuards } from '../../../../adapter/contract/journal.js';
+import { LocalJournal } from '../../../../adapter/fs/journal/local-journal.js';
+import { makeTempDir, removeDir } from '../../../helpers/temp.js';
+
+let base: string;
+let work: string;
+let journalDir: string;
+const at = (...parts: string[]) => path.join(work, ...parts);
+const guards: UndoGuards = {
+  resolve: async (p): Promise<GuardedPath> => ({ path: p, confirm: () => {} }),
+  repository: async () => [],
+};
+
+beforeEach(() => {
+  base = makeTempDir();
+  work = path.join(base, 'work');
+  journalDir = path.join(base, 'app', 'journal');
+  fs.mkdirSync(work);
+});
+afterEach(() => removeDir(base));
+
+/** Every entry under `dir`: bytes (base64), mode, modification time (to 10 ms: utimes cannot set nanoseconds), link targets. */
+function snapshot(dir: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  const walk = (folder: string, prefix: string) => {
+    for (const name of fs.readdirSync(folder).sort()) {
+      const full = path.join(folder, name);
+      const s = fs.lstatSync(full);
+      const mode = (s.mode & 0o7777).toString(8);
+      if (s.isSymbolicLink()) out[prefix + name] = `-> ${fs.readlinkSync(full)}`;
+      else if (s.isDirectory()) {
+        out[`${prefix}${name}/`] = mode;
+        walk(full, `${prefix}${name}/`);
+      } else out[prefix + name] = `${mode} ${fs.readFileSync(full).toString('base64')} ${Math.round(s.mtimeMs / 10)}`;
+    }
+  };
+  walk(dir, '');
+  return out;
+}
+
+/** A change as the tool host records it: pre-images, the change, stamps. */
+async function change(journal: LocalJournal, id: string, tool: string, paths: string[], depth: 'shallow' | 'tree', act: () => void) {
+  await journal.before(id, tool, { paths, depth });
+  act();
+  await journal.after(id, tool, paths);
+}
+
+describe('LocalJournal', () => {
+  it('puts back every byte, mode, time and link a group changed', async () => {
+    fs.writeFileSync(at('script.sh'), '#!/bin/sh\necho one\n', { mode: 0o750 });
+    fs.writeFileSync(at('data.bin'), Buffer.from([0, 255, 1, 254, 0]));
+    fs.mkdirSync(at('dir/inner'), { recursive: true });
+    fs.writeFileSync(at('dir/inner/deep.txt'), 'deep\n', { mode: 0o600 });
+    fs.symlinkSync('inner/deep.txt', at('dir/link'));
+    fs.chmodSync(at('dir'), 0o751);
+    const before = snapshot(work);
+    const journal = new LocalJournal({ dir: journalDir, maxBytes: 1 << 20 });
+    const id = await journal.open('test client');
+
+    await change(journal, id, 'fs.write', [at('script.sh')], 'shallow', () => fs.writeFileSync(at('script.sh'), 'changed\n'));
+    await change(journal, id, 'fs.edit', [at('script.sh')], 'shallow', () => fs.writeFileSync(at('script.sh'), 'changed twice\n'));
+    await change(journal, id, 'fs.write', [at('new.txt')], 'shallow', () => fs.writeFileSync(at('new.txt'), 'new\n'));
+    await change(journal, id, 'fs.mkdir', [at('made')], 'shallow', () => fs.mkdirSync(at('made')));
+    await change(journal, id, 'fs.write', [at('made/in.txt')], 'shallow', () => fs.writeFileSync(at('made/in.txt'), 'in\n'));
+    await change(journal, id, 'fs.move', [at('data.bin'), at('moved.bin')], 'tree', () => fs.renameSync(at('data.bin'), at('moved.bin')));
+    await change(journal, id, 'fs.delete', [at('dir')], 'tree', () => fs.rmSync(at('dir'), { recursive: true }));
+    expect(snapshot(work)).not.toEqual(before);
+
+    const detail = await journal.show(id);
+    expect(detail).toMatchObject({
+      client: 'test client',
+      files: 7,
+      notKept: 0,
+      state: 'open',
+      tools: ['fs.write', 'fs.edit', 'fs.mkdir', 'fs.move', 'fs.delete'],
+    });
+    expect(detail.changes.map((c) => [path.relative(work, c.path), c.change])).toEqual([
+      ['script.sh', 'modified'],
+      ['new.txt', 'created'],
+      ['made', 'created'],
+      ['made/in.txt', 'created'],
+      ['data.bin', 'deleted'],
+      ['moved.bin', 'created'],
+      ['dir', 'deleted'],
+    ]);
+    expect(detail.changes[0]!.diff).toMatch(/-changed twice\n\+#!\/bin\/sh\n\+echo one/);
+
+    const outcome = await journal.apply(id, guards);
+    expect(outcome.conflicts).toEqual([]);
+    expect(outcome.skipped).toEqual([]);
+    expect(snapshot(work)).toEqual(before);
+    expect((await journal.list()).groups[0]).toMatchObject({ id, state: 'undone' });
+    await expect(journal.apply(id, guards)).rejects.toMatchObject({ code: 'PRECONDITION_FAILED' });
+  });
+
+  it('leaves a path someone changed after the model, and reports it', async () => {
+    fs.writeFileSync(at('a.txt'), 'original a\n');
+    fs.writeFileSync(at('b.txt'), 'original b\n');
+    const journal = new LocalJournal({ dir: journalDir, maxBytes: 1 << 20 });
+    const id = await journal.open('c');
+    await change(journal, id, 'fs.write', [at('a.txt')], 'shallow', () => fs.writeFileSync(at('a.txt'), 'model a\n'));
+    await change(journal, id, 'fs.write', [at('b.txt')], 'shallow', () => fs.writeFileSync(at('b.txt'), 'model b\n'));
+    await change(journal, id, 'fs.write', [at('c.txt')], 'shallow', () => fs.writeFileSync(at('c.txt'), 'model c\n'));
+    fs.writeFileSync(at('b.txt'), 'the owner edited b\n');
+    fs.rmSync(at('c.txt'));
+    const outcome = await journal.apply(id, guards);
+    expect(outcome.restored).toEqual([at('a.txt')]);
+    expect(outcome.conflicts).toEqual([
+      { path: at('b.txt'), why: 'it was changed after the model changed it' },
+      { path: at('c.txt'), why: 'it was removed after the model changed it' },
+    ]);
+    expect(fs.readFileSync(at('a.txt'), 'utf8')).toBe('original a\n');
+    expect(fs.readFileSync(at('b.txt'), 'utf8')).toBe('the owner edited b\n');
+    expect((await journal.list()).groups[0]!.state).toBe('partly undone');
+  });
+
+  it('a folder the model made and the owner then filled is left alone', async () => {
+    const journal = new LocalJournal({ dir: journalDir, maxBytes: 1 << 20 });
+    const id = await journal.open('c');
+    await change(journal, id, 'fs.mkdir', [at('made')], 'shallow', () => fs.mkdirSync(at('made')));
+    fs.writeFileSync(at('made/owner.txt'), 'mine\n');
+    const outcome = await journal.apply(id, guards);
+    expect(outcome.conflicts.map((c) => c.path)).toEqual([at('made')]);
+    expect(fs.readFileSync(at('made/owner.txt'), 'utf8')).toBe('mine\n');
+  });
+
+  it('keeps within its bound: drops the oldest groups and says so, and does not keep a pre-image too large for it', async () => {
+    const journal = new LocalJournal({ dir: journalDir, maxBytes: 40_000 });
+    const ids: string[] = [];
+    for (let i = 0; i < 5; i++) {
+      fs.writeFileSync(at(`f${i}.txt`), 'x'.repeat(9_000));
+      const id = await journal.open(`client ${i}`);
+      ids.push(id);
+      await change(journal, id, 'fs.write', [at(`f${i}.txt`)], 'shallow', () => fs.writeFileSync(at(`f${i}.txt`), 'short'));
+    }
+    fs.writeFileSync(at('huge.txt'), 'y'.repeat(20_000));
+    const last = await journal.open('huge');
+    await change(journal, last, 'fs.write', [at('huge.txt')], 'shallow', () => fs.writeFileSync(at('huge.txt'), 'small'));
+
+    const { groups, dropped } = await journal.list();
+    const total = groups.reduce((n, g) => n + g.bytes, 0);
+    expect(total).toBeLessThanOrEqual(40_000);
+    expect(dropped.length).toBeGreaterThan(0);
+    expect(dropped.map((d) => d.id)).toEqual(ids.slice(0, dropped.length).reverse());
+    expect(groups.map((g) => g.id)).not.toContain(ids[0]);
+    expect(groups[0]).toMatchObject({ id: last, notKept: 1 });
+    const detail = await journal.show(last);
+    expect(detail.changes[0]).toMatchObject({ kept: false, why: expect.stringMatching(/larger than a quarter of the journal's bound/) });
+    const outcome = await journal.apply(last, guards);
+    expect(outcome.skipped).toEqual([{ path: at('huge.txt'), why: expect.stringMatching(/^its earlier state was not kept/) }]);
+    expect(fs.readFileSync(at('huge.txt'), 'utf8')).toBe('small');
+  });
+
+  it('keeps few records files open however many groups it records into, and loses no record', async () => {
+    const journal = new LocalJournal({ dir: journalDir, maxBytes: 1 << 20 });
+    const openFiles = () => fs.readdirSync('/proc/self/fd').length;
+    const ids: string[] = [];
+    const before = openFiles();
+    for (let i = 0; i < 40; i++) {
+      const id = await journal.open(`client-${i}`);
+      ids.push(id);
+      await change(journal, id, 'fs.write', [at(`f${i}.txt`)], 'shallow', () => fs.writeFileSync(at(`f${i}.txt`), `${i}`));
+    }
+    const open = openFiles();
+    // The first group again, long after its records file was closed.
+    await change(journal, ids[0]!, 'fs.edit', [at('f0.txt')], 'shallow', () => fs.writeFileSync(at('f0.txt'), 'again'));
+    expect(openFiles()).toBeLessThanOrEqual(open + 1);
+    expect(open - before).toBeLessThanOrEqual(16);
+    expect((await journal.show(ids[0]!)).tools).toEqual(['fs.write', 'fs.edit']);
+    expect((await journal.list()).groups).toHaveLength(40);
+  });
+
+  it('keeps its folder and files owner-only', async () => {
+    fs.writeFileSync(at('a.txt'), 'a');
+    const journal = new LocalJournal({ dir: journalDir, maxBytes: 1 << 20 });
+    const id = await journal.open('c');
+    await change(journal, id, 'fs.write', [at('a.txt')], 'shallow', () => fs.writeFileSync(at('a.txt'), 'b'));
+    const modes: string[] = [];
+    const walk = (dir: string) => {
+      modes.push(`${(fs.statSync(dir).mode & 0o777).toString(8)} ${path.relative(journalDir, dir) || '.'}`);
+      for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+        const full = path.join(dir, e.name);
+        if (e.isDirectory()) walk(full);
+        else modes.push(`${(fs.statSync(full).mode & 0o777).toString(8)} ${path.relative(journalDir, full)}`);
+      }
+    };
+    walk(journalDir);
+    expect(modes.every((m) => m.startsWith('700 ') || m.startsWith('600 '))).toBe(true);
+  });
+});

@@ -1,0 +1,134 @@
+/**
+ * The git tools' options and their safe defaults, end to end (v2 client, real repositories):
+ * a diff between two revisions limited to paths and held to its byte budget, a log of a range
+ * and of paths, a push the remote would need forcing comes back rejected (the remote unchanged),
+ * a pull that cannot fast-forward changes nothing, and a clone leaves submodules alone.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createLocalAdapter } from '../../adapter/local-computer-adapter.js';
+import { connectModernHttp, textOf, type TestClient } from '../helpers/clients.js';
+import { git, gitHome, makeBare, makeRepo, writeFiles, type GitHome } from '../helpers/git-repos.js';
+import { startTestServer, type TestHttpServer } from '../helpers/servers.js';
+import { makeTempDir, removeDir } from '../helpers/temp.js';
+
+let base: string;
+let root: string;
+let remotes: string;
+let owner: GitHome;
+let server: TestHttpServer;
+let client: TestClient;
+const call = async (name: string, args: Record<string, unknown>) => {
+  const result = await client.callTool({ name, arguments: args });
+  return { ...result, text: textOf(result), data: result.structuredContent as Record<string, unknown> };
+};
+
+beforeAll(async () => {
+  base = makeTempDir();
+  owner = gitHome(path.join(base, 'home'));
+  root = path.join(base, 'root');
+  remotes = path.join(base, 'remotes');
+  fs.mkdirSync(root);
+  fs.mkdirSync(remotes);
+  const allowed = ['shared.git', 'with-sub.git'].map((name) => path.join(remotes, name));
+  server = await startTestServer(
+    { filesystem: { write: true, roots: [root, remotes] }, git: { read: true, write: true, push: allowed, pull: allowed } },
+    { adapter: createLocalAdapter({ env: owner.env }) },
+  );
+  client = await connectModernHttp(server.url);
+});
+
+afterAll(async () => {
+  await client?.close();
+  await server?.close();
+  removeDir(base);
+});
+
+describe('git.diff and git.log options', () => {
+  let repo: string;
+  let first: string;
+  beforeAll(() => {
+    repo = makeRepo(owner, path.join(root, 'history'), { 'a.txt': 'a1\n', 'b.txt': 'b1\n' });
+    first = git(owner, repo, ['rev-parse', 'HEAD']).trim();
+    git(owner, repo, ['switch', '-q', '-c', 'feature']);
+    writeFiles(repo, { 'a.txt': 'a2\n', 'big.txt': `${'x'.repeat(100)}\n`.repeat(200) });
+    git(owner, repo, ['add', '-A']);
+    git(owner, repo, ['commit', '-q', '-m', 'a2 and big']);
+    writeFiles(repo, { 'b.txt': 'b2\n' });
+    git(owner, repo, ['commit', '-q', '-am', 'b2']);
+  });
+
+  it('between two revisions, only the paths asked for', async () => {
+    const diff = await call('git.diff', { path: repo, from: first, to: 'feature', paths: ['b.txt'] });
+    expect(diff.isError, diff.text).toBeFalsy();
+    expect(diff.data).toMatchObject({ files: [{ path: 'b.txt', change: 'modified', added: 1, removed: 1 }], truncated: false });
+    expect(diff.text).toContain('-b1\n+b2');
+    expect(diff.text).not.toContain('a2');
+  });
+
+  it('keeps patches within maxBytes, listing the rest with their counts and saying how to see them', async () => {
+    const diff = await call('git.diff', { path: repo, from: first, to: 'feature', maxBytes: 1024 });
+    expect(diff.isError, diff.text).toBeFalsy();
+    const files = diff.data.files as Array<{ path: string; added: number; patch?: string }>;
+    expect(files.map((f) => f.path).sort()).toEqual(['a.txt', 'b.txt', 'big.txt']);
+    expect(files.find((f) => f.path === 'big.txt')).toMatchObject({ added: 200 });
+    expect(files.find((f) => f.path === 'big.txt')?.patch).toBeUndefined();
+    expect(diff.data.truncated).toBe(true);
+    expect(files.reduce((n, f) => n + (f.patch?.length ?? 0), 0)).toBeLessThanOrEqual(1024);
+    expect(diff.text).toMatch(/1 more changed file without patch \(over maxBytes; ask with paths\):\nadded big\.txt \(\+200 -0\)/);
+  });
+
+  it('logs a range, and the commits touching a path', async () => {
+    const range = await call('git.log', { path: repo, revision: 'main..feature' });
+    expect((range.data.commits as Array<{ subject: string }>).map((c) => c.subject)).toEqual(['b2', 'a2 and big']);
+    const touching = await call('git.log', { path: repo, revision: 'feature', paths: ['a.txt'] });
+    expect((touching.data.commits as Array<{ subject: string }>).map((c) => c.subject)).toEqual(['a2 and big', 'first commit']);
+    const refused = await call('git.log', { path: repo, revision: '--output=/tmp/x' });
+    expect(refused.isError).toBe(true);
+  });
+});
+
+describe('network writes keep to their safe forms', () => {
+  it('a push the remote would need forcing is rejected and the remote keeps its commits; a pull that cannot fast-forward changes nothing', async () => {
+    const mine = makeRepo(owner, path.join(root, 'mine'), { 'f.txt': 'one\n' });
+    const bare = makeBare(owner, path.join(remotes, 'shared.git'), mine);
+    git(owner, mine, ['remote', 'add', 'origin', bare]);
+    const theirs = path.join(root, 'theirs');
+    git(owner, root, ['clone', '-q', bare, theirs]);
+    writeFiles(theirs, { 'f.txt': 'theirs\n' });
+    git(owner, theirs, ['commit', '-q', '-am', 'theirs']);
+    git(owner, theirs, ['push', '-q', 'origin', 'main']);
+    const remoteHead = git(owner, bare, ['rev-parse', 'main']);
+    writeFiles(mine, { 'f.txt': 'mine\n' });
+    git(owner, mine, ['commit', '-q', '-am', 'mine']);
+    const myHead = git(owner, mine, ['rev-parse', 'HEAD']);
+
+    const pushed = await call('git.push', { path: mine });
+    expect(pushed.isError, pushed.text).toBeFalsy();
+    expect(pushed.data).toMatchObject({ status: 'rejected' });
+    expect(pushed.text).toMatch(/pushes are never forced/);
+    expect(git(owner, bare, ['rev-parse', 'main'])).toBe(remoteHead);
+
+    const pulled = await call('git.pull', { path: mine });
+    expect(pulled.isError).toBe(true);
+    expect(pulled.text).toMatch(/fast-forward|commits of its own/i);
+    expect(git(owner, mine, ['rev-parse', 'HEAD'])).toBe(myHead);
+    expect(fs.readFileSync(path.join(mine, 'f.txt'), 'utf8')).toBe('mine\n');
+  });
+
+  it('a clone leaves submodules alone: their folders stay empty and nothing of theirs is fetched', async () => {
+    const lib = makeRepo(owner, path.join(base, 'lib'), { 'lib.txt': 'library\n' });
+    const app = makeRepo(owner, path.join(base, 'app'), { 'app.txt': 'app\n' });
+    git(owner, app, ['-c', 'protocol.file.allow=always', 'submodule', 'add', '-q', lib, 'vendor/lib']);
+    git(owner, app, ['commit', '-q', '-m', 'a submodule']);
+    const bare = makeBare(owner, path.join(remotes, 'with-sub.git'), app);
+
+    const destination = path.join(root, 'cloned');
+    const cloned = await call('git.clone', { url: bare, destination });
+    expect(cloned.isError, cloned.text).toBeFalsy();
+    expect(fs.readFileSync(path.join(destination, 'app.txt'), 'utf8')).toBe('app\n');
+    expect(fs.readdirSync(path.join(destination, 'vendor', 'lib'))).toEqual([]);
+    expect(fs.existsSync(path.join(destination, '.git', 'modules'))).toBe(false);
+  });
+});

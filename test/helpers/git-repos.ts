@@ -1,0 +1,57 @@
+/**
+ * Real git repositories in temp folders for the git tools' tests. git runs with a temp HOME
+ * whose ~/.gitconfig (the owner's global config) gives an identity and nothing else, and
+ * without the machine's system config, so no test depends on (or touches) the real home.
+ */
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+
+export interface GitHome {
+  home: string;
+  /** The environment the server's adapter and the tests' own git calls use. */
+  env: NodeJS.ProcessEnv;
+}
+
+export function gitHome(home: string, globalConfig = ''): GitHome {
+  fs.mkdirSync(home, { recursive: true });
+  fs.writeFileSync(path.join(home, '.gitconfig'), `[user]\n\tname = Test Owner\n\temail = owner@example.com\n[init]\n\tdefaultBranch = main\n${globalConfig}`);
+  const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: home, XDG_CONFIG_HOME: path.join(home, '.config'), LANG: 'C', LC_ALL: 'C' };
+  return { home, env };
+}
+
+/** Runs git in `cwd` as the owner would (not through the tools); returns stdout. */
+export function git(owner: GitHome, cwd: string, args: string[], input?: string): string {
+  return execFileSync('git', args, {
+    cwd,
+    env: { ...owner.env, GIT_CONFIG_NOSYSTEM: '1' },
+    encoding: 'utf8',
+    input,
+    stdio: ['pipe', 'pipe', 'pipe'],
+    timeout: 30_000,
+  });
+}
+
+/** A repository with one commit of `files` (path -> content). */
+export function makeRepo(owner: GitHome, dir: string, files: Record<string, string> = { 'README.md': '# project\n' }): string {
+  fs.mkdirSync(dir, { recursive: true });
+  git(owner, dir, ['init', '-q']);
+  writeFiles(dir, files);
+  git(owner, dir, ['add', '-A']);
+  git(owner, dir, ['commit', '-q', '-m', 'first commit']);
+  return dir;
+}
+
+export function writeFiles(dir: string, files: Record<string, string>): void {
+  for (const [name, content] of Object.entries(files)) {
+    fs.mkdirSync(path.dirname(path.join(dir, name)), { recursive: true });
+    fs.writeFileSync(path.join(dir, name), content);
+  }
+}
+
+/** A bare repository holding `source`'s main branch, to push to and pull from. */
+export function makeBare(owner: GitHome, dir: string, source?: string): string {
+  git(owner, path.dirname(dir), ['init', '-q', '--bare', '-b', 'main', dir]);
+  if (source) git(owner, source, ['push', '-q', dir, 'main:main']);
+  return dir;
+}

@@ -1,0 +1,112 @@
+/**
+ * How the tool host groups what it records: one group per client while its calls come within
+ * undo.groupIdleMs, a new one after the pause or once the owner undid it; commands and reads are
+ * not recorded; a journal that fails does not stop the change. Real journal on disk, real files,
+ * a clock the test moves.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { GuardedPath } from '../../adapter/contract/files.js';
+import type { ChangeJournal } from '../../adapter/contract/journal.js';
+import { LocalJournal } from '../../adapter/fs/journal/local-journal.js';
+import { ChangeRecording } from '../../main/mcp/change-journal.js';
+import { NOT_RECORDED } from '../../main/mcp/change-recorder.js';
+import type { ToolDeps } from '../../main/mcp/tool.js';
+import { PathLock } from '../../main/policy/path-lock.js';
+import { makeTempDir, removeDir } from '../helpers/temp.js';
+
+const IDLE = 60_000;
+let base: string;
+let journal: LocalJournal;
+let clock: number;
+let errors: unknown[];
+let recording: ChangeRecording;
+const at = (name: string) => path.join(base, 'work', name);
+const noGit = { state: async () => null as never };
+
+beforeEach(() => {
+  base = makeTempDir();
+  fs.mkdirSync(path.join(base, 'work'));
+  journal = new LocalJournal({ dir: path.join(base, 'journal'), maxBytes: 1024 * 1024 });
+  clock = Date.parse('2026-01-31T14:25:00Z');
+  errors = [];
+  recording = new ChangeRecording(
+    journal,
+    { enabled: true, maxBytes: 1024 * 1024, groupIdleMs: IDLE },
+    noGit,
+    (e) => errors.push(e),
+    () => clock,
+  );
+});
+afterEach(() => removeDir(base));
+
+/** A file tool writing `name` as the host runs it: through the (recording) path lock's exclusive claim. */
+async function write(tool: string, client: string | null, name: string, content: string, using: ChangeRecording = recording): Promise<void> {
+  const deps = using.depsFor(tool, client, { policy: { fsLock: new PathLock() }, changes: NOT_RECORDED } as unknown as ToolDeps);
+  await deps.policy.fsLock.run([{ path: at(name), exclusive: true }], async () => fs.writeFileSync(at(name), content));
+}
+
+async function groups() {
+  return (await journal.list()).groups.map((g) => ({ client: g.client, files: g.files, tools: g.tools }));
+}
+
+describe('ChangeRecording', () => {
+  it('one group per client while its calls keep coming; a new one after the idle window', async () => {
+    await write('fs.write', 'ChatGPT', 'a.txt', 'one');
+    clock += IDLE - 1;
+    await write('fs.edit', 'ChatGPT', 'b.txt', 'two');
+    await write('fs.write', 'Claude', 'c.txt', 'three');
+    await write('fs.mkdir', null, 'd.txt', 'four');
+    clock += IDLE;
+    await write('fs.patch', 'ChatGPT', 'e.txt', 'five');
+    expect(await groups()).toEqual(
+      expect.arrayContaining([
+        { client: 'ChatGPT', files: 2, tools: ['fs.write', 'fs.edit'] },
+        { client: 'Claude', files: 1, tools: ['fs.write'] },
+        { client: 'local', files: 1, tools: ['fs.mkdir'] },
+        { client: 'ChatGPT', files: 1, tools: ['fs.patch'] },
+      ]),
+    );
+    expect((await journal.list()).groups).toHaveLength(4);
+  });
+
+  it('a group the owner undid takes no more changes', async () => {
+    await write('fs.write', 'ChatGPT', 'a.txt', 'one');
+    const [first] = (await journal.list()).groups;
+    const outcome = await journal.apply(first!.id, {
+      resolve: async (p): Promise<GuardedPath> => ({ path: p, confirm: () => {} }),
+      repository: async () => [],
+    });
+    expect(outcome.restored).toEqual([at('a.txt')]);
+    await write('fs.write', 'ChatGPT', 'b.txt', 'two');
+    const after = (await journal.list()).groups;
+    expect(after).toHaveLength(2);
+    expect(after.find((g) => g.id !== first!.id)).toMatchObject({ files: 1, state: 'open' });
+  });
+
+  it('records only the file and git write tools', () => {
+    const deps = { policy: { fsLock: new PathLock() }, changes: NOT_RECORDED } as unknown as ToolDeps;
+    for (const tool of ['shell.exec', 'process.start', 'fs.read', 'git.status', 'git.push']) expect(recording.depsFor(tool, 'ChatGPT', deps)).toBe(deps);
+    expect(recording.depsFor('git.commit', 'ChatGPT', deps).changes).not.toBe(NOT_RECORDED);
+    expect(recording.depsFor('fs.delete', 'ChatGPT', deps).policy.fsLock).not.toBe(deps.policy.fsLock);
+  });
+
+  it('a failing journal is reported and the change still happens', async () => {
+    const broken: ChangeJournal = Object.assign(Object.create(journal) as ChangeJournal, {
+      open: async () => {
+        throw new Error('disk full');
+      },
+    });
+    const failing = new ChangeRecording(
+      broken,
+      { enabled: true, maxBytes: 1024, groupIdleMs: IDLE },
+      noGit,
+      (e) => errors.push(e),
+      () => clock,
+    );
+    await write('fs.write', 'ChatGPT', 'a.txt', 'still written', failing);
+    expect(fs.readFileSync(at('a.txt'), 'utf8')).toBe('still written');
+    expect(errors.map(String)).toContain('Error: disk full');
+  });
+});

@@ -1,0 +1,135 @@
+/** The git policy over a written-down filesystem and a stub repository probe: places, settings, hooks, remotes, paths. */
+import { describe, expect, it } from 'vitest';
+import type { GitConfigEntry, RepositoryFacts } from '../../adapter/contract/git.js';
+import { FilesystemPolicy } from '../../main/policy/filesystem.js';
+import { GitPolicy, type GitUse } from '../../main/policy/git.js';
+import type { ProgramRunner } from '../../main/policy/program-runner.js';
+import { makeConfig } from '../helpers/servers.js';
+import { treePort, type Tree } from '../helpers/tree-port.js';
+import { BWRAP, LINUX_ENV } from '../helpers/sandbox-fixtures.js';
+
+const TREE: Tree = {
+  '/home/alex/projects/app/.git/config': 'file',
+  '/home/alex/projects/app/src/a.ts': 'file',
+  '/home/alex/projects/app/.env': 'file',
+  '/home/alex/projects/app/escape': '-> /home/alex/secret',
+  '/home/alex/secret/notes.txt': 'file',
+  '/home/alex/projects/remote.git': 'dir',
+  '/home/alex/projects/link.git': '-> /home/alex/projects/remote.git',
+  '/srv/other.git': 'dir',
+};
+const APP = '/home/alex/projects/app';
+const entry = (key: string, value: string, scope: GitConfigEntry['scope'] = 'local'): GitConfigEntry => ({ scope, origin: 'file:.git/config', key, value });
+
+function policy(facts: Partial<RepositoryFacts>, git: Record<string, unknown> = {}) {
+  const config = makeConfig({ filesystem: { write: true, roots: ['/home/alex/projects'] }, git: { read: true, write: true, ...git } });
+  const port = treePort({ platform: 'linux', tree: TREE, env: LINUX_ENV, support: BWRAP });
+  const files = new FilesystemPolicy(config.filesystem, port);
+  const full: RepositoryFacts = {
+    topLevel: APP,
+    gitDir: `${APP}/.git`,
+    commonDir: `${APP}/.git`,
+    config: [],
+    hooksDir: `${APP}/.git/hooks`,
+    hooks: [],
+    alternates: [],
+    ...facts,
+  };
+  const programs = { helper: async () => ({ file: '/usr/bin/git', env: { PATH: '/usr/bin' } }) } as unknown as ProgramRunner;
+  return new GitPolicy(config, files, programs, { realpath: port.realpath, gitRepository: async () => full });
+}
+
+const open = (p: GitPolicy, use: GitUse = 'read') => p.open({ path: APP, use, operation: 'git.test' });
+
+describe('GitPolicy.open', () => {
+  it('plans git in the top level with the overrides, and hides protected paths from answers', async () => {
+    const target = await open(policy({}));
+    expect(target.run).toMatchObject({ file: '/usr/bin/git', cwd: APP, timeoutMs: 120_000 });
+    expect(target.run.config).toEqual(expect.arrayContaining(['core.fsmonitor=false', 'core.hooksPath=/dev/null', 'submodule.recurse=false']));
+    expect(target.run.visible('src/a.ts')).toBe(true);
+    expect(target.run.visible('.env')).toBe(false);
+    expect(target.run.visible('deep/id_rsa')).toBe(false);
+  });
+
+  it("keeps the owner's global hooksPath", async () => {
+    const target = await open(policy({ config: [entry('core.hookspath', '/home/alex/hooks', 'global')] }));
+    expect(target.run.config.some((c) => c.startsWith('core.hooksPath'))).toBe(false);
+  });
+
+  it.each([
+    ['its git folder', { gitDir: '/home/alex/secret/.git' }],
+    ['its shared git folder', { commonDir: '/srv/other.git' }],
+    ['a folder it borrows objects from', { alternates: ['/home/alex/secret/objects'] }],
+    ['the repository', { topLevel: '/home/alex/secret' }],
+  ])('refuses %s outside the roots', async (what, facts) => {
+    await expect(open(policy(facts))).rejects.toMatchObject({ code: 'PATH_NOT_ALLOWED', message: expect.stringContaining(what) });
+  });
+
+  it("refuses a setting of the repository's own that names a program, naming it", async () => {
+    await expect(open(policy({ config: [entry('core.fsmonitor', '/x.sh')] }))).rejects.toMatchObject({
+      code: 'COMMAND_NOT_ALLOWED',
+      message: expect.stringMatching(/^core\.fsmonitor is set by the repository's own config \(\.git\/config\)/),
+      details: { setting: 'core.fsmonitor' },
+    });
+    await expect(open(policy({ config: [entry('core.fsmonitor', '/x.sh', 'global')] }))).resolves.toBeDefined();
+  });
+
+  it('refuses active hooks for writes, not for reads', async () => {
+    const hooked = policy({ hooks: ['pre-commit'] });
+    await expect(open(hooked)).resolves.toBeDefined();
+    await expect(open(hooked, 'write')).rejects.toMatchObject({ message: expect.stringMatching(/active hooks \(pre-commit in .*\.git\/hooks\)/) });
+  });
+
+  it('bare repositories have no working tree', async () => {
+    await expect(open(policy({ topLevel: null }))).rejects.toMatchObject({ code: 'PRECONDITION_FAILED' });
+  });
+});
+
+describe('remotes', () => {
+  const remotes = (push: string[], fetch = push) => ({ remotes: [{ name: 'origin', fetch, push }] });
+
+  it('allows a remote by identity, whatever the spelling', async () => {
+    const p = policy(remotes(['git@github.com:alex/app.git']), { push: ['https://github.com/alex/app'] });
+    await expect(open(p, { push: 'origin' })).resolves.toBeDefined();
+  });
+
+  it('checks every push URL (pushurl), not the fetch URL', async () => {
+    const p = policy(remotes(['https://github.com/alex/app', 'https://github.com/evil/app'], ['https://github.com/alex/app']), { push: ['alex/app'] });
+    await expect(open(p, { push: 'origin' })).rejects.toMatchObject({ message: expect.stringMatching(/github\.com\/evil\/app, which is not in git\.push/) });
+  });
+
+  it('compares local repositories by where they really are', async () => {
+    const p = policy(remotes(['/home/alex/projects/link.git']), { pull: ['/home/alex/projects/remote.git'], push: [] });
+    await expect(open(p, { pull: 'origin' })).resolves.toBeDefined();
+    await expect(open(policy(remotes(['/srv/other.git']), { pull: ['/home/alex/projects/remote.git'] }), { pull: 'origin' })).rejects.toMatchObject({
+      code: 'COMMAND_NOT_ALLOWED',
+    });
+  });
+
+  it('names the remotes there are', async () => {
+    await expect(open(policy(remotes(['x/y'])), { push: 'upstream' })).rejects.toMatchObject({
+      message: expect.stringMatching(/no remote named upstream \(its remotes: origin\)/),
+    });
+    await expect(open(policy(remotes(['x/y'])), { push: '--exec=x' })).rejects.toMatchObject({ code: 'INVALID_INPUT' });
+  });
+});
+
+describe('GitPolicy.paths', () => {
+  it('takes paths relative to the top level (or absolute) through the filesystem policy', async () => {
+    const p = policy({});
+    const target = await open(p, 'write');
+    expect(await p.paths(target, ['src/a.ts', `${APP}/src`, '.', 'new/file.txt'], 'write', 'git.add')).toEqual(['src/a.ts', 'src', '.', 'new/file.txt']);
+    await expect(p.paths(target, ['.env'], 'write', 'git.add')).rejects.toMatchObject({ code: 'PATH_NOT_ALLOWED' });
+    await expect(p.paths(target, ['../remote.git'], 'write', 'git.add')).rejects.toMatchObject({ message: expect.stringMatching(/outside the repository/) });
+    await expect(p.paths(target, ['escape/notes.txt'], 'write', 'git.add')).rejects.toMatchObject({ code: 'PATH_NOT_ALLOWED' });
+    await expect(p.paths(target, ['.git/HEAD'], 'read', 'git.diff')).rejects.toMatchObject({ message: expect.stringMatching(/inside the git folder/) });
+  });
+
+  it('refuses reported paths the rules protect', async () => {
+    const p = policy({});
+    const target = await open(p);
+    expect(() => p.checkReported(target, ['src/a.ts'], 'write', 'git.pull')).not.toThrow();
+    expect(() => p.checkReported(target, ['src/a.ts', 'config/.env'], 'write', 'git.pull')).toThrow(/config\/\.env is protected/);
+    expect(() => p.checkReported(target, ['.git/hooks/pre-commit'], 'write', 'git.pull')).toThrow(/protected/);
+  });
+});

@@ -1,0 +1,120 @@
+/**
+ * "Undo these changes" in the activity view, in real headless Chromium, wired to the real thing:
+ * a server records a client's changes in a journal on disk, the tray's undo panel (the policies
+ * the saved config makes) serves the window; the owner opens the group, sees its files and a
+ * diff, undoes it, and a file edited since is left and named. Screenshots:
+ * test-artifacts/screenshots/activity-undo-*.png.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createLocalAdapter } from '../../../../adapter/local-computer-adapter.js';
+import type { SettingsSnapshot } from '../../../../main/tray/bridge-api.js';
+import { undoPanel } from '../../../../main/tray/undo-panel.js';
+import { configSchema } from '../../../../main/config/schema.js';
+import { openJournal } from '../../../../main/undo/undo-service.js';
+import { connectModernHttp } from '../../../helpers/clients.js';
+import { startTestServer } from '../../../helpers/servers.js';
+import { chromiumAvailable } from '../../../tray/helpers/desktop.js';
+import { BRIDGE_METHODS, bridgeInit, type OpenWindow, SCREENSHOTS, serveWindow } from '../../helpers/window-harness.js';
+
+describe.skipIf(!chromiumAvailable())('undo in the activity view', () => {
+  let temp: string;
+  let root: string;
+  let appDir: string;
+  let browser: Browser;
+  let window: OpenWindow;
+  let pageUrl: string;
+  const config = (root: string) => configSchema.parse({ filesystem: { write: true, roots: [root] }, server: { auth: 'none', toolNames: 'dotted' } });
+
+  beforeAll(async () => {
+    temp = fs.mkdtempSync(path.join(os.tmpdir(), 'undo-window-'));
+    root = path.join(temp, 'root');
+    appDir = path.join(temp, 'app');
+    fs.mkdirSync(root);
+    fs.writeFileSync(path.join(root, 'plan.md'), '# Plan\n\n1. write tests\n');
+    fs.writeFileSync(path.join(root, 'keep.txt'), 'the owner keeps this\n');
+    // A model session, recorded as the tray's server records it.
+    const server = await startTestServer({ filesystem: { write: true, roots: [root] } }, { journal: openJournal(appDir, config(root)) });
+    const client = await connectModernHttp(server.url);
+    await client.callTool({
+      name: 'fs.edit',
+      arguments: { path: path.join(root, 'plan.md'), edits: [{ oldText: '1. write tests', newText: '1. skip tests' }] },
+    });
+    await client.callTool({ name: 'fs.write', arguments: { path: path.join(root, 'keep.txt'), content: 'the model changed this\n' } });
+    await client.callTool({ name: 'fs.write', arguments: { path: path.join(root, 'new.txt'), content: 'made by the model\n' } });
+    await client.close();
+    await server.close();
+    fs.writeFileSync(path.join(root, 'keep.txt'), 'the owner edited this afterwards\n');
+    window = await serveWindow(temp);
+    ({ browser, pageUrl } = window);
+  }, 180_000);
+
+  afterAll(async () => {
+    await window?.close();
+    fs.rmSync(temp, { recursive: true, force: true });
+  });
+
+  it('shows the files and a diff first, undoes, and names what it left', async () => {
+    const adapter = createLocalAdapter();
+    const panel = undoPanel({ appDir, adapter, config: () => config(root), running: () => null, protectedFiles: [] });
+    const errors: string[] = [];
+    const context = await browser.newContext({ viewport: { width: 1000, height: 900 }, deviceScaleFactor: 1 });
+    const page = await context.newPage();
+    page.on('pageerror', (error) => errors.push(error.message));
+    await page.exposeFunction('__bridge', async (name: string, args: unknown[]): Promise<unknown> => {
+      switch (name) {
+        case 'load':
+          return {
+            configPath: path.join(temp, 'config.json'),
+            exists: false,
+            config: null,
+            fileError: null,
+            issues: [],
+            homeDir: temp,
+            platform: 'linux',
+            status: { state: 'stopped' },
+            overrides: [],
+            navigate: { section: 'activity' },
+          } satisfies SettingsSnapshot;
+        case 'listActivity':
+          return [];
+        case 'listConnections':
+          return { clients: [], pending: [] };
+        case 'listChanges':
+          return panel.list();
+        case 'showChanges':
+          return panel.show(String(args[0]));
+        case 'undoChanges':
+          return panel.apply(String(args[0]));
+        default:
+          throw new Error(`unexpected bridge call ${name}`);
+      }
+    });
+    await page.addInitScript(bridgeInit, [...BRIDGE_METHODS]);
+    await page.goto(pageUrl);
+    const card = page.getByRole('region', { name: 'Changes you can undo' });
+    await card.getByText(/3 paths/).waitFor();
+    expect(await card.innerText()).toContain('Commands (shell_exec, process_start) can change anything and are not recorded');
+    await card.getByRole('button', { name: 'Show changes' }).click();
+    await card.getByText('-1. skip tests').waitFor();
+    await card.getByText('+1. write tests').waitFor();
+    await card.screenshot({ path: path.join(SCREENSHOTS, 'activity-undo-changes.png') });
+
+    await card.getByRole('button', { name: 'Undo these changes' }).click();
+    const outcome = card.getByRole('status', { name: 'What undo did' });
+    await outcome.getByText('Put back 2 paths').waitFor();
+    expect(await outcome.innerText()).toContain(`Left ${path.join(root, 'keep.txt')}: it was changed after the model changed it`);
+    await card.screenshot({ path: path.join(SCREENSHOTS, 'activity-undo-done.png') });
+
+    expect(fs.readFileSync(path.join(root, 'plan.md'), 'utf8')).toBe('# Plan\n\n1. write tests\n');
+    expect(fs.existsSync(path.join(root, 'new.txt'))).toBe(false);
+    expect(fs.readFileSync(path.join(root, 'keep.txt'), 'utf8')).toBe('the owner edited this afterwards\n');
+    await card.getByText('partly undone').waitFor();
+    expect(errors).toEqual([]);
+    await context.close();
+    await adapter.close();
+  });
+});
