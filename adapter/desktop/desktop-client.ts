@@ -13,6 +13,10 @@ import type {
   CaptureOptions,
   ClickOptions,
   ClickResult,
+  ClipboardContent,
+  ClipboardReadOptions,
+  ClipboardWrite,
+  DesktopBackendInfo,
   DesktopOps,
   DisplayList,
   DragOptions,
@@ -27,6 +31,12 @@ import type {
   Target,
   TypeOptions,
   TypeResult,
+  UiInvokeOptions,
+  UiInvokeResult,
+  WindowAction,
+  WindowActionResult,
+  WindowInfo,
+  WindowPlacement,
 } from '../contract/desktop.js';
 import { adapterError } from '../contract/errors.js';
 import type { ScreenSize } from '../contract/geometry.js';
@@ -84,6 +94,9 @@ const POINTER_RETRY_MS = 5000;
 const SNAPSHOT_TIMEOUT_MS = 60_000;
 export const MAX_WAIT_MS = 30_000;
 
+/** Buffers cross the worker's channel as Uint8Arrays. */
+const asBuffer = (raw: Uint8Array): Buffer => (Buffer.isBuffer(raw) ? raw : Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength));
+
 const isElementTarget = (target: Target | undefined): target is ElementTarget => target !== undefined && typeof (target as ElementTarget).element === 'string';
 
 export class DesktopClient implements DesktopOps {
@@ -133,9 +146,7 @@ export class DesktopClient implements DesktopOps {
       );
     }
     const capture = await this.call('captureScreen', [options]);
-    const raw = capture.data as Uint8Array;
-    const data = Buffer.isBuffer(raw) ? raw : Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength);
-    return { ...capture, data };
+    return { ...capture, data: asBuffer(capture.data) };
   }
 
   async moveMouse(target: PointerTarget): Promise<PointerResult> {
@@ -257,6 +268,40 @@ export class DesktopClient implements DesktopOps {
       searched,
       ...(native.hint ? { hint: native.hint } : {}),
     };
+  }
+
+  async uiInvoke(options: UiInvokeOptions): Promise<UiInvokeResult> {
+    const target = this.workerTarget(options.target, OPERATION_NAMES.uiInvoke) as RefTarget;
+    return this.call('uiInvoke', [target, options.action, options.allowClick]);
+  }
+
+  async listWindows(): Promise<WindowInfo[]> {
+    return this.call('listWindows', []);
+  }
+
+  async windowAction(id: string, action: WindowAction): Promise<WindowActionResult> {
+    return this.call('windowAction', [id, action], this.timeoutMs, `window.${action}`);
+  }
+
+  async moveResizeWindow(id: string, placement: WindowPlacement): Promise<WindowActionResult> {
+    return this.call('moveResizeWindow', [id, placement]);
+  }
+
+  async readClipboard(options: ClipboardReadOptions): Promise<ClipboardContent> {
+    const content = await this.call('readClipboard', [options]);
+    return content.image ? { ...content, image: { ...content.image, data: asBuffer(content.image.data) } } : content;
+  }
+
+  async writeClipboard(content: ClipboardWrite): Promise<{ kind: 'text' | 'image'; bytes: number }> {
+    return this.call('writeClipboard', [content]);
+  }
+
+  /** Decided from the environment, as the worker decides: no worker starts to say it. */
+  async backendInfo(): Promise<DesktopBackendInfo> {
+    const choice = chooseBackend(this.platform, this.env);
+    const problem = sessionProblem(this.platform, this.env);
+    if (!choice || problem) return { name: 'none', limits: [problem ?? 'no desktop backend serves this session'] };
+    return choice.info(this.env);
   }
 
   private nativeSnapshot(options: { scope: 'window' | 'display'; display?: number }, operation: string, nodes: number): Promise<NativeSnapshot> {

@@ -14,6 +14,10 @@ const output = z.object({
   nodeVersion: z.string(),
   serverVersion: z.string(),
   capabilities: capabilitySchema,
+  desktop: z
+    .object({ backend: z.string(), limits: z.array(z.string()) })
+    .optional()
+    .describe('With display access: the desktop backend serving the session, and what it cannot do'),
 });
 
 export const systemInfo = defineTool({
@@ -28,7 +32,9 @@ export const systemInfo = defineTool({
   async run(_args, { adapter, config, enabledTools, policy }) {
     const info = await adapter.system.systemInfo();
     const capabilities = capabilitySummary(config, enabledTools, policy.sandbox.describe());
-    const structured = { ...info, serverVersion: VERSION, capabilities };
+    const backend = config.desktop.hostDisplayAccess ? await adapter.desktop.backendInfo() : undefined;
+    const desktop = backend ? { backend: backend.name, limits: backend.limits } : undefined;
+    const structured = { ...info, serverVersion: VERSION, capabilities, ...(desktop ? { desktop } : {}) };
     const roots = capabilities.filesystem.roots.map((r) => (r.readOnly ? `${r.path} (read-only)` : r.path));
     const text = [
       `${info.hostname} (${info.platform} ${info.arch}, ${info.release}), up ${formatUptime(info.uptimeSeconds)}.`,
@@ -36,6 +42,7 @@ export const systemInfo = defineTool({
       `Commands: ${capabilities.shell.enabled ? capabilities.shell.allowedCommands.join(', ') || 'none' : 'none (shell off)'}.`,
       ...(capabilities.shell.enabled ? capabilities.shell.sandbox.notes : []),
       `Tools: ${capabilities.tools.join(', ')}.`,
+      ...(desktop ? [`Desktop: ${desktop.backend}${desktop.limits.length ? `; cannot: ${desktop.limits.join('; ')}` : ''}.`] : []),
     ].join('\n');
     return { structured, text };
   },
