@@ -28,6 +28,7 @@ const STATIC_GRAVITY = 10;
 /** How long an action may take to show in the window's properties before the call returns anyway. */
 const SETTLE_MS = 1500;
 const MAX_WINDOWS = 200;
+const NEAR_PX = 32;
 const NAMES = [
   '_NET_CLIENT_LIST',
   '_NET_ACTIVE_WINDOW',
@@ -104,7 +105,8 @@ export class X11Windows implements WindowBackend {
       if (placement[field] !== undefined) flags |= 1 << (8 + i);
     });
     await this.message(window, this.atoms._NET_MOVERESIZE_WINDOW, [flags, ...fields.map((f) => placement[f] ?? 0)]);
-    await this.settle(id, operation, (w) => !!w?.bounds && fields.every((f) => placement[f] === undefined || w.bounds![f] === placement[f]));
+    // borders and size increments (a terminal's character cells) leave a window near, not at, what was asked
+    await this.settle(id, operation, (w) => !!w?.bounds && fields.every((f) => placement[f] === undefined || Math.abs(w.bounds![f] - placement[f]!) <= NEAR_PX));
   }
 
   close(): void {

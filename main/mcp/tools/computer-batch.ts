@@ -62,7 +62,10 @@ const stepResult = z.object({
   action: z.enum(ACTIONS),
   ok: z.boolean(),
   text: z.string(),
-  result: z.record(z.string(), z.unknown()).optional().describe("The step tool's structured result"),
+  result: z
+    .union([...new Set(Object.values(STEP_TOOLS).map((t) => t.output))] as unknown as [z.ZodObject, z.ZodObject, ...z.ZodObject[]])
+    .optional()
+    .describe("The step tool's structured result"),
   error: z.object({ code: z.string(), message: z.string() }).optional(),
 });
 
@@ -92,7 +95,7 @@ export const computerBatch = defineTool({
     completed: z.number().int(),
     failedAt: z.number().int().nullable().describe('The 1-based step that failed; null when all ran'),
     notRun: z.number().int(),
-    capture: z.record(z.string(), z.unknown()).optional().describe("screen.capture's result"),
+    capture: screenCapture.output.optional().describe("screen.capture's result"),
   }),
   annotations: BATCH_ANNOTATIONS,
   grant: GRANT.input,
@@ -114,7 +117,7 @@ export const computerBatch = defineTool({
         break;
       }
     }
-    let captured: Record<string, unknown> | undefined;
+    let captured: z.output<typeof screenCapture.output> | undefined;
     if (failedAt === null && args.capture) {
       const shot = await screenCapture.run(screenCapture.input.parse(args.capture), deps, signal);
       captured = shot.structured;
