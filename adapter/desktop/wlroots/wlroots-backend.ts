@@ -1,0 +1,41 @@
+/**
+ * The desktop backend of a wlroots compositor: one Wayland connection of our own for the
+ * outputs, a virtual pointer and a virtual keyboard (wlroots-input.ts), and grim for captures.
+ * Typing needs no clipboard here: characters beyond ASCII are keys of our own keymap, so the
+ * paste fallback types them instead. What it cannot do (windows, the clipboard) is what
+ * wlroots-choice.ts tells system.info.
+ */
+import type { DesktopBackend } from '../desktop-backend.js';
+import { grimGrab } from './grim-capture.js';
+import { WaylandConnection } from './wayland-connection.js';
+import { wlrootsKeyboard, wlrootsPointer } from './wlroots-input.js';
+import { WlrootsOutputs } from './wlroots-outputs.js';
+import { waylandSocket } from './wlroots-choice.js';
+
+export async function loadWlrootsBackend(env: NodeJS.ProcessEnv): Promise<DesktopBackend> {
+  const socket = waylandSocket(env);
+  if (!socket) throw new Error('WAYLAND_DISPLAY names no socket (XDG_RUNTIME_DIR is not set)');
+  const connection = await WaylandConnection.open(socket);
+  const outputs = await WlrootsOutputs.read(connection);
+  const seat = connection.bind('wl_seat', 1);
+  const pointer = wlrootsPointer(connection, outputs, seat);
+  const keyboard = wlrootsKeyboard(connection, seat);
+  await connection.roundtrip(); // a compositor refusing the devices says so now
+  return {
+    screen: {
+      size: async () => outputs.size(),
+      scaleFactor: async () => outputs.scale(),
+      grab: (area) => grimGrab(env, area, 'screen.capture'),
+      displays: async () => outputs.displays(),
+    },
+    pointer,
+    keyboard,
+    clipboard: {
+      // no clipboard is involved: the keymap types any character
+      async paste(text) {
+        await keyboard.typeText(text);
+        return 'fetched';
+      },
+    },
+  };
+}
