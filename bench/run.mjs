@@ -17,7 +17,9 @@ import { formatTable } from './lib/table.mjs';
 import { bigOutputsScenario } from './scenarios/big-outputs.mjs';
 import { codingToolsScenario } from './scenarios/coding-tools.mjs';
 import { coldStartScenario } from './scenarios/cold-start.mjs';
+import { desktopBatchScenario } from './scenarios/desktop-batch.mjs';
 import { desktopScenario } from './scenarios/desktop.mjs';
+import { waylandCaptureScenario } from './scenarios/wayland-capture.mjs';
 import { fileToolsScenario } from './scenarios/file-tools.mjs';
 import { fsAndShellScenario } from './scenarios/fs-and-shell.mjs';
 import { sandboxScenario } from './scenarios/sandbox.mjs';
@@ -77,6 +79,8 @@ async function main() {
     rows.push(...(await fileToolsScenario(context)));
     rows.push(...(await sandboxScenario(context)));
     rows.push(...(await desktopScenario(context)));
+    rows.push(...(await desktopBatchScenario(context)));
+    rows.push(...(await waylandCaptureScenario(context)));
   } finally {
     await load.close();
   }
