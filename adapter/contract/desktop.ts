@@ -259,6 +259,8 @@ export interface DesktopBackendInfo {
   name: string;
   /** What the backend cannot do here, in the owner's words. */
   limits: string[];
+  /** What the OS itself granted, where it asks the owner (the Wayland portal's dialog). */
+  granted?: string;
 }
 
 export interface DesktopOps {

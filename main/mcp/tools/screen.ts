@@ -32,7 +32,9 @@ export const screenDisplays = defineTool({
   output: z.object({
     desktop: z.object({ width: z.number().int(), height: z.number().int() }),
     displays: z.array(display),
-    backend: z.object({ name: z.string(), limits: z.array(z.string()) }).describe('The desktop backend serving the session, and what it cannot do'),
+    backend: z
+      .object({ name: z.string(), limits: z.array(z.string()), granted: z.string().optional() })
+      .describe('The desktop backend serving the session, what it cannot do, and what the desktop itself granted'),
   }),
   annotations: READ_ONLY,
   grant: GRANT.screen,

@@ -15,7 +15,7 @@ const output = z.object({
   serverVersion: z.string(),
   capabilities: capabilitySchema,
   desktop: z
-    .object({ backend: z.string(), limits: z.array(z.string()) })
+    .object({ backend: z.string(), limits: z.array(z.string()), granted: z.string().optional().describe("What the desktop's own dialog granted") })
     .optional()
     .describe('With display access: the desktop backend serving the session, and what it cannot do'),
 });
@@ -33,7 +33,7 @@ export const systemInfo = defineTool({
     const info = await adapter.system.systemInfo();
     const capabilities = capabilitySummary(config, enabledTools, policy.sandbox.describe());
     const backend = config.desktop.hostDisplayAccess ? await adapter.desktop.backendInfo() : undefined;
-    const desktop = backend ? { backend: backend.name, limits: backend.limits } : undefined;
+    const desktop = backend ? { backend: backend.name, limits: backend.limits, ...(backend.granted ? { granted: backend.granted } : {}) } : undefined;
     const structured = { ...info, serverVersion: VERSION, capabilities, ...(desktop ? { desktop } : {}) };
     const roots = capabilities.filesystem.roots.map((r) => (r.readOnly ? `${r.path} (read-only)` : r.path));
     const text = [
@@ -42,7 +42,7 @@ export const systemInfo = defineTool({
       `Commands: ${capabilities.shell.enabled ? capabilities.shell.allowedCommands.join(', ') || 'none' : 'none (shell off)'}.`,
       ...(capabilities.shell.enabled ? capabilities.shell.sandbox.notes : []),
       `Tools: ${capabilities.tools.join(', ')}.`,
-      ...(desktop ? [`Desktop: ${desktop.backend}${desktop.limits.length ? `; cannot: ${desktop.limits.join('; ')}` : ''}.`] : []),
+      ...(desktop ? [`Desktop: ${desktop.backend}${desktop.granted ? `; granted: ${desktop.granted}` : ''}${desktop.limits.length ? `; cannot: ${desktop.limits.join('; ')}` : ''}.`] : []),
     ].join('\n');
     return { structured, text };
   },

@@ -2,12 +2,15 @@
 import { describe, expect, test } from 'vitest';
 import { chooseBackend, sessionProblem } from '../../../adapter/desktop/load-desktop-backend.js';
 import { nutChoice } from '../../../adapter/desktop/nut/nut-choice.js';
+import { portalChoice } from '../../../adapter/desktop/portal/portal-choice.js';
+import { wlrootsChoice } from '../../../adapter/desktop/wlroots/wlroots-choice.js';
 import { x11Choice } from '../../../adapter/desktop/x11/x11-choice.js';
 
 describe('sessionProblem', () => {
   test.each([
     ['linux', {}, /^no graphical display: set DISPLAY/],
-    ['linux', { WAYLAND_DISPLAY: 'wayland-0' }, /only a Wayland display is set.*XWayland/],
+    ['linux', { WAYLAND_DISPLAY: 'wayland-0' }, /only a Wayland display is set \(WAYLAND_DISPLAY\), without the session bus/],
+    ['linux', { WAYLAND_DISPLAY: 'wayland-0', DBUS_SESSION_BUS_ADDRESS: 'unix:path=/run/user/1000/bus' }, undefined],
     ['freebsd', {}, /no graphical display/],
     ['linux', { DISPLAY: ':0' }, undefined],
     ['darwin', {}, undefined],
@@ -23,6 +26,11 @@ describe('chooseBackend', () => {
   test.each([
     ['linux', { DISPLAY: ':0' }, x11Choice],
     ['linux', { DISPLAY: ':0', WAYLAND_DISPLAY: 'wayland-0' }, x11Choice],
+    // a Wayland desktop with its session bus: the portal, before XWayland's X11
+    ['linux', { DISPLAY: ':0', WAYLAND_DISPLAY: 'wayland-0', DBUS_SESSION_BUS_ADDRESS: 'unix:path=/run/user/1000/bus' }, portalChoice],
+    ['linux', { WAYLAND_DISPLAY: 'wayland-1', XDG_CURRENT_DESKTOP: 'sway', DBUS_SESSION_BUS_ADDRESS: 'unix:path=/b' }, wlrootsChoice],
+    ['linux', { WAYLAND_DISPLAY: 'wayland-1', SWAYSOCK: '/run/user/1000/sway-ipc.sock' }, wlrootsChoice],
+    ['linux', { DISPLAY: ':0', WAYLAND_DISPLAY: 'wayland-1', XDG_CURRENT_DESKTOP: 'Hyprland' }, wlrootsChoice],
     ['freebsd', { DISPLAY: 'localhost:10.0' }, x11Choice],
     ['darwin', { DISPLAY: ':0' }, nutChoice],
     ['win32', {}, nutChoice],
@@ -30,6 +38,12 @@ describe('chooseBackend', () => {
     ['linux', {}, undefined],
   ] as const)('%s %j', (platform, env, expected) => {
     expect(chooseBackend(platform, env)).toBe(expected);
+  });
+
+  test('each backend names itself and what it cannot do; the portal says what the owner granted', () => {
+    expect(x11Choice.info({ DISPLAY: ':0', WAYLAND_DISPLAY: 'wayland-0' }).limits.join(' ')).toMatch(/XWayland.*native Wayland windows/);
+    expect(wlrootsChoice.info({}).name).toBe('wayland-wlroots');
+    expect(portalChoice.info({ HOME: '/nonexistent' })).toMatchObject({ name: 'wayland-portal', granted: expect.stringMatching(/^not yet: the first screen or input call/) });
   });
 
   test('only the X11 backend offers a pointer in the server process', () => {

@@ -1,0 +1,31 @@
+/**
+ * When the portal backend serves: a Linux Wayland session (WAYLAND_DISPLAY) whose compositor is
+ * not a wlroots one (GNOME, KDE...), with a session bus for xdg-desktop-portal. It comes before
+ * X11: on those desktops XWayland reaches only X11 windows. Nothing is asked of the owner
+ * until the first screen or input call, when the portal shows its own consent dialog.
+ */
+import fs from 'node:fs';
+import type { BackendChoice } from '../desktop-backend.js';
+import { isWlrootsSession } from '../wlroots/wlroots-choice.js';
+import { restoreTokenFile } from './portal-session.js';
+
+export const portalChoice: BackendChoice = {
+  serves: (platform, env) => platform === 'linux' && !!env.WAYLAND_DISPLAY && !!env.DBUS_SESSION_BUS_ADDRESS && !isWlrootsSession(platform, env),
+  info(env) {
+    const token = restoreTokenFile(env);
+    const since = token && fs.existsSync(token) ? fs.statSync(token).mtime.toISOString().slice(0, 10) : undefined;
+    return {
+      name: 'wayland-portal',
+      granted: since
+        ? `the owner allowed remote control in the desktop's portal dialog (remembered since ${since}; revoke it in the desktop's privacy settings)`
+        : "not yet: the first screen or input call shows the desktop's portal dialog, where the owner allows remote control once",
+      limits: [
+        'window tools are not available through the portal',
+        'the clipboard cannot be read or written yet; typing needs no clipboard',
+        "the pointer's position is where this server last put it: Wayland tells no program where the pointer is",
+        'every capture goes through the Screenshot portal (slower than X11)',
+      ],
+    };
+  },
+  load: async (_platform, env) => (await import('./portal-backend.js')).loadPortalBackend(env),
+};
