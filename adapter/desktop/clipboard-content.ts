@@ -14,7 +14,10 @@ export function clipboardText(text: string, maxBytes: number, formats: string[])
   const bytes = Buffer.byteLength(text, 'utf8');
   if (bytes <= maxBytes) return { kind: 'text', text, bytes, truncated: false, formats };
   // decoding a cut buffer drops a split last character as U+FFFD: cut that too
-  const cut = Buffer.from(text, 'utf8').subarray(0, maxBytes).toString('utf8').replace(/\uFFFD$/, '');
+  const cut = Buffer.from(text, 'utf8')
+    .subarray(0, maxBytes)
+    .toString('utf8')
+    .replace(/\uFFFD$/, '');
   return { kind: 'text', text: cut, bytes, truncated: true, formats };
 }
 

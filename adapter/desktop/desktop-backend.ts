@@ -14,7 +14,15 @@
  * windows in the worker, the pointer in the server process) and wlroots/ (a Wayland compositor's
  * own protocols), chosen by load-desktop-backend.ts.
  */
-import type { ClipboardContent, ClipboardReadOptions, ClipboardWrite, DesktopBackendInfo, DisplayInfo, WindowAction, WindowPlacement } from '../contract/desktop.js';
+import type {
+  ClipboardContent,
+  ClipboardReadOptions,
+  ClipboardWrite,
+  DesktopBackendInfo,
+  DisplayInfo,
+  WindowAction,
+  WindowPlacement,
+} from '../contract/desktop.js';
 import type { ScreenPoint, ScreenRect, ScreenSize } from '../contract/geometry.js';
 import type { PointerStep } from './pointer-actions.js';
 

@@ -258,7 +258,11 @@ export class DesktopSession implements WorkerOps {
 
   private windowBackend(operation: string): WindowBackend {
     if (this.backend.windows) return this.backend.windows;
-    throw adapterError('PRECONDITION_FAILED', operation, 'this desktop backend cannot list or arrange windows (system.info says which backend serves the session)');
+    throw adapterError(
+      'PRECONDITION_FAILED',
+      operation,
+      'this desktop backend cannot list or arrange windows (system.info says which backend serves the session)',
+    );
   }
 
   /** Each window with the display holding its centre. */

@@ -41,7 +41,8 @@ export async function desktopBatchScenario({ ours: oursModule, timing, wanted, p
         progress(ID(transport));
         const batch = { steps: POINTS.map((p) => ({ action: 'move', ...p })) };
         const first = await session.call('computer.batch', batch);
-        if (first.structuredContent?.completed !== STEPS) throw new Error(`computer.batch did not run its ${STEPS} steps: ${JSON.stringify(first.structuredContent).slice(0, 300)}`);
+        if (first.structuredContent?.completed !== STEPS)
+          throw new Error(`computer.batch did not run its ${STEPS} steps: ${JSON.stringify(first.structuredContent).slice(0, 300)}`);
         const figures = await interleave({
           ours: runner(session, () => session.call('computer.batch', batch)),
           baseline: runner(session, async () => {
@@ -88,7 +89,12 @@ function runner(session, unit) {
 
 async function stdioSession(oursModule, configPath, env) {
   const spawnOurs = oursModule.stdioCommand(configPath);
-  const session = await startStdioClient('ours (stdio)', 'env', [...Object.entries(env).map(([k, v]) => `${k}=${v}`), spawnOurs.command, ...spawnOurs.args], REPO);
+  const session = await startStdioClient(
+    'ours (stdio)',
+    'env',
+    [...Object.entries(env).map(([k, v]) => `${k}=${v}`), spawnOurs.command, ...spawnOurs.args],
+    REPO,
+  );
   return { ...session, cpuMs: () => (session.pid ? treeCpuMs(session.pid) : null) };
 }
 

@@ -62,7 +62,10 @@ describe.skipIf(skipDesktop(missing, 'the sandbox Wayland tests'))('the Wayland 
     fs.chmodSync(socket, 0o777);
     busDir = makeTempDir('chatgpt-mcp-portal-bus-');
     bus = path.join(busDir, 'bus');
-    const started = spawnSync('dbus-daemon', ['--session', '--fork', '--nopidfile', '--print-pid=1', `--address=unix:path=${bus}`], { encoding: 'utf8', timeout: 10_000 });
+    const started = spawnSync('dbus-daemon', ['--session', '--fork', '--nopidfile', '--print-pid=1', `--address=unix:path=${bus}`], {
+      encoding: 'utf8',
+      timeout: 10_000,
+    });
     busPid = Number(started.stdout.trim());
     if (!busPid) throw new Error(`dbus-daemon did not start: ${started.stderr}`);
     root = makeTempDir('chatgpt-mcp-sandbox-wayland-');
@@ -83,7 +86,13 @@ describe.skipIf(skipDesktop(missing, 'the sandbox Wayland tests'))('the Wayland 
 
   async function exec(input: ConfigInput, command: string, args: string[]) {
     // The server runs inside this Wayland session: its environment names the compositor and the bus.
-    const env = { PATH, HOME: root, XDG_RUNTIME_DIR: sway.env.XDG_RUNTIME_DIR!, WAYLAND_DISPLAY: sway.env.WAYLAND_DISPLAY!, DBUS_SESSION_BUS_ADDRESS: `unix:path=${bus}` };
+    const env = {
+      PATH,
+      HOME: root,
+      XDG_RUNTIME_DIR: sway.env.XDG_RUNTIME_DIR!,
+      WAYLAND_DISPLAY: sway.env.WAYLAND_DISPLAY!,
+      DBUS_SESSION_BUS_ADDRESS: `unix:path=${bus}`,
+    };
     const server = await startTestServer(
       { filesystem: { write: true, roots: [root] }, ...input, shell: { enabled: true, allowedCommands: ['*'] } },
       { adapter: createLocalAdapter({ env }) },

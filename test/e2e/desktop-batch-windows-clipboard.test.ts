@@ -64,7 +64,12 @@ describe.skipIf(skipDesktop(missing || undefined, 'batch, window and clipboard t
   const call = async (name: string, args: Record<string, unknown> = {}, via = client) => {
     const result = await via.callTool({ name, arguments: args });
     const text = ((result.content ?? []) as Array<{ type: string; text?: string }>).find((c) => c.type === 'text')?.text ?? '';
-    return { isError: result.isError === true, text, structured: result.structuredContent as Record<string, unknown>, content: result.content as Array<{ type: string; data?: string }> };
+    return {
+      isError: result.isError === true,
+      text,
+      structured: result.structuredContent as Record<string, unknown>,
+      content: result.content as Array<{ type: string; data?: string }>,
+    };
   };
   const ok = async (name: string, args: Record<string, unknown> = {}, via = client) => {
     const result = await call(name, args, via);
@@ -75,7 +80,12 @@ describe.skipIf(skipDesktop(missing || undefined, 'batch, window and clipboard t
   const windows = async (via = client) => (await ok('window.list', {}, via)).structured.windows as Window[];
   // xclip -i stays behind to serve what it copied: its output must not be a pipe spawnSync waits on
   const xclip = (args: string[], input?: Buffer) =>
-    spawnSync('xclip', ['-selection', 'clipboard', ...args], { env, input, timeout: 10_000, stdio: [input ? 'pipe' : 'ignore', args.includes('-o') ? 'pipe' : 'ignore', 'ignore'] });
+    spawnSync('xclip', ['-selection', 'clipboard', ...args], {
+      env,
+      input,
+      timeout: 10_000,
+      stdio: [input ? 'pipe' : 'ignore', args.includes('-o') ? 'pipe' : 'ignore', 'ignore'],
+    });
 
   beforeAll(async () => {
     if (missing) throw new Error(`REQUIRE_DESKTOP_TESTS=1 but ${missing}`);
@@ -134,7 +144,12 @@ describe.skipIf(skipDesktop(missing || undefined, 'batch, window and clipboard t
       ...Array.from({ length: 13 }, () => ({ action: 'click', x: button.x, y: button.y })),
     ];
     const result = await ok('computer.batch', { steps });
-    const batch = result.structured as { steps: Array<{ step: number; ok: boolean; error?: { code: string } }>; completed: number; failedAt: number; notRun: number };
+    const batch = result.structured as {
+      steps: Array<{ step: number; ok: boolean; error?: { code: string } }>;
+      completed: number;
+      failedAt: number;
+      notRun: number;
+    };
     expect(batch.steps).toHaveLength(7);
     expect(batch.steps.slice(0, 6).every((s) => s.ok)).toBe(true);
     expect(batch.steps[6]).toMatchObject({ step: 7, ok: false, error: { code: 'INVALID_INPUT' } });
@@ -146,7 +161,12 @@ describe.skipIf(skipDesktop(missing || undefined, 'batch, window and clipboard t
   });
 
   test('computer.batch refuses a step argument its tool does not take, and a capture without the screen grant', async () => {
-    const stray = await ok('computer.batch', { steps: [{ action: 'wait', ms: 1 }, { action: 'click', text: 'x' }] });
+    const stray = await ok('computer.batch', {
+      steps: [
+        { action: 'wait', ms: 1 },
+        { action: 'click', text: 'x' },
+      ],
+    });
     expect(stray.structured).toMatchObject({ failedAt: 2, completed: 1 });
     expect(stray.text).toMatch(/click \(input\.click\) takes no text/);
     const noScreen = await startDesktopServer(desktop, { desktop: { hostDisplayAccess: true, input: true } });
@@ -221,7 +241,9 @@ describe.skipIf(skipDesktop(missing || undefined, 'batch, window and clipboard t
     await ok('clipboard.write', { text });
     expect(xclip(['-o']).stdout.toString('utf8')).toBe(text);
 
-    const png = await sharp({ create: { width: 8, height: 6, channels: 3, background: { r: 200, g: 10, b: 30 } } }).png().toBuffer();
+    const png = await sharp({ create: { width: 8, height: 6, channels: 3, background: { r: 200, g: 10, b: 30 } } })
+      .png()
+      .toBuffer();
     await ok('clipboard.write', { imagePng: png.toString('base64') });
     expect(Buffer.compare(xclip(['-t', 'image/png', '-o']).stdout, png)).toBe(0);
     const ownImage = await ok('clipboard.read', { prefer: 'image' });

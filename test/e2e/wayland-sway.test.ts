@@ -83,7 +83,12 @@ describe.skipIf(skipDesktop(missing, 'Wayland (sway) tests'))('screen and input 
     const before = logged().length;
     await call('input_click', { x: 100, y: 300 });
     await call('input_click', { x: 700, y: 300, button: 'right' });
-    const reports = async () => [...logged().subarray(before).toString('latin1').matchAll(/\x1b\[<(\d+);(\d+);(\d+)([Mm])/g)];
+    const reports = async () => [
+      ...logged()
+        .subarray(before)
+        .toString('latin1')
+        .matchAll(/\x1b\[<(\d+);(\d+);(\d+)([Mm])/g),
+    ];
     await expect.poll(async () => (await reports()).length, { timeout: 5000 }).toBe(4);
     const [press, release, right] = (await reports()).map((m) => ({ button: Number(m[1]), col: Number(m[2]), row: Number(m[3]), kind: m[4] }));
     expect(press).toMatchObject({ button: 0, kind: 'M' });

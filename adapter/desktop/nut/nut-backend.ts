@@ -172,7 +172,8 @@ function nutClipboard(nut: Nut): ClipboardBackend {
       return clipboardText(text, options.maxBytes, ['text/plain']);
     },
     async write(content, operation) {
-      if (!('text' in content)) throw adapterError('PRECONDITION_FAILED', operation, 'this desktop backend (nut-js) puts only text on the clipboard, not images');
+      if (!('text' in content))
+        throw adapterError('PRECONDITION_FAILED', operation, 'this desktop backend (nut-js) puts only text on the clipboard, not images');
       await nut.clipboard.setContent(content.text);
     },
   };

@@ -94,7 +94,15 @@ export async function loadPortalBackend(env: NodeJS.ProcessEnv): Promise<Desktop
       scaleFactor: async () => 1,
       grab: (area) => screenshot(bus, area),
       displays: async () =>
-        (await started('screen.displays')).streams.map((s, i) => ({ name: `monitor-${i}`, x: s.x, y: s.y, width: s.width, height: s.height, scaleFactor: 1, primary: i === 0 })),
+        (await started('screen.displays')).streams.map((s, i) => ({
+          name: `monitor-${i}`,
+          x: s.x,
+          y: s.y,
+          width: s.width,
+          height: s.height,
+          scaleFactor: 1,
+          primary: i === 0,
+        })),
     },
     pointer,
     keyboard: {

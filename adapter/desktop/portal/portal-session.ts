@@ -8,7 +8,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { ScreenRect } from '../../contract/geometry.js';
-import { PortalBus } from './portal-bus.js';
+import type { PortalBus } from './portal-bus.js';
 
 const REMOTE_DESKTOP = 'org.freedesktop.portal.RemoteDesktop';
 const SCREEN_CAST = 'org.freedesktop.portal.ScreenCast';
@@ -40,7 +40,14 @@ export class PortalSession {
   static async start(bus: PortalBus, env: NodeJS.ProcessEnv): Promise<PortalSession> {
     const tokenFile = restoreTokenFile(env);
     const stored = readToken(tokenFile);
-    const created = await bus.request(REMOTE_DESKTOP, 'CreateSession', 'a{sv}', (o) => [o], { session_handle_token: `chatgpt_mcp_${process.pid}` }, STEP_TIMEOUT_MS);
+    const created = await bus.request(
+      REMOTE_DESKTOP,
+      'CreateSession',
+      'a{sv}',
+      (o) => [o],
+      { session_handle_token: `chatgpt_mcp_${process.pid}` },
+      STEP_TIMEOUT_MS,
+    );
     const handle = String(created.session_handle ?? '');
     if (!handle) throw new Error('the portal created no session');
     const devices = { types: KEYBOARD_AND_POINTER, persist_mode: PERSIST_UNTIL_REVOKED, restore_token: stored };
@@ -61,7 +68,11 @@ export class PortalSession {
 
   /** A RemoteDesktop Notify* call on this session (options empty). */
   notify(member: string, signature: string, args: unknown[]): Promise<unknown[]> {
-    return this.bus.call('org.freedesktop.portal.Desktop', '/org/freedesktop/portal/desktop', REMOTE_DESKTOP, member, `oa{sv}${signature}`, [this.handle, {}, ...args]);
+    return this.bus.call('org.freedesktop.portal.Desktop', '/org/freedesktop/portal/desktop', REMOTE_DESKTOP, member, `oa{sv}${signature}`, [
+      this.handle,
+      {},
+      ...args,
+    ]);
   }
 
   close(): void {

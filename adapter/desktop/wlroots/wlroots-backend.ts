@@ -10,7 +10,7 @@ import { grimGrab } from './grim-capture.js';
 import { WaylandConnection } from './wayland-connection.js';
 import { wlrootsKeyboard, wlrootsPointer } from './wlroots-input.js';
 import { WlrootsOutputs } from './wlroots-outputs.js';
-import { waylandSocket } from './wlroots-choice.js';
+import { waylandSocket } from './wayland-socket.js';
 
 export async function loadWlrootsBackend(env: NodeJS.ProcessEnv): Promise<DesktopBackend> {
   const socket = waylandSocket(env);

@@ -9,16 +9,9 @@
 import { untrustedSocket } from '../x11/x11-address.js';
 import type { BackendChoice } from '../desktop-backend.js';
 import { findGrim } from './grim-capture.js';
+import { waylandSocket } from './wayland-socket.js';
 
 const WLROOTS_DESKTOPS = /\b(sway|hyprland|river|wayfire|labwc|niri|dwl|wlroots)\b/i;
-
-/** The compositor's socket: WAYLAND_DISPLAY as a path, or a name in XDG_RUNTIME_DIR. */
-export function waylandSocket(env: NodeJS.ProcessEnv): string | undefined {
-  const display = env.WAYLAND_DISPLAY;
-  if (!display) return undefined;
-  if (display.startsWith('/')) return display;
-  return env.XDG_RUNTIME_DIR ? `${env.XDG_RUNTIME_DIR}/${display}` : undefined;
-}
 
 export function isWlrootsSession(platform: NodeJS.Platform, env: NodeJS.ProcessEnv): boolean {
   if (platform !== 'linux' || !env.WAYLAND_DISPLAY) return false;

@@ -157,7 +157,7 @@ export function wlrootsKeyboard(connection: WaylandConnection, seat: number | un
     },
     async typeText(text) {
       const chars = [...text];
-      for (let start = 0; start < chars.length; ) {
+      for (let start = 0; start < chars.length;) {
         // the characters of the next stretch that no key names, as many as fit in one keymap
         const chunk = new Set<string>();
         let end = start;

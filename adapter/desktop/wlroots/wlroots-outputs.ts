@@ -30,8 +30,10 @@ export class WlrootsOutputs {
       const output: Output = { x: 0, y: 0, width: 0, height: 0, scale: 1, name: `output-${global.name}` };
       result.outputs.push(output);
       connection.listen(id, (opcode, body) => {
-        if (opcode === 0 && manager === undefined) [output.x, output.y] = [body.readInt32LE(0), body.readInt32LE(4)]; // geometry
-        else if (opcode === 1 && (body.readUInt32LE(0) & 1) && manager === undefined) [output.width, output.height] = [body.readInt32LE(4), body.readInt32LE(8)]; // current mode
+        if (opcode === 0 && manager === undefined)
+          [output.x, output.y] = [body.readInt32LE(0), body.readInt32LE(4)]; // geometry
+        else if (opcode === 1 && body.readUInt32LE(0) & 1 && manager === undefined)
+          [output.width, output.height] = [body.readInt32LE(4), body.readInt32LE(8)]; // current mode
         else if (opcode === 3) output.scale = body.readInt32LE(0);
         else if (opcode === 4) output.name = readString(body, 0).value;
       });

@@ -80,7 +80,8 @@ function x11Windows(env: NodeJS.ProcessEnv): WindowBackend {
   };
   return {
     list: async (operation) => x11Call(operation, 'the windows could not be listed', async () => (await windows(operation)).list(operation)),
-    act: async (id, action, operation) => x11Call(operation, `the window could not ${action}`, async () => (await windows(operation)).act(id, action, operation)),
+    act: async (id, action, operation) =>
+      x11Call(operation, `the window could not ${action}`, async () => (await windows(operation)).act(id, action, operation)),
     moveResize: async (id, placement, operation) =>
       x11Call(operation, 'the window could not be moved', async () => (await windows(operation)).moveResize(id, placement, operation)),
   };

@@ -32,7 +32,7 @@ const ATOM_ATOM = 4;
 const ATOM_STRING = 31;
 const NONE = 0;
 const NAMES = ['CLIPBOARD', 'TARGETS', 'UTF8_STRING', 'TEXT', 'text/plain;charset=utf-8', 'image/png', 'INCR', 'CHATGPT_MCP_SELECTION'] as const;
-export type Atoms = Record<(typeof NAMES)[number], number>;
+type Atoms = Record<(typeof NAMES)[number], number>;
 
 interface Offer {
   utf8?: Buffer;
@@ -148,7 +148,9 @@ export class X11Clipboard {
       );
     }
     this.offer =
-      'text' in content ? { utf8: bytes, latin1: /^[\u0000-\u00ff]*$/.test(content.text) ? Buffer.from(content.text, 'latin1') : undefined } : { png: bytes, latin1: undefined };
+      'text' in content
+        ? { utf8: bytes, latin1: /^[\u0000-\u00ff]*$/.test(content.text) ? Buffer.from(content.text, 'latin1') : undefined }
+        : { png: bytes, latin1: undefined };
     this.claimed = this.connection.nextSequence;
     const owner = await this.connection.exchange(
       [setSelectionOwner(this.window, this.atoms.CLIPBOARD), getSelectionOwner(this.atoms.CLIPBOARD)],

@@ -5,7 +5,6 @@
  * reply at most: content an owner hands over incrementally (INCR, for transfers larger than one
  * request) is refused as too large, which bounds what a read costs.
  */
-import type { Atoms } from './x11-clipboard.js';
 import { wordRequest, type X11Connection, X11Error } from './x11-connection.js';
 
 const OPCODE_GET_PROPERTY = 20;
@@ -16,6 +15,9 @@ const EVENT_SELECTION_NOTIFY = 31;
 const ATOM_STRING = 31;
 /** The connection refuses packets over 1 MiB: a property reply stays under it. */
 const MAX_PROPERTY_BYTES = 1024 * 1024 - 64;
+
+/** The atoms a read names (the clipboard owner's connection interned them). */
+export type Atoms = Record<'CLIPBOARD' | 'TARGETS' | 'UTF8_STRING' | 'image/png' | 'INCR' | 'CHATGPT_MCP_SELECTION', number>;
 
 export interface SelectionRead {
   /** The target names the owner offered. */

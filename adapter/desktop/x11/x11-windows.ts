@@ -68,7 +68,11 @@ export class X11Windows implements WindowBackend {
     const root = this.connection.screen.root;
     const clients = await this.property(root, this.atoms._NET_CLIENT_LIST, 4 * MAX_WINDOWS);
     if (!clients) {
-      throw adapterError('PRECONDITION_FAILED', operation, 'no EWMH window manager runs on this display (the root has no _NET_CLIENT_LIST); window tools need one');
+      throw adapterError(
+        'PRECONDITION_FAILED',
+        operation,
+        'no EWMH window manager runs on this display (the root has no _NET_CLIENT_LIST); window tools need one',
+      );
     }
     const active = (await this.property(root, this.atoms._NET_ACTIVE_WINDOW, 4))?.data.readUInt32LE(0) ?? 0;
     const ids = words(clients.data);
@@ -79,7 +83,8 @@ export class X11Windows implements WindowBackend {
   async act(id: string, action: WindowAction, operation: string): Promise<void> {
     const window = await this.known(id, operation);
     const { atoms } = this;
-    const state = (add: 0 | 1) => this.message(window, atoms._NET_WM_STATE, [add, atoms._NET_WM_STATE_MAXIMIZED_VERT, atoms._NET_WM_STATE_MAXIMIZED_HORZ, SOURCE_PAGER]);
+    const state = (add: 0 | 1) =>
+      this.message(window, atoms._NET_WM_STATE, [add, atoms._NET_WM_STATE_MAXIMIZED_VERT, atoms._NET_WM_STATE_MAXIMIZED_HORZ, SOURCE_PAGER]);
     if (action === 'focus') await this.message(window, atoms._NET_ACTIVE_WINDOW, [SOURCE_PAGER, 0, 0]);
     else if (action === 'minimize') await this.message(window, atoms.WM_CHANGE_STATE, [ICONIC_STATE]);
     else if (action === 'maximize') await state(1);
@@ -106,7 +111,11 @@ export class X11Windows implements WindowBackend {
     });
     await this.message(window, this.atoms._NET_MOVERESIZE_WINDOW, [flags, ...fields.map((f) => placement[f] ?? 0)]);
     // borders and size increments (a terminal's character cells) leave a window near, not at, what was asked
-    await this.settle(id, operation, (w) => !!w?.bounds && fields.every((f) => placement[f] === undefined || Math.abs(w.bounds![f] - placement[f]!) <= NEAR_PX));
+    await this.settle(
+      id,
+      operation,
+      (w) => !!w?.bounds && fields.every((f) => placement[f] === undefined || Math.abs(w.bounds![f] - placement[f]!) <= NEAR_PX),
+    );
   }
 
   close(): void {
@@ -116,7 +125,8 @@ export class X11Windows implements WindowBackend {
   /** The window with this id among the manager's clients: nothing else may be sent messages. */
   private async known(id: string, operation: string): Promise<number> {
     const windows = await this.list(operation);
-    if (!windows.some((w) => w.id === id)) throw adapterError('NOT_FOUND', operation, `no window ${id} (it closed, or never was): window.list names the windows`);
+    if (!windows.some((w) => w.id === id))
+      throw adapterError('NOT_FOUND', operation, `no window ${id} (it closed, or never was): window.list names the windows`);
     return Number.parseInt(id, 16);
   }
 

@@ -35,7 +35,8 @@ export const clipboardWrite = defineTool({
   // never the content: it can be a password
   target: (args) => ({ kind: args.text !== undefined ? 'text' : 'image' }),
   async run(args, { adapter }) {
-    if ((args.text === undefined) === (args.imagePng === undefined)) throw adapterError('INVALID_INPUT', 'clipboard.write', 'give exactly one of text and imagePng');
+    if ((args.text === undefined) === (args.imagePng === undefined))
+      throw adapterError('INVALID_INPUT', 'clipboard.write', 'give exactly one of text and imagePng');
     if (args.text !== undefined && Buffer.byteLength(args.text, 'utf8') > MAX_CLIPBOARD_TEXT_BYTES) {
       throw adapterError('INVALID_INPUT', 'clipboard.write', `the text is more than ${MAX_CLIPBOARD_TEXT_BYTES} bytes of UTF-8`);
     }
@@ -48,7 +49,8 @@ export const clipboardWrite = defineTool({
 function pngFrom(base64: string): Buffer {
   const data = Buffer.from(base64, 'base64');
   if (!data.subarray(0, 8).equals(PNG_SIGNATURE)) throw adapterError('INVALID_INPUT', 'clipboard.write', 'imagePng is not a base64 PNG image');
-  if (data.length > MAX_CLIPBOARD_IMAGE_BYTES) throw adapterError('INVALID_INPUT', 'clipboard.write', `the image is more than ${MAX_CLIPBOARD_IMAGE_BYTES} bytes`);
+  if (data.length > MAX_CLIPBOARD_IMAGE_BYTES)
+    throw adapterError('INVALID_INPUT', 'clipboard.write', `the image is more than ${MAX_CLIPBOARD_IMAGE_BYTES} bytes`);
   return data;
 }
 
@@ -85,7 +87,11 @@ export const clipboardRead = defineTool({
         content: [{ type: 'image', data: data.toString('base64'), mimeType }],
       };
     }
-    if (kind === 'empty') return { structured: { kind, bytes, truncated, formats }, text: `The clipboard holds no text or image${formats.length ? ` (it offers ${formats.join(', ')})` : ''}.` };
+    if (kind === 'empty')
+      return {
+        structured: { kind, bytes, truncated, formats },
+        text: `The clipboard holds no text or image${formats.length ? ` (it offers ${formats.join(', ')})` : ''}.`,
+      };
     const cut = truncated ? ` (cut to ${Buffer.byteLength(read.text ?? '', 'utf8')} of ${bytes} bytes: ask with a larger maxBytes for more)` : '';
     return { structured: { kind, text: read.text, bytes, truncated, formats }, text: `Clipboard text${cut}:\n${read.text ?? ''}` };
   },

@@ -143,9 +143,13 @@ async function runStep(s: z.output<typeof step>, deps: ToolDeps, signal: AbortSi
   const toolKeys = new Set(Object.keys(tool.input.shape).map((key) => RENAMED[key] ?? key));
   const given = Object.entries(s).filter(([key, value]) => key !== 'action' && value !== undefined);
   const stray = given.filter(([key]) => !toolKeys.has(key)).map(([key]) => key);
-  if (stray.length) return fail('INVALID_INPUT', `${s.action} (${tool.name}) takes no ${stray.join(', ')}; it takes ${[...toolKeys].join(', ') || 'no arguments'}`);
-  const parsed = tool.input.safeParse(Object.fromEntries(given.map(([key, value]) => [Object.entries(RENAMED).find(([, own]) => own === key)?.[0] ?? key, value])));
-  if (!parsed.success) return fail('INVALID_INPUT', `${tool.name}: ${parsed.error.issues.map((i) => `${i.path.join('.') || 'arguments'}: ${i.message}`).join('; ')}`);
+  if (stray.length)
+    return fail('INVALID_INPUT', `${s.action} (${tool.name}) takes no ${stray.join(', ')}; it takes ${[...toolKeys].join(', ') || 'no arguments'}`);
+  const parsed = tool.input.safeParse(
+    Object.fromEntries(given.map(([key, value]) => [Object.entries(RENAMED).find(([, own]) => own === key)?.[0] ?? key, value])),
+  );
+  if (!parsed.success)
+    return fail('INVALID_INPUT', `${tool.name}: ${parsed.error.issues.map((i) => `${i.path.join('.') || 'arguments'}: ${i.message}`).join('; ')}`);
   try {
     const outcome = await tool.run(parsed.data, deps, signal);
     return { ok: true, text: outcome.text, result: outcome.structured as Record<string, unknown> };

@@ -42,7 +42,11 @@ export const systemInfo = defineTool({
       `Commands: ${capabilities.shell.enabled ? capabilities.shell.allowedCommands.join(', ') || 'none' : 'none (shell off)'}.`,
       ...(capabilities.shell.enabled ? capabilities.shell.sandbox.notes : []),
       `Tools: ${capabilities.tools.join(', ')}.`,
-      ...(desktop ? [`Desktop: ${desktop.backend}${desktop.granted ? `; granted: ${desktop.granted}` : ''}${desktop.limits.length ? `; cannot: ${desktop.limits.join('; ')}` : ''}.`] : []),
+      ...(desktop
+        ? [
+            `Desktop: ${desktop.backend}${desktop.granted ? `; granted: ${desktop.granted}` : ''}${desktop.limits.length ? `; cannot: ${desktop.limits.join('; ')}` : ''}.`,
+          ]
+        : []),
     ].join('\n');
     return { structured, text };
   },

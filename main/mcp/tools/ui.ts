@@ -125,7 +125,7 @@ export const uiInvoke = defineTool({
   title: 'Invoke a UI element',
   description:
     'Presses, toggles or activates an element from ui.snapshot / ui.find through the accessibility API (AT-SPI actions on Linux), so the ' +
-    "owner's pointer and focus stay where they are. action names one of the element's actions (\"press\", \"click\", \"toggle\", \"activate\"...); " +
+    'owner\'s pointer and focus stay where they are. action names one of the element\'s actions ("press", "click", "toggle", "activate"...); ' +
     'omitted, its default one. An element without such an action is refused, or clicked at its centre when allowClick is true (that moves the pointer).',
   input: z.object({
     element: z.string().min(1).max(32).describe('An element id from ui.snapshot / ui.find'),

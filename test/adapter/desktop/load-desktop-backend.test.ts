@@ -43,7 +43,10 @@ describe('chooseBackend', () => {
   test('each backend names itself and what it cannot do; the portal says what the owner granted', () => {
     expect(x11Choice.info({ DISPLAY: ':0', WAYLAND_DISPLAY: 'wayland-0' }).limits.join(' ')).toMatch(/XWayland.*native Wayland windows/);
     expect(wlrootsChoice.info({}).name).toBe('wayland-wlroots');
-    expect(portalChoice.info({ HOME: '/nonexistent' })).toMatchObject({ name: 'wayland-portal', granted: expect.stringMatching(/^not yet: the first screen or input call/) });
+    expect(portalChoice.info({ HOME: '/nonexistent' })).toMatchObject({
+      name: 'wayland-portal',
+      granted: expect.stringMatching(/^not yet: the first screen or input call/),
+    });
   });
 
   test('only the X11 backend offers a pointer in the server process', () => {
