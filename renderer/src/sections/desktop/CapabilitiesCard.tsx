@@ -1,4 +1,4 @@
-/** What the model may do with the display once access is on: see, use mouse and keyboard, open pages, run apps. */
+/** What the model may do with the display once access is on: see, use mouse and keyboard, arrange windows, read the clipboard, open pages, run apps. */
 import { Card } from '../../components/Card';
 import { fieldId } from '../../components/fields/field-id';
 import { ListEditor } from '../../components/fields/ListEditor';
@@ -25,6 +25,30 @@ export function CapabilitiesCard({ draft, edit, errors }: Pick<SectionProps, 'dr
         checked={desktop.input}
         disabled={gated}
         onChange={(on) => edit((d) => void (d.desktop.input = on))}
+      />
+      <Switch
+        id={fieldId('desktop.windows')}
+        label="Arrange windows"
+        description="List, focus, move, resize, minimize, maximize and close your windows."
+        checked={desktop.windows}
+        disabled={gated}
+        onChange={(on) => edit((d) => void (d.desktop.windows = on))}
+      />
+      <Switch
+        id={fieldId('desktop.windowTitles')}
+        label="See window titles"
+        description="Titles tell what you are reading and writing; without this, windows are listed by app only."
+        checked={desktop.windowTitles}
+        disabled={gated || !desktop.windows}
+        onChange={(on) => edit((d) => void (d.desktop.windowTitles = on))}
+      />
+      <Switch
+        id={fieldId('desktop.clipboardRead')}
+        label="Read the clipboard"
+        description="Copied passwords land there too. Writing to it comes with mouse and keyboard."
+        checked={desktop.clipboardRead}
+        disabled={gated}
+        onChange={(on) => edit((d) => void (d.desktop.clipboardRead = on))}
       />
       <Switch
         id={fieldId('desktop.browser')}
