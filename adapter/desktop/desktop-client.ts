@@ -47,6 +47,7 @@ import { DisplayLayout } from './display-layout.js';
 import { parseKeyCombo } from './keys.js';
 import { chooseBackend, sessionProblem } from './load-desktop-backend.js';
 import { PointerControl } from './pointer-control.js';
+import { WLROOTS_SESSION_VARIABLES } from './wlroots/wlroots-choice.js';
 import { scrollClicks } from './scroll-units.js';
 import { planTyping } from './typing-plan.js';
 import type { NativeSnapshot } from './ui/accessibility-provider.js';
@@ -57,7 +58,7 @@ import { isRefTarget, OPERATION_NAMES, type DesktopOp, type RefTarget, type Work
 import { forkWorker, type WorkerSpawner } from './worker-process.js';
 
 export interface DesktopClientOptions {
-  /** The worker's environment (its display); defaults to the short environment of this process's. */
+  /** The worker's environment (its display); defaults to the short environment of this process's, with what names a wlroots session. */
   env?: NodeJS.ProcessEnv;
   platform?: NodeJS.Platform;
   /** Defaults to a Node child process; the Electron app passes a utilityProcess spawner. */
@@ -94,6 +95,11 @@ const POINTER_RETRY_MS = 5000;
 const SNAPSHOT_TIMEOUT_MS = 60_000;
 export const MAX_WAIT_MS = 30_000;
 
+function desktopEnvironment(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const labels = WLROOTS_SESSION_VARIABLES.filter((name) => env[name]).map((name) => [name, env[name]]);
+  return { ...shortEnvironment(env), ...Object.fromEntries(labels) };
+}
+
 /** Buffers cross the worker's channel as Uint8Arrays. */
 const asBuffer = (raw: Uint8Array): Buffer => (Buffer.isBuffer(raw) ? raw : Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength));
 
@@ -115,7 +121,7 @@ export class DesktopClient implements DesktopOps {
   private closes = 0;
 
   constructor(options: DesktopClientOptions = {}) {
-    this.env = options.env ?? shortEnvironment(process.env);
+    this.env = options.env ?? desktopEnvironment(process.env);
     this.platform = options.platform ?? process.platform;
     this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     this.snapshots = options.snapshots ?? new SnapshotRegistry();

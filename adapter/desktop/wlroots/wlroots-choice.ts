@@ -11,6 +11,9 @@ import type { BackendChoice } from '../desktop-backend.js';
 import { findGrim } from './grim-capture.js';
 import { waylandSocket } from './wayland-socket.js';
 
+/** What tells a wlroots compositor's session apart (sway 1.7 sets no XDG_CURRENT_DESKTOP): the desktop's environment keeps them. */
+export const WLROOTS_SESSION_VARIABLES = ['SWAYSOCK', 'HYPRLAND_INSTANCE_SIGNATURE'] as const;
+
 const WLROOTS_DESKTOPS = /\b(sway|hyprland|river|wayfire|labwc|niri|dwl|wlroots)\b/i;
 
 export function isWlrootsSession(platform: NodeJS.Platform, env: NodeJS.ProcessEnv): boolean {
