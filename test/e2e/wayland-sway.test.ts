@@ -44,7 +44,8 @@ describe.skipIf(skipDesktop(missing, 'Wayland (sway) tests'))('screen and input 
     for (let i = 0; i < 100 && !(fs.existsSync(log) && logged().includes('READY')); i++) await new Promise((resolve) => setTimeout(resolve, 100));
     if (!fs.existsSync(log)) throw new Error('the foot window did not start its input recorder');
     const config = path.join(sway.home, 'config.json');
-    fs.writeFileSync(config, JSON.stringify({ desktop: { hostDisplayAccess: true, screen: true, input: true }, server: { logLevel: 'silent' } }));
+    const desktop = { hostDisplayAccess: true, screen: true, input: true, windows: true, windowTitles: true };
+    fs.writeFileSync(config, JSON.stringify({ desktop, server: { logLevel: 'silent' } }));
     fs.chownSync(config, sway.uid, sway.gid);
     const how = sway.as(process.execPath, [CLI, 'serve', '--stdio', '--config', config]);
     client = new Client({ name: 'sway-test', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
@@ -59,7 +60,7 @@ describe.skipIf(skipDesktop(missing, 'Wayland (sway) tests'))('screen and input 
 
   test('system.info and screen.displays name the wlroots backend and what it cannot do', async () => {
     const info = await call('system_info');
-    expect(info.structured.desktop).toMatchObject({ backend: 'wayland-wlroots', limits: expect.arrayContaining([expect.stringMatching(/window tools/)]) });
+    expect(info.structured.desktop).toMatchObject({ backend: 'wayland-wlroots', limits: expect.arrayContaining([expect.stringMatching(/sway's tiling/)]) });
     const displays = await call('screen_displays');
     expect(displays.structured).toMatchObject({
       desktop: { width: 1024, height: 768 },
@@ -120,5 +121,38 @@ describe.skipIf(skipDesktop(missing, 'Wayland (sway) tests'))('screen and input 
     });
     expect(batch.structured).toMatchObject({ completed: 3, failedAt: null });
     await expect.poll(() => logged().subarray(before).toString('utf8'), { timeout: 5000 }).toBe('okA');
+  });
+
+  // last: a second window changes the tiling the tests above rely on
+  test('window.* on sway through its IPC: list, focus, move (floating), resize, maximize (fullscreen), minimize (scratchpad), restore, close', async () => {
+    const other = sway.run('foot', ['-a', 'mcp-second', '-T', 'second window', 'sleep', '600']);
+    try {
+      type Win = {
+        id: string;
+        title: string | null;
+        app: string;
+        bounds: { x: number; y: number; width: number; height: number };
+        focused: boolean;
+        minimized: boolean;
+        maximized: boolean;
+      };
+      const windows = async () => (await call('window_list')).structured.windows as Win[];
+      await expect.poll(async () => (await windows()).map((w) => w.app).sort(), { timeout: 10_000 }).toEqual(['foot', 'mcp-second']);
+      const second = (await windows()).find((w) => w.app === 'mcp-second')!;
+      expect(second.title).toBe('second window');
+      const first = (await windows()).find((w) => w.app === 'foot')!;
+      expect((await call('window_focus', { id: first.id })).structured.window).toMatchObject({ focused: true });
+      const moved = (await call('window_move_resize', { id: second.id, x: 100, y: 80, width: 400, height: 300 })).structured.window as Win;
+      for (const [key, want] of Object.entries({ x: 100, y: 80, width: 400, height: 300 }))
+        expect(Math.abs(moved.bounds[key as 'x'] - want), key).toBeLessThanOrEqual(16);
+      expect((await call('window_maximize', { id: second.id })).structured.window).toMatchObject({ maximized: true });
+      expect((await call('window_restore', { id: second.id })).structured.window).toMatchObject({ maximized: false });
+      expect((await call('window_minimize', { id: second.id })).structured.window).toMatchObject({ minimized: true });
+      expect((await call('window_restore', { id: second.id })).structured.window).toMatchObject({ minimized: false });
+      expect((await call('window_close', { id: second.id })).structured.window).toBeNull();
+      await expect.poll(() => other.exitCode !== null || other.signalCode !== null, { timeout: 10_000 }).toBe(true);
+    } finally {
+      await stopProcess(other);
+    }
   });
 });

@@ -2,14 +2,15 @@
  * The desktop backend of a wlroots compositor: one Wayland connection of our own for the
  * outputs, a virtual pointer and a virtual keyboard (wlroots-input.ts), and grim for captures.
  * Typing needs no clipboard here: characters beyond ASCII are keys of our own keymap, so the
- * paste fallback types them instead. What it cannot do (windows, the clipboard) is what
- * wlroots-choice.ts tells system.info.
+ * paste fallback types them instead. Windows through sway's IPC where it is sway. What it
+ * cannot do is what wlroots-choice.ts tells system.info.
  */
 import type { DesktopBackend } from '../desktop-backend.js';
 import { grimGrab } from './grim-capture.js';
 import { WaylandConnection } from './wayland-connection.js';
 import { wlrootsKeyboard, wlrootsPointer } from './wlroots-input.js';
 import { WlrootsOutputs } from './wlroots-outputs.js';
+import { swayWindows } from './sway-windows.js';
 import { waylandSocket } from './wayland-socket.js';
 
 export async function loadWlrootsBackend(env: NodeJS.ProcessEnv): Promise<DesktopBackend> {
@@ -30,6 +31,8 @@ export async function loadWlrootsBackend(env: NodeJS.ProcessEnv): Promise<Deskto
     },
     pointer,
     keyboard,
+    // sway's IPC where it runs; other wlroots compositors have no window backend yet
+    ...(env.SWAYSOCK ? { windows: swayWindows(env.SWAYSOCK) } : {}),
     clipboard: {
       // no clipboard is involved: the keymap types any character
       async paste(text) {

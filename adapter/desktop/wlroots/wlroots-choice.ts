@@ -29,10 +29,12 @@ export const wlrootsChoice: BackendChoice = {
     const problem = untrustedSocket(socket);
     return problem ? `refusing WAYLAND_DISPLAY=${env.WAYLAND_DISPLAY}: ${problem}, so it may not be the compositor of this session` : undefined;
   },
-  info: () => ({
+  info: (env) => ({
     name: 'wayland-wlroots',
     limits: [
-      'window tools are not available on this compositor yet (no foreign-toplevel support)',
+      env.SWAYSOCK
+        ? "windows follow sway's tiling: minimize moves a window to the scratchpad, maximize is fullscreen, moving or resizing one makes it floating"
+        : 'window tools work on sway only (its IPC); this compositor has none yet',
       'the clipboard cannot be read or written yet (no data-control support); typing needs no clipboard',
       "the pointer's position is where this server last put it: Wayland tells no program where the pointer is",
       'ui.snapshot sees only applications on the AT-SPI bus',

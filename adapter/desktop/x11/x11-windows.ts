@@ -7,9 +7,9 @@
  * _NET_WM_STATE (maximize), _NET_MOVERESIZE_WINDOW and _NET_CLOSE_WINDOW. Without an EWMH window
  * manager there is no client list, and the calls say so.
  */
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { WindowAction, WindowPlacement } from '../../contract/desktop.js';
 import type { BackendWindow, WindowBackend } from '../desktop-backend.js';
+import { actionDone, knownWindow, placementDone, settle } from '../window-settle.js';
 import { adapterError } from '../../contract/errors.js';
 import { nameRequest, wordRequest, X11Connection } from './x11-connection.js';
 
@@ -25,10 +25,7 @@ const ATOM_STRING = 31;
 const ICONIC_STATE = 3;
 const SOURCE_PAGER = 2;
 const STATIC_GRAVITY = 10;
-/** How long an action may take to show in the window's properties before the call returns anyway. */
-const SETTLE_MS = 1500;
 const MAX_WINDOWS = 200;
-const NEAR_PX = 32;
 const NAMES = [
   '_NET_CLIENT_LIST',
   '_NET_ACTIVE_WINDOW',
@@ -64,7 +61,7 @@ export class X11Windows implements WindowBackend {
     return this.connection.closed;
   }
 
-  async list(operation: string): Promise<BackendWindow[]> {
+  readonly list = async (operation: string): Promise<BackendWindow[]> => {
     const root = this.connection.screen.root;
     const clients = await this.property(root, this.atoms._NET_CLIENT_LIST, 4 * MAX_WINDOWS);
     if (!clients) {
@@ -78,7 +75,7 @@ export class X11Windows implements WindowBackend {
     const ids = words(clients.data);
     const windows = await Promise.all(ids.map((id) => this.describe(id, id === active).catch(() => undefined)));
     return windows.filter((w): w is BackendWindow => w !== undefined);
-  }
+  };
 
   async act(id: string, action: WindowAction, operation: string): Promise<void> {
     const window = await this.known(id, operation);
@@ -93,13 +90,7 @@ export class X11Windows implements WindowBackend {
       await state(0);
       await this.message(window, atoms._NET_ACTIVE_WINDOW, [SOURCE_PAGER, 0, 0]); // maps a minimized window again
     }
-    await this.settle(id, operation, (w) => {
-      if (action === 'close') return w === undefined;
-      if (action === 'focus') return w?.focused === true;
-      if (action === 'minimize') return w?.minimized === true;
-      if (action === 'maximize') return w?.maximized === true;
-      return w !== undefined && !w.minimized && !w.maximized;
-    });
+    await settle(this.list, id, operation, (w) => actionDone(action, w));
   }
 
   async moveResize(id: string, placement: WindowPlacement, operation: string): Promise<void> {
@@ -110,12 +101,7 @@ export class X11Windows implements WindowBackend {
       if (placement[field] !== undefined) flags |= 1 << (8 + i);
     });
     await this.message(window, this.atoms._NET_MOVERESIZE_WINDOW, [flags, ...fields.map((f) => placement[f] ?? 0)]);
-    // borders and size increments (a terminal's character cells) leave a window near, not at, what was asked
-    await this.settle(
-      id,
-      operation,
-      (w) => !!w?.bounds && fields.every((f) => placement[f] === undefined || Math.abs(w.bounds![f] - placement[f]!) <= NEAR_PX),
-    );
+    await settle(this.list, id, operation, (w) => placementDone(placement, w));
   }
 
   close(): void {
@@ -124,17 +110,8 @@ export class X11Windows implements WindowBackend {
 
   /** The window with this id among the manager's clients: nothing else may be sent messages. */
   private async known(id: string, operation: string): Promise<number> {
-    const windows = await this.list(operation);
-    if (!windows.some((w) => w.id === id))
-      throw adapterError('NOT_FOUND', operation, `no window ${id} (it closed, or never was): window.list names the windows`);
+    await knownWindow(this.list, id, operation);
     return Number.parseInt(id, 16);
-  }
-
-  /** Polls until the window manager did it (it acts on its own time), or SETTLE_MS passed. */
-  private async settle(id: string, operation: string, done: (w: BackendWindow | undefined) => boolean): Promise<void> {
-    for (const end = Date.now() + SETTLE_MS; Date.now() < end; await sleep(40)) {
-      if (done((await this.list(operation)).find((w) => w.id === id))) return;
-    }
   }
 
   private async describe(window: number, focused: boolean): Promise<BackendWindow> {
