@@ -8,7 +8,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { ChildProcess } from 'node:child_process';
+import { spawnSync, type ChildProcess } from 'node:child_process';
 import sharp from 'sharp';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
@@ -44,7 +44,7 @@ describe.skipIf(skipDesktop(missing, 'Wayland (sway) tests'))('screen and input 
     for (let i = 0; i < 100 && !(fs.existsSync(log) && logged().includes('READY')); i++) await new Promise((resolve) => setTimeout(resolve, 100));
     if (!fs.existsSync(log)) throw new Error('the foot window did not start its input recorder');
     const config = path.join(sway.home, 'config.json');
-    const desktop = { hostDisplayAccess: true, screen: true, input: true, windows: true, windowTitles: true };
+    const desktop = { hostDisplayAccess: true, screen: true, input: true, windows: true, windowTitles: true, clipboardRead: true };
     fs.writeFileSync(config, JSON.stringify({ desktop, server: { logLevel: 'silent' } }));
     fs.chownSync(config, sway.uid, sway.gid);
     const how = sway.as(process.execPath, [CLI, 'serve', '--stdio', '--config', config]);
@@ -61,6 +61,7 @@ describe.skipIf(skipDesktop(missing, 'Wayland (sway) tests'))('screen and input 
   test('system.info and screen.displays name the wlroots backend and what it cannot do', async () => {
     const info = await call('system_info');
     expect(info.structured.desktop).toMatchObject({ backend: 'wayland-wlroots', limits: expect.arrayContaining([expect.stringMatching(/sway's tiling/)]) });
+    expect((info.structured.desktop as { limits: string[] }).limits.join(' ')).not.toMatch(/wl-clipboard/);
     const displays = await call('screen_displays');
     expect(displays.structured).toMatchObject({
       desktop: { width: 1024, height: 768 },
@@ -121,6 +122,38 @@ describe.skipIf(skipDesktop(missing, 'Wayland (sway) tests'))('screen and input 
     });
     expect(batch.structured).toMatchObject({ completed: 3, failedAt: null });
     await expect.poll(() => logged().subarray(before).toString('utf8'), { timeout: 5000 }).toBe('okA');
+  });
+
+  test('the clipboard round-trips text and PNG images with wl-copy and wl-paste, as the session user runs them', async () => {
+    // wl-copy stays behind to serve what it copied: no pipe of its may be waited on
+    const user = (command: string, args: string[], input?: Buffer) => {
+      const how = sway.as(command, args);
+      return spawnSync(how.command, how.args, {
+        env: sway.env,
+        input,
+        timeout: 10_000,
+        stdio: [input ? 'pipe' : 'ignore', command === 'wl-paste' ? 'pipe' : 'ignore', 'ignore'],
+      });
+    };
+    const text = 'héllo wörld ✓ from the server';
+    await call('clipboard_write', { text });
+    expect(user('wl-paste', ['--no-newline']).stdout.toString('utf8')).toBe(text);
+    const png = await sharp({ create: { width: 6, height: 4, channels: 3, background: { r: 1, g: 2, b: 3 } } })
+      .png()
+      .toBuffer();
+    await call('clipboard_write', { imagePng: png.toString('base64') });
+    expect(Buffer.compare(user('wl-paste', ['--type', 'image/png']).stdout, png)).toBe(0);
+
+    expect(user('wl-copy', [], Buffer.from('copied in the session: 日本')).status).toBe(0);
+    await expect.poll(async () => (await call('clipboard_read')).structured.text, { timeout: 5000 }).toBe('copied in the session: 日本');
+    expect((await call('clipboard_read', { maxBytes: 10 })).structured).toMatchObject({
+      truncated: true,
+      bytes: Buffer.byteLength('copied in the session: 日本'),
+    });
+    expect(user('wl-copy', ['--type', 'image/png'], png).status).toBe(0);
+    await expect.poll(async () => (await call('clipboard_read', { prefer: 'image' })).structured.kind, { timeout: 5000 }).toBe('image');
+    const image = await call('clipboard_read', { prefer: 'image' });
+    expect(image.content.find((c) => c.type === 'image')?.data).toBe(png.toString('base64'));
   });
 
   // last: a second window changes the tiling the tests above rely on

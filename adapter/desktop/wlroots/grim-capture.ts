@@ -1,30 +1,26 @@
 /**
  * Screen captures on a wlroots compositor through grim (its screencopy client, packaged by
  * every distribution), asked for uncompressed PPM on stdout and turned into the BGRA frame the
- * encoder takes. grim is looked up in the system's own folders only, never on PATH: a program a
- * tool could write must not stand in for it. Measured against grim run directly in
- * bench/scenarios/desktop.mjs.
+ * encoder takes (grim is found as system-program.ts says). Measured against grim run directly in
+ * bench/scenarios/wayland-capture.mjs.
  */
 import { execFile } from 'node:child_process';
-import fs from 'node:fs';
 import { adapterError } from '../../contract/errors.js';
 import type { ScreenRect } from '../../contract/geometry.js';
 import type { RawFrame } from '../desktop-backend.js';
+import { compositorEnvironment, findSystemProgram } from './system-program.js';
 
-const GRIM_PLACES = ['/usr/bin/grim', '/usr/local/bin/grim', '/bin/grim'];
 const GRIM_TIMEOUT_MS = 10_000;
 const MAX_FRAME_BYTES = 16_384 * 16_384 * 3;
 
-export function findGrim(): string | undefined {
-  return GRIM_PLACES.find((place) => fs.existsSync(place));
-}
+export const findGrim = (): string | undefined => findSystemProgram('grim');
 
 /** The pixels of `area` (compositor coordinates), or of every output. */
 export function grimGrab(env: Readonly<Record<string, string | undefined>>, area: ScreenRect | undefined, operation: string): Promise<RawFrame> {
   const grim = findGrim();
   if (!grim) return Promise.reject(adapterError('PRECONDITION_FAILED', operation, 'captures on a wlroots compositor need grim (apt-get install grim)'));
   const args = ['-t', 'ppm', ...(area ? ['-g', `${area.x},${area.y} ${area.width}x${area.height}`] : []), '-'];
-  const childEnv = { WAYLAND_DISPLAY: env.WAYLAND_DISPLAY ?? '', XDG_RUNTIME_DIR: env.XDG_RUNTIME_DIR ?? '', PATH: '/usr/bin:/bin', LC_ALL: 'C' };
+  const childEnv = compositorEnvironment(env);
   return new Promise((resolve, reject) => {
     execFile(grim, args, { env: childEnv, encoding: 'buffer', maxBuffer: MAX_FRAME_BYTES + 64, timeout: GRIM_TIMEOUT_MS }, (error, stdout, stderr) => {
       if (error) {

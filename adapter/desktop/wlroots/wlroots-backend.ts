@@ -1,6 +1,7 @@
 /**
  * The desktop backend of a wlroots compositor: one Wayland connection of our own for the
- * outputs, a virtual pointer and a virtual keyboard (wlroots-input.ts), and grim for captures.
+ * outputs, a virtual pointer and a virtual keyboard (wlroots-input.ts), grim for captures and
+ * wl-clipboard for the clipboard.
  * Typing needs no clipboard here: characters beyond ASCII are keys of our own keymap, so the
  * paste fallback types them instead. Windows through sway's IPC where it is sway. What it
  * cannot do is what wlroots-choice.ts tells system.info.
@@ -11,6 +12,7 @@ import { WaylandConnection } from './wayland-connection.js';
 import { wlrootsKeyboard, wlrootsPointer } from './wlroots-input.js';
 import { WlrootsOutputs } from './wlroots-outputs.js';
 import { swayWindows } from './sway-windows.js';
+import { wlClipboardRead, wlClipboardWrite } from './wl-clipboard.js';
 import { waylandSocket } from './wayland-socket.js';
 
 export async function loadWlrootsBackend(env: NodeJS.ProcessEnv): Promise<DesktopBackend> {
@@ -34,11 +36,13 @@ export async function loadWlrootsBackend(env: NodeJS.ProcessEnv): Promise<Deskto
     // sway's IPC where it runs; other wlroots compositors have no window backend yet
     ...(env.SWAYSOCK ? { windows: swayWindows(env.SWAYSOCK) } : {}),
     clipboard: {
-      // no clipboard is involved: the keymap types any character
+      // typing needs no clipboard: the keymap types any character
       async paste(text) {
         await keyboard.typeText(text);
         return 'fetched';
       },
+      read: (options, operation) => wlClipboardRead(env, options, operation),
+      write: (content, operation) => wlClipboardWrite(env, content, operation),
     },
   };
 }

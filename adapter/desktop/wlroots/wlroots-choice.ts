@@ -9,6 +9,7 @@
 import { untrustedSocket } from '../x11/x11-address.js';
 import type { BackendChoice } from '../desktop-backend.js';
 import { findGrim } from './grim-capture.js';
+import { findSystemProgram } from './system-program.js';
 import { waylandSocket } from './wayland-socket.js';
 
 /** What tells a wlroots compositor's session apart (sway 1.7 sets no XDG_CURRENT_DESKTOP): the desktop's environment keeps them. */
@@ -35,7 +36,9 @@ export const wlrootsChoice: BackendChoice = {
       env.SWAYSOCK
         ? "windows follow sway's tiling: minimize moves a window to the scratchpad, maximize is fullscreen, moving or resizing one makes it floating"
         : 'window tools work on sway only (its IPC); this compositor has none yet',
-      'the clipboard cannot be read or written yet (no data-control support); typing needs no clipboard',
+      ...(findSystemProgram('wl-paste') && findSystemProgram('wl-copy')
+        ? []
+        : ['the clipboard needs wl-clipboard (wl-copy, wl-paste), which is not installed']),
       "the pointer's position is where this server last put it: Wayland tells no program where the pointer is",
       'ui.snapshot sees only applications on the AT-SPI bus',
       ...(findGrim() ? [] : ['screen capture needs grim, which is not installed']),
