@@ -84,10 +84,15 @@ export async function runApp({ mainDir, env = process.env, log = createLogger('i
   let bearerToken: string | null = null;
   /** The running server's process policy: the process panel decides with the same object. */
   let processPolicy: ProcessPolicy | null = null;
+  /** With display access: the desktop backend and what the desktop itself granted (the Wayland portal's dialog). */
+  let desktopLine: string | undefined;
   const login = loginItem(app, platform, env);
   const refreshTray = () => {
     const { wanted, status: tunnelStatus } = tunnel.snapshot;
-    tray?.render({ status: lifecycle.status, hasToken: Boolean(bearerToken), openAtLogin: login.get(), tunnel: { wanted, status: tunnelStatus } }, pulse.busy);
+    tray?.render(
+      { status: lifecycle.status, hasToken: Boolean(bearerToken), openAtLogin: login.get(), tunnel: { wanted, status: tunnelStatus }, desktop: desktopLine },
+      pulse.busy,
+    );
   };
 
   // The runtime key: safeStorage first, then the headless keyring, then the owner-only file (found, never written, when a keyring exists).
@@ -146,6 +151,8 @@ export async function runApp({ mainDir, env = process.env, log = createLogger('i
       // The config's token, else the token file the headless server uses too (created if missing).
       bearerToken = opened.token;
       processPolicy = opened.policies.process;
+      const backend = config.desktop.hostDisplayAccess ? await adapter.desktop.backendInfo() : undefined;
+      desktopLine = backend && `Desktop: ${backend.name}${backend.granted ? `, ${backend.granted.split(' (')[0]}` : ''}`;
       return { url: opened.url!, close: () => opened.close() };
     },
     toolCount: (config) => enabledTools(config).length,

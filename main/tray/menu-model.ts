@@ -34,11 +34,13 @@ export interface MenuFacts {
   hasToken: boolean;
   /** Start-at-login state, or null where this platform cannot do it. */
   openAtLogin: boolean | null;
+  /** With display access: which desktop backend serves, and what the desktop itself granted. */
+  desktop?: string | undefined;
   /** The ChatGPT connection, when the app offers one. */
   tunnel?: { wanted: boolean; status: Pick<TunnelStatus, 'state' | 'reason'> } | undefined;
 }
 
-export function buildMenuModel({ status, hasToken, openAtLogin, tunnel }: MenuFacts): MenuItemModel[] {
+export function buildMenuModel({ status, hasToken, openAtLogin, tunnel, desktop }: MenuFacts): MenuItemModel[] {
   const url = status.state === 'running' || status.state === 'paused' ? status.url : null;
   const busy = status.state === 'starting';
   const items: MenuItemModel[] = [
@@ -47,6 +49,7 @@ export function buildMenuModel({ status, hasToken, openAtLogin, tunnel }: MenuFa
     { type: 'normal', label: 'Copy MCP URL', enabled: url !== null, action: 'copy-url' },
   ];
   if (hasToken) items.push({ type: 'normal', label: 'Copy token', enabled: true, action: 'copy-token' });
+  if (desktop) items.push({ type: 'separator' }, { type: 'normal', label: desktop, enabled: false });
   if (tunnel) {
     items.push(
       { type: 'separator' },
