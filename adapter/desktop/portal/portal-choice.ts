@@ -21,7 +21,8 @@ export const portalChoice: BackendChoice = {
         : "not yet: the first screen or input call shows the desktop's portal dialog, where the owner allows remote control once",
       limits: [
         'window tools are not available through the portal',
-        'the clipboard cannot be read or written yet; typing needs no clipboard',
+        'the clipboard cannot be read or written yet',
+        "characters beyond ASCII are sent as keysyms: GNOME types only those its keyboard layout has a key for and drops the others unseen",
         "the pointer's position is where this server last put it: Wayland tells no program where the pointer is",
         'every capture goes through the Screenshot portal (slower than X11)',
       ],
