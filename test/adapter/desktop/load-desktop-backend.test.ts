@@ -1,5 +1,9 @@
 /** Which backend serves a session, decided from the environment alone, and why none can. */
+import fs from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
 import { describe, expect, test } from 'vitest';
+import { makeTempDir, removeDir } from '../../helpers/temp.js';
 import { chooseBackend, sessionProblem } from '../../../adapter/desktop/load-desktop-backend.js';
 import { nutChoice } from '../../../adapter/desktop/nut/nut-choice.js';
 import { portalChoice } from '../../../adapter/desktop/portal/portal-choice.js';
@@ -47,6 +51,23 @@ describe('chooseBackend', () => {
       name: 'wayland-portal',
       granted: expect.stringMatching(/^not yet: the first screen or input call/),
     });
+  });
+
+  test('the portal refuses a session bus socket another user could have swapped in', async () => {
+    const dir = makeTempDir('chatgpt-mcp-bus-');
+    fs.chmodSync(dir, 0o777); // anyone may write here, and it is not sticky
+    const server = net.createServer().listen(path.join(dir, 'bus'));
+    await new Promise((resolve) => server.once('listening', resolve));
+    try {
+      expect(portalChoice.problem!({ DBUS_SESSION_BUS_ADDRESS: `unix:path=${dir}/bus,guid=1` })).toMatch(
+        /^refusing the session bus .* could let another user replace the socket/,
+      );
+      expect(portalChoice.problem!({ DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent/bus' })).toBeUndefined();
+      expect(portalChoice.problem!({ DBUS_SESSION_BUS_ADDRESS: 'unix:abstract=/tmp/dbus-x' })).toBeUndefined();
+    } finally {
+      server.close();
+      removeDir(dir);
+    }
   });
 
   test('only the X11 backend offers a pointer in the server process', () => {
