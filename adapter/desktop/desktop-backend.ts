@@ -28,8 +28,9 @@ import type { PointerStep } from './pointer-actions.js';
 
 /** Screen pixels as a backend grabs them. */
 export interface RawFrame {
-  /** BGRA (as nut-js returns it on every platform); the alpha byte is not meaningful. */
+  /** BGRA (as nut-js returns it on every platform; the alpha byte is not meaningful), or packed RGB when `rgb` (grim's PPM). */
   data: Buffer;
+  rgb?: boolean;
   width: number;
   height: number;
   /** Bytes per row (may include padding). */

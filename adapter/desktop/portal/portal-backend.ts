@@ -159,13 +159,8 @@ async function screenshot(bus: PortalBus, area: ScreenRect | undefined): Promise
   const { default: sharp } = await import('sharp');
   let image = sharp(png);
   if (area) image = image.extract({ left: area.x, top: area.y, width: area.width, height: area.height });
-  const { data, info } = await image.ensureAlpha().raw().toBuffer({ resolveWithObject: true });
-  for (let i = 0; i < data.length; i += 4) {
-    const red = data[i]!;
-    data[i] = data[i + 2]!;
-    data[i + 2] = red;
-  }
-  return { data, width: info.width, height: info.height, byteWidth: info.width * 4 };
+  const { data, info } = await image.removeAlpha().raw().toBuffer({ resolveWithObject: true });
+  return { data, width: info.width, height: info.height, byteWidth: info.width * 3, rgb: true };
 }
 
 function bounding(streams: PortalStream[]): { width: number; height: number } {

@@ -1,7 +1,7 @@
 /**
  * Screen captures on a wlroots compositor through grim (its screencopy client, packaged by
- * every distribution), asked for uncompressed PPM on stdout and turned into the BGRA frame the
- * encoder takes (grim is found as system-program.ts says). Measured against grim run directly in
+ * every distribution), asked for uncompressed PPM on stdout, whose RGB samples the encoder
+ * takes as they are (grim is found as system-program.ts says). Measured against grim run directly in
  * bench/scenarios/wayland-capture.mjs.
  */
 import { execFile } from 'node:child_process';
@@ -36,7 +36,7 @@ export function grimGrab(env: Readonly<Record<string, string | undefined>>, area
   });
 }
 
-/** A binary PPM (P6, maxval 255) as a BGRA frame. */
+/** A binary PPM (P6, maxval 255) as a packed RGB frame (no copy: the encoder takes RGB as it is). */
 export function fromPpm(ppm: Buffer): RawFrame {
   const header = /^P6\s+(\d+)\s+(\d+)\s+255\s/.exec(ppm.toString('latin1', 0, 64));
   if (!header) throw new Error('not a binary PPM with 8-bit samples');
@@ -44,12 +44,5 @@ export function fromPpm(ppm: Buffer): RawFrame {
   const height = Number(header[2]);
   const start = header[0].length;
   if (ppm.length < start + width * height * 3) throw new Error('the PPM is shorter than its size says');
-  const data = Buffer.allocUnsafe(width * height * 4);
-  for (let src = start, dst = 0; dst < data.length; src += 3, dst += 4) {
-    data[dst] = ppm[src + 2]!;
-    data[dst + 1] = ppm[src + 1]!;
-    data[dst + 2] = ppm[src]!;
-    data[dst + 3] = 255;
-  }
-  return { data, width, height, byteWidth: width * 4 };
+  return { data: ppm.subarray(start, start + width * height * 3), width, height, byteWidth: width * 3, rgb: true };
 }
