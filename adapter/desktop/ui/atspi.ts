@@ -114,7 +114,15 @@ export class AtspiProvider implements AccessibilityProvider {
   async invoke(ref: string, action: string | undefined, operation: string): Promise<{ done: string | undefined; actions: string[] }> {
     const bus = await this.connect(operation);
     const address = decodeRef(ref);
-    await this.bounds(ref, operation); // gone or hidden: NOT_FOUND, as for a click
+    // gone: NOT_FOUND. Not its place or SHOWING state: an action needs neither, and on Wayland
+    // apps often know no screen place (GTK 4 reports its widgets VISIBLE but not SHOWING there)
+    const words = await this.call(bus, address, ACCESSIBLE, 'GetState').then(
+      (m) => m.body[0] as number[],
+      (error: unknown) => {
+        throw adapterError('NOT_FOUND', operation, `the element is gone (${dbusReason(error)}); take a new ui.snapshot`);
+      },
+    );
+    if (decodeStates(words).defunct) throw adapterError('NOT_FOUND', operation, 'the element is gone (its application removed it); take a new ui.snapshot');
     let actions: string[];
     try {
       const reply = await this.call(bus, address, ACTION, 'GetActions');
