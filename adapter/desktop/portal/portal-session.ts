@@ -7,6 +7,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { ScreenRect } from '../../contract/geometry.js';
 import type { PortalBus } from './portal-bus.js';
 
@@ -19,6 +20,10 @@ const PERSIST_UNTIL_REVOKED = 2;
 const STEP_TIMEOUT_MS = 15_000;
 /** The owner may take a while to answer the dialog. */
 const DIALOG_TIMEOUT_MS = 120_000;
+/** A key that types nothing, pressed once to make the compositor's virtual keyboard. */
+const SHIFT_L = 0xffe1;
+/** How long mutter 43 took to make its devices ready under load, measured with a margin. */
+const DEVICES_SETTLE_MS = 500;
 
 export interface PortalStream extends ScreenRect {
   node: number;
@@ -63,7 +68,21 @@ export class PortalSession {
       height: props.size?.[1] ?? 0,
     }));
     if (!streams.some((s) => s.width > 0 && s.height > 0)) throw new Error('the portal shared no monitor, so the pointer has nothing to move on');
-    return new PortalSession(bus, handle, streams);
+    const session = new PortalSession(bus, handle, streams);
+    await session.warmUp();
+    return session;
+  }
+
+  /**
+   * mutter makes a session's virtual pointer and keyboard on their first event, and events sent
+   * before they are ready are lost (seen: the first keys of a text, the first move). A motion by
+   * nothing and a lone Shift make them; then a pause lets them settle.
+   */
+  private async warmUp(): Promise<void> {
+    await this.notify('NotifyPointerMotion', 'dd', [0, 0]).catch(() => undefined);
+    await this.notify('NotifyKeyboardKeysym', 'iu', [SHIFT_L, 1]).catch(() => undefined);
+    await this.notify('NotifyKeyboardKeysym', 'iu', [SHIFT_L, 0]).catch(() => undefined);
+    await sleep(DEVICES_SETTLE_MS);
   }
 
   /** A RemoteDesktop Notify* call on this session (options empty). */

@@ -58,6 +58,10 @@ describe.skipIf(skipDesktop(missing, 'portal backend tests'))('the portal backen
     await backend.keyboard.tap(['ctrl', 'a'], 'input.key');
     expect(await backend.clipboard.paste('é✓', async () => undefined, { waitMs: 0, quietMs: 0 }, 'input.type')).toBe('unconfirmed');
     expect(portal.notified).toEqual([
+      // the start makes the compositor's virtual devices: a motion by nothing, a lone Shift
+      { member: 'NotifyPointerMotion', args: [0, 0] },
+      { member: 'NotifyKeyboardKeysym', args: [0xffe1, 1] },
+      { member: 'NotifyKeyboardKeysym', args: [0xffe1, 0] },
       // on the second monitor's stream, relative to its origin
       { member: 'NotifyPointerMotionAbsolute', args: [43, 220, 100] },
       { member: 'NotifyPointerButton', args: [0x111, 1] },
