@@ -114,6 +114,16 @@ export function isWorkerRequest(value: unknown): value is WorkerRequest {
   return typeof v === 'object' && v !== null && typeof v.id === 'number' && DESKTOP_OPS.includes(v.op as DesktopOp) && Array.isArray(v.args);
 }
 
+/** From the worker while the desktop asks its owner: the calls in flight may take this long more. */
+export interface WorkerOwnerWait {
+  ownerWaitMs: number;
+}
+
+export function isOwnerWait(value: unknown): value is WorkerOwnerWait {
+  const v = value as { ownerWaitMs?: unknown } | null;
+  return typeof v === 'object' && v !== null && typeof v.ownerWaitMs === 'number' && v.ownerWaitMs > 0;
+}
+
 export function isWorkerResponse(value: unknown): value is WorkerResponse {
   const v = value as { id?: unknown; ok?: unknown } | null;
   return typeof v === 'object' && v !== null && typeof v.id === 'number' && typeof v.ok === 'boolean';

@@ -13,6 +13,7 @@ import { adapterError, isComputerAdapterError } from '../../contract/errors.js';
 import type { MouseButton } from '../../contract/desktop.js';
 import type { ScreenPoint, ScreenRect } from '../../contract/geometry.js';
 import type { DesktopBackend, PointerBackend, RawFrame } from '../desktop-backend.js';
+import { ownerWait } from '../owner-wait.js';
 import { usKeystroke } from '../typing-plan.js';
 import { charKeysym, keysymOf } from './keysyms.js';
 import { PortalBus, PortalError } from './portal-bus.js';
@@ -142,6 +143,7 @@ export async function loadPortalBackend(env: NodeJS.ProcessEnv): Promise<Desktop
 /** The Screenshot portal's image (a file it wrote for us: read, then removed), cut to `area`. */
 async function screenshot(bus: PortalBus, area: ScreenRect | undefined): Promise<RawFrame> {
   let results: Record<string, unknown>;
+  ownerWait(SCREENSHOT_TIMEOUT_MS); // the desktop may ask the owner whether screenshots are allowed
   try {
     results = await bus.request(SCREENSHOT, 'Screenshot', 'sa{sv}', (o) => ['', o], { interactive: false, modal: false }, SCREENSHOT_TIMEOUT_MS);
   } catch (error) {

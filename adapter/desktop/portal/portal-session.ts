@@ -9,6 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { ScreenRect } from '../../contract/geometry.js';
+import { ownerWait } from '../owner-wait.js';
 import type { PortalBus } from './portal-bus.js';
 
 const REMOTE_DESKTOP = 'org.freedesktop.portal.RemoteDesktop';
@@ -58,6 +59,7 @@ export class PortalSession {
     const devices = { types: KEYBOARD_AND_POINTER, persist_mode: PERSIST_UNTIL_REVOKED, restore_token: stored };
     await bus.request(REMOTE_DESKTOP, 'SelectDevices', 'oa{sv}', (o) => [handle, o], devices, STEP_TIMEOUT_MS);
     await bus.request(SCREEN_CAST, 'SelectSources', 'oa{sv}', (o) => [handle, o], { types: MONITOR, multiple: true }, STEP_TIMEOUT_MS);
+    ownerWait(DIALOG_TIMEOUT_MS + STEP_TIMEOUT_MS); // the dialog: the call waits for the owner, not the usual timeout
     const started = await bus.request(REMOTE_DESKTOP, 'Start', 'osa{sv}', (o) => [handle, '', o], {}, DIALOG_TIMEOUT_MS);
     if (typeof started.restore_token === 'string' && tokenFile) writeToken(tokenFile, started.restore_token);
     const streams = ((started.streams ?? []) as Array<[number, { position?: number[]; size?: number[] }]>).map(([node, props]) => ({
