@@ -2,7 +2,7 @@
  * A backend's word that the desktop is asking its owner (the portal's consent dialog, the
  * shell's screenshot permission): the worker passes it on to the server, which then lets the
  * calls in flight wait for the answer instead of timing out after the usual few seconds (and
- * stopping the worker, which would close the dialog under the owner's eyes).
+ * stopping the worker while the owner is still reading the dialog).
  */
 let listener: ((ms: number) => void) | undefined;
 

@@ -23,7 +23,7 @@ const STEP_TIMEOUT_MS = 15_000;
 const DIALOG_TIMEOUT_MS = 120_000;
 /** A key that types nothing, pressed once to make the compositor's virtual keyboard. */
 const SHIFT_L = 0xffe1;
-/** How long mutter 43 took to make its devices ready under load, measured with a margin. */
+/** A pause for mutter 43 to finish making them: enough in every run here, under load too. */
 const DEVICES_SETTLE_MS = 500;
 
 export interface PortalStream extends ScreenRect {
