@@ -18,7 +18,9 @@ import { answerTokensScenario } from './scenarios/answer-tokens.mjs';
 import { bigOutputsScenario } from './scenarios/big-outputs.mjs';
 import { codingToolsScenario } from './scenarios/coding-tools.mjs';
 import { coldStartScenario } from './scenarios/cold-start.mjs';
+import { desktopBatchScenario } from './scenarios/desktop-batch.mjs';
 import { desktopScenario } from './scenarios/desktop.mjs';
+import { waylandCaptureScenario } from './scenarios/wayland-capture.mjs';
 import { fileToolsScenario } from './scenarios/file-tools.mjs';
 import { fsAndShellScenario } from './scenarios/fs-and-shell.mjs';
 import { gatewayScenario } from './scenarios/gateway.mjs';
@@ -83,6 +85,8 @@ async function main() {
     rows.push(...(await gitScenario(context)));
     rows.push(...(await desktopScenario(context)));
     rows.push(...(await answerTokensScenario(context)));
+    rows.push(...(await desktopBatchScenario(context)));
+    rows.push(...(await waylandCaptureScenario(context)));
   } finally {
     await load.close();
   }

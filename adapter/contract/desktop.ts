@@ -180,6 +180,89 @@ export interface KeyResult {
   heldMs: number;
 }
 
+/** A top-level window as window.list shows it. */
+export interface WindowInfo {
+  /** The backend's id for it (an X11 window id in hex, a compositor's node id...). */
+  id: string;
+  title: string;
+  /** The application (WM_CLASS on X11, app_id on Wayland). */
+  app: string;
+  pid: number | null;
+  /** Physical desktop pixels; null when the window manager does not say. */
+  bounds: ScreenRect | null;
+  focused: boolean;
+  minimized: boolean;
+  maximized: boolean;
+  /** The display holding the window's centre; null when it has no bounds. */
+  display: number | null;
+}
+
+export type WindowAction = 'focus' | 'minimize' | 'maximize' | 'restore' | 'close';
+
+/** A new place and/or size for a window; what is omitted stays. */
+export interface WindowPlacement {
+  x?: number;
+  y?: number;
+  width?: number;
+  height?: number;
+}
+
+export interface WindowActionResult {
+  id: string;
+  action: WindowAction | 'move_resize';
+  /** The window as it is after the action (null once closed or gone). */
+  window: WindowInfo | null;
+}
+
+/** What the clipboard holds, as read: text, or a PNG image. */
+export interface ClipboardContent {
+  kind: 'text' | 'image' | 'empty';
+  text?: string;
+  image?: { data: Buffer; mimeType: 'image/png' };
+  /** Bytes of the content before any cut. */
+  bytes: number;
+  /** Text was longer than maxBytes and was cut at a character boundary. */
+  truncated: boolean;
+  /** The formats the clipboard offered (MIME types and X11 target names). */
+  formats: string[];
+}
+
+export interface ClipboardReadOptions {
+  /** Which content to prefer when both are offered. */
+  prefer: 'text' | 'image';
+  /** Text beyond this is cut; an image beyond it is refused. */
+  maxBytes: number;
+}
+
+export type ClipboardWrite = { text: string } | { image: Buffer };
+
+export interface UiInvokeOptions {
+  target: ElementTarget;
+  /** The accessibility action to run (e.g. "press", "toggle"); the element's default one when omitted. */
+  action?: string;
+  /** When the element has no such action: click its centre instead (moves the pointer). */
+  allowClick: boolean;
+}
+
+export interface UiInvokeResult {
+  element: { id: string; bounds: ScreenRect | null };
+  /** 'action': the accessibility API ran it and the pointer stayed; 'click': it was clicked. */
+  method: 'action' | 'click';
+  action: string;
+  /** The actions the element offers. */
+  actions: string[];
+}
+
+/** Which desktop backend serves the session, for system.info and screen.displays. */
+export interface DesktopBackendInfo {
+  /** x11, wayland-wlroots, nut-js... */
+  name: string;
+  /** What the backend cannot do here, in the owner's words. */
+  limits: string[];
+  /** What the OS itself granted, where it asks the owner (the Wayland portal's dialog). */
+  granted?: string;
+}
+
 export interface DesktopOps {
   listDisplays(): Promise<DisplayList>;
   captureScreen(options: CaptureOptions): Promise<Capture>;
@@ -199,4 +282,13 @@ export interface DesktopOps {
   screenSize(display?: number): Promise<ScreenSize>;
   uiSnapshot(options: UiSnapshotOptions): Promise<UiSnapshot>;
   uiFind(options: UiFindOptions): Promise<UiFindResult>;
+  /** Runs an element's accessibility action (the pointer stays), or clicks it when allowed and it has none. */
+  uiInvoke(options: UiInvokeOptions): Promise<UiInvokeResult>;
+  listWindows(): Promise<WindowInfo[]>;
+  windowAction(id: string, action: WindowAction): Promise<WindowActionResult>;
+  moveResizeWindow(id: string, placement: WindowPlacement): Promise<WindowActionResult>;
+  readClipboard(options: ClipboardReadOptions): Promise<ClipboardContent>;
+  writeClipboard(content: ClipboardWrite): Promise<{ kind: 'text' | 'image'; bytes: number }>;
+  /** The backend serving the session and what it cannot do (nothing native loads to say so). */
+  backendInfo(): Promise<DesktopBackendInfo>;
 }

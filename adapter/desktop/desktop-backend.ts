@@ -1,6 +1,6 @@
 /**
  * What a desktop backend provides for one kind of session: the screen, the pointer, the keyboard
- * and the clipboard, and its windows where it can (no backend can yet). The local DesktopOps
+ * and the clipboard, and its windows where it can. The local DesktopOps
  * does the rest over these, the same for every backend: coordinate spaces and bounds checks,
  * which display a point is on, element targets (through the accessibility provider), typing
  * plans, the timing of clicks, wheel clicks and drags (pointer-actions.ts), paste bookkeeping,
@@ -10,17 +10,27 @@
  * what its OS works in (nut-js on a Retina Mac works in points). Expected failures are thrown as
  * adapterError naming `operation`.
  *
- * The backends: nut/ (nut-js, every platform) and x11/ (the X11 protocol: the clipboard in the
- * worker, the pointer in the server process), chosen by load-desktop-backend.ts. A Wayland
- * backend is a folder wayland/ with its BackendChoice, and one line in that loader.
+ * The backends: nut/ (nut-js, every platform), x11/ (the X11 protocol: the clipboard and the
+ * windows in the worker, the pointer in the server process) and wlroots/ (a Wayland compositor's
+ * own protocols), chosen by load-desktop-backend.ts.
  */
+import type {
+  ClipboardContent,
+  ClipboardReadOptions,
+  ClipboardWrite,
+  DesktopBackendInfo,
+  DisplayInfo,
+  WindowAction,
+  WindowPlacement,
+} from '../contract/desktop.js';
 import type { ScreenPoint, ScreenRect, ScreenSize } from '../contract/geometry.js';
 import type { PointerStep } from './pointer-actions.js';
 
 /** Screen pixels as a backend grabs them. */
 export interface RawFrame {
-  /** BGRA (as nut-js returns it on every platform); the alpha byte is not meaningful. */
+  /** BGRA (as nut-js returns it on every platform; the alpha byte is not meaningful), or packed RGB when `rgb` (grim's PPM). */
   data: Buffer;
+  rgb?: boolean;
   width: number;
   height: number;
   /** Bytes per row (may include padding). */
@@ -34,6 +44,8 @@ export interface ScreenBackend {
   scaleFactor(): Promise<number>;
   /** The pixels of `area` (inside the desktop), or of the whole desktop when it is omitted. */
   grab(area?: ScreenRect): Promise<RawFrame>;
+  /** The monitors, when the backend knows them itself (else RandR or the whole desktop, displays.ts). */
+  displays?(): Promise<Array<Omit<DisplayInfo, 'index'>>>;
 }
 
 export interface PointerBackend {
@@ -81,6 +93,10 @@ export interface PasteTimes {
 export interface ClipboardBackend {
   /** Puts `text` on the clipboard, calls `press` (which presses ctrl+v), and waits until the app has read it. */
   paste(text: string, press: () => Promise<void>, times: PasteTimes, operation: string): Promise<PasteOutcome>;
+  /** What the clipboard holds, bounded; absent where the backend cannot read it. */
+  read?(options: ClipboardReadOptions, operation: string): Promise<ClipboardContent>;
+  /** Puts text or a PNG on the clipboard, kept until another program takes it. */
+  write?(content: ClipboardWrite, operation: string): Promise<void>;
 }
 
 /** A top-level window, for backends that can list them. */
@@ -89,14 +105,19 @@ export interface BackendWindow {
   id: string;
   app: string;
   title: string;
+  pid: number | null;
   bounds: ScreenRect | null;
   focused: boolean;
+  minimized: boolean;
+  maximized: boolean;
 }
 
-/** Listing and raising windows: an optional capability (the accessibility tree names windows meanwhile). */
+/** Listing and arranging top-level windows: an optional capability. */
 export interface WindowBackend {
   list(operation: string): Promise<BackendWindow[]>;
-  focus(id: string, operation: string): Promise<void>;
+  /** Asks the window manager; resolves once it did (or after a short wait: a window manager may ignore a request). */
+  act(id: string, action: WindowAction, operation: string): Promise<void>;
+  moveResize(id: string, placement: WindowPlacement, operation: string): Promise<void>;
 }
 
 export interface DesktopBackend {
@@ -111,6 +132,8 @@ export interface DesktopBackend {
 export interface BackendChoice {
   /** Whether this backend serves the session `env` names. */
   serves(platform: NodeJS.Platform, env: NodeJS.ProcessEnv): boolean;
+  /** Its name and what it cannot do in the session `env` names. */
+  info(env: NodeJS.ProcessEnv): DesktopBackendInfo;
   /** Why the session it serves must not be used, or undefined. */
   problem?(env: NodeJS.ProcessEnv): string | undefined;
   /** The backend, in the desktop worker (it may load native code). */

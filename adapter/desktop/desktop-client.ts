@@ -13,6 +13,10 @@ import type {
   CaptureOptions,
   ClickOptions,
   ClickResult,
+  ClipboardContent,
+  ClipboardReadOptions,
+  ClipboardWrite,
+  DesktopBackendInfo,
   DesktopOps,
   DisplayList,
   DragOptions,
@@ -27,6 +31,12 @@ import type {
   Target,
   TypeOptions,
   TypeResult,
+  UiInvokeOptions,
+  UiInvokeResult,
+  WindowAction,
+  WindowActionResult,
+  WindowInfo,
+  WindowPlacement,
 } from '../contract/desktop.js';
 import { adapterError } from '../contract/errors.js';
 import type { ScreenSize } from '../contract/geometry.js';
@@ -37,6 +47,7 @@ import { DisplayLayout } from './display-layout.js';
 import { parseKeyCombo } from './keys.js';
 import { chooseBackend, sessionProblem } from './load-desktop-backend.js';
 import { PointerControl } from './pointer-control.js';
+import { WLROOTS_SESSION_VARIABLES } from './wlroots/wlroots-choice.js';
 import { scrollClicks } from './scroll-units.js';
 import { planTyping } from './typing-plan.js';
 import type { NativeSnapshot } from './ui/accessibility-provider.js';
@@ -47,7 +58,7 @@ import { isRefTarget, OPERATION_NAMES, type DesktopOp, type RefTarget, type Work
 import { forkWorker, type WorkerSpawner } from './worker-process.js';
 
 export interface DesktopClientOptions {
-  /** The worker's environment (its display); defaults to the short environment of this process's. */
+  /** The worker's environment (its display); defaults to the short environment of this process's, with what names a wlroots session. */
   env?: NodeJS.ProcessEnv;
   platform?: NodeJS.Platform;
   /** Defaults to a Node child process; the Electron app passes a utilityProcess spawner. */
@@ -84,6 +95,14 @@ const POINTER_RETRY_MS = 5000;
 const SNAPSHOT_TIMEOUT_MS = 60_000;
 export const MAX_WAIT_MS = 30_000;
 
+function desktopEnvironment(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const labels = WLROOTS_SESSION_VARIABLES.filter((name) => env[name]).map((name) => [name, env[name]]);
+  return { ...shortEnvironment(env), ...Object.fromEntries(labels) };
+}
+
+/** Buffers cross the worker's channel as Uint8Arrays. */
+const asBuffer = (raw: Uint8Array): Buffer => (Buffer.isBuffer(raw) ? raw : Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength));
+
 const isElementTarget = (target: Target | undefined): target is ElementTarget => target !== undefined && typeof (target as ElementTarget).element === 'string';
 
 export class DesktopClient implements DesktopOps {
@@ -102,7 +121,7 @@ export class DesktopClient implements DesktopOps {
   private closes = 0;
 
   constructor(options: DesktopClientOptions = {}) {
-    this.env = options.env ?? shortEnvironment(process.env);
+    this.env = options.env ?? desktopEnvironment(process.env);
     this.platform = options.platform ?? process.platform;
     this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     this.snapshots = options.snapshots ?? new SnapshotRegistry();
@@ -133,9 +152,7 @@ export class DesktopClient implements DesktopOps {
       );
     }
     const capture = await this.call('captureScreen', [options]);
-    const raw = capture.data as Uint8Array;
-    const data = Buffer.isBuffer(raw) ? raw : Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength);
-    return { ...capture, data };
+    return { ...capture, data: asBuffer(capture.data) };
   }
 
   async moveMouse(target: PointerTarget): Promise<PointerResult> {
@@ -257,6 +274,40 @@ export class DesktopClient implements DesktopOps {
       searched,
       ...(native.hint ? { hint: native.hint } : {}),
     };
+  }
+
+  async uiInvoke(options: UiInvokeOptions): Promise<UiInvokeResult> {
+    const target = this.workerTarget(options.target, OPERATION_NAMES.uiInvoke) as RefTarget;
+    return this.call('uiInvoke', [target, options.action, options.allowClick]);
+  }
+
+  async listWindows(): Promise<WindowInfo[]> {
+    return this.call('listWindows', []);
+  }
+
+  async windowAction(id: string, action: WindowAction): Promise<WindowActionResult> {
+    return this.call('windowAction', [id, action], this.timeoutMs, `window.${action}`);
+  }
+
+  async moveResizeWindow(id: string, placement: WindowPlacement): Promise<WindowActionResult> {
+    return this.call('moveResizeWindow', [id, placement]);
+  }
+
+  async readClipboard(options: ClipboardReadOptions): Promise<ClipboardContent> {
+    const content = await this.call('readClipboard', [options]);
+    return content.image ? { ...content, image: { ...content.image, data: asBuffer(content.image.data) } } : content;
+  }
+
+  async writeClipboard(content: ClipboardWrite): Promise<{ kind: 'text' | 'image'; bytes: number }> {
+    return this.call('writeClipboard', [content]);
+  }
+
+  /** Decided from the environment, as the worker decides: no worker starts to say it. */
+  async backendInfo(): Promise<DesktopBackendInfo> {
+    const choice = chooseBackend(this.platform, this.env);
+    const problem = sessionProblem(this.platform, this.env);
+    if (!choice || problem) return { name: 'none', limits: [problem ?? 'no desktop backend serves this session'] };
+    return choice.info(this.env);
   }
 
   private nativeSnapshot(options: { scope: 'window' | 'display'; display?: number }, operation: string, nodes: number): Promise<NativeSnapshot> {

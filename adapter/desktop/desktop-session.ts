@@ -9,6 +9,9 @@ import type {
   Capture,
   CaptureOptions,
   ClickResult,
+  ClipboardContent,
+  ClipboardReadOptions,
+  ClipboardWrite,
   DisplayInfo,
   DisplayList,
   DragOptions,
@@ -21,11 +24,16 @@ import type {
   PointerTarget,
   ScrollResult,
   TypeResult,
+  UiInvokeResult,
+  WindowAction,
+  WindowActionResult,
+  WindowInfo,
+  WindowPlacement,
 } from '../contract/desktop.js';
 import { adapterError } from '../contract/errors.js';
 import type { ScreenRect, ScreenSize } from '../contract/geometry.js';
 import { captureArea, displayAt, fitWithin, rectToPhysical } from './coordinates.js';
-import type { DesktopBackend, PasteTimes } from './desktop-backend.js';
+import type { BackendWindow, DesktopBackend, PasteTimes, WindowBackend } from './desktop-backend.js';
 import { DisplayLayout } from './display-layout.js';
 import { encodeFrame } from './image-encoder.js';
 import { parseKeyCombo } from './keys.js';
@@ -55,7 +63,7 @@ export class DesktopSession implements WorkerOps {
     private readonly backend: DesktopBackend,
     private readonly platform: NodeJS.Platform,
   ) {
-    this.layout = new DisplayLayout(platform);
+    this.layout = new DisplayLayout(platform, process.env, backend.screen.displays && (() => backend.screen.displays!()));
     this.pointer = new PointerControl(backend.pointer, {
       displays: (desktop) => this.displays(desktop),
       elementBounds: async (ref, operation) => (await this.accessibility()).bounds(ref, operation),
@@ -195,6 +203,75 @@ export class DesktopSession implements WorkerOps {
       },
       operation,
     );
+  }
+
+  /** The accessibility action when the element has one (the pointer stays), else a click when the caller allows it. */
+  async uiInvoke(target: RefTarget, action: string | undefined, allowClick: boolean): Promise<UiInvokeResult> {
+    const operation = OP.uiInvoke;
+    requireMacGrant('accessibility', operation, this.platform);
+    const a11y = await this.accessibility();
+    const invoked = a11y.invoke ? await a11y.invoke(target.ref, action, operation) : { done: undefined, actions: [] };
+    if (invoked.done !== undefined) {
+      const bounds = await a11y.bounds(target.ref, operation).catch(() => null);
+      return { element: { id: target.id, bounds }, method: 'action', action: invoked.done, actions: invoked.actions };
+    }
+    const offers = invoked.actions.length ? `it offers ${invoked.actions.map((a) => JSON.stringify(a)).join(', ')}` : 'it offers no accessibility action';
+    if (!allowClick) {
+      throw adapterError(
+        'PRECONDITION_FAILED',
+        operation,
+        `element ${target.id} has no ${action ? `"${action}" ` : ''}action (${offers}); pass allowClick: true to click its centre instead (that moves the pointer)`,
+      );
+    }
+    const clicked = await this.pointer.click(target, 'left', 1, [], operation);
+    return { element: { id: target.id, bounds: clicked.element?.bounds ?? null }, method: 'click', action: 'click', actions: invoked.actions };
+  }
+
+  async listWindows(): Promise<WindowInfo[]> {
+    const windows = await this.windowBackend(OP.listWindows).list(OP.listWindows);
+    return this.placed(windows);
+  }
+
+  async windowAction(id: string, action: WindowAction): Promise<WindowActionResult> {
+    const operation = `window.${action}`;
+    await this.windowBackend(operation).act(id, action, operation);
+    return { id, action, window: (await this.listWindows()).find((w) => w.id === id) ?? null };
+  }
+
+  async moveResizeWindow(id: string, placement: WindowPlacement): Promise<WindowActionResult> {
+    await this.windowBackend(OP.moveResizeWindow).moveResize(id, placement, OP.moveResizeWindow);
+    return { id, action: 'move_resize', window: (await this.listWindows()).find((w) => w.id === id) ?? null };
+  }
+
+  async readClipboard(options: ClipboardReadOptions): Promise<ClipboardContent> {
+    const { clipboard } = this.backend;
+    if (!clipboard.read) throw adapterError('PRECONDITION_FAILED', OP.readClipboard, 'this desktop backend cannot read the clipboard');
+    return clipboard.read(options, OP.readClipboard);
+  }
+
+  async writeClipboard(content: ClipboardWrite): Promise<{ kind: 'text' | 'image'; bytes: number }> {
+    const { clipboard } = this.backend;
+    if (!clipboard.write) throw adapterError('PRECONDITION_FAILED', OP.writeClipboard, 'this desktop backend cannot write the clipboard');
+    await clipboard.write(content, OP.writeClipboard);
+    return 'text' in content ? { kind: 'text', bytes: Buffer.byteLength(content.text, 'utf8') } : { kind: 'image', bytes: content.image.length };
+  }
+
+  private windowBackend(operation: string): WindowBackend {
+    if (this.backend.windows) return this.backend.windows;
+    throw adapterError(
+      'PRECONDITION_FAILED',
+      operation,
+      'this desktop backend cannot list or arrange windows (system.info says which backend serves the session)',
+    );
+  }
+
+  /** Each window with the display holding its centre. */
+  private async placed(windows: BackendWindow[]): Promise<WindowInfo[]> {
+    const displays = await this.displays(await this.screenSize());
+    return windows.map((w) => ({
+      ...w,
+      display: w.bounds ? displayAt({ x: w.bounds.x + Math.floor(w.bounds.width / 2), y: w.bounds.y + Math.floor(w.bounds.height / 2) }, displays) : null,
+    }));
   }
 
   /** `fresh` for calls that name a display; pointer results may use a layout up to 2 s old. */

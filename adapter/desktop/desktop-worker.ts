@@ -5,7 +5,8 @@
  * (utilityProcess.fork).
  */
 import { DesktopSession } from './desktop-session.js';
-import { isWorkerRequest, OPERATION_NAMES, toWireError, type WorkerRequest, type WorkerResponse } from './worker-protocol.js';
+import { onOwnerWait } from './owner-wait.js';
+import { isWorkerRequest, OPERATION_NAMES, toWireError, type WorkerOwnerWait, type WorkerRequest, type WorkerResponse } from './worker-protocol.js';
 
 interface ParentPort {
   on(event: 'message', listener: (event: { data: unknown }) => void): void;
@@ -14,10 +15,11 @@ interface ParentPort {
 
 const parentPort = (process as { parentPort?: ParentPort }).parentPort;
 
-const send = (response: WorkerResponse): void => {
+const send = (response: WorkerResponse | WorkerOwnerWait): void => {
   if (parentPort) parentPort.postMessage(response);
   else process.send?.(response);
 };
+onOwnerWait((ms) => send({ ownerWaitMs: ms }));
 
 let desktop: DesktopSession | undefined;
 let queue: Promise<void> = Promise.resolve();

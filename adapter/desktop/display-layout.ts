@@ -16,6 +16,8 @@ export class DisplayLayout {
     private readonly platform: NodeJS.Platform,
     /** The environment naming the display (xrandr runs with it). */
     private readonly env: NodeJS.ProcessEnv = process.env,
+    /** The backend's own monitor list, where it has one (a Wayland compositor's outputs). */
+    private readonly own?: () => Promise<Array<Omit<DisplayInfo, 'index'>>>,
   ) {}
 
   async of(desktop: ScreenSize, scaleFactor: number, fresh = false): Promise<DisplayInfo[]> {
@@ -24,7 +26,8 @@ export class DisplayLayout {
     if (!fresh && cached && now - cached.at < TTL_MS && cached.desktop.width === desktop.width && cached.desktop.height === desktop.height) {
       return cached.displays;
     }
-    const displays = await listDisplays(desktop, this.platform, scaleFactor, this.env);
+    const owned = this.own ? (await this.own()).map((d, index) => ({ ...d, index })) : [];
+    const displays = owned.length > 0 ? owned : await listDisplays(desktop, this.platform, scaleFactor, this.env);
     this.cached = { at: now, desktop, displays };
     return displays;
   }

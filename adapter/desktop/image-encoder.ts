@@ -42,9 +42,10 @@ export async function encodeFrame(
   pointer?: { x: number; y: number },
 ): Promise<Buffer> {
   const sharp = await loadSharp();
-  const rgba = toOpaqueRgba(frame);
-  // Alpha is forced opaque first: libvips premultiplies by alpha while resizing.
-  let pipeline = sharp(rgba, { raw: { width: frame.width, height: frame.height, channels: 4 } }).removeAlpha();
+  // Alpha is forced opaque first: libvips premultiplies by alpha while resizing. Packed RGB goes in as it is.
+  let pipeline = frame.rgb
+    ? sharp(frame.data, { raw: { width: frame.width, height: frame.height, channels: 3 } })
+    : sharp(toOpaqueRgba(frame), { raw: { width: frame.width, height: frame.height, channels: 4 } }).removeAlpha();
   if (width !== frame.width || height !== frame.height) pipeline = pipeline.resize(width, height, { fit: 'fill' });
   if (pointer && width >= POINTER_SIZE.width && height >= POINTER_SIZE.height) {
     // composite needs the overlay inside the image: near the right or bottom edge the arrow shifts in

@@ -7,9 +7,11 @@
  */
 import type { BackendChoice, DesktopBackend } from './desktop-backend.js';
 import { nutChoice } from './nut/nut-choice.js';
+import { portalChoice } from './portal/portal-choice.js';
+import { wlrootsChoice } from './wlroots/wlroots-choice.js';
 import { x11Choice } from './x11/x11-choice.js';
 
-const BACKENDS: readonly BackendChoice[] = [x11Choice, nutChoice];
+const BACKENDS: readonly BackendChoice[] = [wlrootsChoice, portalChoice, x11Choice, nutChoice];
 
 /** The backend that serves the session `env` names, or undefined. */
 export function chooseBackend(platform: NodeJS.Platform, env: NodeJS.ProcessEnv): BackendChoice | undefined {
@@ -21,7 +23,7 @@ export function sessionProblem(platform: NodeJS.Platform, env: NodeJS.ProcessEnv
   const choice = chooseBackend(platform, env);
   if (choice) return choice.problem?.(env);
   if (env.WAYLAND_DISPLAY) {
-    return 'only a Wayland display is set (WAYLAND_DISPLAY) and screen and input tools need X11: start the server inside a session with XWayland so DISPLAY is set';
+    return 'only a Wayland display is set (WAYLAND_DISPLAY), without the session bus (DBUS_SESSION_BUS_ADDRESS) that xdg-desktop-portal answers on, and the compositor is not a wlroots one (sway, Hyprland, river...): start the server inside the desktop session';
   }
   return 'no graphical display: set DISPLAY (an X11 or XWayland display, e.g. run the server inside the desktop session); screen and input tools cannot work without one';
 }

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { adapterError } from '../contract/errors.js';
 import { findUp } from '../os/find-up.js';
-import { fromWireError, isWorkerResponse, type DesktopOp, type WorkerOps, type WorkerRequest } from './worker-protocol.js';
+import { fromWireError, isOwnerWait, isWorkerResponse, type DesktopOp, type WorkerOps, type WorkerRequest } from './worker-protocol.js';
 import type { WorkerExit, WorkerHandle, WorkerSpawner } from './worker-process.js';
 
 export type Args<K extends DesktopOp> = Parameters<WorkerOps[K]>;
@@ -19,6 +19,8 @@ interface Pending {
   resolve(value: unknown): void;
   reject(error: Error): void;
   timer: NodeJS.Timeout;
+  /** Arms the timeout anew, `ms` from now. */
+  rearm(ms: number): NodeJS.Timeout;
 }
 
 interface Worker {
@@ -64,18 +66,21 @@ export class WorkerChannel {
     }
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => {
+      const started = Date.now();
+      const expire = (waitedMs: number) => () => {
         worker.pending.delete(id);
         reject(
           adapterError(
             'TIMEOUT',
             operation,
-            `${operation} did not finish within ${timeoutMs} ms; the desktop worker was stopped and the next call starts a new one`,
+            `${operation} did not finish within ${waitedMs} ms; the desktop worker was stopped and the next call starts a new one`,
           ),
         );
         this.stop(worker, `an earlier ${operation} call timed out`);
-      }, timeoutMs);
-      worker.pending.set(id, { operation, resolve: resolve as (value: unknown) => void, reject, timer });
+      };
+      const timer = setTimeout(expire(timeoutMs), timeoutMs);
+      const rearm = (ms: number) => setTimeout(expire(Date.now() - started + ms), ms);
+      worker.pending.set(id, { operation, resolve: resolve as (value: unknown) => void, reject, timer, rearm });
       worker.handle.setBusy?.(true);
       const request: WorkerRequest = { id, op, args: args as unknown[] };
       try {
@@ -126,6 +131,14 @@ export class WorkerChannel {
   }
 
   private settle(worker: Worker, message: unknown): void {
+    if (isOwnerWait(message)) {
+      // the owner is being asked: every call in flight may wait for the answer
+      for (const pending of worker.pending.values()) {
+        clearTimeout(pending.timer);
+        pending.timer = pending.rearm(message.ownerWaitMs);
+      }
+      return;
+    }
     if (!isWorkerResponse(message)) return;
     const pending = worker.pending.get(message.id);
     if (!pending) return; // already timed out

@@ -12,6 +12,14 @@ import type {
   ButtonOptions,
   ButtonResult,
   Capture,
+  ClipboardContent,
+  ClipboardReadOptions,
+  ClipboardWrite,
+  UiInvokeResult,
+  WindowAction,
+  WindowActionResult,
+  WindowInfo,
+  WindowPlacement,
   CaptureOptions,
   ClickOptions,
   ClickResult,
@@ -59,6 +67,12 @@ export interface WorkerOps {
   cursor(): Promise<PointerResult>;
   screenSize(display?: number): Promise<ScreenSize>;
   uiSnapshot(request: WorkerSnapshotRequest): Promise<NativeSnapshot>;
+  uiInvoke(target: RefTarget, action: string | undefined, allowClick: boolean): Promise<UiInvokeResult>;
+  listWindows(): Promise<WindowInfo[]>;
+  windowAction(id: string, action: WindowAction): Promise<WindowActionResult>;
+  moveResizeWindow(id: string, placement: WindowPlacement): Promise<WindowActionResult>;
+  readClipboard(options: ClipboardReadOptions): Promise<ClipboardContent>;
+  writeClipboard(content: ClipboardWrite): Promise<{ kind: 'text' | 'image'; bytes: number }>;
 }
 
 export type DesktopOp = keyof WorkerOps;
@@ -85,6 +99,12 @@ export const OPERATION_NAMES: Record<DesktopOp, string> = {
   cursor: 'input.cursor',
   screenSize: 'screen.size',
   uiSnapshot: 'ui.snapshot',
+  uiInvoke: 'ui.invoke',
+  listWindows: 'window.list',
+  windowAction: 'window.focus',
+  moveResizeWindow: 'window.move_resize',
+  readClipboard: 'clipboard.read',
+  writeClipboard: 'clipboard.write',
 };
 
 export const DESKTOP_OPS = Object.keys(OPERATION_NAMES) as DesktopOp[];
@@ -92,6 +112,16 @@ export const DESKTOP_OPS = Object.keys(OPERATION_NAMES) as DesktopOp[];
 export function isWorkerRequest(value: unknown): value is WorkerRequest {
   const v = value as Partial<WorkerRequest> | null;
   return typeof v === 'object' && v !== null && typeof v.id === 'number' && DESKTOP_OPS.includes(v.op as DesktopOp) && Array.isArray(v.args);
+}
+
+/** From the worker while the desktop asks its owner: the calls in flight may take this long more. */
+export interface WorkerOwnerWait {
+  ownerWaitMs: number;
+}
+
+export function isOwnerWait(value: unknown): value is WorkerOwnerWait {
+  const v = value as { ownerWaitMs?: unknown } | null;
+  return typeof v === 'object' && v !== null && typeof v.ownerWaitMs === 'number' && v.ownerWaitMs > 0;
 }
 
 export function isWorkerResponse(value: unknown): value is WorkerResponse {

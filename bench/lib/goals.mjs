@@ -40,3 +40,8 @@ export function judge(goal, ratio, judgedOn = ratio.cpu !== null ? 'cpu' : 'time
   if (goal.atMost === undefined && goal.below === undefined) return { judgedOn, met: null };
   return { judgedOn, met: goal.atMost !== undefined ? value <= goal.atMost : value < goal.below };
 }
+
+/** computer.batch of 10 actions against the same 10 actions as single calls, wall time (goal: under 0.3x). */
+export const BATCH_OF_TEN = Object.freeze({ below: 0.3, text: '< 0.3x (time)' });
+/** A capture through our wlroots backend against grim run directly, wall time (goal: at most 1.5x). */
+export const WITHIN_GRIM = Object.freeze({ atMost: 1.5, text: '<= 1.5x (time)' });

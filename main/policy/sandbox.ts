@@ -281,12 +281,17 @@ export class SandboxPolicy {
   }
 }
 
-/** Where the graphical session's sockets and cookie are, from the server's environment. */
+/**
+ * Where the graphical session's sockets and cookie are, from the server's environment: X11's
+ * sockets, the runtime folder (the Wayland socket, PipeWire, the compositor's IPC), every path
+ * of the session bus address (the bus xdg-desktop-portal answers on), and a Wayland socket
+ * named by path.
+ */
 function sessionSockets(env: Readonly<Record<string, string>>): string[] {
   const paths = ['/tmp/.X11-unix', env.XDG_RUNTIME_DIR, env.XAUTHORITY];
-  const bus = /(?:^|;)unix:(?:[^;]*,)?path=([^,;]+)/.exec(env.DBUS_SESSION_BUS_ADDRESS ?? '')?.[1];
-  if (bus) paths.push(decodeURIComponent(bus));
-  if (env.WAYLAND_DISPLAY?.startsWith('/')) paths.push(env.WAYLAND_DISPLAY);
+  for (const match of (env.DBUS_SESSION_BUS_ADDRESS ?? '').matchAll(/(?:^|;)unix:(?:[^;]*,)?path=([^,;]+)/g)) paths.push(decodeURIComponent(match[1]!));
+  const wayland = env.WAYLAND_DISPLAY;
+  if (wayland) paths.push(wayland.startsWith('/') ? wayland : env.XDG_RUNTIME_DIR && posix.join(env.XDG_RUNTIME_DIR, wayland));
   return paths.filter((p): p is string => typeof p === 'string' && posix.isAbsolute(p));
 }
 

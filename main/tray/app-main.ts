@@ -97,6 +97,8 @@ export async function runApp({ mainDir, env = process.env, log = createLogger('i
   let waitingApprovals = 0;
   let gateway: Gateway | null = null;
   let updates: UpdateService | null = null;
+  /** With display access: the desktop backend and what the desktop itself granted (the Wayland portal's dialog). */
+  let desktopLine: string | undefined;
   let restartPending = false;
   const checkRestartPending = () => {
     restartPending = isRestartPending(lifecycle.status, lifecycle.config, () => loadConfig({ env }).config);
@@ -117,6 +119,7 @@ export async function runApp({ mainDir, env = process.env, log = createLogger('i
         readOnly,
         gateway: gatewayPanel.summary(),
         ...(updates ? { update: updates.status } : {}),
+        desktop: desktopLine,
       },
       pulse.busy,
     );
@@ -190,6 +193,8 @@ export async function runApp({ mainDir, env = process.env, log = createLogger('i
       policies = opened.policies;
       const contract = await noteContract(appDir, opened.contract(), log);
       gateway = opened.gateway;
+      const backend = config.desktop.hostDisplayAccess ? await adapter.desktop.backendInfo() : undefined;
+      desktopLine = backend && `Desktop: ${backend.name}${backend.granted ? `, ${backend.granted.split(' (')[0]}` : ''}`;
       return { url: opened.url!, contract, close: () => opened.close() };
     },
     toolCount: (config) => enabledTools(config).length,

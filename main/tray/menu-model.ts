@@ -39,6 +39,8 @@ export interface MenuFacts {
   hasToken: boolean;
   /** Start-at-login state, or null where this platform cannot do it. */
   openAtLogin: boolean | null;
+  /** With display access: which desktop backend serves, and what the desktop itself granted. */
+  desktop?: string | undefined;
   /** The ChatGPT connection, when the app offers one. */
   tunnel?: { wanted: boolean; status: Pick<TunnelStatus, 'state' | 'reason'> } | undefined;
   /** OAuth connection requests waiting for the owner. */
@@ -63,6 +65,7 @@ export function buildMenuModel({
   readOnly = null,
   gateway,
   update,
+  desktop,
 }: MenuFacts): MenuItemModel[] {
   const url = status.state === 'running' || status.state === 'paused' ? status.url : null;
   const busy = status.state === 'starting';
@@ -75,6 +78,7 @@ export function buildMenuModel({
   if (restartPending) items.push({ type: 'normal', label: 'Restart to use the saved settings', enabled: !busy, action: 'restart' });
   items.push({ type: 'separator' }, { type: 'normal', label: 'Copy MCP URL', enabled: url !== null, action: 'copy-url' });
   if (hasToken) items.push({ type: 'normal', label: 'Copy token', enabled: true, action: 'copy-token' });
+  if (desktop) items.push({ type: 'separator' }, { type: 'normal', label: desktop, enabled: false });
   if (tunnel) {
     items.push(
       { type: 'separator' },

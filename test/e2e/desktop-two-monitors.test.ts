@@ -430,6 +430,7 @@ describe.skipIf(skipDesktop(missing, 'desktop actions and accessibility Xvfb tes
             { index: 0, name: 'left', x: 0, y: 0, width: 1280, height: 1600, scaleFactor: 1, primary: true },
             { index: 1, name: 'right', ...RIGHT, scaleFactor: 1, primary: false },
           ],
+          backend: { name: 'x11', limits: expect.arrayContaining([expect.stringMatching(/EWMH window manager/)]) },
         });
       });
 

@@ -9,7 +9,27 @@ import { connectModernHttp, textOf } from '../helpers/clients.js';
 import { startTestServer } from '../helpers/servers.js';
 import { makeTempDir, removeDir } from '../helpers/temp.js';
 
-const DESKTOP_TOOLS = ['screen.capture', 'input.move', 'input.click', 'input.type', 'input.key', 'app.launch', 'app.close', 'browser.open'];
+const DESKTOP_TOOLS = [
+  'screen.capture',
+  'input.move',
+  'input.click',
+  'input.type',
+  'input.key',
+  'app.launch',
+  'app.close',
+  'browser.open',
+  'computer.batch',
+  'ui.invoke',
+  'window.list',
+  'window.focus',
+  'window.move_resize',
+  'window.minimize',
+  'window.maximize',
+  'window.restore',
+  'window.close',
+  'clipboard.read',
+  'clipboard.write',
+];
 let root: string;
 const saved = { DISPLAY: process.env.DISPLAY, XAUTHORITY: process.env.XAUTHORITY };
 
@@ -39,7 +59,16 @@ async function connect(input: ConfigInput) {
   return client;
 }
 
-const everyFamily = { screen: true, input: true, browser: true, appControl: true, apps: { editor: { path: '/bin/true' } } };
+const everyFamily = {
+  screen: true,
+  input: true,
+  browser: true,
+  appControl: true,
+  windows: true,
+  windowTitles: true,
+  clipboardRead: true,
+  apps: { editor: { path: '/bin/true' } },
+};
 
 describe('host display access off (the default)', () => {
   it('lists no desktop tool even when every family flag is on', async () => {
@@ -51,6 +80,10 @@ describe('host display access off (the default)', () => {
       (e: Error) => e.message,
     );
     expect(refused).toMatch(/^CAPABILITY_DISABLED: screen\.capture exists but is not granted .*desktop\.hostDisplayAccess and desktop\.screen/);
+    for (const name of DESKTOP_TOOLS) {
+      const answer = textOf(await client.callTool({ name, arguments: {} }));
+      expect(answer, name).toMatch(new RegExp(`^CAPABILITY_DISABLED: ${name.replace('.', '\\.')} exists but is not granted .*desktop\\.hostDisplayAccess`));
+    }
   });
 
   it('runs shell children without DISPLAY or XAUTHORITY, and refuses them from callers', async () => {

@@ -175,6 +175,20 @@ describe('the plan on Linux (workspace, the default)', () => {
     expect(off!.entries.some((e) => e.path === '/tmp/.X11-unix' || e.path === '/run/user/1000')).toBe(false);
   });
 
+  it('a Wayland session: its socket by path and every session bus path are hidden with display access off, shown with it on', async () => {
+    const tree: Tree = { ...LINUX_TREE, '/home/alex/.wl/wayland-1': 'file', '/home/alex/.bus/portal': 'file', '/home/alex/.bus/second': 'file' };
+    const env = {
+      ...LINUX_ENV,
+      WAYLAND_DISPLAY: '/home/alex/.wl/wayland-1',
+      DBUS_SESSION_BUS_ADDRESS: 'unix:path=/home/alex/.bus/portal,guid=1;unix:path=/home/alex/.bus/second',
+    };
+    const off = await sandboxFor(LINUX_CONFIG, { tree, env }).plan(GIT_IN_PROJECT);
+    const hidden = off!.entries.filter((e) => e.access === 'hidden').map((e) => e.path);
+    expect(hidden).toEqual(expect.arrayContaining(['/home/alex/.wl/wayland-1', '/home/alex/.bus/portal', '/home/alex/.bus/second']));
+    const on = await sandboxFor({ ...LINUX_CONFIG, desktop: { hostDisplayAccess: true } }, { tree, env }).plan(GIT_IN_PROJECT);
+    expect(on!.entries.some((e) => e.access === 'hidden' && /^\/home\/alex\/\.(wl|bus)\//.test(e.path))).toBe(false);
+  });
+
   describe('a root or a home above the folders hidden or made private in steps 1 and 2', () => {
     const withRoots = (roots: NonNullable<NonNullable<ConfigInput['filesystem']>['roots']>): ConfigInput => ({
       ...LINUX_CONFIG,

@@ -201,6 +201,8 @@ describe.skipIf(!available)('settings window in headless Chromium', () => {
         return status;
       case 'listActivity':
         return ring.list();
+      case 'listChanges':
+        return { ok: true, groups: [], dropped: [], recording: false };
       case 'listProcesses':
         return processes.list(args[0] as string | undefined);
       case 'killProcess':
@@ -252,7 +254,7 @@ describe.skipIf(!available)('settings window in headless Chromium', () => {
     await page.getByRole('switch', { name: 'Allow running commands' }).check();
     await page.getByLabel('Program name or path').fill('git');
     await page.getByRole('button', { name: 'Add program' }).click();
-    await page.getByRole('listitem').filter({ hasText: 'git' }).waitFor();
+    await page.getByRole('main').getByRole('listitem').filter({ hasText: 'git' }).waitFor();
 
     await page.getByText('Unsaved changes').waitFor();
     expect(await page.evaluate(() => (globalThis as unknown as { __dirty: { value: boolean } }).__dirty.value)).toBe(true);

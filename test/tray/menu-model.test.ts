@@ -70,6 +70,13 @@ describe('tray menu model', () => {
     expect(labels(buildMenuModel({ status: { state: 'starting' }, hasToken: false, openAtLogin: null }))).toContain('Restart server (disabled)');
   });
 
+  it('with display access, says which desktop backend serves and what the desktop granted', () => {
+    const desktop = "Desktop: wayland-portal, the owner allowed remote control in the desktop's portal dialog";
+    const items = labels(buildMenuModel({ status: running, hasToken: false, openAtLogin: null, desktop }));
+    expect(items.slice(0, 5)).toEqual(['Running at http://127.0.0.1:3210/mcp (disabled)', '---', 'Copy MCP URL', '---', `${desktop} (disabled)`]);
+    expect(labels(buildMenuModel({ status: running, hasToken: false, openAtLogin: null })).join(' ')).not.toMatch(/Desktop:/);
+  });
+
   it('uses only known actions, each once', () => {
     const actions = buildMenuModel({ status: running, hasToken: true, openAtLogin: true }).flatMap((i) =>
       i.type !== 'separator' && i.action ? [i.action] : [],

@@ -13,6 +13,7 @@ import type { MouseButton } from '../../contract/desktop.js';
 import { adapterError } from '../../contract/errors.js';
 import type { ScreenPoint, ScreenRect, ScreenSize } from '../../contract/geometry.js';
 import type { ClipboardBackend, DesktopBackend, KeyboardBackend, PointerBackend, RawFrame, ScreenBackend } from '../desktop-backend.js';
+import { clipboardText } from '../clipboard-content.js';
 import { nutKeyName } from '../keys.js';
 import type { PointerStep } from '../pointer-actions.js';
 
@@ -164,6 +165,16 @@ function nutClipboard(nut: Nut): ClipboardBackend {
       await press();
       await sleep(PASTE_SETTLE_MS);
       return 'unconfirmed';
+    },
+    // text only: nut-js's clipboard (clipboardy) knows no images
+    async read(options) {
+      const text = await nut.clipboard.getContent();
+      return clipboardText(text, options.maxBytes, ['text/plain']);
+    },
+    async write(content, operation) {
+      if (!('text' in content))
+        throw adapterError('PRECONDITION_FAILED', operation, 'this desktop backend (nut-js) puts only text on the clipboard, not images');
+      await nut.clipboard.setContent(content.text);
     },
   };
 }

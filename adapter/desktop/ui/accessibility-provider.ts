@@ -13,6 +13,12 @@ export interface AccessibilityProvider {
   snapshot(request: NativeSnapshotRequest, operation: string): Promise<NativeSnapshot>;
   /** Where the element is now; NOT_FOUND when it is gone or no longer on screen. */
   bounds(ref: string, operation: string): Promise<ScreenRect>;
+  /**
+   * Runs the element's accessibility action named `action` (its first one when omitted), so
+   * nothing moves the pointer. `done` is the action run, undefined when it has no such action;
+   * `actions` what it offers.
+   */
+  invoke?(ref: string, action: string | undefined, operation: string): Promise<{ done: string | undefined; actions: string[] }>;
   close(): void;
 }
 

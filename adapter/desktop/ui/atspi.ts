@@ -18,6 +18,7 @@ type Dbus = typeof DbusNext;
 
 const ACCESSIBLE = 'org.a11y.atspi.Accessible';
 const COMPONENT = 'org.a11y.atspi.Component';
+const ACTION = 'org.a11y.atspi.Action';
 const PROPERTIES = 'org.freedesktop.DBus.Properties';
 const REGISTRY = 'org.a11y.atspi.Registry';
 const ROOT_PATH = '/org/a11y/atspi/accessible/root';
@@ -107,6 +108,39 @@ export class AtspiProvider implements AccessibilityProvider {
       throw adapterError('NOT_FOUND', operation, 'the element is no longer on screen (hidden, collapsed or scrolled away); take a new ui.snapshot');
     }
     return { x, y, width, height };
+  }
+
+  /** AT-SPI's Action interface: GetActions names them, DoAction runs one in the application (no pointer, no focus change). */
+  async invoke(ref: string, action: string | undefined, operation: string): Promise<{ done: string | undefined; actions: string[] }> {
+    const bus = await this.connect(operation);
+    const address = decodeRef(ref);
+    // gone: NOT_FOUND. Not its place or SHOWING state: an action needs neither, and on Wayland
+    // apps often know no screen place (GTK 4 reports its widgets VISIBLE but not SHOWING there)
+    const words = await this.call(bus, address, ACCESSIBLE, 'GetState').then(
+      (m) => m.body[0] as number[],
+      (error: unknown) => {
+        throw adapterError('NOT_FOUND', operation, `the element is gone (${dbusReason(error)}); take a new ui.snapshot`);
+      },
+    );
+    if (decodeStates(words).defunct) throw adapterError('NOT_FOUND', operation, 'the element is gone (its application removed it); take a new ui.snapshot');
+    let actions: string[];
+    try {
+      const reply = await this.call(bus, address, ACTION, 'GetActions');
+      actions = (reply.body[0] as Array<[string, string, string]>).map(([name]) => String(name));
+    } catch {
+      return { done: undefined, actions: [] }; // no Action interface
+    }
+    const wanted = action?.trim().toLowerCase();
+    const index = wanted === undefined ? (actions.length > 0 ? 0 : -1) : actions.findIndex((name) => name.toLowerCase() === wanted);
+    if (index < 0) return { done: undefined, actions };
+    let ran: boolean;
+    try {
+      ran = (await this.call(bus, address, ACTION, 'DoAction', 'i', [index])).body[0] === true;
+    } catch (error) {
+      throw adapterError('OS_ERROR', operation, `the application refused the "${actions[index]}" action (${dbusReason(error)})`);
+    }
+    if (!ran) throw adapterError('OS_ERROR', operation, `the application did not run the "${actions[index]}" action`);
+    return { done: actions[index], actions };
   }
 
   close(): void {

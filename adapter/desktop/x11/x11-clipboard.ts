@@ -8,10 +8,12 @@
  * paste's text. So a paste is done once the text was read and the app then stays quiet.
  *
  * Served per ICCCM: TARGETS, then the text as UTF8_STRING (also for TEXT and text/plain;
- * charset=utf-8), or as STRING when it is Latin-1. Any client of the display may read it, as
- * with every X11 clipboard. Until another client takes the clipboard, it keeps the last text.
+ * charset=utf-8), or as STRING when it is Latin-1, or a PNG as image/png (clipboard.write).
+ * Any client of the display may read it, as with every X11 clipboard. Until another client
+ * takes the clipboard, it keeps the last content. Reading (clipboard.read) is x11-selection-read.ts.
  */
 import type { PasteOutcome, PasteTimes } from '../desktop-backend.js';
+import { readSelection, type SelectionRead } from './x11-selection-read.js';
 import { nameRequest, wordRequest, X11Connection, X11Error } from './x11-connection.js';
 
 const OPCODE_CREATE_WINDOW = 1;
@@ -29,11 +31,12 @@ const WINDOW_CLASS_INPUT_ONLY = 2;
 const ATOM_ATOM = 4;
 const ATOM_STRING = 31;
 const NONE = 0;
-const NAMES = ['CLIPBOARD', 'TARGETS', 'UTF8_STRING', 'TEXT', 'text/plain;charset=utf-8'] as const;
+const NAMES = ['CLIPBOARD', 'TARGETS', 'UTF8_STRING', 'TEXT', 'text/plain;charset=utf-8', 'image/png', 'INCR', 'CHATGPT_MCP_SELECTION'] as const;
 type Atoms = Record<(typeof NAMES)[number], number>;
 
 interface Offer {
-  utf8: Buffer;
+  utf8?: Buffer;
+  png?: Buffer;
   /** The same text as STRING (ISO Latin-1), when it has only such characters. */
   latin1: Buffer | undefined;
   /** Called after each answered request (`text`: the text itself was sent), while a paste waits. */
@@ -136,6 +139,31 @@ export class X11Clipboard {
     return outcome;
   }
 
+  /** Puts text or a PNG on the clipboard (clipboard.write); it stays there until another client takes it. */
+  async write(content: { text: string } | { image: Buffer }): Promise<void> {
+    const bytes = 'text' in content ? Buffer.from(content.text, 'utf8') : content.image;
+    if (24 + bytes.length > this.connection.maxRequestBytes) {
+      throw new X11Error(
+        `the content is ${bytes.length} bytes; this X server takes at most ${this.connection.maxRequestBytes - 24} in one request (larger transfers are not offered)`,
+      );
+    }
+    this.offer =
+      'text' in content
+        ? { utf8: bytes, latin1: /^[\u0000-\u00ff]*$/.test(content.text) ? Buffer.from(content.text, 'latin1') : undefined }
+        : { png: bytes, latin1: undefined };
+    this.claimed = this.connection.nextSequence;
+    const owner = await this.connection.exchange(
+      [setSelectionOwner(this.window, this.atoms.CLIPBOARD), getSelectionOwner(this.atoms.CLIPBOARD)],
+      this.timeoutMs,
+    );
+    if (owner.readUInt32LE(8) !== this.window) throw new X11Error('another program took the clipboard at once');
+  }
+
+  /** What the clipboard holds (ours or another client's), as TARGETS and then the preferred content, at most `maxBytes`. */
+  read(prefer: 'text' | 'image', maxBytes: number): Promise<SelectionRead> {
+    return readSelection(this.connection, this.window, this.atoms, prefer, maxBytes, this.timeoutMs);
+  }
+
   close(): void {
     this.connection.close();
   }
@@ -172,11 +200,14 @@ export class X11Clipboard {
   private data(offer: Offer, target: number): { type: number; format: 8 | 32; bytes: Buffer; text: boolean } | undefined {
     const { atoms } = this;
     if (target === atoms.TARGETS) {
-      const targets = [atoms.TARGETS, atoms.UTF8_STRING, atoms.TEXT, atoms['text/plain;charset=utf-8'], ...(offer.latin1 ? [ATOM_STRING] : [])];
+      const text = offer.utf8 ? [atoms.UTF8_STRING, atoms.TEXT, atoms['text/plain;charset=utf-8']] : [];
+      const targets = [atoms.TARGETS, ...text, ...(offer.latin1 ? [ATOM_STRING] : []), ...(offer.png ? [atoms['image/png']] : [])];
       const bytes = Buffer.alloc(targets.length * 4);
       targets.forEach((atom, i) => bytes.writeUInt32LE(atom, i * 4));
       return { type: ATOM_ATOM, format: 32, bytes, text: false };
     }
+    if (offer.png && target === atoms['image/png']) return { type: target, format: 8, bytes: offer.png, text: true };
+    if (!offer.utf8) return undefined;
     if (target === atoms.UTF8_STRING || target === atoms.TEXT) return { type: atoms.UTF8_STRING, format: 8, bytes: offer.utf8, text: true };
     if (target === atoms['text/plain;charset=utf-8']) return { type: target, format: 8, bytes: offer.utf8, text: true };
     if (target === ATOM_STRING && offer.latin1) return { type: ATOM_STRING, format: 8, bytes: offer.latin1, text: true };

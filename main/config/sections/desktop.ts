@@ -13,6 +13,12 @@ export const desktopSchema = z.strictObject({
   hostDisplayAccess: z.boolean().default(false),
   screen: z.boolean().default(false),
   input: z.boolean().default(false),
+  /** window.* list and arrange the owner's windows (titles only with windowTitles). */
+  windows: z.boolean().default(false),
+  /** window.list shows titles: they tell what the owner is reading and writing. */
+  windowTitles: z.boolean().default(false),
+  /** clipboard.read: the clipboard is where passwords are copied to. */
+  clipboardRead: z.boolean().default(false),
   browser: z.boolean().default(false),
   appControl: z.boolean().default(false),
   apps: z.record(z.string().regex(/^[A-Za-z0-9._-]{1,64}$/, 'app names use letters, digits, . _ -'), appSchema).default({}),

@@ -9,6 +9,8 @@ import { appTools } from './app.js';
 import { browserTools } from './browser.js';
 import { chatgptSearchTools } from './chatgpt-search.js';
 import { checkTools } from './checks.js';
+import { clipboardTools } from './clipboard.js';
+import { computerBatchTools } from './computer-batch.js';
 import { fileEditTools } from './file-edit.js';
 import { fileSearchTools } from './file-search.js';
 import { filesystemTools } from './filesystem.js';
@@ -23,6 +25,7 @@ import { serviceTools } from './service.js';
 import { shellTools } from './shell.js';
 import { systemTools } from './system.js';
 import { uiTools } from './ui.js';
+import { windowTools } from './window.js';
 
 // system.info stays first: clients (and the conformance suite) call the first tool as a probe.
 export const ALL_TOOLS = [
@@ -36,6 +39,9 @@ export const ALL_TOOLS = [
   ...screenTools,
   ...inputTools,
   ...uiTools,
+  ...computerBatchTools,
+  ...windowTools,
+  ...clipboardTools,
   ...appTools,
   ...browserTools,
   ...serviceTools,

@@ -30,16 +30,23 @@ export const screenDisplays = defineTool({
     'Lists every display (monitor) with its bounds in the virtual desktop (physical pixels; all coordinates of screen.* and input.* are in this ' +
     'desktop), its scale factor (physical pixels per logical point: 2 on Retina) and which one is primary.',
   input: z.object({}),
-  output: z.object({ desktop: z.object({ width: z.number().int(), height: z.number().int() }), displays: z.array(display) }),
+  output: z.object({
+    desktop: z.object({ width: z.number().int(), height: z.number().int() }),
+    displays: z.array(display),
+    backend: z
+      .object({ name: z.string(), limits: z.array(z.string()), granted: z.string().optional() })
+      .describe('The desktop backend serving the session, what it cannot do, and what the desktop itself granted'),
+  }),
   annotations: READ_ONLY,
   grant: GRANT.screen,
   async run(_args, { adapter }) {
-    const list = await adapter.desktop.listDisplays();
+    const [list, backend] = await Promise.all([adapter.desktop.listDisplays(), adapter.desktop.backendInfo()]);
     const lines = list.displays.map(
       (d) =>
         `${d.index}: ${d.name} ${d.width}x${d.height} at ${d.x},${d.y}${d.scaleFactor !== 1 ? ` (scale ${d.scaleFactor})` : ''}${d.primary ? ' primary' : ''}`,
     );
-    return { structured: list, text: `Desktop ${list.desktop.width}x${list.desktop.height}; displays:\n${lines.join('\n')}` };
+    const limits = backend.limits.length ? `\nBackend ${backend.name} cannot: ${backend.limits.join('; ')}.` : `\nBackend ${backend.name}.`;
+    return { structured: { ...list, backend }, text: `Desktop ${list.desktop.width}x${list.desktop.height}; displays:\n${lines.join('\n')}${limits}` };
   },
 });
 

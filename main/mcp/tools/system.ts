@@ -21,6 +21,10 @@ const output = z.object({
   upstreams: z.array(
     z.object({ name: z.string(), prefix: z.string(), state: z.string(), tools: z.number(), held: z.number(), lastError: z.string().nullable() }),
   ),
+  desktop: z
+    .object({ backend: z.string(), limits: z.array(z.string()), granted: z.string().optional().describe("What the desktop's own dialog granted") })
+    .optional()
+    .describe('With display access: the desktop backend serving the session, and what it cannot do'),
 });
 
 export const systemInfo = defineTool({
@@ -36,6 +40,8 @@ export const systemInfo = defineTool({
     const info = await adapter.system.systemInfo();
     const capabilities = capabilitySummary(config, enabledTools, policy.sandbox.describe());
     const fingerprint = contract();
+    const backend = config.desktop.hostDisplayAccess ? await adapter.desktop.backendInfo() : undefined;
+    const desktop = backend ? { backend: backend.name, limits: backend.limits, ...(backend.granted ? { granted: backend.granted } : {}) } : undefined;
     const upstreams = (gateway?.() ?? []).map((u) => ({
       name: u.name,
       prefix: u.prefix,
@@ -50,6 +56,7 @@ export const systemInfo = defineTool({
       capabilities,
       contract: { sha256: fingerprint.sha256, tools: Object.keys(fingerprint.tools).length },
       upstreams,
+      ...(desktop ? { desktop } : {}),
     };
     const roots = capabilities.filesystem.roots.map((r) => (r.readOnly ? `${r.path} (read-only)` : r.path));
     const text = [
@@ -62,6 +69,11 @@ export const systemInfo = defineTool({
       ...(upstreams.length
         ? [
             `Other MCP servers (their tools are <prefix>_<tool>): ${upstreams.map((u) => `${u.name} (${u.prefix}_*, ${u.tools} tools, ${u.state})`).join(', ')}.`,
+          ]
+        : []),
+      ...(desktop
+        ? [
+            `Desktop: ${desktop.backend}${desktop.granted ? `; granted: ${desktop.granted}` : ''}${desktop.limits.length ? `; cannot: ${desktop.limits.join('; ')}` : ''}.`,
           ]
         : []),
     ].join('\n');

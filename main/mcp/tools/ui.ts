@@ -1,11 +1,11 @@
 /**
  * ui.snapshot and ui.find: the accessibility tree of the focused window (or of a display) with
  * element ids, so a model can act on elements instead of guessing pixels. Read-only, under the
- * screen grant; acting on an element is input.* under the input grant.
+ * screen grant; acting on an element is input.* or ui.invoke under the input grant.
  */
 import * as z from 'zod';
 import type { UiElement } from '../../../adapter/contract/ui.js';
-import { defineTool, READ_ONLY } from '../tool.js';
+import { defineTool, DESTRUCTIVE, READ_ONLY } from '../tool.js';
 import { GRANT } from '../../policy/grants.js';
 import { bounds } from './desktop-schemas.js';
 
@@ -122,6 +122,39 @@ export const uiFind = defineTool({
   },
 });
 
+export const uiInvoke = defineTool({
+  name: 'ui.invoke',
+  title: 'Invoke a UI element',
+  description:
+    'Presses, toggles or activates an element from ui.snapshot / ui.find through the accessibility API (AT-SPI actions on Linux), so the ' +
+    'owner\'s pointer and focus stay where they are. action names one of the element\'s actions ("press", "click", "toggle", "activate"...); ' +
+    'omitted, its default one. An element without such an action is refused, or clicked at its centre when allowClick is true (that moves the pointer).',
+  input: z.object({
+    element: z.string().min(1).max(32).describe('An element id from ui.snapshot / ui.find'),
+    snapshotHandle: z.string().min(1).max(64),
+    action: z.string().min(1).max(64).optional(),
+    allowClick: z.boolean().default(false).describe('Fall back to a pointer click when the element has no such action'),
+  }),
+  output: z.object({
+    element: z.object({ id: z.string(), bounds: bounds.nullable() }),
+    method: z.enum(['action', 'click']).describe('action: the accessibility API ran it, the pointer did not move; click: it was clicked'),
+    action: z.string(),
+    actions: z.array(z.string()).describe('The actions the element offers'),
+  }),
+  annotations: DESTRUCTIVE,
+  grant: GRANT.input,
+  target: (args) => ({ element: args.element, action: args.action ?? null, allowClick: args.allowClick }),
+  async run(args, { adapter }) {
+    const result = await adapter.desktop.uiInvoke({
+      target: { element: args.element, snapshotHandle: args.snapshotHandle },
+      action: args.action,
+      allowClick: args.allowClick,
+    });
+    const how = result.method === 'action' ? `ran its "${result.action}" action (the pointer did not move)` : 'clicked it (it has no such action)';
+    return { structured: result, text: `Element ${result.element.id}: ${how}.` };
+  },
+});
+
 /** One line per element, indented by depth: what a model reads when a host shows only text. */
 function outline(elements: UiElement[], depth = 0): string[] {
   return elements.flatMap((e) => {
@@ -133,4 +166,4 @@ function outline(elements: UiElement[], depth = 0): string[] {
   });
 }
 
-export const uiTools = [uiSnapshot, uiFind];
+export const uiTools = [uiSnapshot, uiFind, uiInvoke];

@@ -193,6 +193,16 @@ describe('crashes and hangs fail one call, never the server', () => {
     expect((await again).code).toBe('TIMEOUT');
   });
 
+  test('a call whose worker says the owner is being asked waits for the answer past its timeout', async () => {
+    // the answer comes 2.5 s after the call, past its 1.5 s timeout (which also covers the worker's start)
+    const client = fake('asks-owner', { timeoutMs: 1500 });
+    const call = client.screenSize();
+    await waitFor(() => client.workerPid !== undefined);
+    const pid = client.workerPid;
+    await expect(call).resolves.toMatchObject({ op: 'screenSize' });
+    expect(client.workerPid).toBe(pid); // not stopped as timed out
+  });
+
   test('calls queued behind a timed-out call are interrupted with the reason', async () => {
     const client = fake('hang', { timeoutMs: 400 });
     const first = failure(client.screenSize());

@@ -1,7 +1,7 @@
 /**
- * What the model may do with the display once access is on: see, use mouse and keyboard, open
- * pages, run apps. While access is off every switch shows off, as it works: none of them does
- * anything then. The choices stay saved and come back with access.
+ * What the model may do with the display once access is on: see, use mouse and keyboard, arrange
+ * windows, read the clipboard, open pages, run apps. While access is off every switch shows off,
+ * as it works: none of them does anything then. The choices stay saved and come back with access.
  */
 import { Card } from '../../components/Card';
 import { fieldId } from '../../components/fields/field-id';
@@ -12,6 +12,17 @@ import type { SectionProps } from '../section-props';
 const FAMILIES = [
   { key: 'screen', label: 'See the screen', description: 'Take screenshots of the whole screen or a region.' },
   { key: 'input', label: 'Use mouse and keyboard', description: 'Move, click and type as if you did.' },
+  { key: 'windows', label: 'Arrange windows', description: 'List, focus, move, resize, minimize, maximize and close your windows.' },
+  {
+    key: 'windowTitles',
+    label: 'See window titles',
+    description: 'Titles tell what you are reading and writing; without this, windows are listed by app only.',
+  },
+  {
+    key: 'clipboardRead',
+    label: 'Read the clipboard',
+    description: 'Copied passwords land there too. Writing to it comes with mouse and keyboard.',
+  },
   { key: 'browser', label: 'Open web pages', description: 'Open http and https links in your default browser.' },
   { key: 'appControl', label: 'Launch and close apps', description: 'Only the apps listed below.' },
 ] as const;
@@ -29,7 +40,7 @@ export function CapabilitiesCard({ draft, edit, errors }: Pick<SectionProps, 'dr
           label={label}
           description={description}
           checked={!gated && desktop[key]}
-          disabled={gated}
+          disabled={gated || (key === 'windowTitles' && !desktop.windows)}
           onChange={(on) => edit((d) => void (d.desktop[key] = on))}
         />
       ))}
