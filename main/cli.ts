@@ -19,6 +19,7 @@ const commands = {
   token: () => import('./cli/token-command.js'),
   oauth: () => import('./cli/oauth-command.js'),
   tunnel: () => import('./cli/tunnel-command.js'),
+  audit: () => import('./cli/audit-command.js'),
 };
 
 const HELP = `chatgpt-mcp ${VERSION}: let ChatGPT or any MCP client act on this computer, within what you allow.
@@ -43,6 +44,10 @@ Usage:
                                     --force stores one that does not look like an OpenAI API key)
   chatgpt-mcp tunnel forget-key     remove the stored runtime key
   chatgpt-mcp tunnel download       install the official tunnel-client release, verified by its SHA-256
+  chatgpt-mcp audit tail [N]        the last N tool calls recorded in the audit log (default 20)
+  chatgpt-mcp audit search TERMS    calls matching tool=, client=, outcome=, since=, until=, limit= and words
+  chatgpt-mcp audit export [TERMS]  the matching audit lines as stored (JSON lines, sealed)
+  chatgpt-mcp audit verify          check the log's hash chain; names the first line cut or edited
   chatgpt-mcp --version | --help
 
 Options:
@@ -99,6 +104,7 @@ export async function main(argv: string[]): Promise<number> {
   const cli: CliOverrides = { config: values.config, host: values.host, port: values.port, logLevel: values['log-level'] };
   const [command = 'serve', sub, ...rest] = positionals;
   if (command === 'oauth') return (await commands.oauth()).oauthCommand(sub, rest);
+  if (command === 'audit') return (await commands.audit()).auditCommand(sub, rest);
   if (rest.length > 0) return usageError(`unexpected argument "${rest[0]}"`);
 
   switch (command) {

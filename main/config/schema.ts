@@ -9,6 +9,7 @@
  */
 import * as z from 'zod';
 import { codeRunningReason } from '../policy/env-names.js';
+import { auditSchema } from './sections/audit.js';
 import { chatgptSchema } from './sections/chatgpt.js';
 import { desktopSchema } from './sections/desktop.js';
 import { filesystemSchema, type rootSchema } from './sections/filesystem.js';
@@ -18,6 +19,7 @@ import { servicesSchema } from './sections/services.js';
 import { shellSchema } from './sections/shell.js';
 import { tunnelSchema } from './sections/tunnel.js';
 
+export * from './sections/audit.js';
 export * from './sections/chatgpt.js';
 export * from './sections/desktop.js';
 export * from './sections/filesystem.js';
@@ -38,6 +40,7 @@ export const configSchema = z
     services: servicesSchema.default(() => servicesSchema.parse({})),
     chatgpt: chatgptSchema.default(() => chatgptSchema.parse({})),
     tunnel: tunnelSchema.default(() => tunnelSchema.parse({})),
+    audit: auditSchema.default(() => auditSchema.parse({})),
   })
   .superRefine((config, ctx) => {
     if (config.server.auth === 'none' && config.server.token !== undefined) {

@@ -9,6 +9,8 @@
  * cannot be used, an app folder that is not the owner's alone); each entry point words them its
  * own way (exit codes, the tray's status).
  */
+import { AuditLog } from '../audit/audit-log.js';
+import { auditDir } from '../audit/audit-files.js';
 import { createLocalAdapter, type LocalAdapterOptions } from '../../adapter/local-computer-adapter.js';
 import type { ComputerAdapter } from '../../adapter/contract/computer-adapter.js';
 import type { ConsentRequest } from '../auth/connections.js';
@@ -85,16 +87,19 @@ export async function openServer(options: HostOptions): Promise<OpenServer> {
   const adapter = options.adapter ?? createLocalAdapter(options.adapterOptions);
   const answers = new ReplyBacklog();
   const memory = idleMemory();
+  let audit: AuditLog | null = null;
   const stopOwned = async () => {
     memory.close();
+    audit?.close();
     if (ownsAdapter) await adapter.close();
   };
   try {
+    audit = openAudit(config, appDir, secrets, logger);
     const factory = createServerFactory({
       config,
       adapter,
       logger,
-      observer: options.observer,
+      observer: bothObservers(options.observer, audit?.record),
       onCallEnded: memory.callEnded,
       protectedFiles: protectedPaths(options.configPath, env),
       secrets,
@@ -121,6 +126,29 @@ export async function openServer(options: HostOptions): Promise<OpenServer> {
     await stopOwned();
     throw error;
   }
+}
+
+/** Every entry point's calls are recorded (main/audit/); the app folder was checked before. */
+function openAudit(config: Readonly<Config>, appDir: string, secrets: readonly string[], logger: Logger): AuditLog | null {
+  if (!config.audit.enabled) return null;
+  return new AuditLog({
+    dir: auditDir(appDir),
+    maxFileBytes: config.audit.maxFileBytes,
+    keepFiles: config.audit.keepFiles,
+    secrets: [config.server.token ?? '', ...secrets].filter(Boolean),
+    onError: (message) => logger.warn(message),
+  });
+}
+
+function bothObservers(first: ToolCallObserver | undefined, second: ToolCallObserver | undefined): ToolCallObserver | undefined {
+  if (!first || !second) return first ?? second;
+  return (event) => {
+    try {
+      first(event);
+    } finally {
+      second(event);
+    }
+  };
 }
 
 /** What the owner should know about a server that starts anyway. */

@@ -22,6 +22,7 @@ import { ServicePolicy } from '../policy/services.js';
 import { SizeLimits } from '../policy/size-limits.js';
 import { ShellPolicy } from '../policy/shell.js';
 import { UrlPolicy } from '../policy/url-policy.js';
+import { callerName, callerOf, type Caller } from './caller.js';
 import { answerUngranted, otherCalls } from './not-granted.js';
 import { toolInputSchema, toolOutputSchema } from './tool-schema.js';
 import { fingerprint, toolFaces, type ContractFingerprint } from './contract-fingerprint.js';
@@ -59,12 +60,18 @@ const ANSWER_BUDGET_OUTPUTS = 2;
 
 /**
  * `tool`: the contract name; `exposed`: the name the client called it by (server.toolNames).
- * `client`: who called, from the request's credential (an OAuth client's name, "bearer token"), null without one.
+ * `client`: who called in one name (an OAuth client's, "bearer token", the host's), null when unknown;
+ * `caller`: the same, in full (caller.ts).
  */
-type ToolCallFields = { tool: string; exposed?: string; id: string | number; target: Record<string, unknown>; client?: string | null };
+type ToolCallFields = { tool: string; exposed?: string; id: string | number; target: Record<string, unknown>; client?: string | null; caller?: Caller };
 export type ToolCallEvent = (ToolCallFields & { phase: 'start' }) | (ToolCallFields & { phase: 'end'; durationMs: number; outcome: 'ok' | ErrorCode });
 
 export type ToolCallObserver = (event: ToolCallEvent) => void;
+
+type HandlerContext = {
+  mcpReq: { id: string | number; signal: AbortSignal; envelope?: Record<string, unknown> };
+  http?: { authInfo?: AuthInfo };
+};
 
 interface PreparedTool {
   config: {
@@ -74,10 +81,7 @@ interface PreparedTool {
     outputSchema: ToolDefinition['output'];
     annotations: ToolDefinition['annotations'];
   };
-  handler: (
-    args: Record<string, unknown>,
-    ctx: { mcpReq: { id: string | number; signal: AbortSignal }; http?: { authInfo?: AuthInfo } },
-  ) => Promise<CallToolResult>;
+  handler: (args: Record<string, unknown>, ctx: HandlerContext) => Promise<CallToolResult>;
 }
 
 /**
@@ -146,7 +150,10 @@ export function createServerFactory(deps: ServerDeps): ServerFactory {
     deps.config.server.toolNames,
   );
   const ended = deps.onCallEnded;
-  const prepared = tools.map((tool, i) => prepare(tool, { deps: toolDeps, logger, secrets, observe, ended, rename, exposed: names[i]! }));
+  // stdio makes one server per process: after a 2025-era initialize, its clientInfo names the host.
+  let stdioServer: McpServer | undefined;
+  const initialized = () => stdioServer?.server.getClientVersion();
+  const prepared = tools.map((tool, i) => prepare(tool, { deps: toolDeps, logger, secrets, observe, ended, rename, exposed: names[i]!, initialized }));
   const serverInstructions = instructions(exposedName('system.info', deps.config));
   const granted = new Set(tools.map((t) => t.name));
   const calls = otherCalls(deps.tools ?? ALL_TOOLS, granted, deps.config);
@@ -158,6 +165,7 @@ export function createServerFactory(deps: ServerDeps): ServerFactory {
     );
     prepared.forEach(({ config, handler }, i) => server.registerTool(names[i]!, config, handler));
     answerUngranted(server, calls, deps.config);
+    stdioServer = server;
     return server;
   };
   const directTools: DirectTools = new Map(
@@ -196,9 +204,11 @@ interface PrepareContext {
   /** Tool names in the texts a model reads, as this config exposes them. */
   rename: ToolNameRewriter;
   exposed: string;
+  /** The clientInfo of a 2025-era stdio connection's initialize. */
+  initialized: () => { name?: unknown; version?: unknown } | undefined;
 }
 
-function prepare(tool: ToolDefinition, { deps, logger, secrets, observe, ended, rename, exposed }: PrepareContext): PreparedTool {
+function prepare(tool: ToolDefinition, { deps, logger, secrets, observe, ended, rename, exposed, initialized }: PrepareContext): PreparedTool {
   // Only a rewriter that renames anything gets to copy the schemas' descriptions.
   const text = rename.renames ? (t: string) => rename.rewrite(t) : undefined;
   return {
@@ -215,8 +225,10 @@ function prepare(tool: ToolDefinition, { deps, logger, secrets, observe, ended, 
       // Built only for a listener: with logging off and no activity view, a call pays for neither.
       let target: Record<string, unknown> | undefined;
       const targetOf = () => (target ??= safeTarget(tool, args));
-      const client = observe ? clientOf(ctx.http?.authInfo) : null;
-      if (observe) safely(() => observe({ phase: 'start', tool: tool.name, exposed, id, target: targetOf(), client }));
+      // Over HTTP the credential names the caller; without one, only stdio's own server knows the host.
+      const caller = observe ? callerOf(ctx.http?.authInfo, ctx.mcpReq.envelope, ctx.http ? () => undefined : initialized) : undefined;
+      const client = caller ? callerName(caller) : null;
+      if (observe) safely(() => observe({ phase: 'start', tool: tool.name, exposed, id, target: targetOf(), client, caller }));
       const finish = (outcome: 'ok' | ErrorCode, unexpected?: unknown, operation?: string) => {
         const durationMs = elapsed(started);
         if (logger.enabled(unexpected === undefined ? 'info' : 'warn')) {
@@ -226,7 +238,7 @@ function prepare(tool: ToolDefinition, { deps, logger, secrets, observe, ended, 
           if (unexpected === undefined) logger.info('tool call', fields);
           else logger.warn('tool call failed', { ...fields, error: describeUnknown(unexpected) });
         }
-        if (observe) safely(() => observe({ phase: 'end', tool: tool.name, exposed, id, target: targetOf(), client, durationMs, outcome }));
+        if (observe) safely(() => observe({ phase: 'end', tool: tool.name, exposed, id, target: targetOf(), client, caller, durationMs, outcome }));
         if (ended) safely(ended);
       };
       try {
@@ -247,12 +259,6 @@ function prepare(tool: ToolDefinition, { deps, logger, secrets, observe, ended, 
       }
     },
   };
-}
-
-function clientOf(auth: AuthInfo | undefined): string | null {
-  if (!auth) return null;
-  const name = auth.extra?.clientName;
-  return typeof name === 'string' && name ? name : auth.clientId;
 }
 
 function safely(run: () => void): void {
