@@ -22,6 +22,7 @@ import { fileToolsScenario } from './scenarios/file-tools.mjs';
 import { fsAndShellScenario } from './scenarios/fs-and-shell.mjs';
 import { sandboxScenario } from './scenarios/sandbox.mjs';
 import { stdioScenario } from './scenarios/stdio.mjs';
+import { auditScenario } from './scenarios/audit.mjs';
 import { systemInfoScenario } from './scenarios/system-info.mjs';
 
 const USAGE = `Usage: node bench/run.mjs [options]   (or: npm run bench -- [options])
@@ -71,6 +72,7 @@ async function main() {
     rows.push(...(await systemInfoScenario(context)));
     rows.push(...(await fsAndShellScenario(context)));
     rows.push(...(await stdioScenario(context)));
+    rows.push(...(await auditScenario(context)));
     rows.push(...(await coldStartScenario(context)));
     rows.push(...(await bigOutputsScenario(context)));
     rows.push(...(await codingToolsScenario(context)));
