@@ -11,6 +11,7 @@
  */
 import { AuditLog } from '../audit/audit-log.js';
 import { auditDir } from '../audit/audit-files.js';
+import { searchAuditLog } from '../audit/audit-query.js';
 import { createLocalAdapter, type LocalAdapterOptions } from '../../adapter/local-computer-adapter.js';
 import type { ComputerAdapter } from '../../adapter/contract/computer-adapter.js';
 import type { ConsentRequest } from '../auth/connections.js';
@@ -100,6 +101,7 @@ export async function openServer(options: HostOptions): Promise<OpenServer> {
       adapter,
       logger,
       observer: bothObservers(options.observer, audit?.record),
+      ...(audit ? { audit: { search: (query) => searchAuditLog(auditDir(appDir), query) } } : {}),
       onCallEnded: memory.callEnded,
       protectedFiles: protectedPaths(options.configPath, env),
       secrets,

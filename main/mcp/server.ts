@@ -26,7 +26,7 @@ import { callerName, callerOf, type Caller } from './caller.js';
 import { answerUngranted, otherCalls } from './not-granted.js';
 import { toolInputSchema, toolOutputSchema } from './tool-schema.js';
 import { fingerprint, toolFaces, type ContractFingerprint } from './contract-fingerprint.js';
-import type { Policies, ToolDefinition, ToolDeps } from './tool.js';
+import type { AuditReader, Policies, ToolDefinition, ToolDeps } from './tool.js';
 import { mapToolError } from './tool-errors.js';
 import { exposedName, toolNameRewriter, type ToolNameRewriter } from './tool-names.js';
 import { ALL_TOOLS } from './tools/index.js';
@@ -50,6 +50,8 @@ export interface ServerDeps {
   secrets?: readonly string[];
   /** The transport's unread answers: new commands wait while they pass ANSWER_BUDGET_OUTPUTS outputs. */
   answers?: AnswerBacklog;
+  /** The audit log to read, for audit.recent and audit.search. */
+  audit?: AuditReader;
 }
 
 /**
@@ -140,7 +142,7 @@ export function createServerFactory(deps: ServerDeps): ServerFactory {
         })),
       ),
     ));
-  const toolDeps: ToolDeps = { config: deps.config, adapter: deps.adapter, policy, enabledTools: names, contract: contractOf };
+  const toolDeps: ToolDeps = { config: deps.config, adapter: deps.adapter, policy, enabledTools: names, contract: contractOf, audit: deps.audit };
   const secrets = [deps.config.server.token ?? '', ...(deps.secrets ?? [])].filter(Boolean);
   const observe = deps.observer;
   const logger = scrubbingLogger(deps.logger, secrets);

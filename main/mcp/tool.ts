@@ -8,6 +8,8 @@ import type { ContentBlock, ToolAnnotations } from '@modelcontextprotocol/server
 import type { ComputerAdapter } from '../../adapter/contract/computer-adapter.js';
 import type { Config } from '../config/schema.js';
 import type { ContractFingerprint } from './contract-fingerprint.js';
+import type { AuditQuery } from '../audit/audit-query.js';
+import type { SealedRecord } from '../audit/audit-line.js';
 import type { AppPolicy } from '../policy/apps.js';
 import type { Grant } from '../policy/grants.js';
 import type { DesktopPolicy } from '../policy/desktop.js';
@@ -51,6 +53,13 @@ export interface ToolDeps {
   enabledTools: readonly string[];
   /** The fingerprint of the exposed tools as clients see them (contract-fingerprint.ts). */
   contract(): ContractFingerprint;
+  /** The audit log, to read (main/audit/), when the server keeps one. */
+  audit?: AuditReader;
+}
+
+export interface AuditReader {
+  /** Matching lines, oldest first (the newest `limit`). */
+  search(query: AuditQuery): SealedRecord[];
 }
 
 export interface ToolOutcome<O> {

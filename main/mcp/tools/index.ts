@@ -5,6 +5,7 @@
  */
 import type { ToolDefinition } from '../tool.js';
 import { appTools } from './app.js';
+import { auditTools } from './audit.js';
 import { browserTools } from './browser.js';
 import { chatgptSearchTools } from './chatgpt-search.js';
 import { fileEditTools } from './file-edit.js';
@@ -35,4 +36,5 @@ export const ALL_TOOLS = [
   ...browserTools,
   ...serviceTools,
   ...chatgptSearchTools,
+  ...auditTools,
 ] as unknown as readonly ToolDefinition[];
