@@ -6,6 +6,7 @@
 import { openLine, type SealedRecord } from './audit-line.js';
 import { readAuditLines } from './audit-files.js';
 import type { Caller } from '../mcp/caller.js';
+import { targetText } from './redacted-target.js';
 
 export interface AuditQuery {
   tool?: string;
@@ -75,8 +76,6 @@ export function callerText(caller: Caller): string {
 
 /** One line for people: time, tool, outcome, duration, who, and the redacted target. */
 export function formatRecord(record: SealedRecord): string {
-  const args = Object.entries(record.args)
-    .map(([key, value]) => `${key}=${String(value)}`)
-    .join(' ');
+  const args = targetText(record.args);
   return `${record.time}  ${record.tool}  ${record.outcome}  ${record.ms}ms  by ${callerText(record.client)}${args ? `  ${args}` : ''}`;
 }

@@ -27,10 +27,15 @@ export function redactTarget(target: Record<string, unknown>, secrets: readonly 
 
 /** `path=/x/y` style summary of the safe, primitive target fields. */
 export function summarizeTarget(target: Record<string, unknown>, secrets: readonly string[] = []): string {
-  const summary = Object.entries(redactTarget(target, secrets))
+  const summary = targetText(redactTarget(target, secrets));
+  return summary.length > MAX_SUMMARY_CHARS ? `${summary.slice(0, MAX_SUMMARY_CHARS - 1)}…` : summary;
+}
+
+/** A redacted target in words: `path=/x/y mode=create`. */
+export function targetText(target: Readonly<RedactedTarget>): string {
+  return Object.entries(target)
     .map(([key, value]) => `${key}=${String(value)}`)
     .join(' ');
-  return summary.length > MAX_SUMMARY_CHARS ? `${summary.slice(0, MAX_SUMMARY_CHARS - 1)}…` : summary;
 }
 
 function showValue(value: unknown, secrets: readonly string[]): string | number | boolean | null {

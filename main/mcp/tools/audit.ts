@@ -8,6 +8,7 @@ import { adapterError } from '../../../adapter/contract/errors.js';
 import { GRANT } from '../../policy/grants.js';
 import { defineTool, READ_ONLY, type ToolDeps } from '../tool.js';
 import type { AuditQuery } from '../../audit/audit-query.js';
+import { targetText } from '../../audit/redacted-target.js';
 
 const MAX_CALLS = 200;
 
@@ -28,18 +29,12 @@ function read(deps: ToolDeps, query: AuditQuery, operation: string) {
   if (!deps.audit) throw adapterError('CAPABILITY_DISABLED', operation, 'this server keeps no audit log (audit.enabled is off)');
   const wanted = query.limit ?? 20;
   const found = deps.audit.search({ ...query, limit: wanted + 1 });
-  const calls = found.slice(-wanted).map(({ time, tool, client, args, outcome, ms }) => ({ time, tool, client, target: summary(args), outcome, ms }));
+  const calls = found.slice(-wanted).map(({ time, tool, client, args, outcome, ms }) => ({ time, tool, client, target: targetText(args), outcome, ms }));
   const lines = calls.map((c) => `${c.time} ${c.tool} ${c.outcome}${c.target ? ` ${c.target}` : ''}`);
   const more = found.length > wanted;
   const text =
     calls.length === 0 ? 'No recorded call matches.' : `${calls.length} call(s), oldest first${more ? ' (older ones exist)' : ''}:\n${lines.join('\n')}`;
   return { structured: { calls, more }, text };
-}
-
-function summary(args: Readonly<Record<string, string | number | boolean>>): string {
-  return Object.entries(args)
-    .map(([key, value]) => `${key}=${String(value)}`)
-    .join(' ');
 }
 
 function isoTime(value: string | undefined, name: string, operation: string): string | undefined {

@@ -41,7 +41,7 @@ export function CurrentSection({
     case 'services':
       return <ServicesSection {...props} />;
     case 'activity':
-      return <ActivitySection entries={activity} />;
+      return <ActivitySection entries={activity} bridge={props.bridge} />;
     case 'clients':
       return (
         <ClientsSection

@@ -1,56 +1,41 @@
-/** Activity: the recent tool calls, newest first, with whole targets that wrap at separators. */
-import type { ActivityEntry } from '../../../../main/tray/bridge-api';
-import { Breakable } from '../../components/Breakable';
+/** Activity: the recent tool calls, newest first, with whole targets that wrap at separators; then the searchable audit log. */
+import type { ActivityEntry, SettingsBridge } from '../../../../main/tray/bridge-api';
 import { Card } from '../../components/Card';
 import { formatDuration, formatTime } from '../../format';
+import { AuditLogCard } from './AuditLogCard';
+import { CallsHead, OutcomeCell, TargetCell, ToolCell } from './CallCells';
 import './activity.css';
 
-export function ActivitySection({ entries }: { entries: ActivityEntry[] }) {
+export function ActivitySection({ entries, bridge }: { entries: ActivityEntry[]; bridge: SettingsBridge }) {
   const newestFirst = [...entries].reverse();
   return (
-    <Card
-      title="Recent tool calls"
-      description="The last 200 calls, newest first, kept in memory only. Contents, output, environment and tokens are never recorded."
-    >
-      {newestFirst.length === 0 ? (
-        <p className="empty">No tool calls yet. They appear here as they happen.</p>
-      ) : (
-        <div className="table-scroll">
-          <table className="table activity">
-            <thead>
-              <tr>
-                <th scope="col">Time</th>
-                <th scope="col">Tool</th>
-                <th scope="col" className="target">
-                  Target
-                </th>
-                <th scope="col">Outcome</th>
-                <th scope="col" className="num">
-                  Duration
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {newestFirst.map((entry) => (
-                <tr key={entry.seq}>
-                  <td className="shrink muted">{formatTime(entry.time)}</td>
-                  <td className="shrink">
-                    <div className="mono">{entry.tool}</div>
-                    {entry.client ? <div className="muted small">by {entry.client}</div> : null}
-                  </td>
-                  <td className="mono wrap">{entry.target ? <Breakable text={entry.target} /> : <span className="muted">—</span>}</td>
-                  <td className="shrink">
-                    <span className={`pill ${entry.outcome === 'ok' ? 'pill-ok' : entry.outcome === 'running' ? 'pill-running' : 'pill-bad'}`}>
-                      {entry.outcome === 'ok' ? 'OK' : entry.outcome === 'running' ? 'Running' : entry.outcome}
-                    </span>
-                  </td>
-                  <td className="shrink num muted">{entry.durationMs === null ? '…' : formatDuration(entry.durationMs)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
-    </Card>
+    <>
+      <Card
+        title="Recent tool calls"
+        description="The last 200 calls, newest first, kept in memory only. Contents, output, environment and tokens are never recorded."
+      >
+        {newestFirst.length === 0 ? (
+          <p className="empty">No tool calls yet. They appear here as they happen.</p>
+        ) : (
+          <div className="table-scroll">
+            <table className="table activity">
+              <CallsHead />
+              <tbody>
+                {newestFirst.map((entry) => (
+                  <tr key={entry.seq}>
+                    <td className="shrink muted">{formatTime(entry.time)}</td>
+                    <ToolCell tool={entry.tool} client={entry.client} />
+                    <TargetCell target={entry.target} />
+                    <OutcomeCell outcome={entry.outcome} />
+                    <td className="shrink num muted">{entry.durationMs === null ? '…' : formatDuration(entry.durationMs)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </Card>
+      <AuditLogCard bridge={bridge} />
+    </>
   );
 }
