@@ -167,7 +167,8 @@ export function createServerFactory(deps: ServerDeps): ServerFactory {
     );
     prepared.forEach(({ config, handler }, i) => server.registerTool(names[i]!, config, handler));
     answerUngranted(server, calls, deps.config);
-    stdioServer = server;
+    // Only the first: stdio has no other, and HTTP (which never asks) keeps no request's server alive.
+    stdioServer ??= server;
     return server;
   };
   const directTools: DirectTools = new Map(
