@@ -133,3 +133,20 @@ describe('the audit trail', () => {
     }
   }, 30_000);
 });
+
+describe('a planted audit log', () => {
+  it('stops the server when other users could read or write it, saying what to do', async () => {
+    const planted = makeTempDir();
+    try {
+      const dir = path.join(planted, '.config', 'chatgpt-mcp', 'audit');
+      fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+      fs.writeFileSync(path.join(dir, 'audit.jsonl'), '', { mode: 0o666 });
+      fs.chmodSync(path.join(dir, 'audit.jsonl'), 0o666);
+      const run = await runCli(['serve', '--http', '--port', '0'], childEnv(planted, { CHATGPT_MCP_TOKEN: TOKEN }));
+      expect(run.code).toBe(2);
+      expect(run.stderr).toMatch(/the audit log .*audit\.jsonl can be read or written by other users \(mode 666\), so it is not trusted: move it away/);
+    } finally {
+      removeDir(planted);
+    }
+  }, 30_000);
+});
