@@ -6,19 +6,10 @@
 import { openLine, type SealedRecord } from './audit-line.js';
 import { readAuditLines } from './audit-files.js';
 import type { Caller } from '../mcp/caller.js';
+import type { AuditQuery } from '../mcp/tool.js';
 import { targetText } from './redacted-target.js';
 
-export interface AuditQuery {
-  tool?: string;
-  /** Matched against the client's name and id, case-insensitive. */
-  client?: string;
-  outcome?: string;
-  since?: string;
-  until?: string;
-  words?: readonly string[];
-  /** Default: every match. */
-  limit?: number;
-}
+export type { AuditQuery } from '../mcp/tool.js';
 
 export const QUERY_KEYS = ['tool', 'client', 'outcome', 'since', 'until', 'limit'] as const;
 

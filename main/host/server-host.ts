@@ -12,6 +12,7 @@
 import { AuditLog } from '../audit/audit-log.js';
 import { auditDir } from '../audit/audit-files.js';
 import { searchAuditLog } from '../audit/audit-query.js';
+import { targetText } from '../audit/redacted-target.js';
 import { createLocalAdapter, type LocalAdapterOptions } from '../../adapter/local-computer-adapter.js';
 import type { ComputerAdapter } from '../../adapter/contract/computer-adapter.js';
 import type { ConsentRequest } from '../auth/connections.js';
@@ -24,7 +25,7 @@ import { createLogger, scrubbingLogger, type Logger } from '../log.js';
 import { ReplyBacklog } from '../mcp/reply-backlog.js';
 import { createServerFactory, enabledTools, type ServerFactory, type ToolCallObserver } from '../mcp/server.js';
 import type { ContractFingerprint } from '../mcp/contract-fingerprint.js';
-import type { Policies } from '../mcp/tool.js';
+import type { AuditReader, Policies } from '../mcp/tool.js';
 import { idleMemory } from './idle-memory.js';
 import { protectedPaths, stateDir } from './places.js';
 
@@ -101,7 +102,7 @@ export async function openServer(options: HostOptions): Promise<OpenServer> {
       adapter,
       logger,
       observer: bothObservers(options.observer, audit?.record),
-      ...(audit ? { audit: { search: (query) => searchAuditLog(auditDir(appDir), query) } } : {}),
+      ...(audit ? { audit: auditReader(appDir) } : {}),
       onCallEnded: memory.callEnded,
       protectedFiles: protectedPaths(options.configPath, env),
       secrets,
@@ -140,6 +141,21 @@ function openAudit(config: Readonly<Config>, appDir: string, secrets: readonly s
     secrets: [config.server.token ?? '', ...secrets].filter(Boolean),
     onError: (message) => logger.warn(message),
   });
+}
+
+/** The audit tools' view of the log: each line's target in the redacted words the activity view uses. */
+function auditReader(appDir: string): AuditReader {
+  return {
+    search: (query) =>
+      searchAuditLog(auditDir(appDir), query).map(({ time, tool, client, args, outcome, ms }) => ({
+        time,
+        tool,
+        client,
+        target: targetText(args),
+        outcome,
+        ms,
+      })),
+  };
 }
 
 function bothObservers(first: ToolCallObserver | undefined, second: ToolCallObserver | undefined): ToolCallObserver | undefined {

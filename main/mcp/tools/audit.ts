@@ -6,9 +6,7 @@
 import * as z from 'zod';
 import { adapterError } from '../../../adapter/contract/errors.js';
 import { GRANT } from '../../policy/grants.js';
-import { defineTool, READ_ONLY, type ToolDeps } from '../tool.js';
-import type { AuditQuery } from '../../audit/audit-query.js';
-import { targetText } from '../../audit/redacted-target.js';
+import { defineTool, READ_ONLY, type AuditQuery, type ToolDeps } from '../tool.js';
 
 const MAX_CALLS = 200;
 
@@ -29,7 +27,7 @@ function read(deps: ToolDeps, query: AuditQuery, operation: string) {
   if (!deps.audit) throw adapterError('CAPABILITY_DISABLED', operation, 'this server keeps no audit log (audit.enabled is off)');
   const wanted = query.limit ?? 20;
   const found = deps.audit.search({ ...query, limit: wanted + 1 });
-  const calls = found.slice(-wanted).map(({ time, tool, client, args, outcome, ms }) => ({ time, tool, client, target: targetText(args), outcome, ms }));
+  const calls = found.slice(-wanted);
   const lines = calls.map((c) => `${c.time} ${c.tool} ${c.outcome}${c.target ? ` ${c.target}` : ''}`);
   const more = found.length > wanted;
   const text =
