@@ -28,6 +28,8 @@ export interface AuditLogOptions {
 /** How much of the file's end is read at open to find its last line (lines are far shorter). */
 const TAIL_BYTES = 64 * 1024;
 const WHAT = 'the audit log';
+const ROTATION_LOCK = 'rotating.lock';
+const STALE_LOCK_MS = 10_000;
 const REMEDY = 'move it away (the server starts a new one)';
 
 export class AuditLog {
@@ -101,13 +103,22 @@ export class AuditLog {
     this.reopen();
   }
 
+  /**
+   * Several servers fill the same file and see it full at once: one rotates, under a lock, and
+   * only the file it writes (another may have rotated it already); the others follow it.
+   */
   private rotate(): void {
-    // Only the file this process writes is rotated; another server may have done it already.
-    if (fs.lstatSync(this.file).ino === this.ino) {
-      const { dir, keepFiles } = this.options;
-      fs.rmSync(rotatedFile(dir, keepFiles), { force: true });
-      for (let n = keepFiles - 1; n >= 1; n--) renameIfThere(rotatedFile(dir, n), rotatedFile(dir, n + 1));
-      fs.renameSync(this.file, rotatedFile(dir, 1));
+    const { dir, keepFiles } = this.options;
+    const lock = path.join(dir, ROTATION_LOCK);
+    if (!takeLock(lock)) return;
+    try {
+      if (fs.lstatSync(this.file).ino === this.ino) {
+        fs.rmSync(rotatedFile(dir, keepFiles), { force: true });
+        for (let n = keepFiles - 1; n >= 1; n--) renameIfThere(rotatedFile(dir, n), rotatedFile(dir, n + 1));
+        fs.renameSync(this.file, rotatedFile(dir, 1));
+      }
+    } finally {
+      fs.rmdirSync(lock);
     }
     this.reopen();
   }
@@ -148,6 +159,22 @@ function lastHash(fd: number, size: number): string | null {
   const last = lines.at(-1);
   const opened = last === undefined ? null : openLine(last);
   return opened?.ok ? opened.record.hash : null;
+}
+
+/** mkdir is atomic: the one that makes it rotates. A lock older than STALE_LOCK_MS was left by a server that died rotating. */
+function takeLock(lock: string): boolean {
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      fs.mkdirSync(lock, { mode: 0o700 });
+      return true;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      const age = Date.now() - (fs.statSync(lock, { throwIfNoEntry: false })?.mtimeMs ?? Date.now());
+      if (age < STALE_LOCK_MS) return false;
+      fs.rmSync(lock, { recursive: true, force: true });
+    }
+  }
+  return false;
 }
 
 function renameIfThere(from: string, to: string): void {

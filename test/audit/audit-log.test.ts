@@ -84,6 +84,21 @@ describe('AuditLog', () => {
     expect(verifyAuditLog(dir)).toMatchObject({ ok: true, files: 3 });
   });
 
+  it('leaves rotation to the writer holding the lock, and takes over a lock left by a dead one', () => {
+    const log = open({ maxFileBytes: 64 * 1024, keepFiles: 2 });
+    const lock = path.join(dir, 'rotating.lock');
+    fs.mkdirSync(lock);
+    for (let i = 0; i < 400; i++) log.record(end('fs.read', { path: `/folder/file-${i}.txt` }));
+    expect(auditFiles(dir).map((f) => path.basename(f))).toEqual(['audit.jsonl']);
+    const old = new Date(Date.now() - 60_000);
+    fs.utimesSync(lock, old, old);
+    log.record(end('fs.read', { path: '/after' }));
+    log.close();
+    expect(auditFiles(dir).map((f) => path.basename(f))).toEqual(['audit.1.jsonl', 'audit.jsonl']);
+    expect(fs.existsSync(lock)).toBe(false);
+    expect(verifyAuditLog(dir)).toMatchObject({ ok: true, lines: 401 });
+  });
+
   it('refuses a log file another user could read, and a link in its place', () => {
     fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
     const file = path.join(dir, 'audit.jsonl');

@@ -1,7 +1,8 @@
 /**
  * The audit trail end to end: three clients (a bearer-token HTTP client, a 2025-era stdio host
- * and a 2026-07-28 stdio host) make 1,000 calls to three server processes sharing one log; the
- * CLI then verifies it, finds the calls, and names a line cut or edited. No planted secret, file
+ * and a 2026-07-28 stdio host) make 1,000 calls to three server processes sharing one log,
+ * small enough to rotate several times under them; the CLI then verifies it across its files,
+ * finds the calls, and names a line cut or edited. No planted secret, file
  * content or command output reaches the log.
  */
 import fs from 'node:fs';
@@ -15,6 +16,9 @@ const TOKEN = 'audit-test-token-5f0c9b2e7d1a4c3b8e6f';
 const FILE_CONTENT = 'PLANTED-FILE-CONTENT-7e1d';
 const WRITTEN = 'PLANTED-WRITE-CONTENT-93ab';
 const CALLS = 1000;
+/** The smallest file the config allows, so 1,000 lines rotate several times; nine files hold them all. */
+const FILE_BYTES = 64 * 1024;
+const KEEP = 8;
 
 let home: string;
 let env: NodeJS.ProcessEnv;
@@ -43,6 +47,7 @@ beforeAll(async () => {
   const config = writeJson(path.join(home, 'config.json'), {
     filesystem: { read: true, write: true, roots: [root] },
     shell: { enabled: true, allowedCommands: ['cat'] },
+    audit: { maxFileBytes: FILE_BYTES, keepFiles: KEEP },
   });
   env = childEnv(home, { CHATGPT_MCP_TOKEN: TOKEN });
   logDir = path.join(home, '.config', 'chatgpt-mcp', 'audit');
@@ -84,7 +89,16 @@ describe('the audit trail', () => {
     const verify = await runCli(['audit', 'verify'], env);
     expect(verify.stderr).toBe('');
     expect(verify.code).toBe(0);
-    expect(verify.stdout).toMatch(/^ok: 1000 lines in 1 file\(s\), 3 chain\(s\), none cut or edited/);
+    expect(verify.stdout).toMatch(/^ok: 1000 lines in \d+ file\(s\), 3 chain\(s\), none cut or edited/);
+  }, 30_000);
+
+  it('rotated under three writers, within the bound', () => {
+    const files = fs.readdirSync(logDir).sort();
+    expect(files.length).toBeGreaterThanOrEqual(3);
+    expect(files.length).toBeLessThanOrEqual(KEEP + 1);
+    const sizes = files.map((name) => fs.statSync(path.join(logDir, name)).size);
+    expect(sizes.reduce((a, b) => a + b, 0)).toBeLessThanOrEqual((KEEP + 1) * FILE_BYTES);
+    for (const [i, name] of files.entries()) if (name !== 'audit.jsonl') expect(sizes[i], name).toBeGreaterThanOrEqual(FILE_BYTES);
   }, 30_000);
 
   it('keeps no secret, file content or command output', () => {
@@ -111,23 +125,24 @@ describe('the audit trail', () => {
   }, 30_000);
 
   it('names the line cut, then the line edited', async () => {
-    const file = path.join(logDir, 'audit.jsonl');
+    const file = path.join(logDir, 'audit.1.jsonl');
     const original = fs.readFileSync(file, 'utf8');
     const lines = original.trimEnd().split('\n');
     try {
-      fs.writeFileSync(file, `${lines.filter((_, i) => i !== 499).join('\n')}\n`);
+      const middle = Math.floor(lines.length / 2);
+      fs.writeFileSync(file, `${lines.filter((_, i) => i !== middle).join('\n')}\n`);
       const cut = await runCli(['audit', 'verify'], env);
       expect(cut.code).toBe(1);
       expect(cut.stderr).toMatch(
-        /was changed: audit\.jsonl line \d+: (1 line\(s\) of chain \w+ were cut between audit\.jsonl line \d+ and it|it links to a line that is no longer in the log)/,
+        /was changed: audit\.(1\.)?jsonl line \d+: (1 line\(s\) of chain \w+ were cut between audit\.1\.jsonl line \d+ and it|it links to a line that is no longer in the log)/,
       );
 
       const edited = [...lines];
-      edited[499] = edited[499]!.replace('"outcome":"', '"outcome":"x');
+      edited[middle] = edited[middle]!.replace('"outcome":"', '"outcome":"x');
       fs.writeFileSync(file, `${edited.join('\n')}\n`);
       const changed = await runCli(['audit', 'verify'], env);
       expect(changed.code).toBe(1);
-      expect(changed.stderr).toContain('was changed: audit.jsonl line 500: its text does not match its hash (edited)');
+      expect(changed.stderr).toContain(`was changed: audit.1.jsonl line ${middle + 1}: its text does not match its hash (edited)`);
     } finally {
       fs.writeFileSync(file, original);
     }
