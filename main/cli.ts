@@ -23,6 +23,7 @@ const commands = {
   gateway: () => import('./cli/gateway-command.js'),
   version: () => import('./cli/version-command.js'),
   undo: () => import('./cli/undo-command.js'),
+  audit: () => import('./cli/audit-command.js'),
 };
 
 const HELP = `chatgpt-mcp ${VERSION}: let ChatGPT or any MCP client act on this computer, within what you allow.
@@ -55,6 +56,10 @@ Usage:
   chatgpt-mcp undo list             groups of changes the tools made (files, git), newest first
   chatgpt-mcp undo show ID          what one group changed, with diffs of what undo would do
   chatgpt-mcp undo apply ID         put those changes back (a file changed since is left and reported)
+  chatgpt-mcp audit tail [N]        the last N tool calls recorded in the audit log (default 20)
+  chatgpt-mcp audit search TERMS    calls matching tool=, client=, outcome=, since=, until=, limit= and words
+  chatgpt-mcp audit export [TERMS]  the matching audit lines as stored (JSON lines, sealed)
+  chatgpt-mcp audit verify          check the log's hash chain; names the first line cut or edited
   chatgpt-mcp --version | --help
 
 Options:
@@ -117,6 +122,7 @@ export async function main(argv: string[]): Promise<number> {
   if (command === 'oauth') return (await commands.oauth()).oauthCommand(sub, rest);
   if (command === 'gateway') return (await commands.gateway()).gatewayCommand(sub, rest, cli);
   if (command === 'undo') return (await commands.undo()).undoCommand(sub, rest, cli);
+  if (command === 'audit') return (await commands.audit()).auditCommand(sub, rest);
   if (rest.length > 0) return usageError(`unexpected argument "${rest[0]}"`);
 
   switch (command) {

@@ -66,21 +66,30 @@ export function readOwnedFile(file: string, what: string, secret: boolean, remed
     throw new OwnedStateError(`cannot read ${what} ${file} (${code ?? 'error'})`);
   }
   try {
-    const stat = fs.fstatSync(fd);
-    if (stat.isDirectory()) throw new OwnedStateError(`cannot read ${what} ${file} (EISDIR)`);
-    if (!stat.isFile()) throw new OwnedStateError(`${what} ${file} is not a regular file: ${remedy}`);
-    const uid = ownUid();
-    if (uid !== null) {
-      if (stat.uid !== uid) throw new OwnedStateError(`${what} ${file} belongs to another user (uid ${stat.uid}), so it is not trusted: ${remedy}`);
-      const forbidden = secret ? GROUP_OR_OTHERS_ANY : GROUP_OR_OTHERS_WRITE;
-      if ((stat.mode & forbidden) !== 0) {
-        throw new OwnedStateError(
-          `${what} ${file} can be ${secret ? 'read or written' : 'written'} by other users (mode ${(stat.mode & 0o777).toString(8)}), so it is not trusted: ${remedy}`,
-        );
-      }
-    }
+    checkOwnedDescriptor(fd, file, what, secret, remedy);
     return fs.readFileSync(fd, 'utf8');
   } finally {
     fs.closeSync(fd);
   }
+}
+
+/**
+ * The checks on an open state file (a descriptor, so a swap after opening changes nothing): a
+ * regular file of ours that no other user may write (`secret`: nor read). Returns its stat.
+ */
+export function checkOwnedDescriptor(fd: number, file: string, what: string, secret: boolean, remedy = 'delete it'): fs.Stats {
+  const stat = fs.fstatSync(fd);
+  if (stat.isDirectory()) throw new OwnedStateError(`cannot read ${what} ${file} (EISDIR)`);
+  if (!stat.isFile()) throw new OwnedStateError(`${what} ${file} is not a regular file: ${remedy}`);
+  const uid = ownUid();
+  if (uid !== null) {
+    if (stat.uid !== uid) throw new OwnedStateError(`${what} ${file} belongs to another user (uid ${stat.uid}), so it is not trusted: ${remedy}`);
+    const forbidden = secret ? GROUP_OR_OTHERS_ANY : GROUP_OR_OTHERS_WRITE;
+    if ((stat.mode & forbidden) !== 0) {
+      throw new OwnedStateError(
+        `${what} ${file} can be ${secret ? 'read or written' : 'written'} by other users (mode ${(stat.mode & 0o777).toString(8)}), so it is not trusted: ${remedy}`,
+      );
+    }
+  }
+  return stat;
 }

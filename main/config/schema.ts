@@ -9,6 +9,7 @@
  */
 import * as z from 'zod';
 import { codeRunningReason } from '../policy/env-names.js';
+import { auditSchema } from './sections/audit.js';
 import { chatgptSchema } from './sections/chatgpt.js';
 import { checksSchema } from './sections/checks.js';
 import { desktopSchema } from './sections/desktop.js';
@@ -23,6 +24,7 @@ import { tunnelSchema } from './sections/tunnel.js';
 import { updatesSchema } from './sections/updates.js';
 import { undoSchema } from './sections/undo.js';
 
+export * from './sections/audit.js';
 export * from './sections/chatgpt.js';
 export * from './sections/checks.js';
 export * from './sections/desktop.js';
@@ -53,6 +55,7 @@ export const configSchema = z
     git: gitSchema.default(() => gitSchema.parse({})),
     checks: checksSchema.default(() => checksSchema.parse({})),
     undo: undoSchema.default(() => undoSchema.parse({})),
+    audit: auditSchema.default(() => auditSchema.parse({})),
   })
   .superRefine((config, ctx) => {
     if (config.server.auth === 'none' && config.server.token !== undefined) {

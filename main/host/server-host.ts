@@ -9,6 +9,10 @@
  * cannot be used, an app folder that is not the owner's alone); each entry point words them its
  * own way (exit codes, the tray's status).
  */
+import { AuditLog } from '../audit/audit-log.js';
+import { auditDir } from '../audit/audit-files.js';
+import { searchAuditLog } from '../audit/audit-query.js';
+import { targetText } from '../audit/redacted-target.js';
 import { createLocalAdapter, type LocalAdapterOptions } from '../../adapter/local-computer-adapter.js';
 import type { ComputerAdapter } from '../../adapter/contract/computer-adapter.js';
 import type { ConsentRequest } from '../auth/connections.js';
@@ -21,7 +25,7 @@ import { createLogger, scrubbingLogger, type Logger } from '../log.js';
 import { ReplyBacklog } from '../mcp/reply-backlog.js';
 import { createServerFactory, enabledTools, type ServerFactory, type ToolCallObserver } from '../mcp/server.js';
 import type { ContractFingerprint } from '../mcp/contract-fingerprint.js';
-import type { Policies } from '../mcp/tool.js';
+import type { AuditReader, Policies } from '../mcp/tool.js';
 import type { Gateway } from '../gateway/gateway.js';
 import { idleMemory } from './idle-memory.js';
 import { protectedPaths, stateDir } from './places.js';
@@ -94,17 +98,21 @@ export async function openServer(options: HostOptions): Promise<OpenServer> {
   const memory = idleMemory();
   let gateway: Gateway | null = null;
   const journal = config.undo.enabled ? openJournal(appDir, config) : null;
+  let audit: AuditLog | null = null;
   const stopOwned = async () => {
     memory.close();
+    audit?.close();
     await gateway?.close();
     if (ownsAdapter) await adapter.close();
   };
   try {
+    audit = openAudit(config, appDir, secrets, logger);
     const factory = createServerFactory({
       config,
       adapter,
       logger,
-      observer: options.observer,
+      observer: bothObservers(options.observer, audit?.record),
+      ...(audit ? { audit: auditReader(appDir) } : {}),
       onCallEnded: memory.callEnded,
       protectedFiles: protectedPaths(options.configPath, env),
       secrets,
@@ -136,6 +144,44 @@ export async function openServer(options: HostOptions): Promise<OpenServer> {
     await stopOwned();
     throw error;
   }
+}
+
+/** Every entry point's calls are recorded (main/audit/); the app folder was checked before. */
+function openAudit(config: Readonly<Config>, appDir: string, secrets: readonly string[], logger: Logger): AuditLog | null {
+  if (!config.audit.enabled) return null;
+  return new AuditLog({
+    dir: auditDir(appDir),
+    maxFileBytes: config.audit.maxFileBytes,
+    keepFiles: config.audit.keepFiles,
+    secrets: [config.server.token ?? '', ...secrets].filter(Boolean),
+    onError: (message) => logger.warn(message),
+  });
+}
+
+/** The audit tools' view of the log: each line's target in the redacted words the activity view uses. */
+function auditReader(appDir: string): AuditReader {
+  return {
+    search: (query) =>
+      searchAuditLog(auditDir(appDir), query).map(({ time, tool, client, args, outcome, ms }) => ({
+        time,
+        tool,
+        client,
+        target: targetText(args),
+        outcome,
+        ms,
+      })),
+  };
+}
+
+function bothObservers(first: ToolCallObserver | undefined, second: ToolCallObserver | undefined): ToolCallObserver | undefined {
+  if (!first || !second) return first ?? second;
+  return (event) => {
+    try {
+      first(event);
+    } finally {
+      second(event);
+    }
+  };
 }
 
 /** What the owner should know about a server that starts anyway. */

@@ -6,7 +6,7 @@ import type { SandboxSummary } from '../policy/sandbox.js';
 
 /** Whether and how commands are isolated, and what they see (main/policy/sandbox.ts). */
 const sandboxSchema = z.object({
-  mode: z.enum(['workspace', 'read-only', 'off']),
+  mode: z.enum(['private-home', 'workspace', 'read-only', 'off']),
   mechanism: z.enum(['bubblewrap', 'seatbelt']).nullable(),
   version: z.string().nullable(),
   network: z.enum(['on', 'off', 'loopback']),

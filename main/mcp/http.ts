@@ -5,6 +5,7 @@
  * bearer token and/or an OAuth access token), then the body size; the MCP handler only ever
  * sees requests that passed, with the caller's identity as authInfo.
  */
+import { BEARER_CLIENT_ID } from './caller.js';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createMcpHandler, type AuthInfo, type McpServerFactory } from '@modelcontextprotocol/server';
@@ -36,7 +37,7 @@ export interface HttpServerOptions {
 }
 
 /** Who made a call with the static bearer token (the activity view's "client"). */
-export const BEARER_CLIENT: AuthInfo = Object.freeze({ token: '', clientId: 'bearer-token', scopes: [], extra: { clientName: 'bearer token' } });
+export const BEARER_CLIENT: AuthInfo = Object.freeze({ token: '', clientId: BEARER_CLIENT_ID, scopes: [], extra: { clientName: 'bearer token' } });
 
 export interface RunningHttpServer {
   url: string;

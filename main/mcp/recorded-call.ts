@@ -8,13 +8,15 @@ import { isComputerAdapterError, type ErrorCode } from '../../adapter/contract/e
 import type { Logger } from '../log.js';
 import { mapToolError } from './tool-errors.js';
 import type { ToolNameRewriter } from './tool-names.js';
-import type { Caller } from './answer/caller-shape.js';
+import type { Caller as ShapeCaller } from './answer/caller-shape.js';
+import { callerName, callerOf, type Caller } from './caller.js';
 
 /**
  * `tool`: the contract name; `exposed`: the name the client called it by (server.toolNames).
- * `client`: who called, from the request's credential (an OAuth client's name, "bearer token"), null without one.
+ * `client`: who called in one name (an OAuth client's, "bearer token", the host's), null when unknown;
+ * `caller`: the same, in full (caller.ts).
  */
-type ToolCallFields = { tool: string; exposed?: string; id: string | number; target: Record<string, unknown>; client?: string | null };
+type ToolCallFields = { tool: string; exposed?: string; id: string | number; target: Record<string, unknown>; client?: string | null; caller?: Caller };
 export type ToolCallEvent = (ToolCallFields & { phase: 'start' }) | (ToolCallFields & { phase: 'end'; durationMs: number; outcome: 'ok' | ErrorCode });
 
 export type ToolCallObserver = (event: ToolCallEvent) => void;
@@ -28,11 +30,12 @@ export type CallHandler = (
       signal: AbortSignal;
       _meta?: { progressToken?: string | number };
       notify?: (notification: ServerNotification) => Promise<void>;
-      envelope?: { clientInfo?: { name?: string } };
+      /** The 2026-07-28 request's reserved _meta members, by their full keys. */
+      envelope?: Record<string, unknown>;
     };
     http?: { authInfo?: AuthInfo };
     /** Who made the call (the factory adds it), for the answer's shape. */
-    caller?: Caller;
+    caller?: ShapeCaller;
   },
 ) => Promise<CallToolResult>;
 
@@ -44,6 +47,8 @@ export interface RecordContext {
   /** Tool names in the texts a model reads, as this config exposes them. */
   rename: ToolNameRewriter;
   exposed: string;
+  /** The clientInfo of a 2025-era stdio connection's initialize. */
+  initialized: () => { name?: unknown; version?: unknown } | undefined;
 }
 
 /**
@@ -51,7 +56,7 @@ export interface RecordContext {
  * the log line, the errors mapped and scrubbed of secrets. What a tool answers leaves from here.
  */
 export function recorded(
-  { logger, secrets, observe, ended, rename, exposed }: RecordContext,
+  { logger, secrets, observe, ended, rename, exposed, initialized }: RecordContext,
   name: string,
   targetFor: (args: Record<string, unknown>) => Record<string, unknown>,
   run: CallHandler,
@@ -62,8 +67,10 @@ export function recorded(
     // Built only for a listener: with logging off and no activity view, a call pays for neither.
     let target: Record<string, unknown> | undefined;
     const targetOf = () => (target ??= targetFor(args));
-    const client = observe ? clientOf(ctx.http?.authInfo) : null;
-    if (observe) safely(() => observe({ phase: 'start', tool: name, exposed, id, target: targetOf(), client }));
+    // Over HTTP the credential names the caller; without one, only stdio's own server knows the host.
+    const caller = observe ? callerOf(ctx.http?.authInfo, ctx.mcpReq.envelope, ctx.http ? () => undefined : initialized) : undefined;
+    const client = caller ? callerName(caller) : null;
+    if (observe) safely(() => observe({ phase: 'start', tool: name, exposed, id, target: targetOf(), client, caller }));
     const finish = (outcome: 'ok' | ErrorCode, unexpected?: unknown, operation?: string) => {
       const durationMs = elapsed(started);
       if (logger.enabled(unexpected === undefined ? 'info' : 'warn')) {
@@ -73,7 +80,7 @@ export function recorded(
         if (unexpected === undefined) logger.info('tool call', fields);
         else logger.warn('tool call failed', { ...fields, error: describeUnknown(unexpected) });
       }
-      if (observe) safely(() => observe({ phase: 'end', tool: name, exposed, id, target: targetOf(), client, durationMs, outcome }));
+      if (observe) safely(() => observe({ phase: 'end', tool: name, exposed, id, target: targetOf(), client, caller, durationMs, outcome }));
       if (ended) safely(ended);
     };
     try {

@@ -28,9 +28,10 @@ import { ChangeRecording } from './change-journal.js';
 import type { ChangeJournal } from '../../adapter/contract/journal.js';
 import { toolInputSchema, toolOutputSchema } from './tool-schema.js';
 import { fingerprint, toolFaces, type ContractFingerprint } from './contract-fingerprint.js';
-import type { Policies, ToolDefinition, ToolDeps } from './tool.js';
+import type { AuditReader, Policies, ToolDefinition, ToolDeps } from './tool.js';
 import { exposedAs, exposedName, toolNameRewriter } from './tool-names.js';
 import { gatewayRegistrar, WithGatewayTools } from './gateway-tools.js';
+import { envelopeClientName } from './caller.js';
 import { clientOf, describeUnknown, recorded, type CallHandler, type RecordContext, type ToolCallObserver } from './recorded-call.js';
 import { Gateway } from '../gateway/gateway.js';
 import { PinStore, pinsPath } from '../gateway/pin-store.js';
@@ -69,6 +70,8 @@ export interface ServerDeps {
   gatewayDir?: string;
   /** Where changes are recorded for the owner's undo (with undo.enabled); none: nothing is recorded. */
   journal?: ChangeJournal;
+  /** The audit log to read, for audit.recent and audit.search. */
+  audit?: AuditReader;
 }
 
 /**
@@ -141,7 +144,10 @@ export function createServerFactory(deps: ServerDeps): ServerFactory {
   const gateway = openGateway(deps, filesystem, [...known, ...known.map((n) => exposedAs(n, 'underscore'))], logger);
   const answers = deps.answerStore ?? new AnswerStore();
   const fit: ServerFit = { store: answers, moreTool: exposedName('answer.more', deps.config), budget: deps.config.server.answerBudgetTokens || Infinity };
-  const upstreams = gateway && gatewayRegistrar(gateway, { logger, secrets, observe, ended, rename }, fit);
+  // stdio makes one server per process: after a 2025-era initialize, its clientInfo names the host (the audit's caller).
+  let stdioServer: McpServer | undefined;
+  const initialized = () => stdioServer?.server.getClientVersion();
+  const upstreams = gateway && gatewayRegistrar(gateway, { logger, secrets, observe, ended, rename, initialized }, fit);
   let contract: ContractFingerprint | undefined;
   // Computed on first use (system.info, config check, the tray): the schemas' JSON is made then.
   const contractOf = () =>
@@ -163,6 +169,7 @@ export function createServerFactory(deps: ServerDeps): ServerFactory {
     contract: contractOf,
     answers,
     changes: NOT_RECORDED,
+    audit: deps.audit,
     ...(gateway ? { upstreams: () => gateway.status() } : {}),
   };
   const recording =
@@ -171,7 +178,9 @@ export function createServerFactory(deps: ServerDeps): ServerFactory {
           logger.warn('change journal failed', { error: describeUnknown(error) }),
         )
       : undefined;
-  const prepared = tools.map((tool, i) => prepare(tool, { deps: toolDeps, fit, logger, secrets, observe, ended, rename, exposed: names[i]!, recording }));
+  const prepared = tools.map((tool, i) =>
+    prepare(tool, { deps: toolDeps, fit, logger, secrets, observe, ended, rename, exposed: names[i]!, recording, initialized }),
+  );
   const serverInstructions = instructions(exposedName('system.info', deps.config));
   const granted = new Set(tools.map((t) => t.name));
   const calls = otherCalls(deps.tools ?? ALL_TOOLS, granted, deps.config);
@@ -181,10 +190,14 @@ export function createServerFactory(deps: ServerDeps): ServerFactory {
       { name: SERVER_NAME, version: VERSION },
       { capabilities: { tools: { listChanged: false }, ...upstreams?.capabilities() }, instructions: serverInstructions },
     );
-    const caller = callerOf(server, request);
+    const caller = answerCallerOf(server, request);
     prepared.forEach(({ config, handler }, i) => server.registerTool(names[i]!, config, (args, ctx) => handler(args, { ...ctx, caller: caller(ctx) })));
     upstreams?.register(server, caller);
     answerUngranted(server, calls, deps.config);
+    // Only stdio's (it has no request): HTTP, which never asks, keeps no request's server alive.
+    if (!request) stdioServer ??= server;
+    // Only the first: stdio has no other, and HTTP (which never asks) keeps no request's server alive.
+    stdioServer ??= server;
     return server;
   };
   // With upstreams, the first requests wait until those started at start have listed their tools.
@@ -288,10 +301,10 @@ function prepare(tool: ToolDefinition, context: PrepareContext): PreparedTool {
 }
 
 /** Who calls, from what a call carries: the envelope's or initialize's clientInfo, the User-Agent, the OAuth client. */
-function callerOf(server: McpServer, request: McpRequestContext | undefined): (ctx: Parameters<CallHandler>[1]) => Caller {
+function answerCallerOf(server: McpServer, request: McpRequestContext | undefined): (ctx: Parameters<CallHandler>[1]) => Caller {
   const userAgent = request?.requestInfo?.headers.get('user-agent') ?? undefined;
   return (ctx) => ({
-    clientName: ctx.mcpReq.envelope?.clientInfo?.name ?? server.server.getClientVersion()?.name,
+    clientName: envelopeClientName(ctx.mcpReq.envelope) ?? server.server.getClientVersion()?.name,
     userAgent,
     authClient: clientOf(ctx.http?.authInfo),
   });

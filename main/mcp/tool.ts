@@ -9,6 +9,7 @@ import type { ComputerAdapter } from '../../adapter/contract/computer-adapter.js
 import type { Config } from '../config/schema.js';
 import type { ContractFingerprint } from './contract-fingerprint.js';
 import type { ChangeRecorder } from './change-recorder.js';
+import type { Caller } from './caller.js';
 import type { AppPolicy } from '../policy/apps.js';
 import type { Grant } from '../policy/grants.js';
 import type { DesktopPolicy } from '../policy/desktop.js';
@@ -72,6 +73,37 @@ export interface ToolDeps {
     held: readonly unknown[];
     lastError: string | null;
   }>;
+  /** The audit log, to read (main/audit/), when the server keeps one. */
+  audit?: AuditReader;
+}
+
+export interface AuditReader {
+  /** Matching calls, oldest first (the newest `limit`). */
+  search(query: AuditQuery): AuditedCall[];
+}
+
+/** What narrows an audit search (main/audit/audit-query.ts reads the log with it). */
+export interface AuditQuery {
+  tool?: string;
+  /** Matched against the client's name and id, case-insensitive. */
+  client?: string;
+  outcome?: string;
+  since?: string;
+  until?: string;
+  /** Each must appear in the line, case-insensitive. */
+  words?: readonly string[];
+  /** The newest this many; default every match. */
+  limit?: number;
+}
+
+/** One recorded call, as the audit tools answer it: the target already in the log's redacted words. */
+export interface AuditedCall {
+  time: string;
+  tool: string;
+  client: Caller;
+  target: string;
+  outcome: string;
+  ms: number;
 }
 
 /** About this one call: what its answer may cost (the host cuts it to that; most tools need not look). */

@@ -41,6 +41,8 @@ export const GRANT = Object.freeze({
   apps: grant('desktop.hostDisplayAccess, desktop.appControl and an app in desktop.apps (settings: Desktop)', (c) => display(c) && c.desktop.appControl),
   browser: grant('desktop.hostDisplayAccess and desktop.browser (settings: Desktop)', (c) => display(c) && c.desktop.browser),
   serviceStatus: grant('a service in services.allowed (settings: Services)', (c) => c.services.allowed.length > 0),
+  /** audit.recent / audit.search: a model reads the audit log, every client's calls included. */
+  auditRead: grant('audit.tools with audit.enabled (settings: the config file)', (c) => c.audit.enabled && c.audit.tools),
   serviceControl: grant('services.control and a service in services.allowed (settings: Services)', (c) => c.services.allowed.length > 0 && c.services.control),
   gitRead: grant('git.read, filesystem.read and a root (settings: Git)', (c) => c.git.read && canRead(c)),
   gitWrite: grant('git.write, filesystem.write and a writable root (settings: Git)', (c) => c.git.write && canWrite(c)),

@@ -3,7 +3,11 @@
  * policy (sandbox.ts) decides with them, and the settings window shows the same words before the
  * owner saves. No Node imports: the renderer bundles this module.
  *
- * - Linux: bubblewrap (mount, pid, IPC and network namespaces). "auto" is "workspace".
+ * - Linux: bubblewrap (mount, pid, IPC and network namespaces). "auto" is "private-home":
+ *   "workspace" with the owner's home folder hidden as well, except the roots, the toolchain
+ *   folders below and what the owner adds (shell.homeVisible). Node and npm, pyenv's python,
+ *   cargo, go and git were measured to run in it exactly as in "workspace"
+ *   (test/e2e/sandbox-private-home.test.ts).
  * - macOS: sandbox-exec with a generated Seatbelt profile. Opt-in: "auto" is "off" there, because
  *   the profile has not been run on a real Mac by this project yet.
  * - Windows: no sandbox in this version. "auto" is "off"; "workspace" and "read-only" are refused
@@ -11,7 +15,7 @@
  */
 import type { NetworkSetting, SandboxSetting } from '../config/schema.js';
 
-export type SandboxMode = 'workspace' | 'read-only' | 'off';
+export type SandboxMode = 'private-home' | 'workspace' | 'read-only' | 'off';
 export type NetworkMode = 'on' | 'off' | 'loopback';
 export type MechanismName = 'bubblewrap' | 'seatbelt';
 /** What a command can reach of the graphical session: all of it, nothing, or its abstract sockets only (X11, dbus-launch's bus). */
@@ -28,6 +32,18 @@ export interface SandboxChoice {
   problem: { key: 'sandbox' | 'network'; message: string } | null;
 }
 
+/**
+ * What "private-home" leaves readable of the home folder besides the roots: where the common
+ * toolchains keep their programs, versions and caches (rustup and cargo, npm and nvm, pyenv,
+ * pip's and go's caches, user-installed programs).
+ */
+export const TOOLCHAIN_FOLDERS = ['~/.cargo', '~/.rustup', '~/.npm', '~/.nvm', '~/.pyenv', '~/.cache', '~/.local/bin'] as const;
+
+/** Commands may write in the writable roots (not only the temp folder). */
+export function writesRoots(mode: SandboxMode): boolean {
+  return mode === 'workspace' || mode === 'private-home';
+}
+
 /** The mechanism this OS has, if any. */
 export function mechanismFor(platform: string): MechanismName | null {
   if (platform === 'linux') return 'bubblewrap';
@@ -37,7 +53,7 @@ export function mechanismFor(platform: string): MechanismName | null {
 
 /** The mode "auto" stands for on this OS. */
 export function defaultSandboxMode(platform: string): SandboxMode {
-  return platform === 'linux' ? 'workspace' : 'off';
+  return platform === 'linux' ? 'private-home' : 'off';
 }
 
 export function resolveSandbox(shell: { sandbox: SandboxSetting; network: NetworkSetting }, hostDisplayAccess: boolean, platform: string): SandboxChoice {
@@ -85,9 +101,14 @@ export function describeChoice(choice: SandboxChoice, platform: string): string[
     return [`Commands are not sandboxed${why}: an allowed program runs with your account's full rights.`];
   }
   const lines = [
-    choice.mode === 'workspace'
-      ? `Commands run in a ${mechanismLabel(choice.mechanism)} sandbox: they can write only in writable shared folders and a private temp folder, and read the rest of the system except hidden places.`
-      : `Commands run in a ${mechanismLabel(choice.mechanism)} sandbox, read-only: they can write only in a private temp folder.`,
+    choice.mode === 'read-only'
+      ? `Commands run in a ${mechanismLabel(choice.mechanism)} sandbox, read-only: they can write only in a private temp folder.`
+      : `Commands run in a ${mechanismLabel(choice.mechanism)} sandbox: they can write only in writable shared folders and a private temp folder, and read the rest of the system except hidden places.`,
+    ...(choice.mode === 'private-home'
+      ? [
+          `Your home folder is hidden from commands, except the shared folders and the toolchain folders (${TOOLCHAIN_FOLDERS.join(', ')}, and shell.homeVisible).`,
+        ]
+      : []),
     `Hidden inside: this app's folders and config, secret folders in your home (~/.ssh, ~/.aws, ~/.gnupg, ...), other users' homes${
       choice.mechanism === 'bubblewrap' ? ', /run (system sockets), other processes, devices' : ''
     }.`,

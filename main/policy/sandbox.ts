@@ -10,7 +10,9 @@
  * 1. temp: a private temp folder (/tmp and /var/tmp on Linux; TMPDIR and /tmp on macOS);
  * 2. hidden, coarse: /run (Linux: system and session sockets such as the system bus, docker,
  *    systemd's user manager, which start programs outside any sandbox), other users' homes;
- * 3. read, re-exposed: the owner's home, the working directory and the program itself where a
+ *    In "private-home", the owner's home too;
+ * 3. read, re-exposed: the owner's home (in "private-home" only its toolchain folders and
+ *    shell.homeVisible), the working directory and the program itself where a
  *    step above hid them (only strictly inside what it hid); the DNS files under /run with the
  *    network on; NixOS's system links; with display access on, the X11, Wayland and session bus
  *    sockets;
@@ -42,6 +44,8 @@ import {
   type NetworkMode,
   type SandboxChoice,
   type SandboxMode,
+  TOOLCHAIN_FOLDERS,
+  writesRoots,
 } from './sandbox-mode.js';
 import { mountablePlaces, type ActiveRule } from './fs-rules.js';
 import { gitCode } from './sandbox-git.js';
@@ -132,7 +136,7 @@ export class SandboxPolicy {
     const { mode, mechanism, network, display } = this.choice;
     const sandboxed = mode !== 'off';
     const roots = this.config.filesystem.roots.map((r) => (typeof r === 'string' ? { path: r, readOnly: false } : r));
-    const writableRoots = mode === 'workspace' && this.config.filesystem.write ? roots.filter((r) => !r.readOnly).map((r) => r.path) : [];
+    const writableRoots = writesRoots(mode) && this.config.filesystem.write ? roots.filter((r) => !r.readOnly).map((r) => r.path) : [];
     const temp = this.platform === 'linux' ? 'a private temp folder (/tmp, /var/tmp)' : `the temp folder (${this.base.TMPDIR ?? '/tmp'}, /tmp)`;
     const rules = (...ids: Array<ActiveRule['rule']['id']>) => this.hiddenRules().filter((r) => ids.includes(r.rule.id));
     const home = this.base.HOME;
@@ -140,6 +144,7 @@ export class SandboxPolicy {
     const hidden = sandboxed
       ? [
           ...(rules('app-files').length > 0 ? ["this app's config and folders"] : []),
+          ...(mode === 'private-home' ? [`your home folder (~), except the shared folders, ${this.homeVisible().join(', ')}`] : []),
           ...rules('secrets', 'browser-profiles').flatMap((r) => mountablePlaces(r, home).map(shown)),
           this.platform === 'linux' ? "other users' homes (/home/*, /root)" : "other users' homes (/Users/*)",
           ...(this.platform === 'linux'
@@ -172,7 +177,7 @@ export class SandboxPolicy {
     await (this.programChecked ??= this.checkProgram(support.program));
     const network = options.network ?? this.choice.network;
     const placed = await this.resolveAll(await this.candidates(target, network));
-    if (this.choice.mode === 'workspace' && this.files.rules.some((r) => r.rule.id === 'git-code'))
+    if (writesRoots(this.choice.mode) && this.files.rules.some((r) => r.rule.id === 'git-code'))
       placed.push(...(await this.resolveAll(await gitCode(this.port, placed))));
     const writableRoots = placed.filter((p) => p.layer === 'root' && p.entry.access === 'write').map((p) => p.entry.path);
     // Linux's temp folders are private and empty; macOS's are the shared ones, with what is in them.
@@ -207,6 +212,11 @@ export class SandboxPolicy {
     }
   }
 
+  /** What "private-home" leaves readable of the home folder besides the roots. */
+  private homeVisible(): string[] {
+    return [...TOOLCHAIN_FOLDERS, ...this.config.shell.homeVisible];
+  }
+
   /** The filesystem rules a command must not see (git's code is kept read-only by gitCode instead). */
   private hiddenRules(): readonly ActiveRule[] {
     return this.files.rules.filter((r) => r.rule.sandbox === 'hide');
@@ -233,15 +243,27 @@ export class SandboxPolicy {
     }
     list.push({ path: linux ? '/root' : '/var/root', access: 'hidden', layer: 'system', otherHome: true });
 
-    if (this.scope) addAs({ access: 'hidden', layer: 'system' }, home);
-    expose(...(this.scope ? this.scope.expose : [home]), target.cwd, target.file, target.found);
+    const roots = (await this.files.usableRoots()).sort((a, b) => depth(a.path) - depth(b.path));
+    // A root at or above the home shares all of it; HOME=/ would hide the whole system.
+    const homeShared = !home || home === '/' || roots.some((root) => inside(home, root.path));
+    if (this.scope) {
+      // A gateway upstream: the home hidden but for its folders and its program's own files.
+      addAs({ access: 'hidden', layer: 'system' }, home);
+      expose(...this.scope.expose);
+    } else if (this.choice.mode === 'private-home' && home && !homeShared) {
+      // The home itself is hidden like another user's; only what is listed comes back.
+      addAs({ access: 'hidden', layer: 'system' }, home);
+      const places = this.homeVisible().map((place) => posix.normalize(place.startsWith('~/') ? posix.join(home, place.slice(2)) : place));
+      // Only folders of the home: the list never uncovers /run or another user's home.
+      expose(...places.filter((place) => place !== home && inside(place, home)));
+    } else expose(home);
+    expose(target.cwd, target.file, target.found);
     if (linux) expose(...RUN_SYSTEM_LINKS);
     if (linux && network === 'on') expose(await this.dnsFolder(), '/run/systemd/resolve');
     const session = sessionSockets(env);
     if (display) expose(...session);
 
-    const roots = (await this.files.usableRoots()).sort((a, b) => depth(a.path) - depth(b.path));
-    for (const root of roots) addAs({ access: root.writable && this.choice.mode === 'workspace' ? 'write' : 'read', layer: 'root' }, root.path);
+    for (const root of roots) addAs({ access: root.writable && writesRoots(this.choice.mode) ? 'write' : 'read', layer: 'root' }, root.path);
 
     // The filesystem rules the tools apply too (fs-rules.ts), where a path can name them.
     for (const rule of this.hiddenRules()) secret(...mountablePlaces(rule, home));

@@ -1,16 +1,13 @@
 /**
  * The last N tool calls, in memory only, for the activity view. It is fed the server's
- * observer events and keeps a redacted one-line target summary: keys that could carry file
- * contents, command output, environment or credentials are dropped, long values are cut, and
- * any known secret is replaced, whatever a tool's own `target()` returned.
+ * observer events and keeps a redacted one-line target summary (main/audit/redacted-target.ts,
+ * the view the audit log records too).
  */
+import { cut, summarizeTarget } from '../audit/redacted-target.js';
 import type { ToolCallEvent } from '../mcp/server.js';
 import type { ActivityEntry } from './bridge-api.js';
 
 export const ACTIVITY_CAPACITY = 200;
-const MAX_VALUE_CHARS = 80;
-const MAX_SUMMARY_CHARS = 160;
-const SENSITIVE_KEY = /content|text|data|body|env|token|secret|password|passwd|auth|cookie|key|credential|output|stdout|stderr|stdin/i;
 
 export class ActivityRing {
   private readonly entries: ActivityEntry[] = [];
@@ -108,35 +105,4 @@ export class ActivityRing {
 /** The name the owner's client called the tool by (fs_read under server.toolNames "underscore"). */
 function shownName(event: ToolCallEvent): string {
   return event.exposed ?? event.tool;
-}
-
-/** `path=/x/y` style summary of the safe, primitive target fields. */
-export function summarizeTarget(target: Record<string, unknown>, secrets: readonly string[] = []): string {
-  const parts: string[] = [];
-  for (const [key, value] of Object.entries(target)) {
-    if (SENSITIVE_KEY.test(key)) continue;
-    const shown = showValue(value);
-    if (shown !== null) parts.push(`${key}=${shown}`);
-  }
-  let summary = parts.join(' ');
-  for (const secret of secrets) if (secret) summary = summary.split(secret).join('<redacted>');
-  return summary.length > MAX_SUMMARY_CHARS ? `${summary.slice(0, MAX_SUMMARY_CHARS - 1)}…` : summary;
-}
-
-function showValue(value: unknown): string | null {
-  if (typeof value === 'string') return cut(value);
-  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
-  if (Array.isArray(value) && value.every((v) => typeof v === 'string' || typeof v === 'number')) return cut(value.join(' '));
-  return null;
-}
-
-/**
- * One line, no bidi or other invisible formatting characters (they can make a path read as
- * another), and long values cut in the middle so both the start and the end stay visible.
- */
-function cut(text: string): string {
-  const clean = text.replace(/[\r\n\t]+/g, ' ').replace(/[\u0000-\u001f\u007f\u200b-\u200f\u202a-\u202e\u2066-\u2069\ufeff]/g, '?');
-  if (clean.length <= MAX_VALUE_CHARS) return clean;
-  const half = Math.floor((MAX_VALUE_CHARS - 1) / 2);
-  return `${clean.slice(0, half)}…${clean.slice(clean.length - half)}`;
 }

@@ -17,6 +17,7 @@ import { openServer } from '../host/server-host.js';
 import { protectedPaths } from '../host/places.js';
 import { enabledTools, type ToolCallEvent } from '../mcp/server.js';
 import { ActivityRing } from './activity-ring.js';
+import { searchAuditForWindow } from './audit-panel.js';
 import type { SettingsSnapshot } from './bridge-api.js';
 import { activeOverrides, explainStartFailure, readConfigForEditing, resolveConfigPath, savedProcessGrants } from './config-file.js';
 import { testConnection } from './connection-test.js';
@@ -334,6 +335,7 @@ export async function runApp({ mainDir, env = process.env, log = createLogger('i
       },
       'server:restart': () => lifecycle.restart(),
       'activity:list': () => ring.list(),
+      'audit:search': (terms) => searchAuditForWindow(appDir, terms),
       'processes:list': (match?: string) => processes.list(match),
       'processes:kill': (pid, signal) => processes.kill(pid, signal),
       'oauth:list': () => oauth.list(),

@@ -39,6 +39,21 @@ export type ServerStatus =
   | { state: 'stopped' }
   | { state: 'error'; message: string; field: KeyPath | null };
 
+/** One recorded call of the audit log, as the activity view lists it (redacted as the log is). */
+export interface AuditRow {
+  /** Unique in the log: the writer's chain and its line number. */
+  key: string;
+  time: string;
+  tool: string;
+  /** Who called, in words: an OAuth client's name and id, "bearer token", a host's name. */
+  client: string;
+  target: string;
+  outcome: string;
+  durationMs: number;
+}
+
+export type AuditSearchResult = { ok: true; rows: AuditRow[]; limit: number; folder: string } | { ok: false; error: string };
+
 /** One tool call as the activity view shows it; never arguments' contents, output, env or tokens. */
 export interface ActivityEntry {
   seq: number;
@@ -166,6 +181,8 @@ export interface SettingsBridge {
   testConnection(): Promise<ConnectionTestResult>;
   restartServer(): Promise<ServerStatus>;
   listActivity(): Promise<ActivityEntry[]>;
+  /** The audit log's calls matching `terms` (tool=, client=, outcome=, since=, until=, words), newest first. */
+  searchAudit(terms: string): Promise<AuditSearchResult>;
   listProcesses(match?: string): Promise<ProcessListResult>;
   killProcess(pid: number, signal: KillSignal): Promise<KillResult>;
   /** OAuth: connected clients and the requests waiting for the owner's approval. */

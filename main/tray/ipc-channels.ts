@@ -13,6 +13,7 @@ export const INVOKE = {
   testConnection: 'server:test-connection',
   restartServer: 'server:restart',
   listActivity: 'activity:list',
+  searchAudit: 'audit:search',
   listProcesses: 'processes:list',
   killProcess: 'processes:kill',
   listConnections: 'oauth:list',

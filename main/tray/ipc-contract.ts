@@ -23,6 +23,7 @@ export const invokePayloads = {
   [INVOKE.testConnection]: none,
   [INVOKE.restartServer]: none,
   [INVOKE.listActivity]: none,
+  [INVOKE.searchAudit]: z.tuple([z.string().max(500)]),
   [INVOKE.listProcesses]: z.union([none, z.tuple([z.string().max(200).optional()])]),
   [INVOKE.killProcess]: z.tuple([
     z

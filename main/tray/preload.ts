@@ -27,6 +27,7 @@ const bridge: SettingsBridge = {
   testConnection: () => ipcRenderer.invoke(INVOKE.testConnection),
   restartServer: () => ipcRenderer.invoke(INVOKE.restartServer),
   listActivity: () => ipcRenderer.invoke(INVOKE.listActivity),
+  searchAudit: (terms) => ipcRenderer.invoke(INVOKE.searchAudit, terms),
   listProcesses: (match) => (match === undefined ? ipcRenderer.invoke(INVOKE.listProcesses) : ipcRenderer.invoke(INVOKE.listProcesses, match)),
   killProcess: (pid, signal) => ipcRenderer.invoke(INVOKE.killProcess, pid, signal),
   gatewayStatus: () => ipcRenderer.invoke(INVOKE.gatewayStatus),

@@ -53,10 +53,16 @@ describe('the "*" warning says what the sandbox in effect allows, as the setting
     ['sandbox off', { sandbox: 'off' }, 'linux', /with your account's rights: anything your account can reach\.$/],
     ['"auto" on macOS (no sandbox by default)', {}, 'darwin', /with your account's rights: anything your account can reach\.$/],
     [
-      '"auto" on Linux (workspace)',
+      '"auto" on Linux (private-home)',
       {},
       'linux',
-      /within the sandbox: it can write only in writable shared folders and a private temp folder, and read the rest of the system except secret folders and this app's folders\.$/,
+      /within the sandbox: it can write only in writable shared folders and a private temp folder, and read the rest of the system except your home folder outside the shared and toolchain folders and this app's folders\.$/,
+    ],
+    [
+      'workspace',
+      { sandbox: 'workspace' },
+      'linux',
+      /within the sandbox: it can write only in writable shared folders and a private temp folder, and read the rest of the system except secret folders in your home and this app's folders\.$/,
     ],
     ['read-only', { sandbox: 'read-only' }, 'linux', /within the sandbox: it can write only in a private temp folder, and read/],
   ])('%s', (_label, shell, platform, message) => {

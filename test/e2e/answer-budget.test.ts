@@ -10,6 +10,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { StreamableHTTPClientTransport as V1HttpTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { StdioClientTransport as V1StdioTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { connectLegacyHttp, connectLegacyStdio, connectModernHttp, connectModernStdio, textOf, type CallResult, type TestClient } from '../helpers/clients.js';
@@ -242,6 +243,16 @@ describe('ChatGPT (a host that reads the text and structuredContent both)', () =
         stderr: 'pipe',
       }),
     );
+    try {
+      seqOnce((await client.callTool({ name: 'shell.exec', arguments: { command: 'seq', args: ['1', '10000'] } })) as CallResult);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('over 2026-07-28 HTTP, named only by the clientInfo each request carries', async () => {
+    const client = new Client({ name: 'openai-mcp', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
+    await client.connect(new StreamableHTTPClientTransport(new URL(server.url)));
     try {
       seqOnce((await client.callTool({ name: 'shell.exec', arguments: { command: 'seq', args: ['1', '10000'] } })) as CallResult);
     } finally {

@@ -63,7 +63,8 @@ afterEach(async () => {
 
 /** An in-process server whose children see `home` as HOME, with `work` writable and `ref` read-only. */
 async function serve(input: ConfigInput = {}, moreProtected: string[] = []) {
-  const shell = { enabled: true, allowedCommands: ['*'], ...input.shell };
+  // The workspace mode's promises; private-home has its own test (sandbox-private-home.test.ts).
+  const shell = { enabled: true, allowedCommands: ['*'], sandbox: 'workspace' as const, ...input.shell };
   const server = await startTestServer(
     { filesystem: { write: true, roots: [work, { path: ref, readOnly: true }] }, ...input, shell },
     {
@@ -82,7 +83,7 @@ async function serve(input: ConfigInput = {}, moreProtected: string[] = []) {
   return { server, client, exec, sh: (code: string) => exec('sh', ['-c', code]) };
 }
 
-describe.skipIf(!run)('workspace, the default on Linux', () => {
+describe.skipIf(!run)('workspace', () => {
   it('writes in a writable root; not in a read-only root, the home folder outside the roots, or /etc', async () => {
     const { sh } = await serve();
     expect(await sh(`echo made > ${work}/made.txt && cat ${work}/made.txt`)).toMatchObject({ exitCode: 0, stdout: 'made\n' });
@@ -574,7 +575,8 @@ describe.skipIf(!run || spawnSync('setpriv', ['--version']).status !== 0 || proc
     fs.writeFileSync(path.join(nobodyHome, '.ssh', 'id_rsa'), SECRET_KEY);
     const config = writeJson(path.join(nobodyHome, 'config.json'), {
       filesystem: { write: true, roots: [nobodyWork] },
-      shell: { enabled: true, allowedCommands: ['sh'] },
+      // A home under /tmp is inside the private temp folder, where "private-home" has nothing to make read-only.
+      shell: { enabled: true, allowedCommands: ['sh'], sandbox: 'workspace' },
     });
     spawnSync('chown', ['-R', '65534:65534', nobodyHome]);
     fs.chmodSync(nobodyHome, 0o755);

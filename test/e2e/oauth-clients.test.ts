@@ -69,6 +69,10 @@ describe('MCP v2 client with its OAuth provider', () => {
     expect(listed).toHaveLength(1);
     expect(listed[0]!.name).toBe('MCP v2 test client');
     expect(listed[0]!.approvedAt).not.toBeNull();
+    // The audit log's caller: the client by id and name, never its token.
+    const ended = events.filter((e) => e.phase === 'end').at(-1)!;
+    expect(ended.caller).toEqual({ kind: 'oauth', id: listed[0]!.id, name: 'MCP v2 test client' });
+    expect(JSON.stringify(ended)).not.toContain(provider.tokens()!.access_token);
 
     // An hour later the access token has expired: the server refuses it, the client refreshes by itself.
     const oldTokens = provider.tokens()!;

@@ -41,7 +41,7 @@ export const LINUX_CONFIG: ConfigInput = {
     roots: ['/home/alex/projects', { path: '/home/alex/projects/vendor', readOnly: true }, { path: '/home/bob/shared', readOnly: true }],
     deny: ['/home/alex/private/**'],
   },
-  shell: { enabled: true, allowedCommands: ['git'] },
+  shell: { enabled: true, allowedCommands: ['git'], sandbox: 'workspace' },
 };
 
 export function sandboxFor(

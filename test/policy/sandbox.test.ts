@@ -15,7 +15,7 @@ import { treePort, type Tree } from '../helpers/tree-port.js';
 /** LINUX_TREE with a repository at the top of the writable root: its hooks and config exist. */
 const REPO_AT_TOP: Tree = { ...LINUX_TREE, '/home/alex/projects/.git/hooks/pre-commit.sample': 'file', '/home/alex/projects/.git/config': 'file' };
 
-describe('the plan on Linux (workspace, the default)', () => {
+describe('the plan on Linux (workspace)', () => {
   it('hides, re-exposes and binds in order, and drops what changes nothing', async () => {
     const plan = await sandboxFor(LINUX_CONFIG).plan(GIT_IN_PROJECT);
     expect(plan).toMatchObject({ mechanism: 'bubblewrap', program: '/usr/bin/bwrap', mode: 'workspace', network: 'off', display: false, tempDir: '/tmp' });
@@ -144,7 +144,7 @@ describe('the plan on Linux (workspace, the default)', () => {
       '/var/tmp': 'dir',
     };
     const plan = await sandboxFor(
-      { shell: { enabled: true, allowedCommands: ['*'] } },
+      { shell: { enabled: true, allowedCommands: ['*'], sandbox: 'workspace' } },
       { tree, env: { HOME: '/tmp/home', PATH: '/usr/bin' }, protectedFiles: [] },
     ).plan({ file: '/tmp/tools/prog', found: '/tmp/tools/link', cwd: '/tmp/home/work' });
     expect(plan!.entries.map((e) => `${e.access} ${e.path}`)).toEqual([
@@ -371,7 +371,8 @@ describe('what the server refuses at start', () => {
   });
 
   it('a missing bwrap under the default, saying that the default asked for it', () => {
-    expect(() => sandboxFor(LINUX_CONFIG, { support: missing })).toThrow(/by default .*shell\.sandbox "auto" means "workspace".*apt-get install bubblewrap/);
+    const byDefault = { ...LINUX_CONFIG, shell: { enabled: true, allowedCommands: ['git'] } };
+    expect(() => sandboxFor(byDefault, { support: missing })).toThrow(/by default .*shell\.sandbox "auto" means "private-home".*apt-get install bubblewrap/);
   });
 
   it('nothing when commands are off: nothing is probed', () => {

@@ -22,6 +22,7 @@ import { silentLogger } from '../../main/log.js';
 import { startHttpServer, type RunningHttpServer } from '../../main/mcp/http.js';
 import { createServerFactory } from '../../main/mcp/server.js';
 import { ActivityRing } from '../../main/tray/activity-ring.js';
+import { searchAuditForWindow } from '../../main/tray/audit-panel.js';
 import type { KillSignal, SaveResult, ServerStatus, SettingsSnapshot } from '../../main/tray/bridge-api.js';
 import { readConfigForEditing, savedProcessGrants } from '../../main/tray/config-file.js';
 import { testConnection } from '../../main/tray/connection-test.js';
@@ -203,6 +204,8 @@ describe.skipIf(!available)('settings window in headless Chromium', () => {
         return ring.list();
       case 'listChanges':
         return { ok: true, groups: [], dropped: [], recording: false };
+      case 'searchAudit':
+        return searchAuditForWindow(appDir, String(args[0]));
       case 'listProcesses':
         return processes.list(args[0] as string | undefined);
       case 'killProcess':

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ActivityRing, summarizeTarget } from '../../main/tray/activity-ring.js';
+import { ActivityRing } from '../../main/tray/activity-ring.js';
 import type { ActivityEntry } from '../../main/tray/bridge-api.js';
 
 const start = (tool: string, id: number, target: Record<string, unknown> = {}) => ({ phase: 'start' as const, tool, id, target });
@@ -101,28 +101,5 @@ describe('ActivityRing', () => {
     const [write, exec] = ring.list();
     expect(write!.target).toBe('path=/notes/<redacted>.txt mode=create');
     expect(exec!.target).toBe('command=env args=-i');
-  });
-});
-
-describe('summarizeTarget', () => {
-  it.each([
-    [{ path: '/a' }, 'path=/a'],
-    [{ pid: 42, signal: 'SIGTERM' }, 'pid=42 signal=SIGTERM'],
-    [{ recursive: true }, 'recursive=true'],
-    [{ nested: { path: '/x' } }, ''],
-    [{ args: ['a', { b: 1 }] }, ''],
-    [{ text: 'typed text' }, ''],
-    [{ data: 'base64' }, ''],
-    [{ path: 'line1\nline2' }, 'path=line1 line2'],
-  ])('%j -> %s', (target, expected) => {
-    expect(summarizeTarget(target)).toBe(expected);
-  });
-
-  it('cuts long values and long summaries', () => {
-    expect(summarizeTarget({ path: 'x'.repeat(300) })).toBe(`path=${'x'.repeat(39)}…${'x'.repeat(39)}`);
-    // The end of a long path stays visible, so `./` padding cannot hide where it leads.
-    expect(summarizeTarget({ path: `notes/${'./'.repeat(40)}../../home/alex/taxes.txt` })).toMatch(/home\/alex\/taxes\.txt$/);
-    expect(summarizeTarget({ path: 'a\u202Etxt.exe' })).toBe('path=a?txt.exe');
-    expect(summarizeTarget({ a: 'x'.repeat(70), b: 'y'.repeat(70), c: 'z'.repeat(70) }).length).toBe(160);
   });
 });

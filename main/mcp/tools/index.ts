@@ -6,6 +6,7 @@
 import type { ToolDefinition } from '../tool.js';
 import { answerTools } from './answer.js';
 import { appTools } from './app.js';
+import { auditTools } from './audit.js';
 import { browserTools } from './browser.js';
 import { chatgptSearchTools } from './chatgpt-search.js';
 import { checkTools } from './checks.js';
@@ -51,4 +52,5 @@ export const ALL_TOOLS = [
   ...gitWriteTools,
   ...gitRemoteTools,
   ...checkTools,
+  ...auditTools,
 ] as unknown as readonly ToolDefinition[];

@@ -57,6 +57,7 @@ export const BRIDGE_METHODS = [
   'testConnection',
   'restartServer',
   'listActivity',
+  'searchAudit',
   'listProcesses',
   'killProcess',
   'listConnections',

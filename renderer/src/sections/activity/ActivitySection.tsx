@@ -1,8 +1,9 @@
-/** Activity: the recent tool calls, newest first, with whole targets that wrap at separators. */
+/** Activity: the recent tool calls, newest first, with whole targets that wrap at separators; undo of what the tools changed; then the searchable audit log. */
 import type { ActivityEntry, SettingsBridge } from '../../../../main/tray/bridge-api';
-import { Breakable } from '../../components/Breakable';
 import { Card } from '../../components/Card';
 import { formatDuration, formatTime } from '../../format';
+import { AuditLogCard } from './AuditLogCard';
+import { CallsHead, OutcomeCell, TargetCell, ToolCell } from './CallCells';
 import { UndoCard } from './UndoCard';
 import './activity.css';
 
@@ -22,33 +23,14 @@ export function ActivitySection({ entries, bridge }: { entries: ActivityEntry[];
         ) : (
           <div className="table-scroll">
             <table className="table activity">
-              <thead>
-                <tr>
-                  <th scope="col">Time</th>
-                  <th scope="col">Tool</th>
-                  <th scope="col" className="target">
-                    Target
-                  </th>
-                  <th scope="col">Outcome</th>
-                  <th scope="col" className="num">
-                    Duration
-                  </th>
-                </tr>
-              </thead>
+              <CallsHead />
               <tbody>
                 {newestFirst.map((entry) => (
                   <tr key={entry.seq}>
                     <td className="shrink muted">{formatTime(entry.time)}</td>
-                    <td className="shrink">
-                      <div className="mono">{entry.tool}</div>
-                      {entry.client ? <div className="muted small">by {entry.client}</div> : null}
-                    </td>
-                    <td className="mono wrap">{entry.target ? <Breakable text={entry.target} /> : <span className="muted">—</span>}</td>
-                    <td className="shrink">
-                      <span className={`pill ${entry.outcome === 'ok' ? 'pill-ok' : entry.outcome === 'running' ? 'pill-running' : 'pill-bad'}`}>
-                        {entry.outcome === 'ok' ? 'OK' : entry.outcome === 'running' ? 'Running' : entry.outcome}
-                      </span>
-                    </td>
+                    <ToolCell tool={entry.tool} client={entry.client} />
+                    <TargetCell target={entry.target} />
+                    <OutcomeCell outcome={entry.outcome} />
                     <td className="shrink num muted">{entry.durationMs === null ? '…' : formatDuration(entry.durationMs)}</td>
                   </tr>
                 ))}
@@ -57,6 +39,7 @@ export function ActivitySection({ entries, bridge }: { entries: ActivityEntry[];
           </div>
         )}
       </Card>
+      <AuditLogCard bridge={bridge} />
     </>
   );
 }

@@ -8,6 +8,7 @@ export function sandboxOptions(platform: string, current: SandboxSetting): { val
   const why = platform === 'win32' ? ', not available on Windows' : platform === 'darwin' ? ', opt-in on macOS' : '';
   const all: { value: SandboxSetting; label: string }[] = [
     { value: 'auto', label: `Automatic (${auto}${why})` },
+    { value: 'private-home', label: 'Private home: workspace, and your home hidden but shared and toolchain folders' },
     { value: 'workspace', label: 'Workspace: write only in writable shared folders' },
     { value: 'read-only', label: 'Read-only: write nowhere but a temp folder' },
     { value: 'off', label: 'Off: your account’s full rights' },

@@ -77,10 +77,15 @@ describe.skipIf(!chromiumAvailable())('the sandbox card on the Commands page', (
 
   const card = (page: Page) => page.getByRole('region', { name: 'Sandbox' });
 
-  it('Linux, the default: workspace with bubblewrap, no network, display hidden; choosing off saves shell.sandbox "off"', async () => {
+  it('Linux, the default: private-home with bubblewrap, no network, display hidden; choosing off saves shell.sandbox "off"', async () => {
     const { page, errors } = await open('linux', {});
     const text = await card(page).innerText();
     expect(text).toContain('Commands run in a bubblewrap sandbox');
+    expect(text).toContain('Your home folder is hidden from commands, except the shared folders and the toolchain folders (~/.cargo,');
+    expect(await card(page).getByLabel('Mode').locator('option').first().textContent()).toBe('Automatic (private-home)');
+    expect(await card(page).getByLabel('Mode').locator('option').allTextContents()).toContain(
+      'Private home: workspace, and your home hidden but shared and toolchain folders',
+    );
     expect(text).toContain('Network: none');
     expect(text).toContain('The display is hidden');
     expect(text).toContain('sudo apt-get install bubblewrap');
