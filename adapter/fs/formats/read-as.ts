@@ -1,0 +1,61 @@
+/**
+ * fs.read's one entry: the file's first bytes decide how it is read. Text keeps its fast path
+ * (read-text.ts); each other format's parser, and its library, loads on first use.
+ */
+import fs from 'node:fs';
+import { adapterError } from '../../contract/errors.js';
+import type { FileReadAs, GuardedPath, ImageReadOptions, ReadOptions } from '../../contract/files.js';
+import { fsError } from '../fs-errors.js';
+import { realPathOfDescriptorSync } from '../opened-path.js';
+import { READ_FLAGS, readTextFile } from '../read-text.js';
+import { fileKind, SNIFF_BYTES, type FileKind } from './file-kind.js';
+
+const op = 'fs.read';
+
+export async function readFileAs(file: GuardedPath, options: ReadOptions & { image: ImageReadOptions }): Promise<FileReadAs> {
+  const kind = sniff(file);
+  switch (kind) {
+    case 'text':
+      return { kind: 'text', ...(await readTextFile(file, options)) };
+    case 'png':
+    case 'jpeg':
+    case 'gif':
+    case 'webp': {
+      const { readImage } = await import('./read-image.js');
+      return readImage(file, kind, { ...options.image, ...(options.signal ? { signal: options.signal } : {}) });
+    }
+    default:
+      throw adapterError(
+        'INVALID_INPUT',
+        op,
+        `${file.path} is ${UNREAD[kind]}, which fs.read cannot read; it reads UTF-8 text and PNG, JPEG, GIF and WebP images`,
+      );
+  }
+}
+
+const UNREAD: Record<Exclude<FileKind, 'text' | 'png' | 'jpeg' | 'gif' | 'webp'>, string> = {
+  heif: 'a HEIF/HEIC/AVIF image (the bundled image library has no HEIF decoder: convert it to JPEG first)',
+  pdf: 'a PDF document',
+  zip: 'a ZIP archive (or an Office document)',
+};
+
+/** The first bytes, through a descriptor confirmed like every read (microseconds, on the event loop). */
+function sniff(file: GuardedPath): FileKind {
+  let fd: number;
+  try {
+    fd = fs.openSync(file.path, READ_FLAGS);
+  } catch (error) {
+    throw fsError(error, op, file.path);
+  }
+  try {
+    file.confirm(realPathOfDescriptorSync(fd, file.path, op));
+    const head = Buffer.alloc(SNIFF_BYTES);
+    // A directory or FIFO fails or reads nothing here; the text path then says what it is.
+    const length = fs.fstatSync(fd).isFile() ? fs.readSync(fd, head, 0, SNIFF_BYTES, 0) : 0;
+    return fileKind(head.subarray(0, length));
+  } catch (error) {
+    throw fsError(error, op, file.path);
+  } finally {
+    fs.closeSync(fd);
+  }
+}
