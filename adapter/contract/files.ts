@@ -112,7 +112,25 @@ export interface ImageFileRead {
   totalBytes: number;
 }
 
-export type FileReadAs = ({ kind: 'text' } & TextFileRead) | ImageFileRead;
+export interface PdfFileRead {
+  kind: 'pdf';
+  totalPages: number;
+  /** Each page's text layer, in order; an empty text: the page has none (a scanned page). */
+  pages: Array<{ page: number; text: string }>;
+  firstPage: number;
+  lastPage: number;
+  /** Set when the range asked for goes on past what fitted in maxBytes. */
+  nextPage?: number;
+  totalBytes: number;
+}
+
+export type FileReadAs = ({ kind: 'text' } & TextFileRead) | ImageFileRead | PdfFileRead;
+
+/** fs.read's options for any format: text's, an image's, and a PDF's page range (1-based, inclusive). */
+export interface ReadAsOptions extends ReadOptions {
+  image: ImageReadOptions;
+  pages?: { first: number; last?: number };
+}
 
 /** Of an entry itself (a symlink is described, not followed). */
 export interface EntryStat {
@@ -266,8 +284,8 @@ export interface FileOps {
     options: { limit: number; offset?: number; hide?: (name: string) => boolean },
   ): Promise<{ entries: DirEntry[]; truncated: boolean; total: number }>;
   readTextFile(file: GuardedPath, options: ReadOptions): Promise<TextFileRead>;
-  /** Reads the file as what its magic bytes say it is: an image (scaled to fit `image`) or UTF-8 text. */
-  readFileAs(file: GuardedPath, options: ReadOptions & { image: ImageReadOptions }): Promise<FileReadAs>;
+  /** Reads the file as what its magic bytes say it is: an image (scaled to fit `image`), a PDF's text (`pages`), or UTF-8 text. */
+  readFileAs(file: GuardedPath, options: ReadAsOptions): Promise<FileReadAs>;
   writeTextFile(file: GuardedPath, content: string, mode: WriteMode, options?: WriteOptions): Promise<TextFileWrite>;
   makeDirectory(dir: GuardedPath, recursive: boolean): Promise<{ created: boolean }>;
   /** Moves the entry itself (a symlink is moved as a link). */

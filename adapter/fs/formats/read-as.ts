@@ -4,7 +4,7 @@
  */
 import fs from 'node:fs';
 import { adapterError } from '../../contract/errors.js';
-import type { FileReadAs, GuardedPath, ImageReadOptions, ReadOptions } from '../../contract/files.js';
+import type { FileReadAs, GuardedPath, ReadAsOptions } from '../../contract/files.js';
 import { fsError } from '../fs-errors.js';
 import { realPathOfDescriptorSync } from '../opened-path.js';
 import { READ_FLAGS, readTextFile } from '../read-text.js';
@@ -12,7 +12,7 @@ import { fileKind, SNIFF_BYTES, type FileKind } from './file-kind.js';
 
 const op = 'fs.read';
 
-export async function readFileAs(file: GuardedPath, options: ReadOptions & { image: ImageReadOptions }): Promise<FileReadAs> {
+export async function readFileAs(file: GuardedPath, options: ReadAsOptions): Promise<FileReadAs> {
   const kind = sniff(file);
   switch (kind) {
     case 'text':
@@ -24,18 +24,21 @@ export async function readFileAs(file: GuardedPath, options: ReadOptions & { ima
       const { readImage } = await import('./read-image.js');
       return readImage(file, kind, { ...options.image, ...(options.signal ? { signal: options.signal } : {}) });
     }
+    case 'pdf': {
+      const { readPdf } = await import('./read-pdf.js');
+      return readPdf(file, options.pages ?? { first: 1 }, options.maxBytes, options.signal);
+    }
     default:
       throw adapterError(
         'INVALID_INPUT',
         op,
-        `${file.path} is ${UNREAD[kind]}, which fs.read cannot read; it reads UTF-8 text and PNG, JPEG, GIF and WebP images`,
+        `${file.path} is ${UNREAD[kind]}, which fs.read cannot read; it reads UTF-8 text, PDF text and PNG, JPEG, GIF and WebP images`,
       );
   }
 }
 
-const UNREAD: Record<Exclude<FileKind, 'text' | 'png' | 'jpeg' | 'gif' | 'webp'>, string> = {
+const UNREAD: Record<Exclude<FileKind, 'text' | 'png' | 'jpeg' | 'gif' | 'webp' | 'pdf'>, string> = {
   heif: 'a HEIF/HEIC/AVIF image (the bundled image library has no HEIF decoder: convert it to JPEG first)',
-  pdf: 'a PDF document',
   zip: 'a ZIP archive (or an Office document)',
 };
 

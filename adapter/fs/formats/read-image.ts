@@ -4,14 +4,11 @@
  * header's pixel count is checked against MAX_INPUT_PIXELS (and libvips enforces it again), and
  * decoding stops after DECODE_SECONDS.
  */
-import fs from 'node:fs';
 import { adapterError, isComputerAdapterError } from '../../contract/errors.js';
 import type { GuardedPath, ImageFileRead, ImageReadOptions, PixelRect } from '../../contract/files.js';
 import { fitWithin } from '../../desktop/coordinates.js';
 import { JPEG_QUALITY, loadSharp } from '../../desktop/image-encoder.js';
-import { fsError } from '../fs-errors.js';
-import { realPathOfOpened } from '../opened-path.js';
-import { READ_FLAGS } from '../read-text.js';
+import { readWhole } from './read-whole.js';
 
 /** Larger image files are refused unread. */
 export const MAX_IMAGE_BYTES = 64 * 1024 * 1024;
@@ -23,7 +20,7 @@ const op = 'fs.read';
 export type ImageKind = ImageFileRead['sourceFormat'];
 
 export async function readImage(file: GuardedPath, sourceFormat: ImageKind, options: ImageReadOptions): Promise<ImageFileRead> {
-  const { data: input, totalBytes } = await readWhole(file);
+  const { data: input, totalBytes } = await readWhole(file, MAX_IMAGE_BYTES, 'image');
   const sharp = await loadSharp();
   const open = (limit: number | false = MAX_INPUT_PIXELS) =>
     sharp(input, { limitInputPixels: limit, autoOrient: true, pages: 1, failOn: 'error' }).timeout({ seconds: DECODE_SECONDS });
@@ -69,36 +66,6 @@ export async function readImage(file: GuardedPath, sourceFormat: ImageKind, opti
     area,
     totalBytes,
   };
-}
-
-/** The whole file through one confirmed descriptor, bounded by MAX_IMAGE_BYTES. */
-async function readWhole(file: GuardedPath): Promise<{ data: Buffer; totalBytes: number }> {
-  let handle: fs.promises.FileHandle;
-  try {
-    handle = await fs.promises.open(file.path, READ_FLAGS);
-  } catch (error) {
-    throw fsError(error, op, file.path);
-  }
-  try {
-    file.confirm(await realPathOfOpened(handle, file.path, op));
-    const stat = await handle.stat();
-    if (!stat.isFile()) throw adapterError('INVALID_INPUT', op, `${file.path} is not a regular file`);
-    if (stat.size > MAX_IMAGE_BYTES) {
-      throw adapterError('INVALID_INPUT', op, `${file.path} is ${stat.size} bytes; image files over ${MAX_IMAGE_BYTES / (1024 * 1024)} MiB are refused`);
-    }
-    const data = Buffer.alloc(stat.size);
-    let length = 0;
-    while (length < data.length) {
-      const { bytesRead } = await handle.read(data, length, data.length - length, length);
-      if (bytesRead === 0) break;
-      length += bytesRead;
-    }
-    return { data: data.subarray(0, length), totalBytes: stat.size };
-  } catch (error) {
-    throw fsError(error, op, file.path);
-  } finally {
-    await handle.close();
-  }
 }
 
 function checkedRegion(region: PixelRect | undefined, size: { width: number; height: number }, path: string): PixelRect {

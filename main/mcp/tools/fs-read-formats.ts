@@ -1,6 +1,7 @@
-/** fs.read's arguments and answer for files that are not text (images today), kept apart from the text path. */
+/** fs.read's arguments and answers for files that are not text (images, PDF), kept apart from the text path. */
 import * as z from 'zod';
-import type { ImageFileRead, ImageReadOptions } from '../../../adapter/contract/files.js';
+import { adapterError } from '../../../adapter/contract/errors.js';
+import type { ImageFileRead, ImageReadOptions, PdfFileRead } from '../../../adapter/contract/files.js';
 import { imageTokens, MAX_IMAGE_TOKENS } from '../answer/image-tokens.js';
 import type { ContentBlock } from '@modelcontextprotocol/server';
 import { rect } from './desktop-schemas.js';
@@ -18,6 +19,53 @@ export const imageInput = {
   maxHeight: edge.optional().describe(`Images: scale to at most this height (default ${DEFAULT_MAX_EDGE})`),
   imageFormat: z.enum(['png', 'jpeg']).optional().describe('Images: encoding of the answer; default PNG for PNG and GIF files, JPEG for photos'),
 };
+
+export const pagesInput = z
+  .string()
+  .regex(/^\s*\d+\s*(-\s*\d*\s*)?$/, 'a page ("3") or a range ("2-5", "4-")')
+  .optional()
+  .describe('PDF: the pages to read, "3", "2-5" or "4-" (1-based, inclusive); default from page 1 as far as maxBytes goes');
+
+/** "2-5" -> {first: 2, last: 5}; "4-" -> {first: 4}. */
+export function parsePages(pages: string | undefined): { first: number; last?: number } | undefined {
+  if (pages === undefined) return undefined;
+  const [from = '', to] = pages.split('-').map((part) => part.trim());
+  const first = Number(from);
+  const last = to === undefined ? first : to === '' ? undefined : Number(to);
+  if (first < 1 || (last !== undefined && last < first))
+    throw adapterError('INVALID_INPUT', 'fs.read', `pages "${pages}": pages start at 1 and a range runs forward ("2-5")`);
+  return { first, ...(last === undefined ? {} : { last }) };
+}
+
+export const pdfOutput = z
+  .object({
+    totalPages: z.number().int(),
+    firstPage: z.number().int(),
+    lastPage: z.number().int(),
+    nextPage: z.number().int().optional().describe('Set when the pages asked for go on: pass pages: "<nextPage>-" to read on'),
+    pagesWithoutText: z.array(z.number().int()).describe('Pages with no text layer (scanned images)'),
+  })
+  .optional()
+  .describe('Set when the file is a PDF: content is its pages’ text, each under a "[page N of M]" line');
+
+export function pdfAnswer(path: string, read: PdfFileRead, askedLast: number | undefined) {
+  const { totalPages, firstPage, lastPage, nextPage, pages, totalBytes } = read;
+  const blank = pages.filter((p) => p.text === '').map((p) => p.page);
+  const content = pages
+    .map((p) => (p.text === '' ? `[page ${p.page} of ${totalPages}: no text layer (a scanned page?)]` : `[page ${p.page} of ${totalPages}]\n${p.text}`))
+    .join('\n\n');
+  const more = nextPage === undefined ? '' : `; cut at maxBytes: read on with pages "${nextPage}-${askedLast ?? ''}"`;
+  const text = `${content}\n\n[PDF pages ${firstPage}-${lastPage} of ${totalPages}${more}]`;
+  const structured = {
+    path,
+    content,
+    bytes: Buffer.byteLength(content),
+    totalBytes,
+    truncated: nextPage !== undefined,
+    pdf: { totalPages, firstPage, lastPage, ...(nextPage === undefined ? {} : { nextPage }), pagesWithoutText: blank },
+  };
+  return { structured, text };
+}
 
 export const imageOutput = z
   .object({
