@@ -73,7 +73,15 @@ export async function readTextFile(file: GuardedPath, options: ReadOptions): Pro
 }
 
 /** A line range, through a file handle (the file is scanned to count its lines). */
-async function readRange(file: GuardedPath, options: ReadOptions): Promise<TextFileRead> {
+function readRange(file: GuardedPath, options: ReadOptions): Promise<TextFileRead> {
+  return withRegularFile(file, (handle, size) => readLineRange(handle, file.path, size, options));
+}
+
+/**
+ * Opens the checked file without following a last symlink, confirms what was opened, refuses
+ * anything but a regular file, and runs `use` on it; errors come back as fs.read's.
+ */
+export async function withRegularFile<T>(file: GuardedPath, use: (handle: fs.promises.FileHandle, size: number) => Promise<T>): Promise<T> {
   let handle: fs.promises.FileHandle;
   try {
     handle = await fs.promises.open(file.path, READ_FLAGS);
@@ -84,7 +92,7 @@ async function readRange(file: GuardedPath, options: ReadOptions): Promise<TextF
     file.confirm(await realPathOfOpened(handle, file.path, op));
     const stat = await handle.stat();
     if (!stat.isFile()) throw adapterError('INVALID_INPUT', op, `${file.path} is not a regular file`);
-    return await readLineRange(handle, file.path, stat.size, options);
+    return await use(handle, stat.size);
   } catch (error) {
     throw fsError(error, op, file.path);
   } finally {
