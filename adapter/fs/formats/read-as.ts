@@ -1,22 +1,24 @@
 /**
  * fs.read's one entry: the file's first bytes decide how it is read. Text keeps its fast path
- * (read-text.ts); each other format's parser, and its library, loads on first use.
+ * (read-text.ts reads the first bytes anyway and says when they name another format); each
+ * other format's parser, and its library, loads on first use.
  */
 import fs from 'node:fs';
 import { adapterError } from '../../contract/errors.js';
 import type { FileReadAs, GuardedPath, ReadAsOptions } from '../../contract/files.js';
 import { fsError } from '../fs-errors.js';
 import { realPathOfDescriptorSync } from '../opened-path.js';
-import { READ_FLAGS, readTextFile } from '../read-text.js';
+import { READ_FLAGS, readTextOrKind } from '../read-text.js';
 import { fileKind, SNIFF_BYTES, type FileKind } from './file-kind.js';
 
 const op = 'fs.read';
 
 export async function readFileAs(file: GuardedPath, options: ReadAsOptions): Promise<FileReadAs> {
-  const kind = sniff(file);
+  const ranged = options.startLine !== undefined || options.endLine !== undefined;
+  const sniffed = ranged ? sniff(file) : 'text';
+  const kind = sniffed === 'text' ? await readTextOrKind(file, options) : sniffed;
+  if (typeof kind !== 'string') return { kind: 'text', ...kind };
   switch (kind) {
-    case 'text':
-      return { kind: 'text', ...(await readTextFile(file, options)) };
     case 'png':
     case 'jpeg':
     case 'gif':
@@ -42,7 +44,7 @@ const UNREAD: Record<Exclude<FileKind, 'text' | 'png' | 'jpeg' | 'gif' | 'webp' 
   zip: 'a ZIP archive (or an Office document)',
 };
 
-/** The first bytes, through a descriptor confirmed like every read (microseconds, on the event loop). */
+/** The first bytes, through a descriptor confirmed like every read: for a line range, whose read is text-only. */
 function sniff(file: GuardedPath): FileKind {
   let fd: number;
   try {

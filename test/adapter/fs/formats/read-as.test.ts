@@ -131,7 +131,18 @@ describe('readFileAs: images', () => {
     fs.writeFileSync(zip, Buffer.from('PK\x03\x04rest', 'latin1'));
     await expect(read(zip)).rejects.toMatchObject({ code: 'INVALID_INPUT', message: expect.stringContaining('a ZIP archive') });
     const text = path.join(dir, 'a.png');
-    fs.writeFileSync(text, 'just text\n');
-    expect(await read(text)).toMatchObject({ kind: 'text', content: 'just text\n', totalLines: 1 });
+    fs.writeFileSync(text, 'just text\nline two\n');
+    expect(await read(text)).toMatchObject({ kind: 'text', content: 'just text\nline two\n', totalLines: 2 });
+    const lines = await readFileAs(guard(text), { maxBytes: 100, startLine: 2, image });
+    expect(lines).toMatchObject({ kind: 'text', content: 'line two\n', startLine: 2, endLine: 2 });
+  });
+
+  it('reads an image by its magic bytes with a line range too, which text-only reading would refuse', async () => {
+    const file = path.join(dir, 'ranged.log');
+    magick('-size', '20x10', 'xc:blue', `png:${file}`);
+    const seen: string[] = [];
+    const result = await readFileAs(guard(file, seen), { maxBytes: 1 << 20, startLine: 1, endLine: 5, image });
+    expect(result).toMatchObject({ kind: 'image', width: 20, height: 10 });
+    expect(seen.every((p) => p === file)).toBe(true);
   });
 });
