@@ -3,19 +3,16 @@
  * (read-text.ts reads the first bytes anyway and says when they name another format); each
  * other format's parser, and its library, loads on first use.
  */
-import fs from 'node:fs';
 import { adapterError } from '../../contract/errors.js';
 import type { FileReadAs, GuardedPath, ReadAsOptions } from '../../contract/files.js';
-import { fsError } from '../fs-errors.js';
-import { realPathOfDescriptorSync } from '../opened-path.js';
-import { READ_FLAGS, readTextOrKind } from '../read-text.js';
+import { readTextOrKind, withRegularFile } from '../read-text.js';
 import { fileKind, SNIFF_BYTES, type FileKind } from './file-kind.js';
 
 const op = 'fs.read';
 
 export async function readFileAs(file: GuardedPath, options: ReadAsOptions): Promise<FileReadAs> {
   const ranged = options.startLine !== undefined || options.endLine !== undefined;
-  const sniffed = ranged ? sniff(file) : 'text';
+  const sniffed = ranged ? await sniff(file) : 'text';
   const kind = sniffed === 'text' ? await readTextOrKind(file, options) : sniffed;
   if (typeof kind !== 'string') return { kind: 'text', ...kind };
   switch (kind) {
@@ -45,22 +42,10 @@ const UNREAD: Record<Exclude<FileKind, 'text' | 'png' | 'jpeg' | 'gif' | 'webp' 
 };
 
 /** The first bytes, through a descriptor confirmed like every read: for a line range, whose read is text-only. */
-function sniff(file: GuardedPath): FileKind {
-  let fd: number;
-  try {
-    fd = fs.openSync(file.path, READ_FLAGS);
-  } catch (error) {
-    throw fsError(error, op, file.path);
-  }
-  try {
-    file.confirm(realPathOfDescriptorSync(fd, file.path, op));
+function sniff(file: GuardedPath): Promise<FileKind> {
+  return withRegularFile(file, async (handle) => {
     const head = Buffer.alloc(SNIFF_BYTES);
-    // A directory or FIFO fails or reads nothing here; the text path then says what it is.
-    const length = fs.fstatSync(fd).isFile() ? fs.readSync(fd, head, 0, SNIFF_BYTES, 0) : 0;
-    return fileKind(head.subarray(0, length));
-  } catch (error) {
-    throw fsError(error, op, file.path);
-  } finally {
-    fs.closeSync(fd);
-  }
+    const { bytesRead } = await handle.read(head, 0, SNIFF_BYTES, 0);
+    return fileKind(head.subarray(0, bytesRead));
+  });
 }
