@@ -4,7 +4,8 @@
  * command (out/main/cli.js and out/main/chunks/), replacing tsc's entry file. Node then loads
  * a handful of files instead of a few hundred: cold start (spawn to the first answer, which
  * every host that spawns the server waits for) went from ~1.9x to ~1.1x of a bare SDK server.
- * Native and optional packages stay external; the desktop worker stays its own compiled file.
+ * Native and optional packages stay external, and so does pdf.js (loaded by its path into a
+ * worker thread, on the first PDF); the desktop worker stays its own compiled file.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -14,7 +15,8 @@ const root = path.resolve(import.meta.dirname, '..');
 const outDir = path.join(root, 'out', 'main');
 /** The entries: the CLI, and the Claude Desktop bundle's server (build/bundle-mcpb.mjs), which shares its chunks. */
 const ENTRIES = ['cli', 'mcpb-server'];
-const NATIVE = ['sharp', '@nut-tree-fork/nut-js', '@nut-tree-fork/node-mac-permissions', '@napi-rs/keyring', '@jellybrick/dbus-next', 'electron'];
+// pdfjs-dist runs in a worker thread of its own (adapter/fs/formats/), loaded from node_modules.
+const NATIVE = ['pdfjs-dist', 'sharp', '@nut-tree-fork/nut-js', '@nut-tree-fork/node-mac-permissions', '@napi-rs/keyring', '@jellybrick/dbus-next', 'electron'];
 
 export async function bundleCli() {
   // tsc wrote the entries just now; bundle from copies, so the bundle can take their place.

@@ -76,6 +76,62 @@ export interface ReadOptions {
   signal?: AbortSignal;
 }
 
+/** A rectangle in an image's own pixels. */
+export interface PixelRect {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+
+/** How fs.read wants an image: fitted within these limits (never upscaled), optionally a region first. */
+export interface ImageReadOptions {
+  maxWidth: number;
+  maxHeight: number;
+  maxPixels: number;
+  region?: PixelRect;
+  /** Encoding of the answer; default PNG for PNG and GIF, JPEG for photos. */
+  format?: 'png' | 'jpeg';
+  signal?: AbortSignal;
+}
+
+export interface ImageFileRead {
+  kind: 'image';
+  /** What the file is, by its magic bytes. */
+  sourceFormat: 'png' | 'jpeg' | 'gif' | 'webp';
+  data: Uint8Array;
+  mimeType: 'image/png' | 'image/jpeg';
+  format: 'png' | 'jpeg';
+  width: number;
+  height: number;
+  originalWidth: number;
+  originalHeight: number;
+  /** The area of the original that was read (the whole image without a region). */
+  area: PixelRect;
+  /** Size of the file. */
+  totalBytes: number;
+}
+
+export interface PdfFileRead {
+  kind: 'pdf';
+  totalPages: number;
+  /** Each page's text layer, in order; an empty text: the page has none (a scanned page). */
+  pages: Array<{ page: number; text: string }>;
+  firstPage: number;
+  lastPage: number;
+  /** Set when the range asked for goes on past what fitted in maxBytes. */
+  nextPage?: number;
+  totalBytes: number;
+}
+
+export type FileReadAs = ({ kind: 'text' } & TextFileRead) | ImageFileRead | PdfFileRead;
+
+/** fs.read's options for any format: text's, an image's, and a PDF's page range (1-based, inclusive). */
+export interface ReadAsOptions extends ReadOptions {
+  image: ImageReadOptions;
+  pages?: { first: number; last?: number };
+}
+
 /** Of an entry itself (a symlink is described, not followed). */
 export interface EntryStat {
   type: EntryType;
@@ -228,6 +284,8 @@ export interface FileOps {
     options: { limit: number; offset?: number; hide?: (name: string) => boolean },
   ): Promise<{ entries: DirEntry[]; truncated: boolean; total: number }>;
   readTextFile(file: GuardedPath, options: ReadOptions): Promise<TextFileRead>;
+  /** Reads the file as what its magic bytes say it is: an image (scaled to fit `image`), a PDF's text (`pages`), or UTF-8 text. */
+  readFileAs(file: GuardedPath, options: ReadAsOptions): Promise<FileReadAs>;
   writeTextFile(file: GuardedPath, content: string, mode: WriteMode, options?: WriteOptions): Promise<TextFileWrite>;
   makeDirectory(dir: GuardedPath, recursive: boolean): Promise<{ created: boolean }>;
   /** Moves the entry itself (a symlink is moved as a link). */

@@ -1,7 +1,8 @@
 /**
  * Raw screen pixels -> downscaled PNG or JPEG, with sharp (libvips). Chosen by measurement:
  * 3-10x faster than the pure-JS and wasm encoders for a 1280x800 frame (see the desktop
- * report). Runs only in the desktop worker, so the native library stays out of the server.
+ * report). Captures run in the desktop worker; the server loads libvips only when fs.read meets an
+ * image (adapter/fs/formats/read-image.ts), so text-only servers never map it.
  */
 import type sharpFunction from 'sharp';
 import type { ImageFormat } from '../contract/desktop.js';
@@ -10,8 +11,8 @@ import type { RawFrame } from './desktop-backend.js';
 type Sharp = typeof sharpFunction;
 let sharpPromise: Promise<Sharp> | undefined;
 
-/** Loaded on the first capture: input-only workers never pay for libvips. */
-async function loadSharp(): Promise<Sharp> {
+/** Loaded on first use (a capture, or fs.read of an image): input-only workers and text reads never pay for libvips. */
+export async function loadSharp(): Promise<Sharp> {
   sharpPromise ??= import('sharp').then((mod) => {
     const sharp = mod.default;
     sharp.cache(false); // a long-lived worker must not accumulate libvips caches

@@ -8,6 +8,7 @@ import { fsError } from './fs-errors.js';
 import { entryType } from './entry-type.js';
 import type { DirEntry, FileOps } from '../contract/files.js';
 import { readTextFile } from './read-text.js';
+import { readFileAs } from './formats/read-as.js';
 import { inParent } from './in-parent.js';
 import { removeEntry } from './remove-entry.js';
 import { copyEntry, removeTreeEntry } from './tree.js';
@@ -21,6 +22,7 @@ import { statEntry } from './stat-entry.js';
 
 export const localFileOps: FileOps = {
   readTextFile,
+  readFileAs,
   writeTextFile,
   createFile,
   statEntry,

@@ -4,6 +4,7 @@ import { adapterError } from '../contract/errors.js';
 import { fsError } from './fs-errors.js';
 import type { GuardedPath, ReadOptions, TextFileRead } from '../contract/files.js';
 import { realPathOfDescriptorSync, realPathOfOpened } from './opened-path.js';
+import { fileKind, SNIFF_BYTES, type FileKind } from './formats/file-kind.js';
 
 // No-follow for the last component; non-blocking so a FIFO cannot hang the thread pool (no effect on files).
 export const READ_FLAGS = fs.constants.O_RDONLY | (fs.constants.O_NOFOLLOW ?? 0) | (fs.constants.O_NONBLOCK ?? 0);
@@ -30,6 +31,21 @@ const readAt = (fd: number, buffer: Buffer, offset: number, length: number) =>
  * is refused before it is read. Larger reads go through the thread pool in chunks.
  */
 export async function readTextFile(file: GuardedPath, options: ReadOptions): Promise<TextFileRead> {
+  return (await readText(file, options, false)) as TextFileRead;
+}
+
+/**
+ * readTextFile for fs.read, which reads other formats too: when the first bytes read name
+ * another format, that kind comes back instead (nothing decoded), so a text file costs no
+ * second open. Line ranges are read as text.
+ */
+export function readTextOrKind(file: GuardedPath, options: ReadOptions): Promise<TextFileRead | OtherKind> {
+  return readText(file, options, true);
+}
+
+type OtherKind = Exclude<FileKind, 'text'>;
+
+async function readText(file: GuardedPath, options: ReadOptions, detect: boolean): Promise<TextFileRead | OtherKind> {
   if (options.startLine !== undefined || options.endLine !== undefined) return readRange(file, options);
   const { maxBytes, signal } = options;
   let fd: number;
@@ -56,6 +72,8 @@ export async function readTextFile(file: GuardedPath, options: ReadOptions): Pro
     }
     // Filled to the fstat size plus one: the file grew while being read, so this is not all of it.
     const truncated = length > maxBytes || (length === buffer.length && buffer.length < wanted);
+    const kind = detect ? fileKind(buffer.subarray(0, Math.min(length, SNIFF_BYTES))) : 'text';
+    if (kind !== 'text') return kind;
     const shown = buffer.subarray(0, Math.min(length, maxBytes));
     const content = decodeText(shown, truncated, file.path);
     const totalBytes = truncated ? Math.max(stat.size, length) : length;
@@ -73,7 +91,15 @@ export async function readTextFile(file: GuardedPath, options: ReadOptions): Pro
 }
 
 /** A line range, through a file handle (the file is scanned to count its lines). */
-async function readRange(file: GuardedPath, options: ReadOptions): Promise<TextFileRead> {
+function readRange(file: GuardedPath, options: ReadOptions): Promise<TextFileRead> {
+  return withRegularFile(file, (handle, size) => readLineRange(handle, file.path, size, options));
+}
+
+/**
+ * Opens the checked file without following a last symlink, confirms what was opened, refuses
+ * anything but a regular file, and runs `use` on it; errors come back as fs.read's.
+ */
+export async function withRegularFile<T>(file: GuardedPath, use: (handle: fs.promises.FileHandle, size: number) => Promise<T>): Promise<T> {
   let handle: fs.promises.FileHandle;
   try {
     handle = await fs.promises.open(file.path, READ_FLAGS);
@@ -84,7 +110,7 @@ async function readRange(file: GuardedPath, options: ReadOptions): Promise<TextF
     file.confirm(await realPathOfOpened(handle, file.path, op));
     const stat = await handle.stat();
     if (!stat.isFile()) throw adapterError('INVALID_INPUT', op, `${file.path} is not a regular file`);
-    return await readLineRange(handle, file.path, stat.size, options);
+    return await use(handle, stat.size);
   } catch (error) {
     throw fsError(error, op, file.path);
   } finally {

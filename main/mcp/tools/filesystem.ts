@@ -15,6 +15,7 @@ import {
   shared,
   writeOptions,
 } from './fs-common.js';
+import { imageAnswer, imageInput, imageOptions, imageOutput, pagesInput, parsePages, pdfAnswer, pdfOutput } from './fs-read-formats.js';
 import type { ComputerAdapter } from '../../../adapter/contract/computer-adapter.js';
 import type { ResolvedPath } from '../../policy/filesystem.js';
 import { defineTool, DESTRUCTIVE, IDEMPOTENT_WRITE, READ_ONLY } from '../tool.js';
@@ -63,14 +64,18 @@ export const fsList = defineTool({
 
 export const fsRead = defineTool({
   name: 'fs.read',
-  title: 'Read a text file',
+  title: 'Read a file',
   description:
-    'Read a UTF-8 text file inside the allowed roots. Returns at most maxBytes (capped by the server limit) and whether it was truncated. When the whole file was read, sha256 is its hash: pass it as expectedSha256 to fs.write to avoid overwriting a newer edit.',
+    'Read a file inside the allowed roots; its first bytes decide how. UTF-8 text: at most maxBytes (capped by the server limit) and whether it was truncated; when the whole file was read, sha256 is its hash: pass it as expectedSha256 to fs.write to avoid overwriting a newer edit. ' +
+    'An image (PNG, JPEG, GIF first frame, WebP): the image itself, scaled like screen.capture (region reads part of it at full detail), with its original size and token cost. ' +
+    'A PDF: the text of its pages (pages: "2-5"), as far as maxBytes goes, and the page to read on from.',
   input: z.object({
     path,
     maxBytes: z.number().int().positive().optional().describe('Read at most this many bytes'),
     startLine: z.number().int().positive().optional().describe('First line to return (1-based); with endLine, pages through a large file'),
     endLine: z.number().int().positive().optional().describe('Last line to return (inclusive)'),
+    ...imageInput,
+    pages: pagesInput,
   }),
   output: z.object({
     path: z.string(),
@@ -82,17 +87,26 @@ export const fsRead = defineTool({
     totalLines: z.number().optional().describe('Lines in the file, when the whole file was read or scanned'),
     startLine: z.number().optional(),
     endLine: z.number().optional().describe('Last line returned (with a line range)'),
+    image: imageOutput,
+    pdf: pdfOutput,
   }),
   payload: ['content'],
   annotations: READ_ONLY,
   grant: GRANT.filesRead,
   target: pathTarget,
-  async run(args, { adapter, policy }, signal) {
+  async run(args, { adapter, policy }, signal, call) {
     const file = await policy.filesystem.resolve(args.path, 'read', 'fs.read');
     const maxBytes = policy.sizes.readBytes(args.maxBytes);
     const range = { ...(args.startLine === undefined ? {} : { startLine: args.startLine }), ...(args.endLine === undefined ? {} : { endLine: args.endLine }) };
-    const read = await policy.fsLock.run([shared(file.path)], () => adapter.files.readTextFile(file, { maxBytes, signal, ...range }));
-    return { structured: { path: file.path, ...read }, text: readSummary(read) };
+    const image = imageOptions(args, call.budget);
+    const pages = parsePages(args.pages);
+    const read = await policy.fsLock.run([shared(file.path)], () =>
+      adapter.files.readFileAs(file, { maxBytes, signal, ...range, image, ...(pages ? { pages } : {}) }),
+    );
+    if (read.kind === 'image') return imageAnswer(file.path, read);
+    if (read.kind === 'pdf') return pdfAnswer(file.path, read, pages?.last);
+    const { kind: _text, ...text } = read;
+    return { structured: { path: file.path, ...text }, text: readSummary(text) };
   },
 });
 

@@ -1,0 +1,51 @@
+/**
+ * fs.read's one entry: the file's first bytes decide how it is read. Text keeps its fast path
+ * (read-text.ts reads the first bytes anyway and says when they name another format); each
+ * other format's parser, and its library, loads on first use.
+ */
+import { adapterError } from '../../contract/errors.js';
+import type { FileReadAs, GuardedPath, ReadAsOptions } from '../../contract/files.js';
+import { readTextOrKind, withRegularFile } from '../read-text.js';
+import { fileKind, SNIFF_BYTES, type FileKind } from './file-kind.js';
+
+const op = 'fs.read';
+
+export async function readFileAs(file: GuardedPath, options: ReadAsOptions): Promise<FileReadAs> {
+  const ranged = options.startLine !== undefined || options.endLine !== undefined;
+  const sniffed = ranged ? await sniff(file) : 'text';
+  const kind = sniffed === 'text' ? await readTextOrKind(file, options) : sniffed;
+  if (typeof kind !== 'string') return { kind: 'text', ...kind };
+  switch (kind) {
+    case 'png':
+    case 'jpeg':
+    case 'gif':
+    case 'webp': {
+      const { readImage } = await import('./read-image.js');
+      return readImage(file, kind, { ...options.image, ...(options.signal ? { signal: options.signal } : {}) });
+    }
+    case 'pdf': {
+      const { readPdf } = await import('./read-pdf.js');
+      return readPdf(file, options.pages ?? { first: 1 }, options.maxBytes, options.signal);
+    }
+    default:
+      throw adapterError(
+        'INVALID_INPUT',
+        op,
+        `${file.path} is ${UNREAD[kind]}, which fs.read cannot read; it reads UTF-8 text, PDF text and PNG, JPEG, GIF and WebP images`,
+      );
+  }
+}
+
+const UNREAD: Record<Exclude<FileKind, 'text' | 'png' | 'jpeg' | 'gif' | 'webp' | 'pdf'>, string> = {
+  heif: 'a HEIF/HEIC/AVIF image (the bundled image library has no HEIF decoder: convert it to JPEG first)',
+  zip: 'a ZIP archive (or an Office document)',
+};
+
+/** The first bytes, through a descriptor confirmed like every read: for a line range, whose read is text-only. */
+function sniff(file: GuardedPath): Promise<FileKind> {
+  return withRegularFile(file, async (handle) => {
+    const head = Buffer.alloc(SNIFF_BYTES);
+    const { bytesRead } = await handle.read(head, 0, SNIFF_BYTES, 0);
+    return fileKind(head.subarray(0, bytesRead));
+  });
+}
