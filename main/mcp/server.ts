@@ -37,6 +37,7 @@ import { AnswerStore } from './answer/answer-store.js';
 import { fitAnswer, type ServerFit } from './answer/answer-budget.js';
 import { budgetInput, budgetOutput, NOTE_FIELD } from './answer/budget-schema.js';
 import { shapeFor, type Caller } from './answer/caller-shape.js';
+import { registerViews, servedViews, viewMeta } from './views.js';
 
 export type { ToolCallEvent, ToolCallObserver } from './recorded-call.js';
 
@@ -158,6 +159,8 @@ export function createServerFactory(deps: ServerDeps): ServerFactory {
   const serverInstructions = instructions(exposedName('system.info', deps.config));
   const granted = new Set(tools.map((t) => t.name));
   const calls = otherCalls(deps.tools ?? ALL_TOOLS, granted, deps.config);
+  const views = servedViews(new Map(tools.map((t, i) => [t.name, names[i]!])), (name) => exposedName(name, deps.config));
+  const viewOf = new Map(views.map((view) => [view.tool, viewMeta(view)]));
 
   const build = (request?: McpRequestContext) => {
     const server = new McpServer(
@@ -165,7 +168,11 @@ export function createServerFactory(deps: ServerDeps): ServerFactory {
       { capabilities: { tools: { listChanged: false }, ...upstreams?.capabilities() }, instructions: serverInstructions },
     );
     const caller = callerOf(server, request);
-    prepared.forEach(({ config, handler }, i) => server.registerTool(names[i]!, config, (args, ctx) => handler(args, { ...ctx, caller: caller(ctx) })));
+    prepared.forEach(({ config, handler }, i) => {
+      const _meta = viewOf.get(names[i]!);
+      server.registerTool(names[i]!, _meta ? { ...config, _meta } : config, (args, ctx) => handler(args, { ...ctx, caller: caller(ctx) }));
+    });
+    registerViews(server, views);
     upstreams?.register(server, caller);
     answerUngranted(server, calls, deps.config);
     return server;

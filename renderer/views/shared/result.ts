@@ -1,0 +1,20 @@
+/** What every view reads: the config the server wrote into the page, and a tool result's text. */
+
+export interface ToolResult {
+  content?: Array<{ type: string; text?: string; data?: string; mimeType?: string }>;
+  structuredContent?: unknown;
+  isError?: boolean;
+}
+
+/** The server fills `#view-config` (JSON, not script: the CSP allows only the view's own code). */
+export function readConfig<T>(): T {
+  return JSON.parse(document.getElementById('view-config')?.textContent ?? '{}') as T;
+}
+
+/** The text answer, exactly what a host without views shows. */
+export function textOf(result: ToolResult): string {
+  return (result.content ?? [])
+    .filter((c) => c.type === 'text' && c.text)
+    .map((c) => c.text)
+    .join('\n');
+}
