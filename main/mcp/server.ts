@@ -160,7 +160,7 @@ export function createServerFactory(deps: ServerDeps): ServerFactory {
   const granted = new Set(tools.map((t) => t.name));
   const calls = otherCalls(deps.tools ?? ALL_TOOLS, granted, deps.config);
   const views = servedViews(new Map(tools.map((t, i) => [t.name, names[i]!])), (name) => exposedName(name, deps.config));
-  const viewOf = new Map(views.map((view) => [view.tool, viewMeta(view)]));
+  const viewOf = new Map(views.flatMap((view) => view.tools.map((tool) => [tool, viewMeta(view)] as const)));
 
   const build = (request?: McpRequestContext) => {
     const server = new McpServer(

@@ -26,11 +26,13 @@ export interface ViewSpec {
 /** Which contract tool has which view. */
 export const VIEWS: Readonly<Record<string, ViewSpec>> = {
   'screen.capture': { name: 'screenshot', title: 'Screenshot', calls: { click: 'input.click' } },
+  'fs.edit': { name: 'changes', title: 'Change review', calls: {} },
+  'fs.patch': { name: 'changes', title: 'Change review', calls: {} },
 };
 
 export interface ServedView {
-  /** The exposed name of the tool that shows it. */
-  tool: string;
+  /** The exposed names of the tools that show it. */
+  tools: string[];
   uri: string;
   title: string;
   html: string;
@@ -45,7 +47,7 @@ function viewsDir(): string | null {
     path.join(here, '..', '..', 'main', 'views'),
     path.join(here, '..', '..', 'out', 'main', 'views'),
   ];
-  return candidates.find((dir) => fs.existsSync(path.join(dir, `${VIEWS['screen.capture']!.name}.html`))) ?? null;
+  return candidates.find((dir) => fs.existsSync(path.join(dir, 'screenshot.html'))) ?? null;
 }
 
 let dir: string | null | undefined;
@@ -57,18 +59,23 @@ let dir: string | null | undefined;
 export function servedViews(exposed: ReadonlyMap<string, string>, exposedName: (contract: string) => string): ServedView[] {
   dir ??= viewsDir();
   if (!dir) return [];
-  const served: ServedView[] = [];
+  const served = new Map<string, ServedView>();
   for (const [contract, spec] of Object.entries(VIEWS)) {
     const tool = exposed.get(contract);
     const file = path.join(dir, `${spec.name}.html`);
     if (!tool || !fs.existsSync(file)) continue;
+    const known = served.get(spec.name);
+    if (known) {
+      known.tools.push(tool);
+      continue;
+    }
     const config = Object.fromEntries(Object.entries(spec.calls).map(([key, name]) => [key, exposedName(name)]));
     // JSON inside <script type="application/json">: `<` escaped so no text can close the tag.
     const json = JSON.stringify(config).replace(/</g, '\\u003c');
     const html = fs.readFileSync(file, 'utf8').replace('__CONFIG__', () => json);
-    served.push({ tool, uri: `${VIEW_URI_PREFIX}${spec.name}.html`, title: spec.title, html });
+    served.set(spec.name, { tools: [tool], uri: `${VIEW_URI_PREFIX}${spec.name}.html`, title: spec.title, html });
   }
-  return served;
+  return [...served.values()];
 }
 
 /** The `_meta` a tool with a view is listed with (both the nested key and the flat legacy one). */
@@ -89,7 +96,7 @@ export function registerViews(server: McpServer, views: readonly ServedView[]): 
       view.uri,
       {
         mimeType: RESOURCE_MIME_TYPE,
-        description: `Shows ${view.tool}'s answer in hosts with MCP Apps`,
+        description: `Shows the answers of ${view.tools.join(', ')} in hosts with MCP Apps`,
         // No domain at all: the host lets the page load nothing but itself.
         _meta: { ui: { csp: { connectDomains: [], resourceDomains: [] }, prefersBorder: true } },
       },
@@ -98,7 +105,7 @@ export function registerViews(server: McpServer, views: readonly ServedView[]): 
       }),
     );
   }
-  const withViews = new Set(views.map((v) => v.tool));
+  const withViews = new Set(views.flatMap((v) => v.tools));
   const inner = server.server as unknown as { _getRequestHandler(method: string): ((request: unknown, ctx: ServerContext) => Promise<unknown>) | undefined };
   const list = inner._getRequestHandler('tools/list');
   if (!list) return;

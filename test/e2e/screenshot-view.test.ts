@@ -10,13 +10,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { EXTENSION_ID, RESOURCE_MIME_TYPE } from '@modelcontextprotocol/ext-apps/server';
 import { chromium, type Browser, type Frame, type Page } from 'playwright-core';
-import { build } from 'vite';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { DesktopClient } from '../../adapter/desktop/desktop-client.js';
-import { MODERN } from '../helpers/clients.js';
+import { appsClient, openView, textOf, type ViewResult } from '../helpers/view-host.js';
 import type { TestHttpServer } from '../helpers/servers.js';
 import { startDesktopServer } from '../adapter/desktop/fixtures/desktop-server.js';
 import { launchChromium, missingDesktopPrereq, skipDesktop, startXvfb, type Xvfb } from '../adapter/desktop/fixtures/xvfb.js';
@@ -26,39 +23,7 @@ import { SCREENSHOTS } from '../renderer/helpers/window-harness.js';
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const DESKTOP_PAGE = path.join(HERE, '../adapter/desktop/fixtures/desktop-page.html');
 const VIEW = 'ui://chatgpt-mcp/screenshot.html';
-const APPS = { extensions: { [EXTENSION_ID]: { mimeTypes: [RESOURCE_MIME_TYPE] } } };
 const missing = missingDesktopPrereq({ chromium: true });
-
-type Result = { content: Array<{ type: string; text?: string; data?: string }>; structuredContent?: Record<string, unknown>; isError?: boolean };
-type Call = { name: string; arguments?: Record<string, unknown> };
-
-/** The host stand-in's script, bundled for the browser from test/e2e/fixtures/view-host.ts. */
-async function hostScript(): Promise<string> {
-  const output = await build({
-    configFile: false,
-    logLevel: 'warn',
-    build: {
-      write: false,
-      minify: false,
-      lib: { entry: path.join(HERE, 'fixtures/view-host.ts'), formats: ['iife'], name: 'host', fileName: () => 'host.js' },
-    },
-  });
-  const chunk = [output].flat()[0]!.output.find((file) => file.type === 'chunk')!;
-  return (chunk as { code: string }).code;
-}
-
-/** A real MCP Apps host's connection: the v2 client declaring the extension. */
-async function appsClient(url: string): Promise<Client> {
-  const client = new Client({ name: 'apps-host', version: '1.0.0' }, { versionNegotiation: { mode: { pin: MODERN } }, capabilities: APPS });
-  await client.connect(new StreamableHTTPClientTransport(new URL(url)));
-  return client;
-}
-
-const textOf = (result: Result) =>
-  result.content
-    .filter((c) => c.type === 'text')
-    .map((c) => c.text)
-    .join('\n');
 
 describe.skipIf(skipDesktop(missing, 'screenshot view tests'))('the screenshot view in an MCP Apps host', () => {
   let xvfb: Xvfb;
@@ -69,7 +34,6 @@ describe.skipIf(skipDesktop(missing, 'screenshot view tests'))('the screenshot v
   let granted: TestHttpServer;
   let screenOnly: TestHttpServer;
   let hostBrowser: Browser;
-  let script: string;
 
   beforeAll(async () => {
     if (missing) throw new Error(`REQUIRE_DESKTOP_TESTS=1 but ${missing}`);
@@ -82,7 +46,6 @@ describe.skipIf(skipDesktop(missing, 'screenshot view tests'))('the screenshot v
     const on = { hostDisplayAccess: true, screen: true };
     granted = await startDesktopServer(desktop, { desktop: { ...on, input: true }, server: { toolNames: 'underscore' } });
     screenOnly = await startDesktopServer(desktop, { desktop: { ...on, input: false }, server: { toolNames: 'underscore' } });
-    script = await hostScript();
     hostBrowser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, env: { ...process.env, HOME: workerHome } });
     fs.mkdirSync(SCREENSHOTS, { recursive: true });
   }, 120_000);
@@ -98,23 +61,11 @@ describe.skipIf(skipDesktop(missing, 'screenshot view tests'))('the screenshot v
   });
 
   /** Captures through `server`, opens the view in the host with that result; the host forwards the view's calls to the same server. */
-  async function openView(server: TestHttpServer, browser = hostBrowser) {
+  async function openCapture(server: TestHttpServer, browser = hostBrowser) {
     const client = await appsClient(server.url);
-    const result = (await client.callTool({ name: 'screen_capture', arguments: {} })) as Result;
+    const result = (await client.callTool({ name: 'screen_capture', arguments: {} })) as ViewResult;
     expect(result.isError, textOf(result)).toBeFalsy();
-    const resource = await client.readResource({ uri: VIEW });
-    const html = (resource.contents[0] as { text: string }).text;
-    const calls: Array<{ call: Call; result: Result }> = [];
-    const page = await browser.newPage({ viewport: { width: 1000, height: 760 } });
-    await page.exposeFunction('hostCallTool', async (call: Call) => {
-      const answer = (await client.callTool(call)) as Result;
-      calls.push({ call, result: answer });
-      return answer;
-    });
-    await page.setContent(`<!doctype html><html><body><script>${script}</script></body></html>`);
-    await page.evaluate(([h, r]) => window.openView(h as string, r as never), [html, result] as const);
-    const frame = page.frames().find((f) => f !== page.mainFrame()) as Frame;
-    return { client, result, page, frame, calls };
+    return { client, result, ...(await openView(browser, client, VIEW, result)) };
   }
 
   /** Moves over the image at a fraction of its size; returns the coordinates the crosshair reads. */
@@ -130,7 +81,7 @@ describe.skipIf(skipDesktop(missing, 'screenshot view tests'))('the screenshot v
   }
 
   test('shows the capture with a crosshair in the model’s space; a click runs input.click through the policy', async () => {
-    const { client, result, page, frame, calls } = await openView(granted);
+    const { client, result, page, frame, calls } = await openCapture(granted);
     try {
       await expect.poll(() => frame.locator('#shot').isVisible()).toBe(true);
       const space = result.structuredContent!.space as { width: number; height: number };
@@ -166,7 +117,7 @@ describe.skipIf(skipDesktop(missing, 'screenshot view tests'))('the screenshot v
   }, 60_000);
 
   test('a click is refused by the policy when input is not granted, and the view says so', async () => {
-    const { client, page, frame, calls } = await openView(screenOnly);
+    const { client, page, frame, calls } = await openCapture(screenOnly);
     try {
       await expect.poll(() => frame.locator('#shot').isVisible()).toBe(true);
       const before = (await desktopPage.evaluate('window.state.lastMove')) as unknown;
@@ -191,14 +142,14 @@ describe.skipIf(skipDesktop(missing, 'screenshot view tests'))('the screenshot v
       env: { ...process.env, HOME: workerHome },
     });
     try {
-      const { client, result, page, frame } = await openView(granted, noImages);
+      const { client, result, page, frame } = await openCapture(granted, noImages);
       try {
         const text = textOf(result);
         expect(text.length).toBeGreaterThan(0);
         await expect.poll(() => frame.locator('#text').textContent()).toBe(text);
         expect(await frame.locator('#text').isVisible()).toBe(true);
         // The image did not render: nothing was decoded.
-        expect(await frame.locator('#shot').evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(0);
+        expect(await frame.locator('#shot').evaluate((img) => (img as unknown as { naturalWidth: number }).naturalWidth)).toBe(0);
         await page.screenshot({ path: path.join(SCREENSHOTS, 'view-screenshot-no-images.png') });
       } finally {
         await page.close();

@@ -6,16 +6,16 @@
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport as V1StdioTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { EXTENSION_ID, RESOURCE_MIME_TYPE } from '@modelcontextprotocol/ext-apps/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MODERN } from '../helpers/clients.js';
 import fs from 'node:fs';
 import path from 'node:path';
 import { childEnv, CLI, startTestServer, type TestHttpServer } from '../helpers/servers.js';
 import { makeTempDir, removeDir } from '../helpers/temp.js';
+import { APPS_CAPABILITIES } from '../helpers/view-host.js';
 import { DESKTOP_ON, DESKTOP_TOOLS } from '../adapter/desktop/fixtures/desktop-server.js';
 
-const APPS = { extensions: { [EXTENSION_ID]: { mimeTypes: [RESOURCE_MIME_TYPE] } } };
+const APPS = APPS_CAPABILITIES;
 const VIEW = 'ui://chatgpt-mcp/screenshot.html';
 
 type Listed = { tools: Array<{ name: string; _meta?: Record<string, unknown> }> };
@@ -85,7 +85,7 @@ describe('MCP Apps views', () => {
       expect(csp).toMatch(/^default-src 'none'; script-src 'sha256-[^']+'; style-src 'sha256-[^']+'; img-src data:/);
       // Nothing loaded from elsewhere: no script or style file, no link (the CSP would refuse them anyway).
       expect(page!.text).not.toMatch(/<script[^>]+src=|<link\b|@import/i);
-      expect(page!.text).toContain('<script type="application/json" id="view-config">{"click":"input_click"}</script>');
+      expect(page!.text).toMatch(/<script type="application\/json" id="view-config">\s*\{"click":"input_click"\}\s*<\/script>/);
     } finally {
       await host.close();
     }
