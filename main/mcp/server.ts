@@ -37,7 +37,7 @@ import { AnswerStore } from './answer/answer-store.js';
 import { fitAnswer, type ServerFit } from './answer/answer-budget.js';
 import { budgetInput, budgetOutput, NOTE_FIELD } from './answer/budget-schema.js';
 import { shapeFor, type Caller } from './answer/caller-shape.js';
-import { registerViews, servedViews, viewMeta } from './views.js';
+import { registerViews, servedViews, viewMeta, withViewData } from './views.js';
 
 export type { ToolCallEvent, ToolCallObserver } from './recorded-call.js';
 
@@ -155,12 +155,14 @@ export function createServerFactory(deps: ServerDeps): ServerFactory {
     answers,
     ...(gateway ? { upstreams: () => gateway.status() } : {}),
   };
-  const prepared = tools.map((tool, i) => prepare(tool, { deps: toolDeps, fit, logger, secrets, observe, ended, rename, exposed: names[i]! }));
+  const views = servedViews(new Map(tools.map((t, i) => [t.name, names[i]!])), (name) => exposedName(name, deps.config));
+  const viewOf = new Map(views.flatMap((view) => view.tools.map((tool) => [tool, viewMeta(view)] as const)));
+  const prepared = tools.map((tool, i) =>
+    prepare(tool, { deps: toolDeps, fit, logger, secrets, observe, ended, rename, exposed: names[i]!, hasView: viewOf.has(names[i]!) }),
+  );
   const serverInstructions = instructions(exposedName('system.info', deps.config));
   const granted = new Set(tools.map((t) => t.name));
   const calls = otherCalls(deps.tools ?? ALL_TOOLS, granted, deps.config);
-  const views = servedViews(new Map(tools.map((t, i) => [t.name, names[i]!])), (name) => exposedName(name, deps.config));
-  const viewOf = new Map(views.flatMap((view) => view.tools.map((tool) => [tool, viewMeta(view)] as const)));
 
   const build = (request?: McpRequestContext) => {
     const server = new McpServer(
@@ -236,6 +238,8 @@ interface PreparedTool {
 interface PrepareContext extends RecordContext {
   deps: ToolDeps;
   fit: ServerFit;
+  /** The tool has an MCP Apps view, which needs the whole structured result. */
+  hasView: boolean;
 }
 
 function prepare(tool: ToolDefinition, context: PrepareContext): PreparedTool {
@@ -267,7 +271,9 @@ function prepare(tool: ToolDefinition, context: PrepareContext): PreparedTool {
           content: [...(outcome.content ?? []), { type: 'text' as const, text: summary }],
           structuredContent: outcome.structured as Record<string, unknown>,
         };
-        return fitAnswer(whole, { ...fit, payload, noteField: NOTE_FIELD, budget: call.budget, shape: shapeFor(ctx.caller) });
+        const shape = shapeFor(ctx.caller);
+        const fitted = await fitAnswer(whole, { ...fit, payload, noteField: NOTE_FIELD, budget: call.budget, shape });
+        return context.hasView ? withViewData(fitted, whole.structuredContent, shape) : fitted;
       },
     ),
   };

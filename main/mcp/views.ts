@@ -9,7 +9,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { CLIENT_CAPABILITIES_META_KEY, type ClientCapabilities, type McpServer, type ServerContext } from '@modelcontextprotocol/server';
+import { CLIENT_CAPABILITIES_META_KEY, type CallToolResult, type ClientCapabilities, type McpServer, type ServerContext } from '@modelcontextprotocol/server';
+import type { AnswerShape } from './answer/answer-budget.js';
 import { EXTENSION_ID, getUiCapability, RESOURCE_MIME_TYPE, RESOURCE_URI_META_KEY } from '@modelcontextprotocol/ext-apps/server';
 
 /** Every view's URI starts so; an upstream's resource under it is not served (gateway-tools.ts). */
@@ -78,6 +79,24 @@ export function servedViews(exposed: ReadonlyMap<string, string>, exposedName: (
     served.set(spec.name, { tools: [tool], uri: `${VIEW_URI_PREFIX}${spec.name}.html`, title: spec.title, html });
   }
   return [...served.values()];
+}
+
+/** Where a result carries what its view needs and the model's shape left out (see withViewData). */
+export const VIEW_DATA_KEY = 'io.github.chatgpt-mcp/view';
+/** More than this is not copied for the view: it shows what structuredContent kept, or the text. */
+const MAX_VIEW_DATA_CHARS = 256 * 1024;
+
+/**
+ * ChatGPT shows its model both the text and structuredContent, so its answers carry the payload
+ * (a diff, an output chunk, the capture's `space`) in the text only (answer/answer-budget.ts).
+ * Its views read structured data: the fields left out travel in the result's `_meta`, which
+ * MCP Apps hosts hand to the view and never to the model.
+ */
+export function withViewData(fitted: CallToolResult, whole: Record<string, unknown>, shape: AnswerShape): CallToolResult {
+  if (shape !== 'text' || fitted.isError) return fitted;
+  const json = JSON.stringify(whole);
+  if (json.length > MAX_VIEW_DATA_CHARS || JSON.stringify(fitted.structuredContent) === json) return fitted;
+  return { ...fitted, _meta: { ...fitted._meta, [VIEW_DATA_KEY]: whole } };
 }
 
 /** The `_meta` a tool with a view is listed with (both the nested key and the flat legacy one). */

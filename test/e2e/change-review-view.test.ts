@@ -103,6 +103,29 @@ describe.skipIf(!chromiumAvailable())('the change review view in an MCP Apps hos
     }
   }, 60_000);
 
+  test('in ChatGPT, whose answers keep the diff in the text only, the view still shows it (from the result’s _meta)', async () => {
+    const chatgpt = await appsClient(server.url, 'openai-mcp');
+    try {
+      const result = (await chatgpt.callTool({
+        name: 'fs_edit',
+        arguments: { path: 'app.js', edits: [{ oldText: 'greeting)', newText: 'greeting, 1)' }], dryRun: true },
+      })) as ViewResult & {
+        _meta?: Record<string, unknown>;
+      };
+      expect(result.isError, textOf(result)).toBeFalsy();
+      expect(result.structuredContent).not.toHaveProperty('diff');
+      expect(textOf(result)).toContain('+console.log(greeting, 1);');
+      const { page, frame } = await openView(browser, chatgpt, VIEW, result);
+      try {
+        await expect.poll(() => frame.locator('.add').allTextContents()).toEqual(['+console.log(greeting, 1);']);
+      } finally {
+        await page.close();
+      }
+    } finally {
+      await chatgpt.close();
+    }
+  }, 60_000);
+
   test('a refused change shows the same text a host without views shows', async () => {
     const result = await call('fs_edit', { path: '../outside.txt', edits: [{ oldText: 'a', newText: 'b' }] });
     expect(result.isError).toBe(true);

@@ -38,9 +38,9 @@ export function hostScript(): Promise<string> {
   }));
 }
 
-/** A real MCP Apps host's connection: the v2 client declaring the extension. */
-export async function appsClient(url: string): Promise<Client> {
-  const client = new Client({ name: 'apps-host', version: '1.0.0' }, { versionNegotiation: { mode: { pin: MODERN } }, capabilities: APPS_CAPABILITIES });
+/** A real MCP Apps host's connection: the v2 client declaring the extension (named `openai-mcp`, the server takes it for ChatGPT). */
+export async function appsClient(url: string, name = 'apps-host'): Promise<Client> {
+  const client = new Client({ name, version: '1.0.0' }, { versionNegotiation: { mode: { pin: MODERN } }, capabilities: APPS_CAPABILITIES });
   await client.connect(new StreamableHTTPClientTransport(new URL(url)));
   return client;
 }

@@ -4,7 +4,7 @@
  * (an error, a host that sent only text) shows the text answer.
  */
 import { App } from '@modelcontextprotocol/ext-apps';
-import { textOf, type ToolResult } from '../shared/result.js';
+import { structuredOf, textOf, type ToolResult } from '../shared/result.js';
 
 interface FileChange {
   path: string;
@@ -57,8 +57,8 @@ function fileBlock(change: FileChange): HTMLElement {
 }
 
 function show(result: ToolResult): void {
-  const changes = result.isError ? [] : changesOf(result.structuredContent);
-  const dryRun = (result.structuredContent as { dryRun?: boolean } | undefined)?.dryRun === true;
+  const changes = result.isError ? [] : changesOf(structuredOf(result));
+  const dryRun = (structuredOf(result) as { dryRun?: boolean } | undefined)?.dryRun === true;
   files.replaceChildren(...changes.map(fileBlock));
   title.textContent = changes.length
     ? `${dryRun ? 'Dry run, nothing changed: ' : ''}${changes.length} file${changes.length === 1 ? '' : 's'} ${dryRun ? 'would change' : 'changed'}`

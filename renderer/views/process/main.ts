@@ -6,7 +6,7 @@
  * without a handle (a refusal) shows the text answer.
  */
 import { App } from '@modelcontextprotocol/ext-apps';
-import { readConfig, textOf, type ToolResult } from '../shared/result.js';
+import { readConfig, structuredOf, textOf, type ToolResult } from '../shared/result.js';
 
 interface Chunk {
   text: string;
@@ -74,14 +74,14 @@ async function follow(handle: string): Promise<void> {
       state.className = 'failed';
       return;
     }
-    const status = answer.structuredContent as Status;
+    const status = structuredOf(answer) as Status;
     take(status);
     if (status.state === 'exited') return;
   }
 }
 
 function show(result: ToolResult): void {
-  const status = result.structuredContent as Status | undefined;
+  const status = structuredOf(result) as Status | undefined;
   text.textContent = textOf(result);
   if (result.isError || !status?.processHandle) {
     state.textContent = result.isError ? 'The process did not start' : 'No process to follow';

@@ -5,7 +5,7 @@
  * Without the image (a host that drops images, images blocked) the text answer is shown.
  */
 import { App } from '@modelcontextprotocol/ext-apps';
-import { readConfig, textOf, type ToolResult } from '../shared/result.js';
+import { readConfig, structuredOf, textOf, type ToolResult } from '../shared/result.js';
 
 interface Space {
   width: number;
@@ -40,7 +40,7 @@ function applyZoom(): void {
 }
 
 function show(result: ToolResult): void {
-  const structured = result.structuredContent as { space?: Space } | undefined;
+  const structured = structuredOf(result) as { space?: Space } | undefined;
   const image = result.content?.find((c) => c.type === 'image' && c.data);
   text.textContent = textOf(result);
   space = structured?.space ?? null;

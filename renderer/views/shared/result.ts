@@ -4,6 +4,15 @@ export interface ToolResult {
   content?: Array<{ type: string; text?: string; data?: string; mimeType?: string }>;
   structuredContent?: unknown;
   isError?: boolean;
+  _meta?: Record<string, unknown>;
+}
+
+/** Where the server puts what the model's shape of the answer left out (main/mcp/views.ts). */
+const VIEW_DATA_KEY = 'io.github.chatgpt-mcp/view';
+
+/** The whole structured result: ChatGPT's answers keep the payload in the text and hand it to views in `_meta`. */
+export function structuredOf(result: ToolResult): unknown {
+  return result._meta?.[VIEW_DATA_KEY] ?? result.structuredContent;
 }
 
 /** The server fills `#view-config` (JSON, not script: the CSP allows only the view's own code). */
