@@ -11,7 +11,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CLIENT_CAPABILITIES_META_KEY, type CallToolResult, type ClientCapabilities, type McpServer, type ServerContext } from '@modelcontextprotocol/server';
 import type { AnswerShape } from './answer/answer-budget.js';
-import { EXTENSION_ID, getUiCapability, RESOURCE_MIME_TYPE, RESOURCE_URI_META_KEY } from '@modelcontextprotocol/ext-apps/server';
+import { getUiCapability, RESOURCE_MIME_TYPE, RESOURCE_URI_META_KEY } from '@modelcontextprotocol/ext-apps/server';
 
 /** Every view's URI starts so; an upstream's resource under it is not served (gateway-tools.ts). */
 export const VIEW_URI_PREFIX = 'ui://chatgpt-mcp/';
@@ -129,7 +129,8 @@ export function registerViews(server: McpServer, views: readonly ServedView[]): 
   const withViews = new Set(views.flatMap((v) => v.tools));
   const inner = server.server as unknown as { _getRequestHandler(method: string): ((request: unknown, ctx: ServerContext) => Promise<unknown>) | undefined };
   const list = inner._getRequestHandler('tools/list');
-  if (!list) return;
+  // Fail loudly rather than name views to every client (the SDK is pinned; its tests catch a change).
+  if (!list) throw new Error('views: the SDK no longer lets tools/list be wrapped; views would be listed to every client');
   server.server.setRequestHandler('tools/list', async (request, ctx) => {
     const listed = (await list(request, ctx)) as { tools: Array<{ name: string; _meta?: Record<string, unknown> }> };
     if (supportsViews(server, ctx)) return listed as never;
@@ -149,5 +150,3 @@ function withoutView<T extends { _meta?: Record<string, unknown> }>(tool: T): T 
   const { _meta: _dropped, ...bare } = tool;
   return (Object.keys(rest).length > 0 ? { ...bare, _meta: rest } : bare) as T;
 }
-
-export { EXTENSION_ID };
