@@ -14,6 +14,7 @@ import { recorded, type CallHandler, type RecordContext } from './recorded-call.
 import { fitAnswer, type ServerFit } from './answer/answer-budget.js';
 import { shapeFor, type Caller } from './answer/caller-shape.js';
 import type { DirectTool } from './stdio-wire.js';
+import { VIEW_URI_PREFIX } from './views.js';
 
 type Json = Record<string, unknown>;
 
@@ -143,6 +144,8 @@ function registerResources(server: McpServer, gateway: Gateway, exposure: Exposu
   const read = (upstream: string) => (uri: URL) => gateway.use(upstream, (client: Client) => client.readResource({ uri: uri.href }));
   for (const resource of exposure.resources) {
     const { upstream, uri, name, ...metadata } = resource;
+    // Our own views' URIs are ours: an upstream's resource there would clash (and could pose as one).
+    if (uri.startsWith(VIEW_URI_PREFIX)) continue;
     server.registerResource(name, uri, metadata, read(upstream) as never);
   }
   for (const template of exposure.resourceTemplates) {

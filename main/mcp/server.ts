@@ -43,6 +43,7 @@ import { AnswerStore } from './answer/answer-store.js';
 import { fitAnswer, type ServerFit } from './answer/answer-budget.js';
 import { budgetInput, budgetOutput, NOTE_FIELD } from './answer/budget-schema.js';
 import { shapeFor, type Caller } from './answer/caller-shape.js';
+import { registerViews, servedViews, viewMeta, withViewData } from './views.js';
 
 export type { ToolCallEvent, ToolCallObserver } from './recorded-call.js';
 
@@ -178,8 +179,10 @@ export function createServerFactory(deps: ServerDeps): ServerFactory {
           logger.warn('change journal failed', { error: describeUnknown(error) }),
         )
       : undefined;
+  const views = servedViews(new Map(tools.map((t, i) => [t.name, names[i]!])), (name) => exposedName(name, deps.config));
+  const viewOf = new Map(views.flatMap((view) => view.tools.map((tool) => [tool, viewMeta(view)] as const)));
   const prepared = tools.map((tool, i) =>
-    prepare(tool, { deps: toolDeps, fit, logger, secrets, observe, ended, rename, exposed: names[i]!, recording, initialized }),
+    prepare(tool, { deps: toolDeps, fit, logger, secrets, observe, ended, rename, exposed: names[i]!, recording, initialized, hasView: viewOf.has(names[i]!) }),
   );
   const serverInstructions = instructions(exposedName('system.info', deps.config));
   const granted = new Set(tools.map((t) => t.name));
@@ -191,7 +194,11 @@ export function createServerFactory(deps: ServerDeps): ServerFactory {
       { capabilities: { tools: { listChanged: false }, ...upstreams?.capabilities() }, instructions: serverInstructions },
     );
     const caller = answerCallerOf(server, request);
-    prepared.forEach(({ config, handler }, i) => server.registerTool(names[i]!, config, (args, ctx) => handler(args, { ...ctx, caller: caller(ctx) })));
+    prepared.forEach(({ config, handler }, i) => {
+      const _meta = viewOf.get(names[i]!);
+      server.registerTool(names[i]!, _meta ? { ...config, _meta } : config, (args, ctx) => handler(args, { ...ctx, caller: caller(ctx) }));
+    });
+    registerViews(server, views);
     upstreams?.register(server, caller);
     answerUngranted(server, calls, deps.config);
     // Only stdio's (it has no request): HTTP, which never asks, keeps no request's server alive.
@@ -261,6 +268,8 @@ interface PrepareContext extends RecordContext {
   fit: ServerFit;
   /** Records the changes of the tools that make them (undo.*). */
   recording: ChangeRecording | undefined;
+  /** The tool has an MCP Apps view, which needs the whole structured result. */
+  hasView: boolean;
 }
 
 function prepare(tool: ToolDefinition, context: PrepareContext): PreparedTool {
@@ -294,7 +303,9 @@ function prepare(tool: ToolDefinition, context: PrepareContext): PreparedTool {
           content: [...(outcome.content ?? []), { type: 'text' as const, text: summary }],
           structuredContent: outcome.structured as Record<string, unknown>,
         };
-        return fitAnswer(whole, { ...fit, payload, noteField: NOTE_FIELD, budget: call.budget, shape: shapeFor(ctx.caller) });
+        const shape = shapeFor(ctx.caller);
+        const fitted = await fitAnswer(whole, { ...fit, payload, noteField: NOTE_FIELD, budget: call.budget, shape });
+        return context.hasView ? withViewData(fitted, whole.structuredContent, shape) : fitted;
       },
     ),
   };
