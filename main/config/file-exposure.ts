@@ -21,6 +21,16 @@ export function exposure(file: string, platform: NodeJS.Platform = process.platf
   return null;
 }
 
+/** True when `file` exists and another user owns it (never on Windows, which has no uids). */
+export function ownedByOther(file: string): boolean {
+  if (typeof process.getuid !== 'function') return false;
+  try {
+    return fs.statSync(file).uid !== process.getuid();
+  } catch {
+    return false;
+  }
+}
+
 /** The sentence refusing (serve) or warning about (config check) a config file that shares its token, or null. */
 export function configTokenExposure(file: string | null, platform: NodeJS.Platform = process.platform): string | null {
   if (!file || !fileHoldsToken(file)) return null;

@@ -12,7 +12,7 @@ import path from 'node:path';
 import { writeFileAtomic } from './atomic-file.js';
 import { readOwnedFile } from './owned-state.js';
 import { withoutByteOrderMark } from './byte-order-mark.js';
-import { exposure, fileHoldsToken } from './file-exposure.js';
+import { exposure, fileHoldsToken, ownedByOther } from './file-exposure.js';
 import { validateConfig } from './save.js';
 import { MIN_TOKEN_LENGTH, type Config } from './schema.js';
 import { cliHint } from '../command-name.js';
@@ -78,8 +78,9 @@ export function acceptsBearer(config: Readonly<Config>): boolean {
 
 /** The token in the file, or null when there is none; a file that is not a usable token is an error. */
 export function readTokenFile(file: string): string | null {
-  // A token others could read has the plain remedy: chmod 600 (as ssh says of a private key).
-  const why = exposure(file);
+  // Ours, but others could read it: the plain remedy is chmod 600 (as ssh says of a private key).
+  // Another user's file is not ours to fix: the owned-state check says to delete it.
+  const why = ownedByOther(file) ? null : exposure(file);
   if (why) throw new TokenFileError(`the token file ${file} must be yours alone, but ${why}: run "chmod 600 ${file}"`);
   let text: string | null;
   try {

@@ -132,8 +132,10 @@ export async function startHttpServer({
           });
         }
         const reply = await oauth.challenge(outcome.error);
-        res.writeHead(reply.status, { ...reply.headers, 'content-length': String(Buffer.byteLength(reply.body)) });
-        return res.end(reply.body);
+        // With bearer+oauth a static token works too: the challenge says how to get it, as plain bearer's 401 does.
+        const body = acceptsBearer && tokenHint ? withTokenHint(reply.body, tokenHint) : reply.body;
+        res.writeHead(reply.status, { ...reply.headers, 'content-length': String(Buffer.byteLength(body)) });
+        return res.end(body);
       }
       const length = Number(req.headers['content-length']);
       if (Number.isFinite(length) && length > maxRequestBodySize) {
@@ -236,4 +238,15 @@ function sendJson(res: http.ServerResponse, status: number, body: unknown, heade
 
 function sendRpcError(res: http.ServerResponse, status: number, message: string, headers: Record<string, string> = {}): void {
   sendJson(res, status, { jsonrpc: '2.0', error: { code: -32000, message }, id: null }, headers);
+}
+
+/** An OAuth error body (RFC 6750 JSON) whose description also says how to get the static bearer token. */
+function withTokenHint(body: string, hint: string): string {
+  try {
+    const parsed = JSON.parse(body) as { error_description?: unknown };
+    const said = typeof parsed.error_description === 'string' ? `${parsed.error_description}. ` : '';
+    return JSON.stringify({ ...parsed, error_description: `${said}Or send "Authorization: Bearer <token>" with this server's token; ${hint}.` });
+  } catch {
+    return body;
+  }
 }

@@ -37,7 +37,18 @@ export interface SandboxChoice {
  * toolchains keep their programs, versions and caches (rustup and cargo, npm and nvm, pyenv,
  * pip's and go's caches, user-installed programs).
  */
-export const TOOLCHAIN_FOLDERS = ['~/.cargo', '~/.rustup', '~/.npm', '~/.nvm', '~/.pyenv', '~/.cache', '~/.local/bin'] as const;
+/** Read-only in the private-home sandbox: toolchains, and git's own settings (the author name and email a commit needs). */
+export const TOOLCHAIN_FOLDERS = [
+  '~/.cargo',
+  '~/.rustup',
+  '~/.npm',
+  '~/.nvm',
+  '~/.pyenv',
+  '~/.cache',
+  '~/.local/bin',
+  '~/.gitconfig',
+  '~/.config/git',
+] as const;
 
 /** Commands may write in the writable roots (not only the temp folder). */
 export function writesRoots(mode: SandboxMode): boolean {

@@ -61,3 +61,22 @@ describe('refused', () => {
     expect(await mcpStatus(server, theirs.body.access_token!)).toBe(401);
   });
 });
+
+describe('bearer+oauth', () => {
+  const HINT = 'get it on the computer running the server: "chatgpt-mcp token show" prints it';
+
+  it("a refused call's challenge also says how to get the static token; with OAuth only, it does not", async () => {
+    const both = await bed.start({ auth: 'bearer+oauth' }, 'static-token-0123456789abcdef0123', HINT);
+    const refused = await fetch(both.url, { method: 'POST', headers: { authorization: 'Bearer wrong', 'content-type': 'application/json' }, body: '{}' });
+    expect(refused.status).toBe(401);
+    expect(refused.headers.get('www-authenticate')).toContain('resource_metadata=');
+    const body = (await refused.json()) as { error: string; error_description: string };
+    expect(body.error).toBe('invalid_token');
+    expect(body.error_description).toContain(`Or send "Authorization: Bearer <token>" with this server's token; ${HINT}.`);
+
+    const oauthOnly = await bed.start({}, undefined, HINT);
+    const plain = await fetch(oauthOnly.url, { method: 'POST', headers: { authorization: 'Bearer wrong', 'content-type': 'application/json' }, body: '{}' });
+    expect(plain.status).toBe(401);
+    expect(await plain.text()).not.toContain('token show');
+  });
+});

@@ -19,7 +19,7 @@ export interface OAuthServers {
   /** The servers' clock: move it to let time pass. */
   clock: number;
   /** A server with OAuth on (server.auth "oauth" unless given), on this test's state file and clock. */
-  start(server?: ConfigInput['server'], bearerToken?: string): Promise<TestHttpServer>;
+  start(server?: ConfigInput['server'], bearerToken?: string, tokenHint?: string): Promise<TestHttpServer>;
   /** Closes this server after the test. */
   track(server: TestHttpServer): void;
   /** Registration, authorization approved by the owner, and the code; the verifier to exchange it. */
@@ -32,10 +32,10 @@ export function useOAuthServers(): OAuthServers {
     dir: '',
     stateFile: '',
     clock: 0,
-    async start(server = {}, bearerToken) {
+    async start(server = {}, bearerToken, tokenHint) {
       const running = await startTestServer(
         { server: { auth: 'oauth', ...server } },
-        { oauth: { stateFile: bed.stateFile, now: () => bed.clock }, bearerToken },
+        { oauth: { stateFile: bed.stateFile, now: () => bed.clock }, bearerToken, ...(tokenHint ? { tokenHint } : {}) },
       );
       servers.push(running);
       return running;

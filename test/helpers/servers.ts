@@ -48,6 +48,8 @@ export async function startTestServer(
     useRipgrep?: boolean;
     /** Records changes for undo (as openServer does with undo.enabled). */
     journal?: ChangeJournal;
+    /** How a 401 says to get the token (the host passes its own words). */
+    tokenHint?: string;
   } = {},
 ): Promise<TestHttpServer> {
   const config = makeConfig(input);
@@ -66,7 +68,15 @@ export async function startTestServer(
     useRipgrep: options.useRipgrep,
     journal: options.journal,
   });
-  const running = await startHttpServer({ config, factory, logger, bearerToken: options.bearerToken, oauth: options.oauth, answers });
+  const running = await startHttpServer({
+    config,
+    factory,
+    logger,
+    bearerToken: options.bearerToken,
+    oauth: options.oauth,
+    answers,
+    tokenHint: options.tokenHint,
+  });
   return Object.assign(running, { config, logLines });
 }
 

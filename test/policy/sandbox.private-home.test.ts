@@ -14,7 +14,7 @@ describe('the private-home sandbox', () => {
     const choice = resolveSandbox({ sandbox: 'auto', network: 'auto' }, false, 'linux');
     expect(choice.mode).toBe('private-home');
     expect(describeChoice(choice, 'linux')).toContain(
-      'Your home folder is hidden from commands, except the shared folders and the toolchain folders (~/.cargo, ~/.rustup, ~/.npm, ~/.nvm, ~/.pyenv, ~/.cache, ~/.local/bin, and shell.homeVisible).',
+      'Your home folder is hidden from commands, except the shared folders and the toolchain folders (~/.cargo, ~/.rustup, ~/.npm, ~/.nvm, ~/.pyenv, ~/.cache, ~/.local/bin, ~/.gitconfig, ~/.config/git, and shell.homeVisible).',
     );
   });
 
@@ -49,7 +49,9 @@ describe('the private-home sandbox', () => {
   it('names the hidden home in system.info', () => {
     const summary = sandboxFor(PRIVATE, { tree: TREE }).describe();
     expect(summary.mode).toBe('private-home');
-    expect(summary.hidden).toContain('your home folder (~), except the shared folders, ~/.cargo, ~/.rustup, ~/.npm, ~/.nvm, ~/.pyenv, ~/.cache, ~/.local/bin');
+    expect(summary.hidden).toContain(
+      'your home folder (~), except the shared folders, ~/.cargo, ~/.rustup, ~/.npm, ~/.nvm, ~/.pyenv, ~/.cache, ~/.local/bin, ~/.gitconfig, ~/.config/git',
+    );
     expect(summary.writable).toContain('/home/alex/projects');
   });
 });

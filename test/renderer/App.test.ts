@@ -327,15 +327,17 @@ describe.skipIf(!available)('settings window in headless Chromium', () => {
     await page.context().close();
   });
 
-  it("turns the app's update checks off on the Connection page, and saves updates.check", async () => {
+  it("sets the answer budget and turns the app's update checks off on the Connection page", async () => {
     startWith({ filesystem: { roots: [sharedFolder] } });
     const { page, errors } = await openWindow();
+    await page.getByRole('textbox', { name: 'Answer budget (tokens)' }).fill('4000');
     const updates = page.getByRole('switch', { name: 'Look for updates' });
     expect(await updates.isChecked()).toBe(true);
     await updates.uncheck();
     await page.getByRole('button', { name: 'Save', exact: true }).click();
     await page.getByText('All changes saved').waitFor();
     expect(JSON.parse(fs.readFileSync(configPath, 'utf8')).updates).toEqual({ check: false });
+    expect(JSON.parse(fs.readFileSync(configPath, 'utf8')).server.answerBudgetTokens).toBe(4000);
     await page.screenshot({ path: path.join(SCREENSHOTS, 'connection-updates-off.png') });
     expect(errors).toEqual([]);
     await page.context().close();

@@ -1,8 +1,9 @@
-/** Advanced: extra Host names and browser origins, the public URL, tool names, log level, request size and the app's updates. */
+/** Advanced: extra Host names and browser origins, the public URL, tool names, log level, answer budget, request size and the app's updates. */
 import { LOG_LEVELS } from '../../../../main/config/schema';
 import { Card } from '../../components/Card';
 import { fieldId } from '../../components/fields/field-id';
 import { ListEditor } from '../../components/fields/ListEditor';
+import { NumberField } from '../../components/fields/NumberField';
 import { SelectField } from '../../components/fields/SelectField';
 import { SizeField } from '../../components/fields/SizeField';
 import { Switch } from '../../components/fields/Switch';
@@ -64,6 +65,14 @@ export function AdvancedCard({ draft, edit, errors }: Pick<SectionProps, 'draft'
           hint="Diagnostics never include contents or tokens."
           error={errors.get('server.logLevel')}
           onChange={(level) => edit((d) => void (d.server.logLevel = level))}
+        />
+        <NumberField
+          id={fieldId('server.answerBudgetTokens')}
+          label="Answer budget (tokens)"
+          value={server.answerBudgetTokens}
+          error={errors.get('server.answerBudgetTokens')}
+          onChange={(n) => edit((d) => void (d.server.answerBudgetTokens = n))}
+          hint="What a model reads of one answer at most; longer answers are cut and say how to read the rest. 0: no budget."
         />
         <SizeField
           id={fieldId('server.maxRequestBytes')}
