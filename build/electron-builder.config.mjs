@@ -39,7 +39,8 @@ const config = {
   copyright: 'Copyright © ChatGPT Computer MCP contributors',
   directories: { output: 'dist', buildResources: 'build' },
   // The electron-vite bundles only; production dependencies are added by electron-builder.
-  files: ['out/app/**/*', 'package.json', '!**/*.map'],
+  // The MCP Apps views (build/views.mjs) too: the server finds them at out/main/views beside out/app.
+  files: ['out/app/**/*', 'out/main/views/*.html', 'package.json', '!**/*.map'],
   extraMetadata: { main: 'out/app/main/index.js', ...(repository ? { repository: `https://github.com/${repository}` } : {}) },
   extraResources: [
     { from: 'build/tray', to: 'tray' },

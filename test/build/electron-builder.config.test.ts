@@ -83,6 +83,8 @@ describe('electron-builder config', () => {
     expect(config.asarUnpack).toEqual(expect.arrayContaining(['node_modules/@nut-tree-fork/**', '**/*.node']));
     expect(config.extraMetadata.main).toBe('out/app/main/index.js');
     expect(config.files).toContain('out/app/**/*');
+    // The views the tray's server serves (main/mcp/views.ts looks in out/main/views from out/app/main).
+    expect(config.files).toContain('out/main/views/*.html');
 
     expect(config.mac.hardenedRuntime).toBe(true);
     expect(config.mac.extendInfo.LSUIElement).toBe(true);
