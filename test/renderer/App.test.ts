@@ -15,7 +15,6 @@ import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLocalAdapter } from '../../adapter/local-computer-adapter.js';
-import { ConfigValidationError, saveConfig } from '../../main/config/save.js';
 import { configSchema, type Config } from '../../main/config/schema.js';
 import { loadConfig } from '../../main/config/load.js';
 import { silentLogger } from '../../main/log.js';
@@ -23,7 +22,7 @@ import { startHttpServer, type RunningHttpServer } from '../../main/mcp/http.js'
 import { createServerFactory } from '../../main/mcp/server.js';
 import { ActivityRing } from '../../main/tray/activity-ring.js';
 import { searchAuditForWindow } from '../../main/tray/audit-panel.js';
-import type { KillSignal, SaveResult, ServerStatus, SettingsSnapshot } from '../../main/tray/bridge-api.js';
+import type { KillSignal, ServerStatus, SettingsSnapshot } from '../../main/tray/bridge-api.js';
 import { readConfigForEditing, savedProcessGrants } from '../../main/tray/config-file.js';
 import { testConnection } from '../../main/tray/connection-test.js';
 import { OAuthPanel } from '../../main/tray/oauth-panel.js';
@@ -38,6 +37,7 @@ import { fileStore } from '../../main/tunnel/secret-store.js';
 import { startTestServer, type TestHttpServer } from '../helpers/servers.js';
 import { chromiumAvailable } from '../tray/helpers/desktop.js';
 import { BRIDGE_METHODS, bridgeInit, type OpenWindow, push, SCREENSHOTS, serveWindow } from './helpers/window-harness.js';
+import { saveSettings } from '../../main/tray/settings-save.js';
 
 const available = chromiumAvailable();
 const linux = process.platform === 'linux';
@@ -174,14 +174,8 @@ describe.skipIf(!available)('settings window in headless Chromium', () => {
         return snapshot;
       }
       case 'save':
-        try {
-          await saveConfig(configPath, args[0]);
-          return { ok: true, configPath } satisfies SaveResult;
-        } catch (error) {
-          if (error instanceof ConfigValidationError)
-            return { ok: false, issues: error.issues, error: 'Some settings are invalid; nothing was saved.' } satisfies SaveResult;
-          throw error;
-        }
+        // The tray's own Save (main/tray/settings-save.ts).
+        return saveSettings(configPath, args[0] as Record<string, unknown>, silentLogger);
       case 'tokenInUse':
         return tokens.current();
       case 'replaceToken':

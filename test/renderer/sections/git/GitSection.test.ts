@@ -9,12 +9,13 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { SaveResult, SettingsSnapshot } from '../../../../main/tray/bridge-api.js';
+import type { SettingsSnapshot } from '../../../../main/tray/bridge-api.js';
 import { readConfigForEditing } from '../../../../main/tray/config-file.js';
 import { UndoPanel } from '../../../../main/tray/undo-panel.js';
-import { ConfigValidationError, saveConfig } from '../../../../main/config/save.js';
 import { chromiumAvailable } from '../../../tray/helpers/desktop.js';
 import { BRIDGE_METHODS, bridgeInit, type OpenWindow, SCREENSHOTS, serveWindow } from '../../helpers/window-harness.js';
+import { saveSettings } from '../../../../main/tray/settings-save.js';
+import { silentLogger } from '../../../../main/log.js';
 
 describe.skipIf(!chromiumAvailable())('the Git page', () => {
   let temp: string;
@@ -63,13 +64,8 @@ describe.skipIf(!chromiumAvailable())('the Git page', () => {
             navigate: { section: 'git' },
           } satisfies SettingsSnapshot;
         case 'save':
-          try {
-            await saveConfig(configPath, args[0]);
-            return { ok: true, configPath } satisfies SaveResult;
-          } catch (error) {
-            if (error instanceof ConfigValidationError) return { ok: false, issues: error.issues, error: 'invalid' } satisfies SaveResult;
-            throw error;
-          }
+          // The tray's own Save (main/tray/settings-save.ts).
+          return saveSettings(configPath, args[0] as Record<string, unknown>, silentLogger);
         case 'detectChecks':
           return panel.detect(String(args[0]));
         case 'listActivity':
