@@ -53,8 +53,13 @@ const OPTION_WITH_VALUE = /^(-{1,2}[A-Za-z][A-Za-z0-9_.-]*)=([\s\S]*)$/;
 const BARE_OPTION = /^-{1,2}([A-Za-z][A-Za-z0-9_.-]*)$/;
 /** NAME=value inside a larger argument: at its start or after a separator of option lists and queries. */
 const PAIR = /(^|[\s,;&?])([A-Za-z_][A-Za-z0-9_.-]*)=([^\s,;&]*)/g;
-/** The password of `scheme://user:password@`: greedy up to the last @ before the path (passwords may hold @). */
-const URL_PASSWORD = /([A-Za-z][A-Za-z0-9+.-]*:\/\/[^\s/:@]*):([^\s/]+)@/g;
+/**
+ * The password of `scheme://user:password@`: greedy up to the last @ before the path (passwords may hold @).
+ * The match starts where a run of scheme characters does (`1https://` included, over-redacting is
+ * safe): starting at every letter instead, a 100 KB argument cost a scan to its end per letter
+ * (quadratic; 16 s for one such process, seen).
+ */
+const URL_PASSWORD = /(?<![A-Za-z0-9+.-])([A-Za-z0-9+.-]+:\/\/[^\s/:@]*):([^\s/]+)@/g;
 /** `"password": "x"` and `'token': 'x'` in JSON or Python-ish literals. */
 const QUOTED_PAIR = /(["'])([A-Za-z_][A-Za-z0-9_.-]*)\1(\s*:\s*)(["'])((?:\\.|(?!\4)[^\\])*)\4/g;
 /** An HTTP header given as one argument (curl -H): `Authorization: Bearer x`, `X-Api-Key: x`. */

@@ -5,6 +5,7 @@
  * continuation instructions gets every byte back, a caller's budget is honoured and one above the
  * cap refused, binary output stays a size and a preview, and ChatGPT sees the payload once.
  */
+import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -192,6 +193,34 @@ describe.each(transports)('%s', (_name, connect) => {
 });
 
 describe('process.list on a busy machine', () => {
+  // A neighbour with a 100 KB command line (a long classpath, a script passed inline) must not crowd the others out.
+  let long: ChildProcess;
+  beforeAll(async () => {
+    long = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60_000)', 'long-argv-marker', 'x'.repeat(100_000)], { stdio: 'ignore' });
+    await new Promise((resolve) => long.once('spawn', resolve));
+  });
+  afterAll(() => long.kill('SIGKILL'));
+
+  it('a long command line is cut to one short line, and shown whole when asked', async () => {
+    const client = await connectModernHttp(server.url);
+    try {
+      const all = await client.callTool({ name: 'process.list', arguments: { limit: 10_000 } });
+      expectWithin(all);
+      const rows = (all.structuredContent as { processes: Array<{ pid: number; args: string[] }> }).processes;
+      expect(rows.map((p) => p.pid)).toContain(process.pid);
+      const mine = rows.find((p) => p.pid === long.pid)!;
+      expect(mine.args.join(' ').length).toBeLessThan(400);
+      expect(mine.args.at(-1)).toMatch(/…\[\d{2},\d{3} more characters; fullArgs: true shows them\]$/);
+      // Whole, then fitted to the budget like any answer (head and tail kept, the rest readable back).
+      const whole = await client.callTool({ name: 'process.list', arguments: { match: 'long-argv-marker', fullArgs: true, maxTokens: 32_000 } });
+      expectWithin(whole, 32_000);
+      expect(textOf(whole)).toContain('x'.repeat(5_000));
+      expect(textOf(whole)).not.toContain('fullArgs: true shows them');
+    } finally {
+      await client.close();
+    }
+  });
+
   it('is one line a process, in pages', async () => {
     const client = await connectModernHttp(server.url);
     try {

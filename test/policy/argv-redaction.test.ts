@@ -108,6 +108,10 @@ const rows: Array<[string[], string[]]> = [
     ['/opt/x', 'redis://:hunter2@cache:6379'],
     ['/opt/x', 'redis://:***@cache:6379'],
   ],
+  [
+    ['/opt/x', '1https://bob:pw@h', 'url=xhttps://bob:pw@h', 'a.b+ssh://bob:pw@h'],
+    ['/opt/x', '1https://bob:***@h', 'url=xhttps://bob:***@h', 'a.b+ssh://bob:***@h'],
+  ],
   // headers and JSON-ish literals
   [
     ['curl', '-H', 'Authorization: Bearer abc.def'],
@@ -246,6 +250,18 @@ describe('redactArgs', () => {
     const argv = ['tool', ...Array.from({ length: 20_000 }, (_, i) => (i % 2 ? `--password=${i}` : `a=b,c;d&e?f=${'x'.repeat(50)}`))];
     const started = performance.now();
     expect(redactArgs(argv)).toHaveLength(argv.length);
+    expect(performance.now() - started).toBeLessThan(2000);
+  });
+
+  // A scheme tried from every letter made one 100 KB argument cost 16 s (another user's process could stall process.list).
+  test.each([
+    ['letters', 'x'.repeat(128_000)],
+    ['options', '--a'.repeat(42_000)],
+    ['schemes', 'a://'.repeat(32_000)],
+    ['quoted pairs', '"a":'.repeat(32_000)],
+  ])('is linear on one 128 KB argument of %s', (_name, arg) => {
+    const started = performance.now();
+    expect(redactArgs(['tool', arg, `k=${arg}`])).toHaveLength(3);
     expect(performance.now() - started).toBeLessThan(2000);
   });
 });

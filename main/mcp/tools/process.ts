@@ -3,21 +3,45 @@ import * as z from 'zod';
 import { POSIX_SIGNALS } from '../../../adapter/contract/processes.js';
 import { defineTool, DESTRUCTIVE, READ_ONLY } from '../tool.js';
 import { GRANT } from '../../policy/grants.js';
+import { digits } from '../answer/answer-budget.js';
 
 const DEFAULT_LIMIT = 500;
 const SIGNALS = POSIX_SIGNALS;
+/** A listed command line is cut to this many characters (a Java classpath alone can be 30 KB): one short line a process. */
+export const ARGS_CHARS = 300;
+
+/** args cut to `max` characters in all (spaces between them counted); the cut argument says how much was left out. */
+export function shortArgs(args: readonly string[], max = ARGS_CHARS): string[] {
+  const out: string[] = [];
+  let left = max;
+  for (const [i, arg] of args.entries()) {
+    if (arg.length <= left) {
+      out.push(arg);
+      left -= arg.length + 1;
+      continue;
+    }
+    // Never split a surrogate pair.
+    const end = left > 0 && /[\uD800-\uDBFF]/.test(arg[left - 1]!) ? left - 1 : Math.max(0, left);
+    const omitted = args.slice(i).reduce((sum, a) => sum + a.length + 1, -1) - end;
+    out.push(`${arg.slice(0, end)}…[${digits(omitted)} more characters; fullArgs: true shows them]`);
+    break;
+  }
+  return out;
+}
 
 export const processList = defineTool({
   name: 'process.list',
   title: 'List processes',
   description:
     `List running processes (pid, parent pid, user, command, arguments), optionally only those whose command or arguments contain a substring. At most limit (default ${DEFAULT_LIMIT}). Kernel threads are left out unless kernelThreads is true. ` +
+    `Each command line is cut to ${ARGS_CHARS} characters unless fullArgs is true (match still searches all of it). ` +
     'Secret-looking values in command lines (--password=..., TOKEN=..., user:password@ in URLs) are shown as ***.',
   input: z.object({
     match: z.string().min(1).optional().describe('Case-insensitive substring of the command or its (redacted) arguments'),
     limit: z.number().int().positive().max(10_000).default(DEFAULT_LIMIT),
     kernelThreads: z.boolean().default(false).describe('Include Linux kernel threads (no command line; never signalled)'),
     offset: z.number().int().min(0).default(0).describe('Processes to skip (the nextOffset of the previous page)'),
+    fullArgs: z.boolean().default(false).describe(`Whole command lines instead of their first ${ARGS_CHARS} characters`),
   }),
   output: z.object({
     processes: z.array(z.object({ pid: z.number(), ppid: z.number(), user: z.string(), command: z.string(), args: z.array(z.string()) })),
@@ -32,7 +56,8 @@ export const processList = defineTool({
   async run(args, { adapter, policy }) {
     const listed = await adapter.processes.listProcesses();
     const all = policy.process.visible(listed, args.match, { kernelThreads: args.kernelThreads });
-    const processes = all.slice(args.offset, args.offset + args.limit);
+    const page = all.slice(args.offset, args.offset + args.limit);
+    const processes = args.fullArgs ? page : page.map((p) => ({ ...p, args: shortArgs(p.args) }));
     const truncated = all.length > args.offset + processes.length;
     const nextOffset = truncated ? args.offset + processes.length : undefined;
     const hidden = args.kernelThreads ? 0 : listed.filter((p) => p.kernel).length;

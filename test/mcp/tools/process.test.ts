@@ -2,7 +2,7 @@
 import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ToolDefinition } from '../../../main/mcp/tool.js';
-import { processTools } from '../../../main/mcp/tools/process.js';
+import { ARGS_CHARS, processTools, shortArgs } from '../../../main/mcp/tools/process.js';
 import { localAdapter } from '../../helpers/adapter.js';
 import { startTestServer, type TestServer } from '../../helpers/tool-server.js';
 
@@ -30,5 +30,22 @@ describe.skipIf(!kernelVisible)('process.list and kernel threads', () => {
     expect(kernel.length).toBeGreaterThan(0);
     expect(kernel.every((p) => p.args.length === 0)).toBe(true);
     expect(all.text).not.toContain('kernel threads left out');
+  });
+});
+
+describe('shortArgs', () => {
+  it('keeps a short command line as it is', () => {
+    expect(shortArgs(['/usr/bin/node', 'server.js', '--port', '80'])).toEqual(['/usr/bin/node', 'server.js', '--port', '80']);
+  });
+
+  it('cuts at the limit, counting the spaces, and says how much is left out', () => {
+    const cut = shortArgs(['java', '-cp', 'a'.repeat(1000), 'Main'], 20);
+    expect(cut).toEqual(['java', '-cp', `${'a'.repeat(11)}…[994 more characters; fullArgs: true shows them]`]);
+    expect(shortArgs(['x'.repeat(ARGS_CHARS + 5_000)])[0]).toMatch(/^x{300}…\[5,000 more characters; fullArgs: true shows them\]$/);
+  });
+
+  it('never splits a character made of two UTF-16 units', () => {
+    const [cut] = shortArgs(['ab😀cd'], 3);
+    expect(cut).toBe('ab…[4 more characters; fullArgs: true shows them]');
   });
 });
