@@ -132,9 +132,10 @@ export interface ToolDefinition<I extends z.ZodObject = z.ZodObject, O extends z
   /** The settings that expose it (and the words a call to it without them is answered with). */
   grant: Grant;
   /**
-   * Output members the text block renders in full ("content", "stdout.text"): its answer can
-   * outgrow a model's context, so the tool takes `maxTokens`, and a host that shows the model
-   * both the text and structuredContent gets them in the text only (main/mcp/answer/).
+   * Output members the text block renders in full ("content", "stdout.text", and with `[]` a
+   * member of every item, "files[].diff"): its answer can outgrow a model's context, so the tool
+   * takes `maxTokens`, and a host that shows the model both the text and structuredContent gets
+   * them in the text only (main/mcp/answer/).
    */
   payload?: readonly string[];
   /** Non-secret metadata about what the call targets, for the diagnostic log. */

@@ -5,7 +5,7 @@
  * continuation instructions gets every byte back, a caller's budget is honoured and one above the
  * cap refused, binary output stays a size and a preview, and ChatGPT sees the payload once.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -194,9 +194,10 @@ describe.each(transports)('%s', (_name, connect) => {
 
 describe('process.list on a busy machine', () => {
   // A neighbour with a 100 KB command line (a long classpath, a script passed inline) must not crowd the others out.
+  const classpath = Array.from({ length: 5_000 }, (_, i) => `/opt/lib/dep-${i}.jar`).join(':');
   let long: ChildProcess;
   beforeAll(async () => {
-    long = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60_000)', 'long-argv-marker', 'x'.repeat(100_000)], { stdio: 'ignore' });
+    long = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60_000)', 'long-argv-marker', classpath], { stdio: 'ignore' });
     await new Promise((resolve) => long.once('spawn', resolve));
   });
   afterAll(() => long.kill('SIGKILL'));
@@ -210,11 +211,11 @@ describe('process.list on a busy machine', () => {
       expect(rows.map((p) => p.pid)).toContain(process.pid);
       const mine = rows.find((p) => p.pid === long.pid)!;
       expect(mine.args.join(' ').length).toBeLessThan(400);
-      expect(mine.args.at(-1)).toMatch(/…\[\d{2},\d{3} more characters; fullArgs: true shows them\]$/);
+      expect(mine.args.at(-1)).toMatch(/…\[\d{2,3},\d{3} more characters; fullArgs: true shows them\]$/);
       // Whole, then fitted to the budget like any answer (head and tail kept, the rest readable back).
       const whole = await client.callTool({ name: 'process.list', arguments: { match: 'long-argv-marker', fullArgs: true, maxTokens: 32_000 } });
       expectWithin(whole, 32_000);
-      expect(textOf(whole)).toContain('x'.repeat(5_000));
+      expect(textOf(whole)).toContain(classpath.slice(0, 5_000));
       expect(textOf(whole)).not.toContain('fullArgs: true shows them');
     } finally {
       await client.close();
@@ -300,6 +301,70 @@ describe('ChatGPT (a host that reads the text and structuredContent both)', () =
       expect(textOf(more)).toMatch(/^\d+\n/);
     } finally {
       await client.close();
+    }
+  });
+});
+
+describe('ChatGPT: a diff is read once, in fs.patch, git.diff and git.show', () => {
+  let repo: string;
+  let gitServer: TestHttpServer;
+  beforeAll(async () => {
+    repo = path.join(makeTempDir('budget-git-'), 'repo');
+    fs.mkdirSync(repo);
+    const git = (...args: string[]) =>
+      execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', ...args], { cwd: repo, env: { ...process.env, HOME: repo } });
+    fs.writeFileSync(path.join(repo, 'a.txt'), 'one\n');
+    fs.writeFileSync(path.join(repo, 'b.txt'), 'two\n');
+    git('init', '-q');
+    git('add', '.');
+    git('commit', '-qm', 'first');
+    gitServer = await startTestServer({ filesystem: { read: true, write: true, roots: [repo] }, git: { read: true } });
+  });
+  afterAll(async () => {
+    await gitServer.close();
+    removeDir(path.dirname(repo));
+  });
+
+  const occurrences = (result: CallResult, marker: string) => JSON.stringify([result.content, result.structuredContent]).split(marker).length - 1;
+
+  it('the per-file diffs are in the text only; other hosts get them in structuredContent too', async () => {
+    const chatgpt = new Client({ name: 'openai-mcp', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
+    await chatgpt.connect(new StreamableHTTPClientTransport(new URL(gitServer.url)));
+    const other = await connectModernHttp(gitServer.url);
+    try {
+      const patch = [
+        '*** Begin Patch',
+        '*** Update File: a.txt',
+        '-one',
+        '+one-marker-7f3',
+        '*** Update File: b.txt',
+        '-two',
+        '+two-marker-9c1',
+        '*** End Patch',
+      ].join('\n');
+      const patched = (await chatgpt.callTool({ name: 'fs.patch', arguments: { patch, dryRun: true } })) as CallResult;
+      expect(patched.isError, textOf(patched)).toBeFalsy();
+      expect([occurrences(patched, 'one-marker-7f3'), occurrences(patched, 'two-marker-9c1')]).toEqual([1, 1]);
+      expect((patched.structuredContent as { files: object[] }).files).toEqual([
+        expect.not.objectContaining({ diff: expect.anything() }),
+        expect.not.objectContaining({ diff: expect.anything() }),
+      ]);
+      const applied = (await other.callTool({ name: 'fs.patch', arguments: { patch } })) as CallResult;
+      expect(occurrences(applied, 'one-marker-7f3')).toBe(2);
+
+      const diff = (await chatgpt.callTool({ name: 'git.diff', arguments: { path: repo } })) as CallResult;
+      expect([occurrences(diff, 'one-marker-7f3'), occurrences(diff, 'two-marker-9c1')]).toEqual([1, 1]);
+      expect((diff.structuredContent as { files: Array<{ path: string; added: number }> }).files.map((f) => [f.path, f.added])).toEqual([
+        ['a.txt', 1],
+        ['b.txt', 1],
+      ]);
+      expect(occurrences((await other.callTool({ name: 'git.diff', arguments: { path: repo } })) as CallResult, 'one-marker-7f3')).toBe(2);
+
+      const shown = (await chatgpt.callTool({ name: 'git.show', arguments: { path: repo, revision: 'HEAD', file: 'a.txt' } })) as CallResult;
+      expect(occurrences(shown, 'one')).toBe(1);
+    } finally {
+      await chatgpt.close();
+      await other.close();
     }
   });
 });

@@ -36,10 +36,25 @@ export function budgetOutput<T extends z.ZodObject>(output: T, payload: readonly
   });
 }
 
-function optionalAt(schema: z.ZodObject, [key, ...rest]: string[]): z.ZodObject {
-  const field = schema.shape[key!] as z.ZodType | undefined;
+/** The schema with the member at a payload path ("a.b", "files[].diff") made optional. */
+function optionalAt(schema: z.ZodObject, [segment, ...rest]: string[]): z.ZodObject {
+  const each = segment!.endsWith('[]');
+  const key = each ? segment!.slice(0, -2) : segment!;
+  const field = schema.shape[key] as z.ZodType | undefined;
   if (!field) throw new Error(`payload member ${key} is not in the output schema`);
-  if (rest.length === 0) return schema.extend({ [key!]: field.optional() });
+  if (rest.length === 0 && !each) return schema.extend({ [key]: field.optional() });
+  if (rest.length === 0) throw new Error(`payload member ${segment} names no member of its items (to leave the whole array out, name ${key})`);
+  return schema.extend({ [key]: inside(field, each, rest, key) });
+}
+
+/** `field` (an object, an array of objects with `[]`, either maybe optional) with `rest` made optional inside. */
+function inside(field: z.ZodType, each: boolean, rest: string[], key: string): z.ZodType {
+  if (field instanceof z.ZodOptional) return inside(field.unwrap() as z.ZodType, each, rest, key).optional();
+  if (each) {
+    if (!(field instanceof z.ZodArray) || !(field.element instanceof z.ZodObject)) throw new Error(`payload member ${key}[] is not an array of objects`);
+    const array = z.array(optionalAt(field.element, rest));
+    return field.description ? array.describe(field.description) : array;
+  }
   if (!(field instanceof z.ZodObject)) throw new Error(`payload member ${key} is not an object`);
-  return schema.extend({ [key!]: optionalAt(field, rest) });
+  return optionalAt(field, rest);
 }

@@ -54,19 +54,23 @@ export function setAt<T>(root: T, path: JsonPath, value: unknown): T {
   return copy as T;
 }
 
-/** `root` without the members at these dotted paths ("stdout.text"); missing ones are ignored. */
+/**
+ * `root` without the members at these payload paths: dotted keys, `[]` after a key for every item
+ * of its array ("stdout.text", "files[].diff"). Missing members are ignored.
+ */
 export function withoutPaths(root: Record<string, unknown>, paths: readonly string[]): Record<string, unknown> {
-  let out = root;
-  for (const dotted of paths) {
-    const path = dotted.split('.');
-    const parent = path
-      .slice(0, -1)
-      .reduce<unknown>((at, key) => (at !== null && typeof at === 'object' ? (at as Record<string, unknown>)[key] : undefined), out);
-    if (parent === null || typeof parent !== 'object' || !(path.at(-1)! in parent)) continue;
-    const { [path.at(-1)!]: _dropped, ...kept } = parent as Record<string, unknown>;
-    out = setAt(out, path.slice(0, -1), kept);
-  }
-  return out;
+  return paths.reduce<Record<string, unknown>>((out, dotted) => dropAt(out, dotted.split('.')) as Record<string, unknown>, root);
+}
+
+function dropAt(value: unknown, [segment, ...rest]: string[]): unknown {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return value;
+  const each = segment!.endsWith('[]');
+  const key = each ? segment!.slice(0, -2) : segment!;
+  if (!(key in value)) return value;
+  const { [key]: member, ...kept } = value as Record<string, unknown>;
+  if (rest.length === 0 && !each) return kept;
+  const inner = each ? (Array.isArray(member) ? member.map((item) => dropAt(item, rest)) : member) : dropAt(member, rest);
+  return { ...(value as Record<string, unknown>), [key]: inner };
 }
 
 /** "a.b[3].c" for notes a model reads. */

@@ -73,6 +73,7 @@ export const fsPatch = defineTool({
       }),
     ),
   }),
+  payload: ['files[].diff'],
   annotations: DESTRUCTIVE,
   grant: GRANT.filesEdit,
   target: (args) => ({ bytes: Buffer.byteLength(args.patch) }),

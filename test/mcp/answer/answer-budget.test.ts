@@ -70,6 +70,18 @@ describe('fitAnswer', () => {
     expect(fitted.structuredContent).toEqual({ stdout: { offset: 0 } });
   });
 
+  it('"text" leaves a member of every item out ("files[].diff"), through optional objects, keeping the rest', async () => {
+    const files = [
+      { path: 'a', diff: '+a' },
+      { path: 'b', diff: '+b' },
+    ];
+    const result: CallToolResult = { content: [{ type: 'text', text: 'a\n+a\nb\n+b' }], structuredContent: { files, diff: { files }, kind: 'x' } };
+    const fitted = await fitAnswer(result, options({ shape: 'text', payload: ['files[].diff', 'diff.files[].diff', 'file.content'] }));
+    expect(fitted.structuredContent).toEqual({ files: [{ path: 'a' }, { path: 'b' }], diff: { files: [{ path: 'a' }, { path: 'b' }] }, kind: 'x' });
+    const both = await fitAnswer(result, options({ shape: 'both', payload: ['files[].diff'] }));
+    expect(both.structuredContent).toEqual(result.structuredContent);
+  });
+
   it('shortens arrays to the items that fit, says so in the note, and keeps the others one JSON per line', async () => {
     const entries = Array.from({ length: 3000 }, (_, i) => ({ name: `file-${i}.txt`, type: 'file', size: i }));
     const o = options();
