@@ -72,6 +72,7 @@ export const clipboardRead = defineTool({
     truncated: z.boolean(),
     formats: z.array(z.string()),
   }),
+  payload: ['text'],
   annotations: READ_ONLY,
   grant: GRANT.clipboardRead,
   target: (args) => ({ prefer: args.prefer, maxBytes: args.maxBytes }),
