@@ -29,6 +29,8 @@ export const VIEWS: Readonly<Record<string, ViewSpec>> = {
   'screen.capture': { name: 'screenshot', title: 'Screenshot', calls: { click: 'input.click' } },
   'fs.edit': { name: 'changes', title: 'Change review', calls: {} },
   'fs.patch': { name: 'changes', title: 'Change review', calls: {} },
+  'git.diff': { name: 'changes', title: 'Change review', calls: {} },
+  'git.show': { name: 'changes', title: 'Change review', calls: {} },
   'process.start': { name: 'process', title: 'Live process', calls: { output: 'process.output' } },
   'process.output': { name: 'process', title: 'Live process', calls: { output: 'process.output' } },
 };

@@ -3,6 +3,7 @@
  * fs.edit; their real answers go to the view in headless Chromium inside the AppBridge host
  * stand-in, which shows each file's diff, hunk by hunk. Screenshots in test-artifacts/.
  */
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
@@ -123,6 +124,50 @@ describe.skipIf(!chromiumAvailable())('the change review view in an MCP Apps hos
       }
     } finally {
       await chatgpt.close();
+    }
+  }, 60_000);
+
+  test('git.diff: the working tree against the index, per file, from a repository the server reads', async () => {
+    const repo = makeTempDir('change-view-git-');
+    const git = (...args: string[]) =>
+      execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', ...args], { cwd: repo, env: { ...process.env, HOME: repo } });
+    fs.writeFileSync(path.join(repo, 'keep.txt'), 'alpha\nbeta\n');
+    fs.writeFileSync(path.join(repo, 'gone.txt'), 'old\n');
+    fs.writeFileSync(path.join(repo, 'pic.bin'), Buffer.from([0, 1, 2, 3]));
+    git('init', '-q');
+    git('add', '.');
+    git('commit', '-qm', 'first');
+    fs.writeFileSync(path.join(repo, 'keep.txt'), 'alpha\nBETA\n');
+    fs.rmSync(path.join(repo, 'gone.txt'));
+    fs.writeFileSync(path.join(repo, 'pic.bin'), Buffer.from([0, 9, 9, 9]));
+    const gitServer = await startTestServer({ filesystem: { read: true, roots: [repo] }, git: { read: true }, server: { toolNames: 'underscore' } });
+    const gitClient = await appsClient(gitServer.url);
+    try {
+      const { tools } = await gitClient.listTools();
+      expect(tools.filter((t) => (t._meta as { ui?: { resourceUri?: string } } | undefined)?.ui?.resourceUri === VIEW).map((t) => t.name)).toEqual([
+        'git_diff',
+        'git_show',
+      ]);
+      const result = (await gitClient.callTool({ name: 'git_diff', arguments: { path: repo } })) as ViewResult;
+      expect(result.isError, textOf(result)).toBeFalsy();
+      const { page, frame } = await openView(browser, gitClient, VIEW, result);
+      try {
+        await expect.poll(() => frame.locator('details.file').count()).toBe(3);
+        expect(await frame.locator('#title').textContent()).toBe('3 files changed');
+        const [deleted, modified, binary] = [0, 1, 2].map((i) => frame.locator('details.file').nth(i));
+        expect(await binary!.locator('summary').textContent()).toBe('modifiedpic.binbinary');
+        expect(await deleted!.locator('summary').textContent()).toBe('deletedgone.txt+0 −1');
+        expect(await modified!.locator('summary').textContent()).toBe('modifiedkeep.txt+1 −1');
+        expect(await modified!.locator('.add').allTextContents()).toEqual(['+BETA']);
+        expect(await modified!.locator('.del').allTextContents()).toEqual(['-beta']);
+        await page.screenshot({ path: path.join(SCREENSHOTS, 'view-changes-git-diff.png'), fullPage: true });
+      } finally {
+        await page.close();
+      }
+    } finally {
+      await gitClient.close();
+      await gitServer.close();
+      removeDir(repo);
     }
   }, 60_000);
 
