@@ -69,6 +69,34 @@ describe.skipIf(!chromiumAvailable())('the live process view in an MCP Apps host
     }
   }, 60_000);
 
+  test('a chatty process is refreshed at most once a second, and following stops after ten minutes until asked again', async () => {
+    const started = await call('process_start', { command: 'sh', args: ['-c', 'while :; do echo chatter; sleep 0.02; done'] });
+    expect(started.isError, textOf(started)).toBeFalsy();
+    const handle = started.structuredContent!.processHandle as string;
+    const { page, frame, calls } = await openView(browser, client, VIEW, started, { fakeClock: true });
+    try {
+      // Real time passes (output keeps coming) while the page's clock stands still: one refresh, then the wait between refreshes.
+      await expect.poll(() => calls.length).toBe(1);
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      expect(calls.length).toBe(1);
+      // Ten minutes of the page's time, a second at a time: never more than one refresh a second, then it stops.
+      for (let second = 0; second < 620 && (await frame.locator('#resume').isHidden()); second++) await page.clock.runFor(1000);
+      await expect.poll(() => frame.locator('#state').textContent()).toMatch(/^Running \(pid \d+\), .* \(stopped following after 10 minutes\)$/);
+      expect(calls.length).toBeGreaterThan(50);
+      expect(calls.length).toBeLessThanOrEqual(602);
+      const stoppedAt = calls.length;
+      await page.clock.runFor(60_000);
+      expect(calls.length).toBe(stoppedAt);
+      await frame.locator('#resume').click();
+      await expect.poll(() => calls.length).toBe(stoppedAt + 1);
+      expect(await frame.locator('#resume').isHidden()).toBe(true);
+      await page.screenshot({ path: path.join(SCREENSHOTS, 'view-process-resumed.png') });
+    } finally {
+      await page.close();
+      await call('process_stop', { processHandle: handle });
+    }
+  }, 120_000);
+
   test('a refused start shows the same text a host without views shows, and follows nothing', async () => {
     const refused = await call('process_start', { command: 'curl', args: ['https://example.com'] });
     expect(refused.isError).toBe(true);

@@ -54,11 +54,17 @@ export interface OpenedView {
 }
 
 /** Opens the view `uri` (read from the server through `client`) in a new page, and hands it `result`. */
-export async function openView(browser: Browser, client: Client, uri: string, result: ViewResult): Promise<OpenedView> {
+/** `fakeClock`: the page's timers and Date stand still on Playwright's clock until the test moves it (page.clock.runFor). */
+export async function openView(browser: Browser, client: Client, uri: string, result: ViewResult, options: { fakeClock?: boolean } = {}): Promise<OpenedView> {
   const resource = await client.readResource({ uri });
   const html = (resource.contents[0] as { text: string }).text;
   const calls: OpenedView['calls'] = [];
   const page = await browser.newPage({ viewport: { width: 1000, height: 760 } });
+  if (options.fakeClock) {
+    // Installed, Playwright's clock still runs as real time does until paused.
+    await page.clock.install({ time: new Date('2026-01-01T00:00:00Z') });
+    await page.clock.pauseAt(new Date('2026-01-01T00:00:01Z'));
+  }
   await page.exposeFunction('hostCallTool', async (call: ViewCall) => {
     const answer = (await client.callTool(call)) as ViewResult;
     calls.push({ call, result: answer });
