@@ -14,7 +14,7 @@ import { build } from 'vite';
 const root = path.resolve(import.meta.dirname, '..');
 const source = path.join(root, 'renderer', 'views');
 const outDir = path.join(root, 'out', 'main', 'views');
-export const VIEWS = ['screenshot', 'changes', 'process'];
+export const VIEWS = ['screenshot', 'changes', 'process', 'activity'];
 
 const hash = (text) => `'sha256-${crypto.createHash('sha256').update(text).digest('base64')}'`;
 

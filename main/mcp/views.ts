@@ -33,6 +33,8 @@ export const VIEWS: Readonly<Record<string, ViewSpec>> = {
   'git.show': { name: 'changes', title: 'Change review', calls: {} },
   'process.start': { name: 'process', title: 'Live process', calls: { output: 'process.output' } },
   'process.output': { name: 'process', title: 'Live process', calls: { output: 'process.output' } },
+  'audit.recent': { name: 'activity', title: 'Activity', calls: { search: 'audit.search' } },
+  'audit.search': { name: 'activity', title: 'Activity', calls: { search: 'audit.search' } },
 };
 
 export interface ServedView {
