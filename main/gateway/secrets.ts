@@ -11,7 +11,7 @@ import { writeFileAtomic } from '../config/atomic-file.js';
 import { KEY_SERVICE, type KeyringEntry } from '../tunnel/secret-store.js';
 
 export const SECRETS_FILE = 'gateway-secrets.json';
-const MAX_SECRET_CHARS = 16_384;
+export const MAX_SECRET_CHARS = 16_384;
 
 export type OpenEntry = (account: string) => Promise<KeyringEntry>;
 

@@ -350,6 +350,7 @@ export async function runApp({ mainDir, env = process.env, log = createLogger('i
       }),
       'gateway:status': () => gatewayPanel.snapshot(),
       'gateway:accept': (name: string, tool?: string) => gatewayPanel.accept(name, tool).finally(refreshTray),
+      'gateway:set-secret': (name: string, value: string) => gatewayPanel.storeSecret(name, value),
       'undo:list': () => undo.list(),
       'undo:show': (id) => undo.show(id),
       'undo:apply': (id) => undo.apply(id),

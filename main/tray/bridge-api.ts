@@ -195,6 +195,8 @@ export interface SettingsBridge {
   gatewayStatus(): Promise<GatewaySnapshot>;
   /** Accepts an upstream's held tools (or one of them): exposed from the running server's next listing. */
   gatewayAccept(name: string, tool?: string): Promise<{ ok: true; accepted: string[] } | { ok: false; error: string }>;
+  /** Stores a value gateway entries refer to as {"secret": name} (the OS keyring, else an owner-only file); it never comes back. */
+  gatewaySetSecret(name: string, value: string): Promise<{ ok: true; where: string } | { ok: false; error: string }>;
   /** Tells the main process whether closing the window would discard edits. */
   setDirty(dirty: boolean): void;
   onStatus(listener: (status: ServerStatus) => void): () => void;

@@ -7,6 +7,7 @@
 import { prefixOf, type Config } from '../config/schema.js';
 import type { Gateway } from '../gateway/gateway.js';
 import { PinStore, pinsPath } from '../gateway/pin-store.js';
+import { gatewaySecrets, openOsEntry, type OpenEntry } from '../gateway/secrets.js';
 import { toolDifference } from '../gateway/tool-diff.js';
 import type { GatewaySnapshot, UpstreamRow } from './bridge-api.js';
 
@@ -14,11 +15,12 @@ export class GatewayPanel {
   private readonly pins: PinStore;
 
   constructor(
-    appDir: string,
+    private readonly appDir: string,
     /** The running server's gateway; null while it is stopped, paused, failed, or has no upstreams. */
     private readonly gateway: () => Gateway | null,
     /** The saved config's upstreams (what the page lists while the server is not running). */
     private readonly saved: () => Readonly<Config['gateway']> | null,
+    private readonly openEntry: OpenEntry = openOsEntry,
   ) {
     this.pins = new PinStore(pinsPath(appDir));
   }
@@ -57,6 +59,17 @@ export class GatewayPanel {
     const status = this.gateway()?.status();
     if (!status?.length) return null;
     return { servers: status.length, running: status.filter((s) => s.state === 'running').length, held: status.reduce((n, s) => n + s.held.length, 0) };
+  }
+
+  /** The CLI's `gateway set-secret`, from the window: the value goes to the store and is never sent back or logged. */
+  async storeSecret(name: string, value: string): Promise<{ ok: true; where: string } | { ok: false; error: string }> {
+    try {
+      const store = await gatewaySecrets(this.appDir, this.openEntry);
+      await store.set(name, value);
+      return { ok: true, where: store.where };
+    } catch (error) {
+      return { ok: false, error: error instanceof Error ? error.message : String(error) };
+    }
   }
 
   async accept(name: string, tool?: string): Promise<{ ok: true; accepted: string[] } | { ok: false; error: string }> {

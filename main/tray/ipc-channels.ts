@@ -31,6 +31,7 @@ export const INVOKE = {
   openLink: 'tunnel:open-link',
   gatewayStatus: 'gateway:status',
   gatewayAccept: 'gateway:accept',
+  gatewaySetSecret: 'gateway:set-secret',
   listChanges: 'undo:list',
   showChanges: 'undo:show',
   undoChanges: 'undo:apply',

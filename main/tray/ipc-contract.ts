@@ -7,6 +7,8 @@ import * as z from 'zod';
 import { INVOKE, SEND, type InvokeChannel, type SendChannel } from './ipc-channels.js';
 import { KILL_SIGNALS } from './bridge-api.js';
 import { LINKS } from '../tunnel/status.js';
+import { SECRET_REF } from '../config/sections/gateway.js';
+import { MAX_SECRET_CHARS } from '../gateway/secrets.js';
 
 const none = z.tuple([]);
 
@@ -49,6 +51,7 @@ export const invokePayloads = {
   [INVOKE.openLink]: z.tuple([z.enum(Object.keys(LINKS) as [keyof typeof LINKS, ...(keyof typeof LINKS)[]])]),
   [INVOKE.gatewayStatus]: none,
   // An upstream's name (gateway.servers), and optionally one tool of it.
+  [INVOKE.gatewaySetSecret]: z.tuple([z.string().regex(SECRET_REF), z.string().min(1).max(MAX_SECRET_CHARS)]),
   [INVOKE.gatewayAccept]: z.union([z.tuple([z.string().min(1).max(40)]), z.tuple([z.string().min(1).max(40), z.string().min(1).max(200)])]),
   [INVOKE.listChanges]: none,
   // A change group id as the journal makes them (checked again there).

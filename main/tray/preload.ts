@@ -31,6 +31,7 @@ const bridge: SettingsBridge = {
   listProcesses: (match) => (match === undefined ? ipcRenderer.invoke(INVOKE.listProcesses) : ipcRenderer.invoke(INVOKE.listProcesses, match)),
   killProcess: (pid, signal) => ipcRenderer.invoke(INVOKE.killProcess, pid, signal),
   gatewayStatus: () => ipcRenderer.invoke(INVOKE.gatewayStatus),
+  gatewaySetSecret: (name, value) => ipcRenderer.invoke(INVOKE.gatewaySetSecret, name, value),
   gatewayAccept: (name, tool) => (tool === undefined ? ipcRenderer.invoke(INVOKE.gatewayAccept, name) : ipcRenderer.invoke(INVOKE.gatewayAccept, name, tool)),
   listConnections: () => ipcRenderer.invoke(INVOKE.listConnections),
   approveConnection: (code) => ipcRenderer.invoke(INVOKE.approveConnection, code),

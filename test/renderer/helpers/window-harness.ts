@@ -75,6 +75,7 @@ export const BRIDGE_METHODS = [
   'openLink',
   'gatewayStatus',
   'gatewayAccept',
+  'gatewaySetSecret',
   'listChanges',
   'showChanges',
   'undoChanges',

@@ -1,10 +1,12 @@
 /**
  * Gateway: the owner's other MCP servers, reached through this one under its rules. Each is
- * listed with its live state and held tools; new ones are added by pasting their entry.
+ * listed with its live state and held tools; new ones are added by pasting their entry, and the
+ * secrets they refer to are stored from here.
  */
 import { Banner } from '../../components/Banner';
 import type { SectionProps } from '../section-props';
 import { PasteCard } from './PasteCard';
+import { SecretCard } from './SecretCard';
 import { UpstreamCard } from './UpstreamCard';
 import { useGatewayStatus } from './use-gateway-status';
 import './gateway.css';
@@ -38,6 +40,7 @@ export function GatewaySection({ draft, edit, errors, bridge }: SectionProps) {
         taken={new Set(servers.map((s) => s.name.toLowerCase()))}
         add={(entries) => edit((d) => void d.gateway.servers.push(...entries.map((e) => ({ ...e }))))}
       />
+      <SecretCard bridge={bridge} />
     </>
   );
 }

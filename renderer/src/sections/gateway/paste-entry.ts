@@ -3,7 +3,7 @@
  * Desktop's and Cursor's `mcpServers` JSON (the whole object, one `"name": {...}` member, or a
  * bare `{command, args, env}`), or a Codex `[mcp_servers.NAME]` TOML table. Secret values are
  * never carried over: an env value that looks secret (or a bearer header) becomes a reference
- * the owner stores with `chatgpt-mcp gateway set-secret`, and the notes say so.
+ * the owner stores on the page's Secrets card or with `chatgpt-mcp gateway set-secret`, and the notes say so.
  */
 import { parse as parseToml } from 'smol-toml';
 import { inlineSecret, PREFIX, type SecretRef } from '../../../../main/config/schema.js';
@@ -87,7 +87,9 @@ function convert(name: string, raw: Raw, notes: string[]): PastedEntry {
     const auth = Object.entries(headers).find(([key]) => key.toLowerCase() === 'authorization');
     if (auth || typeof raw.bearer_token_env_var === 'string') {
       entry.bearerToken = { secret: `${name}/token` };
-      notes.push(`${name}: store its bearer token with "chatgpt-mcp gateway set-secret ${name}/token" (the token was not copied into the config).`);
+      notes.push(
+        `${name}: store its bearer token as ${name}/token under "Secrets" below, or with "chatgpt-mcp gateway set-secret ${name}/token" (the token was not copied into the config).`,
+      );
     }
     const others = Object.keys(headers).filter((key) => key.toLowerCase() !== 'authorization');
     if (others.length) notes.push(`${name}: the headers ${others.join(', ')} were not carried over (only a bearer token is sent).`);
@@ -121,7 +123,9 @@ function environment(server: string, env: Raw, notes: string[]): Record<string, 
     const text = String(value);
     if (inlineSecret(key, text)) {
       out[key] = { secret: `${server}/${key}` };
-      notes.push(`${server}: store ${key} with "chatgpt-mcp gateway set-secret ${server}/${key}" (its value was not copied into the config).`);
+      notes.push(
+        `${server}: store ${key} as ${server}/${key} under "Secrets" below, or with "chatgpt-mcp gateway set-secret ${server}/${key}" (its value was not copied into the config).`,
+      );
     } else out[key] = text;
   }
   return out;

@@ -30,6 +30,7 @@ describe.skipIf(!chromiumAvailable())('the Gateway page', () => {
   let window: OpenWindow;
   let pageUrl: string;
   let panel: GatewayPanel;
+  const bridgeCalls: string[] = [];
 
   beforeAll(async () => {
     temp = fs.mkdtempSync(path.join(os.tmpdir(), 'gateway-window-'));
@@ -45,6 +46,8 @@ describe.skipIf(!chromiumAvailable())('the Gateway page', () => {
       appDir,
       () => null,
       () => configSchema.parse(JSON.parse(fs.readFileSync(configPath, 'utf8'))).gateway,
+      // No OS keyring in the test (never the real one): the owner-only file in the temp app folder.
+      () => Promise.reject(new Error('no keyring here')),
     );
     window = await serveWindow(temp);
     ({ browser, pageUrl } = window);
@@ -80,6 +83,9 @@ describe.skipIf(!chromiumAvailable())('the Gateway page', () => {
           return panel.snapshot();
         case 'gatewayAccept':
           return panel.accept(args[0] as string, args[1] as string | undefined);
+        case 'gatewaySetSecret':
+          bridgeCalls.push(name);
+          return panel.storeSecret(args[0] as string, args[1] as string);
         case 'listActivity':
           return [];
         case 'listConnections':
@@ -113,7 +119,7 @@ describe.skipIf(!chromiumAvailable())('the Gateway page', () => {
     const entry = { mcpServers: { github: { command: 'github-mcp', args: ['stdio'], env: { GITHUB_TOKEN: 'ghp_abcdefghijklmnopqrstuvwxyz0123456789' } } } };
     await page.getByLabel('Server entry').fill(JSON.stringify(entry, null, 2));
     await page.getByRole('button', { name: 'Read entry' }).click();
-    await page.getByText('chatgpt-mcp gateway set-secret github/GITHUB_TOKEN').waitFor();
+    await page.getByText('chatgpt-mcp gateway set-secret github/GITHUB_TOKEN', { exact: false }).waitFor();
     await page.screenshot({ path: path.join(SCREENSHOTS, 'gateway-paste.png'), fullPage: true });
     await page.getByRole('button', { name: 'Add github' }).click();
     await page.getByRole('region', { name: 'github (github_*)' }).waitFor();
@@ -126,6 +132,28 @@ describe.skipIf(!chromiumAvailable())('the Gateway page', () => {
       command: 'github-mcp',
       env: { GITHUB_TOKEN: { secret: 'github/GITHUB_TOKEN' } },
     });
+    expect(errors).toEqual([]);
+    await page.context().close();
+  });
+
+  it('stores a secret an entry refers to: in the store, never in the config, never shown again', async () => {
+    const { page, errors } = await open();
+    const card = page.getByRole('region', { name: 'Secrets' });
+    await card.getByLabel('Name').fill('bad name!');
+    await card.getByText('Letters, digits and . _ / -').waitFor();
+    expect(await card.getByRole('button', { name: 'Store secret' }).isDisabled()).toBe(true);
+    await card.getByLabel('Name').fill('github/GITHUB_TOKEN');
+    await card.getByLabel('Value').fill('ghp_stored-from-the-window-0123456789');
+    await card.getByRole('button', { name: 'Store secret' }).click();
+    await card.getByText('Stored "github/GITHUB_TOKEN" in').waitFor();
+    expect(await card.getByLabel('Value').inputValue()).toBe('');
+    expect(bridgeCalls).toEqual(['gatewaySetSecret']);
+    const { gatewaySecrets } = await import('../../../../main/gateway/secrets.js');
+    const store = await gatewaySecrets(appDir, () => Promise.reject(new Error('no keyring here')));
+    expect(await store.get('github/GITHUB_TOKEN')).toBe('ghp_stored-from-the-window-0123456789');
+    expect(fs.readFileSync(configPath, 'utf8')).not.toContain('ghp_stored');
+    expect(await page.content()).not.toContain('ghp_stored');
+    await page.screenshot({ path: path.join(SCREENSHOTS, 'gateway-secret-stored.png'), fullPage: true });
     expect(errors).toEqual([]);
     await page.context().close();
   });
