@@ -29,8 +29,15 @@ export type KeepBytes = (file: string, size: number) => Promise<{ blob: string }
 /** Entries a folder's fingerprint or whole pre-image covers before it gives up. */
 const MAX_TREE_ENTRIES = 20_000;
 
-export async function capture(target: string, depth: CaptureDepth, keep: KeepBytes, budget = { entries: MAX_TREE_ENTRIES }): Promise<Image> {
-  const stat = await fs.promises.lstat(target).catch(missing);
+/** `known`: the path's lstat when the caller just took it (null: it is absent). */
+export async function capture(
+  target: string,
+  depth: CaptureDepth,
+  keep: KeepBytes,
+  budget = { entries: MAX_TREE_ENTRIES },
+  known?: fs.Stats | null,
+): Promise<Image> {
+  const stat = known !== undefined ? known : await fs.promises.lstat(target).catch(missing);
   if (!stat) return { type: 'absent' };
   if (stat.isSymbolicLink()) return { type: 'symlink', target: await fs.promises.readlink(target) };
   if (stat.isFile()) {
@@ -48,14 +55,17 @@ export async function capture(target: string, depth: CaptureDepth, keep: KeepByt
   return { ...folder, entries };
 }
 
-export async function stamp(target: string, withTree: boolean): Promise<Stamp> {
+/** `known`: the path's lstat when the caller just took it (null: it is absent). */
+export async function stamp(target: string, withTree: boolean, known?: fs.Stats | null): Promise<Stamp> {
   // Synchronous on purpose: one lstat(2) costs less than the thread-pool hop (a stamp is taken on every change).
   let stat: fs.Stats | null;
-  try {
-    stat = fs.lstatSync(target, { throwIfNoEntry: false }) ?? null;
-  } catch (error) {
-    stat = missing(error as NodeJS.ErrnoException);
-  }
+  if (known !== undefined) stat = known;
+  else
+    try {
+      stat = fs.lstatSync(target, { throwIfNoEntry: false }) ?? null;
+    } catch (error) {
+      stat = missing(error as NodeJS.ErrnoException);
+    }
   if (!stat) return { type: 'absent' };
   const mode = stat.mode & 0o7777;
   if (stat.isDirectory()) return { type: 'directory', mode, ino: stat.ino, ...(withTree ? { tree: await fingerprint(target) } : {}) };

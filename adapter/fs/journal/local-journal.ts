@@ -55,21 +55,35 @@ export class LocalJournal implements ChangeJournal {
 
   async before(id: string, tool: string, request: JournalPaths): Promise<void> {
     const group = this.group(id);
-    // A path the group already holds had its missing folders recorded with it.
-    for (const target of request.paths.flatMap((p) => (group.paths.has(p) ? [] : [missingAncestor(p), p]))) {
-      if (target === null || group.paths.has(target)) continue;
-      const was = await stamp(target, false);
-      const image = await capture(target, request.depth, this.keeper(group)).catch((error: Error) => ({ type: 'other' as const, why: error.message }));
-      await this.record(group, { k: 'pre', t: tool, p: target, i: image, w: was, at: this.now().toISOString() });
+    // A path the group already holds had its missing folders recorded with it; one that exists has none.
+    for (const target of request.paths.flatMap((p) => (group.paths.has(p) ? [] : [p]))) {
+      const stat = lstatOrNull(target);
+      const top = stat ? null : missingAncestor(target);
+      if (top !== null && !group.paths.has(top)) await this.take(group, tool, top, request.depth, lstatOrNull(top));
+      if (!group.paths.has(target)) await this.take(group, tool, target, request.depth, stat);
     }
+  }
+
+  /** One path's pre-image and stamp, from one lstat. */
+  private async take(
+    group: FoldedGroup & { blobCount: number },
+    tool: string,
+    target: string,
+    depth: JournalPaths['depth'],
+    stat: fs.Stats | null,
+  ): Promise<void> {
+    const was = await stamp(target, false, stat);
+    const image = await capture(target, depth, this.keeper(group), undefined, stat).catch((error: Error) => ({ type: 'other' as const, why: error.message }));
+    await this.record(group, { k: 'pre', t: tool, p: target, i: image, w: was, at: this.now().toISOString() });
   }
 
   async after(id: string, tool: string, paths: readonly string[]): Promise<void> {
     const group = this.group(id);
     const at = this.now().toISOString();
-    // The path itself, and recorded folders holding it whose stamp covers what is inside them.
+    // The path itself, and recorded folders holding it whose stamp covers what is inside them
+    // (found by walking up from each path: a group may hold thousands of paths).
     const touched = new Set(paths);
-    for (const [recorded, info] of group.paths) if (info.tree && paths.some((p) => p.startsWith(`${recorded}/`))) touched.add(recorded);
+    for (const p of paths) for (let dir = path.dirname(p); dir !== path.dirname(dir); dir = path.dirname(dir)) if (group.paths.get(dir)?.tree) touched.add(dir);
     for (const target of touched) {
       const info = group.paths.get(target);
       if (!info) continue;
@@ -153,6 +167,15 @@ export class LocalJournal implements ChangeJournal {
       this.live.delete(id);
       this.total = await this.files.total();
     }
+  }
+}
+
+function lstatOrNull(target: string): fs.Stats | null {
+  try {
+    return fs.lstatSync(target, { throwIfNoEntry: false }) ?? null;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOTDIR') return null;
+    throw error;
   }
 }
 
