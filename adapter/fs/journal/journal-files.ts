@@ -93,6 +93,12 @@ export class JournalFiles {
   }
 
   /** Done recording into a group (undone or dropped). */
+  /** The name the next pre-image of a group read back from disk gets: one past the highest kept. */
+  async nextBlob(id: string): Promise<number> {
+    const names = await fs.promises.readdir(this.blobs(id)).catch(() => []);
+    return names.reduce((next, name) => (/^\d+$/.test(name) ? Math.max(next, Number(name) + 1) : next), 0);
+  }
+
   async close(id: string): Promise<void> {
     const fd = this.appending.get(id);
     this.appending.delete(id);

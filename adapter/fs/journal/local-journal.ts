@@ -23,11 +23,17 @@ export interface JournalOptions {
 
 /** A single pre-image may take at most this share of the bound. */
 const LARGEST_SHARE = 4;
+/** A group unused this long leaves memory (its files stay, and a late record reads it back): a server that runs for weeks holds only its recent groups. */
+export const EVICT_AFTER_MS = 15 * 60_000;
+
+/** A group this process records into, folded as it grows. */
+type LiveGroup = FoldedGroup & { blobCount: number; usedAt: number };
 
 export class LocalJournal implements ChangeJournal {
   private readonly files: JournalFiles;
-  /** Groups this process records into, folded as they grow. */
-  private readonly live = new Map<string, FoldedGroup & { blobCount: number }>();
+  /** Groups this process recorded into lately. */
+  private readonly live = new Map<string, LiveGroup>();
+  private readonly reading = new Map<string, Promise<LiveGroup>>();
   private total: number | null = null;
   private lastOpened = 0;
   private readonly now: () => Date;
@@ -45,7 +51,8 @@ export class LocalJournal implements ChangeJournal {
     const id = `${stamp.slice(0, 15)}${stamp.slice(15)}-${randomBytes(2).toString('hex')}`;
     const meta = { id, client, startedAt: time.toISOString() };
     await this.files.create(meta);
-    this.live.set(id, { meta, paths: new Map(), repositories: new Map(), tools: [], lastAt: meta.startedAt, bytes: 0, blobCount: 0 });
+    this.evictIdle(time.getTime());
+    this.live.set(id, { meta, paths: new Map(), repositories: new Map(), tools: [], lastAt: meta.startedAt, bytes: 0, blobCount: 0, usedAt: time.getTime() });
     return id;
   }
 
@@ -54,7 +61,7 @@ export class LocalJournal implements ChangeJournal {
   }
 
   async before(id: string, tool: string, request: JournalPaths): Promise<void> {
-    const group = this.group(id);
+    const group = await this.group(id);
     // A path the group already holds had its missing folders recorded with it; one that exists has none.
     for (const target of request.paths.flatMap((p) => (group.paths.has(p) ? [] : [p]))) {
       const stat = lstatOrNull(target);
@@ -65,20 +72,14 @@ export class LocalJournal implements ChangeJournal {
   }
 
   /** One path's pre-image and stamp, from one lstat. */
-  private async take(
-    group: FoldedGroup & { blobCount: number },
-    tool: string,
-    target: string,
-    depth: JournalPaths['depth'],
-    stat: fs.Stats | null,
-  ): Promise<void> {
+  private async take(group: LiveGroup, tool: string, target: string, depth: JournalPaths['depth'], stat: fs.Stats | null): Promise<void> {
     const was = await stamp(target, false, stat);
     const image = await capture(target, depth, this.keeper(group), undefined, stat).catch((error: Error) => ({ type: 'other' as const, why: error.message }));
     await this.record(group, { k: 'pre', t: tool, p: target, i: image, w: was, at: this.now().toISOString() });
   }
 
   async after(id: string, tool: string, paths: readonly string[]): Promise<void> {
-    const group = this.group(id);
+    const group = await this.group(id);
     const at = this.now().toISOString();
     // The path itself, and recorded folders holding it whose stamp covers what is inside them
     // (found by walking up from each path: a group may hold thousands of paths).
@@ -92,7 +93,7 @@ export class LocalJournal implements ChangeJournal {
   }
 
   async repository(id: string, tool: string, topLevel: string, before: RepositoryState, after: RepositoryState): Promise<void> {
-    await this.record(this.group(id), { k: 'git', t: tool, r: topLevel, b: before, a: after, at: this.now().toISOString() });
+    await this.record(await this.group(id), { k: 'git', t: tool, r: topLevel, b: before, a: after, at: this.now().toISOString() });
   }
 
   async list(): Promise<{ groups: GroupSummary[]; dropped: Awaited<ReturnType<JournalFiles['dropped']>> }> {
@@ -124,10 +125,40 @@ export class LocalJournal implements ChangeJournal {
     return this.files.read(id);
   }
 
-  private group(id: string): FoldedGroup & { blobCount: number } {
-    const group = this.live.get(id);
-    if (!group) throw new Error(`change group ${id} is not open here`);
+  /** A group open here: in memory, or read back from its files after it left memory (a call that began before it went idle). */
+  private async group(id: string): Promise<LiveGroup> {
+    let group = this.live.get(id);
+    if (!group) {
+      if (!this.files.exists(id) || this.files.undone(id)) throw new Error(`change group ${id} is not open here`);
+      // One read back however many calls ask at once (each would number its pre-images from the same count).
+      let reading = this.reading.get(id);
+      if (!reading) {
+        reading = (async () => ({ ...(await this.files.read(id)), blobCount: await this.files.nextBlob(id), usedAt: 0 }))();
+        this.reading.set(id, reading);
+        void reading
+          .then(
+            (read) => this.live.set(id, read),
+            () => {},
+          )
+          .finally(() => this.reading.delete(id));
+      }
+      group = this.live.get(id) ?? (await reading);
+    }
+    group.usedAt = this.now().getTime();
     return group;
+  }
+
+  private evictIdle(now: number): void {
+    for (const [id, group] of this.live)
+      if (now - group.usedAt > EVICT_AFTER_MS) {
+        this.live.delete(id);
+        void this.files.close(id);
+      }
+  }
+
+  /** Groups held in memory (for the tests of the bound on memory). */
+  get liveGroups(): number {
+    return this.live.size;
   }
 
   private async record(group: FoldedGroup, record: JournalRecord): Promise<void> {
@@ -136,7 +167,7 @@ export class LocalJournal implements ChangeJournal {
   }
 
   /** Copies a file's bytes into the group, making room by dropping the oldest other groups. */
-  private keeper(group: FoldedGroup & { blobCount: number }): KeepBytes {
+  private keeper(group: LiveGroup): KeepBytes {
     return async (file, size) => {
       const { maxBytes } = this.options;
       if (size > maxBytes / LARGEST_SHARE)

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { GuardedPath } from '../../../../adapter/contract/files.js';
 import type { UndoGuards } from '../../../../adapter/contract/journal.js';
-import { LocalJournal } from '../../../../adapter/fs/journal/local-journal.js';
+import { EVICT_AFTER_MS, LocalJournal } from '../../../../adapter/fs/journal/local-journal.js';
 import { makeTempDir, removeDir } from '../../../helpers/temp.js';
 
 let base: string;
@@ -173,6 +173,26 @@ describe('LocalJournal', () => {
     expect(open - before).toBeLessThanOrEqual(16);
     expect((await journal.show(ids[0]!)).tools).toEqual(['fs.write', 'fs.edit']);
     expect((await journal.list()).groups).toHaveLength(40);
+  });
+
+  it('holds only recently used groups in memory; a late change to one that left is read back, numbered on, and undone whole', async () => {
+    let now = Date.parse('2026-12-04T10:00:00Z');
+    const journal = new LocalJournal({ dir: journalDir, maxBytes: 1 << 20, now: () => new Date(now) });
+    fs.writeFileSync(at('a.txt'), 'a0');
+    fs.writeFileSync(at('b.txt'), 'b0');
+    const old = await journal.open('client');
+    await change(journal, old, 'fs.write', [at('a.txt')], 'shallow', () => fs.writeFileSync(at('a.txt'), 'a1'));
+    for (let i = 0; i < 30; i++) {
+      now += EVICT_AFTER_MS + 1;
+      await journal.open(`client-${i}`);
+    }
+    expect(journal.liveGroups).toBe(1);
+    // A call that began before the group went idle records into it still: a new pre-image, not the first one overwritten.
+    await change(journal, old, 'fs.edit', [at('b.txt')], 'shallow', () => fs.writeFileSync(at('b.txt'), 'b1'));
+    expect(fs.readdirSync(path.join(journalDir, 'groups', old, 'blobs')).sort()).toEqual(['0', '1']);
+    expect((await journal.show(old)).tools).toEqual(['fs.write', 'fs.edit']);
+    expect((await journal.apply(old, guards)).conflicts).toEqual([]);
+    expect([fs.readFileSync(at('a.txt'), 'utf8'), fs.readFileSync(at('b.txt'), 'utf8')]).toEqual(['a0', 'b0']);
   });
 
   it('keeps its folder and files owner-only', async () => {
