@@ -113,6 +113,8 @@ export class DesktopClient implements DesktopOps {
   private readonly worker: WorkerChannel;
   private readonly inProcessPointer: boolean;
   private pointer: Promise<PointerControl<InProcessPointer> | undefined> | undefined;
+  /** The in-process pointer once connected: its connection is to the server the session check approved when it was made. */
+  private connected: PointerControl<InProcessPointer> | undefined;
   private pointerRetryAt = 0;
   /** In-process pointer calls in order: the last one, and how many are queued or running. */
   private pointerTurn: Promise<unknown> = Promise.resolve();
@@ -333,6 +335,7 @@ export class DesktopClient implements DesktopOps {
     this.closes++;
     const pointer = this.pointer;
     this.pointer = undefined;
+    this.connected = undefined;
     (await pointer)?.pointer.close();
     await this.worker.close('the desktop adapter was closed');
   }
@@ -356,7 +359,8 @@ export class DesktopClient implements DesktopOps {
     operation = OPERATION_NAMES[op],
   ): Promise<Result<K>> {
     if (!this.inProcessPointer || (!this.pointer && Date.now() < this.pointerRetryAt)) return this.call(op, args, timeoutMs, operation);
-    const problem = sessionProblem(this.platform, this.env);
+    // Checked before a connection is made, not on every move of a live one (three file system calls a move: a fifth of a batch's time).
+    const problem = this.connected?.pointer.closed === false ? undefined : sessionProblem(this.platform, this.env);
     if (problem) return Promise.reject(adapterError('OS_ERROR', operation, problem));
     this.pointerCalls++;
     const closes = this.closes;
@@ -381,7 +385,7 @@ export class DesktopClient implements DesktopOps {
       const connect = chooseBackend(this.platform, this.env)?.inProcessPointer;
       const layout = new DisplayLayout(this.platform, this.env);
       this.pointer = (connect ? connect(this.env, this.timeoutMs) : Promise.reject(new Error('no in-process pointer')))
-        .then((pointer) => new PointerControl(pointer, { displays: (desktop) => layout.of(desktop, 1) }))
+        .then((pointer) => (this.connected = new PointerControl(pointer, { displays: (desktop) => layout.of(desktop, 1) })))
         .catch(() => {
           this.pointerRetryAt = Date.now() + POINTER_RETRY_MS;
           this.pointer = undefined;
