@@ -1,9 +1,10 @@
 /**
  * Scenario 6: the gateway. The same client (the v1 SDK over stdio, how hosts drive a server)
  * calls a no-op upstream tool through our CLI's gateway (`noop_noop`, the upstream sandboxed as
- * by default) and the same upstream directly (`noop`), in alternating rounds: the ratio is the
- * gateway's overhead per call (CPU of our server and its upstream together against the upstream
- * alone). Then the first call's cold start through a lazy upstream (our server already up: the
+ * by default) and the same upstream directly (`noop`), in alternating rounds: the CPU ratio is
+ * our server's CPU per call (the hop: the upstream under it runs on and is not counted) against
+ * the upstream's own; the time ratio is what the client waits. The floor under both: the same
+ * call through a process that only pipes bytes (bench/lib/byte-pipe.mjs), counted the same way. Then the first call's cold start through a lazy upstream (our server already up: the
  * call starts the upstream in its sandbox) against spawning the upstream and making the call
  * directly; and the resident memory of one idle upstream through the gateway (its process tree:
  * bubblewrap and the server) against the same server run directly.
@@ -19,9 +20,11 @@ import { sequentialRunner, startStdioClient } from '../lib/stdio-client.mjs';
 import { REPO } from '../lib/peers.mjs';
 
 const UPSTREAM = path.join(REPO, 'bench/lib/noop-upstream.mjs');
+const BYTE_PIPE = path.join(REPO, 'bench/lib/byte-pipe.mjs');
 const MAX_CALLS_PER_ROUND = 5000;
 const IDS = {
   call: 'gateway no-op call stdio vs the upstream directly',
+  floor: 'a byte pipe (no gateway) no-op call stdio vs the upstream directly',
   busy: 'gateway 2 ms call stdio vs the upstream directly',
   cold: 'gateway first call (lazy start) vs spawn + call directly',
   memory: 'idle upstream RSS through the gateway vs directly',
@@ -43,6 +46,7 @@ export async function gatewayScenario({ ours: oursModule, timing, wanted, progre
   const rows = [];
   try {
     const atStart = config('at-start');
+    if (wanted(IDS.floor)) rows.push(await bytePipeFloor(progress, timing));
     if (wanted(IDS.call) || wanted(IDS.busy) || wanted(IDS.memory)) {
       const ours = await startStdioClient('ours (gateway)', atStart.command, atStart.args, REPO, env, { children: true });
       const direct = await startStdioClient('upstream directly', process.execPath, [UPSTREAM], REPO, {}, { children: true });
@@ -96,6 +100,33 @@ export async function gatewayScenario({ ours: oursModule, timing, wanted, progre
     fs.rmSync(dir, { recursive: true, force: true });
   }
   return rows;
+}
+
+/** The same no-op call through a process that only pipes bytes: what one more process on the way costs, parsing nothing. */
+async function bytePipeFloor(progress, timing) {
+  progress(IDS.floor);
+  const piped = await startStdioClient('a byte pipe', process.execPath, [BYTE_PIPE, process.execPath, UPSTREAM], REPO, {}, { children: true });
+  const direct = await startStdioClient('upstream directly', process.execPath, [UPSTREAM], REPO, {}, { children: true });
+  try {
+    const figures = await interleave({
+      ours: sequentialRunner(piped, 'noop', {}, MAX_CALLS_PER_ROUND),
+      baseline: sequentialRunner(direct, 'noop', {}, MAX_CALLS_PER_ROUND),
+      ...timing,
+    });
+    return {
+      id: IDS.floor,
+      tool: 'noop',
+      transport: 'stdio',
+      protocol: '2025-11-25 (v1 client)',
+      concurrency: 1,
+      baselineName: 'the upstream directly',
+      cpuIncludesChildren: true,
+      goal: NO_GOAL,
+      ...figures,
+    };
+  } finally {
+    await Promise.all([piped.close(), direct.close()]).catch(() => {});
+  }
 }
 
 /** RSS of every process running the upstream except the direct one: bubblewrap and the server inside it. */
