@@ -201,8 +201,6 @@ export function createServerFactory(deps: ServerDeps): ServerFactory {
     registerViews(server, views);
     upstreams?.register(server, caller);
     answerUngranted(server, calls, deps.config);
-    // Only stdio's (it has no request): HTTP, which never asks, keeps no request's server alive.
-    if (!request) stdioServer ??= server;
     // Only the first: stdio has no other, and HTTP (which never asks) keeps no request's server alive.
     stdioServer ??= server;
     return server;
