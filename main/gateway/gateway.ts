@@ -52,6 +52,9 @@ export interface UpstreamStatus extends ReturnType<Upstream['snapshot']> {
 /** What an upstream listed at its last start: each tool's hash, to hold to its pin. */
 type Live = ReadonlyMap<string, string>;
 
+/** How often watch() looks for a change in what is exposed. */
+const WATCH_MS = 2000;
+
 export class Gateway {
   readonly ready: Promise<void>;
   private readonly upstreams = new Map<string, { upstream: Upstream; policy: UpstreamPolicy; entry: UpstreamConfig }>();
@@ -61,6 +64,7 @@ export class Gateway {
   private readonly known = new Set<string>();
   private exposure: { key: string; value: Exposure } | null = null;
   private version = 0;
+  private watcher: NodeJS.Timeout | undefined;
   /** Refusals already in the log (a name clash is said once, not at every listing). */
   private readonly reported = new Set<string>();
 
@@ -182,7 +186,23 @@ export class Gateway {
     return accepted;
   }
 
+  /**
+   * Calls `changed` whenever what is exposed changes: an upstream listed something new, or the
+   * owner accepted a held tool (here, in the tray or with the CLI, which change the pins file).
+   * Polled, one stat every `everyMs`; stopped by close().
+   */
+  watch(changed: () => void, everyMs = WATCH_MS): void {
+    let last = this.exposed();
+    this.watcher ??= setInterval(() => {
+      const now = this.exposed();
+      if (now === last) return;
+      last = now;
+      changed();
+    }, everyMs).unref();
+  }
+
   async close(): Promise<void> {
+    clearInterval(this.watcher);
     await Promise.all([...this.upstreams.values()].map(({ upstream }) => upstream.stop('close')));
   }
 

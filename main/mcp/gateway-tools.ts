@@ -6,7 +6,14 @@
  * progress and cancellation pass through. Resources, resource templates and prompts of the
  * upstreams are served too, and their capabilities declared, only when an upstream has them.
  */
-import { ResourceTemplate, type CallToolResult, type McpServer, type ServerCapabilities, type StandardSchemaWithJSON } from '@modelcontextprotocol/server';
+import {
+  ResourceTemplate,
+  type CallToolResult,
+  type McpServer,
+  type RegisteredTool,
+  type ServerCapabilities,
+  type StandardSchemaWithJSON,
+} from '@modelcontextprotocol/server';
 import type { Client } from '@modelcontextprotocol/client';
 import type { Exposure, GatewayTool } from '../gateway/catalog.js';
 import type { Gateway } from '../gateway/gateway.js';
@@ -36,6 +43,11 @@ export interface GatewayRegistrar {
   capabilities(): ServerCapabilities;
   /** `caller` says who makes each call, for the answer's shape. */
   register(server: McpServer, caller: (ctx: Parameters<CallHandler>[1]) => Caller): void;
+  /**
+   * A server that lives on (stdio's) lists the tools exposed now: those gone are removed, new or
+   * changed ones registered, the SDK telling the host (tools/list_changed) for each.
+   */
+  refresh(server: McpServer): void;
   /** A gateway tool as the stdio wire's shortcut runs it (stdio-wire.ts), by exposed name. */
   direct(name: string): DirectTool | undefined;
 }
@@ -85,17 +97,50 @@ export function gatewayRegistrar(gateway: Gateway, context: Omit<RecordContext, 
     direct: (name) => prepared().direct.get(name),
     register(server, caller) {
       const { exposure, tools } = prepared();
-      for (const { name, prepared: tool } of tools) {
-        const handler: CallHandler = (args, ctx) => tool.handler(args, { ...ctx, caller: caller(ctx) });
-        server.registerTool(name, tool.config as never, handler as never);
-      }
+      const handles = new Map<string, Listed>();
+      for (const { name, prepared: tool } of tools) handles.set(name, listTool(server, name, tool, caller));
+      listedOn.set(server, { handles, caller });
       registerResources(server, gateway, exposure);
       registerPrompts(server, gateway, exposure);
+    },
+    refresh(server) {
+      const listed = listedOn.get(server);
+      if (!listed) return;
+      const { tools } = prepared();
+      const now = new Map(tools.map((t) => [t.name, t.prepared]));
+      for (const [name, { handle }] of listed.handles) {
+        if (now.has(name)) continue;
+        handle.remove();
+        listed.handles.delete(name);
+      }
+      for (const [name, tool] of now) {
+        const known = listed.handles.get(name);
+        if (known?.json === listingOf(tool)) continue;
+        known?.handle.remove();
+        listed.handles.set(name, listTool(server, name, tool, listed.caller));
+      }
     },
   };
 }
 
 type Registration = { config: Json; handler: CallHandler };
+type Listed = { handle: RegisteredTool; json: string };
+
+/** What each server lists of the gateway's tools (a stdio server refreshes it). */
+const listedOn = new WeakMap<McpServer, { handles: Map<string, Listed>; caller: (ctx: Parameters<CallHandler>[1]) => Caller }>();
+
+/** What tools/list shows of a tool, as text to compare: its schemas as the JSON they list as. */
+function listingOf(tool: Registration): string {
+  return JSON.stringify(tool.config, (_key, value: unknown) => {
+    const standard = (value as { '~standard'?: { jsonSchema?: { input?: () => unknown } } } | null)?.['~standard'];
+    return standard?.jsonSchema?.input ? standard.jsonSchema.input() : value;
+  });
+}
+
+function listTool(server: McpServer, name: string, tool: Registration, caller: (ctx: Parameters<CallHandler>[1]) => Caller): Listed {
+  const handler: CallHandler = (args, ctx) => tool.handler(args, { ...ctx, caller: caller(ctx) });
+  return { handle: server.registerTool(name, tool.config as never, handler as never), json: listingOf(tool) };
+}
 
 function prepareTool(gateway: Gateway, tool: GatewayTool, context: Omit<RecordContext, 'exposed'>, fit: ServerFit): Registration {
   const handler = recorded(

@@ -191,7 +191,7 @@ export function createServerFactory(deps: ServerDeps): ServerFactory {
   const build = (request?: McpRequestContext) => {
     const server = new McpServer(
       { name: SERVER_NAME, version: VERSION },
-      { capabilities: { tools: { listChanged: false }, ...upstreams?.capabilities() }, instructions: serverInstructions },
+      { capabilities: { tools: { listChanged: gateway !== null }, ...upstreams?.capabilities() }, instructions: serverInstructions },
     );
     const caller = answerCallerOf(server, request);
     prepared.forEach(({ config, handler }, i) => {
@@ -207,6 +207,8 @@ export function createServerFactory(deps: ServerDeps): ServerFactory {
   };
   // With upstreams, the first requests wait until those started at start have listed their tools.
   const factory = gateway ? async (request?: McpRequestContext) => (await gateway.ready, build(request)) : build;
+  // A stdio host keeps its connection and its list: it is told when the upstreams' tools change (HTTP hosts list again per request).
+  gateway?.watch(() => stdioServer && upstreams?.refresh(stdioServer));
   const builtIn = prepared.map(({ config, handler }, i) => [names[i]!, { input: config.inputSchema, output: config.outputSchema, handler }] as const);
   const directTools: DirectTools = upstreams ? new WithGatewayTools(builtIn, upstreams) : new Map(builtIn);
   return Object.assign(factory, { policies: policy, directTools, gateway, contract: contractOf });

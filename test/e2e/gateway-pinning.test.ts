@@ -1,13 +1,16 @@
 /**
  * Tool pinning against a "rug pull": an upstream whose tool description changes between two
  * starts. The tool is held (not listed, its call refused with how to accept it), `gateway list`
- * shows it held, `gateway accept` shows the difference and accepts it, and the running server
- * exposes the new version from its next listing.
+ * shows it held, `gateway accept` shows the difference and accepts it, and the running servers
+ * expose the new version from their next listing (a stdio host is sent tools/list_changed).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectModernHttp, type TestClient } from '../helpers/clients.js';
 import { FIXTURE, gatewayHome, nodeUpstream, texts, type GatewayHome } from '../helpers/gateway.js';
-import { runCli, startCliHttp } from '../helpers/servers.js';
+import { CLI, runCli, startCliHttp } from '../helpers/servers.js';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 
 const linux = process.platform === 'linux';
 const HONEST = 'Does nothing.';
@@ -63,7 +66,20 @@ describe.skipIf(!linux)('tool pinning', () => {
     expect(listed.stderr).toContain('held: noop (changed)');
   });
 
-  it('accept shows the difference, and the running server exposes the new version', async () => {
+  it('accept shows the difference, and the running servers expose the new version (a stdio host is told the list changed)', async () => {
+    const host = new Client({ name: 'stdio-host', version: '1.0.0' });
+    await host.connect(
+      new StdioClientTransport({
+        command: process.execPath,
+        args: [CLI, 'serve', '--stdio', '--config', home.configFile],
+        env: home.env as Record<string, string>,
+        stderr: 'pipe',
+      }),
+    );
+    const told = new Promise<void>((resolve) => host.setNotificationHandler(ToolListChangedNotificationSchema, () => resolve()));
+    expect(host.getServerCapabilities()?.tools?.listChanged).toBe(true);
+    // Its upstream not run yet: listed from the pins, the version accepted before.
+    expect((await host.listTools()).tools.find((t) => t.name === 'pinned_noop')?.description).toBe(HONEST);
     const accepted = await cli('accept', 'pinned');
     expect(accepted.code).toBe(0);
     expect(accepted.stdout).toContain('-  "description": "Does nothing."');
@@ -73,5 +89,12 @@ describe.skipIf(!linux)('tool pinning', () => {
     const call = await client!.callTool({ name: 'pinned_noop', arguments: {} });
     expect(texts(call)).toBe('ok');
     expect(JSON.parse((await cli('list')).stdout)[0].held).toEqual([]);
+    try {
+      await told;
+      // Told at the first change (a tool removed, then registered again): a host lists again on each.
+      await expect.poll(async () => (await host.listTools()).tools.find((t) => t.name === 'pinned_noop')?.description).toBe(RUG_PULL);
+    } finally {
+      await host.close();
+    }
   });
 });
