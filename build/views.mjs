@@ -32,14 +32,19 @@ async function bundle(entry) {
 export async function buildViews() {
   fs.mkdirSync(outDir, { recursive: true });
   const sizes = {};
+  const base = fs.readFileSync(path.join(source, 'shared', 'base.css'), 'utf8');
   for (const name of VIEWS) {
     const code = await bundle(path.join(source, name, 'main.ts'));
     const page = fs.readFileSync(path.join(source, name, 'index.html'), 'utf8');
-    const style = /<style>([\s\S]*?)<\/style>/.exec(page)?.[1] ?? '';
+    // Every view starts from the shared base (colours, fonts, the text answer, hidden), then its own rules.
+    const style = `\n${base}${/<style>([\s\S]*?)<\/style>/.exec(page)?.[1] ?? ''}`;
     const csp = ["default-src 'none'", `script-src ${hash(code)}`, `style-src ${hash(style)}`, 'img-src data:', "base-uri 'none'", "form-action 'none'"].join(
       '; ',
     );
-    const html = page.replace('__CSP__', csp).replace(/<script type="module" src="\.\/main\.ts"><\/script>/, () => `<script>${code}</script>`);
+    const html = page
+      .replace(/<style>[\s\S]*?<\/style>/, () => `<style>${style}</style>`)
+      .replace('__CSP__', csp)
+      .replace(/<script type="module" src="\.\/main\.ts"><\/script>/, () => `<script>${code}</script>`);
     if (html.includes('main.ts')) throw new Error(`renderer/views/${name}/index.html: the module script tag was not replaced`);
     fs.writeFileSync(path.join(outDir, `${name}.html`), html);
     sizes[name] = html.length;

@@ -113,7 +113,6 @@ export class DesktopClient implements DesktopOps {
   private readonly worker: WorkerChannel;
   private readonly inProcessPointer: boolean;
   private pointer: Promise<PointerControl<InProcessPointer> | undefined> | undefined;
-  /** The in-process pointer once connected: its connection is to the server the session check approved when it was made. */
   private connected: PointerControl<InProcessPointer> | undefined;
   private pointerRetryAt = 0;
   /** In-process pointer calls in order: the last one, and how many are queued or running. */
@@ -335,7 +334,6 @@ export class DesktopClient implements DesktopOps {
     this.closes++;
     const pointer = this.pointer;
     this.pointer = undefined;
-    this.connected = undefined;
     (await pointer)?.pointer.close();
     await this.worker.close('the desktop adapter was closed');
   }
@@ -346,10 +344,7 @@ export class DesktopClient implements DesktopOps {
     return this.send(op, args, timeoutMs, operation);
   }
 
-  /**
-   * A pointer call in this process when the session offers an in-process pointer, else in the
-   * worker. Either way it runs after the worker's calls in flight and before any worker call made after it.
-   */
+  /** A pointer call here when the session offers an in-process pointer, else in the worker; after the worker's calls in flight, before later ones. */
   private pointerCall<K extends DesktopOp>(
     /** The call in this process, or false when this pointer cannot make it (no XTest). */
     run: (pointer: PointerControl) => Promise<Result<K>> | false,
@@ -359,7 +354,7 @@ export class DesktopClient implements DesktopOps {
     operation = OPERATION_NAMES[op],
   ): Promise<Result<K>> {
     if (!this.inProcessPointer || (!this.pointer && Date.now() < this.pointerRetryAt)) return this.call(op, args, timeoutMs, operation);
-    // Checked before a connection is made, not on every move of a live one (three file system calls a move: a fifth of a batch's time).
+    // Checked before the in-process pointer connects, not on every move of a live connection (a fifth of a batch's time).
     const problem = this.connected?.pointer.closed === false ? undefined : sessionProblem(this.platform, this.env);
     if (problem) return Promise.reject(adapterError('OS_ERROR', operation, problem));
     this.pointerCalls++;
