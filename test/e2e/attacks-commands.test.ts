@@ -65,9 +65,11 @@ describe.skipIf(!posix)('a flood of shell.exec calls', () => {
     const info = await client.callTool({ name: 'system.info', arguments: {} });
     const infoMs = Date.now() - started;
     const results = await Promise.all(calls);
+    const floodMs = Date.now() - started;
 
     expect(info.isError).toBeFalsy();
-    expect(infoMs).toBeLessThan(2000);
+    // Not queued behind the flood (at least 5 rounds of 0.5 s commands): a fraction of it, however loaded the machine.
+    expect(infoMs).toBeLessThan(floodMs / 2);
     const { started: ran, peak } = peakConcurrency(log);
     expect(peak).toBeLessThanOrEqual(8);
     expect(peak).toBeGreaterThanOrEqual(2);
