@@ -1,0 +1,157 @@
+/**
+ * One sheet of an Excel workbook as a bounded table. The workbook's few parts (workbook, its
+ * relationships, shared strings, the sheet) are read here with fflate and fast-xml-parser, both
+ * already in the tree: SheetJS left npm (its registry copy is an old release with known
+ * advisories) and exceljs brings a dozen dependencies and a streaming writer to read cells.
+ * Values are the cells' cached values as Excel saved them (a formula's last result; numbers as
+ * stored, dates as their serial number). Bounds: the container's, a sheet or shared-strings part
+ * over MAX_PART_BYTES, more than MAX_SHEET_CELLS cells, and the answer's MAX_CELLS and maxBytes.
+ */
+import { adapterError, isComputerAdapterError } from '../../contract/errors.js';
+import type { ReadAsOptions, SheetInfo, XlsxFileRead } from '../../contract/files.js';
+import { unreadable, type OfficeZip } from './office-zip.js';
+import { attribute, children, findAll, localName, parseXml, relationships, textOf, type XNode } from './ooxml-xml.js';
+import { columnName, formatRange, parseCell, parseRange, type CellRange } from './sheet-range.js';
+
+export const MAX_PART_BYTES = 32 * 1024 * 1024;
+export const MAX_SHEET_CELLS = 2_000_000;
+/** Cells in one answer, and columns (a wider range is read in column blocks). */
+export const MAX_CELLS = 5_000;
+export const MAX_COLUMNS = 50;
+const op = 'fs.read';
+const what = 'an Excel workbook (XLSX)';
+
+export function readXlsx(zip: OfficeZip, path: string, options: ReadAsOptions, totalBytes: number): Promise<XlsxFileRead> {
+  try {
+    return Promise.resolve(read(zip, path, options, totalBytes));
+  } catch (error) {
+    if (isComputerAdapterError(error)) throw error;
+    throw unreadable(path, what, error);
+  }
+}
+
+function read(zip: OfficeZip, path: string, options: ReadAsOptions, totalBytes: number): XlsxFileRead {
+  const rels = relationships(part(zip, 'xl/_rels/workbook.xml.rels', path), 'xl');
+  const listed = findAll(parseXml(part(zip, 'xl/workbook.xml', path) ?? ''), 'sheet').map((node) => ({
+    name: attribute(node, 'name') ?? '',
+    target: rels.get(attribute(node, 'r:id') ?? '') ?? '',
+  }));
+  if (listed.length === 0) throw new Error('it lists no sheets');
+  const sheets: SheetInfo[] = listed.map((sheet) => ({ name: sheet.name, dimension: declaredDimension(zip, sheet.target) }));
+  const index = pickSheet(options.sheet, listed, path);
+  const chosen = listed[index]!;
+  const strings = sharedStrings(part(zip, 'xl/sharedStrings.xml', path));
+  const cells = sheetCells(part(zip, chosen.target, path) ?? '', strings, path);
+  const used = usedRange(cells);
+  sheets[index] = { name: chosen.name, dimension: used ? formatRange(used) : '' };
+  const asked = options.range ? parseRange(options.range) : used;
+  const base = { kind: 'xlsx' as const, sheets, sheet: chosen.name, totalBytes };
+  if (!asked) return { ...base, range: '', rows: [], columns: [] };
+  const right = Math.min(asked.right, asked.left + MAX_COLUMNS - 1);
+  const columns = Array.from({ length: right - asked.left + 1 }, (_, i) => columnName(asked.left + i));
+  const rows: XlsxFileRead['rows'] = [];
+  let bytes = 0;
+  let row = asked.top;
+  const lastRow = Math.min(asked.bottom, used?.bottom ?? asked.top);
+  for (; row <= lastRow; row++) {
+    const line = cells.get(row);
+    const values = columns.map((_, i) => line?.get(asked.left + i) ?? '');
+    const size = values.reduce((sum, value) => sum + Buffer.byteLength(value) + 3, 0);
+    if (rows.length > 0 && (bytes + size > options.maxBytes || (rows.length + 1) * columns.length > MAX_CELLS)) break;
+    bytes += size;
+    rows.push({ row, cells: values });
+  }
+  const shown: CellRange = { top: asked.top, left: asked.left, bottom: Math.max(asked.top, row - 1), right };
+  const nextRange = row <= lastRow ? formatRange({ ...asked, top: row, right }) : right < asked.right ? formatRange({ ...asked, left: right + 1 }) : undefined;
+  return { ...base, range: formatRange(shown), rows, columns, ...(nextRange ? { nextRange } : {}) };
+}
+
+function part(zip: OfficeZip, name: string, path: string): string | undefined {
+  const size = zip.sizes.get(name);
+  if (size !== undefined && size > MAX_PART_BYTES) {
+    throw adapterError(
+      'INVALID_INPUT',
+      op,
+      `${path} is refused: its part ${name} is ${size} bytes (at most ${MAX_PART_BYTES / (1024 * 1024)} MiB); nothing was parsed`,
+    );
+  }
+  return zip.text(name);
+}
+
+/** What a sheet says it spans (its <dimension>), without parsing its cells. */
+function declaredDimension(zip: OfficeZip, target: string): string {
+  if ((zip.sizes.get(target) ?? 0) > MAX_PART_BYTES) return '';
+  const head = zip.text(target)?.slice(0, 4096) ?? '';
+  const ref = /<(?:\w+:)?dimension\s+ref="([^"]+)"/.exec(head)?.[1] ?? '';
+  return ref.includes(':') || ref === '' ? ref : `${ref}:${ref}`;
+}
+
+function pickSheet(sheet: string | undefined, listed: Array<{ name: string }>, path: string): number {
+  if (sheet === undefined) return 0;
+  const byName = listed.findIndex((s) => s.name === sheet);
+  if (byName !== -1) return byName;
+  const n = /^\d+$/.test(sheet) ? Number(sheet) : 0;
+  if (n >= 1 && n <= listed.length) return n - 1;
+  const names = listed.map((s) => JSON.stringify(s.name)).join(', ');
+  throw adapterError('INVALID_INPUT', op, `${path} has no sheet ${JSON.stringify(sheet)}; its sheets are ${names} (pass a name or a number from 1)`);
+}
+
+function sharedStrings(xml: string | undefined): string[] {
+  if (xml === undefined) return [];
+  // A string item's text is its runs' <t>, not its phonetic guides (<rPh>).
+  return findAll(parseXml(xml), 'si').map((si) =>
+    findAll(
+      children(si).filter((node) => localName(node) !== 'rPh'),
+      't',
+    )
+      .map(textOf)
+      .join(''),
+  );
+}
+
+/** Row -> column -> the cell's value as text. */
+function sheetCells(xml: string, strings: string[], path: string): Map<number, Map<number, string>> {
+  const rows = new Map<number, Map<number, string>>();
+  let count = 0;
+  for (const row of findAll(parseXml(xml), 'row')) {
+    for (const cell of children(row)) {
+      if (localName(cell) !== 'c') continue;
+      if (++count > MAX_SHEET_CELLS) {
+        throw adapterError('INVALID_INPUT', op, `${path} is refused: a sheet has over ${MAX_SHEET_CELLS} cells; nothing was returned`);
+      }
+      const at = parseCell(attribute(cell, 'r') ?? '');
+      const value = cellValue(cell, strings);
+      if (!at || value === '') continue;
+      let line = rows.get(at.row);
+      if (!line) rows.set(at.row, (line = new Map()));
+      line.set(at.column, value);
+    }
+  }
+  return rows;
+}
+
+function cellValue(cell: XNode, strings: string[]): string {
+  const type = attribute(cell, 't');
+  const part = (name: string) => children(cell).find((node) => localName(node) === name);
+  if (type === 'inlineStr') {
+    const inline = part('is');
+    return inline ? findAll(children(inline), 't').map(textOf).join('') : '';
+  }
+  const raw = part('v');
+  const value = raw ? textOf(raw) : '';
+  if (type === 's') return strings[Number(value)] ?? '';
+  if (type === 'b') return value === '1' ? 'TRUE' : value === '0' ? 'FALSE' : value;
+  return value;
+}
+
+function usedRange(cells: Map<number, Map<number, string>>): CellRange | undefined {
+  let range: CellRange | undefined;
+  for (const [row, line] of cells) {
+    for (const column of line.keys()) {
+      range = range
+        ? { top: Math.min(range.top, row), bottom: Math.max(range.bottom, row), left: Math.min(range.left, column), right: Math.max(range.right, column) }
+        : { top: row, bottom: row, left: column, right: column };
+    }
+  }
+  return range;
+}
