@@ -13,7 +13,8 @@ const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"'
 
 interface Block {
   text: string;
-  list: boolean;
+  /** Items of one list (counted from 1) join line by line; 0: not a list item. */
+  list: number;
 }
 
 interface Table {
@@ -28,9 +29,11 @@ export function htmlToMarkdown(html: string): string {
   const links: string[] = [];
   let line = '';
   let prefix = '';
+  let listCount = 0;
   const flush = () => {
     const text = line.trim();
-    if (text) blocks.push({ text: prefix + text.replace(/\n/g, `\n${' '.repeat(prefix.length)}`), list: prefix !== '' && !prefix.startsWith('#') });
+    if (text)
+      blocks.push({ text: prefix + text.replace(/\n/g, `\n${' '.repeat(prefix.length)}`), list: prefix !== '' && !prefix.startsWith('#') ? listCount : 0 });
     line = '';
     prefix = '';
   };
@@ -59,6 +62,7 @@ export function htmlToMarkdown(html: string): string {
       if (lists.length === 0) flush();
     } else if ((name === 'ul' || name === 'ol') && !inTable) {
       flush();
+      if (lists.length === 0) listCount++;
       lists.push({ ordered: name === 'ol', n: 0 });
     } else if (name === 'li' && !inTable && list) {
       flush();
@@ -97,7 +101,7 @@ export function htmlToMarkdown(html: string): string {
     } else if (name === 'table') {
       const table = tables.pop();
       if (table && tables.length > 0) write(` ${table.rows.map((row) => row.join(' ')).join(' ')} `);
-      else if (table) blocks.push({ text: markdownTable(table.rows), list: false });
+      else if (table) blocks.push({ text: markdownTable(table.rows), list: 0 });
     } else if (name === 'strong' || name === 'b') write('**');
     else if (name === 'em' || name === 'i') write('*');
     else if (name === 'a') {
@@ -106,7 +110,7 @@ export function htmlToMarkdown(html: string): string {
     }
   }
   flush();
-  return blocks.map((block, i) => (i === 0 ? '' : block.list && blocks[i - 1]?.list ? '\n' : '\n\n') + block.text).join('');
+  return blocks.map((block, i) => (i === 0 ? '' : block.list && blocks[i - 1]?.list === block.list ? '\n' : '\n\n') + block.text).join('');
 }
 
 function markdownTable(rows: string[][]): string {

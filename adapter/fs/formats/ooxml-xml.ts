@@ -1,9 +1,11 @@
 /**
  * OOXML parts as ordered XML trees (fast-xml-parser, loaded with the spreadsheet and slide
  * readers): tags keep their prefixes, attributes their qualified names (a slide id has both
- * `id` and `r:id`), text is decoded (character references included) and never trimmed.
+ * `id` and `r:id`), text is decoded (character references included) and never trimmed. A part
+ * is validated first: the parser itself accepts cut XML (an entry that lied about its size),
+ * which would be a partial answer given as whole.
  */
-import { XMLParser } from 'fast-xml-parser';
+import { XMLParser, XMLValidator } from 'fast-xml-parser';
 
 /** One node of an ordered tree: `{ tag: children, ':@': attributes }` or `{ '#text': text }`. */
 export type XNode = Record<string, unknown>;
@@ -18,7 +20,10 @@ const parser = new XMLParser({
   htmlEntities: true,
 });
 
-export function parseXml(text: string): XNode[] {
+/** `name`: the part, for the error when it is not well-formed XML. */
+export function parseXml(text: string, name: string): XNode[] {
+  const valid = XMLValidator.validate(text);
+  if (valid !== true) throw new Error(`its part ${name} is not well-formed XML (${valid.err.msg.replace(/\s+/g, ' ')} at line ${valid.err.line})`);
   return parser.parse(text) as XNode[];
 }
 
@@ -55,10 +60,10 @@ export function textOf(node: XNode): string {
 }
 
 /** Relationship id -> target path (resolved against `base`, the part's folder) from a .rels part. */
-export function relationships(xml: string | undefined, base: string): Map<string, string> {
+export function relationships(xml: string | undefined, name: string, base: string): Map<string, string> {
   const map = new Map<string, string>();
   if (xml === undefined) return map;
-  for (const rel of findAll(parseXml(xml), 'Relationship')) {
+  for (const rel of findAll(parseXml(xml, name), 'Relationship')) {
     const id = attribute(rel, 'Id');
     const target = attribute(rel, 'Target');
     if (id && target) map.set(id, target.startsWith('/') ? target.slice(1) : normalise(`${base}/${target}`));

@@ -22,8 +22,10 @@ export function readPptx(zip: OfficeZip, path: string, options: ReadAsOptions, t
 }
 
 function read(zip: OfficeZip, path: string, options: ReadAsOptions, totalBytes: number): PptxFileRead {
-  const rels = relationships(zip.text('ppt/_rels/presentation.xml.rels'), 'ppt');
-  const slides = findAll(parseXml(zip.text('ppt/presentation.xml') ?? ''), 'sldId').map((node) => rels.get(attribute(node, 'r:id') ?? '') ?? '');
+  const rels = relationships(zip.text('ppt/_rels/presentation.xml.rels'), 'ppt/_rels/presentation.xml.rels', 'ppt');
+  const slides = findAll(parseXml(zip.text('ppt/presentation.xml') ?? '', 'ppt/presentation.xml'), 'sldId').map(
+    (node) => rels.get(attribute(node, 'r:id') ?? '') ?? '',
+  );
   const first = options.pages?.first ?? 1;
   if (first > slides.length) {
     throw adapterError('INVALID_INPUT', op, `${path} has ${slides.length} slide${slides.length === 1 ? '' : 's'}; slide ${first} is past the end`);
@@ -37,7 +39,7 @@ function read(zip: OfficeZip, path: string, options: ReadAsOptions, totalBytes: 
     if (size === undefined) throw new Error(`slide ${n} (${target || 'no part'}) is missing`);
     if (size > MAX_PART_BYTES)
       throw adapterError('INVALID_INPUT', op, `${path} is refused: slide ${n} is ${size} bytes (at most ${MAX_PART_BYTES / (1024 * 1024)} MiB)`);
-    const text = paragraphs(parseXml(zip.text(target) ?? '')).join('\n');
+    const text = paragraphs(parseXml(zip.text(target) ?? '', target)).join('\n');
     read.push({ slide: n, text });
     bytes += Buffer.byteLength(text);
   }

@@ -4,8 +4,7 @@
  * already in the tree: SheetJS left npm (its registry copy is an old release with known
  * advisories) and exceljs brings a dozen dependencies and a streaming writer to read cells.
  * Values are the cells' cached values as Excel saved them (a formula's last result; numbers as
- * stored, dates as their serial number). Bounds: the container's, a sheet or shared-strings part
- * over MAX_PART_BYTES, more than MAX_SHEET_CELLS cells, and the answer's MAX_CELLS and maxBytes.
+ * stored, dates as their serial number). Bounds: the container's, a part over MAX_PART_BYTES, more than MAX_SHEET_CELLS cells, and the answer's MAX_CELLS and maxBytes.
  */
 import { adapterError, isComputerAdapterError } from '../../contract/errors.js';
 import type { ReadAsOptions, SheetInfo, XlsxFileRead } from '../../contract/files.js';
@@ -13,7 +12,8 @@ import { unreadable, type OfficeZip } from './office-zip.js';
 import { attribute, children, findAll, localName, parseXml, relationships, textOf, type XNode } from './ooxml-xml.js';
 import { columnName, formatRange, parseCell, parseRange, type CellRange } from './sheet-range.js';
 
-export const MAX_PART_BYTES = 32 * 1024 * 1024;
+/** A part is parsed on the server's thread: 16 MiB of sheet XML takes a few seconds. */
+export const MAX_PART_BYTES = 16 * 1024 * 1024;
 export const MAX_SHEET_CELLS = 2_000_000;
 /** Cells in one answer, and columns (a wider range is read in column blocks). */
 export const MAX_CELLS = 5_000;
@@ -31,8 +31,8 @@ export function readXlsx(zip: OfficeZip, path: string, options: ReadAsOptions, t
 }
 
 function read(zip: OfficeZip, path: string, options: ReadAsOptions, totalBytes: number): XlsxFileRead {
-  const rels = relationships(part(zip, 'xl/_rels/workbook.xml.rels', path), 'xl');
-  const listed = findAll(parseXml(part(zip, 'xl/workbook.xml', path) ?? ''), 'sheet').map((node) => ({
+  const rels = relationships(part(zip, 'xl/_rels/workbook.xml.rels', path), 'xl/_rels/workbook.xml.rels', 'xl');
+  const listed = findAll(parseXml(part(zip, 'xl/workbook.xml', path) ?? '', 'xl/workbook.xml'), 'sheet').map((node) => ({
     name: attribute(node, 'name') ?? '',
     target: rels.get(attribute(node, 'r:id') ?? '') ?? '',
   }));
@@ -41,7 +41,9 @@ function read(zip: OfficeZip, path: string, options: ReadAsOptions, totalBytes: 
   const index = pickSheet(options.sheet, listed, path);
   const chosen = listed[index]!;
   const strings = sharedStrings(part(zip, 'xl/sharedStrings.xml', path));
-  const cells = sheetCells(part(zip, chosen.target, path) ?? '', strings, path);
+  const xml = part(zip, chosen.target, path);
+  if (xml === undefined) throw new Error(`sheet "${chosen.name}" (${chosen.target || 'no part'}) is missing`);
+  const cells = sheetCells(parseXml(xml, chosen.target), strings, path);
   const used = usedRange(cells);
   sheets[index] = { name: chosen.name, dimension: used ? formatRange(used) : '' };
   const asked = options.range ? parseRange(options.range) : used;
@@ -99,7 +101,7 @@ function pickSheet(sheet: string | undefined, listed: Array<{ name: string }>, p
 function sharedStrings(xml: string | undefined): string[] {
   if (xml === undefined) return [];
   // A string item's text is its runs' <t>, not its phonetic guides (<rPh>).
-  return findAll(parseXml(xml), 'si').map((si) =>
+  return findAll(parseXml(xml, 'xl/sharedStrings.xml'), 'si').map((si) =>
     findAll(
       children(si).filter((node) => localName(node) !== 'rPh'),
       't',
@@ -110,10 +112,10 @@ function sharedStrings(xml: string | undefined): string[] {
 }
 
 /** Row -> column -> the cell's value as text. */
-function sheetCells(xml: string, strings: string[], path: string): Map<number, Map<number, string>> {
+function sheetCells(sheet: XNode[], strings: string[], path: string): Map<number, Map<number, string>> {
   const rows = new Map<number, Map<number, string>>();
   let count = 0;
-  for (const row of findAll(parseXml(xml), 'row')) {
+  for (const row of findAll(sheet, 'row')) {
     for (const cell of children(row)) {
       if (localName(cell) !== 'c') continue;
       if (++count > MAX_SHEET_CELLS) {
