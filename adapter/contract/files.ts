@@ -145,9 +145,9 @@ export interface SheetInfo {
   dimension: string;
 }
 
-/** A bounded block of one sheet: rows of cell text, from the A1 range `range`. */
+/** A bounded block of one sheet (of a workbook, or a CSV file read as a table): rows of cell text, from the A1 range `range`. */
 export interface XlsxFileRead {
-  kind: 'xlsx';
+  kind: 'xlsx' | 'csv';
   sheets: SheetInfo[];
   sheet: string;
   /** The range returned (inside the one asked for). */
@@ -155,8 +155,10 @@ export interface XlsxFileRead {
   rows: Array<{ row: number; cells: string[] }>;
   /** Column letters of `cells`, in order. */
   columns: string[];
-  /** Set when the range asked for goes on past what fitted: the rest of it. */
+  /** Set when the range asked for goes on past what fitted: the rest of its rows. */
   nextRange?: string;
+  /** Set when the range asked for is wider than one answer's columns: the columns left out. */
+  moreColumns?: string;
   totalBytes: number;
 }
 
@@ -182,7 +184,7 @@ export interface ReadAsOptions extends ReadOptions {
   pages?: { first: number; last?: number };
   /** PDF: render the (first) page asked for as an image instead of reading text. */
   pdfAs?: 'text' | 'image';
-  /** Spreadsheets: the sheet (name, or 1-based number) and an A1 range in it. */
+  /** Spreadsheets: the sheet (name, or 1-based number) and an A1 range in it; a range on a text file reads it as CSV. */
   sheet?: string;
   range?: string;
 }

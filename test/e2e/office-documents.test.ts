@@ -37,6 +37,7 @@ beforeAll(async () => {
   );
   const rows = [['Region', 'Units'], ...Array.from({ length: 2000 }, (_, i) => [`region ${i + 1}`, (i + 1) * 10])];
   write('sales.xlsx', xlsxFile({ Summary: [['Total', 20010000]], Detail: rows }));
+  write('orders.csv', 'id,customer,total\n1,"Doe, Jane",12.50\n2,Bob,7\n');
   write('deck.pptx', pptxFile([['Welcome', 'Agenda'], ['Numbers'], ['Thanks']]));
   write('scan.pdf', textPdf([['Invoice 42 total 99 EUR'], ['Page two']]));
   write('bomb.docx', bombDocx(100 * 1024 * 1024));
@@ -79,6 +80,14 @@ describe.each([
     const next = (cut.structuredContent?.xlsx as { nextRange: string }).nextRange;
     expect(next).toMatch(/^A\d+:B2001$/);
     expect(textOf(cut)).toContain(`read on with sheet "Detail" range "${next}"`);
+  });
+
+  it('reads a CSV file as a table when asked for a range, and as text without one', async () => {
+    const table = await client.callTool({ name: 'fs.read', arguments: { path: 'orders.csv', range: 'A1:C3' } });
+    expect(textOf(table)).toContain('| 2 | 1 | Doe, Jane | 12.50 |');
+    expect(table.structuredContent?.xlsx).toMatchObject({ sheet: 'orders.csv', range: 'A1:C3' });
+    const text = await client.callTool({ name: 'fs.read', arguments: { path: 'orders.csv' } });
+    expect(textOf(text)).toBe('id,customer,total\n1,"Doe, Jane",12.50\n2,Bob,7\n');
   });
 
   it('keeps a large sheet within the answer budget, saying how to get the rest', async () => {

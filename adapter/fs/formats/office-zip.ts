@@ -6,7 +6,7 @@
  * an entry that lies about its size yields cut, unparsable XML (a clear error), not memory.
  */
 import { unzipSync } from 'fflate';
-import { adapterError } from '../../contract/errors.js';
+import { adapterError, isComputerAdapterError } from '../../contract/errors.js';
 
 export const MAX_ENTRIES = 10_000;
 /** Declared uncompressed size of all entries together, and of one. */
@@ -99,4 +99,14 @@ export function kindName(kind: OfficeKind | undefined): string {
 export function unreadable(path: string, what: string, error: unknown): Error {
   const why = (error instanceof Error ? error.message : String(error)).split('\n')[0] ?? '';
   return adapterError('INVALID_INPUT', op, `${path} is ${what} that could not be read (${why || 'it is damaged'}); nothing was returned`);
+}
+
+/** Runs a reader over the parts: its own refusals pass, anything a parser throws names the format. */
+export function parsedOrRefused<T>(path: string, kind: OfficeKind, parse: () => T): Promise<T> {
+  try {
+    return Promise.resolve(parse());
+  } catch (error) {
+    if (isComputerAdapterError(error)) throw error;
+    throw unreadable(path, kindName(kind), error);
+  }
 }

@@ -11,8 +11,12 @@ import { fileKind, SNIFF_BYTES, type FileKind } from './file-kind.js';
 const op = 'fs.read';
 
 export async function readFileAs(file: GuardedPath, options: ReadAsOptions): Promise<FileReadAs> {
-  const ranged = options.startLine !== undefined || options.endLine !== undefined;
+  const ranged = options.startLine !== undefined || options.endLine !== undefined || options.range !== undefined;
   const sniffed = ranged ? await sniff(file) : 'text';
+  if (sniffed === 'text' && options.range !== undefined) {
+    const { readCsv } = await import('./read-csv.js');
+    return readCsv(file, options);
+  }
   const kind = sniffed === 'text' ? await readTextOrKind(file, options) : sniffed;
   if (typeof kind !== 'string') return { kind: 'text', ...kind };
   switch (kind) {

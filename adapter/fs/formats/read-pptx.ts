@@ -4,21 +4,16 @@
  * line. Read with fflate and fast-xml-parser; bounded by the container's limits, MAX_PART_BYTES
  * a slide, and maxBytes an answer (nextSlide reads on).
  */
-import { adapterError, isComputerAdapterError } from '../../contract/errors.js';
+import { adapterError } from '../../contract/errors.js';
 import type { PptxFileRead, ReadAsOptions } from '../../contract/files.js';
-import { unreadable, type OfficeZip } from './office-zip.js';
+import { parsedOrRefused, type OfficeZip } from './office-zip.js';
 import { attribute, children, findAll, localName, parseXml, relationships, type XNode } from './ooxml-xml.js';
 import { MAX_PART_BYTES } from './read-xlsx.js';
 
 const op = 'fs.read';
 
 export function readPptx(zip: OfficeZip, path: string, options: ReadAsOptions, totalBytes: number): Promise<PptxFileRead> {
-  try {
-    return Promise.resolve(read(zip, path, options, totalBytes));
-  } catch (error) {
-    if (isComputerAdapterError(error)) throw error;
-    throw unreadable(path, 'a PowerPoint presentation (PPTX)', error);
-  }
+  return parsedOrRefused(path, 'pptx', () => read(zip, path, options, totalBytes));
 }
 
 function read(zip: OfficeZip, path: string, options: ReadAsOptions, totalBytes: number): PptxFileRead {

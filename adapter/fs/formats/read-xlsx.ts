@@ -4,30 +4,22 @@
  * already in the tree: SheetJS left npm (its registry copy is an old release with known
  * advisories) and exceljs brings a dozen dependencies and a streaming writer to read cells.
  * Values are the cells' cached values as Excel saved them (a formula's last result; numbers as
- * stored, dates as their serial number). Bounds: the container's, a part over MAX_PART_BYTES, more than MAX_SHEET_CELLS cells, and the answer's MAX_CELLS and maxBytes.
+ * stored, dates as their serial number). Bounds: the container's, a part over MAX_PART_BYTES, more than MAX_SHEET_CELLS cells, and the answer's bounds (sheet-table.ts).
  */
-import { adapterError, isComputerAdapterError } from '../../contract/errors.js';
+import { adapterError } from '../../contract/errors.js';
 import type { ReadAsOptions, SheetInfo, XlsxFileRead } from '../../contract/files.js';
-import { unreadable, type OfficeZip } from './office-zip.js';
+import { parsedOrRefused, type OfficeZip } from './office-zip.js';
 import { attribute, children, findAll, localName, parseXml, relationships, textOf, type XNode } from './ooxml-xml.js';
-import { columnName, formatRange, parseCell, parseRange, type CellRange } from './sheet-range.js';
+import { formatRange, parseCell } from './sheet-range.js';
+import { sliceTable, usedRange, type Cells } from './sheet-table.js';
 
 /** A part is parsed on the server's thread: 16 MiB of sheet XML takes a few seconds. */
 export const MAX_PART_BYTES = 16 * 1024 * 1024;
 export const MAX_SHEET_CELLS = 2_000_000;
-/** Cells in one answer, and columns (a wider range is read in column blocks). */
-export const MAX_CELLS = 5_000;
-export const MAX_COLUMNS = 50;
 const op = 'fs.read';
-const what = 'an Excel workbook (XLSX)';
 
 export function readXlsx(zip: OfficeZip, path: string, options: ReadAsOptions, totalBytes: number): Promise<XlsxFileRead> {
-  try {
-    return Promise.resolve(read(zip, path, options, totalBytes));
-  } catch (error) {
-    if (isComputerAdapterError(error)) throw error;
-    throw unreadable(path, what, error);
-  }
+  return parsedOrRefused(path, 'xlsx', () => read(zip, path, options, totalBytes));
 }
 
 function read(zip: OfficeZip, path: string, options: ReadAsOptions, totalBytes: number): XlsxFileRead {
@@ -46,26 +38,7 @@ function read(zip: OfficeZip, path: string, options: ReadAsOptions, totalBytes: 
   const cells = sheetCells(parseXml(xml, chosen.target), strings, path);
   const used = usedRange(cells);
   sheets[index] = { name: chosen.name, dimension: used ? formatRange(used) : '' };
-  const asked = options.range ? parseRange(options.range) : used;
-  const base = { kind: 'xlsx' as const, sheets, sheet: chosen.name, totalBytes };
-  if (!asked) return { ...base, range: '', rows: [], columns: [] };
-  const right = Math.min(asked.right, asked.left + MAX_COLUMNS - 1);
-  const columns = Array.from({ length: right - asked.left + 1 }, (_, i) => columnName(asked.left + i));
-  const rows: XlsxFileRead['rows'] = [];
-  let bytes = 0;
-  let row = asked.top;
-  const lastRow = Math.min(asked.bottom, used?.bottom ?? asked.top);
-  for (; row <= lastRow; row++) {
-    const line = cells.get(row);
-    const values = columns.map((_, i) => line?.get(asked.left + i) ?? '');
-    const size = values.reduce((sum, value) => sum + Buffer.byteLength(value) + 3, 0);
-    if (rows.length > 0 && (bytes + size > options.maxBytes || (rows.length + 1) * columns.length > MAX_CELLS)) break;
-    bytes += size;
-    rows.push({ row, cells: values });
-  }
-  const shown: CellRange = { top: asked.top, left: asked.left, bottom: Math.max(asked.top, row - 1), right };
-  const nextRange = row <= lastRow ? formatRange({ ...asked, top: row, right }) : right < asked.right ? formatRange({ ...asked, left: right + 1 }) : undefined;
-  return { ...base, range: formatRange(shown), rows, columns, ...(nextRange ? { nextRange } : {}) };
+  return { kind: 'xlsx', sheets, sheet: chosen.name, totalBytes, ...sliceTable(cells, used, options.range, options.maxBytes) };
 }
 
 function part(zip: OfficeZip, name: string, path: string): string | undefined {
@@ -111,9 +84,8 @@ function sharedStrings(xml: string | undefined): string[] {
   );
 }
 
-/** Row -> column -> the cell's value as text. */
-function sheetCells(sheet: XNode[], strings: string[], path: string): Map<number, Map<number, string>> {
-  const rows = new Map<number, Map<number, string>>();
+function sheetCells(sheet: XNode[], strings: string[], path: string): Cells {
+  const rows: Cells = new Map();
   let count = 0;
   for (const row of findAll(sheet, 'row')) {
     for (const cell of children(row)) {
@@ -144,16 +116,4 @@ function cellValue(cell: XNode, strings: string[]): string {
   if (type === 's') return strings[Number(value)] ?? '';
   if (type === 'b') return value === '1' ? 'TRUE' : value === '0' ? 'FALSE' : value;
   return value;
-}
-
-function usedRange(cells: Map<number, Map<number, string>>): CellRange | undefined {
-  let range: CellRange | undefined;
-  for (const [row, line] of cells) {
-    for (const column of line.keys()) {
-      range = range
-        ? { top: Math.min(range.top, row), bottom: Math.max(range.bottom, row), left: Math.min(range.left, column), right: Math.max(range.right, column) }
-        : { top: row, bottom: row, left: column, right: column };
-    }
-  }
-  return range;
 }

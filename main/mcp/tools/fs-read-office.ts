@@ -8,7 +8,9 @@ export const officeInput = {
     .string()
     .max(40)
     .optional()
-    .describe('XLSX: the cells to read, an A1 range ("A1:D50") or one cell; default the sheet’s used range, as far as maxBytes and 5,000 cells go'),
+    .describe(
+      'XLSX: the cells to read, an A1 range ("A1:D50") or one cell; default the sheet’s used range, as far as maxBytes, 50 columns and 5,000 cells go. On a text file: read it as CSV (comma, tab or semicolon), a table like a sheet',
+    ),
   as: z
     .enum(['text', 'image'])
     .optional()
@@ -44,12 +46,15 @@ export const xlsxOutput = z
     sheets: z.array(z.object({ name: z.string(), dimension: z.string().describe('The A1 range the sheet’s cells span, "" when empty') })),
     range: z.string().describe('The A1 range shown'),
     nextRange: z.string().optional().describe('Set when the range asked for goes on: pass it as range (with sheet) to read on'),
+    moreColumns: z.string().optional().describe('Set when the range asked for is wider than 50 columns: the columns left out, as a range'),
   })
   .optional()
-  .describe('Set when the file is an Excel workbook: content is a Markdown table of the range, rows numbered and columns lettered');
+  .describe(
+    'Set when the file is an Excel workbook (or a CSV file read with range): content is a Markdown table of the range, rows numbered and columns lettered',
+  );
 
 export function xlsxAnswer(path: string, read: XlsxFileRead) {
-  const { sheets, sheet, range, rows, columns, nextRange, totalBytes } = read;
+  const { kind, sheets, sheet, range, rows, columns, nextRange, moreColumns, totalBytes } = read;
   const cell = (value: string) => value.replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
   const table = rows.length
     ? [`| | ${columns.join(' | ')} |`, `|---|${' --- |'.repeat(columns.length)}`, ...rows.map((r) => `| ${r.row} | ${r.cells.map(cell).join(' | ')} |`)].join(
@@ -57,15 +62,17 @@ export function xlsxAnswer(path: string, read: XlsxFileRead) {
       )
     : '(no cells with values in this range)';
   const list = sheets.map((s) => `"${s.name}"${s.dimension ? ` ${s.dimension}` : ' (empty)'}`).join(', ');
-  const more = nextRange === undefined ? '' : `; read on with sheet "${sheet}" range "${nextRange}"`;
-  const text = `${table}\n\n[sheet "${sheet}" ${range || '(empty)'}${more}; sheets: ${list}]`;
+  const on = (next: string) => (kind === 'csv' ? `range "${next}"` : `sheet "${sheet}" range "${next}"`);
+  const more = (nextRange === undefined ? '' : `; read on with ${on(nextRange)}`) + (moreColumns === undefined ? '' : `; columns left out: ${on(moreColumns)}`);
+  const where = kind === 'csv' ? `CSV ${sheet} ${sheets[0]?.dimension || '(empty)'}` : `sheets: ${list}`;
+  const text = `${table}\n\n[${kind === 'csv' ? 'table' : `sheet "${sheet}"`} ${range || '(empty)'}${more}; ${where}]`;
   const structured = {
     path,
     content: table,
     bytes: Buffer.byteLength(table),
     totalBytes,
-    truncated: nextRange !== undefined,
-    xlsx: { sheet, sheets, range, ...(nextRange === undefined ? {} : { nextRange }) },
+    truncated: nextRange !== undefined || moreColumns !== undefined,
+    xlsx: { sheet, sheets, range, ...(nextRange === undefined ? {} : { nextRange }), ...(moreColumns === undefined ? {} : { moreColumns }) },
   };
   return { structured, text };
 }
