@@ -102,9 +102,9 @@ export function unreadable(path: string, what: string, error: unknown): Error {
 }
 
 /** Runs a reader over the parts: its own refusals pass, anything a parser throws names the format. */
-export function parsedOrRefused<T>(path: string, kind: OfficeKind, parse: () => T): Promise<T> {
+export async function parsedOrRefused<T>(path: string, kind: OfficeKind, parse: () => Promise<T>): Promise<T> {
   try {
-    return Promise.resolve(parse());
+    return await parse();
   } catch (error) {
     if (isComputerAdapterError(error)) throw error;
     throw unreadable(path, kindName(kind), error);

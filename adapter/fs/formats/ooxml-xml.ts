@@ -1,73 +1,49 @@
 /**
- * OOXML parts as ordered XML trees (fast-xml-parser, loaded with the spreadsheet and slide
- * readers): tags keep their prefixes, attributes their qualified names (a slide id has both
- * `id` and `r:id`), text is decoded (character references included) and never trimmed. A part
- * is validated first: the parser itself accepts cut XML (an entry that lied about its size),
- * which would be a partial answer given as whole.
+ * OOXML parts read as a stream of tags with sax (strict mode: a cut or malformed part is an
+ * error, never a partial answer; entities and character references decoded). No tree is built:
+ * a 15 MB sheet takes about a second instead of a tree's ten, in a fraction of the memory, and it
+ * is fed in CHUNK pieces with a turn of the event loop between them, so other calls go on.
  */
-import { XMLParser, XMLValidator } from 'fast-xml-parser';
+import sax from 'sax';
 
-/** One node of an ordered tree: `{ tag: children, ':@': attributes }` or `{ '#text': text }`. */
-export type XNode = Record<string, unknown>;
+const CHUNK = 256 * 1024;
 
-const parser = new XMLParser({
-  preserveOrder: true,
-  ignoreAttributes: false,
-  attributeNamePrefix: '',
-  parseTagValue: false,
-  parseAttributeValue: false,
-  trimValues: false,
-  htmlEntities: true,
-});
-
-/** `name`: the part, for the error when it is not well-formed XML. */
-export function parseXml(text: string, name: string): XNode[] {
-  const valid = XMLValidator.validate(text);
-  if (valid !== true) throw new Error(`its part ${name} is not well-formed XML (${valid.err.msg.replace(/\s+/g, ' ')} at line ${valid.err.line})`);
-  return parser.parse(text) as XNode[];
+export interface XmlHandlers {
+  /** `name` without its namespace prefix ("a:t" -> "t"); attributes keep qualified names ("r:id"). */
+  open?(name: string, attributes: Record<string, string>): void;
+  close?(name: string): void;
+  text?(text: string): void;
 }
 
-/** The tag without its namespace prefix ("a:t" -> "t"); "#text" for text. */
-export function localName(node: XNode): string {
-  const tag = Object.keys(node).find((key) => key !== ':@') ?? '';
-  return tag.slice(tag.indexOf(':') + 1);
-}
-
-export function children(node: XNode): XNode[] {
-  const tag = Object.keys(node).find((key) => key !== ':@');
-  const value = tag === undefined ? undefined : node[tag];
-  return Array.isArray(value) ? (value as XNode[]) : [];
-}
-
-export function attribute(node: XNode, name: string): string | undefined {
-  const value = (node[':@'] as Record<string, unknown> | undefined)?.[name];
-  return value === undefined ? undefined : String(value);
-}
-
-/** Every descendant (document order) whose local name is `name`, not looking inside matches. */
-export function findAll(nodes: readonly XNode[], name: string, found: XNode[] = []): XNode[] {
-  for (const node of nodes) {
-    if (localName(node) === name) found.push(node);
-    else findAll(children(node), name, found);
+/** Calls the handlers over `xml`; `part` names it in the error when it is not well-formed. */
+export async function scanXml(xml: string, part: string, handlers: XmlHandlers): Promise<void> {
+  const parser = sax.parser(true, { trim: false, normalize: false });
+  const local = (name: string) => name.slice(name.indexOf(':') + 1);
+  let failure: Error | undefined;
+  parser.onerror = (error) => {
+    failure ??= new Error(`its part ${part} is not well-formed XML (${error.message.split('\n')[0] ?? ''})`);
+  };
+  parser.onopentag = (tag) => handlers.open?.(local(tag.name), tag.attributes as Record<string, string>);
+  parser.onclosetag = (name) => handlers.close?.(local(name));
+  parser.ontext = parser.oncdata = (text) => handlers.text?.(text);
+  for (let at = 0; at < xml.length && !failure; at += CHUNK) {
+    parser.write(xml.slice(at, at + CHUNK));
+    if (at + CHUNK < xml.length) await new Promise((resolve) => setImmediate(resolve));
   }
-  return found;
-}
-
-/** The text of a node and its descendants. */
-export function textOf(node: XNode): string {
-  if ('#text' in node) return String(node['#text']);
-  return children(node).map(textOf).join('');
+  if (!failure) parser.close();
+  if (failure) throw failure;
+  if (xml.trim() === '') throw new Error(`its part ${part} is empty`);
 }
 
 /** Relationship id -> target path (resolved against `base`, the part's folder) from a .rels part. */
-export function relationships(xml: string | undefined, name: string, base: string): Map<string, string> {
+export async function relationships(xml: string | undefined, part: string, base: string): Promise<Map<string, string>> {
   const map = new Map<string, string>();
   if (xml === undefined) return map;
-  for (const rel of findAll(parseXml(xml, name), 'Relationship')) {
-    const id = attribute(rel, 'Id');
-    const target = attribute(rel, 'Target');
-    if (id && target) map.set(id, target.startsWith('/') ? target.slice(1) : normalise(`${base}/${target}`));
-  }
+  await scanXml(xml, part, {
+    open(name, { Id: id, Target: target }) {
+      if (name === 'Relationship' && id && target) map.set(id, target.startsWith('/') ? target.slice(1) : normalise(`${base}/${target}`));
+    },
+  });
   return map;
 }
 

@@ -1,13 +1,13 @@
 /**
  * A presentation's slide text in slide order: the order is presentation.xml's slide list (not
  * the part names), each slide's paragraphs (<a:p>, text in <a:t>, line breaks <a:br>) one a
- * line. Read with fflate and fast-xml-parser; bounded by the container's limits, MAX_PART_BYTES
+ * line. Read with fflate and sax; bounded by the container's limits, MAX_PART_BYTES
  * a slide, and maxBytes an answer (nextSlide reads on).
  */
 import { adapterError } from '../../contract/errors.js';
 import type { PptxFileRead, ReadAsOptions } from '../../contract/files.js';
 import { parsedOrRefused, type OfficeZip } from './office-zip.js';
-import { attribute, children, findAll, localName, parseXml, relationships, type XNode } from './ooxml-xml.js';
+import { relationships, scanXml } from './ooxml-xml.js';
 import { MAX_PART_BYTES } from './read-xlsx.js';
 
 const op = 'fs.read';
@@ -16,11 +16,14 @@ export function readPptx(zip: OfficeZip, path: string, options: ReadAsOptions, t
   return parsedOrRefused(path, 'pptx', () => read(zip, path, options, totalBytes));
 }
 
-function read(zip: OfficeZip, path: string, options: ReadAsOptions, totalBytes: number): PptxFileRead {
-  const rels = relationships(zip.text('ppt/_rels/presentation.xml.rels'), 'ppt/_rels/presentation.xml.rels', 'ppt');
-  const slides = findAll(parseXml(zip.text('ppt/presentation.xml') ?? '', 'ppt/presentation.xml'), 'sldId').map(
-    (node) => rels.get(attribute(node, 'r:id') ?? '') ?? '',
-  );
+async function read(zip: OfficeZip, path: string, options: ReadAsOptions, totalBytes: number): Promise<PptxFileRead> {
+  const rels = await relationships(zip.text('ppt/_rels/presentation.xml.rels'), 'ppt/_rels/presentation.xml.rels', 'ppt');
+  const slides: string[] = [];
+  await scanXml(zip.text('ppt/presentation.xml') ?? '', 'ppt/presentation.xml', {
+    open(name, attributes) {
+      if (name === 'sldId') slides.push(rels.get(attributes['r:id'] ?? '') ?? '');
+    },
+  });
   const first = options.pages?.first ?? 1;
   if (first > slides.length) {
     throw adapterError('INVALID_INPUT', op, `${path} has ${slides.length} slide${slides.length === 1 ? '' : 's'}; slide ${first} is past the end`);
@@ -34,7 +37,7 @@ function read(zip: OfficeZip, path: string, options: ReadAsOptions, totalBytes: 
     if (size === undefined) throw new Error(`slide ${n} (${target || 'no part'}) is missing`);
     if (size > MAX_PART_BYTES)
       throw adapterError('INVALID_INPUT', op, `${path} is refused: slide ${n} is ${size} bytes (at most ${MAX_PART_BYTES / (1024 * 1024)} MiB)`);
-    const text = paragraphs(parseXml(zip.text(target) ?? '', target)).join('\n');
+    const text = (await paragraphs(zip.text(target) ?? '', target)).join('\n');
     read.push({ slide: n, text });
     bytes += Buffer.byteLength(text);
   }
@@ -50,23 +53,27 @@ function read(zip: OfficeZip, path: string, options: ReadAsOptions, totalBytes: 
   };
 }
 
-/** Each <a:p>'s text, in document order, empty ones left out. */
-function paragraphs(nodes: readonly XNode[]): string[] {
-  return findAll(nodes, 'p')
-    .map((p) => runs(children(p)).trim())
-    .filter((text) => text !== '');
-}
-
-function runs(nodes: readonly XNode[]): string {
-  let text = '';
-  for (const node of nodes) {
-    const name = localName(node);
-    if (name === 't')
-      text += children(node)
-        .map((t) => String(t['#text'] ?? ''))
-        .join('');
-    else if (name === 'br') text += '\n';
-    else if (name !== 'rPr' && name !== 'pPr') text += runs(children(node));
-  }
-  return text;
+/** Each <a:p>'s text (runs' <a:t>, <a:br> a line break), in document order, empty ones left out. */
+async function paragraphs(xml: string, part: string): Promise<string[]> {
+  const found: string[] = [];
+  let current: string | undefined;
+  let inText = false;
+  await scanXml(xml, part, {
+    open(name) {
+      if (name === 'p') current = '';
+      else if (name === 't') inText = current !== undefined;
+      else if (name === 'br' && current !== undefined) current += '\n';
+    },
+    close(name) {
+      if (name === 't') inText = false;
+      else if (name === 'p' && current !== undefined) {
+        if (current.trim()) found.push(current.trim());
+        current = undefined;
+      }
+    },
+    text(text) {
+      if (inText && current !== undefined) current += text;
+    },
+  });
+  return found;
 }

@@ -1,7 +1,7 @@
 /**
  * One sheet of an Excel workbook as a bounded table. The workbook's few parts (workbook, its
- * relationships, shared strings, the sheet) are read here with fflate and fast-xml-parser, both
- * already in the tree: SheetJS left npm (its registry copy is an old release with known
+ * relationships, shared strings, the sheet) are read here with fflate and sax (a stream of tags,
+ * no tree), both already in the tree: SheetJS left npm (its registry copy is an old release with known
  * advisories) and exceljs brings a dozen dependencies and a streaming writer to read cells.
  * Values are the cells' cached values as Excel saved them (a formula's last result; numbers as
  * stored, dates as their serial number). Bounds: the container's, a part over MAX_PART_BYTES, more than MAX_SHEET_CELLS cells, and the answer's bounds (sheet-table.ts).
@@ -9,11 +9,11 @@
 import { adapterError } from '../../contract/errors.js';
 import type { ReadAsOptions, SheetInfo, XlsxFileRead } from '../../contract/files.js';
 import { parsedOrRefused, type OfficeZip } from './office-zip.js';
-import { attribute, children, findAll, localName, parseXml, relationships, textOf, type XNode } from './ooxml-xml.js';
+import { relationships, scanXml } from './ooxml-xml.js';
 import { formatRange, parseCell } from './sheet-range.js';
 import { sliceTable, usedRange, type Cells } from './sheet-table.js';
 
-/** A part is parsed on the server's thread: 16 MiB of sheet XML takes a few seconds. */
+/** A part is scanned on the server's thread (yielding between chunks): 16 MiB takes about a second. */
 export const MAX_PART_BYTES = 16 * 1024 * 1024;
 export const MAX_SHEET_CELLS = 2_000_000;
 const op = 'fs.read';
@@ -22,20 +22,23 @@ export function readXlsx(zip: OfficeZip, path: string, options: ReadAsOptions, t
   return parsedOrRefused(path, 'xlsx', () => read(zip, path, options, totalBytes));
 }
 
-function read(zip: OfficeZip, path: string, options: ReadAsOptions, totalBytes: number): XlsxFileRead {
-  const rels = relationships(part(zip, 'xl/_rels/workbook.xml.rels', path), 'xl/_rels/workbook.xml.rels', 'xl');
-  const listed = findAll(parseXml(part(zip, 'xl/workbook.xml', path) ?? '', 'xl/workbook.xml'), 'sheet').map((node) => ({
-    name: attribute(node, 'name') ?? '',
-    target: rels.get(attribute(node, 'r:id') ?? '') ?? '',
-  }));
+async function read(zip: OfficeZip, path: string, options: ReadAsOptions, totalBytes: number): Promise<XlsxFileRead> {
+  const rels = await relationships(part(zip, 'xl/_rels/workbook.xml.rels', path), 'xl/_rels/workbook.xml.rels', 'xl');
+  const listed: Array<{ name: string; target: string }> = [];
+  await scanXml(part(zip, 'xl/workbook.xml', path) ?? '', 'xl/workbook.xml', {
+    open(name, attributes) {
+      if (name === 'sheet') listed.push({ name: attributes.name ?? '', target: rels.get(attributes['r:id'] ?? '') ?? '' });
+    },
+  });
   if (listed.length === 0) throw new Error('it lists no sheets');
-  const sheets: SheetInfo[] = listed.map((sheet) => ({ name: sheet.name, dimension: declaredDimension(zip, sheet.target) }));
   const index = pickSheet(options.sheet, listed, path);
   const chosen = listed[index]!;
-  const strings = sharedStrings(part(zip, 'xl/sharedStrings.xml', path));
+  // The other sheets' dimensions as they declare them; the chosen one's from its cells, below.
+  const sheets: SheetInfo[] = listed.map((sheet, i) => ({ name: sheet.name, dimension: i === index ? '' : declaredDimension(zip, sheet.target) }));
+  const strings = await sharedStrings(part(zip, 'xl/sharedStrings.xml', path));
   const xml = part(zip, chosen.target, path);
   if (xml === undefined) throw new Error(`sheet "${chosen.name}" (${chosen.target || 'no part'}) is missing`);
-  const cells = sheetCells(parseXml(xml, chosen.target), strings, path);
+  const cells = await sheetCells(xml, chosen.target, strings, path);
   const used = usedRange(cells);
   sheets[index] = { name: chosen.name, dimension: used ? formatRange(used) : '' };
   return { kind: 'xlsx', sheets, sheet: chosen.name, totalBytes, ...sliceTable(cells, used, options.range, options.maxBytes) };
@@ -71,48 +74,65 @@ function pickSheet(sheet: string | undefined, listed: Array<{ name: string }>, p
   throw adapterError('INVALID_INPUT', op, `${path} has no sheet ${JSON.stringify(sheet)}; its sheets are ${names} (pass a name or a number from 1)`);
 }
 
-function sharedStrings(xml: string | undefined): string[] {
-  if (xml === undefined) return [];
-  // A string item's text is its runs' <t>, not its phonetic guides (<rPh>).
-  return findAll(parseXml(xml, 'xl/sharedStrings.xml'), 'si').map((si) =>
-    findAll(
-      children(si).filter((node) => localName(node) !== 'rPh'),
-      't',
-    )
-      .map(textOf)
-      .join(''),
-  );
+/** Each string item's text: its runs' <t>, not its phonetic guides (<rPh>). */
+async function sharedStrings(xml: string | undefined): Promise<string[]> {
+  const strings: string[] = [];
+  if (xml === undefined) return strings;
+  let current = '';
+  let inText = false;
+  let phonetic = 0;
+  await scanXml(xml, 'xl/sharedStrings.xml', {
+    open(name) {
+      if (name === 'si') current = '';
+      else if (name === 'rPh') phonetic++;
+      else if (name === 't') inText = phonetic === 0;
+    },
+    close(name) {
+      if (name === 'si') strings.push(current);
+      else if (name === 'rPh') phonetic--;
+      else if (name === 't') inText = false;
+    },
+    text(text) {
+      if (inText) current += text;
+    },
+  });
+  return strings;
 }
 
-function sheetCells(sheet: XNode[], strings: string[], path: string): Cells {
+/** Each cell's value as text: shared and inline strings, booleans as TRUE/FALSE, the rest as saved (<v>). */
+async function sheetCells(xml: string, part: string, strings: string[], path: string): Promise<Cells> {
   const rows: Cells = new Map();
   let count = 0;
-  for (const row of findAll(sheet, 'row')) {
-    for (const cell of children(row)) {
-      if (localName(cell) !== 'c') continue;
-      if (++count > MAX_SHEET_CELLS) {
-        throw adapterError('INVALID_INPUT', op, `${path} is refused: a sheet has over ${MAX_SHEET_CELLS} cells; nothing was returned`);
-      }
-      const at = parseCell(attribute(cell, 'r') ?? '');
-      const value = cellValue(cell, strings);
-      if (!at || value === '') continue;
+  let cell: { ref: string; type: string | undefined; value: string } | undefined;
+  let collecting = false;
+  await scanXml(xml, part, {
+    open(name, attributes) {
+      if (name === 'c') {
+        if (++count > MAX_SHEET_CELLS) {
+          throw adapterError('INVALID_INPUT', op, `${path} is refused: a sheet has over ${MAX_SHEET_CELLS} cells; nothing was returned`);
+        }
+        cell = { ref: attributes.r ?? '', type: attributes.t, value: '' };
+      } else if (cell && (name === 'v' || (name === 't' && cell.type === 'inlineStr'))) collecting = true;
+    },
+    close(name) {
+      if (name === 'v' || name === 't') collecting = false;
+      if (name !== 'c' || !cell) return;
+      const at = parseCell(cell.ref);
+      const value = cellValue(cell.type, cell.value, strings);
+      cell = undefined;
+      if (!at || value === '') return;
       let line = rows.get(at.row);
       if (!line) rows.set(at.row, (line = new Map()));
       line.set(at.column, value);
-    }
-  }
+    },
+    text(text) {
+      if (collecting && cell) cell.value += text;
+    },
+  });
   return rows;
 }
 
-function cellValue(cell: XNode, strings: string[]): string {
-  const type = attribute(cell, 't');
-  const part = (name: string) => children(cell).find((node) => localName(node) === name);
-  if (type === 'inlineStr') {
-    const inline = part('is');
-    return inline ? findAll(children(inline), 't').map(textOf).join('') : '';
-  }
-  const raw = part('v');
-  const value = raw ? textOf(raw) : '';
+function cellValue(type: string | undefined, value: string, strings: string[]): string {
   if (type === 's') return strings[Number(value)] ?? '';
   if (type === 'b') return value === '1' ? 'TRUE' : value === '0' ? 'FALSE' : value;
   return value;
