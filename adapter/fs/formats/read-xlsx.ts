@@ -1,10 +1,11 @@
 /**
  * One sheet of an Excel workbook as a bounded table. The workbook's few parts (workbook, its
  * relationships, shared strings, the sheet) are read here with fflate and sax (a stream of tags,
- * no tree), both already in the tree: SheetJS left npm (its registry copy is an old release with known
- * advisories) and exceljs brings a dozen dependencies and a streaming writer to read cells.
- * Values are the cells' cached values as Excel saved them (a formula's last result; numbers as
- * stored, dates as their serial number). Bounds: the container's, a part over MAX_PART_BYTES, more than MAX_SHEET_CELLS cells, and the answer's bounds (sheet-table.ts).
+ * no tree), both already in the tree: SheetJS left npm (its registry copy is an old release with
+ * known advisories) and exceljs brings a dozen dependencies to read cached values. Values are as
+ * Excel saved them (a formula's last result; numbers as stored, dates as serial numbers).
+ * Bounds: the container's, a part over MAX_PART_BYTES, more than MAX_SHEET_CELLS cells, and the
+ * answer's (sheet-table.ts).
  */
 import { adapterError } from '../../contract/errors.js';
 import type { ReadAsOptions, SheetInfo, XlsxFileRead } from '../../contract/files.js';
