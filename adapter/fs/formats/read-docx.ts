@@ -1,8 +1,8 @@
 /**
  * A Word document as Markdown-ish text: mammoth (the docx-to-HTML converter most used on npm,
  * maintained, pure JS) runs in a worker thread over a re-packed copy of the document that holds
- * only the entries fflate inflated within their declared sizes (media left out: images are named,
- * not read), so jszip inside mammoth never inflates anything. Then HTML to Markdown, then lines.
+ * only the XML entries fflate inflated within their declared sizes (media left out: images are
+ * named, not read), so jszip inside mammoth never inflates anything. Then HTML to Markdown, then lines.
  */
 import { zipSync } from 'fflate';
 import type { DocxFileRead, ReadAsOptions } from '../../contract/files.js';
@@ -26,7 +26,8 @@ mammoth
 `;
 
 export async function readDocx(zip: OfficeZip, path: string, options: ReadAsOptions, totalBytes: number): Promise<DocxFileRead> {
-  const names = [...zip.sizes.keys()].filter((name) => !name.startsWith('word/media/') && !name.endsWith('/'));
+  // mammoth reads XML parts and their relationships; media, fonts and embedded objects stay packed.
+  const names = [...zip.sizes.keys()].filter((name) => /\.(xml|rels)$/i.test(name));
   const packed = zipSync(zip.read(names), { level: 0 });
   const module = createRequire(import.meta.url).resolve('mammoth');
   const bounds = { seconds: DOCX_SECONDS, heapMb: HEAP_MB, path, what: 'a Word document (DOCX)', signal: options.signal };

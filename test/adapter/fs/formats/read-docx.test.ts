@@ -46,6 +46,12 @@ describe('fs.read of a Word document', () => {
     );
   });
 
+  it('names a picture by its alt text without reading the image', async () => {
+    const file = write('picture.docx', docxFile([{ text: 'Before' }, { picture: 'Sales by region' }, { text: 'After' }]));
+    const read = await readFileAs(guard(file), { maxBytes: 1 << 20, image });
+    expect(read.kind === 'docx' && read.content).toBe('Before\n\n[image: Sales by region]\n\nAfter');
+  });
+
   it('pages by lines and stops at maxBytes with the line to read on from', async () => {
     const file = write('long.docx', docxFile(Array.from({ length: 50 }, (_, i) => ({ text: `Paragraph ${i + 1} of the long document.` }))));
     const cut = await readFileAs(guard(file), { maxBytes: 200, image });
