@@ -15,8 +15,18 @@ const root = path.resolve(import.meta.dirname, '..');
 const outDir = path.join(root, 'out', 'main');
 /** The entries: the CLI, and the Claude Desktop bundle's server (build/bundle-mcpb.mjs), which shares its chunks. */
 const ENTRIES = ['cli', 'mcpb-server'];
-// pdfjs-dist runs in a worker thread of its own (adapter/fs/formats/), loaded from node_modules.
-const NATIVE = ['pdfjs-dist', 'sharp', '@nut-tree-fork/nut-js', '@nut-tree-fork/node-mac-permissions', '@napi-rs/keyring', '@jellybrick/dbus-next', 'electron'];
+// pdfjs-dist, @napi-rs/canvas and mammoth run in worker threads (adapter/fs/formats/), loaded from node_modules.
+const NATIVE = [
+  'pdfjs-dist',
+  'mammoth',
+  '@napi-rs/canvas',
+  'sharp',
+  '@nut-tree-fork/nut-js',
+  '@nut-tree-fork/node-mac-permissions',
+  '@napi-rs/keyring',
+  '@jellybrick/dbus-next',
+  'electron',
+];
 
 export async function bundleCli() {
   // tsc wrote the entries just now; bundle from copies, so the bundle can take their place.

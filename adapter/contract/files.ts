@@ -97,8 +97,9 @@ export interface ImageReadOptions {
 
 export interface ImageFileRead {
   kind: 'image';
-  /** What the file is, by its magic bytes. */
-  sourceFormat: 'png' | 'jpeg' | 'gif' | 'webp';
+  /** What the file is, by its magic bytes ('pdf': one page rendered, `page` of `totalPages`). */
+  sourceFormat: 'png' | 'jpeg' | 'gif' | 'webp' | 'pdf';
+  page?: { page: number; totalPages: number };
   data: Uint8Array;
   mimeType: 'image/png' | 'image/jpeg';
   format: 'png' | 'jpeg';
@@ -124,12 +125,68 @@ export interface PdfFileRead {
   totalBytes: number;
 }
 
-export type FileReadAs = ({ kind: 'text' } & TextFileRead) | ImageFileRead | PdfFileRead;
+/** A Word document as Markdown-ish text (headings, lists, tables), cut to lines and maxBytes like text. */
+export interface DocxFileRead {
+  kind: 'docx';
+  content: string;
+  startLine: number;
+  endLine: number;
+  totalLines: number;
+  /** Set when lines past endLine were not returned. */
+  nextLine?: number;
+  /** What the converter could not carry over (unknown styles, images), as counted messages. */
+  warnings: string[];
+  totalBytes: number;
+}
+
+/** A sheet's name and the A1 range its cells span ("" when it is empty). */
+export interface SheetInfo {
+  name: string;
+  dimension: string;
+}
+
+/** A bounded block of one sheet (of a workbook, or a CSV file read as a table): rows of cell text, from the A1 range `range`. */
+export interface XlsxFileRead {
+  kind: 'xlsx' | 'csv';
+  sheets: SheetInfo[];
+  sheet: string;
+  /** The range returned (inside the one asked for). */
+  range: string;
+  rows: Array<{ row: number; cells: string[] }>;
+  /** Column letters of `cells`, in order. */
+  columns: string[];
+  /** Set when the range asked for goes on past what fitted: the rest of its rows. */
+  nextRange?: string;
+  /** Set when the range asked for is wider than one answer's columns: the columns left out. */
+  moreColumns?: string;
+  totalBytes: number;
+}
+
+/** A presentation's slide text, in slide order. */
+export interface PptxFileRead {
+  kind: 'pptx';
+  totalSlides: number;
+  slides: Array<{ slide: number; text: string }>;
+  firstSlide: number;
+  lastSlide: number;
+  nextSlide?: number;
+  totalBytes: number;
+}
+
+export type OfficeFileRead = DocxFileRead | XlsxFileRead | PptxFileRead;
+
+export type FileReadAs = ({ kind: 'text' } & TextFileRead) | ImageFileRead | PdfFileRead | OfficeFileRead;
 
 /** fs.read's options for any format: text's, an image's, and a PDF's page range (1-based, inclusive). */
 export interface ReadAsOptions extends ReadOptions {
   image: ImageReadOptions;
+  /** PDF pages, or a presentation's slides. */
   pages?: { first: number; last?: number };
+  /** PDF: render the (first) page asked for as an image instead of reading text. */
+  pdfAs?: 'text' | 'image';
+  /** Spreadsheets: the sheet (name, or 1-based number) and an A1 range in it; a range on a text file reads it as CSV. */
+  sheet?: string;
+  range?: string;
 }
 
 /** Of an entry itself (a symlink is described, not followed). */

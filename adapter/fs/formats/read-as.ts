@@ -11,8 +11,12 @@ import { fileKind, SNIFF_BYTES, type FileKind } from './file-kind.js';
 const op = 'fs.read';
 
 export async function readFileAs(file: GuardedPath, options: ReadAsOptions): Promise<FileReadAs> {
-  const ranged = options.startLine !== undefined || options.endLine !== undefined;
+  const ranged = options.startLine !== undefined || options.endLine !== undefined || options.range !== undefined;
   const sniffed = ranged ? await sniff(file) : 'text';
+  if (sniffed === 'text' && options.range !== undefined) {
+    const { readCsv } = await import('./read-csv.js');
+    return readCsv(file, options);
+  }
   const kind = sniffed === 'text' ? await readTextOrKind(file, options) : sniffed;
   if (typeof kind !== 'string') return { kind: 'text', ...kind };
   switch (kind) {
@@ -24,21 +28,28 @@ export async function readFileAs(file: GuardedPath, options: ReadAsOptions): Pro
       return readImage(file, kind, { ...options.image, ...(options.signal ? { signal: options.signal } : {}) });
     }
     case 'pdf': {
+      if (options.pdfAs === 'image') {
+        const { readPdfPage } = await import('./read-pdf-page.js');
+        return readPdfPage(file, options.pages?.first ?? 1, { ...options.image, ...(options.signal ? { signal: options.signal } : {}) });
+      }
       const { readPdf } = await import('./read-pdf.js');
       return readPdf(file, options.pages ?? { first: 1 }, options.maxBytes, options.signal);
+    }
+    case 'zip': {
+      const { readOffice } = await import('./read-office.js');
+      return readOffice(file, options);
     }
     default:
       throw adapterError(
         'INVALID_INPUT',
         op,
-        `${file.path} is ${UNREAD[kind]}, which fs.read cannot read; it reads UTF-8 text, PDF text and PNG, JPEG, GIF and WebP images`,
+        `${file.path} is ${UNREAD[kind]}, which fs.read cannot read; it reads UTF-8 text, PDF, DOCX, XLSX, PPTX and PNG, JPEG, GIF and WebP images`,
       );
   }
 }
 
-const UNREAD: Record<Exclude<FileKind, 'text' | 'png' | 'jpeg' | 'gif' | 'webp' | 'pdf'>, string> = {
+const UNREAD: Record<Exclude<FileKind, 'text' | 'png' | 'jpeg' | 'gif' | 'webp' | 'pdf' | 'zip'>, string> = {
   heif: 'a HEIF/HEIC/AVIF image (the bundled image library has no HEIF decoder: convert it to JPEG first)',
-  zip: 'a ZIP archive (or an Office document)',
 };
 
 /** The first bytes, through a descriptor confirmed like every read: for a line range, whose read is text-only. */

@@ -4,21 +4,20 @@
  * with zlib's own output limit before pdf.js sees the file (a stream bomb is refused, not
  * inflated); the worker's heap; and its time (terminated past PDF_SECONDS).
  */
-import { createRequire } from 'node:module';
-import { pathToFileURL } from 'node:url';
-import { Worker } from 'node:worker_threads';
 import zlib from 'node:zlib';
 import { adapterError } from '../../contract/errors.js';
 import type { GuardedPath, PdfFileRead } from '../../contract/files.js';
 import { readWhole } from './read-whole.js';
 import { PDF_TEXT_WORKER } from './pdf-text-worker.js';
+import { moduleUrl, runFormatWorker, type WorkerFailure } from './format-worker.js';
 
 export const MAX_PDF_BYTES = 128 * 1024 * 1024;
 /** Inflated size of any one stream, and of all of them together. */
 export const MAX_STREAM_BYTES = 64 * 1024 * 1024;
 export const MAX_INFLATED_BYTES = 512 * 1024 * 1024;
-const PDF_SECONDS = 30;
-const HEAP_MB = 512;
+export const PDF_SECONDS = 30;
+export const HEAP_MB = 512;
+export const PDFJS = 'pdfjs-dist/legacy/build/pdf.mjs';
 const op = 'fs.read';
 
 export interface PdfRange {
@@ -56,42 +55,9 @@ interface Parsed {
   pages: Array<{ page: number; text: string }>;
 }
 
-function inWorker(data: Buffer, range: PdfRange, maxBytes: number, path: string, signal?: AbortSignal): Promise<Parsed | { error: string; name?: string }> {
-  const module = pathToFileURL(createRequire(import.meta.url).resolve('pdfjs-dist/legacy/build/pdf.mjs')).href;
-  const worker = new Worker(PDF_TEXT_WORKER, {
-    eval: true,
-    workerData: { module, data, first: range.first, last: range.last ?? 0, maxBytes },
-    resourceLimits: { maxOldGenerationSizeMb: HEAP_MB },
-    env: {},
-    stdout: true,
-    stderr: true,
-  });
-  return new Promise((resolve, reject) => {
-    const stop = (error: Error) => {
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', abort);
-      void worker.terminate();
-      reject(error);
-    };
-    const timer = setTimeout(
-      () => stop(adapterError('INVALID_INPUT', op, `${path}: reading the PDF took over ${PDF_SECONDS} s; it was stopped`)),
-      PDF_SECONDS * 1000,
-    );
-    const abort = () => stop(adapterError('PRECONDITION_FAILED', op, 'the request was cancelled'));
-    signal?.addEventListener('abort', abort, { once: true });
-    worker.once('message', (message: Parsed | { error: string; name?: string }) => {
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', abort);
-      void worker.terminate();
-      resolve(message);
-    });
-    worker.once('error', (error) => {
-      const heap = /memory|ERR_WORKER_OUT_OF_MEMORY/i.test(`${(error as NodeJS.ErrnoException).code} ${error.message}`);
-      stop(
-        adapterError('INVALID_INPUT', op, `${path} is a PDF file that could not be read (${heap ? `it needs over ${HEAP_MB} MB of memory` : error.message})`),
-      );
-    });
-  });
+function inWorker(data: Buffer, range: PdfRange, maxBytes: number, path: string, signal?: AbortSignal): Promise<Parsed | WorkerFailure> {
+  const workerData = { module: moduleUrl(PDFJS), data, first: range.first, last: range.last ?? 0, maxBytes };
+  return runFormatWorker<Parsed>(PDF_TEXT_WORKER, workerData, { seconds: PDF_SECONDS, heapMb: HEAP_MB, path, what: 'a PDF file', signal });
 }
 
 /**
@@ -99,7 +65,7 @@ function inWorker(data: Buffer, range: PdfRange, maxBytes: number, path: string,
  * one, or MAX_INFLATED_BYTES from all, refuses the file. Spans that are not zlib data (images in
  * other codecs, encrypted streams) fail at once and are passed on.
  */
-function checkStreams(data: Buffer, path: string): void {
+export function checkStreams(data: Buffer, path: string): void {
   let total = 0;
   for (let at = data.indexOf('stream'); at !== -1; at = data.indexOf('stream', at + 6)) {
     if (data[at - 3] === 0x65 && data.toString('latin1', at - 3, at) === 'end') continue;

@@ -16,6 +16,7 @@ import {
   writeOptions,
 } from './fs-common.js';
 import { imageAnswer, imageInput, imageOptions, imageOutput, pagesInput, parsePages, pdfAnswer, pdfOutput } from './fs-read-formats.js';
+import { docxAnswer, docxOutput, officeInput, pptxAnswer, pptxOutput, xlsxAnswer, xlsxOutput } from './fs-read-office.js';
 import type { ComputerAdapter } from '../../../adapter/contract/computer-adapter.js';
 import type { ResolvedPath } from '../../policy/filesystem.js';
 import { defineTool, DESTRUCTIVE, IDEMPOTENT_WRITE, READ_ONLY } from '../tool.js';
@@ -68,7 +69,8 @@ export const fsRead = defineTool({
   description:
     'Read a file inside the allowed roots; its first bytes decide how. UTF-8 text: at most maxBytes (capped by the server limit) and whether it was truncated; when the whole file was read, sha256 is its hash: pass it as expectedSha256 to fs.write to avoid overwriting a newer edit. ' +
     'An image (PNG, JPEG, GIF first frame, WebP): the image itself, scaled like screen.capture (region reads part of it at full detail), with its original size and token cost. ' +
-    'A PDF: the text of its pages (pages: "2-5"), as far as maxBytes goes, and the page to read on from.',
+    'A PDF: the text of its pages (pages: "2-5"), as far as maxBytes goes, and the page to read on from; as: "image" renders a page. ' +
+    'Word (DOCX): Markdown text (headings, lists, tables), paged by startLine/endLine. Excel (XLSX): a table of one sheet (sheet, range "A1:D50"), with the sheet list; range on a CSV file reads it as a table. PowerPoint (PPTX): slide text in order (pages: slides).',
   input: z.object({
     path,
     maxBytes: z.number().int().positive().optional().describe('Read at most this many bytes'),
@@ -76,6 +78,7 @@ export const fsRead = defineTool({
     endLine: z.number().int().positive().optional().describe('Last line to return (inclusive)'),
     ...imageInput,
     pages: pagesInput,
+    ...officeInput,
   }),
   output: z.object({
     path: z.string(),
@@ -89,6 +92,9 @@ export const fsRead = defineTool({
     endLine: z.number().optional().describe('Last line returned (with a line range)'),
     image: imageOutput,
     pdf: pdfOutput,
+    docx: docxOutput,
+    xlsx: xlsxOutput,
+    pptx: pptxOutput,
   }),
   payload: ['content'],
   annotations: READ_ONLY,
@@ -100,11 +106,15 @@ export const fsRead = defineTool({
     const range = { ...(args.startLine === undefined ? {} : { startLine: args.startLine }), ...(args.endLine === undefined ? {} : { endLine: args.endLine }) };
     const image = imageOptions(args, call.budget);
     const pages = parsePages(args.pages);
+    const office = { ...(args.sheet === undefined ? {} : { sheet: args.sheet }), ...(args.range === undefined ? {} : { range: args.range }) };
     const read = await policy.fsLock.run([shared(file.path)], () =>
-      adapter.files.readFileAs(file, { maxBytes, signal, ...range, image, ...(pages ? { pages } : {}) }),
+      adapter.files.readFileAs(file, { maxBytes, signal, ...range, image, ...(pages ? { pages } : {}), ...office, ...(args.as ? { pdfAs: args.as } : {}) }),
     );
     if (read.kind === 'image') return imageAnswer(file.path, read);
     if (read.kind === 'pdf') return pdfAnswer(file.path, read, pages?.last);
+    if (read.kind === 'docx') return docxAnswer(file.path, read);
+    if (read.kind === 'pptx') return pptxAnswer(file.path, read, pages?.last);
+    if (read.kind !== 'text') return xlsxAnswer(file.path, read); // a workbook's sheet, or CSV as a table
     const { kind: _text, ...text } = read;
     return { structured: { path: file.path, ...text }, text: readSummary(text) };
   },

@@ -24,7 +24,7 @@ export const pagesInput = z
   .string()
   .regex(/^\s*\d+\s*(-\s*\d*\s*)?$/, 'a page ("3") or a range ("2-5", "4-")')
   .optional()
-  .describe('PDF: the pages to read, "3", "2-5" or "4-" (1-based, inclusive); default from page 1 as far as maxBytes goes');
+  .describe('PDF pages or PPTX slides to read, "3", "2-5" or "4-" (1-based, inclusive); default from the first as far as maxBytes goes');
 
 /** "2-5" -> {first: 2, last: 5}; "4-" -> {first: 4}. */
 export function parsePages(pages: string | undefined): { first: number; last?: number } | undefined {
@@ -69,7 +69,8 @@ export function pdfAnswer(path: string, read: PdfFileRead, askedLast: number | u
 
 export const imageOutput = z
   .object({
-    sourceFormat: z.enum(['png', 'jpeg', 'gif', 'webp']),
+    sourceFormat: z.enum(['png', 'jpeg', 'gif', 'webp', 'pdf']).describe('"pdf": a page rendered (as: "image"); original* are its size in points'),
+    page: z.object({ page: z.number().int(), totalPages: z.number().int() }).optional(),
     format: z.enum(['png', 'jpeg']),
     mimeType: z.string(),
     width: z.number().int(),
@@ -97,20 +98,23 @@ export function imageOptions(args: ImageArgs, budget: number): ImageReadOptions 
 }
 
 export function imageAnswer(path: string, read: ImageFileRead) {
-  const { sourceFormat, format, mimeType, width, height, originalWidth, originalHeight, area, totalBytes, data } = read;
+  const { sourceFormat, page, format, mimeType, width, height, originalWidth, originalHeight, area, totalBytes, data } = read;
   const tokens = imageTokens(width, height);
   const part = area.width === originalWidth && area.height === originalHeight ? '' : ` region ${area.x},${area.y} ${area.width}x${area.height}`;
+  const source = page
+    ? `PDF page ${page.page} of ${page.totalPages}, ${originalWidth}x${originalHeight} points (file ${totalBytes} bytes);`
+    : `${sourceFormat.toUpperCase()} image ${originalWidth}x${originalHeight} (${totalBytes} bytes);`;
   const text =
-    `${path}: ${sourceFormat.toUpperCase()} image ${originalWidth}x${originalHeight} (${totalBytes} bytes);${part} shown as ${width}x${height} ` +
+    `${path}: ${source}${part} shown as ${width}x${height} ` +
     `${format.toUpperCase()}, ${tokens} tokens.` +
-    (width < area.width ? ' For detail pass region (in the original’s pixels) or a larger maxWidth/maxHeight.' : '');
+    (page ? '' : width < area.width ? ' For detail pass region (in the original’s pixels) or a larger maxWidth/maxHeight.' : '');
   const structured = {
     path,
     content: '',
     bytes: data.byteLength,
     totalBytes,
     truncated: false,
-    image: { sourceFormat, format, mimeType, width, height, originalWidth, originalHeight, area, tokens },
+    image: { sourceFormat, ...(page ? { page } : {}), format, mimeType, width, height, originalWidth, originalHeight, area, tokens },
   };
   const content: ContentBlock[] = [{ type: 'image', data: Buffer.from(data).toString('base64'), mimeType }];
   return { structured, text, content };

@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
+import { zipSync } from 'fflate';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import sharp from 'sharp';
@@ -123,13 +124,22 @@ describe('readFileAs: images', () => {
     });
   });
 
-  it('names what it cannot read yet (HEIC, PDF, ZIP), and still reads text as text', async () => {
+  it('names what it cannot read (HEIC, a ZIP that is no Office file, a damaged one), and still reads text as text', async () => {
     const heic = path.join(dir, 'x.heic');
     fs.writeFileSync(heic, Buffer.concat([Buffer.from([0, 0, 0, 24]), Buffer.from('ftypheic\0\0\0\0mif1heic')]));
     await expect(read(heic)).rejects.toMatchObject({ message: expect.stringContaining('no HEIF decoder') });
     const zip = path.join(dir, 'doc.docx');
     fs.writeFileSync(zip, Buffer.from('PK\x03\x04rest', 'latin1'));
-    await expect(read(zip)).rejects.toMatchObject({ code: 'INVALID_INPUT', message: expect.stringContaining('a ZIP archive') });
+    await expect(read(zip)).rejects.toMatchObject({
+      code: 'INVALID_INPUT',
+      message: expect.stringContaining('is an Office document (ZIP) that could not be read'),
+    });
+    const archive = path.join(dir, 'photos.docx');
+    fs.writeFileSync(archive, zipSync({ 'a.txt': new Uint8Array(3) }));
+    await expect(read(archive)).rejects.toMatchObject({
+      code: 'INVALID_INPUT',
+      message: expect.stringContaining('is a ZIP archive, not a Word, Excel or PowerPoint file'),
+    });
     const text = path.join(dir, 'a.png');
     fs.writeFileSync(text, 'just text\nline two\n');
     expect(await read(text)).toMatchObject({ kind: 'text', content: 'just text\nline two\n', totalLines: 2 });
