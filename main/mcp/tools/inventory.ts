@@ -64,7 +64,7 @@ export const systemPorts = defineTool({
     const rows = listed.value
       .filter((s) => (!args.protocol || s.protocol === args.protocol) && (args.port === undefined || s.port === args.port))
       .filter((s) => !needle || (s.program ?? '').toLowerCase().includes(needle))
-      .sort((a, b) => a.protocol.localeCompare(b.protocol) || a.port - b.port || a.address.localeCompare(b.address));
+      .sort((a, b) => cmp(a.protocol, b.protocol) || a.port - b.port || cmp(a.address, b.address));
     const { shown, ...rest } = pageOf(rows, args.offset, args.limit);
     const lines = shown.map(
       (s) =>
@@ -76,6 +76,8 @@ export const systemPorts = defineTool({
     return { structured: { sockets: shown, ...rest, notes: listed.notes }, text: pagedText(head, lines, rest.nextOffset, listed.notes) };
   },
 });
+
+const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 function endpoint(address: string, port: number): string {
   return address.includes(':') ? `[${address}]:${port}` : `${address}:${port}`;
