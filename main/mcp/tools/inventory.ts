@@ -184,7 +184,7 @@ export const systemEnvironment = defineTool({
     osVersion: z.string(),
     nodeVersion: z.string(),
     names: z.array(z.string()),
-    values: z.record(z.string(), z.string()),
+    values: z.array(z.object({ name: z.string(), value: z.string() })).describe('The allowed names that are set, with their values'),
     shells: z.array(z.string()).optional(),
     programs: z.array(z.object({ name: z.string(), path: z.string() })),
     notes: z.array(z.string()),
@@ -194,12 +194,14 @@ export const systemEnvironment = defineTool({
   grant: GRANT.inventory,
   async run(_args, { adapter }) {
     const { value, notes } = await adapter.inventory.environmentSummary(shownValueNames());
-    const values = Object.fromEntries(Object.entries(value.values).filter(([name]) => mayShowValue(name)));
+    const values = Object.entries(value.values)
+      .filter(([name]) => mayShowValue(name))
+      .map(([name, v]) => ({ name, value: v }));
     const lines = [
       `${value.platform} ${value.arch} ${value.release} (${value.osVersion}), Node ${value.nodeVersion}`,
       ...(value.shells ? [`shells: ${value.shells.join(', ') || 'none'}`] : []),
       `on PATH: ${value.programs.map((p) => `${p.name} ${p.path}`).join(', ') || 'none of the well-known runtimes'}`,
-      ...Object.entries(values).map(([name, v]) => `${name}=${v}`),
+      ...values.map((v) => `${v.name}=${v.value}`),
       `${value.names.length} variables (names only): ${value.names.join(' ')}`,
     ];
     return { structured: { ...value, values, notes }, text: pagedText('Environment:', lines, undefined, notes) };

@@ -111,9 +111,9 @@ describe('system.network', () => {
 describe('system.environment', () => {
   it('shows every name, the allowed values, and never a planted secret', async () => {
     const result = await server.call('system.environment');
-    const env = result.structured as { names: string[]; values: Record<string, string>; nodeVersion: string };
+    const env = result.structured as { names: string[]; values: Array<{ name: string; value: string }>; nodeVersion: string };
     expect(env.names).toEqual(expect.arrayContaining(['MY_API_TOKEN', 'DB_PASSWORD', 'HOME', 'PATH']));
-    expect(env.values).toEqual({ PATH: process.env.PATH, HOME: '/home/inventory-test', LANG: 'C.UTF-8' });
+    expect(Object.fromEntries(env.values.map((v) => [v.name, v.value]))).toEqual({ PATH: process.env.PATH, HOME: '/home/inventory-test', LANG: 'C.UTF-8' });
     expect(env.nodeVersion).toBe(process.version);
     expect(JSON.stringify(result)).not.toContain(SECRET);
     expect(result.text).toContain('HOME=/home/inventory-test');
