@@ -1,6 +1,8 @@
 /** Linux sockets: /proc/net tables parsed from captured samples, and real loopback listeners a child opens found with its pid. */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
+import fs from 'node:fs';
+import net from 'node:net';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { listLinuxSockets, parseProcNet } from '../../../adapter/inventory/ports-linux.js';
@@ -64,5 +66,33 @@ describe.skipIf(process.platform !== 'linux')('listLinuxSockets on this machine'
     expect(value.find((s) => s.protocol === 'tcp' && s.port === ports.tcp)).toMatchObject({ address: '127.0.0.1', state: 'LISTEN', pid: child.pid, program });
     expect(value.find((s) => s.protocol === 'udp' && s.port === ports.udp)).toMatchObject({ address: '127.0.0.1', state: 'BOUND', pid: child.pid, program });
     expect(value.every((s) => s.listening)).toBe(true);
+  });
+});
+
+/** As another user: the built module run by nobody, while this (root) process holds a listener. */
+const asNobody =
+  process.platform === 'linux' && process.getuid?.() === 0 && fs.existsSync('/usr/bin/setpriv') && fs.existsSync('out/adapter/inventory/ports-linux.js');
+
+describe.skipIf(!asNobody)('listLinuxSockets without root', () => {
+  it("leaves other users' sockets without a pid, and says why", async () => {
+    const server = net.createServer().listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    const port = (server.address() as net.AddressInfo).port;
+    try {
+      const script = `import('${path.resolve('out/adapter/inventory/ports-linux.js')}').then(async (m) => console.log(JSON.stringify(await m.listLinuxSockets({ all: false }))))`;
+      const child = spawn('/usr/bin/setpriv', ['--reuid=65534', '--regid=65534', '--clear-groups', process.execPath, '-e', script], {
+        stdio: ['ignore', 'pipe', 'inherit'],
+      });
+      let out = '';
+      child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
+      await once(child, 'exit');
+      const { value, notes } = JSON.parse(out) as { value: Array<{ port: number; pid?: number }>; notes: string[] };
+      const mine = value.find((s) => s.port === port);
+      expect(mine).toBeDefined();
+      expect(mine!.pid).toBeUndefined();
+      expect(notes.join('\n')).toMatch(/pid and program unknown for \d+ sockets?: they belong to processes of other users .* only root can read/);
+    } finally {
+      server.close();
+    }
   });
 });
