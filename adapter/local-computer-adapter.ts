@@ -11,6 +11,7 @@ import type { ComputerAdapter, SystemInfo } from './contract/computer-adapter.js
 import { DesktopClient, type DesktopClientOptions } from './desktop/desktop-client.js';
 import { localFileOps } from './fs/local-file-ops.js';
 import { localGitOps } from './git/local-git-ops.js';
+import { createInventoryOps } from './inventory/local-inventory-ops.js';
 import { localPolicyPort } from './local-policy-port.js';
 import { createProcessOps } from './process/local-process-ops.js';
 import { serviceControl, serviceStatus } from './services/service-manager.js';
@@ -36,6 +37,7 @@ export function createLocalAdapter(options: LocalAdapterOptions = {}): ComputerA
     browser: { openUrl },
     services: { serviceStatus, serviceControl },
     git: localGitOps,
+    inventory: createInventoryOps(platform, options.env ?? process.env),
     inspect: localPolicyPort(processes, platform, options.env ?? process.env),
     close: async () => {
       await Promise.all([desktop.close(), processes.closeProcesses()]);

@@ -17,6 +17,7 @@ import type { BrowserOps } from './browser.js';
 import type { DesktopOps } from './desktop.js';
 import type { FileOps } from './files.js';
 import type { GitOps } from './git.js';
+import type { InventoryOps } from './inventory.js';
 import type { PolicyPort } from './policy-port.js';
 import type { ProcessOps } from './processes.js';
 import type { ServiceOps } from './services.js';
@@ -45,6 +46,8 @@ export interface ComputerAdapter {
   readonly services: ServiceOps;
   /** The git tools' operations; the policy plans every run. */
   readonly git: GitOps;
+  /** Sockets, filesystems, network and the server's environment, read only. */
+  readonly inventory: InventoryOps;
   /** What the policy may look at (paths, executables, the base environment, processes). */
   readonly inspect: PolicyPort;
   /** Ends what the adapter keeps running (the desktop worker). */

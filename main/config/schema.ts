@@ -20,6 +20,7 @@ import { processSchema } from './sections/process.js';
 import { serverSchema } from './sections/server.js';
 import { servicesSchema } from './sections/services.js';
 import { shellSchema } from './sections/shell.js';
+import { systemSchema } from './sections/system.js';
 import { tunnelSchema } from './sections/tunnel.js';
 import { updatesSchema } from './sections/updates.js';
 import { undoSchema } from './sections/undo.js';
@@ -35,6 +36,7 @@ export * from './sections/process.js';
 export * from './sections/server.js';
 export * from './sections/services.js';
 export * from './sections/shell.js';
+export * from './sections/system.js';
 export * from './sections/tunnel.js';
 export * from './sections/updates.js';
 export * from './sections/undo.js';
@@ -56,6 +58,7 @@ export const configSchema = z
     checks: checksSchema.default(() => checksSchema.parse({})),
     undo: undoSchema.default(() => undoSchema.parse({})),
     audit: auditSchema.default(() => auditSchema.parse({})),
+    system: systemSchema.default(() => systemSchema.parse({})),
   })
   .superRefine((config, ctx) => {
     if (config.server.auth === 'none' && config.server.token !== undefined) {

@@ -33,6 +33,7 @@ export const GRANT = Object.freeze({
   chatgptSearch: grant('chatgpt.searchFetch with filesystem.read and a root', (c) => c.chatgpt.searchFetch && canRead(c)),
   commands: grant('shell.enabled and a program in shell.allowedCommands (settings: Commands)', canRun),
   processList: grant('process.list (settings: Processes)', (c) => c.process.list),
+  inventory: grant('system.inventory (settings: the config file)', (c) => c.system.inventory),
   processKill: grant('process.kill (settings: Processes)', (c) => c.process.kill),
   screen: grant('desktop.hostDisplayAccess and desktop.screen (settings: Desktop)', (c) => desktopAllows(c, 'screen')),
   input: grant('desktop.hostDisplayAccess and desktop.input (settings: Desktop)', (c) => desktopAllows(c, 'input')),

@@ -19,6 +19,7 @@ import { gitReadTools } from './git.js';
 import { gitRemoteTools } from './git-remote.js';
 import { gitWriteTools } from './git-write.js';
 import { inputTools } from './input.js';
+import { inventoryTools } from './inventory.js';
 import { processHandleTools } from './process-handles.js';
 import { processTools } from './process.js';
 import { screenTools } from './screen.js';
@@ -53,4 +54,5 @@ export const ALL_TOOLS = [
   ...gitRemoteTools,
   ...checkTools,
   ...auditTools,
+  ...inventoryTools,
 ] as unknown as readonly ToolDefinition[];
