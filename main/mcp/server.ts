@@ -22,7 +22,7 @@ import { ServicePolicy } from '../policy/services.js';
 import { SizeLimits } from '../policy/size-limits.js';
 import { ShellPolicy } from '../policy/shell.js';
 import { UrlPolicy } from '../policy/url-policy.js';
-import { answerUngranted, otherCalls } from './not-granted.js';
+import { answerUngranted, otherCalls, type OtherCalls } from './not-granted.js';
 import { NOT_RECORDED } from './change-recorder.js';
 import { ChangeRecording } from './change-journal.js';
 import type { ChangeJournal } from '../../adapter/contract/journal.js';
@@ -31,7 +31,7 @@ import { fingerprint, toolFaces, type ContractFingerprint } from './contract-fin
 import type { AuditReader, Policies, ToolDefinition, ToolDeps } from './tool.js';
 import { exposedAs, exposedName, toolNameRewriter } from './tool-names.js';
 import { gatewayRegistrar, WithGatewayTools } from './gateway-tools.js';
-import { envelopeClientName } from './caller.js';
+import { credentialOf, envelopeClientName } from './caller.js';
 import { clientOf, describeUnknown, recorded, type CallHandler, type RecordContext, type ToolCallObserver } from './recorded-call.js';
 import { Gateway } from '../gateway/gateway.js';
 import { PinStore, pinsPath } from '../gateway/pin-store.js';
@@ -39,6 +39,7 @@ import { gatewaySecrets } from '../gateway/secrets.js';
 import { ALL_TOOLS } from './tools/index.js';
 import type { DirectTools } from './stdio-wire.js';
 import { hiddenByReadOnly } from '../policy/read-only.js';
+import { ProfilePolicy, type CallerProfile } from '../policy/profiles.js';
 import { AnswerStore } from './answer/answer-store.js';
 import { fitAnswer, type ServerFit } from './answer/answer-budget.js';
 import { budgetInput, budgetOutput, NOTE_FIELD } from './answer/budget-schema.js';
@@ -185,8 +186,7 @@ export function createServerFactory(deps: ServerDeps): ServerFactory {
     prepare(tool, { deps: toolDeps, fit, logger, secrets, observe, ended, rename, exposed: names[i]!, recording, initialized, hasView: viewOf.has(names[i]!) }),
   );
   const serverInstructions = instructions(exposedName('system.info', deps.config));
-  const granted = new Set(tools.map((t) => t.name));
-  const calls = otherCalls(deps.tools ?? ALL_TOOLS, granted, deps.config);
+  const surfaceOf = profileSurfaces(new ProfilePolicy(deps.config), tools, deps);
 
   const build = (request?: McpRequestContext) => {
     const server = new McpServer(
@@ -194,13 +194,16 @@ export function createServerFactory(deps: ServerDeps): ServerFactory {
       { capabilities: { tools: { listChanged: false }, ...upstreams?.capabilities() }, instructions: serverInstructions },
     );
     const caller = answerCallerOf(server, request);
+    // The credential on this request picks the profile: only its tools are listed and callable.
+    const surface = surfaceOf(credentialOf(request?.authInfo));
     prepared.forEach(({ config, handler }, i) => {
+      if (!surface.allowed[i]) return;
       const _meta = viewOf.get(names[i]!);
       server.registerTool(names[i]!, _meta ? { ...config, _meta } : config, (args, ctx) => handler(args, { ...ctx, caller: caller(ctx) }));
     });
     registerViews(server, views);
-    upstreams?.register(server, caller);
-    answerUngranted(server, calls, deps.config);
+    if (surface.gateway) upstreams?.register(server, caller);
+    answerUngranted(server, surface.calls, deps.config);
     // Only stdio's (it has no request): HTTP, which never asks, keeps no request's server alive.
     if (!request) stdioServer ??= server;
     // Only the first: stdio has no other, and HTTP (which never asks) keeps no request's server alive.
@@ -209,9 +212,43 @@ export function createServerFactory(deps: ServerDeps): ServerFactory {
   };
   // With upstreams, the first requests wait until those started at start have listed their tools.
   const factory = gateway ? async (request?: McpRequestContext) => (await gateway.ready, build(request)) : build;
-  const builtIn = prepared.map(({ config, handler }, i) => [names[i]!, { input: config.inputSchema, output: config.outputSchema, handler }] as const);
-  const directTools: DirectTools = upstreams ? new WithGatewayTools(builtIn, upstreams) : new Map(builtIn);
+  // stdio has one profile, the active one.
+  const stdio = surfaceOf({ kind: 'none' });
+  const builtIn = prepared.flatMap(({ config, handler }, i) =>
+    stdio.allowed[i] ? [[names[i]!, { input: config.inputSchema, output: config.outputSchema, handler }] as const] : [],
+  );
+  const directTools: DirectTools = upstreams && stdio.gateway ? new WithGatewayTools(builtIn, upstreams) : new Map(builtIn);
   return Object.assign(factory, { policies: policy, directTools, gateway, contract: contractOf });
+}
+
+/** What one profile exposes: which granted tools, the gateway's or not, and how its other calls are answered. */
+interface ProfileSurface {
+  allowed: boolean[];
+  gateway: boolean;
+  calls: OtherCalls;
+}
+
+/** Each caller's surface, worked out once per profile and source (they word its refusals). */
+function profileSurfaces(
+  profiles: ProfilePolicy,
+  tools: readonly ToolDefinition[],
+  deps: ServerDeps,
+): (credential: Parameters<ProfilePolicy['of']>[0]) => ProfileSurface {
+  const made = new Map<string, ProfileSurface>();
+  const granted = new Set(tools.map((t) => t.name));
+  const surface = (caller: CallerProfile): ProfileSurface => {
+    const allowed = tools.map((tool) => profiles.allows(caller.profile, tool.grant, annotationsOf(tool, deps.config)));
+    const inProfile = new Set(tools.filter((_, i) => allowed[i]).map((t) => t.name));
+    const outside = (tool: ToolDefinition, exposed: string) => (granted.has(tool.name) ? profiles.refusal(exposed, caller) : undefined);
+    return { allowed, gateway: profiles.allowsGateway(caller.profile), calls: otherCalls(deps.tools ?? ALL_TOOLS, inProfile, deps.config, outside) };
+  };
+  return (credential) => {
+    const caller = profiles.of(credential);
+    const key = `${caller.name}\0${caller.source}`;
+    let found = made.get(key);
+    if (!found) made.set(key, (found = surface(caller)));
+    return found;
+  };
 }
 
 /** The gateway to the owner's other MCP servers, when the config lists any and the server has a place for its pins. */
