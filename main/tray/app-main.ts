@@ -52,6 +52,7 @@ import { safeStorageStore } from './safe-storage-store.js';
 import { TunnelController } from '../tunnel/tunnel-controller.js';
 import { noteContract } from './contract-record.js';
 import { savePauseWrites } from './pause-writes.js';
+import { profileNames, saveActiveProfile } from './profile-switch.js';
 
 export interface AppLayout {
   /** Directory of the built main bundle (out/app/main). */
@@ -118,6 +119,7 @@ export async function runApp({ mainDir, env = process.env, log = createLogger('i
         waitingApprovals,
         restartPending,
         readOnly,
+        profiles: lifecycle.config ? { names: profileNames(lifecycle.config.profiles.sets), active: lifecycle.config.profiles.active } : null,
         gateway: gatewayPanel.summary(),
         ...(updates ? { update: updates.status } : {}),
         desktop: desktopLine,
@@ -258,7 +260,7 @@ export async function runApp({ mainDir, env = process.env, log = createLogger('i
     return result.canceled ? null : (result.filePaths[0] ?? null);
   };
 
-  const onAction = (action: MenuAction): void => {
+  const onAction = (action: MenuAction, arg?: string): void => {
     const status = lifecycle.status;
     switch (action) {
       case 'copy-url':
@@ -288,6 +290,9 @@ export async function runApp({ mainDir, env = process.env, log = createLogger('i
         return settings.open({ section: 'chatgpt' });
       case 'toggle-read-only':
         return void savePauseWrites(configPath, lifecycle.config?.server.readOnly ?? false, log).then((saved) => (saved ? lifecycle.restart() : undefined));
+      case 'use-profile':
+        if (!arg || arg === lifecycle.config?.profiles.active) return;
+        return void saveActiveProfile(configPath, arg, log).then((saved) => (saved ? lifecycle.restart() : undefined));
       case 'open-gateway':
         return settings.open({ section: 'gateway' });
       case 'install-update':
