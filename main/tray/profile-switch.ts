@@ -2,7 +2,7 @@
  * The tray's profile switch: profiles.active set in the saved config (the file stays the one
  * authority), then the server restarts with it, as "Pause writes" does. Electron-free.
  */
-import { allProfiles, type ConfigInput } from '../config/schema.js';
+import { allProfiles, type Config, type ConfigInput } from '../config/schema.js';
 import { saveConfig } from '../config/save.js';
 import type { Logger } from '../log.js';
 import { readConfigForEditing } from './config-file.js';
@@ -25,7 +25,18 @@ export async function saveActiveProfile(configPath: string, name: string, log: L
   return true;
 }
 
-/** The profile names the tray offers, built-in first, for the config in effect. */
-export function profileNames(sets: Parameters<typeof allProfiles>[0]): string[] {
-  return Object.keys(allProfiles(sets));
+/** The profiles the tray offers (built-in first) and the active one, for the config in effect; null without one. */
+export function menuProfiles(config: Readonly<Config> | null): { names: string[]; active: string } | null {
+  return config && { names: Object.keys(allProfiles(config.profiles.sets)), active: config.profiles.active };
+}
+
+/** The menu's choice: saved, then the server restarts with it; choosing the active one does nothing. */
+export async function switchProfile(
+  configPath: string,
+  server: { readonly config: Readonly<Config> | null; restart(): unknown },
+  name: string | undefined,
+  log: Logger,
+): Promise<void> {
+  if (!name || name === server.config?.profiles.active) return;
+  if (await saveActiveProfile(configPath, name, log)) await server.restart();
 }

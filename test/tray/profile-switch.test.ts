@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createLogger } from '../../main/log.js';
 import { loadConfig } from '../../main/config/load.js';
-import { profileNames, saveActiveProfile } from '../../main/tray/profile-switch.js';
+import { menuProfiles, saveActiveProfile } from '../../main/tray/profile-switch.js';
 
 describe("the tray's profile switch", () => {
   let dir: string;
@@ -26,7 +26,8 @@ describe("the tray's profile switch", () => {
     expect(saved.profiles).toMatchObject({ active: 'Mine', token: 'Coding' });
     expect(saved.server.port).toBe(8799);
     expect(lines.join('')).toContain('profile \\"Mine\\" is active');
-    expect(profileNames(saved.profiles.sets)).toEqual(['Full', 'Read-only', 'Coding', 'Desktop', 'Mine']);
+    expect(menuProfiles(saved)).toEqual({ names: ['Full', 'Read-only', 'Coding', 'Desktop', 'Mine'], active: 'Mine' });
+    expect(menuProfiles(null)).toBeNull();
   });
 
   it('refuses a name that is no profile and leaves the file as it was', async () => {
