@@ -5,7 +5,7 @@
  * profile only narrows: a tool still needs its grant from the config.
  */
 import type { Config } from '../config/schema.js';
-import { allProfiles, PROFILE_GRANT_LABELS, PROFILE_GRANTS, type Profile, type ProfileGrant } from '../config/sections/profiles.js';
+import { allProfiles, describeProfile, PROFILE_GRANTS, type Profile, type ProfileGrant } from '../config/sections/profiles.js';
 import { GRANT, type Grant } from './grants.js';
 
 /** Who presents what credential: the policy's view of a caller. */
@@ -67,14 +67,4 @@ export class ProfilePolicy {
       '(settings: Profiles), then restarts the server'
     );
   }
-}
-
-/** What a profile allows, in the owner's words: "read files, run commands (tools that change nothing only)". */
-export function describeProfile(profile: Profile): string {
-  const grants =
-    profile.grants.length === PROFILE_GRANTS.length
-      ? 'every granted tool'
-      : profile.grants.map((g) => PROFILE_GRANT_LABELS[g]).join(', ') || 'system info only';
-  const gateway = profile.gateway ? ', the other MCP servers' : '';
-  return `${grants}${gateway}${profile.readOnly ? ' (only tools that change nothing)' : ''}`;
 }

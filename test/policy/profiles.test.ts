@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { configSchema } from '../../main/config/schema.js';
-import { PROFILE_GRANTS } from '../../main/config/sections/profiles.js';
+import { describeProfile, PROFILE_GRANTS } from '../../main/config/sections/profiles.js';
 import { GRANT } from '../../main/policy/grants.js';
-import { describeProfile, ProfilePolicy } from '../../main/policy/profiles.js';
+import { ProfilePolicy } from '../../main/policy/profiles.js';
 
 const policy = (profiles: object) => new ProfilePolicy(configSchema.parse({ profiles }));
 

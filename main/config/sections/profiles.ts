@@ -127,3 +127,13 @@ export const profilesSchema = z
 export function allProfiles(sets: Readonly<Record<string, Profile>>): Record<string, Profile> {
   return { ...BUILT_IN_PROFILES, ...sets };
 }
+
+/** What a profile allows, in the owner's words: "read files, run commands (only tools that change nothing)". */
+export function describeProfile(profile: Profile): string {
+  const grants =
+    profile.grants.length === PROFILE_GRANTS.length
+      ? 'every granted tool'
+      : profile.grants.map((g) => PROFILE_GRANT_LABELS[g]).join(', ') || 'system info only';
+  const gateway = profile.gateway ? ', the other MCP servers' : '';
+  return `${grants}${gateway}${profile.readOnly ? ' (only tools that change nothing)' : ''}`;
+}
