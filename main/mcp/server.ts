@@ -3,7 +3,7 @@
  * (immutable) config is computed once here; the factory itself, which runs once per HTTP
  * request, only builds a fresh McpServer and registers prepared handlers.
  */
-import { McpServer, type McpRequestContext, type McpServerFactory, type ToolAnnotations } from '@modelcontextprotocol/server';
+import { McpServer, type AuthInfo, type McpRequestContext, type McpServerFactory, type ToolAnnotations } from '@modelcontextprotocol/server';
 import type { ComputerAdapter } from '../../adapter/contract/computer-adapter.js';
 import type { Config } from '../config/schema.js';
 import { scrubbingLogger, type Logger } from '../log.js';
@@ -182,11 +182,26 @@ export function createServerFactory(deps: ServerDeps): ServerFactory {
       : undefined;
   const views = servedViews(new Map(tools.map((t, i) => [t.name, names[i]!])), (name) => exposedName(name, deps.config));
   const viewOf = new Map(views.flatMap((view) => view.tools.map((tool) => [tool, viewMeta(view)] as const)));
+  const surfaceOf = profileSurfaces(new ProfilePolicy(deps.config), tools, deps);
+  // system.info lists the tools of the caller's profile, not every granted one.
+  const enabledFor = (auth: AuthInfo | undefined) => names.filter((_, i) => surfaceOf(credentialOf(auth)).allowed[i]);
   const prepared = tools.map((tool, i) =>
-    prepare(tool, { deps: toolDeps, fit, logger, secrets, observe, ended, rename, exposed: names[i]!, recording, initialized, hasView: viewOf.has(names[i]!) }),
+    prepare(tool, {
+      deps: toolDeps,
+      fit,
+      logger,
+      secrets,
+      observe,
+      ended,
+      rename,
+      exposed: names[i]!,
+      recording,
+      initialized,
+      hasView: viewOf.has(names[i]!),
+      enabledFor,
+    }),
   );
   const serverInstructions = instructions(exposedName('system.info', deps.config));
-  const surfaceOf = profileSurfaces(new ProfilePolicy(deps.config), tools, deps);
 
   const build = (request?: McpRequestContext) => {
     const server = new McpServer(
@@ -307,6 +322,8 @@ interface PrepareContext extends RecordContext {
   recording: ChangeRecording | undefined;
   /** The tool has an MCP Apps view, which needs the whole structured result. */
   hasView: boolean;
+  /** The tools exposed to the caller with these credentials (its profile's). */
+  enabledFor: (auth: AuthInfo | undefined) => string[];
 }
 
 function prepare(tool: ToolDefinition, context: PrepareContext): PreparedTool {
@@ -332,7 +349,8 @@ function prepare(tool: ToolDefinition, context: PrepareContext): PreparedTool {
         const { maxTokens, ...toolArgs } = args;
         const call = { budget: typeof maxTokens === 'number' ? maxTokens : budget };
         // Recorded for undo under the caller's credential (an OAuth client, the bearer token).
-        const toolDeps = recording ? recording.depsFor(tool.name, clientOf(ctx.http?.authInfo), deps) : deps;
+        const callerDeps = { ...deps, enabledTools: context.enabledFor(ctx.http?.authInfo) };
+        const toolDeps = recording ? recording.depsFor(tool.name, clientOf(ctx.http?.authInfo), callerDeps) : callerDeps;
         const outcome = await tool.run(payload ? toolArgs : args, toolDeps, ctx.mcpReq.signal, call);
         // The server's hints in the text, not the data in it: names the call or its result carries stay.
         const summary = rename.rewrite(outcome.text, args, outcome.structured);

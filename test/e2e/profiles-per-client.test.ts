@@ -105,6 +105,14 @@ describe('profiles per caller', () => {
       expect(words).toContain('only tools that change nothing');
       expect(fs.existsSync(path.join(root, 'b.txt'))).toBe(false);
 
+      // system.info lists what this caller has, as tools/list does.
+      const info = await phoneClient.callTool({ name: 'system.info', arguments: {} });
+      const listed = (info.structuredContent as { capabilities: { tools: string[] } }).capabilities.tools;
+      expect(listed).toContain('fs.read');
+      expect(listed).not.toContain('fs.write');
+      const desktopInfo = await desktopClient.callTool({ name: 'system.info', arguments: {} });
+      expect((desktopInfo.structuredContent as { capabilities: { tools: string[] } }).capabilities.tools).toContain('fs.write');
+
       // The same tool through the desktop's credential works: the credential, not a session, decides.
       const written = await desktopClient.callTool({ name: 'fs.write', arguments: { path: path.join(root, 'b.txt'), content: 'x' } });
       expect(written.isError).toBeFalsy();
