@@ -54,6 +54,16 @@ const homeOf = (configFile: string) => path.join(path.dirname(configFile), 'home
 /** The token file the app creates when its config names no token (the headless server's too). */
 const tokenFileOf = (configFile: string) => path.join(homeOf(configFile), '.config', 'chatgpt-mcp', 'token');
 
+/** The tools a client with this token is listed. */
+async function toolNames(url: string, token: string): Promise<string[]> {
+  const client = await modernClient(url, token);
+  try {
+    return (await client.listTools()).tools.map((t) => t.name);
+  } finally {
+    await client.close();
+  }
+}
+
 async function modernClient(url: string, token?: string): Promise<Client> {
   const client = new Client({ name: 'bundle-test', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
   const headers: Record<string, string> = token ? { authorization: `Bearer ${token}` } : {};
@@ -271,14 +281,7 @@ describe('the built tray app under Node with a stand-in electron', () => {
     const configFile = path.join(dir, 'config.json');
     fs.writeFileSync(configFile, JSON.stringify({ server: { port: 0, token: TOKEN }, filesystem: { write: true, roots: [dir] } }));
     running = launch(app, configFile);
-    const names = async (url: string) => {
-      const client = await modernClient(url, TOKEN);
-      try {
-        return (await client.listTools()).tools.map((t) => t.name);
-      } finally {
-        await client.close();
-      }
-    };
+    const names = (url: string) => toolNames(url, TOKEN);
     const first = await running.runningUrl();
     expect(await names(first)).toContain('fs_write');
     let menu = await running.menu(0, /^Running at /);
@@ -305,14 +308,7 @@ describe('the built tray app under Node with a stand-in electron', () => {
     const settings = { server: { port: 0, token: TOKEN }, filesystem: { write: true, roots: [dir] }, shell: { enabled: true, allowedCommands: ['ls'] } };
     fs.writeFileSync(configFile, JSON.stringify(settings));
     running = launch(app, configFile);
-    const names = async (url: string) => {
-      const client = await modernClient(url, TOKEN);
-      try {
-        return (await client.listTools()).tools.map((t) => t.name);
-      } finally {
-        await client.close();
-      }
-    };
+    const names = (url: string) => toolNames(url, TOKEN);
     const first = await running.runningUrl();
     expect(await names(first)).toEqual(expect.arrayContaining(['fs_write', 'shell_exec']));
     const menu = await running.menu(0, /^Running at /);
