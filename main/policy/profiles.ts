@@ -42,7 +42,15 @@ export class ProfilePolicy {
   /** The profile this credential gets. */
   of(credential: Credential): CallerProfile {
     const { profiles } = this.config;
-    const bound = credential.kind === 'oauth' ? profiles.clients[credential.clientId] : credential.kind === 'token' ? profiles.token : undefined;
+    // Own keys only: a client id is the client's to choose (a metadata document's URL), never an inherited member.
+    const bound =
+      credential.kind === 'oauth'
+        ? Object.hasOwn(profiles.clients, credential.clientId)
+          ? profiles.clients[credential.clientId]
+          : undefined
+        : credential.kind === 'token'
+          ? profiles.token
+          : undefined;
     const name = bound ?? profiles.active;
     return { name, profile: this.profiles[name]!, source: bound ? SOURCE[credential.kind] : SOURCE.none };
   }

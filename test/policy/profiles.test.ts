@@ -22,6 +22,9 @@ describe('the profile policy', () => {
     expect(profiles.of({ kind: 'token' })).toMatchObject({ name: 'Coding', source: 'profiles.token binds the static token' });
     expect(profiles.of({ kind: 'none' }).name).toBe('Read-only');
     expect(policy({}).of({ kind: 'none' }).name).toBe('Full');
+    // A client id that names an inherited member is no binding.
+    expect(profiles.of({ kind: 'oauth', clientId: 'constructor' }).name).toBe('Read-only');
+    expect(configSchema.safeParse({ profiles: { active: 'toString', sets: { toString: {} } } }).success).toBe(true);
   });
 
   it('only narrows: a grant outside the profile, or a writing tool in a read-only one, is not allowed', () => {

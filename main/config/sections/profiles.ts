@@ -119,7 +119,8 @@ export const profilesSchema = z
     check(profiles.token, ['token']);
     for (const [id, name] of Object.entries(profiles.clients)) check(name, ['clients', id]);
     for (const name of Object.keys(profiles.sets)) {
-      if (name in BUILT_IN_PROFILES) ctx.addIssue({ code: 'custom', path: ['sets', name], message: 'is a built-in profile; give yours another name' });
+      if (Object.hasOwn(BUILT_IN_PROFILES, name))
+        ctx.addIssue({ code: 'custom', path: ['sets', name], message: 'is a built-in profile; give yours another name' });
     }
   });
 

@@ -15,7 +15,7 @@ export function ProfilesSection({ draft, edit, errors, clients }: Pick<SectionPr
       <ActiveProfileCard profiles={draft.profiles} names={names} errors={errors} edit={edit} />
       <ClientBindingsCard bindings={draft.profiles.clients} clients={clients} names={names} errors={errors} edit={edit} />
       {names.map((name) => (
-        <ProfileCard key={name} name={name} profile={profiles[name]!} builtIn={name in BUILT_IN_PROFILES} edit={edit} />
+        <ProfileCard key={name} name={name} profile={profiles[name]!} builtIn={Object.hasOwn(BUILT_IN_PROFILES, name)} edit={edit} />
       ))}
       <AddProfileCard names={names} edit={edit} />
     </>
