@@ -15,6 +15,7 @@ import { connectModernHttp, connectModernStdio, MODERN, textOf } from '../helper
 import { authorizeInBrowser, MemoryOAuthProvider, ownerApproves } from '../helpers/oauth.js';
 import { childEnv, startTestServer, type TestHttpServer } from '../helpers/servers.js';
 import { makeTempDir, removeDir } from '../helpers/temp.js';
+import { connectFront, FIXTURE, gatewayHome, nodeUpstream } from '../helpers/gateway.js';
 
 const TOKEN = 'profiles-e2e-token-0123456789';
 
@@ -172,6 +173,29 @@ describe('profiles over stdio', () => {
       expect(textOf(refused)).toContain('outside the profile "Read-only" this caller has (profiles.active)');
     } finally {
       await client.close();
+    }
+  });
+
+  it("keeps the other MCP servers' tools from a profile without the gateway (Read-only: their annotations are theirs to claim)", async () => {
+    const gateway = gatewayHome();
+    const names = async (active: string) => {
+      gateway.write({ gateway: { servers: [nodeUpstream('fixture', FIXTURE, { folders: [gateway.data] })] }, profiles: { active } });
+      const client = await connectFront('stdio modern', gateway);
+      try {
+        return (await client.listTools()).tools.map((t) => t.name);
+      } finally {
+        await client.close();
+      }
+    };
+    try {
+      const full = await names('Full');
+      const upstream = full.filter((name) => name.includes('fixture'));
+      expect(upstream.length).toBeGreaterThan(0);
+      const readOnly = await names('Read-only');
+      expect(readOnly).toContain('system.info');
+      for (const name of upstream) expect(readOnly).not.toContain(name);
+    } finally {
+      gateway.remove();
     }
   });
 });

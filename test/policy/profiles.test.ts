@@ -37,7 +37,7 @@ describe('the profile policy', () => {
     const readOnly = policy({ active: 'Read-only' }).of({ kind: 'none' }).profile;
     expect(profiles.allows(readOnly, GRANT.filesWrite, { readOnlyHint: false })).toBe(false);
     expect(profiles.allows(readOnly, GRANT.filesRead, {})).toBe(false);
-    expect(describeProfile(readOnly)).toBe('every granted tool, the other MCP servers (only tools that change nothing)');
+    expect(describeProfile(readOnly)).toBe('every granted tool (only tools that change nothing)');
     expect(describeProfile(own)).toBe('read files');
   });
 

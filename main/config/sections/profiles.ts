@@ -92,7 +92,8 @@ const DESKTOP: ProfileGrant[] = ['filesRead', 'screen', 'input', 'windows', 'cli
 /** The built-in profiles; "Full" (the default) is everything the config grants. */
 export const BUILT_IN_PROFILES: Readonly<Record<string, Profile>> = Object.freeze({
   Full: { grants: ALL, readOnly: false, gateway: true },
-  'Read-only': { grants: ALL, readOnly: true, gateway: true },
+  // No gateway: the other servers' tools are not filtered by their annotations per profile (yet).
+  'Read-only': { grants: ALL, readOnly: true, gateway: false },
   Coding: { grants: CODING, readOnly: false, gateway: false },
   Desktop: { grants: DESKTOP, readOnly: false, gateway: false },
 });

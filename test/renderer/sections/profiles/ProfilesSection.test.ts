@@ -77,7 +77,7 @@ describe.skipIf(!chromiumAvailable())('the Profiles page', () => {
     expect(await active.getByLabel('Active profile').inputValue()).toBe('Coding');
     await active.getByLabel("The token's profile").selectOption('Desktop');
     const readOnly = page.getByRole('region', { name: 'Read-only' });
-    expect(await readOnly.innerText()).toContain('Allows every granted tool, the other MCP servers (only tools that change nothing).');
+    expect(await readOnly.innerText()).toContain('Allows every granted tool (only tools that change nothing).');
 
     await page.getByRole('region', { name: 'Apps connected with OAuth' }).getByLabel('ChatGPT (chatgpt.com)').selectOption('Read-only');
 
