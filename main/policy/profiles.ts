@@ -62,9 +62,9 @@ export class ProfilePolicy {
     return name === undefined || profile.grants.includes(name);
   }
 
-  /** Whether the profile lets a caller have the other MCP servers' tools. */
+  /** Whether the profile lets a caller have the other MCP servers' tools: never a read-only one (an upstream's annotations are its own claim). */
   allowsGateway(profile: Profile): boolean {
-    return profile.gateway;
+    return profile.gateway && !profile.readOnly;
   }
 
   /** The refusal of a granted tool outside the caller's profile: which profile, why it applies, what it allows. */

@@ -39,6 +39,10 @@ describe('the profile policy', () => {
     expect(profiles.allows(readOnly, GRANT.filesRead, {})).toBe(false);
     expect(describeProfile(readOnly)).toBe('every granted tool (only tools that change nothing)');
     expect(describeProfile(own)).toBe('read files');
+    // A read-only profile never has the other servers' tools: their annotations are theirs to claim.
+    const mixed = { grants: [], readOnly: true, gateway: true };
+    expect(profiles.allowsGateway(mixed)).toBe(false);
+    expect(describeProfile(mixed)).toBe('system info only (only tools that change nothing)');
   });
 
   it('refuses a name that is no profile, and an own profile named like a built-in one', () => {

@@ -67,7 +67,7 @@ export const profileSchema = z.strictObject({
   grants: z.array(z.enum(PROFILE_GRANTS)).default([]),
   /** Only tools whose annotations say they change nothing. */
   readOnly: z.boolean().default(false),
-  /** The tools of the owner's other MCP servers (gateway.servers). */
+  /** The tools of the owner's other MCP servers (gateway.servers); never with readOnly. */
   gateway: z.boolean().default(false),
 });
 export type Profile = z.output<typeof profileSchema>;
@@ -136,6 +136,6 @@ export function describeProfile(profile: Profile): string {
     profile.grants.length === PROFILE_GRANTS.length
       ? 'every granted tool'
       : profile.grants.map((g) => PROFILE_GRANT_LABELS[g]).join(', ') || 'system info only';
-  const gateway = profile.gateway ? ', the other MCP servers' : '';
+  const gateway = profile.gateway && !profile.readOnly ? ', the other MCP servers' : '';
   return `${grants}${gateway}${profile.readOnly ? ' (only tools that change nothing)' : ''}`;
 }

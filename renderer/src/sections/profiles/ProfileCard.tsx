@@ -45,6 +45,8 @@ export function ProfileCard({ name, profile, builtIn, edit }: Pick<SectionProps,
       <Switch
         id={fieldId(`profiles.sets.${name}.gateway`)}
         label="The other MCP servers' tools"
+        description={profile.readOnly ? 'Not with “only tools that change nothing”: their annotations are their own claim.' : undefined}
+        disabled={profile.readOnly}
         checked={profile.gateway}
         onChange={(on) => change((own) => void (own.gateway = on))}
       />
