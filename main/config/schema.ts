@@ -17,6 +17,7 @@ import { filesystemSchema, type rootSchema } from './sections/filesystem.js';
 import { gatewaySchema } from './sections/gateway.js';
 import { gitSchema } from './sections/git.js';
 import { processSchema } from './sections/process.js';
+import { profilesSchema } from './sections/profiles.js';
 import { serverSchema } from './sections/server.js';
 import { servicesSchema } from './sections/services.js';
 import { shellSchema } from './sections/shell.js';
@@ -33,6 +34,7 @@ export * from './sections/filesystem.js';
 export * from './sections/gateway.js';
 export * from './sections/git.js';
 export * from './sections/process.js';
+export * from './sections/profiles.js';
 export * from './sections/server.js';
 export * from './sections/services.js';
 export * from './sections/shell.js';
@@ -59,6 +61,7 @@ export const configSchema = z
     undo: undoSchema.default(() => undoSchema.parse({})),
     audit: auditSchema.default(() => auditSchema.parse({})),
     system: systemSchema.default(() => systemSchema.parse({})),
+    profiles: profilesSchema.default(() => profilesSchema.parse({})),
   })
   .superRefine((config, ctx) => {
     if (config.server.auth === 'none' && config.server.token !== undefined) {

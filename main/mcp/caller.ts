@@ -5,6 +5,7 @@
  * credential itself: an audit line or the activity view names who, not with what.
  */
 import { CLIENT_INFO_META_KEY, type AuthInfo } from '@modelcontextprotocol/server';
+import type { Credential } from '../policy/profiles.js';
 
 export type Caller =
   | { kind: 'oauth'; id: string; name: string }
@@ -25,6 +26,12 @@ export function callerOf(auth: AuthInfo | undefined, envelope: Record<string, un
   const info = (envelope?.[CLIENT_INFO_META_KEY] as ClientInfo) ?? initialized();
   const name = typeof info?.name === 'string' && info.name ? info.name : null;
   return typeof info?.version === 'string' ? { kind: 'host', name, version: info.version } : { kind: 'host', name };
+}
+
+/** The credential a request carries, as the profile policy sees it. */
+export function credentialOf(auth: AuthInfo | undefined): Credential {
+  if (!auth) return { kind: 'none' };
+  return auth.clientId === BEARER_CLIENT_ID ? { kind: 'token' } : { kind: 'oauth', clientId: auth.clientId };
 }
 
 /** The host's name from a 2026-07-28 request's envelope (its clientInfo), if it gave one. */

@@ -11,7 +11,8 @@ import { errorResult } from './tool-errors.js';
 import { READ_ONLY_WORDS } from '../policy/read-only.js';
 import { exposedAs, exposedName } from './tool-names.js';
 
-export function notGrantedResult(exposed: string, tool: ToolDefinition, config: Readonly<Config>): CallToolResult {
+export function notGrantedResult(exposed: string, tool: ToolDefinition, config: Readonly<Config>, refusal?: string): CallToolResult {
+  if (refusal) return errorResult(refusal);
   if (tool.grant.granted(config)) {
     return errorResult(`CAPABILITY_DISABLED: ${exposed} changes things, and ${READ_ONLY_WORDS}; the owner turns that off, then restarts the server`);
   }
@@ -34,6 +35,8 @@ function misnamedResult(called: string, exposed: string): CallToolResult {
 export interface UngrantedTool {
   exposed: string;
   tool: ToolDefinition;
+  /** Granted, but outside the caller's profile: the refusal that says so. */
+  refusal?: string;
 }
 
 /** The calls the SDK would answer with a bare "Tool X not found", and what to answer instead. */
@@ -44,7 +47,12 @@ export interface OtherCalls {
   misnamed: ReadonlyMap<string, string>;
 }
 
-export function otherCalls(known: readonly ToolDefinition[], granted: ReadonlySet<string>, config: Readonly<Config>): OtherCalls {
+export function otherCalls(
+  known: readonly ToolDefinition[],
+  granted: ReadonlySet<string>,
+  config: Readonly<Config>,
+  outside?: (tool: ToolDefinition, exposed: string) => string | undefined,
+): OtherCalls {
   const otherStyle = config.server.toolNames === 'underscore' ? 'dotted' : 'underscore';
   const ungranted = new Map<string, UngrantedTool>();
   const misnamed = new Map<string, string>();
@@ -53,7 +61,8 @@ export function otherCalls(known: readonly ToolDefinition[], granted: ReadonlySe
     const exposed = exposedName(t.name, config);
     const alias = exposedAs(t.name, otherStyle);
     const aliases = alias === exposed || exposedNames.has(alias) ? [] : [alias];
-    if (!granted.has(t.name)) for (const name of [exposed, ...aliases]) ungranted.set(name, { exposed, tool: t });
+    const refusal = granted.has(t.name) ? undefined : outside?.(t, exposed);
+    if (!granted.has(t.name)) for (const name of [exposed, ...aliases]) ungranted.set(name, { exposed, tool: t, ...(refusal ? { refusal } : {}) });
     else for (const name of aliases) misnamed.set(name, exposed);
   }
   return { ungranted, misnamed };
@@ -67,7 +76,7 @@ export function answerUngranted(server: McpServer, { ungranted, misnamed }: Othe
   protocol.setRequestHandler('tools/call', async (request, ctx) => {
     const called = request.params.name;
     const missing = ungranted.get(called);
-    if (missing !== undefined) return notGrantedResult(missing.exposed, missing.tool, config);
+    if (missing !== undefined) return notGrantedResult(missing.exposed, missing.tool, config, missing.refusal);
     const exposed = misnamed.get(called);
     return exposed === undefined ? original(request, ctx) : misnamedResult(called, exposed);
   });

@@ -3,7 +3,7 @@
  * (immutable) config is computed once here; the factory itself, which runs once per HTTP
  * request, only builds a fresh McpServer and registers prepared handlers.
  */
-import { McpServer, type McpRequestContext, type McpServerFactory, type ToolAnnotations } from '@modelcontextprotocol/server';
+import { McpServer, type AuthInfo, type McpRequestContext, type McpServerFactory, type ToolAnnotations } from '@modelcontextprotocol/server';
 import type { ComputerAdapter } from '../../adapter/contract/computer-adapter.js';
 import type { Config } from '../config/schema.js';
 import { scrubbingLogger, type Logger } from '../log.js';
@@ -22,7 +22,7 @@ import { ServicePolicy } from '../policy/services.js';
 import { SizeLimits } from '../policy/size-limits.js';
 import { ShellPolicy } from '../policy/shell.js';
 import { UrlPolicy } from '../policy/url-policy.js';
-import { answerUngranted, otherCalls } from './not-granted.js';
+import { answerUngranted, otherCalls, type OtherCalls } from './not-granted.js';
 import { NOT_RECORDED } from './change-recorder.js';
 import { ChangeRecording } from './change-journal.js';
 import type { ChangeJournal } from '../../adapter/contract/journal.js';
@@ -31,7 +31,7 @@ import { fingerprint, toolFaces, type ContractFingerprint } from './contract-fin
 import type { AuditReader, Policies, ToolDefinition, ToolDeps } from './tool.js';
 import { exposedAs, exposedName, toolNameRewriter } from './tool-names.js';
 import { gatewayRegistrar, WithGatewayTools } from './gateway-tools.js';
-import { envelopeClientName } from './caller.js';
+import { credentialOf, envelopeClientName } from './caller.js';
 import { clientOf, describeUnknown, recorded, type CallHandler, type RecordContext, type ToolCallObserver } from './recorded-call.js';
 import { Gateway } from '../gateway/gateway.js';
 import { PinStore, pinsPath } from '../gateway/pin-store.js';
@@ -39,6 +39,7 @@ import { gatewaySecrets } from '../gateway/secrets.js';
 import { ALL_TOOLS } from './tools/index.js';
 import type { DirectTools } from './stdio-wire.js';
 import { hiddenByReadOnly } from '../policy/read-only.js';
+import { ProfilePolicy, type CallerProfile } from '../policy/profiles.js';
 import { AnswerStore } from './answer/answer-store.js';
 import { fitAnswer, type ServerFit } from './answer/answer-budget.js';
 import { budgetInput, budgetOutput, NOTE_FIELD } from './answer/budget-schema.js';
@@ -181,12 +182,26 @@ export function createServerFactory(deps: ServerDeps): ServerFactory {
       : undefined;
   const views = servedViews(new Map(tools.map((t, i) => [t.name, names[i]!])), (name) => exposedName(name, deps.config));
   const viewOf = new Map(views.flatMap((view) => view.tools.map((tool) => [tool, viewMeta(view)] as const)));
+  const surfaceOf = profileSurfaces(new ProfilePolicy(deps.config), tools, deps);
+  // system.info lists the tools of the caller's profile, not every granted one.
+  const enabledFor = (auth: AuthInfo | undefined) => names.filter((_, i) => surfaceOf(credentialOf(auth)).allowed[i]);
   const prepared = tools.map((tool, i) =>
-    prepare(tool, { deps: toolDeps, fit, logger, secrets, observe, ended, rename, exposed: names[i]!, recording, initialized, hasView: viewOf.has(names[i]!) }),
+    prepare(tool, {
+      deps: toolDeps,
+      fit,
+      logger,
+      secrets,
+      observe,
+      ended,
+      rename,
+      exposed: names[i]!,
+      recording,
+      initialized,
+      hasView: viewOf.has(names[i]!),
+      enabledFor,
+    }),
   );
   const serverInstructions = instructions(exposedName('system.info', deps.config));
-  const granted = new Set(tools.map((t) => t.name));
-  const calls = otherCalls(deps.tools ?? ALL_TOOLS, granted, deps.config);
 
   const build = (request?: McpRequestContext) => {
     const server = new McpServer(
@@ -194,13 +209,16 @@ export function createServerFactory(deps: ServerDeps): ServerFactory {
       { capabilities: { tools: { listChanged: gateway !== null }, ...upstreams?.capabilities() }, instructions: serverInstructions },
     );
     const caller = answerCallerOf(server, request);
+    // The credential on this request picks the profile: only its tools are listed and callable.
+    const surface = surfaceOf(credentialOf(request?.authInfo));
     prepared.forEach(({ config, handler }, i) => {
+      if (!surface.allowed[i]) return;
       const _meta = viewOf.get(names[i]!);
       server.registerTool(names[i]!, _meta ? { ...config, _meta } : config, (args, ctx) => handler(args, { ...ctx, caller: caller(ctx) }));
     });
     registerViews(server, views);
-    upstreams?.register(server, caller);
-    answerUngranted(server, calls, deps.config);
+    if (surface.gateway) upstreams?.register(server, caller);
+    answerUngranted(server, surface.calls, deps.config);
     // Only the first: stdio has no other, and HTTP (which never asks) keeps no request's server alive.
     stdioServer ??= server;
     return server;
@@ -209,9 +227,43 @@ export function createServerFactory(deps: ServerDeps): ServerFactory {
   const factory = gateway ? async (request?: McpRequestContext) => (await gateway.ready, build(request)) : build;
   // A stdio host keeps its connection and its list: it is told when the upstreams' tools change (HTTP hosts list again per request).
   gateway?.watch(() => stdioServer && upstreams?.refresh(stdioServer));
-  const builtIn = prepared.map(({ config, handler }, i) => [names[i]!, { input: config.inputSchema, output: config.outputSchema, handler }] as const);
-  const directTools: DirectTools = upstreams ? new WithGatewayTools(builtIn, upstreams) : new Map(builtIn);
+  // stdio has one profile, the active one.
+  const stdio = surfaceOf({ kind: 'none' });
+  const builtIn = prepared.flatMap(({ config, handler }, i) =>
+    stdio.allowed[i] ? [[names[i]!, { input: config.inputSchema, output: config.outputSchema, handler }] as const] : [],
+  );
+  const directTools: DirectTools = upstreams && stdio.gateway ? new WithGatewayTools(builtIn, upstreams) : new Map(builtIn);
   return Object.assign(factory, { policies: policy, directTools, gateway, contract: contractOf });
+}
+
+/** What one profile exposes: which granted tools, the gateway's or not, and how its other calls are answered. */
+interface ProfileSurface {
+  allowed: boolean[];
+  gateway: boolean;
+  calls: OtherCalls;
+}
+
+/** Each caller's surface, worked out once per profile and source (they word its refusals). */
+function profileSurfaces(
+  profiles: ProfilePolicy,
+  tools: readonly ToolDefinition[],
+  deps: ServerDeps,
+): (credential: Parameters<ProfilePolicy['of']>[0]) => ProfileSurface {
+  const made = new Map<string, ProfileSurface>();
+  const granted = new Set(tools.map((t) => t.name));
+  const surface = (caller: CallerProfile): ProfileSurface => {
+    const allowed = tools.map((tool) => profiles.allows(caller.profile, tool.grant, annotationsOf(tool, deps.config)));
+    const inProfile = new Set(tools.filter((_, i) => allowed[i]).map((t) => t.name));
+    const outside = (tool: ToolDefinition, exposed: string) => (granted.has(tool.name) ? profiles.refusal(exposed, caller) : undefined);
+    return { allowed, gateway: profiles.allowsGateway(caller.profile), calls: otherCalls(deps.tools ?? ALL_TOOLS, inProfile, deps.config, outside) };
+  };
+  return (credential) => {
+    const caller = profiles.of(credential);
+    const key = `${caller.name}\0${caller.source}`;
+    let found = made.get(key);
+    if (!found) made.set(key, (found = surface(caller)));
+    return found;
+  };
 }
 
 /** The gateway to the owner's other MCP servers, when the config lists any and the server has a place for its pins. */
@@ -270,6 +322,8 @@ interface PrepareContext extends RecordContext {
   recording: ChangeRecording | undefined;
   /** The tool has an MCP Apps view, which needs the whole structured result. */
   hasView: boolean;
+  /** The tools exposed to the caller with these credentials (its profile's). */
+  enabledFor: (auth: AuthInfo | undefined) => string[];
 }
 
 function prepare(tool: ToolDefinition, context: PrepareContext): PreparedTool {
@@ -295,7 +349,8 @@ function prepare(tool: ToolDefinition, context: PrepareContext): PreparedTool {
         const { maxTokens, ...toolArgs } = args;
         const call = { budget: typeof maxTokens === 'number' ? maxTokens : budget };
         // Recorded for undo under the caller's credential (an OAuth client, the bearer token).
-        const toolDeps = recording ? recording.depsFor(tool.name, clientOf(ctx.http?.authInfo), deps) : deps;
+        const callerDeps = { ...deps, enabledTools: context.enabledFor(ctx.http?.authInfo) };
+        const toolDeps = recording ? recording.depsFor(tool.name, clientOf(ctx.http?.authInfo), callerDeps) : callerDeps;
         const outcome = await tool.run(payload ? toolArgs : args, toolDeps, ctx.mcpReq.signal, call);
         // The server's hints in the text, not the data in it: names the call or its result carries stay.
         const summary = rename.rewrite(outcome.text, args, outcome.structured);

@@ -4,7 +4,7 @@
  * activity ring fed by the server's observer, and the settings window's IPC handlers. All
  * decisions live in the electron-free modules beside this file; this only wires them up.
  */
-import { app, clipboard, dialog, ipcMain, Menu, safeStorage, session, shell, systemPreferences, type OpenDialogOptions } from 'electron';
+import { app, clipboard, ipcMain, Menu, safeStorage, session, shell, systemPreferences } from 'electron';
 import os from 'node:os';
 import path from 'node:path';
 import { createLocalAdapter } from '../../adapter/local-computer-adapter.js';
@@ -52,6 +52,7 @@ import { safeStorageStore } from './safe-storage-store.js';
 import { TunnelController } from '../tunnel/tunnel-controller.js';
 import { noteContract } from './contract-record.js';
 import { savePauseWrites } from './pause-writes.js';
+import { menuProfiles, switchProfile } from './profile-switch.js';
 
 export interface AppLayout {
   /** Directory of the built main bundle (out/app/main). */
@@ -118,6 +119,7 @@ export async function runApp({ mainDir, env = process.env, log = createLogger('i
         waitingApprovals,
         restartPending,
         readOnly,
+        profiles: menuProfiles(lifecycle.config),
         gateway: gatewayPanel.summary(),
         ...(updates ? { update: updates.status } : {}),
         desktop: desktopLine,
@@ -251,14 +253,7 @@ export async function runApp({ mainDir, env = process.env, log = createLogger('i
     restart: () => lifecycle.restart(),
   });
 
-  /** One path from the native dialog, over the settings window when it is open; null when cancelled. */
-  const pickPath = async (options: OpenDialogOptions): Promise<string | null> => {
-    const parent = settings.browserWindow;
-    const result = parent ? await dialog.showOpenDialog(parent, options) : await dialog.showOpenDialog(options);
-    return result.canceled ? null : (result.filePaths[0] ?? null);
-  };
-
-  const onAction = (action: MenuAction): void => {
+  const onAction = (action: MenuAction, arg?: string): void => {
     const status = lifecycle.status;
     switch (action) {
       case 'copy-url':
@@ -288,6 +283,8 @@ export async function runApp({ mainDir, env = process.env, log = createLogger('i
         return settings.open({ section: 'chatgpt' });
       case 'toggle-read-only':
         return void savePauseWrites(configPath, lifecycle.config?.server.readOnly ?? false, log).then((saved) => (saved ? lifecycle.restart() : undefined));
+      case 'use-profile':
+        return void switchProfile(configPath, lifecycle, arg, log);
       case 'open-gateway':
         return settings.open({ section: 'gateway' });
       case 'install-update':
@@ -324,7 +321,7 @@ export async function runApp({ mainDir, env = process.env, log = createLogger('i
       'settings:folder-kinds': (paths) => paths.map(folderKind),
       'settings:copy-text': (text) => clipboard.writeText(text),
       'settings:pick-folder': async () => {
-        return pickPath({ title: 'Choose a folder to share', properties: ['openDirectory', 'createDirectory'] });
+        return settings.pickPath({ title: 'Choose a folder to share', properties: ['openDirectory', 'createDirectory'] });
       },
       'server:test-connection': () => {
         const status = lifecycle.status;
@@ -345,7 +342,7 @@ export async function runApp({ mainDir, env = process.env, log = createLogger('i
       ...tunnelHandlers({
         tunnel,
         savedClientPath: () => savedConfig()?.tunnel.clientPath,
-        pickFile: (title) => pickPath({ title, properties: ['openFile'] }),
+        pickFile: (title) => settings.pickPath({ title, properties: ['openFile'] }),
         openExternal: (url) => shell.openExternal(url),
       }),
       'gateway:status': () => gatewayPanel.snapshot(),

@@ -158,7 +158,20 @@ export interface GatewaySnapshot {
   upstreams: UpstreamRow[];
 }
 
-export const SECTIONS = ['connection', 'chatgpt', 'files', 'commands', 'git', 'processes', 'desktop', 'services', 'gateway', 'activity', 'clients'] as const;
+export const SECTIONS = [
+  'connection',
+  'chatgpt',
+  'files',
+  'commands',
+  'git',
+  'processes',
+  'desktop',
+  'services',
+  'gateway',
+  'profiles',
+  'activity',
+  'clients',
+] as const;
 export type SectionId = (typeof SECTIONS)[number];
 
 export interface NavigateRequest {

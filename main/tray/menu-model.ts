@@ -25,13 +25,16 @@ export const MENU_ACTIONS = [
   'toggle-read-only',
   'open-gateway',
   'install-update',
+  'use-profile',
 ] as const;
 export type MenuAction = (typeof MENU_ACTIONS)[number];
 
 export type MenuItemModel =
   | { type: 'separator' }
   | { type: 'normal'; label: string; enabled: boolean; action?: MenuAction }
-  | { type: 'checkbox'; label: string; enabled: boolean; checked: boolean; action: MenuAction };
+  | { type: 'checkbox'; label: string; enabled: boolean; checked: boolean; action: MenuAction }
+  /** One of a group: the profile switch (`arg` is the profile's name). */
+  | { type: 'radio'; label: string; enabled: boolean; checked: boolean; action: MenuAction; arg: string };
 
 export interface MenuFacts {
   status: ServerStatus;
@@ -49,6 +52,8 @@ export interface MenuFacts {
   restartPending?: boolean;
   /** server.readOnly of the config in effect, or null when none is (the server is not running). */
   readOnly?: boolean | null;
+  /** The profiles of the config in effect and the active one, or null when none is in effect. */
+  profiles?: { names: string[]; active: string } | null;
   /** The app's own update (updates.check), when the shell has an updater. */
   update?: UpdateStatus;
   /** The running server's other MCP servers (gateway.servers), when it has any. */
@@ -63,6 +68,7 @@ export function buildMenuModel({
   waitingApprovals = 0,
   restartPending = false,
   readOnly = null,
+  profiles = null,
   gateway,
   update,
   desktop,
@@ -109,6 +115,13 @@ export function buildMenuModel({
   );
   // Hides every tool that changes something (server.readOnly); toggling it restarts the server.
   if (readOnly !== null) items.push({ type: 'checkbox', label: 'Pause writes', enabled: !busy, checked: readOnly, action: 'toggle-read-only' });
+  // The active profile (profiles.active) for stdio and unbound callers; choosing one restarts the server.
+  if (profiles) {
+    items.push({ type: 'separator' });
+    for (const name of profiles.names) {
+      items.push({ type: 'radio', label: `Profile: ${name}`, enabled: !busy, checked: name === profiles.active, action: 'use-profile', arg: name });
+    }
+  }
   if (openAtLogin !== null) {
     items.push({ type: 'separator' }, { type: 'checkbox', label: 'Start at login', enabled: true, checked: openAtLogin, action: 'toggle-login' });
   }

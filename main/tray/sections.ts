@@ -15,6 +15,7 @@ const BY_CONFIG_SECTION: Record<string, SectionId> = {
   git: 'git',
   checks: 'git',
   undo: 'git',
+  profiles: 'profiles',
 };
 
 export function sectionForField(field: KeyPath | null | undefined): SectionId {

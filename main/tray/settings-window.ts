@@ -2,7 +2,7 @@
  * The one settings window: created on demand, focused when it exists, and never closed over
  * unsaved edits without asking. It remembers which page it loaded so IPC can check senders.
  */
-import { BrowserWindow, dialog, nativeTheme } from 'electron';
+import { BrowserWindow, dialog, nativeTheme, type OpenDialogOptions } from 'electron';
 import { pathToFileURL } from 'node:url';
 import type { NavigateRequest } from './bridge-api.js';
 import { PUSH, type PushChannel } from './ipc-channels.js';
@@ -45,6 +45,13 @@ export class SettingsWindow {
   /** The window, for parenting native dialogs; null when closed. */
   get browserWindow(): BrowserWindow | null {
     return this.isOpen ? this.window : null;
+  }
+
+  /** One path from the native dialog, over this window when it is open; null when cancelled. */
+  async pickPath(options: OpenDialogOptions): Promise<string | null> {
+    const parent = this.browserWindow;
+    const result = parent ? await dialog.showOpenDialog(parent, options) : await dialog.showOpenDialog(options);
+    return result.canceled ? null : (result.filePaths[0] ?? null);
   }
 
   /** Who may send IPC: this window's webContents on the page it loaded. */

@@ -15,7 +15,7 @@ export class TrayController {
 
   constructor(
     private readonly iconDir: string,
-    private readonly onAction: (action: MenuAction) => void,
+    private readonly onAction: (action: MenuAction, arg?: string) => void,
   ) {
     this.tray = new Tray(this.image('stopped'));
     this.lastIcon = 'stopped';
@@ -44,6 +44,8 @@ export class TrayController {
     if (item.type === 'separator') return { type: 'separator' };
     const action = item.action;
     const click = action ? () => this.onAction(action) : undefined;
+    if (item.type === 'radio')
+      return { type: 'radio', label: item.label, enabled: item.enabled, checked: item.checked, click: () => this.onAction(item.action, item.arg) };
     if (item.type === 'checkbox') return { type: 'checkbox', label: item.label, enabled: item.enabled, checked: item.checked, click };
     return { type: 'normal', label: item.label, enabled: item.enabled, click };
   }

@@ -48,6 +48,8 @@ export interface Draft {
   git: Config['git'];
   checks: Omit<Config['checks'], 'projects'> & { projects: DraftProject[] };
   undo: Config['undo'];
+  /** The token's profile: '' for the active one (the file leaves profiles.token out). */
+  profiles: Omit<Config['profiles'], 'token'> & { token: string };
 }
 
 /** Field key → message. Keys are dotted config paths, with app entries by list index. */
@@ -82,6 +84,7 @@ export function toDraft(raw: Raw | null): Draft {
   sections.tunnel!.clientPath = str(tunnel.clientPath, '');
   const gateway = section(file, 'gateway');
   sections.gateway!.servers = Array.isArray(gateway.servers) ? gateway.servers.filter((e): e is DraftUpstream => typeof e === 'object' && e !== null) : [];
+  sections.profiles!.token = str(section(file, 'profiles').token, '');
   const projects = section(file, 'checks').projects;
   sections.checks!.projects = Array.isArray(projects) ? projects.map(toProject) : [];
   const draft = sections as unknown as Draft;
@@ -108,7 +111,9 @@ function overlay(defaults: Raw, raw: Raw): Raw {
 export function toConfig(draft: Draft): Raw {
   const { token, ...server } = draft.server;
   const { apps, ...desktop } = draft.desktop;
+  const { token: tokenProfile, ...profiles } = draft.profiles;
   const shaped: Raw = {
+    profiles: { ...profiles, ...(tokenProfile ? { token: tokenProfile } : {}) },
     server: { ...server, ...(token ? { token } : {}) },
     filesystem: { ...draft.filesystem, roots: draft.filesystem.roots.map((r) => ({ path: r.path, readOnly: r.readOnly })) },
     desktop: { ...desktop, apps: Object.fromEntries(apps.map((a) => [a.name, { path: a.path, args: a.args, allowExtraArgs: a.allowExtraArgs }])) },

@@ -18,7 +18,7 @@ import { authorizeInBrowser, MemoryOAuthProvider } from '../helpers/oauth.js';
 
 const TOKEN = 'bundle-test-token-0123456789abcdef';
 
-type MenuItem = { type: string; label?: string; enabled?: boolean };
+type MenuItem = { type: string; label?: string; enabled?: boolean; checked?: boolean };
 
 /** The app with the tray menu's views this file reads. */
 class BundleProcess extends AppProcess {
@@ -53,6 +53,16 @@ function launch(app: BuiltApp, configFile: string): BundleProcess {
 const homeOf = (configFile: string) => path.join(path.dirname(configFile), 'home');
 /** The token file the app creates when its config names no token (the headless server's too). */
 const tokenFileOf = (configFile: string) => path.join(homeOf(configFile), '.config', 'chatgpt-mcp', 'token');
+
+/** The tools a client with this token is listed. */
+async function toolNames(url: string, token: string): Promise<string[]> {
+  const client = await modernClient(url, token);
+  try {
+    return (await client.listTools()).tools.map((t) => t.name);
+  } finally {
+    await client.close();
+  }
+}
 
 async function modernClient(url: string, token?: string): Promise<Client> {
   const client = new Client({ name: 'bundle-test', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
@@ -271,14 +281,7 @@ describe('the built tray app under Node with a stand-in electron', () => {
     const configFile = path.join(dir, 'config.json');
     fs.writeFileSync(configFile, JSON.stringify({ server: { port: 0, token: TOKEN }, filesystem: { write: true, roots: [dir] } }));
     running = launch(app, configFile);
-    const names = async (url: string) => {
-      const client = await modernClient(url, TOKEN);
-      try {
-        return (await client.listTools()).tools.map((t) => t.name);
-      } finally {
-        await client.close();
-      }
-    };
+    const names = (url: string) => toolNames(url, TOKEN);
     const first = await running.runningUrl();
     expect(await names(first)).toContain('fs_write');
     let menu = await running.menu(0, /^Running at /);
@@ -295,6 +298,35 @@ describe('the built tray app under Node with a stand-in electron', () => {
     const again = running.click('Pause writes');
     expect(await names(await running.runningUrl(again))).toContain('fs_write');
     expect(JSON.parse(fs.readFileSync(configFile, 'utf8')).server.readOnly).toBe(false);
+    running.click('Quit');
+    expect(await running.exited).toBe(0);
+  }, 60_000);
+
+  it('choosing a profile in the tray saves profiles.active and restarts: the token, bound to none, gets its tools', async () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bundle-'));
+    const configFile = path.join(dir, 'config.json');
+    const settings = { server: { port: 0, token: TOKEN }, filesystem: { write: true, roots: [dir] }, shell: { enabled: true, allowedCommands: ['ls'] } };
+    fs.writeFileSync(configFile, JSON.stringify(settings));
+    running = launch(app, configFile);
+    const names = (url: string) => toolNames(url, TOKEN);
+    const first = await running.runningUrl();
+    expect(await names(first)).toEqual(expect.arrayContaining(['fs_write', 'shell_exec']));
+    const menu = await running.menu(0, /^Running at /);
+    expect(menu.filter((item) => item.type === 'radio').map((item) => item.label)).toEqual([
+      'Profile: Full',
+      'Profile: Read-only',
+      'Profile: Coding',
+      'Profile: Desktop',
+    ]);
+    expect(menu.find((item) => item.label === 'Profile: Full')).toMatchObject({ checked: true });
+
+    const mark = running.click('Profile: Read-only');
+    const readOnly = await names(await running.runningUrl(mark));
+    expect(JSON.parse(fs.readFileSync(configFile, 'utf8')).profiles.active).toBe('Read-only');
+    expect(readOnly).toContain('fs_read');
+    expect(readOnly).not.toContain('fs_write');
+    expect(readOnly).not.toContain('shell_exec');
+    expect((await running.menu(mark, /^Running at /)).find((item) => item.label === 'Profile: Read-only')).toMatchObject({ checked: true });
     running.click('Quit');
     expect(await running.exited).toBe(0);
   }, 60_000);

@@ -135,6 +135,21 @@ describe('Pause writes', () => {
   });
 });
 
+describe('the profile switch', () => {
+  const radios = (profiles: { names: string[]; active: string } | null, status: ServerStatus = running) =>
+    buildMenuModel({ status, hasToken: false, openAtLogin: null, profiles }).filter((item) => item.type === 'radio');
+
+  it('offers every profile as one group, the active one checked, and nothing without a config in effect', () => {
+    expect(radios({ names: ['Full', 'Read-only', 'Mine'], active: 'Read-only' })).toEqual([
+      { type: 'radio', label: 'Profile: Full', enabled: true, checked: false, action: 'use-profile', arg: 'Full' },
+      { type: 'radio', label: 'Profile: Read-only', enabled: true, checked: true, action: 'use-profile', arg: 'Read-only' },
+      { type: 'radio', label: 'Profile: Mine', enabled: true, checked: false, action: 'use-profile', arg: 'Mine' },
+    ]);
+    expect(radios(null)).toEqual([]);
+    expect(radios({ names: ['Full'], active: 'Full' }, { state: 'starting' })[0]).toMatchObject({ enabled: false });
+  });
+});
+
 describe('the app update', () => {
   const base = { status: running, hasToken: false, openAtLogin: null };
   const tail = (items: MenuItemModel[]) => labels(items).slice(-3);

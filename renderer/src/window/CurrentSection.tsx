@@ -11,6 +11,7 @@ import { FilesSection } from '../sections/files/FilesSection';
 import { GatewaySection } from '../sections/gateway/GatewaySection';
 import { GitSection } from '../sections/git/GitSection';
 import { ProcessesSection } from '../sections/processes/ProcessesSection';
+import { ProfilesSection } from '../sections/profiles/ProfilesSection';
 import type { SectionProps } from '../sections/section-props';
 import { ServicesSection } from '../sections/services/ServicesSection';
 
@@ -46,6 +47,8 @@ export function CurrentSection({
       return <ServicesSection {...props} />;
     case 'gateway':
       return <GatewaySection {...props} />;
+    case 'profiles':
+      return <ProfilesSection {...props} clients={connections.snapshot.clients} />;
     case 'activity':
       return <ActivitySection entries={activity} bridge={props.bridge} />;
     case 'clients':

@@ -21,6 +21,7 @@ export const SECTIONS: SectionInfo[] = [
   { id: 'desktop', title: 'Desktop', icon: 'desktop', description: 'Screen, mouse and keyboard, web pages and apps.' },
   { id: 'services', title: 'Services', icon: 'services', description: 'System services the model may check or control.' },
   { id: 'gateway', title: 'Other MCP servers', icon: 'gateway', description: 'Your other MCP servers, reached through this one under the same rules.' },
+  { id: 'profiles', title: 'Profiles', icon: 'key', description: 'Named sets of grants: which tools each client gets, of what you granted.' },
   { id: 'activity', title: 'Activity', icon: 'activity', description: 'What the model has asked this computer to do, live.', readOnly: true },
   {
     id: 'clients',

@@ -5,6 +5,7 @@
 import { describeChoice, type SandboxChoice } from '../../../../main/policy/sandbox-mode';
 import { Card } from '../../components/Card';
 import { fieldId } from '../../components/fields/field-id';
+import { ListEditor } from '../../components/fields/ListEditor';
 import { SelectField } from '../../components/fields/SelectField';
 import { Warning } from '../../components/fields/Warning';
 import type { SectionProps } from '../section-props';
@@ -42,6 +43,21 @@ export function SandboxCard({ draft, edit, errors, env, sandbox }: Pick<SectionP
           </p>
         ))
       )}
+      {sandbox.mode === 'private-home' && !sandbox.problem ? (
+        <ListEditor
+          id={fieldId('shell.homeVisible')}
+          label="More folders of your home commands may read"
+          inputLabel="Folder (~/folder or an absolute path)"
+          items={shell.homeVisible}
+          placeholder="~/.gradle"
+          addLabel="Add folder"
+          empty="Only the shared folders and the toolchain folders."
+          disabled={off}
+          errorFor={(i) => errors.get(`shell.homeVisible.${i}`)}
+          onChange={(items) => edit((d) => void (d.shell.homeVisible = items))}
+          check={(value) => (value.startsWith('~/') || value.startsWith('/') ? null : 'expected ~/folder or an absolute path')}
+        />
+      ) : null}
       {sandbox.mechanism === 'bubblewrap' && !sandbox.problem ? (
         <p className="hint">Needs bubblewrap (sudo apt-get install bubblewrap): without it the server does not start.</p>
       ) : null}

@@ -86,13 +86,16 @@ describe.skipIf(!chromiumAvailable())('the sandbox card on the Commands page', (
     expect(text).toContain('The display is hidden');
     expect(text).toContain('sudo apt-get install bubblewrap');
     expect(await card(page).getByLabel('Mode').inputValue()).toBe('auto');
+    await card(page).getByLabel('Folder (~/folder or an absolute path)').fill('~/.gradle');
+    await card(page).getByRole('button', { name: 'Add folder' }).click();
     await card(page).screenshot({ path: path.join(SCREENSHOTS, 'commands-sandbox-linux.png') });
 
     await card(page).getByLabel('Mode').selectOption('off');
     await card(page).getByText("Commands are not sandboxed: an allowed program runs with your account's full rights.").waitFor();
     await page.getByRole('button', { name: 'Save', exact: true }).click();
     await page.getByText('Saved.').first().waitFor();
-    expect(JSON.parse(fs.readFileSync(configPath, 'utf8')).shell).toMatchObject({ sandbox: 'off' });
+    // The folder added under private-home is kept when the mode changes.
+    expect(JSON.parse(fs.readFileSync(configPath, 'utf8')).shell).toMatchObject({ sandbox: 'off', homeVisible: ['~/.gradle'] });
     expect(errors).toEqual([]);
     await page.context().close();
   });
