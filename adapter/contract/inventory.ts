@@ -23,6 +23,8 @@ export interface SocketEntry {
   /** Left out when the OS did not say whose it is (another user's process without root). */
   pid?: number;
   program?: string;
+  /** The user owning the socket, where the OS says (Linux). */
+  uid?: number;
 }
 
 export interface SocketQuery {

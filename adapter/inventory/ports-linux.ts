@@ -57,7 +57,7 @@ export async function listLinuxSockets(query: SocketQuery, proc = '/proc'): Prom
   );
   const wanted = tables.flat().filter((s) => query.all || s.listening);
   const owners = await socketOwners(new Set(wanted.map((s) => s.inode).filter((i) => i > 0)), proc);
-  const sockets = wanted.map(({ inode, uid: _uid, ...s }): SocketEntry => {
+  const sockets = wanted.map(({ inode, ...s }): SocketEntry => {
     const owner = owners.byInode.get(inode);
     return owner ? { ...s, pid: owner.pid, program: owner.program } : s;
   });

@@ -69,6 +69,15 @@ export class ProcessPolicy {
    * asked (they are no program and cannot be signalled), secrets in command lines redacted,
    * then filtered by `match` (a case-insensitive substring of the redacted text).
    */
+  /**
+   * Whether a socket's process (pid and program) may be named: with process.ownOnly only when the
+   * socket is the server's user's, where the OS says whose it is (as process.list lists).
+   */
+  showsSocketOwner(uid: number | undefined): boolean {
+    if (!this.config.process.ownOnly || uid === undefined) return true;
+    return sameOwner(this.port.ownProcess(), { uid, user: null });
+  }
+
   visible(all: readonly ProcessInfo[], match?: string, options: { kernelThreads?: boolean } = {}): ProcessView[] {
     if (!this.canList) throw adapterError('CAPABILITY_DISABLED', LIST, 'listing processes is disabled (process.list is false)');
     const own = this.config.process.ownOnly ? this.port.ownProcess() : null;

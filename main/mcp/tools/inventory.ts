@@ -8,6 +8,7 @@ import { defineTool, READ_ONLY } from '../tool.js';
 import { GRANT } from '../../policy/grants.js';
 import { mayShowValue, shownValueNames } from '../../policy/inventory.js';
 import { digits } from '../answer/answer-budget.js';
+import type { SocketEntry } from '../../../adapter/contract/inventory.js';
 
 const DEFAULT_LIMIT = 200;
 const page = {
@@ -58,13 +59,25 @@ export const systemPorts = defineTool({
   annotations: READ_ONLY,
   grant: GRANT.inventory,
   target: (args) => ({ protocol: args.protocol ?? null, port: args.port ?? null, program: args.program ?? null }),
-  async run(args, { adapter }) {
+  async run(args, { adapter, policy }) {
     const listed = await adapter.inventory.listSockets({ all: args.all });
     const needle = args.program?.toLowerCase();
-    const rows = listed.value
+    // Named or not before any filter: a program filter must not find what it may not show.
+    const anonymous = new Set<object>();
+    const visible = listed.value.map(({ uid, ...s }): Omit<SocketEntry, 'uid'> => {
+      if (s.pid === undefined || policy.process.showsSocketOwner(uid)) return s;
+      const { pid: _pid, program: _program, ...unnamed } = s;
+      anonymous.add(unnamed);
+      return unnamed;
+    });
+    const rows = visible
       .filter((s) => (!args.protocol || s.protocol === args.protocol) && (args.port === undefined || s.port === args.port))
       .filter((s) => !needle || (s.program ?? '').toLowerCase().includes(needle))
       .sort((a, b) => cmp(a.protocol, b.protocol) || a.port - b.port || cmp(a.address, b.address));
+    const hidden = rows.filter((s) => anonymous.has(s)).length;
+    const notes = hidden
+      ? [...listed.notes, `pid and program left out for ${hidden} socket${hidden === 1 ? '' : 's'} of other users (process.ownOnly is true)`]
+      : listed.notes;
     const { shown, ...rest } = pageOf(rows, args.offset, args.limit);
     const lines = shown.map(
       (s) =>
@@ -73,7 +86,7 @@ export const systemPorts = defineTool({
     const head = rows.length
       ? `${digits(rows.length)} ${args.all ? 'sockets' : 'listening sockets'}: protocol address state [peer] pid program`
       : 'no matching sockets';
-    return { structured: { sockets: shown, ...rest, notes: listed.notes }, text: pagedText(head, lines, rest.nextOffset, listed.notes) };
+    return { structured: { sockets: shown, ...rest, notes }, text: pagedText(head, lines, rest.nextOffset, notes) };
   },
 });
 

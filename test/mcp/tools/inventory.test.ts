@@ -75,6 +75,29 @@ describe.skipIf(process.platform === 'win32')('system.ports', () => {
     expect(byProgram.text).toMatch(/^no matching sockets/);
   });
 
+  it.skipIf(process.platform !== 'linux' || process.geteuid?.() !== 0)(
+    "with process.ownOnly, another user's listener is listed without its pid and program, and a note says why",
+    async () => {
+      const stranger = spawn(process.execPath, ['-e', LISTENERS], { stdio: ['ignore', 'pipe', 'inherit'], uid: 65534, gid: 65534 });
+      const own = await startTestServer({ system: { inventory: true }, process: { ownOnly: true } }, localAdapter(), TOOLS);
+      try {
+        const [line] = (await once(stranger.stdout!, 'data')) as [Buffer];
+        const { tcp } = JSON.parse(line.toString()) as { tcp: number };
+        const shown = (await server.call('system.ports', { protocol: 'tcp', port: tcp })).structured as { sockets: Socket[] };
+        expect(shown.sockets).toEqual([expect.objectContaining({ port: tcp, pid: stranger.pid })]);
+        const result = await own.call('system.ports', { protocol: 'tcp', port: tcp });
+        const { sockets, notes } = result.structured as { sockets: Socket[]; notes: string[] };
+        expect(sockets).toEqual([expect.not.objectContaining({ pid: expect.anything() })]);
+        expect(sockets[0]).not.toHaveProperty('program');
+        expect(notes).toContain('pid and program left out for 1 socket of other users (process.ownOnly is true)');
+        expect(result.text).not.toContain(`pid ${stranger.pid}`);
+      } finally {
+        stranger.kill();
+        await own.close();
+      }
+    },
+  );
+
   it('pages with limit and offset', async () => {
     const first = await server.call('system.ports', { all: true, limit: 1 });
     const page = first.structured as { sockets: Socket[]; total: number; nextOffset?: number };
