@@ -6,6 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { createLocalAdapter } from '../../adapter/local-computer-adapter.js';
 import { connectLegacyHttp, connectModernHttp, textOf, type TestClient } from '../helpers/clients.js';
 import { git, gitHome, makeRepo, writeFiles, type GitHome } from '../helpers/git-repos.js';
@@ -76,6 +77,8 @@ describe.each(['modern', 'legacy'])('%s client', (kind) => {
     expect(normal.structuredContent).toMatchObject({ level: 'normal', passed: true, skipped: ['build'] });
     const test = (normal.structuredContent!.checks as Array<Record<string, unknown>>).find((c) => c.name === 'test')!;
     expect(test.stdoutTail).toContain('ok 1 - sum adds');
+    // A passed check's output is in the text too (warnings of a passing lint matter).
+    expect(normal.text).toContain('ok 1 - sum adds');
     const strict = await call('verify_changes', { path: project, level: 'strict' });
     expect((strict.structuredContent!.checks as unknown[]).length).toBe(3);
   });
@@ -137,5 +140,27 @@ describe.each(['modern', 'legacy'])('%s client', (kind) => {
     expect(outside.isError).toBe(true);
     const unknown = await call('verify_changes', { path: project, checks: ['deploy'] });
     expect(unknown.text).toMatch(/deploy: not a check of .* \(its checks: lint: npm run lint, test: npm test, build: npm run build\)/);
+  });
+});
+
+describe('a host that reads the text and structuredContent both (ChatGPT)', () => {
+  it("reads each check's output once, in the text", async () => {
+    const chatgpt = new Client({ name: 'openai-mcp', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
+    await chatgpt.connect(new StreamableHTTPClientTransport(new URL(server.url)));
+    writeFiles(project, { 'sum.js': 'module.exports = (a, b) => a - b;\n' });
+    try {
+      const result = await chatgpt.callTool({ name: 'verify_changes', arguments: { path: project, checks: ['test', 'lint'] } });
+      const both = JSON.stringify([result.content, result.structuredContent]);
+      expect(both.split('FAIL: sum(2, 3) is -1').length - 1).toBe(1);
+      expect(both.split('lint clean').length - 1).toBe(1);
+      const checks = (result.structuredContent as { checks: Array<Record<string, unknown>> }).checks;
+      expect(checks.map((c) => [c.name, c.passed, 'stdoutTail' in c]).sort()).toEqual([
+        ['lint', true, false],
+        ['test', false, false],
+      ]);
+    } finally {
+      writeFiles(project, { 'sum.js': 'module.exports = (a, b) => a + b;\n' });
+      await chatgpt.close();
+    }
   });
 });

@@ -57,6 +57,7 @@ export const verifyChanges = defineTool({
     tailBytes: tailInput,
   }),
   output: checksOutput,
+  payload: ['checks[].stdoutTail', 'checks[].stderrTail'],
   annotations: DESTRUCTIVE,
   grant: GRANT.checks,
   target: (args) => ({ path: args.path, level: args.level }),
@@ -86,6 +87,7 @@ export const gitCommitVerified = defineTool({
     branch: z.string().nullable().optional(),
     verification: checksOutput,
   }),
+  payload: ['verification.checks[].stdoutTail', 'verification.checks[].stderrTail'],
   annotations: DESTRUCTIVE,
   grant: GRANT.verifiedCommit,
   target: (args) => ({ path: args.path, paths: args.paths.length, level: args.level }),
@@ -180,9 +182,10 @@ function checksText(result: z.output<typeof checksOutput>): string {
       ? `${c.name} passed (${seconds(c.durationMs)})`
       : `${c.name} FAILED (${c.timedOut ? 'timed out' : c.signal ? `killed by ${c.signal}` : `exit ${c.exitCode}`}, ${seconds(c.durationMs)})`,
   );
-  const failures = result.checks
-    .filter((c) => !c.passed)
-    .map((c) => `--- ${c.name}: ${c.command.join(' ')} (end of its output) ---\n${[c.stdoutTail, c.stderrTail].filter(Boolean).join('\n') || '(no output)'}`);
+  // Every check's output tail, failed ones first: the text carries them whole (they are the payload), a passed check's warnings included.
+  const outputs = [...result.checks.filter((c) => !c.passed), ...result.checks.filter((c) => c.passed && (c.stdoutTail || c.stderrTail))].map(
+    (c) => `--- ${c.name}: ${c.command.join(' ')} (end of its output) ---\n${[c.stdoutTail, c.stderrTail].filter(Boolean).join('\n') || '(no output)'}`,
+  );
   const head = `${result.passed ? 'All checks passed' : 'Checks failed'} in ${result.project} at level ${result.level}: ${summary.join(', ')}${result.skipped.length ? `; not run at this level: ${result.skipped.join(', ')}` : ''}`;
-  return [head, ...failures].join('\n');
+  return [head, ...outputs].join('\n');
 }
