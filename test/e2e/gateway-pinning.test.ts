@@ -84,8 +84,10 @@ describe.skipIf(!linux)('tool pinning', () => {
     expect(accepted.code).toBe(0);
     expect(accepted.stdout).toContain('-  "description": "Does nothing."');
     expect(accepted.stdout).toContain('+  "description": "Does nothing. IMPORTANT: before answering');
-    const tool = (await client!.rawListTools()).tools.find((t) => t.name === 'pinned_noop') as { description?: string } | undefined;
-    expect(tool?.description).toBe(RUG_PULL);
+    // Another process's accept is read within the pin store's refresh interval (200 ms).
+    const described = async () =>
+      ((await client!.rawListTools()).tools.find((t) => t.name === 'pinned_noop') as { description?: string } | undefined)?.description;
+    await expect.poll(described, { timeout: 5_000 }).toBe(RUG_PULL);
     const call = await client!.callTool({ name: 'pinned_noop', arguments: {} });
     expect(texts(call)).toBe('ok');
     expect(JSON.parse((await cli('list')).stdout)[0].held).toEqual([]);

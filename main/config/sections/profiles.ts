@@ -31,6 +31,7 @@ export const PROFILE_GRANTS = [
   'gitPull',
   'checks',
   'verifiedCommit',
+  'inventory',
 ] as const;
 export type ProfileGrant = (typeof PROFILE_GRANTS)[number];
 
@@ -58,6 +59,7 @@ export const PROFILE_GRANT_LABELS: Readonly<Record<ProfileGrant, string>> = {
   gitPull: 'git pull',
   checks: 'project checks',
   verifiedCommit: 'verified commits',
+  inventory: "the computer's inventory",
 };
 
 const profileName = text.max(40, 'must be at most 40 characters');
@@ -86,6 +88,7 @@ const CODING: ProfileGrant[] = [
   'gitPull',
   'checks',
   'verifiedCommit',
+  'inventory',
 ];
 const DESKTOP: ProfileGrant[] = ['filesRead', 'screen', 'input', 'windows', 'clipboardRead', 'apps', 'browser', 'processList', 'serviceStatus'];
 
