@@ -9,8 +9,8 @@ import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { imageTokens } from '../../main/mcp/answer/image-tokens.js';
-import { connectLegacyHttp, connectModernHttp, connectModernStdio, textOf, type TestClient } from '../helpers/clients.js';
-import { childEnv, startTestServer, type TestHttpServer } from '../helpers/servers.js';
+import { readerClients, textOf, type TestClient } from '../helpers/clients.js';
+import { startTestServer, type TestHttpServer } from '../helpers/servers.js';
 import { textPdf } from '../helpers/pdf-file.js';
 import { makeRootAndOutside, removeDir, writeJson } from '../helpers/temp.js';
 
@@ -35,12 +35,12 @@ afterAll(async () => {
   removeDir(home);
 });
 
-describe.each([
-  ['modern', () => connectModernHttp(server.url)],
-  ['legacy', () => connectLegacyHttp(server.url)],
-  // the built, bundled CLI: sharp and pdf.js load from outside the bundle
-  ['modern stdio', () => connectModernStdio(['--config', configFile], childEnv(home) as Record<string, string>)],
-] as Array<[string, () => Promise<TestClient>]>)('%s client', (_kind, connect) => {
+describe.each(
+  readerClients(
+    () => server.url,
+    () => ({ config: configFile, home }),
+  ),
+)('%s client', (_kind, connect) => {
   let client: TestClient;
   beforeAll(async () => {
     client = await connect();

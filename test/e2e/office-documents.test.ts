@@ -7,10 +7,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectLegacyHttp, connectModernHttp, connectModernStdio, textOf, type TestClient } from '../helpers/clients.js';
+import { readerClients, textOf, type TestClient } from '../helpers/clients.js';
 import { bombDocx, docxFile, pptxFile, xlsxFile } from '../helpers/office-files.js';
 import { textPdf } from '../helpers/pdf-file.js';
-import { childEnv, startTestServer, type TestHttpServer } from '../helpers/servers.js';
+import { startTestServer, type TestHttpServer } from '../helpers/servers.js';
 import { makeRootAndOutside, removeDir, writeJson } from '../helpers/temp.js';
 
 let home: string;
@@ -51,11 +51,12 @@ afterAll(async () => {
   removeDir(home);
 });
 
-describe.each([
-  ['modern', () => connectModernHttp(server.url)],
-  ['legacy', () => connectLegacyHttp(server.url)],
-  ['modern stdio', () => connectModernStdio(['--config', configFile], childEnv(home) as Record<string, string>)],
-] as Array<[string, () => Promise<TestClient>]>)('%s client', (_kind, connect) => {
+describe.each(
+  readerClients(
+    () => server.url,
+    () => ({ config: configFile, home }),
+  ),
+)('%s client', (_kind, connect) => {
   let client: TestClient;
   beforeAll(async () => {
     client = await connect();
