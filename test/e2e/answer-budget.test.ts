@@ -235,6 +235,18 @@ describe('process.list on a busy machine', () => {
       expect(lines.slice(1, 6).map((line) => Number(line.split(' ')[0]))).toEqual(page.processes.map((p) => p.pid));
       const next = (await client.callTool({ name: 'process.list', arguments: { limit: 5, offset: 5 } })).structuredContent as typeof page;
       expect(next.processes.map((p) => p.pid)).not.toContain(page.processes[0]!.pid);
+      // A neighbour whose command line holds a newline (a `bash -c` script) is still one line.
+      const script = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60_000)', 'newline-marker\nsecond line'], { stdio: 'ignore' });
+      try {
+        await new Promise((resolve) => script.once('spawn', resolve));
+        const text = textOf(await client.callTool({ name: 'process.list', arguments: { match: 'newline-marker' } }));
+        expect(text.split('\n').slice(0, 2)).toEqual([
+          expect.stringMatching(/^1 process: /),
+          expect.stringMatching(new RegExp(`^${script.pid} .*newline-marker\\\\nsecond line$`)),
+        ]);
+      } finally {
+        script.kill('SIGKILL');
+      }
     } finally {
       await client.close();
     }

@@ -29,6 +29,16 @@ export function shortArgs(args: readonly string[], max = ARGS_CHARS): string[] {
   return out;
 }
 
+/** Control characters shown as escapes: a command line may hold a newline (a `bash -c` script), and the list is one line a process. */
+function escapeControls(text: string): string {
+  return text.replace(/[\u0000-\u001f\u007f]/g, (c) => ({ '\n': '\\n', '\r': '\\r', '\t': '\\t' })[c] ?? `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
+}
+
+/** One process as one text line: pid ppid user command args. */
+export function processRow(p: { pid: number; ppid: number; user: string; command: string; args: readonly string[] }): string {
+  return escapeControls(`${p.pid} ${p.ppid} ${p.user} ${p.command} ${p.args.slice(1).join(' ')}`.trimEnd());
+}
+
 export const processList = defineTool({
   name: 'process.list',
   title: 'List processes',
@@ -61,7 +71,7 @@ export const processList = defineTool({
     const truncated = all.length > args.offset + processes.length;
     const nextOffset = truncated ? args.offset + processes.length : undefined;
     const hidden = args.kernelThreads ? 0 : listed.filter((p) => p.kernel).length;
-    const rows = processes.map((p) => `${p.pid} ${p.ppid} ${p.user} ${p.command} ${p.args.slice(1).join(' ')}`.trimEnd());
+    const rows = processes.map(processRow);
     const head = `${all.length} process${all.length === 1 ? '' : 'es'}${args.offset || truncated ? ` (${args.offset + 1}-${args.offset + processes.length} shown)` : ''}: pid ppid user command args`;
     const more = nextOffset === undefined ? '' : `\n[more: offset ${nextOffset}]`;
     const kernel = hidden ? `\n[${hidden} kernel threads left out; kernelThreads: true lists them]` : '';

@@ -2,7 +2,7 @@
 import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ToolDefinition } from '../../../main/mcp/tool.js';
-import { ARGS_CHARS, processTools, shortArgs } from '../../../main/mcp/tools/process.js';
+import { ARGS_CHARS, processRow, processTools, shortArgs } from '../../../main/mcp/tools/process.js';
 import { localAdapter } from '../../helpers/adapter.js';
 import { startTestServer, type TestServer } from '../../helpers/tool-server.js';
 
@@ -30,6 +30,14 @@ describe.skipIf(!kernelVisible)('process.list and kernel threads', () => {
     expect(kernel.length).toBeGreaterThan(0);
     expect(kernel.every((p) => p.args.length === 0)).toBe(true);
     expect(all.text).not.toContain('kernel threads left out');
+  });
+});
+
+describe('processRow', () => {
+  it('keeps a process on one line when its command line holds a newline, a tab or an escape', () => {
+    const row = processRow({ pid: 7, ppid: 1, user: 'me', command: 'bash', args: ['bash', '-c', 'set -e\nnpm ci\r\tdone\u001b[0m'] });
+    expect(row).toBe('7 1 me bash -c set -e\\nnpm ci\\r\\tdone\\x1b[0m');
+    expect(row.split('\n')).toHaveLength(1);
   });
 });
 
