@@ -45,6 +45,8 @@ export interface OtherCalls {
   ungranted: ReadonlyMap<string, UngrantedTool>;
   /** A granted tool's name under the separator the config does not use -> its exposed name. */
   misnamed: ReadonlyMap<string, string>;
+  /** Another MCP server's tool outside the caller's profile -> the refusal that says so (the gateway's names change as upstreams do). */
+  outsideProfile?: (called: string) => string | undefined;
 }
 
 export function otherCalls(
@@ -69,14 +71,16 @@ export function otherCalls(
 }
 
 /** Answers the `calls` before the SDK's own tools/call handler. */
-export function answerUngranted(server: McpServer, { ungranted, misnamed }: OtherCalls, config: Readonly<Config>): void {
+export function answerUngranted(server: McpServer, { ungranted, misnamed, outsideProfile }: OtherCalls, config: Readonly<Config>): void {
   const protocol = server.server as unknown as HandlerAccess;
   const original = protocol._getRequestHandler?.('tools/call');
-  if (!original || ungranted.size + misnamed.size === 0) return;
+  if (!original || (ungranted.size + misnamed.size === 0 && !outsideProfile)) return;
   protocol.setRequestHandler('tools/call', async (request, ctx) => {
     const called = request.params.name;
     const missing = ungranted.get(called);
     if (missing !== undefined) return notGrantedResult(missing.exposed, missing.tool, config, missing.refusal);
+    const outside = outsideProfile?.(called);
+    if (outside !== undefined) return errorResult(outside);
     const exposed = misnamed.get(called);
     return exposed === undefined ? original(request, ctx) : misnamedResult(called, exposed);
   });

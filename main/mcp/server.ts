@@ -218,7 +218,9 @@ export function createServerFactory(deps: ServerDeps): ServerFactory {
     });
     registerViews(server, views);
     if (surface.gateway) upstreams?.register(server, caller);
-    answerUngranted(server, surface.calls, deps.config);
+    const outsideProfile =
+      !surface.gateway && upstreams ? (called: string) => (upstreams.direct(called) ? surface.gatewayRefusal(called) : undefined) : undefined;
+    answerUngranted(server, { ...surface.calls, ...(outsideProfile ? { outsideProfile } : {}) }, deps.config);
     // Only the first: stdio has no other, and HTTP (which never asks) keeps no request's server alive.
     stdioServer ??= server;
     return server;
@@ -240,6 +242,8 @@ export function createServerFactory(deps: ServerDeps): ServerFactory {
 interface ProfileSurface {
   allowed: boolean[];
   gateway: boolean;
+  /** The refusal of another MCP server's tool when the profile has no gateway. */
+  gatewayRefusal: (exposed: string) => string;
   calls: OtherCalls;
 }
 
@@ -255,7 +259,12 @@ function profileSurfaces(
     const allowed = tools.map((tool) => profiles.allows(caller.profile, tool.grant, annotationsOf(tool, deps.config)));
     const inProfile = new Set(tools.filter((_, i) => allowed[i]).map((t) => t.name));
     const outside = (tool: ToolDefinition, exposed: string) => (granted.has(tool.name) ? profiles.refusal(exposed, caller) : undefined);
-    return { allowed, gateway: profiles.allowsGateway(caller.profile), calls: otherCalls(deps.tools ?? ALL_TOOLS, inProfile, deps.config, outside) };
+    return {
+      allowed,
+      gateway: profiles.allowsGateway(caller.profile),
+      gatewayRefusal: (exposed) => profiles.gatewayRefusal(exposed, caller),
+      calls: otherCalls(deps.tools ?? ALL_TOOLS, inProfile, deps.config, outside),
+    };
   };
   return (credential) => {
     const caller = profiles.of(credential);

@@ -68,11 +68,19 @@ export class ProfilePolicy {
   }
 
   /** The refusal of a granted tool outside the caller's profile: which profile, why it applies, what it allows. */
-  refusal(exposed: string, caller: CallerProfile): string {
+  refusal(exposed: string, caller: CallerProfile, why?: string): string {
     return (
       `CAPABILITY_DISABLED: ${exposed} is outside the profile "${caller.name}" this caller has (${caller.source}); ` +
-      `"${caller.name}" allows ${describeProfile(caller.profile)}; the owner binds this caller to another profile ` +
+      `"${caller.name}" allows ${describeProfile(caller.profile)}; ${why ? `${why}; ` : ''}the owner binds this caller to another profile ` +
       '(settings: Profiles), then restarts the server'
     );
+  }
+
+  /** The refusal of another MCP server's tool to a caller whose profile has no gateway: the same words, and why. */
+  gatewayRefusal(exposed: string, caller: CallerProfile): string {
+    const why = caller.profile.readOnly
+      ? "a read-only profile never has the other MCP servers' tools (their annotations are their own claim)"
+      : `"${caller.name}" does not include the other MCP servers' tools (profiles.sets: gateway)`;
+    return this.refusal(exposed, caller, why);
   }
 }

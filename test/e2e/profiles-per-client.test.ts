@@ -178,22 +178,29 @@ describe('profiles over stdio', () => {
 
   it("keeps the other MCP servers' tools from a profile without the gateway (Read-only: their annotations are theirs to claim)", async () => {
     const gateway = gatewayHome();
-    const names = async (active: string) => {
+    // The names listed, and what a call to `call` answers (a model may call a tool it saw under another profile).
+    const names = async (active: string, call?: string) => {
       gateway.write({ gateway: { servers: [nodeUpstream('fixture', FIXTURE, { folders: [gateway.data] })] }, profiles: { active } });
       const client = await connectFront('stdio modern', gateway);
       try {
-        return (await client.listTools()).tools.map((t) => t.name);
+        const listed = (await client.listTools()).tools.map((t) => t.name);
+        const answer = call ? await client.callTool({ name: call, arguments: {} }) : undefined;
+        return { listed, answer };
       } finally {
         await client.close();
       }
     };
     try {
-      const full = await names('Full');
-      const upstream = full.filter((name) => name.includes('fixture'));
-      expect(upstream.length).toBeGreaterThan(0);
-      const readOnly = await names('Read-only');
-      expect(readOnly).toContain('system.info');
-      for (const name of upstream) expect(readOnly).not.toContain(name);
+      const upstream = (await names('Full')).listed.filter((name) => name.includes('fixture'));
+      expect(upstream).toContain('fixture.noop'); // the test clients speak dotted names; the server exposes fixture_noop
+      const readOnly = await names('Read-only', 'fixture_noop');
+      expect(readOnly.listed).toContain('system.info');
+      for (const name of upstream) expect(readOnly.listed).not.toContain(name);
+      expect(readOnly.answer!.isError).toBe(true);
+      expect(textOf(readOnly.answer!)).toContain('fixture_noop is outside the profile "Read-only" this caller has (profiles.active)');
+      expect(textOf(readOnly.answer!)).toContain("a read-only profile never has the other MCP servers' tools");
+      const coding = await names('Coding', 'fixture_noop');
+      expect(textOf(coding.answer!)).toContain(`"Coding" does not include the other MCP servers' tools (profiles.sets: gateway)`);
     } finally {
       gateway.remove();
     }

@@ -45,6 +45,16 @@ describe('the profile policy', () => {
     expect(describeProfile(mixed)).toBe('system info only (only tools that change nothing)');
   });
 
+  it("words the refusal of another server's tool by why the profile has none", () => {
+    const profiles = policy({ active: 'Coding', token: 'Read-only', sets: { Mine: { grants: ['filesRead'], gateway: true } } });
+    const coding = profiles.gatewayRefusal('db_query', profiles.of({ kind: 'none' }));
+    expect(coding).toMatch(/^CAPABILITY_DISABLED: db_query is outside the profile "Coding" this caller has \(profiles.active\); "Coding" allows /);
+    expect(coding).toContain(`; "Coding" does not include the other MCP servers' tools (profiles.sets: gateway); the owner binds this caller`);
+    const readOnly = profiles.gatewayRefusal('db_query', profiles.of({ kind: 'token' }));
+    expect(readOnly).toContain('(profiles.token binds the static token)');
+    expect(readOnly).toContain("a read-only profile never has the other MCP servers' tools");
+  });
+
   it('refuses a name that is no profile, and an own profile named like a built-in one', () => {
     const bad = configSchema.safeParse({ profiles: { active: 'Nope', clients: { x: 'Gone' }, sets: { Coding: {} } } });
     expect(bad.success).toBe(false);
