@@ -17,6 +17,8 @@ export interface AuditRecord {
   /** ISO 8601, when the call started. */
   time: string;
   client: Caller;
+  /** The profile the caller's credential got (absent in lines written before profiles). */
+  profile?: string;
   /** As the client called it (fs_read). */
   tool: string;
   /** The redacted target (redacted-target.ts): never contents, output or secrets. */

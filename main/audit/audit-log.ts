@@ -64,6 +64,7 @@ export class AuditLog {
         seq: this.seq + 1,
         time: new Date(this.now().getTime() - event.durationMs).toISOString(),
         client: event.caller ?? { kind: 'host', name: null },
+        ...(event.profile ? { profile: event.profile } : {}),
         tool: event.exposed ?? event.tool,
         args: redactTarget(event.target, this.options.secrets),
         outcome: event.outcome,

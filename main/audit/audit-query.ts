@@ -65,8 +65,13 @@ export function callerText(caller: Caller): string {
   return caller.name ? `${caller.name}${caller.version ? ` ${caller.version}` : ''}` : 'unnamed host';
 }
 
+/** Who called, and under which profile when the line names one. */
+export function callerWithProfile(record: SealedRecord): string {
+  return `${callerText(record.client)}${record.profile ? ` (profile ${record.profile})` : ''}`;
+}
+
 /** One line for people: time, tool, outcome, duration, who, and the redacted target. */
 export function formatRecord(record: SealedRecord): string {
   const args = targetText(record.args);
-  return `${record.time}  ${record.tool}  ${record.outcome}  ${record.ms}ms  by ${callerText(record.client)}${args ? `  ${args}` : ''}`;
+  return `${record.time}  ${record.tool}  ${record.outcome}  ${record.ms}ms  by ${callerWithProfile(record)}${args ? `  ${args}` : ''}`;
 }

@@ -162,10 +162,11 @@ function openAudit(config: Readonly<Config>, appDir: string, secrets: readonly s
 function auditReader(appDir: string): AuditReader {
   return {
     search: (query) =>
-      searchAuditLog(auditDir(appDir), query).map(({ time, tool, client, args, outcome, ms }) => ({
+      searchAuditLog(auditDir(appDir), query).map(({ time, tool, client, profile, args, outcome, ms }) => ({
         time,
         tool,
         client,
+        ...(profile ? { profile } : {}),
         target: targetText(args),
         outcome,
         ms,

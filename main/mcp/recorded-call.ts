@@ -14,9 +14,17 @@ import { callerName, callerOf, type Caller } from './caller.js';
 /**
  * `tool`: the contract name; `exposed`: the name the client called it by (server.toolNames).
  * `client`: who called in one name (an OAuth client's, "bearer token", the host's), null when unknown;
- * `caller`: the same, in full (caller.ts).
+ * `caller`: the same, in full (caller.ts); `profile`: the profile its credential got.
  */
-type ToolCallFields = { tool: string; exposed?: string; id: string | number; target: Record<string, unknown>; client?: string | null; caller?: Caller };
+type ToolCallFields = {
+  tool: string;
+  exposed?: string;
+  id: string | number;
+  target: Record<string, unknown>;
+  client?: string | null;
+  caller?: Caller;
+  profile?: string;
+};
 export type ToolCallEvent = (ToolCallFields & { phase: 'start' }) | (ToolCallFields & { phase: 'end'; durationMs: number; outcome: 'ok' | ErrorCode });
 
 export type ToolCallObserver = (event: ToolCallEvent) => void;
@@ -49,6 +57,8 @@ export interface RecordContext {
   exposed: string;
   /** The clientInfo of a 2025-era stdio connection's initialize. */
   initialized: () => { name?: unknown; version?: unknown } | undefined;
+  /** The name of the profile a request's credential gets (profiles.ts). */
+  profileOf?: (auth: AuthInfo | undefined) => string;
 }
 
 /**
@@ -56,7 +66,7 @@ export interface RecordContext {
  * the log line, the errors mapped and scrubbed of secrets. What a tool answers leaves from here.
  */
 export function recorded(
-  { logger, secrets, observe, ended, rename, exposed, initialized }: RecordContext,
+  { logger, secrets, observe, ended, rename, exposed, initialized, profileOf }: RecordContext,
   name: string,
   targetFor: (args: Record<string, unknown>) => Record<string, unknown>,
   run: CallHandler,
@@ -70,7 +80,8 @@ export function recorded(
     // Over HTTP the credential names the caller; without one, only stdio's own server knows the host.
     const caller = observe ? callerOf(ctx.http?.authInfo, ctx.mcpReq.envelope, ctx.http ? () => undefined : initialized) : undefined;
     const client = caller ? callerName(caller) : null;
-    if (observe) safely(() => observe({ phase: 'start', tool: name, exposed, id, target: targetOf(), client, caller }));
+    const profile = observe && profileOf ? { profile: profileOf(ctx.http?.authInfo) } : {};
+    if (observe) safely(() => observe({ phase: 'start', tool: name, exposed, id, target: targetOf(), client, caller, ...profile }));
     const finish = (outcome: 'ok' | ErrorCode, unexpected?: unknown, operation?: string) => {
       const durationMs = elapsed(started);
       if (logger.enabled(unexpected === undefined ? 'info' : 'warn')) {
@@ -80,7 +91,7 @@ export function recorded(
         if (unexpected === undefined) logger.info('tool call', fields);
         else logger.warn('tool call failed', { ...fields, error: describeUnknown(unexpected) });
       }
-      if (observe) safely(() => observe({ phase: 'end', tool: name, exposed, id, target: targetOf(), client, caller, durationMs, outcome }));
+      if (observe) safely(() => observe({ phase: 'end', tool: name, exposed, id, target: targetOf(), client, caller, ...profile, durationMs, outcome }));
       if (ended) safely(ended);
     };
     try {

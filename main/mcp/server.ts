@@ -149,7 +149,10 @@ export function createServerFactory(deps: ServerDeps): ServerFactory {
   // stdio makes one server per process: after a 2025-era initialize, its clientInfo names the host (the audit's caller).
   let stdioServer: McpServer | undefined;
   const initialized = () => stdioServer?.server.getClientVersion();
-  const upstreams = gateway && gatewayRegistrar(gateway, { logger, secrets, observe, ended, rename, initialized }, fit);
+  const profiles = new ProfilePolicy(deps.config);
+  // The audit line and the activity view name the profile each call was made under.
+  const profileOf = (auth: AuthInfo | undefined) => profiles.of(credentialOf(auth)).name;
+  const upstreams = gateway && gatewayRegistrar(gateway, { logger, secrets, observe, ended, rename, initialized, profileOf }, fit);
   let contract: ContractFingerprint | undefined;
   // Computed on first use (system.info, config check, the tray): the schemas' JSON is made then.
   const contractOf = () =>
@@ -182,7 +185,7 @@ export function createServerFactory(deps: ServerDeps): ServerFactory {
       : undefined;
   const views = servedViews(new Map(tools.map((t, i) => [t.name, names[i]!])), (name) => exposedName(name, deps.config));
   const viewOf = new Map(views.flatMap((view) => view.tools.map((tool) => [tool, viewMeta(view)] as const)));
-  const surfaceOf = profileSurfaces(new ProfilePolicy(deps.config), tools, deps);
+  const surfaceOf = profileSurfaces(profiles, tools, deps);
   // system.info lists the tools of the caller's profile, not every granted one.
   const enabledFor = (auth: AuthInfo | undefined) => names.filter((_, i) => surfaceOf(credentialOf(auth)).allowed[i]);
   const prepared = tools.map((tool, i) =>
@@ -197,6 +200,7 @@ export function createServerFactory(deps: ServerDeps): ServerFactory {
       exposed: names[i]!,
       recording,
       initialized,
+      profileOf,
       hasView: viewOf.has(names[i]!),
       enabledFor,
     }),

@@ -101,6 +101,8 @@ export interface AuditedCall {
   time: string;
   tool: string;
   client: Caller;
+  /** The profile the caller's credential got, when the line names one. */
+  profile?: string;
   target: string;
   outcome: string;
   ms: number;

@@ -4,7 +4,7 @@
  * app folder, newest first and bounded. Electron-free; the IPC handler only passes the terms.
  */
 import { auditDir } from '../audit/audit-files.js';
-import { callerText, parseQuery, searchAuditLog } from '../audit/audit-query.js';
+import { callerWithProfile, parseQuery, searchAuditLog } from '../audit/audit-query.js';
 import { targetText } from '../audit/redacted-target.js';
 import type { AuditSearchResult } from './bridge-api.js';
 
@@ -21,7 +21,7 @@ export function searchAuditForWindow(appDir: string, terms: string): AuditSearch
         key: `${record.chain}:${record.seq}`,
         time: record.time,
         tool: record.tool,
-        client: callerText(record.client),
+        client: callerWithProfile(record),
         target: targetText(record.args),
         outcome: record.outcome,
         durationMs: record.ms,

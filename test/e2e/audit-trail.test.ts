@@ -48,6 +48,7 @@ beforeAll(async () => {
     filesystem: { read: true, write: true, roots: [root] },
     shell: { enabled: true, allowedCommands: ['cat'] },
     audit: { maxFileBytes: FILE_BYTES, keepFiles: KEEP },
+    profiles: { token: 'Coding' },
   });
   env = childEnv(home, { CHATGPT_MCP_TOKEN: TOKEN });
   logDir = path.join(home, '.config', 'chatgpt-mcp', 'audit');
@@ -78,12 +79,15 @@ describe('the audit trail', () => {
   it('records every call, from every client, and verify passes', async () => {
     const lines = logText().trimEnd().split('\n');
     expect(lines).toHaveLength(CALLS);
-    const clients = lines.map((line) => JSON.stringify((JSON.parse(line) as { client: unknown }).client));
+    // Who called, and the profile each one's credential got (the token is bound to Coding; stdio has the active one).
+    const clients = lines.map((line) =>
+      JSON.stringify((({ client, profile }) => ({ client, profile }))(JSON.parse(line) as { client: unknown; profile: unknown })),
+    );
     expect(new Set(clients)).toEqual(
       new Set([
-        JSON.stringify({ kind: 'token' }),
-        JSON.stringify({ kind: 'host', name: 'test-legacy', version: '1.0.0' }),
-        JSON.stringify({ kind: 'host', name: 'test-modern', version: '1.0.0' }),
+        JSON.stringify({ client: { kind: 'token' }, profile: 'Coding' }),
+        JSON.stringify({ client: { kind: 'host', name: 'test-legacy', version: '1.0.0' }, profile: 'Full' }),
+        JSON.stringify({ client: { kind: 'host', name: 'test-modern', version: '1.0.0' }, profile: 'Full' }),
       ]),
     );
     const verify = await runCli(['audit', 'verify'], env);
@@ -116,7 +120,8 @@ describe('the audit trail', () => {
     expect(denied.code).toBe(0);
     const shown = denied.stdout.trimEnd().split('\n');
     expect(shown.length).toBeGreaterThan(10);
-    for (const line of shown) expect(line).toMatch(/ fs_read {2}PATH_NOT_ALLOWED {2}[\d.]+ms {2}by test-legacy 1\.0\.0 {2}path=\/.*outside\.txt$/);
+    for (const line of shown)
+      expect(line).toMatch(/ fs_read {2}PATH_NOT_ALLOWED {2}[\d.]+ms {2}by test-legacy 1\.0\.0 \(profile Full\) {2}path=\/.*outside\.txt$/);
     const exported = await runCli(['audit', 'export', 'tool=shell_exec'], env);
     expect(exported.stdout.trimEnd().split('\n')).toHaveLength(CALLS / 50);
     const bad = await runCli(['audit', 'search', 'colour=red'], env);

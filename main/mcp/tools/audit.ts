@@ -16,6 +16,7 @@ const call = z.object({
   client: z
     .object({ kind: z.enum(['oauth', 'token', 'host']), id: z.string().optional(), name: z.string().nullable().optional(), version: z.string().optional() })
     .describe('Who called: an OAuth client (id, name), the static bearer token, or a host by the name it gave'),
+  profile: z.string().optional().describe("The profile the caller's credential got (settings: Profiles)"),
   target: z.string().describe('What the call targeted, redacted as the activity view shows it (path=/x/y)'),
   outcome: z.string().describe('ok, or the error code'),
   ms: z.number(),
