@@ -138,10 +138,29 @@ describe('config check applies every rule serve applies, and warns', () => {
   it('lists the tools by the names clients see', async () => {
     const file = writeJson(path.join(dir, 'c.json'), { filesystem: { roots: [dir] } });
     const run = await runCli(['config', 'check', '--config', file], childEnv(dir));
-    expect(run.stderr).toMatch(/tools exposed: .*\bsystem_info\b.*\bfs_list\b/);
+    expect(run.stderr).toMatch(/tools exposed \(profile "Full"\): .*\bsystem_info\b.*\bfs_list\b/);
     expect(run.stderr).not.toContain('system.info');
     const dotted = writeJson(path.join(dir, 'd.json'), { server: { toolNames: 'dotted' }, filesystem: { roots: [dir] } });
-    expect((await runCli(['config', 'check', '--config', dotted], childEnv(dir))).stderr).toMatch(/tools exposed: .*\bsystem\.info\b.*\bfs\.list\b/);
+    expect((await runCli(['config', 'check', '--config', dotted], childEnv(dir))).stderr).toMatch(
+      /tools exposed \(profile "Full"\): .*\bsystem\.info\b.*\bfs\.list\b/,
+    );
+  });
+
+  it('says which profile each kind of caller gets, and how many tools that leaves it', async () => {
+    const file = writeJson(path.join(dir, 'p.json'), {
+      filesystem: { roots: [dir], write: true },
+      profiles: { active: 'Read-only', token: 'Coding', clients: { 'phone-client': 'Desktop' } },
+    });
+    const run = await runCli(['config', 'check', '--config', file], childEnv(dir));
+    expect(run.code).toBe(0);
+    const exposed = /tools exposed \(profile "Read-only"\): (.*)/.exec(run.stderr)![1]!.split(', ');
+    expect(exposed).toContain('fs_read');
+    expect(exposed).not.toContain('fs_write');
+    expect(run.stderr).toContain(`profiles: stdio hosts and unbound callers: "Read-only" (profiles.active), ${exposed.length} of the granted tools;`);
+    expect(run.stderr).toMatch(
+      /profiles: callers with the static token: "Coding" \(profiles.token binds the static token\), \d+ of the granted tools; it allows read files/,
+    );
+    expect(run.stderr).toMatch(/profiles: the OAuth client phone-client: "Desktop" \(profiles.clients binds this OAuth client\), \d+ of the granted tools/);
   });
 
   it('warns about "*" in the words the settings window uses for the same config', async () => {

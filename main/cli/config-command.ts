@@ -9,7 +9,8 @@ import { prefixOf, type Config, type ConfigInput, type UpstreamConfig } from '..
 import { existingBearerToken } from '../config/token.js';
 import { cliHint } from '../command-name.js';
 import { configWarnings } from '../config/warnings.js';
-import { createServerFactory, enabledTools, exposedName } from '../mcp/server.js';
+import { createServerFactory, exposedName } from '../mcp/server.js';
+import { profileNotes, toolsFor } from './profile-notes.js';
 import { httpStartRefusal } from '../mcp/start-refusal.js';
 import { FilesystemPolicy } from '../policy/filesystem.js';
 import { SandboxPolicy, SandboxUnavailableError } from '../policy/sandbox.js';
@@ -57,11 +58,9 @@ function configCheck(cli: CliOverrides): number | Promise<number> {
     for (const note of sandbox) say(`commands: ${note}`);
     for (const note of checkNotes(config)) say(`checks: ${note}`);
     for (const warning of [...configWarnings(config, { kind, platform: process.platform }), ...setupWarnings(file)]) say(`warning: ${warning}`);
-    say(
-      `tools exposed: ${enabledTools(config)
-        .map((t) => exposedName(t.name, config))
-        .join(', ')}`,
-    );
+    const active = toolsFor(config, { kind: 'none' });
+    say(`tools exposed (profile "${active.caller.name}"): ${active.tools.map((t) => exposedName(t.name, config)).join(', ')}`);
+    for (const note of profileNotes(config)) say(`profiles: ${note}`);
     const contract = await contractOf(config, configFile);
     say(`tool contract: sha256 ${contract.sha256} (${Object.keys(contract.tools).length} tools)`);
     for (const entry of config.gateway.servers) say(`gateway: ${upstreamLine(entry)}`);
