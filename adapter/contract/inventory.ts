@@ -79,6 +79,8 @@ export interface NetworkSummary {
 export interface FoundProgram {
   name: string;
   path: string;
+  /** Read from its install's files or its path, never by running it; absent when they do not say. */
+  version?: string;
 }
 
 export interface EnvironmentSummary {

@@ -187,7 +187,7 @@ export const systemEnvironment = defineTool({
   name: 'system.environment',
   title: 'Environment',
   description:
-    "The server's environment: OS, architecture and Node versions, login shells, well-known runtimes found on PATH, every environment variable NAME, and the values of a short harmless list only " +
+    "The server's environment: OS, architecture and Node versions, login shells, well-known runtimes found on PATH (with the versions their installs show), every environment variable NAME, and the values of a short harmless list only " +
     `(${shownValueNames().slice(0, 12).join(', ')}, ...). Other values, and anything secret-named, are never shown.`,
   input: z.object({}),
   output: z.object({
@@ -199,7 +199,9 @@ export const systemEnvironment = defineTool({
     names: z.array(z.string()),
     values: z.array(z.object({ name: z.string(), value: z.string() })).describe('The allowed names that are set, with their values'),
     shells: z.array(z.string()).optional(),
-    programs: z.array(z.object({ name: z.string(), path: z.string() })),
+    programs: z.array(
+      z.object({ name: z.string(), path: z.string(), version: z.string().optional().describe("From its install's files or path; never by running it") }),
+    ),
     notes: z.array(z.string()),
   }),
   payload: ['names'],
@@ -213,7 +215,7 @@ export const systemEnvironment = defineTool({
     const lines = [
       `${value.platform} ${value.arch} ${value.release} (${value.osVersion}), Node ${value.nodeVersion}`,
       ...(value.shells ? [`shells: ${value.shells.join(', ') || 'none'}`] : []),
-      `on PATH: ${value.programs.map((p) => `${p.name} ${p.path}`).join(', ') || 'none of the well-known runtimes'}`,
+      `on PATH: ${value.programs.map((p) => `${p.name}${p.version ? ` ${p.version}` : ''} ${p.path}`).join(', ') || 'none of the well-known runtimes'}`,
       ...values.map((v) => `${v.name}=${v.value}`),
       `${value.names.length} variables (names only): ${value.names.join(' ')}`,
     ];
