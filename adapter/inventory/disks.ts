@@ -1,7 +1,8 @@
 /**
  * Mounted filesystems and their space: the mount table from /proc/self/mounts on Linux (sizes
- * from statfs), `df -kP` elsewhere (it prints the sizes; not the type). statfs on a dead network
- * mount can block for minutes, so each answers within a bound or is reported as not answering.
+ * from statfs), the drive letters on Windows (statfs of each root, no PowerShell start-up), `df
+ * -kP` elsewhere (it prints the sizes; not the type). statfs on a dead network mount can block for
+ * minutes, so each answers within a bound or is reported as not answering.
  */
 import { readFile, statfs } from 'node:fs/promises';
 import type { DiskEntry, Noted } from '../contract/inventory.js';
@@ -42,7 +43,7 @@ const STATFS_MS = 2_000;
 
 export async function listDisks(platform: NodeJS.Platform = process.platform): Promise<Noted<DiskEntry[]>> {
   if (platform === 'linux') return { value: await withSizes(parseMounts(await readFile('/proc/self/mounts', 'utf8'))), notes: [] };
-  if (platform === 'win32') return { value: [], notes: ['filesystems are not listed on Windows yet'] };
+  if (platform === 'win32') return { value: await windowsDrives(), notes: ['filesystem type unknown: a drive root does not say it without PowerShell'] };
   const df = await runOsTool('/bin/df', ['-kP'], { operation: 'system.disks', timeoutMs: 20_000 });
   return { value: parseDf(df.stdout), notes: ['filesystem type unknown: df -kP does not print it'] };
 }
@@ -67,13 +68,24 @@ async function withSizes(disks: DiskEntry[]): Promise<DiskEntry[]> {
   return Promise.all(disks.map(async (disk) => (disk.pseudo ? disk : { ...disk, ...(await sizes(disk.mountPoint)) })));
 }
 
-async function sizes(mountPoint: string): Promise<Partial<DiskEntry>> {
+type StatFs = (path: string) => Promise<{ blocks: number; bsize: number; bfree: number; bavail: number }>;
+
+/** Every drive letter whose root answers (a missing letter is ENOENT and left out; a drive that answers with another error is listed with it). */
+export async function windowsDrives(stat: StatFs = statfs): Promise<DiskEntry[]> {
+  const letters = Array.from({ length: 26 }, (_, i) => String.fromCharCode(65 + i));
+  const drives = await Promise.all(
+    letters.map(async (letter) => ({ device: `${letter}:`, mountPoint: `${letter}:\\`, pseudo: false, ...(await sizes(`${letter}:\\`, stat)) })),
+  );
+  return drives.filter((drive) => drive.error !== 'ENOENT' && drive.error !== 'EINVAL');
+}
+
+async function sizes(mountPoint: string, stat: StatFs = statfs): Promise<Partial<DiskEntry>> {
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new Error(`did not answer within ${STATFS_MS} ms`)), STATFS_MS);
   });
   try {
-    const s = await Promise.race([statfs(mountPoint), late]);
+    const s = await Promise.race([stat(mountPoint), late]);
     const total = s.blocks * s.bsize;
     return { totalBytes: total, usedBytes: total - s.bfree * s.bsize, availableBytes: s.bavail * s.bsize };
   } catch (error) {

@@ -1,6 +1,6 @@
 /** Filesystems: /proc/self/mounts and df -kP parsed from samples; statfs on this machine's /. */
 import { describe, expect, it } from 'vitest';
-import { listDisks, parseDf, parseMounts } from '../../../adapter/inventory/disks.js';
+import { listDisks, parseDf, parseMounts, windowsDrives } from '../../../adapter/inventory/disks.js';
 
 const MOUNTS = `/dev/nvme0n1p2 / ext4 rw,relatime 0 0
 proc /proc proc rw,nosuid,nodev,noexec,relatime 0 0
@@ -45,6 +45,27 @@ describe('parseDf', () => {
     });
     expect(disks.find((d) => d.mountPoint === '/Volumes/My Stick')?.device).toBe('/dev/disk5s1');
     expect(disks.filter((d) => d.pseudo).map((d) => d.device)).toEqual(['devfs', 'map auto_home']);
+  });
+});
+
+describe('windowsDrives', () => {
+  // Windows cannot run here: statfs answers as Node's does there (GetDiskFreeSpaceExW), ENOENT for a letter with no drive.
+  const GiB = 1024 ** 3;
+  const stat = (root: string) => {
+    if (root === 'C:\\') return Promise.resolve({ blocks: 250 * 1024 ** 2, bsize: 4096, bfree: 100 * 1024 ** 2, bavail: 90 * 1024 ** 2 });
+    if (root === 'Z:\\') return new Promise<never>(() => {}); // a network drive whose server is gone
+    if (root === 'D:\\') return Promise.reject(Object.assign(new Error('EBUSY'), { code: 'EBUSY' })); // a card reader with no card
+    return Promise.reject(Object.assign(new Error('no such file'), { code: 'ENOENT' }));
+  };
+
+  it('lists the letters that have a drive, with sizes, and a drive that does not answer within the bound', async () => {
+    const started = Date.now();
+    const drives = await windowsDrives(stat);
+    expect(Date.now() - started).toBeLessThan(10_000);
+    expect(drives.map((d) => d.device)).toEqual(['C:', 'D:', 'Z:']);
+    expect(drives[0]).toEqual({ device: 'C:', mountPoint: 'C:\\', pseudo: false, totalBytes: 1000 * GiB, usedBytes: 600 * GiB, availableBytes: 360 * GiB });
+    expect(drives[1]).toMatchObject({ device: 'D:', error: 'EBUSY' });
+    expect(drives[2]!.error).toMatch(/did not answer within 2000 ms/);
   });
 });
 
