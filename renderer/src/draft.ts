@@ -41,6 +41,7 @@ export interface Draft {
   process: Config['process'];
   desktop: Omit<Config['desktop'], 'apps'> & { apps: DraftApp[] };
   services: Config['services'];
+  system: Config['system'];
   chatgpt: Config['chatgpt'];
   tunnel: Omit<Config['tunnel'], 'tunnelId' | 'clientPath'> & { tunnelId: string; clientPath: string };
   gateway: { servers: DraftUpstream[] };

@@ -17,7 +17,12 @@ export const SECTIONS: SectionInfo[] = [
   { id: 'files', title: 'Files', icon: 'files', description: 'The folders the model can see, and whether it may change them.' },
   { id: 'commands', title: 'Commands', icon: 'commands', description: 'Which programs the model may run, and for how long.' },
   { id: 'git', title: 'Git', icon: 'git', description: 'Typed git tools, the remotes they may reach, project checks and undo.' },
-  { id: 'processes', title: 'Processes', icon: 'processes', description: 'Seeing and ending running programs.' },
+  {
+    id: 'processes',
+    title: 'Processes',
+    icon: 'processes',
+    description: 'Seeing and ending running programs, and what ChatGPT may learn about this computer.',
+  },
   { id: 'desktop', title: 'Desktop', icon: 'desktop', description: 'Screen, mouse and keyboard, web pages and apps.' },
   { id: 'services', title: 'Services', icon: 'services', description: 'System services the model may check or control.' },
   { id: 'gateway', title: 'Other MCP servers', icon: 'gateway', description: 'Your other MCP servers, reached through this one under the same rules.' },

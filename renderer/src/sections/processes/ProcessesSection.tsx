@@ -1,4 +1,4 @@
-/** Processes: what process tools may do, and the running processes as the server sees them. */
+/** Processes: what process tools may do, the computer's inventory, and the running processes as the server sees them. */
 import { Card } from '../../components/Card';
 import { fieldId } from '../../components/fields/field-id';
 import { Switch } from '../../components/fields/Switch';
@@ -34,6 +34,16 @@ export function ProcessesSection({ draft, edit, env, status, bridge }: SectionPr
           checked={draft.process.ownOnly}
           disabled={!draft.process.list && !draft.process.kill}
           onChange={(on) => edit((d) => void (d.process.ownOnly = on))}
+        />
+      </Card>
+
+      <Card title="This computer" description="What ChatGPT may learn about the machine itself. Read-only: it changes nothing.">
+        <Switch
+          id={fieldId('system.inventory')}
+          label="Computer inventory"
+          description="Listening ports with their programs, disks and free space, network interfaces and addresses, the OS, shells and runtimes on PATH, and environment variable names (values of a short harmless list only)."
+          checked={draft.system.inventory}
+          onChange={(on) => edit((d) => void (d.system.inventory = on))}
         />
       </Card>
 
