@@ -73,8 +73,18 @@ export function docxFile(blocks: DocxBlock[]): Uint8Array {
 
 const S = 'http://schemas.openxmlformats.org/spreadsheetml/2006/main';
 
-/** Sheets by name, rows of values from A1 (strings shared, numbers as numbers, booleans as TRUE/FALSE). */
-export function xlsxFile(sheets: Record<string, Array<Array<string | number | boolean | null>>>): Uint8Array {
+/** A number stored under a style (an index into `styles`), as Excel stores a date. */
+export type StyledNumber = { serial: number; style: number };
+
+/**
+ * Sheets by name, rows of values from A1 (strings shared, numbers as numbers, booleans as
+ * TRUE/FALSE). `styles`: the workbook's cell formats in order, each a built-in number format id or
+ * a format code of its own; `date1904`: the workbook's 1904 date system.
+ */
+export function xlsxFile(
+  sheets: Record<string, Array<Array<string | number | boolean | StyledNumber | null>>>,
+  options: { styles?: Array<number | string>; date1904?: boolean } = {},
+): Uint8Array {
   const strings: string[] = [];
   const parts: Record<string, string> = { '_rels/.rels': rootRels('xl/workbook.xml') };
   const names = Object.keys(sheets);
@@ -88,6 +98,7 @@ export function xlsxFile(sheets: Record<string, Array<Array<string | number | bo
             if (value === null) return '';
             if (typeof value === 'number') return `<c r="${ref}"><v>${value}</v></c>`;
             if (typeof value === 'boolean') return `<c r="${ref}" t="b"><v>${value ? 1 : 0}</v></c>`;
+            if (typeof value === 'object') return `<c r="${ref}" s="${value.style}"><v>${value.serial}</v></c>`;
             strings.push(value);
             return `<c r="${ref}" t="s"><v>${strings.length - 1}</v></c>`;
           })
@@ -101,7 +112,7 @@ export function xlsxFile(sheets: Record<string, Array<Array<string | number | bo
       `<?xml version="1.0" encoding="UTF-8"?><worksheet xmlns="${S}">${dim}<sheetData>${xmlRows}</sheetData></worksheet>`;
   });
   parts['xl/workbook.xml'] =
-    `<?xml version="1.0" encoding="UTF-8"?><workbook xmlns="${S}" xmlns:r="${REL}"><sheets>` +
+    `<?xml version="1.0" encoding="UTF-8"?><workbook xmlns="${S}" xmlns:r="${REL}">${options.date1904 ? '<workbookPr date1904="1"/>' : ''}<sheets>` +
     names.map((name, i) => `<sheet name="${esc(name)}" sheetId="${i + 1}" r:id="rId${i + 1}"/>`).join('') +
     `</sheets></workbook>`;
   parts['xl/_rels/workbook.xml.rels'] =
@@ -110,7 +121,19 @@ export function xlsxFile(sheets: Record<string, Array<Array<string | number | bo
     `<Relationship Id="rIdS" Type="${REL}/sharedStrings" Target="sharedStrings.xml"/></Relationships>`;
   parts['xl/sharedStrings.xml'] =
     `<?xml version="1.0" encoding="UTF-8"?><sst xmlns="${S}">${strings.map((s) => `<si><t xml:space="preserve">${esc(s)}</t></si>`).join('')}</sst>`;
+  if (options.styles) parts['xl/styles.xml'] = stylesXml(options.styles);
   return zip(parts, types('xl/workbook.xml', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml'));
+}
+
+/** styles.xml with one cellXfs entry per style: a built-in id as it is, a code as a numFmt of its own (from 164, as Excel numbers them). */
+function stylesXml(styles: Array<number | string>): string {
+  const custom = styles.flatMap((style, i) => (typeof style === 'string' ? [`<numFmt numFmtId="${164 + i}" formatCode="${esc(style)}"/>`] : []));
+  const xfs = styles.map((style, i) => `<xf numFmtId="${typeof style === 'string' ? 164 + i : style}" fontId="0" fillId="0" borderId="0" xfId="0"/>`);
+  return (
+    `<?xml version="1.0" encoding="UTF-8"?><styleSheet xmlns="${S}">` +
+    `${custom.length ? `<numFmts count="${custom.length}">${custom.join('')}</numFmts>` : ''}` +
+    `<cellStyleXfs count="1"><xf numFmtId="0"/></cellStyleXfs><cellXfs count="${xfs.length}">${xfs.join('')}</cellXfs></styleSheet>`
+  );
 }
 
 const A = 'http://schemas.openxmlformats.org/drawingml/2006/main';

@@ -92,4 +92,16 @@ describe('fs.read of an Excel workbook', () => {
       ),
     });
   });
+  it('shows numbers under a date or time format as ISO 8601, in either date system, and other numbers as stored', async () => {
+    const styles = [0, 14, 'dd/mm/yyyy hh:mm', 20, '0.00%'];
+    const row = [{ serial: 46360, style: 1 }, { serial: 46360.395833333336, style: 2 }, { serial: 0.75, style: 3 }, { serial: 0.125, style: 4 }, 46360];
+    const dated = path.join(dir, 'dated.xlsx');
+    fs.writeFileSync(dated, xlsxFile({ Log: [['Day', 'At', 'Time', 'Share', 'Plain'], row] }, { styles }));
+    const read1900 = (await readFileAs(guard(dated), { maxBytes: 1 << 20, image: { maxWidth: 1, maxHeight: 1, maxPixels: 1 } })) as XlsxFileRead;
+    expect(read1900.rows[1]).toEqual({ row: 2, cells: ['2026-12-04', '2026-12-04 09:30:00', '18:00:00', '0.125', '46360'] });
+    const mac = path.join(dir, 'dated-1904.xlsx');
+    fs.writeFileSync(mac, xlsxFile({ Log: [[{ serial: 44898, style: 1 }]] }, { styles, date1904: true }));
+    const read1904 = (await readFileAs(guard(mac), { maxBytes: 1 << 20, image: { maxWidth: 1, maxHeight: 1, maxPixels: 1 } })) as XlsxFileRead;
+    expect(read1904.rows[0]!.cells).toEqual(['2026-12-04']);
+  });
 });
