@@ -98,7 +98,7 @@ export interface ImageReadOptions {
 export interface ImageFileRead {
   kind: 'image';
   /** What the file is, by its magic bytes ('pdf': one page rendered, `page` of `totalPages`). */
-  sourceFormat: 'png' | 'jpeg' | 'gif' | 'webp' | 'pdf';
+  sourceFormat: 'png' | 'jpeg' | 'gif' | 'webp' | 'heif' | 'pdf';
   page?: { page: number; totalPages: number };
   data: Uint8Array;
   mimeType: 'image/png' | 'image/jpeg';

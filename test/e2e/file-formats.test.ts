@@ -22,6 +22,7 @@ let configFile: string;
 beforeAll(async () => {
   ({ home, root } = makeRootAndOutside());
   execFileSync('convert', ['-size', '3000x2000', 'gradient:red-blue', path.join(root, 'wide.png')]);
+  execFileSync('convert', ['-size', '1200x900', 'gradient:green-yellow', path.join(root, 'IMG_0001.HEIC')]);
   fs.mkdirSync(path.join(root, '.ssh'));
   execFileSync('convert', ['-size', '10x10', 'xc:black', path.join(root, '.ssh', 'shot.png')]);
   fs.writeFileSync(path.join(root, '.ssh', 'keys.pdf'), textPdf([['private']]));
@@ -64,6 +65,15 @@ describe.each(
     });
     expect(textOf(result)).toContain(`PNG image 3000x2000`);
     expect(textOf(result)).toContain(`${image.tokens} tokens`);
+  });
+
+  it("gets an iPhone's HEIC photo as JPEG image content with its size", async () => {
+    const result = await client.callTool({ name: 'fs.read', arguments: { path: 'IMG_0001.HEIC' } });
+    const block = result.content.find((c) => c.type === 'image')!;
+    expect(block.mimeType).toBe('image/jpeg');
+    expect(await sharp(Buffer.from(block.data!, 'base64')).metadata()).toMatchObject({ format: 'jpeg', width: 1200, height: 900 });
+    expect(result.structuredContent?.image).toMatchObject({ sourceFormat: 'heif', originalWidth: 1200, originalHeight: 900 });
+    expect(textOf(result)).toContain('HEIF image 1200x900');
   });
 
   it('shrinks the image when the answer budget is small, and reads a region at full detail', async () => {

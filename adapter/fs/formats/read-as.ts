@@ -23,7 +23,8 @@ export async function readFileAs(file: GuardedPath, options: ReadAsOptions): Pro
     case 'png':
     case 'jpeg':
     case 'gif':
-    case 'webp': {
+    case 'webp':
+    case 'heif': {
       const { readImage } = await import('./read-image.js');
       return readImage(file, kind, { ...options.image, ...(options.signal ? { signal: options.signal } : {}) });
     }
@@ -39,18 +40,8 @@ export async function readFileAs(file: GuardedPath, options: ReadAsOptions): Pro
       const { readOffice } = await import('./read-office.js');
       return readOffice(file, options);
     }
-    default:
-      throw adapterError(
-        'INVALID_INPUT',
-        op,
-        `${file.path} is ${UNREAD[kind]}, which fs.read cannot read; it reads UTF-8 text, PDF, DOCX, XLSX, PPTX and PNG, JPEG, GIF and WebP images`,
-      );
   }
 }
-
-const UNREAD: Record<Exclude<FileKind, 'text' | 'png' | 'jpeg' | 'gif' | 'webp' | 'pdf' | 'zip'>, string> = {
-  heif: 'a HEIF/HEIC/AVIF image (the bundled image library has no HEIF decoder: convert it to JPEG first)',
-};
 
 /** The first bytes, through a descriptor confirmed like every read: for a line range, whose read is text-only. */
 function sniff(file: GuardedPath): Promise<FileKind> {

@@ -2,13 +2,15 @@
  * An image file, decoded and scaled for a model with the screen captures' scaler (sharp, loaded
  * lazily; fitWithin's limits). Bombs are refused before decoding: the file's size is bounded, the
  * header's pixel count is checked against MAX_INPUT_PIXELS (and libvips enforces it again), and
- * decoding stops after DECODE_SECONDS.
+ * decoding stops after DECODE_SECONDS. A HEIF file is read by libvips when it is AV1 (AVIF); a
+ * HEVC one (an iPhone's HEIC) is decoded to pixels by heic-decode in a worker (heic-image.ts).
  */
 import { adapterError, isComputerAdapterError } from '../../contract/errors.js';
 import type { GuardedPath, ImageFileRead, ImageReadOptions, PixelRect } from '../../contract/files.js';
 import { fitWithin } from '../../desktop/coordinates.js';
 import { JPEG_QUALITY, loadSharp } from '../../desktop/image-encoder.js';
 import { readWhole } from './read-whole.js';
+import { decodeHeic } from './heic-image.js';
 
 /** Larger image files are refused unread. */
 export const MAX_IMAGE_BYTES = 64 * 1024 * 1024;
@@ -22,22 +24,29 @@ export type ImageKind = ImageFileRead['sourceFormat'];
 export async function readImage(file: GuardedPath, sourceFormat: ImageKind, options: ImageReadOptions): Promise<ImageFileRead> {
   const { data: input, totalBytes } = await readWhole(file, MAX_IMAGE_BYTES, 'image');
   const sharp = await loadSharp();
-  const open = (limit: number | false = MAX_INPUT_PIXELS) =>
+  const fromFile = (limit: number | false = MAX_INPUT_PIXELS) =>
     sharp(input, { limitInputPixels: limit, autoOrient: true, pages: 1, failOn: 'error' }).timeout({ seconds: DECODE_SECONDS });
   let meta: { width: number; height: number };
+  let hevc = false;
   try {
     // The header only: the pixel count is checked here, so a bomb is named as one.
-    meta = (await open(false).metadata()).autoOrient;
+    const header = await fromFile(false).metadata();
+    meta = header.autoOrient;
+    hevc = sourceFormat === 'heif' && header.compression === 'hevc';
   } catch (error) {
     throw damaged(file.path, sourceFormat, error);
   }
-  const pixels = meta.width * meta.height;
-  if (!(pixels > 0) || pixels > MAX_INPUT_PIXELS) {
-    throw adapterError(
-      'INVALID_INPUT',
-      op,
-      `${file.path} claims ${meta.width}x${meta.height} pixels; images over ${MAX_INPUT_PIXELS / 1e6} megapixels are refused (a decompression bomb, or too large to read)`,
-    );
+  refuseBomb(meta, file.path);
+  let open = fromFile;
+  if (hevc) {
+    // libheif applies the file's rotation and mirroring as it decodes: the pixels' size is the truth.
+    const pixels = await decodeHeic(input, { path: file.path, maxPixels: MAX_INPUT_PIXELS, seconds: DECODE_SECONDS, signal: options.signal });
+    if ('claims' in pixels) refuseBomb(pixels.claims, file.path);
+    else {
+      const raw = { width: pixels.width, height: pixels.height, channels: 4 as const };
+      meta = { width: pixels.width, height: pixels.height };
+      open = () => sharp(pixels.data, { raw, limitInputPixels: MAX_INPUT_PIXELS }).timeout({ seconds: DECODE_SECONDS });
+    }
   }
   const area = checkedRegion(options.region, meta, file.path);
   const fit = fitWithin(area.width, area.height, options.maxWidth, options.maxHeight, options.maxPixels);
@@ -66,6 +75,17 @@ export async function readImage(file: GuardedPath, sourceFormat: ImageKind, opti
     area,
     totalBytes,
   };
+}
+
+function refuseBomb(size: { width: number; height: number }, path: string): void {
+  const pixels = size.width * size.height;
+  if (!(pixels > 0) || pixels > MAX_INPUT_PIXELS) {
+    throw adapterError(
+      'INVALID_INPUT',
+      op,
+      `${path} claims ${size.width}x${size.height} pixels; images over ${MAX_INPUT_PIXELS / 1e6} megapixels are refused (a decompression bomb, or too large to read)`,
+    );
+  }
 }
 
 function checkedRegion(region: PixelRect | undefined, size: { width: number; height: number }, path: string): PixelRect {

@@ -68,7 +68,7 @@ export const fsRead = defineTool({
   title: 'Read a file',
   description:
     'Read a file inside the allowed roots; its first bytes decide how. UTF-8 text: at most maxBytes (capped by the server limit) and whether it was truncated; when the whole file was read, sha256 is its hash: pass it as expectedSha256 to fs.write to avoid overwriting a newer edit. ' +
-    'An image (PNG, JPEG, GIF first frame, WebP): the image itself, scaled like screen.capture (region reads part of it at full detail), with its original size and token cost. ' +
+    'An image (PNG, JPEG, GIF first frame, WebP, HEIC, AVIF): the image itself, scaled like screen.capture (region reads part of it at full detail), with its original size and token cost. ' +
     'A PDF: the text of its pages (pages: "2-5"), as far as maxBytes goes, and the page to read on from; as: "image" renders a page. ' +
     'Word (DOCX): Markdown text (headings, lists, tables), paged by startLine/endLine. Excel (XLSX): a table of one sheet (sheet, range "A1:D50"), with the sheet list; range on a CSV file reads it as a table. PowerPoint (PPTX): slide text in order (pages: slides).',
   input: z.object({

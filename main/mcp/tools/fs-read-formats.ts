@@ -69,7 +69,9 @@ export function pdfAnswer(path: string, read: PdfFileRead, askedLast: number | u
 
 export const imageOutput = z
   .object({
-    sourceFormat: z.enum(['png', 'jpeg', 'gif', 'webp', 'pdf']).describe('"pdf": a page rendered (as: "image"); original* are its size in points'),
+    sourceFormat: z
+      .enum(['png', 'jpeg', 'gif', 'webp', 'heif', 'pdf'])
+      .describe('"heif": HEIC or AVIF; "pdf": a page rendered (as: "image"); original* are its size in points'),
     page: z.object({ page: z.number().int(), totalPages: z.number().int() }).optional(),
     format: z.enum(['png', 'jpeg']),
     mimeType: z.string(),

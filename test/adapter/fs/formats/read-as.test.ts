@@ -124,10 +124,47 @@ describe('readFileAs: images', () => {
     });
   });
 
-  it('names what it cannot read (HEIC, a ZIP that is no Office file, a damaged one), and still reads text as text', async () => {
+  it('reads a HEIC photo (HEVC, decoded in a worker) and an AVIF one (AV1), whole or a region', async () => {
+    for (const [name, coder] of [
+      ['photo.heic', 'heic'],
+      ['photo.avif', 'avif'],
+    ] as const) {
+      const file = path.join(dir, name);
+      magick('-size', '300x200', 'xc:red', '-fill', 'blue', '-draw', 'rectangle 150,0 299,199', `${coder}:${file}`);
+      const whole = await asImage(file);
+      expect(whole).toMatchObject({ sourceFormat: 'heif', format: 'jpeg', width: 300, height: 200, originalWidth: 300, originalHeight: 200 });
+      const [r, , b] = (await pixelAt(whole, 20, 100)) as number[];
+      expect(r! > 200 && b! < 60, `${name} left half is red`).toBe(true);
+      const part = await asImage(file, { region: { x: 150, y: 0, width: 150, height: 200 } });
+      expect(part).toMatchObject({ width: 150, height: 200 });
+      const [r2, , b2] = (await pixelAt(part, 20, 100)) as number[];
+      expect(r2! < 60 && b2! > 200, `${name} region is the blue half`).toBe(true);
+    }
+  });
+
+  it('refuses a HEIC whose header claims over 100 megapixels before decoding a pixel', async () => {
+    const file = path.join(dir, 'bomb.heic');
+    magick('-size', '64x64', 'xc:green', `heic:${file}`);
+    const bytes = fs.readFileSync(file);
+    // Every image spatial extent (ispe: version and flags, then width and height) claims 20000 x 20000.
+    for (let at = bytes.indexOf('ispe'); at !== -1; at = bytes.indexOf('ispe', at + 4)) {
+      bytes.writeUInt32BE(20_000, at + 8);
+      bytes.writeUInt32BE(20_000, at + 12);
+    }
+    fs.writeFileSync(file, bytes);
+    await expect(read(file)).rejects.toMatchObject({
+      code: 'INVALID_INPUT',
+      message: expect.stringMatching(/claims 20000x20000 pixels; images over 100 megapixels are refused/),
+    });
+  });
+
+  it('names what it cannot read (a HEIF that is only a header, a ZIP that is no Office file, a damaged one), and still reads text as text', async () => {
     const heic = path.join(dir, 'x.heic');
     fs.writeFileSync(heic, Buffer.concat([Buffer.from([0, 0, 0, 24]), Buffer.from('ftypheic\0\0\0\0mif1heic')]));
-    await expect(read(heic)).rejects.toMatchObject({ message: expect.stringContaining('no HEIF decoder') });
+    await expect(read(heic)).rejects.toMatchObject({
+      code: 'INVALID_INPUT',
+      message: expect.stringContaining('is a HEIF file that could not be read as an image'),
+    });
     const zip = path.join(dir, 'doc.docx');
     fs.writeFileSync(zip, Buffer.from('PK\x03\x04rest', 'latin1'));
     await expect(read(zip)).rejects.toMatchObject({
