@@ -3,12 +3,9 @@
  * (read-text.ts reads the first bytes anyway and says when they name another format); each
  * other format's parser, and its library, loads on first use.
  */
-import { adapterError } from '../../contract/errors.js';
 import type { FileReadAs, GuardedPath, ReadAsOptions } from '../../contract/files.js';
 import { readTextOrKind, withRegularFile } from '../read-text.js';
 import { fileKind, SNIFF_BYTES, type FileKind } from './file-kind.js';
-
-const op = 'fs.read';
 
 export async function readFileAs(file: GuardedPath, options: ReadAsOptions): Promise<FileReadAs> {
   const ranged = options.startLine !== undefined || options.endLine !== undefined || options.range !== undefined;

@@ -27,7 +27,7 @@ export async function readImage(file: GuardedPath, sourceFormat: ImageKind, opti
   const fromFile = (limit: number | false = MAX_INPUT_PIXELS) =>
     sharp(input, { limitInputPixels: limit, autoOrient: true, pages: 1, failOn: 'error' }).timeout({ seconds: DECODE_SECONDS });
   let meta: { width: number; height: number };
-  let hevc = false;
+  let hevc: boolean;
   try {
     // The header only: the pixel count is checked here, so a bomb is named as one.
     const header = await fromFile(false).metadata();
