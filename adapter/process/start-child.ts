@@ -5,7 +5,8 @@
  * the kernel gives no pidfds, through child_process.spawn with the same options. Either way
  * the command gets exactly its argv, argv[0] and environment, no shell, stdin from /dev/null
  * or a pipe, stdout and stderr captured (pipes from the addon, socket pairs from libuv), and on
- * POSIX a session of its own.
+ * POSIX a session of its own. A child ends with the server, even one killed by SIGKILL: the
+ * addon asks the kernel (PR_SET_PDEATHSIG); elsewhere on POSIX a watcher does (lifeline.ts).
  */
 import { spawn } from 'node:child_process';
 import { EventEmitter } from 'node:events';
@@ -13,6 +14,7 @@ import net from 'node:net';
 import os from 'node:os';
 import type { Readable, Writable } from 'node:stream';
 import { loadNativeAddon } from '../os/native-addon.js';
+import { holdLifeline } from './lifeline.js';
 
 /** The part of a ChildProcess the runner and the registry use; both ways of starting give it. */
 export interface CommandChild {
@@ -62,7 +64,7 @@ export function nativeSpawner(): Addon | null {
 /** Starts the program; throws the OS's error (with its code) when it cannot start. */
 export function startChild(file: string, args: string[], options: StartOptions, native = nativeSpawner()): CommandChild {
   if (native && options.platform === 'linux') return new NativeChild(native, file, args, options);
-  return spawn(file, args, {
+  const child = spawn(file, args, {
     argv0: options.argv0,
     cwd: options.cwd,
     env: options.env,
@@ -71,7 +73,9 @@ export function startChild(file: string, args: string[], options: StartOptions, 
     windowsHide: true,
     // POSIX: setsid(), so the command leads a new process group that can be signalled as one.
     detached: options.platform !== 'win32',
-  }) as CommandChild;
+  });
+  holdLifeline(child, options.platform);
+  return child as CommandChild;
 }
 
 /** Number to name, the first name listed winning: SIGABRT not SIGIOT, EAGAIN not EWOULDBLOCK, as Node names them. */
