@@ -4,12 +4,17 @@
  * `recorded` wrapper as a built-in tool (observer, log line, error mapping, scrubbing). Their
  * schemas are the upstream's JSON Schemas as they are (the upstream validates its arguments);
  * progress and cancellation pass through. Resources, resource templates and prompts of the
- * upstreams are served too, and their capabilities declared, only when an upstream has them.
+ * upstreams are served too, and their capabilities declared, only when an upstream has them; a
+ * stdio server that lives on is given the new ones when an upstream's list changes (the SDK
+ * tells the host), as far as the capabilities it declared at the start allow.
  */
 import {
   ResourceTemplate,
   type CallToolResult,
   type McpServer,
+  type RegisteredPrompt,
+  type RegisteredResource,
+  type RegisteredResourceTemplate,
   type RegisteredTool,
   type ServerCapabilities,
   type StandardSchemaWithJSON,
@@ -99,14 +104,16 @@ export function gatewayRegistrar(gateway: Gateway, context: Omit<RecordContext, 
       const { exposure, tools } = prepared();
       const handles = new Map<string, Listed>();
       for (const { name, prepared: tool } of tools) handles.set(name, listTool(server, name, tool, caller));
-      listedOn.set(server, { handles, caller });
-      registerResources(server, gateway, exposure);
-      registerPrompts(server, gateway, exposure);
+      listedOn.set(server, { handles, caller, extras: registerExtras(server, gateway, exposure) });
     },
     refresh(server) {
       const listed = listedOn.get(server);
       if (!listed) return;
-      const { tools } = prepared();
+      const { tools, exposure } = prepared();
+      if (listed.extras.json !== extrasJson(exposure)) {
+        for (const handle of listed.extras.handles) handle.remove();
+        listed.extras = registerExtras(server, gateway, exposure, listed.extras.kinds);
+      }
       const now = new Map(tools.map((t) => [t.name, t.prepared]));
       for (const [name, { handle }] of listed.handles) {
         if (now.has(name)) continue;
@@ -125,9 +132,38 @@ export function gatewayRegistrar(gateway: Gateway, context: Omit<RecordContext, 
 
 type Registration = { config: Json; handler: CallHandler };
 type Listed = { handle: RegisteredTool; json: string };
+/** The resources, templates and prompts one server serves, and which of those kinds its capabilities let it serve. */
+type Extras = {
+  json: string;
+  handles: Array<RegisteredResource | RegisteredResourceTemplate | RegisteredPrompt>;
+  kinds: { resources: boolean; prompts: boolean };
+};
 
-/** What each server lists of the gateway's tools (a stdio server refreshes it). */
-const listedOn = new WeakMap<McpServer, { handles: Map<string, Listed>; caller: (ctx: Parameters<CallHandler>[1]) => Caller }>();
+/** What each server lists of the gateway's tools, resources and prompts (a stdio server refreshes it). */
+const listedOn = new WeakMap<McpServer, { handles: Map<string, Listed>; caller: (ctx: Parameters<CallHandler>[1]) => Caller; extras: Extras }>();
+
+function extrasJson(exposure: Exposure): string {
+  return JSON.stringify([exposure.resources, exposure.resourceTemplates, exposure.prompts]);
+}
+
+/**
+ * Registers the upstreams' resources and prompts. A server already connected cannot declare a
+ * capability it lacked (the SDK refuses): it gets only the kinds it declared when it was built.
+ */
+function registerExtras(server: McpServer, gateway: Gateway, exposure: Exposure, kinds?: Extras['kinds']): Extras {
+  const allowed = kinds ?? {
+    resources: exposure.resources.length > 0 || exposure.resourceTemplates.length > 0,
+    prompts: exposure.prompts.length > 0,
+  };
+  return {
+    json: extrasJson(exposure),
+    handles: [
+      ...(allowed.resources ? registerResources(server, gateway, exposure) : []),
+      ...(allowed.prompts ? registerPrompts(server, gateway, exposure) : []),
+    ],
+    kinds: allowed,
+  };
+}
 
 /** What tools/list shows of a tool, as text to compare: its schemas as the JSON they list as. */
 function listingOf(tool: Registration): string {
@@ -185,29 +221,34 @@ function scrubbed(result: CallToolResult, scrub: (text: string) => string, any: 
   return clean === json ? result : (JSON.parse(clean) as CallToolResult);
 }
 
-function registerResources(server: McpServer, gateway: Gateway, exposure: Exposure): void {
+function registerResources(server: McpServer, gateway: Gateway, exposure: Exposure): Array<RegisteredResource | RegisteredResourceTemplate> {
   const read = (upstream: string) => (uri: URL) => gateway.use(upstream, (client: Client) => client.readResource({ uri: uri.href }));
+  const handles: Array<RegisteredResource | RegisteredResourceTemplate> = [];
   for (const resource of exposure.resources) {
     const { upstream, uri, name, ...metadata } = resource;
     // Our own views' URIs are ours: an upstream's resource there would clash (and could pose as one).
     if (uri.startsWith(VIEW_URI_PREFIX)) continue;
-    server.registerResource(name, uri, metadata, read(upstream) as never);
+    handles.push(server.registerResource(name, uri, metadata, read(upstream) as never));
   }
   for (const template of exposure.resourceTemplates) {
     const { upstream, uriTemplate, name, ...metadata } = template;
-    server.registerResource(name, new ResourceTemplate(uriTemplate, { list: undefined }), metadata, read(upstream) as never);
+    handles.push(server.registerResource(name, new ResourceTemplate(uriTemplate, { list: undefined }), metadata, read(upstream) as never));
   }
+  return handles;
 }
 
-function registerPrompts(server: McpServer, gateway: Gateway, exposure: Exposure): void {
+function registerPrompts(server: McpServer, gateway: Gateway, exposure: Exposure): RegisteredPrompt[] {
+  const handles: RegisteredPrompt[] = [];
   for (const prompt of exposure.prompts) {
     const properties = Object.fromEntries(prompt.arguments.map((a) => [a.name, { type: 'string', ...(a.description ? { description: a.description } : {}) }]));
     const required = prompt.arguments.filter((a) => a.required).map((a) => a.name);
     const argsSchema = passThrough({ type: 'object', properties, ...(required.length ? { required } : {}) });
-    server.registerPrompt(
+    const handle = server.registerPrompt(
       prompt.exposed,
       { ...(prompt.title ? { title: prompt.title } : {}), ...(prompt.description ? { description: prompt.description } : {}), argsSchema },
       ((args: Record<string, string>) => gateway.use(prompt.upstream, (client: Client) => client.getPrompt({ name: prompt.prompt, arguments: args }))) as never,
     );
+    handles.push(handle);
   }
+  return handles;
 }

@@ -1,0 +1,59 @@
+/**
+ * A stdio host stays connected while an upstream's resources and prompts change (it restarted
+ * after a crash and now lists more): the host is told each list changed and lists the new ones,
+ * as it is for tools. The upstream is the test fixture, its lists read from a file at each start.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { PromptListChangedNotificationSchema, ResourceListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { FIXTURE, gatewayHome, nodeUpstream, type GatewayHome } from '../helpers/gateway.js';
+import { CLI } from '../helpers/servers.js';
+
+let home: GatewayHome;
+let extras: string;
+beforeAll(() => {
+  home = gatewayHome();
+  extras = path.join(home.data, 'extras.json');
+  fs.writeFileSync(extras, JSON.stringify({ resources: ['first'], prompts: ['hello'] }));
+  home.write({ gateway: { servers: [nodeUpstream('lists', FIXTURE, { folders: [home.data], env: { FIXTURE_EXTRAS: extras }, start: 'at-start' })] } });
+});
+afterAll(() => home?.remove());
+
+describe('the gateway over stdio', () => {
+  it("tells a connected host when an upstream's resources and prompts change, and lists the new ones", async () => {
+    const host = new Client({ name: 'stdio-host', version: '1.0.0' });
+    await host.connect(
+      new StdioClientTransport({
+        command: process.execPath,
+        args: [CLI, 'serve', '--stdio', '--config', home.configFile],
+        env: home.env as Record<string, string>,
+        stderr: 'pipe',
+      }),
+    );
+    try {
+      const resourcesTold = new Promise<void>((resolve) => host.setNotificationHandler(ResourceListChangedNotificationSchema, () => resolve()));
+      const promptsTold = new Promise<void>((resolve) => host.setNotificationHandler(PromptListChangedNotificationSchema, () => resolve()));
+      expect((await host.listResources()).resources.map((r) => r.uri)).toEqual(['fixture://first']);
+      expect((await host.listPrompts()).prompts.map((p) => p.name)).toEqual(['lists_hello']);
+
+      fs.writeFileSync(extras, JSON.stringify({ resources: ['first', 'second'], prompts: ['hello', 'bye'] }));
+      const crashed = await host.callTool({ name: 'lists_crash', arguments: {} });
+      expect(crashed.isError).toBe(true);
+      // The next call starts it again (after its backoff), and it lists the new file's names.
+      await expect
+        .poll(async () => (await host.callTool({ name: 'lists_noop', arguments: {} })).isError ?? false, { timeout: 15_000, interval: 300 })
+        .toBe(false);
+      await Promise.all([resourcesTold, promptsTold]);
+      await expect
+        .poll(async () => (await host.listResources()).resources.map((r) => r.uri).sort(), { timeout: 5_000 })
+        .toEqual(['fixture://first', 'fixture://second']);
+      expect((await host.listPrompts()).prompts.map((p) => p.name).sort()).toEqual(['lists_bye', 'lists_hello']);
+      expect((await host.readResource({ uri: 'fixture://second' })).contents).toEqual([{ uri: 'fixture://second', text: 'resource second' }]);
+    } finally {
+      await host.close();
+    }
+  }, 60_000);
+});
