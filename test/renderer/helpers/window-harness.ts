@@ -10,6 +10,8 @@ import type { AddressInfo } from 'node:net';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { buildApp, REPO } from '../../tray/helpers/build-app.js';
 import { CHROMIUM, CHROMIUM_ARGS } from '../../tray/helpers/desktop.js';
+import type { NavigateRequest, SettingsSnapshot } from '../../../main/tray/bridge-api.js';
+import { readConfigForEditing } from '../../../main/tray/config-file.js';
 
 export const SCREENSHOTS = path.join(REPO, 'test-artifacts', 'screenshots');
 
@@ -43,6 +45,16 @@ export async function serveWindow(home: string): Promise<OpenWindow> {
       app.cleanup();
     },
   };
+}
+
+/** What the tray's `load` answers for this config file, read as the tray reads it: Linux, the server stopped, opened at `navigate`. */
+export function loadSnapshot(
+  configPath: string,
+  homeDir: string,
+  navigate: NavigateRequest | null,
+  more: Partial<Pick<SettingsSnapshot, 'platform' | 'status'>> = {},
+): SettingsSnapshot {
+  return { configPath, ...readConfigForEditing(configPath), homeDir, platform: 'linux', status: { state: 'stopped' }, overrides: [], navigate, ...more };
 }
 
 /** Every invoke method of SettingsBridge (main/tray/bridge-api.ts), forwarded to `__bridge`. */

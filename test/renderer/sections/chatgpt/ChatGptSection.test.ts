@@ -13,8 +13,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { localPolicyPort } from '../../../../adapter/local-policy-port.js';
 import { createProcessOps } from '../../../../adapter/process/local-process-ops.js';
-import type { ServerStatus, SettingsSnapshot } from '../../../../main/tray/bridge-api.js';
-import { readConfigForEditing } from '../../../../main/tray/config-file.js';
+import type { ServerStatus } from '../../../../main/tray/bridge-api.js';
 import { TunnelController } from '../../../../main/tunnel/tunnel-controller.js';
 import { loadConfig } from '../../../../main/config/load.js';
 import { saveConfig } from '../../../../main/config/save.js';
@@ -24,7 +23,7 @@ import { startTestServer, type TestHttpServer } from '../../../helpers/servers.j
 import { makeTempDir, removeDir } from '../../../helpers/temp.js';
 import { alive, FakeControlPlane, GOOD_KEY, installStandIn, TUNNEL_ID, type InstalledStandIn } from '../../../tunnel/helpers/stand-in.js';
 import { chromiumAvailable } from '../../../tray/helpers/desktop.js';
-import { BRIDGE_METHODS, bridgeInit, type OpenWindow, push, SCREENSHOTS, serveWindow } from '../../helpers/window-harness.js';
+import { BRIDGE_METHODS, bridgeInit, loadSnapshot, type OpenWindow, push, SCREENSHOTS, serveWindow } from '../../helpers/window-harness.js';
 
 const TOKEN = 'chatgpt-section-token-0123456789abcdef';
 const available = chromiumAvailable();
@@ -90,15 +89,7 @@ describe.skipIf(!available)('ChatGPT section in headless Chromium', () => {
   async function bridge(method: string, args: unknown[]): Promise<unknown> {
     switch (method) {
       case 'load':
-        return {
-          configPath,
-          ...readConfigForEditing(configPath),
-          homeDir: path.join(temp, 'home'),
-          platform: 'linux',
-          status: serverStatus,
-          overrides: [],
-          navigate: { section: 'chatgpt' },
-        } satisfies SettingsSnapshot;
+        return loadSnapshot(configPath, path.join(temp, 'home'), { section: 'chatgpt' }, { status: serverStatus });
       case 'save':
         await saveConfig(configPath, args[0]);
         return { ok: true, configPath };

@@ -9,10 +9,8 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { SettingsSnapshot } from '../../../../main/tray/bridge-api.js';
-import { readConfigForEditing } from '../../../../main/tray/config-file.js';
 import { chromiumAvailable } from '../../../tray/helpers/desktop.js';
-import { BRIDGE_METHODS, bridgeInit, type OpenWindow, SCREENSHOTS, serveWindow } from '../../helpers/window-harness.js';
+import { BRIDGE_METHODS, bridgeInit, type OpenWindow, SCREENSHOTS, serveWindow, loadSnapshot } from '../../helpers/window-harness.js';
 import { saveSettings } from '../../../../main/tray/settings-save.js';
 import { silentLogger } from '../../../../main/log.js';
 
@@ -45,15 +43,7 @@ describe.skipIf(!chromiumAvailable())('the sandbox card on the Commands page', (
     await page.exposeFunction('__bridge', async (name: string, args: unknown[]): Promise<unknown> => {
       switch (name) {
         case 'load':
-          return {
-            configPath,
-            ...readConfigForEditing(configPath),
-            homeDir: temp,
-            platform,
-            status: { state: 'stopped' },
-            overrides: [],
-            navigate: { section: 'commands' },
-          } satisfies SettingsSnapshot;
+          return loadSnapshot(configPath, temp, { section: 'commands' }, { platform });
         case 'save':
           // The tray's own Save (main/tray/settings-save.ts).
           return saveSettings(configPath, args[0] as Record<string, unknown>, silentLogger);

@@ -11,12 +11,11 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../../../main/config/load.js';
 import { ensureBearerToken, tokenFilePath } from '../../../../main/config/token.js';
-import type { ServerStatus, SettingsSnapshot } from '../../../../main/tray/bridge-api.js';
-import { readConfigForEditing } from '../../../../main/tray/config-file.js';
+import type { ServerStatus } from '../../../../main/tray/bridge-api.js';
 import { TokenPanel } from '../../../../main/tray/token-panel.js';
 import { childEnv, runCli } from '../../../helpers/servers.js';
 import { chromiumAvailable } from '../../../tray/helpers/desktop.js';
-import { openPage, type OpenWindow, SCREENSHOTS, serveWindow } from '../../helpers/window-harness.js';
+import { openPage, type OpenWindow, SCREENSHOTS, serveWindow, loadSnapshot } from '../../helpers/window-harness.js';
 
 describe.skipIf(!chromiumAvailable())('the token on the Connection page in headless Chromium', () => {
   let temp: string;
@@ -67,15 +66,7 @@ describe.skipIf(!chromiumAvailable())('the token on the Connection page in headl
   async function bridge(method: string, args: unknown[]): Promise<unknown> {
     switch (method) {
       case 'load':
-        return {
-          configPath,
-          ...readConfigForEditing(configPath),
-          homeDir: home,
-          platform: 'linux',
-          status,
-          overrides: [],
-          navigate: null,
-        } satisfies SettingsSnapshot;
+        return loadSnapshot(configPath, home, null, { status });
       case 'tokenInUse':
         return tokens.current();
       case 'replaceToken':

@@ -10,13 +10,11 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { SettingsSnapshot } from '../../../../main/tray/bridge-api.js';
-import { readConfigForEditing } from '../../../../main/tray/config-file.js';
 import { GatewayPanel } from '../../../../main/tray/gateway-panel.js';
 import { PinStore, pinsPath } from '../../../../main/gateway/pin-store.js';
 import { configSchema } from '../../../../main/config/schema.js';
 import { chromiumAvailable } from '../../../tray/helpers/desktop.js';
-import { BRIDGE_METHODS, bridgeInit, type OpenWindow, SCREENSHOTS, serveWindow } from '../../helpers/window-harness.js';
+import { BRIDGE_METHODS, bridgeInit, type OpenWindow, SCREENSHOTS, serveWindow, loadSnapshot } from '../../helpers/window-harness.js';
 import { saveSettings } from '../../../../main/tray/settings-save.js';
 import { silentLogger } from '../../../../main/log.js';
 
@@ -67,15 +65,7 @@ describe.skipIf(!chromiumAvailable())('the Gateway page', () => {
     await page.exposeFunction('__bridge', async (name: string, args: unknown[]): Promise<unknown> => {
       switch (name) {
         case 'load':
-          return {
-            configPath,
-            ...readConfigForEditing(configPath),
-            homeDir: temp,
-            platform: 'linux',
-            status: { state: 'stopped' },
-            overrides: [],
-            navigate: { section: 'gateway' },
-          } satisfies SettingsSnapshot;
+          return loadSnapshot(configPath, temp, { section: 'gateway' });
         case 'save':
           // The tray's own Save (main/tray/settings-save.ts).
           return saveSettings(configPath, args[0] as Record<string, unknown>, silentLogger);

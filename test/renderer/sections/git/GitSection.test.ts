@@ -9,11 +9,9 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { SettingsSnapshot } from '../../../../main/tray/bridge-api.js';
-import { readConfigForEditing } from '../../../../main/tray/config-file.js';
 import { UndoPanel } from '../../../../main/tray/undo-panel.js';
 import { chromiumAvailable } from '../../../tray/helpers/desktop.js';
-import { BRIDGE_METHODS, bridgeInit, type OpenWindow, SCREENSHOTS, serveWindow } from '../../helpers/window-harness.js';
+import { BRIDGE_METHODS, bridgeInit, type OpenWindow, SCREENSHOTS, serveWindow, loadSnapshot } from '../../helpers/window-harness.js';
 import { saveSettings } from '../../../../main/tray/settings-save.js';
 import { silentLogger } from '../../../../main/log.js';
 
@@ -54,15 +52,7 @@ describe.skipIf(!chromiumAvailable())('the Git page', () => {
     await page.exposeFunction('__bridge', async (name: string, args: unknown[]): Promise<unknown> => {
       switch (name) {
         case 'load':
-          return {
-            configPath,
-            ...readConfigForEditing(configPath),
-            homeDir: temp,
-            platform: 'linux',
-            status: { state: 'stopped' },
-            overrides: [],
-            navigate: { section: 'git' },
-          } satisfies SettingsSnapshot;
+          return loadSnapshot(configPath, temp, { section: 'git' });
         case 'save':
           // The tray's own Save (main/tray/settings-save.ts).
           return saveSettings(configPath, args[0] as Record<string, unknown>, silentLogger);

@@ -11,11 +11,10 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../../../main/config/load.js';
 import { silentLogger } from '../../../../main/log.js';
-import type { ConnectionsSnapshot, SettingsSnapshot } from '../../../../main/tray/bridge-api.js';
-import { readConfigForEditing } from '../../../../main/tray/config-file.js';
+import type { ConnectionsSnapshot } from '../../../../main/tray/bridge-api.js';
 import { saveSettings } from '../../../../main/tray/settings-save.js';
 import { chromiumAvailable } from '../../../tray/helpers/desktop.js';
-import { openPage, type OpenWindow, SCREENSHOTS, serveWindow } from '../../helpers/window-harness.js';
+import { openPage, type OpenWindow, SCREENSHOTS, serveWindow, loadSnapshot } from '../../helpers/window-harness.js';
 
 const PHONE: ConnectionsSnapshot['clients'][number] = {
   id: 'client-phone-1',
@@ -51,15 +50,7 @@ describe.skipIf(!chromiumAvailable())('the Profiles page', () => {
     const bridge = async (name: string, args: unknown[]): Promise<unknown> => {
       switch (name) {
         case 'load':
-          return {
-            configPath,
-            ...readConfigForEditing(configPath),
-            homeDir: temp,
-            platform: 'linux',
-            status: { state: 'stopped' },
-            overrides: [],
-            navigate: { section: 'profiles' },
-          } satisfies SettingsSnapshot;
+          return loadSnapshot(configPath, temp, { section: 'profiles' });
         case 'save':
           return saveSettings(configPath, args[0] as Record<string, unknown>, silentLogger);
         case 'listActivity':
