@@ -7,6 +7,8 @@ import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import { afterAll, beforeAll } from 'vitest';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { buildApp, REPO } from '../../tray/helpers/build-app.js';
 import { CHROMIUM, CHROMIUM_ARGS } from '../../tray/helpers/desktop.js';
@@ -45,6 +47,30 @@ export async function serveWindow(home: string): Promise<OpenWindow> {
       app.cleanup();
     },
   };
+}
+
+/** One describe block's window: a temp folder (its HOME, with `configPath` in it) and the served window, made before its tests and removed after. */
+export interface SuiteWindow {
+  temp: string;
+  configPath: string;
+  browser: Browser;
+  pageUrl: string;
+}
+
+export function settingsWindowForSuite(prefix: string): SuiteWindow {
+  const suite = {} as SuiteWindow;
+  let window: OpenWindow | undefined;
+  beforeAll(async () => {
+    suite.temp = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+    suite.configPath = path.join(suite.temp, 'config.json');
+    window = await serveWindow(suite.temp);
+    Object.assign(suite, { browser: window.browser, pageUrl: window.pageUrl });
+  }, 180_000);
+  afterAll(async () => {
+    await window?.close();
+    if (suite.temp) fs.rmSync(suite.temp, { recursive: true, force: true });
+  });
+  return suite;
 }
 
 /** What the tray's `load` answers for this config file, read as the tray reads it: Linux, the server stopped, opened at `navigate`. */

@@ -5,48 +5,31 @@
  * to test-artifacts/screenshots/commands-sandbox-*.png.
  */
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { chromiumAvailable } from '../../../tray/helpers/desktop.js';
-import { BRIDGE_METHODS, bridgeInit, type OpenWindow, SCREENSHOTS, serveWindow, loadSnapshot } from '../../helpers/window-harness.js';
+import { BRIDGE_METHODS, bridgeInit, SCREENSHOTS, loadSnapshot, settingsWindowForSuite } from '../../helpers/window-harness.js';
 import { saveSettings } from '../../../../main/tray/settings-save.js';
 import { silentLogger } from '../../../../main/log.js';
 
 describe.skipIf(!chromiumAvailable())('the sandbox card on the Commands page', () => {
-  let temp: string;
-  let configPath: string;
-  let browser: Browser;
-  let window: OpenWindow;
-  let pageUrl: string;
-
-  beforeAll(async () => {
-    temp = fs.mkdtempSync(path.join(os.tmpdir(), 'commands-window-'));
-    configPath = path.join(temp, 'config.json');
-    window = await serveWindow(temp);
-    ({ browser, pageUrl } = window);
-  }, 180_000);
-
-  afterAll(async () => {
-    await window?.close();
-    fs.rmSync(temp, { recursive: true, force: true });
-  });
+  const suite = settingsWindowForSuite('commands-window-');
 
   async function open(platform: string, shell: Record<string, unknown>): Promise<{ page: Page; errors: string[] }> {
-    fs.writeFileSync(configPath, JSON.stringify({ shell: { enabled: true, allowedCommands: ['git'], ...shell } }));
+    fs.writeFileSync(suite.configPath, JSON.stringify({ shell: { enabled: true, allowedCommands: ['git'], ...shell } }));
     const errors: string[] = [];
-    const context = await browser.newContext({ viewport: { width: 1000, height: 900 }, deviceScaleFactor: 1 });
+    const context = await suite.browser.newContext({ viewport: { width: 1000, height: 900 }, deviceScaleFactor: 1 });
     const page = await context.newPage();
     page.on('pageerror', (error) => errors.push(error.message));
     page.on('console', (message) => void (message.type() === 'error' && errors.push(message.text())));
     await page.exposeFunction('__bridge', async (name: string, args: unknown[]): Promise<unknown> => {
       switch (name) {
         case 'load':
-          return loadSnapshot(configPath, temp, { section: 'commands' }, { platform });
+          return loadSnapshot(suite.configPath, suite.temp, { section: 'commands' }, { platform });
         case 'save':
           // The tray's own Save (main/tray/settings-save.ts).
-          return saveSettings(configPath, args[0] as Record<string, unknown>, silentLogger);
+          return saveSettings(suite.configPath, args[0] as Record<string, unknown>, silentLogger);
         case 'listActivity':
           return [];
         case 'listConnections':
@@ -56,7 +39,7 @@ describe.skipIf(!chromiumAvailable())('the sandbox card on the Commands page', (
       }
     });
     await page.addInitScript(bridgeInit, [...BRIDGE_METHODS]);
-    await page.goto(pageUrl);
+    await page.goto(suite.pageUrl);
     await page.getByRole('heading', { level: 1, name: 'Commands' }).waitFor();
     return { page, errors };
   }
@@ -85,7 +68,7 @@ describe.skipIf(!chromiumAvailable())('the sandbox card on the Commands page', (
     await page.getByRole('button', { name: 'Save', exact: true }).click();
     await page.getByText('Saved.').first().waitFor();
     // The folder added under private-home is kept when the mode changes.
-    expect(JSON.parse(fs.readFileSync(configPath, 'utf8')).shell).toMatchObject({ sandbox: 'off', homeVisible: ['~/.gradle'] });
+    expect(JSON.parse(fs.readFileSync(suite.configPath, 'utf8')).shell).toMatchObject({ sandbox: 'off', homeVisible: ['~/.gradle'] });
     expect(errors).toEqual([]);
     await page.context().close();
   });

@@ -5,16 +5,14 @@
  * Screenshot: test-artifacts/screenshots/profiles-page.png.
  */
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../../../main/config/load.js';
 import { silentLogger } from '../../../../main/log.js';
 import type { ConnectionsSnapshot } from '../../../../main/tray/bridge-api.js';
 import { saveSettings } from '../../../../main/tray/settings-save.js';
 import { chromiumAvailable } from '../../../tray/helpers/desktop.js';
-import { openPage, type OpenWindow, SCREENSHOTS, serveWindow, loadSnapshot } from '../../helpers/window-harness.js';
+import { openPage, SCREENSHOTS, loadSnapshot, settingsWindowForSuite } from '../../helpers/window-harness.js';
 
 const PHONE: ConnectionsSnapshot['clients'][number] = {
   id: 'client-phone-1',
@@ -26,33 +24,17 @@ const PHONE: ConnectionsSnapshot['clients'][number] = {
 } as ConnectionsSnapshot['clients'][number];
 
 describe.skipIf(!chromiumAvailable())('the Profiles page', () => {
-  let temp: string;
-  let configPath: string;
-  let browser: Browser;
-  let window: OpenWindow;
-  let pageUrl: string;
-
-  beforeAll(async () => {
-    temp = fs.mkdtempSync(path.join(os.tmpdir(), 'profiles-window-'));
-    configPath = path.join(temp, 'config.json');
-    window = await serveWindow(temp);
-    ({ browser, pageUrl } = window);
-  }, 180_000);
-
-  afterAll(async () => {
-    await window?.close();
-    fs.rmSync(temp, { recursive: true, force: true });
-  });
+  const suite = settingsWindowForSuite('profiles-window-');
 
   it('binds a connected client and the token, makes a profile of your own, and saves them as profiles.*', async () => {
-    fs.writeFileSync(configPath, JSON.stringify({ filesystem: { read: true, roots: [temp] }, profiles: { active: 'Coding' } }));
+    fs.writeFileSync(suite.configPath, JSON.stringify({ filesystem: { read: true, roots: [suite.temp] }, profiles: { active: 'Coding' } }));
     const errors: string[] = [];
     const bridge = async (name: string, args: unknown[]): Promise<unknown> => {
       switch (name) {
         case 'load':
-          return loadSnapshot(configPath, temp, { section: 'profiles' });
+          return loadSnapshot(suite.configPath, suite.temp, { section: 'profiles' });
         case 'save':
-          return saveSettings(configPath, args[0] as Record<string, unknown>, silentLogger);
+          return saveSettings(suite.configPath, args[0] as Record<string, unknown>, silentLogger);
         case 'listActivity':
           return [];
         case 'listConnections':
@@ -61,7 +43,7 @@ describe.skipIf(!chromiumAvailable())('the Profiles page', () => {
           throw new Error(`unexpected bridge call ${name}`);
       }
     };
-    const page = await openPage(browser, pageUrl, bridge, errors, { height: 1400 });
+    const page = await openPage(suite.browser, suite.pageUrl, bridge, errors, { height: 1400 });
     await page.getByRole('heading', { level: 1, name: 'Profiles' }).waitFor();
 
     const active = page.getByRole('region', { name: 'Active profile' });
@@ -85,7 +67,7 @@ describe.skipIf(!chromiumAvailable())('the Profiles page', () => {
     await page.screenshot({ path: path.join(SCREENSHOTS, 'profiles-page.png'), fullPage: true });
     await page.getByRole('button', { name: 'Save', exact: true }).click();
     await page.getByText('Saved.').first().waitFor();
-    const saved = loadConfig({ cli: { config: configPath }, env: {} }).config.profiles;
+    const saved = loadConfig({ cli: { config: suite.configPath }, env: {} }).config.profiles;
     expect(saved).toEqual({
       active: 'Coding',
       token: 'Desktop',
