@@ -6,11 +6,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { PromptListChangedNotificationSchema, ResourceListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
-import { FIXTURE, gatewayHome, nodeUpstream, type GatewayHome } from '../helpers/gateway.js';
-import { CLI } from '../helpers/servers.js';
+import { connectStdioHost, FIXTURE, gatewayHome, nodeUpstream, type GatewayHome } from '../helpers/gateway.js';
 
 let home: GatewayHome;
 let extras: string;
@@ -24,15 +21,7 @@ afterAll(() => home?.remove());
 
 describe('the gateway over stdio', () => {
   it("tells a connected host when an upstream's resources and prompts change, and lists the new ones", async () => {
-    const host = new Client({ name: 'stdio-host', version: '1.0.0' });
-    await host.connect(
-      new StdioClientTransport({
-        command: process.execPath,
-        args: [CLI, 'serve', '--stdio', '--config', home.configFile],
-        env: home.env as Record<string, string>,
-        stderr: 'pipe',
-      }),
-    );
+    const host = await connectStdioHost(home);
     try {
       const resourcesTold = new Promise<void>((resolve) => host.setNotificationHandler(ResourceListChangedNotificationSchema, () => resolve()));
       const promptsTold = new Promise<void>((resolve) => host.setNotificationHandler(PromptListChangedNotificationSchema, () => resolve()));

@@ -6,10 +6,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectModernHttp, type TestClient } from '../helpers/clients.js';
-import { FIXTURE, gatewayHome, nodeUpstream, texts, type GatewayHome } from '../helpers/gateway.js';
-import { CLI, runCli, startCliHttp } from '../helpers/servers.js';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { connectStdioHost, FIXTURE, gatewayHome, nodeUpstream, texts, type GatewayHome } from '../helpers/gateway.js';
+import { runCli, startCliHttp } from '../helpers/servers.js';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 
 const linux = process.platform === 'linux';
@@ -67,15 +65,7 @@ describe.skipIf(!linux)('tool pinning', () => {
   });
 
   it('accept shows the difference, and the running servers expose the new version (a stdio host is told the list changed)', async () => {
-    const host = new Client({ name: 'stdio-host', version: '1.0.0' });
-    await host.connect(
-      new StdioClientTransport({
-        command: process.execPath,
-        args: [CLI, 'serve', '--stdio', '--config', home.configFile],
-        env: home.env as Record<string, string>,
-        stderr: 'pipe',
-      }),
-    );
+    const host = await connectStdioHost(home);
     const told = new Promise<void>((resolve) => host.setNotificationHandler(ToolListChangedNotificationSchema, () => resolve()));
     expect(host.getServerCapabilities()?.tools?.listChanged).toBe(true);
     // Its upstream not run yet: listed from the pins, the version accepted before.

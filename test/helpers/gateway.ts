@@ -8,7 +8,9 @@ import path from 'node:path';
 import type { ChildProcess } from 'node:child_process';
 import type { ConfigInput } from '../../main/config/schema.js';
 import { connectLegacyHttp, connectLegacyStdio, connectModernHttp, connectModernStdio, type TestClient } from './clients.js';
-import { childEnv, REPO_ROOT, startCliHttp } from './servers.js';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { childEnv, CLI, REPO_ROOT, startCliHttp } from './servers.js';
 import { makeTempDir, removeDir, writeJson } from './temp.js';
 
 export const FIXTURE = path.join(REPO_ROOT, 'test/e2e/fixtures/gateway-upstream.mjs');
@@ -88,4 +90,21 @@ export function texts(result: { content: Array<{ type: string; text?: string }> 
     .filter((c) => c.type === 'text')
     .map((c) => c.text)
     .join('\n');
+}
+
+/**
+ * A stdio host with the v1 SDK's own Client, kept connected (as Claude Desktop keeps its
+ * connection): for tests of what it is told, with notification handlers of their own.
+ */
+export async function connectStdioHost(home: GatewayHome): Promise<Client> {
+  const host = new Client({ name: 'stdio-host', version: '1.0.0' });
+  await host.connect(
+    new StdioClientTransport({
+      command: process.execPath,
+      args: [CLI, 'serve', '--stdio', '--config', home.configFile],
+      env: home.env as Record<string, string>,
+      stderr: 'pipe',
+    }),
+  );
+  return host;
 }
