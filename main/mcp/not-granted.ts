@@ -27,8 +27,8 @@ interface HandlerAccess {
   setRequestHandler(method: string, handler: Handler): void;
 }
 
-function misnamedResult(called: string, exposed: string): CallToolResult {
-  return errorResult(`INVALID_INPUT: this server has no tool ${called}; it is named ${exposed} here (server.toolNames); call ${exposed}`);
+function misnamedResult(called: string, exposed: string, why = 'server.toolNames'): CallToolResult {
+  return errorResult(`INVALID_INPUT: this server has no tool ${called}; it is named ${exposed} here (${why}); call ${exposed}`);
 }
 
 /** A tool the owner did not grant, by the name it would have here. */
@@ -45,8 +45,8 @@ export interface OtherCalls {
   ungranted: ReadonlyMap<string, UngrantedTool>;
   /** A granted tool's name under the separator the config does not use -> its exposed name. */
   misnamed: ReadonlyMap<string, string>;
-  /** Another MCP server's tool outside the caller's profile -> the refusal that says so (the gateway's names change as upstreams do). */
-  outsideProfile?: (called: string) => string | undefined;
+  /** A call the gateway's tools answer before the SDK does (gatewayCalls); their names change as upstreams do. */
+  gateway?: (called: string) => CallToolResult | undefined;
 }
 
 export function otherCalls(
@@ -70,17 +70,33 @@ export function otherCalls(
   return { ungranted, misnamed };
 }
 
+/**
+ * Calls of the gateway's tools the SDK would answer with a bare "not found": one called with dots
+ * for its underscores (fixture.noop for fixture_noop, as a model may write it after reading the
+ * built-in tools' dotted names) is told the name to use, and, for a caller whose profile has no
+ * gateway, every one of them is refused with `outsideProfile`'s words.
+ */
+export function gatewayCalls(exists: (name: string) => boolean, outsideProfile?: (exposed: string) => string): (called: string) => CallToolResult | undefined {
+  return (called) => {
+    const underscored = called.replace(/\./g, '_');
+    const exposed = exists(called) ? called : underscored !== called && exists(underscored) ? underscored : undefined;
+    if (exposed === undefined) return undefined;
+    if (outsideProfile) return errorResult(outsideProfile(exposed));
+    return exposed === called ? undefined : misnamedResult(called, exposed, "another MCP server's tools are named prefix_tool");
+  };
+}
+
 /** Answers the `calls` before the SDK's own tools/call handler. */
-export function answerUngranted(server: McpServer, { ungranted, misnamed, outsideProfile }: OtherCalls, config: Readonly<Config>): void {
+export function answerUngranted(server: McpServer, { ungranted, misnamed, gateway }: OtherCalls, config: Readonly<Config>): void {
   const protocol = server.server as unknown as HandlerAccess;
   const original = protocol._getRequestHandler?.('tools/call');
-  if (!original || (ungranted.size + misnamed.size === 0 && !outsideProfile)) return;
+  if (!original || (ungranted.size + misnamed.size === 0 && !gateway)) return;
   protocol.setRequestHandler('tools/call', async (request, ctx) => {
     const called = request.params.name;
     const missing = ungranted.get(called);
     if (missing !== undefined) return notGrantedResult(missing.exposed, missing.tool, config, missing.refusal);
-    const outside = outsideProfile?.(called);
-    if (outside !== undefined) return errorResult(outside);
+    const answered = gateway?.(called);
+    if (answered !== undefined) return answered;
     const exposed = misnamed.get(called);
     return exposed === undefined ? original(request, ctx) : misnamedResult(called, exposed);
   });

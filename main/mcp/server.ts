@@ -22,7 +22,7 @@ import { ServicePolicy } from '../policy/services.js';
 import { SizeLimits } from '../policy/size-limits.js';
 import { ShellPolicy } from '../policy/shell.js';
 import { UrlPolicy } from '../policy/url-policy.js';
-import { answerUngranted, otherCalls, type OtherCalls } from './not-granted.js';
+import { answerUngranted, gatewayCalls, otherCalls, type OtherCalls } from './not-granted.js';
 import { NOT_RECORDED } from './change-recorder.js';
 import { ChangeRecording } from './change-journal.js';
 import type { ChangeJournal } from '../../adapter/contract/journal.js';
@@ -222,9 +222,8 @@ export function createServerFactory(deps: ServerDeps): ServerFactory {
     });
     registerViews(server, views);
     if (surface.gateway) upstreams?.register(server, caller);
-    const outsideProfile =
-      !surface.gateway && upstreams ? (called: string) => (upstreams.direct(called) ? surface.gatewayRefusal(called) : undefined) : undefined;
-    answerUngranted(server, { ...surface.calls, ...(outsideProfile ? { outsideProfile } : {}) }, deps.config);
+    const gatewayCall = upstreams && gatewayCalls((name) => upstreams.direct(name) !== undefined, surface.gateway ? undefined : surface.gatewayRefusal);
+    answerUngranted(server, { ...surface.calls, ...(gatewayCall ? { gateway: gatewayCall } : {}) }, deps.config);
     // Only the first: stdio has no other, and HTTP (which never asks) keeps no request's server alive.
     stdioServer ??= server;
     return server;

@@ -27,6 +27,10 @@ describe('the gateway over stdio', () => {
       const promptsTold = new Promise<void>((resolve) => host.setNotificationHandler(PromptListChangedNotificationSchema, () => resolve()));
       expect((await host.listResources()).resources.map((r) => r.uri)).toEqual(['fixture://first']);
       expect((await host.listPrompts()).prompts.map((p) => p.name)).toEqual(['lists_hello']);
+      // A model that writes the tool's name with a dot (as the built-in tools' docs do) is told the name to use.
+      const dotted = await host.callTool({ name: 'lists.noop', arguments: {} });
+      expect(dotted.isError).toBe(true);
+      expect((dotted.content as Array<{ text: string }>)[0]!.text).toContain('it is named lists_noop here');
 
       fs.writeFileSync(extras, JSON.stringify({ resources: ['first', 'second'], prompts: ['hello', 'bye'] }));
       const crashed = await host.callTool({ name: 'lists_crash', arguments: {} });
