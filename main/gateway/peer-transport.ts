@@ -3,10 +3,12 @@
  * newline-delimited JSON-RPC, as MCP's stdio transport frames it. Bounded where an upstream
  * could hurt the server: one message is at most `maxLineBytes`, and a stream of lines that are
  * not protocol messages (a program logging to stdout, or flooding it) ends the connection.
- * stderr is kept as its last lines only, for the errors a dead upstream's tools answer.
+ * stderr is kept as its last lines only, for the errors a dead upstream's tools answer. Tool
+ * calls may bypass the client (`direct`, direct-calls.ts): their answers are taken out here.
  */
 import { serializeMessage, type JSONRPCMessage, type Transport } from '@modelcontextprotocol/client';
 import type { PeerProcess } from '../../adapter/contract/processes.js';
+import { DirectCalls } from './direct-calls.js';
 
 /** Non-protocol stdout lines tolerated (a banner, a stray log line) before the upstream is called broken. */
 const MAX_JUNK_LINES = 200;
@@ -29,6 +31,8 @@ export class PeerTransport implements Transport {
   private stderrPartial = '';
   /** Why the connection ended from this side (a flood, an oversized message), for the upstream's status. */
   failure: string | null = null;
+  /** Tool calls written here without the client's request machinery. */
+  readonly direct = new DirectCalls((message) => this.send(message));
 
   constructor(
     private readonly peer: PeerProcess,
@@ -104,6 +108,7 @@ export class PeerTransport implements Transport {
       this.queue.push(message);
       return;
     }
+    if (this.direct.take(message)) return;
     const isNotification = !('id' in message);
     this.onmessage?.(message);
     if (!isNotification) return;
@@ -133,6 +138,7 @@ export class PeerTransport implements Transport {
     if (this.closed) return;
     this.closed = true;
     this.pending = [];
+    this.direct.closed();
     this.onclose?.();
   }
 }

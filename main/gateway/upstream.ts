@@ -78,6 +78,26 @@ const CALL_RESULT = {
   },
 } as StandardSchemaV1<unknown, CallToolResult>;
 
+/** A direct call's result (direct-calls.ts) as the client's request would return it: checked the same way. */
+function callResult(raw: unknown): CallToolResult {
+  // The 2025-era codec drops a resultType member, as a later revision's server may send one.
+  let result = raw;
+  if (raw && typeof raw === 'object' && 'resultType' in raw) {
+    const copy: Record<string, unknown> = { ...raw };
+    delete copy.resultType;
+    result = copy;
+  }
+  const checked = CALL_RESULT['~standard'].validate(result) as StandardSchemaV1.Result<CallToolResult>;
+  if (checked.issues) throw new SdkError(SdkErrorCode.InvalidResult, `Invalid result for tools/call: ${checked.issues.map((i) => i.message).join(', ')}`);
+  return checked.value;
+}
+
+/** Before the first revision with per-request envelopes a tools/call is plain JSON-RPC. */
+function legacyEra(client: Client): boolean {
+  const version = client.getNegotiatedProtocolVersion();
+  return version !== undefined && version < '2026-07-28';
+}
+
 const FIRST_BACKOFF_MS = 1000;
 const MAX_BACKOFF_MS = 60_000;
 /** Running this long without a crash forgives earlier crashes. */
@@ -137,13 +157,17 @@ export class Upstream {
   }
 
   /** Runs `work` on a live connection, counting it in flight (idle stop waits for it). */
-  async use<T>(work: (client: Client) => Promise<T>): Promise<T> {
+  use<T>(work: (client: Client) => Promise<T>): Promise<T> {
+    return this.on((connection) => work(connection.client));
+  }
+
+  private async on<T>(work: (connection: Connection) => Promise<T>): Promise<T> {
     this.inFlight++;
     this.clearIdle();
     try {
-      const { client, startedAt } = await this.connect();
-      const result = await work(client);
-      if (Date.now() - startedAt > HEALTHY_MS) this.crashes = 0;
+      const connection = await this.connect();
+      const result = await work(connection);
+      if (Date.now() - connection.startedAt > HEALTHY_MS) this.crashes = 0;
       return result;
     } catch (error) {
       throw this.explain(error);
@@ -160,12 +184,17 @@ export class Upstream {
   ): Promise<CallToolResult> {
     this.calls++;
     const { callTimeoutMs } = this.deps.entry;
-    return this.use((client) =>
-      client.request({ method: 'tools/call', params: { name: tool, arguments: args } }, CALL_RESULT, {
-        signal: options.signal,
-        timeout: callTimeoutMs,
-        ...(options.onprogress ? { onprogress: options.onprogress, resetTimeoutOnProgress: false } : {}),
-      }),
+    const params = { name: tool, arguments: args };
+    const progress = options.onprogress ? { onprogress: options.onprogress } : {};
+    return this.on(({ client, transport }) =>
+      transport instanceof PeerTransport && legacyEra(client)
+        ? transport.direct.call(params, { signal: options.signal, timeout: callTimeoutMs, ...progress }).then(callResult)
+        : client.request({ method: 'tools/call', params }, CALL_RESULT, {
+            signal: options.signal,
+            timeout: callTimeoutMs,
+            ...progress,
+            resetTimeoutOnProgress: false,
+          }),
     ).catch((error: unknown) => {
       this.failures++;
       throw error;
