@@ -11,10 +11,17 @@
  * copied as before. The blob keeps the file's own mode: the journal's folders are owner-only,
  * so nobody reaches it who could not reach the file.
  *
- * A program that had the old file open may still write it through its descriptor after the
- * rename. The blob's stamp once the change is done (its seal) lets undo tell, and refuse.
+ * Races, against a copy taken before the write: a program writing the file in place between
+ * the link and the rename lands in the pre-image (it is then what the file was just before the
+ * change; a copy would have missed it, and undo would have put back an older state). A program
+ * that had the old file open may still write it through its descriptor after the rename: the
+ * blob's stamp once the change is done (its seal) lets undo tell, and refuse. Neither gives
+ * anyone more than the write access to the file they already had. A crash between the link and
+ * the rename leaves the file with two links (the journal's one, which writes would refuse as
+ * shared): the next process to open a group gives every such blob an inode of its own.
  */
 import fs from 'node:fs';
+import path from 'node:path';
 import type { ExistingFile } from '../../contract/files.js';
 import { sameStamp, stamp, type Image, type Stamp } from './images.js';
 
@@ -42,11 +49,25 @@ export function linkReplaced(entry: string, blob: string, file: ExistingFile, na
 export async function sealLinked(blob: string): Promise<Stamp> {
   const held = fs.lstatSync(blob);
   if (held.nlink === 1) return stamp(blob, false, held);
+  await unshare(blob);
+  return stamp(blob, false);
+}
+
+/** Blobs a crash left sharing an inode (linked, and the rename never came): each made a copy of its own. */
+export async function unshareLeftovers(blobFolders: readonly string[]): Promise<void> {
+  for (const folder of blobFolders)
+    for (const name of await fs.promises.readdir(folder).catch(() => [])) {
+      const blob = path.join(folder, name);
+      const held = await fs.promises.lstat(blob).catch(() => null);
+      if (held?.isFile() && held.nlink > 1) await unshare(blob);
+    }
+}
+
+async function unshare(blob: string): Promise<void> {
   const copy = `${blob}.copy`;
   await fs.promises.copyFile(blob, copy, fs.constants.COPYFILE_FICLONE);
   fs.chmodSync(copy, 0o600);
   fs.renameSync(copy, blob);
-  return stamp(blob, false);
 }
 
 /** Whether a linked pre-image is still what was sealed (a copied one always is). */

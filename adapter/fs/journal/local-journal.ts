@@ -15,7 +15,7 @@ import type { ChangeJournal, GroupDetail, GroupSummary, JournalPaths, UndoGuards
 import { capture, sameStamp, stamp, type Image, type KeepBytes, type Stamp } from './images.js';
 import { JournalFiles, fold, summarize, type FoldedGroup, type JournalRecord } from './journal-files.js';
 import { applyUndo, describeGroup } from './journal-undo.js';
-import { linkReplaced, sealLinked } from './linked-image.js';
+import { linkReplaced, sealLinked, unshareLeftovers } from './linked-image.js';
 
 export interface JournalOptions {
   /** The journal folder (in the app's data folder). */
@@ -41,6 +41,7 @@ export class LocalJournal implements ChangeJournal {
   private readonly waiting = new Map<string, Stamp>();
   private total: number | null = null;
   private lastOpened = 0;
+  private leftovers: Promise<void> | null = null;
   private readonly now: () => Date;
 
   constructor(private readonly options: JournalOptions) {
@@ -49,6 +50,12 @@ export class LocalJournal implements ChangeJournal {
   }
 
   async open(client: string): Promise<string> {
+    // Once per process; a failure here leaves a file refusing writes as shared, not the journal stopped.
+    this.leftovers ??= this.files
+      .ids()
+      .then((ids) => unshareLeftovers(ids.map((id) => this.files.blobs(id))))
+      .catch(() => {});
+    await this.leftovers;
     // Ids sort by time, to the millisecond: this process never gives two groups the same one.
     const time = new Date(Math.max(this.now().getTime(), this.lastOpened + 1));
     this.lastOpened = time.getTime();

@@ -129,6 +129,21 @@ describe('a replaced file kept by a hard link', () => {
     expect(fs.readFileSync(file, 'utf8')).toBe('old\n');
   });
 
+  it('gives a file back its own inode when a crash came between the link and the rename, at the next start', async () => {
+    const file = at('crashed.txt');
+    fs.writeFileSync(file, 'old\n');
+    const dir = path.join(base, 'app', 'journal');
+    const crashed = journal(dir);
+    const id = await crashed.open('test');
+    await crashed.before(id, 'fs.write', { paths: [file], depth: 'shallow', handover: true });
+    await crashed.handOver(id, 'fs.write', file, file, fs.lstatSync(file), true);
+    expect(fs.statSync(file).nlink).toBe(2);
+    await journal(dir).open('test');
+    const [blob] = blobs(dir, id);
+    expect([fs.statSync(file).nlink, fs.readFileSync(blob!, 'utf8'), fs.statSync(blob!).ino === fs.statSync(file).ino]).toEqual([1, 'old\n', false]);
+    await expect(writeTextFile(guard(file), 'new\n', 'overwrite')).resolves.toMatchObject({ created: false });
+  });
+
   it.skipIf(!ROOT)('is never readable by another user who could not read the file where it was', async () => {
     for (const dir of [base, work]) fs.chmodSync(dir, 0o755);
     const file = at('shared.txt');
