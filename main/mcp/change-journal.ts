@@ -3,8 +3,8 @@
  * fs.edit, fs.patch, fs.move, fs.delete, fs.mkdir) are recorded through the path lock they
  * already hold around each change: its exclusive claims are exactly the paths they change, so
  * the pre-images are taken after the policy resolved them and under the same lock. fs.write's
- * writer hands each existing file over just before it changes it (ChangeRecorder.beforeChange),
- * so a file it replaces is kept by a hard link rather than a copy. The git
+ * and fs.edit's writer hands each existing file over just before it changes it
+ * (ChangeRecorder.beforeChange), so a file it replaces is kept by a hard link rather than a copy. The git
  * write tools say what they change (ChangeRecorder.repository). Commands (shell.exec) can change
  * anything and are not recorded.
  *
@@ -31,7 +31,7 @@ const FILE_TOOLS: Readonly<Record<string, CaptureDepth>> = Object.freeze({
 });
 
 /** The file tools whose writer calls ChangeRecorder.beforeChange for every existing file before changing it. */
-const HANDS_OVER: ReadonlySet<string> = new Set(['fs.write']);
+const HANDS_OVER: ReadonlySet<string> = new Set(['fs.write', 'fs.edit']);
 
 /** The git tools that change a repository or the files in it. */
 const GIT_TOOLS: ReadonlySet<string> = new Set([

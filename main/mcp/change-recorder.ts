@@ -21,7 +21,7 @@ export interface ChangeRecorder {
   /** Around a change to these absolute paths. */
   files<T>(paths: readonly string[], work: () => Promise<T>): Promise<T>;
   /**
-   * For the tools whose writer hands each file over just before changing it (fs.write): the
+   * For the tools whose writer hands each file over just before changing it (fs.write, fs.edit): the
    * writer's WriteOptions.beforeChange for this path, which takes its pre-image then.
    */
   beforeChange?(path: string): NonNullable<WriteOptions['beforeChange']>;
