@@ -59,6 +59,22 @@ export interface WriteOptions {
   signal?: AbortSignal;
   /** fs.edit and fs.patch: work out and check everything, answer what would change, write nothing. */
   dryRun?: boolean;
+  /**
+   * Told just before an existing file changes, once the write's own checks passed (the hard-link
+   * refusal among them): `entry` names it through its checked folder; `replacing` when a rename
+   * is about to put a new file in its place (the old inode then lives on only in a link the
+   * callee made), else it is about to be changed in place.
+   */
+  beforeChange?: (entry: string, file: ExistingFile, replacing: boolean) => Promise<void>;
+}
+
+/** What an existing file was when a write checked it (an lstat's fields). */
+export interface ExistingFile {
+  ino: number;
+  nlink: number;
+  uid: number;
+  mode: number;
+  size: number;
 }
 
 export interface TextFileWrite {

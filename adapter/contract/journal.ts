@@ -9,7 +9,7 @@
  * never overwrite, on undo, a path whose state differs from the stamp (report the conflict);
  * write only through the GuardedPath the owner's policy gives for each path.
  */
-import type { GuardedPath } from './files.js';
+import type { ExistingFile, GuardedPath } from './files.js';
 import type { RepositoryState } from './git.js';
 
 /** How much of a directory a pre-image keeps: its mode only, or everything in it (a delete or a move takes it away). */
@@ -18,6 +18,8 @@ export type CaptureDepth = 'shallow' | 'tree';
 export interface JournalPaths {
   paths: readonly string[];
   depth: CaptureDepth;
+  /** The writer tells `handOver` before it changes each of these that is a file: their pre-images are taken then (a file it replaces by a rename, by a hard link). */
+  handover?: boolean;
 }
 
 export type GroupState = 'open' | 'undone' | 'partly undone';
@@ -103,6 +105,8 @@ export interface ChangeJournal {
   isOpen(id: string): boolean;
   /** Pre-images of paths the group has not seen yet, taken before a change. */
   before(id: string, tool: string, request: JournalPaths): Promise<void>;
+  /** A file of a `handover` request, just before the writer changes it (WriteOptions.beforeChange); a file never handed over is left unrecorded, as unchanged. */
+  handOver(id: string, tool: string, path: string, entry: string, file: ExistingFile, replacing: boolean): Promise<void>;
   /** Stamps of paths after a change (and of recorded folders holding them). */
   after(id: string, tool: string, paths: readonly string[]): Promise<void>;
   repository(id: string, tool: string, topLevel: string, before: RepositoryState, after: RepositoryState): Promise<void>;

@@ -42,10 +42,13 @@ export async function writeTextFile(file: GuardedPath, content: string, mode: Wr
         if (options.expectedSha256 !== undefined) await checkExpected(file.path, target, existing !== null, options);
 
         if (mode === 'append') {
+          if (existing) await options.beforeChange?.(target, existing, false);
           const sha256 = await appendInPlace(file.path, target, data, options);
           return { bytesWritten: data.length, created: !existing, ...(sha256 === undefined ? {} : { sha256 }) };
         }
-        await replaceAtomically(dir, name, data, mode === 'create', existing?.mode);
+        // Told after every check and just before the rename: a link it makes to the old inode cannot make this write refuse itself.
+        const beforeRename = existing && options.beforeChange ? () => options.beforeChange!(target, existing, true) : undefined;
+        await replaceAtomically(dir, name, data, mode === 'create', existing?.mode, beforeRename);
         return { bytesWritten: data.length, created: !existing, sha256: createHash('sha256').update(data).digest('hex') };
       },
     );
@@ -80,7 +83,14 @@ async function checkExpected(path: string, target: string, exists: boolean, opti
   });
 }
 
-async function replaceAtomically(dir: DirHandle, name: string, data: Buffer, exclusive: boolean, existingMode: number | undefined): Promise<void> {
+async function replaceAtomically(
+  dir: DirHandle,
+  name: string,
+  data: Buffer,
+  exclusive: boolean,
+  existingMode: number | undefined,
+  beforeRename?: () => Promise<void>,
+): Promise<void> {
   const tempName = `.${name.slice(0, 200)}.${randomBytes(6).toString('hex')}.tmp`;
   const temp = dir.entry(tempName);
   const mode = existingMode === undefined ? 0o666 : existingMode & PLAIN_MODE;
@@ -92,7 +102,10 @@ async function replaceAtomically(dir: DirHandle, name: string, data: Buffer, exc
     await handle.sync();
     await handle.close();
     if (exclusive) await linkExclusive(dir, tempName, name);
-    else await fs.promises.rename(temp, dir.entry(name));
+    else {
+      await beforeRename?.();
+      await fs.promises.rename(temp, dir.entry(name));
+    }
   } catch (error) {
     await handle.close().catch(() => {});
     await fs.promises.rm(temp, { force: true }).catch(() => {});

@@ -11,7 +11,8 @@
  * - The checkpoint cost per fs.write of 64 KiB: the same server with undo on (the default)
  *   against undo.enabled false, in the same run. Two rows: rewriting one file (after its first
  *   change a group only stamps it), and a first change of an existing file on every call (its
- *   pre-image copied into the journal each time: the most a checkpoint costs).
+ *   pre-image taken into the journal each time, by a hard link to the replaced inode: the most a
+ *   checkpoint costs).
  */
 import { execFile, execFileSync } from 'node:child_process';
 import fs from 'node:fs';

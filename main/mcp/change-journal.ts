@@ -2,7 +2,9 @@
  * What the tool host records for the owner's undo (undo.*). The file tools' changes (fs.write,
  * fs.edit, fs.patch, fs.move, fs.delete, fs.mkdir) are recorded through the path lock they
  * already hold around each change: its exclusive claims are exactly the paths they change, so
- * the pre-images are taken after the policy resolved them and under the same lock. The git
+ * the pre-images are taken after the policy resolved them and under the same lock. fs.write's
+ * and fs.edit's writer hands each existing file over just before it changes it
+ * (ChangeRecorder.beforeChange), so a file it replaces is kept by a hard link rather than a copy. The git
  * write tools say what they change (ChangeRecorder.repository). Commands (shell.exec) can change
  * anything and are not recorded.
  *
@@ -10,6 +12,7 @@
  * owner undid takes no more changes (the next call starts another).
  */
 import nodePath from 'node:path';
+import type { ExistingFile } from '../../adapter/contract/files.js';
 import type { GitOps, RepositoryState } from '../../adapter/contract/git.js';
 import type { CaptureDepth, ChangeJournal } from '../../adapter/contract/journal.js';
 import type { Config } from '../config/schema.js';
@@ -26,6 +29,9 @@ const FILE_TOOLS: Readonly<Record<string, CaptureDepth>> = Object.freeze({
   'fs.move': 'tree',
   'fs.delete': 'tree',
 });
+
+/** The file tools whose writer calls ChangeRecorder.beforeChange for every existing file before changing it. */
+const HANDS_OVER: ReadonlySet<string> = new Set(['fs.write', 'fs.edit']);
 
 /** The git tools that change a repository or the files in it. */
 const GIT_TOOLS: ReadonlySet<string> = new Set([
@@ -66,6 +72,7 @@ export class ChangeRecording {
     tool: string,
     client: string,
   ): ChangeRecorder & { files<T>(paths: readonly string[], work: () => Promise<T>, depth?: CaptureDepth): Promise<T> } {
+    const handover = HANDS_OVER.has(tool);
     let id: Promise<string> | undefined;
     const group = () => (id ??= this.group(client));
     const safely = async (record: (id: string) => Promise<void>) => {
@@ -76,7 +83,7 @@ export class ChangeRecording {
       }
     };
     const files = async <T>(paths: readonly string[], work: () => Promise<T>, depth: CaptureDepth = 'tree'): Promise<T> => {
-      await safely((g) => this.journal.before(g, tool, { paths, depth }));
+      await safely((g) => this.journal.before(g, tool, { paths, depth, ...(handover ? { handover } : {}) }));
       try {
         return await work();
       } finally {
@@ -101,7 +108,9 @@ export class ChangeRecording {
         if (before && after && moved(before, after)) await safely((g) => this.journal.repository(g, tool, repo.topLevel, before, after));
       }
     };
-    return { files, repository };
+    const beforeChange = (target: string) => (entry: string, file: ExistingFile, replacing: boolean) =>
+      safely((g) => this.journal.handOver(g, tool, target, entry, file, replacing));
+    return { files, repository, ...(handover ? { beforeChange } : {}) };
   }
 
   /** The client's open group, or a new one once it idled past undo.groupIdleMs or was undone. */

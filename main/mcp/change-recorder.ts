@@ -4,6 +4,7 @@
  * The host hands each call its recorder (bound to the calling client); tools only say what they
  * are about to change. See change-journal.ts for what is kept and how it is grouped.
  */
+import type { WriteOptions } from '../../adapter/contract/files.js';
 import type { GitRun } from '../../adapter/contract/git.js';
 
 /** Takes the pre-images of more paths, once git has said which it will write (a pull's incoming files). */
@@ -19,6 +20,11 @@ export interface RepositoryChange {
 export interface ChangeRecorder {
   /** Around a change to these absolute paths. */
   files<T>(paths: readonly string[], work: () => Promise<T>): Promise<T>;
+  /**
+   * For the tools whose writer hands each file over just before changing it (fs.write, fs.edit): the
+   * writer's WriteOptions.beforeChange for this path, which takes its pre-image then.
+   */
+  beforeChange?(path: string): NonNullable<WriteOptions['beforeChange']>;
   /** Around a git write in this repository. */
   repository<T>(repo: { topLevel: string; run: GitRun }, change: RepositoryChange, work: (before: BeforeChange) => Promise<T>): Promise<T>;
 }

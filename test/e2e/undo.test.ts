@@ -9,7 +9,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLocalAdapter } from '../../adapter/local-computer-adapter.js';
 import { appConfigDir } from '../../main/config/app-dir.js';
-import { openJournal } from '../../main/undo/undo-service.js';
+import { journalDir, openJournal } from '../../main/undo/undo-service.js';
 import { connectModernHttp, textOf, type TestClient } from '../helpers/clients.js';
 import { git, gitHome, makeRepo, type GitHome } from '../helpers/git-repos.js';
 import { childEnv, runCli, startTestServer, type TestHttpServer } from '../helpers/servers.js';
@@ -22,6 +22,7 @@ let server: TestHttpServer;
 let client: TestClient;
 let configFile: string;
 let env: NodeJS.ProcessEnv;
+let appDir: string;
 
 const at = (...parts: string[]) => path.join(root, ...parts);
 
@@ -58,7 +59,7 @@ beforeAll(async () => {
     server: { auth: 'none' as const, toolNames: 'dotted' as const },
   };
   configFile = writeJson(path.join(base, 'config.json'), config);
-  const appDir = appConfigDir({ platform: process.platform, env, home });
+  appDir = appConfigDir({ platform: process.platform, env, home });
   server = await startTestServer(config, {
     adapter: createLocalAdapter({ env: owner.env }),
     journal: openJournal(appDir, { undo: { enabled: true, maxBytes: 16 << 20, groupIdleMs: 600_000 } }),
@@ -144,6 +145,25 @@ describe('undo what the model changed', () => {
     const again = await runCli(['undo', 'apply', id!, '--config', configFile], env);
     expect(again.code).toBe(2);
     expect(again.stderr).toMatch(/already undone/);
+  });
+
+  it('keeps a file fs.write replaces as the replaced inode itself, and puts it back on an inode of its own', async () => {
+    const file = at('replaced.txt');
+    fs.writeFileSync(file, 'first version\n', { mode: 0o640 });
+    fs.chmodSync(file, 0o640);
+    const old = fs.statSync(file).ino;
+    await call('fs.write', { path: file, content: 'second version\n' });
+    const groups = path.join(journalDir(appDir), 'groups');
+    const kept = fs.readdirSync(groups).flatMap((id) => fs.readdirSync(path.join(groups, id, 'blobs')).map((blob) => path.join(groups, id, 'blobs', blob)));
+    const linked = kept.filter((blob) => fs.statSync(blob).ino === old);
+    expect(linked).toHaveLength(1);
+    expect(fs.readFileSync(linked[0]!, 'utf8')).toBe('first version\n');
+
+    const id = /^(\d{8}-\d{9}-[0-9a-f]{4}) /m.exec((await runCli(['undo', 'list', '--config', configFile], env)).stdout)?.[1];
+    const applied = await runCli(['undo', 'apply', id!, '--config', configFile], env);
+    expect(applied.stdout).toContain(`restored ${file}`);
+    const back = fs.statSync(file);
+    expect([fs.readFileSync(file, 'utf8'), back.mode & 0o777, back.ino === old]).toEqual(['first version\n', 0o640, false]);
   });
 
   it('answers unknown ids and bad usage', async () => {

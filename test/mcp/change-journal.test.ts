@@ -14,6 +14,7 @@ import { ChangeRecording } from '../../main/mcp/change-journal.js';
 import { NOT_RECORDED } from '../../main/mcp/change-recorder.js';
 import type { ToolDeps } from '../../main/mcp/tool.js';
 import { PathLock } from '../../main/policy/path-lock.js';
+import { writeTextFile } from '../../adapter/fs/write-text.js';
 import { makeTempDir, removeDir } from '../helpers/temp.js';
 
 const IDLE = 60_000;
@@ -108,5 +109,30 @@ describe('ChangeRecording', () => {
     await write('fs.write', 'ChatGPT', 'a.txt', 'still written', failing);
     expect(fs.readFileSync(at('a.txt'), 'utf8')).toBe('still written');
     expect(errors.map(String)).toContain('Error: disk full');
+  });
+
+  it("fs.write's and fs.edit's writer hands the file over: the old inode itself is kept; fs.patch's pre-image is still a copy", async () => {
+    for (const name of ['w.txt', 'e.txt']) fs.writeFileSync(at(name), `old ${name}\n`);
+    const inodes = ['w.txt', 'e.txt'].map((name) => fs.statSync(at(name)).ino);
+    for (const [tool, name] of [
+      ['fs.write', 'w.txt'],
+      ['fs.patch', 'e.txt'],
+    ] as const) {
+      const deps = recording.depsFor(tool, 'ChatGPT', { policy: { fsLock: new PathLock() }, changes: NOT_RECORDED } as unknown as ToolDeps);
+      const beforeChange = deps.changes.beforeChange?.(at(name));
+      expect(beforeChange === undefined).toBe(tool === 'fs.patch');
+      await deps.policy.fsLock.run([{ path: at(name), exclusive: true }], () =>
+        writeTextFile({ path: at(name), confirm: () => {} }, 'new\n', 'overwrite', beforeChange ? { beforeChange } : {}),
+      );
+    }
+    const edit = recording.depsFor('fs.edit', 'ChatGPT', { policy: { fsLock: new PathLock() }, changes: NOT_RECORDED } as unknown as ToolDeps);
+    expect(edit.changes.beforeChange).toBeTypeOf('function');
+    const [group] = (await journal.list()).groups;
+    const blobs = path.join(base, 'journal', 'groups', group!.id, 'blobs');
+    const kept = fs.readdirSync(blobs).map((blob) => [fs.readFileSync(path.join(blobs, blob), 'utf8'), fs.statSync(path.join(blobs, blob)).ino === inodes[0]]);
+    expect(kept.sort()).toEqual([
+      ['old e.txt\n', false],
+      ['old w.txt\n', true],
+    ]);
   });
 });

@@ -11,7 +11,8 @@ import type { CaptureDepth } from '../../contract/journal.js';
 
 export type Image =
   | { type: 'absent' }
-  | { type: 'file'; mode: number; mtimeMs: number; size: number; blob: string | null; why?: string }
+  /** `linked`: the blob is the replaced file's own inode (linked-image.ts), checked against its seal before use. */
+  | { type: 'file'; mode: number; mtimeMs: number; size: number; blob: string | null; why?: string; linked?: true }
   | { type: 'symlink'; target: string }
   /** `entries` when taken whole; `why` when it should have been and could not (too many entries). */
   | { type: 'directory'; mode: number; entries?: Array<{ name: string; image: Image }>; why?: string }

@@ -23,7 +23,8 @@ const MAX_OPEN = 16;
 
 export type JournalRecord =
   | { k: 'pre'; t: string; p: string; i: Image; w: Stamp; at: string }
-  | { k: 'post'; t: string; p: string; s: Stamp; at: string }
+  /** `h`: a linked pre-image's seal, with the path's first stamp after the change. */
+  | { k: 'post'; t: string; p: string; s: Stamp; h?: Stamp; at: string }
   | { k: 'git'; t: string; r: string; b: RepositoryState; a: RepositoryState; at: string };
 
 export interface GroupMeta {
@@ -39,6 +40,8 @@ export interface RecordedPath {
   post: Stamp | null;
   /** Undo would remove a folder here: its stamp covers everything in it. */
   tree: boolean;
+  /** A linked pre-image's stamp once the change was done. */
+  seal?: Stamp;
 }
 
 export interface FoldedGroup {
@@ -165,6 +168,7 @@ export function fold(group: FoldedGroup, record: JournalRecord): void {
   } else if (record.k === 'post') {
     const known = group.paths.get(record.p);
     if (known) known.post = record.s;
+    if (known && record.h && !known.seal) known.seal = record.h;
   } else {
     const known = group.repositories.get(record.r);
     if (!known) group.repositories.set(record.r, { tools: [record.t], before: record.b, after: record.a });

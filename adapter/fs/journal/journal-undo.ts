@@ -10,6 +10,7 @@ import type { ChangedPath, GroupDetail, PathChange, UndoGuards, UndoOutcome } fr
 import { diffSummary } from '../patch/diff-summary.js';
 import { fullyKept, imageKind, sameStamp, stamp, type Image, type Stamp } from './images.js';
 import { summarize, type FoldedGroup, type RecordedPath } from './journal-files.js';
+import { CHANGED_AFTER, stillSealed } from './linked-image.js';
 import { restorePath } from './restore.js';
 
 /** Text files up to this size get a diff in the journal's view. */
@@ -18,7 +19,7 @@ const MAX_DIFF_FILE = 512 * 1024;
 export async function describeGroup(group: FoldedGroup, blobs: string): Promise<GroupDetail> {
   const changes: ChangedPath[] = [];
   for (const [target, info] of changed(group)) {
-    const kept = fullyKept(info.pre);
+    const kept = await keptIntact(info, blobs);
     const change = changeOf(info.pre, info.post!);
     const since = !sameStamp(await stamp(target, info.tree && info.post!.type === 'directory'), info.post!);
     const entry: ChangedPath = {
@@ -29,7 +30,7 @@ export async function describeGroup(group: FoldedGroup, blobs: string): Promise<
       ...(kept.why ? { why: kept.why } : {}),
       ...(since ? { changedSince: true as const } : {}),
     };
-    const diff = await undoDiff(target, info.pre, blobs);
+    const diff = kept.kept ? await undoDiff(target, info.pre, blobs) : undefined;
     if (diff) entry.diff = diff;
     changes.push(entry);
   }
@@ -47,7 +48,7 @@ export async function applyUndo(group: FoldedGroup, blobs: string, guards: UndoG
       outcome.conflicts.push({ path: target, why: conflictWhy(now, info.post!) });
       continue;
     }
-    const kept = fullyKept(info.pre);
+    const kept = await keptIntact(info, blobs);
     if (!kept.kept) outcome.skipped.push({ path: target, why: `its earlier state was not kept: ${kept.why}` });
     else todo.push([target, info]);
   }
@@ -74,6 +75,12 @@ function changed(group: FoldedGroup): Array<[string, RecordedPath]> {
   return [...group.paths].filter(
     ([, info]) => info.post !== null && !sameStamp(info.was, info.post) && !(info.pre.type === 'absent' && info.post.type === 'absent'),
   );
+}
+
+/** Whether every byte needed to put it back was kept, and a linked pre-image is still as sealed. */
+async function keptIntact(info: RecordedPath, blobs: string): Promise<{ kept: boolean; why?: string }> {
+  const kept = fullyKept(info.pre);
+  return kept.kept && !(await stillSealed(info.pre, info.seal, blobs)) ? { kept: false, why: CHANGED_AFTER } : kept;
 }
 
 function changeOf(pre: Image, post: Stamp): PathChange {

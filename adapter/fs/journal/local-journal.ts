@@ -1,7 +1,8 @@
 /**
  * The change journal on this computer (adapter/contract/journal.ts). Recording is cheap on the
- * common path: a file's pre-image is one copy (a reflink where the filesystem has them) the first
- * time a group sees the file, and each change adds a stat and a line. The bound is kept by
+ * common path: the first time a group sees a file, its pre-image is a hard link to the old inode
+ * when the writer hands it over just before replacing it (linked-image.ts), else one copy (a
+ * reflink where the filesystem has them); each change adds a stat and a line. The bound is kept by
  * dropping whole groups, oldest first; a pre-image too large for it is not kept, and says so.
  */
 import { randomBytes } from 'node:crypto';
@@ -9,10 +10,12 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { adapterError } from '../../contract/errors.js';
 import type { RepositoryState } from '../../contract/git.js';
+import type { ExistingFile } from '../../contract/files.js';
 import type { ChangeJournal, GroupDetail, GroupSummary, JournalPaths, UndoGuards, UndoOutcome } from '../../contract/journal.js';
-import { capture, stamp, type KeepBytes } from './images.js';
+import { capture, sameStamp, stamp, type Image, type KeepBytes, type Stamp } from './images.js';
 import { JournalFiles, fold, summarize, type FoldedGroup, type JournalRecord } from './journal-files.js';
 import { applyUndo, describeGroup } from './journal-undo.js';
+import { linkReplaced, sealLinked, unshareLeftovers } from './linked-image.js';
 
 export interface JournalOptions {
   /** The journal folder (in the app's data folder). */
@@ -34,8 +37,11 @@ export class LocalJournal implements ChangeJournal {
   /** Groups this process recorded into lately. */
   private readonly live = new Map<string, LiveGroup>();
   private readonly reading = new Map<string, Promise<LiveGroup>>();
+  /** Files of a handover request not handed over yet (by group and path): what each was. */
+  private readonly waiting = new Map<string, Stamp>();
   private total: number | null = null;
   private lastOpened = 0;
+  private leftovers: Promise<void> | null = null;
   private readonly now: () => Date;
 
   constructor(private readonly options: JournalOptions) {
@@ -44,6 +50,12 @@ export class LocalJournal implements ChangeJournal {
   }
 
   async open(client: string): Promise<string> {
+    // Once per process; a failure here leaves a file refusing writes as shared, not the journal stopped.
+    this.leftovers ??= this.files
+      .ids()
+      .then((ids) => unshareLeftovers(ids.map((id) => this.files.blobs(id))))
+      .catch(() => {});
+    await this.leftovers;
     // Ids sort by time, to the millisecond: this process never gives two groups the same one.
     const time = new Date(Math.max(this.now().getTime(), this.lastOpened + 1));
     this.lastOpened = time.getTime();
@@ -65,6 +77,10 @@ export class LocalJournal implements ChangeJournal {
     // A path the group already holds had its missing folders recorded with it; one that exists has none.
     for (const target of request.paths.flatMap((p) => (group.paths.has(p) ? [] : [p]))) {
       const stat = lstatOrNull(target);
+      if (request.handover && stat?.isFile()) {
+        this.waiting.set(`${id}\0${target}`, await stamp(target, false, stat));
+        continue;
+      }
       const top = stat ? null : missingAncestor(target);
       if (top !== null && !group.paths.has(top)) await this.take(group, tool, top, request.depth, lstatOrNull(top));
       if (!group.paths.has(target)) await this.take(group, tool, target, request.depth, stat);
@@ -78,9 +94,39 @@ export class LocalJournal implements ChangeJournal {
     await this.record(group, { k: 'pre', t: tool, p: target, i: image, w: was, at: this.now().toISOString() });
   }
 
+  async handOver(id: string, tool: string, target: string, entry: string, file: ExistingFile, replacing: boolean): Promise<void> {
+    const was = this.waiting.get(`${id}\0${target}`);
+    if (!was) return;
+    this.waiting.delete(`${id}\0${target}`);
+    const group = await this.group(id);
+    let image: Image | null = null;
+    if (replacing && (await this.room(group, file.size)) === null) {
+      const name = String(group.blobCount++);
+      image = linkReplaced(entry, path.join(this.files.blobs(id), name), file, name);
+      if (image) this.counted(group, file.size);
+    }
+    image ??= await capture(entry, 'shallow', this.keeper(group)).catch((error: Error) => ({ type: 'other' as const, why: error.message }));
+    await this.record(group, { k: 'pre', t: tool, p: target, i: image, w: was, at: this.now().toISOString() });
+  }
+
   async after(id: string, tool: string, paths: readonly string[]): Promise<void> {
     const group = await this.group(id);
     const at = this.now().toISOString();
+    // A file never handed over was not changed by the write (it stopped before): nothing to
+    // record, unless something else changed it meanwhile, which undo then says it cannot put back.
+    for (const p of paths) {
+      const was = this.waiting.get(`${id}\0${p}`);
+      this.waiting.delete(`${id}\0${p}`);
+      if (was && !sameStamp(was, await stamp(p, false)))
+        await this.record(group, {
+          k: 'pre',
+          t: tool,
+          p,
+          i: { type: 'other', why: 'it changed during the write, before its earlier state was kept' },
+          w: was,
+          at,
+        });
+    }
     // The path itself, and recorded folders holding it whose stamp covers what is inside them
     // (found by walking up from each path: a group may hold thousands of paths).
     const touched = new Set(paths);
@@ -88,7 +134,9 @@ export class LocalJournal implements ChangeJournal {
     for (const target of touched) {
       const info = group.paths.get(target);
       if (!info) continue;
-      await this.record(group, { k: 'post', t: tool, p: target, s: await stamp(target, info.tree), at });
+      const linked = info.pre.type === 'file' && info.pre.linked && !info.seal ? info.pre.blob : null;
+      const seal = linked ? { h: await sealLinked(path.join(this.files.blobs(id), linked)) } : {};
+      await this.record(group, { k: 'post', t: tool, p: target, s: await stamp(target, info.tree), ...seal, at });
     }
   }
 
@@ -169,22 +217,31 @@ export class LocalJournal implements ChangeJournal {
   /** Copies a file's bytes into the group, making room by dropping the oldest other groups. */
   private keeper(group: LiveGroup): KeepBytes {
     return async (file, size) => {
-      const { maxBytes } = this.options;
-      if (size > maxBytes / LARGEST_SHARE)
-        return { blob: null, why: `${size} bytes: larger than a quarter of the journal's bound (undo.maxBytes ${maxBytes})` };
-      this.total ??= await this.files.total();
-      if (this.total + size > maxBytes) await this.makeRoom(size, group.meta.id);
-      if (this.total + size > maxBytes) return { blob: null, why: `the journal is full with these changes' own pre-images (undo.maxBytes ${maxBytes})` };
+      const why = await this.room(group, size);
+      if (why !== null) return { blob: null, why };
       const name = String(group.blobCount++);
       const blob = path.join(this.files.blobs(group.meta.id), name);
       await fs.promises.copyFile(file, blob, fs.constants.COPYFILE_FICLONE);
       // Synchronous on purpose: a chmod and a stat cost less than their thread-pool hops.
       fs.chmodSync(blob, 0o600);
-      const copied = fs.statSync(blob).size;
-      this.total += copied;
-      group.bytes += copied;
+      this.counted(group, fs.statSync(blob).size);
       return { blob: name };
     };
+  }
+
+  /** Makes room for a pre-image of `size` bytes, dropping the oldest other groups: null, or why it cannot be kept. */
+  private async room(group: LiveGroup, size: number): Promise<string | null> {
+    const { maxBytes } = this.options;
+    if (size > maxBytes / LARGEST_SHARE) return `${size} bytes: larger than a quarter of the journal's bound (undo.maxBytes ${maxBytes})`;
+    this.total ??= await this.files.total();
+    if (this.total + size > maxBytes) await this.makeRoom(size, group.meta.id);
+    if (this.total + size > maxBytes) return `the journal is full with these changes' own pre-images (undo.maxBytes ${maxBytes})`;
+    return null;
+  }
+
+  private counted(group: LiveGroup, size: number): void {
+    this.total! += size;
+    group.bytes += size;
   }
 
   private async makeRoom(size: number, keep: string): Promise<void> {

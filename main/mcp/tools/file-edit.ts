@@ -41,12 +41,15 @@ export const fsEdit = defineTool({
   annotations: DESTRUCTIVE,
   grant: GRANT.filesEdit,
   target: (args) => ({ ...pathTarget(args), edits: args.edits.length }),
-  async run(args, { adapter, policy, config }, signal) {
+  async run(args, { adapter, policy, config, changes }, signal) {
     const file = await policy.filesystem.resolve(args.path, 'write', 'fs.edit');
+    // The undo journal takes the file's pre-image when the writer is about to replace it (by a hard link).
+    const beforeChange = changes.beforeChange?.(file.path);
     const options = {
       ...writeOptions(config, policy.sizes, signal),
       ...(args.expectedSha256 === undefined ? {} : { expectedSha256: args.expectedSha256 }),
       ...(args.dryRun ? { dryRun: true } : {}),
+      ...(beforeChange ? { beforeChange } : {}),
     };
     const result = await policy.fsLock.run([exclusive(file.path)], () => adapter.files.editTextFile(file, args.edits, options));
     const did = args.dryRun ? `Dry run, nothing changed: would edit ${file.path} with` : `Edited ${file.path}:`;

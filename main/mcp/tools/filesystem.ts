@@ -157,7 +157,7 @@ export const fsWrite = defineTool({
   annotations: DESTRUCTIVE,
   grant: GRANT.filesWrite,
   target: (args) => ({ path: args.path, mode: args.mode, bytes: Buffer.byteLength(args.content) }),
-  async run(args, { adapter, policy, config }, signal) {
+  async run(args, { adapter, policy, config, changes }, signal) {
     policy.sizes.checkWrite(Buffer.byteLength(args.content), 'fs.write');
     // Without reading, whether a guessed hash matches would tell what the file holds (an append
     // answers no hash then: the adapter's revealHash).
@@ -168,7 +168,13 @@ export const fsWrite = defineTool({
         'expectedSha256 needs filesystem.read: without it, the check would tell whether a guess matches the file',
       );
     const file = await policy.filesystem.resolve(args.path, 'write', 'fs.write');
-    const options = { ...writeOptions(config, policy.sizes, signal), ...(args.expectedSha256 === undefined ? {} : { expectedSha256: args.expectedSha256 }) };
+    // The undo journal takes the file's pre-image when the writer is about to change it (a hard link when it replaces it).
+    const beforeChange = changes.beforeChange?.(file.path);
+    const options = {
+      ...writeOptions(config, policy.sizes, signal),
+      ...(args.expectedSha256 === undefined ? {} : { expectedSha256: args.expectedSha256 }),
+      ...(beforeChange ? { beforeChange } : {}),
+    };
     const written = await policy.fsLock.run([exclusive(file.path)], () => adapter.files.writeTextFile(file, args.content, args.mode, options));
     return {
       structured: { path: file.path, ...written },
