@@ -24,20 +24,29 @@ export async function fetchBody(first: string, options: FetchOptions): Promise<F
   const timeout = AbortSignal.timeout(options.timeoutMs);
   const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
   const redirects: string[] = [];
+  let stalled: Error | undefined;
+  const onStall = (error: Error) => (stalled = error);
   let url = options.nextUrl(first);
   try {
     for (;;) {
       const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
       const found = isIP(host) ? [{ address: host }] : await withSignal(dns.promises.lookup(host, { all: true, verbatim: true }), signal);
-      const address = options.pickAddress(url, found.map((a) => a.address));
-      const response = await send(url, address, options.stallMs, signal);
+      const address = options.pickAddress(
+        url,
+        found.map((a) => a.address),
+      );
+      const response = await send(url, address, { stallMs: options.stallMs, onStall }, signal);
       const status = response.statusCode ?? 0;
       if (REDIRECTS.has(status)) {
         response.destroy();
         const location = response.headers.location;
         if (!location) throw adapterError('OS_ERROR', op, `${url.href} answered HTTP ${status} without a Location`);
         if (redirects.length >= options.maxRedirects)
-          throw adapterError('PATH_NOT_ALLOWED', op, `${first} redirects more than ${options.maxRedirects} times; downloads follow at most ${options.maxRedirects}`);
+          throw adapterError(
+            'PATH_NOT_ALLOWED',
+            op,
+            `${first} redirects more than ${options.maxRedirects} times; downloads follow at most ${options.maxRedirects}`,
+          );
         url = options.nextUrl(location, url);
         redirects.push(url.href);
         continue;
@@ -61,14 +70,14 @@ export async function fetchBody(first: string, options: FetchOptions): Promise<F
   } catch (error) {
     if (timeout.aborted) throw adapterError('TIMEOUT', op, `${url.href} took longer than ${options.timeoutMs} ms (download.timeoutMs); nothing was saved`);
     if (options.signal?.aborted) throw adapterError('TIMEOUT', op, 'the download was cancelled; nothing was saved');
-    if ((error as { code?: unknown }).code === 'STALLED') throw adapterError('TIMEOUT', op, (error as Error).message);
+    if (stalled) throw adapterError('TIMEOUT', op, stalled.message);
     if ((error as { operation?: unknown }).operation === op) throw error;
     throw adapterError('OS_ERROR', op, `${url.href}: ${(error as Error).message}`);
   }
 }
 
 /** The response to one GET, connected to `address` only. */
-function send(url: URL, address: string, stallMs: number, signal: AbortSignal): Promise<http.IncomingMessage> {
+function send(url: URL, address: string, stall: { stallMs: number; onStall(error: Error): void }, signal: AbortSignal): Promise<http.IncomingMessage> {
   const family = isIP(address) === 6 ? 6 : 4;
   const lookup = ((_host: string, opts: { all?: boolean }, callback: (...args: unknown[]) => void) => {
     if (opts.all) callback(null, [{ address, family }]);
@@ -77,7 +86,11 @@ function send(url: URL, address: string, stallMs: number, signal: AbortSignal): 
   const client = url.protocol === 'https:' ? https : http;
   return new Promise((resolve, reject) => {
     const request = client.request(url, { method: 'GET', headers: HEADERS, agent: false, lookup, signal }, resolve);
-    request.setTimeout(stallMs, () => request.destroy(stalled(url, stallMs)));
+    request.setTimeout(stall.stallMs, () => {
+      const error = new Error(`${url.href} sent nothing for ${stall.stallMs} ms (download.stallMs); nothing was saved`);
+      stall.onStall(error);
+      request.destroy(error);
+    });
     request.on('error', reject);
     request.end();
   });
@@ -85,8 +98,7 @@ function send(url: URL, address: string, stallMs: number, signal: AbortSignal): 
 
 /** The whole body, or an error as soon as it passes `maxBytes` (by its Content-Length or by counting). */
 async function readBody(response: http.IncomingMessage, url: URL, maxBytes: number): Promise<Uint8Array> {
-  const tooLarge = (size: string) =>
-    adapterError('OUTPUT_LIMIT', op, `${url.href} is ${size}, over download.maxBytes (${maxBytes} bytes); nothing was saved`);
+  const tooLarge = (size: string) => adapterError('OUTPUT_LIMIT', op, `${url.href} is ${size}, over download.maxBytes (${maxBytes} bytes); nothing was saved`);
   const declared = Number(response.headers['content-length']);
   if (Number.isFinite(declared) && declared > maxBytes) {
     response.destroy();
@@ -104,10 +116,6 @@ async function readBody(response: http.IncomingMessage, url: URL, maxBytes: numb
   }
   if (!response.complete) throw adapterError('OS_ERROR', op, `${url.href} ended before the whole body arrived; nothing was saved`);
   return Buffer.concat(chunks, total);
-}
-
-function stalled(url: URL, stallMs: number): Error {
-  return Object.assign(new Error(`${url.href} sent nothing for ${stallMs} ms (download.stallMs); nothing was saved`), { code: 'STALLED' });
 }
 
 function withSignal<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {

@@ -68,7 +68,9 @@ export function configWarnings(config: Readonly<Config>, disk: DiskFacts): strin
   if (services.control && services.allowed.length === 0) warnings.push('services.control is on, but services.allowed lists no service');
   if (processes.kill && !processes.list) warnings.push('process.kill is on without process.list: the model must guess process ids');
   if (config.download.testLoopbackOrigin !== undefined)
-    warnings.push(`download.testLoopbackOrigin is set: fs.download may reach ${config.download.testLoopbackOrigin} on this computer (a setting for tests; remove it)`);
+    warnings.push(
+      `download.testLoopbackOrigin is set: fs.download may reach ${config.download.testLoopbackOrigin} on this computer (a setting for tests; remove it)`,
+    );
   if (config.download.enabled && !filesystem.write) warnings.push('download.enabled is on, but filesystem.write is off: fs.download is not offered');
   return warnings;
 }

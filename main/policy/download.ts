@@ -55,7 +55,7 @@ export function pickAddress(url: URL, addresses: readonly string[], rules: Downl
   for (const address of addresses) {
     const verdict = classifyAddress(address);
     if (verdict.allowed || (test && verdict.class === 'loopback')) continue;
-    throw refused(`${url.hostname} resolves to ${verdict.reason}; ${ALLOWED} on public internet addresses`);
+    throw refused(`${url.host}: ${verdict.reason}; ${ALLOWED} on public internet addresses`);
   }
   return addresses[0]!;
 }

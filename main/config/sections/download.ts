@@ -30,9 +30,12 @@ export const downloadSchema = z.strictObject({
    * For tests only: one loopback origin ("https://127.0.0.1:8443") that downloads may reach
    * despite the address rules. `config check` warns while it is set.
    */
-  testLoopbackOrigin: text.max(100).superRefine((value, ctx) => {
-    const problem = loopbackOriginProblem(value);
-    if (problem) ctx.addIssue({ code: 'custom', message: problem });
-  }).optional(),
+  testLoopbackOrigin: text
+    .max(100)
+    .superRefine((value, ctx) => {
+      const problem = loopbackOriginProblem(value);
+      if (problem) ctx.addIssue({ code: 'custom', message: problem });
+    })
+    .optional(),
 });
 export type DownloadSettings = z.output<typeof downloadSchema>;
