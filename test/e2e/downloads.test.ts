@@ -71,7 +71,7 @@ beforeAll(async () => {
   fs.writeFileSync(path.join(home, 'ca.pem'), tls.cert);
   server = https.createServer(tls, (req, res) => {
     seen.push(req.headers);
-    const answer = route(req.url ?? '', (server.address() as AddressInfo).port);
+    const answer = route((req.url ?? '').split('?')[0]!, (server.address() as AddressInfo).port);
     res.writeHead(answer.status ?? 200, answer.headers);
     if (answer.hang) return void res.write(answer.body ?? ''); // never ends: the server's timeouts must
     res.end(answer.body);
@@ -81,6 +81,7 @@ beforeAll(async () => {
   config = writeJson(path.join(home, 'config.json'), {
     filesystem: { roots: [root], read: true, write: true },
     download: { enabled: true, testLoopbackOrigin: origin, maxBytes: CAP, stallMs: 1500, timeoutMs: 20_000 },
+    audit: { tools: true },
   });
   // A proxy the server must not use: were it used, every download would fail to connect.
   const env = childEnv(home, { NODE_EXTRA_CA_CERTS: path.join(home, 'ca.pem'), HTTPS_PROXY: 'http://127.0.0.1:9', HTTP_PROXY: 'http://127.0.0.1:9' });
@@ -169,6 +170,13 @@ describe.skipIf(process.platform === 'win32')('fs.download against a loopback HT
     }
     expect(fs.readdirSync(path.join(home, 'outside'))).toEqual([]);
     expect(leftovers()).toEqual([]);
+  });
+
+  it('the audit trail shows the URL and path, without a query that may carry a token', async () => {
+    await download(clients[0]!, { url: `${origin}/file.bin?sig=query-secret-77`, path: 'kept-signed.bin' });
+    const recent = await clients[0]!.callTool({ name: 'audit.recent', arguments: {} });
+    expect(textOf(recent)).toContain(`url=${origin}/file.bin?…`);
+    expect(JSON.stringify(recent)).not.toContain('query-secret-77');
   });
 
   it('config check warns while the test origin is set', async () => {

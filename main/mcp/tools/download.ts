@@ -33,8 +33,8 @@ export const fsDownload = defineTool({
   }),
   annotations: OPEN_WORLD_DESTRUCTIVE,
   grant: GRANT.download,
-  // The activity view and audit log show the URL (credentials are refused before any fetch).
-  target: (args) => ({ url: args.url.slice(0, 500), path: args.path }),
+  // The activity view and audit log show the URL without its query, which may carry a signed token.
+  target: (args) => ({ url: shownUrl(args.url), path: args.path }),
   async run(args, { adapter, policy, config }, signal) {
     const { download } = config;
     const rules: DownloadRules = { allowHttp: download.allowHttp, testLoopbackOrigin: download.testLoopbackOrigin };
@@ -65,5 +65,15 @@ export const fsDownload = defineTool({
     return { structured, text: `Saved ${body.finalUrl}${via} to ${file.path}: ${written.bytesWritten} bytes (${type}), sha256 ${written.sha256}` };
   },
 });
+
+/** Scheme, host and path; a query is only marked (credentials are refused before any fetch). */
+function shownUrl(raw: string): string {
+  try {
+    const url = new URL(raw);
+    return `${url.protocol}//${url.host}${url.pathname}${url.search ? '?…' : ''}`;
+  } catch {
+    return raw.slice(0, 200);
+  }
+}
 
 export const downloadTools = [fsDownload];
