@@ -53,10 +53,10 @@ export async function fetchBody(first: string, options: FetchOptions): Promise<F
       }
       if (status < 200 || status > 299) {
         response.destroy();
-        throw adapterError('NOT_FOUND', op, `${url.href} answered HTTP ${status} ${response.statusMessage ?? ''}`.trim());
+        throw adapterError(status === 404 || status === 410 ? 'NOT_FOUND' : 'OS_ERROR', op, `${url.href} answered HTTP ${status}; only a 2xx answer is saved`);
       }
       const data = await readBody(response, url, options.maxBytes);
-      const contentType = response.headers['content-type'];
+      const contentType = response.headers['content-type']?.replace(/[\u0000-\u001f\u007f]/g, '?').slice(0, 200);
       return {
         data,
         sha256: createHash('sha256').update(data).digest('hex'),
