@@ -12,6 +12,7 @@ import { DesktopClient, type DesktopClientOptions } from './desktop/desktop-clie
 import { localFileOps } from './fs/local-file-ops.js';
 import { localGitOps } from './git/local-git-ops.js';
 import { createInventoryOps } from './inventory/local-inventory-ops.js';
+import { fetchBody } from './net/fetch-body.js';
 import { localPolicyPort } from './local-policy-port.js';
 import { createProcessOps } from './process/local-process-ops.js';
 import { serviceControl, serviceStatus } from './services/service-manager.js';
@@ -38,6 +39,7 @@ export function createLocalAdapter(options: LocalAdapterOptions = {}): ComputerA
     services: { serviceStatus, serviceControl },
     git: localGitOps,
     inventory: createInventoryOps(platform, options.env ?? process.env),
+    net: { fetchBody },
     inspect: localPolicyPort(processes, platform, options.env ?? process.env),
     close: async () => {
       await Promise.all([desktop.close(), processes.closeProcesses()]);

@@ -29,6 +29,7 @@ import { sandboxScenario } from './scenarios/sandbox.mjs';
 import { stdioScenario } from './scenarios/stdio.mjs';
 import { auditScenario } from './scenarios/audit.mjs';
 import { inventoryScenario } from './scenarios/inventory.mjs';
+import { downloadScenario } from './scenarios/download.mjs';
 import { systemInfoScenario } from './scenarios/system-info.mjs';
 
 const USAGE = `Usage: node bench/run.mjs [options]   (or: npm run bench -- [options])
@@ -80,6 +81,7 @@ async function main() {
     rows.push(...(await stdioScenario(context)));
     rows.push(...(await auditScenario(context)));
     rows.push(...(await inventoryScenario(context)));
+    rows.push(...(await downloadScenario(context)));
     rows.push(...(await coldStartScenario(context)));
     rows.push(...(await bigOutputsScenario(context)));
     rows.push(...(await codingToolsScenario(context)));

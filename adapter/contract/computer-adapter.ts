@@ -18,6 +18,7 @@ import type { DesktopOps } from './desktop.js';
 import type { FileOps } from './files.js';
 import type { GitOps } from './git.js';
 import type { InventoryOps } from './inventory.js';
+import type { NetOps } from './net.js';
 import type { PolicyPort } from './policy-port.js';
 import type { ProcessOps } from './processes.js';
 import type { ServiceOps } from './services.js';
@@ -48,6 +49,8 @@ export interface ComputerAdapter {
   readonly git: GitOps;
   /** Sockets, filesystems, network and the server's environment, read only. */
   readonly inventory: InventoryOps;
+  /** Fetching a URL's body for fs.download; the policy vets every hop. */
+  readonly net: NetOps;
   /** What the policy may look at (paths, executables, the base environment, processes). */
   readonly inspect: PolicyPort;
   /** Ends what the adapter keeps running (the desktop worker). */

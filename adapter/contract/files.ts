@@ -365,8 +365,8 @@ export interface FileOps {
   move(source: GuardedPath, destination: GuardedPath, overwrite: boolean): Promise<void>;
   /** Removes the entry itself (a symlink is removed, never its target). */
   remove(entry: GuardedPath, recursive: boolean): Promise<{ type: EntryType }>;
-  /** A new file with these bytes (binary), written atomically; ALREADY_EXISTS if the name is taken. */
-  createFile(file: GuardedPath, data: Uint8Array): Promise<{ bytesWritten: number; sha256: string }>;
+  /** A file with these bytes (binary), written atomically; ALREADY_EXISTS if the name is taken, unless `replace`. */
+  createFile(file: GuardedPath, data: Uint8Array, options?: WriteOptions & { replace?: boolean }): Promise<{ bytesWritten: number; sha256: string }>;
   statEntry(entry: GuardedPath, options?: { sha256?: boolean; signal?: AbortSignal }): Promise<EntryStat>;
   /** Exact replacements in one file, all or nothing, written atomically. */
   editTextFile(file: GuardedPath, edits: readonly TextEdit[], options: WriteOptions & { maxBytes: number }): Promise<EditResult>;

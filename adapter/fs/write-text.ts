@@ -114,15 +114,29 @@ async function replaceAtomically(
   await dir.sync();
 }
 
-/** A new file holding `data` (any bytes): through the checked parent directory, atomically, never replacing anything. */
-export async function createFile(file: GuardedPath, data: Uint8Array): Promise<{ bytesWritten: number; sha256: string }> {
+/**
+ * A file holding `data` (any bytes): through the checked parent directory, atomically; a new
+ * name only, unless `replace` (then a regular file with no other hard links may be replaced).
+ */
+export async function createFile(
+  file: GuardedPath,
+  data: Uint8Array,
+  options: WriteOptions & { replace?: boolean } = {},
+): Promise<{ bytesWritten: number; sha256: string }> {
   const name = nodePath.basename(file.path);
   try {
     await withDirectory(
       nodePath.dirname(file.path),
       (real) => file.confirm(nodePath.join(real, name)),
       op,
-      (dir) => replaceAtomically(dir, name, Buffer.from(data), true, undefined),
+      async (dir) => {
+        const existing = options.replace ? await lstatOrNull(dir.entry(name)) : null;
+        if (existing?.isSymbolicLink())
+          throw adapterError('PATH_NOT_ALLOWED', op, `${file.path} is a symbolic link; writes never follow one`, { reason: 'changed' });
+        if (existing && !existing.isFile()) throw adapterError('INVALID_INPUT', op, `${file.path} exists and is not a regular file`);
+        if (existing) refuseSharedInode(file.path, existing.nlink, options);
+        await replaceAtomically(dir, name, Buffer.from(data), !options.replace, existing?.mode);
+      },
     );
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT')

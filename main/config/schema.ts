@@ -13,6 +13,7 @@ import { auditSchema } from './sections/audit.js';
 import { chatgptSchema } from './sections/chatgpt.js';
 import { checksSchema } from './sections/checks.js';
 import { desktopSchema } from './sections/desktop.js';
+import { downloadSchema } from './sections/download.js';
 import { filesystemSchema, type rootSchema } from './sections/filesystem.js';
 import { gatewaySchema } from './sections/gateway.js';
 import { gitSchema } from './sections/git.js';
@@ -30,6 +31,7 @@ export * from './sections/audit.js';
 export * from './sections/chatgpt.js';
 export * from './sections/checks.js';
 export * from './sections/desktop.js';
+export * from './sections/download.js';
 export * from './sections/filesystem.js';
 export * from './sections/gateway.js';
 export * from './sections/git.js';
@@ -61,6 +63,7 @@ export const configSchema = z
     undo: undoSchema.default(() => undoSchema.parse({})),
     audit: auditSchema.default(() => auditSchema.parse({})),
     system: systemSchema.default(() => systemSchema.parse({})),
+    download: downloadSchema.default(() => downloadSchema.parse({})),
     profiles: profilesSchema.default(() => profilesSchema.parse({})),
   })
   .superRefine((config, ctx) => {

@@ -67,5 +67,10 @@ export function configWarnings(config: Readonly<Config>, disk: DiskFacts): strin
   if (desktop.appControl && Object.keys(desktop.apps).length === 0) warnings.push('desktop.appControl is on, but desktop.apps lists no application');
   if (services.control && services.allowed.length === 0) warnings.push('services.control is on, but services.allowed lists no service');
   if (processes.kill && !processes.list) warnings.push('process.kill is on without process.list: the model must guess process ids');
+  if (config.download.testLoopbackOrigin !== undefined)
+    warnings.push(
+      `download.testLoopbackOrigin is set: fs.download may reach ${config.download.testLoopbackOrigin} on this computer (a setting for tests; remove it)`,
+    );
+  if (config.download.enabled && !filesystem.write) warnings.push('download.enabled is on, but filesystem.write is off: fs.download is not offered');
   return warnings;
 }

@@ -26,6 +26,7 @@ const FILE_TOOLS: Readonly<Record<string, CaptureDepth>> = Object.freeze({
   'fs.edit': 'shallow',
   'fs.patch': 'shallow',
   'fs.mkdir': 'shallow',
+  'fs.download': 'shallow',
   'fs.move': 'tree',
   'fs.delete': 'tree',
 });

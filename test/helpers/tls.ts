@@ -5,7 +5,8 @@ import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 
-export function localhostCertificate(dir: string): { key: string; cert: string } {
+/** `names`: the certificate's subjectAltName (default: the name localhost only). */
+export function localhostCertificate(dir: string, names = 'DNS:localhost'): { key: string; cert: string } {
   const key = path.join(dir, 'key.pem');
   const cert = path.join(dir, 'cert.pem');
   execFileSync(
@@ -27,7 +28,7 @@ export function localhostCertificate(dir: string): { key: string; cert: string }
       '-subj',
       '/CN=localhost',
       '-addext',
-      'subjectAltName=DNS:localhost',
+      `subjectAltName=${names}`,
     ],
     { stdio: 'ignore' },
   );

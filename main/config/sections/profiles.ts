@@ -32,6 +32,7 @@ export const PROFILE_GRANTS = [
   'checks',
   'verifiedCommit',
   'inventory',
+  'download',
 ] as const;
 export type ProfileGrant = (typeof PROFILE_GRANTS)[number];
 
@@ -60,6 +61,7 @@ export const PROFILE_GRANT_LABELS: Readonly<Record<ProfileGrant, string>> = {
   checks: 'project checks',
   verifiedCommit: 'verified commits',
   inventory: "the computer's inventory",
+  download: 'download from the web',
 };
 
 const profileName = text.max(40, 'must be at most 40 characters');

@@ -12,6 +12,7 @@ import { chatgptSearchTools } from './chatgpt-search.js';
 import { checkTools } from './checks.js';
 import { clipboardTools } from './clipboard.js';
 import { computerBatchTools } from './computer-batch.js';
+import { downloadTools } from './download.js';
 import { fileEditTools } from './file-edit.js';
 import { fileSearchTools } from './file-search.js';
 import { filesystemTools } from './filesystem.js';
@@ -35,6 +36,7 @@ export const ALL_TOOLS = [
   ...filesystemTools,
   ...fileEditTools,
   ...fileSearchTools,
+  ...downloadTools,
   ...shellTools,
   ...processHandleTools,
   ...processTools,
