@@ -42,6 +42,7 @@ export interface Draft {
   desktop: Omit<Config['desktop'], 'apps'> & { apps: DraftApp[] };
   services: Config['services'];
   system: Config['system'];
+  download: Config['download'];
   chatgpt: Config['chatgpt'];
   tunnel: Omit<Config['tunnel'], 'tunnelId' | 'clientPath'> & { tunnelId: string; clientPath: string };
   gateway: { servers: DraftUpstream[] };

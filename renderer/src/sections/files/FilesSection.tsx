@@ -1,4 +1,4 @@
-/** Files: reading and writing, the shared folders, size limits, and what stays hidden inside them. */
+/** Files: reading and writing, downloads, the shared folders, size limits, and what stays hidden inside them. */
 import { Card } from '../../components/Card';
 import { fieldId } from '../../components/fields/field-id';
 import { ListEditor } from '../../components/fields/ListEditor';
@@ -25,6 +25,33 @@ export function FilesSection({ draft, edit, errors, env, bridge }: SectionProps)
           description="Create, change, move and delete files in folders not marked read-only."
           checked={fs.write}
           onChange={(on) => edit((d) => void (d.filesystem.write = on))}
+        />
+      </Card>
+
+      <Card title="Downloads" description="Saving a file from the web into a shared folder you let the model write.">
+        <Switch
+          id={fieldId('download.enabled')}
+          label="Download files"
+          description="One https:// URL at a time. Addresses on this computer, your network and cloud metadata are refused, also after redirects; no cookies or passwords are sent; a failed download leaves nothing behind."
+          checked={draft.download.enabled}
+          onChange={(on) => edit((d) => void (d.download.enabled = on))}
+        />
+        <Switch
+          id={fieldId('download.allowHttp')}
+          label="Allow plain http://"
+          description="Unencrypted downloads, which anyone on the way can read or change."
+          checked={draft.download.allowHttp}
+          disabled={!draft.download.enabled}
+          onChange={(on) => edit((d) => void (d.download.allowHttp = on))}
+        />
+        <SizeField
+          id={fieldId('download.maxBytes')}
+          label="Largest download"
+          value={draft.download.maxBytes}
+          error={errors.get('download.maxBytes')}
+          disabled={!draft.download.enabled}
+          onChange={(n) => edit((d) => void (d.download.maxBytes = n))}
+          hint={fs.write ? 'A bigger file is stopped and nothing is saved.' : 'Downloads also need "Write files" above.'}
         />
       </Card>
 
