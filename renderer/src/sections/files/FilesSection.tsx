@@ -28,6 +28,8 @@ export function FilesSection({ draft, edit, errors, env, bridge }: SectionProps)
         />
       </Card>
 
+      <SharedFoldersCard draft={draft} edit={edit} errors={errors} env={env} bridge={bridge} />
+
       <Card title="Downloads" description="Saving a file from the web into a shared folder you let the model write.">
         <Switch
           id={fieldId('download.enabled')}
@@ -54,8 +56,6 @@ export function FilesSection({ draft, edit, errors, env, bridge }: SectionProps)
           hint={fs.write ? 'A bigger file is stopped and nothing is saved.' : 'Downloads also need "Write files" above.'}
         />
       </Card>
-
-      <SharedFoldersCard draft={draft} edit={edit} errors={errors} env={env} bridge={bridge} />
 
       <Card title="Limits">
         <div className="grid-2">

@@ -45,11 +45,12 @@ describe.skipIf(!chromiumAvailable())('the Downloads card on the Files page', ()
     expect(await card.getByLabel('Largest download unit').inputValue()).toBe('MiB');
     await card.getByLabel('Largest download', { exact: true }).fill('10');
     await card.screenshot({ path: path.join(SCREENSHOTS, 'files-downloads.png') });
+    await page.getByText('Unsaved changes').waitFor();
+    expect(await card.getByLabel('Download files').isChecked()).toBe(true);
     await page.getByRole('button', { name: 'Save', exact: true }).click();
     await page.getByText('Saved.').first().waitFor();
-    const { download } = loadConfig({ cli: { config: suite.configPath }, env: {} }).config;
-    expect(download).toMatchObject({ enabled: true, allowHttp: false });
-    expect(download.maxBytes).toBe(10 * 1024 * 1024);
+    const saved = () => loadConfig({ cli: { config: suite.configPath }, env: {} }).config.download;
+    await expect.poll(saved).toMatchObject({ enabled: true, allowHttp: false, maxBytes: 10 * 1024 * 1024 });
     expect(errors).toEqual([]);
     await page.context().close();
   });
