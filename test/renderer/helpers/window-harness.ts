@@ -14,6 +14,8 @@ import { buildApp, REPO } from '../../tray/helpers/build-app.js';
 import { CHROMIUM, CHROMIUM_ARGS } from '../../tray/helpers/desktop.js';
 import type { NavigateRequest, SettingsSnapshot } from '../../../main/tray/bridge-api.js';
 import { readConfigForEditing } from '../../../main/tray/config-file.js';
+import { saveSettings } from '../../../main/tray/settings-save.js';
+import { silentLogger } from '../../../main/log.js';
 
 export const SCREENSHOTS = path.join(REPO, 'test-artifacts', 'screenshots');
 
@@ -81,6 +83,34 @@ export function loadSnapshot(
   more: Partial<Pick<SettingsSnapshot, 'platform' | 'status'>> = {},
 ): SettingsSnapshot {
   return { configPath, ...readConfigForEditing(configPath), homeDir, platform: 'linux', status: { state: 'stopped' }, overrides: [], navigate, ...more };
+}
+
+/** What the window asks in the background on every page, answered empty unless a test says otherwise. */
+const BACKGROUND: Record<string, (args: unknown[]) => unknown> = {
+  listActivity: () => [],
+  listConnections: () => ({ clients: [], pending: [] }),
+};
+
+/**
+ * One page's bridge: `load` opens the config file at `section`, `save` is the tray's own Save,
+ * `own` answers the rest the page needs; a call nobody answers fails the test.
+ */
+export function pageBridge(
+  suite: Pick<SuiteWindow, 'configPath' | 'temp'>,
+  section: NavigateRequest['section'],
+  own: Record<string, (args: unknown[]) => unknown> = {},
+): (name: string, args: unknown[]) => Promise<unknown> {
+  const handlers: Record<string, (args: unknown[]) => unknown> = {
+    ...BACKGROUND,
+    load: () => loadSnapshot(suite.configPath, suite.temp, { section }),
+    save: (args) => saveSettings(suite.configPath, args[0] as Record<string, unknown>, silentLogger),
+    ...own,
+  };
+  return async (name, args) => {
+    const handler = handlers[name];
+    if (!handler) throw new Error(`unexpected bridge call ${name}`);
+    return handler(args);
+  };
 }
 
 /** Every invoke method of SettingsBridge (main/tray/bridge-api.ts), forwarded to `__bridge`. */

@@ -8,10 +8,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../../../main/config/load.js';
-import { silentLogger } from '../../../../main/log.js';
-import { saveSettings } from '../../../../main/tray/settings-save.js';
 import { chromiumAvailable } from '../../../tray/helpers/desktop.js';
-import { loadSnapshot, openPage, SCREENSHOTS, settingsWindowForSuite } from '../../helpers/window-harness.js';
+import { openPage, SCREENSHOTS, settingsWindowForSuite, pageBridge } from '../../helpers/window-harness.js';
 
 describe.skipIf(!chromiumAvailable())('the Downloads card on the Files page', () => {
   const suite = settingsWindowForSuite('files-window-');
@@ -19,22 +17,7 @@ describe.skipIf(!chromiumAvailable())('the Downloads card on the Files page', ()
   it('turns downloads on with a smaller cap and saves them as download.*', async () => {
     fs.writeFileSync(suite.configPath, JSON.stringify({ filesystem: { write: true, roots: [suite.temp] } }));
     const errors: string[] = [];
-    const bridge = async (name: string, args: unknown[]): Promise<unknown> => {
-      switch (name) {
-        case 'load':
-          return loadSnapshot(suite.configPath, suite.temp, { section: 'files' });
-        case 'save':
-          return saveSettings(suite.configPath, args[0] as Record<string, unknown>, silentLogger);
-        case 'folderKinds':
-          return (args[0] as string[]).map(() => 'directory');
-        case 'listActivity':
-          return [];
-        case 'listConnections':
-          return { clients: [], pending: [] };
-        default:
-          throw new Error(`unexpected bridge call ${name}`);
-      }
-    };
+    const bridge = pageBridge(suite, 'files', { folderKinds: (args) => (args[0] as string[]).map(() => 'directory') });
     const page = await openPage(suite.browser, suite.pageUrl, bridge, errors, { height: 1400 });
     await page.getByRole('heading', { level: 1, name: 'Files' }).waitFor();
     const card = page.getByRole('region', { name: 'Downloads' });

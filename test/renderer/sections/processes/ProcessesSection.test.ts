@@ -7,10 +7,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../../../main/config/load.js';
-import { silentLogger } from '../../../../main/log.js';
-import { saveSettings } from '../../../../main/tray/settings-save.js';
 import { chromiumAvailable } from '../../../tray/helpers/desktop.js';
-import { openPage, SCREENSHOTS, loadSnapshot, settingsWindowForSuite } from '../../helpers/window-harness.js';
+import { openPage, SCREENSHOTS, settingsWindowForSuite, pageBridge } from '../../helpers/window-harness.js';
 
 describe.skipIf(!chromiumAvailable())('the Processes page', () => {
   const suite = settingsWindowForSuite('processes-window-');
@@ -19,22 +17,7 @@ describe.skipIf(!chromiumAvailable())('the Processes page', () => {
     fs.writeFileSync(suite.configPath, JSON.stringify({ process: { list: true } }));
     expect(loadConfig({ cli: { config: suite.configPath }, env: {} }).config.system.inventory).toBe(false);
     const errors: string[] = [];
-    const bridge = async (name: string, args: unknown[]): Promise<unknown> => {
-      switch (name) {
-        case 'load':
-          return loadSnapshot(suite.configPath, suite.temp, { section: 'processes' });
-        case 'save':
-          return saveSettings(suite.configPath, args[0] as Record<string, unknown>, silentLogger);
-        case 'listProcesses':
-          return { ok: false, error: 'the server is stopped' };
-        case 'listActivity':
-          return [];
-        case 'listConnections':
-          return { clients: [], pending: [] };
-        default:
-          throw new Error(`unexpected bridge call ${name}`);
-      }
-    };
+    const bridge = pageBridge(suite, 'processes', { listProcesses: () => ({ ok: false, error: 'the server is stopped' }) });
     const page = await openPage(suite.browser, suite.pageUrl, bridge, errors, { height: 1100 });
     await page.getByRole('heading', { level: 1, name: 'Processes' }).waitFor();
     const inventory = page.getByLabel('Computer inventory');

@@ -8,11 +8,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../../../main/config/load.js';
-import { silentLogger } from '../../../../main/log.js';
 import type { ConnectionsSnapshot } from '../../../../main/tray/bridge-api.js';
-import { saveSettings } from '../../../../main/tray/settings-save.js';
 import { chromiumAvailable } from '../../../tray/helpers/desktop.js';
-import { openPage, SCREENSHOTS, loadSnapshot, settingsWindowForSuite } from '../../helpers/window-harness.js';
+import { openPage, SCREENSHOTS, settingsWindowForSuite, pageBridge } from '../../helpers/window-harness.js';
 
 const PHONE: ConnectionsSnapshot['clients'][number] = {
   id: 'client-phone-1',
@@ -29,20 +27,7 @@ describe.skipIf(!chromiumAvailable())('the Profiles page', () => {
   it('binds a connected client and the token, makes a profile of your own, and saves them as profiles.*', async () => {
     fs.writeFileSync(suite.configPath, JSON.stringify({ filesystem: { read: true, roots: [suite.temp] }, profiles: { active: 'Coding' } }));
     const errors: string[] = [];
-    const bridge = async (name: string, args: unknown[]): Promise<unknown> => {
-      switch (name) {
-        case 'load':
-          return loadSnapshot(suite.configPath, suite.temp, { section: 'profiles' });
-        case 'save':
-          return saveSettings(suite.configPath, args[0] as Record<string, unknown>, silentLogger);
-        case 'listActivity':
-          return [];
-        case 'listConnections':
-          return { clients: [PHONE], pending: [] } satisfies ConnectionsSnapshot;
-        default:
-          throw new Error(`unexpected bridge call ${name}`);
-      }
-    };
+    const bridge = pageBridge(suite, 'profiles', { listConnections: () => ({ clients: [PHONE], pending: [] }) satisfies ConnectionsSnapshot });
     const page = await openPage(suite.browser, suite.pageUrl, bridge, errors, { height: 1400 });
     await page.getByRole('heading', { level: 1, name: 'Profiles' }).waitFor();
 
