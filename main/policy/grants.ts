@@ -33,9 +33,9 @@ export const GRANT = Object.freeze({
   chatgptSearch: grant('chatgpt.searchFetch with filesystem.read and a root', (c) => c.chatgpt.searchFetch && canRead(c)),
   commands: grant('shell.enabled and a program in shell.allowedCommands (settings: Commands)', canRun),
   processList: grant('process.list (settings: Processes)', (c) => c.process.list),
-  inventory: grant('system.inventory (settings: the config file)', (c) => c.system.inventory),
+  inventory: grant('system.inventory (settings: Processes)', (c) => c.system.inventory),
   /** fs.download: open-world network reads written into a root, so its own switch besides filesystem.write. */
-  download: grant('download.enabled, filesystem.write and a writable root (settings: the config file)', (c) => c.download.enabled && canWrite(c)),
+  download: grant('download.enabled, filesystem.write and a writable root (settings: Files)', (c) => c.download.enabled && canWrite(c)),
   processKill: grant('process.kill (settings: Processes)', (c) => c.process.kill),
   screen: grant('desktop.hostDisplayAccess and desktop.screen (settings: Desktop)', (c) => desktopAllows(c, 'screen')),
   input: grant('desktop.hostDisplayAccess and desktop.input (settings: Desktop)', (c) => desktopAllows(c, 'input')),
