@@ -9,18 +9,11 @@ import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { imageTokens } from '../../main/mcp/answer/image-tokens.js';
-import { readerClients, textOf, type TestClient } from '../helpers/clients.js';
-import { startTestServer, type TestHttpServer } from '../helpers/servers.js';
+import { textOf, type TestClient } from '../helpers/clients.js';
+import { readerSuite } from '../helpers/reader-suite.js';
 import { textPdf } from '../helpers/pdf-file.js';
-import { makeRootAndOutside, removeDir, writeJson } from '../helpers/temp.js';
 
-let home: string;
-let root: string;
-let server: TestHttpServer;
-let configFile: string;
-
-beforeAll(async () => {
-  ({ home, root } = makeRootAndOutside());
+const readers = readerSuite((root) => {
   execFileSync('convert', ['-size', '3000x2000', 'gradient:red-blue', path.join(root, 'wide.png')]);
   execFileSync('convert', ['-size', '1200x900', 'gradient:green-yellow', path.join(root, 'IMG_0001.HEIC')]);
   fs.mkdirSync(path.join(root, '.ssh'));
@@ -28,20 +21,9 @@ beforeAll(async () => {
   fs.writeFileSync(path.join(root, '.ssh', 'keys.pdf'), textPdf([['private']]));
   const long = Array.from({ length: 40 }, (_, page) => Array.from({ length: 40 }, (_, line) => `page ${page + 1} line ${line + 1} of a long report`));
   fs.writeFileSync(path.join(root, 'report.pdf'), textPdf(long));
-  server = await startTestServer({ filesystem: { roots: [root] } });
-  configFile = writeJson(path.join(home, 'config.json'), { filesystem: { roots: [root] } });
-});
-afterAll(async () => {
-  await server.close();
-  removeDir(home);
 });
 
-describe.each(
-  readerClients(
-    () => server.url,
-    () => ({ config: configFile, home }),
-  ),
-)('%s client', (_kind, connect) => {
+describe.each(readers)('%s client', (_kind, connect) => {
   let client: TestClient;
   beforeAll(async () => {
     client = await connect();

@@ -7,19 +7,12 @@ import fs from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readerClients, textOf, type TestClient } from '../helpers/clients.js';
+import { textOf, type TestClient } from '../helpers/clients.js';
+import { readerSuite } from '../helpers/reader-suite.js';
 import { bombDocx, docxFile, pptxFile, xlsxFile } from '../helpers/office-files.js';
 import { textPdf } from '../helpers/pdf-file.js';
-import { startTestServer, type TestHttpServer } from '../helpers/servers.js';
-import { makeRootAndOutside, removeDir, writeJson } from '../helpers/temp.js';
 
-let home: string;
-let root: string;
-let server: TestHttpServer;
-let configFile: string;
-
-beforeAll(async () => {
-  ({ home, root } = makeRootAndOutside());
+const readers = readerSuite((root) => {
   const write = (name: string, data: Uint8Array | string) => fs.writeFileSync(path.join(root, name), data);
   write(
     'memo.docx',
@@ -43,20 +36,9 @@ beforeAll(async () => {
   write('bomb.docx', bombDocx(100 * 1024 * 1024));
   fs.mkdirSync(path.join(root, '.ssh'));
   fs.writeFileSync(path.join(root, '.ssh', 'keys.xlsx'), xlsxFile({ Keys: [['private key']] }));
-  server = await startTestServer({ filesystem: { roots: [root] } });
-  configFile = writeJson(path.join(home, 'config.json'), { filesystem: { roots: [root] } });
-});
-afterAll(async () => {
-  await server.close();
-  removeDir(home);
 });
 
-describe.each(
-  readerClients(
-    () => server.url,
-    () => ({ config: configFile, home }),
-  ),
-)('%s client', (_kind, connect) => {
+describe.each(readers)('%s client', (_kind, connect) => {
   let client: TestClient;
   beforeAll(async () => {
     client = await connect();

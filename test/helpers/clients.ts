@@ -7,7 +7,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as V1HttpTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { StdioClientTransport as V1StdioTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { CLI, childEnv } from './servers.js';
+import { CLI } from './servers.js';
 
 export const MODERN = '2026-07-28';
 
@@ -111,16 +111,4 @@ function wrap(kind: TestClient['kind'], client: Client | V1Client): TestClient {
 /** The text of a tool result's last text block. */
 export function textOf(result: CallResult): string {
   return [...result.content].reverse().find((c) => c.type === 'text')?.text ?? '';
-}
-
-/**
- * The three clients the file-reading e2e tests read through: v2 and v1 over the test's HTTP
- * server, and the built CLI over stdio (sharp, pdf.js and the Office readers load from outside its bundle).
- */
-export function readerClients(url: () => string, stdio: () => { config: string; home: string }): Array<[string, () => Promise<TestClient>]> {
-  return [
-    ['modern', () => connectModernHttp(url())],
-    ['legacy', () => connectLegacyHttp(url())],
-    ['modern stdio', () => connectModernStdio(['--config', stdio().config], childEnv(stdio().home) as Record<string, string>)],
-  ];
 }
