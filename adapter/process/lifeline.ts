@@ -1,35 +1,74 @@
 /**
- * Children never outlive the server, where the kernel cannot be asked for it (Linux's
- * PR_SET_PDEATHSIG in the spawn addon): on macOS, and on Linux without the addon. A watcher,
- * `/bin/sh` in a session of its own, blocks reading a pipe whose write end only the server
- * holds. When the server dies, even by SIGKILL, the kernel closes that end, `read` returns, and
- * the watcher kills the child's whole process group (the child leads one: it started with
- * setsid). When the child exits first, the server kills the watcher instead: it never lets the
- * pipe close then, since the group's id could belong to another process group by that time.
+ * Children never outlive the server, even one killed by SIGKILL. The kernel's PR_SET_PDEATHSIG
+ * (the spawn addon, Linux) ends only the direct child: not what a command started itself, and
+ * not a sandbox whose bwrap was still setting up when the server died (bwrap's inner process
+ * asks for it only just before exec, when its parent may be gone). macOS has no such call.
+ *
+ * So one watcher per server, `/bin/sh` in a session of its own, keeps the process groups of the
+ * server's live children (each child leads one: it started with setsid), read from a pipe whose
+ * write end only the server holds: `+ <pgid>` when a child starts, `- <pgid>` when it has been
+ * reaped (in the same tick, so a group id the system hands out again later is not on the list).
+ * When the server dies the kernel closes that end, `read` sees it, and the watcher kills every
+ * group still listed. The line is written right after the child's exec, before a bwrap could
+ * have set up (milliseconds): the window in which a SIGKILL escapes it is microseconds.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 
 /** The watcher's name in process lists (its $0). */
 export const LIFELINE_NAME = 'chatgpt-mcp-lifeline';
-const SCRIPT = 'read _; kill -s KILL -- "-$1" 2>/dev/null';
 
-/** Watches `child` (a process group leader) on behalf of the server; a no-op on Windows or without a pid. */
-export function holdLifeline(child: Pick<ChildProcess, 'pid' | 'once'>, platform: NodeJS.Platform): void {
-  if (platform === 'win32' || child.pid === undefined) return;
-  let watcher: ChildProcess;
+// Groups as " 12 34 " so that removing one is two pattern expansions (ids are unique).
+const SCRIPT = `groups=" "
+while read -r op id; do
+  case $op in
+    +) groups="$groups$id " ;;
+    -) case $groups in *" $id "*) groups="\${groups%% $id *} \${groups#* $id }" ;; esac ;;
+  esac
+done
+for id in $groups; do kill -s KILL -- "-$id" 2>/dev/null; done`;
+
+let watcher: ChildProcess | null | undefined;
+
+function started(): ChildProcess | null {
+  if (watcher !== undefined) return watcher;
   try {
-    watcher = spawn('/bin/sh', ['-c', SCRIPT, LIFELINE_NAME, String(child.pid)], {
+    watcher = spawn('/bin/sh', ['-c', SCRIPT, LIFELINE_NAME], {
       stdio: ['pipe', 'ignore', 'ignore'],
       env: { PATH: '/usr/bin:/bin' },
       detached: true,
     });
   } catch {
-    return; // no /bin/sh: the child is still ended by a server that exits normally
+    return (watcher = null); // no /bin/sh: children still end with a server that exits normally
   }
-  watcher.on('error', () => undefined);
-  watcher.stdin?.on('error', () => undefined);
+  const current = watcher;
+  current.on('error', () => undefined);
+  current.stdin?.on('error', () => undefined);
+  // Never started, or gone (killed from outside): the next child starts a new one.
+  current.once('exit', () => {
+    if (watcher === current) watcher = undefined;
+  });
   // Neither keeps the server running: the pipe is only for the kernel to close.
-  watcher.unref();
-  (watcher.stdin as { unref?: () => void } | null)?.unref?.();
-  child.once('exit', () => watcher.kill('SIGKILL'));
+  current.unref();
+  (current.stdin as { unref?: () => void } | null)?.unref?.();
+  return current;
+}
+
+/** Puts `child`'s process group (it leads one) on the watcher's list until it exits; a no-op on Windows or without a pid. */
+export function holdLifeline(
+  child: { readonly pid?: number | undefined; once(event: 'exit', listener: () => void): unknown },
+  platform: NodeJS.Platform,
+): void {
+  const pid = child.pid;
+  if (platform === 'win32' || pid === undefined) return;
+  const current = started();
+  if (!current?.stdin?.writable) return;
+  current.stdin.write(`+ ${pid}\n`);
+  child.once('exit', () => {
+    if (watcher === current && current.stdin?.writable) current.stdin.write(`- ${pid}\n`);
+  });
+}
+
+/** The watcher's pid, for tests. */
+export function lifelinePid(): number | undefined {
+  return watcher?.pid;
 }

@@ -6,8 +6,8 @@
  *
  * Lifetime: `stop` ends the whole group. Every live peer is also ended by closeAll (server
  * shutdown) and, as a last resort, when this process exits without closing (a SIGKILL of the
- * group from the 'exit' handler); a sandboxed peer dies with the server in any case
- * (bubblewrap's --die-with-parent).
+ * group from the 'exit' handler); a server killed with SIGKILL takes it along too (the spawn
+ * addon's PR_SET_PDEATHSIG and the server's lifeline watcher, lifeline.ts).
  */
 import type { PeerProcess, PeerRequest } from '../contract/processes.js';
 import { taskkillTree, terminateGroup } from './kill-tree.js';

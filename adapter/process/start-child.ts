@@ -6,7 +6,8 @@
  * the command gets exactly its argv, argv[0] and environment, no shell, stdin from /dev/null
  * or a pipe, stdout and stderr captured (pipes from the addon, socket pairs from libuv), and on
  * POSIX a session of its own. A child ends with the server, even one killed by SIGKILL: the
- * addon asks the kernel (PR_SET_PDEATHSIG); elsewhere on POSIX a watcher does (lifeline.ts).
+ * addon asks the kernel (PR_SET_PDEATHSIG) for the child itself, and on every POSIX system one
+ * watcher per server (lifeline.ts) kills the child's process group.
  */
 import { spawn } from 'node:child_process';
 import { EventEmitter } from 'node:events';
@@ -63,7 +64,11 @@ export function nativeSpawner(): Addon | null {
 
 /** Starts the program; throws the OS's error (with its code) when it cannot start. */
 export function startChild(file: string, args: string[], options: StartOptions, native = nativeSpawner()): CommandChild {
-  if (native && options.platform === 'linux') return new NativeChild(native, file, args, options);
+  if (native && options.platform === 'linux') {
+    const child = new NativeChild(native, file, args, options);
+    holdLifeline(child, options.platform);
+    return child;
+  }
   const child = spawn(file, args, {
     argv0: options.argv0,
     cwd: options.cwd,

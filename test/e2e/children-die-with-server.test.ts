@@ -1,7 +1,8 @@
 /**
  * Children never outlive the server: a server killed with SIGKILL (nothing of ours runs then)
  * takes its process handles and running commands with it, sandboxed or not. Checked by pid and
- * by argv (a unique marker argument no other process has). Linux: PR_SET_PDEATHSIG at start.
+ * by argv (a unique marker argument no other process has). PR_SET_PDEATHSIG at start ends each
+ * child; the server's lifeline watcher ends what a child started and a sandbox still setting up.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -56,11 +57,14 @@ describe.runIf(linux)('a SIGKILLed server leaves no child behind', () => {
       );
       const server = await startCliHttp(['--config', config], childEnv(home));
       const client = await connectModernHttp(server.url);
-      const started = await client.callTool({ name: 'process.start', arguments: { command: 'node', args: ['-e', 'setTimeout(() => {}, 600000)', marker] } });
+      // A process handle whose command started a command of its own (PR_SET_PDEATHSIG alone misses that one).
+      const parent = `require('child_process').spawn(process.execPath, ['-e', 'setTimeout(() => {}, 600000)', '${marker}'], { stdio: 'ignore' }); setTimeout(() => {}, 600000)`;
+      const started = await client.callTool({ name: 'process.start', arguments: { command: 'node', args: ['-e', parent, marker] } });
       expect(started.isError).toBeFalsy();
       // A command still running inside a call too (the call never answers: the server dies first).
       void client.callTool({ name: 'shell.exec', arguments: { command: 'node', args: ['-e', 'setTimeout(() => {}, 601000)', marker] } }).catch(() => undefined);
-      await expect.poll(() => withMarker(marker).length, { timeout: 10_000 }).toBeGreaterThanOrEqual(2);
+      // Three commands, each under a bwrap of its own in the sandbox (in the handle's namespace for the grandchild).
+      await expect.poll(() => withMarker(marker).length, { timeout: 10_000 }).toBeGreaterThanOrEqual(sandbox === 'off' ? 3 : 5);
       const pids = withMarker(marker);
 
       server.child.kill('SIGKILL');

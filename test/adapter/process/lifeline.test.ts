@@ -1,20 +1,21 @@
 /**
- * The watcher that ends a child with the server where the kernel cannot (macOS; the same POSIX
- * sh, pipes, sessions and process groups here): a server stand-in started as its own Node
- * process starts a command the way macOS does (child_process, a session of its own, a lifeline)
- * and is killed with SIGKILL; the command and the process it started must go too.
+ * The watcher that ends the server's children with it, even a server killed with SIGKILL: a
+ * server stand-in, its own Node process, starts commands (through the spawn addon as on Linux,
+ * or through child_process as on macOS) and is killed; the commands and what they started must
+ * go too, while a group whose child already ended is left alone.
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LIFELINE_NAME } from '../../../adapter/process/lifeline.js';
+import { LIFELINE_NAME, lifelinePid } from '../../../adapter/process/lifeline.js';
 import { startChild } from '../../../adapter/process/start-child.js';
 import { processesWith } from '../../helpers/proc.js';
 import { makeTempDir, removeDir } from '../../helpers/temp.js';
 
-// The built module (npm run build), as the CLI runs it.
+// The built modules (npm run build), as the CLI runs them.
 const START_CHILD = path.resolve('out/adapter/process/start-child.js');
+const LIFELINE = path.resolve('out/adapter/process/lifeline.js');
 let dir: string;
 beforeAll(() => {
   dir = makeTempDir('lifeline-');
@@ -28,38 +29,91 @@ const alive = (pid: number) => {
     return false;
   }
 };
-const watchers = (pid: number) => processesWith(`${LIFELINE_NAME} ${pid}`);
+const commandLine = (pid: number) => {
+  try {
+    return fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').replace(/\0/g, ' ');
+  } catch {
+    return '';
+  }
+};
+
+/** Runs `source` as a server stand-in; resolves with the first line it prints (JSON). */
+async function standIn<T>(source: string): Promise<{ stand: ReturnType<typeof spawn>; printed: T }> {
+  const file = path.join(dir, `server-${Math.random().toString(36).slice(2)}.mjs`);
+  fs.writeFileSync(file, `${source}\nsetInterval(() => {}, 1000);\n`);
+  const stand = spawn(process.execPath, [file], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const line = await new Promise<string>((resolve) => stand.stdout!.once('data', (d: Buffer) => resolve(d.toString())));
+  return { stand, printed: JSON.parse(line) as T };
+}
 
 describe.runIf(process.platform === 'linux')('the lifeline watcher', () => {
-  it('ends the command and what it started when the server is killed with SIGKILL', async () => {
-    const server = path.join(dir, 'server.mjs');
-    fs.writeFileSync(
-      server,
+  it.each([
+    ['the spawn addon (Linux)', 'linux', 'undefined'],
+    ['child_process (macOS)', 'darwin', 'null'],
+  ])('ends the command and what it started when a server using %s is killed with SIGKILL', async (_name, platform, native) => {
+    const { stand, printed } = await standIn<{ child: number; grandchild: number; watcher: number }>(
       `import { startChild } from ${JSON.stringify(START_CHILD)};
-const child = startChild('/bin/sh', ['-c', 'sleep 300 & echo $!; wait'], { argv0: undefined, cwd: undefined, env: { PATH: '/usr/bin:/bin' }, stdin: 'ignore', platform: 'darwin' }, null);
-child.stdout.once('data', (d) => console.log(JSON.stringify({ child: child.pid, grandchild: Number(String(d).trim()) })));
-setInterval(() => {}, 1000);
-`,
+import { lifelinePid } from ${JSON.stringify(LIFELINE)};
+const child = startChild('/bin/sh', ['-c', 'sleep 300 & echo $!; wait'], { argv0: undefined, cwd: undefined, env: { PATH: '/usr/bin:/bin' }, stdin: 'ignore', platform: '${platform}' }, ${native});
+child.stdout.once('data', (d) => console.log(JSON.stringify({ child: child.pid, grandchild: Number(String(d).trim()), watcher: lifelinePid() })));`,
     );
-    const stand = spawn(process.execPath, [server], { stdio: ['ignore', 'pipe', 'inherit'] });
-    const line = await new Promise<string>((resolve) => stand.stdout.once('data', (d: Buffer) => resolve(d.toString())));
-    const { child, grandchild } = JSON.parse(line) as { child: number; grandchild: number };
-    expect(alive(child) && alive(grandchild)).toBe(true);
-    expect(watchers(child)).toHaveLength(1);
+    const { child, grandchild, watcher } = printed;
+    expect([alive(child), alive(grandchild)]).toEqual([true, true]);
+    expect(commandLine(watcher)).toContain(LIFELINE_NAME);
     stand.kill('SIGKILL');
-    await expect.poll(() => [alive(child), alive(grandchild)], { timeout: 5_000 }).toEqual([false, false]);
-    await expect.poll(() => watchers(child), { timeout: 5_000 }).toEqual([]);
+    await expect.poll(() => [alive(child), alive(grandchild), alive(watcher)], { timeout: 5_000 }).toEqual([false, false, false]);
   });
 
-  it('goes when the command ends first, and is not kept for Windows or a command that never started', async () => {
+  it.runIf(fs.existsSync('/usr/bin/bwrap'))('ends a sandbox that was still setting up when the server died', async () => {
+    // The stand-in kills itself right after starting bwrap, while bwrap's inner process has not
+    // yet asked the kernel to end it with its parent: only the watcher can end that one.
+    const marker = `lifeline-${Math.random().toString(36).slice(2)}`;
+    const { stand } = await standIn<Record<string, never>>(
+      `import { startChild } from ${JSON.stringify(START_CHILD)};
+import { namespaceArgs } from ${JSON.stringify(path.resolve('out/adapter/process/sandbox/bubblewrap.js'))};
+console.log('{}');
+const sandbox = [...namespaceArgs({ userNamespace: false, privateNetwork: true, privateIpc: true }), '--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc'];
+for (let i = 0; i < 5; i++) startChild('/usr/bin/bwrap', [...sandbox, '--', '/bin/sleep', '300', ${JSON.stringify(marker)}], { argv0: undefined, cwd: undefined, env: { PATH: '/usr/bin:/bin' }, stdin: 'ignore', platform: 'linux' });
+process.kill(process.pid, 'SIGKILL');`,
+    );
+    await new Promise((resolve) => stand.once('exit', resolve));
+    await expect.poll(() => processesWith(marker).filter(({ pid }) => alive(pid)), { timeout: 5_000 }).toEqual([]);
+  });
+
+  it('leaves alone a group whose child was reaped before the server died', async () => {
+    // Two groups the stand-in holds on the list; it reports the first as reaped (its pid could
+    // belong to another group by now) though it still runs, so only the second may be killed.
+    const { stand, printed } = await standIn<{ reaped: number; live: number }>(
+      `import { spawn } from 'node:child_process';
+import { EventEmitter } from 'node:events';
+import { holdLifeline } from ${JSON.stringify(LIFELINE)};
+const group = () => spawn('/bin/sleep', ['300'], { detached: true, stdio: 'ignore' });
+const [a, b] = [group(), group()];
+const reaped = Object.assign(new EventEmitter(), { pid: a.pid });
+holdLifeline(reaped, 'linux');
+holdLifeline(b, 'linux');
+reaped.emit('exit', 0, null);
+console.log(JSON.stringify({ reaped: a.pid, live: b.pid }));`,
+    );
+    try {
+      expect([alive(printed.reaped), alive(printed.live)]).toEqual([true, true]);
+      stand.kill('SIGKILL');
+      await expect.poll(() => alive(printed.live), { timeout: 5_000 }).toBe(false);
+      expect(alive(printed.reaped)).toBe(true);
+    } finally {
+      process.kill(printed.reaped, 'SIGKILL');
+    }
+  });
+
+  it('is one watcher for every child, and none for a command that never started', async () => {
     const options = { argv0: undefined, cwd: undefined, env: { PATH: '/usr/bin:/bin' }, stdin: 'ignore' as const, platform: 'darwin' as const };
-    const child = startChild('/bin/sh', ['-c', 'sleep 0.2'], options, null);
-    expect(watchers(child.pid!)).toHaveLength(1);
-    await new Promise((resolve) => child.once('exit', resolve));
-    await expect.poll(() => watchers(child.pid!), { timeout: 5_000 }).toEqual([]);
-    const windows = startChild('/bin/sh', ['-c', 'sleep 0.2'], { ...options, platform: 'win32' }, null);
-    expect(watchers(windows.pid!)).toEqual([]);
-    await new Promise((resolve) => windows.once('exit', resolve));
+    const first = startChild('/bin/sh', ['-c', 'sleep 0.2'], options, null);
+    const watcher = lifelinePid();
+    expect(commandLine(watcher!)).toContain(LIFELINE_NAME);
+    const second = startChild('/bin/sh', ['-c', 'sleep 0.2'], options, null);
+    expect(lifelinePid()).toBe(watcher);
+    await Promise.all([first, second].map((child) => new Promise((resolve) => child.once('exit', resolve))));
+    expect(alive(watcher!)).toBe(true);
     const missing = startChild(path.join(dir, 'no-such-program'), [], options, null);
     await new Promise((resolve) => missing.once('error', resolve));
     expect(missing.pid).toBeUndefined();
