@@ -13,6 +13,7 @@
  * have set up (milliseconds): the window in which a SIGKILL escapes it is microseconds.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { isMainThread } from 'node:worker_threads';
 
 /** The watcher's name in process lists (its $0). */
 export const LIFELINE_NAME = 'chatgpt-mcp-lifeline';
@@ -53,13 +54,14 @@ function started(): ChildProcess | null {
   return current;
 }
 
-/** Puts `child`'s process group (it leads one) on the watcher's list until it exits; a no-op on Windows or without a pid. */
+/** Puts `child`'s process group (it leads one) on the watcher's list until it exits; a no-op on Windows, in a worker thread or without a pid. */
 export function holdLifeline(
   child: { readonly pid?: number | undefined; once(event: 'exit', listener: () => void): unknown },
   platform: NodeJS.Platform,
 ): void {
   const pid = child.pid;
-  if (platform === 'win32' || pid === undefined) return;
+  // A worker thread's pipe would close when the thread ends, not the process (none of ours starts commands).
+  if (platform === 'win32' || pid === undefined || !isMainThread) return;
   const current = started();
   if (!current?.stdin?.writable) return;
   current.stdin.write(`+ ${pid}\n`);
