@@ -82,7 +82,8 @@ export class JournalFiles {
     return fs.existsSync(path.join(this.groupDir(id), 'undone.json'));
   }
 
-  async append(id: string, record: JournalRecord): Promise<void> {
+  /** The records as lines, in one write (a first change's pre-image and its stamp after come together). */
+  async append(id: string, records: readonly JournalRecord[]): Promise<void> {
     // One open file per group this process records into, written synchronously: a line into the
     // page cache costs less than an open, a close or a thread-pool hop (a record is made on every change).
     let fd = this.appending.get(id);
@@ -92,7 +93,9 @@ export class JournalFiles {
       if (this.appending.size >= MAX_OPEN) void this.close(this.appending.keys().next().value!);
     } else this.appending.delete(id);
     this.appending.set(id, fd);
-    fs.writeSync(fd, `${JSON.stringify(record)}\n`);
+    let lines = '';
+    for (const record of records) lines += `${JSON.stringify(record)}\n`;
+    fs.writeSync(fd, lines);
   }
 
   /** Done recording into a group (undone or dropped). */

@@ -29,8 +29,12 @@ const LARGEST_SHARE = 4;
 /** A group unused this long leaves memory (its files stay, and a late record reads it back): a server that runs for weeks holds only its recent groups. */
 export const EVICT_AFTER_MS = 15 * 60_000;
 
-/** A group this process records into, folded as it grows. */
-type LiveGroup = FoldedGroup & { blobCount: number; usedAt: number };
+/**
+ * A group this process records into, folded as it grows. `unwritten`: pre-images of handed-over
+ * files, folded already and written with the next stamps after (a pre-image without its stamp
+ * after is never undone, so a crash between them loses nothing undo could have used).
+ */
+type LiveGroup = FoldedGroup & { blobCount: number; usedAt: number; unwritten: JournalRecord[] };
 
 export class LocalJournal implements ChangeJournal {
   private readonly files: JournalFiles;
@@ -64,7 +68,17 @@ export class LocalJournal implements ChangeJournal {
     const meta = { id, client, startedAt: time.toISOString() };
     await this.files.create(meta);
     this.evictIdle(time.getTime());
-    this.live.set(id, { meta, paths: new Map(), repositories: new Map(), tools: [], lastAt: meta.startedAt, bytes: 0, blobCount: 0, usedAt: time.getTime() });
+    this.live.set(id, {
+      meta,
+      paths: new Map(),
+      repositories: new Map(),
+      tools: [],
+      lastAt: meta.startedAt,
+      bytes: 0,
+      blobCount: 0,
+      usedAt: time.getTime(),
+      unwritten: [],
+    });
     return id;
   }
 
@@ -106,7 +120,9 @@ export class LocalJournal implements ChangeJournal {
       if (image) this.counted(group, file.size);
     }
     image ??= await capture(entry, 'shallow', this.keeper(group)).catch((error: Error) => ({ type: 'other' as const, why: error.message }));
-    await this.record(group, { k: 'pre', t: tool, p: target, i: image, w: was, at: this.now().toISOString() });
+    const record: JournalRecord = { k: 'pre', t: tool, p: target, i: image, w: was, at: this.now().toISOString() };
+    fold(group, record);
+    group.unwritten.push(record);
   }
 
   async after(id: string, tool: string, paths: readonly string[]): Promise<void> {
@@ -131,12 +147,18 @@ export class LocalJournal implements ChangeJournal {
     // (found by walking up from each path: a group may hold thousands of paths).
     const touched = new Set(paths);
     for (const p of paths) for (let dir = path.dirname(p); dir !== path.dirname(dir); dir = path.dirname(dir)) if (group.paths.get(dir)?.tree) touched.add(dir);
-    for (const target of touched) {
-      const info = group.paths.get(target);
-      if (!info) continue;
-      const linked = info.pre.type === 'file' && info.pre.linked && !info.seal ? info.pre.blob : null;
-      const seal = linked ? { h: await sealLinked(path.join(this.files.blobs(id), linked)) } : {};
-      await this.record(group, { k: 'post', t: tool, p: target, s: await stamp(target, info.tree), ...seal, at });
+    const posts: JournalRecord[] = [];
+    try {
+      for (const target of touched) {
+        const info = group.paths.get(target);
+        if (!info) continue;
+        const linked = info.pre.type === 'file' && info.pre.linked && !info.seal ? info.pre.blob : null;
+        const seal = linked ? { h: await sealLinked(path.join(this.files.blobs(id), linked)) } : {};
+        posts.push({ k: 'post', t: tool, p: target, s: await stamp(target, info.tree), ...seal, at });
+      }
+    } finally {
+      // One write for the call: the pre-images handed over during it (and any a failed call left) and the stamps after.
+      await this.record(group, ...group.unwritten.splice(0), ...posts);
     }
   }
 
@@ -181,7 +203,7 @@ export class LocalJournal implements ChangeJournal {
       // One read back however many calls ask at once (each would number its pre-images from the same count).
       let reading = this.reading.get(id);
       if (!reading) {
-        reading = (async () => ({ ...(await this.files.read(id)), blobCount: await this.files.nextBlob(id), usedAt: 0 }))();
+        reading = (async () => ({ ...(await this.files.read(id)), blobCount: await this.files.nextBlob(id), usedAt: 0, unwritten: [] }))();
         this.reading.set(id, reading);
         void reading
           .then(
@@ -209,9 +231,11 @@ export class LocalJournal implements ChangeJournal {
     return this.live.size;
   }
 
-  private async record(group: FoldedGroup, record: JournalRecord): Promise<void> {
-    await this.files.append(group.meta.id, record);
-    fold(group, record);
+  /** Appends records, then folds them (folding a handed-over pre-image again changes nothing: the first of a path counts). */
+  private async record(group: FoldedGroup, ...records: JournalRecord[]): Promise<void> {
+    if (records.length === 0) return;
+    await this.files.append(group.meta.id, records);
+    for (const record of records) fold(group, record);
   }
 
   /** Copies a file's bytes into the group, making room by dropping the oldest other groups. */

@@ -64,6 +64,12 @@ describe('a replaced file kept by a hard link', () => {
     await write(j, id, file, 'new\n');
     const [blob] = blobs(path.join(base, 'app', 'journal'), id);
     const held = fs.statSync(blob!);
+    // The pre-image and the stamp after it, written together once the change was done.
+    const lines = fs
+      .readFileSync(path.join(base, 'app', 'journal', 'groups', id, 'records.jsonl'), 'utf8')
+      .trim()
+      .split('\n');
+    expect(lines.map((line) => (JSON.parse(line) as { k: string }).k)).toEqual(['pre', 'post']);
     // The journal's name is the only one left: the old inode, not a copy (and the write did not refuse it as shared).
     expect([held.ino, held.nlink, fs.readFileSync(blob!, 'utf8')]).toEqual([old.ino, 1, 'old\n']);
     expect(fs.statSync(file).nlink).toBe(1);
@@ -138,6 +144,9 @@ describe('a replaced file kept by a hard link', () => {
     await crashed.before(id, 'fs.write', { paths: [file], depth: 'shallow', handover: true });
     await crashed.handOver(id, 'fs.write', file, file, fs.lstatSync(file), true);
     expect(fs.statSync(file).nlink).toBe(2);
+    // The pre-image's line waits for its stamp after, which never came: nothing half-recorded to undo.
+    expect(fs.existsSync(path.join(dir, 'groups', id, 'records.jsonl'))).toBe(false);
+    expect((await crashed.list()).groups[0]).toMatchObject({ id, files: 0 });
     await journal(dir).open('test');
     const [blob] = blobs(dir, id);
     expect([fs.statSync(file).nlink, fs.readFileSync(blob!, 'utf8'), fs.statSync(blob!).ino === fs.statSync(file).ino]).toEqual([1, 'old\n', false]);
@@ -199,6 +208,12 @@ describe('a pre-image copied instead of linked', () => {
     await write(j, id, file, 'new\n');
     const [blob] = blobs(path.join(base, 'app', 'journal'), id);
     const held = fs.statSync(blob!);
+    // The pre-image and the stamp after it, written together once the change was done.
+    const lines = fs
+      .readFileSync(path.join(base, 'app', 'journal', 'groups', id, 'records.jsonl'), 'utf8')
+      .trim()
+      .split('\n');
+    expect(lines.map((line) => (JSON.parse(line) as { k: string }).k)).toEqual(['pre', 'post']);
     expect([held.uid, held.mode & 0o777]).toEqual([0, 0o600]);
     expect(await j.apply(id, guards)).toMatchObject({ restored: [file] });
     expect(fs.readFileSync(file, 'utf8')).toBe('old\n');
