@@ -58,7 +58,15 @@ export async function capture(
 
 /** `known`: the path's lstat when the caller just took it (null: it is absent). */
 export async function stamp(target: string, withTree: boolean, known?: fs.Stats | null): Promise<Stamp> {
-  // Synchronous on purpose: one lstat(2) costs less than the thread-pool hop (a stamp is taken on every change).
+  const shallow = shallowStamp(target, known);
+  return withTree && shallow.type === 'directory' ? { ...shallow, tree: await fingerprint(target) } : shallow;
+}
+
+/**
+ * A stamp without a folder's fingerprint, synchronously: one lstat(2) costs less than a
+ * thread-pool hop or even a promise's (a stamp is taken on every change).
+ */
+export function shallowStamp(target: string, known?: fs.Stats | null): Stamp {
   let stat: fs.Stats | null;
   if (known !== undefined) stat = known;
   else
@@ -69,7 +77,7 @@ export async function stamp(target: string, withTree: boolean, known?: fs.Stats 
     }
   if (!stat) return { type: 'absent' };
   const mode = stat.mode & 0o7777;
-  if (stat.isDirectory()) return { type: 'directory', mode, ino: stat.ino, ...(withTree ? { tree: await fingerprint(target) } : {}) };
+  if (stat.isDirectory()) return { type: 'directory', mode, ino: stat.ino };
   const type = stat.isFile() ? 'file' : stat.isSymbolicLink() ? 'symlink' : 'other';
   return { type, mode, size: stat.size, mtimeMs: stat.mtimeMs, ctimeMs: stat.ctimeMs, ino: stat.ino };
 }

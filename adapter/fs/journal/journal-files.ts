@@ -83,7 +83,7 @@ export class JournalFiles {
   }
 
   /** The records as lines, in one write (a first change's pre-image and its stamp after come together). */
-  async append(id: string, records: readonly JournalRecord[]): Promise<void> {
+  append(id: string, records: readonly JournalRecord[]): void {
     // One open file per group this process records into, written synchronously: a line into the
     // page cache costs less than an open, a close or a thread-pool hop (a record is made on every change).
     let fd = this.appending.get(id);

@@ -23,11 +23,14 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { ExistingFile } from '../../contract/files.js';
-import { sameStamp, stamp, type Image, type Stamp } from './images.js';
+import { sameStamp, shallowStamp, type Image, type Stamp } from './images.js';
+
+/** The server's user (asked once: getuid is a system call). */
+const OWN_UID = process.getuid?.();
 
 /** Links `entry` (about to be replaced) as `blob`: its pre-image, or null when it must be copied instead. */
 export function linkReplaced(entry: string, blob: string, file: ExistingFile, name: string): Image | null {
-  if (file.nlink !== 1 || file.uid !== process.getuid?.()) return null;
+  if (file.nlink !== 1 || file.uid !== OWN_UID) return null;
   try {
     fs.linkSync(entry, blob);
   } catch {
@@ -46,11 +49,10 @@ export function linkReplaced(entry: string, blob: string, file: ExistingFile, na
  * linked it meanwhile) becomes a copy of its own, so the live file never refuses a later write
  * for the journal's link and the pre-image never changes with it. Answers the blob's seal.
  */
-export async function sealLinked(blob: string): Promise<Stamp> {
+export function sealLinked(blob: string): Stamp | Promise<Stamp> {
   const held = fs.lstatSync(blob);
-  if (held.nlink === 1) return stamp(blob, false, held);
-  await unshare(blob);
-  return stamp(blob, false);
+  if (held.nlink === 1) return shallowStamp(blob, held);
+  return unshare(blob).then(() => shallowStamp(blob));
 }
 
 /** Blobs a crash left sharing an inode (linked, and the rename never came): each made a copy of its own. */
@@ -73,7 +75,7 @@ async function unshare(blob: string): Promise<void> {
 /** Whether a linked pre-image is still what was sealed (a copied one always is). */
 export async function stillSealed(image: Image, seal: Stamp | undefined, blobs: string): Promise<boolean> {
   if (image.type !== 'file' || !image.linked || !image.blob) return true;
-  return seal !== undefined && sameStamp(await stamp(`${blobs}/${image.blob}`, false), seal);
+  return seal !== undefined && sameStamp(shallowStamp(`${blobs}/${image.blob}`), seal);
 }
 
 export const CHANGED_AFTER = 'its earlier content was kept as a link to the replaced file, and a program that still had that file open changed it afterwards';

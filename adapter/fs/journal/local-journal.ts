@@ -12,7 +12,7 @@ import { adapterError } from '../../contract/errors.js';
 import type { RepositoryState } from '../../contract/git.js';
 import type { ExistingFile } from '../../contract/files.js';
 import type { ChangeJournal, GroupDetail, GroupSummary, JournalPaths, UndoGuards, UndoOutcome } from '../../contract/journal.js';
-import { capture, sameStamp, stamp, type Image, type KeepBytes, type Stamp } from './images.js';
+import { capture, sameStamp, shallowStamp, stamp, type Image, type KeepBytes, type Stamp } from './images.js';
 import { JournalFiles, fold, summarize, type FoldedGroup, type JournalRecord } from './journal-files.js';
 import { applyUndo, describeGroup } from './journal-undo.js';
 import { linkReplaced, sealLinked, unshareLeftovers } from './linked-image.js';
@@ -87,12 +87,12 @@ export class LocalJournal implements ChangeJournal {
   }
 
   async before(id: string, tool: string, request: JournalPaths): Promise<void> {
-    const group = await this.group(id);
+    const group = this.liveGroup(id) ?? (await this.group(id));
     // A path the group already holds had its missing folders recorded with it; one that exists has none.
     for (const target of request.paths.flatMap((p) => (group.paths.has(p) ? [] : [p]))) {
       const stat = lstatOrNull(target);
       if (request.handover && stat?.isFile()) {
-        this.waiting.set(`${id}\0${target}`, await stamp(target, false, stat));
+        this.waiting.set(`${id}\0${target}`, shallowStamp(target, stat));
         continue;
       }
       const top = stat ? null : missingAncestor(target);
@@ -103,18 +103,18 @@ export class LocalJournal implements ChangeJournal {
 
   /** One path's pre-image and stamp, from one lstat. */
   private async take(group: LiveGroup, tool: string, target: string, depth: JournalPaths['depth'], stat: fs.Stats | null): Promise<void> {
-    const was = await stamp(target, false, stat);
+    const was = shallowStamp(target, stat);
     const image = await capture(target, depth, this.keeper(group), undefined, stat).catch((error: Error) => ({ type: 'other' as const, why: error.message }));
-    await this.record(group, { k: 'pre', t: tool, p: target, i: image, w: was, at: this.now().toISOString() });
+    this.record(group, { k: 'pre', t: tool, p: target, i: image, w: was, at: this.now().toISOString() });
   }
 
   async handOver(id: string, tool: string, target: string, entry: string, file: ExistingFile, replacing: boolean): Promise<void> {
     const was = this.waiting.get(`${id}\0${target}`);
     if (!was) return;
     this.waiting.delete(`${id}\0${target}`);
-    const group = await this.group(id);
+    const group = this.liveGroup(id) ?? (await this.group(id));
     let image: Image | null = null;
-    if (replacing && (await this.room(group, file.size)) === null) {
+    if (replacing && (this.roomNow(file.size) ?? (await this.room(group, file.size))) === null) {
       const name = String(group.blobCount++);
       image = linkReplaced(entry, path.join(this.files.blobs(id), name), file, name);
       if (image) this.counted(group, file.size);
@@ -126,15 +126,15 @@ export class LocalJournal implements ChangeJournal {
   }
 
   async after(id: string, tool: string, paths: readonly string[]): Promise<void> {
-    const group = await this.group(id);
+    const group = this.liveGroup(id) ?? (await this.group(id));
     const at = this.now().toISOString();
     // A file never handed over was not changed by the write (it stopped before): nothing to
     // record, unless something else changed it meanwhile, which undo then says it cannot put back.
     for (const p of paths) {
       const was = this.waiting.get(`${id}\0${p}`);
       this.waiting.delete(`${id}\0${p}`);
-      if (was && !sameStamp(was, await stamp(p, false)))
-        await this.record(group, {
+      if (was && !sameStamp(was, shallowStamp(p)))
+        this.record(group, {
           k: 'pre',
           t: tool,
           p,
@@ -154,16 +154,16 @@ export class LocalJournal implements ChangeJournal {
         if (!info) continue;
         const linked = info.pre.type === 'file' && info.pre.linked && !info.seal ? info.pre.blob : null;
         const seal = linked ? { h: await sealLinked(path.join(this.files.blobs(id), linked)) } : {};
-        posts.push({ k: 'post', t: tool, p: target, s: await stamp(target, info.tree), ...seal, at });
+        posts.push({ k: 'post', t: tool, p: target, s: info.tree ? await stamp(target, true) : shallowStamp(target), ...seal, at });
       }
     } finally {
       // One write for the call: the pre-images handed over during it (and any a failed call left) and the stamps after.
-      await this.record(group, ...group.unwritten.splice(0), ...posts);
+      this.record(group, ...group.unwritten.splice(0), ...posts);
     }
   }
 
   async repository(id: string, tool: string, topLevel: string, before: RepositoryState, after: RepositoryState): Promise<void> {
-    await this.record(await this.group(id), { k: 'git', t: tool, r: topLevel, b: before, a: after, at: this.now().toISOString() });
+    this.record(await this.group(id), { k: 'git', t: tool, r: topLevel, b: before, a: after, at: this.now().toISOString() });
   }
 
   async list(): Promise<{ groups: GroupSummary[]; dropped: Awaited<ReturnType<JournalFiles['dropped']>> }> {
@@ -193,6 +193,13 @@ export class LocalJournal implements ChangeJournal {
     if (!this.files.exists(id))
       throw adapterError('NOT_FOUND', 'undo', `no change group ${id} (it was undone and dropped, or never existed): "undo list" shows them`);
     return this.files.read(id);
+  }
+
+  /** A group in memory, without a promise's hop (the common case: every change asks). */
+  private liveGroup(id: string): LiveGroup | undefined {
+    const group = this.live.get(id);
+    if (group) group.usedAt = this.now().getTime();
+    return group;
   }
 
   /** A group open here: in memory, or read back from its files after it left memory (a call that began before it went idle). */
@@ -232,9 +239,9 @@ export class LocalJournal implements ChangeJournal {
   }
 
   /** Appends records, then folds them (folding a handed-over pre-image again changes nothing: the first of a path counts). */
-  private async record(group: FoldedGroup, ...records: JournalRecord[]): Promise<void> {
+  private record(group: FoldedGroup, ...records: JournalRecord[]): void {
     if (records.length === 0) return;
-    await this.files.append(group.meta.id, records);
+    this.files.append(group.meta.id, records);
     for (const record of records) fold(group, record);
   }
 
@@ -251,6 +258,12 @@ export class LocalJournal implements ChangeJournal {
       this.counted(group, fs.statSync(blob).size);
       return { blob: name };
     };
+  }
+
+  /** room() when it needs no work (the size of the journal is known and there is room): null, else undefined. */
+  private roomNow(size: number): null | undefined {
+    const fits = size <= this.options.maxBytes / LARGEST_SHARE && this.total !== null && this.total + size <= this.options.maxBytes;
+    return fits ? null : undefined;
   }
 
   /** Makes room for a pre-image of `size` bytes, dropping the oldest other groups: null, or why it cannot be kept. */
