@@ -98,6 +98,12 @@ export interface PointerResult extends ScreenPoint {
   element?: { id: string; bounds: ScreenRect };
 }
 
+/** Moves made in order: where each reached, and why the next one failed (the rest were not made). */
+export interface PointerMoves {
+  reached: PointerResult[];
+  failure?: unknown;
+}
+
 export interface ClickOptions {
   /** Omitted: click where the pointer is. */
   target?: Target;
@@ -267,6 +273,12 @@ export interface DesktopOps {
   listDisplays(): Promise<DisplayList>;
   captureScreen(options: CaptureOptions): Promise<Capture>;
   moveMouse(target: PointerTarget): Promise<PointerResult>;
+  /**
+   * Moves in order, sent together where the pointer can (one wake-up of the display server for
+   * them all, not one each): the points reached, up to the first move that failed and why.
+   * Optional: without it a batch makes one moveMouse per move.
+   */
+  moveMouseMany?(targets: readonly PointerTarget[]): Promise<PointerMoves>;
   click(options: ClickOptions): Promise<ClickResult>;
   scroll(options: ScrollOptions): Promise<ScrollResult>;
   drag(options: DragOptions): Promise<DragResult>;

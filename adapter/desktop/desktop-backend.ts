@@ -56,6 +56,8 @@ export interface PointerBackend {
   position(operation: string): Promise<ScreenPoint>;
   /** Moves to `point` (inside the desktop); resolves with where the pointer is then. */
   moveTo(point: ScreenPoint, operation: string): Promise<ScreenPoint>;
+  /** Moves to each point in turn, sent at once; where the pointer was after each (or why that one failed). Optional: else moveTo each. */
+  moveToEach?(points: readonly ScreenPoint[], operation: string): Promise<Array<PromiseSettledResult<ScreenPoint>>>;
   /** Plays the steps with their delays; a button the steps pressed is released when a later step fails. */
   play(steps: readonly PointerStep[], operation: string): Promise<void>;
 }

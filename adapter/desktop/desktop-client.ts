@@ -24,6 +24,7 @@ import type {
   ElementTarget,
   KeyOptions,
   KeyResult,
+  PointerMoves,
   PointerResult,
   PointerTarget,
   ScrollOptions,
@@ -42,11 +43,10 @@ import { adapterError } from '../contract/errors.js';
 import type { ScreenSize } from '../contract/geometry.js';
 import type { UiFindOptions, UiFindResult, UiSnapshot, UiSnapshotOptions } from '../contract/ui.js';
 import { shortEnvironment } from '../process/child-env.js';
-import type { InProcessPointer } from './desktop-backend.js';
-import { DisplayLayout } from './display-layout.js';
 import { parseKeyCombo } from './keys.js';
 import { chooseBackend, sessionProblem } from './load-desktop-backend.js';
-import { PointerControl } from './pointer-control.js';
+import { movesInTurn, type PointerControl } from './pointer-control.js';
+import { PointerTurns } from './pointer-turns.js';
 import { WLROOTS_SESSION_VARIABLES } from './wlroots/wlroots-choice.js';
 import { scrollClicks } from './scroll-units.js';
 import { planTyping } from './typing-plan.js';
@@ -89,8 +89,6 @@ const FETCH_FACTOR = 4;
 const MIN_FETCH_NODES = 2000;
 const MAX_FETCH_NODES = 8000;
 const MAX_FETCH_DEPTH = 80;
-/** After the in-process pointer could not connect, the worker moves the pointer for this long before the next try. */
-const POINTER_RETRY_MS = 5000;
 /** A snapshot of a big window takes a while: more time than a click. */
 const SNAPSHOT_TIMEOUT_MS = 60_000;
 export const MAX_WAIT_MS = 30_000;
@@ -111,15 +109,7 @@ export class DesktopClient implements DesktopOps {
   private readonly timeoutMs: number;
   private readonly snapshots: SnapshotRegistry;
   private readonly worker: WorkerChannel;
-  private readonly inProcessPointer: boolean;
-  private pointer: Promise<PointerControl<InProcessPointer> | undefined> | undefined;
-  private connected: PointerControl<InProcessPointer> | undefined;
-  private pointerRetryAt = 0;
-  /** In-process pointer calls in order: the last one, and how many are queued or running. */
-  private pointerTurn: Promise<unknown> = Promise.resolve();
-  private pointerCalls = 0;
-  /** Counts close() calls: a pointer call queued before one must not run after it. */
-  private closes = 0;
+  private readonly pointers: PointerTurns;
 
   constructor(options: DesktopClientOptions = {}) {
     this.env = options.env ?? desktopEnvironment(process.env);
@@ -127,7 +117,8 @@ export class DesktopClient implements DesktopOps {
     this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     this.snapshots = options.snapshots ?? new SnapshotRegistry();
     this.worker = new WorkerChannel({ env: this.env, spawn: options.spawn ?? forkWorker, workerPath: options.workerPath });
-    this.inProcessPointer = options.inProcessPointer ?? this.platform === 'linux';
+    const enabled = options.inProcessPointer ?? this.platform === 'linux';
+    this.pointers = new PointerTurns({ platform: this.platform, env: this.env, timeoutMs: this.timeoutMs, enabled, drained: () => this.worker.drained() });
   }
 
   /** The running worker's pid (diagnostics and tests). */
@@ -158,6 +149,18 @@ export class DesktopClient implements DesktopOps {
 
   async moveMouse(target: PointerTarget): Promise<PointerResult> {
     return this.pointerCall((pointer) => pointer.move(target, OPERATION_NAMES.moveMouse), 'moveMouse', [target]);
+  }
+
+  /** All at once through the in-process pointer; in the worker, one move after another. */
+  async moveMouseMany(targets: readonly PointerTarget[]): Promise<PointerMoves> {
+    const inTurn = (move: (target: PointerTarget) => Promise<PointerResult>) => () => movesInTurn(targets, move);
+    const inProcess = (pointer: PointerControl) => pointer.moveEach(targets, OPERATION_NAMES.moveMouse);
+    return this.pointers.run(
+      inProcess,
+      inTurn((t) => this.send('moveMouse', [t])),
+      inTurn((t) => this.call('moveMouse', [t])),
+      OPERATION_NAMES.moveMouse,
+    );
   }
 
   async click(options: ClickOptions): Promise<ClickResult> {
@@ -331,20 +334,15 @@ export class DesktopClient implements DesktopOps {
 
   /** Stops the worker; calls in flight fail. The next call would start a new one. */
   async close(): Promise<void> {
-    this.closes++;
-    const pointer = this.pointer;
-    this.pointer = undefined;
-    (await pointer)?.pointer.close();
+    await this.pointers.close();
     await this.worker.close('the desktop adapter was closed');
   }
 
   private call<K extends DesktopOp>(op: K, args: Args<K>, timeoutMs = this.timeoutMs, operation = OPERATION_NAMES[op]): Promise<Result<K>> {
-    // input must not interleave: a worker call made while a pointer call is queued goes after it
-    if (this.pointerCalls > 0) return this.pointerTurn.then(() => this.send(op, args, timeoutMs, operation));
-    return this.send(op, args, timeoutMs, operation);
+    return this.pointers.after(() => this.send(op, args, timeoutMs, operation));
   }
 
-  /** A pointer call here when the session offers an in-process pointer, else in the worker; after the worker's calls in flight, before later ones. */
+  /** A pointer call here when the session offers an in-process pointer, else in the worker, in its turn (pointer-turns.ts). */
   private pointerCall<K extends DesktopOp>(
     /** The call in this process, or false when this pointer cannot make it (no XTest). */
     run: (pointer: PointerControl) => Promise<Result<K>> | false,
@@ -353,41 +351,12 @@ export class DesktopClient implements DesktopOps {
     timeoutMs = this.timeoutMs,
     operation = OPERATION_NAMES[op],
   ): Promise<Result<K>> {
-    if (!this.inProcessPointer || (!this.pointer && Date.now() < this.pointerRetryAt)) return this.call(op, args, timeoutMs, operation);
-    // Checked before the in-process pointer connects, not on every move of a live connection (a fifth of a batch's time).
-    const problem = this.connected?.pointer.closed === false ? undefined : sessionProblem(this.platform, this.env);
-    if (problem) return Promise.reject(adapterError('OS_ERROR', operation, problem));
-    this.pointerCalls++;
-    const closes = this.closes;
-    const turn = this.pointerTurn.then(async (): Promise<Result<K>> => {
-      await this.worker.drained();
-      if (this.closes !== closes) throw adapterError('OS_ERROR', operation, `${operation} was not run: the desktop adapter was closed while it waited`);
-      const pointer = await this.connectedPointer();
-      return (pointer && run(pointer)) || this.send(op, args, timeoutMs, operation);
-    });
-    this.pointerTurn = turn.then(
-      () => this.pointerCalls--,
-      () => this.pointerCalls--,
+    return this.pointers.run(
+      run,
+      () => this.send(op, args, timeoutMs, operation),
+      () => this.call(op, args, timeoutMs, operation),
+      operation,
     );
-    return turn;
-  }
-
-  /** The connected in-process pointer, or undefined (off, or it could not connect: the worker moves the pointer, and a new try comes later). */
-  private async connectedPointer(): Promise<PointerControl<InProcessPointer> | undefined> {
-    if ((await this.pointer)?.pointer.closed) this.pointer = undefined;
-    if (!this.pointer) {
-      if (Date.now() < this.pointerRetryAt) return undefined;
-      const connect = chooseBackend(this.platform, this.env)?.inProcessPointer;
-      const layout = new DisplayLayout(this.platform, this.env);
-      this.pointer = (connect ? connect(this.env, this.timeoutMs) : Promise.reject(new Error('no in-process pointer')))
-        .then((pointer) => (this.connected = new PointerControl(pointer, { displays: (desktop) => layout.of(desktop, 1) })))
-        .catch(() => {
-          this.pointerRetryAt = Date.now() + POINTER_RETRY_MS;
-          this.pointer = undefined;
-          return undefined;
-        });
-    }
-    return this.pointer;
   }
 
   private send<K extends DesktopOp>(op: K, args: Args<K>, timeoutMs = this.timeoutMs, operation = OPERATION_NAMES[op]): Promise<Result<K>> {

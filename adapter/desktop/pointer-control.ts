@@ -13,6 +13,7 @@ import type {
   DragResult,
   Modifier,
   MouseButton,
+  PointerMoves,
   PointerResult,
   PointerTarget,
   ScrollResult,
@@ -66,6 +67,30 @@ export class PointerControl<P extends PointerBackend = PointerBackend> {
     return element ? { ...at, element } : at;
   }
 
+  /** Moves to each target in turn (points, not elements), all sent at once where the pointer can; stops at the first that fails. */
+  async moveEach(targets: readonly PointerTarget[], operation: string): Promise<PointerMoves> {
+    const desktop = await this.pointer.desktop();
+    const points: ScreenPoint[] = [];
+    let failure: unknown;
+    for (const target of targets) {
+      try {
+        points.push(toPhysical(target, desktop, operation)); // refused before anything moves
+      } catch (error) {
+        failure = error;
+        break;
+      }
+    }
+    const settled = this.pointer.moveToEach
+      ? await this.pointer.moveToEach(points, operation)
+      : await sequentially(points.map((point) => () => this.pointer.moveTo(point, operation)));
+    const reached: PointerResult[] = [];
+    for (const outcome of settled) {
+      if (outcome.status === 'rejected') return { reached, failure: outcome.reason };
+      reached.push(await this.located(outcome.value, desktop));
+    }
+    return failure === undefined ? { reached } : { reached, failure };
+  }
+
   async position(operation: string): Promise<PointerResult> {
     const point = await this.pointer.position(operation);
     return this.located(point, await this.pointer.desktop());
@@ -108,4 +133,26 @@ export class PointerControl<P extends PointerBackend = PointerBackend> {
   private async located(point: ScreenPoint, desktop: ScreenSize): Promise<PointerResult> {
     return { ...point, display: displayAt(point, await this.options.displays(desktop)) };
   }
+}
+
+/** Moves one after another with `move` until one fails (where a pointer cannot send them together). */
+export async function movesInTurn(targets: readonly PointerTarget[], move: (target: PointerTarget) => Promise<PointerResult>): Promise<PointerMoves> {
+  const settled = await sequentially(targets.map((target) => () => move(target)));
+  const reached = settled.flatMap((outcome) => (outcome.status === 'fulfilled' ? [outcome.value] : []));
+  const failed = settled.find((outcome) => outcome.status === 'rejected');
+  return failed ? { reached, failure: failed.reason } : { reached };
+}
+
+/** Runs each in turn until one fails; their outcomes, as Promise.allSettled gives them. */
+async function sequentially<T>(runs: ReadonlyArray<() => Promise<T>>): Promise<Array<PromiseSettledResult<T>>> {
+  const settled: Array<PromiseSettledResult<T>> = [];
+  for (const run of runs) {
+    try {
+      settled.push({ status: 'fulfilled', value: await run() });
+    } catch (reason) {
+      settled.push({ status: 'rejected', reason });
+      break;
+    }
+  }
+  return settled;
 }

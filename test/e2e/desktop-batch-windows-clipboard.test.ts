@@ -160,6 +160,23 @@ describe.skipIf(skipDesktop(missing || undefined, 'batch, window and clipboard t
     expect((await ok('input.cursor')).structured).toMatchObject({ x: 321, y: 456 });
   });
 
+  test('computer.batch makes consecutive moves together, each answering as input.move would, and checks each as its call would', async () => {
+    const points = [
+      { x: 11, y: 12 },
+      { x: 640, y: 400 },
+      { x: 13, y: 14, space: { width: 640, height: 400 } },
+    ];
+    const single: Array<{ structured: unknown; text: string }> = [];
+    for (const p of points) single.push(await ok('input.move', p));
+    const result = await ok('computer.batch', { steps: [...points.map((p) => ({ action: 'move', ...p })), { action: 'move', x: 5, y: 6, button: 'left' }] });
+    const batch = result.structured as { steps: Array<{ ok: boolean; result?: unknown; text: string; error?: { code: string; message: string } }> };
+    expect(batch.steps.slice(0, 3).map((s) => [s.result, s.text])).toEqual(single.map((s) => [s.structured, s.text]));
+    expect(single.map((s) => s.text)).toEqual(['Pointer at 11,12 on display 0.', 'Pointer at 640,400 on display 0.', 'Pointer at 26,28 on display 0.']);
+    // The fourth takes an argument input.move does not: refused as that step, after the three moved.
+    expect(batch.steps[3]).toMatchObject({ ok: false, error: { code: 'INVALID_INPUT', message: 'move (input.move) takes no button; it takes x, y, space' } });
+    expect((await ok('input.cursor')).structured).toMatchObject({ x: 26, y: 28 });
+  });
+
   test('computer.batch refuses a step argument its tool does not take, and a capture without the screen grant', async () => {
     const stray = await ok('computer.batch', {
       steps: [

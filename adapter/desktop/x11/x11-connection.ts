@@ -173,6 +173,16 @@ export class X11Connection {
     });
   }
 
+  /** Runs `send` (exchanges) with the socket corked: what it writes leaves in one write. */
+  together<T>(send: () => T): T {
+    this.socket.cork();
+    try {
+      return send();
+    } finally {
+      this.socket.uncork();
+    }
+  }
+
   close(reason: Error = new X11Error('the X connection was closed')): void {
     if (this.closedBy) return;
     this.closedBy = reason;

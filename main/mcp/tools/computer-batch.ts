@@ -4,13 +4,30 @@
  * names (input.move, input.click, ..., ui.invoke): the same argument schema, the same grant, the
  * same handler and so the same policy; steps run in order and the batch stops at the first that
  * fails, reporting every step's result. An optional capture at the end is screen.capture's
- * handler, under the screen grant.
+ * handler, under the screen grant. Consecutive moves are the one exception to a handler per
+ * step: each is checked as input.move's call would be, then they are made together where the
+ * adapter can (moveMouseMany: one write to the X server for them all) and each answers as
+ * input.move does.
  */
 import * as z from 'zod';
 import { adapterError, isComputerAdapterError } from '../../../adapter/contract/errors.js';
 import { defineTool, type CallInfo, type ToolDefinition, type ToolDeps } from '../tool.js';
 import { GRANT } from '../../policy/grants.js';
-import { inputClick, inputCursor, inputDown, inputDrag, inputKey, inputMove, inputScroll, inputType, inputUp, inputWait, MAX_WAIT_MS } from './input.js';
+import {
+  inputClick,
+  inputCursor,
+  inputDown,
+  inputDrag,
+  inputKey,
+  inputMove,
+  inputScroll,
+  inputType,
+  inputUp,
+  inputWait,
+  MAX_WAIT_MS,
+  movedAnswer,
+  moveTarget,
+} from './input.js';
 import { screenCapture } from './screen.js';
 import { uiInvoke } from './ui.js';
 
@@ -109,12 +126,16 @@ export const computerBatch = defineTool({
     const results: Array<z.output<typeof stepResult>> = [];
     const content: NonNullable<Awaited<ReturnType<ToolDefinition['run']>>['content']> = [];
     let failedAt: number | null = null;
-    for (const [index, s] of args.steps.entries()) {
-      const outcome = await runStep(s, deps, signal, call);
-      results.push({ step: index + 1, action: s.action, ...outcome });
-      if (!outcome.ok) {
-        failedAt = index + 1;
-        break;
+    for (let index = 0; index < args.steps.length && failedAt === null;) {
+      const moves = await runMoves(args.steps.slice(index), deps, signal);
+      const outcomes = moves.length > 0 ? moves : [await runStep(args.steps[index]!, deps, signal, call)];
+      for (const outcome of outcomes) {
+        results.push({ step: index + 1, action: args.steps[index]!.action, ...outcome });
+        index++;
+        if (!outcome.ok) {
+          failedAt = index;
+          break;
+        }
       }
     }
     let captured: z.output<typeof screenCapture.output> | undefined;
@@ -134,34 +155,69 @@ export const computerBatch = defineTool({
   },
 });
 
-/** One step through its tool: its schema, its grant, its handler. */
-async function runStep(
-  s: z.output<typeof step>,
-  deps: ToolDeps,
-  signal: AbortSignal,
-  call: CallInfo,
-): Promise<Omit<z.output<typeof stepResult>, 'step' | 'action'>> {
+type StepOutcome = Omit<z.output<typeof stepResult>, 'step' | 'action'>;
+const fail = (code: string, message: string): StepOutcome => ({ ok: false, text: message, error: { code, message } });
+
+/**
+ * The moves at the head of `steps` made together, when there are at least two and the adapter
+ * can: each checked as input.move's call is (a step that is not, and all after it, are left to
+ * runStep), then one moveMouseMany. Empty when there is nothing to make together.
+ */
+async function runMoves(steps: ReadonlyArray<z.output<typeof step>>, deps: ToolDeps, signal: AbortSignal): Promise<StepOutcome[]> {
+  const many = deps.adapter.desktop.moveMouseMany?.bind(deps.adapter.desktop);
+  const moves: Array<z.output<typeof inputMove.input>> = [];
+  for (const s of steps) {
+    const checked = s.action === 'move' ? checkStep(s, deps, signal) : null;
+    if (!checked || 'refused' in checked) break;
+    moves.push(checked.args as z.output<typeof inputMove.input>);
+  }
+  if (!many || moves.length < 2) return [];
+  const made = await many(moves.map(moveTarget)).catch((failure: unknown) => ({ reached: [], failure }));
+  const outcomes: StepOutcome[] = made.reached.map((reached) => {
+    const answer = movedAnswer(reached);
+    return { ok: true, text: answer.text, result: answer.structured as unknown as Record<string, unknown> };
+  });
+  if (outcomes.length < moves.length) outcomes.push(failed(inputMove, made.failure));
+  return outcomes;
+}
+
+/** A step's arguments as its tool takes them, once its grant and schema allow it; or why not. */
+function checkStep(s: z.output<typeof step>, deps: ToolDeps, signal: AbortSignal): { args: Record<string, unknown> } | { refused: StepOutcome } {
   const tool = STEP_TOOLS[s.action]!;
-  const fail = (code: string, message: string) => ({ ok: false, text: message, error: { code, message } });
-  if (signal.aborted) return fail('TIMEOUT', 'the call was cancelled before this step');
-  if (!tool.grant.granted(deps.config)) return fail('CAPABILITY_DISABLED', `${tool.name} is not granted (${tool.grant.words})`);
+  if (signal.aborted) return { refused: fail('TIMEOUT', 'the call was cancelled before this step') };
+  if (!tool.grant.granted(deps.config)) return { refused: fail('CAPABILITY_DISABLED', `${tool.name} is not granted (${tool.grant.words})`) };
   const toolKeys = new Set(Object.keys(tool.input.shape).map((key) => RENAMED[key] ?? key));
   const given = Object.entries(s).filter(([key, value]) => key !== 'action' && value !== undefined);
   const stray = given.filter(([key]) => !toolKeys.has(key)).map(([key]) => key);
   if (stray.length)
-    return fail('INVALID_INPUT', `${s.action} (${tool.name}) takes no ${stray.join(', ')}; it takes ${[...toolKeys].join(', ') || 'no arguments'}`);
+    return {
+      refused: fail('INVALID_INPUT', `${s.action} (${tool.name}) takes no ${stray.join(', ')}; it takes ${[...toolKeys].join(', ') || 'no arguments'}`),
+    };
   const parsed = tool.input.safeParse(
     Object.fromEntries(given.map(([key, value]) => [Object.entries(RENAMED).find(([, own]) => own === key)?.[0] ?? key, value])),
   );
   if (!parsed.success)
-    return fail('INVALID_INPUT', `${tool.name}: ${parsed.error.issues.map((i) => `${i.path.join('.') || 'arguments'}: ${i.message}`).join('; ')}`);
+    return { refused: fail('INVALID_INPUT', `${tool.name}: ${parsed.error.issues.map((i) => `${i.path.join('.') || 'arguments'}: ${i.message}`).join('; ')}`) };
+  return { args: parsed.data as Record<string, unknown> };
+}
+
+/** One step through its tool: its schema, its grant, its handler. */
+async function runStep(s: z.output<typeof step>, deps: ToolDeps, signal: AbortSignal, call: CallInfo): Promise<StepOutcome> {
+  const tool = STEP_TOOLS[s.action]!;
+  const checked = checkStep(s, deps, signal);
+  if ('refused' in checked) return checked.refused;
   try {
-    const outcome = await tool.run(parsed.data, deps, signal, call);
+    const outcome = await tool.run(checked.args, deps, signal, call);
     return { ok: true, text: outcome.text, result: outcome.structured as Record<string, unknown> };
   } catch (error) {
-    if (isComputerAdapterError(error)) return fail(error.code, error.message);
-    return fail('OS_ERROR', `${tool.name} failed unexpectedly`);
+    return failed(tool, error);
   }
+}
+
+/** A step's failure as the batch reports it: the adapter's code and message, or an unexpected one. */
+function failed(tool: ToolDefinition, error: unknown): StepOutcome {
+  if (isComputerAdapterError(error)) return fail(error.code, error.message);
+  return fail('OS_ERROR', `${tool.name} failed unexpectedly`);
 }
 
 function refusal(message: string): never {

@@ -5,7 +5,7 @@
  */
 import * as z from 'zod';
 import { adapterError } from '../../../adapter/contract/errors.js';
-import type { PointerTarget, Target } from '../../../adapter/contract/desktop.js';
+import type { CoordinateSpace, PointerResult, PointerTarget, Target } from '../../../adapter/contract/desktop.js';
 import { defineTool, DESTRUCTIVE, READ_ONLY } from '../tool.js';
 import { GRANT } from '../../policy/grants.js';
 import { elementFields, pointerResult, spaceSchema } from './desktop-schemas.js';
@@ -63,10 +63,17 @@ export const inputMove = defineTool({
   grant: GRANT.input,
   target: (args) => ({ x: args.x, y: args.y, space: args.space ?? null }),
   async run(args, { adapter }) {
-    const reached = await adapter.desktop.moveMouse({ x: args.x, y: args.y, space: args.space });
-    return { structured: reached, text: `Pointer at ${at(reached)}.` };
+    return movedAnswer(await adapter.desktop.moveMouse(moveTarget(args)));
   },
 });
+
+/** input.move's target for its arguments, and its answer once the pointer got there (a batch's moves made together answer the same). */
+export function moveTarget(args: { x: number; y: number; space?: CoordinateSpace | undefined }): PointerTarget {
+  return { x: args.x, y: args.y, space: args.space };
+}
+export function movedAnswer(reached: PointerResult): { structured: PointerResult; text: string } {
+  return { structured: reached, text: `Pointer at ${at(reached)}.` };
+}
 
 export const inputClick = defineTool({
   name: 'input.click',

@@ -163,6 +163,29 @@ describe.skipIf(skipDesktop(missing, 'in-process pointer client tests'))('the de
     expect(await remote.cursor()).toMatchObject({ op: 'cursor' });
     const off = client('echo', { inProcessPointer: false });
     expect(await off.moveMouse({ x: 1, y: 2 })).toMatchObject({ op: 'moveMouse' });
+    // Moves made together are the worker's one at a time there.
+    const moves = await off.moveMouseMany([
+      { x: 1, y: 2 },
+      { x: 3, y: 4 },
+    ]);
+    expect(moves.reached).toMatchObject([
+      { op: 'moveMouse', args: [{ x: 1, y: 2 }] },
+      { op: 'moveMouse', args: [{ x: 3, y: 4 }] },
+    ]);
+    expect(await noServer.moveMouseMany([{ x: 5, y: 6 }])).toMatchObject({ reached: [{ op: 'moveMouse', args: [{ x: 5, y: 6 }] }] });
+  });
+
+  test('moves made together here, in order with the worker calls, stop at a refused point', async () => {
+    const desktop = client('echo');
+    const moves = await desktop.moveMouseMany([
+      { x: 30, y: 40 },
+      { x: 5000, y: 0 },
+      { x: 50, y: 60 },
+    ]);
+    expect(moves.reached).toEqual([{ x: 30, y: 40, display: 0 }]);
+    expect(moves.failure).toMatchObject({ code: 'INVALID_INPUT', operation: 'input.move' });
+    expect(pointerAt()).toMatch(/X=30\nY=40\n/);
+    expect(desktop.workerPid).toBeUndefined();
   });
 
   test('after the X server went away the calls go to the worker (which reports what it finds there)', async () => {

@@ -74,6 +74,47 @@ describe.skipIf(skipDesktop(missing, 'in-process X11 pointer tests'))('X11Pointe
     expect(where(xvfb.display)).toEqual(before);
   });
 
+  test('moves in turn sent in one write answer each point reached, and stop before a point outside', async () => {
+    const pointer = await connect();
+    // Every write to the X server's socket (one writev for corked writes).
+    const socket = (pointer.pointer as unknown as { connection: { socket: Record<string, (...args: unknown[]) => unknown> } }).connection.socket;
+    let writes = 0;
+    for (const method of ['_write', '_writev']) {
+      const original = socket[method]!;
+      socket[method] = (...args: unknown[]) => (writes++, original.apply(socket, args));
+    }
+    const targets = [
+      { x: 10, y: 20 },
+      { x: 639, y: 399, space: { width: 640, height: 400 } },
+      { x: 700, y: 500 },
+    ];
+    expect(await pointer.moveEach(targets, 'input.move')).toEqual({
+      reached: [
+        { x: 10, y: 20, display: 0 },
+        { x: 1278, y: 798, display: 0 },
+        { x: 700, y: 500, display: 0 },
+      ],
+    });
+    expect(writes).toBe(1);
+    expect(where(xvfb.display)).toEqual({ x: 700, y: 500 });
+    // The third is outside: the first two are made, the third refused as input.move refuses it, nothing after it.
+    const refused = await pointer.moveEach(
+      [
+        { x: 5, y: 5 },
+        { x: 6, y: 6 },
+        { x: 1280, y: 1 },
+        { x: 7, y: 7 },
+      ],
+      'input.move',
+    );
+    expect(refused.reached).toEqual([
+      { x: 5, y: 5, display: 0 },
+      { x: 6, y: 6, display: 0 },
+    ]);
+    expect(refused.failure).toMatchObject({ code: 'INVALID_INPUT', message: 'x=1280 is outside the 1280x800 screen (valid x: 0 to 1279)' });
+    expect(where(xvfb.display)).toEqual({ x: 6, y: 6 });
+  });
+
   test('the X server keeps the timing of the plan: clicks 30 ms apart, wheel clicks 8 ms, drag pauses', async () => {
     const pointer = await connect();
     const timed = async (run: () => Promise<unknown>) => {
