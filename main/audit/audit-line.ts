@@ -6,7 +6,7 @@
  * links to the log's last line when it opened. An edited line no longer matches its own hash
  * (or, re-hashed, its successor's `prev`); a cut line leaves a gap in `seq` and in the links.
  */
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { Caller } from '../mcp/caller.js';
 import type { RedactedTarget } from './redacted-target.js';
 
@@ -34,7 +34,7 @@ export type SealedRecord = AuditRecord & { hash: string };
 const SEAL = /,"hash":"([0-9a-f]{64})"\}$/;
 
 export function sha256(text: string): string {
-  return createHash('sha256').update(text).digest('hex');
+  return hash('sha256', text, 'hex'); // one-shot: no Hash object per line
 }
 
 /** The line to append (without its newline) and its hash, which the chain's next line names. */

@@ -31,6 +31,12 @@ const WHAT = 'the audit log';
 const ROTATION_LOCK = 'rotating.lock';
 const STALE_LOCK_MS = 10_000;
 const REMEDY = 'move it away (the server starts a new one)';
+/**
+ * How often a writer looks whether the current file is still the one it holds (another server
+ * rotated it, or the owner moved it). A rotation is also seen at once through the size: the
+ * rotated file was full, so the next line's size check rotates, which finds the new file.
+ */
+const FOLLOW_EVERY_MS = 1000;
 
 export class AuditLog {
   private fd: number;
@@ -39,6 +45,7 @@ export class AuditLog {
   private seq = 0;
   private prev: string | null;
   private failing = false;
+  private followedAt = 0;
   private readonly chain = randomBytes(4).toString('hex');
   private readonly file: string;
   private readonly now: () => Date;
@@ -57,7 +64,7 @@ export class AuditLog {
   readonly record = (event: ToolCallEvent): void => {
     if (event.phase !== 'end') return;
     try {
-      this.follow();
+      if (Date.now() - this.followedAt >= FOLLOW_EVERY_MS) this.follow();
       const { line, hash } = sealLine({
         v: 1,
         chain: this.chain,
@@ -94,6 +101,7 @@ export class AuditLog {
 
   /** Another server sharing the log rotated it: continue in the new current file. */
   private follow(): void {
+    this.followedAt = Date.now();
     let ino: number | null;
     try {
       ino = fs.lstatSync(this.file).ino;
