@@ -165,13 +165,14 @@ const fail = (code: string, message: string): StepOutcome => ({ ok: false, text:
  */
 async function runMoves(steps: ReadonlyArray<z.output<typeof step>>, deps: ToolDeps, signal: AbortSignal): Promise<StepOutcome[]> {
   const many = deps.adapter.desktop.moveMouseMany?.bind(deps.adapter.desktop);
+  if (!many || steps[0]?.action !== 'move' || steps[1]?.action !== 'move') return [];
   const moves: Array<z.output<typeof inputMove.input>> = [];
   for (const s of steps) {
     const checked = s.action === 'move' ? checkStep(s, deps, signal) : null;
     if (!checked || 'refused' in checked) break;
     moves.push(checked.args as z.output<typeof inputMove.input>);
   }
-  if (!many || moves.length < 2) return [];
+  if (moves.length < 2) return [];
   const made = await many(moves.map(moveTarget)).catch((failure: unknown) => ({ reached: [], failure }));
   const outcomes: StepOutcome[] = made.reached.map((reached) => {
     const answer = movedAnswer(reached);
