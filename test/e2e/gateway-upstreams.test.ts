@@ -9,10 +9,19 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectFront, EVERYTHING, FILESYSTEM, gatewayHome, MEMORY, nodeUpstream, texts, type Front, type GatewayHome } from '../helpers/gateway.js';
-import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport as V1StdioTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { CLI, startCliHttp } from '../helpers/servers.js';
+import {
+  connectFront,
+  connectStdioHost,
+  EVERYTHING,
+  FILESYSTEM,
+  gatewayHome,
+  MEMORY,
+  nodeUpstream,
+  texts,
+  type Front,
+  type GatewayHome,
+} from '../helpers/gateway.js';
+import { startCliHttp } from '../helpers/servers.js';
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 
 const sandboxUsable = process.platform === 'linux';
@@ -138,15 +147,7 @@ describe.skipIf(!sandboxUsable)('the official servers through the gateway', () =
   });
 
   it("progress passes through the stdio wire's shortcut too (v1 client over stdio)", async () => {
-    const client = new V1Client({ name: 'gateway-test', version: '1.0.0' });
-    await client.connect(
-      new V1StdioTransport({
-        command: process.execPath,
-        args: [CLI, 'serve', '--stdio', '--config', home.configFile],
-        env: home.env as Record<string, string>,
-        stderr: 'pipe',
-      }),
-    );
+    const client = await connectStdioHost(home);
     try {
       const steps: number[] = [];
       const long = await client.callTool({ name: 'everything_trigger-long-running-operation', arguments: { duration: 1, steps: 2 } }, undefined, {

@@ -47,6 +47,25 @@ async function write(j: LocalJournal, id: string, file: string, content: string,
   }
 }
 
+/** A file holding "old", and a journal group told it is about to be handed over (as fs.write's call begins). */
+async function handingOver(name: string, dir?: string): Promise<{ file: string; j: LocalJournal; id: string }> {
+  const file = at(name);
+  fs.writeFileSync(file, 'old\n');
+  const j = journal(dir);
+  const id = await j.open('test');
+  await j.before(id, 'fs.write', { paths: [file], depth: 'shallow', handover: true });
+  return { file, j, id };
+}
+
+/** The kinds of a group's records, in order (pre, post, git). */
+function recordKinds(id: string, dir = path.join(base, 'app', 'journal')): string[] {
+  const lines = fs
+    .readFileSync(path.join(dir, 'groups', id, 'records.jsonl'), 'utf8')
+    .trim()
+    .split('\n');
+  return lines.map((line) => (JSON.parse(line) as { k: string }).k);
+}
+
 function blobs(dir: string, id: string): string[] {
   const folder = path.join(dir, 'groups', id, 'blobs');
   return fs.readdirSync(folder).map((name) => path.join(folder, name));
@@ -65,11 +84,7 @@ describe('a replaced file kept by a hard link', () => {
     const [blob] = blobs(path.join(base, 'app', 'journal'), id);
     const held = fs.statSync(blob!);
     // The pre-image and the stamp after it, written together once the change was done.
-    const lines = fs
-      .readFileSync(path.join(base, 'app', 'journal', 'groups', id, 'records.jsonl'), 'utf8')
-      .trim()
-      .split('\n');
-    expect(lines.map((line) => (JSON.parse(line) as { k: string }).k)).toEqual(['pre', 'post']);
+    expect(recordKinds(id)).toEqual(['pre', 'post']);
     // The journal's name is the only one left: the old inode, not a copy (and the write did not refuse it as shared).
     expect([held.ino, held.nlink, fs.readFileSync(blob!, 'utf8')]).toEqual([old.ino, 1, 'old\n']);
     expect(fs.statSync(file).nlink).toBe(1);
@@ -102,11 +117,7 @@ describe('a replaced file kept by a hard link', () => {
   });
 
   it('takes, in the pre-image, a write made in place between the link and the rename (as it was just before the change)', async () => {
-    const file = at('raced.txt');
-    fs.writeFileSync(file, 'old\n');
-    const j = journal();
-    const id = await j.open('test');
-    await j.before(id, 'fs.write', { paths: [file], depth: 'shallow', handover: true });
+    const { file, j, id } = await handingOver('raced.txt');
     await writeTextFile(guard(file), 'model\n', 'overwrite', {
       beforeChange: async (entry, f, replacing) => {
         await j.handOver(id, 'fs.write', file, entry, f, replacing);
@@ -119,11 +130,7 @@ describe('a replaced file kept by a hard link', () => {
   });
 
   it('gives the live file its own inode back when the rename never came, so its next write is not refused', async () => {
-    const file = at('kept.txt');
-    fs.writeFileSync(file, 'old\n');
-    const j = journal();
-    const id = await j.open('test');
-    await j.before(id, 'fs.write', { paths: [file], depth: 'shallow', handover: true });
+    const { file, j, id } = await handingOver('kept.txt');
     await j.handOver(id, 'fs.write', file, file, fs.lstatSync(file), true);
     expect(fs.statSync(file).nlink).toBe(2);
     await j.after(id, 'fs.write', [file]);
@@ -136,12 +143,8 @@ describe('a replaced file kept by a hard link', () => {
   });
 
   it('gives a file back its own inode when a crash came between the link and the rename, at the next start', async () => {
-    const file = at('crashed.txt');
-    fs.writeFileSync(file, 'old\n');
     const dir = path.join(base, 'app', 'journal');
-    const crashed = journal(dir);
-    const id = await crashed.open('test');
-    await crashed.before(id, 'fs.write', { paths: [file], depth: 'shallow', handover: true });
+    const { file, j: crashed, id } = await handingOver('crashed.txt', dir);
     await crashed.handOver(id, 'fs.write', file, file, fs.lstatSync(file), true);
     expect(fs.statSync(file).nlink).toBe(2);
     // The pre-image's line waits for its stamp after, which never came: nothing half-recorded to undo.
@@ -209,11 +212,7 @@ describe('a pre-image copied instead of linked', () => {
     const [blob] = blobs(path.join(base, 'app', 'journal'), id);
     const held = fs.statSync(blob!);
     // The pre-image and the stamp after it, written together once the change was done.
-    const lines = fs
-      .readFileSync(path.join(base, 'app', 'journal', 'groups', id, 'records.jsonl'), 'utf8')
-      .trim()
-      .split('\n');
-    expect(lines.map((line) => (JSON.parse(line) as { k: string }).k)).toEqual(['pre', 'post']);
+    expect(recordKinds(id)).toEqual(['pre', 'post']);
     expect([held.uid, held.mode & 0o777]).toEqual([0, 0o600]);
     expect(await j.apply(id, guards)).toMatchObject({ restored: [file] });
     expect(fs.readFileSync(file, 'utf8')).toBe('old\n');
