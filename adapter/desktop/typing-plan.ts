@@ -4,7 +4,8 @@
  * X11 (Linux): libnut's typeString only adds Shift for A-Z, so `Hi! @#` arrives as `Hi1 23`
  * (nut-tree/nut.js #531, #618). Printable ASCII is therefore pressed key by key with an
  * explicit Shift where a US layout needs it, and non-ASCII text, which X11 cannot type without
- * remapping the keyboard, goes through the clipboard fallback (copy, then ctrl+v).
+ * remapping the keyboard, goes through the clipboard fallback (copy, then ctrl+v): one paste per
+ * line (between Enter and Tab keys), from its first non-ASCII character to its last.
  * macOS and Windows: libnut types Unicode directly (CGEventKeyboardSetUnicodeString /
  * KEYEVENTF_UNICODE), independent of the layout, so text is passed through as is.
  * Everywhere: newline is the Enter key and tab the Tab key; other control characters are refused.
@@ -80,17 +81,34 @@ export function planTyping(text: string, platform: NodeJS.Platform, operation = 
   const x11 = platform !== 'darwin' && platform !== 'win32';
   const steps: TypingStep[] = [];
   let pastedChars = 0;
+  let segment: string[] = []; // the printable characters since the last Enter or Tab
 
-  const appendRun = (kind: 'text' | 'paste', char: string) => {
-    const last = steps[steps.length - 1];
-    if (last?.kind === kind) last.text += char;
-    else steps.push({ kind, text: char });
+  // One paste per segment, from its first non-ASCII character to its last (the ASCII between
+  // included): every paste after another must wait until the app surely finished the one before.
+  const flush = () => {
+    if (segment.length === 0) return;
+    const first = x11 ? segment.findIndex((c) => !isPrintableAscii(c)) : -1;
+    const last = first < 0 ? -1 : segment.findLastIndex((c) => !isPrintableAscii(c));
+    const keys = (part: string[]) => part.forEach((c) => steps.push({ kind: 'key', ...usKeystroke(c) }));
+    if (!x11) steps.push({ kind: 'text', text: segment.join('') });
+    else if (first < 0) keys(segment);
+    else {
+      keys(segment.slice(0, first));
+      steps.push({ kind: 'paste', text: segment.slice(first, last + 1).join('') });
+      pastedChars += last + 1 - first;
+      keys(segment.slice(last + 1));
+    }
+    segment = [];
+  };
+  const key = (name: string) => {
+    flush();
+    steps.push({ kind: 'key', key: name, shift: false });
   };
 
   chars.forEach((char, index) => {
     if (char === '\n' && chars[index - 1] === '\r') return; // CRLF is one Enter
-    if (char === '\n' || char === '\r') return void steps.push({ kind: 'key', key: 'enter', shift: false });
-    if (char === '\t') return void steps.push({ kind: 'key', key: 'tab', shift: false });
+    if (char === '\n' || char === '\r') return key('enter');
+    if (char === '\t') return key('tab');
     if (isControl(char)) {
       throw adapterError(
         'INVALID_INPUT',
@@ -98,10 +116,8 @@ export function planTyping(text: string, platform: NodeJS.Platform, operation = 
         `text contains the control character U+${codePoint(char)} at position ${index}; only tab and newline are typed (use input.key for other keys)`,
       );
     }
-    if (!x11) return appendRun('text', char);
-    if (isPrintableAscii(char)) return void steps.push({ kind: 'key', ...usKeystroke(char) });
-    pastedChars++;
-    appendRun('paste', char);
+    segment.push(char);
   });
+  flush();
   return { steps, typedChars: chars.length, pastedChars };
 }

@@ -125,28 +125,31 @@ describe.skipIf(skipDesktop(missing, 'desktop Xvfb tests'))('screen and input on
     await expect.poll(() => page.inputValue('#text')).toBe('');
   });
 
-  // Retried: about one run in five here, at this commit and at the session's start alike, one
-  // paste of the three never lands in Chromium although it read the clipboard (a race between
-  // the paste's "read, then quiet" end and Chromium's insertion, not yet understood).
-  test('non-ASCII text goes through the clipboard fallback, mixed with typed ASCII', { retry: 2 }, async () => {
-    // A retry starts from an empty field again.
+  test('non-ASCII text goes through the clipboard fallback, mixed with typed ASCII', async () => {
     await ok('input.key', { keys: 'ctrl+a' });
     await ok('input.key', { keys: 'delete' });
     await expect.poll(() => page.inputValue('#text')).toBe('');
     const text = 'Grüße 日本 ✓ ok';
     const result = await ok('input.type', { text });
-    expect(result.structuredContent).toEqual({ typedChars: [...text].length, pastedChars: 5 });
-    expect(textOf(result)).toContain('5 pasted through the clipboard');
+    // one paste from the first non-ASCII character to the last: "üße 日本 ✓"
+    expect(result.structuredContent).toEqual({ typedChars: [...text].length, pastedChars: 8 });
+    expect(textOf(result)).toContain('8 pasted through the clipboard');
     await expect.poll(() => page.inputValue('#text')).toBe(text);
   });
 
-  test('ten pastes in one call land in order: each waits until Chromium has read the one before', async () => {
+  test('pastes one after another land in order: the clipboard changes only once Chromium is done with the paste before', async () => {
+    await ok('input.click', screenPoint(200, 240));
+    const text = 'ä1\nö2\nü3\nß4\né5\n日6';
+    const result = await ok('input.type', { text });
+    expect(result.structuredContent).toEqual({ typedChars: [...text].length, pastedChars: 6 });
+    await expect.poll(() => page.inputValue('#area')).toBe(text);
+    // and from one call to the next
+    await ok('input.type', { text: '✓' });
+    await ok('input.type', { text: 'ñ' });
+    await expect.poll(() => page.inputValue('#area')).toBe(`${text}✓ñ`);
     await ok('input.key', { keys: 'ctrl+a' });
     await ok('input.key', { keys: 'delete' });
-    const text = 'ä1 ö2 ü3 ß4 é5 è6 ñ7 ç8 日9 ✓0';
-    const result = await ok('input.type', { text });
-    expect(result.structuredContent).toEqual({ typedChars: [...text].length, pastedChars: 10 });
-    await expect.poll(() => page.inputValue('#text')).toBe(text);
+    await expect.poll(() => page.inputValue('#area')).toBe('');
   });
 
   test('newline and tab are the Enter and Tab keys', async () => {

@@ -12,6 +12,7 @@
  * Any client of the display may read it, as with every X11 clipboard. Until another client
  * takes the clipboard, it keeps the last content. Reading (clipboard.read) is x11-selection-read.ts.
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { PasteOutcome, PasteTimes } from '../desktop-backend.js';
 import { readSelection, type SelectionRead } from './x11-selection-read.js';
 import { nameRequest, wordRequest, X11Connection, X11Error } from './x11-connection.js';
@@ -45,6 +46,14 @@ interface Offer {
   lost?: () => void;
 }
 
+/**
+ * How long the clipboard's content must go unasked before a new one replaces it. Chromium's read
+ * that inserts a paste came 122 ms after its first reads here once, and a paste whose content
+ * changed before that read was lost. Only a paste or write right after another one waits.
+ */
+const SETTLE_MS = 400;
+const SETTLE_MAX_MS = 2000;
+
 const pad4 = (n: number) => (4 - (n % 4)) % 4;
 const internAtom = (name: string) => nameRequest(OPCODE_INTERN_ATOM, name);
 /** Time: CurrentTime. */
@@ -56,6 +65,8 @@ export class X11Clipboard {
   private offer: Offer | undefined;
   /** The sequence number of our last SetSelectionOwner: a SelectionClear from before it is about an older claim. */
   private claimed = 0;
+  /** When an app last asked for our content (performance.now()). */
+  private lastAsked = -Infinity;
 
   private constructor(
     private readonly connection: X11Connection,
@@ -99,6 +110,7 @@ export class X11Clipboard {
       throw new X11Error(`the text is ${utf8.length} bytes; this X server takes at most ${this.connection.maxRequestBytes - 24} in one request`);
     }
     const offer: Offer = { utf8, latin1: /^[\u0000-\u00ff]*$/.test(text) ? Buffer.from(text, 'latin1') : undefined };
+    await this.settled();
     this.offer = offer;
     this.claimed = this.connection.nextSequence;
     const owner = await this.connection.exchange(
@@ -147,6 +159,7 @@ export class X11Clipboard {
         `the content is ${bytes.length} bytes; this X server takes at most ${this.connection.maxRequestBytes - 24} in one request (larger transfers are not offered)`,
       );
     }
+    await this.settled();
     this.offer =
       'text' in content
         ? { utf8: bytes, latin1: /^[\u0000-\u00ff]*$/.test(content.text) ? Buffer.from(content.text, 'latin1') : undefined }
@@ -168,10 +181,19 @@ export class X11Clipboard {
     this.connection.close();
   }
 
+  /** Waits until nothing asked for the current content for SETTLE_MS (at most SETTLE_MAX_MS). */
+  private async settled(): Promise<void> {
+    const until = performance.now() + SETTLE_MAX_MS;
+    let wait: number;
+    while ((wait = Math.min(this.lastAsked + SETTLE_MS, until) - performance.now()) > 0) await sleep(wait);
+  }
+
   private received(event: Buffer): void {
     const kind = event[0]! & 0x7f;
-    if (kind === EVENT_SELECTION_REQUEST) void this.answer(event);
-    else if (kind === EVENT_SELECTION_CLEAR && event.readUInt32LE(8) === this.window && event.readUInt32LE(12) === this.atoms.CLIPBOARD) {
+    if (kind === EVENT_SELECTION_REQUEST) {
+      if (this.offer) this.lastAsked = performance.now();
+      void this.answer(event);
+    } else if (kind === EVENT_SELECTION_CLEAR && event.readUInt32LE(8) === this.window && event.readUInt32LE(12) === this.atoms.CLIPBOARD) {
       // an event carries the sequence number of the last request the server had read from us
       if (((event.readUInt16LE(2) - this.claimed) & 0xffff) >= 0x8000) return;
       const offer = this.offer;

@@ -195,7 +195,7 @@ export const inputType = defineTool({
   description:
     `Types text into the focused window (at most ${MAX_TYPE_CHARS} characters), or into an element (element + snapshotHandle: it is clicked first ` +
     'to focus it). Every printable ASCII character is typed as keystrokes; newline presses Enter and tab presses Tab. On Linux (X11), non-ASCII ' +
-    'text is pasted through the clipboard (it replaces the clipboard content, and ctrl+v must paste in the target app: if the app does not read it, the call fails saying how much was typed). Use input.key for shortcuts.',
+    'text is pasted through the clipboard, one paste per line from its first non-ASCII character to its last (it replaces the clipboard content, and ctrl+v must paste in the target app: if the app does not read it, the call fails saying how much was typed). Use input.key for shortcuts.',
   input: z.object({ text: z.string().min(1).max(MAX_TYPE_CHARS), ...elementFields }),
   output: z.object({
     typedChars: z.number().int(),

@@ -61,10 +61,16 @@ describe('planTyping on X11', () => {
     expect(keys(planTyping('a\nb\r\nc\rd\te', 'linux').steps)).toEqual(['a', 'enter', 'b', 'enter', 'c', 'enter', 'd', 'tab', 'e']);
   });
 
-  test('non-ASCII runs go through the clipboard, ASCII around them is typed', () => {
-    const plan = planTyping('Café 日本語 ok ✓', 'linux');
-    expect(keys(plan.steps)).toEqual(['S-c', 'a', 'f', 'paste:é', 'space', 'paste:日本語', 'space', 'o', 'k', 'space', 'paste:✓']);
-    expect(plan).toMatchObject({ typedChars: 13, pastedChars: 5 });
+  test('one paste per line, from its first non-ASCII character to its last; ASCII around it is typed', () => {
+    const plan = planTyping('Café 日本語 ok ✓!', 'linux');
+    expect(keys(plan.steps)).toEqual(['S-c', 'a', 'f', 'paste:é 日本語 ok ✓', 'S-1']);
+    expect(plan).toMatchObject({ typedChars: 14, pastedChars: 10 });
+  });
+
+  test('Enter and Tab end a paste: each line has its own', () => {
+    const plan = planTyping('ä1\nö2 ü\tx ß', 'linux');
+    expect(keys(plan.steps)).toEqual(['paste:ä', '1', 'enter', 'paste:ö2 ü', 'tab', 'x', 'space', 'paste:ß']);
+    expect(plan.pastedChars).toBe(6);
   });
 
   test('astral characters count once', () => {

@@ -167,6 +167,25 @@ describe.skipIf(skipDesktop(missing, 'X11 clipboard tests'))('X11Clipboard on a 
     expect(await Promise.all(reads)).toHaveLength(7);
   });
 
+  test('a paste right after another waits until nothing asked for the one before for 400 ms: a late read still gets its text', async () => {
+    const started = performance.now();
+    let late: Promise<unknown> | undefined;
+    const first = clipboard.paste(
+      'eins',
+      async () => {
+        await requestor.read('UTF8_STRING');
+        late = new Promise((resolve) => setTimeout(resolve, 150)).then(() => requestor.read('UTF8_STRING'));
+      },
+      TIMES,
+    );
+    expect(await first).toBe('fetched'); // after 50 ms of quiet, before the late read
+    let pressedAt = 0;
+    const second = await clipboard.paste('zwei', () => requestor.read('UTF8_STRING').then(() => void (pressedAt = performance.now() - started)), TIMES);
+    expect(second).toBe('fetched');
+    expect(await late).toMatchObject({ data: Buffer.from('eins') });
+    expect(pressedAt).toBeGreaterThanOrEqual(540); // the late read at 150 ms, then 400 ms unasked
+  });
+
   test('an app that never stops asking ends the wait after waitMs', async () => {
     let asking = true;
     const poll = async () => {
