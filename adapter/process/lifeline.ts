@@ -6,8 +6,10 @@
  *
  * So one watcher per server, `/bin/sh` in a session of its own, keeps the process groups of the
  * server's live children (each child leads one: it started with setsid), read from a pipe whose
- * write end only the server holds: `+ <pgid>` when a child starts, `- <pgid>` when it has been
- * reaped (in the same tick, so a group id the system hands out again later is not on the list).
+ * write end only the server holds: `+ <pgid>` when a child starts, `- <pgid>` once its group is
+ * empty: when the child is reaped, or later, when what the command left running in its group has
+ * ended too (it must die with the server as well; checked each second). The system hands out a
+ * group's id again only after the group is empty, so a listed id is never someone else's.
  * When the server dies the kernel closes that end, `read` sees it, and the watcher kills every
  * group still listed. The line is written right after the child's exec, before a bwrap could
  * have set up (milliseconds): the window in which a SIGKILL escapes it is microseconds.
@@ -29,6 +31,9 @@ done
 for id in $groups; do kill -s KILL -- "-$id" 2>/dev/null; done`;
 
 let watcher: ChildProcess | null | undefined;
+/** What was written to the current watcher: its list. */
+const listed = new Set<number>();
+const RECHECK_MS = 1000;
 
 function started(): ChildProcess | null {
   if (watcher !== undefined) return watcher;
@@ -46,7 +51,9 @@ function started(): ChildProcess | null {
   current.stdin?.on('error', () => undefined);
   // Never started, or gone (killed from outside): the next child starts a new one.
   current.once('exit', () => {
-    if (watcher === current) watcher = undefined;
+    if (watcher !== current) return;
+    watcher = undefined;
+    listed.clear();
   });
   // Neither keeps the server running: the pipe is only for the kernel to close.
   current.unref();
@@ -54,7 +61,7 @@ function started(): ChildProcess | null {
   return current;
 }
 
-/** Puts `child`'s process group (it leads one) on the watcher's list until it exits; a no-op on Windows, in a worker thread or without a pid. */
+/** Puts `child`'s process group (it leads one) on the watcher's list until the child exited and the group is empty; a no-op on Windows, in a worker thread or without a pid. */
 export function holdLifeline(
   child: { readonly pid?: number | undefined; once(event: 'exit', listener: () => void): unknown },
   platform: NodeJS.Platform,
@@ -65,9 +72,32 @@ export function holdLifeline(
   const current = started();
   if (!current?.stdin?.writable) return;
   current.stdin.write(`+ ${pid}\n`);
-  child.once('exit', () => {
-    if (watcher === current && current.stdin?.writable) current.stdin.write(`- ${pid}\n`);
-  });
+  listed.add(pid);
+  child.once('exit', () => release(current, pid));
+}
+
+/** The groups on the watcher's list, for tests. */
+export const lifelineGroups: ReadonlySet<number> = listed;
+
+function release(current: ChildProcess, pgid: number): void {
+  if (watcher !== current) return; // gone, and its list with it
+  if (!groupEmpty(pgid)) return void setTimeout(release, RECHECK_MS, current, pgid).unref();
+  if (current.stdin?.writable) current.stdin.write(`- ${pgid}\n`);
+  listed.delete(pgid);
+}
+
+/** No member left we may signal (EPERM: only setuid ones, which the watcher could not end either). */
+function groupEmpty(pgid: number): boolean {
+  const limit = Error.stackTraceLimit;
+  Error.stackTraceLimit = 0; // ESRCH is the usual answer: no stack to capture
+  try {
+    process.kill(-pgid, 0);
+    return false;
+  } catch (error) {
+    return ['ESRCH', 'EPERM'].includes((error as NodeJS.ErrnoException).code ?? '');
+  } finally {
+    Error.stackTraceLimit = limit;
+  }
 }
 
 /** The watcher's pid, for tests. */

@@ -2,13 +2,13 @@
  * The watcher that ends the server's children with it, even a server killed with SIGKILL: a
  * server stand-in, its own Node process, starts commands (through the spawn addon as on Linux,
  * or through child_process as on macOS) and is killed; the commands and what they started must
- * go too, while a group whose child already ended is left alone.
+ * go too, with what a command left running after it ended; a group leaves the list once empty.
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LIFELINE_NAME, lifelinePid } from '../../../adapter/process/lifeline.js';
+import { LIFELINE_NAME, lifelineGroups, lifelinePid } from '../../../adapter/process/lifeline.js';
 import { startChild } from '../../../adapter/process/start-child.js';
 import { processesWith } from '../../helpers/proc.js';
 import { makeTempDir, removeDir } from '../../helpers/temp.js';
@@ -80,29 +80,29 @@ process.kill(process.pid, 'SIGKILL');`,
     await expect.poll(() => processesWith(marker).filter(({ pid }) => alive(pid)), { timeout: 5_000 }).toEqual([]);
   });
 
-  it('leaves alone a group whose child was reaped before the server died', async () => {
-    // Two groups the stand-in holds on the list; it reports the first as reaped (its pid could
-    // belong to another group by now) though it still runs, so only the second may be killed.
-    const { stand, printed } = await standIn<{ reaped: number; live: number }>(
-      `import { spawn } from 'node:child_process';
-import { EventEmitter } from 'node:events';
-import { holdLifeline } from ${JSON.stringify(LIFELINE)};
-const group = () => spawn('/bin/sleep', ['300'], { detached: true, stdio: 'ignore' });
-const [a, b] = [group(), group()];
-const reaped = Object.assign(new EventEmitter(), { pid: a.pid });
-holdLifeline(reaped, 'linux');
-holdLifeline(b, 'linux');
-reaped.emit('exit', 0, null);
-console.log(JSON.stringify({ reaped: a.pid, live: b.pid }));`,
+  it('ends what a command left running in its group when the server dies after the command ended', async () => {
+    const { stand, printed } = await standIn<{ leftover: number }>(
+      `import { startChild } from ${JSON.stringify(START_CHILD)};
+const child = startChild('/bin/sh', ['-c', 'sleep 300 >/dev/null 2>&1 & echo $!'], { argv0: undefined, cwd: undefined, env: { PATH: '/usr/bin:/bin' }, stdin: 'ignore', platform: 'linux' });
+let leftover;
+child.stdout.once('data', (d) => (leftover = Number(String(d).trim())));
+child.once('close', () => console.log(JSON.stringify({ leftover })));`,
     );
-    try {
-      expect([alive(printed.reaped), alive(printed.live)]).toEqual([true, true]);
-      stand.kill('SIGKILL');
-      await expect.poll(() => alive(printed.live), { timeout: 5_000 }).toBe(false);
-      expect(alive(printed.reaped)).toBe(true);
-    } finally {
-      process.kill(printed.reaped, 'SIGKILL');
-    }
+    expect(alive(printed.leftover)).toBe(true);
+    stand.kill('SIGKILL');
+    await expect.poll(() => alive(printed.leftover), { timeout: 5_000 }).toBe(false);
+  });
+
+  it('takes a group off the list once it is empty: at once, or when what the command left has ended', async () => {
+    const options = { argv0: undefined, cwd: undefined, env: { PATH: '/usr/bin:/bin' }, stdin: 'ignore' as const, platform: 'linux' as const };
+    const ended = (child: { once(event: 'exit', listener: () => void): unknown }) => new Promise((resolve) => child.once('exit', () => resolve(true)));
+    const plain = startChild('/bin/true', [], options);
+    const leaving = startChild('/bin/sh', ['-c', 'sleep 1 >/dev/null 2>&1 &'], options);
+    expect([lifelineGroups.has(plain.pid!), lifelineGroups.has(leaving.pid!)]).toEqual([true, true]);
+    await Promise.all([ended(plain), ended(leaving)]);
+    expect(lifelineGroups.has(plain.pid!)).toBe(false);
+    expect(lifelineGroups.has(leaving.pid!)).toBe(true); // its sleep is still in the group
+    await expect.poll(() => lifelineGroups.has(leaving.pid!), { timeout: 4_000, interval: 100 }).toBe(false);
   });
 
   it('is one watcher for every child, and none for a command that never started', async () => {
