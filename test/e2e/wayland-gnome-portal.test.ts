@@ -3,8 +3,8 @@
  * real xdg-desktop-portal and its GNOME backend on a private session bus, as an unprivileged
  * user, a foot window that records its input, and the built CLI over stdio. The owner's answer
  * to the portal's consent dialog is given through AT-SPI (fixtures/answer-portal-dialog.mjs),
- * as a person's click would be. What this machine cannot show is in docs/DESKTOP.md: captures
- * (the Screenshot portal's GNOME backend needs gnome-shell) and the restore token (Debian's
+ * as a person's click would be. Captures need gnome-shell: wayland-gnome-shell-capture.test.ts.
+ * What this machine cannot show is in docs/DESKTOP.md: the restore token (Debian's
  * xdg-desktop-portal-gnome 43 hands out none for remote desktop sessions; the stand-in test
  * covers that path).
  */

@@ -147,6 +147,10 @@ async function screenshot(bus: PortalBus, area: ScreenRect | undefined): Promise
   try {
     results = await bus.request(SCREENSHOT, 'Screenshot', 'sa{sv}', (o) => ['', o], { interactive: false, modal: false }, SCREENSHOT_TIMEOUT_MS);
   } catch (error) {
+    if (error instanceof PortalError && error.response === 2) {
+      const why = `the Screenshot portal refused the capture (response 2). On GNOME that is its answer once the owner denied "Allow Applications to Take Screenshots?" (the desktop keeps that answer in its permission store, table "screenshot"), or when the capture failed`;
+      throw adapterError('OS_ERROR', 'screen.capture', why);
+    }
     throw portalFailure('screen.capture', error);
   }
   const uri = String(results.uri ?? '');

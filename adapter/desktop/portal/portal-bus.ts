@@ -19,6 +19,8 @@ export class PortalError extends Error {
     message: string,
     /** The owner said no in the portal's dialog. */
     readonly declined = false,
+    /** The Request's response code, when it answered other than 0 (success) or 1 (cancelled). */
+    readonly response?: number,
   ) {
     super(message);
   }
@@ -114,7 +116,7 @@ export class PortalBus {
     }
     const { response, results } = await answer;
     if (response === 1) throw new PortalError(`the owner declined the portal's ${member} request (the dialog was cancelled)`, true);
-    if (response !== 0) throw new PortalError(`the portal ended its ${member} request without an answer (response ${response})`);
+    if (response !== 0) throw new PortalError(`the portal ended its ${member} request without an answer (response ${response})`, false, response);
     return results;
   }
 
