@@ -47,11 +47,12 @@ async function groupGone(pgid: number, platform: NodeJS.Platform): Promise<boole
 }
 
 /**
- * Sends `signal` to every member of the group; false when the group no longer exists. After
- * every command the group is signalled once for stragglers, and it is usually gone: the ESRCH
- * is expected, so its error is made without a stack trace (capturing one cost ~60 us per command).
+ * Sends `signal` to every member of the group (0: none, only asks); false when the group no
+ * longer exists, or has only members we may not signal. After every command the group is
+ * signalled once for stragglers, and it is usually gone: the ESRCH is expected, so its error is
+ * made without a stack trace (capturing one cost ~60 us per command).
  */
-function signalGroup(pgid: number, signal: NodeJS.Signals): boolean {
+export function signalGroup(pgid: number, signal: NodeJS.Signals | 0): boolean {
   const limit = Error.stackTraceLimit;
   Error.stackTraceLimit = 0;
   try {

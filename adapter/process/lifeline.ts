@@ -16,6 +16,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { isMainThread } from 'node:worker_threads';
+import { signalGroup } from './kill-tree.js';
 
 /** The watcher's name in process lists (its $0). */
 export const LIFELINE_NAME = 'chatgpt-mcp-lifeline';
@@ -81,23 +82,10 @@ export const lifelineGroups: ReadonlySet<number> = listed;
 
 function release(current: ChildProcess, pgid: number): void {
   if (watcher !== current) return; // gone, and its list with it
-  if (!groupEmpty(pgid)) return void setTimeout(release, RECHECK_MS, current, pgid).unref();
+  // a group with only members we may not signal counts as empty: the watcher could not end them either
+  if (signalGroup(pgid, 0)) return void setTimeout(release, RECHECK_MS, current, pgid).unref();
   if (current.stdin?.writable) current.stdin.write(`- ${pgid}\n`);
   listed.delete(pgid);
-}
-
-/** No member left we may signal (EPERM: only setuid ones, which the watcher could not end either). */
-function groupEmpty(pgid: number): boolean {
-  const limit = Error.stackTraceLimit;
-  Error.stackTraceLimit = 0; // ESRCH is the usual answer: no stack to capture
-  try {
-    process.kill(-pgid, 0);
-    return false;
-  } catch (error) {
-    return ['ESRCH', 'EPERM'].includes((error as NodeJS.ErrnoException).code ?? '');
-  } finally {
-    Error.stackTraceLimit = limit;
-  }
 }
 
 /** The watcher's pid, for tests. */
