@@ -77,6 +77,7 @@ export function startChild(file: string, args: string[], options: StartOptions, 
     shell: false,
     windowsHide: true,
     // POSIX: setsid(), so the command leads a new process group that can be signalled as one.
+    // Windows: not detached, so libuv keeps the child in its kill-on-close job: it ends with the server.
     detached: options.platform !== 'win32',
   });
   holdLifeline(child, options.platform);

@@ -243,3 +243,12 @@ describe.runIf(isLinux).each([
     expect((await startError('/bin/echo', [], { env: { A: 'x\0y' } }, spawner())).code).toBe('ERR_INVALID_ARG_VALUE');
   });
 });
+
+describe.runIf(isLinux)('startChild for Windows (its options, run here)', () => {
+  it('does not detach the child: libuv then keeps it in the job object the system ends with the server', async () => {
+    const child = startChild('/bin/cat', ['/proc/self/stat'], options({ platform: 'win32' }), null);
+    const [, , pgrp, session] = statFields((await outcome(child)).stdout);
+    const [, , ourGroup, ourSession] = statFields(fs.readFileSync('/proc/self/stat', 'utf8'));
+    expect({ pgrp, session }).toEqual({ pgrp: ourGroup, session: ourSession });
+  });
+});
