@@ -300,7 +300,7 @@ export class DesktopSession implements WorkerOps {
     throw adapterError(
       'OS_ERROR',
       OP.typeText,
-      `${[...text].length} non-ASCII character(s) from character ${done + 1} on were not pasted: ${why}. The ${done} character(s) before them were typed, the ${total - done - [...text].length} after them were not.`,
+      `the ${[...text].length} character(s) to paste from character ${done + 1} on (a line's non-ASCII part) did not arrive: ${why}. The ${done} character(s) before them were typed, the ${total - done - [...text].length} after them were not.`,
     );
   }
 }

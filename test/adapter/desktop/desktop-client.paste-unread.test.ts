@@ -34,16 +34,16 @@ describe.skipIf(skipDesktop(missing, 'paste Xvfb tests'))('a paste that nothing 
 
   test('fails with OS_ERROR after the wait, saying how much was typed, and leaves the text on the clipboard', async () => {
     const started = performance.now();
-    const error = await desktop.typeText('ab ü c').then(
+    const error = await desktop.typeText('ab ü c ö d').then(
       () => undefined,
       (e: unknown) => e as { code: string; message: string },
     );
     expect(performance.now() - started).toBeGreaterThanOrEqual(2900);
     expect(error).toMatchObject({ code: 'OS_ERROR' });
     expect(error!.message).toContain(
-      '1 non-ASCII character(s) from character 4 on were not pasted: the focused window did not read the clipboard within 3 s of ctrl+v (ctrl+v must paste there). The 3 character(s) before them were typed, the 2 after them were not.',
+      "the 5 character(s) to paste from character 4 on (a line's non-ASCII part) did not arrive: the focused window did not read the clipboard within 3 s of ctrl+v (ctrl+v must paste there). The 3 character(s) before them were typed, the 2 after them were not.",
     );
     const { stdout } = await promisify(execFile)(XSEL, ['--clipboard', '--output'], { env: { DISPLAY: xvfb.display, HOME: home }, timeout: 5000 });
-    expect(stdout).toBe('ü');
+    expect(stdout).toBe('ü c ö'); // the line's span from its first non-ASCII character to its last
   });
 });
