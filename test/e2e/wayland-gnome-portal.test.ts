@@ -13,10 +13,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ChildProcess } from 'node:child_process';
-import { Client } from '@modelcontextprotocol/client';
-import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import type { Client } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { CLI } from '../helpers/servers.js';
+import { connectAsSessionUser, sessionConfig } from '../adapter/desktop/fixtures/session-user.js';
 import { missingGnomePrereq, startGnome, type Gnome } from '../adapter/desktop/fixtures/gnome.js';
 import { skipDesktop, stopProcess } from '../adapter/desktop/fixtures/xvfb.js';
 
@@ -31,9 +30,7 @@ describe.skipIf(skipDesktop(missing, 'GNOME portal tests'))('input through the R
   const clients: Client[] = [];
 
   const connect = async () => {
-    const how = gnome.as(process.execPath, [CLI, 'serve', '--stdio', '--config', config]);
-    const client = new Client({ name: 'gnome-test', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
-    await client.connect(new StdioClientTransport({ command: how.command, args: how.args, env: gnome.env, stderr: 'pipe' }));
+    const client = await connectAsSessionUser(gnome, config, 'gnome-test');
     clients.push(client);
     return client;
   };
@@ -60,9 +57,7 @@ describe.skipIf(skipDesktop(missing, 'GNOME portal tests'))('input through the R
     foot = gnome.run('foot', ['python3', path.join(FIXTURES, 'input-log.py'), log]);
     for (let i = 0; i < 100 && !(fs.existsSync(log) && logged().includes('READY')); i++) await new Promise((resolve) => setTimeout(resolve, 100));
     if (!fs.existsSync(log)) throw new Error('the foot window did not start its input recorder');
-    config = path.join(gnome.home, 'config.json');
-    fs.writeFileSync(config, JSON.stringify({ desktop: { hostDisplayAccess: true, screen: true, input: true }, server: { logLevel: 'silent' } }));
-    gnome.own(config);
+    config = sessionConfig(gnome, { hostDisplayAccess: true, screen: true, input: true });
   }, 60_000);
 
   afterAll(async () => {

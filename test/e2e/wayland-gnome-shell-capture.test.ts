@@ -8,15 +8,13 @@
  * call raises for the screen's layout, is answered through AT-SPI as in wayland-gnome-portal.
  */
 import { spawn } from 'node:child_process';
-import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ChildProcess } from 'node:child_process';
 import sharp from 'sharp';
-import { Client } from '@modelcontextprotocol/client';
-import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import type { Client } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { CLI } from '../helpers/servers.js';
+import { connectAsSessionUser, sessionConfig } from '../adapter/desktop/fixtures/session-user.js';
 import { missingGnomePrereq, startGnome, type Gnome } from '../adapter/desktop/fixtures/gnome.js';
 import { skipDesktop, stopProcess } from '../adapter/desktop/fixtures/xvfb.js';
 
@@ -49,12 +47,7 @@ describe.skipIf(skipDesktop(missing, 'GNOME Shell capture tests'))('screen.captu
     gnome = await startGnome(1024, 768, { shell: true });
     // the terminal's whole area in one colour: erasing the screen paints it with the background set
     foot = gnome.run('foot', ['sh', '-c', `printf '\\033[48;2;${TEAL.join(';')}m\\033[2J'; exec sleep 600`]);
-    const config = path.join(gnome.home, 'config.json');
-    fs.writeFileSync(config, JSON.stringify({ desktop: { hostDisplayAccess: true, screen: true, input: true }, server: { logLevel: 'silent' } }));
-    gnome.own(config);
-    const how = gnome.as(process.execPath, [CLI, 'serve', '--stdio', '--config', config]);
-    client = new Client({ name: 'gnome-shell-test', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
-    await client.connect(new StdioClientTransport({ command: how.command, args: how.args, env: gnome.env, stderr: 'pipe' }));
+    client = await connectAsSessionUser(gnome, sessionConfig(gnome, { hostDisplayAccess: true, screen: true, input: true }), 'gnome-shell-test');
   }, 60_000);
 
   afterAll(async () => {

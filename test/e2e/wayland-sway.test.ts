@@ -10,10 +10,9 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { spawnSync, type ChildProcess } from 'node:child_process';
 import sharp from 'sharp';
-import { Client } from '@modelcontextprotocol/client';
-import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import type { Client } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { CLI } from '../helpers/servers.js';
+import { connectAsSessionUser, sessionConfig } from '../adapter/desktop/fixtures/session-user.js';
 import { missingSwayPrereq, startSway, type Sway } from '../adapter/desktop/fixtures/sway.js';
 import { skipDesktop, stopProcess } from '../adapter/desktop/fixtures/xvfb.js';
 
@@ -43,13 +42,8 @@ describe.skipIf(skipDesktop(missing, 'Wayland (sway) tests'))('screen and input 
     foot = sway.run('foot', ['-o', `colors.background=${hex}`, '-o', 'font=monospace:size=12', 'python3', INPUT_LOG, log]);
     for (let i = 0; i < 100 && !(fs.existsSync(log) && logged().includes('READY')); i++) await new Promise((resolve) => setTimeout(resolve, 100));
     if (!fs.existsSync(log)) throw new Error('the foot window did not start its input recorder');
-    const config = path.join(sway.home, 'config.json');
     const desktop = { hostDisplayAccess: true, screen: true, input: true, windows: true, windowTitles: true, clipboardRead: true };
-    fs.writeFileSync(config, JSON.stringify({ desktop, server: { logLevel: 'silent' } }));
-    fs.chownSync(config, sway.uid, sway.gid);
-    const how = sway.as(process.execPath, [CLI, 'serve', '--stdio', '--config', config]);
-    client = new Client({ name: 'sway-test', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
-    await client.connect(new StdioClientTransport({ command: how.command, args: how.args, env: sway.env, stderr: 'pipe' }));
+    client = await connectAsSessionUser(sway, sessionConfig(sway, desktop), 'sway-test');
   }, 60_000);
 
   afterAll(async () => {
