@@ -218,6 +218,8 @@ export interface WindowActionResult {
   action: WindowAction | 'move_resize';
   /** The window as it is after the action (null once closed or gone). */
   window: WindowInfo | null;
+  /** Whether the window shows the action done (a window manager may ignore or refuse a request). */
+  done: boolean;
 }
 
 /** What the clipboard holds, as read: text, or a PNG image. */

@@ -112,6 +112,8 @@ export interface BackendWindow {
   focused: boolean;
   minimized: boolean;
   maximized: boolean;
+  /** The display's name, for a backend that knows where a window is but not its bounds. */
+  displayName?: string;
 }
 
 /** Listing and arranging top-level windows: an optional capability. */

@@ -42,6 +42,7 @@ import { requireMacGrant } from './mac-permissions.js';
 import { PointerControl } from './pointer-control.js';
 import { scrollClicks } from './scroll-units.js';
 import { planTyping } from './typing-plan.js';
+import { actionDone, placementDone } from './window-settle.js';
 import type { AccessibilityProvider, NativeSnapshot } from './ui/accessibility-provider.js';
 import { loadAccessibilityProvider } from './ui/load-accessibility-provider.js';
 import { OPERATION_NAMES as OP, type RefTarget, type WorkerOps, type WorkerSnapshotRequest, type WorkerTarget } from './worker-protocol.js';
@@ -235,12 +236,14 @@ export class DesktopSession implements WorkerOps {
   async windowAction(id: string, action: WindowAction): Promise<WindowActionResult> {
     const operation = `window.${action}`;
     await this.windowBackend(operation).act(id, action, operation);
-    return { id, action, window: (await this.listWindows()).find((w) => w.id === id) ?? null };
+    const window = (await this.listWindows()).find((w) => w.id === id);
+    return { id, action, window: window ?? null, done: actionDone(action, window) };
   }
 
   async moveResizeWindow(id: string, placement: WindowPlacement): Promise<WindowActionResult> {
     await this.windowBackend(OP.moveResizeWindow).moveResize(id, placement, OP.moveResizeWindow);
-    return { id, action: 'move_resize', window: (await this.listWindows()).find((w) => w.id === id) ?? null };
+    const window = (await this.listWindows()).find((w) => w.id === id);
+    return { id, action: 'move_resize', window: window ?? null, done: placementDone(placement, window) };
   }
 
   async readClipboard(options: ClipboardReadOptions): Promise<ClipboardContent> {
@@ -268,9 +271,11 @@ export class DesktopSession implements WorkerOps {
   /** Each window with the display holding its centre. */
   private async placed(windows: BackendWindow[]): Promise<WindowInfo[]> {
     const displays = await this.displays(await this.screenSize());
-    return windows.map((w) => ({
+    return windows.map(({ displayName, ...w }) => ({
       ...w,
-      display: w.bounds ? displayAt({ x: w.bounds.x + Math.floor(w.bounds.width / 2), y: w.bounds.y + Math.floor(w.bounds.height / 2) }, displays) : null,
+      display: w.bounds
+        ? displayAt({ x: w.bounds.x + Math.floor(w.bounds.width / 2), y: w.bounds.y + Math.floor(w.bounds.height / 2) }, displays)
+        : (displays.find((d) => d.name === displayName)?.index ?? null),
     }));
   }
 

@@ -243,12 +243,14 @@ describe.skipIf(skipDesktop(missing || undefined, 'batch, window and clipboard t
     for (const [key, want] of Object.entries({ x: 100, y: 120, width: 400, height: 300 })) {
       expect(Math.abs(moved.bounds![key as 'x'] - want), `${key}: ${JSON.stringify(moved.bounds)}`).toBeLessThanOrEqual(16);
     }
-    expect((await ok('window.maximize', { id })).structured.window).toMatchObject({ maximized: true });
+    const maximized = await ok('window.maximize', { id });
+    expect(maximized.structured).toMatchObject({ done: true, window: { maximized: true } });
+    expect(maximized.text).toMatch(/^Maximized window /);
     expect((await ok('window.minimize', { id })).structured.window).toMatchObject({ minimized: true });
     expect((await ok('window.restore', { id })).structured.window).toMatchObject({ minimized: false, maximized: false });
     expect((await call('window.focus', { id: '0x1' })).text).toMatch(/^NOT_FOUND: no window 0x1/);
     const closed = await ok('window.close', { id });
-    expect(closed.structured.window).toBeNull();
+    expect(closed.structured).toMatchObject({ window: null, done: true });
     expect(await get()).toBeUndefined();
     await expect.poll(() => xterm.exitCode !== null || xterm.signalCode !== null, { timeout: 10_000 }).toBe(true);
   });

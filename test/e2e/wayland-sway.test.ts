@@ -182,4 +182,43 @@ describe.skipIf(skipDesktop(missing, 'Wayland (sway) tests'))('screen and input 
       await stopProcess(other);
     }
   });
+
+  test('window.* without sway IPC, through the foreign-toplevel protocol: list (no bounds, the display), focus, close; move refused', async () => {
+    // A wlroots session that only says what it is (as Hyprland, labwc or niri would): no SWAYSOCK.
+    const { SWAYSOCK: _ipc, ...env } = sway.env;
+    const desktop = { hostDisplayAccess: true, screen: true, input: true, windows: true, windowTitles: true };
+    const plain = await connectAsSessionUser({ ...sway, env: { ...env, XDG_CURRENT_DESKTOP: 'sway' } }, sessionConfig(sway, desktop), 'sway-protocol-test');
+    const other = sway.run('foot', ['-a', 'mcp-third', '-T', 'third window', 'sleep', '600']);
+    try {
+      const use = async (name: string, args: Record<string, unknown> = {}) => {
+        const result = await plain.callTool({ name, arguments: args });
+        const text = ((result.content ?? []) as Array<{ type: string; text?: string }>).find((c) => c.type === 'text')?.text ?? '';
+        return { isError: result.isError, text, structured: result.structuredContent as Record<string, unknown> };
+      };
+      type Win = { id: string; title: string; app: string; pid: number | null; bounds: unknown; display: number | null; focused: boolean };
+      const windows = async () => (await use('window_list')).structured.windows as Win[];
+      const limits = ((await use('system_info')).structured.desktop as { limits: string[] }).limits.join(' ');
+      expect(limits).toMatch(/foreign-toplevel protocol/);
+      await expect.poll(async () => (await windows()).map((w) => w.app).sort(), { timeout: 10_000 }).toEqual(['foot', 'mcp-third']);
+      const third = (await windows()).find((w) => w.app === 'mcp-third')!;
+      expect(third).toMatchObject({ title: 'third window', pid: null, bounds: null, display: 0 });
+      await expect.poll(async () => (await windows()).find((w) => w.id === third.id)?.focused, { timeout: 5000 }).toBe(true);
+      const first = (await windows()).find((w) => w.app === 'foot')!;
+      expect((await use('window_focus', { id: first.id })).structured.window).toMatchObject({ id: first.id, focused: true });
+      expect((await windows()).find((w) => w.id === third.id)).toMatchObject({ focused: false });
+      // sway takes no minimize request from this protocol: the answer says so instead of claiming it
+      const minimized = await use('window_minimize', { id: first.id });
+      expect(minimized.structured).toMatchObject({ done: false, window: { minimized: false } });
+      expect(minimized.text).toMatch(/^Asked window w\d+ to minimize, but the window manager did not do it/);
+      const move = await use('window_move_resize', { id: third.id, x: 10, y: 10 });
+      expect(move.isError).toBe(true);
+      expect(move.text).toMatch(/cannot move or resize windows.*SWAYSOCK/);
+      expect((await use('window_close', { id: third.id })).structured.window).toBeNull();
+      await expect.poll(() => other.exitCode !== null || other.signalCode !== null, { timeout: 10_000 }).toBe(true);
+      expect((await windows()).map((w) => w.app)).toEqual(['foot']);
+    } finally {
+      await plain.close();
+      await stopProcess(other);
+    }
+  });
 });

@@ -105,6 +105,11 @@ export class WaylandConnection {
     this.listeners.set(id, listener);
   }
 
+  /** Stops listening to an object the compositor is done with. */
+  forget(id: number): void {
+    this.listeners.delete(id);
+  }
+
   /** Sends one request; throws when the connection has failed. */
   request(id: number, opcode: number, args: WaylandArg[] = []): void {
     if (this.failure) throw this.failure;

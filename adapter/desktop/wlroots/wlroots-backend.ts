@@ -3,8 +3,9 @@
  * outputs, a virtual pointer and a virtual keyboard (wlroots-input.ts), grim for captures and
  * wl-clipboard for the clipboard.
  * Typing needs no clipboard here: characters beyond ASCII are keys of our own keymap, so the
- * paste fallback types them instead. Windows through sway's IPC where it is sway. What it
- * cannot do is what wlroots-choice.ts tells system.info.
+ * paste fallback types them instead. Windows through sway's IPC where it is sway, else the
+ * foreign-toplevel protocol where the compositor has it (foreign-toplevels.ts). What it cannot do
+ * is what wlroots-choice.ts tells system.info.
  */
 import type { DesktopBackend } from '../desktop-backend.js';
 import { grimGrab } from './grim-capture.js';
@@ -12,6 +13,7 @@ import { WaylandConnection } from './wayland-connection.js';
 import { wlrootsKeyboard, wlrootsPointer } from './wlroots-input.js';
 import { WlrootsOutputs } from './wlroots-outputs.js';
 import { swayWindows } from './sway-windows.js';
+import { foreignToplevels } from './foreign-toplevels.js';
 import { wlClipboardRead, wlClipboardWrite } from './wl-clipboard.js';
 import { waylandSocket } from './wayland-socket.js';
 
@@ -24,6 +26,7 @@ export async function loadWlrootsBackend(env: NodeJS.ProcessEnv): Promise<Deskto
   const pointer = wlrootsPointer(connection, outputs, seat);
   const keyboard = wlrootsKeyboard(connection, seat);
   await connection.roundtrip(); // a compositor refusing the devices says so now
+  const windows = env.SWAYSOCK ? swayWindows(env.SWAYSOCK) : await foreignToplevels(connection, seat, (id) => outputs.nameOf(id));
   return {
     screen: {
       size: async () => outputs.size(),
@@ -33,8 +36,7 @@ export async function loadWlrootsBackend(env: NodeJS.ProcessEnv): Promise<Deskto
     },
     pointer,
     keyboard,
-    // sway's IPC where it runs; other wlroots compositors have no window backend yet
-    ...(env.SWAYSOCK ? { windows: swayWindows(env.SWAYSOCK) } : {}),
+    ...(windows ? { windows } : {}),
     clipboard: {
       // typing needs no clipboard: the keymap types any character
       async paste(text) {

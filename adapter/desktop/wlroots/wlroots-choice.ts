@@ -35,7 +35,7 @@ export const wlrootsChoice: BackendChoice = {
     limits: [
       env.SWAYSOCK
         ? "windows follow sway's tiling: minimize moves a window to the scratchpad, maximize is fullscreen, moving or resizing one makes it floating"
-        : 'window tools work on sway only (its IPC); this compositor has none yet',
+        : 'windows through the foreign-toplevel protocol where the compositor has it: no bounds or pid, no move or resize, and the compositor may ignore minimize or maximize',
       ...(findSystemProgram('wl-paste') && findSystemProgram('wl-copy')
         ? []
         : ['the clipboard needs wl-clipboard (wl-copy, wl-paste), which is not installed']),

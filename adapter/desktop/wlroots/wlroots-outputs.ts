@@ -9,6 +9,8 @@ import type { ScreenSize } from '../../contract/geometry.js';
 import { readString, type WaylandConnection } from './wayland-connection.js';
 
 interface Output {
+  /** Our wl_output object for it. */
+  id: number;
   x: number;
   y: number;
   width: number;
@@ -27,7 +29,7 @@ export class WlrootsOutputs {
     const manager = connection.bind('zxdg_output_manager_v1', 3);
     for (const global of connection.globals.filter((g) => g.interface === 'wl_output')) {
       const id = connection.bind('wl_output', 4, (g) => g.name === global.name)!;
-      const output: Output = { x: 0, y: 0, width: 0, height: 0, scale: 1, name: `output-${global.name}` };
+      const output: Output = { id, x: 0, y: 0, width: 0, height: 0, scale: 1, name: `output-${global.name}` };
       result.outputs.push(output);
       connection.listen(id, (opcode, body) => {
         if (opcode === 0 && manager === undefined)
@@ -58,6 +60,11 @@ export class WlrootsOutputs {
       width: Math.max(1, ...sized.map((o) => o.x + o.width)),
       height: Math.max(1, ...sized.map((o) => o.y + o.height)),
     };
+  }
+
+  /** The name of the output our wl_output object `id` stands for. */
+  nameOf(id: number): string | undefined {
+    return this.outputs.find((o) => o.id === id)?.name;
   }
 
   scale(): number {

@@ -56,11 +56,24 @@ export const windowList = defineTool({
 });
 
 const idInput = z.object({ id: z.string().min(1).max(64).describe('A window id from window.list') });
-const actionOutput = z.object({ id: z.string(), action: z.string(), window: windowSchema.nullable().describe('The window afterwards; null once it is gone') });
+const actionOutput = z.object({
+  id: z.string(),
+  action: z.string(),
+  window: windowSchema.nullable().describe('The window afterwards; null once it is gone'),
+  done: z.boolean().describe('Whether the window shows it done: false when the window manager ignored or refused the request'),
+});
 
-function answer(result: WindowActionResult, config: Readonly<Config>, done: string) {
+function answer(result: WindowActionResult, config: Readonly<Config>, done: string, asked: string) {
   const window = result.window ? shown(result.window, config) : null;
-  return { structured: { id: result.id, action: result.action, window }, text: `${done}. ${window ? `Now: ${line(window)}` : 'The window is gone.'}` };
+  const why =
+    result.action === 'close'
+      ? 'it is still open: the app may be asking to save first'
+      : 'the window manager did not do it (it may not support this, or refused)';
+  const what = result.done ? done : `${asked}, but ${why}`;
+  return {
+    structured: { id: result.id, action: result.action, window, done: result.done },
+    text: `${what}. ${window ? `Now: ${line(window)}` : 'The window is gone.'}`,
+  };
 }
 
 const PAST: Record<WindowAction, string> = { focus: 'Focused', minimize: 'Minimized', maximize: 'Maximized', restore: 'Restored', close: 'Asked to close' };
@@ -76,7 +89,7 @@ const actionTool = (action: WindowAction, title: string, description: string) =>
     grant: GRANT.windows,
     target: (args) => ({ id: args.id }),
     async run(args, { adapter, config }) {
-      return answer(await adapter.desktop.windowAction(args.id, action), config, `${PAST[action]} window ${args.id}`);
+      return answer(await adapter.desktop.windowAction(args.id, action), config, `${PAST[action]} window ${args.id}`, `Asked window ${args.id} to ${action}`);
     },
   });
 
@@ -102,7 +115,7 @@ export const windowMoveResize = defineTool({
   target: (args) => ({ id: args.id }),
   async run({ id, ...placement }, { adapter, config }) {
     if (Object.values(placement).every((v) => v === undefined)) throw adapterError('INVALID_INPUT', 'window.move_resize', 'give x, y, width or height');
-    return answer(await adapter.desktop.moveResizeWindow(id, placement), config, `Moved/resized window ${id}`);
+    return answer(await adapter.desktop.moveResizeWindow(id, placement), config, `Moved/resized window ${id}`, `Asked to move/resize window ${id}`);
   },
 });
 
