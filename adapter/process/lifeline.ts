@@ -17,6 +17,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { isMainThread } from 'node:worker_threads';
 import { signalGroup } from './kill-tree.js';
+import { holdInWindowsJob } from './windows-job.js';
 
 /** The watcher's name in process lists (its $0). */
 export const LIFELINE_NAME = 'chatgpt-mcp-lifeline';
@@ -62,14 +63,15 @@ function started(): ChildProcess | null {
   return current;
 }
 
-/** Puts `child`'s process group (it leads one) on the watcher's list until the child exited and the group is empty; a no-op on Windows, in a worker thread or without a pid. */
+/** Puts `child`'s process group (it leads one) on the watcher's list until the child exited and the group is empty (on Windows: the child in the watcher's job, windows-job.ts); a no-op in a worker thread or without a pid. */
 export function holdLifeline(
   child: { readonly pid?: number | undefined; once(event: 'exit', listener: () => void): unknown },
   platform: NodeJS.Platform,
 ): void {
   const pid = child.pid;
   // A worker thread's pipe would close when the thread ends, not the process (none of ours starts commands).
-  if (platform === 'win32' || pid === undefined || !isMainThread) return;
+  if (pid === undefined || !isMainThread) return;
+  if (platform === 'win32') return holdInWindowsJob(pid);
   const current = started();
   if (!current?.stdin?.writable) return;
   current.stdin.write(`+ ${pid}\n`);

@@ -14,6 +14,7 @@ import { auditDir } from '../audit/audit-files.js';
 import { searchAuditLog } from '../audit/audit-query.js';
 import { targetText } from '../audit/redacted-target.js';
 import { createLocalAdapter, type LocalAdapterOptions } from '../../adapter/local-computer-adapter.js';
+import { prepareWindowsJob } from '../../adapter/process/windows-job.js';
 import type { ComputerAdapter } from '../../adapter/contract/computer-adapter.js';
 import type { ConsentRequest } from '../auth/connections.js';
 import type { Config } from '../config/schema.js';
@@ -92,6 +93,8 @@ export async function openServer(options: HostOptions): Promise<OpenServer> {
   // Refused requests log their path, which a caller chooses: every line is scrubbed of the secrets in use.
   const logger = scrubbingLogger(base, secrets);
   for (const warning of repaired) logger.warn(warning);
+  // Windows: the job that takes commands' own children with the server is ready before the first command (windows-job.ts).
+  if (process.platform === 'win32' && (config.shell.enabled || config.gateway.servers.length > 0)) void prepareWindowsJob(env);
   const ownsAdapter = !options.adapter;
   const adapter = options.adapter ?? createLocalAdapter(options.adapterOptions);
   const answers = new ReplyBacklog();

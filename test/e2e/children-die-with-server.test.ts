@@ -77,3 +77,42 @@ describe.runIf(linux)('a SIGKILLed server leaves no child behind', () => {
     40_000,
   );
 });
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+// Windows (the workflow's windows runner): libuv's job ends the command itself; the server's own job (windows-job.ts) what it started.
+describe.runIf(process.platform === 'win32')('a killed server on Windows leaves no grandchild behind', () => {
+  it("a process handle's own child ends with the server", async () => {
+    const home = makeTempDir('die-with-server-win-');
+    try {
+      const config = path.join(home, 'config.json');
+      fs.writeFileSync(
+        config,
+        JSON.stringify({ server: { auth: 'none' }, filesystem: { roots: [home] }, shell: { enabled: true, allowedCommands: ['node'], sandbox: 'off' } }),
+      );
+      const server = await startCliHttp(['--config', config], childEnv(home));
+      const client = await connectModernHttp(server.url);
+      const pidFile = path.join(home, 'grandchild.pid');
+      // The grandchild comes 8 s later: the watcher (started with the server) is ready by then and holds the command.
+      const parent = `setTimeout(() => { const c = require('child_process').spawn(process.execPath, ['-e', 'setTimeout(() => {}, 600000)'], { stdio: 'ignore' }); require('fs').writeFileSync(${JSON.stringify(pidFile)}, String(c.pid)); }, 8000); setTimeout(() => {}, 600000)`;
+      const started = await client.callTool({ name: 'process.start', arguments: { command: 'node', args: ['-e', parent] } });
+      expect(started.isError).toBeFalsy();
+      await expect.poll(() => fs.existsSync(pidFile), { timeout: 20_000 }).toBe(true);
+      const grandchild = Number(fs.readFileSync(pidFile, 'utf8'));
+      expect(alive(grandchild)).toBe(true);
+
+      server.child.kill('SIGKILL');
+      await expect.poll(() => alive(grandchild), { timeout: 10_000 }).toBe(false);
+      await client.close().catch(() => undefined);
+    } finally {
+      removeDir(home);
+    }
+  }, 60_000);
+});

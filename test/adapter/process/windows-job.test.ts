@@ -1,0 +1,115 @@
+/**
+ * The Windows job watcher (windows-job.ts). On Windows (the workflow's windows runner): a child
+ * added to the watcher's job takes its own child with it when the watcher ends, as it ends with
+ * a killed server. Everywhere: a watcher that cannot start is not tried again for every child.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import type * as StartChild from '../../../adapter/process/start-child.js';
+import type * as WindowsJob from '../../../adapter/process/windows-job.js';
+import { makeTempDir, removeDir } from '../../helpers/temp.js';
+
+/** Fresh copies of the modules per test: the watcher is once per process. */
+let job: typeof WindowsJob;
+let startChild: typeof StartChild.startChild;
+beforeEach(async () => {
+  vi.resetModules();
+  job = await import('../../../adapter/process/windows-job.js');
+  ({ startChild } = await import('../../../adapter/process/start-child.js'));
+});
+
+/** A stand-in for PowerShell at SystemRoot's place in `dir`: a shell script speaking the watcher's lines. */
+function fakePowershell(dir: string, script: string): NodeJS.ProcessEnv {
+  const folder = path.join(dir, 'Windows', 'System32', 'WindowsPowerShell', 'v1.0');
+  fs.mkdirSync(folder, { recursive: true });
+  fs.writeFileSync(path.join(folder, 'powershell.exe'), `#!/bin/sh\n${script}\n`, { mode: 0o755 });
+  return { SystemRoot: path.join(dir, 'Windows') };
+}
+
+const windows = process.platform === 'win32';
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+describe('the Windows job watcher', () => {
+  it('passes PowerShell its script as base64 of UTF-16LE, without a byte-order mark', () => {
+    const text = Buffer.from(job.encoded("Write-Output 'ü'"), 'base64');
+    expect(text.subarray(0, 2)).toEqual(Buffer.from('W\0', 'latin1'));
+    expect(text.toString('utf16le')).toBe("Write-Output 'ü'");
+  });
+
+  it.skipIf(windows)('a watcher that cannot start answers false, and is not started again', async () => {
+    const dir = makeTempDir('no-powershell-');
+    try {
+      const env = { SystemRoot: path.join(dir, 'Windows') };
+      expect(await job.prepareWindowsJob(env)).toBe(false);
+      expect(job.windowsJobWatcherPid()).toBeUndefined();
+      // Even with a program there now (one that says when it runs), the server does not try again.
+      fakePowershell(dir, `touch '${dir}/ran'`);
+      expect(await job.prepareWindowsJob(env)).toBe(false);
+      job.holdInWindowsJob(4242);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(fs.existsSync(path.join(dir, 'ran'))).toBe(false);
+    } finally {
+      removeDir(dir);
+    }
+  });
+
+  it.skipIf(windows)('children go to the watcher by pid once it is ready; a watcher that was ready and ended is started again', async () => {
+    const dir = makeTempDir('fake-powershell-');
+    try {
+      // What the real watcher says: ready once its job exists, then a line per child.
+      const env = fakePowershell(dir, 'echo ready; while read -r pid; do echo "ok $pid"; done');
+      expect(await job.prepareWindowsJob(env)).toBe(true);
+      const first = job.windowsJobWatcherPid()!;
+      job.holdInWindowsJob(1111);
+      job.holdInWindowsJob(2222);
+      await expect.poll(() => job.windowsJobReports.slice()).toEqual(['ready', 'ok 1111', 'ok 2222']);
+      process.kill(first, 'SIGKILL');
+      await expect.poll(() => job.windowsJobWatcherPid()).toBeUndefined();
+      job.holdInWindowsJob(3333); // starts a new watcher, which takes the child once ready
+      await expect.poll(() => job.windowsJobReports.slice(3)).toEqual(['ready', 'ok 3333']);
+      expect(job.windowsJobWatcherPid()).not.toBe(first);
+    } finally {
+      removeDir(dir);
+    }
+  });
+
+  it.runIf(windows)(
+    "a child's own child ends when the watcher (and so its job) ends",
+    async () => {
+      const dir = makeTempDir('windows-job-');
+      try {
+        expect(await job.prepareWindowsJob()).toBe(true);
+        const pidFile = path.join(dir, 'grandchild.pid');
+        // The child waits until it is in the job, then starts a grandchild that would run for ten minutes.
+        const script = `setTimeout(() => { const c = require('child_process').spawn(process.execPath, ['-e', 'setTimeout(() => {}, 600000)'], { stdio: 'ignore' }); require('fs').writeFileSync(${JSON.stringify(pidFile)}, String(c.pid)); }, 2000); setTimeout(() => {}, 600000);`;
+        const child = startChild(process.execPath, ['-e', script], {
+          argv0: undefined,
+          cwd: dir,
+          env: { ...process.env } as Record<string, string>,
+          stdin: 'ignore',
+          platform: 'win32',
+        });
+        await expect.poll(() => job.windowsJobReports.includes(`ok ${child.pid}`), { timeout: 10_000 }).toBe(true);
+        await expect.poll(() => fs.existsSync(pidFile), { timeout: 10_000 }).toBe(true);
+        const grandchild = Number(fs.readFileSync(pidFile, 'utf8'));
+        expect(alive(grandchild)).toBe(true);
+
+        process.kill(job.windowsJobWatcherPid()!);
+        await expect.poll(() => alive(grandchild), { timeout: 10_000 }).toBe(false);
+        await expect.poll(() => alive(child.pid!), { timeout: 10_000 }).toBe(false);
+      } finally {
+        removeDir(dir);
+      }
+    },
+    40_000,
+  );
+});
