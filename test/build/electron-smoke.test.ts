@@ -14,6 +14,7 @@ import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO, buildApp, type BuiltApp } from '../tray/helpers/build-app.js';
 import { startTestServer } from '../helpers/servers.js';
+import { alive } from '../helpers/proc.js';
 
 const SCRIPT = path.join(REPO, 'build', 'electron-smoke.mjs');
 const REGISTER = path.join(REPO, 'test', 'tray', 'fixtures', 'fake-electron', 'register.mjs');
@@ -28,15 +29,6 @@ interface Summary {
   tool?: string;
   error?: string;
   steps: Array<{ name: string; [key: string]: unknown }>;
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 describe('the Electron smoke script, in its stand-in mode', () => {

@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectModernHttp } from '../helpers/clients.js';
 import { childEnv, startCliHttp } from '../helpers/servers.js';
 import { makeTempDir, removeDir } from '../helpers/temp.js';
+import { alive } from '../helpers/proc.js';
 
 const linux = process.platform === 'linux';
 
@@ -77,15 +78,6 @@ describe.runIf(linux)('a SIGKILLed server leaves no child behind', () => {
     40_000,
   );
 });
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 // Windows (the workflow's windows runner): libuv's job ends the command itself; the server's own job (windows-job.ts) what it started.
 describe.runIf(process.platform === 'win32')('a killed server on Windows leaves no grandchild behind', () => {

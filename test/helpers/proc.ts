@@ -1,4 +1,4 @@
-/** Processes on this machine (Linux /proc, outside any sandbox), for tests that check what is left running. */
+/** Processes on this machine, for tests that check what is left running (processesWith reads Linux /proc, outside any sandbox). */
 import fs from 'node:fs';
 
 /** Each process whose command line (arguments joined by spaces) contains `needle`. */
@@ -14,4 +14,14 @@ export function processesWith(needle: string): Array<{ pid: number; commandLine:
         return [];
       }
     });
+}
+
+/** Whether a process with this pid exists (signal 0: nothing is sent). */
+export function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
 }

@@ -12,6 +12,7 @@ import { DesktopClient, MAX_WAIT_MS, type DesktopClientOptions } from '../../../
 import { defaultWorkerPath } from '../../../adapter/desktop/worker-channel.js';
 import { forkWorker, type WorkerSpawner } from '../../../adapter/desktop/worker-process.js';
 import { makeTempDir, removeDir } from '../../helpers/temp.js';
+import { alive } from '../../helpers/proc.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const FAKE_WORKER = path.join(here, 'fixtures/fake-worker.mjs');
@@ -237,15 +238,6 @@ describe('forkWorker', () => {
     expect(await new Promise((resolve) => handle.onExit(resolve))).toEqual(exit);
   });
 });
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 /** Async on purpose: our own children are only reaped (no zombie) while the event loop runs. */
 async function waitUntilGone(pid: number, timeoutMs = 5000): Promise<boolean> {

@@ -9,6 +9,7 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type * as StartChild from '../../../adapter/process/start-child.js';
 import type * as WindowsJob from '../../../adapter/process/windows-job.js';
 import { makeTempDir, removeDir } from '../../helpers/temp.js';
+import { alive } from '../../helpers/proc.js';
 
 /** Fresh copies of the modules per test: the watcher is once per process. */
 let job: typeof WindowsJob;
@@ -28,15 +29,6 @@ function fakePowershell(dir: string, script: string): NodeJS.ProcessEnv {
 }
 
 const windows = process.platform === 'win32';
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 describe('the Windows job watcher', () => {
   it('passes PowerShell its script as base64 of UTF-16LE, without a byte-order mark', () => {
