@@ -3,9 +3,12 @@
  * kill-on-close job (start-child.ts starts none detached), but that job lets the child's own
  * children leave it silently, so a grandchild outlived a killed server. One watcher per server,
  * Windows PowerShell (on every Windows since 7, found under SystemRoot, never on PATH), makes a
- * job of its own that lets nothing leave and kills what is in it when its last handle closes,
- * and adds each child to it by pid as the server reports it: nested inside libuv's job (Windows 8
- * and later), it becomes the child's innermost job, which its children are born into. The
+ * job of its own that lets nothing leave silently (a program that asks, CREATE_BREAKAWAY_FROM_JOB,
+ * may, as a daemon calling setsid may on Linux) and kills what is in it when its last handle
+ * closes, and adds each child to it by pid as the server reports it, after checking that the pid
+ * is still the server's child (a command that ended before its line was read may have left its
+ * pid to another program): nested inside libuv's job (Windows 8 and later), it becomes the
+ * child's innermost job, which its children are born into. It ignores Ctrl+C. The
  * watcher is a non-detached child itself: when the server dies for any reason, the system ends
  * it with libuv's job, its handle closes, and everything in its job ends too.
  *
@@ -19,7 +22,7 @@ import path from 'node:path';
 
 // PowerShell's script: C# for the job calls (no cmdlet makes jobs), then one pid per line on stdin.
 const SCRIPT = String.raw`$ErrorActionPreference = 'Stop'
-Add-Type -TypeDefinition @'
+Add-Type -IgnoreWarnings -TypeDefinition @'
 using System;
 using System.Runtime.InteropServices;
 public static class ChatgptMcpJob {
@@ -34,18 +37,32 @@ public static class ChatgptMcpJob {
   [DllImport("kernel32.dll", SetLastError = true)] static extern bool AssignProcessToJobObject(IntPtr job, IntPtr process);
   [DllImport("kernel32.dll", SetLastError = true)] static extern IntPtr OpenProcess(uint access, bool inherit, uint pid);
   [DllImport("kernel32.dll")] static extern bool CloseHandle(IntPtr handle);
+  [DllImport("kernel32.dll")] static extern bool SetConsoleCtrlHandler(IntPtr handler, bool add);
+  [StructLayout(LayoutKind.Sequential)]
+  struct BasicInformation { public IntPtr ExitStatus; public IntPtr PebBaseAddress; public UIntPtr AffinityMask; public IntPtr BasePriority; public UIntPtr UniqueProcessId; public UIntPtr InheritedFromUniqueProcessId; }
+  [DllImport("ntdll.dll")] static extern int NtQueryInformationProcess(IntPtr process, int infoClass, ref BasicInformation info, int size, IntPtr returned);
   static IntPtr job;
   public static void Create() {
+    SetConsoleCtrlHandler(IntPtr.Zero, true); // a Ctrl+C in the server's console must not end the job under every command
     job = CreateJobObjectW(IntPtr.Zero, IntPtr.Zero);
     if (job == IntPtr.Zero) throw new Exception("CreateJobObject failed: " + Marshal.GetLastWin32Error());
     ExtendedLimits limits = new ExtendedLimits();
-    limits.Basic.LimitFlags = 0x2000; // JOB_OBJECT_LIMIT_KILL_ON_JOB_CLOSE, and no breakaway of any kind
+    // JOB_OBJECT_LIMIT_KILL_ON_JOB_CLOSE; BREAKAWAY_OK lets a program that asks (CREATE_BREAKAWAY_FROM_JOB) leave, as
+    // installers do; none leaves silently
+    limits.Basic.LimitFlags = 0x2000 | 0x800;
     if (!SetInformationJobObject(job, 9, ref limits, Marshal.SizeOf(typeof(ExtendedLimits)))) throw new Exception("SetInformationJobObject failed: " + Marshal.GetLastWin32Error());
   }
-  public static string Add(uint pid) {
-    IntPtr process = OpenProcess(0x0101, false, pid); // PROCESS_SET_QUOTA | PROCESS_TERMINATE
+  public static string Add(uint pid, uint server) {
+    IntPtr process = OpenProcess(0x0501, false, pid); // PROCESS_QUERY_INFORMATION | PROCESS_SET_QUOTA | PROCESS_TERMINATE
     if (process == IntPtr.Zero) return "error " + pid + " OpenProcess " + Marshal.GetLastWin32Error();
-    try { return AssignProcessToJobObject(job, process) ? "ok " + pid : "error " + pid + " AssignProcessToJobObject " + Marshal.GetLastWin32Error(); }
+    try {
+      // A child that ended before its line was read may have left its pid to another program: only the server's children are taken.
+      BasicInformation info = new BasicInformation();
+      int status = NtQueryInformationProcess(process, 0, ref info, Marshal.SizeOf(typeof(BasicInformation)), IntPtr.Zero);
+      if (status != 0) return "error " + pid + " NtQueryInformationProcess " + status;
+      if (info.InheritedFromUniqueProcessId.ToUInt64() != server) return "error " + pid + " not the server's child";
+      return AssignProcessToJobObject(job, process) ? "ok " + pid : "error " + pid + " AssignProcessToJobObject " + Marshal.GetLastWin32Error();
+    }
     finally { CloseHandle(process); }
   }
 }
@@ -54,7 +71,7 @@ public static class ChatgptMcpJob {
 [Console]::Out.WriteLine('ready')
 [uint32]$id = 0
 while ($null -ne ($line = [Console]::In.ReadLine())) {
-  if ([uint32]::TryParse($line, [ref]$id)) { [Console]::Out.WriteLine([ChatgptMcpJob]::Add($id)) }
+  if ([uint32]::TryParse($line, [ref]$id)) { [Console]::Out.WriteLine([ChatgptMcpJob]::Add($id, SERVER_PID)) }
 }
 `;
 
@@ -80,11 +97,15 @@ export function prepareWindowsJob(env: NodeJS.ProcessEnv = watcherEnv): Promise<
   if (failedToStart) return Promise.resolve(false);
   let current: ChildProcess;
   try {
-    current = spawn(powershell(env), ['-NoLogo', '-NoProfile', '-NonInteractive', '-ExecutionPolicy', 'Bypass', '-EncodedCommand', encoded(SCRIPT)], {
-      stdio: ['pipe', 'pipe', 'ignore'],
-      windowsHide: true,
-      // not detached: libuv's job must end it with the server
-    });
+    current = spawn(
+      powershell(env),
+      ['-NoLogo', '-NoProfile', '-NonInteractive', '-ExecutionPolicy', 'Bypass', '-EncodedCommand', encoded(SCRIPT.replace('SERVER_PID', String(process.pid)))],
+      {
+        stdio: ['pipe', 'pipe', 'ignore'],
+        windowsHide: true,
+        // not detached: libuv's job must end it with the server
+      },
+    );
   } catch {
     failedToStart = true;
     return Promise.resolve(false);
@@ -111,8 +132,9 @@ export function prepareWindowsJob(env: NodeJS.ProcessEnv = watcherEnv): Promise<
       ready = undefined;
       failedToStart ||= !started;
     };
-    current.once('error', gone);
-    current.once('exit', gone);
+    current.on('error', gone);
+    // 'close', not 'exit': by then its last line (ready, perhaps) was read
+    current.once('close', gone);
   });
   current.stdin?.on('error', () => undefined);
   // Neither keeps the server running.

@@ -93,7 +93,7 @@ describe.runIf(process.platform === 'win32')('a killed server on Windows leaves 
       const client = await connectModernHttp(server.url);
       const pidFile = path.join(home, 'grandchild.pid');
       // The grandchild comes 8 s later: the watcher (started with the server) is ready by then and holds the command.
-      const parent = `setTimeout(() => { const c = require('child_process').spawn(process.execPath, ['-e', 'setTimeout(() => {}, 600000)'], { stdio: 'ignore' }); require('fs').writeFileSync(${JSON.stringify(pidFile)}, String(c.pid)); }, 8000); setTimeout(() => {}, 600000)`;
+      const parent = `setTimeout(() => { const c = require('child_process').spawn(process.execPath, ['-e', 'setTimeout(() => {}, 600000)'], { stdio: 'ignore', detached: true }); c.unref(); require('fs').writeFileSync(${JSON.stringify(pidFile)}, String(c.pid)); }, 8000); setTimeout(() => {}, 600000)`;
       const started = await client.callTool({ name: 'process.start', arguments: { command: 'node', args: ['-e', parent] } });
       expect(started.isError).toBeFalsy();
       await expect.poll(() => fs.existsSync(pidFile), { timeout: 20_000 }).toBe(true);

@@ -82,7 +82,7 @@ describe('the Windows job watcher', () => {
         expect(await job.prepareWindowsJob()).toBe(true);
         const pidFile = path.join(dir, 'grandchild.pid');
         // The child waits until it is in the job, then starts a grandchild that would run for ten minutes.
-        const script = `setTimeout(() => { const c = require('child_process').spawn(process.execPath, ['-e', 'setTimeout(() => {}, 600000)'], { stdio: 'ignore' }); require('fs').writeFileSync(${JSON.stringify(pidFile)}, String(c.pid)); }, 2000); setTimeout(() => {}, 600000);`;
+        const script = `setTimeout(() => { const c = require('child_process').spawn(process.execPath, ['-e', 'setTimeout(() => {}, 600000)'], { stdio: 'ignore', detached: true }); c.unref(); require('fs').writeFileSync(${JSON.stringify(pidFile)}, String(c.pid)); }, 2000); setTimeout(() => {}, 600000);`;
         const child = startChild(process.execPath, ['-e', script], {
           argv0: undefined,
           cwd: dir,
