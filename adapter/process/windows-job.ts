@@ -19,6 +19,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
+import { powershellArgs } from '../os/powershell-session.js';
 
 // PowerShell's script: C# for the job calls (no cmdlet makes jobs), then one pid per line on stdin.
 const SCRIPT = String.raw`$ErrorActionPreference = 'Stop'
@@ -97,15 +98,11 @@ export function prepareWindowsJob(env: NodeJS.ProcessEnv = watcherEnv): Promise<
   if (failedToStart) return Promise.resolve(false);
   let current: ChildProcess;
   try {
-    current = spawn(
-      powershell(env),
-      ['-NoLogo', '-NoProfile', '-NonInteractive', '-ExecutionPolicy', 'Bypass', '-EncodedCommand', encoded(SCRIPT.replace('SERVER_PID', String(process.pid)))],
-      {
-        stdio: ['pipe', 'pipe', 'ignore'],
-        windowsHide: true,
-        // not detached: libuv's job must end it with the server
-      },
-    );
+    current = spawn(powershell(env), powershellArgs(SCRIPT.replace('SERVER_PID', String(process.pid))), {
+      stdio: ['pipe', 'pipe', 'ignore'],
+      windowsHide: true,
+      // not detached: libuv's job must end it with the server
+    });
   } catch {
     failedToStart = true;
     return Promise.resolve(false);
@@ -153,9 +150,4 @@ export function holdInWindowsJob(pid: number): void {
 /** The watcher's pid, for tests. */
 export function windowsJobWatcherPid(): number | undefined {
   return watcher?.pid;
-}
-
-/** -EncodedCommand takes the script as base64 of its UTF-16LE text. */
-export function encoded(script: string): string {
-  return Buffer.from(script, 'utf16le').toString('base64');
 }

@@ -14,6 +14,8 @@ import { adapterError } from '../../contract/errors.js';
 import type { ScreenPoint, ScreenRect, ScreenSize } from '../../contract/geometry.js';
 import type { ClipboardBackend, DesktopBackend, KeyboardBackend, PointerBackend, RawFrame, ScreenBackend } from '../desktop-backend.js';
 import { clipboardText } from '../clipboard-content.js';
+import { AxWindows } from '../darwin/ax-windows.js';
+import { Win32Windows } from '../win32/win32-windows.js';
 import { nutKeyName } from '../keys.js';
 import type { PointerStep } from '../pointer-actions.js';
 
@@ -52,7 +54,11 @@ export function nutBackend(nut: Nut, platform: NodeJS.Platform): DesktopBackend 
   };
   const screen = nutScreen(nut, density);
   const keyboard = nutKeyboard(nut, platform);
-  return { screen, pointer: nutPointer(nut, screen, density), keyboard, clipboard: nutClipboard(nut) };
+  const backend: DesktopBackend = { screen, pointer: nutPointer(nut, screen, density), keyboard, clipboard: nutClipboard(nut) };
+  // nut-js has no windows: the OS's own window API does them (X11 and Wayland backends bring their own).
+  if (platform === 'win32') return { ...backend, windows: new Win32Windows() };
+  if (platform === 'darwin') return { ...backend, windows: new AxWindows(density) };
+  return backend;
 }
 
 function nutScreen(nut: Nut, density: () => Promise<number>): ScreenBackend {

@@ -5,7 +5,7 @@ export const nutChoice: BackendChoice = {
   serves: (platform) => platform === 'darwin' || platform === 'win32',
   info: () => ({
     name: 'nut-js',
-    limits: ['window tools are not available with this backend yet', 'the clipboard takes and gives text only, not images'],
+    limits: ['the clipboard takes and gives text only, not images'],
   }),
   load: async (platform) => (await import('./nut-backend.js')).loadNutBackend(platform),
 };

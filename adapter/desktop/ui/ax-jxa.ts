@@ -1,17 +1,18 @@
 /**
  * macOS accessibility: the AX API through System Events in JXA (`osascript -l JavaScript`),
- * which needs the same Accessibility grant input already needs. One osascript run per snapshot
- * and one per element lookup; the script prints JSON that parseAxOutput turns into NativeNodes.
- * AX coordinates are points; they are converted to physical pixels with the display density.
+ * which needs the same Accessibility grant input already needs. One osascript run per snapshot,
+ * element lookup or action (AXPress and the others the element offers; "press" names AXPress);
+ * the script prints JSON that parseAxOutput turns into NativeNodes. AX coordinates are points;
+ * they are converted to physical pixels with the display density.
  *
  * NOT TESTED ON A REAL MAC: the parser is unit-tested on written sample output only.
  */
-import { execFile } from 'node:child_process';
 import { adapterError } from '../../contract/errors.js';
 import type { ScreenRect } from '../../contract/geometry.js';
 import type { AccessibilityProvider, NativeNode, NativeSnapshot, NativeSnapshotRequest } from './accessibility-provider.js';
 import type { NativeWindow, UiState } from '../../contract/ui.js';
 import { GENERIC_ROLE } from './ui-tree.js';
+import { runJxa } from '../darwin/jxa.js';
 
 const TIMEOUT_MS = 20_000;
 
@@ -140,6 +141,18 @@ function run(argv) {
   if (req.path) {
     var el = proc.windows[req.path[0]];
     for (var j = 1; j < req.path.length; j++) el = el.uiElements[req.path[j]];
+    if (req.invoke) {
+      var names = [];
+      try { names = el.actions().map(function (a) { return a.name(); }); } catch (e) {}
+      var want = req.action ? (names.indexOf(req.action) >= 0 ? req.action : 'AX' + req.action.charAt(0).toUpperCase() + req.action.slice(1)) : names[0];
+      out.role = String(attr(el, 'AXRole') || 'AXUnknown');
+      out.actions = names;
+      out.done = null;
+      if (want && names.indexOf(want) >= 0) {
+        try { el.actions.byName(want).perform(); out.done = want; } catch (e) { out.failed = String(e).slice(0, 200); }
+      }
+      return JSON.stringify(out);
+    }
     out.windows.push(node(el, req.path, 0));
     return JSON.stringify(out);
   }
@@ -152,22 +165,7 @@ function run(argv) {
 }`;
 
 function runScript(request: Record<string, unknown>, operation: string): Promise<string> {
-  return new Promise((resolve, reject) => {
-    execFile(
-      'osascript',
-      ['-l', 'JavaScript', '-e', AX_SCRIPT, JSON.stringify(request)],
-      { timeout: TIMEOUT_MS, maxBuffer: 64 * 1024 * 1024 },
-      (error, stdout, stderr) => {
-        if (!error) return resolve(stdout);
-        const why = /not allowed assistive access|-1719|-25211/i.test(stderr)
-          ? 'the app running the server has no Accessibility grant: allow it in System Settings > Privacy & Security > Accessibility'
-          : String(stderr || error.message)
-              .split('\n')[0]!
-              .slice(0, 200);
-        reject(adapterError(/Accessibility grant/.test(why) ? 'PRECONDITION_FAILED' : 'OS_ERROR', operation, `reading the accessibility tree failed: ${why}`));
-      },
-    );
-  });
+  return runJxa(AX_SCRIPT, request, operation, 'reading the accessibility tree', TIMEOUT_MS);
 }
 
 export class AxProvider implements AccessibilityProvider {
@@ -200,5 +198,27 @@ export class AxProvider implements AccessibilityProvider {
     return node.bounds;
   }
 
+  async invoke(ref: string, action: string | undefined, operation: string): Promise<{ done: string | undefined; actions: string[] }> {
+    const { pid, path, role } = JSON.parse(ref) as { pid: number; path: number[]; role: string };
+    let out: AxInvokeOutput;
+    try {
+      out = JSON.parse(await runScript({ pid, path, invoke: true, action: action ?? '' }, operation)) as AxInvokeOutput;
+    } catch (error) {
+      if ((error as { code?: string }).code === 'PRECONDITION_FAILED') throw error;
+      throw adapterError('NOT_FOUND', operation, 'the element is gone (its window or application closed); take a new ui.snapshot');
+    }
+    // The path now leads to another kind of element: the UI changed, and it must not be pressed.
+    if (out.role !== role) throw adapterError('NOT_FOUND', operation, 'the element is gone (the window changed); take a new ui.snapshot');
+    if (out.failed) throw adapterError('OS_ERROR', operation, `the element's action failed: ${out.failed}`);
+    return { done: out.done ?? undefined, actions: out.actions ?? [] };
+  }
+
   close(): void {}
+}
+
+interface AxInvokeOutput {
+  role: string;
+  actions?: string[];
+  done?: string | null;
+  failed?: string;
 }

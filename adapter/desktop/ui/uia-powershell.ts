@@ -1,10 +1,13 @@
 /**
  * Windows accessibility: UI Automation (System.Windows.Automation) through one PowerShell run
- * per snapshot and one per element lookup. The script walks the control view of the foreground
+ * per snapshot, element lookup or action. The script walks the control view of the foreground
  * window (or every top-level window on a display) and prints JSON that parseUiaOutput turns
- * into NativeNodes. UIA reports physical pixels for a DPI-aware caller.
+ * into NativeNodes. UIA reports physical pixels for a DPI-aware caller. An element's action is
+ * its control pattern's: Invoke, Toggle, SelectionItem.Select, ExpandCollapse.Expand/Collapse
+ * (named invoke, toggle, select, expand, collapse), so the pointer never moves.
  *
- * NOT TESTED ON A REAL WINDOWS MACHINE: the parser is unit-tested on written sample output only.
+ * Tested on Windows only on the workflow's runner (test/adapter/desktop/ui/uia-powershell.test.ts:
+ * a Windows Forms button pressed and a check box ticked); here, the parser on written samples.
  */
 import { execFile } from 'node:child_process';
 import { adapterError } from '../../contract/errors.js';
@@ -12,6 +15,8 @@ import type { ScreenRect } from '../../contract/geometry.js';
 import type { AccessibilityProvider, NativeNode, NativeSnapshot, NativeSnapshotRequest } from './accessibility-provider.js';
 import type { NativeWindow, UiState } from '../../contract/ui.js';
 import { GENERIC_ROLE } from './ui-tree.js';
+import { powershellArgs } from '../../os/powershell-session.js';
+import { windowsPowerShell } from '../../os/system-root.js';
 
 const TIMEOUT_MS = 30_000;
 
@@ -151,15 +156,35 @@ function Node($el, $depth) {
   if ($skipped) { $n.u = $skipped }
   return $n
 }
-$fg = [U.W]::GetForegroundWindow()
-$wins = @()
-if ($req.id) {
-  $top = $A::FromHandle([IntPtr][long]$req.hwnd)
+function Find() {
+  try { $top = $A::FromHandle([IntPtr][long]$req.hwnd) } catch { throw 'element not found' } # the window is gone
   $ids = [int[]]($req.id -split '\.')
   $cond = New-Object System.Windows.Automation.PropertyCondition($A::RuntimeIdProperty, $ids)
   $el = $top.FindFirst([System.Windows.Automation.TreeScope]::Subtree, $cond)
   if ($el -eq $null) { throw 'element not found' }
-  $wins += @{ hwnd = [long]$req.hwnd; app = ''; active = $false; root = (Node $el 0) }
+  return $el
+}
+$AP = @{ invoke = [System.Windows.Automation.InvokePattern]::Pattern; toggle = [System.Windows.Automation.TogglePattern]::Pattern; select = [System.Windows.Automation.SelectionItemPattern]::Pattern; expand = [System.Windows.Automation.ExpandCollapsePattern]::Pattern; collapse = [System.Windows.Automation.ExpandCollapsePattern]::Pattern }
+if ($req.invoke) {
+  $el = Find
+  $acts = @()
+  $p = $null
+  foreach ($name in 'invoke', 'toggle', 'select') { if ($el.TryGetCurrentPattern($AP[$name], [ref]$p)) { $acts += $name } }
+  if ($el.TryGetCurrentPattern($AP.expand, [ref]$p)) { if ($p.Current.ExpandCollapseState -eq 'Expanded') { $acts += 'collapse' } else { $acts += 'expand' } }
+  $want = if ($req.action) { $req.action } elseif ($acts.Count) { $acts[0] } else { '' }
+  $done = $null
+  if ($want -and ($acts -contains $want)) {
+    $pattern = $el.GetCurrentPattern($AP[$want])
+    switch ($want) { 'invoke' { $pattern.Invoke() } 'toggle' { $pattern.Toggle() } 'select' { $pattern.Select() } 'expand' { $pattern.Expand() } 'collapse' { $pattern.Collapse() } }
+    $done = $want
+  }
+  @{ done = $done; actions = $acts } | ConvertTo-Json -Compress
+  return
+}
+$fg = [U.W]::GetForegroundWindow()
+$wins = @()
+if ($req.id) {
+  $wins += @{ hwnd = [long]$req.hwnd; app = ''; active = $false; root = (Node (Find) 0) }
 } elseif ($req.scope -eq 'window') {
   $el = $A::FromHandle($fg)
   $wins += @{ hwnd = [long]$fg; app = (Get-Process -Id $el.Current.ProcessId).ProcessName; active = $true; root = (Node $el 0) }
@@ -178,8 +203,8 @@ if ($req.id) {
 function runScript(request: Record<string, unknown>, operation: string): Promise<string> {
   return new Promise((resolve, reject) => {
     execFile(
-      'powershell.exe',
-      ['-NoProfile', '-NonInteractive', '-ExecutionPolicy', 'Bypass', '-Command', UIA_SCRIPT],
+      windowsPowerShell(),
+      powershellArgs(UIA_SCRIPT),
       { timeout: TIMEOUT_MS, maxBuffer: 64 * 1024 * 1024, windowsHide: true, env: { ...process.env, CHATGPT_MCP_UIA_REQUEST: JSON.stringify(request) } },
       (error, stdout, stderr) => {
         if (!error) return resolve(stdout);
@@ -223,5 +248,25 @@ export class UiaProvider implements AccessibilityProvider {
     return node.bounds;
   }
 
+  async invoke(ref: string, action: string | undefined, operation: string): Promise<{ done: string | undefined; actions: string[] }> {
+    const { hwnd, id } = JSON.parse(ref) as { hwnd: number; id: string };
+    let stdout: string;
+    try {
+      stdout = await runScript({ hwnd, id, invoke: true, action: action ?? '' }, operation);
+    } catch (error) {
+      if (/element not found/.test((error as Error).message))
+        throw adapterError('NOT_FOUND', operation, 'the element is gone (its window closed or the UI changed); take a new ui.snapshot');
+      throw error;
+    }
+    return parseUiaInvoke(stdout);
+  }
+
   close(): void {}
+}
+
+/** The invoke run's answer: the pattern used (null when none matched) and the ones the element offers. */
+export function parseUiaInvoke(stdout: string): { done: string | undefined; actions: string[] } {
+  const out = JSON.parse(stdout) as { done?: string | null; actions?: string[] | string | null };
+  const actions = Array.isArray(out.actions) ? out.actions : out.actions ? [out.actions] : [];
+  return { done: out.done ?? undefined, actions };
 }

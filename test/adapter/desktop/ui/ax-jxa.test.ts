@@ -1,9 +1,17 @@
-/** The macOS provider's parser on a written sample of its script's output (no Mac here: untested on real machines). */
+/**
+ * The macOS provider: its parser on a written sample of its script's output; on macOS (the
+ * workflow's runner, when it grants Accessibility access) the real script pressing a real button.
+ */
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { describe, expect, test } from 'vitest';
-import { axRole, parseAxOutput } from '../../../../adapter/desktop/ui/ax-jxa.js';
+import type { ChildProcess } from 'node:child_process';
+import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
+import { AxWindows } from '../../../../adapter/desktop/darwin/ax-windows.js';
+import type { NativeNode } from '../../../../adapter/desktop/ui/accessibility-provider.js';
+import { AxProvider, axRole, parseAxOutput } from '../../../../adapter/desktop/ui/ax-jxa.js';
+import { macAccessibilityProblem, showMacWindow } from '../../../helpers/mac-window.js';
+import { makeTempDir, removeDir } from '../../../helpers/temp.js';
 import { shapeTree } from '../../../../adapter/desktop/ui/ui-tree.js';
 
 const sample = fs.readFileSync(path.join(path.dirname(fileURLToPath(import.meta.url)), 'fixtures/ax-sample.json'), 'utf8');
@@ -40,5 +48,42 @@ describe('parseAxOutput', () => {
     expect(() => parseAxOutput(JSON.stringify({ pid: 1, app: 'x', windows: [], error: 'no window' }), 1)).toThrow('no window');
     expect(axRole('AXColorWell')).toBe('colorwell');
     expect(axRole('AXGroup')).toBe('generic');
+  });
+});
+
+describe.runIf(process.platform === 'darwin')('AX on macOS', () => {
+  let dir: string;
+  let app: ChildProcess;
+  let problem: string | undefined;
+  const title = `chatgpt-mcp ax test ${process.pid}`;
+  beforeAll(async () => {
+    dir = makeTempDir('ax-');
+    problem = await macAccessibilityProblem();
+    app = showMacWindow(title, path.join(dir, 'mark'));
+  }, 60_000);
+  afterAll(() => {
+    app.kill();
+    removeDir(dir);
+  });
+  const find = (nodes: NativeNode[], name: string): NativeNode | undefined =>
+    nodes.map((node) => (node.name === name ? node : find(node.children, name))).find(Boolean);
+
+  test('presses a button through AXPress ("press" names it)', { timeout: 180_000 }, async (context) => {
+    if (problem) {
+      console.warn(`AX not tried: System Events cannot be driven on this runner (${problem})`);
+      context.skip();
+    }
+    const windows = new AxWindows(async () => 1);
+    const ours = async () => (await windows.list('window.list')).find((w) => w.title === title);
+    await vi.waitFor(async () => expect(await ours()).toBeDefined(), { timeout: 60_000, interval: 1000 });
+    await windows.act((await ours())!.id, 'focus', 'window.focus'); // the provider reads the frontmost app
+    const provider = new AxProvider();
+    const snapshot = await provider.snapshot({ scope: 'window', fetchDepth: 8, fetchNodes: 500 }, 'ui.snapshot');
+    const button = find(snapshot.roots, 'Press me');
+    expect(button?.role).toBe('button');
+    const invoked = await provider.invoke(button!.ref, 'press', 'ui.invoke');
+    expect(invoked.done).toBe('AXPress');
+    expect(invoked.actions).toContain('AXPress');
+    await vi.waitFor(() => expect(fs.readFileSync(path.join(dir, 'mark'), 'utf8')).toBe('pressed'), { timeout: 10_000 });
   });
 });

@@ -1,0 +1,34 @@
+/**
+ * One JXA run (`osascript -l JavaScript`): the script's `run(argv)` gets the request as JSON in
+ * argv[0] and returns its answer. What System Events does needs the Accessibility grant; its
+ * absence is PRECONDITION_FAILED saying where to give it.
+ */
+import { execFile } from 'node:child_process';
+import { adapterError } from '../../contract/errors.js';
+
+/** `what` names the work in errors ("reading the accessibility tree"). */
+export function runJxa(script: string, request: Record<string, unknown>, operation: string, what: string, timeoutMs: number): Promise<string> {
+  return new Promise((resolve, reject) => {
+    execFile(
+      '/usr/bin/osascript',
+      ['-l', 'JavaScript', '-e', script, JSON.stringify(request)],
+      { timeout: timeoutMs, maxBuffer: 64 * 1024 * 1024 },
+      (error, stdout, stderr) => {
+        if (!error) return resolve(stdout);
+        if (/not allowed assistive access|-1719|-25211/i.test(stderr)) {
+          return reject(
+            adapterError(
+              'PRECONDITION_FAILED',
+              operation,
+              `${what} failed: the app running the server has no Accessibility grant: allow it in System Settings > Privacy & Security > Accessibility`,
+            ),
+          );
+        }
+        const said = String(stderr || error.message)
+          .split('\n')[0]!
+          .slice(0, 200);
+        reject(adapterError('OS_ERROR', operation, `${what} failed: ${said}`));
+      },
+    );
+  });
+}

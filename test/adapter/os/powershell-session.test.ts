@@ -1,0 +1,93 @@
+/**
+ * The long-lived PowerShell session (powershell-session.ts): here against a stand-in that speaks
+ * its terms (a line in, a line out), on Windows (the workflow's runner) against PowerShell itself.
+ */
+import { describe, expect, it, vi } from 'vitest';
+import { encodedCommand, PowerShellSession, powershellArgs } from '../../../adapter/os/powershell-session.js';
+import { windowsPowerShell } from '../../../adapter/os/system-root.js';
+import { alive } from '../../helpers/proc.js';
+
+/** A stand-in answering `<pid> <line>`; "die" writes to stderr and exits, "hang" never answers. */
+const STAND_IN = String.raw`
+const rl = require('node:readline').createInterface({ input: process.stdin });
+rl.on('line', (line) => {
+  if (line === 'die') { process.stderr.write('first\nwhat went wrong\n'); process.exit(3); }
+  if (line === 'hang') return;
+  process.stdout.write(process.pid + ' ' + line + '\r\n');
+});`;
+
+const standIn = (timeoutMs = 5000) => new PowerShellSession('testing', { command: process.execPath, args: ['-e', STAND_IN] }, timeoutMs);
+
+describe('PowerShell scripts', () => {
+  it('go as base64 of their UTF-16LE text, without a byte-order mark', () => {
+    const text = Buffer.from(encodedCommand("Write-Output 'ü'"), 'base64');
+    expect(text.subarray(0, 2)).toEqual(Buffer.from('W\0', 'latin1'));
+    expect(text.toString('utf16le')).toBe("Write-Output 'ü'");
+    expect(powershellArgs('x')).toEqual(['-NoLogo', '-NoProfile', '-NonInteractive', '-ExecutionPolicy', 'Bypass', '-EncodedCommand', encodedCommand('x')]);
+  });
+});
+
+describe('a PowerShell session', () => {
+  it('answers each line with its own line, in order, from one process', async () => {
+    const session = standIn();
+    try {
+      const answers = await Promise.all(['list', 'focus 1', 'close 2'].map((line) => session.request(line, 'window.list')));
+      const pids = new Set(answers.map((a) => a.split(' ')[0]));
+      expect(pids.size).toBe(1);
+      expect(answers.map((a) => a.split(' ').slice(1).join(' '))).toEqual(['list', 'focus 1', 'close 2']);
+    } finally {
+      session.close();
+    }
+  });
+
+  it('fails the request in flight when the process ends, with what it last said, and starts a new one for the next', async () => {
+    const session = standIn();
+    try {
+      const first = (await session.request('a', 'window.list')).split(' ')[0];
+      const queued = session.request('after', 'window.list');
+      await expect(session.request('die', 'window.focus')).rejects.toMatchObject({
+        code: 'OS_ERROR',
+        operation: 'window.focus',
+        message: expect.stringMatching(/^testing failed: PowerShell it ended: what went wrong$/),
+      });
+      // The line queued before the death was answered by the first process, not lost.
+      expect(await queued).toBe(`${first} after`);
+      const next = (await session.request('b', 'window.list')).split(' ')[0];
+      expect(next).not.toBe(first);
+    } finally {
+      session.close();
+    }
+  });
+
+  it('gives up on a request that takes too long, ends that process, and goes on', async () => {
+    const session = standIn(400);
+    try {
+      const first = (await session.request('a', 'window.list')).split(' ')[0];
+      const started = Date.now();
+      await expect(session.request('hang', 'window.close')).rejects.toMatchObject({
+        code: 'OS_ERROR',
+        message: expect.stringContaining('did not answer within 0.4 s'),
+      });
+      expect(Date.now() - started).toBeLessThan(3000);
+      await vi.waitFor(() => expect(alive(Number(first))).toBe(false));
+      expect((await session.request('b', 'window.list')).split(' ')[1]).toBe('b');
+    } finally {
+      session.close();
+    }
+  });
+
+  it('says when the program cannot start', async () => {
+    const session = new PowerShellSession('testing', { command: '/nonexistent/powershell.exe', args: [] }, 5000);
+    await expect(session.request('list', 'window.list')).rejects.toMatchObject({ code: 'OS_ERROR', message: expect.stringContaining('it could not start') });
+  });
+
+  it.runIf(process.platform === 'win32')('runs a real PowerShell script, reading every line it is sent', async () => {
+    const script = "while ($null -ne ($line = [Console]::In.ReadLine())) { [Console]::Out.WriteLine('got ' + $line.Length) }";
+    const session = new PowerShellSession('testing', { command: windowsPowerShell(), args: powershellArgs(script) }, 30_000);
+    try {
+      expect(await Promise.all(['a', 'bb', 'ccc'].map((line) => session.request(line, 'window.list')))).toEqual(['got 1', 'got 2', 'got 3']);
+    } finally {
+      session.close();
+    }
+  });
+});
