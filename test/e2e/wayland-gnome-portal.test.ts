@@ -8,12 +8,13 @@
  * xdg-desktop-portal-gnome 43 hands out none for remote desktop sessions; the stand-in test
  * covers that path).
  */
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync, type StdioOptions } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ChildProcess } from 'node:child_process';
 import type { Client } from '@modelcontextprotocol/client';
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { connectAsSessionUser, sessionConfig } from '../adapter/desktop/fixtures/session-user.js';
 import { missingGnomePrereq, startGnome, type Gnome } from '../adapter/desktop/fixtures/gnome.js';
@@ -57,7 +58,7 @@ describe.skipIf(skipDesktop(missing, 'GNOME portal tests'))('input through the R
     foot = gnome.run('foot', ['python3', path.join(FIXTURES, 'input-log.py'), log]);
     for (let i = 0; i < 100 && !(fs.existsSync(log) && logged().includes('READY')); i++) await new Promise((resolve) => setTimeout(resolve, 100));
     if (!fs.existsSync(log)) throw new Error('the foot window did not start its input recorder');
-    config = sessionConfig(gnome, { hostDisplayAccess: true, screen: true, input: true });
+    config = sessionConfig(gnome, { hostDisplayAccess: true, screen: true, input: true, clipboardRead: true });
   }, 60_000);
 
   afterAll(async () => {
@@ -93,5 +94,35 @@ describe.skipIf(skipDesktop(missing, 'GNOME portal tests'))('input through the R
     expect((await call(client, 'input_type', { text: 'Hello, World! 123' })).isError).toBe(false);
     expect((await call(client, 'input_key', { keys: 'enter' })).isError).toBe(false);
     await expect.poll(() => logged().slice(before), { timeout: 5000 }).toBe('Hello, World! 123\r');
+  });
+
+  // after the input test: a headless mutter's seat has a keyboard only once the remote desktop session made one
+  test("the clipboard through wl-clipboard: the desktop's own clipboard, text and images, both ways", async () => {
+    const client = clients[0]!;
+    // wl-copy stays behind to serve what it copied: no pipe of its may be waited on
+    const user = (command: string, args: string[], input?: Buffer) => {
+      const how = gnome.as(command, args);
+      const stdio: StdioOptions = [input ? 'pipe' : 'ignore', command === 'wl-paste' ? 'pipe' : 'ignore', 'ignore'];
+      return spawnSync(how.command, how.args, { env: gnome.env, input, timeout: 10_000, stdio });
+    };
+    const info = await call(client, 'system_info');
+    expect((info.structured.desktop as { limits: string[] }).limits.join(' ')).toMatch(/briefly maps a small surface of wl-clipboard/);
+
+    const text = 'héllo wörld ✓ from the server';
+    expect((await call(client, 'clipboard_write', { text })).isError).toBe(false);
+    expect(user('wl-paste', ['--no-newline']).stdout.toString('utf8')).toBe(text);
+    // what an app pastes is what the server wrote (foot pastes with ctrl+shift+v)
+    const before = logged().length;
+    expect((await call(client, 'input_key', { keys: 'ctrl+shift+v' })).isError).toBe(false);
+    await expect.poll(() => logged().slice(before), { timeout: 5000 }).toBe(text);
+
+    expect(user('wl-copy', [], Buffer.from('copied in the session: 日本')).status).toBe(0);
+    await expect.poll(async () => (await call(client, 'clipboard_read')).structured.text, { timeout: 5000 }).toBe('copied in the session: 日本');
+    const png = await sharp({ create: { width: 6, height: 4, channels: 3, background: { r: 1, g: 2, b: 3 } } })
+      .png()
+      .toBuffer();
+    expect((await call(client, 'clipboard_write', { imagePng: png.toString('base64') })).isError).toBe(false);
+    expect(Buffer.compare(user('wl-paste', ['--type', 'image/png']).stdout, png)).toBe(0);
+    await expect.poll(async () => (await call(client, 'clipboard_read', { prefer: 'image' })).structured.kind, { timeout: 5000 }).toBe('image');
   });
 });

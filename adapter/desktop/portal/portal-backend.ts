@@ -1,7 +1,8 @@
 /**
  * The desktop backend of a Wayland session without wlroots protocols (GNOME, KDE), through
  * xdg-desktop-portal: Screenshot for captures and a RemoteDesktop session (portal-session.ts)
- * for the pointer and the keyboard, keys sent as keysyms so any character types as itself.
+ * for the pointer and the keyboard, keys sent as keysyms so any character types as itself;
+ * wl-clipboard for the clipboard.
  * The session starts on first use, which is when the portal asks the owner (once: its restore
  * token is kept). Wayland tells no client where the pointer is: its position is where this
  * backend last put it.
@@ -15,6 +16,7 @@ import type { ScreenPoint, ScreenRect } from '../../contract/geometry.js';
 import type { DesktopBackend, PointerBackend, RawFrame } from '../desktop-backend.js';
 import { ownerWait } from '../owner-wait.js';
 import { usKeystroke } from '../typing-plan.js';
+import { wlClipboardRead, wlClipboardWrite } from '../wlroots/wl-clipboard.js';
 import { charKeysym, keysymOf } from './keysyms.js';
 import { PortalBus, PortalError } from './portal-bus.js';
 import { PortalSession, type PortalStream } from './portal-session.js';
@@ -136,6 +138,10 @@ export async function loadPortalBackend(env: NodeJS.ProcessEnv): Promise<Desktop
         await typeChars(text, operation);
         return 'unconfirmed';
       },
+      // the portal's own Clipboard interface needs xdg-desktop-portal 1.18 and a descriptor-passing bus
+      // client; wl-clipboard works on GNOME (a brief surface of its own for the focus) and KDE (data-control)
+      read: (options, operation) => wlClipboardRead(env, options, operation),
+      write: (content, operation) => wlClipboardWrite(env, content, operation),
     },
   };
 }

@@ -10,6 +10,7 @@ import fs from 'node:fs';
 import type { BackendChoice } from '../desktop-backend.js';
 import { isWlrootsSession } from '../wlroots/wlroots-choice.js';
 import { untrustedSocket } from '../x11/x11-address.js';
+import { findSystemProgram } from '../wlroots/system-program.js';
 import { restoreTokenFile } from './portal-session.js';
 
 export const portalChoice: BackendChoice = {
@@ -31,7 +32,11 @@ export const portalChoice: BackendChoice = {
         : "not yet: the first screen or input call shows the desktop's portal dialog, where the owner allows remote control once",
       limits: [
         'window tools are not available through the portal',
-        'the clipboard cannot be read or written yet',
+        ...(findSystemProgram('wl-paste') && findSystemProgram('wl-copy')
+          ? [
+              'on GNOME each clipboard call briefly maps a small surface of wl-clipboard to get the keyboard focus (GNOME has no clipboard protocol for other programs): the focused window loses the focus for a moment',
+            ]
+          : ['the clipboard needs wl-clipboard (wl-copy, wl-paste), which is not installed']),
         'characters beyond ASCII are sent as keysyms: GNOME types only those its keyboard layout has a key for and drops the others unseen',
         "the pointer's position is where this server last put it: Wayland tells no program where the pointer is",
         'every capture goes through the Screenshot portal (slower than X11)',

@@ -1,7 +1,9 @@
 /**
- * The clipboard of a wlroots compositor through wl-clipboard's wl-copy and wl-paste (the
- * data-control protocol): being a clipboard source means receiving a file descriptor per paste,
- * which our own Wayland connection, read through Node, cannot. wl-copy stays behind to serve
+ * The clipboard of a Wayland compositor through wl-clipboard's wl-copy and wl-paste: the
+ * data-control protocol on wlroots and KDE; on GNOME, which has none, wl-clipboard maps a
+ * small surface for a moment to get the keyboard focus the core protocol needs. Being a
+ * clipboard source means receiving a file descriptor per paste, which our own Wayland
+ * connection, read through Node, cannot. wl-copy stays behind to serve
  * what it copied, as a clipboard owner must; wl-paste's output is read up to a hard cap.
  */
 import { spawn } from 'node:child_process';
@@ -17,7 +19,7 @@ const TEXT_TYPES = ['text/plain;charset=utf-8', 'UTF8_STRING', 'text/plain', 'ST
 
 function program(name: string, operation: string): string {
   const found = findSystemProgram(name);
-  if (!found) throw adapterError('PRECONDITION_FAILED', operation, `the clipboard on a wlroots compositor needs ${name} (apt-get install wl-clipboard)`);
+  if (!found) throw adapterError('PRECONDITION_FAILED', operation, `the clipboard on Wayland needs ${name} (apt-get install wl-clipboard)`);
   return found;
 }
 
@@ -59,16 +61,27 @@ function run(
   });
 }
 
+/** A helper's failure in words: what it said, or that it hung (on GNOME: the compositor did not give it the focus). */
+function failed(what: string, result: { code: number | null; stderr: string }, operation: string): Error {
+  const why =
+    result.code === null
+      ? `it did not finish within ${TIMEOUT_MS / 1000} s (on GNOME the compositor may not have given its surface the keyboard focus)`
+      : result.stderr || `exit ${result.code}`;
+  return adapterError('OS_ERROR', operation, `${what}: ${why}`);
+}
+
 export async function wlClipboardRead(env: NodeJS.ProcessEnv, options: ClipboardReadOptions, operation: string): Promise<ClipboardContent> {
   const paste = program('wl-paste', operation);
   const listed = await run(paste, ['--list-types'], env, undefined, true);
+  // an empty clipboard is exit 1 with "Nothing is copied"; anything else is a failure to say
+  if (listed.code !== 0 && !/nothing is copied|no selection/i.test(listed.stderr)) throw failed('wl-paste could not read the clipboard', listed, operation);
   const formats = listed.code === 0 ? listed.stdout.toString('utf8').split('\n').filter(Boolean) : [];
   const text = TEXT_TYPES.find((t) => formats.includes(t));
   const image = formats.includes('image/png') ? 'image/png' : undefined;
   const type = options.prefer === 'image' ? (image ?? text) : (text ?? image);
   if (!type) return EMPTY_CLIPBOARD(formats);
   const read = await run(paste, ['--no-newline', '--type', type], env, undefined, true);
-  if (read.code !== 0) throw adapterError('OS_ERROR', operation, `wl-paste could not read the clipboard: ${read.stderr || `exit ${read.code}`}`);
+  if (read.code !== 0 && !read.cut) throw failed('wl-paste could not read the clipboard', read, operation);
   if (type === image) {
     if (read.cut) throw adapterError('OUTPUT_LIMIT', operation, `the clipboard holds a PNG image larger than ${HARD_CAP_BYTES} bytes`);
     return clipboardImage(read.stdout, options.maxBytes, formats, operation);
@@ -81,5 +94,5 @@ export async function wlClipboardWrite(env: NodeJS.ProcessEnv, content: Clipboar
   const copy = program('wl-copy', operation);
   const [type, bytes] = 'text' in content ? ['text/plain;charset=utf-8', Buffer.from(content.text, 'utf8')] : ['image/png', content.image];
   const result = await run(copy, ['--type', type], env, bytes, false);
-  if (result.code !== 0) throw adapterError('OS_ERROR', operation, `wl-copy could not set the clipboard: ${result.stderr || `exit ${result.code}`}`);
+  if (result.code !== 0) throw failed('wl-copy could not set the clipboard', result, operation);
 }
