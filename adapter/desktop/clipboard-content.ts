@@ -3,7 +3,7 @@
  * beyond the caller's bytes is cut at a character boundary (and says so); an image beyond them
  * is refused, since half a PNG is no image.
  */
-import type { ClipboardContent } from '../contract/desktop.js';
+import type { ClipboardContent, ClipboardReadOptions } from '../contract/desktop.js';
 import { adapterError } from '../contract/errors.js';
 
 export const EMPTY_CLIPBOARD = (formats: string[]): ClipboardContent => ({ kind: 'empty', bytes: 0, truncated: false, formats });
@@ -31,4 +31,20 @@ export function clipboardImage(png: Buffer, maxBytes: number, formats: string[],
     );
   }
   return { kind: 'image', image: { data: png, mimeType: 'image/png' }, bytes: png.length, truncated: false, formats };
+}
+
+/** What the clipboard scripts print (win32-clipboard.ts, mac-clipboard.ts): the formats, and text and a PNG as base64. */
+export interface ScriptClipboard {
+  formats?: string[] | string;
+  text64?: string;
+  png64?: string;
+}
+
+/** A script's reading, bounded like every backend's: the preferred kind when both are there. */
+export function fromScriptClipboard(out: ScriptClipboard, options: ClipboardReadOptions, operation: string): ClipboardContent {
+  const formats = Array.isArray(out.formats) ? out.formats : out.formats ? [out.formats] : [];
+  const text = out.text64 === undefined ? '' : Buffer.from(out.text64, 'base64').toString('utf8');
+  const png = out.png64 ? Buffer.from(out.png64, 'base64') : undefined;
+  if (png && (options.prefer === 'image' || text === '')) return clipboardImage(png, options.maxBytes, formats, operation);
+  return clipboardText(text, options.maxBytes, formats);
 }

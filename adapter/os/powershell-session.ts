@@ -5,7 +5,7 @@
  * compiling a script's C# costs a second or more; a session pays it once. Requests go one at a
  * time; one that takes too long ends the process, and the next request starts a new one.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { adapterError } from '../contract/errors.js';
 import { windowsPowerShell } from './system-root.js';
 
@@ -17,6 +17,35 @@ export function encodedCommand(script: string): string {
 /** PowerShell's arguments to run `script` without the owner's profile, prompts or execution policy. */
 export function powershellArgs(script: string): string[] {
   return ['-NoLogo', '-NoProfile', '-NonInteractive', '-ExecutionPolicy', 'Bypass', '-EncodedCommand', encodedCommand(script)];
+}
+
+/**
+ * One run of `script` (flags such as -STA before it), `input` on its stdin: its stdout, or an
+ * OS_ERROR naming `what` with the first line PowerShell wrote to stderr.
+ */
+export function runPowerShell(
+  script: string,
+  options: { flags?: string[]; input?: string; env?: NodeJS.ProcessEnv; timeoutMs: number },
+  operation: string,
+  what: string,
+): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = execFile(
+      windowsPowerShell(),
+      [...(options.flags ?? []), ...powershellArgs(script)],
+      { timeout: options.timeoutMs, maxBuffer: 64 * 1024 * 1024, windowsHide: true, env: options.env ?? process.env },
+      (error, stdout, stderr) => {
+        if (!error) return resolve(stdout);
+        const said = String(stderr || error.message)
+          .trim()
+          .split(/\r?\n/)[0]!
+          .slice(0, 200);
+        reject(adapterError('OS_ERROR', operation, `${what} failed: ${said}`));
+      },
+    );
+    child.stdin?.on('error', () => undefined);
+    child.stdin?.end(options.input ?? '');
+  });
 }
 
 export interface SessionProgram {

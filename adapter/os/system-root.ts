@@ -4,12 +4,13 @@
  */
 import path from 'node:path';
 
-export function system32(...parts: string[]): string {
-  const systemRoot = process.env.SystemRoot ?? process.env.windir ?? 'C:\\Windows';
-  return path.win32.join(systemRoot, 'System32', ...parts);
+/** `env` names the system directory (SystemRoot); tests elsewhere give a folder of stand-ins. */
+export function system32(file: string, env: NodeJS.ProcessEnv = process.env): string {
+  const systemRoot = env.SystemRoot ?? env.windir ?? 'C:\\Windows';
+  return path.join(systemRoot, 'System32', file);
 }
 
 /** Windows PowerShell 5.1, which every supported Windows ships. */
-export function windowsPowerShell(): string {
-  return system32('WindowsPowerShell', 'v1.0', 'powershell.exe');
+export function windowsPowerShell(env: NodeJS.ProcessEnv = process.env): string {
+  return system32(path.join('WindowsPowerShell', 'v1.0', 'powershell.exe'), env);
 }

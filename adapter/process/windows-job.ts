@@ -18,8 +18,8 @@
  * else with its first child). Such a grandchild outlives a killed server, as all did before.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import path from 'node:path';
 import { powershellArgs } from '../os/powershell-session.js';
+import { windowsPowerShell } from '../os/system-root.js';
 
 // PowerShell's script: C# for the job calls (no cmdlet makes jobs), then one pid per line on stdin.
 const SCRIPT = String.raw`$ErrorActionPreference = 'Stop'
@@ -87,10 +87,6 @@ let ready: Promise<boolean> | undefined;
 /** A watcher that never got ready is not tried again (PowerShell blocked or missing): each try costs a second of CPU. */
 let failedToStart = false;
 
-function powershell(env: NodeJS.ProcessEnv): string {
-  return path.join(env.SystemRoot ?? env.windir ?? 'C:\\Windows', 'System32', 'WindowsPowerShell', 'v1.0', 'powershell.exe');
-}
-
 /** Starts the watcher (once); resolves true once its job exists, false when it cannot be had. */
 export function prepareWindowsJob(env: NodeJS.ProcessEnv = watcherEnv): Promise<boolean> {
   watcherEnv = env;
@@ -98,7 +94,7 @@ export function prepareWindowsJob(env: NodeJS.ProcessEnv = watcherEnv): Promise<
   if (failedToStart) return Promise.resolve(false);
   let current: ChildProcess;
   try {
-    current = spawn(powershell(env), powershellArgs(SCRIPT.replace('SERVER_PID', String(process.pid))), {
+    current = spawn(windowsPowerShell(env), powershellArgs(SCRIPT.replace('SERVER_PID', String(process.pid))), {
       stdio: ['pipe', 'pipe', 'ignore'],
       windowsHide: true,
       // not detached: libuv's job must end it with the server

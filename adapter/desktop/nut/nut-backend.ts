@@ -15,6 +15,8 @@ import type { ScreenPoint, ScreenRect, ScreenSize } from '../../contract/geometr
 import type { ClipboardBackend, DesktopBackend, KeyboardBackend, PointerBackend, RawFrame, ScreenBackend } from '../desktop-backend.js';
 import { clipboardText } from '../clipboard-content.js';
 import { AxWindows } from '../darwin/ax-windows.js';
+import { macClipboardRead, macClipboardWriteImage } from '../darwin/mac-clipboard.js';
+import { win32ClipboardRead, win32ClipboardWriteImage } from '../win32/win32-clipboard.js';
 import { Win32Windows } from '../win32/win32-windows.js';
 import { nutKeyName } from '../keys.js';
 import type { PointerStep } from '../pointer-actions.js';
@@ -55,9 +57,17 @@ export function nutBackend(nut: Nut, platform: NodeJS.Platform): DesktopBackend 
   const screen = nutScreen(nut, density);
   const keyboard = nutKeyboard(nut, platform);
   const backend: DesktopBackend = { screen, pointer: nutPointer(nut, screen, density), keyboard, clipboard: nutClipboard(nut) };
-  // nut-js has no windows: the OS's own window API does them (X11 and Wayland backends bring their own).
-  if (platform === 'win32') return { ...backend, windows: new Win32Windows() };
-  if (platform === 'darwin') return { ...backend, windows: new AxWindows(density) };
+  // nut-js has no windows and no clipboard images: the OS's own APIs do them (X11 and Wayland backends bring their own).
+  if (platform === 'win32')
+    return { ...backend, windows: new Win32Windows(), clipboard: withImages(backend.clipboard, win32ClipboardRead, win32ClipboardWriteImage) };
+  if (platform === 'darwin') {
+    const clipboard = withImages(
+      backend.clipboard,
+      (options, operation) => macClipboardRead(options, operation),
+      (png, operation) => macClipboardWriteImage(png, operation),
+    );
+    return { ...backend, windows: new AxWindows(density), clipboard };
+  }
   return backend;
 }
 
@@ -144,6 +154,19 @@ function nutKeyboard(nut: Nut, platform: NodeJS.Platform): KeyboardBackend {
       }
     },
     type: async (text) => void (await nut.keyboard.type(text)),
+  };
+}
+
+/** nut-js's clipboard for pasting and writing text; the OS's script for reading (text or image) and writing images. */
+function withImages(
+  clipboard: ClipboardBackend,
+  read: NonNullable<ClipboardBackend['read']>,
+  writeImage: (png: Buffer, operation: string) => Promise<void>,
+): ClipboardBackend {
+  return {
+    ...clipboard,
+    read,
+    write: (content, operation) => ('text' in content ? clipboard.write!(content, operation) : writeImage(content.image, operation)),
   };
 }
 

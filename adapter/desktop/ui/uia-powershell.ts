@@ -9,14 +9,12 @@
  * Tested on Windows only on the workflow's runner (test/adapter/desktop/ui/uia-powershell.test.ts:
  * a Windows Forms button pressed and a check box ticked); here, the parser on written samples.
  */
-import { execFile } from 'node:child_process';
 import { adapterError } from '../../contract/errors.js';
 import type { ScreenRect } from '../../contract/geometry.js';
 import type { AccessibilityProvider, NativeNode, NativeSnapshot, NativeSnapshotRequest } from './accessibility-provider.js';
 import type { NativeWindow, UiState } from '../../contract/ui.js';
 import { GENERIC_ROLE } from './ui-tree.js';
-import { powershellArgs } from '../../os/powershell-session.js';
-import { windowsPowerShell } from '../../os/system-root.js';
+import { runPowerShell } from '../../os/powershell-session.js';
 
 const TIMEOUT_MS = 30_000;
 
@@ -201,25 +199,8 @@ if ($req.id) {
 `;
 
 function runScript(request: Record<string, unknown>, operation: string): Promise<string> {
-  return new Promise((resolve, reject) => {
-    execFile(
-      windowsPowerShell(),
-      powershellArgs(UIA_SCRIPT),
-      { timeout: TIMEOUT_MS, maxBuffer: 64 * 1024 * 1024, windowsHide: true, env: { ...process.env, CHATGPT_MCP_UIA_REQUEST: JSON.stringify(request) } },
-      (error, stdout, stderr) => {
-        if (!error) return resolve(stdout);
-        reject(
-          adapterError(
-            'OS_ERROR',
-            operation,
-            `reading the accessibility tree failed: ${String(stderr || error.message)
-              .split('\n')[0]!
-              .slice(0, 200)}`,
-          ),
-        );
-      },
-    );
-  });
+  const env = { ...process.env, CHATGPT_MCP_UIA_REQUEST: JSON.stringify(request) };
+  return runPowerShell(UIA_SCRIPT, { env, timeoutMs: TIMEOUT_MS }, operation, 'reading the accessibility tree');
 }
 
 export class UiaProvider implements AccessibilityProvider {

@@ -1,0 +1,78 @@
+/**
+ * The Windows clipboard's images (win32-clipboard.ts). Here: the Node side against a stand-in
+ * for PowerShell at SystemRoot's place. On Windows (the workflow's runner): a PNG put on the real
+ * clipboard reads back byte for byte, and text another program copied reads as text.
+ */
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { win32ClipboardRead, win32ClipboardWriteImage } from '../../../../adapter/desktop/win32/win32-clipboard.js';
+import { windowsPowerShell } from '../../../../adapter/os/system-root.js';
+import { makeTempDir, removeDir } from '../../../helpers/temp.js';
+
+const png = Buffer.from('89504e470d0a1a0a0000000d4948445200000001000000010806000000', 'hex');
+
+describe.skipIf(process.platform === 'win32')('the Windows clipboard, against a stand-in for PowerShell', () => {
+  let dir: string;
+  const saved = process.env.SystemRoot;
+  beforeAll(() => {
+    dir = makeTempDir('win32-clipboard-');
+    const folder = path.join(dir, 'Windows', 'System32', 'WindowsPowerShell', 'v1.0');
+    fs.mkdirSync(folder, { recursive: true });
+    // records its arguments, the request and its stdin; answers as the script would
+    const script = `#!/bin/sh
+echo "$@" > '${dir}/args'
+echo "$CHATGPT_MCP_CLIPBOARD" > '${dir}/op'
+cat > '${dir}/stdin'
+case "$CHATGPT_MCP_CLIPBOARD" in
+  write-image) echo '{"ok":true}' ;;
+  read-image) echo '{"formats":["PNG","Bitmap"],"text64":"${Buffer.from('tëxt').toString('base64')}","png64":"${png.toString('base64')}"}' ;;
+  *) echo 'Exception calling "GetDataObject": OpenClipboard failed' >&2; exit 1 ;;
+esac
+`;
+    fs.writeFileSync(path.join(folder, 'powershell.exe'), script, { mode: 0o755 });
+    process.env.SystemRoot = path.join(dir, 'Windows');
+  });
+  afterAll(() => {
+    if (saved === undefined) delete process.env.SystemRoot;
+    else process.env.SystemRoot = saved;
+    removeDir(dir);
+  });
+  const recorded = (name: string) => fs.readFileSync(path.join(dir, name), 'utf8').trim();
+
+  it('writes an image as base64 on stdin, in a single-threaded apartment', async () => {
+    await win32ClipboardWriteImage(png, 'clipboard.write');
+    expect(recorded('op')).toBe('write-image');
+    expect(Buffer.from(recorded('stdin'), 'base64')).toEqual(png);
+    expect(recorded('args').split(' ').slice(0, 2)).toEqual(['-STA', '-NoLogo']);
+  });
+
+  it('reads the preferred kind, and passes a failure on with what PowerShell said', async () => {
+    expect(await win32ClipboardRead({ prefer: 'image', maxBytes: 1000 }, 'clipboard.read')).toMatchObject({
+      kind: 'image',
+      bytes: png.length,
+      formats: ['PNG', 'Bitmap'],
+    });
+    await expect(win32ClipboardRead({ prefer: 'text', maxBytes: 1000 }, 'clipboard.read')).rejects.toMatchObject({
+      code: 'OS_ERROR',
+      message: 'the clipboard failed: Exception calling "GetDataObject": OpenClipboard failed',
+    });
+  });
+});
+
+describe.runIf(process.platform === 'win32')('the Windows clipboard on Windows', () => {
+  it('puts a PNG on the real clipboard and reads the same bytes back; text copied by another program reads as text', { timeout: 60_000 }, async () => {
+    const sharp = (await import('sharp')).default;
+    const image = await sharp({ create: { width: 5, height: 3, channels: 4, background: { r: 9, g: 8, b: 7, alpha: 0.5 } } })
+      .png()
+      .toBuffer();
+    await win32ClipboardWriteImage(image, 'clipboard.write');
+    const read = await win32ClipboardRead({ prefer: 'image', maxBytes: 1 << 20 }, 'clipboard.read');
+    expect(read).toMatchObject({ kind: 'image', formats: expect.arrayContaining(['PNG']) });
+    expect(Buffer.compare(read.image!.data, image)).toBe(0);
+
+    execFileSync(windowsPowerShell(), ['-NoProfile', '-STA', '-Command', "Set-Clipboard -Value 'copied: caf\u00e9 \u65e5\u672c'"]);
+    expect(await win32ClipboardRead({ prefer: 'text', maxBytes: 1000 }, 'clipboard.read')).toMatchObject({ kind: 'text', text: 'copied: café 日本' });
+  });
+});
