@@ -93,7 +93,7 @@ public static class ChatgptMcpWindows {
 
   static string List() {
     Dictionary<int, string> names = new Dictionary<int, string>();
-    foreach (Process p in Process.GetProcesses()) names[p.Id] = p.ProcessName;
+    foreach (Process p in Process.GetProcesses()) { try { names[p.Id] = p.ProcessName; } catch (InvalidOperationException) { } } // ended meanwhile
     IntPtr fg = GetForegroundWindow();
     List<string> items = new List<string>();
     foreach (IntPtr h in Windows()) {
