@@ -14,9 +14,27 @@ export function encodedCommand(script: string): string {
   return Buffer.from(script, 'utf16le').toString('base64');
 }
 
+/**
+ * Before every script: Windows PowerShell writes errors and progress to a redirected stderr as
+ * CLIXML when the command came encoded, so an error is written as its plain message instead
+ * (the innermost one: a .NET call's failure is wrapped in "Exception calling ..."), and no
+ * progress at all.
+ */
+const PREAMBLE = String.raw`$ProgressPreference = 'SilentlyContinue'
+trap { $e = $_.Exception; while ($e.InnerException) { $e = $e.InnerException }; [Console]::Error.WriteLine($e.Message); exit 1 }
+`;
+
 /** PowerShell's arguments to run `script` without the owner's profile, prompts or execution policy. */
 export function powershellArgs(script: string): string[] {
-  return ['-NoLogo', '-NoProfile', '-NonInteractive', '-ExecutionPolicy', 'Bypass', '-EncodedCommand', encodedCommand(script)];
+  return ['-NoLogo', '-NoProfile', '-NonInteractive', '-ExecutionPolicy', 'Bypass', '-EncodedCommand', encodedCommand(PREAMBLE + script)];
+}
+
+/** What PowerShell said on stderr, in plain lines: any CLIXML it still wrote is left out. */
+export function plainLines(stderr: string): string[] {
+  return stderr
+    .split(/\r?\n/)
+    .map((line) => line.trim())
+    .filter((line) => line !== '' && !line.startsWith('#< CLIXML') && !line.startsWith('<'));
 }
 
 /**
@@ -36,10 +54,7 @@ export function runPowerShell(
       { timeout: options.timeoutMs, maxBuffer: 64 * 1024 * 1024, windowsHide: true, env: options.env ?? process.env },
       (error, stdout, stderr) => {
         if (!error) return resolve(stdout);
-        const said = String(stderr || error.message)
-          .trim()
-          .split(/\r?\n/)[0]!
-          .slice(0, 200);
+        const said = (plainLines(stderr)[0] ?? error.message).slice(0, 200);
         reject(adapterError('OS_ERROR', operation, `${what} failed: ${said}`));
       },
     );
@@ -148,7 +163,7 @@ export class PowerShellSession {
     this.current = undefined;
     if (current) {
       clearTimeout(current.timer);
-      const said = this.stderr.trim().split(/\r?\n/).pop()?.slice(0, 200);
+      const said = plainLines(this.stderr).pop()?.slice(0, 200);
       current.reject(adapterError('OS_ERROR', current.operation, `${this.what} failed: PowerShell ${why}${said ? `: ${said}` : ''}`));
     }
     this.next();

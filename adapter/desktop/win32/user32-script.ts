@@ -44,6 +44,7 @@ public static class ChatgptMcpWindows {
   [DllImport("user32.dll")] static extern bool BringWindowToTop(IntPtr hwnd);
   [DllImport("user32.dll")] static extern bool AttachThreadInput(uint attach, uint to, bool on);
   [DllImport("kernel32.dll")] static extern uint GetCurrentThreadId();
+  [DllImport("user32.dll")] static extern void keybd_event(byte key, byte scan, uint flags, UIntPtr extra);
   [DllImport("user32.dll")] static extern bool PostMessageW(IntPtr hwnd, uint message, IntPtr w, IntPtr l);
   [DllImport("user32.dll")] static extern bool SetWindowPos(IntPtr hwnd, IntPtr after, int x, int y, int width, int height, uint flags);
   [DllImport("user32.dll")] static extern bool SetProcessDpiAwarenessContext(IntPtr context);
@@ -132,6 +133,12 @@ public static class ChatgptMcpWindows {
     BringWindowToTop(h);
     SetForegroundWindow(h);
     if (joined) AttachThreadInput(me, foreground, false);
+    if (GetForegroundWindow() == h) return;
+    // Last: the foreground lock yields to the process that sent the last input. An Alt press and
+    // release (no character, at most a menu bar highlighted a moment in the app losing the focus).
+    keybd_event(0x12, 0, 0, UIntPtr.Zero); // VK_MENU down
+    keybd_event(0x12, 0, 2, UIntPtr.Zero); // KEYEVENTF_KEYUP
+    SetForegroundWindow(h);
   }
 
   static int Pick(string given, int current) { return given == "-" ? current : int.Parse(given); }
@@ -169,7 +176,11 @@ public static class ChatgptMcpWindows {
 '@
 [ChatgptMcpWindows]::Init()
 while ($null -ne ($line = [Console]::In.ReadLine())) {
-  try { $out = [ChatgptMcpWindows]::Handle($line) } catch { $out = '{"error":"failed","message":' + [ChatgptMcpWindows]::Quote($_.Exception.Message) + '}' }
+  try { $out = [ChatgptMcpWindows]::Handle($line) }
+  catch {
+    $e = $_.Exception; while ($e.InnerException) { $e = $e.InnerException } # not "Exception calling Handle ..."
+    $out = '{"error":"failed","message":' + [ChatgptMcpWindows]::Quote($e.Message) + '}'
+  }
   [Console]::Out.WriteLine($out)
 }
 `;

@@ -3,7 +3,7 @@
  * its terms (a line in, a line out), on Windows (the workflow's runner) against PowerShell itself.
  */
 import { describe, expect, it, vi } from 'vitest';
-import { encodedCommand, PowerShellSession, powershellArgs } from '../../../adapter/os/powershell-session.js';
+import { encodedCommand, plainLines, PowerShellSession, powershellArgs } from '../../../adapter/os/powershell-session.js';
 import { windowsPowerShell } from '../../../adapter/os/system-root.js';
 import { alive } from '../../helpers/proc.js';
 
@@ -23,7 +23,20 @@ describe('PowerShell scripts', () => {
     const text = Buffer.from(encodedCommand("Write-Output 'ü'"), 'base64');
     expect(text.subarray(0, 2)).toEqual(Buffer.from('W\0', 'latin1'));
     expect(text.toString('utf16le')).toBe("Write-Output 'ü'");
-    expect(powershellArgs('x')).toEqual(['-NoLogo', '-NoProfile', '-NonInteractive', '-ExecutionPolicy', 'Bypass', '-EncodedCommand', encodedCommand('x')]);
+    const args = powershellArgs('Write-Output 1');
+    expect(args.slice(0, -1)).toEqual(['-NoLogo', '-NoProfile', '-NonInteractive', '-ExecutionPolicy', 'Bypass', '-EncodedCommand']);
+    // every script runs after the lines that keep its errors plain text and its progress silent
+    const script = Buffer.from(args.at(-1)!, 'base64').toString('utf16le');
+    expect(script).toMatch(
+      /^\$ProgressPreference = 'SilentlyContinue'\ntrap \{[^\n]*\[Console\]::Error\.WriteLine\(\$e\.Message\); exit 1 \}\nWrite-Output 1$/,
+    );
+  });
+
+  it("read plainly what PowerShell wrote to stderr, without the CLIXML an encoded command's host writes", () => {
+    const clixml =
+      '#< CLIXML\r\n<Objs Version="1.1.0.1" xmlns="http://schemas.microsoft.com/powershell/2004/04"><Obj S="progress" RefId="0"></Obj></Objs>\r\nelement not found\r\n';
+    expect(plainLines(clixml)).toEqual(['element not found']);
+    expect(plainLines('first\n\n  second  \n')).toEqual(['first', 'second']);
   });
 });
 

@@ -3,14 +3,11 @@
  * osascript run (its answers as the script prints them). On macOS (the workflow's runner): the
  * real script against a real window, when the runner grants the Accessibility access it needs.
  */
-import type { ChildProcess } from 'node:child_process';
-import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { AX_WINDOWS_SCRIPT, AxWindows } from '../../../../adapter/desktop/darwin/ax-windows.js';
 import type { runJxa } from '../../../../adapter/desktop/darwin/jxa.js';
-import { macAccessibilityProblem, showMacWindow } from '../../../helpers/mac-window.js';
+import { useMacWindow } from '../../../helpers/mac-window.js';
 import { alive } from '../../../helpers/proc.js';
-import { makeTempDir, removeDir } from '../../../helpers/temp.js';
 
 describe('macOS window tools, against a stand-in for osascript', () => {
   const window = { id: 4242, pid: 77, app: 'TextEdit', title: 'Notes', b: [10, 20, 400, 300], fg: true, min: false, max: false };
@@ -61,30 +58,19 @@ describe('macOS window tools, against a stand-in for osascript', () => {
 });
 
 describe.runIf(process.platform === 'darwin')('macOS window tools on macOS', () => {
-  let dir: string;
-  let app: ChildProcess;
-  let problem: string | undefined;
   const title = `chatgpt-mcp window test ${process.pid}`;
+  const mac = useMacWindow(title);
   const windows = new AxWindows(async () => 1);
-  beforeAll(async () => {
-    dir = makeTempDir('ax-windows-');
-    problem = await macAccessibilityProblem();
-    app = showMacWindow(title, path.join(dir, 'mark'));
-  }, 60_000);
-  afterAll(() => {
-    app.kill();
-    removeDir(dir);
-  });
   const ours = async () => (await windows.list('window.list')).find((w) => w.title === title);
 
   it('lists, moves, minimizes, restores and closes a real window', { timeout: 180_000 }, async (context) => {
-    if (problem) {
-      console.warn(`macOS window tools not tried: System Events cannot be driven on this runner (${problem})`);
+    if (mac.problem) {
+      console.warn(`macOS window tools not tried: System Events cannot be driven on this runner (${mac.problem})`);
       context.skip();
     }
     await vi.waitFor(async () => expect(await ours()).toBeDefined(), { timeout: 60_000, interval: 1000 });
     const window = (await ours())!;
-    expect(window).toMatchObject({ pid: app.pid, minimized: false });
+    expect(window).toMatchObject({ pid: mac.app.pid, minimized: false });
     await windows.moveResize(window.id, { x: 300, y: 250, width: 600, height: 350 }, 'window.move_resize');
     expect((await ours())!.bounds).toEqual({ x: 300, y: 250, width: 600, height: 350 });
     await windows.act(window.id, 'minimize', 'window.minimize');
@@ -93,6 +79,6 @@ describe.runIf(process.platform === 'darwin')('macOS window tools on macOS', () 
     expect(await ours()).toMatchObject({ minimized: false });
     await windows.act(window.id, 'close', 'window.close');
     expect(await ours()).toBeUndefined();
-    expect(alive(app.pid!)).toBe(true); // the app lives on; only its window closed
+    expect(alive(mac.app.pid!)).toBe(true); // the app lives on; only its window closed
   });
 });

@@ -5,13 +5,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { ChildProcess } from 'node:child_process';
-import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
+import { describe, expect, test, vi } from 'vitest';
 import { AxWindows } from '../../../../adapter/desktop/darwin/ax-windows.js';
 import type { NativeNode } from '../../../../adapter/desktop/ui/accessibility-provider.js';
 import { AxProvider, axRole, parseAxOutput } from '../../../../adapter/desktop/ui/ax-jxa.js';
-import { macAccessibilityProblem, showMacWindow } from '../../../helpers/mac-window.js';
-import { makeTempDir, removeDir } from '../../../helpers/temp.js';
+import { useMacWindow } from '../../../helpers/mac-window.js';
 import { shapeTree } from '../../../../adapter/desktop/ui/ui-tree.js';
 
 const sample = fs.readFileSync(path.join(path.dirname(fileURLToPath(import.meta.url)), 'fixtures/ax-sample.json'), 'utf8');
@@ -52,29 +50,17 @@ describe('parseAxOutput', () => {
 });
 
 describe.runIf(process.platform === 'darwin')('AX on macOS', () => {
-  let dir: string;
-  let app: ChildProcess;
-  let problem: string | undefined;
-  const title = `chatgpt-mcp ax test ${process.pid}`;
-  beforeAll(async () => {
-    dir = makeTempDir('ax-');
-    problem = await macAccessibilityProblem();
-    app = showMacWindow(title, path.join(dir, 'mark'));
-  }, 60_000);
-  afterAll(() => {
-    app.kill();
-    removeDir(dir);
-  });
+  const mac = useMacWindow(`chatgpt-mcp ax test ${process.pid}`);
   const find = (nodes: NativeNode[], name: string): NativeNode | undefined =>
     nodes.map((node) => (node.name === name ? node : find(node.children, name))).find(Boolean);
 
   test('presses a button through AXPress ("press" names it)', { timeout: 180_000 }, async (context) => {
-    if (problem) {
-      console.warn(`AX not tried: System Events cannot be driven on this runner (${problem})`);
+    if (mac.problem) {
+      console.warn(`AX not tried: System Events cannot be driven on this runner (${mac.problem})`);
       context.skip();
     }
     const windows = new AxWindows(async () => 1);
-    const ours = async () => (await windows.list('window.list')).find((w) => w.title === title);
+    const ours = async () => (await windows.list('window.list')).find((w) => w.title === `chatgpt-mcp ax test ${process.pid}`);
     await vi.waitFor(async () => expect(await ours()).toBeDefined(), { timeout: 60_000, interval: 1000 });
     await windows.act((await ours())!.id, 'focus', 'window.focus'); // the provider reads the frontmost app
     const provider = new AxProvider();
@@ -84,6 +70,6 @@ describe.runIf(process.platform === 'darwin')('AX on macOS', () => {
     const invoked = await provider.invoke(button!.ref, 'press', 'ui.invoke');
     expect(invoked.done).toBe('AXPress');
     expect(invoked.actions).toContain('AXPress');
-    await vi.waitFor(() => expect(fs.readFileSync(path.join(dir, 'mark'), 'utf8')).toBe('pressed'), { timeout: 10_000 });
+    await vi.waitFor(() => expect(fs.readFileSync(mac.mark, 'utf8')).toBe('pressed'), { timeout: 10_000 });
   });
 });

@@ -82,7 +82,11 @@ describe.runIf(process.platform === 'win32')('UI Automation on Windows', () => {
       { scope: 'display', displayRect: { x: 0, y: 0, width: 4000, height: 3000 }, fetchDepth: 8, fetchNodes: 2000 },
       'ui.snapshot',
     );
-    const node = find(snapshot.roots, name);
+    // only inside our form: another test's window may be on screen too
+    const node = find(
+      snapshot.roots.filter((root) => root.name === title),
+      name,
+    );
     expect(node, `${name} in ${JSON.stringify(snapshot.windows)}`).toBeDefined();
     return node!;
   };
