@@ -22,7 +22,7 @@ import { powershellArgs } from '../os/powershell-session.js';
 import { windowsPowerShell } from '../os/system-root.js';
 
 // PowerShell's script: C# for the job calls (no cmdlet makes jobs), then one pid per line on stdin.
-const SCRIPT = String.raw`$ErrorActionPreference = 'Stop'
+export const WINDOWS_JOB_SCRIPT = String.raw`$ErrorActionPreference = 'Stop'
 Add-Type -IgnoreWarnings -TypeDefinition @'
 using System;
 using System.Runtime.InteropServices;
@@ -94,7 +94,7 @@ export function prepareWindowsJob(env: NodeJS.ProcessEnv = watcherEnv): Promise<
   if (failedToStart) return Promise.resolve(false);
   let current: ChildProcess;
   try {
-    current = spawn(windowsPowerShell(env), powershellArgs(SCRIPT.replace('SERVER_PID', String(process.pid))), {
+    current = spawn(windowsPowerShell(env), powershellArgs(WINDOWS_JOB_SCRIPT.replace('SERVER_PID', String(process.pid))), {
       stdio: ['pipe', 'pipe', 'ignore'],
       windowsHide: true,
       // not detached: libuv's job must end it with the server

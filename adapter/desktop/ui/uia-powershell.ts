@@ -120,7 +120,7 @@ export function parseUiaOutput(stdout: string): { windows: NativeWindow[]; roots
 /** $req: scope, depth, nodes, display rect (x,y,w,h) or hwnd+id for one element's bounds. */
 export const UIA_SCRIPT = String.raw`
 $ErrorActionPreference = 'Stop'
-Add-Type -AssemblyName UIAutomationClient, UIAutomationTypes
+Add-Type -AssemblyName 'UIAutomationClient', 'UIAutomationTypes'
 Add-Type -Namespace U -Name W -MemberDefinition '[DllImport("user32.dll")] public static extern IntPtr GetForegroundWindow(); [DllImport("user32.dll")] public static extern bool SetProcessDPIAware();'
 [void][U.W]::SetProcessDPIAware()
 $req = $env:CHATGPT_MCP_UIA_REQUEST | ConvertFrom-Json

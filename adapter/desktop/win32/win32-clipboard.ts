@@ -13,7 +13,7 @@ const TIMEOUT_MS = 20_000;
 
 /** CHATGPT_MCP_CLIPBOARD: read-text, read-image, or write-image (the PNG as base64 on stdin). */
 export const CLIPBOARD_SCRIPT = String.raw`$ErrorActionPreference = 'Stop'
-Add-Type -AssemblyName System.Windows.Forms, System.Drawing
+Add-Type -AssemblyName 'System.Windows.Forms', 'System.Drawing'
 $op = $env:CHATGPT_MCP_CLIPBOARD
 if ($op -eq 'write-image') {
   $bytes = [Convert]::FromBase64String([Console]::In.ReadToEnd())

@@ -6,6 +6,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { encodedCommand, plainLines, PowerShellSession, powershellArgs } from '../../../adapter/os/powershell-session.js';
 import { windowsPowerShell } from '../../../adapter/os/system-root.js';
 import { alive } from '../../helpers/proc.js';
+import { powershellSyntaxErrors } from '../../helpers/powershell-syntax.js';
 
 /** A stand-in answering `<pid> <line>`; "die" writes to stderr and exits, "hang" never answers. */
 const STAND_IN = String.raw`
@@ -30,6 +31,12 @@ describe('PowerShell scripts', () => {
     expect(script).toMatch(
       /^\$ProgressPreference = 'SilentlyContinue'\ntrap \{[^\n]*\[Console\]::Error\.WriteLine\(\$e\.Message\); exit 1 \}\nWrite-Output 1$/,
     );
+  });
+
+  it('parse with their preamble; a script cut short does not (the check can fail)', async () => {
+    expect(await powershellSyntaxErrors("Write-Output 'one'")).toEqual([]);
+    expect(await powershellSyntaxErrors("if ($true) { Write-Output 'one'")).not.toEqual([]);
+    expect(await powershellSyntaxErrors("Write-Output @'\nnever closed")).not.toEqual([]);
   });
 
   it("read plainly what PowerShell wrote to stderr, without the CLIXML an encoded command's host writes", () => {

@@ -2,12 +2,17 @@
  * The Windows job watcher (windows-job.ts). On Windows (the workflow's windows runner): a child
  * added to the watcher's job takes its own child with it when the watcher ends, as it ends with
  * a killed server. Everywhere: a watcher that cannot start is not tried again for every child.
+ * On Linux: its C# compiles as Add-Type compiles it, and the structures it hands Windows have
+ * the sizes Windows expects (measured by Mono's marshaller, same 64-bit layout rules).
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type * as StartChild from '../../../adapter/process/start-child.js';
 import type * as WindowsJob from '../../../adapter/process/windows-job.js';
+import { WINDOWS_JOB_SCRIPT } from '../../../adapter/process/windows-job.js';
+import { addTypeSources, compileCSharp, runMono } from '../../helpers/csharp.js';
+import { powershellSyntaxErrors } from '../../helpers/powershell-syntax.js';
 import { makeTempDir, removeDir } from '../../helpers/temp.js';
 import { alive } from '../../helpers/proc.js';
 
@@ -98,4 +103,31 @@ describe('the Windows job watcher', () => {
     },
     40_000,
   );
+});
+
+it("the watcher's script parses as PowerShell, with the server's pid in it", async () => {
+  expect(await powershellSyntaxErrors(WINDOWS_JOB_SCRIPT.replace('SERVER_PID', '4242'))).toEqual([]);
+});
+
+describe.runIf(process.platform === 'linux')("the watcher's C#, under Mono", () => {
+  it('compiles as C# 5, and hands Windows structures of the sizes its headers give on 64-bit', () => {
+    const dir = makeTempDir('windows-job-cs-');
+    try {
+      const sources = addTypeSources(WINDOWS_JOB_SCRIPT);
+      expect(sources).toHaveLength(1);
+      const library = compileCSharp(dir, 'job', sources);
+      const driver = `using System; using System.Reflection; using System.Runtime.InteropServices;
+        public static class Driver { public static void Main() {
+          foreach (string name in new[] { "BasicLimits", "IoCounters", "ExtendedLimits", "BasicInformation" })
+            Console.WriteLine(name + " " + Marshal.SizeOf(typeof(ChatgptMcpJob).GetNestedType(name, BindingFlags.NonPublic)));
+        } }`;
+      const sizes = runMono(compileCSharp(dir, 'driver', [driver], [library]))
+        .trim()
+        .split('\n');
+      // JOBOBJECT_BASIC_LIMIT_INFORMATION, IO_COUNTERS, JOBOBJECT_EXTENDED_LIMIT_INFORMATION, PROCESS_BASIC_INFORMATION
+      expect(sizes).toEqual(['BasicLimits 64', 'IoCounters 48', 'ExtendedLimits 144', 'BasicInformation 48']);
+    } finally {
+      removeDir(dir);
+    }
+  }, 60_000);
 });

@@ -8,6 +8,12 @@ import { AX_WINDOWS_SCRIPT, AxWindows } from '../../../../adapter/desktop/darwin
 import type { runJxa } from '../../../../adapter/desktop/darwin/jxa.js';
 import { useMacWindow } from '../../../helpers/mac-window.js';
 import { alive } from '../../../helpers/proc.js';
+import { jxaDefinesRun } from '../../../helpers/jxa-script.js';
+
+it('its script parses as JXA and defines run', () => {
+  expect(jxaDefinesRun(AX_WINDOWS_SCRIPT)).toBe(true);
+  expect(() => jxaDefinesRun(AX_WINDOWS_SCRIPT.replace('function run(argv) {', 'function run(argv) {{'))).toThrow(/Unexpected end of input/);
+});
 
 describe('macOS window tools, against a stand-in for osascript', () => {
   const window = { id: 4242, pid: 77, app: 'TextEdit', title: 'Notes', b: [10, 20, 400, 300], fg: true, min: false, max: false };

@@ -7,8 +7,13 @@ import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { macClipboardRead, macClipboardWriteImage, PASTEBOARD_SCRIPT } from '../../../../adapter/desktop/darwin/mac-clipboard.js';
 import type { runJxa } from '../../../../adapter/desktop/darwin/jxa.js';
+import { jxaDefinesRun } from '../../../helpers/jxa-script.js';
 
 const png = Buffer.from('89504e470d0a1a0a0000000d4948445200000001000000010806000000', 'hex');
+
+it('its script parses as JXA and defines run', () => {
+  expect(jxaDefinesRun(PASTEBOARD_SCRIPT)).toBe(true);
+});
 
 describe('the macOS clipboard, against a stand-in for osascript', () => {
   it('writes the image through a file of its own that is gone afterwards, and says what failed', async () => {

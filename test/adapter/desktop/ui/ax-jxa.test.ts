@@ -8,11 +8,16 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, test, vi } from 'vitest';
 import { AxWindows } from '../../../../adapter/desktop/darwin/ax-windows.js';
 import type { NativeNode } from '../../../../adapter/desktop/ui/accessibility-provider.js';
-import { AxProvider, axRole, parseAxOutput } from '../../../../adapter/desktop/ui/ax-jxa.js';
+import { AX_SCRIPT, AxProvider, axRole, parseAxOutput } from '../../../../adapter/desktop/ui/ax-jxa.js';
+import { jxaDefinesRun } from '../../../helpers/jxa-script.js';
 import { useMacWindow } from '../../../helpers/mac-window.js';
 import { shapeTree } from '../../../../adapter/desktop/ui/ui-tree.js';
 
 const sample = fs.readFileSync(path.join(path.dirname(fileURLToPath(import.meta.url)), 'fixtures/ax-sample.json'), 'utf8');
+
+test('the AX script parses as JXA and defines run', () => {
+  expect(jxaDefinesRun(AX_SCRIPT)).toBe(true);
+});
 
 describe('parseAxOutput', () => {
   test('roles, names, values, states and bounds in physical pixels (2x density)', () => {

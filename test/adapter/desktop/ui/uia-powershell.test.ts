@@ -8,7 +8,9 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import type { ChildProcess } from 'node:child_process';
 import type { NativeNode } from '../../../../adapter/desktop/ui/accessibility-provider.js';
-import { parseUiaInvoke, parseUiaOutput, UiaProvider, uiaRole } from '../../../../adapter/desktop/ui/uia-powershell.js';
+import { parseUiaInvoke, parseUiaOutput, UIA_SCRIPT, UiaProvider, uiaRole } from '../../../../adapter/desktop/ui/uia-powershell.js';
+import { addTypeSources, compileCSharp } from '../../../helpers/csharp.js';
+import { powershellSyntaxErrors } from '../../../helpers/powershell-syntax.js';
 import { makeTempDir, removeDir } from '../../../helpers/temp.js';
 import { showForm } from '../../../helpers/windows-form.js';
 import { shapeTree } from '../../../../adapter/desktop/ui/ui-tree.js';
@@ -52,6 +54,23 @@ describe('parseUiaInvoke', () => {
     expect(parseUiaInvoke('{"done":"invoke","actions":"invoke"}')).toEqual({ done: 'invoke', actions: ['invoke'] });
     expect(parseUiaInvoke('{"done":null,"actions":[]}')).toEqual({ done: undefined, actions: [] });
     expect(parseUiaInvoke('{"done":null,"actions":null}')).toEqual({ done: undefined, actions: [] });
+  });
+});
+
+test('the UIA script parses as PowerShell', async () => {
+  expect(await powershellSyntaxErrors(UIA_SCRIPT)).toEqual([]);
+});
+
+describe.runIf(process.platform === 'linux')("the UIA script's C# (its user32 members)", () => {
+  test('compiles as C# 5, wrapped as Add-Type wraps -MemberDefinition', () => {
+    const dir = makeTempDir('uia-cs-');
+    try {
+      const sources = addTypeSources(UIA_SCRIPT);
+      expect(sources).toEqual([expect.stringContaining('namespace U { public class W {')]);
+      expect(compileCSharp(dir, 'uia', sources)).toMatch(/uia\.dll$/);
+    } finally {
+      removeDir(dir);
+    }
   });
 });
 

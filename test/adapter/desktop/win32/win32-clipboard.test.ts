@@ -7,11 +7,16 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { win32ClipboardRead, win32ClipboardWriteImage } from '../../../../adapter/desktop/win32/win32-clipboard.js';
+import { CLIPBOARD_SCRIPT, win32ClipboardRead, win32ClipboardWriteImage } from '../../../../adapter/desktop/win32/win32-clipboard.js';
 import { windowsPowerShell } from '../../../../adapter/os/system-root.js';
 import { makeTempDir, removeDir } from '../../../helpers/temp.js';
+import { powershellSyntaxErrors } from '../../../helpers/powershell-syntax.js';
 
 const png = Buffer.from('89504e470d0a1a0a0000000d4948445200000001000000010806000000', 'hex');
+
+it('its script parses as PowerShell', async () => {
+  expect(await powershellSyntaxErrors(CLIPBOARD_SCRIPT)).toEqual([]);
+});
 
 describe.skipIf(process.platform === 'win32')('the Windows clipboard, against a stand-in for PowerShell', () => {
   let dir: string;
