@@ -7,6 +7,7 @@
  */
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { adapterError } from '../contract/errors.js';
+import { helperEnvironment } from '../process/child-env.js';
 import { windowsPowerShell } from './system-root.js';
 
 /** -EncodedCommand takes the script as base64 of its UTF-16LE text. */
@@ -38,12 +39,13 @@ export function plainLines(stderr: string): string[] {
 }
 
 /**
- * One run of `script` (flags such as -STA before it), `input` on its stdin: its stdout, or an
- * OS_ERROR naming `what` with the first line PowerShell wrote to stderr.
+ * One run of `script` (flags such as -STA before it), `input` on its stdin, `vars` (its request)
+ * added to the short helper environment (never the server's own, which may hold its token): its
+ * stdout, or an OS_ERROR naming `what` with the first line PowerShell wrote to stderr.
  */
 export function runPowerShell(
   script: string,
-  options: { flags?: string[]; input?: string; env?: NodeJS.ProcessEnv; timeoutMs: number },
+  options: { flags?: string[]; input?: string; vars?: Record<string, string>; timeoutMs: number },
   operation: string,
   what: string,
 ): Promise<string> {
@@ -51,7 +53,7 @@ export function runPowerShell(
     const child = execFile(
       windowsPowerShell(),
       [...(options.flags ?? []), ...powershellArgs(script)],
-      { timeout: options.timeoutMs, maxBuffer: 64 * 1024 * 1024, windowsHide: true, env: options.env ?? process.env },
+      { timeout: options.timeoutMs, maxBuffer: 64 * 1024 * 1024, windowsHide: true, env: { ...helperEnvironment(), ...options.vars } },
       (error, stdout, stderr) => {
         if (!error) return resolve(stdout);
         const said = (plainLines(stderr)[0] ?? error.message).slice(0, 200);
@@ -122,7 +124,7 @@ export class PowerShellSession {
   }
 
   private start(): ChildProcess {
-    const child = spawn(this.program.command, this.program.args, { stdio: ['pipe', 'pipe', 'pipe'], windowsHide: true });
+    const child = spawn(this.program.command, this.program.args, { stdio: ['pipe', 'pipe', 'pipe'], windowsHide: true, env: helperEnvironment() });
     this.child = child;
     this.partial = '';
     this.stderr = '';

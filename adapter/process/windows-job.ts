@@ -19,6 +19,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { powershellArgs } from '../os/powershell-session.js';
+import { helperEnvironment } from './child-env.js';
 import { windowsPowerShell } from '../os/system-root.js';
 
 // PowerShell's script: C# for the job calls (no cmdlet makes jobs), then one pid per line on stdin.
@@ -97,6 +98,8 @@ export function prepareWindowsJob(env: NodeJS.ProcessEnv = watcherEnv): Promise<
     current = spawn(windowsPowerShell(env), powershellArgs(WINDOWS_JOB_SCRIPT.replace('SERVER_PID', String(process.pid))), {
       stdio: ['pipe', 'pipe', 'ignore'],
       windowsHide: true,
+      // the short helper environment: the server's own may hold its token or the tunnel key
+      env: helperEnvironment(env),
       // not detached: libuv's job must end it with the server
     });
   } catch {

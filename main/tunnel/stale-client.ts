@@ -11,6 +11,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { helperEnvironment } from '../../adapter/process/child-env.js';
+import { windowsPowerShell } from '../../adapter/os/system-root.js';
 
 const RECORD = /^tunnel-client-(\d+)\.pid$/;
 
@@ -98,7 +99,8 @@ function commandLine(pid: number): string | null {
   }
   try {
     if (process.platform === 'win32') {
-      return execFileSync('powershell.exe', ['-NoProfile', '-Command', `(Get-CimInstance Win32_Process -Filter "ProcessId=${pid}").CommandLine`], {
+      // by absolute path from the system directory: never whatever `powershell.exe` PATH finds first
+      return execFileSync(windowsPowerShell(), ['-NoProfile', '-Command', `(Get-CimInstance Win32_Process -Filter "ProcessId=${pid}").CommandLine`], {
         encoding: 'utf8',
         windowsHide: true,
         timeout: 5000,

@@ -5,6 +5,7 @@
  */
 import { execFile } from 'node:child_process';
 import { adapterError } from '../../contract/errors.js';
+import { shortEnvironment } from '../../process/child-env.js';
 
 /** `what` names the work in errors ("reading the accessibility tree"). */
 export function runJxa(script: string, request: Record<string, unknown>, operation: string, what: string, timeoutMs: number): Promise<string> {
@@ -12,7 +13,8 @@ export function runJxa(script: string, request: Record<string, unknown>, operati
     execFile(
       '/usr/bin/osascript',
       ['-l', 'JavaScript', '-e', script, JSON.stringify(request)],
-      { timeout: timeoutMs, maxBuffer: 64 * 1024 * 1024 },
+      // the short environment (never the server's own, which may hold its token), in the owner's locale: answers hold their titles
+      { timeout: timeoutMs, maxBuffer: 64 * 1024 * 1024, env: shortEnvironment(process.env) },
       (error, stdout, stderr) => {
         if (!error) return resolve(stdout);
         if (/not allowed assistive access|-1719|-25211/i.test(stderr)) {

@@ -199,8 +199,12 @@ if ($req.id) {
 `;
 
 function runScript(request: Record<string, unknown>, operation: string): Promise<string> {
-  const env = { ...process.env, CHATGPT_MCP_UIA_REQUEST: JSON.stringify(request) };
-  return runPowerShell(UIA_SCRIPT, { env, timeoutMs: TIMEOUT_MS }, operation, 'reading the accessibility tree');
+  return runPowerShell(
+    UIA_SCRIPT,
+    { vars: { CHATGPT_MCP_UIA_REQUEST: JSON.stringify(request) }, timeoutMs: TIMEOUT_MS },
+    operation,
+    'reading the accessibility tree',
+  );
 }
 
 export class UiaProvider implements AccessibilityProvider {

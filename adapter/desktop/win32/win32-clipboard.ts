@@ -45,12 +45,7 @@ $out | ConvertTo-Json -Compress
 
 function run(op: string, input: string | undefined, operation: string): Promise<string> {
   // Windows Forms' clipboard needs a single-threaded apartment (Windows PowerShell's default; said anyway)
-  return runPowerShell(
-    CLIPBOARD_SCRIPT,
-    { flags: ['-STA'], input, env: { ...process.env, CHATGPT_MCP_CLIPBOARD: op }, timeoutMs: TIMEOUT_MS },
-    operation,
-    'the clipboard',
-  );
+  return runPowerShell(CLIPBOARD_SCRIPT, { flags: ['-STA'], input, vars: { CHATGPT_MCP_CLIPBOARD: op }, timeoutMs: TIMEOUT_MS }, operation, 'the clipboard');
 }
 
 export async function win32ClipboardRead(options: ClipboardReadOptions, operation: string): Promise<ClipboardContent> {

@@ -14,6 +14,7 @@ const rl = require('node:readline').createInterface({ input: process.stdin });
 rl.on('line', (line) => {
   if (line === 'die') { process.stderr.write('first\nwhat went wrong\n'); process.exit(3); }
   if (line === 'hang') return;
+  if (line === 'env') return process.stdout.write(process.pid + ' ' + Object.keys(process.env).sort().join(',') + '\r\n');
   process.stdout.write(process.pid + ' ' + line + '\r\n');
 });`;
 
@@ -93,6 +94,19 @@ describe('a PowerShell session', () => {
       expect((await session.request('b', 'window.list')).split(' ')[1]).toBe('b');
     } finally {
       session.close();
+    }
+  });
+
+  it("starts its program in the short helper environment, never the server's own", async () => {
+    process.env.CHATGPT_MCP_PLANTED_SECRET = 'planted';
+    const session = standIn();
+    try {
+      const names = (await session.request('env', 'window.list')).split(' ')[1]!.split(',');
+      expect(names).not.toContain('CHATGPT_MCP_PLANTED_SECRET');
+      expect(names).toEqual(expect.arrayContaining(['LC_ALL', 'PATH']));
+    } finally {
+      session.close();
+      delete process.env.CHATGPT_MCP_PLANTED_SECRET;
     }
   });
 

@@ -30,7 +30,7 @@ function fakePowershell(dir: string, script: string): NodeJS.ProcessEnv {
   const folder = path.join(dir, 'Windows', 'System32', 'WindowsPowerShell', 'v1.0');
   fs.mkdirSync(folder, { recursive: true });
   fs.writeFileSync(path.join(folder, 'powershell.exe'), `#!/bin/sh\n${script}\n`, { mode: 0o755 });
-  return { SystemRoot: path.join(dir, 'Windows') };
+  return { PATH: process.env.PATH, SystemRoot: path.join(dir, 'Windows') };
 }
 
 const windows = process.platform === 'win32';
@@ -39,7 +39,7 @@ describe('the Windows job watcher', () => {
   it.skipIf(windows)('a watcher that cannot start answers false, and is not started again', async () => {
     const dir = makeTempDir('no-powershell-');
     try {
-      const env = { SystemRoot: path.join(dir, 'Windows') };
+      const env = { PATH: process.env.PATH, SystemRoot: path.join(dir, 'Windows') };
       expect(await job.prepareWindowsJob(env)).toBe(false);
       expect(job.windowsJobWatcherPid()).toBeUndefined();
       // Even with a program there now (one that says when it runs), the server does not try again.
@@ -57,8 +57,10 @@ describe('the Windows job watcher', () => {
     const dir = makeTempDir('fake-powershell-');
     try {
       // What the real watcher says: ready once its job exists, then a line per child.
-      const env = fakePowershell(dir, 'echo ready; while read -r pid; do echo "ok $pid"; done');
-      expect(await job.prepareWindowsJob(env)).toBe(true);
+      const env = fakePowershell(dir, `env > '${dir}/env'; echo ready; while read -r pid; do echo "ok $pid"; done`);
+      expect(await job.prepareWindowsJob({ ...env, CHATGPT_MCP_TOKEN: 'planted-token' })).toBe(true);
+      // the short helper environment: the server's own may hold its token or the tunnel key
+      expect(fs.readFileSync(path.join(dir, 'env'), 'utf8')).not.toContain('planted-token');
       const first = job.windowsJobWatcherPid()!;
       job.holdInWindowsJob(1111);
       job.holdInWindowsJob(2222);

@@ -29,6 +29,7 @@ describe.skipIf(process.platform === 'win32')('the Windows clipboard, against a 
     const script = `#!/bin/sh
 echo "$@" > '${dir}/args'
 echo "$CHATGPT_MCP_CLIPBOARD" > '${dir}/op'
+env > '${dir}/env'
 cat > '${dir}/stdin'
 case "$CHATGPT_MCP_CLIPBOARD" in
   write-image) echo '{"ok":true}' ;;
@@ -38,8 +39,10 @@ esac
 `;
     fs.writeFileSync(path.join(folder, 'powershell.exe'), script, { mode: 0o755 });
     process.env.SystemRoot = path.join(dir, 'Windows');
+    process.env.CHATGPT_MCP_PLANTED_SECRET = 'planted';
   });
   afterAll(() => {
+    delete process.env.CHATGPT_MCP_PLANTED_SECRET;
     if (saved === undefined) delete process.env.SystemRoot;
     else process.env.SystemRoot = saved;
     removeDir(dir);
@@ -51,6 +54,9 @@ esac
     expect(recorded('op')).toBe('write-image');
     expect(Buffer.from(recorded('stdin'), 'base64')).toEqual(png);
     expect(recorded('args').split(' ').slice(0, 2)).toEqual(['-STA', '-NoLogo']);
+    // the request and the short helper environment, never the server's own (it may hold its token)
+    expect(recorded('env')).toContain('CHATGPT_MCP_CLIPBOARD=write-image');
+    expect(recorded('env')).not.toContain('planted');
   });
 
   it('reads the preferred kind, and passes a failure on with what PowerShell said', async () => {
