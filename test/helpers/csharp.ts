@@ -4,7 +4,8 @@
  * This catches here what would otherwise first fail on a real Windows: a typo, a C# 6 feature, a
  * type from an assembly Add-Type does not reference. Mono also runs what needs no Windows (pure
  * helpers, and the sizes its marshaller gives the structures handed to Win32: the layout rules
- * are the same on every 64-bit system).
+ * are the same on every 64-bit system), and, with a dllmap, the script's Win32 calls against a
+ * stand-in library written in C (`mapDlls`).
  */
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -49,7 +50,19 @@ export function compileCSharp(dir: string, name: string, sources: readonly strin
   return out;
 }
 
+/**
+ * Builds `source` (C) into a shared library and sends `exe`'s DllImports of `dlls` (user32.dll...)
+ * to it, through the .exe's Mono config: the library's path.
+ */
+export function mapDlls(exe: string, dlls: readonly string[], source: string): string {
+  const library = path.join(path.dirname(exe), 'libstandin.so');
+  execFileSync('gcc', ['-shared', '-fPIC', '-std=c11', '-Wall', '-Werror', '-o', library, source], { stdio: 'pipe' });
+  const maps = dlls.map((dll) => `  <dllmap dll="${dll}" target="${library}" />`).join('\n');
+  fs.writeFileSync(`${exe}.config`, `<configuration>\n${maps}\n</configuration>\n`);
+  return library;
+}
+
 /** Runs a compiled .exe under Mono (its dlls beside it): its stdout. */
-export function runMono(exe: string, args: readonly string[] = []): string {
-  return execFileSync('mono', [exe, ...args], { cwd: path.dirname(exe), encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+export function runMono(exe: string, args: readonly string[] = [], env: NodeJS.ProcessEnv = process.env): string {
+  return execFileSync('mono', [exe, ...args], { cwd: path.dirname(exe), env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
 }

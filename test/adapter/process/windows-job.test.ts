@@ -2,16 +2,18 @@
  * The Windows job watcher (windows-job.ts). On Windows (the workflow's windows runner): a child
  * added to the watcher's job takes its own child with it when the watcher ends, as it ends with
  * a killed server. Everywhere: a watcher that cannot start is not tried again for every child.
- * On Linux: its C# compiles as Add-Type compiles it, and the structures it hands Windows have
- * the sizes Windows expects (measured by Mono's marshaller, same 64-bit layout rules).
+ * On Linux: its C# compiles as Add-Type compiles it, the structures it hands Windows have the
+ * sizes Windows expects (measured by Mono's marshaller, same 64-bit layout rules), and it runs
+ * against a stand-in for kernel32 and ntdll written in C (fixtures/fake-kernel32.c).
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type * as StartChild from '../../../adapter/process/start-child.js';
 import type * as WindowsJob from '../../../adapter/process/windows-job.js';
 import { WINDOWS_JOB_SCRIPT } from '../../../adapter/process/windows-job.js';
-import { addTypeSources, compileCSharp, runMono } from '../../helpers/csharp.js';
+import { addTypeSources, compileCSharp, mapDlls, runMono } from '../../helpers/csharp.js';
 import { powershellSyntaxErrors } from '../../helpers/powershell-syntax.js';
 import { makeTempDir, removeDir } from '../../helpers/temp.js';
 import { alive } from '../../helpers/proc.js';
@@ -128,6 +130,37 @@ describe.runIf(process.platform === 'linux')("the watcher's C#, under Mono", () 
         .split('\n');
       // JOBOBJECT_BASIC_LIMIT_INFORMATION, IO_COUNTERS, JOBOBJECT_EXTENDED_LIMIT_INFORMATION, PROCESS_BASIC_INFORMATION
       expect(sizes).toEqual(['BasicLimits 64', 'IoCounters 48', 'ExtendedLimits 144', 'BasicInformation 48']);
+    } finally {
+      removeDir(dir);
+    }
+  }, 60_000);
+
+  it("makes a kill-on-close job and takes only the server's children into it, closing every handle it opened", () => {
+    const dir = makeTempDir('windows-job-world-');
+    try {
+      const driver = `using System;
+        public static class Driver { public static void Main(string[] args) {
+          ChatgptMcpJob.Create();
+          for (int i = 1; i < args.Length; i++) Console.WriteLine(ChatgptMcpJob.Add(uint.Parse(args[i]), uint.Parse(args[0])));
+        } }`;
+      const exe = compileCSharp(dir, 'watcher', [...addTypeSources(WINDOWS_JOB_SCRIPT), driver]);
+      mapDlls(exe, ['kernel32.dll', 'ntdll.dll'], path.join(path.dirname(fileURLToPath(import.meta.url)), 'fixtures/fake-kernel32.c'));
+      const log = path.join(dir, 'calls');
+      const answers = runMono(exe, ['777', '4242', '5555', '6666'], { ...process.env, FAKE_KERNEL32_LOG: log })
+        .trim()
+        .split('\n');
+      expect(answers).toEqual(['ok 4242', "error 5555 not the server's child", 'error 6666 OpenProcess 87']);
+      expect(fs.readFileSync(log, 'utf8').trim().split('\n')).toEqual([
+        'SetConsoleCtrlHandler 0 1', // Ctrl+C ignored
+        'CreateJobObjectW 0 0',
+        'SetInformationJobObject 9 144 flags=10240', // extended limits: KILL_ON_JOB_CLOSE | BREAKAWAY_OK
+        'OpenProcess 1281 0 4242', // PROCESS_QUERY_INFORMATION | PROCESS_SET_QUOTA | PROCESS_TERMINATE
+        'AssignProcessToJobObject 1 4242',
+        'CloseHandle 4242',
+        'OpenProcess 1281 0 5555',
+        'CloseHandle 5555',
+        'OpenProcess 1281 0 6666',
+      ]);
     } finally {
       removeDir(dir);
     }
