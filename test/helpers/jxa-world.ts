@@ -101,24 +101,16 @@ function element(e: MacElement, log: string[]): object {
         actions: actionsOf(`${e.name}:${subrole}`, ['AXPress'], log),
       })),
   };
-  property(
-    made,
-    'position',
-    () => e.position ?? missing('position'),
-    (value) => {
-      e.position = value as [number, number];
-      log.push(`${e.name}:position=${String(value)}`);
-    },
-  );
-  property(
-    made,
-    'size',
-    () => e.size ?? missing('size'),
-    (value) => {
-      e.size = value as [number, number];
-      log.push(`${e.name}:size=${String(value)}`);
-    },
-  );
+  for (const key of ['position', 'size'] as const)
+    property(
+      made,
+      key,
+      () => e[key] ?? missing(key),
+      (value) => {
+        e[key] = value as [number, number];
+        log.push(`${e.name}:${key}=${String(value)}`);
+      },
+    );
   return made;
 }
 
