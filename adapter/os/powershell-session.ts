@@ -19,10 +19,13 @@ export function encodedCommand(script: string): string {
  * Before every script: Windows PowerShell writes errors and progress to a redirected stderr as
  * CLIXML when the command came encoded, so an error is written as its plain message instead
  * (the innermost one: a .NET call's failure is wrapped in "Exception calling ..."), and no
- * progress at all.
+ * progress at all. And ConvertTo-AsciiJson: what PowerShell prints goes out in the console's
+ * code page (437 on an English Windows), where a name in another script becomes "?"; JSON with
+ * every non-ASCII character escaped (\uXXXX, a surrogate pair as two) reads back whole.
  */
 const PREAMBLE = String.raw`$ProgressPreference = 'SilentlyContinue'
 trap { $e = $_.Exception; while ($e.InnerException) { $e = $e.InnerException }; [Console]::Error.WriteLine($e.Message); exit 1 }
+function ConvertTo-AsciiJson($value, $depth = 4) { [regex]::Replace((ConvertTo-Json -InputObject $value -Depth $depth -Compress), '[^\x00-\x7F]', { param($m) '\u{0:x4}' -f [int][char]$m.Value }) }
 `;
 
 /** PowerShell's arguments to run `script` without the owner's profile, prompts or execution policy. */

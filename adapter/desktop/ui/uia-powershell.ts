@@ -176,7 +176,7 @@ if ($req.invoke) {
     switch ($want) { 'invoke' { $pattern.Invoke() } 'toggle' { $pattern.Toggle() } 'select' { $pattern.Select() } 'expand' { $pattern.Expand() } 'collapse' { $pattern.Collapse() } }
     $done = $want
   }
-  @{ done = $done; actions = $acts } | ConvertTo-Json -Compress
+  ConvertTo-AsciiJson @{ done = $done; actions = $acts }
   return
 }
 $fg = [U.W]::GetForegroundWindow()
@@ -195,7 +195,7 @@ if ($req.id) {
     $wins += @{ hwnd = $h; app = (Get-Process -Id $el.Current.ProcessId).ProcessName; active = ($h -eq [long]$fg); root = (Node $el 0) }
   }
 }
-@{ windows = $wins } | ConvertTo-Json -Depth 100 -Compress
+ConvertTo-AsciiJson @{ windows = $wins } 100
 `;
 
 function runScript(request: Record<string, unknown>, operation: string): Promise<string> {

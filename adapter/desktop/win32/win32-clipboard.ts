@@ -40,7 +40,7 @@ if ($op -eq 'read-image' -or -not $out.text64) {
   }
   if ($png) { $out.png64 = [Convert]::ToBase64String($png) }
 }
-$out | ConvertTo-Json -Compress
+ConvertTo-AsciiJson $out
 `;
 
 function run(op: string, input: string | undefined, operation: string): Promise<string> {

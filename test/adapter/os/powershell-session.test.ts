@@ -3,7 +3,7 @@
  * its terms (a line in, a line out), on Windows (the workflow's runner) against PowerShell itself.
  */
 import { describe, expect, it, vi } from 'vitest';
-import { encodedCommand, plainLines, PowerShellSession, powershellArgs } from '../../../adapter/os/powershell-session.js';
+import { encodedCommand, plainLines, PowerShellSession, powershellArgs, runPowerShell } from '../../../adapter/os/powershell-session.js';
 import { windowsPowerShell } from '../../../adapter/os/system-root.js';
 import { alive } from '../../helpers/proc.js';
 import { powershellSyntaxErrors } from '../../helpers/powershell-syntax.js';
@@ -30,7 +30,7 @@ describe('PowerShell scripts', () => {
     // every script runs after the lines that keep its errors plain text and its progress silent
     const script = Buffer.from(args.at(-1)!, 'base64').toString('utf16le');
     expect(script).toMatch(
-      /^\$ProgressPreference = 'SilentlyContinue'\ntrap \{[^\n]*\[Console\]::Error\.WriteLine\(\$e\.Message\); exit 1 \}\nWrite-Output 1$/,
+      /^\$ProgressPreference = 'SilentlyContinue'\ntrap \{[^\n]*\[Console\]::Error\.WriteLine\(\$e\.Message\); exit 1 \}\nfunction ConvertTo-AsciiJson[^\n]*\nWrite-Output 1$/,
     );
   });
 
@@ -123,5 +123,17 @@ describe('a PowerShell session', () => {
     } finally {
       session.close();
     }
+  });
+
+  it.runIf(process.platform === 'win32')("writes JSON in ASCII whatever the console's code page, and it reads back whole", async () => {
+    const name = 'Grüße – 日本 😀';
+    const out = await runPowerShell(
+      'ConvertTo-AsciiJson @{ name = $env:NAME; list = @(1, 2) }',
+      { vars: { NAME: name }, timeoutMs: 30_000 },
+      'ui.snapshot',
+      'testing',
+    );
+    expect(out.trim()).toMatch(/^[\x20-\x7e]+$/);
+    expect(JSON.parse(out)).toEqual({ name, list: [1, 2] });
   });
 });

@@ -78,7 +78,8 @@ describe.runIf(process.platform === 'win32')('UI Automation on Windows', () => {
   let dir: string;
   let form: ChildProcess;
   const provider = new UiaProvider();
-  const title = `chatgpt-mcp uia test ${process.pid}`;
+  // not ASCII: the script's JSON must carry any name through the console's code page
+  const title = `chatgpt-mcp uia tést ✓ ${process.pid}`;
   beforeAll(() => {
     dir = makeTempDir('uia-');
     form = showForm(title, path.join(dir, 'mark'));
