@@ -8,6 +8,7 @@
  * runs here; whether macOS answers as this stand-in does is for the workflow's macOS runner to show.
  */
 import vm from 'node:vm';
+import { jxaSource } from '../../adapter/desktop/darwin/jxa.js';
 
 /** A window or a UI element in it. */
 export interface MacElement {
@@ -114,7 +115,7 @@ function element(e: MacElement, log: string[]): object {
   return made;
 }
 
-/** Runs `script`'s run() with `request` against `world`: its answer, as osascript would print it. */
+/** Runs `script`'s run() (after runJxa's prelude) with `request` against `world`: its answer, as osascript would print it. */
 export function runInMacWorld(script: string, request: Record<string, unknown>, world: MacWorld): string {
   const processes = (filter: Record<string, unknown>) =>
     collection(
@@ -144,6 +145,6 @@ export function runInMacWorld(script: string, request: Record<string, unknown>, 
       return { processes: { whose: processes } };
     },
   });
-  vm.runInContext(script, context, { timeout: 1000 });
+  vm.runInContext(jxaSource(script), context, { timeout: 1000 });
   return String((context as { run: (argv: string[]) => unknown }).run([JSON.stringify(request)]));
 }

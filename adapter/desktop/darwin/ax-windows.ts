@@ -50,8 +50,8 @@ function run(argv) {
       if (req.id === id) target = { w: w, proc: proc };
     }
   }
-  if (!req.op) return JSON.stringify(out);
-  if (!target) return JSON.stringify({ error: 'NOT_FOUND' });
+  if (!req.op) return answer(out);
+  if (!target) return answer({ error: 'NOT_FOUND' });
   var t = target.w;
   if (req.op === 'focus') {
     if (attr(t, 'AXMinimized')) set(t, 'AXMinimized', false);
@@ -64,14 +64,14 @@ function run(argv) {
     if (attr(t, 'AXMinimized')) set(t, 'AXMinimized', false);
   } else if (req.op === 'close') {
     var close = t.buttons().filter(function (b) { return attr(b, 'AXSubrole') === 'AXCloseButton'; })[0];
-    if (!close) return JSON.stringify({ error: 'failed', message: 'the window has no close button' });
+    if (!close) return answer({ error: 'failed', message: 'the window has no close button' });
     close.actions.byName('AXPress').perform();
   } else if (req.op === 'place') {
     var at = t.position(), now = t.size();
     if (req.x !== undefined || req.y !== undefined) t.position = [req.x !== undefined ? req.x : at[0], req.y !== undefined ? req.y : at[1]];
     if (req.width !== undefined || req.height !== undefined) t.size = [req.width !== undefined ? req.width : now[0], req.height !== undefined ? req.height : now[1]];
-  } else return JSON.stringify({ error: 'failed', message: 'unknown request' });
-  return JSON.stringify({ ok: true });
+  } else return answer({ error: 'failed', message: 'unknown request' });
+  return answer({ ok: true });
 }`;
 
 export class AxWindows implements WindowBackend {

@@ -7,12 +7,27 @@ import { execFile } from 'node:child_process';
 import { adapterError } from '../../contract/errors.js';
 import { shortEnvironment } from '../../process/child-env.js';
 
+/**
+ * Before every script: `answer(value)`, the JSON it returns with every non-ASCII character
+ * escaped (\uXXXX). osascript prints a result in the locale's encoding, and an app started from
+ * the Finder has no LANG: escaped, a title in any script reads back whole whatever the locale.
+ */
+const PRELUDE = String.raw`function answer(value) {
+  return JSON.stringify(value).replace(/[\u0080-\uffff]/g, function (c) { return '\\u' + ('000' + c.charCodeAt(0).toString(16)).slice(-4); });
+}
+`;
+
+/** A script as osascript runs it: the prelude, then the script. */
+export function jxaSource(script: string): string {
+  return PRELUDE + script;
+}
+
 /** `what` names the work in errors ("reading the accessibility tree"). */
 export function runJxa(script: string, request: Record<string, unknown>, operation: string, what: string, timeoutMs: number): Promise<string> {
   return new Promise((resolve, reject) => {
     execFile(
       '/usr/bin/osascript',
-      ['-l', 'JavaScript', '-e', script, JSON.stringify(request)],
+      ['-l', 'JavaScript', '-e', jxaSource(script), JSON.stringify(request)],
       // the short environment (never the server's own, which may hold its token), in the owner's locale: answers hold their titles
       { timeout: timeoutMs, maxBuffer: 64 * 1024 * 1024, env: shortEnvironment(process.env) },
       (error, stdout, stderr) => {

@@ -21,10 +21,10 @@ function run(argv) {
   var pb = $.NSPasteboard.generalPasteboard;
   if (req.file) {
     var data = $.NSData.dataWithContentsOfFile(req.file);
-    if (data.isNil()) return JSON.stringify({ error: 'the image could not be read back' });
+    if (data.isNil()) return answer({ error: 'the image could not be read back' });
     pb.clearContents;
-    if (!pb.setDataForType(data, $.NSPasteboardTypePNG)) return JSON.stringify({ error: 'the pasteboard refused the image' });
-    return JSON.stringify({ ok: true });
+    if (!pb.setDataForType(data, $.NSPasteboardTypePNG)) return answer({ error: 'the pasteboard refused the image' });
+    return answer({ ok: true });
   }
   var out = { formats: ObjC.deepUnwrap(pb.types) || [] };
   var text = pb.stringForType($.NSPasteboardTypeString);
@@ -37,7 +37,7 @@ function run(argv) {
     }
     if (png && !png.isNil()) out.png64 = png.base64EncodedStringWithOptions(0).js;
   }
-  return JSON.stringify(out);
+  return answer(out);
 }`;
 
 export async function macClipboardRead(options: ClipboardReadOptions, operation: string, run: typeof runJxa = runJxa): Promise<ClipboardContent> {

@@ -151,17 +151,17 @@ function run(argv) {
       if (want && names.indexOf(want) >= 0) {
         try { el.actions.byName(want).perform(); out.done = want; } catch (e) { out.failed = String(e).slice(0, 200); }
       }
-      return JSON.stringify(out);
+      return answer(out);
     }
     out.windows.push(node(el, req.path, 0));
-    return JSON.stringify(out);
+    return answer(out);
   }
   var wins = proc.windows();
   for (var w = 0; w < wins.length && left > 0; w++) {
     out.windows.push(node(wins[w], [w], 0));
     if (req.scope === 'window') break;
   }
-  return JSON.stringify(out);
+  return answer(out);
 }`;
 
 function runScript(request: Record<string, unknown>, operation: string): Promise<string> {

@@ -82,7 +82,7 @@ describe("the script's own logic, against a stand-in for System Events and the w
         pid: 10,
         name: 'TextEdit',
         windows: [
-          { name: 'Notes', position: [0, 25], size: [600, 400], attributes: { ...shown }, buttons: ['AXMinimizeButton', 'AXCloseButton'] },
+          { name: 'Notes – café 😀', position: [0, 25], size: [600, 400], attributes: { ...shown }, buttons: ['AXMinimizeButton', 'AXCloseButton'] },
           // a second window exactly on the first: each gets a window number of its own
           { name: 'Notes copy', position: [0, 25], size: [600, 400], attributes: { ...shown, AXMain: false } },
           { name: 'Away', position: [40, 60], size: [300, 200], attributes: { ...shown, AXMinimized: true, AXMain: false } },
@@ -108,10 +108,14 @@ describe("the script's own logic, against a stand-in for System Events and the w
     const w = world();
     const windows = new AxWindows(
       async () => 2,
-      async (script, request) => runInMacWorld(script, request, w),
+      async (script, request) => {
+        const printed = runInMacWorld(script, request, w);
+        expect(printed).toMatch(/^[\x20-\x7e]*$/); // any title in ASCII, whatever osascript's locale
+        return printed;
+      },
     );
     expect((await windows.list('window.list')).map((x) => [x.id, x.app, x.title, x.bounds, x.focused, x.minimized, x.maximized])).toEqual([
-      ['101', 'TextEdit', 'Notes', { x: 0, y: 50, width: 1200, height: 800 }, true, false, false],
+      ['101', 'TextEdit', 'Notes – café 😀', { x: 0, y: 50, width: 1200, height: 800 }, true, false, false],
       ['102', 'TextEdit', 'Notes copy', { x: 0, y: 50, width: 1200, height: 800 }, false, false, false],
       ['103', 'TextEdit', 'Away', null, false, true, false],
       ['201', 'Preview', 'Doc', { x: 200, y: 200, width: 1600, height: 1200 }, false, false, true],
@@ -128,7 +132,12 @@ describe("the script's own logic, against a stand-in for System Events and the w
     expect(ask({ op: 'maximize', id: '101' })).toEqual({ ok: true });
     expect(ask({ op: 'restore', id: '201' })).toEqual({ ok: true });
     expect(ask({ op: 'close', id: '101' })).toEqual({ ok: true });
-    expect(w.log).toEqual(['Notes copy:AXMinimized=true', 'Notes:AXFullScreen=true', 'Doc:AXFullScreen=false', 'Notes:AXCloseButton:AXPress']);
+    expect(w.log).toEqual([
+      'Notes copy:AXMinimized=true',
+      'Notes – café 😀:AXFullScreen=true',
+      'Doc:AXFullScreen=false',
+      'Notes – café 😀:AXCloseButton:AXPress',
+    ]);
   });
 
   it('places in points, keeping what was not given; says NOT_FOUND, or why it could not', () => {
