@@ -3,31 +3,19 @@
  * built-in source of parent pids and full command lines (tasklist has neither; wmic is gone from
  * current Windows). The owner is not included: Win32_Process only exposes it through a per-process
  * GetOwner call that costs seconds on a busy machine, so `user` is ''. Startup of PowerShell
- * dominates the cost (a few hundred ms).
+ * dominates the cost (a few hundred ms). The answer comes as ASCII JSON (ConvertTo-AsciiJson,
+ * runPowerShell's preamble), so a command line in any script reads back whole whatever the
+ * console's code page.
  */
-import { execFile } from 'node:child_process';
-import { windowsPowerShell } from '../os/system-root.js';
-import { helperEnvironment } from './child-env.js';
+import { runPowerShell } from '../os/powershell-session.js';
 import type { ProcessInfo } from '../contract/processes.js';
 
-export const POWERSHELL_SCRIPT =
-  '[Console]::OutputEncoding = [System.Text.Encoding]::UTF8; ' +
-  'Get-CimInstance -ClassName Win32_Process | Select-Object ProcessId,ParentProcessId,Name,CommandLine | ConvertTo-Json -Compress';
+export const PROCESS_SCRIPT =
+  'ConvertTo-AsciiJson @(Get-CimInstance -ClassName Win32_Process | Select-Object "ProcessId", "ParentProcessId", "Name", "CommandLine")';
 const TIMEOUT_MS = 30_000;
-const MAX_BUFFER = 64 * 1024 * 1024;
 
 export async function listWindowsProcesses(): Promise<ProcessInfo[]> {
-  // By absolute path from the system directory: never whatever `powershell.exe` PATH finds first.
-  const powershell = windowsPowerShell();
-  const stdout = await new Promise<string>((resolve, reject) => {
-    execFile(
-      powershell,
-      ['-NoProfile', '-NonInteractive', '-Command', POWERSHELL_SCRIPT],
-      { shell: false, windowsHide: true, timeout: TIMEOUT_MS, maxBuffer: MAX_BUFFER, encoding: 'utf8', env: helperEnvironment() },
-      (error, out) => (error ? reject(error) : resolve(out)),
-    );
-  });
-  return parseWindowsProcessJson(stdout);
+  return parseWindowsProcessJson(await runPowerShell(PROCESS_SCRIPT, { timeoutMs: TIMEOUT_MS }, 'listProcesses', 'Win32_Process through PowerShell'));
 }
 
 interface Win32ProcessRow {
@@ -37,7 +25,7 @@ interface Win32ProcessRow {
   CommandLine?: unknown;
 }
 
-/** ConvertTo-Json prints one object (not an array) when there is a single row, and nothing for none. */
+/** An array of rows (one object, or nothing, read as one row or none too; a byte-order mark is skipped). */
 export function parseWindowsProcessJson(text: string): ProcessInfo[] {
   const json = text.replace(/^\uFEFF/, '').trim();
   if (json === '') return [];

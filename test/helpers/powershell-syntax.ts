@@ -7,6 +7,7 @@
 import { createRequire } from 'node:module';
 import { Language, Parser, type Node } from 'web-tree-sitter';
 import { powershellArgs } from '../../adapter/os/powershell-session.js';
+import { decodedScript } from './fake-powershell.js';
 
 let ready: Promise<Parser> | undefined;
 
@@ -23,8 +24,7 @@ function parser(): Promise<Parser> {
 
 /** Where the script does not parse ("line:column text"), as PowerShell would receive it from powershellArgs (preamble included). */
 export async function powershellSyntaxErrors(script: string): Promise<string[]> {
-  const args = powershellArgs(script);
-  const text = Buffer.from(args[args.indexOf('-EncodedCommand') + 1]!, 'base64').toString('utf16le');
+  const text = decodedScript(powershellArgs(script));
   const tree = (await parser()).parse(text);
   const errors: string[] = [];
   const walk = (node: Node): void => {

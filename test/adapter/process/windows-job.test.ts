@@ -15,6 +15,7 @@ import type * as WindowsJob from '../../../adapter/process/windows-job.js';
 import { WINDOWS_JOB_SCRIPT } from '../../../adapter/process/windows-job.js';
 import { addTypeSources, compileCSharp, mapDlls, runMono } from '../../helpers/csharp.js';
 import { powershellSyntaxErrors } from '../../helpers/powershell-syntax.js';
+import { fakePowerShell } from '../../helpers/fake-powershell.js';
 import { makeTempDir, removeDir } from '../../helpers/temp.js';
 import { alive } from '../../helpers/proc.js';
 
@@ -29,10 +30,7 @@ beforeEach(async () => {
 
 /** A stand-in for PowerShell at SystemRoot's place in `dir`: a shell script speaking the watcher's lines. */
 function fakePowershell(dir: string, script: string): NodeJS.ProcessEnv {
-  const folder = path.join(dir, 'Windows', 'System32', 'WindowsPowerShell', 'v1.0');
-  fs.mkdirSync(folder, { recursive: true });
-  fs.writeFileSync(path.join(folder, 'powershell.exe'), `#!/bin/sh\n${script}\n`, { mode: 0o755 });
-  return { PATH: process.env.PATH, SystemRoot: path.join(dir, 'Windows') };
+  return { PATH: process.env.PATH, SystemRoot: fakePowerShell(dir, script) };
 }
 
 const windows = process.platform === 'win32';

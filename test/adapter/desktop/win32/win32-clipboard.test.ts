@@ -11,6 +11,7 @@ import { CLIPBOARD_SCRIPT, win32ClipboardRead, win32ClipboardWriteImage } from '
 import { windowsPowerShell } from '../../../../adapter/os/system-root.js';
 import { makeTempDir, removeDir } from '../../../helpers/temp.js';
 import { powershellSyntaxErrors } from '../../../helpers/powershell-syntax.js';
+import { fakePowerShell } from '../../../helpers/fake-powershell.js';
 
 const png = Buffer.from('89504e470d0a1a0a0000000d4948445200000001000000010806000000', 'hex');
 
@@ -23,11 +24,8 @@ describe.skipIf(process.platform === 'win32')('the Windows clipboard, against a 
   const saved = process.env.SystemRoot;
   beforeAll(() => {
     dir = makeTempDir('win32-clipboard-');
-    const folder = path.join(dir, 'Windows', 'System32', 'WindowsPowerShell', 'v1.0');
-    fs.mkdirSync(folder, { recursive: true });
     // records its arguments, the request and its stdin; answers as the script would
-    const script = `#!/bin/sh
-echo "$@" > '${dir}/args'
+    const script = `echo "$@" > '${dir}/args'
 echo "$CHATGPT_MCP_CLIPBOARD" > '${dir}/op'
 env > '${dir}/env'
 cat > '${dir}/stdin'
@@ -37,8 +35,7 @@ case "$CHATGPT_MCP_CLIPBOARD" in
   *) echo 'Exception calling "GetDataObject": OpenClipboard failed' >&2; exit 1 ;;
 esac
 `;
-    fs.writeFileSync(path.join(folder, 'powershell.exe'), script, { mode: 0o755 });
-    process.env.SystemRoot = path.join(dir, 'Windows');
+    process.env.SystemRoot = fakePowerShell(dir, script);
     process.env.CHATGPT_MCP_PLANTED_SECRET = 'planted';
   });
   afterAll(() => {
