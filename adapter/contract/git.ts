@@ -258,3 +258,8 @@ export interface GitOps {
   /** The branch HEAD names (main, also before its first commit), or null when HEAD is detached. */
   currentBranch(run: GitRun): Promise<string | null>;
 }
+
+/** `text` with the user and password of every URL in it hidden (`https://***@host/...`): a token written into a remote URL never reaches an answer. */
+export function hideUrlCredentials(text: string): string {
+  return text.replace(/\b([A-Za-z][A-Za-z0-9+.-]*:\/\/)[^\s/@'"]+@/g, '$1***@');
+}

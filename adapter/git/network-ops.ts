@@ -95,7 +95,9 @@ async function head(run: GitRun, operation: string, name = 'HEAD'): Promise<stri
 
 /** Paths the fast-forward would write (every file of the incoming tree when there is nothing yet). */
 async function incoming(run: GitRun, before: string | null, after: string, operation: string): Promise<string[]> {
-  const args = before ? ['diff', '--name-only', '-z', '--no-renames', before, after, '--'] : ['ls-tree', '-r', '--name-only', '-z', after];
+  const args = before
+    ? ['diff', '--name-only', '-z', '--no-renames', '--ignore-submodules=all', before, after, '--']
+    : ['ls-tree', '-r', '--name-only', '-z', after];
   const out = await runGit(run, args, { operation });
   return out.stdout.toString('utf8').split('\0').filter(Boolean);
 }

@@ -18,10 +18,10 @@ const LIST_BYTES = 8 * 1024 * 1024;
 const BINARY_SNIFF = 8000;
 /** Reading tools never take git's optional locks (the owner's own git keeps working meanwhile). */
 const READ = '--no-optional-locks';
-export const DIFF_FLAGS = ['--no-color', '--no-ext-diff', '--no-textconv', '--find-renames', '--raw', '--numstat', '--patch', '-z'];
+export const DIFF_FLAGS = ['--no-color', '--no-ext-diff', '--no-textconv', '--ignore-submodules=all', '--find-renames', '--raw', '--numstat', '--patch', '-z'];
 
 export async function status(run: GitRun, options: { maxEntries: number; paths?: readonly string[] }): Promise<GitStatus> {
-  const args = [READ, 'status', '--porcelain=v2', '--branch', '-z', '--ignore-submodules=dirty', '--', ...(options.paths ?? [])];
+  const args = [READ, 'status', '--porcelain=v2', '--branch', '-z', '--ignore-submodules=all', '--', ...(options.paths ?? [])];
   const out = await runGit(run, args, { operation: 'git.status' });
   return parseStatus(out.stdout, run.visible, options.maxEntries);
 }
@@ -29,9 +29,20 @@ export async function status(run: GitRun, options: { maxEntries: number; paths?:
 export async function diff(run: GitRun, options: DiffOptions): Promise<GitDiff> {
   const request = options.diff;
   const which = request.kind === 'staged' ? ['--cached'] : [];
-  const revisions = request.kind === 'revisions' ? ['--end-of-options', request.from, ...(request.to ? [request.to] : [])] : [];
+  const revisions = request.kind === 'revisions' ? ['--end-of-options', commitOnly(request.from), ...(request.to ? [commitOnly(request.to)] : [])] : [];
   const args = [READ, 'diff', ...DIFF_FLAGS, `-U${options.contextLines}`, ...which, ...revisions, '--', ...options.paths];
   return diffOutput(run, args, options.maxBytes, 'git.diff');
+}
+
+/**
+ * A revision (or range) git reads only as commits: a blob's id would diff that content itself,
+ * where the path rules that hide protected files (.env, keys) never see a path.
+ */
+export function commitOnly(revision: string): string {
+  const range = /^(.*?)(\.\.\.?)(.*)$/.exec(revision);
+  if (!range) return `${revision}^{commit}`;
+  const [, from = '', dots = '', to = ''] = range;
+  return `${from && `${from}^{commit}`}${dots}${to && `${to}^{commit}`}`;
 }
 
 export async function diffOutput(run: GitRun, args: string[], maxBytes: number, operation: string): Promise<GitDiff> {

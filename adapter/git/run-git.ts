@@ -6,7 +6,7 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { adapterError } from '../contract/errors.js';
-import type { GitProgram, GitRun } from '../contract/git.js';
+import { hideUrlCredentials, type GitProgram, type GitRun } from '../contract/git.js';
 import { launch } from '../process/run-command.js';
 import { terminateGroup } from '../process/kill-tree.js';
 
@@ -111,6 +111,6 @@ export function gitMessage(stderr: string): string {
     .map((line) => line.trim())
     .filter(Boolean);
   const told = lines.filter((line) => /^(fatal|error|hint|warning):/.test(line));
-  const text = (told.length > 0 ? told : lines).join(' ').replace(/[\x00-\x08\x0b-\x1f\x7f]/g, '?');
+  const text = hideUrlCredentials((told.length > 0 ? told : lines).join(' ').replace(/[\x00-\x08\x0b-\x1f\x7f]/g, '?'));
   return text.length > 1000 ? `${text.slice(0, 1000)}...` : text;
 }

@@ -133,10 +133,14 @@ async function moveRef(run: GitRun, ref: string, to: string | null, expected: st
 /** What a switch or restore may change: paths differing from HEAD (to `revision`), and those with uncommitted changes. */
 export async function changedPaths(run: GitRun, options: { revision?: string; paths?: readonly string[] }): Promise<{ between: string[]; dirty: string[] }> {
   const names = async (args: string[]) => {
-    const out = await runGit(run, ['--no-optional-locks', 'diff', '--name-only', '-z', '--no-renames', ...args, '--', ...(options.paths ?? [])], {
-      operation: 'git.changes',
-      ok: [0, 128],
-    });
+    const out = await runGit(
+      run,
+      ['--no-optional-locks', 'diff', '--name-only', '-z', '--no-renames', '--ignore-submodules=all', ...args, '--', ...(options.paths ?? [])],
+      {
+        operation: 'git.changes',
+        ok: [0, 128],
+      },
+    );
     return out.code === 0 ? out.stdout.toString('utf8').split('\0').filter(Boolean) : [];
   };
   const [between, dirty] = await Promise.all([options.revision ? names(['HEAD', '--end-of-options', options.revision]) : [], names(['HEAD'])]);

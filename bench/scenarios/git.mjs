@@ -39,7 +39,7 @@ const IDS = {
   first: 'fs.write 64 KiB checkpoint (first change each call) vs undo off',
 };
 /** The arguments adapter/git/read-ops.ts gives git. */
-const STATUS_ARGS = ['--no-optional-locks', 'status', '--porcelain=v2', '--branch', '-z', '--ignore-submodules=dirty', '--'];
+const STATUS_ARGS = ['--no-optional-locks', 'status', '--porcelain=v2', '--branch', '-z', '--ignore-submodules=all', '--'];
 const DIFF_ARGS = [
   '--no-optional-locks',
   'diff',

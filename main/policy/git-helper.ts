@@ -42,8 +42,9 @@ export const GIT_NETWORK: HelperSpec = Object.freeze({ ...GIT, network: true });
 /**
  * `-c` overrides on every run. Hooks: the repository's never run (a repository whose own config
  * sets core.hooksPath is refused before this, and the write tools refuse one with active hooks);
- * the owner's global core.hooksPath is kept. Submodules are never entered: their config was not
- * looked at.
+ * the owner's global core.hooksPath is kept. Submodules are never entered, not even to see whether
+ * they changed (a status inside one runs what its own config names, and that config was not looked
+ * at: a model that can write files can plant one), and never pushed or fetched.
  */
 export function gitOverrides(config: readonly GitConfigEntry[]): string[] {
   const overrides = [
@@ -52,6 +53,10 @@ export function gitOverrides(config: readonly GitConfigEntry[]): string[] {
     'core.quotePath=false',
     'color.ui=false',
     'submodule.recurse=false',
+    'diff.ignoreSubmodules=all',
+    'status.submoduleSummary=false',
+    'push.recurseSubmodules=no',
+    'fetch.recurseSubmodules=false',
     'diff.noprefix=false',
     'diff.mnemonicPrefix=false',
     'diff.relative=false',

@@ -14,8 +14,12 @@ const HOSTED_SCHEMES = new Set(['https', 'ssh', 'git']);
 const HOST = /^[A-Za-z0-9.-]+$/;
 const SEGMENT = /^[A-Za-z0-9._~-]+$/;
 
-/** Parsed identity, or why the text is not a remote these tools may use. */
-export function remoteIdentity(url: string): RemoteIdentity | { problem: string } {
+/**
+ * Parsed identity, or why the text is not a remote these tools may use. The short forms
+ * (owner/repo, host/owner/repo) are the allow-list's own: as a remote's URL or a clone source
+ * (`form: 'url'`) git would read them as a folder on this computer, so they are refused there.
+ */
+export function remoteIdentity(url: string, form: 'entry' | 'url' = 'entry'): RemoteIdentity | { problem: string } {
   const text = url.trim();
   if (/^[A-Za-z][A-Za-z0-9+.-]*::/.test(text))
     return { problem: `${text.split('::')[0]}:: runs a remote helper program; only https, ssh, git and local paths are allowed` };
@@ -44,6 +48,10 @@ export function remoteIdentity(url: string): RemoteIdentity | { problem: string 
   const scp = /^(?:[^@/:]+@)?([^@/:]+):(.+)$/.exec(text);
   if (scp) return hosted(scp[1]!, scp[2]!);
   // The allow-list's own short forms: host/owner/repo, or owner/repo on GitHub.
+  if (form === 'url')
+    return {
+      problem: `git reads "${text}" as a folder on this computer, not a hosted repository: use https://host/owner/repo, git@host:owner/repo or an absolute path`,
+    };
   const parts = text.split('/');
   if (parts.length === 2) return hosted('github.com', text);
   if (parts.length >= 3 && parts[0]!.includes('.')) return hosted(parts[0]!, parts.slice(1).join('/'));

@@ -10,6 +10,7 @@
  * Matched by the setting's last part (so a driver or helper under any name is caught) and by a
  * few whole names; pure, for the policy and the tests.
  */
+import path from 'node:path';
 import type { GitConfigEntry } from '../../adapter/contract/git.js';
 
 /** Last name parts that name a program (or where git sends data: proxies, cookie files). */
@@ -55,6 +56,9 @@ export function refusedReason(entry: Pick<GitConfigEntry, 'key' | 'value'>): str
   const section = parts[0]!;
   const last = parts[parts.length - 1]!;
   if (section === 'alias') return 'defines a git command, which can run any program (a "!" alias)';
+  // Certificate checks, name resolution (curloptResolve), headers, redirects: a repository could send an allowed remote's traffic, with your credential, to any address.
+  if (section === 'http')
+    return "changes how git reaches HTTPS remotes (certificate checks, where a host name resolves, headers), which could send an allowed remote's traffic and your credential elsewhere";
   if (section === 'pager' && !BOOLEAN.test(value)) return PROGRAM_PARTS.pager!;
   if (section === 'protocol' && last === 'allow') return 'allows remote transports (ext:: runs programs) the git tools keep off';
   if (section === 'submodule' && last === 'update' && value.startsWith('!')) return 'runs the command it names on submodule updates';
@@ -64,6 +68,43 @@ export function refusedReason(entry: Pick<GitConfigEntry, 'key' | 'value'>): str
   if (key === 'core.fsmonitor' && BOOLEAN.test(value)) return null;
   // A filter's "required" and a diff driver's "binary"/"cachetextconv" name nothing; a credential's username neither.
   return PROGRAM_PARTS[last] ?? null;
+}
+
+/** Repository settings whose value is a file git reads (a relative one from the working tree's top). */
+const FILE_KEYS: ReadonlySet<string> = new Set([
+  'core.excludesfile',
+  'core.attributesfile',
+  'mailmap.file',
+  'diff.orderfile',
+  'blame.ignorerevsfile',
+  'commit.template',
+  'gpg.ssh.allowedsignersfile',
+  'gpg.ssh.revocationfile',
+]);
+
+/**
+ * Files the repository's own settings make git read, each with the setting behind it: the files
+ * its config includes (include.path, includeIf: where its settings came from) and file-valued
+ * settings. Relative paths are git's: from the top level (where git runs). `home` expands `~/`;
+ * `~user/` (another user's home) stays as written: not absolute, which the policy refuses.
+ */
+export function repositoryFiles(
+  config: readonly GitConfigEntry[],
+  topLevel: string,
+  home: string,
+): Array<{ entry: GitConfigEntry; file: string; included: boolean }> {
+  const found = new Map<string, { entry: GitConfigEntry; file: string; included: boolean }>();
+  const at = (file: string) => (file.startsWith('~/') ? path.join(home, file.slice(2)) : file.startsWith('~') ? file : path.resolve(topLevel, file));
+  for (const entry of config) {
+    if (!isRepositoryScope(entry)) continue;
+    const origin = entry.origin.startsWith('file:') ? at(entry.origin.slice('file:'.length)) : null;
+    if (origin && !found.has(origin)) found.set(origin, { entry, file: origin, included: true });
+    if (FILE_KEYS.has(entry.key.toLowerCase()) && entry.value) {
+      const file = at(entry.value);
+      if (!found.has(file)) found.set(file, { entry, file, included: false });
+    }
+  }
+  return [...found.values()];
 }
 
 /** Settings git reads from the repository itself (its config, a worktree's, and files they include). */

@@ -1,21 +1,24 @@
 /**
  * The git policy: which repository a git tool may work on and how git runs there. Every
  * repository goes through the filesystem policy (its top level, its git folder and the shared
- * one, where a `.git` file or a worktree's `commondir` may point, and folders it borrows
- * objects from); the repository's own settings that name a program are refused
- * (git-settings.ts); the write tools refuse active hooks; push and pull reach only the remotes
- * the owner allowed (git-remotes.ts). The answer is a GitRun the adapter runs as it is.
+ * one, where a `.git` file or a worktree's `commondir` may point, folders it borrows objects
+ * from, and files its settings make git read); its git folders are `.git` folders, whose config
+ * and hooks the file tools protect; the repository's own settings that name a program are
+ * refused (git-settings.ts); the write tools refuse active hooks; push and pull reach only the
+ * remotes the owner allowed (git-remotes.ts), and never a repository the tools can write. The
+ * answer is a GitRun the adapter runs as it is.
  */
+import os from 'node:os';
 import nodePath from 'node:path';
 import type { Config } from '../config/schema.js';
 import { adapterError } from '../../adapter/contract/errors.js';
-import type { GitRun, RepositoryFacts } from '../../adapter/contract/git.js';
+import { hideUrlCredentials, type GitRun, type RepositoryFacts } from '../../adapter/contract/git.js';
 import type { PolicyPort } from '../../adapter/contract/policy-port.js';
 import type { Access, FilesystemPolicy } from './filesystem.js';
 import { GIT, GIT_NETWORK, gitOverrides, NO_HOOKS } from './git-helper.js';
 import { remoteNameProblem } from './git-names.js';
 import { describeIdentity, remoteIdentity, sameIdentity, type RemoteIdentity } from './git-remotes.js';
-import { firstRefused, ownerValue } from './git-settings.js';
+import { firstRefused, ownerValue, repositoryFiles } from './git-settings.js';
 import type { HelperPlan, ProgramRunner } from './program-runner.js';
 
 const posix = nodePath.posix;
@@ -106,7 +109,7 @@ export class GitPolicy {
 
   /** A clone: the source must be on git.pull, the destination a new folder in a writable root. */
   async clone(url: string, destination: string, op: string, signal?: AbortSignal): Promise<{ run: GitRun; name: string; path: string }> {
-    const identity = await this.allowed(url, 'pull', op, `the clone source ${url}`);
+    const identity = await this.allowed(url, 'pull', op, `the clone source ${hideUrlCredentials(url)}`);
     if (identity.kind === 'hosted' && /^https?:\/\/[^/]*@/i.test(url))
       throw adapterError('INVALID_INPUT', op, 'a clone URL must not carry a user name or token: your credential helper provides them');
     const target = await this.files.resolve(destination, 'write', op);
@@ -150,6 +153,30 @@ export class GitPolicy {
         throw adapterError('PATH_NOT_ALLOWED', op, `${what}, ${place}, is refused: ${why}`);
       }
     }
+    for (const [place, what] of [
+      [facts.gitDir, 'its git folder'],
+      [facts.commonDir, 'its shared git folder'],
+    ] as const)
+      if (!place.split(nodePath.sep).some((part) => part.toLowerCase() === '.git'))
+        throw adapterError(
+          'PATH_NOT_ALLOWED',
+          op,
+          `${what}, ${place}, is not a .git folder. The file tools keep the config and hooks git runs code from only in .git folders, so a git folder under another name may hold settings a tool wrote; ` +
+            "the git tools work in repositories whose git folder is .git (a worktree's or a submodule's lies inside one)",
+        );
+    // Its own config files lie in its git folders, checked above (and protected from the file tools).
+    const own = new Set([facts.gitDir, facts.commonDir]);
+    for (const { entry, file, included } of repositoryFiles(facts.config, facts.topLevel!, os.homedir())) {
+      if (included && own.has(nodePath.dirname(file))) continue;
+      const what = included
+        ? `the repository's config takes settings from ${file} (include.path or includeIf)`
+        : `${entry.key} in the repository's own config makes git read ${file}`;
+      if (!nodePath.isAbsolute(file)) throw adapterError('PATH_NOT_ALLOWED', op, `${what}, in another user's home folder: refused`, { setting: entry.key });
+      await this.files.resolve(file, 'read', op).catch((error: unknown) => {
+        const why = error instanceof Error ? error.message : String(error);
+        throw adapterError('PATH_NOT_ALLOWED', op, `${what}, which is refused: ${why}`, { setting: entry.key });
+      });
+    }
   }
 
   private async checkRemote(facts: RepositoryFacts, direction: 'push' | 'pull', name: string, op: string): Promise<void> {
@@ -162,16 +189,19 @@ export class GitPolicy {
     }
     const urls = direction === 'push' ? remote.push : remote.fetch;
     if (urls.length === 0) throw adapterError('PRECONDITION_FAILED', op, `the remote ${name} has no URL`);
-    for (const url of urls) await this.allowed(url, direction, op, `the remote ${name} (${url})`);
+    for (const url of urls) await this.allowed(url, direction, op, `the remote ${name} (${hideUrlCredentials(url)})`);
   }
 
   private async allowed(url: string, direction: 'push' | 'pull', op: string, what: string): Promise<RemoteIdentity> {
     const list = this.config.git[direction];
-    const identity = await this.identity(url);
+    const identity = await this.identity(url, 'url');
     if ('problem' in identity) throw adapterError('COMMAND_NOT_ALLOWED', op, `${what} cannot be used: ${identity.problem}`);
     for (const entry of list) {
-      const allowed = await this.identity(entry);
-      if (!('problem' in allowed) && sameIdentity(identity, allowed)) return identity;
+      const allowed = await this.identity(entry, 'entry');
+      if (!('problem' in allowed) && sameIdentity(identity, allowed)) {
+        if (identity.kind === 'local') await this.checkLocalRemote(identity.path, op, what);
+        return identity;
+      }
     }
     throw adapterError(
       'COMMAND_NOT_ALLOWED',
@@ -180,9 +210,44 @@ export class GitPolicy {
     );
   }
 
+  /**
+   * A local repository in a folder the tools can write: git runs what its own config and hooks
+   * name on that side too (receive-pack, upload-pack). So, as for the repository worked in, its
+   * git folder must be one whose config and hooks the file tools protect (`.git`, or a bare
+   * `name.git`), its own settings naming a program are refused, and so are its active hooks.
+   * One outside the writable roots is the owner's alone.
+   */
+  private async checkLocalRemote(path: string, op: string, what: string): Promise<void> {
+    const writable = await this.files.resolve(path, 'write', op).then(
+      () => true,
+      () => false,
+    );
+    if (!writable) return;
+    const plan = await this.helper(false, path, op);
+    const facts = await this.port.gitRepository(path, { file: plan.file, env: plan.env }, {});
+    if (!facts) throw adapterError('NOT_FOUND', op, `${what} is not a git repository`);
+    const { commonDir, gitDir } = facts;
+    if (!/\.git$/i.test(nodePath.basename(commonDir)) || (gitDir !== commonDir && !gitDir.startsWith(`${commonDir}${nodePath.sep}`)))
+      throw adapterError(
+        'COMMAND_NOT_ALLOWED',
+        op,
+        `${what} is a repository in a folder the tools can write whose git folder (${commonDir}) is not named .git or *.git, so nothing keeps the settings and hooks git runs there from being a tool's: name it something.git`,
+      );
+    refuseSettings(facts, op);
+    refuseHooks(facts, op);
+    for (const alternate of facts.alternates)
+      await this.files.resolve(alternate, 'read', op).catch((error: unknown) => {
+        throw adapterError(
+          'PATH_NOT_ALLOWED',
+          op,
+          `${what} borrows objects from ${alternate}, which is refused: ${error instanceof Error ? error.message : String(error)}`,
+        );
+      });
+  }
+
   /** A local repository is compared by where it really is. */
-  private async identity(text: string): Promise<RemoteIdentity | { problem: string }> {
-    const identity = remoteIdentity(text);
+  private async identity(text: string, form: 'entry' | 'url'): Promise<RemoteIdentity | { problem: string }> {
+    const identity = remoteIdentity(text, form);
     if ('problem' in identity || identity.kind !== 'local') return identity;
     const real = await this.port.realpath(identity.path).catch(() => identity.path);
     return { kind: 'local', path: real };

@@ -94,10 +94,18 @@ export const BUILT_IN_SECRET_LOCATIONS: readonly SecretLocation[] = [
 export const BUILT_IN_SECRET_PATTERNS: readonly string[] = Object.freeze(BUILT_IN_SECRET_LOCATIONS.map((location) => location.pattern));
 
 /**
- * Where git runs code from on the owner's next git command, submodules' git folders included:
- * refused for writes unless filesystem.allowGitHookWrites.
+ * Where git runs code from on the owner's next git command, submodules' git folders and bare
+ * repositories (`backup.git`, which a push runs git in) included: refused for writes unless
+ * filesystem.allowGitHookWrites.
  */
-export const GIT_CODE_PATTERNS: readonly string[] = Object.freeze(['.git/hooks/', '.git/config', '.git/modules/**/hooks/', '.git/modules/**/config']);
+export const GIT_CODE_PATTERNS: readonly string[] = Object.freeze([
+  '.git/hooks/',
+  '.git/config',
+  '.git/modules/**/hooks/',
+  '.git/modules/**/config',
+  '*.git/hooks/',
+  '*.git/config',
+]);
 
 export type PatternOrigin = 'built-in' | 'deny' | 'git';
 

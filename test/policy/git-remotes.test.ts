@@ -55,3 +55,17 @@ describe('remote identity', () => {
     expect(remoteEntryProblem(text)).toMatch(why);
   });
 });
+
+describe('remote URLs (what git is given), unlike allow-list entries', () => {
+  it.each(['me/app', 'github.com/me/app', 'gitlab.example.com/group/app'])('%s is refused: git reads it as a folder here', (url) => {
+    expect(remoteIdentity(url, 'url')).toMatchObject({ problem: expect.stringMatching(/as a folder on this computer/) });
+    expect(remoteIdentity(url, 'entry')).toMatchObject({ kind: 'hosted' });
+  });
+
+  it.each(['https://github.com/me/app', 'git@github.com:me/app.git', 'ssh://git@github.com/me/app', '/srv/git/app.git', 'file:///srv/git/app.git'])(
+    '%s is a URL',
+    (url) => {
+      expect(remoteIdentity(url, 'url')).not.toHaveProperty('problem');
+    },
+  );
+});

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { GitConfigEntry } from '../../adapter/contract/git.js';
-import { firstRefused, ownerValue, refusedReason } from '../../main/policy/git-settings.js';
+import { firstRefused, ownerValue, refusedReason, repositoryFiles } from '../../main/policy/git-settings.js';
 
 const entry = (key: string, value: string | null, scope: GitConfigEntry['scope'] = 'local'): GitConfigEntry => ({
   scope,
@@ -74,5 +74,40 @@ describe('refused repository settings', () => {
     expect(firstRefused([entry('user.name', 'x'), entry('core.fsmonitor', 'x', 'worktree')])?.entry.key).toBe('core.fsmonitor');
     expect(ownerValue([entry('core.hookspath', '/mine', 'global'), entry('core.hookspath', '.husky')], 'core.hookspath')).toBe('/mine');
     expect(ownerValue([entry('core.hookspath', '.husky')], 'core.hookspath')).toBeUndefined();
+  });
+});
+
+describe('http settings', () => {
+  it.each(['http.curloptresolve', 'http.sslverify', 'http.https://github.com.extraheader', 'http.sslcainfo', 'http.followredirects'])(
+    '%s is refused',
+    (key) => {
+      expect(refusedReason({ key, value: 'x' })).toMatch(/HTTPS remotes/);
+    },
+  );
+});
+
+describe('repositoryFiles', () => {
+  const withOrigin = (key: string, value: string, origin: string, scope: GitConfigEntry['scope'] = 'local'): GitConfigEntry => ({ scope, origin, key, value });
+
+  it('lists included config files and file settings of the repository, resolved as git does', () => {
+    const files = repositoryFiles(
+      [
+        withOrigin('include.path', '../../out/inc', 'file:.git/config'),
+        withOrigin('user.name', 'x', 'file:.git/../../out/inc'),
+        withOrigin('mailmap.file', '~/mailmap', 'file:.git/config'),
+        withOrigin('core.excludesfile', 'ignore.txt', 'file:.git/config'),
+        withOrigin('diff.orderfile', '~other/order', 'file:.git/config'),
+        withOrigin('core.attributesfile', '/etc/attrs', 'file:/home/me/.gitconfig', 'global'),
+      ],
+      '/w/repo',
+      '/home/me',
+    );
+    expect(files.map(({ entry, file, included }) => [entry.key, file, included])).toEqual([
+      ['include.path', '/w/repo/.git/config', true],
+      ['user.name', '/w/out/inc', true],
+      ['mailmap.file', '/home/me/mailmap', false],
+      ['core.excludesfile', '/w/repo/ignore.txt', false],
+      ['diff.orderfile', '~other/order', false],
+    ]);
   });
 });

@@ -120,7 +120,9 @@ describe('GitPolicy.paths', () => {
     const target = await open(p, 'write');
     expect(await p.paths(target, ['src/a.ts', `${APP}/src`, '.', 'new/file.txt'], 'write', 'git.add')).toEqual(['src/a.ts', 'src', '.', 'new/file.txt']);
     await expect(p.paths(target, ['.env'], 'write', 'git.add')).rejects.toMatchObject({ code: 'PATH_NOT_ALLOWED' });
-    await expect(p.paths(target, ['../remote.git'], 'write', 'git.add')).rejects.toMatchObject({ message: expect.stringMatching(/outside the repository/) });
+    await expect(p.paths(target, ['../remote.git/HEAD'], 'write', 'git.add')).rejects.toMatchObject({
+      message: expect.stringMatching(/outside the repository/),
+    });
     await expect(p.paths(target, ['escape/notes.txt'], 'write', 'git.add')).rejects.toMatchObject({ code: 'PATH_NOT_ALLOWED' });
     await expect(p.paths(target, ['.git/HEAD'], 'read', 'git.diff')).rejects.toMatchObject({ message: expect.stringMatching(/inside the git folder/) });
   });

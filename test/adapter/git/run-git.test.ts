@@ -65,4 +65,10 @@ describe('gitMessage', () => {
     expect(gitMessage('plain line\x1b[31m\n')).toBe('plain line?[31m');
     expect(gitMessage(`fatal: ${'x'.repeat(2000)}`)).toHaveLength(1003);
   });
+
+  it('hides the user and token of every URL it quotes', () => {
+    expect(gitMessage("fatal: unable to access 'https://me:ghp_x1@github.com/o/r/': 403\nfatal: again https://ghp_y2@h/x")).toBe(
+      "fatal: unable to access 'https://***@github.com/o/r/': 403 fatal: again https://***@h/x",
+    );
+  });
 });

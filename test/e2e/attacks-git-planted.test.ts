@@ -1,0 +1,215 @@
+/**
+ * What a model that can write files (but not run commands) could plant for the git tools: a git
+ * folder under another name, a submodule whose git folder it wrote, remotes git would read as
+ * folders, a local remote's own settings, HTTPS settings that send an allowed remote's traffic
+ * elsewhere, includes and file settings reaching outside the roots, and a blob diff of a
+ * protected file. Each is refused (or never entered), and a marker file the planted program
+ * would write proves nothing ran. The sandbox is off here, so the refusals alone stop them.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createLocalAdapter } from '../../adapter/local-computer-adapter.js';
+import { connectModernHttp, textOf, type TestClient } from '../helpers/clients.js';
+import { git, gitHome, makeBare, makeRepo, writeFiles, type GitHome } from '../helpers/git-repos.js';
+import { startTestServer, type TestHttpServer } from '../helpers/servers.js';
+import { makeTempDir, removeDir } from '../helpers/temp.js';
+
+let base: string;
+let root: string;
+let outside: string;
+let owner: GitHome;
+let server: TestHttpServer;
+let client: TestClient;
+let marker: string;
+let program: string;
+
+beforeAll(async () => {
+  base = makeTempDir();
+  owner = gitHome(path.join(base, 'home'));
+  root = path.join(base, 'root');
+  outside = path.join(base, 'outside');
+  fs.mkdirSync(root);
+  fs.mkdirSync(outside);
+  marker = path.join(base, 'ran');
+  program = path.join(base, 'program.sh');
+  fs.writeFileSync(program, `#!/bin/sh\necho ran >> '${marker}'\ncat\n`, { mode: 0o755 });
+  const local = (name: string) => path.join(root, name);
+  server = await startTestServer(
+    {
+      filesystem: { write: true, roots: [root] },
+      shell: { sandbox: 'off' },
+      git: {
+        read: true,
+        write: true,
+        push: ['me/app', local('backup.git'), local('plain-backup'), local('busy.git'), 'https://github.com/me/app'],
+        pull: ['me/app', 'github.com/me/app', local('backup.git')],
+      },
+    },
+    { adapter: createLocalAdapter({ env: owner.env }) },
+  );
+  client = await connectModernHttp(server.url);
+});
+
+afterAll(async () => {
+  await client?.close();
+  await server?.close();
+  removeDir(base);
+});
+
+const call = async (name: string, args: Record<string, unknown>) => {
+  const result = await client.callTool({ name, arguments: args });
+  return { ...result, text: textOf(result) };
+};
+const ran = () => fs.existsSync(marker);
+const FILTER = () => `[filter "x"]\n\tclean = ${program}\n\tsmudge = ${program}\n`;
+
+describe('git folders a model could have written', () => {
+  it('a repository whose git folder is not a .git folder is refused, though the file tools could write every part of it', async () => {
+    const app = path.join(root, 'planted');
+    // All written by the model, through fs.mkdir and fs.write: a .git file and a git folder under another name.
+    for (const folder of ['m', 'm-gd/objects/info', 'm-gd/refs/heads']) {
+      const made = await call('fs.mkdir', { path: path.join(app, folder), recursive: true });
+      expect(made.isError, made.text).toBeFalsy();
+    }
+    for (const [file, content] of [
+      ['m/.git', 'gitdir: ../m-gd\n'],
+      ['m-gd/HEAD', 'ref: refs/heads/main\n'],
+      ['m-gd/config', `[core]\n\trepositoryformatversion = 0\n\tbare = false\n`],
+      ['m-gd/objects/info/.keep', ''],
+      ['m-gd/refs/heads/.keep', ''],
+      ['m/f.txt', 'x\n'],
+      ['m/.gitattributes', '* filter=x\n'],
+    ]) {
+      const written = await call('fs.write', { path: path.join(app, file!), content });
+      expect(written.isError, `${file}: ${written.text}`).toBeFalsy();
+    }
+    for (const [tool, args] of [
+      ['git.status', {}],
+      ['git.diff', {}],
+      ['git.add', { paths: ['f.txt'] }],
+    ] as const) {
+      const result = await call(tool, { path: path.join(app, 'm'), ...args });
+      expect(result.text).toMatch(/^PATH_NOT_ALLOWED: its git folder, .*m-gd, is not a \.git folder/);
+    }
+    expect(ran()).toBe(false);
+  });
+
+  it('a submodule is never entered, so a git folder planted behind its .git file runs nothing (status, diff, switch, commit)', async () => {
+    const app = makeRepo(owner, path.join(root, 'super'), { 'README.md': '# super\n' });
+    const inner = makeRepo(owner, path.join(app, 'm'), { 'f.txt': 'inner\n' });
+    git(owner, app, ['add', 'm']);
+    git(owner, app, ['commit', '-q', '-m', 'a submodule link']);
+    git(owner, app, ['branch', 'other']);
+    // The submodule's .git becomes a file (as in a modern checkout) pointing at a git folder whose config names a filter.
+    const planted = path.join(root, 'super-m-gd');
+    fs.renameSync(path.join(inner, '.git'), planted);
+    fs.appendFileSync(path.join(planted, 'config'), FILTER());
+    fs.writeFileSync(path.join(inner, '.git'), `gitdir: ${planted}\n`);
+    writeFiles(inner, { '.gitattributes': '* filter=x\n', 'f.txt': 'INNER\n' });
+    for (const [tool, args] of [
+      ['git.status', {}],
+      ['git.diff', {}],
+      ['git.switch', { branch: 'other' }],
+      ['git.commit', { message: 'nothing staged' }],
+    ] as const) {
+      const result = await call(tool, { path: app, ...args });
+      if (tool === 'git.status') expect(result.isError, result.text).toBeFalsy();
+    }
+    expect(ran()).toBe(false);
+  });
+});
+
+describe('remotes', () => {
+  it('the allow-list short forms are refused as URLs: git would read them as folders here', async () => {
+    fs.mkdirSync(path.join(root, 'me', 'app'), { recursive: true });
+    const repo = makeRepo(owner, path.join(root, 'short'));
+    git(owner, repo, ['remote', 'add', 'origin', 'me/app']);
+    const pushed = await call('git.push', { path: repo, remote: 'origin' });
+    expect(pushed.text).toMatch(/^COMMAND_NOT_ALLOWED: the remote origin \(me\/app\) cannot be used: git reads "me\/app" as a folder/);
+    for (const url of ['me/app', 'github.com/me/app']) {
+      const cloned = await call('git.clone', { url, destination: path.join(root, `clone-${url.length}`) });
+      expect(cloned.text).toMatch(/^COMMAND_NOT_ALLOWED: the clone source .* cannot be used: git reads/);
+    }
+  });
+
+  it("a local remote in a writable root: its config and hooks are protected from the file tools, checked like the repository's own, and it must be named *.git", async () => {
+    const repo = makeRepo(owner, path.join(root, 'pusher'));
+    const backup = makeBare(owner, path.join(root, 'backup.git'), repo);
+    git(owner, repo, ['remote', 'add', 'origin', backup]);
+    for (const file of ['config', 'hooks/post-receive']) {
+      const written = await call('fs.write', { path: path.join(backup, file), content: `[core]\n\talternateRefsCommand = ${program}\n` });
+      expect(written.text).toMatch(/^PATH_NOT_ALLOWED: .* is where git runs code from/);
+    }
+    writeFiles(repo, { 'b.txt': 'b\n' });
+    git(owner, repo, ['add', 'b.txt']);
+    git(owner, repo, ['commit', '-q', '-m', 'b']);
+    const pushed = await call('git.push', { path: repo, remote: 'origin' });
+    expect(pushed.isError, pushed.text).toBeFalsy();
+
+    // The owner's own setting there, in a writable root: refused as it would be in the repository worked in.
+    const busy = makeBare(owner, path.join(root, 'busy.git'), repo);
+    git(owner, busy, ['config', 'core.alternateRefsCommand', program]);
+    git(owner, repo, ['remote', 'add', 'busy', busy]);
+    const refused = await call('git.push', { path: repo, remote: 'busy' });
+    expect(refused.text).toMatch(/^COMMAND_NOT_ALLOWED: core\.alternaterefscommand is set by the repository's own config/);
+
+    const plain = makeBare(owner, path.join(root, 'plain-backup'), repo);
+    git(owner, repo, ['remote', 'add', 'plain', plain]);
+    const unnamed = await call('git.push', { path: repo, remote: 'plain' });
+    expect(unnamed.text).toMatch(/^COMMAND_NOT_ALLOWED: the remote plain .* is not named \.git or \*\.git/);
+    expect(ran()).toBe(false);
+  });
+
+  it("HTTPS settings in the repository's config are refused, and a token in a remote URL is never shown", async () => {
+    const repo = makeRepo(owner, path.join(root, 'https'));
+    git(owner, repo, ['remote', 'add', 'origin', 'https://owner:ghp_SECRET@github.com:8443/me/app']);
+    for (const [key, value] of [
+      ['http.curloptResolve', 'github.com:8443:127.0.0.1'],
+      ['http.sslVerify', 'false'],
+      ['http.https://github.com.extraHeader', 'X: y'],
+    ]) {
+      git(owner, repo, ['config', key!, value!]);
+      const result = await call('git.push', { path: repo, remote: 'origin' });
+      expect(result.text).toMatch(new RegExp(`^COMMAND_NOT_ALLOWED: ${key!.toLowerCase().replace(/\./g, '\\.').replace('extraheader', 'extraheader')}`, 'i'));
+      git(owner, repo, ['config', '--unset', key!]);
+    }
+    const refused = await call('git.push', { path: repo, remote: 'origin' });
+    expect(refused.text).toMatch(/password/);
+    git(owner, repo, ['remote', 'set-url', 'origin', 'https://ghp_SECRET@example.com/me/app']);
+    const other = await call('git.push', { path: repo, remote: 'origin' });
+    expect(other.text).toMatch(/https:\/\/\*\*\*@example\.com/);
+    expect(JSON.stringify([refused, other])).not.toContain('ghp_SECRET');
+  });
+});
+
+describe('reading outside the roots through settings', () => {
+  it('a config included from outside the roots is refused, and none of it reaches the answer', async () => {
+    const secret = makeRepo(owner, path.join(outside, 'private'));
+    git(owner, secret, ['remote', 'add', 'origin', 'https://owner:ghp_INCLUDED@github.com/owner/private.git']);
+    const repo = makeRepo(owner, path.join(root, 'includer'));
+    git(owner, repo, ['config', 'include.path', path.join(secret, '.git', 'config')]);
+    const result = await call('git.status', { path: repo });
+    expect(result.text).toMatch(/^PATH_NOT_ALLOWED: the repository's config takes settings from .*private\/\.git\/config .*refused/);
+    expect(JSON.stringify(result)).not.toContain('ghp_INCLUDED');
+  });
+
+  it('a file setting naming a file outside the roots is refused', async () => {
+    fs.writeFileSync(path.join(outside, 'mailmap'), 'Someone <x@y>\n');
+    const repo = makeRepo(owner, path.join(root, 'mailmapper'));
+    git(owner, repo, ['config', 'mailmap.file', path.join(outside, 'mailmap')]);
+    const result = await call('git.log', { path: repo });
+    expect(result.text).toMatch(/^PATH_NOT_ALLOWED: mailmap\.file in the repository's own config makes git read .*outside/);
+  });
+
+  it("git.diff between two blob ids is refused: a protected file's content would have no path to check", async () => {
+    const repo = makeRepo(owner, path.join(root, 'blobs'), { 'a.txt': 'a\n', '.env': 'API_KEY=sk-live-SECRET\n' });
+    const a = git(owner, repo, ['rev-parse', 'HEAD:a.txt']).trim();
+    const env = git(owner, repo, ['rev-parse', 'HEAD:.env']).trim();
+    const result = await call('git.diff', { path: repo, from: a, to: env });
+    expect(result.isError).toBe(true);
+    expect(JSON.stringify(result)).not.toContain('sk-live-SECRET');
+    const commits = await call('git.diff', { path: repo, from: 'HEAD', to: 'HEAD' });
+    expect(commits.isError, commits.text).toBeFalsy();
+  });
+});
