@@ -59,8 +59,8 @@ export class GitPolicy {
     const facts = await this.port.gitRepository(dir.path, { file: plan.file, env: plan.env }, { remotes: typeof use === 'object' });
     if (!facts) throw adapterError('NOT_FOUND', op, `${request.path} is not in a git repository`);
     if (facts.topLevel === null) throw adapterError('PRECONDITION_FAILED', op, `${facts.gitDir} is a bare repository: the git tools work in a working tree`);
-    await this.checkPlaces(facts, access, op);
     refuseSettings(facts, op);
+    await this.checkPlaces(facts, access, op);
     if (use !== 'read') refuseHooks(facts, op);
     if (typeof use === 'object') await this.checkRemote(facts, 'push' in use ? 'push' : 'pull', 'push' in use ? use.push : use.pull, op);
     const topLevel = facts.topLevel;
@@ -176,6 +176,22 @@ export class GitPolicy {
         const why = error instanceof Error ? error.message : String(error);
         throw adapterError('PATH_NOT_ALLOWED', op, `${what}, which is refused: ${why}`, { setting: entry.key });
       });
+      // Checked now, read again by git a moment later: a file the tools can write could name a program by then.
+      if (
+        included &&
+        (await this.files.resolve(file, 'write', op).then(
+          () => true,
+          () => false,
+        ))
+      )
+        throw adapterError(
+          'COMMAND_NOT_ALLOWED',
+          op,
+          `${what}, a file the tools can write: it could name a program by the time git reads it. Include files from outside the writable roots`,
+          {
+            setting: entry.key,
+          },
+        );
     }
   }
 

@@ -194,6 +194,14 @@ describe('reading outside the roots through settings', () => {
     expect(JSON.stringify(result)).not.toContain('ghp_INCLUDED');
   });
 
+  it('a config included from a file the tools can write is refused even while it names nothing: it could by the time git reads it', async () => {
+    const repo = makeRepo(owner, path.join(root, 'self-includer'));
+    writeFiles(repo, { 'team.cfg': '[user]\n\tname = Team\n' });
+    git(owner, repo, ['config', 'include.path', '../team.cfg']);
+    const result = await call('git.status', { path: repo });
+    expect(result.text).toMatch(/^COMMAND_NOT_ALLOWED: the repository's config takes settings from .*team\.cfg .*a file the tools can write/);
+  });
+
   it('a file setting naming a file outside the roots is refused', async () => {
     fs.writeFileSync(path.join(outside, 'mailmap'), 'Someone <x@y>\n');
     const repo = makeRepo(owner, path.join(root, 'mailmapper'));
