@@ -75,6 +75,9 @@ export function expose(views: readonly UpstreamView[], reserved: readonly string
   const taken = new Map<string, string>(reserved.map((name) => [name, 'a built-in tool']));
   const out: Exposure = { tools: [], prompts: [], resources: [], resourceTemplates: [], refused: new Map() };
   const seenUris = new Set<string>();
+  // Prompts and templates are registered by name: two that come out the same would fail every session, so the first keeps it.
+  const promptNames = new Map<string, string>();
+  const templateNames = new Set<string>();
   for (const view of views) {
     const refused: string[] = [];
     for (const definition of view.definitions) {
@@ -100,8 +103,12 @@ export function expose(views: readonly UpstreamView[], reserved: readonly string
     }
     const catalog = view.catalog;
     for (const prompt of catalog?.prompts ?? []) {
-      const naming = exposedToolName(view.prefix, view.name, String(prompt.name), new Map());
-      if ('refused' in naming) continue;
+      const naming = exposedToolName(view.prefix, view.name, String(prompt.name), promptNames);
+      if ('refused' in naming) {
+        refused.push(`prompt ${naming.refused}`);
+        continue;
+      }
+      promptNames.set(naming.exposed, `${view.name}'s prompt "${String(prompt.name)}"`);
       out.prompts.push({
         exposed: naming.exposed,
         upstream: view.name,
@@ -118,10 +125,17 @@ export function expose(views: readonly UpstreamView[], reserved: readonly string
       out.resources.push({ upstream: view.name, uri, name: String(resource.name ?? uri), ...pick(resource, 'title', 'description', 'mimeType', '_meta') });
     }
     for (const template of catalog?.resourceTemplates ?? []) {
+      const name = `${view.prefix}_${String(template.name ?? 'template')}`;
+      const uriTemplate = String(template.uriTemplate);
+      if (templateNames.has(name)) {
+        refused.push(`resource template "${String(template.name)}": another one is named ${name}`);
+        continue;
+      }
+      templateNames.add(name);
       out.resourceTemplates.push({
         upstream: view.name,
-        uriTemplate: String(template.uriTemplate),
-        name: `${view.prefix}_${String(template.name ?? 'template')}`,
+        uriTemplate,
+        name,
         ...pick(template, 'title', 'description', 'mimeType'),
       });
     }

@@ -27,6 +27,7 @@ import { fitAnswer, type ServerFit } from './answer/answer-budget.js';
 import { shapeFor, type Caller } from './answer/caller-shape.js';
 import type { DirectTool } from './stdio-wire.js';
 import { VIEW_URI_PREFIX } from './views.js';
+import { throttleProgress } from './progress-throttle.js';
 
 type Json = Record<string, unknown>;
 
@@ -186,15 +187,17 @@ function prepareTool(gateway: Gateway, tool: GatewayTool, context: Omit<RecordCo
     async (args, ctx) => {
       const token = ctx.mcpReq._meta?.progressToken;
       const notify = ctx.mcpReq.notify;
-      // Progress the upstream sent before its answer reaches the client before the answer.
-      const sent: Array<Promise<unknown>> = [];
-      const onprogress =
+      // Progress the upstream sent before its answer reaches the client before the answer, at most ten reports a second.
+      const progress =
         token !== undefined && notify
-          ? (progress: { progress: number; total?: number; message?: string }) =>
-              void sent.push(notify({ method: 'notifications/progress', params: { progressToken: token, ...progress } }).catch(() => undefined))
+          ? throttleProgress((report) => notify({ method: 'notifications/progress', params: { progressToken: token, ...report } }))
           : undefined;
-      const result = await gateway.call(tool, args, { signal: ctx.mcpReq.signal, ...(onprogress ? { onprogress } : {}) });
-      await Promise.all(sent);
+      let result: unknown;
+      try {
+        result = await gateway.call(tool, args, { signal: ctx.mcpReq.signal, ...(progress ? { onprogress: progress.report } : {}) });
+      } finally {
+        await progress?.flush();
+      }
       const clean = scrubbed(result as CallToolResult, (text) => gateway.scrub(text), gateway.secretValues().length > 0);
       // An upstream's answer is read by the same model: cut to the same budget (its schema unknown, so no payload or note field).
       return fitAnswer(clean, { ...fit, shape: shapeFor(ctx.caller) });
@@ -232,6 +235,9 @@ function registerResources(server: McpServer, gateway: Gateway, exposure: Exposu
   }
   for (const template of exposure.resourceTemplates) {
     const { upstream, uriTemplate, name, ...metadata } = template;
+    // Nor a template that could produce one (its text before the first expression, compared both ways: `{+uri}` matches anything).
+    const literal = uriTemplate.split('{')[0]!;
+    if (literal.startsWith(VIEW_URI_PREFIX) || VIEW_URI_PREFIX.startsWith(literal)) continue;
     handles.push(server.registerResource(name, new ResourceTemplate(uriTemplate, { list: undefined }), metadata, read(upstream) as never));
   }
   return handles;

@@ -38,7 +38,7 @@ import { PinStore, pinsPath } from '../gateway/pin-store.js';
 import { gatewaySecrets } from '../gateway/secrets.js';
 import { ALL_TOOLS } from './tools/index.js';
 import type { DirectTools } from './stdio-wire.js';
-import { hiddenByReadOnly } from '../policy/read-only.js';
+import { hiddenByReadOnly, readOnlyGatewayRefusal } from '../policy/read-only.js';
 import { ProfilePolicy, type CallerProfile } from '../policy/profiles.js';
 import { AnswerStore } from './answer/answer-store.js';
 import { fitAnswer, type ServerFit } from './answer/answer-budget.js';
@@ -264,8 +264,10 @@ function profileSurfaces(
     const outside = (tool: ToolDefinition, exposed: string) => (granted.has(tool.name) ? profiles.refusal(exposed, caller) : undefined);
     return {
       allowed,
-      gateway: profiles.allowsGateway(caller.profile),
-      gatewayRefusal: (exposed) => profiles.gatewayRefusal(exposed, caller),
+      // Paused writes hide the other servers' tools whole, as a read-only profile does: their annotations are their own claim.
+      gateway: profiles.allowsGateway(caller.profile) && !deps.config.server.readOnly,
+      gatewayRefusal: (exposed) =>
+        deps.config.server.readOnly && profiles.allowsGateway(caller.profile) ? readOnlyGatewayRefusal(exposed) : profiles.gatewayRefusal(exposed, caller),
       calls: otherCalls(deps.tools ?? ALL_TOOLS, inProfile, deps.config, outside),
     };
   };

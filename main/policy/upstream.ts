@@ -14,6 +14,7 @@
  * - its tools: which are exposed (exclusions), and their annotations (missing hints filled in the
  *   cautious direction, the owner's kinds over everything).
  */
+import os from 'node:os';
 import nodePath from 'node:path';
 import type { PolicyPort } from '../../adapter/contract/policy-port.js';
 import type { PeerRequest } from '../../adapter/contract/processes.js';
@@ -118,29 +119,27 @@ export class UpstreamPolicy {
   /**
    * Every path in those arguments must lie in the upstream's folders (read access for a
    * read-only tool, write otherwise): PATH_NOT_ALLOWED as from a built-in tool. Relative paths
-   * are taken from its working folder (its first folder without one), as the upstream would.
+   * are taken from its working folder (its first folder without one), as the upstream would;
+   * `~/` from the home folder; a `file:` URI in any spelling by its path. Paths nested in those
+   * arguments (lists, objects) count, and so do values under a path-like name anywhere inside
+   * an argument (`{"options": {"path": ...}}`).
    */
   async checkPaths(tool: string, names: readonly string[], args: Record<string, unknown>, readOnly: boolean): Promise<void> {
     // An HTTP upstream's paths name another machine's files: that machine's server decides.
     if (this.entry.url !== undefined) return;
     const operation = `${this.entry.name}.${tool}`;
     const base = this.entry.cwd ?? firstFolder(this.entry);
-    for (const name of names) {
-      const value = args[name];
-      const paths = Array.isArray(value) ? value : [value];
-      for (const item of paths) {
-        if (typeof item !== 'string' || item === '') continue;
-        const path = item.startsWith('file://') ? decodeURIComponent(new URL(item).pathname) : item;
-        const absolute = posix.isAbsolute(path) || !base ? path : posix.join(base, path);
-        if (this.entry.folders.length === 0) {
-          throw adapterError(
-            'PATH_NOT_ALLOWED',
-            operation,
-            `${item} (argument "${name}"): the upstream ${this.entry.name} has no folders (gateway.servers: folders)`,
-          );
-        }
-        await this.files.resolve(absolute, readOnly ? 'read' : 'write', operation);
+    for (const [name, item] of pathValues(args, new Set(names))) {
+      const path = filePath(item, operation, name);
+      const absolute = posix.isAbsolute(path) || !base ? path : posix.join(base, path);
+      if (this.entry.folders.length === 0) {
+        throw adapterError(
+          'PATH_NOT_ALLOWED',
+          operation,
+          `${item} (argument "${name}"): the upstream ${this.entry.name} has no folders (gateway.servers: folders)`,
+        );
       }
+      await this.files.resolve(absolute, readOnly ? 'read' : 'write', operation);
     }
   }
 
@@ -168,6 +167,7 @@ export class UpstreamPolicy {
         throw adapterError('COMMAND_NOT_ALLOWED', op, `${entry.name}: its program ${candidate} lies in a folder tools can write, so a tool could replace it`);
       }
     }
+    if (this.sandbox) await this.refuseLinkedPlaces();
     const sandbox = await this.sandbox?.plan({ file: found.real, found: found.found, cwd: entry.cwd });
     const temp = sandbox?.tempDir;
     const own: Record<string, string> = {
@@ -181,19 +181,74 @@ export class UpstreamPolicy {
 
   /**
    * Where its program's own files are, to be seen (read-only) while the home folder is hidden:
-   * for an absolute argument or working folder, its folder; for a file inside node_modules, the
-   * outermost node_modules (a package needs its dependencies beside it).
+   * the folder of its command and of its first absolute argument (the script an interpreter
+   * runs), and for any argument inside node_modules, the outermost node_modules (a package needs
+   * its dependencies beside it). Not the folder of other arguments: `server ~/notes/sub` would
+   * show all of ~/notes; what it may see of your files is its `folders`.
    */
   private ownPlaces(): string[] {
     const entry = this.entry;
+    const script = entry.args.find((value) => posix.isAbsolute(value));
     const places: string[] = [];
     for (const value of [entry.command, ...entry.args]) {
       if (!value || !posix.isAbsolute(value)) continue;
       const modules = value.indexOf('/node_modules/');
-      places.push(modules >= 0 ? value.slice(0, modules + '/node_modules'.length) : posix.dirname(value));
+      if (modules >= 0) places.push(value.slice(0, modules + '/node_modules'.length));
+      else if (value === entry.command || value === script) places.push(posix.dirname(value));
     }
     return places;
   }
+
+  /**
+   * Refuses to start when a folder it is given (its folders, working folder, program places) is
+   * reached through a link lying inside one of its writable folders: the upstream itself could
+   * have made that link on an earlier run, to have the next plan mount ~/.config/autostart, say.
+   */
+  private async refuseLinkedPlaces(): Promise<void> {
+    const writable = this.entry.folders.flatMap((f) => (typeof f === 'string' ? [f] : f.readOnly ? [] : [f.path])).map((f) => posix.normalize(f));
+    const places = [...this.entry.folders.map((f) => (typeof f === 'string' ? f : f.path)), this.entry.cwd, ...this.ownPlaces()];
+    for (const place of places) {
+      if (!place || !posix.isAbsolute(place)) continue;
+      const parts = posix.normalize(place).split('/').filter(Boolean);
+      for (let i = 1; i <= parts.length; i++) {
+        const prefix = `/${parts.slice(0, i).join('/')}`;
+        if (!writable.some((folder) => prefix.startsWith(`${folder}/`))) continue;
+        if ((await this.port.lstat(prefix))?.type === 'symlink')
+          throw adapterError(
+            'PATH_NOT_ALLOWED',
+            op,
+            `${this.entry.name}: ${place} is reached through the link ${prefix}, inside a folder it can write, so it could have made that link itself; it does not start until the link is gone (or its entry names the real folder)`,
+          );
+      }
+    }
+  }
+}
+
+/** The string values a call gives as paths: under a path argument (however nested), or under a path-like name anywhere. */
+function pathValues(value: unknown, names: ReadonlySet<string>, name = '', isPath = false, depth = 0): Array<[string, string]> {
+  if (typeof value === 'string') return isPath && value !== '' ? [[name, value]] : [];
+  if (depth > 8 || value === null || typeof value !== 'object') return [];
+  if (Array.isArray(value)) return value.flatMap((item) => pathValues(item, names, name, isPath, depth + 1));
+  return Object.entries(value).flatMap(([key, item]) =>
+    pathValues(item, names, depth === 0 ? key : `${name}.${key}`, isPath || (depth === 0 ? names.has(key) : PATH_NAMES.test(key)), depth + 1),
+  );
+}
+
+/** A path as given: `file:` URIs in any spelling (FILE:/x, file://localhost/x) by their path, `~/` from the home folder. */
+function filePath(item: string, operation: string, name: string): string {
+  if (/^file:/i.test(item)) {
+    let url: URL;
+    try {
+      url = new URL(item);
+    } catch {
+      throw adapterError('INVALID_INPUT', operation, `${item} (argument "${name}") is not a valid file: URI`);
+    }
+    if (url.hostname !== '' && url.hostname !== 'localhost')
+      throw adapterError('PATH_NOT_ALLOWED', operation, `${item} (argument "${name}") names a file on another host`);
+    return decodeURIComponent(url.pathname);
+  }
+  if (item === '~' || item.startsWith('~/')) return posix.join(os.homedir(), item.slice(1));
+  return item;
 }
 
 function holdsText(schema: Schema | undefined): boolean {

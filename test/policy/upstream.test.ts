@@ -85,6 +85,61 @@ describe('UpstreamPolicy', () => {
     await expect(policy({}).checkPaths('read', ['path'], { path: data }, true)).rejects.toMatchObject({ message: expect.stringContaining('has no folders') });
   });
 
+  it('finds paths in any spelling and at any depth: file: URIs, ~/, lists of objects, path-like names inside other arguments', async () => {
+    const p = policy({ folders: [data] });
+    const outside = path.join(dir, 'private.txt');
+    for (const args of [
+      { path: `FILE://${outside}` },
+      { path: `file:${outside}` },
+      { path: `file://localhost${outside}` },
+      { path: [path.join(data, 'ok'), { p: outside }] },
+      { options: { nested: { targetPath: outside } } },
+    ])
+      await expect(p.checkPaths('read', ['path'], args, true), JSON.stringify(args)).rejects.toMatchObject({ code: 'PATH_NOT_ALLOWED' });
+    await expect(p.checkPaths('read', ['path'], { path: 'file://elsewhere/etc/passwd' }, true)).rejects.toMatchObject({
+      message: expect.stringContaining('another host'),
+    });
+    await expect(
+      p.checkPaths('read', ['path'], { path: `FILE://${path.join(data, 'a.txt')}`, options: { count: 3, label: outside } }, true),
+    ).resolves.toBeUndefined();
+  });
+
+  it.skipIf(process.platform !== 'linux' || !sandboxSupport('linux', process.env).usable)(
+    'does not start when a folder it is given is reached through a link inside a folder it can write (it could have made it)',
+    async () => {
+      const project = path.join(data, 'proj');
+      const secretPlace = path.join(dir, 'autostart');
+      fs.mkdirSync(project, { recursive: true });
+      fs.mkdirSync(secretPlace, { recursive: true });
+      fs.symlinkSync(secretPlace, path.join(project, 'out'));
+      const p = policy({ folders: [data, path.join(project, 'out')] });
+      await expect(p.plan({})).rejects.toMatchObject({
+        code: 'PATH_NOT_ALLOWED',
+        message: expect.stringContaining(`through the link ${path.join(project, 'out')}`),
+      });
+      const cwd = policy({ folders: [data], cwd: path.join(project, 'out') });
+      await expect(cwd.plan({})).rejects.toMatchObject({ code: 'PATH_NOT_ALLOWED' });
+      fs.rmSync(path.join(project, 'out'));
+      fs.mkdirSync(path.join(project, 'out'));
+      await expect(policy({ folders: [data, path.join(project, 'out')] }).plan({})).resolves.toMatchObject({ file: expect.any(String) });
+    },
+  );
+
+  it.skipIf(process.platform !== 'linux' || !sandboxSupport('linux', process.env).usable)(
+    "shows its script's folder, not the folder above a folder argument",
+    async () => {
+      const notes = path.join(dir, 'notes');
+      fs.mkdirSync(path.join(notes, 'sub'), { recursive: true });
+      const script = path.join(dir, 'srv', 'server.js');
+      fs.mkdirSync(path.dirname(script), { recursive: true });
+      fs.writeFileSync(script, '');
+      const plan = await policy({ folders: [path.join(notes, 'sub')], args: [script, path.join(notes, 'sub')] }).plan({});
+      const seen = plan.sandbox!.entries.filter((e) => e.access !== 'hidden').map((e) => e.path);
+      expect(seen).toContain(path.dirname(script));
+      expect(seen).not.toContain(notes);
+    },
+  );
+
   it.skipIf(process.platform !== 'linux' || !sandboxSupport('linux', process.env).usable)(
     'plans the program found on PATH, an environment from nothing but its entry, in a sandbox that hides the home folder',
     async () => {
