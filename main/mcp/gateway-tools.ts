@@ -24,6 +24,7 @@ import type { Exposure, GatewayTool } from '../gateway/catalog.js';
 import type { Gateway } from '../gateway/gateway.js';
 import { recorded, type CallHandler, type RecordContext } from './recorded-call.js';
 import { fitAnswer, type ServerFit } from './answer/answer-budget.js';
+import { boundUpstreamAnswer } from './answer/upstream-answer.js';
 import { shapeFor, type Caller } from './answer/caller-shape.js';
 import type { DirectTool } from './stdio-wire.js';
 import { VIEW_URI_PREFIX } from './views.js';
@@ -200,7 +201,7 @@ function prepareTool(gateway: Gateway, tool: GatewayTool, context: Omit<RecordCo
       }
       const clean = scrubbed(result as CallToolResult, (text) => gateway.scrub(text), gateway.secretValues().length > 0);
       // An upstream's answer is read by the same model: cut to the same budget (its schema unknown, so no payload or note field).
-      return fitAnswer(clean, { ...fit, shape: shapeFor(ctx.caller) });
+      return fitAnswer(boundUpstreamAnswer(clean, fit.budget), { ...fit, shape: shapeFor(ctx.caller) });
     },
   );
   return {
