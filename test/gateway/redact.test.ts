@@ -10,4 +10,10 @@ describe('redactLine', () => {
     expect(redactLine('Authorization: Bearer abcdefghijklmnop')).not.toContain('abcdefghijklmnop');
     expect(redactLine('ENOENT: no such file /data/x.txt')).toBe('ENOENT: no such file /data/x.txt');
   });
+
+  it('also cookies, header-like keys given after a space, and a token written as a URL user', () => {
+    expect(redactLine('sent cookie: sid=s3cr3tvalue; path=/')).toBe('sent cookie: <redacted> path=/');
+    expect(redactLine('header x-api-key k3yvalue refused')).toBe('header x-api-key <redacted> refused');
+    expect(redactLine('GET https://ghp_short@github.com/o/r')).toBe('GET https://<redacted>@github.com/o/r');
+  });
 });
