@@ -105,7 +105,7 @@ export function expose(views: readonly UpstreamView[], reserved: readonly string
     for (const prompt of catalog?.prompts ?? []) {
       const naming = exposedToolName(view.prefix, view.name, String(prompt.name), promptNames);
       if ('refused' in naming) {
-        refused.push(`prompt ${naming.refused}`);
+        refused.push(naming.refused.replace('the tool', 'the prompt'));
         continue;
       }
       promptNames.set(naming.exposed, `${view.name}'s prompt "${String(prompt.name)}"`);

@@ -27,6 +27,6 @@ describe('expose: prompts and resource templates', () => {
       ['notes_c', 'c'],
     ]);
     expect(exposure.resourceTemplates.map((t) => t.uriTemplate)).toEqual(['notes://one/{x}']);
-    expect(exposure.refused.get('notes')).toEqual([expect.stringMatching(/^prompt .*a_b/), 'resource template "t": another one is named notes_t']);
+    expect(exposure.refused.get('notes')).toEqual([expect.stringMatching(/the prompt "a_b"/), 'resource template "t": another one is named notes_t']);
   });
 });
