@@ -78,7 +78,8 @@ export async function gitScenario({ ours: oursModule, timing, wanted, progress }
       const repo = path.join(dir, 'repo');
       progress(`git: making a ${FILES}-file repository`);
       makeRepository(repo, env);
-      const config = (sandbox) => ({ filesystem: { roots: [repo] }, git: { read: true }, shell: { sandbox } });
+      // Whole answers, as git gives them (the answer budget would elide files of the diff).
+      const config = (sandbox) => ({ filesystem: { roots: [repo] }, git: { read: true }, shell: { sandbox }, server: { answerBudgetTokens: 0 } });
       const sandboxed = await start('ours-git', config('auto'));
       const status = { tool: 'git.status', args: { path: repo, maxEntries: 10_000 }, git: STATUS_ARGS, check: (s) => s.entries.length === CHANGED + 10 };
       const cases = [
