@@ -68,12 +68,14 @@ export interface Exposure {
   resourceTemplates: GatewayResourceTemplate[];
   /** Per upstream: tools refused (names), with why. */
   refused: Map<string, string[]>;
+  /** Tools held until the owner accepts them, by the name they would have. */
+  held: Array<{ exposed: string; upstream: string; tool: string; reason: HeldTool['reason'] }>;
 }
 
 /** `reserved`: the built-in tool names (both styles) an upstream tool may not take. */
 export function expose(views: readonly UpstreamView[], reserved: readonly string[]): Exposure {
   const taken = new Map<string, string>(reserved.map((name) => [name, 'a built-in tool']));
-  const out: Exposure = { tools: [], prompts: [], resources: [], resourceTemplates: [], refused: new Map() };
+  const out: Exposure = { tools: [], prompts: [], resources: [], resourceTemplates: [], refused: new Map(), held: [] };
   const seenUris = new Set<string>();
   // Prompts and templates are registered by name: two that come out the same would fail every session, so the first keeps it.
   const promptNames = new Map<string, string>();
@@ -100,6 +102,10 @@ export function expose(views: readonly UpstreamView[], reserved: readonly string
         ...(definition._meta ? { _meta: definition._meta } : {}),
         pathArguments: view.policy.pathArguments(definition.name, definition.inputSchema),
       });
+    }
+    for (const held of view.held) {
+      const naming = exposedToolName(view.prefix, view.name, held.name, taken);
+      if (!('refused' in naming)) out.held.push({ exposed: naming.exposed, upstream: view.name, tool: held.name, reason: held.reason });
     }
     const catalog = view.catalog;
     for (const prompt of catalog?.prompts ?? []) {
@@ -148,4 +154,12 @@ function pick<K extends string>(from: Record<string, unknown>, ...keys: K[]): Pa
   const out: Record<string, unknown> = {};
   for (const key of keys) if (from[key] !== undefined) out[key] = from[key];
   return out as Partial<Record<K, never>>;
+}
+
+/** Why a held tool's call is refused, and how the owner accepts it. */
+export function heldMessage(upstream: string, tool: string, reason: HeldTool['reason']): string {
+  const accept = `(the tray, or "chatgpt-mcp gateway accept ${upstream}")`;
+  return reason === 'changed'
+    ? `${upstream} changed the tool "${tool}" since the owner accepted it, so it is held until the owner accepts the change ${accept}`
+    : `${upstream} lists a new tool "${tool}", held until the owner accepts it ${accept}`;
 }

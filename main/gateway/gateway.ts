@@ -15,7 +15,7 @@ import { prefixOf, type Config, type UpstreamConfig } from '../config/schema.js'
 import type { Logger } from '../log.js';
 import type { FilesystemPolicy } from '../policy/filesystem.js';
 import { UpstreamPolicy } from '../policy/upstream.js';
-import { expose, type Exposure, type GatewayTool, type UpstreamView } from './catalog.js';
+import { expose, heldMessage, type Exposure, type GatewayTool, type UpstreamView } from './catalog.js';
 import { toolHash, type HeldTool, type PinStore, type ToolDefinition, type UpstreamPins } from './pin-store.js';
 import type { GatewaySecrets } from './secrets.js';
 import { SerialGroups } from './serial-groups.js';
@@ -139,9 +139,7 @@ export class Gateway {
       throw adapterError(
         'PRECONDITION_FAILED',
         'gateway.call',
-        hash === undefined
-          ? `${tool.upstream} no longer lists the tool "${tool.tool}"`
-          : `${tool.upstream} changed the tool "${tool.tool}" since the owner accepted it, so it is held until the owner accepts the change (the tray, or "chatgpt-mcp gateway accept ${tool.upstream}")`,
+        hash === undefined ? `${tool.upstream} no longer lists the tool "${tool.tool}"` : heldMessage(tool.upstream, tool.tool, 'changed'),
       );
     }
     const group = slot.entry.serialGroup;

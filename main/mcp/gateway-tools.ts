@@ -20,7 +20,7 @@ import {
   type StandardSchemaWithJSON,
 } from '@modelcontextprotocol/server';
 import type { Client } from '@modelcontextprotocol/client';
-import type { Exposure, GatewayTool } from '../gateway/catalog.js';
+import { heldMessage, type Exposure, type GatewayTool } from '../gateway/catalog.js';
 import type { Gateway } from '../gateway/gateway.js';
 import { recorded, type CallHandler, type RecordContext } from './recorded-call.js';
 import { fitAnswer, type ServerFit } from './answer/answer-budget.js';
@@ -57,6 +57,8 @@ export interface GatewayRegistrar {
   refresh(server: McpServer): void;
   /** A gateway tool as the stdio wire's shortcut runs it (stdio-wire.ts), by exposed name. */
   direct(name: string): DirectTool | undefined;
+  /** Why a call to a held tool (new or changed, not yet accepted) is refused, by the name it would have. */
+  heldRefusal(name: string): string | undefined;
 }
 
 /** The built-in tools for the stdio wire's shortcut, and the gateway's as they are at each call. */
@@ -102,6 +104,10 @@ export function gatewayRegistrar(gateway: Gateway, context: Omit<RecordContext, 
       };
     },
     direct: (name) => prepared().direct.get(name),
+    heldRefusal(name) {
+      const held = prepared().exposure.held.find((h) => h.exposed === name);
+      return held && `PRECONDITION_FAILED: ${heldMessage(held.upstream, held.tool, held.reason)}`;
+    },
     register(server, caller) {
       const { exposure, tools } = prepared();
       const handles = new Map<string, Listed>();

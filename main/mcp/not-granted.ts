@@ -76,8 +76,14 @@ export function otherCalls(
  * built-in tools' dotted names) is told the name to use, and, for a caller whose profile has no
  * gateway, every one of them is refused with `outsideProfile`'s words.
  */
-export function gatewayCalls(exists: (name: string) => boolean, outsideProfile?: (exposed: string) => string): (called: string) => CallToolResult | undefined {
+export function gatewayCalls(
+  exists: (name: string) => boolean,
+  outsideProfile?: (exposed: string) => string,
+  held?: (name: string) => string | undefined,
+): (called: string) => CallToolResult | undefined {
   return (called) => {
+    const heldWhy = outsideProfile ? undefined : held?.(called);
+    if (heldWhy !== undefined) return errorResult(heldWhy);
     const underscored = called.replace(/\./g, '_');
     const exposed = exists(called) ? called : underscored !== called && exists(underscored) ? underscored : undefined;
     if (exposed === undefined) return undefined;

@@ -222,7 +222,8 @@ export function createServerFactory(deps: ServerDeps): ServerFactory {
     });
     registerViews(server, views);
     if (surface.gateway) upstreams?.register(server, caller);
-    const gatewayCall = upstreams && gatewayCalls((name) => upstreams.direct(name) !== undefined, surface.gateway ? undefined : surface.gatewayRefusal);
+    const gatewayCall =
+      upstreams && gatewayCalls((name) => upstreams.direct(name) !== undefined, surface.gateway ? undefined : surface.gatewayRefusal, upstreams.heldRefusal);
     answerUngranted(server, { ...surface.calls, ...(gatewayCall ? { gateway: gatewayCall } : {}) }, deps.config);
     // Only the first: stdio has no other, and HTTP (which never asks) keeps no request's server alive.
     stdioServer ??= server;

@@ -4,7 +4,10 @@
  * shows it held, `gateway accept` shows the difference and accepts it, and the running servers
  * expose the new version from their next listing (a stdio host is sent tools/list_changed).
  */
+import fs from 'node:fs';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PINS_FILE } from '../../main/gateway/pin-store.js';
 import { connectModernHttp, type TestClient } from '../helpers/clients.js';
 import { connectStdioHost, FIXTURE, gatewayHome, nodeUpstream, texts, type GatewayHome } from '../helpers/gateway.js';
 import { runCli, startCliHttp } from '../helpers/servers.js';
@@ -87,6 +90,29 @@ describe.skipIf(!linux)('tool pinning', () => {
       await expect.poll(async () => (await host.listTools()).tools.find((t) => t.name === 'pinned_noop')?.description).toBe(RUG_PULL);
     } finally {
       await host.close();
+    }
+  });
+
+  it('a tool the owner never accepted (new since) is held too, and its call says so', async () => {
+    // As if the upstream added "env" after the owner accepted the rest: its pin taken out.
+    const file = path.join(home.appDir, PINS_FILE);
+    const pins = JSON.parse(fs.readFileSync(file, 'utf8'));
+    delete pins.servers.pinned.tools.env;
+    fs.writeFileSync(file, JSON.stringify(pins));
+    const server = await startCliHttp(['--config', home.configFile], home.env);
+    const other = await connectModernHttp(server.url);
+    try {
+      expect(texts(await other.callTool({ name: 'pinned_noop', arguments: {} }))).toBe('ok');
+      const names = (await other.rawListTools()).tools.map((t) => t.name);
+      expect(names).not.toContain('pinned_env');
+      const refused = await other.callTool({ name: 'pinned_env', arguments: {} });
+      expect(refused.isError).toBe(true);
+      expect(texts(refused)).toBe(
+        'PRECONDITION_FAILED: pinned lists a new tool "env", held until the owner accepts it (the tray, or "chatgpt-mcp gateway accept pinned")',
+      );
+    } finally {
+      await other.close();
+      server.child.kill('SIGTERM');
     }
   });
 });
