@@ -9,34 +9,20 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createLocalAdapter } from '../../adapter/local-computer-adapter.js';
-import { connectModernHttp, textOf, type TestClient } from '../helpers/clients.js';
-import { git, gitHome, makeBare, makeRepo, writeFiles, type GitHome } from '../helpers/git-repos.js';
-import { startTestServer, type TestHttpServer } from '../helpers/servers.js';
-import { makeTempDir, removeDir } from '../helpers/temp.js';
+import { git, makeBare, makeRepo, writeFiles, type GitHome } from '../helpers/git-repos.js';
+import { startGitServer, type GitServer } from '../helpers/git-server.js';
 
-let base: string;
 let root: string;
 let outside: string;
 let owner: GitHome;
-let server: TestHttpServer;
-let client: TestClient;
+let server: GitServer;
 let marker: string;
 let program: string;
 
 beforeAll(async () => {
-  base = makeTempDir();
-  owner = gitHome(path.join(base, 'home'));
-  root = path.join(base, 'root');
-  outside = path.join(base, 'outside');
-  fs.mkdirSync(root);
-  fs.mkdirSync(outside);
-  marker = path.join(base, 'ran');
-  program = path.join(base, 'program.sh');
-  fs.writeFileSync(program, `#!/bin/sh\necho ran >> '${marker}'\ncat\n`, { mode: 0o755 });
-  const local = (name: string) => path.join(root, name);
-  server = await startTestServer(
-    {
+  server = await startGitServer(({ root }) => {
+    const local = (name: string) => path.join(root, name);
+    return {
       filesystem: { write: true, roots: [root] },
       shell: { sandbox: 'off' },
       git: {
@@ -45,22 +31,18 @@ beforeAll(async () => {
         push: ['me/app', local('backup.git'), local('plain-backup'), local('busy.git'), 'https://github.com/me/app'],
         pull: ['me/app', 'github.com/me/app', local('backup.git')],
       },
-    },
-    { adapter: createLocalAdapter({ env: owner.env }) },
-  );
-  client = await connectModernHttp(server.url);
+    };
+  });
+  ({ root, outside } = server.places);
+  owner = server.owner;
+  marker = path.join(server.places.base, 'ran');
+  program = path.join(server.places.base, 'program.sh');
+  fs.writeFileSync(program, `#!/bin/sh\necho ran >> '${marker}'\ncat\n`, { mode: 0o755 });
 });
 
-afterAll(async () => {
-  await client?.close();
-  await server?.close();
-  removeDir(base);
-});
+afterAll(() => server?.close());
 
-const call = async (name: string, args: Record<string, unknown>) => {
-  const result = await client.callTool({ name, arguments: args });
-  return { ...result, text: textOf(result) };
-};
+const call = (name: string, args: Record<string, unknown>) => server.call(name, args);
 const ran = () => fs.existsSync(marker);
 const FILTER = () => `[filter "x"]\n\tclean = ${program}\n\tsmudge = ${program}\n`;
 

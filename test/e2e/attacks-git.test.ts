@@ -10,48 +10,34 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLocalAdapter } from '../../adapter/local-computer-adapter.js';
-import { connectModernHttp, textOf, type TestClient } from '../helpers/clients.js';
-import { git, gitHome, makeBare, makeRepo, writeFiles, type GitHome } from '../helpers/git-repos.js';
-import { startTestServer, type TestHttpServer } from '../helpers/servers.js';
-import { makeTempDir, removeDir } from '../helpers/temp.js';
+import { connectModernHttp, textOf } from '../helpers/clients.js';
+import { git, makeBare, makeRepo, writeFiles, type GitHome } from '../helpers/git-repos.js';
+import { startGitServer, type GitServer } from '../helpers/git-server.js';
+import { startTestServer } from '../helpers/servers.js';
 
 let base: string;
 let root: string;
 let outside: string;
 let owner: GitHome;
-let server: TestHttpServer;
-let client: TestClient;
+let server: GitServer;
 let allowedRemote: string;
 
 beforeAll(async () => {
-  base = makeTempDir();
-  owner = gitHome(path.join(base, 'home'));
-  root = path.join(base, 'root');
-  outside = path.join(base, 'outside');
-  fs.mkdirSync(root);
-  fs.mkdirSync(outside);
-  allowedRemote = path.join(root, 'allowed.git');
-  server = await startTestServer(
-    {
+  server = await startGitServer(({ root }) => {
+    allowedRemote = path.join(root, 'allowed.git');
+    return {
       filesystem: { write: true, roots: [root] },
       shell: { sandbox: 'off' },
       git: { read: true, write: true, push: [allowedRemote], pull: [allowedRemote] },
-    },
-    { adapter: createLocalAdapter({ env: owner.env }) },
-  );
-  client = await connectModernHttp(server.url);
+    };
+  });
+  ({ base, root, outside } = server.places);
+  owner = server.owner;
 });
 
-afterAll(async () => {
-  await client?.close();
-  await server?.close();
-  removeDir(base);
-});
+afterAll(() => server?.close());
 
-const call = async (name: string, args: Record<string, unknown>) => {
-  const result = await client.callTool({ name, arguments: args });
-  return { ...result, text: textOf(result) };
-};
+const call = (name: string, args: Record<string, unknown>) => server.call(name, args);
 
 /** A fresh repository with a planted program that writes `marker` if anything runs it. */
 function planted(name: string): { repo: string; marker: string; program: string } {

@@ -7,43 +7,29 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createLocalAdapter } from '../../adapter/local-computer-adapter.js';
-import { connectModernHttp, textOf, type TestClient } from '../helpers/clients.js';
-import { git, gitHome, makeBare, makeRepo, writeFiles, type GitHome } from '../helpers/git-repos.js';
-import { startTestServer, type TestHttpServer } from '../helpers/servers.js';
-import { makeTempDir, removeDir } from '../helpers/temp.js';
+import { git, makeBare, makeRepo, writeFiles, type GitHome } from '../helpers/git-repos.js';
+import { startGitServer, type GitServer } from '../helpers/git-server.js';
 
 let base: string;
 let root: string;
 let remotes: string;
 let owner: GitHome;
-let server: TestHttpServer;
-let client: TestClient;
-const call = async (name: string, args: Record<string, unknown>) => {
-  const result = await client.callTool({ name, arguments: args });
-  return { ...result, text: textOf(result), data: result.structuredContent as Record<string, unknown> };
-};
+let server: GitServer;
+const call = (name: string, args: Record<string, unknown>) => server.call(name, args);
 
 beforeAll(async () => {
-  base = makeTempDir();
-  owner = gitHome(path.join(base, 'home'));
-  root = path.join(base, 'root');
-  remotes = path.join(base, 'remotes');
-  fs.mkdirSync(root);
-  fs.mkdirSync(remotes);
-  const allowed = ['shared.git', 'with-sub.git'].map((name) => path.join(remotes, name));
-  server = await startTestServer(
-    { filesystem: { write: true, roots: [root, remotes] }, git: { read: true, write: true, push: allowed, pull: allowed } },
-    { adapter: createLocalAdapter({ env: owner.env }) },
+  server = await startGitServer(
+    ({ root, remotes }) => {
+      const allowed = ['shared.git', 'with-sub.git'].map((name) => path.join(remotes!, name));
+      return { filesystem: { write: true, roots: [root, remotes!] }, git: { read: true, write: true, push: allowed, pull: allowed } };
+    },
+    ['remotes'],
   );
-  client = await connectModernHttp(server.url);
+  ({ base, root, remotes } = server.places as typeof server.places & { remotes: string });
+  owner = server.owner;
 });
 
-afterAll(async () => {
-  await client?.close();
-  await server?.close();
-  removeDir(base);
-});
+afterAll(() => server?.close());
 
 describe('git.diff and git.log options', () => {
   let repo: string;

@@ -5,6 +5,8 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { afterAll, beforeAll } from 'vitest';
+import { makeTempDir, removeDir } from './temp.js';
 
 /** Writes `script` (sh, after its #! line) as powershell.exe under `dir`: the SystemRoot to point at it. */
 export function fakePowerShell(dir: string, script: string): string {
@@ -19,4 +21,28 @@ export function decodedScript(args: readonly string[]): string {
   const at = args.indexOf('-EncodedCommand');
   if (at < 0) throw new Error(`no -EncodedCommand in ${args.join(' ')}`);
   return Buffer.from(args[at + 1]!, 'base64').toString('utf16le');
+}
+
+/** A variable in the server's environment that no helper may inherit (its environment is short). */
+export const PLANTED_SECRET = 'CHATGPT_MCP_PLANTED_SECRET';
+
+/**
+ * In a describe block: the stand-in from `script(dir)` made SystemRoot's PowerShell for its tests,
+ * a secret planted in this process's environment, and both put back after. Answers the folder.
+ */
+export function useFakePowerShell(prefix: string, script: (dir: string) => string): () => string {
+  let dir = '';
+  const saved = process.env.SystemRoot;
+  beforeAll(() => {
+    dir = makeTempDir(prefix);
+    process.env.SystemRoot = fakePowerShell(dir, script(dir));
+    process.env[PLANTED_SECRET] = 'planted';
+  });
+  afterAll(() => {
+    delete process.env[PLANTED_SECRET];
+    if (saved === undefined) delete process.env.SystemRoot;
+    else process.env.SystemRoot = saved;
+    removeDir(dir);
+  });
+  return () => dir;
 }

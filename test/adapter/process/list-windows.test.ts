@@ -1,11 +1,10 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { listWindowsProcesses, parseWindowsProcessJson, PROCESS_SCRIPT, splitWindowsCommandLine } from '../../../adapter/process/list-windows.js';
-import { decodedScript, fakePowerShell } from '../../helpers/fake-powershell.js';
+import { decodedScript, useFakePowerShell } from '../../helpers/fake-powershell.js';
 import { powershellSyntaxErrors } from '../../helpers/powershell-syntax.js';
-import { makeTempDir, removeDir } from '../../helpers/temp.js';
 
 // Captured shape of Windows PowerShell 5.1:
 // Get-CimInstance Win32_Process | Select-Object ProcessId,ParentProcessId,Name,CommandLine | ConvertTo-Json -Compress
@@ -86,41 +85,29 @@ it('its script parses as PowerShell', async () => {
 });
 
 describe.skipIf(process.platform === 'win32')('listWindowsProcesses, against a stand-in for PowerShell', () => {
-  let dir: string;
-  const saved = process.env.SystemRoot;
-  beforeAll(() => {
-    dir = makeTempDir('list-windows-');
-    // Records its arguments and environment; answers ASCII JSON as ConvertTo-AsciiJson does, or fails as PowerShell does.
-    process.env.SystemRoot = fakePowerShell(
-      dir,
-      `printf '%s\\n' "$@" > '${dir}/args'
+  // Records its arguments and environment; answers ASCII JSON as ConvertTo-AsciiJson does, or fails as PowerShell does.
+  const folder = useFakePowerShell(
+    'list-windows-',
+    (dir) => `printf '%s\\n' "$@" > '${dir}/args'
 env > '${dir}/env'
 [ -e '${dir}/fail' ] && { echo 'Get-CimInstance : Access denied' >&2; exit 1; }
 printf '%s' '[{"ProcessId":4,"ParentProcessId":0,"Name":"System","CommandLine":null},{"ProcessId":77,"ParentProcessId":4,"Name":"gr\\u00fc\\u00dfe.exe","CommandLine":"gr\\u00fc\\u00dfe.exe \\"\\u65e5\\u672c \\ud83d\\ude00\\""}]'`,
-    );
-    process.env.CHATGPT_MCP_PLANTED_SECRET = 'planted';
-  });
-  afterAll(() => {
-    delete process.env.CHATGPT_MCP_PLANTED_SECRET;
-    if (saved === undefined) delete process.env.SystemRoot;
-    else process.env.SystemRoot = saved;
-    removeDir(dir);
-  });
+  );
 
   it('runs the encoded script in the short environment and reads names outside ASCII back whole', async () => {
     expect(await listWindowsProcesses()).toEqual([
       { pid: 4, ppid: 0, user: '', command: 'System', args: [] },
       { pid: 77, ppid: 4, user: '', command: 'grüße.exe', args: ['grüße.exe', '日本 😀'] },
     ]);
-    const args = fs.readFileSync(path.join(dir, 'args'), 'utf8').trim().split('\n');
+    const args = fs.readFileSync(path.join(folder(), 'args'), 'utf8').trim().split('\n');
     expect(args.slice(0, 3)).toEqual(['-NoLogo', '-NoProfile', '-NonInteractive']);
     expect(decodedScript(args)).toContain(PROCESS_SCRIPT);
     expect(decodedScript(args)).toContain('function ConvertTo-AsciiJson');
-    expect(fs.readFileSync(path.join(dir, 'env'), 'utf8')).not.toContain('planted');
+    expect(fs.readFileSync(path.join(folder(), 'env'), 'utf8')).not.toContain('planted');
   });
 
   it('fails with what PowerShell said', async () => {
-    fs.writeFileSync(path.join(dir, 'fail'), '');
+    fs.writeFileSync(path.join(folder(), 'fail'), '');
     await expect(listWindowsProcesses()).rejects.toMatchObject({ code: 'OS_ERROR', message: expect.stringContaining('Get-CimInstance : Access denied') });
   });
 });

@@ -6,12 +6,11 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { CLIPBOARD_SCRIPT, win32ClipboardRead, win32ClipboardWriteImage } from '../../../../adapter/desktop/win32/win32-clipboard.js';
 import { windowsPowerShell } from '../../../../adapter/os/system-root.js';
-import { makeTempDir, removeDir } from '../../../helpers/temp.js';
 import { powershellSyntaxErrors } from '../../../helpers/powershell-syntax.js';
-import { fakePowerShell } from '../../../helpers/fake-powershell.js';
+import { useFakePowerShell } from '../../../helpers/fake-powershell.js';
 
 const png = Buffer.from('89504e470d0a1a0a0000000d4948445200000001000000010806000000', 'hex');
 
@@ -20,12 +19,10 @@ it('its script parses as PowerShell', async () => {
 });
 
 describe.skipIf(process.platform === 'win32')('the Windows clipboard, against a stand-in for PowerShell', () => {
-  let dir: string;
-  const saved = process.env.SystemRoot;
-  beforeAll(() => {
-    dir = makeTempDir('win32-clipboard-');
-    // records its arguments, the request and its stdin; answers as the script would
-    const script = `echo "$@" > '${dir}/args'
+  // records its arguments, the request and its stdin; answers as the script would
+  const folder = useFakePowerShell(
+    'win32-clipboard-',
+    (dir) => `echo "$@" > '${dir}/args'
 echo "$CHATGPT_MCP_CLIPBOARD" > '${dir}/op'
 env > '${dir}/env'
 cat > '${dir}/stdin'
@@ -34,17 +31,9 @@ case "$CHATGPT_MCP_CLIPBOARD" in
   read-image) echo '{"formats":["PNG","Bitmap"],"text64":"${Buffer.from('tëxt').toString('base64')}","png64":"${png.toString('base64')}"}' ;;
   *) echo 'Exception calling "GetDataObject": OpenClipboard failed' >&2; exit 1 ;;
 esac
-`;
-    process.env.SystemRoot = fakePowerShell(dir, script);
-    process.env.CHATGPT_MCP_PLANTED_SECRET = 'planted';
-  });
-  afterAll(() => {
-    delete process.env.CHATGPT_MCP_PLANTED_SECRET;
-    if (saved === undefined) delete process.env.SystemRoot;
-    else process.env.SystemRoot = saved;
-    removeDir(dir);
-  });
-  const recorded = (name: string) => fs.readFileSync(path.join(dir, name), 'utf8').trim();
+`,
+  );
+  const recorded = (name: string) => fs.readFileSync(path.join(folder(), name), 'utf8').trim();
 
   it('writes an image as base64 on stdin, in a single-threaded apartment', async () => {
     await win32ClipboardWriteImage(png, 'clipboard.write');
