@@ -113,16 +113,17 @@ describe('ProcessRegistry', () => {
   });
 
   it('shell.exec promotion: a command still running at promoteAfterMs goes on under a handle past timeoutMs, like a started one', async () => {
-    const script = 'console.log("one"); setTimeout(() => console.log("two"), 400); setTimeout(() => console.log("three"), 1500); setInterval(() => {}, 1000)';
-    const result = await runCommand(node(script, { promoteAfterMs: 200, timeoutMs: 600 }), { registry });
+    // Times from the script's start, wide enough for a node that takes most of a second to start on a loaded machine.
+    const script = 'console.log("one"); setTimeout(() => console.log("two"), 1600); setTimeout(() => console.log("three"), 3000); setInterval(() => {}, 1000)';
+    const result = await runCommand(node(script, { promoteAfterMs: 1000, timeoutMs: 2000 }), { registry });
     expect(result).toMatchObject({ exitCode: null, timedOut: false, stdout: 'one\n' });
     const handle = result.processHandle!;
-    // timeoutMs bounded only the wait in the call: at 1.5 s the command still runs and writes.
+    // timeoutMs bounded only the wait in the call: at 3 s the command still runs and writes.
     const more = await registry.read(handle, { stdoutOffset: 4, stderrOffset: 0, waitMs: 5000, maxBytes: 1024 });
     expect(more.stdout.text).toBe('two\n');
     const last = await registry.read(handle, { stdoutOffset: 8, stderrOffset: 0, waitMs: 5000, maxBytes: 1024 });
     expect(last).toMatchObject({ state: 'running', timedOut: false, stdout: { text: 'three\n' } });
-    expect(last.durationMs).toBeGreaterThan(1400);
+    expect(last.durationMs).toBeGreaterThan(2900);
     expect(await registry.stop(handle, { force: false })).toMatchObject({ state: 'exited', signal: 'SIGTERM', timedOut: false });
   });
 
