@@ -38,7 +38,7 @@ export interface RecordedPath {
   /** What it was when the pre-image was taken, to leave out paths a call did not change after all. */
   was: Stamp;
   post: Stamp | null;
-  /** Undo would remove a folder here: its stamp covers everything in it. */
+  /** Undo would remove a folder here (it was nothing, or a folder taken whole, or a folder replaced a file or link): its stamp covers everything in it. */
   tree: boolean;
   /** A linked pre-image's stamp once the change was done. */
   seal?: Stamp;
@@ -171,6 +171,8 @@ export function fold(group: FoldedGroup, record: JournalRecord): void {
   } else if (record.k === 'post') {
     const known = group.paths.get(record.p);
     if (known) known.post = record.s;
+    // A folder that replaced what undo puts back: its fingerprint was taken, and is kept current.
+    if (known && record.s.type === 'directory' && record.s.tree !== undefined) known.tree = true;
     if (known && record.h && !known.seal) known.seal = record.h;
   } else {
     const known = group.repositories.get(record.r);
@@ -186,6 +188,11 @@ export function fold(group: FoldedGroup, record: JournalRecord): void {
 /** Undo takes away whatever is at the path (it was nothing), or puts a whole folder back. */
 export function removesFolder(pre: Image): boolean {
   return pre.type === 'absent' || (pre.type === 'directory' && (pre.entries !== undefined || pre.why !== undefined));
+}
+
+/** Whether undo, putting `pre` back, takes away a folder that is there now (all but a folder's mode put back on it). */
+export function replacesFolder(pre: Image): boolean {
+  return pre.type !== 'directory' || removesFolder(pre);
 }
 
 async function sizeOf(dir: string): Promise<number> {

@@ -8,10 +8,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { ChangedPath, GroupDetail, PathChange, UndoGuards, UndoOutcome } from '../../contract/journal.js';
 import { diffSummary } from '../patch/diff-summary.js';
-import { fullyKept, imageKind, sameStamp, stamp, type Image, type Stamp } from './images.js';
-import { summarize, type FoldedGroup, type RecordedPath } from './journal-files.js';
+import { contentPrint, fullyKept, imageKind, sameStamp, stamp, type Image, type Stamp } from './images.js';
+import { replacesFolder, summarize, type FoldedGroup, type RecordedPath } from './journal-files.js';
 import { CHANGED_AFTER, stillSealed } from './linked-image.js';
-import { restorePath } from './restore.js';
+import { restorePath, UndoConflict, type Judged } from './restore.js';
 
 /** Text files up to this size get a diff in the journal's view. */
 const MAX_DIFF_FILE = 512 * 1024;
@@ -40,7 +40,7 @@ export async function describeGroup(group: FoldedGroup, blobs: string): Promise<
 
 export async function applyUndo(group: FoldedGroup, blobs: string, guards: UndoGuards, appliedAt: string): Promise<UndoOutcome> {
   const outcome: UndoOutcome = { appliedAt, restored: [], conflicts: [], skipped: [], repositories: [] };
-  const todo: Array<[string, RecordedPath]> = [];
+  const todo: Array<[string, RecordedPath, Stamp]> = [];
   // Every path is judged before any is touched: putting one back changes the folders around it.
   for (const [target, info] of changed(group)) {
     const now = await stamp(target, info.tree && info.post!.type === 'directory');
@@ -48,19 +48,37 @@ export async function applyUndo(group: FoldedGroup, blobs: string, guards: UndoG
       outcome.conflicts.push({ path: target, why: conflictWhy(now, info.post!) });
       continue;
     }
+    if (now.type === 'directory' && replacesFolder(info.pre) && now.tree === undefined) {
+      // Recorded without what the folder held (an older journal): the folder may hold the owner's work since.
+      outcome.conflicts.push({
+        path: target,
+        why: 'a folder is there now, and what it held after the model changed it was not recorded, so it is left as it is',
+      });
+      continue;
+    }
     const kept = await keptIntact(info, blobs);
     if (!kept.kept) outcome.skipped.push({ path: target, why: `its earlier state was not kept: ${kept.why}` });
-    else todo.push([target, info]);
+    else todo.push([target, info, now]);
   }
   const depth = (p: string) => p.split('/').length;
   const removals = todo.filter(([, info]) => info.pre.type === 'absent').sort((a, b) => depth(b[0]) - depth(a[0]));
   const restorations = todo.filter(([, info]) => info.pre.type !== 'absent').sort((a, b) => depth(a[0]) - depth(b[0]));
+  // What a folder undo takes away holds once undo's own removals in it are done: looked at again just before it goes.
+  const removed = removals.map(([target]) => target);
+  const judged = new Map<string, Judged>();
+  for (const [target, info, now] of todo)
+    judged.set(
+      target,
+      now.type === 'directory' && replacesFolder(info.pre) ? { stamp: now, content: await contentPrint(target, inside(target, removed)) } : { stamp: now },
+    );
   for (const [target, info] of [...removals, ...restorations]) {
     try {
-      await restorePath(await guards.resolve(target), info.pre, blobs);
+      await restorePath(await guards.resolve(target), info.pre, blobs, judged.get(target)!);
       outcome.restored.push(target);
     } catch (error) {
-      outcome.skipped.push({ path: target, why: error instanceof Error ? error.message : String(error) });
+      const why = error instanceof Error ? error.message : String(error);
+      if (error instanceof UndoConflict) outcome.conflicts.push({ path: target, why });
+      else outcome.skipped.push({ path: target, why });
     }
   }
   for (const [repo, info] of group.repositories) {
@@ -68,6 +86,12 @@ export async function applyUndo(group: FoldedGroup, blobs: string, guards: UndoG
     outcome.repositories.push({ path: repo, left });
   }
   return outcome;
+}
+
+/** The paths among `paths` inside `folder`, relative to it. */
+function inside(folder: string, paths: readonly string[]): Set<string> {
+  const prefix = folder.endsWith(path.sep) ? folder : folder + path.sep;
+  return new Set(paths.filter((p) => p.startsWith(prefix)).map((p) => p.slice(prefix.length).split(path.sep).join('/')));
 }
 
 /** Paths the group changed (a call that failed before changing anything leaves its path as it was). */

@@ -13,7 +13,7 @@ import type { RepositoryState } from '../../contract/git.js';
 import type { ExistingFile } from '../../contract/files.js';
 import type { ChangeJournal, GroupDetail, GroupSummary, JournalPaths, UndoGuards, UndoOutcome } from '../../contract/journal.js';
 import { capture, sameStamp, shallowStamp, stamp, type Image, type KeepBytes, type Stamp } from './images.js';
-import { JournalFiles, fold, summarize, type FoldedGroup, type JournalRecord } from './journal-files.js';
+import { JournalFiles, fold, replacesFolder, summarize, type FoldedGroup, type JournalRecord } from './journal-files.js';
 import { applyUndo, describeGroup } from './journal-undo.js';
 import { linkReplaced, sealLinked, unshareLeftovers } from './linked-image.js';
 
@@ -154,7 +154,10 @@ export class LocalJournal implements ChangeJournal {
         if (!info) continue;
         const linked = info.pre.type === 'file' && info.pre.linked && !info.seal ? info.pre.blob : null;
         const seal = linked ? { h: await sealLinked(path.join(this.files.blobs(id), linked)) } : {};
-        posts.push({ k: 'post', t: tool, p: target, s: info.tree ? await stamp(target, true) : shallowStamp(target), ...seal, at });
+        // A folder undo would take away (a file's or link's replacement too) is stamped with all it holds.
+        const now = shallowStamp(target);
+        const s = now.type === 'directory' && (info.tree || replacesFolder(info.pre)) ? await stamp(target, true) : now;
+        posts.push({ k: 'post', t: tool, p: target, s, ...seal, at });
       }
     } finally {
       // One write for the call: the pre-images handed over during it (and any a failed call left) and the stamps after.

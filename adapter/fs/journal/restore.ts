@@ -1,28 +1,46 @@
 /**
  * Putting one path back as its pre-image says, through the GuardedPath the owner's policy gave
  * for it: the parent folder is opened and confirmed, and the path is replaced in it (a file or
- * link through a temporary name and a rename, so it is never half written).
+ * link through a temporary name and a rename, so it is never half written). Right before it
+ * removes or replaces what is there, it looks again: anything changed since undo judged it (the
+ * owner saved meanwhile) is a conflict, left as it is; a folder is removed only when what it
+ * holds was checked.
  */
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { GuardedPath } from '../../contract/files.js';
 import { inParent } from '../in-parent.js';
-import type { Image } from './images.js';
+import { contentPrint, sameStamp, shallowStamp, type Image, type Stamp } from './images.js';
 
 const op = 'undo';
 
-/** Replaces whatever is at `guard.path` with `image` (absent: removes it). `blobs` is the folder the group's kept bytes are in. */
-export async function restorePath(guard: GuardedPath, image: Image, blobs: string): Promise<void> {
+/** What undo judged to be at a path: its stamp then and, for a folder it takes away, what the folder holds once undo's own removals in it are done. */
+export interface Judged {
+  stamp: Stamp;
+  content?: string | null;
+}
+
+/** A path found changed at undo's last look before touching it. */
+export class UndoConflict extends Error {}
+
+/**
+ * Replaces whatever is at `guard.path` with `image` (absent: removes it), if it is still as
+ * `judged`. `blobs` is the folder the group's kept bytes are in.
+ */
+export async function restorePath(guard: GuardedPath, image: Image, blobs: string, judged: Judged): Promise<void> {
   await inParent(guard, op, async (dir, name) => {
     const target = dir.entry(name);
     const current = await fs.promises.lstat(target).catch(() => null);
     if (image.type === 'absent') {
+      await unchanged(target, judged, true);
       if (current) await fs.promises.rm(target, { recursive: true, force: true });
       return;
     }
     if (image.type === 'directory') {
-      if (current?.isDirectory() && !image.entries) {
+      const keep = current?.isDirectory() && !image.entries;
+      await unchanged(target, judged, !keep);
+      if (keep) {
         await fs.promises.chmod(target, image.mode);
         return;
       }
@@ -34,6 +52,7 @@ export async function restorePath(guard: GuardedPath, image: Image, blobs: strin
     const temporary = dir.entry(`.${name}.undo-${randomBytes(4).toString('hex')}`);
     await build(temporary, image, blobs);
     try {
+      await unchanged(target, judged, true);
       if (current?.isDirectory()) await fs.promises.rm(target, { recursive: true, force: true });
       await fs.promises.rename(temporary, target);
     } catch (error) {
@@ -41,6 +60,16 @@ export async function restorePath(guard: GuardedPath, image: Image, blobs: strin
       throw error;
     }
   });
+}
+
+/** Throws UndoConflict unless `target` is still as judged (`removing`: a folder there goes, so what it holds must match too). */
+async function unchanged(target: string, judged: Judged, removing: boolean): Promise<void> {
+  const now = shallowStamp(target);
+  if (!sameStamp(now, judged.stamp)) throw new UndoConflict('it was changed while undo ran, so it is left as it is');
+  if (now.type !== 'directory' || !removing) return;
+  if (judged.content === undefined || judged.content === null)
+    throw new UndoConflict('a folder is there now, and what it holds could not be checked, so it is left as it is');
+  if ((await contentPrint(target)) !== judged.content) throw new UndoConflict('what the folder holds changed while undo ran, so it is left as it is');
 }
 
 /** Creates `image` at a path where nothing is. */
