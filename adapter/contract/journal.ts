@@ -88,6 +88,8 @@ export interface UndoOutcome {
   conflicts: Array<{ path: string; why: string }>;
   /** Not restorable: the pre-image was not kept, or the policy refuses the path now. */
   skipped: Array<{ path: string; why: string }>;
+  /** Put back, but not quite as it was (a setuid or setgid bit left off a file undo could not give back to its owner). */
+  notes?: Array<{ path: string; why: string }>;
   repositories: Array<{ path: string; left: string[] }>;
 }
 

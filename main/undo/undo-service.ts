@@ -50,7 +50,10 @@ export class UndoService {
 
 /** An undo's outcome in lines, for the CLI and the tray. */
 export function describeOutcome(outcome: UndoOutcome): string[] {
-  const lines = outcome.restored.map((p) => `restored ${p}`);
+  const lines = outcome.restored.map((p) => {
+    const notes = (outcome.notes ?? []).filter((n) => n.path === p).map((n) => n.why);
+    return notes.length ? `restored ${p}, but ${notes.join('; ')}` : `restored ${p}`;
+  });
   for (const c of outcome.conflicts) lines.push(`left ${c.path}: ${c.why}`);
   for (const s of outcome.skipped) lines.push(`not restored ${s.path}: ${s.why}`);
   for (const r of outcome.repositories)

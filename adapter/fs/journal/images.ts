@@ -12,10 +12,11 @@ import type { CaptureDepth } from '../../contract/journal.js';
 export type Image =
   | { type: 'absent' }
   /** `linked`: the blob is the replaced file's own inode (linked-image.ts), checked against its seal before use. */
-  | { type: 'file'; mode: number; mtimeMs: number; size: number; blob: string | null; why?: string; linked?: true }
+  /** `uid`, `gid`: its owner (absent in journals written before they were recorded). */
+  | { type: 'file'; mode: number; mtimeMs: number; size: number; blob: string | null; why?: string; linked?: true; uid?: number; gid?: number }
   | { type: 'symlink'; target: string }
   /** `entries` when taken whole; `why` when it should have been and could not (too many entries). */
-  | { type: 'directory'; mode: number; entries?: Array<{ name: string; image: Image }>; why?: string }
+  | { type: 'directory'; mode: number; entries?: Array<{ name: string; image: Image }>; why?: string; uid?: number; gid?: number }
   /** Not a file, link or folder (a socket), or a pre-image that could not be taken: `why`. */
   | { type: 'other'; why?: string };
 
@@ -43,10 +44,10 @@ export async function capture(
   if (stat.isSymbolicLink()) return { type: 'symlink', target: await fs.promises.readlink(target) };
   if (stat.isFile()) {
     const kept = await keep(target, stat.size);
-    return { type: 'file', mode: stat.mode & 0o7777, mtimeMs: stat.mtimeMs, size: stat.size, ...kept };
+    return { type: 'file', mode: stat.mode & 0o7777, mtimeMs: stat.mtimeMs, size: stat.size, uid: stat.uid, gid: stat.gid, ...kept };
   }
   if (!stat.isDirectory()) return { type: 'other' };
-  const folder: Image = { type: 'directory', mode: stat.mode & 0o7777 };
+  const folder: Image = { type: 'directory', mode: stat.mode & 0o7777, uid: stat.uid, gid: stat.gid };
   if (depth === 'shallow') return folder;
   const names = (await fs.promises.readdir(target)).sort();
   budget.entries -= names.length;

@@ -73,8 +73,9 @@ export async function applyUndo(group: FoldedGroup, blobs: string, guards: UndoG
     );
   for (const [target, info] of [...removals, ...restorations]) {
     try {
-      await restorePath(await guards.resolve(target), info.pre, blobs, judged.get(target)!);
+      const notes = await restorePath(await guards.resolve(target), info.pre, blobs, judged.get(target)!);
       outcome.restored.push(target);
+      for (const why of notes) (outcome.notes ??= []).push({ path: target, why });
     } catch (error) {
       const why = error instanceof Error ? error.message : String(error);
       if (error instanceof UndoConflict) outcome.conflicts.push({ path: target, why });
