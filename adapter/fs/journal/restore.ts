@@ -57,8 +57,9 @@ export async function restorePath(guard: GuardedPath, image: Image, blobs: strin
       await build(target, image, blobs, notes, '');
       return;
     }
-    // A file or a link replaces what is there in one rename; a folder in its place goes first.
-    const temporary = dir.entry(`.${name}.undo-${randomBytes(4).toString('hex')}`);
+    // A file or a link replaces what is there in one rename; a folder in its place goes first. The
+    // temporary name is short whatever the name is (a name near the filesystem's limit has no room for more).
+    const temporary = dir.entry(`.undo-${randomBytes(8).toString('hex')}`);
     await build(temporary, image, blobs, notes, '');
     try {
       await unchanged(target, judged, true);

@@ -88,3 +88,20 @@ describe('restoring a file of another user', () => {
     expect(fs.statSync(at('mine')).mode & 0o7777).toBe(0o4750);
   });
 });
+
+describe('restoring a file', () => {
+  it('puts back a file whose name is as long as the filesystem allows', async () => {
+    const name = `${'n'.repeat(250)}.txt`;
+    fs.writeFileSync(at(name), 'before\n');
+    const journal = new LocalJournal({ dir: journalDir, maxBytes: 1 << 20 });
+    const id = await journal.open('c');
+    await journal.before(id, 'fs.write', { paths: [at(name)], depth: 'shallow' });
+    fs.writeFileSync(at(name), 'after\n');
+    await journal.after(id, 'fs.write', [at(name)]);
+
+    const outcome = await journal.apply(id, guards);
+    expect(outcome).toMatchObject({ restored: [at(name)], skipped: [], conflicts: [] });
+    expect(fs.readFileSync(at(name), 'utf8')).toBe('before\n');
+    expect(fs.readdirSync(work)).toEqual([name]);
+  });
+});
