@@ -4,6 +4,7 @@
  *   journal/groups/<id>/meta.json      who and when
  *   journal/groups/<id>/records.jsonl  one record per line, appended as changes happen
  *   journal/groups/<id>/blobs/<n>      the bytes of pre-images
+ *   journal/groups/<id>/undoing        held while an undo of the group runs (its process's pid and host)
  *   journal/groups/<id>/undone.json    the outcome, once the owner undid the group
  *   journal/dropped.jsonl              groups dropped to stay within the bound
  *
@@ -11,6 +12,7 @@
  * first pre-image and the last stamp of each path, the first and last state of each repository.
  */
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import type { DroppedGroup, GroupSummary, UndoOutcome } from '../../contract/journal.js';
 import type { RepositoryState } from '../../contract/git.js';
@@ -78,6 +80,11 @@ export class JournalFiles {
     return GROUP_ID.test(id) && fs.existsSync(path.join(this.groupDir(id), 'meta.json'));
   }
 
+  /** Whether an undo of the group holds its lock (it is not dropped meanwhile). */
+  undoing(id: string): boolean {
+    return fs.existsSync(path.join(this.groupDir(id), 'undoing'));
+  }
+
   undone(id: string): boolean {
     return fs.existsSync(path.join(this.groupDir(id), 'undone.json'));
   }
@@ -113,6 +120,27 @@ export class JournalFiles {
 
   async markUndone(id: string, outcome: UndoOutcome): Promise<void> {
     await fs.promises.writeFile(path.join(this.groupDir(id), 'undone.json'), JSON.stringify(outcome), { mode: 0o600, flag: 'wx' });
+  }
+
+  /**
+   * Takes the group's undo lock (a file only one process can create), or answers why not: another
+   * undo of it runs (the tray's and the CLI's at once). A lock left by a process of this computer
+   * that is gone (a crash during undo) is taken over.
+   */
+  async lockUndo(id: string): Promise<{ release: () => Promise<void> } | { busy: string }> {
+    const file = path.join(this.groupDir(id), 'undoing');
+    const mine = JSON.stringify({ pid: process.pid, host: os.hostname(), at: new Date().toISOString() });
+    for (let attempt = 0; ; attempt++) {
+      try {
+        await fs.promises.writeFile(file, mine, { mode: 0o600, flag: 'wx' });
+        return { release: () => fs.promises.rm(file, { force: true }) };
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      }
+      const holder = await fs.promises.readFile(file, 'utf8').catch(() => '');
+      if (attempt > 0 || !abandoned(holder)) return { busy: holder };
+      await fs.promises.rm(file, { force: true });
+    }
   }
 
   /** Every group id, oldest first. */
@@ -160,6 +188,23 @@ export class JournalFiles {
   /** Bytes the journal holds on disk. */
   total(): Promise<number> {
     return sizeOf(this.root);
+  }
+}
+
+/** Whether an undo lock's holder was a process of this computer that no longer runs (an unreadable lock counts as held). */
+function abandoned(holder: string): boolean {
+  let parsed: { pid?: unknown; host?: unknown };
+  try {
+    parsed = JSON.parse(holder) as typeof parsed;
+  } catch {
+    return false;
+  }
+  if (parsed.host !== os.hostname() || typeof parsed.pid !== 'number') return false;
+  try {
+    process.kill(parsed.pid, 0);
+    return false;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'ESRCH';
   }
 }
 

@@ -183,13 +183,28 @@ export class LocalJournal implements ChangeJournal {
   }
 
   async apply(id: string, guards: UndoGuards): Promise<UndoOutcome> {
-    const group = await this.load(id);
-    if (group.undo) throw adapterError('PRECONDITION_FAILED', 'undo', `these changes were already undone (${group.undo.appliedAt})`);
-    const outcome = await applyUndo(group, this.files.blobs(id), guards, this.now().toISOString());
-    await this.files.markUndone(id, outcome);
-    this.live.delete(id);
-    await this.files.close(id);
-    return outcome;
+    await this.load(id);
+    // One undo of a group at a time, whoever asks (the tray and the CLI are separate processes).
+    const lock = await this.files.lockUndo(id);
+    if ('busy' in lock) {
+      if (this.files.undone(id)) throw adapterError('PRECONDITION_FAILED', 'undo', 'these changes were already undone');
+      throw adapterError(
+        'PRECONDITION_FAILED',
+        'undo',
+        'these changes are being undone right now (by the tray or another "undo apply"); try "undo show" when it is done',
+      );
+    }
+    try {
+      const group = await this.load(id);
+      if (group.undo) throw adapterError('PRECONDITION_FAILED', 'undo', `these changes were already undone (${group.undo.appliedAt})`);
+      const outcome = await applyUndo(group, this.files.blobs(id), guards, this.now().toISOString());
+      await this.files.markUndone(id, outcome);
+      this.live.delete(id);
+      await this.files.close(id);
+      return outcome;
+    } finally {
+      await lock.release();
+    }
   }
 
   private async load(id: string): Promise<FoldedGroup> {
@@ -287,7 +302,7 @@ export class LocalJournal implements ChangeJournal {
   private async makeRoom(size: number, keep: string): Promise<void> {
     const { maxBytes } = this.options;
     for (const id of await this.files.ids()) {
-      if (id === keep || this.total! + size <= maxBytes) continue;
+      if (id === keep || this.total! + size <= maxBytes || this.files.undoing(id)) continue;
       const group = await this.files.read(id).catch(() => null);
       if (!group) continue;
       await this.files.close(id);
