@@ -22,7 +22,8 @@ export interface JournalPaths {
   handover?: boolean;
 }
 
-export type GroupState = 'open' | 'undone' | 'partly undone';
+/** `damaged`: its files cannot be read (a crash while it was made): it cannot be shown or undone, and is dropped (oldest first, as any group) to make room. */
+export type GroupState = 'open' | 'undone' | 'partly undone' | 'damaged';
 
 export interface GroupSummary {
   id: string;

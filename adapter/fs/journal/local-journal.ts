@@ -13,7 +13,7 @@ import type { RepositoryState } from '../../contract/git.js';
 import type { ExistingFile } from '../../contract/files.js';
 import type { ChangeJournal, GroupDetail, GroupSummary, JournalPaths, UndoGuards, UndoOutcome } from '../../contract/journal.js';
 import { capture, sameStamp, shallowStamp, stamp, type Image, type KeepBytes, type Stamp } from './images.js';
-import { JournalFiles, fold, replacesFolder, summarize, type FoldedGroup, type JournalRecord } from './journal-files.js';
+import { DamagedGroup, JournalFiles, fold, replacesFolder, summarize, type FoldedGroup, type JournalRecord } from './journal-files.js';
 import { applyUndo, describeGroup } from './journal-undo.js';
 import { linkReplaced, sealLinked, unshareLeftovers } from './linked-image.js';
 
@@ -172,8 +172,11 @@ export class LocalJournal implements ChangeJournal {
   async list(): Promise<{ groups: GroupSummary[]; dropped: Awaited<ReturnType<JournalFiles['dropped']>> }> {
     const groups: GroupSummary[] = [];
     for (const id of (await this.files.ids()).reverse()) {
-      const group = await this.files.read(id).catch(() => null);
-      if (group) groups.push(summarize(group));
+      const group = await this.files.read(id).then(
+        (read) => summarize(read),
+        async (error: unknown) => (error instanceof DamagedGroup ? summarize(await this.files.damaged(id), true) : null),
+      );
+      if (group) groups.push(group);
     }
     return { groups, dropped: (await this.files.dropped()).reverse() };
   }
@@ -210,7 +213,9 @@ export class LocalJournal implements ChangeJournal {
   private async load(id: string): Promise<FoldedGroup> {
     if (!this.files.exists(id))
       throw adapterError('NOT_FOUND', 'undo', `no change group ${id} (it was undone and dropped, or never existed): "undo list" shows them`);
-    return this.files.read(id);
+    return this.files.read(id).catch((error: unknown) => {
+      throw error instanceof DamagedGroup ? adapterError('PRECONDITION_FAILED', 'undo', error.message) : error;
+    });
   }
 
   /** A group in memory, without a promise's hop (the common case: every change asks). */
@@ -303,7 +308,8 @@ export class LocalJournal implements ChangeJournal {
     const { maxBytes } = this.options;
     for (const id of await this.files.ids()) {
       if (id === keep || this.total! + size <= maxBytes || this.files.undoing(id)) continue;
-      const group = await this.files.read(id).catch(() => null);
+      // A damaged group goes too (it can never be undone).
+      const group = await this.files.read(id).catch((error: unknown) => (error instanceof DamagedGroup ? this.files.damaged(id) : null));
       if (!group) continue;
       await this.files.close(id);
       await this.files.drop(group, this.now().toISOString());
