@@ -21,7 +21,7 @@ export async function describeGroup(group: FoldedGroup, blobs: string): Promise<
   for (const [target, info] of changed(group)) {
     const kept = await keptIntact(info, blobs);
     const change = changeOf(info.pre, info.post!);
-    const since = !sameStamp(await stamp(target, info.tree && info.post!.type === 'directory'), info.post!);
+    const since = (await judge(target, info)).why !== undefined;
     const entry: ChangedPath = {
       path: target,
       change,
@@ -43,17 +43,9 @@ export async function applyUndo(group: FoldedGroup, blobs: string, guards: UndoG
   const todo: Array<[string, RecordedPath, Stamp]> = [];
   // Every path is judged before any is touched: putting one back changes the folders around it.
   for (const [target, info] of changed(group)) {
-    const now = await stamp(target, info.tree && info.post!.type === 'directory');
-    if (!sameStamp(now, info.post!)) {
-      outcome.conflicts.push({ path: target, why: conflictWhy(now, info.post!) });
-      continue;
-    }
-    if (now.type === 'directory' && replacesFolder(info.pre) && now.tree === undefined) {
-      // Recorded without what the folder held (an older journal): the folder may hold the owner's work since.
-      outcome.conflicts.push({
-        path: target,
-        why: 'a folder is there now, and what it held after the model changed it was not recorded, so it is left as it is',
-      });
+    const { now, why } = await judge(target, info);
+    if (why !== undefined) {
+      outcome.conflicts.push({ path: target, why });
       continue;
     }
     const kept = await keptIntact(info, blobs);
@@ -87,6 +79,16 @@ export async function applyUndo(group: FoldedGroup, blobs: string, guards: UndoG
     outcome.repositories.push({ path: repo, left });
   }
   return outcome;
+}
+
+/** What is at a recorded path now, and why undo must leave it as it is, if it must (changed since the model's last change). */
+async function judge(target: string, info: RecordedPath): Promise<{ now: Stamp; why?: string }> {
+  const now = await stamp(target, info.tree && info.post!.type === 'directory');
+  if (!sameStamp(now, info.post!)) return { now, why: conflictWhy(now, info.post!) };
+  // A folder undo would take away, recorded without what it held (an older journal): it may hold the owner's work since.
+  if (now.type === 'directory' && replacesFolder(info.pre) && now.tree === undefined)
+    return { now, why: 'a folder is there now, and what it held after the model changed it was not recorded, so it is left as it is' };
+  return { now };
 }
 
 /** The paths among `paths` inside `folder`, relative to it. */

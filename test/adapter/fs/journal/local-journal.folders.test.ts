@@ -117,7 +117,9 @@ describe('undo and a folder that replaced a file', () => {
     fs.writeFileSync(records, lines.map((r) => `${JSON.stringify(r)}\n`).join(''));
     fs.writeFileSync(at('notes/owner-work.txt'), 'mine\n');
 
-    const outcome = await new LocalJournal({ dir: journalDir, maxBytes: 1 << 20 }).apply(id, guards());
+    const reader = new LocalJournal({ dir: journalDir, maxBytes: 1 << 20 });
+    expect((await reader.show(id)).changes).toMatchObject([{ path: at('notes'), changedSince: true }]);
+    const outcome = await reader.apply(id, guards());
     expect(outcome.conflicts).toEqual([{ path: at('notes'), why: expect.stringMatching(/was not recorded, so it is left as it is/) }]);
     expect(fs.readFileSync(at('notes/owner-work.txt'), 'utf8')).toBe('mine\n');
   });
