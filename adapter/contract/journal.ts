@@ -22,7 +22,8 @@ export interface JournalPaths {
   handover?: boolean;
 }
 
-export type GroupState = 'open' | 'undone' | 'partly undone';
+/** `damaged`: its files cannot be read (a crash while it was made): it cannot be shown or undone, and is dropped (oldest first, as any group) to make room. */
+export type GroupState = 'open' | 'undone' | 'partly undone' | 'damaged';
 
 export interface GroupSummary {
   id: string;
@@ -88,6 +89,8 @@ export interface UndoOutcome {
   conflicts: Array<{ path: string; why: string }>;
   /** Not restorable: the pre-image was not kept, or the policy refuses the path now. */
   skipped: Array<{ path: string; why: string }>;
+  /** Put back, but not quite as it was (a setuid or setgid bit left off a file undo could not give back to its owner). */
+  notes?: Array<{ path: string; why: string }>;
   repositories: Array<{ path: string; left: string[] }>;
 }
 

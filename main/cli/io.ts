@@ -9,6 +9,18 @@ export function print(text: string): number {
   return EXIT.ok;
 }
 
+/**
+ * Text from files or clients (names, contents) made safe for a terminal: C0 and C1 control
+ * characters and DEL, which could move the cursor, recolour or retitle it, are shown as \xNN.
+ * `lines`: text of several lines, whose newlines (and tabs) stay.
+ */
+export function visible(text: string, lines = false): string {
+  return text.replace(
+    lines ? /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g : /[\u0000-\u001f\u007f-\u009f]/g,
+    (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`,
+  );
+}
+
 export function say(text: string): void {
   process.stderr.write(`chatgpt-mcp: ${text}\n`);
 }

@@ -12,7 +12,7 @@ import { silentLogger } from '../log.js';
 import { createServerFactory } from '../mcp/server.js';
 import { SandboxUnavailableError } from '../policy/sandbox.js';
 import { describeOutcome, openJournal, UndoService } from '../undo/undo-service.js';
-import { EXIT, print, say, usageError, withConfig } from './io.js';
+import { EXIT, print, say, usageError, visible, withConfig } from './io.js';
 
 export function undoCommand(sub: string | undefined, args: string[], cli: CliOverrides): number | Promise<number> {
   if (sub === 'list' && args.length === 0) return run(cli, async (undo) => print(formatList(await undo.list())));
@@ -21,7 +21,7 @@ export function undoCommand(sub: string | undefined, args: string[], cli: CliOve
     return run(cli, async (undo) => {
       if (sub === 'show') return print(formatDetail(await undo.show(id)));
       const outcome = await undo.apply(id);
-      const lines = describeOutcome(outcome);
+      const lines = describeOutcome(outcome, visible);
       say(outcome.conflicts.length || outcome.skipped.length ? `undid part of ${id}; the rest is left as it is` : `undid ${id}`);
       return print(lines.join('\n') || 'nothing to put back');
     });
@@ -39,7 +39,7 @@ function run(cli: CliOverrides, use: (undo: UndoService) => Promise<number>): nu
       return await use(new UndoService(openJournal(stateDir(), config), policies, adapter));
     } catch (error) {
       if (!isComputerAdapterError(error) && !(error instanceof SandboxUnavailableError)) throw error;
-      say(error.message);
+      say(visible(error.message));
       return EXIT.config;
     } finally {
       await adapter.close();
@@ -47,7 +47,8 @@ function run(cli: CliOverrides, use: (undo: UndoService) => Promise<number>): nu
   });
 }
 
-function formatList({ groups, dropped }: Awaited<ReturnType<UndoService['list']>>): string {
+/** What `undo list` prints. Paths, diffs and client names are shown with their control characters escaped (`visible`). */
+export function formatList({ groups, dropped }: Awaited<ReturnType<UndoService['list']>>): string {
   const lines = groups.length ? groups.map(summaryLine) : ['No recorded changes.'];
   if (dropped.length > 0)
     lines.push(`${dropped.length} older group(s) were dropped to stay within undo.maxBytes (the latest: ${dropped[0]!.id}, ${dropped[0]!.files} paths)`);
@@ -61,21 +62,24 @@ function summaryLine(g: GroupSummary): string {
     ...(g.repositories ? [`${g.repositories} repositor${g.repositories === 1 ? 'y' : 'ies'}`] : []),
   ].join(', ');
   const notKept = g.notKept ? `, ${g.notKept} not restorable` : '';
-  return `${g.id}  ${g.startedAt} - ${g.lastAt}  by ${g.client}: ${what}${notKept} (${g.tools.join(', ')}) [${g.state}]`;
+  return `${g.id}  ${g.startedAt} - ${g.lastAt}  by ${visible(g.client)}: ${what}${notKept} (${visible(g.tools.join(', '))}) [${g.state}]`;
 }
 
-function formatDetail(group: GroupDetail): string {
+/** What `undo show` prints. */
+export function formatDetail(group: GroupDetail): string {
   const lines = [summaryLine(group)];
   for (const c of group.changes) {
-    lines.push(`${c.change} ${c.path} (was ${c.was === 'nothing' ? 'not there' : `a ${c.was}`}${c.kept ? '' : `; not restorable: ${c.why}`})`);
-    if (c.diff) lines.push(c.diff.replace(/^/gm, '    '));
+    lines.push(
+      `${c.change} ${visible(c.path)} (was ${c.was === 'nothing' ? 'not there' : `a ${c.was}`}${c.kept ? '' : `; not restorable: ${visible(c.why ?? '')}`})`,
+    );
+    if (c.diff) lines.push(visible(c.diff, true).replace(/^/gm, '    '));
   }
   for (const r of group.repositoryChanges) {
     const head = (s: typeof r.before) => `${s.headRef?.replace(/^refs\/heads\//, '') ?? 'detached'} at ${s.commit?.slice(0, 12) ?? 'no commit'}`;
     lines.push(
-      `repository ${r.path} (${r.tools.join(', ')}): ${head(r.before)} -> ${head(r.after)}${r.before.index !== r.after.index ? ', index changed' : ''}`,
+      `repository ${visible(r.path)} (${r.tools.join(', ')}): ${visible(head(r.before))} -> ${visible(head(r.after))}${r.before.index !== r.after.index ? ', index changed' : ''}`,
     );
   }
-  if (group.undo) lines.push(`undone ${group.undo.appliedAt}:`, ...describeOutcome(group.undo).map((l) => `  ${l}`));
+  if (group.undo) lines.push(`undone ${group.undo.appliedAt}:`, ...describeOutcome(group.undo, visible).map((l) => `  ${l}`));
   return lines.join('\n');
 }

@@ -48,12 +48,15 @@ export class UndoService {
   }
 }
 
-/** An undo's outcome in lines, for the CLI and the tray. */
-export function describeOutcome(outcome: UndoOutcome): string[] {
-  const lines = outcome.restored.map((p) => `restored ${p}`);
-  for (const c of outcome.conflicts) lines.push(`left ${c.path}: ${c.why}`);
-  for (const s of outcome.skipped) lines.push(`not restored ${s.path}: ${s.why}`);
+/** An undo's outcome in lines, for the CLI. `show`: how a path or a reason (which may hold anything a file name can) is written. */
+export function describeOutcome(outcome: UndoOutcome, show: (text: string) => string = (text) => text): string[] {
+  const lines = outcome.restored.map((p) => {
+    const notes = (outcome.notes ?? []).filter((n) => n.path === p).map((n) => show(n.why));
+    return notes.length ? `restored ${show(p)}, but ${notes.join('; ')}` : `restored ${show(p)}`;
+  });
+  for (const c of outcome.conflicts) lines.push(`left ${show(c.path)}: ${show(c.why)}`);
+  for (const s of outcome.skipped) lines.push(`not restored ${show(s.path)}: ${show(s.why)}`);
   for (const r of outcome.repositories)
-    lines.push(r.left.length ? `repository ${r.path}: left ${r.left.join(', ')}` : `repository ${r.path}: refs and index restored`);
+    lines.push(r.left.length ? `repository ${show(r.path)}: left ${show(r.left.join(', '))}` : `repository ${show(r.path)}: refs and index restored`);
   return lines;
 }

@@ -12,10 +12,11 @@ import type { CaptureDepth } from '../../contract/journal.js';
 export type Image =
   | { type: 'absent' }
   /** `linked`: the blob is the replaced file's own inode (linked-image.ts), checked against its seal before use. */
-  | { type: 'file'; mode: number; mtimeMs: number; size: number; blob: string | null; why?: string; linked?: true }
+  /** `uid`, `gid`: its owner (absent in journals written before they were recorded). */
+  | { type: 'file'; mode: number; mtimeMs: number; size: number; blob: string | null; why?: string; linked?: true; uid?: number; gid?: number }
   | { type: 'symlink'; target: string }
   /** `entries` when taken whole; `why` when it should have been and could not (too many entries). */
-  | { type: 'directory'; mode: number; entries?: Array<{ name: string; image: Image }>; why?: string }
+  | { type: 'directory'; mode: number; entries?: Array<{ name: string; image: Image }>; why?: string; uid?: number; gid?: number }
   /** Not a file, link or folder (a socket), or a pre-image that could not be taken: `why`. */
   | { type: 'other'; why?: string };
 
@@ -43,10 +44,10 @@ export async function capture(
   if (stat.isSymbolicLink()) return { type: 'symlink', target: await fs.promises.readlink(target) };
   if (stat.isFile()) {
     const kept = await keep(target, stat.size);
-    return { type: 'file', mode: stat.mode & 0o7777, mtimeMs: stat.mtimeMs, size: stat.size, ...kept };
+    return { type: 'file', mode: stat.mode & 0o7777, mtimeMs: stat.mtimeMs, size: stat.size, uid: stat.uid, gid: stat.gid, ...kept };
   }
   if (!stat.isDirectory()) return { type: 'other' };
-  const folder: Image = { type: 'directory', mode: stat.mode & 0o7777 };
+  const folder: Image = { type: 'directory', mode: stat.mode & 0o7777, uid: stat.uid, gid: stat.gid };
   if (depth === 'shallow') return folder;
   const names = (await fs.promises.readdir(target)).sort();
   budget.entries -= names.length;
@@ -95,14 +96,31 @@ export function sameStamp(a: Stamp, b: Stamp): boolean {
 
 /** Everything under a folder, by relative path, type, size, mode and times; changes whenever anything in it does. */
 async function fingerprint(dir: string): Promise<string> {
+  // Too large (or unreadable) to tell: it never matches, so undo leaves it alone and says so.
+  return (await walkPrint(dir, true, new Set())) ?? `unchecked:${Math.random()}`;
+}
+
+/**
+ * What a folder holds, for undo's last look before it removes the folder: like its fingerprint,
+ * but a folder inside counts by name, mode and inode only (undo's own removals inside change its
+ * times), and the entries at `skip` (relative paths undo itself removes first) are left out.
+ * Null when it is too large or unreadable to tell.
+ */
+export function contentPrint(dir: string, skip: ReadonlySet<string> = new Set()): Promise<string | null> {
+  return walkPrint(dir, false, skip);
+}
+
+async function walkPrint(dir: string, folderTimes: boolean, skip: ReadonlySet<string>): Promise<string | null> {
   const hash = createHash('sha256');
   let seen = 0;
   const walk = async (folder: string, prefix: string): Promise<void> => {
     for (const name of (await fs.promises.readdir(folder)).sort()) {
       if (++seen > MAX_TREE_ENTRIES) throw new Error(`it holds more than ${MAX_TREE_ENTRIES} entries`);
+      if (skip.has(`${prefix}${name}`)) continue;
       const full = path.join(folder, name);
       const s = await fs.promises.lstat(full);
-      hash.update(`${prefix}${name}\0${s.mode}\0${s.size}\0${s.mtimeMs}\0${s.ctimeMs}\0${s.ino}\n`);
+      const times = folderTimes || !s.isDirectory() ? `\0${s.size}\0${s.mtimeMs}\0${s.ctimeMs}` : '';
+      hash.update(`${prefix}${name}\0${s.mode}${times}\0${s.ino}\n`);
       if (s.isDirectory()) await walk(full, `${prefix}${name}/`);
     }
   };
@@ -110,8 +128,7 @@ async function fingerprint(dir: string): Promise<string> {
     await walk(dir, '');
     return hash.digest('hex');
   } catch {
-    // Too large (or unreadable) to tell: it never matches, so undo leaves it alone and says so.
-    return `unchecked:${Math.random()}`;
+    return null;
   }
 }
 

@@ -4,13 +4,20 @@
  *   journal/groups/<id>/meta.json      who and when
  *   journal/groups/<id>/records.jsonl  one record per line, appended as changes happen
  *   journal/groups/<id>/blobs/<n>      the bytes of pre-images
+ *   journal/groups/<id>/undoing        held while an undo of the group runs (its process's pid and host)
  *   journal/groups/<id>/undone.json    the outcome, once the owner undid the group
  *   journal/dropped.jsonl              groups dropped to stay within the bound
+ *
+ * A group's folder is made whole under a temporary name (groups/.new-<id>, its meta.json written
+ * and synced) and renamed into place, and undone.json is written to a temporary name and renamed:
+ * a crash never leaves either empty. A group whose meta.json cannot be read all the same (left by
+ * an earlier version, or a damaged disk) is listed as damaged.
  *
  * Ids sort by time (20260131-142501123-9f3a: the date, the time to the millisecond, a tag). A group read back is folded from its records: the
  * first pre-image and the last stamp of each path, the first and last state of each repository.
  */
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import type { DroppedGroup, GroupSummary, UndoOutcome } from '../../contract/journal.js';
 import type { RepositoryState } from '../../contract/git.js';
@@ -38,7 +45,7 @@ export interface RecordedPath {
   /** What it was when the pre-image was taken, to leave out paths a call did not change after all. */
   was: Stamp;
   post: Stamp | null;
-  /** Undo would remove a folder here: its stamp covers everything in it. */
+  /** Undo would remove a folder here (it was nothing, or a folder taken whole, or a folder replaced a file or link): its stamp covers everything in it. */
   tree: boolean;
   /** A linked pre-image's stamp once the change was done. */
   seal?: Stamp;
@@ -69,13 +76,26 @@ export class JournalFiles {
   }
 
   async create(meta: GroupMeta): Promise<void> {
-    await fs.promises.mkdir(this.blobs(meta.id), { recursive: true, mode: 0o700 });
-    for (const dir of [this.root, path.join(this.root, 'groups')]) await fs.promises.chmod(dir, 0o700);
-    await fs.promises.writeFile(path.join(this.groupDir(meta.id), 'meta.json'), JSON.stringify(meta), { mode: 0o600 });
+    const groups = path.join(this.root, 'groups');
+    const making = path.join(groups, `.new-${meta.id}`);
+    await fs.promises.mkdir(path.join(making, 'blobs'), { recursive: true, mode: 0o700 });
+    for (const dir of [this.root, groups]) await fs.promises.chmod(dir, 0o700);
+    try {
+      await writeSynced(path.join(making, 'meta.json'), JSON.stringify(meta));
+      await fs.promises.rename(making, this.groupDir(meta.id));
+    } catch (error) {
+      await fs.promises.rm(making, { recursive: true, force: true });
+      throw error;
+    }
   }
 
   exists(id: string): boolean {
     return GROUP_ID.test(id) && fs.existsSync(path.join(this.groupDir(id), 'meta.json'));
+  }
+
+  /** Whether an undo of the group holds its lock (it is not dropped meanwhile). */
+  undoing(id: string): boolean {
+    return fs.existsSync(path.join(this.groupDir(id), 'undoing'));
   }
 
   undone(id: string): boolean {
@@ -112,7 +132,30 @@ export class JournalFiles {
   }
 
   async markUndone(id: string, outcome: UndoOutcome): Promise<void> {
-    await fs.promises.writeFile(path.join(this.groupDir(id), 'undone.json'), JSON.stringify(outcome), { mode: 0o600, flag: 'wx' });
+    const temporary = path.join(this.groupDir(id), 'undone.json.new');
+    await writeSynced(temporary, JSON.stringify(outcome));
+    await fs.promises.rename(temporary, path.join(this.groupDir(id), 'undone.json'));
+  }
+
+  /**
+   * Takes the group's undo lock (a file only one process can create), or answers why not: another
+   * undo of it runs (the tray's and the CLI's at once). A lock left by a process of this computer
+   * that is gone (a crash during undo) is taken over.
+   */
+  async lockUndo(id: string): Promise<{ release: () => Promise<void> } | { busy: string }> {
+    const file = path.join(this.groupDir(id), 'undoing');
+    const mine = JSON.stringify({ pid: process.pid, host: os.hostname(), at: new Date().toISOString() });
+    for (let attempt = 0; ; attempt++) {
+      try {
+        await fs.promises.writeFile(file, mine, { mode: 0o600, flag: 'wx' });
+        return { release: () => fs.promises.rm(file, { force: true }) };
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      }
+      const holder = await fs.promises.readFile(file, 'utf8').catch(() => '');
+      if (attempt > 0 || !abandoned(holder)) return { busy: holder };
+      await fs.promises.rm(file, { force: true });
+    }
   }
 
   /** Every group id, oldest first. */
@@ -121,9 +164,15 @@ export class JournalFiles {
     return names.filter((name) => GROUP_ID.test(name)).sort();
   }
 
+  /** Throws DamagedGroup when its meta.json or undone.json cannot be read. */
   async read(id: string): Promise<FoldedGroup> {
     const dir = this.groupDir(id);
-    const meta = JSON.parse(await fs.promises.readFile(path.join(dir, 'meta.json'), 'utf8')) as GroupMeta;
+    // A meta.json missing from a group's folder is as damaged as an empty one (the folder itself gone is not).
+    const metaText = await fs.promises.readFile(path.join(dir, 'meta.json'), 'utf8').catch((error: unknown) => {
+      if (fs.existsSync(dir)) return '';
+      throw error;
+    });
+    const meta = parsed<GroupMeta>(metaText, id, 'meta.json', (m) => typeof m.client === 'string' && typeof m.startedAt === 'string');
     const text = await fs.promises.readFile(path.join(dir, 'records.jsonl'), 'utf8').catch(() => '');
     const group: FoldedGroup = { meta, paths: new Map(), repositories: new Map(), tools: [], lastAt: meta.startedAt, bytes: await sizeOf(dir) };
     for (const line of text.split('\n')) {
@@ -137,8 +186,21 @@ export class JournalFiles {
       fold(group, record);
     }
     const undo = await fs.promises.readFile(path.join(dir, 'undone.json'), 'utf8').catch(() => null);
-    if (undo) group.undo = JSON.parse(undo) as UndoOutcome;
+    if (undo) group.undo = parsed<UndoOutcome>(undo, id, 'undone.json', (u) => typeof u.appliedAt === 'string' && Array.isArray(u.restored));
     return group;
+  }
+
+  /** A group whose files cannot be read, as a group with nothing in it (to list it, and to drop it). */
+  async damaged(id: string): Promise<FoldedGroup> {
+    const startedAt = `${id.slice(0, 4)}-${id.slice(4, 6)}-${id.slice(6, 8)}T${id.slice(9, 11)}:${id.slice(11, 13)}:${id.slice(13, 15)}.${id.slice(15, 18)}Z`;
+    return {
+      meta: { id, client: '(unknown)', startedAt },
+      paths: new Map(),
+      repositories: new Map(),
+      tools: [],
+      lastAt: startedAt,
+      bytes: await sizeOf(this.groupDir(id)),
+    };
   }
 
   async drop(group: FoldedGroup, now: string): Promise<void> {
@@ -163,6 +225,48 @@ export class JournalFiles {
   }
 }
 
+/** A group's file that cannot be read (empty or cut short by a crash, or damaged). */
+export class DamagedGroup extends Error {}
+
+function parsed<T extends object>(text: string, id: string, name: string, whole: (value: T) => boolean): T {
+  let value: T | null = null;
+  try {
+    value = JSON.parse(text) as T;
+  } catch {
+    // Cut short or empty: damaged.
+  }
+  if (value !== null && typeof value === 'object' && whole(value)) return value;
+  throw new DamagedGroup(`change group ${id} is damaged (its ${name} cannot be read, as after a crash while it was written): it cannot be shown or undone`);
+}
+
+/** Writes a new owner-only file and syncs it to disk (before it is renamed into place). */
+async function writeSynced(file: string, text: string): Promise<void> {
+  const handle = await fs.promises.open(file, 'w', 0o600);
+  try {
+    await handle.writeFile(text);
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
+
+/** Whether an undo lock's holder was a process of this computer that no longer runs (an unreadable lock counts as held). */
+function abandoned(holder: string): boolean {
+  let parsed: { pid?: unknown; host?: unknown };
+  try {
+    parsed = JSON.parse(holder) as typeof parsed;
+  } catch {
+    return false;
+  }
+  if (parsed.host !== os.hostname() || typeof parsed.pid !== 'number') return false;
+  try {
+    process.kill(parsed.pid, 0);
+    return false;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'ESRCH';
+  }
+}
+
 export function fold(group: FoldedGroup, record: JournalRecord): void {
   if (!group.tools.includes(record.t)) group.tools.push(record.t);
   if (record.at > group.lastAt) group.lastAt = record.at;
@@ -171,6 +275,8 @@ export function fold(group: FoldedGroup, record: JournalRecord): void {
   } else if (record.k === 'post') {
     const known = group.paths.get(record.p);
     if (known) known.post = record.s;
+    // A folder that replaced what undo puts back: its fingerprint was taken, and is kept current.
+    if (known && record.s.type === 'directory' && record.s.tree !== undefined) known.tree = true;
     if (known && record.h && !known.seal) known.seal = record.h;
   } else {
     const known = group.repositories.get(record.r);
@@ -188,6 +294,11 @@ export function removesFolder(pre: Image): boolean {
   return pre.type === 'absent' || (pre.type === 'directory' && (pre.entries !== undefined || pre.why !== undefined));
 }
 
+/** Whether undo, putting `pre` back, takes away a folder that is there now (all but a folder's mode put back on it). */
+export function replacesFolder(pre: Image): boolean {
+  return pre.type !== 'directory' || removesFolder(pre);
+}
+
 async function sizeOf(dir: string): Promise<number> {
   let total = 0;
   const entries = await fs.promises.readdir(dir, { withFileTypes: true }).catch(() => []);
@@ -200,9 +311,9 @@ async function sizeOf(dir: string): Promise<number> {
 }
 
 /** A group in a line: who, when, which tools, how many paths and repositories, and whether it was undone. */
-export function summarize(group: FoldedGroup): GroupSummary {
+export function summarize(group: FoldedGroup, damaged = false): GroupSummary {
   const changed = [...group.paths.values()].filter((p) => p.post !== null);
-  const state = group.undo ? (group.undo.conflicts.length || group.undo.skipped.length ? 'partly undone' : 'undone') : 'open';
+  const state = damaged ? 'damaged' : group.undo ? (group.undo.conflicts.length || group.undo.skipped.length ? 'partly undone' : 'undone') : 'open';
   return {
     id: group.meta.id,
     client: group.meta.client,

@@ -8,10 +8,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { ChangedPath, GroupDetail, PathChange, UndoGuards, UndoOutcome } from '../../contract/journal.js';
 import { diffSummary } from '../patch/diff-summary.js';
-import { fullyKept, imageKind, sameStamp, stamp, type Image, type Stamp } from './images.js';
-import { summarize, type FoldedGroup, type RecordedPath } from './journal-files.js';
+import { contentPrint, fullyKept, imageKind, sameStamp, stamp, type Image, type Stamp } from './images.js';
+import { replacesFolder, summarize, type FoldedGroup, type RecordedPath } from './journal-files.js';
 import { CHANGED_AFTER, stillSealed } from './linked-image.js';
-import { restorePath } from './restore.js';
+import { restorePath, UndoConflict, type Judged } from './restore.js';
 
 /** Text files up to this size get a diff in the journal's view. */
 const MAX_DIFF_FILE = 512 * 1024;
@@ -21,7 +21,7 @@ export async function describeGroup(group: FoldedGroup, blobs: string): Promise<
   for (const [target, info] of changed(group)) {
     const kept = await keptIntact(info, blobs);
     const change = changeOf(info.pre, info.post!);
-    const since = !sameStamp(await stamp(target, info.tree && info.post!.type === 'directory'), info.post!);
+    const since = (await judge(target, info)).why !== undefined;
     const entry: ChangedPath = {
       path: target,
       change,
@@ -40,27 +40,38 @@ export async function describeGroup(group: FoldedGroup, blobs: string): Promise<
 
 export async function applyUndo(group: FoldedGroup, blobs: string, guards: UndoGuards, appliedAt: string): Promise<UndoOutcome> {
   const outcome: UndoOutcome = { appliedAt, restored: [], conflicts: [], skipped: [], repositories: [] };
-  const todo: Array<[string, RecordedPath]> = [];
+  const todo: Array<[string, RecordedPath, Stamp]> = [];
   // Every path is judged before any is touched: putting one back changes the folders around it.
   for (const [target, info] of changed(group)) {
-    const now = await stamp(target, info.tree && info.post!.type === 'directory');
-    if (!sameStamp(now, info.post!)) {
-      outcome.conflicts.push({ path: target, why: conflictWhy(now, info.post!) });
+    const { now, why } = await judge(target, info);
+    if (why !== undefined) {
+      outcome.conflicts.push({ path: target, why });
       continue;
     }
     const kept = await keptIntact(info, blobs);
     if (!kept.kept) outcome.skipped.push({ path: target, why: `its earlier state was not kept: ${kept.why}` });
-    else todo.push([target, info]);
+    else todo.push([target, info, now]);
   }
   const depth = (p: string) => p.split('/').length;
   const removals = todo.filter(([, info]) => info.pre.type === 'absent').sort((a, b) => depth(b[0]) - depth(a[0]));
   const restorations = todo.filter(([, info]) => info.pre.type !== 'absent').sort((a, b) => depth(a[0]) - depth(b[0]));
+  // What a folder undo takes away holds once undo's own removals in it are done: looked at again just before it goes.
+  const removed = removals.map(([target]) => target);
+  const judged = new Map<string, Judged>();
+  for (const [target, info, now] of todo)
+    judged.set(
+      target,
+      now.type === 'directory' && replacesFolder(info.pre) ? { stamp: now, content: await contentPrint(target, inside(target, removed)) } : { stamp: now },
+    );
   for (const [target, info] of [...removals, ...restorations]) {
     try {
-      await restorePath(await guards.resolve(target), info.pre, blobs);
+      const notes = await restorePath(await guards.resolve(target), info.pre, blobs, judged.get(target)!);
       outcome.restored.push(target);
+      for (const why of notes) (outcome.notes ??= []).push({ path: target, why });
     } catch (error) {
-      outcome.skipped.push({ path: target, why: error instanceof Error ? error.message : String(error) });
+      const why = error instanceof Error ? error.message : String(error);
+      if (error instanceof UndoConflict) outcome.conflicts.push({ path: target, why });
+      else outcome.skipped.push({ path: target, why });
     }
   }
   for (const [repo, info] of group.repositories) {
@@ -68,6 +79,22 @@ export async function applyUndo(group: FoldedGroup, blobs: string, guards: UndoG
     outcome.repositories.push({ path: repo, left });
   }
   return outcome;
+}
+
+/** What is at a recorded path now, and why undo must leave it as it is, if it must (changed since the model's last change). */
+async function judge(target: string, info: RecordedPath): Promise<{ now: Stamp; why?: string }> {
+  const now = await stamp(target, info.tree && info.post!.type === 'directory');
+  if (!sameStamp(now, info.post!)) return { now, why: conflictWhy(now, info.post!) };
+  // A folder undo would take away, recorded without what it held (an older journal): it may hold the owner's work since.
+  if (now.type === 'directory' && replacesFolder(info.pre) && now.tree === undefined)
+    return { now, why: 'a folder is there now, and what it held after the model changed it was not recorded, so it is left as it is' };
+  return { now };
+}
+
+/** The paths among `paths` inside `folder`, relative to it. */
+function inside(folder: string, paths: readonly string[]): Set<string> {
+  const prefix = folder.endsWith(path.sep) ? folder : folder + path.sep;
+  return new Set(paths.filter((p) => p.startsWith(prefix)).map((p) => p.slice(prefix.length).split(path.sep).join('/')));
 }
 
 /** Paths the group changed (a call that failed before changing anything leaves its path as it was). */

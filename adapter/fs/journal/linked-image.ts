@@ -41,7 +41,7 @@ export function linkReplaced(entry: string, blob: string, file: ExistingFile, na
     fs.unlinkSync(blob);
     return null;
   }
-  return { type: 'file', mode: held.mode & 0o7777, mtimeMs: held.mtimeMs, size: held.size, blob: name, linked: true };
+  return { type: 'file', mode: held.mode & 0o7777, mtimeMs: held.mtimeMs, size: held.size, uid: held.uid, gid: held.gid, blob: name, linked: true };
 }
 
 /**

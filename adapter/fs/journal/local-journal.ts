@@ -13,7 +13,7 @@ import type { RepositoryState } from '../../contract/git.js';
 import type { ExistingFile } from '../../contract/files.js';
 import type { ChangeJournal, GroupDetail, GroupSummary, JournalPaths, UndoGuards, UndoOutcome } from '../../contract/journal.js';
 import { capture, sameStamp, shallowStamp, stamp, type Image, type KeepBytes, type Stamp } from './images.js';
-import { JournalFiles, fold, summarize, type FoldedGroup, type JournalRecord } from './journal-files.js';
+import { DamagedGroup, JournalFiles, fold, replacesFolder, summarize, type FoldedGroup, type JournalRecord } from './journal-files.js';
 import { applyUndo, describeGroup } from './journal-undo.js';
 import { linkReplaced, sealLinked, unshareLeftovers } from './linked-image.js';
 
@@ -154,7 +154,10 @@ export class LocalJournal implements ChangeJournal {
         if (!info) continue;
         const linked = info.pre.type === 'file' && info.pre.linked && !info.seal ? info.pre.blob : null;
         const seal = linked ? { h: await sealLinked(path.join(this.files.blobs(id), linked)) } : {};
-        posts.push({ k: 'post', t: tool, p: target, s: info.tree ? await stamp(target, true) : shallowStamp(target), ...seal, at });
+        // A folder undo would take away (a file's or link's replacement too) is stamped with all it holds.
+        const now = shallowStamp(target);
+        const s = now.type === 'directory' && (info.tree || replacesFolder(info.pre)) ? await stamp(target, true) : now;
+        posts.push({ k: 'post', t: tool, p: target, s, ...seal, at });
       }
     } finally {
       // One write for the call: the pre-images handed over during it (and any a failed call left) and the stamps after.
@@ -169,8 +172,11 @@ export class LocalJournal implements ChangeJournal {
   async list(): Promise<{ groups: GroupSummary[]; dropped: Awaited<ReturnType<JournalFiles['dropped']>> }> {
     const groups: GroupSummary[] = [];
     for (const id of (await this.files.ids()).reverse()) {
-      const group = await this.files.read(id).catch(() => null);
-      if (group) groups.push(summarize(group));
+      const group = await this.files.read(id).then(
+        (read) => summarize(read),
+        async (error: unknown) => (error instanceof DamagedGroup ? summarize(await this.files.damaged(id), true) : null),
+      );
+      if (group) groups.push(group);
     }
     return { groups, dropped: (await this.files.dropped()).reverse() };
   }
@@ -180,19 +186,36 @@ export class LocalJournal implements ChangeJournal {
   }
 
   async apply(id: string, guards: UndoGuards): Promise<UndoOutcome> {
-    const group = await this.load(id);
-    if (group.undo) throw adapterError('PRECONDITION_FAILED', 'undo', `these changes were already undone (${group.undo.appliedAt})`);
-    const outcome = await applyUndo(group, this.files.blobs(id), guards, this.now().toISOString());
-    await this.files.markUndone(id, outcome);
-    this.live.delete(id);
-    await this.files.close(id);
-    return outcome;
+    await this.load(id);
+    // One undo of a group at a time, whoever asks (the tray and the CLI are separate processes).
+    const lock = await this.files.lockUndo(id);
+    if ('busy' in lock) {
+      if (this.files.undone(id)) throw adapterError('PRECONDITION_FAILED', 'undo', 'these changes were already undone');
+      throw adapterError(
+        'PRECONDITION_FAILED',
+        'undo',
+        'these changes are being undone right now (by the tray or another "undo apply"); try "undo show" when it is done',
+      );
+    }
+    try {
+      const group = await this.load(id);
+      if (group.undo) throw adapterError('PRECONDITION_FAILED', 'undo', `these changes were already undone (${group.undo.appliedAt})`);
+      const outcome = await applyUndo(group, this.files.blobs(id), guards, this.now().toISOString());
+      await this.files.markUndone(id, outcome);
+      this.live.delete(id);
+      await this.files.close(id);
+      return outcome;
+    } finally {
+      await lock.release();
+    }
   }
 
   private async load(id: string): Promise<FoldedGroup> {
     if (!this.files.exists(id))
       throw adapterError('NOT_FOUND', 'undo', `no change group ${id} (it was undone and dropped, or never existed): "undo list" shows them`);
-    return this.files.read(id);
+    return this.files.read(id).catch((error: unknown) => {
+      throw error instanceof DamagedGroup ? adapterError('PRECONDITION_FAILED', 'undo', error.message) : error;
+    });
   }
 
   /** A group in memory, without a promise's hop (the common case: every change asks). */
@@ -284,8 +307,9 @@ export class LocalJournal implements ChangeJournal {
   private async makeRoom(size: number, keep: string): Promise<void> {
     const { maxBytes } = this.options;
     for (const id of await this.files.ids()) {
-      if (id === keep || this.total! + size <= maxBytes) continue;
-      const group = await this.files.read(id).catch(() => null);
+      if (id === keep || this.total! + size <= maxBytes || this.files.undoing(id)) continue;
+      // A damaged group goes too (it can never be undone).
+      const group = await this.files.read(id).catch((error: unknown) => (error instanceof DamagedGroup ? this.files.damaged(id) : null));
       if (!group) continue;
       await this.files.close(id);
       await this.files.drop(group, this.now().toISOString());

@@ -75,6 +75,11 @@ function Outcome({ outcome }: { outcome: UndoOutcome }) {
           Put back {outcome.restored.length} path{outcome.restored.length === 1 ? '' : 's'}
           {outcome.repositories.length - repos.length > 0 ? ` and the refs and index of ${outcome.repositories.length - repos.length} repository` : ''}.
         </div>
+        {(outcome.notes ?? []).map((n, i) => (
+          <div key={`note-${i}`} className="small">
+            Put back <span className="mono">{n.path}</span>, but {n.why}
+          </div>
+        ))}
         {left.map((l) => (
           <div key={l.path} className="small">
             Left <span className="mono">{l.path}</span>: {l.why}

@@ -56,7 +56,9 @@ function GroupLine({ group, open, onToggle }: { group: GroupSummary; open: boole
         <span className="muted small"> ({group.tools.join(', ')})</span>
         {group.notKept ? <span className="muted small">, {group.notKept} not restorable</span> : null}
       </span>
-      <span className={`pill ${group.state === 'open' ? 'pill-running' : 'pill-ok'}`}>{group.state === 'open' ? 'can be undone' : group.state}</span>
+      <span className={`pill ${group.state === 'open' ? 'pill-running' : group.state === 'damaged' ? 'pill-bad' : 'pill-ok'}`}>
+        {group.state === 'open' ? 'can be undone' : group.state}
+      </span>
       <button type="button" className="button small" aria-expanded={open} onClick={onToggle}>
         {open ? 'Hide' : 'Show changes'}
       </button>

@@ -1,0 +1,106 @@
+/** A group's files after a crash: a damaged meta.json or undone.json, a group folder left half made. */
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { GuardedPath } from '../../../../adapter/contract/files.js';
+import type { UndoGuards } from '../../../../adapter/contract/journal.js';
+import { LocalJournal } from '../../../../adapter/fs/journal/local-journal.js';
+import { makeTempDir, removeDir } from '../../../helpers/temp.js';
+
+let base: string;
+let work: string;
+let journalDir: string;
+const at = (...parts: string[]) => path.join(work, ...parts);
+const guards: UndoGuards = { resolve: async (p): Promise<GuardedPath> => ({ path: p, confirm: () => {} }), repository: async () => [] };
+const groupFile = (id: string, name: string) => path.join(journalDir, 'groups', id, name);
+
+beforeEach(() => {
+  base = makeTempDir();
+  work = path.join(base, 'work');
+  journalDir = path.join(base, 'app', 'journal');
+  fs.mkdirSync(work);
+});
+afterEach(() => {
+  vi.restoreAllMocks();
+  removeDir(base);
+});
+
+/** A group in which the model rewrote the file `name` (`bytes` long before). */
+async function rewrote(journal: LocalJournal, name: string, bytes = 10): Promise<string> {
+  fs.writeFileSync(at(name), 'x'.repeat(bytes));
+  const id = await journal.open('c');
+  await journal.before(id, 'fs.write', { paths: [at(name)], depth: 'shallow' });
+  fs.writeFileSync(at(name), 'model');
+  await journal.after(id, 'fs.write', [at(name)]);
+  return id;
+}
+
+describe('a damaged group', () => {
+  it('is listed as damaged; show and undo say so in words', async () => {
+    const journal = new LocalJournal({ dir: journalDir, maxBytes: 1 << 20 });
+    const damaged = await rewrote(journal, 'a.txt');
+    const fine = await rewrote(journal, 'b.txt');
+    fs.writeFileSync(groupFile(damaged, 'meta.json'), '');
+
+    const { groups } = await journal.list();
+    expect(groups.map((g) => [g.id, g.state])).toEqual([
+      [fine, 'open'],
+      [damaged, 'damaged'],
+    ]);
+    expect(groups[1]).toMatchObject({ startedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/), files: 0 });
+    const refusal = { code: 'PRECONDITION_FAILED', message: expect.stringMatching(/is damaged \(its meta\.json cannot be read/) };
+    await expect(journal.show(damaged)).rejects.toMatchObject(refusal);
+    await expect(journal.apply(damaged, guards)).rejects.toMatchObject(refusal);
+    expect(fs.readFileSync(at('a.txt'), 'utf8')).toBe('model');
+  });
+
+  it('with an undone.json cut short, is listed as damaged and not undone again', async () => {
+    const journal = new LocalJournal({ dir: journalDir, maxBytes: 1 << 20 });
+    const id = await rewrote(journal, 'a.txt');
+    fs.writeFileSync(groupFile(id, 'undone.json'), '{"appliedAt":"2026');
+    expect((await journal.list()).groups.map((g) => g.state)).toEqual(['damaged']);
+    await expect(journal.apply(id, guards)).rejects.toMatchObject({ code: 'PRECONDITION_FAILED' });
+  });
+
+  it('is dropped, oldest first, to make room', async () => {
+    const journal = new LocalJournal({ dir: journalDir, maxBytes: 40_000 });
+    const damaged = await rewrote(journal, 'a.txt', 9_000);
+    fs.writeFileSync(groupFile(damaged, 'meta.json'), '');
+    for (const name of ['b', 'c', 'd', 'e']) await rewrote(journal, name, 9_000);
+
+    const { groups, dropped } = await journal.list();
+    expect(groups.map((g) => g.id)).not.toContain(damaged);
+    expect(dropped.at(-1)).toMatchObject({ id: damaged, client: '(unknown)' });
+    expect(fs.existsSync(path.join(journalDir, 'groups', damaged))).toBe(false);
+  });
+});
+
+describe('writing a group', () => {
+  it('puts a group folder in place only with its meta.json written, and lists no half-made one', async () => {
+    const journal = new LocalJournal({ dir: journalDir, maxBytes: 1 << 20 });
+    const id = await rewrote(journal, 'a.txt');
+    expect(fs.readdirSync(path.join(journalDir, 'groups'))).toEqual([id]);
+    expect(JSON.parse(fs.readFileSync(groupFile(id, 'meta.json'), 'utf8'))).toMatchObject({ id, client: 'c' });
+    // What a crash while making the next group leaves.
+    fs.mkdirSync(path.join(journalDir, 'groups', `.new-20990101-000000000-abcd`, 'blobs'), { recursive: true });
+    expect((await journal.list()).groups.map((g) => g.id)).toEqual([id]);
+    await journal.apply(id, guards);
+    expect(fs.readdirSync(path.join(journalDir, 'groups', id)).sort()).toEqual(['blobs', 'meta.json', 'records.jsonl', 'undone.json']);
+  });
+
+  it('leaves no group folder behind when its meta.json cannot be written (a full disk)', async () => {
+    const full = (file: unknown) => String(file).endsWith('meta.json') && Object.assign(new Error('ENOSPC: no space left on device'), { code: 'ENOSPC' });
+    const { open, writeFile } = fs.promises;
+    vi.spyOn(fs.promises, 'open').mockImplementation(((file: fs.PathLike, ...rest: []) => {
+      const error = full(file);
+      return error ? Promise.reject(error) : open(file, ...rest);
+    }) as typeof open);
+    vi.spyOn(fs.promises, 'writeFile').mockImplementation(((file: fs.PathLike, ...rest: [string]) => {
+      const error = full(file);
+      return error ? Promise.reject(error) : writeFile(file, ...rest);
+    }) as typeof writeFile);
+    const journal = new LocalJournal({ dir: journalDir, maxBytes: 1 << 20 });
+    await expect(journal.open('c')).rejects.toMatchObject({ code: 'ENOSPC' });
+    expect(fs.readdirSync(path.join(journalDir, 'groups'))).toEqual([]);
+  });
+});

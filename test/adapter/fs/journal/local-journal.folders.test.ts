@@ -1,0 +1,126 @@
+/** Undo never takes away what the owner did after the model: folders that replaced files, edits made while undo runs. */
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { GuardedPath } from '../../../../adapter/contract/files.js';
+import type { UndoGuards } from '../../../../adapter/contract/journal.js';
+import { LocalJournal } from '../../../../adapter/fs/journal/local-journal.js';
+import { makeTempDir, removeDir } from '../../../helpers/temp.js';
+
+let base: string;
+let work: string;
+let journalDir: string;
+const at = (...parts: string[]) => path.join(work, ...parts);
+/** Guards allowing every path; `during` runs as each path is about to be put back (after every path was judged). */
+const guards = (during: (p: string) => void = () => {}): UndoGuards => ({
+  resolve: async (p): Promise<GuardedPath> => {
+    during(p);
+    return { path: p, confirm: () => {} };
+  },
+  repository: async () => [],
+});
+
+beforeEach(() => {
+  base = makeTempDir();
+  work = path.join(base, 'work');
+  journalDir = path.join(base, 'app', 'journal');
+  fs.mkdirSync(work);
+});
+afterEach(() => removeDir(base));
+
+async function change(journal: LocalJournal, id: string, tool: string, paths: string[], depth: 'shallow' | 'tree', act: () => void) {
+  await journal.before(id, tool, { paths, depth });
+  act();
+  await journal.after(id, tool, paths);
+}
+
+/** The model deletes the file `notes` and makes a folder there (fs.delete, then fs.mkdir). */
+async function fileBecomesFolder(journal: LocalJournal, id: string) {
+  fs.writeFileSync(at('notes'), 'the owner notes\n');
+  await change(journal, id, 'fs.delete', [at('notes')], 'tree', () => fs.rmSync(at('notes')));
+  await change(journal, id, 'fs.mkdir', [at('notes')], 'shallow', () => fs.mkdirSync(at('notes')));
+}
+
+describe('undo and a folder that replaced a file', () => {
+  it('leaves the folder, and the owner work saved in it, and reports a conflict', async () => {
+    const journal = new LocalJournal({ dir: journalDir, maxBytes: 1 << 20 });
+    const id = await journal.open('c');
+    await fileBecomesFolder(journal, id);
+    fs.writeFileSync(at('notes/owner-work.txt'), 'written after the model\n');
+    fs.mkdirSync(at('notes/sub'));
+    fs.writeFileSync(at('notes/sub/more.txt'), 'more\n');
+
+    expect((await journal.show(id)).changes).toMatchObject([{ path: at('notes'), change: 'replaced', changedSince: true }]);
+    const outcome = await journal.apply(id, guards());
+    expect(outcome.restored).toEqual([]);
+    expect(outcome.conflicts).toEqual([{ path: at('notes'), why: 'it was changed after the model changed it' }]);
+    expect(fs.readFileSync(at('notes/owner-work.txt'), 'utf8')).toBe('written after the model\n');
+    expect(fs.readFileSync(at('notes/sub/more.txt'), 'utf8')).toBe('more\n');
+  });
+
+  it('puts the file back when the folder holds only what the model put in it', async () => {
+    const journal = new LocalJournal({ dir: journalDir, maxBytes: 1 << 20 });
+    const id = await journal.open('c');
+    await fileBecomesFolder(journal, id);
+    await change(journal, id, 'fs.write', [at('notes/model.txt')], 'shallow', () => fs.writeFileSync(at('notes/model.txt'), 'model\n'));
+    await change(journal, id, 'fs.mkdir', [at('notes/deeper/still')], 'shallow', () => fs.mkdirSync(at('notes/deeper/still'), { recursive: true }));
+    const outcome = await journal.apply(id, guards());
+    expect(outcome.conflicts).toEqual([]);
+    expect(outcome.skipped).toEqual([]);
+    expect(fs.readFileSync(at('notes'), 'utf8')).toBe('the owner notes\n');
+  });
+
+  it('leaves a folder moved over a file when the owner changed what it holds', async () => {
+    fs.writeFileSync(at('report'), 'old report\n');
+    fs.mkdirSync(at('drafts'));
+    fs.writeFileSync(at('drafts/chapter1.txt'), 'draft\n');
+    const journal = new LocalJournal({ dir: journalDir, maxBytes: 1 << 20 });
+    const id = await journal.open('c');
+    await change(journal, id, 'fs.delete', [at('report')], 'tree', () => fs.rmSync(at('report')));
+    await change(journal, id, 'fs.move', [at('drafts'), at('report')], 'tree', () => fs.renameSync(at('drafts'), at('report')));
+    fs.writeFileSync(at('report/chapter1.txt'), 'the owner rewrote chapter 1\n');
+
+    const outcome = await journal.apply(id, guards());
+    expect(outcome.conflicts.map((c) => c.path)).toEqual([at('report')]);
+    expect(fs.readFileSync(at('report/chapter1.txt'), 'utf8')).toBe('the owner rewrote chapter 1\n');
+  });
+
+  it('leaves a folder the owner fills while undo runs, after it was judged', async () => {
+    const journal = new LocalJournal({ dir: journalDir, maxBytes: 1 << 20 });
+    const id = await journal.open('c');
+    await fileBecomesFolder(journal, id);
+    await change(journal, id, 'fs.write', [at('notes/model.txt')], 'shallow', () => fs.writeFileSync(at('notes/model.txt'), 'model\n'));
+    const outcome = await journal.apply(
+      id,
+      guards((p) => {
+        if (p === at('notes')) fs.writeFileSync(at('notes/owner.txt'), 'saved during undo\n');
+      }),
+    );
+    // The model's file in it was taken away; the folder, with the owner's file, stays.
+    expect(outcome.restored).toEqual([at('notes/model.txt')]);
+    expect(outcome.conflicts).toEqual([{ path: at('notes'), why: 'what the folder holds changed while undo ran, so it is left as it is' }]);
+    expect(fs.readdirSync(at('notes'))).toEqual(['owner.txt']);
+  });
+
+  it('leaves a folder that replaced a file in a group recorded without its fingerprint', async () => {
+    const journal = new LocalJournal({ dir: journalDir, maxBytes: 1 << 20 });
+    const id = await journal.open('c');
+    await fileBecomesFolder(journal, id);
+    // As an earlier version recorded it: the folder's stamp after, without what it held.
+    const records = path.join(journalDir, 'groups', id, 'records.jsonl');
+    const lines = fs
+      .readFileSync(records, 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as { k: string; s?: { tree?: string } });
+    for (const r of lines) if (r.k === 'post') delete r.s!.tree;
+    fs.writeFileSync(records, lines.map((r) => `${JSON.stringify(r)}\n`).join(''));
+    fs.writeFileSync(at('notes/owner-work.txt'), 'mine\n');
+
+    const reader = new LocalJournal({ dir: journalDir, maxBytes: 1 << 20 });
+    expect((await reader.show(id)).changes).toMatchObject([{ path: at('notes'), changedSince: true }]);
+    const outcome = await reader.apply(id, guards());
+    expect(outcome.conflicts).toEqual([{ path: at('notes'), why: expect.stringMatching(/was not recorded, so it is left as it is/) }]);
+    expect(fs.readFileSync(at('notes/owner-work.txt'), 'utf8')).toBe('mine\n');
+  });
+});

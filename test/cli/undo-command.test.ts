@@ -1,0 +1,61 @@
+/** What `undo show` and `undo apply` print: names, diff lines and client names never reach the terminal with control characters in them. */
+import { describe, expect, it } from 'vitest';
+import type { GroupDetail, UndoOutcome } from '../../adapter/contract/journal.js';
+import { visible } from '../../main/cli/io.js';
+import { formatDetail, formatList } from '../../main/cli/undo-command.js';
+import { describeOutcome } from '../../main/undo/undo-service.js';
+
+const ESC = '\u001b';
+const evilName = `/w/a${ESC}]0;pwned\u0007${ESC}[2J\u009b31m\u007f\nrestored /etc/passwd`;
+/** No C0 (but tab and newline), DEL or C1 character. */
+const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/;
+
+const summary = {
+  id: '20261205-120000000-abcd',
+  client: `evil${ESC}[31mclient`,
+  startedAt: '2026-12-05T12:00:00.000Z',
+  lastAt: '2026-12-05T12:00:01.000Z',
+  tools: ['fs.write'],
+  files: 1,
+  repositories: 0,
+  notKept: 0,
+  state: 'open' as const,
+  bytes: 10,
+};
+
+describe('undo output on a terminal', () => {
+  it('escapes control characters in paths, diff lines and client names, and keeps the lines of a diff', () => {
+    const detail: GroupDetail = {
+      ...summary,
+      changes: [{ path: evilName, change: 'modified', was: 'file', kept: true, diff: `--- a\n+++ b\n-old${ESC}[8m\n+new\ttabbed\r` }],
+      repositoryChanges: [],
+    };
+    const text = formatDetail(detail);
+    expect(text).not.toMatch(CONTROL);
+    expect(text).toContain('/w/a\\x1b]0;pwned\\x07\\x1b[2J\\x9b31m\\x7f\\x0arestored /etc/passwd');
+    expect(text).toContain('by evil\\x1b[31mclient');
+    expect(text.split('\n').slice(2)).toEqual(['    --- a', '    +++ b', '    -old\\x1b[8m', '    +new\ttabbed\\x0d']);
+    expect(formatList({ groups: [summary], dropped: [] })).not.toMatch(CONTROL);
+  });
+
+  it('escapes them in what undo apply says it did, one line per path', () => {
+    const outcome: UndoOutcome = {
+      appliedAt: '2026-12-05T12:00:02.000Z',
+      restored: [evilName],
+      conflicts: [{ path: `/w/b${ESC}[1A`, why: 'it was changed after the model changed it' }],
+      skipped: [],
+      repositories: [],
+      notes: [{ path: evilName, why: `x${ESC}` }],
+    };
+    const lines = describeOutcome(outcome, visible);
+    expect(lines).toHaveLength(2);
+    expect(lines.join('\n')).not.toMatch(CONTROL);
+    expect(lines[1]).toBe('left /w/b\\x1b[1A: it was changed after the model changed it');
+  });
+
+  it('leaves ordinary text as it is', () => {
+    expect(visible('/home/ö/ファイル.txt — fine')).toBe('/home/ö/ファイル.txt — fine');
+    expect(visible('one\ntwo', true)).toBe('one\ntwo');
+    expect(visible('one\ntwo')).toBe('one\\x0atwo');
+  });
+});
