@@ -103,7 +103,8 @@ export class JournalFiles {
   }
 
   /** The records as lines, in one write (a first change's pre-image and its stamp after come together). */
-  append(id: string, records: readonly JournalRecord[]): void {
+  /** Appends records to a group's file; answers the bytes written. */
+  append(id: string, records: readonly JournalRecord[]): number {
     // One open file per group this process records into, written synchronously: a line into the
     // page cache costs less than an open, a close or a thread-pool hop (a record is made on every change).
     let fd = this.appending.get(id);
@@ -115,7 +116,7 @@ export class JournalFiles {
     this.appending.set(id, fd);
     let lines = '';
     for (const record of records) lines += `${JSON.stringify(record)}\n`;
-    fs.writeSync(fd, lines);
+    return fs.writeSync(fd, lines);
   }
 
   /** Done recording into a group (undone or dropped). */

@@ -43,7 +43,9 @@ export class LocalJournal implements ChangeJournal {
   private readonly reading = new Map<string, Promise<LiveGroup>>();
   /** Files of a handover request not handed over yet (by group and path): what each was. */
   private readonly waiting = new Map<string, Stamp>();
+  /** The journal's size on disk as this process last knew it (pre-images and records; other servers' growth is read back before it decides on room). */
   private total: number | null = null;
+  private trimming: Promise<void> | null = null;
   private lastOpened = 0;
   private leftovers: Promise<void> | null = null;
   private readonly now: () => Date;
@@ -60,6 +62,8 @@ export class LocalJournal implements ChangeJournal {
       .then((ids) => unshareLeftovers(ids.map((id) => this.files.blobs(id))))
       .catch(() => {});
     await this.leftovers;
+    // Once per process too: what the journal holds, so records count toward its bound from the first.
+    this.total ??= await this.files.total().catch(() => null);
     // Ids sort by time, to the millisecond: this process never gives two groups the same one.
     const time = new Date(Math.max(this.now().getTime(), this.lastOpened + 1));
     this.lastOpened = time.getTime();
@@ -264,8 +268,15 @@ export class LocalJournal implements ChangeJournal {
   /** Appends records, then folds them (folding a handed-over pre-image again changes nothing: the first of a path counts). */
   private record(group: FoldedGroup, ...records: JournalRecord[]): void {
     if (records.length === 0) return;
-    this.files.append(group.meta.id, records);
+    const bytes = this.files.append(group.meta.id, records);
     for (const record of records) fold(group, record);
+    if (this.total === null) return;
+    // Records count toward the bound as pre-images do: past it, the oldest other groups go (after this call, off its path).
+    this.total += bytes;
+    if (this.total > this.options.maxBytes)
+      this.trimming ??= this.makeRoom(0, group.meta.id)
+        .catch(() => {})
+        .finally(() => (this.trimming = null));
   }
 
   /** Copies a file's bytes into the group, making room by dropping the oldest other groups. */
@@ -294,6 +305,8 @@ export class LocalJournal implements ChangeJournal {
     const { maxBytes } = this.options;
     if (size > maxBytes / LARGEST_SHARE) return `${size} bytes: larger than a quarter of the journal's bound (undo.maxBytes ${maxBytes})`;
     this.total ??= await this.files.total();
+    // Another server sharing the journal grows it too: its real size decides.
+    if (this.total + size > maxBytes) this.total = await this.files.total();
     if (this.total + size > maxBytes) await this.makeRoom(size, group.meta.id);
     if (this.total + size > maxBytes) return `the journal is full with these changes' own pre-images (undo.maxBytes ${maxBytes})`;
     return null;

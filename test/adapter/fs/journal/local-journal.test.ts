@@ -156,6 +156,17 @@ describe('LocalJournal', () => {
     expect(fs.readFileSync(at('huge.txt'), 'utf8')).toBe('small');
   });
 
+  it('counts records toward its bound too: a group of many small creations drops older groups, and says so', async () => {
+    const journal = new LocalJournal({ dir: journalDir, maxBytes: 40_000 });
+    fs.writeFileSync(at('old.txt'), 'o'.repeat(5_000));
+    const older = await journal.open('earlier');
+    await change(journal, older, 'fs.write', [at('old.txt')], 'shallow', () => fs.writeFileSync(at('old.txt'), 'short'));
+    const many = await journal.open('creator');
+    for (let i = 0; i < 300; i++) await change(journal, many, 'fs.write', [at(`new-${i}.txt`)], 'shallow', () => fs.writeFileSync(at(`new-${i}.txt`), 'n'));
+    await expect.poll(async () => (await journal.list()).dropped.map((d) => d.id)).toEqual([older]);
+    expect((await journal.list()).groups.map((g) => g.id)).toEqual([many]);
+  });
+
   it('keeps few records files open however many groups it records into, and loses no record', async () => {
     const journal = new LocalJournal({ dir: journalDir, maxBytes: 1 << 20 });
     const openFiles = () => fs.readdirSync('/proc/self/fd').length;
