@@ -2,16 +2,15 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { GuardedPath } from '../../../../adapter/contract/files.js';
-import type { UndoGuards } from '../../../../adapter/contract/journal.js';
 import { LocalJournal } from '../../../../adapter/fs/journal/local-journal.js';
 import { makeTempDir, removeDir } from '../../../helpers/temp.js';
+import { allowingAll } from '../../../helpers/journal-folders.js';
 
 let base: string;
 let work: string;
 let journalDir: string;
 const at = (...parts: string[]) => path.join(work, ...parts);
-const guards: UndoGuards = { resolve: async (p): Promise<GuardedPath> => ({ path: p, confirm: () => {} }), repository: async () => [] };
+const guards = allowingAll();
 const groupFile = (id: string, name: string) => path.join(journalDir, 'groups', id, name);
 
 beforeEach(() => {

@@ -1,33 +1,13 @@
 /** Undo against others at work: two undos of one group at once, the owner saving while undo runs, a lock a crashed undo left. */
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { GuardedPath } from '../../../../adapter/contract/files.js';
-import type { UndoGuards } from '../../../../adapter/contract/journal.js';
+import { describe, expect, it } from 'vitest';
 import { LocalJournal } from '../../../../adapter/fs/journal/local-journal.js';
-import { makeTempDir, removeDir } from '../../../helpers/temp.js';
+import { allowingAll, useJournalFolders } from '../../../helpers/journal-folders.js';
 
-let base: string;
-let work: string;
-let journalDir: string;
-const at = (...parts: string[]) => path.join(work, ...parts);
-/** Guards allowing every path; `during` runs as each path is about to be put back (after every path was judged). */
-const guards = (during: (p: string) => void = () => {}): UndoGuards => ({
-  resolve: async (p): Promise<GuardedPath> => {
-    during(p);
-    return { path: p, confirm: () => {} };
-  },
-  repository: async () => [],
-});
-const journalAt = () => new LocalJournal({ dir: journalDir, maxBytes: 1 << 20 });
-
-beforeEach(() => {
-  base = makeTempDir();
-  work = path.join(base, 'work');
-  journalDir = path.join(base, 'app', 'journal');
-  fs.mkdirSync(work);
-});
-afterEach(() => removeDir(base));
+const { at, journalDir } = useJournalFolders();
+const guards = allowingAll;
+const journalAt = () => new LocalJournal({ dir: journalDir(), maxBytes: 1 << 20 });
 
 /** A group in which the model rewrote `count` files. */
 async function rewrote(journal: LocalJournal, count: number): Promise<string> {
@@ -53,12 +33,12 @@ describe('undo at the same time as others', () => {
     expect(refused[0]!.reason).toMatchObject({ code: 'PRECONDITION_FAILED', message: expect.stringMatching(/being undone|already undone/) });
     for (let i = 0; i < 20; i++) expect(fs.readFileSync(at(`f${i}`), 'utf8')).toBe(`original ${i}\n`);
     await expect(journalAt().apply(id, guards())).rejects.toMatchObject({ code: 'PRECONDITION_FAILED', message: expect.stringMatching(/already undone/) });
-    expect(fs.existsSync(path.join(journalDir, 'groups', id, 'undoing'))).toBe(false);
+    expect(fs.existsSync(path.join(journalDir(), 'groups', id, 'undoing'))).toBe(false);
   });
 
   it('takes over the lock of an undo whose process is gone, and not one that still runs', async () => {
     const id = await rewrote(journalAt(), 1);
-    const lock = path.join(journalDir, 'groups', id, 'undoing');
+    const lock = path.join(journalDir(), 'groups', id, 'undoing');
     fs.writeFileSync(lock, JSON.stringify({ pid: process.pid, host: (await import('node:os')).hostname() }));
     await expect(journalAt().apply(id, guards())).rejects.toMatchObject({ code: 'PRECONDITION_FAILED', message: expect.stringMatching(/being undone/) });
     fs.writeFileSync(lock, JSON.stringify({ pid: 2 ** 30, host: (await import('node:os')).hostname() }));
@@ -77,6 +57,6 @@ describe('undo at the same time as others', () => {
     expect(outcome.restored).toEqual([at('f0')]);
     expect(outcome.conflicts).toEqual([{ path: at('f1'), why: 'it was changed while undo ran, so it is left as it is' }]);
     expect(fs.readFileSync(at('f1'), 'utf8')).toBe('the owner saved this during undo\n');
-    expect(fs.readdirSync(work).sort()).toEqual(['f0', 'f1']);
+    expect(fs.readdirSync(at()).sort()).toEqual(['f0', 'f1']);
   });
 });

@@ -1,32 +1,12 @@
 /** Undo never takes away what the owner did after the model: folders that replaced files, edits made while undo runs. */
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { GuardedPath } from '../../../../adapter/contract/files.js';
-import type { UndoGuards } from '../../../../adapter/contract/journal.js';
+import { describe, expect, it } from 'vitest';
 import { LocalJournal } from '../../../../adapter/fs/journal/local-journal.js';
-import { makeTempDir, removeDir } from '../../../helpers/temp.js';
+import { allowingAll, useJournalFolders } from '../../../helpers/journal-folders.js';
 
-let base: string;
-let work: string;
-let journalDir: string;
-const at = (...parts: string[]) => path.join(work, ...parts);
-/** Guards allowing every path; `during` runs as each path is about to be put back (after every path was judged). */
-const guards = (during: (p: string) => void = () => {}): UndoGuards => ({
-  resolve: async (p): Promise<GuardedPath> => {
-    during(p);
-    return { path: p, confirm: () => {} };
-  },
-  repository: async () => [],
-});
-
-beforeEach(() => {
-  base = makeTempDir();
-  work = path.join(base, 'work');
-  journalDir = path.join(base, 'app', 'journal');
-  fs.mkdirSync(work);
-});
-afterEach(() => removeDir(base));
+const { at, journalDir } = useJournalFolders();
+const guards = allowingAll;
 
 async function change(journal: LocalJournal, id: string, tool: string, paths: string[], depth: 'shallow' | 'tree', act: () => void) {
   await journal.before(id, tool, { paths, depth });
@@ -43,7 +23,7 @@ async function fileBecomesFolder(journal: LocalJournal, id: string) {
 
 describe('undo and a folder that replaced a file', () => {
   it('leaves the folder, and the owner work saved in it, and reports a conflict', async () => {
-    const journal = new LocalJournal({ dir: journalDir, maxBytes: 1 << 20 });
+    const journal = new LocalJournal({ dir: journalDir(), maxBytes: 1 << 20 });
     const id = await journal.open('c');
     await fileBecomesFolder(journal, id);
     fs.writeFileSync(at('notes/owner-work.txt'), 'written after the model\n');
@@ -59,7 +39,7 @@ describe('undo and a folder that replaced a file', () => {
   });
 
   it('puts the file back when the folder holds only what the model put in it', async () => {
-    const journal = new LocalJournal({ dir: journalDir, maxBytes: 1 << 20 });
+    const journal = new LocalJournal({ dir: journalDir(), maxBytes: 1 << 20 });
     const id = await journal.open('c');
     await fileBecomesFolder(journal, id);
     await change(journal, id, 'fs.write', [at('notes/model.txt')], 'shallow', () => fs.writeFileSync(at('notes/model.txt'), 'model\n'));
@@ -74,7 +54,7 @@ describe('undo and a folder that replaced a file', () => {
     fs.writeFileSync(at('report'), 'old report\n');
     fs.mkdirSync(at('drafts'));
     fs.writeFileSync(at('drafts/chapter1.txt'), 'draft\n');
-    const journal = new LocalJournal({ dir: journalDir, maxBytes: 1 << 20 });
+    const journal = new LocalJournal({ dir: journalDir(), maxBytes: 1 << 20 });
     const id = await journal.open('c');
     await change(journal, id, 'fs.delete', [at('report')], 'tree', () => fs.rmSync(at('report')));
     await change(journal, id, 'fs.move', [at('drafts'), at('report')], 'tree', () => fs.renameSync(at('drafts'), at('report')));
@@ -86,7 +66,7 @@ describe('undo and a folder that replaced a file', () => {
   });
 
   it('leaves a folder the owner fills while undo runs, after it was judged', async () => {
-    const journal = new LocalJournal({ dir: journalDir, maxBytes: 1 << 20 });
+    const journal = new LocalJournal({ dir: journalDir(), maxBytes: 1 << 20 });
     const id = await journal.open('c');
     await fileBecomesFolder(journal, id);
     await change(journal, id, 'fs.write', [at('notes/model.txt')], 'shallow', () => fs.writeFileSync(at('notes/model.txt'), 'model\n'));
@@ -103,11 +83,11 @@ describe('undo and a folder that replaced a file', () => {
   });
 
   it('leaves a folder that replaced a file in a group recorded without its fingerprint', async () => {
-    const journal = new LocalJournal({ dir: journalDir, maxBytes: 1 << 20 });
+    const journal = new LocalJournal({ dir: journalDir(), maxBytes: 1 << 20 });
     const id = await journal.open('c');
     await fileBecomesFolder(journal, id);
     // As an earlier version recorded it: the folder's stamp after, without what it held.
-    const records = path.join(journalDir, 'groups', id, 'records.jsonl');
+    const records = path.join(journalDir(), 'groups', id, 'records.jsonl');
     const lines = fs
       .readFileSync(records, 'utf8')
       .split('\n')
@@ -117,7 +97,7 @@ describe('undo and a folder that replaced a file', () => {
     fs.writeFileSync(records, lines.map((r) => `${JSON.stringify(r)}\n`).join(''));
     fs.writeFileSync(at('notes/owner-work.txt'), 'mine\n');
 
-    const reader = new LocalJournal({ dir: journalDir, maxBytes: 1 << 20 });
+    const reader = new LocalJournal({ dir: journalDir(), maxBytes: 1 << 20 });
     expect((await reader.show(id)).changes).toMatchObject([{ path: at('notes'), changedSince: true }]);
     const outcome = await reader.apply(id, guards());
     expect(outcome.conflicts).toEqual([{ path: at('notes'), why: expect.stringMatching(/was not recorded, so it is left as it is/) }]);

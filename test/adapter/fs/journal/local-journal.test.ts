@@ -1,28 +1,12 @@
 /** The change journal on real files: pre-images, stamps, undo with conflicts, the bound and what it dropped. */
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { GuardedPath } from '../../../../adapter/contract/files.js';
-import type { UndoGuards } from '../../../../adapter/contract/journal.js';
+import { describe, expect, it } from 'vitest';
 import { EVICT_AFTER_MS, LocalJournal } from '../../../../adapter/fs/journal/local-journal.js';
-import { makeTempDir, removeDir } from '../../../helpers/temp.js';
+import { allowingAll, useJournalFolders } from '../../../helpers/journal-folders.js';
 
-let base: string;
-let work: string;
-let journalDir: string;
-const at = (...parts: string[]) => path.join(work, ...parts);
-const guards: UndoGuards = {
-  resolve: async (p): Promise<GuardedPath> => ({ path: p, confirm: () => {} }),
-  repository: async () => [],
-};
-
-beforeEach(() => {
-  base = makeTempDir();
-  work = path.join(base, 'work');
-  journalDir = path.join(base, 'app', 'journal');
-  fs.mkdirSync(work);
-});
-afterEach(() => removeDir(base));
+const { at, journalDir } = useJournalFolders();
+const guards = allowingAll();
 
 /** Every entry under `dir`: bytes (base64), mode, modification time (to 10 ms: utimes cannot set nanoseconds), link targets. */
 function snapshot(dir: string): Record<string, string> {
@@ -58,8 +42,8 @@ describe('LocalJournal', () => {
     fs.writeFileSync(at('dir/inner/deep.txt'), 'deep\n', { mode: 0o600 });
     fs.symlinkSync('inner/deep.txt', at('dir/link'));
     fs.chmodSync(at('dir'), 0o751);
-    const before = snapshot(work);
-    const journal = new LocalJournal({ dir: journalDir, maxBytes: 1 << 20 });
+    const before = snapshot(at());
+    const journal = new LocalJournal({ dir: journalDir(), maxBytes: 1 << 20 });
     const id = await journal.open('test client');
 
     await change(journal, id, 'fs.write', [at('script.sh')], 'shallow', () => fs.writeFileSync(at('script.sh'), 'changed\n'));
@@ -69,7 +53,7 @@ describe('LocalJournal', () => {
     await change(journal, id, 'fs.write', [at('made/in.txt')], 'shallow', () => fs.writeFileSync(at('made/in.txt'), 'in\n'));
     await change(journal, id, 'fs.move', [at('data.bin'), at('moved.bin')], 'tree', () => fs.renameSync(at('data.bin'), at('moved.bin')));
     await change(journal, id, 'fs.delete', [at('dir')], 'tree', () => fs.rmSync(at('dir'), { recursive: true }));
-    expect(snapshot(work)).not.toEqual(before);
+    expect(snapshot(at())).not.toEqual(before);
 
     const detail = await journal.show(id);
     expect(detail).toMatchObject({
@@ -79,7 +63,7 @@ describe('LocalJournal', () => {
       state: 'open',
       tools: ['fs.write', 'fs.edit', 'fs.mkdir', 'fs.move', 'fs.delete'],
     });
-    expect(detail.changes.map((c) => [path.relative(work, c.path), c.change])).toEqual([
+    expect(detail.changes.map((c) => [path.relative(at(), c.path), c.change])).toEqual([
       ['script.sh', 'modified'],
       ['new.txt', 'created'],
       ['made', 'created'],
@@ -93,7 +77,7 @@ describe('LocalJournal', () => {
     const outcome = await journal.apply(id, guards);
     expect(outcome.conflicts).toEqual([]);
     expect(outcome.skipped).toEqual([]);
-    expect(snapshot(work)).toEqual(before);
+    expect(snapshot(at())).toEqual(before);
     expect((await journal.list()).groups[0]).toMatchObject({ id, state: 'undone' });
     await expect(journal.apply(id, guards)).rejects.toMatchObject({ code: 'PRECONDITION_FAILED' });
   });
@@ -101,7 +85,7 @@ describe('LocalJournal', () => {
   it('leaves a path someone changed after the model, and reports it', async () => {
     fs.writeFileSync(at('a.txt'), 'original a\n');
     fs.writeFileSync(at('b.txt'), 'original b\n');
-    const journal = new LocalJournal({ dir: journalDir, maxBytes: 1 << 20 });
+    const journal = new LocalJournal({ dir: journalDir(), maxBytes: 1 << 20 });
     const id = await journal.open('c');
     await change(journal, id, 'fs.write', [at('a.txt')], 'shallow', () => fs.writeFileSync(at('a.txt'), 'model a\n'));
     await change(journal, id, 'fs.write', [at('b.txt')], 'shallow', () => fs.writeFileSync(at('b.txt'), 'model b\n'));
@@ -120,7 +104,7 @@ describe('LocalJournal', () => {
   });
 
   it('a folder the model made and the owner then filled is left alone', async () => {
-    const journal = new LocalJournal({ dir: journalDir, maxBytes: 1 << 20 });
+    const journal = new LocalJournal({ dir: journalDir(), maxBytes: 1 << 20 });
     const id = await journal.open('c');
     await change(journal, id, 'fs.mkdir', [at('made')], 'shallow', () => fs.mkdirSync(at('made')));
     fs.writeFileSync(at('made/owner.txt'), 'mine\n');
@@ -130,7 +114,7 @@ describe('LocalJournal', () => {
   });
 
   it('keeps within its bound: drops the oldest groups and says so, and does not keep a pre-image too large for it', async () => {
-    const journal = new LocalJournal({ dir: journalDir, maxBytes: 40_000 });
+    const journal = new LocalJournal({ dir: journalDir(), maxBytes: 40_000 });
     const ids: string[] = [];
     for (let i = 0; i < 5; i++) {
       fs.writeFileSync(at(`f${i}.txt`), 'x'.repeat(9_000));
@@ -157,7 +141,7 @@ describe('LocalJournal', () => {
   });
 
   it('counts records toward its bound too: a group of many small creations drops older groups, and says so', async () => {
-    const journal = new LocalJournal({ dir: journalDir, maxBytes: 40_000 });
+    const journal = new LocalJournal({ dir: journalDir(), maxBytes: 40_000 });
     fs.writeFileSync(at('old.txt'), 'o'.repeat(5_000));
     const older = await journal.open('earlier');
     await change(journal, older, 'fs.write', [at('old.txt')], 'shallow', () => fs.writeFileSync(at('old.txt'), 'short'));
@@ -168,7 +152,7 @@ describe('LocalJournal', () => {
   });
 
   it('keeps few records files open however many groups it records into, and loses no record', async () => {
-    const journal = new LocalJournal({ dir: journalDir, maxBytes: 1 << 20 });
+    const journal = new LocalJournal({ dir: journalDir(), maxBytes: 1 << 20 });
     const openFiles = () => fs.readdirSync('/proc/self/fd').length;
     const ids: string[] = [];
     const before = openFiles();
@@ -188,7 +172,7 @@ describe('LocalJournal', () => {
 
   it('holds only recently used groups in memory; a late change to one that left is read back, numbered on, and undone whole', async () => {
     let now = Date.parse('2026-12-04T10:00:00Z');
-    const journal = new LocalJournal({ dir: journalDir, maxBytes: 1 << 20, now: () => new Date(now) });
+    const journal = new LocalJournal({ dir: journalDir(), maxBytes: 1 << 20, now: () => new Date(now) });
     fs.writeFileSync(at('a.txt'), 'a0');
     fs.writeFileSync(at('b.txt'), 'b0');
     const old = await journal.open('client');
@@ -200,7 +184,7 @@ describe('LocalJournal', () => {
     expect(journal.liveGroups).toBe(1);
     // A call that began before the group went idle records into it still: a new pre-image, not the first one overwritten.
     await change(journal, old, 'fs.edit', [at('b.txt')], 'shallow', () => fs.writeFileSync(at('b.txt'), 'b1'));
-    expect(fs.readdirSync(path.join(journalDir, 'groups', old, 'blobs')).sort()).toEqual(['0', '1']);
+    expect(fs.readdirSync(path.join(journalDir(), 'groups', old, 'blobs')).sort()).toEqual(['0', '1']);
     expect((await journal.show(old)).tools).toEqual(['fs.write', 'fs.edit']);
     expect((await journal.apply(old, guards)).conflicts).toEqual([]);
     expect([fs.readFileSync(at('a.txt'), 'utf8'), fs.readFileSync(at('b.txt'), 'utf8')]).toEqual(['a0', 'b0']);
@@ -208,19 +192,19 @@ describe('LocalJournal', () => {
 
   it('keeps its folder and files owner-only', async () => {
     fs.writeFileSync(at('a.txt'), 'a');
-    const journal = new LocalJournal({ dir: journalDir, maxBytes: 1 << 20 });
+    const journal = new LocalJournal({ dir: journalDir(), maxBytes: 1 << 20 });
     const id = await journal.open('c');
     await change(journal, id, 'fs.write', [at('a.txt')], 'shallow', () => fs.writeFileSync(at('a.txt'), 'b'));
     const modes: string[] = [];
     const walk = (dir: string) => {
-      modes.push(`${(fs.statSync(dir).mode & 0o777).toString(8)} ${path.relative(journalDir, dir) || '.'}`);
+      modes.push(`${(fs.statSync(dir).mode & 0o777).toString(8)} ${path.relative(journalDir(), dir) || '.'}`);
       for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
         const full = path.join(dir, e.name);
         if (e.isDirectory()) walk(full);
-        else modes.push(`${(fs.statSync(full).mode & 0o777).toString(8)} ${path.relative(journalDir, full)}`);
+        else modes.push(`${(fs.statSync(full).mode & 0o777).toString(8)} ${path.relative(journalDir(), full)}`);
       }
     };
-    walk(journalDir);
+    walk(journalDir());
     expect(modes.every((m) => m.startsWith('700 ') || m.startsWith('600 '))).toBe(true);
   });
 });

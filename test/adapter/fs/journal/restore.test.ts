@@ -1,26 +1,13 @@
 /** What undo makes when it puts a file back: its owner, and no setuid or setgid bit on a copy of someone else's program; a name as long as the filesystem allows. */
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { GuardedPath } from '../../../../adapter/contract/files.js';
-import type { UndoGuards } from '../../../../adapter/contract/journal.js';
+import { describe, expect, it } from 'vitest';
 import { LocalJournal } from '../../../../adapter/fs/journal/local-journal.js';
-import { makeTempDir, removeDir } from '../../../helpers/temp.js';
+import { allowingAll, useJournalFolders } from '../../../helpers/journal-folders.js';
 
-let base: string;
-let work: string;
-let journalDir: string;
-const at = (...parts: string[]) => path.join(work, ...parts);
-const guards: UndoGuards = { resolve: async (p): Promise<GuardedPath> => ({ path: p, confirm: () => {} }), repository: async () => [] };
+const { at, journalDir } = useJournalFolders();
+const guards = allowingAll();
 const isRoot = process.getuid?.() === 0;
-
-beforeEach(() => {
-  base = makeTempDir();
-  work = path.join(base, 'work');
-  journalDir = path.join(base, 'app', 'journal');
-  fs.mkdirSync(work);
-});
-afterEach(() => removeDir(base));
 
 /** The model deletes `paths` (fs.delete, a whole tree); the group's id. */
 async function deleted(journal: LocalJournal, ...paths: string[]): Promise<string> {
@@ -44,7 +31,7 @@ describe('restoring a file of another user', () => {
     fs.chmodSync(at('shared/helper'), 0o6755);
     fs.chownSync(at('shared'), 1001, 1002);
     fs.chmodSync(at('shared'), 0o2775);
-    const journal = new LocalJournal({ dir: journalDir, maxBytes: 1 << 20 });
+    const journal = new LocalJournal({ dir: journalDir(), maxBytes: 1 << 20 });
     const id = await deleted(journal, at('shared'));
 
     const outcome = await journal.apply(id, guards);
@@ -57,10 +44,10 @@ describe('restoring a file of another user', () => {
   it('leaves the setuid and setgid bits off a file whose owner it cannot give back, and says so', async () => {
     fs.writeFileSync(at('helper'), '#!/bin/sh\nid -u\n');
     fs.chmodSync(at('helper'), 0o4755);
-    const journal = new LocalJournal({ dir: journalDir, maxBytes: 1 << 20 });
+    const journal = new LocalJournal({ dir: journalDir(), maxBytes: 1 << 20 });
     const id = await deleted(journal, at('helper'));
     // As a journal written before owners were recorded holds it: whose it was is unknown.
-    const records = path.join(journalDir, 'groups', id, 'records.jsonl');
+    const records = path.join(journalDir(), 'groups', id, 'records.jsonl');
     const lines = fs
       .readFileSync(records, 'utf8')
       .split('\n')
@@ -69,7 +56,7 @@ describe('restoring a file of another user', () => {
     for (const r of lines) if (r.k === 'pre') r.i = { ...r.i, uid: undefined, gid: undefined };
     fs.writeFileSync(records, lines.map((r) => `${JSON.stringify(r)}\n`).join(''));
 
-    const outcome = await new LocalJournal({ dir: journalDir, maxBytes: 1 << 20 }).apply(id, guards);
+    const outcome = await new LocalJournal({ dir: journalDir(), maxBytes: 1 << 20 }).apply(id, guards);
     expect(outcome.restored).toEqual([at('helper')]);
     expect(outcome.notes).toEqual([
       { path: at('helper'), why: expect.stringMatching(/^its setuid and setgid bits were left off: it belonged to an owner the journal did not record/) },
@@ -81,7 +68,7 @@ describe('restoring a file of another user', () => {
   it('keeps the mode of a file that was the undoing user own, setuid included', async () => {
     fs.writeFileSync(at('mine'), 'x');
     fs.chmodSync(at('mine'), 0o4750);
-    const journal = new LocalJournal({ dir: journalDir, maxBytes: 1 << 20 });
+    const journal = new LocalJournal({ dir: journalDir(), maxBytes: 1 << 20 });
     const id = await deleted(journal, at('mine'));
     const outcome = await journal.apply(id, guards);
     expect(outcome.notes).toBeUndefined();
@@ -93,7 +80,7 @@ describe('restoring a file', () => {
   it('puts back a file whose name is as long as the filesystem allows', async () => {
     const name = `${'n'.repeat(250)}.txt`;
     fs.writeFileSync(at(name), 'before\n');
-    const journal = new LocalJournal({ dir: journalDir, maxBytes: 1 << 20 });
+    const journal = new LocalJournal({ dir: journalDir(), maxBytes: 1 << 20 });
     const id = await journal.open('c');
     await journal.before(id, 'fs.write', { paths: [at(name)], depth: 'shallow' });
     fs.writeFileSync(at(name), 'after\n');
@@ -102,6 +89,6 @@ describe('restoring a file', () => {
     const outcome = await journal.apply(id, guards);
     expect(outcome).toMatchObject({ restored: [at(name)], skipped: [], conflicts: [] });
     expect(fs.readFileSync(at(name), 'utf8')).toBe('before\n');
-    expect(fs.readdirSync(work)).toEqual([name]);
+    expect(fs.readdirSync(at())).toEqual([name]);
   });
 });
