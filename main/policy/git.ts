@@ -177,13 +177,7 @@ export class GitPolicy {
         throw adapterError('PATH_NOT_ALLOWED', op, `${what}, which is refused: ${why}`, { setting: entry.key });
       });
       // Checked now, read again by git a moment later: a file the tools can write could name a program by then.
-      if (
-        included &&
-        (await this.files.resolve(file, 'write', op).then(
-          () => true,
-          () => false,
-        ))
-      )
+      if (included && (await this.writable(file, op)))
         throw adapterError(
           'COMMAND_NOT_ALLOWED',
           op,
@@ -234,11 +228,7 @@ export class GitPolicy {
    * One outside the writable roots is the owner's alone.
    */
   private async checkLocalRemote(path: string, op: string, what: string): Promise<void> {
-    const writable = await this.files.resolve(path, 'write', op).then(
-      () => true,
-      () => false,
-    );
-    if (!writable) return;
+    if (!(await this.writable(path, op))) return;
     const plan = await this.helper(false, path, op);
     const facts = await this.port.gitRepository(path, { file: plan.file, env: plan.env }, {});
     if (!facts) throw adapterError('NOT_FOUND', op, `${what} is not a git repository`);
@@ -259,6 +249,14 @@ export class GitPolicy {
           `${what} borrows objects from ${alternate}, which is refused: ${error instanceof Error ? error.message : String(error)}`,
         );
       });
+  }
+
+  /** Whether the file tools could write `path` now (what they may write, a model may have written). */
+  private writable(path: string, op: string): Promise<boolean> {
+    return this.files.resolve(path, 'write', op).then(
+      () => true,
+      () => false,
+    );
   }
 
   /** A local repository is compared by where it really is. */
