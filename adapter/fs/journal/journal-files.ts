@@ -4,7 +4,7 @@
  *   journal/groups/<id>/meta.json      who and when
  *   journal/groups/<id>/records.jsonl  one record per line, appended as changes happen
  *   journal/groups/<id>/blobs/<n>      the bytes of pre-images
- *   journal/groups/<id>/undoing        held while an undo of the group runs (its process's pid and host)
+ *   journal/groups/<id>/undoing        held while an undo of the group runs (undo-lock.ts)
  *   journal/groups/<id>/undone.json    the outcome, once the owner undid the group
  *   journal/dropped.jsonl              groups dropped to stay within the bound
  *
@@ -17,11 +17,11 @@
  * first pre-image and the last stamp of each path, the first and last state of each repository.
  */
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import type { DroppedGroup, GroupSummary, UndoOutcome } from '../../contract/journal.js';
 import type { RepositoryState } from '../../contract/git.js';
 import { fullyKept, type Image, type Stamp } from './images.js';
+import { LOCK_NAME, lockUndo, type UndoLock } from './undo-lock.js';
 
 export const GROUP_ID = /^\d{8}-\d{9}-[0-9a-f]{4}$/;
 const MAX_DROPPED_KEPT = 200;
@@ -95,7 +95,7 @@ export class JournalFiles {
 
   /** Whether an undo of the group holds its lock (it is not dropped meanwhile). */
   undoing(id: string): boolean {
-    return fs.existsSync(path.join(this.groupDir(id), 'undoing'));
+    return fs.existsSync(path.join(this.groupDir(id), LOCK_NAME));
   }
 
   undone(id: string): boolean {
@@ -138,25 +138,9 @@ export class JournalFiles {
     await fs.promises.rename(temporary, path.join(this.groupDir(id), 'undone.json'));
   }
 
-  /**
-   * Takes the group's undo lock (a file only one process can create), or answers why not: another
-   * undo of it runs (the tray's and the CLI's at once). A lock left by a process of this computer
-   * that is gone (a crash during undo) is taken over.
-   */
-  async lockUndo(id: string): Promise<{ release: () => Promise<void> } | { busy: string }> {
-    const file = path.join(this.groupDir(id), 'undoing');
-    const mine = JSON.stringify({ pid: process.pid, host: os.hostname(), at: new Date().toISOString() });
-    for (let attempt = 0; ; attempt++) {
-      try {
-        await fs.promises.writeFile(file, mine, { mode: 0o600, flag: 'wx' });
-        return { release: () => fs.promises.rm(file, { force: true }) };
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-      }
-      const holder = await fs.promises.readFile(file, 'utf8').catch(() => '');
-      if (attempt > 0 || !abandoned(holder)) return { busy: holder };
-      await fs.promises.rm(file, { force: true });
-    }
+  /** Takes the group's undo lock (undo-lock.ts), or answers why not: another undo of it runs. */
+  lockUndo(id: string): Promise<UndoLock> {
+    return lockUndo(this.groupDir(id));
   }
 
   /** Every group id, oldest first. */
@@ -248,23 +232,6 @@ async function writeSynced(file: string, text: string): Promise<void> {
     await handle.sync();
   } finally {
     await handle.close();
-  }
-}
-
-/** Whether an undo lock's holder was a process of this computer that no longer runs (an unreadable lock counts as held). */
-function abandoned(holder: string): boolean {
-  let parsed: { pid?: unknown; host?: unknown };
-  try {
-    parsed = JSON.parse(holder) as typeof parsed;
-  } catch {
-    return false;
-  }
-  if (parsed.host !== os.hostname() || typeof parsed.pid !== 'number') return false;
-  try {
-    process.kill(parsed.pid, 0);
-    return false;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'ESRCH';
   }
 }
 
