@@ -10,8 +10,10 @@
  *
  * A group's folder is made whole under a temporary name (groups/.new-<id>, its meta.json written
  * and synced) and renamed into place, and undone.json is written to a temporary name and renamed:
- * a crash never leaves either empty. A group whose meta.json cannot be read all the same (left by
- * an earlier version, or a damaged disk) is listed as damaged.
+ * a crash never leaves either empty. A .new-<id> a crash left is never listed, but counts toward
+ * the journal's size: the first group a process opens removes those a minute old (another
+ * process's, still being made, is younger by far). A group whose meta.json cannot be read all
+ * the same (left by an earlier version, or a damaged disk) is listed as damaged.
  *
  * Ids sort by time (20260131-142501123-9f3a: the date, the time to the millisecond, a tag). A group read back is folded from its records: the
  * first pre-image and the last stamp of each path, the first and last state of each repository.
@@ -25,6 +27,8 @@ import { LOCK_NAME, lockUndo, type UndoLock } from './undo-lock.js';
 
 export const GROUP_ID = /^\d{8}-\d{9}-[0-9a-f]{4}$/;
 const MAX_DROPPED_KEPT = 200;
+/** A group folder still being made after this long was left by a crash (making one takes milliseconds). */
+const UNFINISHED_AFTER_MS = 60_000;
 /** Records files kept open at once (one per group being recorded into). */
 const MAX_OPEN = 16;
 
@@ -86,6 +90,16 @@ export class JournalFiles {
     } catch (error) {
       await fs.promises.rm(making, { recursive: true, force: true });
       throw error;
+    }
+  }
+
+  /** Removes group folders a crash left half made (groups/.new-<id>) at least `age` ms old. */
+  async removeUnfinished(age = UNFINISHED_AFTER_MS): Promise<void> {
+    const groups = path.join(this.root, 'groups');
+    for (const name of await fs.promises.readdir(groups).catch(() => [] as string[])) {
+      if (!name.startsWith('.new-')) continue;
+      const made = await fs.promises.lstat(path.join(groups, name)).catch(() => null);
+      if (made && Date.now() - made.mtimeMs >= age) await fs.promises.rm(path.join(groups, name), { recursive: true, force: true });
     }
   }
 

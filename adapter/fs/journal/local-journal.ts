@@ -56,11 +56,14 @@ export class LocalJournal implements ChangeJournal {
   }
 
   async open(client: string): Promise<string> {
-    // Once per process; a failure here leaves a file refusing writes as shared, not the journal stopped.
-    this.leftovers ??= this.files
-      .ids()
-      .then((ids) => unshareLeftovers(ids.map((id) => this.files.blobs(id))))
-      .catch(() => {});
+    // Once per process; a failure here leaves a file refusing writes as shared, or a half-made group's folder, not the journal stopped.
+    this.leftovers ??= Promise.all([
+      this.files
+        .ids()
+        .then((ids) => unshareLeftovers(ids.map((id) => this.files.blobs(id))))
+        .catch(() => {}),
+      this.files.removeUnfinished().catch(() => {}),
+    ]).then(() => {});
     await this.leftovers;
     // Once per process too: what the journal holds, so records count toward its bound from the first.
     this.total ??= await this.files.total().catch(() => null);

@@ -2,6 +2,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { JournalFiles } from '../../../../adapter/fs/journal/journal-files.js';
 import { LocalJournal } from '../../../../adapter/fs/journal/local-journal.js';
 import { makeTempDir, removeDir } from '../../../helpers/temp.js';
 import { allowingAll } from '../../../helpers/journal-folders.js';
@@ -85,6 +86,26 @@ describe('writing a group', () => {
     expect((await journal.list()).groups.map((g) => g.id)).toEqual([id]);
     await journal.apply(id, guards);
     expect(fs.readdirSync(path.join(journalDir, 'groups', id)).sort()).toEqual(['blobs', 'meta.json', 'records.jsonl', 'undone.json']);
+  });
+
+  it("removes a group folder a crash left half made once it is a minute old, not another process's being made", async () => {
+    const groups = path.join(journalDir, 'groups');
+    /** What a crash while making a group leaves: its folder under the temporary name, `bytes` in a kept pre-image. */
+    const halfMade = (id: string, bytes: number, ageMs: number) => {
+      fs.mkdirSync(path.join(groups, `.new-${id}`, 'blobs'), { recursive: true });
+      fs.writeFileSync(path.join(groups, `.new-${id}`, 'blobs', '0'), 'x'.repeat(bytes));
+      const at = (Date.now() - ageMs) / 1000;
+      fs.utimesSync(path.join(groups, `.new-${id}`), at, at);
+    };
+    halfMade('20260101-000000000-abcd', 30_000, 61_000);
+    halfMade('20260101-000000001-abcd', 1_000, 5_000);
+    // Counted, though never listed: with it, the journal (40 kB) has no room for the 9 kB file.
+    expect(await new JournalFiles(journalDir).total()).toBeGreaterThanOrEqual(31_000);
+    const journal = new LocalJournal({ dir: journalDir, maxBytes: 40_000 });
+    const id = await rewrote(journal, 'a.txt', 9_000);
+    expect(fs.readdirSync(groups).sort()).toEqual(['.new-20260101-000000001-abcd', id]);
+    expect((await journal.show(id)).changes).toMatchObject([{ path: at('a.txt'), kept: true }]);
+    expect(await new JournalFiles(journalDir).total()).toBeLessThan(12_000);
   });
 
   it('leaves no group folder behind when its meta.json cannot be written (a full disk)', async () => {
