@@ -104,7 +104,7 @@ export interface UndoGuards {
 export interface ChangeJournal {
   /** A new group; its id. */
   open(client: string): Promise<string>;
-  /** Whether a group still takes changes (it exists and was not undone). */
+  /** Whether a group still takes new calls (it exists, and no undo of it began). A call under way when the undo began records on; what the undo did not read stays undoable (in another group). */
   isOpen(id: string): boolean;
   /** Pre-images of paths the group has not seen yet, taken before a change. */
   before(id: string, tool: string, request: JournalPaths): Promise<void>;

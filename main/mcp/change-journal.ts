@@ -8,8 +8,10 @@
  * write tools say what they change (ChangeRecorder.repository). Commands (shell.exec) can change
  * anything and are not recorded.
  *
- * One group per client while its calls come within undo.groupIdleMs of each other; a group the
- * owner undid takes no more changes (the next call starts another).
+ * One group per client while its calls come within undo.groupIdleMs of each other; a group takes
+ * no more calls once the owner's undo of it began (the next call starts another; what a call
+ * already under way then records, the journal carries on to a group of its own:
+ * adapter/fs/journal/late-records.ts).
  */
 import nodePath from 'node:path';
 import type { ExistingFile } from '../../adapter/contract/files.js';
@@ -114,7 +116,7 @@ export class ChangeRecording {
     return { files, repository, ...(handover ? { beforeChange } : {}) };
   }
 
-  /** The client's open group, or a new one once it idled past undo.groupIdleMs or was undone. */
+  /** The client's open group, or a new one once it idled past undo.groupIdleMs or its undo began. */
   private group(client: string): Promise<string> {
     const now = this.now();
     const current = this.groups.get(client);

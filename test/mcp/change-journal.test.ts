@@ -1,10 +1,11 @@
 /**
  * How the tool host groups what it records: one group per client while its calls come within
- * undo.groupIdleMs, a new one after the pause or once the owner undid it; commands and reads are
+ * undo.groupIdleMs, a new one after the pause or once the owner's undo of it began; commands and reads are
  * not recorded; a journal that fails does not stop the change. Real journal on disk, real files,
  * a clock the test moves.
  */
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { GuardedPath } from '../../adapter/contract/files.js';
@@ -84,6 +85,17 @@ describe('ChangeRecording', () => {
     const after = (await journal.list()).groups;
     expect(after).toHaveLength(2);
     expect(after.find((g) => g.id !== first!.id)).toMatchObject({ files: 1, state: 'open' });
+  });
+
+  it('a group whose undo began (another process holds its undo lock) takes no new call', async () => {
+    await write('fs.write', 'ChatGPT', 'a.txt', 'one');
+    const [first] = (await journal.list()).groups;
+    fs.writeFileSync(path.join(base, 'journal', 'groups', first!.id, 'undoing'), JSON.stringify({ pid: process.pid, host: os.hostname() }));
+    await write('fs.write', 'ChatGPT', 'b.txt', 'two');
+    const after = (await journal.list()).groups;
+    expect(after.map((g) => g.files)).toEqual([1, 1]);
+    expect(after.find((g) => g.id === first!.id)).toMatchObject({ files: 1, state: 'open' });
+    expect((await journal.show(first!.id)).changes.map((c) => c.path)).toEqual([at('a.txt')]);
   });
 
   it('records only the file and git write tools', () => {

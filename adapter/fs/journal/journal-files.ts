@@ -5,7 +5,7 @@
  *   journal/groups/<id>/records.jsonl  one record per line, appended as changes happen
  *   journal/groups/<id>/blobs/<n>      the bytes of pre-images
  *   journal/groups/<id>/undoing        held while an undo of the group runs (undo-lock.ts)
- *   journal/groups/<id>/undone.json    the outcome, once the owner undid the group
+ *   journal/groups/<id>/undone.json    the outcome, once the owner undid the group, and how many bytes of its records the undo read
  *   journal/dropped.jsonl              groups dropped to stay within the bound
  *
  * A group's folder is made whole under a temporary name (groups/.new-<id>, its meta.json written
@@ -23,7 +23,7 @@ import path from 'node:path';
 import type { DroppedGroup, GroupSummary, UndoOutcome } from '../../contract/journal.js';
 import type { RepositoryState } from '../../contract/git.js';
 import { fullyKept, type Image, type Stamp } from './images.js';
-import { LOCK_NAME, lockUndo, type UndoLock } from './undo-lock.js';
+import { abandoned, LOCK_NAME, lockUndo, type UndoLock } from './undo-lock.js';
 
 export const GROUP_ID = /^\d{8}-\d{9}-[0-9a-f]{4}$/;
 const MAX_DROPPED_KEPT = 200;
@@ -63,6 +63,8 @@ export interface FoldedGroup {
   lastAt: string;
   bytes: number;
   undo?: UndoOutcome;
+  /** Bytes of records.jsonl read (all there were, or of an undone group those its undo read: late-records.ts). */
+  recordBytes?: number;
 }
 
 export class JournalFiles {
@@ -116,6 +118,42 @@ export class JournalFiles {
     return fs.existsSync(path.join(this.groupDir(id), 'undone.json'));
   }
 
+  /** Whether an undo of the group began: its lock or its outcome exists (late-records.ts). */
+  undoBegun(id: string): boolean {
+    return this.undoing(id) || this.undone(id);
+  }
+
+  /** Whether no undo of the group runs: its lock is gone, or its holder died. */
+  undoEnded(id: string): boolean {
+    let holder: string;
+    try {
+      holder = fs.readFileSync(path.join(this.groupDir(id), LOCK_NAME), 'utf8');
+    } catch {
+      return true;
+    }
+    return abandoned(holder);
+  }
+
+  /** How many bytes of the group's records its undo read, or null when it was not undone. */
+  async undoneThrough(id: string): Promise<number | null> {
+    const text = await fs.promises.readFile(path.join(this.groupDir(id), 'undone.json'), 'utf8').catch(() => null);
+    if (text === null) return null;
+    let through: unknown;
+    try {
+      through = (JSON.parse(text) as { through?: unknown }).through;
+    } catch {
+      // Damaged: it cannot say which it read.
+    }
+    // An outcome that does not say (an earlier version's, a damaged one): none read, to be sure.
+    return typeof through === 'number' ? through : 0;
+  }
+
+  /** Where the records file this process appends to ends (after its last append; for late-records.ts). */
+  recordsEnd(id: string): number {
+    const fd = this.appending.get(id);
+    return fd === undefined ? 0 : fs.fstatSync(fd).size;
+  }
+
   /** The records as lines, in one write (a first change's pre-image and its stamp after come together). */
   /** Appends records to a group's file; answers the bytes written. */
   append(id: string, records: readonly JournalRecord[]): number {
@@ -146,9 +184,10 @@ export class JournalFiles {
     if (fd !== undefined) fs.closeSync(fd);
   }
 
-  async markUndone(id: string, outcome: UndoOutcome): Promise<void> {
+  /** `through`: how many bytes of the group's records the undo read. */
+  async markUndone(id: string, outcome: UndoOutcome, through: number): Promise<void> {
     const temporary = path.join(this.groupDir(id), 'undone.json.new');
-    await writeSynced(temporary, JSON.stringify(outcome));
+    await writeSynced(temporary, JSON.stringify({ ...outcome, through }));
     await fs.promises.rename(temporary, path.join(this.groupDir(id), 'undone.json'));
   }
 
@@ -172,9 +211,23 @@ export class JournalFiles {
       throw error;
     });
     const meta = parsed<GroupMeta>(metaText, id, 'meta.json', (m) => typeof m.client === 'string' && typeof m.startedAt === 'string');
-    const text = await fs.promises.readFile(path.join(dir, 'records.jsonl'), 'utf8').catch(() => '');
-    const group: FoldedGroup = { meta, paths: new Map(), repositories: new Map(), tools: [], lastAt: meta.startedAt, bytes: await sizeOf(dir) };
-    for (const line of text.split('\n')) {
+    const undoText = await fs.promises.readFile(path.join(dir, 'undone.json'), 'utf8').catch(() => null);
+    const undone = undoText
+      ? parsed<UndoOutcome & { through?: unknown }>(undoText, id, 'undone.json', (u) => typeof u.appliedAt === 'string' && Array.isArray(u.restored))
+      : null;
+    const records = await fs.promises.readFile(path.join(dir, 'records.jsonl')).catch(() => Buffer.alloc(0));
+    // An undone group is what its undo read: records appended after, by a change under way when it began, went on to another group (late-records.ts).
+    const through = typeof undone?.through === 'number' ? Math.min(undone.through, records.length) : records.length;
+    const group: FoldedGroup = {
+      meta,
+      paths: new Map(),
+      repositories: new Map(),
+      tools: [],
+      lastAt: meta.startedAt,
+      bytes: await sizeOf(dir),
+      recordBytes: through,
+    };
+    for (const line of records.subarray(0, through).toString('utf8').split('\n')) {
       // A line cut by a crash is the last one: what was complete before it stands.
       let record: JournalRecord;
       try {
@@ -184,8 +237,10 @@ export class JournalFiles {
       }
       fold(group, record);
     }
-    const undo = await fs.promises.readFile(path.join(dir, 'undone.json'), 'utf8').catch(() => null);
-    if (undo) group.undo = parsed<UndoOutcome>(undo, id, 'undone.json', (u) => typeof u.appliedAt === 'string' && Array.isArray(u.restored));
+    if (undone) {
+      const { through: _through, ...undo } = undone;
+      group.undo = undo;
+    }
     return group;
   }
 

@@ -15,6 +15,7 @@ import type { ChangeJournal, GroupDetail, GroupSummary, JournalPaths, UndoGuards
 import { capture, sameStamp, shallowStamp, stamp, type Image, type KeepBytes, type Stamp } from './images.js';
 import { DamagedGroup, JournalFiles, fold, replacesFolder, summarize, type FoldedGroup, type JournalRecord } from './journal-files.js';
 import { applyUndo, describeGroup } from './journal-undo.js';
+import { LateRecords } from './late-records.js';
 import { linkReplaced, sealLinked, unshareLeftovers } from './linked-image.js';
 
 export interface JournalOptions {
@@ -49,10 +50,20 @@ export class LocalJournal implements ChangeJournal {
   private lastOpened = 0;
   private leftovers: Promise<void> | null = null;
   private readonly now: () => Date;
+  /** Records appended to a group after its undo began, carried on to another group. */
+  private readonly late: LateRecords;
 
   constructor(private readonly options: JournalOptions) {
     this.files = new JournalFiles(options.dir);
     this.now = options.now ?? (() => new Date());
+    this.late = new LateRecords(this.files, {
+      open: async (client) => this.live.get(await this.open(client))!,
+      record: (group, records) => this.record(group, ...records),
+      kept: (group, bytes) => {
+        group.bytes += bytes;
+        if (this.total !== null) this.total += bytes;
+      },
+    });
   }
 
   async open(client: string): Promise<string> {
@@ -89,8 +100,9 @@ export class LocalJournal implements ChangeJournal {
     return id;
   }
 
+  /** A group takes no new call once an undo of it began (late-records.ts: what one under way then records goes on elsewhere). */
   isOpen(id: string): boolean {
-    return this.live.has(id) && this.files.exists(id) && !this.files.undone(id);
+    return this.live.has(id) && this.files.exists(id) && !this.files.undoBegun(id);
   }
 
   async before(id: string, tool: string, request: JournalPaths): Promise<void> {
@@ -208,7 +220,7 @@ export class LocalJournal implements ChangeJournal {
       const group = await this.load(id);
       if (group.undo) throw adapterError('PRECONDITION_FAILED', 'undo', `these changes were already undone (${group.undo.appliedAt})`);
       const outcome = await applyUndo(group, this.files.blobs(id), guards, this.now().toISOString());
-      await this.files.markUndone(id, outcome);
+      await this.files.markUndone(id, outcome, group.recordBytes ?? 0);
       this.live.delete(id);
       await this.files.close(id);
       return outcome;
@@ -236,7 +248,8 @@ export class LocalJournal implements ChangeJournal {
   private async group(id: string): Promise<LiveGroup> {
     let group = this.live.get(id);
     if (!group) {
-      if (!this.files.exists(id) || this.files.undone(id)) throw new Error(`change group ${id} is not open here`);
+      // An undone one too: a call under way when its undo began records into it still (late-records.ts).
+      if (!this.files.exists(id)) throw new Error(`change group ${id} is not open here`);
       // One read back however many calls ask at once (each would number its pre-images from the same count).
       let reading = this.reading.get(id);
       if (!reading) {
@@ -263,6 +276,11 @@ export class LocalJournal implements ChangeJournal {
       }
   }
 
+  /** Done when the records that reached a group after its undo began were carried on (for tests). */
+  lateSettled(): Promise<void> {
+    return this.late.settled();
+  }
+
   /** Groups held in memory (for the tests of the bound on memory). */
   get liveGroups(): number {
     return this.live.size;
@@ -273,6 +291,7 @@ export class LocalJournal implements ChangeJournal {
     if (records.length === 0) return;
     const bytes = this.files.append(group.meta.id, records);
     for (const record of records) fold(group, record);
+    this.late.appended(group, records);
     if (this.total === null) return;
     // Records count toward the bound as pre-images do: past it, the oldest other groups go (after this call, off its path).
     this.total += bytes;
