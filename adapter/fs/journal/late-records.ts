@@ -2,24 +2,24 @@
  * Records that reach a group after an undo of it began, made undoable elsewhere.
  *
  * The server (one process) records into a group while the owner's undo of it runs in another
- * (the CLI, the tray). From the moment the undo's lock exists, the tool host starts a new group
- * for each new call (LocalJournal.isOpen). A call already recording into the group then still
- * appends to it: a pre-image taken before the lock, and its stamps after the change, which the
- * undo may have read or not. The undo notes how many bytes of the group's records it read and
- * undid (undone.json's `through`); reading an undone group back folds only those. The server
- * looks, right after each append, whether an undo of the group began (its lock or undone.json
- * exists): if it did, it waits for that undo to end and records again, in a new group of the same
- * client (the continuation), every record it appended past `through`: each path with the group's
- * first pre-image of it (its bytes copied), and the stamps after. So each change the model made
- * is either undone or in a group that can still be undone; none is counted in a group marked
- * undone without having been undone.
+ * (the CLI, the tray). From the moment the undo's lock exists the group takes no new call: the
+ * tool host starts a new group for the next one (LocalJournal.isOpen). A call already under way
+ * still appends to the group (a pre-image taken before the lock, its stamps after the change),
+ * and the undo may have read that or not. So the undo notes how many bytes of the group's records
+ * it read (undone.json's `through`; reading an undone group back folds only those), and the
+ * server looks, right after each append, whether an undo of the group began (its lock or
+ * undone.json exists). If one did, it waits for that undo to end, then records again what it
+ * appended past `through` in a new group of the same client (the continuation, dated by the first
+ * of those records): each path with the group's first pre-image of it (its bytes copied), and the
+ * stamps after. So every change the model made is undone, or in a group that can still be undone;
+ * none sits unundone in a group marked undone.
  *
- * Looking after the append, not before it, leaves no gap: an append the undo may have missed is
- * seen, since a lock made after the look was made after the append, before the undo read. An undo
- * that failed, or whose process died, leaves no undone.json: the records stay in the group, which
- * is not undone. The undo itself never puts back a path the model changed while it ran: it judges
- * every path by its stamp after the model's last change it read, and again right before it puts
- * the path back, and reports the path as a conflict instead.
+ * Looking after the append, not before, leaves no gap: when the look finds no lock, any lock is
+ * made after the append, and the undo reads the records after it takes the lock. An undo that
+ * failed, or whose process died, leaves no undone.json: the records stay in the group, not undone.
+ * The undo itself never puts back a path the model changed while it ran: it judges every path by
+ * the stamp the model's last change it read left, and again right before it puts the path back,
+ * and reports a path changed since as a conflict instead.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -32,8 +32,8 @@ import { CHANGED_AFTER, stillSealed } from './linked-image.js';
 export type RecordingGroup = FoldedGroup & { blobCount: number };
 
 export interface LateRecordsHost {
-  /** Opens a new group for `client`. */
-  open(client: string): Promise<RecordingGroup>;
+  /** Opens a new group for `client`, dated `startedAt`. */
+  open(client: string, startedAt: Date): Promise<RecordingGroup>;
   /** Appends records to a group this process records into (and folds them). */
   record(group: RecordingGroup, records: JournalRecord[]): void;
   /** `bytes` more of a group's pre-images kept. */
@@ -87,7 +87,9 @@ export class LateRecords {
     if (late.length === 0) return;
     let continuation = this.continuations.get(id);
     if (!continuation) {
-      continuation = this.host.open(group.meta.client);
+      // Dated by its first change, not by when the undo ended: listed after the group, before those the client's next calls started.
+      const first = Math.min(...late.map((record) => Date.parse(record.at)));
+      continuation = this.host.open(group.meta.client, new Date(Math.max(first, Date.parse(group.meta.startedAt) + 1)));
       this.continuations.set(id, continuation);
     }
     const target = await continuation;

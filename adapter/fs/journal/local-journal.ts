@@ -57,7 +57,7 @@ export class LocalJournal implements ChangeJournal {
     this.files = new JournalFiles(options.dir);
     this.now = options.now ?? (() => new Date());
     this.late = new LateRecords(this.files, {
-      open: async (client) => this.live.get(await this.open(client))!,
+      open: async (client, startedAt) => this.live.get(await this.open(client, startedAt))!,
       record: (group, records) => this.record(group, ...records),
       kept: (group, bytes) => {
         group.bytes += bytes;
@@ -66,7 +66,8 @@ export class LocalJournal implements ChangeJournal {
     });
   }
 
-  async open(client: string): Promise<string> {
+  /** `startedAt`: the time a group carrying on late records (late-records.ts) is dated, among the others, by the changes in it. */
+  async open(client: string, startedAt?: Date): Promise<string> {
     // Once per process; a failure here leaves a file refusing writes as shared, or a half-made group's folder, not the journal stopped.
     this.leftovers ??= Promise.all([
       this.files
@@ -78,9 +79,9 @@ export class LocalJournal implements ChangeJournal {
     await this.leftovers;
     // Once per process too: what the journal holds, so records count toward its bound from the first.
     this.total ??= await this.files.total().catch(() => null);
-    // Ids sort by time, to the millisecond: this process never gives two groups the same one.
-    const time = new Date(Math.max(this.now().getTime(), this.lastOpened + 1));
-    this.lastOpened = time.getTime();
+    // Ids sort by time, to the millisecond: this process never gives two groups the same one (one dated earlier has its tag besides).
+    const time = startedAt ?? new Date(Math.max(this.now().getTime(), this.lastOpened + 1));
+    if (!startedAt) this.lastOpened = time.getTime();
     const stamp = time.toISOString().replace(/[-:.]/g, '').replace('T', '-').slice(0, 18);
     const id = `${stamp.slice(0, 15)}${stamp.slice(15)}-${randomBytes(2).toString('hex')}`;
     const meta = { id, client, startedAt: time.toISOString() };

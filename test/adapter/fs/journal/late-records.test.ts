@@ -61,7 +61,8 @@ async function othersThan(journal: LocalJournal, id: string) {
 
 describe('a call under way when its group is undone', () => {
   it('has its change recorded on in a new group when another process undid the group before it was done', async () => {
-    const journal = journalAt();
+    let clock = Date.parse('2026-01-31T14:25:00Z');
+    const journal = new LocalJournal({ dir: journalDir(), maxBytes: 1 << 20, now: () => new Date(clock) });
     const id = await rewrote(journal);
     fs.writeFileSync(at('h'), 'before the late call\n');
     // The call began: pre-images taken (f0 the group holds, "new" not there yet, h to be handed over).
@@ -71,17 +72,22 @@ describe('a call under way when its group is undone', () => {
     expect(outcome.restored).toEqual([at('f0'), at('f1'), at('f2')]);
     expect(journal.isOpen(id)).toBe(false);
 
+    clock += 1000;
     fs.writeFileSync(at('f0'), 'model, late\n');
     fs.writeFileSync(at('new'), 'made late\n');
     await handedOver(journal, id, at('h'), 'model, late\n');
     await journal.after(id, 'fs.write', [at('f0'), at('new'), at('h')]);
+    // The client's next call, in a group of its own.
+    clock += 1000;
+    const after = await journal.open('c');
     await journal.lateSettled();
 
-    // The undone group is what its undo read; the late change is in a group of its own, open.
+    // The undone group is what its undo read; the late change is in a group of its own, open, dated by it.
     expect((await journal.show(id)).changes.map((c) => c.path)).toEqual([at('f0'), at('f1'), at('f2')]);
-    const [next, ...more] = await othersThan(journal, id);
+    const [newest, next, ...more] = await othersThan(journal, id);
     expect(more).toEqual([]);
-    expect(next).toMatchObject({ client: 'c', state: 'open', files: 3, notKept: 0 });
+    expect(newest!.id).toBe(after);
+    expect(next).toMatchObject({ client: 'c', state: 'open', files: 3, notKept: 0, startedAt: '2026-01-31T14:25:01.000Z' });
     const undone = await journalAt().apply(next!.id, allowingAll());
     expect(undone).toMatchObject({ conflicts: [], skipped: [] });
     expect(fs.readdirSync(at()).sort()).toEqual(['f0', 'f1', 'f2', 'h']);
