@@ -65,17 +65,18 @@ export class LateRecords {
       end -= Buffer.byteLength(`${JSON.stringify(records[i])}\n`);
     }
     // A failure to carry them leaves them in the group, as a failure to record any change leaves it unrecorded.
-    const next = (this.carrying.get(id) ?? Promise.resolve()).then(() => this.carry(group, records, ends)).catch(() => {});
+    const next: Promise<void> = (this.carrying.get(id) ?? Promise.resolve())
+      .then(() => this.carry(group, records, ends))
+      .catch(() => {})
+      .finally(() => {
+        if (this.carrying.get(id) === next) this.carrying.delete(id);
+      });
     this.carrying.set(id, next);
   }
 
   /** Done when every record seen late so far was carried on (for tests). */
   async settled(): Promise<void> {
-    while (this.carrying.size > 0) {
-      const pending = [...this.carrying];
-      await Promise.all(pending.map(([, done]) => done));
-      for (const [id, done] of pending) if (this.carrying.get(id) === done) this.carrying.delete(id);
-    }
+    while (this.carrying.size > 0) await Promise.all(this.carrying.values());
   }
 
   private async carry(group: FoldedGroup, records: readonly JournalRecord[], ends: readonly number[]): Promise<void> {
@@ -91,6 +92,8 @@ export class LateRecords {
       const first = Math.min(...late.map((record) => Date.parse(record.at)));
       continuation = this.host.open(group.meta.client, new Date(Math.max(first, Date.parse(group.meta.startedAt) + 1)));
       this.continuations.set(id, continuation);
+      // One that could not be made is not kept: the next late record tries again.
+      continuation.catch(() => this.continuations.delete(id));
     }
     const target = await continuation;
     const blobs = this.files.blobs(id);
