@@ -23,8 +23,11 @@ async function group(): Promise<{ files: JournalFiles; dir: string }> {
   return { files, dir: files.groupDir(ID) };
 }
 
-/** Child processes each asking for the lock when told to go, holding it a while if they got it: 'held' or 'busy'. */
-async function askAtOnce(count: number, holdMs: number): Promise<string[]> {
+/**
+ * Child processes each asking for the lock when told to go: 'held' or 'busy'. The one holding it
+ * lets go only once every one has answered (no answer depends on how fast each one started).
+ */
+async function askAtOnce(count: number): Promise<string[]> {
   const module = path.join(REPO_ROOT, 'out/adapter/fs/journal/journal-files.js');
   const script = `
     const { JournalFiles } = await import(${JSON.stringify(module)});
@@ -32,28 +35,30 @@ async function askAtOnce(count: number, holdMs: number): Promise<string[]> {
     process.stdout.write('ready\\n');
     process.stdin.once('data', async () => {
       const lock = await files.lockUndo(${JSON.stringify(ID)});
-      if ('busy' in lock) return process.stdout.write('busy\\n');
-      await new Promise((resolve) => setTimeout(resolve, ${holdMs}));
-      await lock.release();
+      if ('busy' in lock) return process.stdout.write('busy\\n', () => process.exit(0));
       process.stdout.write('held\\n');
+      process.stdin.on('end', () => lock.release().then(() => process.exit(0))).resume();
     });
   `;
-  const children = Array.from({ length: count }, () => spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: ['pipe', 'pipe', 'inherit'] }));
-  const outputs = children.map((child) => {
+  const children = Array.from({ length: count }, () => {
+    const child = spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: ['pipe', 'pipe', 'inherit'] });
     let out = '';
-    child.stdout!.on('data', (chunk: Buffer) => (out += chunk.toString()));
-    return { child, read: () => out };
+    child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    return { child, exited, lines: () => out.split('\n').filter(Boolean) };
   });
-  await Promise.all(outputs.map(({ read }) => expect.poll(read, { timeout: 20_000 }).toContain('ready')));
-  for (const { child } of outputs) child.stdin!.end('go\n');
-  await Promise.all(children.map((child) => new Promise((resolve) => child.once('exit', resolve))));
-  return outputs.map(({ read }) => read().replace('ready\n', '').trim());
+  await expect.poll(() => children.every(({ lines }) => lines().includes('ready')), { timeout: 20_000 }).toBe(true);
+  for (const { child } of children) child.stdin.write('go\n');
+  await expect.poll(() => children.every(({ lines }) => lines().length > 1), { timeout: 20_000 }).toBe(true);
+  for (const { child } of children) child.stdin.end();
+  await Promise.all(children.map(({ exited }) => exited));
+  return children.map(({ lines }) => lines().slice(1).join());
 }
 
 describe('the undo lock', () => {
   it('is held by one of several processes asking at once, and by none after', async () => {
     const { dir } = await group();
-    const answers = await askAtOnce(6, 500);
+    const answers = await askAtOnce(6);
     expect(answers.sort()).toEqual(['busy', 'busy', 'busy', 'busy', 'busy', 'held']);
     expect(fs.readdirSync(dir).sort()).toEqual(['blobs', 'meta.json']);
   });
@@ -62,7 +67,7 @@ describe('the undo lock', () => {
     const { dir } = await group();
     for (let round = 0; round < 2; round++) {
       fs.writeFileSync(path.join(dir, 'undoing'), dead(round));
-      const answers = await askAtOnce(6, 500);
+      const answers = await askAtOnce(6);
       expect(answers.sort()).toEqual(['busy', 'busy', 'busy', 'busy', 'busy', 'held']);
       expect(fs.readdirSync(dir).sort()).toEqual(['blobs', 'meta.json']);
     }
