@@ -16,6 +16,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { GuardedPath } from '../../contract/files.js';
 import { inParent } from '../in-parent.js';
+import { childPath, entryBytes, type FsPath } from './entry-names.js';
 import { contentPrint, sameStamp, shallowStamp, type Image, type Stamp } from './images.js';
 
 const op = 'undo';
@@ -83,11 +84,19 @@ async function unchanged(target: string, judged: Judged, removing: boolean): Pro
   if ((await contentPrint(target)) !== judged.content) throw new UndoConflict('what the folder holds changed while undo ran, so it is left as it is');
 }
 
-/** Creates `image` at a path where nothing is; what it could not make as it was goes to `notes` (`inner`: the path inside the one restored). */
-async function build(target: string, image: Image, blobs: string, notes: string[], inner: string): Promise<void> {
+/**
+ * Creates `image` at a path where nothing is; what it could not make as it was goes to `notes`
+ * (`inner`: the path inside the one restored). Inside a folder, what was not kept (a fifo, a file
+ * too large for the bound) is left out and said, and the rest put back.
+ */
+async function build(target: FsPath, image: Image, blobs: string, notes: string[], inner: string): Promise<void> {
+  const left = !inner ? null : (why: string) => notes.push(`${inner.replace(/\/$/, '')}: not put back: ${why}`);
   switch (image.type) {
     case 'file': {
-      if (!image.blob) throw new Error(image.why ?? 'its content was not kept');
+      if (!image.blob) {
+        if (left) return void left(image.why ?? 'its content was not kept');
+        throw new Error(image.why ?? 'its content was not kept');
+      }
       await fs.promises.copyFile(path.join(blobs, image.blob), target, fs.constants.COPYFILE_EXCL);
       await fs.promises.chmod(target, await owned(target, image, notes, inner));
       const when = image.mtimeMs / 1000;
@@ -95,20 +104,23 @@ async function build(target: string, image: Image, blobs: string, notes: string[
       return;
     }
     case 'symlink':
-      await fs.promises.symlink(image.target, target);
+      await fs.promises.symlink(image.raw !== undefined ? Buffer.from(image.raw, 'base64') : image.target, target);
       return;
     case 'directory':
       await fs.promises.mkdir(target, { mode: 0o700 });
-      for (const entry of image.entries ?? []) await build(path.join(target, entry.name), entry.image, blobs, notes, `${inner}${entry.name}/`);
+      for (const entry of image.entries ?? []) await build(childPath(target, entryBytes(entry)), entry.image, blobs, notes, `${inner}${entry.name}/`);
       await fs.promises.chmod(target, await owned(target, image, notes, inner));
       return;
-    default:
-      throw new Error('it was not a file, link or folder');
+    default: {
+      const why = (image.type === 'other' && image.why) || 'it was not a file, link or folder';
+      if (left) return void left(why);
+      throw new Error(why);
+    }
   }
 }
 
 /** Gives what undo just made back to its recorded owner where it may; the mode to set (without setuid and setgid when the owner differs). */
-async function owned(target: string, image: Extract<Image, { type: 'file' | 'directory' }>, notes: string[], inner: string): Promise<number> {
+async function owned(target: FsPath, image: Extract<Image, { type: 'file' | 'directory' }>, notes: string[], inner: string): Promise<number> {
   const made = await fs.promises.lstat(target);
   const { uid, gid } = image;
   if (uid !== undefined && gid !== undefined && made.uid === uid && made.gid === gid) return image.mode;
