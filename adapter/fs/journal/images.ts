@@ -160,19 +160,29 @@ export function fullyKept(image: Image): { kept: boolean; why?: string; missing?
   if (image.type === 'file') return image.blob ? { kept: true } : { kept: false, why: image.why ?? 'not kept' };
   if (image.type === 'other') return { kept: false, why: image.why ?? 'it was not a file, link or folder' };
   if (image.type === 'directory' && image.why) return { kept: false, why: image.why };
-  const missing: string[] = [];
+  const missing: Array<[string, string]> = [];
   if (image.type === 'directory') collectMissing(image, '', missing);
-  return missing.length ? { kept: true, missing } : { kept: true };
+  return missing.length ? { kept: true, missing: byReason(missing) } : { kept: true };
 }
 
-function collectMissing(image: Image, inner: string, missing: string[]): void {
+function collectMissing(image: Image, inner: string, missing: Array<[string, string]>): void {
   if (image.type !== 'directory' || !image.entries) return;
   for (const entry of image.entries) {
     const inside = fullyKept(entry.image);
     const name = `${inner}${entry.name}`;
-    if (!inside.kept) missing.push(`${name}: ${inside.why}`);
+    if (!inside.kept) missing.push([name, inside.why!]);
     else collectMissing(entry.image, `${name}/`, missing);
   }
+}
+
+/** Names and why, one line per reason ("a, b, c and 7 more: why"): a folder of a thousand photos not kept is one line. */
+export function byReason(items: ReadonlyArray<readonly [string, string]>, shown = 5): string[] {
+  const reasons = new Map<string, string[]>();
+  for (const [name, why] of items) reasons.set(why, [...(reasons.get(why) ?? []), name]);
+  return [...reasons].map(([why, names]) => {
+    const more = names.length > shown ? ` and ${names.length - shown} more` : '';
+    return `${names.slice(0, shown).join(', ')}${more}: ${why}`;
+  });
 }
 
 /** The bytes of the files in a folder (what taking it whole would keep), or null past MAX_TREE_ENTRIES or when unreadable. */

@@ -108,7 +108,7 @@ describe('a folder taken whole, in part', () => {
     expect((await journal.show(id)).changes).toMatchObject([{ path: at('d'), kept: true, partly: ['pipe: it was not a file, link or folder'] }]);
     const outcome = await journal.apply(id, allowingAll());
     expect(outcome.restored).toEqual([at('d')]);
-    expect(outcome.notes).toEqual([{ path: at('d'), why: 'pipe: not put back: it was not a file, link or folder' }]);
+    expect(outcome.notes).toEqual([{ path: at('d'), why: 'not put back: pipe: it was not a file, link or folder' }]);
     expect(contents(at('d'))).toEqual({ 'a.txt': 'a\n' });
   });
 
@@ -127,11 +127,12 @@ describe('a folder taken whole, in part', () => {
     expect(groups.map((g) => g.id)).toEqual([id, older]);
     const detail = (await journal.show(id)).changes[0]!;
     expect(detail.kept).toBe(true);
-    expect(detail.partly?.length).toBeGreaterThan(0);
-    expect(detail.partly?.[0]).toMatch(/no more room without dropping older changes/);
     await journal.apply(id, allowingAll());
     const back = Object.keys(contents(at('photos')));
-    expect(back.length).toBe(6 - detail.partly!.length);
+    const missing = [0, 1, 2, 3, 4, 5].map((i) => `p${i}.jpg`).filter((p) => !back.includes(p));
+    expect(back.length).toBeGreaterThan(0);
+    expect(missing.length).toBeGreaterThan(0);
+    expect(detail.partly).toEqual([expect.stringMatching(new RegExp(`^${missing.join(', ')}: .*no more room without dropping older changes`))]);
     expect((await journal.apply(older, allowingAll())).restored).toEqual([at('important.txt')]);
   });
 });
