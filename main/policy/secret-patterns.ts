@@ -127,6 +127,17 @@ export const GIT_CODE_PATTERNS: readonly string[] = Object.freeze([
   ...WORKTREE_POINTERS,
 ]);
 
+const gitCodePatterns = memoize((platform: string) => compilePatterns(GIT_CODE_PATTERNS, 'git', platform as Platform));
+
+/**
+ * Whether `folder` is where GIT_CODE_PATTERNS protect git's code: its config, and with it its
+ * hooks, config.worktree and commondir (one list of folder shapes covers all four). A git folder
+ * anywhere else (`m-gd`, or `.git/m-gd`) holds settings the file tools could have written.
+ */
+export function isGitCodeFolder(folder: string, platform: Platform): boolean {
+  return findMatch(gitCodePatterns(platform), wholePath(pathFlavor(platform).join(folder, 'config'), platform)) !== undefined;
+}
+
 export type PatternOrigin = 'built-in' | 'deny' | 'git';
 
 export interface SecretPattern {

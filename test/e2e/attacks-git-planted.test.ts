@@ -47,19 +47,23 @@ const ran = () => fs.existsSync(marker);
 const FILTER = () => `[filter "x"]\n\tclean = ${program}\n\tsmudge = ${program}\n`;
 
 describe('git folders a model could have written', () => {
-  it('a repository whose git folder is not a .git folder is refused, though the file tools could write every part of it', async () => {
-    const app = path.join(root, 'planted');
+  // A git folder under another name, or inside a folder named .git under a name that is no git folder's there.
+  it.each([
+    ['planted', 'm-gd'],
+    ['planted-inside', '.git/m-gd'],
+  ])('a repository whose git folder is not a .git folder is refused, though the file tools could write every part of it (%s)', async (name, gd) => {
+    const app = path.join(root, name);
     // All written by the model, through fs.mkdir and fs.write: a .git file and a git folder under another name.
-    for (const folder of ['m', 'm-gd/objects/info', 'm-gd/refs/heads']) {
+    for (const folder of ['m', `${gd}/objects/info`, `${gd}/refs/heads`]) {
       const made = await call('fs.mkdir', { path: path.join(app, folder), recursive: true });
       expect(made.isError, made.text).toBeFalsy();
     }
     for (const [file, content] of [
-      ['m/.git', 'gitdir: ../m-gd\n'],
-      ['m-gd/HEAD', 'ref: refs/heads/main\n'],
-      ['m-gd/config', `[core]\n\trepositoryformatversion = 0\n\tbare = false\n`],
-      ['m-gd/objects/info/.keep', ''],
-      ['m-gd/refs/heads/.keep', ''],
+      ['m/.git', `gitdir: ../${gd}\n`],
+      [`${gd}/HEAD`, 'ref: refs/heads/main\n'],
+      [`${gd}/config`, `[core]\n\trepositoryformatversion = 0\n\tbare = false\n`],
+      [`${gd}/objects/info/.keep`, ''],
+      [`${gd}/refs/heads/.keep`, ''],
       ['m/f.txt', 'x\n'],
       ['m/.gitattributes', '* filter=x\n'],
     ]) {
@@ -136,6 +140,15 @@ describe("a linked worktree's own settings", () => {
     const main = await call('git.status', { path: repo });
     expect(main.text).toMatch(/^COMMAND_NOT_ALLOWED: core\.fsmonitor is set by the repository's own config \(.*\.git\/config\.worktree\)/);
     expect(ran()).toBe(false);
+
+    // A worktree of a bare name.git: its git folders are ones whose code the file tools protect too.
+    const bare = makeBare(owner, path.join(root, 'trunk-bare.git'), repo);
+    const fromBare = path.join(root, 'trunk-from-bare');
+    git(owner, bare, ['worktree', 'add', '-q', fromBare]);
+    const status = await call('git.status', { path: fromBare });
+    expect(status.isError, status.text).toBeFalsy();
+    const written = await call('fs.write', { path: path.join(bare, 'worktrees', 'trunk-from-bare', 'commondir'), content: '../../../elsewhere\n' });
+    expect(written.text).toMatch(/^PATH_NOT_ALLOWED: .* is where git runs code from/);
   });
 });
 
