@@ -67,7 +67,8 @@ export class GitPolicy {
     const topLevel = facts.topLevel;
     const run: GitRun = {
       file: plan.file,
-      env: plan.env,
+      // The git folder checked, not found again: a .git file rewritten after the check (a model's fs.write, a race) cannot point git at another.
+      env: { ...plan.env, GIT_DIR: facts.gitDir, GIT_WORK_TREE: topLevel },
       ...(plan.sandbox ? { sandbox: plan.sandbox } : {}),
       cwd: topLevel,
       config: gitOverrides(facts.config),
