@@ -83,7 +83,11 @@ export class DirHandle {
     }
     const fd = this.fd;
     const base = fd !== null && HANDLE_PATHS ? descriptorPath(fd) : this.real;
-    return typeof name === 'string' ? (fd !== null && HANDLE_PATHS ? `${base}/${name}` : nodePath.join(base, name)) : Buffer.concat([Buffer.from(`${base}${nodePath.sep}`), name]);
+    return typeof name === 'string'
+      ? fd !== null && HANDLE_PATHS
+        ? `${base}/${name}`
+        : nodePath.join(base, name)
+      : Buffer.concat([Buffer.from(`${base}${nodePath.sep}`), name]);
   }
 
   /** A path naming the directory itself (for readdir). */
