@@ -14,12 +14,8 @@
  * upstream never outlives a server that was killed with SIGKILL. (A sandboxed command's whole
  * sandbox goes with it: bwrap runs with --die-with-parent in its own pid namespace.)
  *
- * And, asked to (a sandbox without the display), the child confines itself with Landlock's scope
- * for abstract Unix sockets (Linux >= 6.12, ABI 6) before it execs bwrap: nothing inside can then
- * connect to an abstract socket made outside, the X server's (@/tmp/.X11-unix/X0, Xwayland's too)
- * among them. A private network namespace hides those already; a sandbox sharing the network
- * does not, and this is what keeps the display out of its reach. No filesystem or network rule
- * is handled, so bwrap's mounts are untouched; the program's own abstract sockets still work.
+ * And, asked to (a sandbox without the display), the child confines itself to its own abstract
+ * Unix sockets before it execs bwrap (landlock-scope.h).
  *
  * The exit is watched through a pidfd polled on the event loop; libuv reaps only the pids it
  * started, so the child is ours to wait for. JavaScript wraps this in start-child.ts.
@@ -38,18 +34,8 @@
 #include <unistd.h>
 #include <uv.h>
 
+#include "landlock-scope.h"
 #include "napi-values.h"
-
-#ifndef SYS_landlock_create_ruleset
-#define SYS_landlock_create_ruleset 444
-#define SYS_landlock_restrict_self 446
-#endif
-/* linux/landlock.h of older systems lacks `scoped` (ABI 6): the kernel's layout, written out. */
-struct scope_ruleset {
-  unsigned long long handled_access_fs, handled_access_net, scoped;
-};
-#define RULESET_VERSION (1U << 0)
-#define SCOPE_ABSTRACT_UNIX_SOCKET (1ULL << 0)
 
 #ifndef SYS_pidfd_open
 #define SYS_pidfd_open 434
@@ -221,13 +207,7 @@ static int start_dying_with_us(pid_t *out, const char *file, char *const argv[],
     if (syscall(SYS_close_range, 3, ~0U, 0) < 0)
       for (int fd = 3; fd < 65536; fd++) close(fd);
     if (cwd && chdir(cwd) < 0) goto fail;
-    if (scope_sockets) {
-      /* no_new_privs first: Landlock asks for it (and a setuid bwrap is never asked for this). */
-      struct scope_ruleset ruleset = {0, 0, SCOPE_ABSTRACT_UNIX_SOCKET};
-      int rules = (int)syscall(SYS_landlock_create_ruleset, &ruleset, sizeof ruleset, 0);
-      if (rules < 0 || prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0 || syscall(SYS_landlock_restrict_self, rules, 0) < 0) goto fail;
-      close(rules);
-    }
+    if (scope_sockets && scope_abstract_sockets() < 0) goto fail;
     sigprocmask(SIG_SETMASK, &none, NULL);
     execve(file, argv, envp);
   fail:
@@ -390,9 +370,8 @@ static void on_env_teardown(napi_async_cleanup_hook_handle handle, void *data) {
 /* landlockAbi(): the kernel's Landlock ABI version, or 0 without Landlock (6 and up scope abstract sockets). */
 static napi_value landlock_abi(napi_env env, napi_callback_info info) {
   (void)info;
-  int abi = (int)syscall(SYS_landlock_create_ruleset, NULL, 0, RULESET_VERSION);
   napi_value result;
-  napi_create_int32(env, abi < 0 ? 0 : abi, &result);
+  napi_create_int32(env, landlock_version(), &result);
   return result;
 }
 
