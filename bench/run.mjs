@@ -9,6 +9,7 @@
  */
 import fs from 'node:fs';
 import os from 'node:os';
+import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { judge } from './lib/goals.mjs';
 import { HttpLoad } from './lib/http-load.mjs';
@@ -68,6 +69,10 @@ function options() {
 
 async function main() {
   const opts = options();
+  // Servers the bench starts without a HOME of their own (every stdio server gets the bench's)
+  // keep their audit log and undo journal in the app folder under HOME: never the real one.
+  const home = fs.mkdtempSync(path.join(os.tmpdir(), 'chatgpt-mcp-bench-home-'));
+  Object.assign(process.env, { HOME: home, XDG_CONFIG_HOME: path.join(home, '.config') });
   const ours = await loadOurs();
   const load = new HttpLoad();
   const started = Date.now();
@@ -95,6 +100,7 @@ async function main() {
     rows.push(...(await waylandCaptureScenario(context)));
   } finally {
     await load.close();
+    fs.rmSync(home, { recursive: true, force: true });
   }
   for (const row of rows) if (row.goal && !row.skipped) Object.assign(row, judge(row.goal, row.ratio, row.judgedOn));
 

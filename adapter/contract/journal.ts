@@ -62,6 +62,8 @@ export interface ChangedPath {
   kept: boolean;
   /** Why the pre-image was not kept. */
   why?: string;
+  /** A folder put back in part: what inside it was not kept (its path inside the folder, and why), and is not put back. */
+  partly?: string[];
   /** For text files: what undo would change, as a unified diff from now to before (bounded). */
   diff?: string;
   /** Someone changed it after the model's last change: undo will leave it as it is. */
@@ -111,7 +113,8 @@ export interface ChangeJournal {
   /** A file of a `handover` request, just before the writer changes it (WriteOptions.beforeChange); a file never handed over is left unrecorded, as unchanged. */
   handOver(id: string, tool: string, path: string, entry: string, file: ExistingFile, replacing: boolean): Promise<void>;
   /** Stamps of paths after a change (and of recorded folders holding them). */
-  after(id: string, tool: string, paths: readonly string[]): Promise<void>;
+  /** `written`: the sha256 of files as the tool wrote them, by path (undo compares bytes where times could hide an edit). */
+  after(id: string, tool: string, paths: readonly string[], written?: ReadonlyMap<string, string>): Promise<void>;
   repository(id: string, tool: string, topLevel: string, before: RepositoryState, after: RepositoryState): Promise<void>;
   list(): Promise<{ groups: GroupSummary[]; dropped: DroppedGroup[] }>;
   show(id: string): Promise<GroupDetail>;

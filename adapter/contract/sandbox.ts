@@ -45,6 +45,11 @@ export interface SandboxPlan {
   /** The graphical session stays reachable (desktop.hostDisplayAccess is on). */
   display: boolean;
   /**
+   * bubblewrap: keep the command from abstract Unix sockets made outside it (Landlock's scope,
+   * applied as it starts): the X server's, which a shared network would otherwise leave reachable.
+   */
+  scopeAbstractSockets?: boolean;
+  /**
    * In order: each entry decides for its path and everything below it, over what earlier entries
    * said; before the first entry the whole filesystem is readable and nothing is writable.
    */
@@ -55,5 +60,6 @@ export interface SandboxPlan {
 
 /** What this computer offers, probed once. */
 export type SandboxSupport =
-  | { mechanism: SandboxMechanism; usable: true; program: string; version: string; userNamespace: boolean }
+  /** `abstractSocketScope`: commands can be kept from abstract sockets made outside (Linux 6.12's Landlock, a bwrap that is not setuid). */
+  | { mechanism: SandboxMechanism; usable: true; program: string; version: string; userNamespace: boolean; abstractSocketScope?: boolean }
   | { mechanism: SandboxMechanism | null; usable: false; problem: string; fix: string | null };

@@ -16,6 +16,9 @@ const { O_RDONLY, O_DIRECTORY = 0, O_NOFOLLOW = 0 } = fs.constants;
 export const DIRECTORY_FLAGS = O_RDONLY | O_DIRECTORY | O_NOFOLLOW;
 const OPENS_DIRECTORIES = process.platform !== 'win32';
 
+/** An entry's name as a tree walk reads it (entry-bytes.ts): a string, or bytes when it is not UTF-8. */
+export type EntryName = string | Buffer;
+
 export class DirHandle {
   private constructor(
     /** A descriptor opened by openSync, a FileHandle opened by open, or none where directories cannot be opened. */
@@ -67,13 +70,24 @@ export class DirHandle {
     return typeof this.handle === 'number' ? this.handle : (this.handle?.fd ?? null);
   }
 
-  /** A path naming `name` in this directory, for one syscall. */
-  entry(name: string): string {
-    if (name === '' || name === '.' || name === '..' || name.includes('/') || name.includes('\0') || (process.platform === 'win32' && name.includes('\\'))) {
-      throw adapterError('INVALID_INPUT', 'fs', `${JSON.stringify(name)} is not a single directory entry name`);
+  /**
+   * A path naming `name` in this directory, for one syscall. A name that is not UTF-8 (bytes, as
+   * a tree walk reads them) gives a path in bytes: as a string it would name no entry.
+   */
+  entry(name: string): string;
+  entry(name: EntryName): string | Buffer;
+  entry(name: EntryName): string | Buffer {
+    const text = typeof name === 'string' ? name : name.toString('utf8');
+    if (text === '' || text === '.' || text === '..' || text.includes('/') || text.includes('\0') || (process.platform === 'win32' && text.includes('\\'))) {
+      throw adapterError('INVALID_INPUT', 'fs', `${JSON.stringify(text)} is not a single directory entry name`);
     }
     const fd = this.fd;
-    return fd !== null && HANDLE_PATHS ? `${descriptorPath(fd)}/${name}` : nodePath.join(this.real, name);
+    const base = fd !== null && HANDLE_PATHS ? descriptorPath(fd) : this.real;
+    return typeof name === 'string'
+      ? fd !== null && HANDLE_PATHS
+        ? `${base}/${name}`
+        : nodePath.join(base, name)
+      : Buffer.concat([Buffer.from(`${base}${nodePath.sep}`), name]);
   }
 
   /** A path naming the directory itself (for readdir). */
@@ -83,10 +97,10 @@ export class DirHandle {
   }
 
   /** Opens the subdirectory `name` of this one, refusing a symlink in its place. No further confirm is needed: it is inside this directory by construction. */
-  async child(name: string): Promise<DirHandle> {
+  async child(name: EntryName): Promise<DirHandle> {
     const path = this.entry(name);
-    if (this.handle === null) return new DirHandle(null, nodePath.join(this.real, name));
-    return new DirHandle(await fs.promises.open(path, DIRECTORY_FLAGS), nodePath.join(this.real, name));
+    if (this.handle === null) return new DirHandle(null, nodePath.join(this.real, String(name)));
+    return new DirHandle(await fs.promises.open(path, DIRECTORY_FLAGS), nodePath.join(this.real, String(name)));
   }
 
   /** `child` without a thread-pool hop, for walks that open one folder per entry. */

@@ -6,7 +6,8 @@
  */
 import fs from 'node:fs';
 import nodePath from 'node:path';
-import type { DirHandle } from './dir-handle.js';
+import type { DirHandle, EntryName } from './dir-handle.js';
+import { entriesOf } from './entry-bytes.js';
 import { READ_FLAGS } from './read-text.js';
 
 const { O_WRONLY, O_CREAT, O_EXCL, O_NOFOLLOW = 0 } = fs.constants;
@@ -17,25 +18,26 @@ const COPY_CHUNK = 1024 * 1024;
  * plus the name), before anything is removed: a recursive delete of a folder must not take a
  * secret, a denied file or git's hooks with it when none of them could be deleted one by one.
  */
-export async function confirmTree(dir: DirHandle, name: string, confirm: (real: string) => void): Promise<void> {
-  confirm(nodePath.join(dir.real, name));
+export async function confirmTree(dir: DirHandle, name: EntryName, confirm: (real: string) => void): Promise<void> {
+  // A name that is not UTF-8 is checked as it reads (U+FFFD for the bytes that are not): the policy's names and patterns are text.
+  confirm(nodePath.join(dir.real, String(name)));
   const stat = await fs.promises.lstat(dir.entry(name));
   if (!stat.isDirectory()) return;
   const child = await dir.child(name);
   try {
-    for (const entry of await fs.promises.readdir(child.self)) await confirmTree(child, entry, confirm);
+    for (const entry of await entriesOf(child.self)) await confirmTree(child, entry, confirm);
   } finally {
     await child.close();
   }
 }
 
 /** Removes `name` in `dir`: a file or link is unlinked, a directory emptied depth-first, then removed. */
-export async function removeTreeEntry(dir: DirHandle, name: string): Promise<void> {
+export async function removeTreeEntry(dir: DirHandle, name: EntryName): Promise<void> {
   const stat = await fs.promises.lstat(dir.entry(name));
   if (!stat.isDirectory()) return fs.promises.unlink(dir.entry(name));
   const child = await dir.child(name);
   try {
-    for (const entry of await fs.promises.readdir(child.self)) await removeTreeEntry(child, entry);
+    for (const entry of await entriesOf(child.self)) await removeTreeEntry(child, entry);
   } finally {
     await child.close();
   }
@@ -48,7 +50,7 @@ export async function removeTreeEntry(dir: DirHandle, name: string): Promise<voi
  * for a symlink or a FIFO after the lstat above gets a refusal, not a copy of what the link names
  * (copyFile opens by name and follows links).
  */
-export async function copyFileContent(source: string, target: string, shown: string): Promise<void> {
+export async function copyFileContent(source: string | Buffer, target: string | Buffer, shown: string): Promise<void> {
   const input = await fs.promises.open(source, READ_FLAGS);
   try {
     const stat = await input.stat();
@@ -73,16 +75,17 @@ export async function copyFileContent(source: string, target: string, shown: str
 }
 
 /** Copies `name` from one opened directory to another (files, directories, symlinks as links), for moves across devices. */
-export async function copyEntry(from: DirHandle, name: string, to: DirHandle, newName: string): Promise<void> {
+export async function copyEntry(from: DirHandle, name: EntryName, to: DirHandle, newName: EntryName): Promise<void> {
   const source = from.entry(name);
+  const shown = nodePath.join(from.real, String(name));
   const stat = await fs.promises.lstat(source);
-  if (stat.isSymbolicLink()) return fs.promises.symlink(await fs.promises.readlink(source), to.entry(newName));
-  if (stat.isFile()) return copyFileContent(source, to.entry(newName), nodePath.join(from.real, name));
-  if (!stat.isDirectory()) throw Object.assign(new Error(`${nodePath.join(from.real, name)} is not a file, directory or symlink`), { code: 'EINVAL' });
+  if (stat.isSymbolicLink()) return fs.promises.symlink(await fs.promises.readlink(source, { encoding: 'buffer' }), to.entry(newName));
+  if (stat.isFile()) return copyFileContent(source, to.entry(newName), shown);
+  if (!stat.isDirectory()) throw Object.assign(new Error(`${shown} is not a file, directory or symlink`), { code: 'EINVAL' });
   await fs.promises.mkdir(to.entry(newName), { mode: stat.mode & 0o777 });
   const [sourceDir, targetDir] = [await from.child(name), await to.child(newName)];
   try {
-    for (const entry of await fs.promises.readdir(sourceDir.self)) await copyEntry(sourceDir, entry, targetDir, entry);
+    for (const entry of await entriesOf(sourceDir.self)) await copyEntry(sourceDir, entry, targetDir, entry);
   } finally {
     await Promise.all([sourceDir.close(), targetDir.close()]);
   }

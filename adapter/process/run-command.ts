@@ -72,7 +72,14 @@ export async function launch(request: ExecRequest, platform: NodeJS.Platform, st
   try {
     // Inside the OS sandbox when the plan has one (bwrap / sandbox-exec wrap the program).
     const command = sandboxed(request);
-    child = startChild(command.file, command.args, { argv0: command.argv0, cwd: request.cwd, env: command.env, stdin, platform });
+    child = startChild(command.file, command.args, {
+      argv0: command.argv0,
+      cwd: request.cwd,
+      env: command.env,
+      stdin,
+      platform,
+      scopeSockets: command.scopeSockets,
+    });
   } catch (error) {
     throw await spawnFailure(error, request, platform);
   }

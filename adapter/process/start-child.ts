@@ -36,6 +36,8 @@ export interface StartOptions {
   env: Record<string, string>;
   stdin: 'ignore' | 'pipe';
   platform: NodeJS.Platform;
+  /** Confine the child to its own abstract Unix sockets (Landlock's scope; only where abstractSocketScope() says it can). */
+  scopeSockets?: boolean;
 }
 
 interface Addon {
@@ -46,8 +48,10 @@ interface Addon {
     cwd: string | null,
     pipeStdin: boolean,
     onExit: (code: number | null, signal: number | null) => void,
+    scopeSockets: boolean,
   ): [pid: number, stdin: number, stdout: number, stderr: number, watch: unknown];
   ref(watch: unknown, yes: boolean): void;
+  landlockAbi(): number;
   usable(): boolean;
 }
 
@@ -60,6 +64,15 @@ export function nativeSpawner(): Addon | null {
     addon = loaded?.usable() ? loaded : null;
   }
   return addon;
+}
+
+/**
+ * Whether a child can be kept from abstract Unix sockets made outside it: the addon is here and
+ * the kernel has Landlock ABI 6 (Linux 6.12). Without it, a sandbox sharing the network reaches
+ * them (docs/SECURITY.md).
+ */
+export function abstractSocketScope(native = nativeSpawner()): boolean {
+  return native !== null && typeof native.landlockAbi === 'function' && native.landlockAbi() >= 6;
 }
 
 /** Starts the program; throws the OS's error (with its code) when it cannot start. */
@@ -134,7 +147,7 @@ class NativeChild extends EventEmitter implements CommandChild {
     };
     let started: ReturnType<Addon['spawn']>;
     try {
-      started = addon.spawn(file, argv, env, options.cwd ?? null, options.stdin === 'pipe', onExit);
+      started = addon.spawn(file, argv, env, options.cwd ?? null, options.stdin === 'pipe', onExit, options.scopeSockets === true);
     } catch (error) {
       throw named(error);
     }

@@ -76,6 +76,7 @@ export class ChangeRecording {
     client: string,
   ): ChangeRecorder & { files<T>(paths: readonly string[], work: () => Promise<T>, depth?: CaptureDepth): Promise<T> } {
     const handover = HANDS_OVER.has(tool);
+    const written = new Map<string, string>();
     let id: Promise<string> | undefined;
     const group = () => (id ??= this.group(client));
     const safely = async (record: (id: string) => Promise<void>) => {
@@ -90,7 +91,7 @@ export class ChangeRecording {
       try {
         return await work();
       } finally {
-        await safely((g) => this.journal.after(g, tool, paths));
+        await safely((g) => this.journal.after(g, tool, paths, written));
       }
     };
     const repository = async <T>(repo: Parameters<ChangeRecorder['repository']>[0], change: RepositoryChange, work: (before: BeforeChange) => Promise<T>) => {
@@ -113,7 +114,8 @@ export class ChangeRecording {
     };
     const beforeChange = (target: string) => (entry: string, file: ExistingFile, replacing: boolean) =>
       safely((g) => this.journal.handOver(g, tool, target, entry, file, replacing));
-    return { files, repository, ...(handover ? { beforeChange } : {}) };
+    const wrote = (path: string, sha256: string) => void written.set(path, sha256);
+    return { files, repository, wrote, ...(handover ? { beforeChange } : {}) };
   }
 
   /** The client's open group, or a new one once it idled past undo.groupIdleMs or its undo began. */

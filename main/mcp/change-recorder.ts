@@ -25,6 +25,8 @@ export interface ChangeRecorder {
    * writer's WriteOptions.beforeChange for this path, which takes its pre-image then.
    */
   beforeChange?(path: string): NonNullable<WriteOptions['beforeChange']>;
+  /** Inside `files`' work: the sha256 of a file as the tool wrote it, so undo can tell a later edit its times would hide. */
+  wrote?(path: string, sha256: string): void;
   /** Around a git write in this repository. */
   repository<T>(repo: { topLevel: string; run: GitRun }, change: RepositoryChange, work: (before: BeforeChange) => Promise<T>): Promise<T>;
 }

@@ -19,6 +19,7 @@ import { GIT, GIT_NETWORK, gitOverrides, NO_HOOKS } from './git-helper.js';
 import { remoteNameProblem } from './git-names.js';
 import { describeIdentity, remoteIdentity, sameIdentity, type RemoteIdentity } from './git-remotes.js';
 import { firstRefused, ownerValue, repositoryFiles } from './git-settings.js';
+import { isGitCodeFolder } from './secret-patterns.js';
 import type { HelperPlan, ProgramRunner } from './program-runner.js';
 
 const posix = nodePath.posix;
@@ -66,7 +67,8 @@ export class GitPolicy {
     const topLevel = facts.topLevel;
     const run: GitRun = {
       file: plan.file,
-      env: plan.env,
+      // The git folder checked, not found again: a .git file rewritten after the check (a model's fs.write, a race) cannot point git at another.
+      env: { ...plan.env, GIT_DIR: facts.gitDir, GIT_WORK_TREE: topLevel },
       ...(plan.sandbox ? { sandbox: plan.sandbox } : {}),
       cwd: topLevel,
       config: gitOverrides(facts.config),
@@ -157,12 +159,12 @@ export class GitPolicy {
       [facts.gitDir, 'its git folder'],
       [facts.commonDir, 'its shared git folder'],
     ] as const)
-      if (!place.split(nodePath.sep).some((part) => part.toLowerCase() === '.git'))
+      if (!isGitCodeFolder(place, process.platform))
         throw adapterError(
           'PATH_NOT_ALLOWED',
           op,
           `${what}, ${place}, is not a .git folder. The file tools keep the config and hooks git runs code from only in .git folders, so a git folder under another name may hold settings a tool wrote; ` +
-            "the git tools work in repositories whose git folder is .git (a worktree's or a submodule's lies inside one)",
+            "the git tools work in repositories whose git folder is .git (or a bare name.git), a linked worktree's in one (worktrees/<name>) or a submodule's (.git/modules/<name>)",
         );
     // Its own config files lie in its git folders, checked above (and protected from the file tools).
     const own = new Set([facts.gitDir, facts.commonDir]);

@@ -125,6 +125,8 @@ export class SandboxPolicy {
     const support = port.sandboxSupport();
     if (!support.usable) throw new SandboxUnavailableError(unavailableMessage(this.config.shell.sandbox, this.choice, support), ['shell', 'sandbox']);
     this.support = support;
+    // Where the kernel scopes abstract sockets, a shared network no longer leaves the display's in reach.
+    if (this.choice.display === 'abstract-sockets-reachable' && support.abstractSocketScope) this.choice = { ...this.choice, display: 'hidden' };
   }
 
   /** Commands run sandboxed. */
@@ -191,6 +193,7 @@ export class SandboxPolicy {
       mode: this.choice.mode === 'read-only' ? 'read-only' : 'workspace',
       network,
       display: this.config.desktop.hostDisplayAccess,
+      ...(support.abstractSocketScope && !this.config.desktop.hostDisplayAccess ? { scopeAbstractSockets: true } : {}),
       entries,
       tempDir: await this.tempDir(),
     };

@@ -94,18 +94,49 @@ export const BUILT_IN_SECRET_LOCATIONS: readonly SecretLocation[] = [
 export const BUILT_IN_SECRET_PATTERNS: readonly string[] = Object.freeze(BUILT_IN_SECRET_LOCATIONS.map((location) => location.pattern));
 
 /**
- * Where git runs code from on the owner's next git command, submodules' git folders and bare
- * repositories (`backup.git`, which a push runs git in) included: refused for writes unless
- * filesystem.allowGitHookWrites.
+ * Git folders: a repository's (`.git`, or a bare `backup.git`, which a push runs git in), a linked
+ * worktree's (`.git/worktrees/<name>`), a submodule's (`.git/modules/<name>`, whose name may hold
+ * slashes, with its own worktrees and submodules below it).
+ */
+const GIT_FOLDERS = ['.git', '.git/worktrees/*', '.git/modules/**', '*.git', '*.git/worktrees/*'];
+
+/**
+ * What in a git folder makes git run a program, or read another git folder's:
+ *
+ * - `hooks/`: programs git runs on commits, checkouts, merges, pushes;
+ * - `config`: settings that name programs (core.fsmonitor, filters, aliases, core.hooksPath);
+ * - `config.worktree`: the same settings for one worktree, read when extensions.worktreeConfig
+ *   is on (the main worktree's in `.git`, a linked one's in `.git/worktrees/<name>`);
+ * - `commondir`: names the shared git folder, whose config and hooks git then uses. git reads
+ *   it in any git folder, `.git` itself included, not only in a linked worktree's.
+ */
+const GIT_FOLDER_CODE = ['hooks/', 'config', 'config.worktree', 'commondir'];
+
+/**
+ * A linked worktree's `gitdir` names its working tree: `git worktree remove` deletes the folder
+ * it names and `git worktree repair` writes a `.git` file there, wherever that is.
+ */
+const WORKTREE_POINTERS = ['.git/worktrees/*/gitdir', '.git/modules/**/worktrees/*/gitdir', '*.git/worktrees/*/gitdir'];
+
+/**
+ * Where git takes code from on the owner's next git command, in every kind of git folder:
+ * refused for writes unless filesystem.allowGitHookWrites.
  */
 export const GIT_CODE_PATTERNS: readonly string[] = Object.freeze([
-  '.git/hooks/',
-  '.git/config',
-  '.git/modules/**/hooks/',
-  '.git/modules/**/config',
-  '*.git/hooks/',
-  '*.git/config',
+  ...GIT_FOLDERS.flatMap((folder) => GIT_FOLDER_CODE.map((file) => `${folder}/${file}`)),
+  ...WORKTREE_POINTERS,
 ]);
+
+const gitCodePatterns = memoize((platform: string) => compilePatterns(GIT_CODE_PATTERNS, 'git', platform as Platform));
+
+/**
+ * Whether `folder` is where GIT_CODE_PATTERNS protect git's code: its config, and with it its
+ * hooks, config.worktree and commondir (one list of folder shapes covers all four). A git folder
+ * anywhere else (`m-gd`, or `.git/m-gd`) holds settings the file tools could have written.
+ */
+export function isGitCodeFolder(folder: string, platform: Platform): boolean {
+  return findMatch(gitCodePatterns(platform), wholePath(pathFlavor(platform).join(folder, 'config'), platform)) !== undefined;
+}
 
 export type PatternOrigin = 'built-in' | 'deny' | 'git';
 

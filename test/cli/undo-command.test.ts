@@ -1,4 +1,4 @@
-/** What `undo show` and `undo apply` print: names, diff lines and client names never reach the terminal with control characters in them. */
+/** What `undo show` and `undo apply` print: names, diff lines and client names never reach the terminal with control or bidirectional formatting characters in them. */
 import { describe, expect, it } from 'vitest';
 import type { GroupDetail, UndoOutcome } from '../../adapter/contract/journal.js';
 import { visible } from '../../main/cli/io.js';
@@ -53,9 +53,34 @@ describe('undo output on a terminal', () => {
     expect(lines[1]).toBe('left /w/b\\x1b[1A: it was changed after the model changed it');
   });
 
+  it('escapes bidirectional marks, embeddings, overrides and isolates, so a name shows in the order it holds', () => {
+    // "Trojan Source": after RIGHT-TO-LEFT OVERRIDE a terminal shows `invoice\u202egpj.exe` as `invoiceexe.jpg`.
+    expect(visible('invoice\u202egpj.exe')).toBe('invoice\\u202egpj.exe');
+    const bidi = ['\u061c', '\u200e', '\u200f', '\u202a', '\u202b', '\u202c', '\u202d', '\u202e', '\u2066', '\u2067', '\u2068', '\u2069'];
+    for (const c of bidi) {
+      const code = c.charCodeAt(0).toString(16).padStart(4, '0');
+      expect(visible(`a${c}b`), code).toBe(`a\\u${code}b`);
+      expect(visible(`a${c}b\nc`, true), code).toBe(`a\\u${code}b\nc`);
+    }
+    const detail: GroupDetail = {
+      ...summary,
+      client: 'evil\u2067client',
+      changes: [{ path: '/w/invoice\u202egpj.exe', change: 'modified', was: 'file', kept: true, diff: '-old\u2066x\n+new\u200f' }],
+      repositoryChanges: [],
+    };
+    const text = formatDetail(detail);
+    expect(text).not.toMatch(/[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/);
+    expect(text).toContain('/w/invoice\\u202egpj.exe');
+    expect(text).toContain('by evil\\u2067client');
+    expect(text).toContain('    -old\\u2066x\n    +new\\u200f');
+  });
+
   it('leaves ordinary text as it is', () => {
     expect(visible('/home/ö/ファイル.txt — fine')).toBe('/home/ö/ファイル.txt — fine');
     expect(visible('one\ntwo', true)).toBe('one\ntwo');
     expect(visible('one\ntwo')).toBe('one\\x0atwo');
+    // Right-to-left scripts, and the joiners they and emoji need, are text, not formatting to escape.
+    expect(visible('/home/דנה/مرحبا.txt')).toBe('/home/דנה/مرحبا.txt');
+    expect(visible('👩\u200d💻 notes')).toBe('👩\u200d💻 notes');
   });
 });

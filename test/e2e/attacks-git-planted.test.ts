@@ -2,9 +2,9 @@
  * What a model that can write files (but not run commands) could plant for the git tools: a git
  * folder under another name, a submodule whose git folder it wrote, remotes git would read as
  * folders, a local remote's own settings, HTTPS settings that send an allowed remote's traffic
- * elsewhere, includes and file settings reaching outside the roots, and a blob diff of a
- * protected file. Each is refused (or never entered), and a marker file the planted program
- * would write proves nothing ran. The sandbox is off here, so the refusals alone stop them.
+ * elsewhere, includes and file settings reaching outside the roots, a linked worktree's own
+ * settings, and a blob diff of a protected file. Each is refused (or never entered), and a marker
+ * file the planted program would write proves nothing ran. The sandbox is off here, so the refusals alone stop them.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -47,19 +47,23 @@ const ran = () => fs.existsSync(marker);
 const FILTER = () => `[filter "x"]\n\tclean = ${program}\n\tsmudge = ${program}\n`;
 
 describe('git folders a model could have written', () => {
-  it('a repository whose git folder is not a .git folder is refused, though the file tools could write every part of it', async () => {
-    const app = path.join(root, 'planted');
+  // A git folder under another name, or inside a folder named .git under a name that is no git folder's there.
+  it.each([
+    ['planted', 'm-gd'],
+    ['planted-inside', '.git/m-gd'],
+  ])('a repository whose git folder is not a .git folder is refused, though the file tools could write every part of it (%s)', async (name, gd) => {
+    const app = path.join(root, name);
     // All written by the model, through fs.mkdir and fs.write: a .git file and a git folder under another name.
-    for (const folder of ['m', 'm-gd/objects/info', 'm-gd/refs/heads']) {
+    for (const folder of ['m', `${gd}/objects/info`, `${gd}/refs/heads`]) {
       const made = await call('fs.mkdir', { path: path.join(app, folder), recursive: true });
       expect(made.isError, made.text).toBeFalsy();
     }
     for (const [file, content] of [
-      ['m/.git', 'gitdir: ../m-gd\n'],
-      ['m-gd/HEAD', 'ref: refs/heads/main\n'],
-      ['m-gd/config', `[core]\n\trepositoryformatversion = 0\n\tbare = false\n`],
-      ['m-gd/objects/info/.keep', ''],
-      ['m-gd/refs/heads/.keep', ''],
+      ['m/.git', `gitdir: ../${gd}\n`],
+      [`${gd}/HEAD`, 'ref: refs/heads/main\n'],
+      [`${gd}/config`, `[core]\n\trepositoryformatversion = 0\n\tbare = false\n`],
+      [`${gd}/objects/info/.keep`, ''],
+      [`${gd}/refs/heads/.keep`, ''],
       ['m/f.txt', 'x\n'],
       ['m/.gitattributes', '* filter=x\n'],
     ]) {
@@ -99,6 +103,52 @@ describe('git folders a model could have written', () => {
       if (tool === 'git.status') expect(result.isError, result.text).toBeFalsy();
     }
     expect(ran()).toBe(false);
+  });
+});
+
+describe("a linked worktree's own settings", () => {
+  it('with extensions.worktreeConfig, its config.worktree is read like the repository config: a program named there is refused, and the file tools cannot write it or redirect git', async () => {
+    const repo = makeRepo(owner, path.join(root, 'trunk'));
+    const linked = path.join(root, 'trunk-linked');
+    git(owner, repo, ['worktree', 'add', '-q', linked]);
+    git(owner, repo, ['config', 'extensions.worktreeConfig', 'true']);
+    const admin = path.join(repo, '.git', 'worktrees', 'trunk-linked');
+    // What a model would write between the git tools' look at the settings and git's run.
+    const planted: Array<[string, string]> = [
+      [path.join(admin, 'config.worktree'), `[core]\n\tfsmonitor = ${program}\n`],
+      [path.join(repo, '.git', 'config.worktree'), `[core]\n\tfsmonitor = ${program}\n`],
+      [path.join(admin, 'commondir'), `${path.join(root, 'elsewhere', '.git')}\n`],
+      [path.join(repo, '.git', 'commondir'), `${path.join(root, 'elsewhere', '.git')}\n`],
+      [path.join(admin, 'gitdir'), `${path.join(outside, '.git')}\n`],
+    ];
+    for (const [file, content] of planted) {
+      const before = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : null;
+      const written = await call('fs.write', { path: file, content });
+      expect(written.text, file).toMatch(/^PATH_NOT_ALLOWED: .* is where git runs code from on the next git command .*filesystem\.allowGitHookWrites/);
+      expect(fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : null, file).toBe(before);
+    }
+    const clean = await call('git.status', { path: linked });
+    expect(clean.isError, clean.text).toBeFalsy();
+
+    // Set there all the same (by the owner's git, as a race won would leave it): git.status refuses, naming the setting and the file.
+    git(owner, linked, ['config', '--worktree', 'core.fsmonitor', program]);
+    const refused = await call('git.status', { path: linked });
+    expect(refused.text).toMatch(/^COMMAND_NOT_ALLOWED: core\.fsmonitor is set by the repository's own config \(.*worktrees\/trunk-linked\/config\.worktree\)/);
+    git(owner, linked, ['config', '--worktree', '--unset', 'core.fsmonitor']);
+    // The main worktree's config.worktree, the same.
+    git(owner, repo, ['config', '--worktree', 'core.fsmonitor', program]);
+    const main = await call('git.status', { path: repo });
+    expect(main.text).toMatch(/^COMMAND_NOT_ALLOWED: core\.fsmonitor is set by the repository's own config \(.*\.git\/config\.worktree\)/);
+    expect(ran()).toBe(false);
+
+    // A worktree of a bare name.git: its git folders are ones whose code the file tools protect too.
+    const bare = makeBare(owner, path.join(root, 'trunk-bare.git'), repo);
+    const fromBare = path.join(root, 'trunk-from-bare');
+    git(owner, bare, ['worktree', 'add', '-q', fromBare]);
+    const status = await call('git.status', { path: fromBare });
+    expect(status.isError, status.text).toBeFalsy();
+    const written = await call('fs.write', { path: path.join(bare, 'worktrees', 'trunk-from-bare', 'commondir'), content: '../../../elsewhere\n' });
+    expect(written.text).toMatch(/^PATH_NOT_ALLOWED: .* is where git runs code from/);
   });
 });
 

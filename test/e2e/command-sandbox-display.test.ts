@@ -4,12 +4,14 @@
  * socket code) still cannot reach a real Xvfb display, even with allowedCommands ["*"]. With
  * display access on the very same commands work, so what stops them is the sandbox, not the
  * denylist or a broken command. And with the network shared, the X server's abstract socket is
- * reachable, exactly as system.info says.
+ * out of reach too where the kernel has Landlock's scope (Linux 6.12), and reachable where it has
+ * not, exactly as system.info says.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createLocalAdapter } from '../../adapter/local-computer-adapter.js';
+import { abstractSocketScope } from '../../adapter/process/start-child.js';
 import { sandboxSupport } from '../../adapter/process/sandbox/support.js';
 import type { ConfigInput } from '../../main/config/schema.js';
 import { missingDesktopPrereq, onPath, skipDesktop, startXvfb, type Xvfb } from '../adapter/desktop/fixtures/xvfb.js';
@@ -117,12 +119,26 @@ describe.skipIf(skipDesktop(missing, 'the sandbox display tests'))('the display 
     expect((await info()).display).toBe('visible');
   });
 
-  it('display access off but the network shared: the abstract socket answers, and system.info says so', async () => {
-    const { exec, info } = await serve({ shell: { network: 'on' } });
-    const { xwd, python } = await grab(exec);
-    expect(python.stdout).toBe('path FileNotFoundError abstract accepted\n');
-    // Xlib tries the abstract socket first on Linux: this is the limit the notes state.
-    expect(xwd.exitCode).toBe(0);
-    expect((await info()).display).toBe('abstract-sockets-reachable');
-  });
+  it.skipIf(!abstractSocketScope())(
+    'display access off but the network shared: Landlock keeps the abstract socket out too, and system.info says hidden',
+    async () => {
+      const { exec, info } = await serve({ shell: { network: 'on' } });
+      const { xwd, python } = await grab(exec);
+      expect(python.stdout).toBe('path FileNotFoundError abstract PermissionError\n');
+      expect(xwd.exitCode).not.toBe(0);
+      expect((await info()).display).toBe('hidden');
+    },
+  );
+
+  it.skipIf(abstractSocketScope())(
+    'display access off but the network shared, on a kernel without the scope: the abstract socket answers, and system.info says so',
+    async () => {
+      const { exec, info } = await serve({ shell: { network: 'on' } });
+      const { xwd, python } = await grab(exec);
+      expect(python.stdout).toBe('path FileNotFoundError abstract accepted\n');
+      // Xlib tries the abstract socket first on Linux: this is the limit the notes state.
+      expect(xwd.exitCode).toBe(0);
+      expect((await info()).display).toBe('abstract-sockets-reachable');
+    },
+  );
 });

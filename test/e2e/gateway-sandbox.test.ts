@@ -11,6 +11,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sandboxSupport } from '../../adapter/process/sandbox/support.js';
+import { abstractSocketScope } from '../../adapter/process/start-child.js';
 import { connectModernHttp, type TestClient } from '../helpers/clients.js';
 import { FILESYSTEM, FIXTURE, gatewayHome, nodeUpstream, texts, type GatewayHome } from '../helpers/gateway.js';
 import { startCliHttp } from '../helpers/servers.js';
@@ -25,6 +26,9 @@ let client: TestClient;
 let stop: () => void;
 let listener: net.Server;
 let port: number;
+/** An abstract Unix socket, as the X server has one (@/tmp/.X11-unix/X0): outside every network namespace but the host's. */
+let display: net.Server;
+const ABSTRACT = `chatgpt-mcp-test-display-${process.pid}`;
 
 beforeAll(async () => {
   if (!usable && !required) return;
@@ -47,6 +51,8 @@ beforeAll(async () => {
   listener = net.createServer((socket) => socket.end());
   await new Promise<void>((resolve) => listener.listen(0, '127.0.0.1', resolve));
   port = (listener.address() as net.AddressInfo).port;
+  display = net.createServer((socket) => socket.end());
+  await new Promise<void>((resolve) => display.listen(`\0${ABSTRACT}`, resolve));
   const server = await startCliHttp(['--config', home.configFile], { ...home.env, GATEWAY_TEST_MARKER: 'server-only' });
   stop = () => server.child.kill('SIGTERM');
   const token = fs.readFileSync(path.join(home.appDir, 'token'), 'utf8').trim();
@@ -57,6 +63,7 @@ afterAll(async () => {
   await client?.close();
   stop?.();
   listener?.close();
+  display?.close();
   home?.remove();
 });
 
@@ -96,6 +103,14 @@ describe.skipIf(!usable && !required)('an upstream in its sandbox', () => {
     expect((await call('narrow_connect', { port })).text).toMatch(/^failed: /);
     expect((await call('online_connect', { port })).text).toBe('connected');
   });
+
+  it.skipIf(!abstractSocketScope())(
+    'with the network on and the display off it cannot reach an abstract socket made outside (the X server has one)',
+    async () => {
+      expect((await call('narrow_connect', { abstract: ABSTRACT })).text).toMatch(/^failed: /);
+      expect((await call('online_connect', { abstract: ABSTRACT })).text).toBe('failed: EPERM');
+    },
+  );
 
   it('its environment is what its entry declares, and a secret given by reference comes back redacted', async () => {
     const { text } = await call('narrow_env');

@@ -166,6 +166,27 @@ describe('undo what the model changed', () => {
     expect([fs.readFileSync(file, 'utf8'), back.mode & 0o777, back.ino === old]).toEqual(['first version\n', 0o640, false]);
   });
 
+  it("records the sha256 fs.write and fs.edit answer with the file's state after the change (undo compares bytes where times could hide an edit)", async () => {
+    const file = at('hashed.txt');
+    const written = (await call('fs.write', { path: file, content: 'alpha\n' })).structuredContent as { sha256: string };
+    const edited = (await call('fs.edit', { path: file, edits: [{ oldText: 'alpha', newText: 'beta' }] })).structuredContent as { sha256: string };
+    const groups = path.join(journalDir(appDir), 'groups');
+    const posts = fs
+      .readdirSync(groups)
+      .flatMap((id) =>
+        fs
+          .readFileSync(path.join(groups, id, 'records.jsonl'), 'utf8')
+          .trim()
+          .split('\n'),
+      )
+      .map((line) => JSON.parse(line) as { k: string; p: string; t: string; c?: string })
+      .filter((r) => r.k === 'post' && r.p === file);
+    expect(posts.map((r) => [r.t, r.c])).toEqual([
+      ['fs.write', written.sha256],
+      ['fs.edit', edited.sha256],
+    ]);
+  });
+
   it('answers unknown ids and bad usage', async () => {
     expect((await runCli(['undo', 'show', '20990101-000000000-abcd', '--config', configFile], env)).stderr).toMatch(/no change group 20990101-000000000-abcd/);
     expect((await runCli(['undo', 'show', '../../etc', '--config', configFile], env)).stderr).toMatch(/no change group/);

@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isComputerAdapterError, type ComputerAdapterError, type ErrorCode } from '../../adapter/contract/errors.js';
 import { configSchema, filesystemSchema, type Config } from '../../main/config/schema.js';
 import { FilesystemPolicy, type Access, type FilesystemPolicyOptions } from '../../main/policy/filesystem.js';
+import { git, gitHome, makeBare, makeRepo } from '../helpers/git-repos.js';
 import { makeTempDir, removeDir } from '../helpers/temp.js';
 import { localPort } from '../helpers/adapter.js';
 
@@ -539,6 +540,49 @@ describe('git code files', () => {
     }
     fs.mkdirSync(`${root}/repo/.git/modules/sub/objects`, { recursive: true });
     await expect(strict.resolve(`${root}/repo/.git/modules/sub/objects/pack`, 'write', 'fs.write')).resolves.toBeDefined();
+  });
+
+  it("include worktrees' settings and the files that point git at another git folder or working tree, in the folders real git makes", async () => {
+    const owner = gitHome(path.join(tmp, 'git-home'));
+    const repo = makeRepo(owner, path.join(root, 'worktrees'));
+    git(owner, repo, ['worktree', 'add', '-q', path.join(root, 'worktrees-linked')]);
+    const bare = makeBare(owner, path.join(root, 'worktrees-backup.git'), repo);
+    git(owner, bare, ['worktree', 'add', '-q', path.join(root, 'worktrees-from-bare')]);
+    // Where git put them: the paths below are real, not guessed.
+    expect(fs.readFileSync(path.join(repo, '.git/worktrees/worktrees-linked/commondir'), 'utf8').trim()).toBe('../..');
+    expect(fs.existsSync(path.join(bare, 'worktrees/worktrees-from-bare/gitdir'))).toBe(true);
+    const strict = policy();
+    const refused = [
+      'worktrees/.git/config.worktree',
+      'worktrees/.git/commondir',
+      'worktrees/.git/worktrees/worktrees-linked/config.worktree',
+      'worktrees/.git/worktrees/worktrees-linked/commondir',
+      'worktrees/.git/worktrees/worktrees-linked/gitdir',
+      // With no commondir, a worktree's git folder is a repository's own: its config and hooks count.
+      'worktrees/.git/worktrees/worktrees-linked/config',
+      'worktrees/.git/worktrees/worktrees-linked/hooks/pre-commit',
+      'worktrees/.git/modules/sub/config.worktree',
+      'worktrees/.git/modules/sub/commondir',
+      'worktrees/.git/modules/sub/worktrees/w/gitdir',
+      'worktrees-backup.git/config.worktree',
+      'worktrees-backup.git/commondir',
+      'worktrees-backup.git/worktrees/worktrees-from-bare/config.worktree',
+      'worktrees-backup.git/worktrees/worktrees-from-bare/commondir',
+      'worktrees-backup.git/worktrees/worktrees-from-bare/gitdir',
+    ];
+    for (const file of refused) {
+      fs.mkdirSync(path.dirname(`${root}/${file}`), { recursive: true });
+      const error = await denial(strict.resolve(`${root}/${file}`, 'write', 'fs.write'));
+      expect(error.details, file).toMatchObject({ reason: 'git' });
+      expect(error.message, file).toMatch(
+        /is where git runs code from on the next git command \(".*"\): tools may read it but not write it \(filesystem\.allowGitHookWrites\)/,
+      );
+      await expect(strict.resolve(`${root}/${file}`, 'read', 'fs.read'), file).resolves.toBeDefined();
+      await expect(policy({ allowGitHookWrites: true }).resolve(`${root}/${file}`, 'write', 'fs.write'), file).resolves.toBeDefined();
+    }
+    // A worktree's own state is git's to write as before: its HEAD, index and logs.
+    for (const file of ['HEAD', 'index', 'logs/HEAD'])
+      await expect(strict.resolve(`${repo}/.git/worktrees/worktrees-linked/${file}`, 'write', 'fs.write'), file).resolves.toBeDefined();
   });
 });
 

@@ -51,6 +51,12 @@ describe('GitPolicy.open', () => {
     expect(target.run.visible('deep/id_rsa')).toBe(false);
   });
 
+  it('pins the git folder it checked: a .git file rewritten after the check cannot send git elsewhere', async () => {
+    const gitDir = `${APP}/.git/worktrees/feature`;
+    const target = await open(policy({ gitDir }));
+    expect(target.run.env).toMatchObject({ PATH: '/usr/bin', GIT_DIR: gitDir, GIT_WORK_TREE: APP });
+  });
+
   it("keeps the owner's global hooksPath", async () => {
     const target = await open(policy({ config: [entry('core.hookspath', '/home/alex/hooks', 'global')] }));
     expect(target.run.config.some((c) => c.startsWith('core.hooksPath'))).toBe(false);

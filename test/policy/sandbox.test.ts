@@ -423,4 +423,18 @@ describe('describe (system.info)', () => {
     expect(summary.display).toBe('abstract-sockets-reachable');
     expect(summary.notes.join(' ')).toMatch(/hidden except for abstract sockets.*shell\.network "off"/);
   });
+
+  it('where the kernel scopes abstract sockets, plans the scope with the display off and says the display is hidden', async () => {
+    const support = { ...BWRAP, abstractSocketScope: true };
+    const shared = { ...LINUX_CONFIG, shell: { ...LINUX_CONFIG.shell, network: 'on' as const } };
+    const scoped = sandboxFor(shared, { support });
+    expect(scoped.describe().display).toBe('hidden');
+    expect((await scoped.plan(GIT_IN_PROJECT))!.scopeAbstractSockets).toBe(true);
+    expect((await sandboxFor(LINUX_CONFIG, { support }).plan(GIT_IN_PROJECT))!.scopeAbstractSockets).toBe(true);
+    // With the display granted, its abstract socket is the way to it: nothing is scoped.
+    const display = sandboxFor({ ...shared, desktop: { hostDisplayAccess: true } }, { support });
+    expect((await display.plan(GIT_IN_PROJECT))!.scopeAbstractSockets).toBeUndefined();
+    expect(display.describe().display).toBe('visible');
+    expect((await sandboxFor(shared).plan(GIT_IN_PROJECT))!.scopeAbstractSockets).toBeUndefined();
+  });
 });

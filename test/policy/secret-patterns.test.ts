@@ -7,6 +7,7 @@ import {
   compilePatterns,
   findAncestorMatch,
   findMatch,
+  isGitCodeFolder,
 } from '../../main/policy/secret-patterns.js';
 import { splitPath, type Platform } from '../../main/policy/path-compare.js';
 
@@ -168,5 +169,28 @@ describe('findAncestorMatch: entries a move or delete would carry out of a patte
       ? findAncestorMatch(deny(pattern), { absolute: splitPath(target, 'linux') })
       : findAncestorMatch(deny(pattern), { relative: target.split('/') });
     expect(match !== undefined).toBe(expected);
+  });
+});
+
+describe('isGitCodeFolder: git folders whose code the git-code patterns protect', () => {
+  const cases: Array<[Platform, string, boolean]> = [
+    ['linux', '/r/app/.git', true],
+    ['linux', '/r/app/.GIT', true],
+    ['linux', '/r/app/.git/worktrees/wt', true],
+    ['linux', '/r/app/.git/modules/libs/deep', true],
+    ['linux', '/r/app/.git/modules/sub/worktrees/w', true],
+    ['linux', '/r/backup.git', true],
+    ['linux', '/r/backup.git/worktrees/wt', true],
+    ['win32', 'C:\\r\\app\\.git\\worktrees\\wt', true],
+    // Inside a .git folder under a name no git folder has there: its config is the tools' to write.
+    ['linux', '/r/app/.git/m-gd', false],
+    ['linux', '/r/app/.git/worktrees/wt/nested', false],
+    ['linux', '/r/app/.git/refs', false],
+    ['linux', '/r/m-gd', false],
+    ['linux', '/r/backup.git/objects', false],
+    ['win32', 'C:\\r\\app\\.git\\m-gd', false],
+  ];
+  it.each(cases)('%s %j -> %s', (platform, folder, expected) => {
+    expect(isGitCodeFolder(folder, platform)).toBe(expected);
   });
 });

@@ -6,17 +6,20 @@
  */
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
-import path from 'node:path';
 import type { CaptureDepth } from '../../contract/journal.js';
+import { childPath, entryName, namesIn, type EntryName, type FsPath } from './entry-names.js';
+
+const SLASH = Buffer.from('/');
 
 export type Image =
   | { type: 'absent' }
   /** `linked`: the blob is the replaced file's own inode (linked-image.ts), checked against its seal before use. */
   /** `uid`, `gid`: its owner (absent in journals written before they were recorded). */
   | { type: 'file'; mode: number; mtimeMs: number; size: number; blob: string | null; why?: string; linked?: true; uid?: number; gid?: number }
-  | { type: 'symlink'; target: string }
+  /** `raw`: the target's bytes (base64) when it is not UTF-8. */
+  | { type: 'symlink'; target: string; raw?: string }
   /** `entries` when taken whole; `why` when it should have been and could not (too many entries). */
-  | { type: 'directory'; mode: number; entries?: Array<{ name: string; image: Image }>; why?: string; uid?: number; gid?: number }
+  | { type: 'directory'; mode: number; entries?: Array<EntryName & { image: Image }>; why?: string; uid?: number; gid?: number }
   /** Not a file, link or folder (a socket), or a pre-image that could not be taken: `why`. */
   | { type: 'other'; why?: string };
 
@@ -26,14 +29,14 @@ export type Stamp =
   | { type: 'directory'; mode: number; ino: number; tree?: string };
 
 /** Keeps a file's bytes in the journal: the blob's name, or null and why not. */
-export type KeepBytes = (file: string, size: number) => Promise<{ blob: string } | { blob: null; why: string }>;
+export type KeepBytes = (file: FsPath, size: number) => Promise<{ blob: string } | { blob: null; why: string }>;
 
 /** Entries a folder's fingerprint or whole pre-image covers before it gives up. */
 const MAX_TREE_ENTRIES = 20_000;
 
 /** `known`: the path's lstat when the caller just took it (null: it is absent). */
 export async function capture(
-  target: string,
+  target: FsPath,
   depth: CaptureDepth,
   keep: KeepBytes,
   budget = { entries: MAX_TREE_ENTRIES },
@@ -41,7 +44,10 @@ export async function capture(
 ): Promise<Image> {
   const stat = known !== undefined ? known : await fs.promises.lstat(target).catch(missing);
   if (!stat) return { type: 'absent' };
-  if (stat.isSymbolicLink()) return { type: 'symlink', target: await fs.promises.readlink(target) };
+  if (stat.isSymbolicLink()) {
+    const { name, raw } = entryName(await fs.promises.readlink(target, { encoding: 'buffer' }));
+    return { type: 'symlink', target: name, ...(raw !== undefined ? { raw } : {}) };
+  }
   if (stat.isFile()) {
     const kept = await keep(target, stat.size);
     return { type: 'file', mode: stat.mode & 0o7777, mtimeMs: stat.mtimeMs, size: stat.size, uid: stat.uid, gid: stat.gid, ...kept };
@@ -49,11 +55,11 @@ export async function capture(
   if (!stat.isDirectory()) return { type: 'other' };
   const folder: Image = { type: 'directory', mode: stat.mode & 0o7777, uid: stat.uid, gid: stat.gid };
   if (depth === 'shallow') return folder;
-  const names = (await fs.promises.readdir(target)).sort();
+  const names = await namesIn(target);
   budget.entries -= names.length;
   if (budget.entries < 0) return { ...folder, why: `it holds more than ${MAX_TREE_ENTRIES} entries` };
-  const entries: Array<{ name: string; image: Image }> = [];
-  for (const name of names) entries.push({ name, image: await capture(path.join(target, name), 'tree', keep, budget) });
+  const entries: Array<EntryName & { image: Image }> = [];
+  for (const name of names) entries.push({ ...entryName(name), image: await capture(childPath(target, name), 'tree', keep, budget) });
   return { ...folder, entries };
 }
 
@@ -113,19 +119,22 @@ export function contentPrint(dir: string, skip: ReadonlySet<string> = new Set())
 async function walkPrint(dir: string, folderTimes: boolean, skip: ReadonlySet<string>): Promise<string | null> {
   const hash = createHash('sha256');
   let seen = 0;
-  const walk = async (folder: string, prefix: string): Promise<void> => {
-    for (const name of (await fs.promises.readdir(folder)).sort()) {
+  // The prefix in bytes: a name that is not UTF-8 counts as itself (hashed as a string, two such names would be one).
+  const walk = async (folder: FsPath, prefix: Buffer): Promise<void> => {
+    for (const name of await namesIn(folder)) {
       if (++seen > MAX_TREE_ENTRIES) throw new Error(`it holds more than ${MAX_TREE_ENTRIES} entries`);
-      if (skip.has(`${prefix}${name}`)) continue;
-      const full = path.join(folder, name);
+      const relative = Buffer.concat([prefix, name]);
+      if (skip.has(relative.toString('utf8'))) continue;
+      const full = childPath(folder, name);
       const s = await fs.promises.lstat(full);
       const times = folderTimes || !s.isDirectory() ? `\0${s.size}\0${s.mtimeMs}\0${s.ctimeMs}` : '';
-      hash.update(`${prefix}${name}\0${s.mode}${times}\0${s.ino}\n`);
-      if (s.isDirectory()) await walk(full, `${prefix}${name}/`);
+      hash.update(relative);
+      hash.update(`\0${s.mode}${times}\0${s.ino}\n`);
+      if (s.isDirectory()) await walk(full, Buffer.concat([relative, SLASH]));
     }
   };
   try {
-    await walk(dir, '');
+    await walk(dir, Buffer.alloc(0));
     return hash.digest('hex');
   } catch {
     return null;
@@ -142,16 +151,54 @@ export function imageKind(image: Image): 'nothing' | 'file' | 'symlink' | 'direc
   return image.type === 'absent' || image.type === 'other' ? 'nothing' : image.type;
 }
 
-/** Whether every byte needed to put it back was kept. */
-export function fullyKept(image: Image): { kept: boolean; why?: string } {
+/**
+ * Whether what undo needs to put it back was kept: a file's bytes, a folder's list of what it
+ * held. A folder taken whole is put back with what was kept inside it; `missing` says what was
+ * not (a fifo, a file too large for the bound), by its path inside the folder.
+ */
+export function fullyKept(image: Image): { kept: boolean; why?: string; missing?: string[] } {
   if (image.type === 'file') return image.blob ? { kept: true } : { kept: false, why: image.why ?? 'not kept' };
   if (image.type === 'other') return { kept: false, why: image.why ?? 'it was not a file, link or folder' };
   if (image.type === 'directory' && image.why) return { kept: false, why: image.why };
-  if (image.type === 'directory' && image.entries) {
-    for (const entry of image.entries) {
-      const inner = fullyKept(entry.image);
-      if (!inner.kept) return { kept: false, why: `${entry.name}: ${inner.why}` };
-    }
+  const missing: Array<[string, string]> = [];
+  if (image.type === 'directory') collectMissing(image, '', missing);
+  return missing.length ? { kept: true, missing: byReason(missing) } : { kept: true };
+}
+
+function collectMissing(image: Image, inner: string, missing: Array<[string, string]>): void {
+  if (image.type !== 'directory' || !image.entries) return;
+  for (const entry of image.entries) {
+    const inside = fullyKept(entry.image);
+    const name = `${inner}${entry.name}`;
+    if (!inside.kept) missing.push([name, inside.why!]);
+    else collectMissing(entry.image, `${name}/`, missing);
   }
-  return { kept: true };
+}
+
+/** Names and why, one line per reason ("a, b, c and 7 more: why"): a folder of a thousand photos not kept is one line. */
+export function byReason(items: ReadonlyArray<readonly [string, string]>, shown = 5): string[] {
+  const reasons = new Map<string, string[]>();
+  for (const [name, why] of items) reasons.set(why, [...(reasons.get(why) ?? []), name]);
+  return [...reasons].map(([why, names]) => {
+    const more = names.length > shown ? ` and ${names.length - shown} more` : '';
+    return `${names.slice(0, shown).join(', ')}${more}: ${why}`;
+  });
+}
+
+/** The bytes of the files in a folder (what taking it whole would keep), or null past MAX_TREE_ENTRIES or when unreadable. */
+export async function treeBytes(dir: string): Promise<number | null> {
+  let seen = 0;
+  let bytes = 0;
+  const walk = async (folder: FsPath): Promise<void> => {
+    for (const name of await namesIn(folder)) {
+      if (++seen > MAX_TREE_ENTRIES) throw new Error('too many entries');
+      const s = await fs.promises.lstat(childPath(folder, name));
+      if (s.isDirectory()) await walk(childPath(folder, name));
+      else if (s.isFile()) bytes += s.size;
+    }
+  };
+  return walk(dir).then(
+    () => bytes,
+    () => null,
+  );
 }

@@ -22,6 +22,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { DroppedGroup, GroupSummary, UndoOutcome } from '../../contract/journal.js';
 import type { RepositoryState } from '../../contract/git.js';
+import { withEarlierImages } from './earlier-images.js';
 import { fullyKept, type Image, type Stamp } from './images.js';
 import { abandoned, LOCK_NAME, lockUndo, type UndoLock } from './undo-lock.js';
 
@@ -35,7 +36,8 @@ const MAX_OPEN = 16;
 export type JournalRecord =
   | { k: 'pre'; t: string; p: string; i: Image; w: Stamp; at: string }
   /** `h`: a linked pre-image's seal, with the path's first stamp after the change. */
-  | { k: 'post'; t: string; p: string; s: Stamp; h?: Stamp; at: string }
+  /** `c`: the sha256 of the file as the tool wrote it, when the writer said. */
+  | { k: 'post'; t: string; p: string; s: Stamp; h?: Stamp; c?: string; at: string }
   | { k: 'git'; t: string; r: string; b: RepositoryState; a: RepositoryState; at: string };
 
 export interface GroupMeta {
@@ -53,6 +55,10 @@ export interface RecordedPath {
   tree: boolean;
   /** A linked pre-image's stamp once the change was done. */
   seal?: Stamp;
+  /** The post-change sha256 of a file the writer wrote (its last change), for undo to tell an edit in the same clock tick. */
+  sha?: string;
+  /** A folder taken whole later, whose pre-image holds this path's (earlier-images.ts): undo puts it back with that folder. */
+  within?: string;
 }
 
 export interface FoldedGroup {
@@ -308,10 +314,18 @@ export function fold(group: FoldedGroup, record: JournalRecord): void {
   if (!group.tools.includes(record.t)) group.tools.push(record.t);
   if (record.at > group.lastAt) group.lastAt = record.at;
   if (record.k === 'pre') {
-    if (!group.paths.has(record.p)) group.paths.set(record.p, { pre: record.i, was: record.w, post: null, tree: removesFolder(record.i) });
+    if (!group.paths.has(record.p)) {
+      const pre = withEarlierImages(record.p, record.i, group.paths);
+      group.paths.set(record.p, { pre, was: record.w, post: null, tree: removesFolder(pre) });
+    }
   } else if (record.k === 'post') {
     const known = group.paths.get(record.p);
-    if (known) known.post = record.s;
+    if (known) {
+      known.post = record.s;
+      // Only the last change's: an older hash would call the model's own later change the owner's.
+      if (record.c) known.sha = record.c;
+      else delete known.sha;
+    }
     // A folder that replaced what undo puts back: its fingerprint was taken, and is kept current.
     if (known && record.s.type === 'directory' && record.s.tree !== undefined) known.tree = true;
     if (known && record.h && !known.seal) known.seal = record.h;
@@ -349,7 +363,7 @@ async function sizeOf(dir: string): Promise<number> {
 
 /** A group in a line: who, when, which tools, how many paths and repositories, and whether it was undone. */
 export function summarize(group: FoldedGroup, damaged = false): GroupSummary {
-  const changed = [...group.paths.values()].filter((p) => p.post !== null);
+  const changed = [...group.paths.values()].filter((p) => p.post !== null && p.within === undefined);
   const state = damaged ? 'damaged' : group.undo ? (group.undo.conflicts.length || group.undo.skipped.length ? 'partly undone' : 'undone') : 'open';
   return {
     id: group.meta.id,

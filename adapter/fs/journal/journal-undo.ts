@@ -4,6 +4,7 @@
  * first and then shallowest restorations; a path changed since is a conflict and stays as it is;
  * then each repository's refs and index, each only where they have not moved since.
  */
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { ChangedPath, GroupDetail, PathChange, UndoGuards, UndoOutcome } from '../../contract/journal.js';
@@ -19,7 +20,7 @@ const MAX_DIFF_FILE = 512 * 1024;
 export async function describeGroup(group: FoldedGroup, blobs: string): Promise<GroupDetail> {
   const changes: ChangedPath[] = [];
   for (const [target, info] of changed(group)) {
-    const kept = await keptIntact(info, blobs);
+    const kept = await keptIntact(group, target, info, blobs);
     const change = changeOf(info.pre, info.post!);
     const since = (await judge(target, info)).why !== undefined;
     const entry: ChangedPath = {
@@ -28,6 +29,7 @@ export async function describeGroup(group: FoldedGroup, blobs: string): Promise<
       was: imageKind(info.pre),
       kept: kept.kept,
       ...(kept.why ? { why: kept.why } : {}),
+      ...(kept.missing ? { partly: kept.missing } : {}),
       ...(since ? { changedSince: true as const } : {}),
     };
     const diff = kept.kept ? await undoDiff(target, info.pre, blobs) : undefined;
@@ -48,7 +50,7 @@ export async function applyUndo(group: FoldedGroup, blobs: string, guards: UndoG
       outcome.conflicts.push({ path: target, why });
       continue;
     }
-    const kept = await keptIntact(info, blobs);
+    const kept = await keptIntact(group, target, info, blobs);
     if (!kept.kept) outcome.skipped.push({ path: target, why: `its earlier state was not kept: ${kept.why}` });
     else todo.push([target, info, now]);
   }
@@ -65,7 +67,8 @@ export async function applyUndo(group: FoldedGroup, blobs: string, guards: UndoG
     );
   for (const [target, info] of [...removals, ...restorations]) {
     try {
-      const notes = await restorePath(await guards.resolve(target), info.pre, blobs, judged.get(target)!);
+      const notes = info.pre.type === 'absent' ? [] : await remakeFolders(path.dirname(target), guards, blobs);
+      notes.push(...(await restorePath(await guards.resolve(target), info.pre, blobs, judged.get(target)!)));
       outcome.restored.push(target);
       for (const why of notes) (outcome.notes ??= []).push({ path: target, why });
     } catch (error) {
@@ -85,6 +88,8 @@ export async function applyUndo(group: FoldedGroup, blobs: string, guards: UndoG
 async function judge(target: string, info: RecordedPath): Promise<{ now: Stamp; why?: string }> {
   const now = await stamp(target, info.tree && info.post!.type === 'directory');
   if (!sameStamp(now, info.post!)) return { now, why: conflictWhy(now, info.post!) };
+  // Same size and times can hide an edit made in the same clock tick (coarse times: FAT, HFS+, network shares): the bytes decide.
+  if (info.sha !== undefined && now.type === 'file' && (await sha256Of(target)) !== info.sha) return { now, why: 'it was changed after the model changed it' };
   // A folder undo would take away, recorded without what it held (an older journal): it may hold the owner's work since.
   if (now.type === 'directory' && replacesFolder(info.pre) && now.tree === undefined)
     return { now, why: 'a folder is there now, and what it held after the model changed it was not recorded, so it is left as it is' };
@@ -97,17 +102,45 @@ function inside(folder: string, paths: readonly string[]): Set<string> {
   return new Set(paths.filter((p) => p.startsWith(prefix)).map((p) => p.slice(prefix.length).split(path.sep).join('/')));
 }
 
-/** Paths the group changed (a call that failed before changing anything leaves its path as it was). */
+/**
+ * Paths the group changed (a call that failed before changing anything leaves its path as it
+ * was), but those a folder taken whole later holds (put back with it).
+ */
 function changed(group: FoldedGroup): Array<[string, RecordedPath]> {
   return [...group.paths].filter(
-    ([, info]) => info.post !== null && !sameStamp(info.was, info.post) && !(info.pre.type === 'absent' && info.post.type === 'absent'),
+    ([, info]) =>
+      info.post !== null && info.within === undefined && !sameStamp(info.was, info.post) && !(info.pre.type === 'absent' && info.post.type === 'absent'),
   );
 }
 
-/** Whether every byte needed to put it back was kept, and a linked pre-image is still as sealed. */
-async function keptIntact(info: RecordedPath, blobs: string): Promise<{ kept: boolean; why?: string }> {
+/** Whether what is needed to put it back was kept, and its linked pre-images (its own, and those of paths it holds) are still as sealed. */
+async function keptIntact(group: FoldedGroup, target: string, info: RecordedPath, blobs: string): Promise<ReturnType<typeof fullyKept>> {
   const kept = fullyKept(info.pre);
-  return kept.kept && !(await stillSealed(info.pre, info.seal, blobs)) ? { kept: false, why: CHANGED_AFTER } : kept;
+  if (!kept.kept) return kept;
+  if (!(await stillSealed(info.pre, info.seal, blobs))) return { kept: false, why: CHANGED_AFTER };
+  for (const [p, inner] of group.paths)
+    if (inner.within === target && !(await stillSealed(inner.pre, inner.seal, blobs))) return { kept: false, why: `${p}: ${CHANGED_AFTER}` };
+  return kept;
+}
+
+/**
+ * Makes again the folders above a path that are gone (git_switch removes a folder it emptied),
+ * outermost first, each with the mode of the folder it is made in; what it made, as notes.
+ */
+async function remakeFolders(dir: string, guards: UndoGuards, blobs: string): Promise<string[]> {
+  const missing: string[] = [];
+  for (let d = dir; d !== path.dirname(d) && !fs.existsSync(d); d = path.dirname(d)) missing.unshift(d);
+  for (const folder of missing) {
+    const mode = fs.statSync(path.dirname(folder)).mode & 0o777;
+    await restorePath(await guards.resolve(folder), { type: 'directory', mode }, blobs, { stamp: { type: 'absent' } });
+  }
+  return missing.length ? [`the folder it was in was gone, and was made again (${missing.join(', ')})`] : [];
+}
+
+async function sha256Of(file: string): Promise<string> {
+  const hash = createHash('sha256');
+  for await (const chunk of fs.createReadStream(file)) hash.update(chunk as Buffer);
+  return hash.digest('hex');
 }
 
 function changeOf(pre: Image, post: Stamp): PathChange {

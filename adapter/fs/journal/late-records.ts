@@ -110,8 +110,11 @@ export class LateRecords {
           carried.push({ k: 'pre', t: record.t, p: record.p, i: image, w: known.was, at: record.at });
         }
       }
-      // A linked pre-image's seal goes with it: the copy has none.
-      if (record.k === 'post') carried.push({ k: 'post', t: record.t, p: record.p, s: record.s, at: record.at });
+      // A linked pre-image's seal stays behind: the copy has none.
+      if (record.k === 'post') {
+        const { h: _seal, ...post } = record;
+        carried.push(post);
+      }
     }
     this.host.record(target, carried);
   }
@@ -119,8 +122,8 @@ export class LateRecords {
   /** A pre-image with its bytes copied into `target`'s blobs (under its own names). */
   private async copied(image: Image, blobs: string, target: RecordingGroup, sealed: boolean): Promise<Image> {
     if (image.type === 'directory' && image.entries) {
-      const entries: Array<{ name: string; image: Image }> = [];
-      for (const entry of image.entries) entries.push({ name: entry.name, image: await this.copied(entry.image, blobs, target, true) });
+      const entries: typeof image.entries = [];
+      for (const entry of image.entries) entries.push({ ...entry, image: await this.copied(entry.image, blobs, target, true) });
       return { ...image, entries };
     }
     if (image.type !== 'file' || !image.blob) return image;

@@ -12,7 +12,7 @@ import { adapterError } from '../../contract/errors.js';
 import type { RepositoryState } from '../../contract/git.js';
 import type { ExistingFile } from '../../contract/files.js';
 import type { ChangeJournal, GroupDetail, GroupSummary, JournalPaths, UndoGuards, UndoOutcome } from '../../contract/journal.js';
-import { capture, sameStamp, shallowStamp, stamp, type Image, type KeepBytes, type Stamp } from './images.js';
+import { capture, sameStamp, shallowStamp, stamp, treeBytes, type Image, type KeepBytes, type Stamp } from './images.js';
 import { DamagedGroup, JournalFiles, fold, replacesFolder, summarize, type FoldedGroup, type JournalRecord } from './journal-files.js';
 import { applyUndo, describeGroup } from './journal-undo.js';
 import { LateRecords } from './late-records.js';
@@ -27,6 +27,8 @@ export interface JournalOptions {
 
 /** A single pre-image may take at most this share of the bound. */
 const LARGEST_SHARE = 4;
+/** The share of the bound a folder too large to keep whole leaves free for the group's records. */
+const RECORDS_SHARE = 16;
 /** A group unused this long leaves memory (its files stay, and a late record reads it back): a server that runs for weeks holds only its recent groups. */
 export const EVICT_AFTER_MS = 15 * 60_000;
 
@@ -121,10 +123,20 @@ export class LocalJournal implements ChangeJournal {
     }
   }
 
-  /** One path's pre-image and stamp, from one lstat. */
+  /**
+   * One path's pre-image and stamp, from one lstat. A folder taken whole is sized first: one
+   * larger than a single pre-image may be keeps what fits without dropping older groups for it
+   * (it could not be kept whole anyway).
+   */
   private async take(group: LiveGroup, tool: string, target: string, depth: JournalPaths['depth'], stat: fs.Stats | null): Promise<void> {
-    const was = shallowStamp(target, stat);
-    const image = await capture(target, depth, this.keeper(group), undefined, stat).catch((error: Error) => ({ type: 'other' as const, why: error.message }));
+    const whole = depth === 'tree' && stat?.isDirectory() ? await treeBytes(target) : 0;
+    // A folder taken whole is stamped with what it holds: one made again in its place can have its inode number.
+    const was = whole === 0 ? shallowStamp(target, stat) : await stamp(target, true, stat);
+    const evict = whole !== null && whole <= this.options.maxBytes / LARGEST_SHARE;
+    const image = await capture(target, depth, this.keeper(group, evict), undefined, stat).catch((error: Error) => ({
+      type: 'other' as const,
+      why: error.message,
+    }));
     this.record(group, { k: 'pre', t: tool, p: target, i: image, w: was, at: this.now().toISOString() });
   }
 
@@ -145,7 +157,7 @@ export class LocalJournal implements ChangeJournal {
     group.unwritten.push(record);
   }
 
-  async after(id: string, tool: string, paths: readonly string[]): Promise<void> {
+  async after(id: string, tool: string, paths: readonly string[], written: ReadonlyMap<string, string> = new Map()): Promise<void> {
     const group = this.liveGroup(id) ?? (await this.group(id));
     const at = this.now().toISOString();
     // A file never handed over was not changed by the write (it stopped before): nothing to
@@ -177,7 +189,8 @@ export class LocalJournal implements ChangeJournal {
         // A folder undo would take away (a file's or link's replacement too) is stamped with all it holds.
         const now = shallowStamp(target);
         const s = now.type === 'directory' && (info.tree || replacesFolder(info.pre)) ? await stamp(target, true) : now;
-        posts.push({ k: 'post', t: tool, p: target, s, ...seal, at });
+        const sha = s.type === 'file' ? written.get(target) : undefined;
+        posts.push({ k: 'post', t: tool, p: target, s, ...seal, ...(sha ? { c: sha } : {}), at });
       }
     } finally {
       // One write for the call: the pre-images handed over during it (and any a failed call left) and the stamps after.
@@ -302,10 +315,10 @@ export class LocalJournal implements ChangeJournal {
         .finally(() => (this.trimming = null));
   }
 
-  /** Copies a file's bytes into the group, making room by dropping the oldest other groups. */
-  private keeper(group: LiveGroup): KeepBytes {
+  /** Copies a file's bytes into the group, making room by dropping the oldest other groups (`evict`), or only where there is room. */
+  private keeper(group: LiveGroup, evict = true): KeepBytes {
     return async (file, size) => {
-      const why = await this.room(group, size);
+      const why = await this.room(group, size, evict);
       if (why !== null) return { blob: null, why };
       const name = String(group.blobCount++);
       const blob = path.join(this.files.blobs(group.meta.id), name);
@@ -324,12 +337,15 @@ export class LocalJournal implements ChangeJournal {
   }
 
   /** Makes room for a pre-image of `size` bytes, dropping the oldest other groups: null, or why it cannot be kept. */
-  private async room(group: LiveGroup, size: number): Promise<string | null> {
+  private async room(group: LiveGroup, size: number, evict = true): Promise<string | null> {
     const { maxBytes } = this.options;
     if (size > maxBytes / LARGEST_SHARE) return `${size} bytes: larger than a quarter of the journal's bound (undo.maxBytes ${maxBytes})`;
     this.total ??= await this.files.total();
     // Another server sharing the journal grows it too: its real size decides.
     if (this.total + size > maxBytes) this.total = await this.files.total();
+    // Without dropping others, room is left for the records too (past the bound, they would drop others after all).
+    if (!evict && this.total + size > maxBytes - maxBytes / RECORDS_SHARE)
+      return `the folder it was in is larger than a quarter of the journal's bound (undo.maxBytes ${maxBytes}), and the journal had no more room without dropping older changes`;
     if (this.total + size > maxBytes) await this.makeRoom(size, group.meta.id);
     if (this.total + size > maxBytes) return `the journal is full with these changes' own pre-images (undo.maxBytes ${maxBytes})`;
     return null;

@@ -16,7 +16,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { GuardedPath } from '../../contract/files.js';
 import { inParent } from '../in-parent.js';
-import { contentPrint, sameStamp, shallowStamp, type Image, type Stamp } from './images.js';
+import { childPath, entryBytes, type FsPath } from './entry-names.js';
+import { byReason, contentPrint, sameStamp, shallowStamp, type Image, type Stamp } from './images.js';
 
 const op = 'undo';
 /** Whether undo may give a file to any owner (asked once: getuid is a system call). */
@@ -38,6 +39,18 @@ export class UndoConflict extends Error {}
  */
 export async function restorePath(guard: GuardedPath, image: Image, blobs: string, judged: Judged): Promise<string[]> {
   const notes: string[] = [];
+  const left: Array<[string, string]> = [];
+  await put(guard, image, blobs, judged, { notes, left });
+  return [...notes, ...byReason(left).map((line) => `not put back: ${line}`)];
+}
+
+/** What building a folder could not do as recorded: `notes` as they are, and what it left out, by path inside and why. */
+interface Said {
+  notes: string[];
+  left: Array<[string, string]>;
+}
+
+async function put(guard: GuardedPath, image: Image, blobs: string, judged: Judged, said: Said): Promise<void> {
   await inParent(guard, op, async (dir, name) => {
     const target = dir.entry(name);
     const current = await fs.promises.lstat(target).catch(() => null);
@@ -54,13 +67,13 @@ export async function restorePath(guard: GuardedPath, image: Image, blobs: strin
         return;
       }
       if (current) await fs.promises.rm(target, { recursive: true, force: true });
-      await build(target, image, blobs, notes, '');
+      await build(target, image, blobs, said, '');
       return;
     }
     // A file or a link replaces what is there in one rename; a folder in its place goes first. The
     // temporary name is short whatever the name is (a name near the filesystem's limit has no room for more).
     const temporary = dir.entry(`.undo-${randomBytes(8).toString('hex')}`);
-    await build(temporary, image, blobs, notes, '');
+    await build(temporary, image, blobs, said, '');
     try {
       await unchanged(target, judged, true);
       if (current?.isDirectory()) await fs.promises.rm(target, { recursive: true, force: true });
@@ -70,7 +83,6 @@ export async function restorePath(guard: GuardedPath, image: Image, blobs: strin
       throw error;
     }
   });
-  return notes;
 }
 
 /** Throws UndoConflict unless `target` is still as judged (`removing`: a folder there goes, so what it holds must match too). */
@@ -83,32 +95,43 @@ async function unchanged(target: string, judged: Judged, removing: boolean): Pro
   if ((await contentPrint(target)) !== judged.content) throw new UndoConflict('what the folder holds changed while undo ran, so it is left as it is');
 }
 
-/** Creates `image` at a path where nothing is; what it could not make as it was goes to `notes` (`inner`: the path inside the one restored). */
-async function build(target: string, image: Image, blobs: string, notes: string[], inner: string): Promise<void> {
+/**
+ * Creates `image` at a path where nothing is; what it could not make as it was goes to `said`
+ * (`inner`: the path inside the one restored). Inside a folder, what was not kept (a fifo, a file
+ * too large for the bound) is left out and said, and the rest put back.
+ */
+async function build(target: FsPath, image: Image, blobs: string, said: Said, inner: string): Promise<void> {
+  const left = !inner ? null : (why: string) => said.left.push([inner.replace(/\/$/, ''), why]);
   switch (image.type) {
     case 'file': {
-      if (!image.blob) throw new Error(image.why ?? 'its content was not kept');
+      if (!image.blob) {
+        if (left) return void left(image.why ?? 'its content was not kept');
+        throw new Error(image.why ?? 'its content was not kept');
+      }
       await fs.promises.copyFile(path.join(blobs, image.blob), target, fs.constants.COPYFILE_EXCL);
-      await fs.promises.chmod(target, await owned(target, image, notes, inner));
+      await fs.promises.chmod(target, await owned(target, image, said.notes, inner));
       const when = image.mtimeMs / 1000;
       await fs.promises.utimes(target, when, when);
       return;
     }
     case 'symlink':
-      await fs.promises.symlink(image.target, target);
+      await fs.promises.symlink(image.raw !== undefined ? Buffer.from(image.raw, 'base64') : image.target, target);
       return;
     case 'directory':
       await fs.promises.mkdir(target, { mode: 0o700 });
-      for (const entry of image.entries ?? []) await build(path.join(target, entry.name), entry.image, blobs, notes, `${inner}${entry.name}/`);
-      await fs.promises.chmod(target, await owned(target, image, notes, inner));
+      for (const entry of image.entries ?? []) await build(childPath(target, entryBytes(entry)), entry.image, blobs, said, `${inner}${entry.name}/`);
+      await fs.promises.chmod(target, await owned(target, image, said.notes, inner));
       return;
-    default:
-      throw new Error('it was not a file, link or folder');
+    default: {
+      const why = (image.type === 'other' && image.why) || 'it was not a file, link or folder';
+      if (left) return void left(why);
+      throw new Error(why);
+    }
   }
 }
 
 /** Gives what undo just made back to its recorded owner where it may; the mode to set (without setuid and setgid when the owner differs). */
-async function owned(target: string, image: Extract<Image, { type: 'file' | 'directory' }>, notes: string[], inner: string): Promise<number> {
+async function owned(target: FsPath, image: Extract<Image, { type: 'file' | 'directory' }>, notes: string[], inner: string): Promise<number> {
   const made = await fs.promises.lstat(target);
   const { uid, gid } = image;
   if (uid !== undefined && gid !== undefined && made.uid === uid && made.gid === gid) return image.mode;

@@ -14,6 +14,9 @@
  * upstream never outlives a server that was killed with SIGKILL. (A sandboxed command's whole
  * sandbox goes with it: bwrap runs with --die-with-parent in its own pid namespace.)
  *
+ * And, asked to (a sandbox without the display), the child confines itself to its own abstract
+ * Unix sockets before it execs bwrap (landlock-scope.h).
+ *
  * The exit is watched through a pidfd polled on the event loop; libuv reaps only the pids it
  * started, so the child is ours to wait for. JavaScript wraps this in start-child.ts.
  */
@@ -31,6 +34,7 @@
 #include <unistd.h>
 #include <uv.h>
 
+#include "landlock-scope.h"
 #include "napi-values.h"
 
 #ifndef SYS_pidfd_open
@@ -181,7 +185,7 @@ static void on_readable(uv_poll_t *poll, int status, int events) {
  * every disposition back to the default. Returns 0, or the errno of what failed.
  */
 static int start_dying_with_us(pid_t *out, const char *file, char *const argv[], char *const envp[], const char *cwd, int stdin_fd, int stdout_fd,
-                               int stderr_fd) {
+                               int stderr_fd, bool scope_sockets) {
   sigset_t all, none, previous;
   every_signal(&all);
   sigemptyset(&none);
@@ -203,6 +207,7 @@ static int start_dying_with_us(pid_t *out, const char *file, char *const argv[],
     if (syscall(SYS_close_range, 3, ~0U, 0) < 0)
       for (int fd = 3; fd < 65536; fd++) close(fd);
     if (cwd && chdir(cwd) < 0) goto fail;
+    if (scope_sockets && scope_abstract_sockets() < 0) goto fail;
     sigprocmask(SIG_SETMASK, &none, NULL);
     execve(file, argv, envp);
   fail:
@@ -222,14 +227,16 @@ static int start_dying_with_us(pid_t *out, const char *file, char *const argv[],
 }
 
 /*
- * spawn(file, argv, env, cwd | null, pipeStdin, onExit(code | null, signal | null))
+ * spawn(file, argv, env, cwd | null, pipeStdin, onExit(code | null, signal | null), scopeSockets?)
  *   -> [pid, stdinFd | -1, stdoutFd, stderrFd, watch]
  * Throws an Error with the errno's code (ENOENT, EACCES, ...) when the program cannot start.
  */
 static napi_value spawn_command(napi_env env, napi_callback_info info) {
-  size_t argc = 6;
-  napi_value args[6];
+  size_t argc = 7;
+  napi_value args[7];
   CHECK(napi_get_cb_info(env, info, &argc, args, NULL, NULL));
+  bool scope_sockets = false;
+  if (argc >= 7 && napi_get_value_bool(env, args[6], &scope_sockets) != napi_ok) scope_sockets = false;
   napi_valuetype cwd_type, callback_type;
   bool pipe_stdin;
   napi_typeof(env, args[3], &cwd_type);
@@ -251,7 +258,7 @@ static napi_value spawn_command(napi_env env, napi_callback_info info) {
   }
 
   pid_t pid;
-  int err = start_dying_with_us(&pid, file, argv, envp, cwd, pipe_stdin ? fds[0] : -1, fds[3], fds[5]);
+  int err = start_dying_with_us(&pid, file, argv, envp, cwd, pipe_stdin ? fds[0] : -1, fds[3], fds[5], scope_sockets);
   if (err != 0) {
     throw_errno(env, err, "spawn");
     goto done;
@@ -360,6 +367,14 @@ static void on_env_teardown(napi_async_cleanup_hook_handle handle, void *data) {
   poll_gone(state);
 }
 
+/* landlockAbi(): the kernel's Landlock ABI version, or 0 without Landlock (6 and up scope abstract sockets). */
+static napi_value landlock_abi(napi_env env, napi_callback_info info) {
+  (void)info;
+  napi_value result;
+  napi_create_int32(env, landlock_version(), &result);
+  return result;
+}
+
 static napi_value init(napi_env env, napi_value exports) {
   env_state_t *state = calloc(1, sizeof(env_state_t));
   if (!state || napi_set_instance_data(env, state, NULL, NULL) != napi_ok || napi_add_async_cleanup_hook(env, on_env_teardown, state, NULL) != napi_ok) {
@@ -371,8 +386,9 @@ static napi_value init(napi_env env, napi_value exports) {
       {"spawn", NULL, spawn_command, NULL, NULL, NULL, napi_default, NULL},
       {"ref", NULL, set_ref, NULL, NULL, NULL, napi_default, NULL},
       {"usable", NULL, usable, NULL, NULL, NULL, napi_default, NULL},
+      {"landlockAbi", NULL, landlock_abi, NULL, NULL, NULL, napi_default, NULL},
   };
-  napi_define_properties(env, exports, 3, methods);
+  napi_define_properties(env, exports, 4, methods);
   return exports;
 }
 

@@ -14,20 +14,22 @@ export interface Launch {
   args: string[];
   argv0: string | undefined;
   env: Record<string, string>;
+  /** Keep it from abstract Unix sockets made outside (start-child.ts), as the plan says. */
+  scopeSockets: boolean;
 }
 
 const TEMP_VARIABLES = ['TMPDIR', 'TMP', 'TEMP'];
 
 export function sandboxed(request: Pick<ExecRequest, 'file' | 'args' | 'argv0' | 'env' | 'cwd' | 'sandbox'>): Launch {
   const plan = request.sandbox;
-  if (!plan) return { file: request.file, args: request.args, argv0: request.argv0, env: request.env };
+  if (!plan) return { file: request.file, args: request.args, argv0: request.argv0, env: request.env, scopeSockets: false };
   // Neither bwrap 0.8 nor sandbox-exec can set argv[0], which multi-call binaries (busybox)
   // dispatch on: the program is started by the absolute path it was found under, which leads to
   // the same checked file (the policy refused it if that path is one tools or commands can change).
   const command = request.argv0 !== undefined && path.posix.isAbsolute(request.argv0) ? request.argv0 : request.file;
   const env = insideEnvironment(plan, request.env);
   const args = plan.mechanism === 'bubblewrap' ? bubblewrapArgs(plan, request.cwd, command, request.args) : seatbeltArgs(plan, command, request.args);
-  return { file: plan.program, args, argv0: undefined, env };
+  return { file: plan.program, args, argv0: undefined, env, scopeSockets: plan.scopeAbstractSockets === true };
 }
 
 /** The temp folder variables point at the sandbox's temp folder (the server's may not be writable inside). */

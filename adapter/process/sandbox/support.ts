@@ -10,6 +10,7 @@ import path from 'node:path';
 import { helperEnvironment } from '../child-env.js';
 import { namespaceArgs } from './bubblewrap.js';
 import type { SandboxSupport } from '../../contract/sandbox.js';
+import { abstractSocketScope } from '../start-child.js';
 
 const PROBE_TIMEOUT_MS = 10_000;
 const INSTALL = 'install it with sudo apt-get install bubblewrap (Fedora: sudo dnf install bubblewrap; Arch: sudo pacman -S bubblewrap)';
@@ -44,7 +45,8 @@ function probeBubblewrap(env: Readonly<Record<string, string | undefined>>): San
   let problem = '';
   for (const userNamespace of [true, false]) {
     const tried = run(program, [...namespaceArgs({ userNamespace, privateNetwork: true, privateIpc: true }), ...layout]);
-    if (tried.status === 0) return { mechanism: 'bubblewrap', usable: true, program, version: version.stdout.trim(), userNamespace };
+    if (tried.status === 0)
+      return { mechanism: 'bubblewrap', usable: true, program, version: version.stdout.trim(), userNamespace, abstractSocketScope: scopesSockets(program) };
     problem ||= firstLine(tried.stderr) || `exit code ${tried.status ?? tried.signal}`;
   }
   return {
@@ -53,6 +55,11 @@ function probeBubblewrap(env: Readonly<Record<string, string | undefined>>): San
     problem: `bwrap cannot create the sandbox's namespaces here (${problem})`,
     fix: 'allow unprivileged user namespaces: sysctl kernel.unprivileged_userns_clone=1 on older Debian, an AppArmor profile for bwrap where kernel.apparmor_restrict_unprivileged_userns is 1 (Ubuntu 24.04), or run containers with user namespaces allowed',
   };
+}
+
+/** Landlock's scope for abstract sockets (start-child.ts), for a bwrap that is not setuid: no_new_privs, which Landlock needs, would stop a setuid one being setuid. */
+function scopesSockets(program: string): boolean {
+  return abstractSocketScope() && (fs.statSync(program).mode & 0o4000) === 0;
 }
 
 function probeSeatbelt(): SandboxSupport {

@@ -51,7 +51,11 @@ export const fsEdit = defineTool({
       ...(args.dryRun ? { dryRun: true } : {}),
       ...(beforeChange ? { beforeChange } : {}),
     };
-    const result = await policy.fsLock.run([exclusive(file.path)], () => adapter.files.editTextFile(file, args.edits, options));
+    const result = await policy.fsLock.run([exclusive(file.path)], async () => {
+      const edited = await adapter.files.editTextFile(file, args.edits, options);
+      if (!args.dryRun) changes.wrote?.(file.path, edited.sha256);
+      return edited;
+    });
     const did = args.dryRun ? `Dry run, nothing changed: would edit ${file.path} with` : `Edited ${file.path}:`;
     const text = `${did} ${result.replacements} replacement${result.replacements === 1 ? '' : 's'}\n${result.diff}`;
     return { structured: { path: file.path, ...result, ...(args.dryRun ? { dryRun: true } : {}) }, text };

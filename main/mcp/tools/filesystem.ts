@@ -175,7 +175,11 @@ export const fsWrite = defineTool({
       ...(args.expectedSha256 === undefined ? {} : { expectedSha256: args.expectedSha256 }),
       ...(beforeChange ? { beforeChange } : {}),
     };
-    const written = await policy.fsLock.run([exclusive(file.path)], () => adapter.files.writeTextFile(file, args.content, args.mode, options));
+    const written = await policy.fsLock.run([exclusive(file.path)], async () => {
+      const done = await adapter.files.writeTextFile(file, args.content, args.mode, options);
+      if (done.sha256) changes.wrote?.(file.path, done.sha256);
+      return done;
+    });
     return {
       structured: { path: file.path, ...written },
       text: writeSummary(file.path, args.mode, written),

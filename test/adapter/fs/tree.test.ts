@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DirHandle } from '../../../adapter/fs/dir-handle.js';
-import { copyEntry, copyFileContent, removeTreeEntry } from '../../../adapter/fs/tree.js';
+import { confirmTree, copyEntry, copyFileContent, removeTreeEntry } from '../../../adapter/fs/tree.js';
 import { makeTempDir, removeDir } from '../../helpers/temp.js';
 
 let dir: string;
@@ -50,6 +50,32 @@ describe('copyEntry', () => {
     const copied = fs.statSync(path.join(dir, 'copy', 'a', 'b', 'f.txt'));
     expect(copied.mode & 0o7777).toBe(0o751);
     expect(copied.mtime.toISOString()).toBe('2021-01-02T03:04:05.000Z');
+  });
+});
+
+describe('names that are not UTF-8', () => {
+  const latin1 = (folder: string, name: number[]) => Buffer.concat([Buffer.from(`${folder}/`), Buffer.from(name)]);
+
+  beforeEach(() => {
+    fs.writeFileSync(latin1(path.join(dir, 'tree', 'a'), [0x63, 0x61, 0x66, 0xe9]), 'latin-1 name');
+    fs.mkdirSync(latin1(path.join(dir, 'tree'), [0xff]));
+    fs.writeFileSync(latin1(path.join(dir, 'tree'), [0xff, 0x2f, 0x78]), 'inside');
+  });
+
+  it('are removed with their folder', async () => {
+    const seen: string[] = [];
+    await inDir(async (handle) => {
+      await confirmTree(handle, 'tree', (real) => seen.push(path.relative(dir, real)));
+      await removeTreeEntry(handle, 'tree');
+    });
+    expect(fs.existsSync(path.join(dir, 'tree'))).toBe(false);
+    expect(seen).toEqual(expect.arrayContaining(['tree/a/caf\ufffd', 'tree/\ufffd', 'tree/\ufffd/x']));
+  });
+
+  it('are copied byte for byte', async () => {
+    await inDir((handle) => copyEntry(handle, 'tree', handle, 'copy'));
+    expect(fs.readFileSync(latin1(path.join(dir, 'copy', 'a'), [0x63, 0x61, 0x66, 0xe9]), 'utf8')).toBe('latin-1 name');
+    expect(fs.readFileSync(latin1(path.join(dir, 'copy'), [0xff, 0x2f, 0x78]), 'utf8')).toBe('inside');
   });
 });
 

@@ -1,9 +1,10 @@
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
+import net from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { nativeAddonFile } from '../../../adapter/os/native-addon.js';
-import { nativeSpawner, startChild, type CommandChild, type StartOptions } from '../../../adapter/process/start-child.js';
+import { abstractSocketScope, nativeSpawner, startChild, type CommandChild, type StartOptions } from '../../../adapter/process/start-child.js';
 import { BASE_ENV, isLinux, makeTempDir, writeScript } from './helpers.js';
 
 /** The compiled module (tsc's out/), for scripts run in a process of their own. */
@@ -75,6 +76,31 @@ function statFields(text: string): string[] {
 describe.runIf(isLinux)('the posix_spawn addon', () => {
   it.runIf(process.env.REQUIRE_NATIVE_SPAWN === '1')('is built and usable here (CI builds it)', () => {
     expect(nativeSpawner()).not.toBeNull();
+  });
+
+  it.runIf(abstractSocketScope())('scopes a child to its own abstract sockets when asked: one made outside refuses it, its own answers', async () => {
+    const name = `chatgpt-mcp-scope-${process.pid}`;
+    const outside = net.createServer((socket) => socket.end('outside\n'));
+    await new Promise<void>((resolve) => outside.listen(`\0${name}`, resolve));
+    const probe = writeScript(
+      dir,
+      'probe-abstract.mjs',
+      `import net from 'node:net';
+const connect = (path) => new Promise((resolve) => {
+  const socket = net.connect({ path }, () => { socket.end(); resolve('accepted'); });
+  socket.on('error', (error) => resolve(error.code));
+});
+const own = net.createServer((socket) => socket.end());
+await new Promise((resolve) => own.listen('\\0${name}-own', resolve));
+console.log(await connect('\\0${name}'), await connect('\\0${name}-own'));
+own.close();`,
+    );
+    try {
+      expect((await run(process.execPath, [probe], { scopeSockets: true })).stdout).toBe('EPERM accepted\n');
+      expect((await run(process.execPath, [probe])).stdout).toBe('accepted accepted\n');
+    } finally {
+      outside.close();
+    }
   });
 
   it('does not keep a descriptor per command: pidfds and pipes are closed after each one', async () => {

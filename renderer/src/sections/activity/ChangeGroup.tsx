@@ -33,6 +33,7 @@ export function ChangeGroup({ id, bridge, onUndone }: { id: string; bridge: Sett
           <li key={c.path}>
             <span className={`change change-${c.change}`}>{c.change}</span> <Breakable text={c.path} />
             {!c.kept ? <div className="field-error">Not restorable: {c.why}</div> : null}
+            {c.partly?.length ? <div className="warning-text small">Not put back with it: {c.partly.join('; ')}</div> : null}
             {c.changedSince && !done ? <div className="warning-text small">Changed since the model changed it: undo leaves it as it is.</div> : null}
             {c.diff && !c.changedSince ? <pre className="diff">{c.diff}</pre> : null}
           </li>

@@ -104,3 +104,20 @@ describe('undo and a folder that replaced a file', () => {
     expect(fs.readFileSync(at('notes/owner-work.txt'), 'utf8')).toBe('mine\n');
   });
 });
+
+describe('undo and folders that are gone', () => {
+  it('makes again the folders a removed file was in (git_switch removes a folder it emptied)', async () => {
+    fs.mkdirSync(at('dir/sub'), { recursive: true, mode: 0o750 });
+    fs.chmodSync(at('dir'), 0o750);
+    fs.writeFileSync(at('dir/sub/x.txt'), 'tracked on main\n');
+    const journal = new LocalJournal({ dir: journalDir(), maxBytes: 1 << 20 });
+    const id = await journal.open('c');
+    await change(journal, id, 'git.switch', [at('dir/sub/x.txt')], 'shallow', () => fs.rmSync(at('dir'), { recursive: true }));
+
+    const outcome = await journal.apply(id, guards());
+    expect(outcome.restored).toEqual([at('dir/sub/x.txt')]);
+    expect(outcome.notes).toEqual([{ path: at('dir/sub/x.txt'), why: `the folder it was in was gone, and was made again (${at('dir')}, ${at('dir/sub')})` }]);
+    expect(fs.readFileSync(at('dir/sub/x.txt'), 'utf8')).toBe('tracked on main\n');
+    expect(fs.statSync(at('dir/sub')).mode & 0o777).toBe(fs.statSync(at()).mode & 0o777);
+  });
+});

@@ -70,7 +70,12 @@ describe('sandboxed (the launch)', () => {
   };
 
   it('without a plan, starts the request as it is', () => {
-    expect(sandboxed(request)).toEqual({ file: request.file, args: request.args, argv0: request.argv0, env: request.env });
+    expect(sandboxed(request)).toEqual({ file: request.file, args: request.args, argv0: request.argv0, env: request.env, scopeSockets: false });
+  });
+
+  it('asks the start to scope abstract sockets exactly when the plan says so', async () => {
+    expect(sandboxed({ ...request, sandbox: await linuxPlan() }).scopeSockets).toBe(false);
+    expect(sandboxed({ ...request, sandbox: { ...(await linuxPlan()), scopeAbstractSockets: true } }).scopeSockets).toBe(true);
   });
 
   it('with a plan, starts bwrap, which runs the program by the path it was found under', async () => {

@@ -1,0 +1,214 @@
+/** Folders taken whole: paths the group changed inside them earlier, what was not kept inside them, their size against the bound, names that are not UTF-8. */
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { LocalJournal } from '../../../../adapter/fs/journal/local-journal.js';
+import { allowingAll, useJournalFolders } from '../../../helpers/journal-folders.js';
+
+const { at, journalDir } = useJournalFolders();
+
+async function change(journal: LocalJournal, id: string, tool: string, paths: string[], depth: 'shallow' | 'tree', act: () => void) {
+  await journal.before(id, tool, { paths, depth });
+  act();
+  await journal.after(id, tool, paths);
+}
+
+/** Every file under a folder and its bytes, by relative path (names as bytes in hex when they are not UTF-8). */
+function contents(dir: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  const walk = (folder: Buffer, prefix: string) => {
+    for (const name of fs.readdirSync(folder, { encoding: 'buffer' })) {
+      const full = Buffer.concat([folder, Buffer.from('/'), name]);
+      const label = prefix + (Buffer.from(name.toString(), 'utf8').equals(name) ? name.toString() : `hex:${name.toString('hex')}`);
+      const stat = fs.lstatSync(full);
+      if (stat.isDirectory()) walk(full, `${label}/`);
+      else out[label] = stat.isSymbolicLink() ? `link:${fs.readlinkSync(full, { encoding: 'buffer' }).toString('hex')}` : fs.readFileSync(full, 'utf8');
+    }
+  };
+  walk(Buffer.from(dir), '');
+  return out;
+}
+
+describe('a folder deleted after the group changed files in it', () => {
+  it('comes back as it was before the group, not with the model edits, and without blaming the owner', async () => {
+    fs.mkdirSync(at('d/sub'), { recursive: true });
+    fs.writeFileSync(at('d/f.txt'), 'ORIGINAL f\n');
+    fs.writeFileSync(at('d/g.txt'), 'ORIGINAL g\n');
+    fs.writeFileSync(at('d/sub/h.txt'), 'ORIGINAL h\n');
+    const journal = new LocalJournal({ dir: journalDir(), maxBytes: 1 << 20 });
+    const id = await journal.open('c');
+    await change(journal, id, 'fs.write', [at('d/f.txt')], 'shallow', () => fs.writeFileSync(at('d/f.txt'), 'MODEL f\n'));
+    await change(journal, id, 'fs.write', [at('d/new.txt')], 'shallow', () => fs.writeFileSync(at('d/new.txt'), 'MODEL new\n'));
+    await change(journal, id, 'fs.delete', [at('d/sub')], 'tree', () => fs.rmSync(at('d/sub'), { recursive: true }));
+    await change(journal, id, 'fs.delete', [at('d')], 'tree', () => fs.rmSync(at('d'), { recursive: true }));
+
+    // One change shown: the folder; the paths inside it come back with it.
+    expect((await journal.show(id)).changes.map((c) => [c.path, c.change])).toEqual([[at('d'), 'deleted']]);
+    const outcome = await journal.apply(id, allowingAll());
+    expect(outcome.conflicts).toEqual([]);
+    expect(outcome.skipped).toEqual([]);
+    expect(contents(at('d'))).toEqual({ 'f.txt': 'ORIGINAL f\n', 'g.txt': 'ORIGINAL g\n', 'sub/h.txt': 'ORIGINAL h\n' });
+  });
+
+  it('puts the folder back as before the group when the model made it again, and the folder is as the model left it', async () => {
+    fs.mkdirSync(at('d'));
+    fs.writeFileSync(at('d/f.txt'), 'ORIGINAL f\n');
+    const journal = new LocalJournal({ dir: journalDir(), maxBytes: 1 << 20 });
+    const id = await journal.open('c');
+    await change(journal, id, 'fs.write', [at('d/f.txt')], 'shallow', () => fs.writeFileSync(at('d/f.txt'), 'MODEL f\n'));
+    await change(journal, id, 'fs.delete', [at('d')], 'tree', () => fs.rmSync(at('d'), { recursive: true }));
+    await change(journal, id, 'fs.mkdir', [at('d')], 'shallow', () => fs.mkdirSync(at('d')));
+    await change(journal, id, 'fs.write', [at('d/f.txt')], 'shallow', () => fs.writeFileSync(at('d/f.txt'), 'MODEL again\n'));
+
+    const outcome = await journal.apply(id, allowingAll());
+    expect(outcome.conflicts).toEqual([]);
+    expect(contents(at('d'))).toEqual({ 'f.txt': 'ORIGINAL f\n' });
+  });
+
+  it('keeps the earliest state of a path inside folders taken whole twice', async () => {
+    fs.mkdirSync(at('d/e'), { recursive: true });
+    fs.writeFileSync(at('d/e/f.txt'), 'ORIGINAL f\n');
+    const journal = new LocalJournal({ dir: journalDir(), maxBytes: 1 << 20 });
+    const id = await journal.open('c');
+    await change(journal, id, 'fs.delete', [at('d/e')], 'tree', () => fs.rmSync(at('d/e'), { recursive: true }));
+    await change(journal, id, 'fs.mkdir', [at('d/e')], 'shallow', () => fs.mkdirSync(at('d/e')));
+    // Recorded after d/e was taken whole: it was not there then, but it was before the group.
+    await change(journal, id, 'fs.write', [at('d/e/f.txt')], 'shallow', () => fs.writeFileSync(at('d/e/f.txt'), 'MODEL f\n'));
+    await change(journal, id, 'fs.delete', [at('d')], 'tree', () => fs.rmSync(at('d'), { recursive: true }));
+
+    expect((await journal.apply(id, allowingAll())).conflicts).toEqual([]);
+    expect(contents(at('d'))).toEqual({ 'e/f.txt': 'ORIGINAL f\n' });
+  });
+
+  it('leaves the folder when the owner changed a file in it after the model made it again', async () => {
+    fs.mkdirSync(at('d'));
+    fs.writeFileSync(at('d/f.txt'), 'ORIGINAL f\n');
+    const journal = new LocalJournal({ dir: journalDir(), maxBytes: 1 << 20 });
+    const id = await journal.open('c');
+    await change(journal, id, 'fs.write', [at('d/f.txt')], 'shallow', () => fs.writeFileSync(at('d/f.txt'), 'MODEL f\n'));
+    await change(journal, id, 'fs.move', [at('d'), at('e')], 'tree', () => fs.renameSync(at('d'), at('e')));
+    fs.writeFileSync(at('e/owner.txt'), 'the owner\n');
+
+    const outcome = await journal.apply(id, allowingAll());
+    expect(outcome.conflicts.map((c) => c.path)).toEqual([at('e')]);
+    expect(contents(at('e'))).toEqual({ 'f.txt': 'MODEL f\n', 'owner.txt': 'the owner\n' });
+  });
+});
+
+describe('a folder taken whole, in part', () => {
+  it('is put back without the fifo it held, and says so', async () => {
+    fs.mkdirSync(at('d'));
+    fs.writeFileSync(at('d/a.txt'), 'a\n');
+    execFileSync('mkfifo', [at('d/pipe')]);
+    const journal = new LocalJournal({ dir: journalDir(), maxBytes: 1 << 20 });
+    const id = await journal.open('c');
+    await change(journal, id, 'fs.delete', [at('d')], 'tree', () => fs.rmSync(at('d'), { recursive: true }));
+
+    expect((await journal.show(id)).changes).toMatchObject([{ path: at('d'), kept: true, partly: ['pipe: it was not a file, link or folder'] }]);
+    const outcome = await journal.apply(id, allowingAll());
+    expect(outcome.restored).toEqual([at('d')]);
+    expect(outcome.notes).toEqual([{ path: at('d'), why: 'not put back: pipe: it was not a file, link or folder' }]);
+    expect(contents(at('d'))).toEqual({ 'a.txt': 'a\n' });
+  });
+
+  it('drops no older group for a folder larger than a quarter of the bound, and keeps what fits', async () => {
+    const journal = new LocalJournal({ dir: journalDir(), maxBytes: 40_000 });
+    fs.writeFileSync(at('important.txt'), 'x'.repeat(8_000));
+    const older = await journal.open('c');
+    await change(journal, older, 'fs.write', [at('important.txt')], 'shallow', () => fs.writeFileSync(at('important.txt'), 'model\n'));
+    fs.mkdirSync(at('photos'));
+    for (let i = 0; i < 6; i++) fs.writeFileSync(at(`photos/p${i}.jpg`), String(i).repeat(6_000));
+    const id = await journal.open('c');
+    await change(journal, id, 'fs.delete', [at('photos')], 'tree', () => fs.rmSync(at('photos'), { recursive: true }));
+
+    const { groups, dropped } = await journal.list();
+    expect(dropped).toEqual([]);
+    expect(groups.map((g) => g.id)).toEqual([id, older]);
+    const detail = (await journal.show(id)).changes[0]!;
+    expect(detail.kept).toBe(true);
+    await journal.apply(id, allowingAll());
+    const back = Object.keys(contents(at('photos')));
+    const missing = [0, 1, 2, 3, 4, 5].map((i) => `p${i}.jpg`).filter((p) => !back.includes(p));
+    expect(back.length).toBeGreaterThan(0);
+    expect(missing.length).toBeGreaterThan(0);
+    expect(detail.partly).toEqual([expect.stringMatching(new RegExp(`^${missing.join(', ')}: .*no more room without dropping older changes`))]);
+    expect((await journal.apply(older, allowingAll())).restored).toEqual([at('important.txt')]);
+  });
+});
+
+describe('names that are not UTF-8', () => {
+  it('are kept and put back byte for byte', async () => {
+    fs.mkdirSync(at('arch/inner'), { recursive: true });
+    const latin1 = Buffer.concat([Buffer.from(at('arch/caf')), Buffer.from([0xe9]), Buffer.from('.txt')]);
+    fs.writeFileSync(latin1, 'latin-1 name\n');
+    const innerDir = Buffer.concat([Buffer.from(at('arch/d')), Buffer.from([0xff])]);
+    fs.mkdirSync(innerDir);
+    fs.writeFileSync(Buffer.concat([innerDir, Buffer.from('/x.txt')]), 'inside\n');
+    fs.symlinkSync(Buffer.from([0x2e, 0x2f, 0xfe]), Buffer.from(at('arch/link')));
+    fs.writeFileSync(at('arch/inner/plain.txt'), 'plain\n');
+    const before = contents(at('arch'));
+    const journal = new LocalJournal({ dir: journalDir(), maxBytes: 1 << 20 });
+    const id = await journal.open('c');
+    await change(journal, id, 'fs.delete', [at('arch')], 'tree', () => fs.rmSync(at('arch'), { recursive: true }));
+
+    expect((await journal.show(id)).changes).toMatchObject([{ path: at('arch'), kept: true }]);
+    const outcome = await journal.apply(id, allowingAll());
+    expect(outcome).toMatchObject({ restored: [at('arch')], conflicts: [], skipped: [] });
+    expect(contents(at('arch'))).toEqual(before);
+    expect(Object.keys(before)).toContain('hex:636166e92e747874');
+    expect(fs.readlinkSync(Buffer.from(at('arch/link')), { encoding: 'buffer' })).toEqual(Buffer.from([0x2e, 0x2f, 0xfe]));
+  });
+
+  it('are seen by the fingerprint of a folder undo would take away', async () => {
+    const journal = new LocalJournal({ dir: journalDir(), maxBytes: 1 << 20 });
+    const id = await journal.open('c');
+    await change(journal, id, 'fs.mkdir', [at('made')], 'shallow', () => fs.mkdirSync(at('made')));
+    fs.writeFileSync(Buffer.concat([Buffer.from(at('made/')), Buffer.from([0xe9])]), 'the owner\n');
+
+    const outcome = await journal.apply(id, allowingAll());
+    expect(outcome.conflicts).toEqual([{ path: at('made'), why: 'it was changed after the model changed it' }]);
+    expect(fs.readdirSync(at('made'), { encoding: 'buffer' })).toEqual([Buffer.from([0xe9])]);
+  });
+});
+
+describe('a file changed in the same clock tick as the model', () => {
+  it('is told by its bytes when its size and times are the same as the model left them', async () => {
+    fs.writeFileSync(at('f.txt'), 'original\n');
+    const dir = journalDir();
+    const journal = new LocalJournal({ dir, maxBytes: 1 << 20 });
+    const id = await journal.open('c');
+    await journal.before(id, 'fs.write', { paths: [at('f.txt')], depth: 'shallow' });
+    fs.writeFileSync(at('f.txt'), 'model 1\n');
+    const sha = (await import('node:crypto')).createHash('sha256').update('model 1\n').digest('hex');
+    await journal.after(id, 'fs.write', [at('f.txt')], new Map([[at('f.txt'), sha]]));
+    fs.writeFileSync(at('f.txt'), 'owner 1\n');
+    // A filesystem with coarse times (FAT, HFS+, a share) records the owner's edit with the model's stamp: so does this journal, as read back.
+    const records = path.join(dir, 'groups', id, 'records.jsonl');
+    const now = fs.lstatSync(at('f.txt'));
+    const lines = fs
+      .readFileSync(records, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    const post = lines.find((r) => r.k === 'post');
+    post.s = { ...post.s, mtimeMs: now.mtimeMs, ctimeMs: now.ctimeMs };
+    fs.writeFileSync(records, lines.map((l) => JSON.stringify(l)).join('\n') + '\n');
+
+    const outcome = await new LocalJournal({ dir, maxBytes: 1 << 20 }).apply(id, allowingAll());
+    expect(outcome.conflicts).toEqual([{ path: at('f.txt'), why: 'it was changed after the model changed it' }]);
+    expect(fs.readFileSync(at('f.txt'), 'utf8')).toBe('owner 1\n');
+  });
+
+  it('is put back when its bytes are still the model', async () => {
+    fs.writeFileSync(at('f.txt'), 'original\n');
+    const journal = new LocalJournal({ dir: journalDir(), maxBytes: 1 << 20 });
+    const id = await journal.open('c');
+    await journal.before(id, 'fs.write', { paths: [at('f.txt')], depth: 'shallow' });
+    fs.writeFileSync(at('f.txt'), 'model 1\n');
+    const sha = (await import('node:crypto')).createHash('sha256').update('model 1\n').digest('hex');
+    await journal.after(id, 'fs.write', [at('f.txt')], new Map([[at('f.txt'), sha]]));
+    expect((await journal.apply(id, allowingAll())).restored).toEqual([at('f.txt')]);
+    expect(fs.readFileSync(at('f.txt'), 'utf8')).toBe('original\n');
+  });
+});
