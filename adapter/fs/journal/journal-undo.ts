@@ -4,12 +4,11 @@
  * first and then shallowest restorations; a path changed since is a conflict and stays as it is;
  * then each repository's refs and index, each only where they have not moved since.
  */
-import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { ChangedPath, GroupDetail, PathChange, UndoGuards, UndoOutcome } from '../../contract/journal.js';
 import { diffSummary } from '../patch/diff-summary.js';
-import { contentPrint, fullyKept, imageKind, sameStamp, stamp, type Image, type Stamp } from './images.js';
+import { contentPrint, fileSha256, fullyKept, imageKind, sameStamp, stamp, type Image, type Stamp } from './images.js';
 import { replacesFolder, summarize, type FoldedGroup, type RecordedPath } from './journal-files.js';
 import { CHANGED_AFTER, stillSealed } from './linked-image.js';
 import { restorePath, UndoConflict, type Judged } from './restore.js';
@@ -89,7 +88,8 @@ async function judge(target: string, info: RecordedPath): Promise<{ now: Stamp; 
   const now = await stamp(target, info.tree && info.post!.type === 'directory');
   if (!sameStamp(now, info.post!)) return { now, why: conflictWhy(now, info.post!) };
   // Same size and times can hide an edit made in the same clock tick (coarse times: FAT, HFS+, network shares): the bytes decide.
-  if (info.sha !== undefined && now.type === 'file' && (await sha256Of(target)) !== info.sha) return { now, why: 'it was changed after the model changed it' };
+  if (info.sha !== undefined && now.type === 'file' && (await fileSha256(target)) !== info.sha)
+    return { now, why: 'it was changed after the model changed it' };
   // A folder undo would take away, recorded without what it held (an older journal): it may hold the owner's work since.
   if (now.type === 'directory' && replacesFolder(info.pre) && now.tree === undefined)
     return { now, why: 'a folder is there now, and what it held after the model changed it was not recorded, so it is left as it is' };
@@ -135,12 +135,6 @@ async function remakeFolders(dir: string, guards: UndoGuards, blobs: string): Pr
     await restorePath(await guards.resolve(folder), { type: 'directory', mode }, blobs, { stamp: { type: 'absent' } });
   }
   return missing.length ? [`the folder it was in was gone, and was made again (${missing.join(', ')})`] : [];
-}
-
-async function sha256Of(file: string): Promise<string> {
-  const hash = createHash('sha256');
-  for await (const chunk of fs.createReadStream(file)) hash.update(chunk as Buffer);
-  return hash.digest('hex');
 }
 
 function changeOf(pre: Image, post: Stamp): PathChange {

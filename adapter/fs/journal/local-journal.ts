@@ -14,6 +14,7 @@ import type { ExistingFile } from '../../contract/files.js';
 import type { ChangeJournal, GroupDetail, GroupSummary, JournalPaths, UndoGuards, UndoOutcome } from '../../contract/journal.js';
 import { capture, sameStamp, shallowStamp, stamp, treeBytes, type Image, type KeepBytes, type Stamp } from './images.js';
 import { DamagedGroup, JournalFiles, fold, replacesFolder, summarize, type FoldedGroup, type JournalRecord } from './journal-files.js';
+import { restampEarlierGroups } from './earlier-groups.js';
 import { applyUndo, describeGroup } from './journal-undo.js';
 import { LateRecords } from './late-records.js';
 import { linkReplaced, sealLinked, unshareLeftovers } from './linked-image.js';
@@ -234,6 +235,7 @@ export class LocalJournal implements ChangeJournal {
       const group = await this.load(id);
       if (group.undo) throw adapterError('PRECONDITION_FAILED', 'undo', `these changes were already undone (${group.undo.appliedAt})`);
       const outcome = await applyUndo(group, this.files.blobs(id), guards, this.now().toISOString());
+      await restampEarlierGroups(this.files, group, outcome, outcome.appliedAt).catch(() => {});
       await this.files.markUndone(id, outcome, group.recordBytes ?? 0);
       this.live.delete(id);
       await this.files.close(id);

@@ -212,3 +212,39 @@ describe('a file changed in the same clock tick as the model', () => {
     expect(fs.readFileSync(at('f.txt'), 'utf8')).toBe('original\n');
   });
 });
+
+describe('groups undone newest first', () => {
+  it('lets the earlier group put back a file the later group put back first', async () => {
+    fs.writeFileSync(at('f.txt'), 'original\n');
+    fs.symlinkSync('first-target', at('link'));
+    const journal = new LocalJournal({ dir: journalDir(), maxBytes: 1 << 20 });
+    const earlier = await journal.open('c');
+    await change(journal, earlier, 'fs.write', [at('f.txt')], 'shallow', () => fs.writeFileSync(at('f.txt'), 'model, first session\n'));
+    await change(journal, earlier, 'fs.delete', [at('link')], 'shallow', () => fs.rmSync(at('link')));
+    await change(journal, earlier, 'fs.write', [at('link')], 'shallow', () => fs.symlinkSync('model-target', at('link')));
+    const later = await journal.open('c');
+    await change(journal, later, 'fs.write', [at('f.txt')], 'shallow', () => fs.writeFileSync(at('f.txt'), 'model, second session\n'));
+    await change(journal, later, 'fs.delete', [at('link')], 'shallow', () => fs.rmSync(at('link')));
+
+    expect((await journal.apply(later, allowingAll())).restored).toEqual([at('f.txt'), at('link')]);
+    expect(fs.readFileSync(at('f.txt'), 'utf8')).toBe('model, first session\n');
+    const outcome = await journal.apply(earlier, allowingAll());
+    expect(outcome.conflicts).toEqual([]);
+    expect(fs.readFileSync(at('f.txt'), 'utf8')).toBe('original\n');
+    expect(fs.readlinkSync(at('link'))).toBe('first-target');
+  });
+
+  it('still leaves a file the owner edited between the two undos', async () => {
+    fs.writeFileSync(at('f.txt'), 'original\n');
+    const journal = new LocalJournal({ dir: journalDir(), maxBytes: 1 << 20 });
+    const earlier = await journal.open('c');
+    await change(journal, earlier, 'fs.write', [at('f.txt')], 'shallow', () => fs.writeFileSync(at('f.txt'), 'model, first session\n'));
+    const later = await journal.open('c');
+    await change(journal, later, 'fs.write', [at('f.txt')], 'shallow', () => fs.writeFileSync(at('f.txt'), 'model, second session\n'));
+    await journal.apply(later, allowingAll());
+    fs.writeFileSync(at('f.txt'), 'the owner, after\n');
+
+    expect((await journal.apply(earlier, allowingAll())).conflicts.map((c) => c.path)).toEqual([at('f.txt')]);
+    expect(fs.readFileSync(at('f.txt'), 'utf8')).toBe('the owner, after\n');
+  });
+});
