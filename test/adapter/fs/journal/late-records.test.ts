@@ -124,16 +124,21 @@ describe('a call under way when its group is undone', () => {
     for (let i = 0; i < 3; i++) expect(fs.readFileSync(at(`f${i}`), 'utf8')).toBe(`original ${i}\n`);
   });
 
-  it('is not recorded twice when the undo read it after all', async () => {
-    const journal = journalAt();
+  /** A call makes `new` while an undo holds the group's lock (taken just as the call's stamps are appended: the call sees it, and waits for the undo to end). */
+  async function madeWhileLocked(journal: LocalJournal): Promise<string> {
     const id = await rewrote(journal);
-    // An undo takes the lock just as the call's stamps are appended: the call sees it, and waits for the undo to end.
     const lock = path.join(journalDir(), 'groups', id, 'undoing');
     fs.writeFileSync(lock, JSON.stringify({ pid: process.pid, host: os.hostname() }));
     await journal.before(id, 'fs.write', { paths: [at('new')], depth: 'shallow' });
     fs.writeFileSync(at('new'), 'made\n');
     await journal.after(id, 'fs.write', [at('new')]);
     fs.rmSync(lock);
+    return id;
+  }
+
+  it('is not recorded twice when the undo read it after all', async () => {
+    const journal = journalAt();
+    const id = await madeWhileLocked(journal);
     // The undo that read it.
     expect((await journalAt().apply(id, allowingAll())).restored).toEqual([at('new'), at('f0'), at('f1'), at('f2')]);
     await journal.lateSettled();
@@ -143,13 +148,7 @@ describe('a call under way when its group is undone', () => {
 
   it('stays in its group when the undo failed', async () => {
     const journal = journalAt();
-    const id = await rewrote(journal);
-    const lock = path.join(journalDir(), 'groups', id, 'undoing');
-    fs.writeFileSync(lock, JSON.stringify({ pid: process.pid, host: os.hostname() }));
-    await journal.before(id, 'fs.write', { paths: [at('new')], depth: 'shallow' });
-    fs.writeFileSync(at('new'), 'made\n');
-    await journal.after(id, 'fs.write', [at('new')]);
-    fs.rmSync(lock);
+    const id = await madeWhileLocked(journal);
     await journal.lateSettled();
     expect(await othersThan(journal, id)).toEqual([]);
     expect((await journal.show(id)).changes.map((c) => c.path)).toEqual([at('f0'), at('f1'), at('f2'), at('new')]);
