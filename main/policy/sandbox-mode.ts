@@ -128,7 +128,7 @@ export function describeChoice(choice: SandboxChoice, platform: string): string[
   if (choice.display === 'hidden') lines.push('The display is hidden: no X11 or Wayland socket, session bus or display variable inside.');
   else if (choice.display === 'abstract-sockets-reachable') {
     lines.push(
-      'The display is hidden except for abstract sockets (X11\'s, and a D-Bus session bus started by dbus-launch), which the shared network exposes: with shell.network "off" it is hidden completely.',
+      'The display is hidden except for abstract sockets (X11\'s, and a D-Bus session bus started by dbus-launch), which the shared network exposes where the kernel cannot keep them out (Linux before 6.12, whose Landlock lacks the scope): with shell.network "off" it is hidden completely.',
     );
   } else lines.push('The display is visible (desktop.hostDisplayAccess is on).');
   return lines;
