@@ -26,7 +26,14 @@ export type UndoLock = { release: () => Promise<void> } | { busy: string };
 /** Takes the undo lock of the group in `dir`, or answers its holder (the lock's content). */
 export async function lockUndo(dir: string): Promise<UndoLock> {
   const lock = path.join(dir, LOCK_NAME);
-  const mine = JSON.stringify({ pid: process.pid, host: os.hostname(), at: new Date().toISOString(), nonce: randomBytes(8).toString('hex') });
+  const boot = bootId();
+  const mine = JSON.stringify({
+    pid: process.pid,
+    host: os.hostname(),
+    ...(boot ? { boot } : {}),
+    at: new Date().toISOString(),
+    nonce: randomBytes(8).toString('hex'),
+  });
   const whole = path.join(dir, `.${LOCK_NAME}-${randomBytes(8).toString('hex')}`);
   await fs.promises.writeFile(whole, mine, { mode: 0o600, flag: 'wx' });
   try {
@@ -37,7 +44,7 @@ export async function lockUndo(dir: string): Promise<UndoLock> {
       const seen = await contentOf(lock);
       if (seen === null) continue;
       holder = seen;
-      if (!abandoned(holder)) return { busy: holder };
+      if (!abandoned(holder) && !(await emptyAndOld(lock, holder))) return { busy: holder };
       const claim = await claimDead(dir, holder, whole);
       if (claim === 'taken') return { busy: holder };
       if (claim === 'gone') continue;
@@ -88,19 +95,45 @@ async function release(lock: string, mine: string): Promise<void> {
   if ((await contentOf(lock)) === mine) await fs.promises.rm(lock, { force: true });
 }
 
-/** Whether an undo lock's (or claim's) holder was a process of this computer that no longer runs (an unreadable lock counts as held). */
+/**
+ * Whether an undo lock's (or claim's) holder was a process of this computer that no longer runs:
+ * its pid is gone, or (Linux) it ran before the computer last started, whose pids are reused
+ * after a reboot. An unreadable lock counts as held.
+ */
 export function abandoned(holder: string): boolean {
-  let parsed: { pid?: unknown; host?: unknown } | null;
+  let parsed: { pid?: unknown; host?: unknown; boot?: unknown } | null;
   try {
     parsed = JSON.parse(holder) as typeof parsed;
   } catch {
     return false;
   }
   if (typeof parsed !== 'object' || parsed === null || parsed.host !== os.hostname() || typeof parsed.pid !== 'number') return false;
+  const boot = bootId();
+  if (typeof parsed.boot === 'string' && boot && parsed.boot !== boot) return true;
   try {
     process.kill(parsed.pid, 0);
     return false;
   } catch (error) {
     return (error as NodeJS.ErrnoException).code === 'ESRCH';
   }
+}
+
+/** An empty lock, which only an earlier version's crash while writing it leaves, once it is a minute old. */
+async function emptyAndOld(lock: string, holder: string): Promise<boolean> {
+  if (holder !== '') return false;
+  const stat = await fs.promises.stat(lock).catch(() => null);
+  return stat !== null && Date.now() - stat.mtimeMs > 60_000;
+}
+
+let boot: string | null | undefined;
+/** This boot of the computer (Linux's boot_id), or null where it has none. */
+export function bootId(): string | null {
+  if (boot === undefined) {
+    try {
+      boot = fs.readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim() || null;
+    } catch {
+      boot = null;
+    }
+  }
+  return boot;
 }

@@ -6,6 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { JournalFiles } from '../../../../adapter/fs/journal/journal-files.js';
+import { bootId } from '../../../../adapter/fs/journal/undo-lock.js';
 import { REPO_ROOT } from '../../../helpers/servers.js';
 import { useJournalFolders } from '../../../helpers/journal-folders.js';
 
@@ -115,10 +116,32 @@ describe('the undo lock', () => {
     expect(fs.readFileSync(lock, 'utf8')).toBe(dead(0));
   });
 
+  it.runIf(bootId() !== null)('is taken over from a holder of an earlier boot, whose pid a live process may have now', async () => {
+    const { files, dir } = await group();
+    const lock = path.join(dir, 'undoing');
+    const before = (boot: string) => JSON.stringify({ pid: process.pid, host: os.hostname(), boot, at: '2026-01-31T14:25:01.123Z', nonce: 'b' });
+    fs.writeFileSync(lock, before(bootId()!));
+    expect(await files.lockUndo(ID)).toEqual({ busy: before(bootId()!) });
+    fs.writeFileSync(lock, before('an-earlier-boot'));
+    const taken = await files.lockUndo(ID);
+    if (!('release' in taken)) throw new Error(`not taken: ${taken.busy}`);
+    expect(JSON.parse(fs.readFileSync(lock, 'utf8'))).toMatchObject({ pid: process.pid, boot: bootId() });
+    await taken.release();
+  });
+
   it('counts as held when it cannot be read, and is only released by its holder', async () => {
     const { files, dir } = await group();
     fs.writeFileSync(path.join(dir, 'undoing'), '');
     expect(await files.lockUndo(ID)).toEqual({ busy: '' });
+    // An empty one, which only an earlier version's crash leaves, is taken over once a minute old.
+    const old = new Date(Date.now() - 120_000);
+    fs.utimesSync(path.join(dir, 'undoing'), old, old);
+    const over = await files.lockUndo(ID);
+    if (!('release' in over)) throw new Error('an old empty lock was not taken over');
+    await over.release();
+    fs.writeFileSync(path.join(dir, 'undoing'), '{not json');
+    fs.utimesSync(path.join(dir, 'undoing'), old, old);
+    expect(await files.lockUndo(ID)).toEqual({ busy: '{not json' });
     fs.rmSync(path.join(dir, 'undoing'));
     const taken = await files.lockUndo(ID);
     if (!('release' in taken)) throw new Error('not taken');
