@@ -66,6 +66,8 @@ export interface WriteOptions {
    * callee made), else it is about to be changed in place.
    */
   beforeChange?: (entry: string, file: ExistingFile, replacing: boolean) => Promise<void>;
+  /** Told the sha256 of what was written, by the file's path, once it is in place (the undo journal's record of it). */
+  wrote?: (path: string, sha256: string) => void;
 }
 
 /** What an existing file was when a write checked it (an lstat's fields). */

@@ -44,12 +44,15 @@ export async function writeTextFile(file: GuardedPath, content: string, mode: Wr
         if (mode === 'append') {
           if (existing) await options.beforeChange?.(target, existing, false);
           const sha256 = await appendInPlace(file.path, target, data, options);
+          if (sha256 !== undefined) options.wrote?.(file.path, sha256);
           return { bytesWritten: data.length, created: !existing, ...(sha256 === undefined ? {} : { sha256 }) };
         }
         // Told after every check and just before the rename: a link it makes to the old inode cannot make this write refuse itself.
         const beforeRename = existing && options.beforeChange ? () => options.beforeChange!(target, existing, true) : undefined;
         await replaceAtomically(dir, name, data, mode === 'create', existing?.mode, beforeRename);
-        return { bytesWritten: data.length, created: !existing, sha256: createHash('sha256').update(data).digest('hex') };
+        const sha256 = createHash('sha256').update(data).digest('hex');
+        options.wrote?.(file.path, sha256);
+        return { bytesWritten: data.length, created: !existing, sha256 };
       },
     );
   } catch (error) {

@@ -166,10 +166,12 @@ describe('undo what the model changed', () => {
     expect([fs.readFileSync(file, 'utf8'), back.mode & 0o777, back.ino === old]).toEqual(['first version\n', 0o640, false]);
   });
 
-  it("records the sha256 fs.write and fs.edit answer with the file's state after the change (undo compares bytes where times could hide an edit)", async () => {
+  it("records the sha256 fs.write, fs.edit and fs.patch answer with the file's state after the change (undo compares bytes where times could hide an edit)", async () => {
     const file = at('hashed.txt');
     const written = (await call('fs.write', { path: file, content: 'alpha\n' })).structuredContent as { sha256: string };
     const edited = (await call('fs.edit', { path: file, edits: [{ oldText: 'alpha', newText: 'beta' }] })).structuredContent as { sha256: string };
+    const patch = `*** Begin Patch\n*** Update File: ${file}\n@@\n-beta\n+gamma\n*** End Patch\n`;
+    const patched = (await call('fs.patch', { patch })).structuredContent as { files: Array<{ sha256: string }> };
     const groups = path.join(journalDir(appDir), 'groups');
     const posts = fs
       .readdirSync(groups)
@@ -184,6 +186,7 @@ describe('undo what the model changed', () => {
     expect(posts.map((r) => [r.t, r.c])).toEqual([
       ['fs.write', written.sha256],
       ['fs.edit', edited.sha256],
+      ['fs.patch', patched.files[0]!.sha256],
     ]);
   });
 

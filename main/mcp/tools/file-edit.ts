@@ -5,7 +5,7 @@ import type { PatchOp, PatchTarget } from '../../../adapter/contract/files.js';
 import type { Policies } from '../tool.js';
 import { defineTool, DESTRUCTIVE } from '../tool.js';
 import { GRANT } from '../../policy/grants.js';
-import { dryRunInput, exclusive, pathInput, pathTarget, sha256Input, writeOptions } from './fs-common.js';
+import { dryRunInput, exclusive, pathInput, pathTarget, recorded, sha256Input, writeOptions } from './fs-common.js';
 
 const MAX_EDITS = 100;
 
@@ -50,12 +50,9 @@ export const fsEdit = defineTool({
       ...(args.expectedSha256 === undefined ? {} : { expectedSha256: args.expectedSha256 }),
       ...(args.dryRun ? { dryRun: true } : {}),
       ...(beforeChange ? { beforeChange } : {}),
+      ...recorded(changes),
     };
-    const result = await policy.fsLock.run([exclusive(file.path)], async () => {
-      const edited = await adapter.files.editTextFile(file, args.edits, options);
-      if (!args.dryRun) changes.wrote?.(file.path, edited.sha256);
-      return edited;
-    });
+    const result = await policy.fsLock.run([exclusive(file.path)], () => adapter.files.editTextFile(file, args.edits, options));
     const did = args.dryRun ? `Dry run, nothing changed: would edit ${file.path} with` : `Edited ${file.path}:`;
     const text = `${did} ${result.replacements} replacement${result.replacements === 1 ? '' : 's'}\n${result.diff}`;
     return { structured: { path: file.path, ...result, ...(args.dryRun ? { dryRun: true } : {}) }, text };
@@ -84,14 +81,14 @@ export const fsPatch = defineTool({
   annotations: DESTRUCTIVE,
   grant: GRANT.filesEdit,
   target: (args) => ({ bytes: Buffer.byteLength(args.patch) }),
-  async run(args, { adapter, policy, config }, signal) {
+  async run(args, { adapter, policy, config, changes }, signal) {
     // The adapter parses the patch and asks the policy for every path before it touches one.
     const lock = (targets: readonly PatchTarget[], apply: () => Promise<void>) =>
       policy.fsLock.run(
         targets.flatMap((t) => [exclusive(t.file.path), ...(t.moveTo ? [exclusive(t.moveTo.path)] : [])]),
         apply,
       );
-    const options = { ...writeOptions(config, policy.sizes, signal), ...(args.dryRun ? { dryRun: true } : {}) };
+    const options = { ...writeOptions(config, policy.sizes, signal), ...(args.dryRun ? { dryRun: true } : {}), ...recorded(changes) };
     const files = await adapter.files.applyPatch(args.patch, { resolve: (ops) => resolvePatch(ops, policy), lock }, options);
     const text = files.map((f) => `${f.action} ${f.path}${f.destination ? ` -> ${f.destination}` : ''}${f.diff ? `\n${f.diff}` : ''}`).join('\n');
     return args.dryRun

@@ -11,6 +11,7 @@ import {
   exclusive,
   pathInput as path,
   pathTarget,
+  recorded,
   sha256Input as sha256,
   shared,
   writeOptions,
@@ -174,12 +175,9 @@ export const fsWrite = defineTool({
       ...writeOptions(config, policy.sizes, signal),
       ...(args.expectedSha256 === undefined ? {} : { expectedSha256: args.expectedSha256 }),
       ...(beforeChange ? { beforeChange } : {}),
+      ...recorded(changes),
     };
-    const written = await policy.fsLock.run([exclusive(file.path)], async () => {
-      const done = await adapter.files.writeTextFile(file, args.content, args.mode, options);
-      if (done.sha256) changes.wrote?.(file.path, done.sha256);
-      return done;
-    });
+    const written = await policy.fsLock.run([exclusive(file.path)], () => adapter.files.writeTextFile(file, args.content, args.mode, options));
     return {
       structured: { path: file.path, ...written },
       text: writeSummary(file.path, args.mode, written),

@@ -1,4 +1,5 @@
 /** Schema pieces shared by the fs.* tools. */
+import type { ChangeRecorder } from '../change-recorder.js';
 import * as z from 'zod';
 import type { Config } from '../../config/schema.js';
 import type { SizeLimits } from '../../policy/size-limits.js';
@@ -17,4 +18,9 @@ export const exclusive = (path: string) => ({ path, exclusive: true });
 /** Write options every writing tool passes the same way; the size cap is the policy's. */
 export function writeOptions(config: Readonly<Config>, sizes: SizeLimits, signal: AbortSignal) {
   return { revealHash: config.filesystem.read, allowHardLinks: config.filesystem.allowHardLinkWrites, signal, maxBytes: sizes.writeBytes };
+}
+
+/** The writer tells the undo journal the sha256 of each file it writes (undo compares bytes where times could hide an edit). */
+export function recorded(changes: ChangeRecorder): { wrote?: ChangeRecorder['wrote'] } {
+  return changes.wrote ? { wrote: changes.wrote } : {};
 }
