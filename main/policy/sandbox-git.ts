@@ -1,7 +1,7 @@
 /**
  * The git-code rule's sandbox face (fs-rules.ts): in writable roots, the hooks and config of the
- * repositories there stay read-only, because git runs what they name on the owner's next git
- * command, outside any sandbox.
+ * repositories there stay read-only, and the files that point git at other settings or folders,
+ * because git runs what they name on the owner's next git command, outside any sandbox.
  */
 import nodePath from 'node:path';
 import type { PolicyPort } from '../../adapter/contract/policy-port.js';
@@ -63,8 +63,34 @@ export async function gitCode(port: GitPort, placed: readonly Placed[]): Promise
       ),
     );
     if (modules === 'sealed') candidates.push({ path: posix.join(top, 'modules'), access: 'read', layer: 'git' });
+    candidates.push(...(await pointers(port, [...gits, ...(await worktreeGits(port, top))])));
   }
   return candidates;
+}
+
+/**
+ * The files that send git elsewhere, read-only where they exist: `config.worktree` (settings, with
+ * extensions.worktreeConfig), `commondir` (the git folder whose config and hooks git then uses)
+ * and a linked worktree's `gitdir` (the folder `git worktree remove` deletes). A missing one
+ * cannot be covered: an empty `commondir` in its place would stop git ("failed to read"), inside
+ * and, as the mount point left behind, outside.
+ */
+async function pointers(port: GitPort, gits: readonly string[]): Promise<Candidate[]> {
+  const files = gits.flatMap((git) => POINTER_FILES.map((name) => posix.join(git, name)));
+  const found = await port.locateAll(files);
+  return files.filter((_, i) => found[i]?.type === 'file').map((path) => ({ path, access: 'read' as const, layer: 'git' as const }));
+}
+
+const POINTER_FILES = ['config.worktree', 'commondir', 'gitdir'];
+
+/** A repository's linked worktrees' git folders (.git/worktrees/<name>), at most MAX_MODULE_ENTRIES. */
+async function worktreeGits(port: GitPort, top: string): Promise<string[]> {
+  const dir = posix.join(top, 'worktrees');
+  if ((await port.lstat(dir))?.type !== 'directory') return [];
+  const names = ((await port.listNames(dir)) ?? []).slice(0, MAX_MODULE_ENTRIES);
+  const found: string[] = [];
+  for (const name of names) if ((await port.lstat(posix.join(dir, name)))?.type === 'directory') found.push(posix.join(dir, name));
+  return found;
 }
 
 /**

@@ -254,6 +254,33 @@ describe.skipIf(!run)("git's hooks and config in a writable root", () => {
   });
 });
 
+describe.skipIf(!run)('the files that point git elsewhere, in a writable root', () => {
+  it("a linked worktree's commondir, gitdir and config.worktree stay read-only, and cannot be moved away with their folder", async () => {
+    const repo = path.join(work, 'with-worktree');
+    fs.mkdirSync(repo);
+    const env = { PATH, HOME: home, GIT_CONFIG_NOSYSTEM: '1' };
+    const git = (cwd: string, ...args: string[]) =>
+      spawnSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', ...args], { cwd, encoding: 'utf8', env });
+    expect(git(repo, 'init', '-q').status).toBe(0);
+    expect(git(repo, 'commit', '-q', '--allow-empty', '-m', 'one').status).toBe(0);
+    expect(git(repo, 'worktree', 'add', '-q', path.join(work, 'feature'), '-b', 'feature').status).toBe(0);
+    const wt = path.join(repo, '.git', 'worktrees', 'feature');
+    fs.writeFileSync(path.join(wt, 'config.worktree'), '');
+    const before = ['commondir', 'gitdir', 'config.worktree'].map((name) => fs.readFileSync(path.join(wt, name), 'utf8'));
+    const { sh } = await serve();
+    const tries = [
+      `echo ${work}/planted > ${wt}/commondir`,
+      `echo /home > ${wt}/gitdir`,
+      `printf '[core]\\n\\tfsmonitor = touch pwned\\n' > ${wt}/config.worktree`,
+      `mv ${wt} ${wt}-old`,
+    ];
+    for (const attempt of tries) expect((await sh(attempt)).exitCode, attempt).not.toBe(0);
+    expect(['commondir', 'gitdir', 'config.worktree'].map((name) => fs.readFileSync(path.join(wt, name), 'utf8'))).toEqual(before);
+    // git still works in the worktree, inside the sandbox.
+    expect(await sh(`cd ${work}/feature && git status --porcelain && echo ok`)).toMatchObject({ exitCode: 0, stdout: 'ok\n' });
+  });
+});
+
 describe.skipIf(!run)('links and floods a command plants in a repository', () => {
   it('a .git or a module folder made a link to a system folder does not make that folder writable', async () => {
     const repo = path.join(work, 'linked-git');

@@ -123,6 +123,34 @@ describe('the plan on Linux (workspace)', () => {
     ]);
   });
 
+  it("keeps the files that point git elsewhere read-only where they exist: config.worktree, commondir, a linked worktree's gitdir", async () => {
+    const git = '/home/alex/projects/.git';
+    const tree: Tree = {
+      ...REPO_AT_TOP,
+      [`${git}/config.worktree`]: 'file',
+      [`${git}/worktrees/feature/HEAD`]: 'file',
+      [`${git}/worktrees/feature/commondir`]: 'file',
+      [`${git}/worktrees/feature/gitdir`]: 'file',
+      [`${git}/worktrees/feature/config.worktree`]: 'file',
+      [`${git}/worktrees/bare/HEAD`]: 'file',
+      [`${git}/worktrees/bare/commondir`]: 'file',
+    };
+    const entries = (await sandboxFor(LINUX_CONFIG, { tree }).plan(GIT_IN_PROJECT))!.entries;
+    const lines = entries.filter((e) => e.path.startsWith(`${git}/`)).map((e) => `${e.access}${e.pinned ? ' pinned' : ''} ${e.path.slice(git.length + 1)}`);
+    expect(lines).toEqual(
+      expect.arrayContaining([
+        'read config.worktree',
+        'read worktrees/feature/commondir',
+        'read worktrees/feature/gitdir',
+        'read worktrees/feature/config.worktree',
+        'read worktrees/bare/commondir',
+      ]),
+    );
+    // Where they do not exist, nothing is made in their place.
+    expect(lines.filter((line) => line.startsWith('hidden') && !line.endsWith('hooks') && !line.endsWith('config'))).toEqual([]);
+    expect(lines.some((line) => line.endsWith(' commondir') && !line.includes('worktrees/'))).toBe(false);
+  });
+
   it('read-only: every root is read-only, only the temp folder is writable', async () => {
     const plan = await sandboxFor({ ...LINUX_CONFIG, shell: { ...LINUX_CONFIG.shell, sandbox: 'read-only' } }).plan(GIT_IN_PROJECT);
     expect(plan!.mode).toBe('read-only');
