@@ -10,7 +10,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { UndoOutcome } from '../../contract/journal.js';
-import { fileSha256, sameStamp, shallowStamp, type Image } from './images.js';
+import { hashEntry } from '../write-text.js';
+import { sameStamp, shallowStamp, type Image } from './images.js';
 import type { FoldedGroup, JournalFiles } from './journal-files.js';
 
 export async function restampEarlierGroups(files: JournalFiles, undone: FoldedGroup, outcome: UndoOutcome, at: string): Promise<void> {
@@ -40,6 +41,7 @@ async function asKept(target: string, pre: Image, blobs: string): Promise<boolea
       () => false,
     );
   if (pre.type !== 'file' || !pre.blob) return false;
-  const [now, kept] = await Promise.all([fileSha256(target), fileSha256(path.join(blobs, pre.blob))]);
+  const hash = (file: string) => hashEntry(file).catch(() => null);
+  const [now, kept] = await Promise.all([hash(target), hash(path.join(blobs, pre.blob))]);
   return now !== null && now === kept;
 }

@@ -141,17 +141,6 @@ async function walkPrint(dir: string, folderTimes: boolean, skip: ReadonlySet<st
   }
 }
 
-/** A file's sha256, or null when it cannot be read. */
-export async function fileSha256(file: string): Promise<string | null> {
-  try {
-    const hash = createHash('sha256');
-    for await (const chunk of fs.createReadStream(file)) hash.update(chunk as Buffer);
-    return hash.digest('hex');
-  } catch {
-    return null;
-  }
-}
-
 function missing(error: NodeJS.ErrnoException): null {
   if (error.code === 'ENOENT' || error.code === 'ENOTDIR') return null;
   throw error;

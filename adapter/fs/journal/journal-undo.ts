@@ -8,7 +8,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { ChangedPath, GroupDetail, PathChange, UndoGuards, UndoOutcome } from '../../contract/journal.js';
 import { diffSummary } from '../patch/diff-summary.js';
-import { contentPrint, fileSha256, fullyKept, imageKind, sameStamp, stamp, type Image, type Stamp } from './images.js';
+import { hashEntry } from '../write-text.js';
+import { contentPrint, fullyKept, imageKind, sameStamp, stamp, type Image, type Stamp } from './images.js';
 import { replacesFolder, summarize, type FoldedGroup, type RecordedPath } from './journal-files.js';
 import { CHANGED_AFTER, stillSealed } from './linked-image.js';
 import { restorePath, UndoConflict, type Judged } from './restore.js';
@@ -88,7 +89,7 @@ async function judge(target: string, info: RecordedPath): Promise<{ now: Stamp; 
   const now = await stamp(target, info.tree && info.post!.type === 'directory');
   if (!sameStamp(now, info.post!)) return { now, why: conflictWhy(now, info.post!) };
   // Same size and times can hide an edit made in the same clock tick (coarse times: FAT, HFS+, network shares): the bytes decide.
-  if (info.sha !== undefined && now.type === 'file' && (await fileSha256(target)) !== info.sha)
+  if (info.sha !== undefined && now.type === 'file' && (await hashEntry(target).catch(() => null)) !== info.sha)
     return { now, why: 'it was changed after the model changed it' };
   // A folder undo would take away, recorded without what it held (an older journal): it may hold the owner's work since.
   if (now.type === 'directory' && replacesFolder(info.pre) && now.tree === undefined)

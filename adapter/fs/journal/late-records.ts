@@ -21,10 +21,9 @@
  * the stamp the model's last change it read left, and again right before it puts the path back,
  * and reports a path changed since as a conflict instead.
  */
-import fs from 'node:fs';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { Image } from './images.js';
+import type { Image, KeepBytes } from './images.js';
 import type { FoldedGroup, JournalFiles, JournalRecord } from './journal-files.js';
 import { CHANGED_AFTER, stillSealed } from './linked-image.js';
 
@@ -36,8 +35,8 @@ export interface LateRecordsHost {
   open(client: string, startedAt: Date): Promise<RecordingGroup>;
   /** Appends records to a group this process records into (and folds them). */
   record(group: RecordingGroup, records: JournalRecord[]): void;
-  /** `bytes` more of a group's pre-images kept. */
-  kept(group: RecordingGroup, bytes: number): void;
+  /** Keeps a file's bytes in a group, within the journal's bound (as for any pre-image). */
+  keep(group: RecordingGroup, file: string, size: number): ReturnType<KeepBytes>;
 }
 
 /** How often a server waiting for an undo to end looks at its lock. */
@@ -129,15 +128,10 @@ export class LateRecords {
     if (image.type !== 'file' || !image.blob) return image;
     const { linked: _linked, ...copy } = image;
     if (!sealed) return { ...copy, blob: null, why: CHANGED_AFTER };
-    const name = String(target.blobCount++);
-    const blob = path.join(this.files.blobs(target.meta.id), name);
-    try {
-      await fs.promises.copyFile(path.join(blobs, image.blob), blob, fs.constants.COPYFILE_FICLONE);
-      await fs.promises.chmod(blob, 0o600);
-      this.host.kept(target, (await fs.promises.stat(blob)).size);
-      return { ...copy, blob: name };
-    } catch (error) {
-      return { ...copy, blob: null, why: `it could not be copied from the group being undone when it changed: ${(error as Error).message}` };
-    }
+    const kept = await this.host.keep(target, path.join(blobs, image.blob), image.size).catch((error: Error) => ({
+      blob: null,
+      why: `it could not be copied from the group being undone when it changed: ${error.message}`,
+    }));
+    return { ...copy, ...kept };
   }
 }

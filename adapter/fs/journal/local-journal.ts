@@ -16,7 +16,7 @@ import { capture, sameStamp, shallowStamp, stamp, treeBytes, type Image, type Ke
 import { DamagedGroup, JournalFiles, fold, replacesFolder, summarize, type FoldedGroup, type JournalRecord } from './journal-files.js';
 import { restampEarlierGroups } from './earlier-groups.js';
 import { applyUndo, describeGroup } from './journal-undo.js';
-import { LateRecords } from './late-records.js';
+import { LateRecords, type RecordingGroup } from './late-records.js';
 import { linkReplaced, sealLinked, unshareLeftovers } from './linked-image.js';
 
 export interface JournalOptions {
@@ -62,10 +62,7 @@ export class LocalJournal implements ChangeJournal {
     this.late = new LateRecords(this.files, {
       open: async (client, startedAt) => this.live.get(await this.open(client, startedAt))!,
       record: (group, records) => this.record(group, ...records),
-      kept: (group, bytes) => {
-        group.bytes += bytes;
-        if (this.total !== null) this.total += bytes;
-      },
+      keep: (group, file, size) => this.keeper(group)(file, size),
     });
   }
 
@@ -318,7 +315,7 @@ export class LocalJournal implements ChangeJournal {
   }
 
   /** Copies a file's bytes into the group, making room by dropping the oldest other groups (`evict`), or only where there is room. */
-  private keeper(group: LiveGroup, evict = true): KeepBytes {
+  private keeper(group: RecordingGroup, evict = true): KeepBytes {
     return async (file, size) => {
       const why = await this.room(group, size, evict);
       if (why !== null) return { blob: null, why };
@@ -339,7 +336,7 @@ export class LocalJournal implements ChangeJournal {
   }
 
   /** Makes room for a pre-image of `size` bytes, dropping the oldest other groups: null, or why it cannot be kept. */
-  private async room(group: LiveGroup, size: number, evict = true): Promise<string | null> {
+  private async room(group: RecordingGroup, size: number, evict = true): Promise<string | null> {
     const { maxBytes } = this.options;
     if (size > maxBytes / LARGEST_SHARE) return `${size} bytes: larger than a quarter of the journal's bound (undo.maxBytes ${maxBytes})`;
     this.total ??= await this.files.total();
@@ -353,7 +350,7 @@ export class LocalJournal implements ChangeJournal {
     return null;
   }
 
-  private counted(group: LiveGroup, size: number): void {
+  private counted(group: RecordingGroup, size: number): void {
     this.total! += size;
     group.bytes += size;
   }
