@@ -9,15 +9,13 @@
 import fs from 'node:fs';
 import nodePath from 'node:path';
 import { adapterError } from '../contract/errors.js';
+import { childPath, type EntryName } from './entry-bytes.js';
 import { descriptorPath, HANDLE_PATHS, realPathOfDescriptorSync, realPathOfOpened } from './opened-path.js';
 
 const { O_RDONLY, O_DIRECTORY = 0, O_NOFOLLOW = 0 } = fs.constants;
 /** A directory, not followed if the last component is a symlink. */
 export const DIRECTORY_FLAGS = O_RDONLY | O_DIRECTORY | O_NOFOLLOW;
 const OPENS_DIRECTORIES = process.platform !== 'win32';
-
-/** An entry's name as a tree walk reads it (entry-bytes.ts): a string, or bytes when it is not UTF-8. */
-export type EntryName = string | Buffer;
 
 export class DirHandle {
   private constructor(
@@ -83,11 +81,8 @@ export class DirHandle {
     }
     const fd = this.fd;
     const base = fd !== null && HANDLE_PATHS ? descriptorPath(fd) : this.real;
-    return typeof name === 'string'
-      ? fd !== null && HANDLE_PATHS
-        ? `${base}/${name}`
-        : nodePath.join(base, name)
-      : Buffer.concat([Buffer.from(`${base}${nodePath.sep}`), name]);
+    if (typeof name !== 'string') return childPath(base, name);
+    return fd !== null && HANDLE_PATHS ? `${base}/${name}` : nodePath.join(base, name);
   }
 
   /** A path naming the directory itself (for readdir). */

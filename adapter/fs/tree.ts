@@ -6,8 +6,8 @@
  */
 import fs from 'node:fs';
 import nodePath from 'node:path';
-import type { DirHandle, EntryName } from './dir-handle.js';
-import { entriesOf } from './entry-bytes.js';
+import type { DirHandle } from './dir-handle.js';
+import { entriesOf, type EntryName } from './entry-bytes.js';
 import { READ_FLAGS } from './read-text.js';
 
 const { O_WRONLY, O_CREAT, O_EXCL, O_NOFOLLOW = 0 } = fs.constants;

@@ -7,7 +7,8 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import type { CaptureDepth } from '../../contract/journal.js';
-import { childPath, entryName, namesIn, type EntryName, type FsPath } from './entry-names.js';
+import { asEntryName, childPath, type FsPath } from '../entry-bytes.js';
+import { namesIn, recordedName, type RecordedName } from './entry-names.js';
 
 const SLASH = Buffer.from('/');
 
@@ -19,7 +20,7 @@ export type Image =
   /** `raw`: the target's bytes (base64) when it is not UTF-8. */
   | { type: 'symlink'; target: string; raw?: string }
   /** `entries` when taken whole; `why` when it should have been and could not (too many entries). */
-  | { type: 'directory'; mode: number; entries?: Array<EntryName & { image: Image }>; why?: string; uid?: number; gid?: number }
+  | { type: 'directory'; mode: number; entries?: Array<RecordedName & { image: Image }>; why?: string; uid?: number; gid?: number }
   /** Not a file, link or folder (a socket), or a pre-image that could not be taken: `why`. */
   | { type: 'other'; why?: string };
 
@@ -45,7 +46,7 @@ export async function capture(
   const stat = known !== undefined ? known : await fs.promises.lstat(target).catch(missing);
   if (!stat) return { type: 'absent' };
   if (stat.isSymbolicLink()) {
-    const { name, raw } = entryName(await fs.promises.readlink(target, { encoding: 'buffer' }));
+    const { name, raw } = recordedName(asEntryName(await fs.promises.readlink(target, { encoding: 'buffer' })));
     return { type: 'symlink', target: name, ...(raw !== undefined ? { raw } : {}) };
   }
   if (stat.isFile()) {
@@ -58,8 +59,8 @@ export async function capture(
   const names = await namesIn(target);
   budget.entries -= names.length;
   if (budget.entries < 0) return { ...folder, why: `it holds more than ${MAX_TREE_ENTRIES} entries` };
-  const entries: Array<EntryName & { image: Image }> = [];
-  for (const name of names) entries.push({ ...entryName(name), image: await capture(childPath(target, name), 'tree', keep, budget) });
+  const entries: Array<RecordedName & { image: Image }> = [];
+  for (const name of names) entries.push({ ...recordedName(name), image: await capture(childPath(target, name), 'tree', keep, budget) });
   return { ...folder, entries };
 }
 
@@ -102,8 +103,22 @@ export function sameStamp(a: Stamp, b: Stamp): boolean {
 
 /** Everything under a folder, by relative path, type, size, mode and times; changes whenever anything in it does. */
 async function fingerprint(dir: string): Promise<string> {
-  // Too large (or unreadable) to tell: it never matches, so undo leaves it alone and says so.
-  return (await walkPrint(dir, true, new Set())) ?? `unchecked:${Math.random()}`;
+  return (await walkPrint(dir, true, new Set()))?.hash ?? unchecked();
+}
+
+/** Too large (or unreadable) to tell: it never matches, so undo leaves it alone and says so. */
+function unchecked(): string {
+  return `unchecked:${Math.random()}`;
+}
+
+/**
+ * A folder about to be taken whole, from one walk: its stamp with its fingerprint, and the bytes
+ * of the files in it (what taking it would keep; null past MAX_TREE_ENTRIES or unreadable).
+ */
+export async function wholeFolder(dir: string, known: fs.Stats): Promise<{ stamp: Stamp; bytes: number | null }> {
+  const shallow = shallowStamp(dir, known);
+  const print = await walkPrint(dir, true, new Set());
+  return { stamp: shallow.type === 'directory' ? { ...shallow, tree: print?.hash ?? unchecked() } : shallow, bytes: print?.bytes ?? null };
 }
 
 /**
@@ -112,30 +127,33 @@ async function fingerprint(dir: string): Promise<string> {
  * times), and the entries at `skip` (relative paths undo itself removes first) are left out.
  * Null when it is too large or unreadable to tell.
  */
-export function contentPrint(dir: string, skip: ReadonlySet<string> = new Set()): Promise<string | null> {
-  return walkPrint(dir, false, skip);
+export async function contentPrint(dir: string, skip: ReadonlySet<string> = new Set()): Promise<string | null> {
+  return (await walkPrint(dir, false, skip))?.hash ?? null;
 }
 
-async function walkPrint(dir: string, folderTimes: boolean, skip: ReadonlySet<string>): Promise<string | null> {
+/** The hash of what a folder holds, and the bytes of its files; null when it is too large or unreadable to tell. */
+async function walkPrint(dir: string, folderTimes: boolean, skip: ReadonlySet<string>): Promise<{ hash: string; bytes: number } | null> {
   const hash = createHash('sha256');
   let seen = 0;
+  let bytes = 0;
   // The prefix in bytes: a name that is not UTF-8 counts as itself (hashed as a string, two such names would be one).
   const walk = async (folder: FsPath, prefix: Buffer): Promise<void> => {
     for (const name of await namesIn(folder)) {
       if (++seen > MAX_TREE_ENTRIES) throw new Error(`it holds more than ${MAX_TREE_ENTRIES} entries`);
-      const relative = Buffer.concat([prefix, name]);
+      const relative = Buffer.concat([prefix, Buffer.from(name)]);
       if (skip.has(relative.toString('utf8'))) continue;
       const full = childPath(folder, name);
       const s = await fs.promises.lstat(full);
       const times = folderTimes || !s.isDirectory() ? `\0${s.size}\0${s.mtimeMs}\0${s.ctimeMs}` : '';
       hash.update(relative);
       hash.update(`\0${s.mode}${times}\0${s.ino}\n`);
+      if (s.isFile()) bytes += s.size;
       if (s.isDirectory()) await walk(full, Buffer.concat([relative, SLASH]));
     }
   };
   try {
     await walk(dir, Buffer.alloc(0));
-    return hash.digest('hex');
+    return { hash: hash.digest('hex'), bytes };
   } catch {
     return null;
   }
@@ -183,22 +201,4 @@ export function byReason(items: ReadonlyArray<readonly [string, string]>, shown 
     const more = names.length > shown ? ` and ${names.length - shown} more` : '';
     return `${names.slice(0, shown).join(', ')}${more}: ${why}`;
   });
-}
-
-/** The bytes of the files in a folder (what taking it whole would keep), or null past MAX_TREE_ENTRIES or when unreadable. */
-export async function treeBytes(dir: string): Promise<number | null> {
-  let seen = 0;
-  let bytes = 0;
-  const walk = async (folder: FsPath): Promise<void> => {
-    for (const name of await namesIn(folder)) {
-      if (++seen > MAX_TREE_ENTRIES) throw new Error('too many entries');
-      const s = await fs.promises.lstat(childPath(folder, name));
-      if (s.isDirectory()) await walk(childPath(folder, name));
-      else if (s.isFile()) bytes += s.size;
-    }
-  };
-  return walk(dir).then(
-    () => bytes,
-    () => null,
-  );
 }

@@ -12,7 +12,7 @@ import { adapterError } from '../../contract/errors.js';
 import type { RepositoryState } from '../../contract/git.js';
 import type { ExistingFile } from '../../contract/files.js';
 import type { ChangeJournal, GroupDetail, GroupSummary, JournalPaths, UndoGuards, UndoOutcome } from '../../contract/journal.js';
-import { capture, sameStamp, shallowStamp, stamp, treeBytes, type Image, type KeepBytes, type Stamp } from './images.js';
+import { capture, sameStamp, shallowStamp, stamp, wholeFolder, type Image, type KeepBytes, type Stamp } from './images.js';
 import { DamagedGroup, JournalFiles, fold, replacesFolder, summarize, type FoldedGroup, type JournalRecord } from './journal-files.js';
 import { restampEarlierGroups } from './earlier-groups.js';
 import { applyUndo, describeGroup } from './journal-undo.js';
@@ -127,10 +127,10 @@ export class LocalJournal implements ChangeJournal {
    * (it could not be kept whole anyway).
    */
   private async take(group: LiveGroup, tool: string, target: string, depth: JournalPaths['depth'], stat: fs.Stats | null): Promise<void> {
-    const whole = depth === 'tree' && stat?.isDirectory() ? await treeBytes(target) : 0;
-    // A folder taken whole is stamped with what it holds: one made again in its place can have its inode number.
-    const was = whole === 0 ? shallowStamp(target, stat) : await stamp(target, true, stat);
-    const evict = whole !== null && whole <= this.options.maxBytes / LARGEST_SHARE;
+    // A folder taken whole is stamped with what it holds (one made again in its place can have its inode number).
+    const whole = depth === 'tree' && stat?.isDirectory() ? await wholeFolder(target, stat) : null;
+    const was = whole?.stamp ?? shallowStamp(target, stat);
+    const evict = !whole || (whole.bytes !== null && whole.bytes <= this.options.maxBytes / LARGEST_SHARE);
     const image = await capture(target, depth, this.keeper(group, evict), undefined, stat).catch((error: Error) => ({
       type: 'other' as const,
       why: error.message,

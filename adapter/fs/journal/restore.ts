@@ -16,7 +16,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { GuardedPath } from '../../contract/files.js';
 import { inParent } from '../in-parent.js';
-import { childPath, entryBytes, type FsPath } from './entry-names.js';
+import { childPath, type FsPath } from '../entry-bytes.js';
+import { nameOf } from './entry-names.js';
 import { byReason, contentPrint, sameStamp, shallowStamp, type Image, type Stamp } from './images.js';
 
 const op = 'undo';
@@ -119,7 +120,7 @@ async function build(target: FsPath, image: Image, blobs: string, said: Said, in
       return;
     case 'directory':
       await fs.promises.mkdir(target, { mode: 0o700 });
-      for (const entry of image.entries ?? []) await build(childPath(target, entryBytes(entry)), entry.image, blobs, said, `${inner}${entry.name}/`);
+      for (const entry of image.entries ?? []) await build(childPath(target, nameOf(entry)), entry.image, blobs, said, `${inner}${entry.name}/`);
       await fs.promises.chmod(target, await owned(target, image, said.notes, inner));
       return;
     default: {

@@ -66,6 +66,18 @@ describe('a folder deleted after the group changed files in it', () => {
     expect(contents(at('d'))).toEqual({ 'f.txt': 'ORIGINAL f\n' });
   });
 
+  it('puts back a folder of empty files the model deleted and made again empty (its inode number may come back)', async () => {
+    fs.mkdirSync(at('d'));
+    fs.writeFileSync(at('d/.keep'), '');
+    const journal = new LocalJournal({ dir: journalDir(), maxBytes: 1 << 20 });
+    const id = await journal.open('c');
+    await change(journal, id, 'fs.delete', [at('d')], 'tree', () => fs.rmSync(at('d'), { recursive: true }));
+    await change(journal, id, 'fs.mkdir', [at('d')], 'shallow', () => fs.mkdirSync(at('d')));
+
+    expect((await journal.apply(id, allowingAll())).restored).toEqual([at('d')]);
+    expect(contents(at('d'))).toEqual({ '.keep': '' });
+  });
+
   it('keeps the earliest state of a path inside folders taken whole twice', async () => {
     fs.mkdirSync(at('d/e'), { recursive: true });
     fs.writeFileSync(at('d/e/f.txt'), 'ORIGINAL f\n');
