@@ -6,6 +6,7 @@
  */
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
+import path from 'node:path';
 import type { CaptureDepth } from '../../contract/journal.js';
 import { asEntryName, childPath, type FsPath } from '../entry-bytes.js';
 import { namesIn, recordedName, type RecordedName } from './entry-names.js';
@@ -157,6 +158,13 @@ async function walkPrint(dir: string, folderTimes: boolean, skip: ReadonlySet<st
   } catch {
     return null;
   }
+}
+
+/** The folders missing above a path, outermost first. */
+export function missingFolders(target: string): string[] {
+  const missing: string[] = [];
+  for (let dir = path.dirname(target); dir !== path.dirname(dir) && !fs.existsSync(dir); dir = path.dirname(dir)) missing.unshift(dir);
+  return missing;
 }
 
 function missing(error: NodeJS.ErrnoException): null {

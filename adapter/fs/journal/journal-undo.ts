@@ -9,7 +9,7 @@ import path from 'node:path';
 import type { ChangedPath, GroupDetail, PathChange, UndoGuards, UndoOutcome } from '../../contract/journal.js';
 import { diffSummary } from '../patch/diff-summary.js';
 import { hashEntry } from '../write-text.js';
-import { contentPrint, fullyKept, imageKind, sameStamp, stamp, type Image, type Stamp } from './images.js';
+import { contentPrint, fullyKept, missingFolders, imageKind, sameStamp, stamp, type Image, type Stamp } from './images.js';
 import { replacesFolder, summarize, type FoldedGroup, type RecordedPath } from './journal-files.js';
 import { CHANGED_AFTER, stillSealed } from './linked-image.js';
 import { restorePath, UndoConflict, type Judged } from './restore.js';
@@ -67,7 +67,7 @@ export async function applyUndo(group: FoldedGroup, blobs: string, guards: UndoG
     );
   for (const [target, info] of [...removals, ...restorations]) {
     try {
-      const notes = info.pre.type === 'absent' ? [] : await remakeFolders(path.dirname(target), guards, blobs);
+      const notes = info.pre.type === 'absent' ? [] : await remakeFolders(target, guards, blobs);
       notes.push(...(await restorePath(await guards.resolve(target), info.pre, blobs, judged.get(target)!)));
       outcome.restored.push(target);
       for (const why of notes) (outcome.notes ??= []).push({ path: target, why });
@@ -128,9 +128,8 @@ async function keptIntact(group: FoldedGroup, target: string, info: RecordedPath
  * Makes again the folders above a path that are gone (git_switch removes a folder it emptied),
  * outermost first, each with the mode of the folder it is made in; what it made, as notes.
  */
-async function remakeFolders(dir: string, guards: UndoGuards, blobs: string): Promise<string[]> {
-  const missing: string[] = [];
-  for (let d = dir; d !== path.dirname(d) && !fs.existsSync(d); d = path.dirname(d)) missing.unshift(d);
+async function remakeFolders(target: string, guards: UndoGuards, blobs: string): Promise<string[]> {
+  const missing = missingFolders(target);
   for (const folder of missing) {
     const mode = fs.statSync(path.dirname(folder)).mode & 0o777;
     await restorePath(await guards.resolve(folder), { type: 'directory', mode }, blobs, { stamp: { type: 'absent' } });

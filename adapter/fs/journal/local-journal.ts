@@ -12,7 +12,7 @@ import { adapterError } from '../../contract/errors.js';
 import type { RepositoryState } from '../../contract/git.js';
 import type { ExistingFile } from '../../contract/files.js';
 import type { ChangeJournal, GroupDetail, GroupSummary, JournalPaths, UndoGuards, UndoOutcome } from '../../contract/journal.js';
-import { capture, sameStamp, shallowStamp, stamp, wholeFolder, type Image, type KeepBytes, type Stamp } from './images.js';
+import { capture, missingFolders, sameStamp, shallowStamp, stamp, wholeFolder, type Image, type KeepBytes, type Stamp } from './images.js';
 import { DamagedGroup, JournalFiles, fold, replacesFolder, summarize, type FoldedGroup, type JournalRecord } from './journal-files.js';
 import { restampEarlierGroups } from './earlier-groups.js';
 import { applyUndo, describeGroup } from './journal-undo.js';
@@ -115,7 +115,8 @@ export class LocalJournal implements ChangeJournal {
         this.waiting.set(`${id}\0${target}`, shallowStamp(target, stat));
         continue;
       }
-      const top = stat ? null : missingAncestor(target);
+      // The outermost folder missing above it: a recursive mkdir, or a patch adding a file, makes it too.
+      const top = stat ? null : (missingFolders(target)[0] ?? null);
       if (top !== null && !group.paths.has(top)) await this.take(group, tool, top, request.depth, lstatOrNull(top));
       if (!group.paths.has(target)) await this.take(group, tool, target, request.depth, stat);
     }
@@ -377,11 +378,4 @@ function lstatOrNull(target: string): fs.Stats | null {
     if ((error as NodeJS.ErrnoException).code === 'ENOTDIR') return null;
     throw error;
   }
-}
-
-/** The outermost folder missing above a path (a recursive mkdir, or a patch adding a file, makes it too), or null. */
-function missingAncestor(target: string): string | null {
-  let top: string | null = null;
-  for (let dir = path.dirname(target); dir !== path.dirname(dir) && !fs.existsSync(dir); dir = path.dirname(dir)) top = dir;
-  return top;
 }
