@@ -72,7 +72,7 @@ export function nativeSpawner(): Addon | null {
  * them (docs/SECURITY.md).
  */
 export function abstractSocketScope(native = nativeSpawner()): boolean {
-  return native !== null && typeof native.landlockAbi === 'function' && native.landlockAbi() >= 6;
+  return native !== null && native.landlockAbi() >= 6;
 }
 
 /** Starts the program; throws the OS's error (with its code) when it cannot start. */

@@ -6,6 +6,7 @@
 import nodePath from 'node:path';
 import type { PolicyPort } from '../../adapter/contract/policy-port.js';
 import { decider, isBase, type Candidate, type Placed } from './sandbox-layers.js';
+import { GIT_FOLDER_CODE } from './secret-patterns.js';
 
 const posix = nodePath.posix;
 /** Repositories looked for one level below a writable root (the rest of a large folder is not searched). */
@@ -63,7 +64,9 @@ export async function gitCode(port: GitPort, placed: readonly Placed[]): Promise
       ),
     );
     if (modules === 'sealed') candidates.push({ path: posix.join(top, 'modules'), access: 'read', layer: 'git' });
-    candidates.push(...(await pointers(port, [...gits, ...(await worktreeGits(port, top))])));
+    const worktrees = await worktreeGits(port, top);
+    if (worktrees === 'sealed') candidates.push({ path: posix.join(top, 'worktrees'), access: 'read', layer: 'git' });
+    candidates.push(...(await pointers(port, [...gits, ...(worktrees === 'sealed' ? [] : worktrees)])));
   }
   return candidates;
 }
@@ -81,13 +84,15 @@ async function pointers(port: GitPort, gits: readonly string[]): Promise<Candida
   return files.filter((_, i) => found[i]?.type === 'file').map((path) => ({ path, access: 'read' as const, layer: 'git' as const }));
 }
 
-const POINTER_FILES = ['config.worktree', 'commondir', 'gitdir'];
+/** What the fs tools protect in a git folder (secret-patterns.ts) beside its hooks and config, and a linked worktree's gitdir. */
+const POINTER_FILES = [...GIT_FOLDER_CODE.filter((name) => name !== 'hooks/' && name !== 'config'), 'gitdir'];
 
-/** A repository's linked worktrees' git folders (.git/worktrees/<name>), at most MAX_MODULE_ENTRIES. */
-async function worktreeGits(port: GitPort, top: string): Promise<string[]> {
+/** A repository's linked worktrees' git folders (.git/worktrees/<name>); past MAX_MODULE_ENTRIES, 'sealed': the whole folder is read-only. */
+async function worktreeGits(port: GitPort, top: string): Promise<string[] | 'sealed'> {
   const dir = posix.join(top, 'worktrees');
   if ((await port.lstat(dir))?.type !== 'directory') return [];
-  const names = ((await port.listNames(dir)) ?? []).slice(0, MAX_MODULE_ENTRIES);
+  const names = (await port.listNames(dir)) ?? [];
+  if (names.length > MAX_MODULE_ENTRIES) return 'sealed';
   const found: string[] = [];
   for (const name of names) if ((await port.lstat(posix.join(dir, name)))?.type === 'directory') found.push(posix.join(dir, name));
   return found;

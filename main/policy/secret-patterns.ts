@@ -110,7 +110,7 @@ const GIT_FOLDERS = ['.git', '.git/worktrees/*', '.git/modules/**', '*.git', '*.
  * - `commondir`: names the shared git folder, whose config and hooks git then uses. git reads
  *   it in any git folder, `.git` itself included, not only in a linked worktree's.
  */
-const GIT_FOLDER_CODE = ['hooks/', 'config', 'config.worktree', 'commondir'];
+export const GIT_FOLDER_CODE = ['hooks/', 'config', 'config.worktree', 'commondir'];
 
 /**
  * A linked worktree's `gitdir` names its working tree: `git worktree remove` deletes the folder

@@ -149,6 +149,12 @@ describe('the plan on Linux (workspace)', () => {
     // Where they do not exist, nothing is made in their place.
     expect(lines.filter((line) => line.startsWith('hidden') && !line.endsWith('hooks') && !line.endsWith('config'))).toEqual([]);
     expect(lines.some((line) => line.endsWith(' commondir') && !line.includes('worktrees/'))).toBe(false);
+
+    // More worktrees than are looked at (a command can make any number): the whole folder is read-only.
+    const many: Tree = { ...REPO_AT_TOP };
+    for (let i = 0; i < 300; i++) many[`${git}/worktrees/w${i}/commondir`] = 'file';
+    const sealed = (await sandboxFor(LINUX_CONFIG, { tree: many }).plan(GIT_IN_PROJECT))!.entries.filter((e) => e.path.startsWith(`${git}/worktrees`));
+    expect(sealed.map((e) => `${e.access} ${e.path.slice(git.length + 1)}`)).toEqual(['read worktrees']);
   });
 
   it('read-only: every root is read-only, only the temp folder is writable', async () => {
