@@ -100,7 +100,7 @@ export async function openServer(options: HostOptions): Promise<OpenServer> {
   const answers = new ReplyBacklog();
   const memory = idleMemory();
   let gateway: Gateway | null = null;
-  const journal = config.undo.enabled ? openJournal(appDir, config) : null;
+  const journal = config.undo.enabled ? openJournal(appDir, config, (error) => logger.warn('change journal failed', { error: error.message })) : null;
   let audit: AuditLog | null = null;
   const stopOwned = async () => {
     memory.close();

@@ -16,8 +16,9 @@ export function journalDir(appDir: string): string {
   return path.join(appDir, 'journal');
 }
 
-export function openJournal(appDir: string, config: Readonly<Pick<Config, 'undo'>>): ChangeJournal {
-  return new LocalJournal({ dir: journalDir(appDir), maxBytes: config.undo.maxBytes });
+/** `onError`: told of what the journal failed to record in the background (the server's log). */
+export function openJournal(appDir: string, config: Readonly<Pick<Config, 'undo'>>, onError?: (error: Error) => void): ChangeJournal {
+  return new LocalJournal({ dir: journalDir(appDir), maxBytes: config.undo.maxBytes, ...(onError ? { onError } : {}) });
 }
 
 export class UndoService {

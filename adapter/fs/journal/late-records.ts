@@ -37,6 +37,8 @@ export interface LateRecordsHost {
   record(group: RecordingGroup, records: JournalRecord[]): void;
   /** Keeps a file's bytes in a group, within the journal's bound (as for any pre-image). */
   keep(group: RecordingGroup, file: string, size: number): ReturnType<KeepBytes>;
+  /** Records that could not be carried on (they stay in the undone group, not undoable): the owner is told. */
+  failed(error: Error): void;
 }
 
 /** How often a server waiting for an undo to end looks at its lock. */
@@ -63,10 +65,14 @@ export class LateRecords {
       ends[i] = end;
       end -= Buffer.byteLength(`${JSON.stringify(records[i])}\n`);
     }
-    // A failure to carry them leaves them in the group, as a failure to record any change leaves it unrecorded.
+    // A failure to carry them leaves them in the group, as a failure to record any change leaves it unrecorded, and says so.
     const next: Promise<void> = (this.carrying.get(id) ?? Promise.resolve())
       .then(() => this.carry(group, records, ends))
-      .catch(() => {})
+      .catch((error: unknown) => {
+        const why = error instanceof Error ? error.message : String(error);
+        const paths = [...new Set(records.flatMap((r) => (r.k === 'git' ? [] : [r.p])))];
+        this.host.failed(new Error(`changes made while group ${id} was being undone (${paths.length} path(s)) could not be carried on to a new group, so undo cannot put them back: ${why}`));
+      })
       .finally(() => {
         if (this.carrying.get(id) === next) this.carrying.delete(id);
       });

@@ -24,6 +24,8 @@ export interface JournalOptions {
   dir: string;
   maxBytes: number;
   now?: () => Date;
+  /** Told when changes made during an undo of their group could not be carried on to a new group (they then stay in the undone group). */
+  onError?: (error: Error) => void;
 }
 
 /** A single pre-image may take at most this share of the bound. */
@@ -63,6 +65,7 @@ export class LocalJournal implements ChangeJournal {
       open: async (client, startedAt) => this.live.get(await this.open(client, startedAt))!,
       record: (group, records) => this.record(group, ...records),
       keep: (group, file, size) => this.keeper(group)(file, size),
+      failed: (error) => options.onError?.(error),
     });
   }
 

@@ -8,7 +8,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { GuardedPath, WriteMode } from '../../../../adapter/contract/files.js';
 import type { UndoOutcome } from '../../../../adapter/contract/journal.js';
 import { LocalJournal } from '../../../../adapter/fs/journal/local-journal.js';
@@ -144,6 +144,22 @@ describe('a call under way when its group is undone', () => {
     await journal.lateSettled();
     expect(await othersThan(journal, id)).toEqual([]);
     expect(fs.readdirSync(at()).sort()).toEqual(['f0', 'f1', 'f2']);
+  });
+
+  it('is reported, not dropped in silence, when it cannot be carried on', async () => {
+    const failures: string[] = [];
+    const journal = new LocalJournal({ dir: journalDir(), maxBytes: 1 << 20, onError: (error) => failures.push(error.message) });
+    const id = await rewrote(journal);
+    await journal.before(id, 'fs.write', { paths: [at('f0'), at('new')], depth: 'shallow' });
+    await undoElsewhere(id);
+    // The disk is full when the continuation would be made.
+    vi.spyOn(journal, 'open').mockRejectedValue(new Error('ENOSPC: no space left on device'));
+    fs.writeFileSync(at('new'), 'made late\n');
+    await journal.after(id, 'fs.write', [at('f0'), at('new')]);
+    await journal.lateSettled();
+    expect(failures).toEqual([
+      `changes made while group ${id} was being undone (2 path(s)) could not be carried on to a new group, so undo cannot put them back: ENOSPC: no space left on device`,
+    ]);
   });
 
   it('stays in its group when the undo failed', async () => {
