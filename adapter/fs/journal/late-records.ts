@@ -71,7 +71,11 @@ export class LateRecords {
       .catch((error: unknown) => {
         const why = error instanceof Error ? error.message : String(error);
         const paths = [...new Set(records.flatMap((r) => (r.k === 'git' ? [] : [r.p])))];
-        this.host.failed(new Error(`changes made while group ${id} was being undone (${paths.length} path(s)) could not be carried on to a new group, so undo cannot put them back: ${why}`));
+        this.host.failed(
+          new Error(
+            `changes made while group ${id} was being undone (${paths.length} path(s)) could not be carried on to a new group, so undo cannot put them back: ${why}`,
+          ),
+        );
       })
       .finally(() => {
         if (this.carrying.get(id) === next) this.carrying.delete(id);
