@@ -281,17 +281,13 @@ function standInDriver({ env, register, main, timeoutMs }) {
       child.send({ type: 'app-event', name: 'second-instance' });
       await next((r) => r.type === 'window', mark);
       const loaded = await next((r) => r.type === 'load', mark);
-      // The page's first call, through the real IPC handlers and their sender check. /healthz answers
-      // as soon as the port listens, a little before the app calls itself running: like the Electron
-      // driver (which waits for "Running · N tools"), ask again while the answer is "starting".
-      const deadline = Date.now() + timeoutMs;
+      // The page's first call (the real IPC handlers, their sender check); again while the app says "starting" (/healthz answers first).
       let answer;
-      for (;;) {
+      for (const deadline = Date.now() + timeoutMs; ; await new Promise((resolve) => setTimeout(resolve, 100))) {
         const id = invokeId++;
         child.send({ type: 'invoke', id, channel: 'settings:load', args: [] });
         answer = await next((r) => r.type === 'invoke-result' && r.id === id, mark);
-        if (!answer.ok || answer.result?.status?.state !== 'starting' || Date.now() > deadline) break;
-        await new Promise((resolve) => setTimeout(resolve, 100));
+        if (answer.result?.status?.state !== 'starting' || Date.now() > deadline) break;
       }
       if (!answer.ok || answer.result?.status?.state !== 'running') throw new Error(`settings:load answered ${JSON.stringify(answer)}`);
       return { page: loaded.file ? pathToFileURL(loaded.file).href : loaded.url, status: answer.result.status.state, configPath: answer.result.configPath };
