@@ -292,9 +292,7 @@ function standInDriver({ env, register, main, timeoutMs }) {
       if (!answer.ok || answer.result?.status?.state !== 'running') throw new Error(`settings:load answered ${JSON.stringify(answer)}`);
       return { page: loaded.file ? pathToFileURL(loaded.file).href : loaded.url, status: answer.result.status.state, configPath: answer.result.configPath };
     },
-    async screenshot() {
-      return null;
-    },
+    screenshot: async () => null,
     async quit() {
       const exited = new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
       child.send({ type: 'click', label: 'Quit' });
