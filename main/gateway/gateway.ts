@@ -89,7 +89,7 @@ export class Gateway {
 
   /** What is exposed now (recomputed only when an upstream listed something new or the pins changed). */
   exposed(): Exposure {
-    const key = `${this.version}:${this.options.pins.stamp()}`;
+    const key = `${this.version}:${this.options.pins.stamp()}:${this.known.size}`;
     if (this.exposure?.key === key) return this.exposure.value;
     const views: UpstreamView[] = [];
     for (const { entry, policy } of this.upstreams.values()) {
@@ -107,7 +107,8 @@ export class Gateway {
         catalog: pins?.catalog,
       });
     }
-    const value = expose(views, this.options.reserved);
+    const value =
+      this.known.size > 0 ? scrubbedListing(expose(views, this.options.reserved), (json) => this.scrub(json)) : expose(views, this.options.reserved);
     for (const [upstream, reasons] of value.refused) {
       for (const reason of reasons.filter((r) => !this.reported.has(r))) {
         this.reported.add(reason);
@@ -274,6 +275,23 @@ export class Gateway {
   changed(): number {
     return this.version;
   }
+}
+
+/** What upstreams list, the secrets resolved for them scrubbed from what describes it (a description echoing its env, say); names and URIs stay: they address it. */
+function scrubbedListing(exposure: Exposure, scrub: (json: string) => string): Exposure {
+  const clean = <T extends object>(items: T[], addresses: ReadonlyArray<keyof T>): T[] =>
+    items.map((item) => {
+      const json = JSON.stringify(item);
+      const out = scrub(json);
+      return out === json ? item : { ...(JSON.parse(out) as T), ...Object.fromEntries(addresses.map((key) => [key, item[key]])) };
+    });
+  return {
+    ...exposure,
+    tools: clean(exposure.tools, ['exposed', 'upstream', 'tool', 'pathArguments']),
+    prompts: clean(exposure.prompts, ['exposed', 'upstream', 'prompt']),
+    resources: clean(exposure.resources, ['upstream', 'uri', 'name']),
+    resourceTemplates: clean(exposure.resourceTemplates, ['upstream', 'uriTemplate', 'name']),
+  };
 }
 
 function heldOf(pins: UpstreamPins | undefined): Array<HeldTool & { name: string }> {

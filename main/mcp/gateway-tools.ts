@@ -25,6 +25,7 @@ import type { Gateway } from '../gateway/gateway.js';
 import { recorded, type CallHandler, type RecordContext } from './recorded-call.js';
 import { fitAnswer, type ServerFit } from './answer/answer-budget.js';
 import { boundUpstreamAnswer } from './answer/upstream-answer.js';
+import { boundPrompt, boundResourceRead } from './answer/upstream-contents.js';
 import { shapeFor, type Caller } from './answer/caller-shape.js';
 import type { DirectTool } from './stdio-wire.js';
 import { VIEW_URI_PREFIX } from './views.js';
@@ -205,7 +206,7 @@ function prepareTool(gateway: Gateway, tool: GatewayTool, context: Omit<RecordCo
       } finally {
         await progress?.flush();
       }
-      const clean = scrubbed(result as CallToolResult, (text) => gateway.scrub(text), gateway.secretValues().length > 0);
+      const clean = scrubbed(result as CallToolResult, gateway);
       // An upstream's answer is read by the same model: cut to the same budget (its schema unknown, so no payload or note field).
       return fitAnswer(boundUpstreamAnswer(clean, fit.budget), { ...fit, shape: shapeFor(ctx.caller) });
     },
@@ -223,16 +224,17 @@ function prepareTool(gateway: Gateway, tool: GatewayTool, context: Omit<RecordCo
   };
 }
 
-/** An upstream's answer without the secrets the gateway resolved for it (its env echoed back, say). */
-function scrubbed(result: CallToolResult, scrub: (text: string) => string, any: boolean): CallToolResult {
-  if (!any) return result;
+/** An upstream's answer (a tool's, a resource, a prompt) without the secrets the gateway resolved for it (its env echoed back, say). */
+function scrubbed<T>(result: T, gateway: Pick<Gateway, 'scrub' | 'secretValues'>): T {
+  if (gateway.secretValues().length === 0) return result;
   const json = JSON.stringify(result);
-  const clean = scrub(json);
-  return clean === json ? result : (JSON.parse(clean) as CallToolResult);
+  const clean = gateway.scrub(json);
+  return clean === json ? result : (JSON.parse(clean) as T);
 }
 
 function registerResources(server: McpServer, gateway: Gateway, exposure: Exposure): Array<RegisteredResource | RegisteredResourceTemplate> {
-  const read = (upstream: string) => (uri: URL) => gateway.use(upstream, (client: Client) => client.readResource({ uri: uri.href }));
+  const read = (upstream: string) => async (uri: URL) =>
+    boundResourceRead(scrubbed(await gateway.use(upstream, (client: Client) => client.readResource({ uri: uri.href })), gateway));
   const handles: Array<RegisteredResource | RegisteredResourceTemplate> = [];
   for (const resource of exposure.resources) {
     const { upstream, uri, name, ...metadata } = resource;
@@ -259,7 +261,10 @@ function registerPrompts(server: McpServer, gateway: Gateway, exposure: Exposure
     const handle = server.registerPrompt(
       prompt.exposed,
       { ...(prompt.title ? { title: prompt.title } : {}), ...(prompt.description ? { description: prompt.description } : {}), argsSchema },
-      ((args: Record<string, string>) => gateway.use(prompt.upstream, (client: Client) => client.getPrompt({ name: prompt.prompt, arguments: args }))) as never,
+      (async (args: Record<string, string>) =>
+        boundPrompt(
+          scrubbed(await gateway.use(prompt.upstream, (client: Client) => client.getPrompt({ name: prompt.prompt, arguments: args })), gateway),
+        )) as never,
     );
     handles.push(handle);
   }

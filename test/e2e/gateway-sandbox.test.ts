@@ -10,6 +10,8 @@ import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { sandboxSupport } from '../../adapter/process/sandbox/support.js';
 import { abstractSocketScope } from '../../adapter/process/start-child.js';
 import { connectModernHttp, type TestClient } from '../helpers/clients.js';
@@ -24,6 +26,8 @@ const SECRET = 'sk-test-abcdefghijklmnopqrstuvwxyz012345';
 let home: GatewayHome;
 let client: TestClient;
 let stop: () => void;
+/** A v1 client too, for resources and prompts. */
+let host: Client;
 let listener: net.Server;
 let port: number;
 /** An abstract Unix socket, as the X server has one (@/tmp/.X11-unix/X0): outside every network namespace but the host's. */
@@ -40,7 +44,7 @@ beforeAll(async () => {
     server: { auth: 'bearer' },
     gateway: {
       servers: [
-        nodeUpstream('narrow', FIXTURE, { folders: [home.data], env: { DECLARED: 'yes', API_KEY: { secret: 'probe/API_KEY' } } }),
+        nodeUpstream('narrow', FIXTURE, { folders: [home.data], env: { DECLARED: 'yes', API_KEY: { secret: 'probe/API_KEY' }, FIXTURE_ECHO_ENV: 'API_KEY' } }),
         // Granted the whole temp home, which holds the config file and the app folder with the token.
         nodeUpstream('wide', FIXTURE, { folders: [home.home] }),
         nodeUpstream('online', FIXTURE, { folders: [home.data], network: true }),
@@ -57,10 +61,13 @@ beforeAll(async () => {
   stop = () => server.child.kill('SIGTERM');
   const token = fs.readFileSync(path.join(home.appDir, 'token'), 'utf8').trim();
   client = await connectModernHttp(server.url, token);
+  host = new Client({ name: 'gateway-sandbox', version: '1.0.0' });
+  await host.connect(new StreamableHTTPClientTransport(new URL(server.url), { requestInit: { headers: { authorization: `Bearer ${token}` } } }));
 });
 
 afterAll(async () => {
   await client?.close();
+  await host?.close();
   stop?.();
   listener?.close();
   display?.close();
@@ -120,7 +127,18 @@ describe.skipIf(!usable && !required)('an upstream in its sandbox', () => {
     expect(text).not.toContain(SECRET);
     expect(env.GATEWAY_TEST_MARKER).toBeUndefined();
     expect(Object.keys(env).sort()).toEqual(expect.arrayContaining(['API_KEY', 'DECLARED', 'HOME', 'PATH']));
-    expect(Object.keys(env).filter((k) => !['API_KEY', 'DECLARED', 'HOME', 'PATH', 'TMPDIR', 'LANG', 'PWD'].includes(k))).toEqual([]);
+    expect(Object.keys(env).filter((k) => !['API_KEY', 'DECLARED', 'FIXTURE_ECHO_ENV', 'HOME', 'PATH', 'TMPDIR', 'LANG', 'PWD'].includes(k))).toEqual([]);
+  });
+
+  it('a secret echoed in a resource, a prompt or their descriptions comes back redacted too', async () => {
+    const read = await host.readResource({ uri: 'fixture://echo' });
+    expect(read.contents).toEqual([{ uri: 'fixture://echo', text: 'API_KEY=<redacted>' }]);
+    const prompt = await host.getPrompt({ name: 'narrow_echo', arguments: {} });
+    expect(prompt.messages).toEqual([{ role: 'user', content: { type: 'text', text: 'API_KEY=<redacted>' } }]);
+    const listed = JSON.stringify([await host.listResources(), await host.listPrompts()]);
+    expect(listed).toContain('Shows API_KEY=<redacted>.');
+    expect(listed).toContain('Says API_KEY=<redacted>.');
+    expect(listed).not.toContain(SECRET);
   });
 
   it('path arguments outside its folders are refused before the call, in the built-in words', async () => {

@@ -8,7 +8,10 @@
  * - more than MAX_TEXT_BLOCKS text blocks are joined into one;
  * - images, audio and other blocks are kept in order while they fit half the budget and
  *   MAX_BLOCK_BYTES in all; the rest are left out;
- * - a `_meta` larger than MAX_META_BYTES is left out;
+ * - a `_meta` larger than MAX_META_BYTES is left out, and so are a text block's fields besides its
+ *   text (its `_meta`, `annotations`) and the answer's fields besides the known ones (`content`,
+ *   `structuredContent`, `isError`, `_meta`) where they weigh more than that: the budget cuts
+ *   neither;
  *
  * and a last text block says what was left out. Without a budget the answer is whole.
  */
@@ -21,7 +24,7 @@ type Block = Content[number];
 const MAX_TEXT_BLOCKS = 64;
 /** What the non-text blocks of one answer may weigh together (base64 as sent). */
 export const MAX_BLOCK_BYTES = 4 * 1024 * 1024;
-const MAX_META_BYTES = 16 * 1024;
+export const MAX_META_BYTES = 16 * 1024;
 
 export function boundUpstreamAnswer(result: CallToolResult, budget: number): CallToolResult {
   if (budget === Infinity) return result;
@@ -31,6 +34,9 @@ export function boundUpstreamAnswer(result: CallToolResult, budget: number): Cal
   const converted = content.some((block, i) => block !== original[i]);
   const texts = content.filter((block) => block.type === 'text').length;
   if (texts > MAX_TEXT_BLOCKS) content = joinTexts(content);
+  const full = content;
+  content = content.map((block) => (block.type === 'text' ? bareText(block) : block));
+  const slimmed = content.filter((block, i) => block !== full[i]).length;
   let tokens = 0;
   let bytes = 0;
   let dropped = 0;
@@ -48,12 +54,28 @@ export function boundUpstreamAnswer(result: CallToolResult, budget: number): Cal
   });
   if (dropped > 0) left.push(`${dropped} of its ${content.length - texts} image, audio or resource blocks (they would not fit this answer's budget)`);
   if (texts > MAX_TEXT_BLOCKS) left.push(`its ${texts} text blocks were joined into one`);
-  const { _meta, ...rest } = result;
+  if (slimmed > 0) left.push(`the fields besides the text of ${slimmed} text block(s) (over ${MAX_META_BYTES / 1024} KiB)`);
+  const { _meta, content: _content, structuredContent, isError, ...extra } = result;
   const metaTooBig = _meta !== undefined && JSON.stringify(_meta).length > MAX_META_BYTES;
   if (metaTooBig) left.push(`its _meta (over ${MAX_META_BYTES / 1024} KiB)`);
+  const extraTooBig = Object.keys(extra).length > 0 && JSON.stringify(extra).length > MAX_META_BYTES;
+  if (extraTooBig) left.push(`its fields ${Object.keys(extra).slice(0, 5).join(', ')} (over ${MAX_META_BYTES / 1024} KiB)`);
   if (left.length === 0 && !converted) return result;
   const note: Block[] = left.length ? [{ type: 'text', text: `[the gateway left out or changed: ${left.join('; ')}]` }] : [];
-  return { ...rest, ...(metaTooBig || _meta === undefined ? {} : { _meta }), content: [...kept, ...note] };
+  return {
+    ...(extraTooBig ? {} : extra),
+    ...(structuredContent === undefined ? {} : { structuredContent }),
+    ...(isError === undefined ? {} : { isError }),
+    ...(metaTooBig || _meta === undefined ? {} : { _meta }),
+    content: [...kept, ...note],
+  };
+}
+
+/** A text block whose other fields weigh more than MAX_META_BYTES, as its text alone (the block itself otherwise). */
+function bareText(block: Extract<Block, { type: 'text' }>): Block {
+  const { type: _type, text, ...other } = block;
+  if (Object.keys(other).length === 0 || JSON.stringify(other).length <= MAX_META_BYTES) return block;
+  return { type: 'text', text };
 }
 
 /** An embedded text resource as a text block the budget can cut; anything else as it is. */

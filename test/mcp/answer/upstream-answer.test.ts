@@ -48,6 +48,31 @@ describe('boundUpstreamAnswer', () => {
     expect(note(result)).toMatch(/text blocks were joined.*_meta/);
   });
 
+  it("leaves out a text block's heavy fields besides its text, and the answer's heavy unknown fields, keeping the known ones", () => {
+    const result = boundUpstreamAnswer(
+      {
+        content: [
+          { type: 'text', text: 'small', _meta: { blob: 'm'.repeat(3_000_000) } },
+          { type: 'text', text: 'kept whole', annotations: { priority: 1 } },
+        ],
+        blob: 'b'.repeat(3_000_000),
+        structuredContent: { ok: true },
+        isError: false,
+      } as CallToolResult,
+      25_000,
+    );
+    expect(JSON.stringify(result).length).toBeLessThan(2_000);
+    expect(result.content.slice(0, 2)).toEqual([
+      { type: 'text', text: 'small' },
+      { type: 'text', text: 'kept whole', annotations: { priority: 1 } },
+    ]);
+    expect(result).toMatchObject({ structuredContent: { ok: true }, isError: false });
+    expect(note(result)).toMatch(/besides the text of 1 text block.*its fields blob \(over 16 KiB\)/);
+    // Small unknown fields pass.
+    const small = { content: [{ type: 'text' as const, text: 'x' }], extra: 'fine' } as CallToolResult;
+    expect(boundUpstreamAnswer(small, 25_000)).toBe(small);
+  });
+
   it('leaves an ordinary answer, and any answer without a budget, as it is', () => {
     const ordinary: CallToolResult = { content: [{ type: 'text', text: 'ok' }, image(png(10, 10))], _meta: { small: true } };
     expect(boundUpstreamAnswer(ordinary, 25_000)).toBe(ordinary);
