@@ -129,7 +129,7 @@ export class UpstreamPolicy {
     if (this.entry.url !== undefined) return;
     const operation = `${this.entry.name}.${tool}`;
     const base = this.entry.cwd ?? firstFolder(this.entry);
-    for (const [name, item] of pathValues(args, new Set(names))) {
+    for (const [name, item] of pathValues(args, new Set(names), operation)) {
       const path = filePath(item, operation, name);
       const absolute = posix.isAbsolute(path) || !base ? path : posix.join(base, path);
       if (this.entry.folders.length === 0) {
@@ -224,13 +224,18 @@ export class UpstreamPolicy {
   }
 }
 
+/** Deeper than this, arguments are refused: their paths could not all be looked at. */
+const MAX_ARGUMENT_DEPTH = 64;
+
 /** The string values a call gives as paths: under a path argument (however nested), or under a path-like name anywhere. */
-function pathValues(value: unknown, names: ReadonlySet<string>, name = '', isPath = false, depth = 0): Array<[string, string]> {
+function pathValues(value: unknown, names: ReadonlySet<string>, operation: string, name = '', isPath = false, depth = 0): Array<[string, string]> {
   if (typeof value === 'string') return isPath && value !== '' ? [[name, value]] : [];
-  if (depth > 8 || value === null || typeof value !== 'object') return [];
-  if (Array.isArray(value)) return value.flatMap((item) => pathValues(item, names, name, isPath, depth + 1));
+  if (value === null || typeof value !== 'object') return [];
+  if (depth > MAX_ARGUMENT_DEPTH)
+    throw adapterError('INVALID_INPUT', operation, `argument "${name}" is nested deeper than ${MAX_ARGUMENT_DEPTH} levels, too deep to check the paths in it`);
+  if (Array.isArray(value)) return value.flatMap((item) => pathValues(item, names, operation, name, isPath, depth + 1));
   return Object.entries(value).flatMap(([key, item]) =>
-    pathValues(item, names, depth === 0 ? key : `${name}.${key}`, isPath || (depth === 0 ? names.has(key) : PATH_NAMES.test(key)), depth + 1),
+    pathValues(item, names, operation, depth === 0 ? key : `${name}.${key}`, isPath || (depth === 0 ? names.has(key) : PATH_NAMES.test(key)), depth + 1),
   );
 }
 

@@ -94,8 +94,16 @@ describe('UpstreamPolicy', () => {
       { path: `file://localhost${outside}` },
       { path: [path.join(data, 'ok'), { p: outside }] },
       { options: { nested: { targetPath: outside } } },
+      // Deeper than the old limit of 8 levels.
+      { options: JSON.parse(`${'{"a":'.repeat(20)}{"targetPath":${JSON.stringify(outside)}}${'}'.repeat(20)}`) as unknown },
     ])
       await expect(p.checkPaths('read', ['path'], args, true), JSON.stringify(args)).rejects.toMatchObject({ code: 'PATH_NOT_ALLOWED' });
+    // Too deep to look at every path: refused, not let through.
+    const deep = JSON.parse(`${'['.repeat(100)}"${path.join(data, 'ok')}"${']'.repeat(100)}`) as unknown;
+    await expect(p.checkPaths('read', ['path'], { path: deep }, true)).rejects.toMatchObject({
+      code: 'INVALID_INPUT',
+      message: expect.stringContaining('nested deeper than 64 levels'),
+    });
     await expect(p.checkPaths('read', ['path'], { path: 'file://elsewhere/etc/passwd' }, true)).rejects.toMatchObject({
       message: expect.stringContaining('another host'),
     });
