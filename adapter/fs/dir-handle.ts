@@ -105,6 +105,24 @@ export class DirHandle {
     return new DirHandle(fs.openSync(path, DIRECTORY_FLAGS), nodePath.join(this.real, name));
   }
 
+  /** The directory's own status, through its descriptor (its real path where directories cannot be opened). */
+  async stat(): Promise<fs.Stats> {
+    if (typeof this.handle === 'number') return fs.fstatSync(this.handle);
+    return this.handle ? this.handle.stat() : fs.promises.lstat(this.real);
+  }
+
+  /** Sets the directory's own mode, through its descriptor. */
+  async chmod(mode: number): Promise<void> {
+    if (typeof this.handle === 'number') return fs.fchmodSync(this.handle, mode);
+    return this.handle ? this.handle.chmod(mode) : fs.promises.chmod(this.real, mode);
+  }
+
+  /** Gives the directory itself to another owner, through its descriptor. */
+  async chown(uid: number, gid: number): Promise<void> {
+    if (typeof this.handle === 'number') return fs.fchownSync(this.handle, uid, gid);
+    return this.handle ? this.handle.chown(uid, gid) : fs.promises.lchown(this.real, uid, gid);
+  }
+
   /** Makes renames and creations in this directory durable (no-op where directories cannot be synced). */
   async sync(): Promise<void> {
     if (typeof this.handle === 'number') fs.fsyncSync(this.handle);

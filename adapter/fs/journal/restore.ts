@@ -6,6 +6,14 @@
  * owner saved meanwhile) is a conflict, left as it is; a folder is removed only when what it
  * holds was checked.
  *
+ * Everything it makes is made and finished through what it opened, never by a path looked up again:
+ * a file is created exclusively without following a link and written, owned, chmod'ed and dated
+ * through its descriptor; a folder is made, opened without following a link, and filled through
+ * that descriptor (dir-handle.ts); a file or link goes to its place by renaming a temporary that
+ * must still be the one undo made. So a program swapping a folder being rebuilt, or the temporary,
+ * for a symlink (the model's own command, still running) makes undo fail there, not write or chmod
+ * through the link.
+ *
  * A file or folder it makes is the undoing user's: run as root, undo gives it back to its recorded
  * owner; otherwise a setuid or setgid bit is left off one that belonged to someone else (or to an
  * owner not recorded), so undo never makes another user's program run with the undoing user's
@@ -15,8 +23,11 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { GuardedPath } from '../../contract/files.js';
+import type { DirHandle } from '../dir-handle.js';
 import { inParent } from '../in-parent.js';
-import { childPath, type FsPath } from '../entry-bytes.js';
+import type { EntryName } from '../entry-bytes.js';
+import { READ_FLAGS } from '../read-text.js';
+import { removeTreeEntry } from '../tree.js';
 import { nameOf } from './entry-names.js';
 import { byReason, contentPrint, sameStamp, shallowStamp, type Image, type Stamp } from './images.js';
 
@@ -24,6 +35,13 @@ const op = 'undo';
 /** Whether undo may give a file to any owner (asked once: getuid is a system call). */
 const MAY_CHOWN = process.getuid?.() === 0;
 const SET_ID = 0o6000;
+const { O_WRONLY, O_CREAT, O_EXCL, O_NOFOLLOW = 0 } = fs.constants;
+const COPY_CHUNK = 1024 * 1024;
+
+/** What undo made, to know it again: a name can be swapped for something else meanwhile. */
+type Made = Pick<fs.Stats, 'dev' | 'ino'>;
+/** A descriptor of what undo made (a FileHandle, a DirHandle): its own stat, owner and mode, never by path. */
+type Opened = { stat(): Promise<fs.Stats>; chown(uid: number, gid: number): Promise<void> };
 
 /** What undo judged to be at a path: its stamp then and, for a folder it takes away, what the folder holds once undo's own removals in it are done. */
 export interface Judged {
@@ -57,33 +75,51 @@ async function put(guard: GuardedPath, image: Image, blobs: string, judged: Judg
     const current = await fs.promises.lstat(target).catch(() => null);
     if (image.type === 'absent') {
       await unchanged(target, judged, true);
-      if (current) await fs.promises.rm(target, { recursive: true, force: true });
+      if (current) await removeTreeEntry(dir, name);
       return;
     }
-    if (image.type === 'directory') {
-      const keep = current?.isDirectory() && !image.entries;
-      await unchanged(target, judged, !keep);
-      if (keep) {
-        await fs.promises.chmod(target, image.mode);
-        return;
+    if (image.type === 'directory' && current?.isDirectory() && !image.entries) {
+      // A folder that stays: only its mode goes back, on the folder undo judged.
+      await unchanged(target, judged, false);
+      const folder = await dir.child(name).catch(() => null);
+      try {
+        if (!folder || !isMade(await folder.stat(), current)) throw new UndoConflict(REPLACED);
+        await folder.chmod(image.mode);
+      } finally {
+        await folder?.close();
       }
-      if (current) await fs.promises.rm(target, { recursive: true, force: true });
-      await build(target, image, blobs, said, '');
       return;
     }
-    // A file or a link replaces what is there in one rename; a folder in its place goes first. The
-    // temporary name is short whatever the name is (a name near the filesystem's limit has no room for more).
-    const temporary = dir.entry(`.undo-${randomBytes(8).toString('hex')}`);
-    await build(temporary, image, blobs, said, '');
+    // Made whole under a temporary name first, so nothing half made ever shows at the path: a file
+    // or a link then replaces what is there in one rename; a folder, or what takes a folder's place,
+    // once what is there went. The temporary name is short whatever the name is (a name near the
+    // filesystem's limit has no room for more).
+    const temporary = `.undo-${randomBytes(8).toString('hex')}`;
+    let made: Made | null;
     try {
+      made = await build(dir, temporary, image, blobs, said, '');
       await unchanged(target, judged, true);
-      if (current?.isDirectory()) await fs.promises.rm(target, { recursive: true, force: true });
-      await fs.promises.rename(temporary, target);
+      if (current && (current.isDirectory() || image.type === 'directory')) await removeTreeEntry(dir, name);
+      if (!isMade(await fs.promises.lstat(dir.entry(temporary)), made)) throw new UndoConflict(REPLACED);
+      await fs.promises.rename(dir.entry(temporary), target);
     } catch (error) {
-      await fs.promises.rm(temporary, { recursive: true, force: true });
+      await removeTreeEntry(dir, temporary).catch(() => undefined);
       throw error;
     }
+    // The temporary was swapped between the look and the rename: what undo just put at the path is
+    // not what it made (a link, say), so it goes again; a folder there is left.
+    const now = await fs.promises.lstat(target).catch(() => null);
+    if (!isMade(now, made)) {
+      if (now && !now.isDirectory()) await fs.promises.unlink(target).catch(() => undefined);
+      throw new UndoConflict('what undo made to put it back was swapped for something else at the last moment (removed again), so it is not put back');
+    }
   });
+}
+
+const REPLACED = 'it was replaced while undo put it back, so it is left as it is now';
+
+function isMade(stat: fs.Stats | null, made: Made | null): boolean {
+  return stat !== null && made !== null && stat.dev === made.dev && stat.ino === made.ino;
 }
 
 /** Throws UndoConflict unless `target` is still as judged (`removing`: a folder there goes, so what it holds must match too). */
@@ -97,48 +133,75 @@ async function unchanged(target: string, judged: Judged, removing: boolean): Pro
 }
 
 /**
- * Creates `image` at a path where nothing is; what it could not make as it was goes to `said`
- * (`inner`: the path inside the one restored). Inside a folder, what was not kept (a fifo, a file
- * too large for the bound) is left out and said, and the rest put back.
+ * Creates `image` as `name` in `dir`, where nothing is, and answers what it made (null: nothing);
+ * what it could not make as it was goes to `said` (`inner`: the path inside the one restored).
+ * Inside a folder, what was not kept (a fifo, a file too large for the bound) is left out and
+ * said, and the rest put back.
  */
-async function build(target: FsPath, image: Image, blobs: string, said: Said, inner: string): Promise<void> {
-  const left = !inner ? null : (why: string) => said.left.push([inner.replace(/\/$/, ''), why]);
+async function build(dir: DirHandle, name: EntryName, image: Image, blobs: string, said: Said, inner: string): Promise<Made | null> {
+  const left = !inner ? null : (why: string) => void said.left.push([inner.replace(/\/$/, ''), why]);
   switch (image.type) {
     case 'file': {
       if (!image.blob) {
-        if (left) return void left(image.why ?? 'its content was not kept');
+        if (left) return (left(image.why ?? 'its content was not kept'), null);
         throw new Error(image.why ?? 'its content was not kept');
       }
-      await fs.promises.copyFile(path.join(blobs, image.blob), target, fs.constants.COPYFILE_EXCL);
-      await fs.promises.chmod(target, await owned(target, image, said.notes, inner));
-      const when = image.mtimeMs / 1000;
-      await fs.promises.utimes(target, when, when);
-      return;
+      const file = await fs.promises.open(dir.entry(name), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0o600);
+      try {
+        await copyInto(file, path.join(blobs, image.blob));
+        await file.chmod(await owned(file, image, said.notes, inner));
+        const when = image.mtimeMs / 1000;
+        await file.utimes(when, when);
+        return await file.stat();
+      } finally {
+        await file.close();
+      }
     }
     case 'symlink':
-      await fs.promises.symlink(image.raw !== undefined ? Buffer.from(image.raw, 'base64') : image.target, target);
-      return;
-    case 'directory':
-      await fs.promises.mkdir(target, { mode: 0o700 });
-      for (const entry of image.entries ?? []) await build(childPath(target, nameOf(entry)), entry.image, blobs, said, `${inner}${entry.name}/`);
-      await fs.promises.chmod(target, await owned(target, image, said.notes, inner));
-      return;
+      await fs.promises.symlink(image.raw !== undefined ? Buffer.from(image.raw, 'base64') : image.target, dir.entry(name));
+      return fs.promises.lstat(dir.entry(name));
+    case 'directory': {
+      await fs.promises.mkdir(dir.entry(name), { mode: 0o700 });
+      const folder = await dir.child(name);
+      try {
+        for (const entry of image.entries ?? []) await build(folder, nameOf(entry), entry.image, blobs, said, `${inner}${entry.name}/`);
+        await folder.chmod(await owned(folder, image, said.notes, inner));
+        return await folder.stat();
+      } finally {
+        await folder.close();
+      }
+    }
     default: {
       const why = (image.type === 'other' && image.why) || 'it was not a file, link or folder';
-      if (left) return void left(why);
+      if (left) return (left(why), null);
       throw new Error(why);
     }
   }
 }
 
+/** A kept blob's bytes into the file undo opened. */
+async function copyInto(file: fs.promises.FileHandle, blob: string): Promise<void> {
+  const input = await fs.promises.open(blob, READ_FLAGS);
+  try {
+    const buffer = Buffer.allocUnsafe(COPY_CHUNK);
+    for (;;) {
+      const { bytesRead } = await input.read(buffer, 0, buffer.length, null);
+      if (bytesRead === 0) return;
+      await file.write(buffer, 0, bytesRead);
+    }
+  } finally {
+    await input.close();
+  }
+}
+
 /** Gives what undo just made back to its recorded owner where it may; the mode to set (without setuid and setgid when the owner differs). */
-async function owned(target: FsPath, image: Extract<Image, { type: 'file' | 'directory' }>, notes: string[], inner: string): Promise<number> {
-  const made = await fs.promises.lstat(target);
+async function owned(opened: Opened, image: Extract<Image, { type: 'file' | 'directory' }>, notes: string[], inner: string): Promise<number> {
+  const made = await opened.stat();
   const { uid, gid } = image;
   if (uid !== undefined && gid !== undefined && made.uid === uid && made.gid === gid) return image.mode;
   if (MAY_CHOWN && uid !== undefined && gid !== undefined) {
     // Before the chmod: a chown clears setuid and setgid.
-    await fs.promises.lchown(target, uid, gid);
+    await opened.chown(uid, gid);
     return image.mode;
   }
   if ((image.mode & SET_ID) === 0) return image.mode;
