@@ -6,6 +6,7 @@
  * (judged alone, they would be "removed after the model changed them" and the model's bytes
  * would come back with the folder).
  */
+import { byRecordedName } from './entry-names.js';
 import type { Image } from './images.js';
 
 type Entries = NonNullable<Extract<Image, { type: 'directory' }>['entries']>;
@@ -47,11 +48,12 @@ function place(folder: Image, parts: readonly string[], pre: Image): boolean {
   if (folder.type !== 'directory' || !folder.entries) return false;
   const [name, ...rest] = parts;
   const entries: Entries = folder.entries;
-  const at = entries.findIndex((e) => e.name === name);
+  // A path the model named is text: never an entry whose name is not UTF-8, though that one reads the same (U+FFFD).
+  const at = entries.findIndex((e) => e.name === name && e.raw === undefined);
   if (rest.length === 0) {
     if (at >= 0) entries.splice(at, 1);
     if (pre.type !== 'absent') entries.push({ name: name!, image: pre });
-    entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    entries.sort(byRecordedName);
     return true;
   }
   if (at < 0) return false;

@@ -20,6 +20,13 @@ export async function namesIn(dir: FsPath): Promise<EntryName[]> {
   });
 }
 
+/** namesIn's order for recorded names. */
+export function byRecordedName(a: RecordedName, b: RecordedName): number {
+  return a.name < b.name ? -1 : a.name > b.name ? 1 : Buffer.compare(bytesOf(a), bytesOf(b));
+}
+
+const bytesOf = (recorded: RecordedName) => (recorded.raw !== undefined ? Buffer.from(recorded.raw, 'base64') : Buffer.from(recorded.name));
+
 export function recordedName(name: EntryName): RecordedName {
   return typeof name === 'string' ? { name } : { name: name.toString('utf8'), raw: name.toString('base64') };
 }

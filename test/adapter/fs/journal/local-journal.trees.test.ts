@@ -172,6 +172,23 @@ describe('names that are not UTF-8', () => {
     expect(fs.readlinkSync(Buffer.from(at('arch/link')), { encoding: 'buffer' })).toEqual(Buffer.from([0x2e, 0x2f, 0xfe]));
   });
 
+  it('are not taken for the UTF-8 name they read as, when an edited file of that name comes back with its folder', async () => {
+    fs.mkdirSync(at('d'));
+    // Both read "a\uFFFD"; only the second is that name.
+    fs.writeFileSync(Buffer.concat([Buffer.from(at('d/a')), Buffer.from([0x80])]), 'the owner, bytes\n');
+    fs.writeFileSync(at('d/a\uFFFD'), 'the owner, text\n');
+    const before = contents(at('d'));
+    const journal = new LocalJournal({ dir: journalDir(), maxBytes: 1 << 20 });
+    const id = await journal.open('c');
+    await change(journal, id, 'fs.write', [at('d/a\uFFFD')], 'shallow', () => fs.writeFileSync(at('d/a\uFFFD'), 'MODEL\n'));
+    await change(journal, id, 'fs.delete', [at('d')], 'tree', () => fs.rmSync(at('d'), { recursive: true }));
+
+    const outcome = await journal.apply(id, allowingAll());
+    expect(outcome).toMatchObject({ restored: [at('d')], conflicts: [], skipped: [] });
+    expect(contents(at('d'))).toEqual(before);
+    expect(Object.keys(before).sort()).toEqual(['a\uFFFD', 'hex:6180']);
+  });
+
   it('are seen by the fingerprint of a folder undo would take away', async () => {
     const journal = new LocalJournal({ dir: journalDir(), maxBytes: 1 << 20 });
     const id = await journal.open('c');
