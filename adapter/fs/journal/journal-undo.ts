@@ -65,13 +65,24 @@ export async function applyUndo(group: FoldedGroup, blobs: string, guards: UndoG
       target,
       now.type === 'directory' && replacesFolder(info.pre) ? { stamp: now, content: await contentPrint(target, inside(target, removed)) } : { stamp: now },
     );
+  const gone: string[] = [];
   for (const [target, info] of [...removals, ...restorations]) {
+    // Inside a folder the model made and undo took away, what was there earlier was there only during the group: gone with it is as before.
+    if (info.pre.type !== 'absent' && gone.some((folder) => target.startsWith(`${folder}/`))) {
+      outcome.restored.push(target);
+      continue;
+    }
+    const made: string[] = [];
     try {
-      const notes = info.pre.type === 'absent' ? [] : await remakeFolders(target, guards, blobs);
+      if (info.pre.type !== 'absent') await remakeFolders(target, guards, blobs, made);
+      const notes = made.length ? [`the folder it was in was gone, and was made again (${made.join(', ')})`] : [];
       notes.push(...(await restorePath(await guards.resolve(target), info.pre, blobs, judged.get(target)!)));
       outcome.restored.push(target);
+      if (info.pre.type === 'absent') gone.push(target);
       for (const why of notes) (outcome.notes ??= []).push({ path: target, why });
     } catch (error) {
+      // Folders made for a path not put back after all go again (while still empty).
+      for (const folder of made.reverse()) await fs.promises.rmdir(folder).catch(() => undefined);
       const why = error instanceof Error ? error.message : String(error);
       if (error instanceof UndoConflict) outcome.conflicts.push({ path: target, why });
       else outcome.skipped.push({ path: target, why });
@@ -126,15 +137,14 @@ async function keptIntact(group: FoldedGroup, target: string, info: RecordedPath
 
 /**
  * Makes again the folders above a path that are gone (git_switch removes a folder it emptied),
- * outermost first, each with the mode of the folder it is made in; what it made, as notes.
+ * outermost first, each with the mode of the folder it is made in; `made` gets each as it is made.
  */
-async function remakeFolders(target: string, guards: UndoGuards, blobs: string): Promise<string[]> {
-  const missing = missingFolders(target);
-  for (const folder of missing) {
+async function remakeFolders(target: string, guards: UndoGuards, blobs: string, made: string[]): Promise<void> {
+  for (const folder of missingFolders(target)) {
     const mode = fs.statSync(path.dirname(folder)).mode & 0o777;
     await restorePath(await guards.resolve(folder), { type: 'directory', mode }, blobs, { stamp: { type: 'absent' } });
+    made.push(folder);
   }
-  return missing.length ? [`the folder it was in was gone, and was made again (${missing.join(', ')})`] : [];
 }
 
 function changeOf(pre: Image, post: Stamp): PathChange {

@@ -120,4 +120,38 @@ describe('undo and folders that are gone', () => {
     expect(fs.readFileSync(at('dir/sub/x.txt'), 'utf8')).toBe('tracked on main\n');
     expect(fs.statSync(at('dir/sub')).mode & 0o777).toBe(fs.statSync(at()).mode & 0o777);
   });
+
+  it('puts back a tree moved into a folder the model made, and takes that folder away, with no conflict', async () => {
+    fs.mkdirSync(at('p/q'), { recursive: true });
+    fs.writeFileSync(at('p/q/r'), 'R\n');
+    const journal = new LocalJournal({ dir: journalDir(), maxBytes: 1 << 20 });
+    const id = await journal.open('c');
+    await change(journal, id, 'fs.write', [at('p/q/r')], 'shallow', () => fs.writeFileSync(at('p/q/r'), 'R2\n'));
+    await change(journal, id, 'fs.move', [at('p/q'), at('q2')], 'tree', () => fs.renameSync(at('p/q'), at('q2')));
+    await change(journal, id, 'fs.move', [at('p'), at('q2/p')], 'tree', () => fs.renameSync(at('p'), at('q2/p')));
+    // q2/r held R2 only during the group: it goes with q2.
+    await change(journal, id, 'fs.write', [at('q2/r')], 'shallow', () => fs.writeFileSync(at('q2/r'), 'R3\n'));
+
+    const outcome = await journal.apply(id, guards());
+    expect(outcome).toMatchObject({ conflicts: [], skipped: [] });
+    expect(fs.readdirSync(at()).sort()).toEqual(['p']);
+    expect(fs.readdirSync(at('p'))).toEqual(['q']);
+    expect(fs.readdirSync(at('p/q'))).toEqual(['r']);
+    expect(fs.readFileSync(at('p/q/r'), 'utf8')).toBe('R\n');
+  });
+
+  it('takes away again the folders it made for a path it then could not put back', async () => {
+    fs.mkdirSync(at('dir'));
+    fs.writeFileSync(at('dir/x.txt'), 'the owner\n');
+    const journal = new LocalJournal({ dir: journalDir(), maxBytes: 1 << 20 });
+    const id = await journal.open('c');
+    await change(journal, id, 'fs.write', [at('dir/x.txt')], 'shallow', () => fs.writeFileSync(at('dir/x.txt'), 'the model\n'));
+    await change(journal, id, 'fs.write', [at('made.txt')], 'shallow', () => fs.writeFileSync(at('made.txt'), 'new\n'));
+
+    // The owner removes dir while undo runs (after every path was judged, as undo takes made.txt away first).
+    const outcome = await journal.apply(id, guards((p) => p === at('made.txt') && fs.rmSync(at('dir'), { recursive: true })));
+    expect(outcome.restored).toEqual([at('made.txt')]);
+    expect(outcome.conflicts).toEqual([{ path: at('dir/x.txt'), why: 'it was changed while undo ran, so it is left as it is' }]);
+    expect(fs.readdirSync(at())).toEqual([]);
+  });
 });
