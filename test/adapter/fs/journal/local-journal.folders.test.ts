@@ -149,7 +149,10 @@ describe('undo and folders that are gone', () => {
     await change(journal, id, 'fs.write', [at('made.txt')], 'shallow', () => fs.writeFileSync(at('made.txt'), 'new\n'));
 
     // The owner removes dir while undo runs (after every path was judged, as undo takes made.txt away first).
-    const outcome = await journal.apply(id, guards((p) => p === at('made.txt') && fs.rmSync(at('dir'), { recursive: true })));
+    const outcome = await journal.apply(
+      id,
+      guards((p) => p === at('made.txt') && fs.rmSync(at('dir'), { recursive: true })),
+    );
     expect(outcome.restored).toEqual([at('made.txt')]);
     expect(outcome.conflicts).toEqual([{ path: at('dir/x.txt'), why: 'it was changed while undo ran, so it is left as it is' }]);
     expect(fs.readdirSync(at())).toEqual([]);
