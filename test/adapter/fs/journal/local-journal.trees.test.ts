@@ -263,6 +263,25 @@ describe('groups undone newest first', () => {
     expect(fs.readlinkSync(at('link'))).toBe('first-target');
   });
 
+  it('lets the earlier group put back files inside a folder the later group moved or deleted', async () => {
+    fs.mkdirSync(at('d/sub'), { recursive: true });
+    fs.writeFileSync(at('d/f.txt'), 'original f\n');
+    fs.writeFileSync(at('d/sub/g.txt'), 'original g\n');
+    const journal = new LocalJournal({ dir: journalDir(), maxBytes: 1 << 20 });
+    const earlier = await journal.open('c');
+    await change(journal, earlier, 'fs.write', [at('d/f.txt')], 'shallow', () => fs.writeFileSync(at('d/f.txt'), 'model f\n'));
+    await change(journal, earlier, 'fs.write', [at('d/sub/g.txt')], 'shallow', () => fs.writeFileSync(at('d/sub/g.txt'), 'model g\n'));
+    const later = await journal.open('c');
+    await change(journal, later, 'fs.move', [at('d'), at('e')], 'tree', () => fs.renameSync(at('d'), at('e')));
+    await change(journal, later, 'fs.delete', [at('e')], 'tree', () => fs.rmSync(at('e'), { recursive: true }));
+
+    expect((await journal.apply(later, allowingAll())).conflicts).toEqual([]);
+    expect(fs.readFileSync(at('d/f.txt'), 'utf8')).toBe('model f\n');
+    const outcome = await journal.apply(earlier, allowingAll());
+    expect(outcome).toMatchObject({ conflicts: [], skipped: [] });
+    expect(contents(at('d'))).toEqual({ 'f.txt': 'original f\n', 'sub/g.txt': 'original g\n' });
+  });
+
   it('still leaves a file the owner edited between the two undos', async () => {
     fs.writeFileSync(at('f.txt'), 'original\n');
     const journal = new LocalJournal({ dir: journalDir(), maxBytes: 1 << 20 });
