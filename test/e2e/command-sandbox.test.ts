@@ -465,7 +465,8 @@ describe.skipIf(!run)('the token never leaks', () => {
       "cat /proc/*/environ | tr '\\0' '\\n'",
       'env',
       `cat ${cliHome}/.config/chatgpt-mcp/config.json`,
-      `grep -r ${TOKEN.slice(0, 12)} ${cliHome} /tmp 2>/dev/null | head -3`,
+      // Bounded: /tmp can be large on a shared machine.
+      `timeout 10 grep -r ${TOKEN.slice(0, 12)} ${cliHome} /tmp 2>/dev/null | head -3`,
     ].join('; ');
 
   it('not from the server process, its config file or anything else a command can read', async () => {
