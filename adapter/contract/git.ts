@@ -231,8 +231,8 @@ export interface GitOps {
   /** Stages exactly these paths (relative to the top level; deletions too), after `check` saw every file that would be staged. */
   add(run: GitRun, paths: readonly string[], check: IncomingCheck): Promise<void>;
   unstage(run: GitRun, paths: readonly string[]): Promise<void>;
-  /** Commits what is staged; PRECONDITION_FAILED when nothing is. */
-  commit(run: GitRun, message: string): Promise<CommitResult>;
+  /** Commits what is staged, after `check` saw every path it changes (before and after: a commit refused after is taken back); PRECONDITION_FAILED when nothing is. */
+  commit(run: GitRun, message: string, check: IncomingCheck): Promise<CommitResult>;
   createBranch(run: GitRun, name: string, start?: string): Promise<{ name: string; commit: string }>;
   switchBranch(run: GitRun, name: string, options: { discardChanges: boolean }): Promise<{ branch: string; commit: string | null }>;
   restore(run: GitRun, paths: readonly string[], options: { source?: string; staged: boolean; worktree: boolean }): Promise<void>;
@@ -259,7 +259,11 @@ export interface GitOps {
   currentBranch(run: GitRun): Promise<string | null>;
 }
 
-/** `text` with the user and password of every URL in it hidden (`https://***@host/...`): a token written into a remote URL never reaches an answer. */
+/**
+ * `text` with the user and password of every URL in it hidden (`https://***@host/...`, and in
+ * git's scp-like form `***@host:path` where it carries a password): a token written into a remote
+ * URL never reaches an answer. Whatever stands before the `@` goes, `/` and quotes included.
+ */
 export function hideUrlCredentials(text: string): string {
-  return text.replace(/\b([A-Za-z][A-Za-z0-9+.-]*:\/\/)[^\s/@'"]+@/g, '$1***@');
+  return text.replace(/\b([A-Za-z][A-Za-z0-9+.-]*:\/\/)[^\s@]+@/g, '$1***@').replace(/(^|[\s'"=(<])[^\s'"@:/]+:[^\s@/][^\s@]*@(?=[A-Za-z0-9.-]+:)/g, '$1***@');
 }

@@ -10,7 +10,7 @@ import { adapterError } from '../contract/errors.js';
 import type { GitRun, IncomingCheck, PullResult, PushResult } from '../contract/git.js';
 import { parsePush } from './parse/push.js';
 import { gitFailure, gitMessage, runGit } from './run-git.js';
-import { currentBranch } from './write-ops.js';
+import { changedBetween as incoming, commitOf as head, currentBranch } from './write-ops.js';
 
 export async function push(run: GitRun, remote: string): Promise<PushResult> {
   const branch = await onBranch(run, 'git.push');
@@ -86,18 +86,4 @@ async function onBranch(run: GitRun, operation: string): Promise<string> {
   const branch = await currentBranch(run);
   if (!branch) throw adapterError('PRECONDITION_FAILED', operation, 'HEAD is detached: switch to a branch first (git.switch)');
   return branch;
-}
-
-async function head(run: GitRun, operation: string, name = 'HEAD'): Promise<string | null> {
-  const out = await runGit(run, ['rev-parse', '--verify', '--quiet', '--end-of-options', `${name}^{commit}`], { operation, ok: [0, 1, 128] });
-  return out.code === 0 ? out.stdout.toString('utf8').trim() : null;
-}
-
-/** Paths the fast-forward would write (every file of the incoming tree when there is nothing yet). */
-async function incoming(run: GitRun, before: string | null, after: string, operation: string): Promise<string[]> {
-  const args = before
-    ? ['diff', '--name-only', '-z', '--no-renames', '--ignore-submodules=all', before, after, '--']
-    : ['ls-tree', '-r', '--name-only', '-z', after];
-  const out = await runGit(run, args, { operation });
-  return out.stdout.toString('utf8').split('\0').filter(Boolean);
 }

@@ -29,19 +29,37 @@ export async function unstage(run: GitRun, paths: readonly string[]): Promise<vo
   await runGit(run, ['reset', '--quiet', '--', ...paths], { operation: 'git.unstage' });
 }
 
-export async function commit(run: GitRun, message: string): Promise<CommitResult> {
+/**
+ * Commits what is staged, after `check` saw every path the commit changes: once on what is staged
+ * (a clear refusal before anything is made), and again on the commit made, since a program could
+ * stage more in between (a command still running); a commit that fails the second look is taken
+ * back (its branch, or HEAD, moved back to where it was) before the refusal goes out.
+ */
+export async function commit(run: GitRun, message: string, check: IncomingCheck): Promise<CommitResult> {
+  const op = 'git.commit';
+  const names = async (args: string[]) => (await runGit(run, args, { operation: op })).stdout.toString('utf8').split('\0').filter(Boolean);
+  await check(await names(['--no-optional-locks', 'diff', '--cached', '--name-only', '-z', '--no-renames', '--ignore-submodules=all']));
+  const before = await commitOf(run, op);
   // The message on stdin, kept as written (comment lines too): it never passes through an editor.
   const args = ['commit', '--no-edit', '--cleanup=whitespace', '--file=-'];
-  const out = await runGit(run, args, { operation: 'git.commit', input: message, ok: [0, 1] });
+  const out = await runGit(run, args, { operation: op, input: message, ok: [0, 1] });
   const said = `${out.stdout.toString('utf8')}\n${out.stderr}`;
   if (out.code !== 0) {
     if (/nothing (added )?to commit|no changes added to commit|nothing to commit/i.test(said))
-      throw adapterError('PRECONDITION_FAILED', 'git.commit', 'nothing is staged: stage the changes to commit with git.add first');
-    throw gitFailure(args, out, 'git.commit');
+      throw adapterError('PRECONDITION_FAILED', op, 'nothing is staged: stage the changes to commit with git.add first');
+    throw gitFailure(args, out, op);
   }
-  const head = await runGit(run, ['log', '-1', '-z', '--no-show-signature', `--format=${LOG_FORMAT}`, 'HEAD', '--'], { operation: 'git.commit' });
+  const head = await runGit(run, ['log', '-1', '-z', '--no-show-signature', `--format=${LOG_FORMAT}`, 'HEAD', '--'], { operation: op });
   const [info] = parseLog(head.stdout, true);
-  if (!info) throw adapterError('OS_ERROR', 'git.commit', 'git committed, but the new commit could not be read back');
+  if (!info) throw adapterError('OS_ERROR', op, 'git committed, but the new commit could not be read back');
+  try {
+    await check(await changedBetween(run, before, info.hash, op));
+  } catch (error) {
+    await runGit(run, before ? ['update-ref', '-m', 'chatgpt-mcp: commit refused', 'HEAD', before, info.hash] : ['update-ref', '-d', 'HEAD', info.hash], {
+      operation: op,
+    });
+    throw error;
+  }
   // "[main abc1234] subject", "[main (root-commit) abc1234]", "[detached HEAD abc1234]"; then " 2 files changed, 3 insertions(+), 1 deletion(-)".
   const branch = /^\[(.+?) (?:\(root-commit\) )?[0-9a-f]{4,}\]/m.exec(said)?.[1];
   const count = (what: RegExp) => Number(what.exec(said)?.[1] ?? 0);
@@ -52,6 +70,21 @@ export async function commit(run: GitRun, message: string): Promise<CommitResult
     added: count(/(\d+) insertions?\(\+\)/),
     removed: count(/(\d+) deletions?\(-\)/),
   };
+}
+
+/** The commit a ref (HEAD) points at, or null when it points at none (before the first commit). */
+export async function commitOf(run: GitRun, operation: string, name = 'HEAD'): Promise<string | null> {
+  const out = await runGit(run, ['rev-parse', '--verify', '--quiet', '--end-of-options', `${name}^{commit}`], { operation, ok: [0, 1, 128] });
+  return out.code === 0 ? out.stdout.toString('utf8').trim() : null;
+}
+
+/** The paths that differ from `before` to `after` (every file of `after` when there is no `before`). */
+export async function changedBetween(run: GitRun, before: string | null, after: string, operation: string): Promise<string[]> {
+  const args = before
+    ? ['diff', '--name-only', '-z', '--no-renames', '--ignore-submodules=all', before, after, '--']
+    : ['ls-tree', '-r', '--name-only', '-z', after];
+  const out = await runGit(run, args, { operation });
+  return out.stdout.toString('utf8').split('\0').filter(Boolean);
 }
 
 export async function createBranch(run: GitRun, name: string, start?: string): Promise<{ name: string; commit: string }> {

@@ -99,13 +99,19 @@ export class GitPolicy {
   }
 
   /** Refuses paths git reports it would stage or write when the filesystem rules protect them. */
-  checkReported(target: Pick<GitTarget, 'topLevel'>, paths: readonly string[], access: Access, op: string): void {
+  checkReported(
+    target: Pick<GitTarget, 'topLevel'>,
+    paths: readonly string[],
+    access: Access,
+    op: string,
+    doing = access === 'read' ? 'stage' : 'write',
+  ): void {
     const hit = paths.find((path) => this.files.protects(posix.join(target.topLevel, path), access));
     if (hit !== undefined)
       throw adapterError(
         'PATH_NOT_ALLOWED',
         op,
-        `${hit} is protected by the filesystem rules (secrets, filesystem.deny, git's own code): the git tools do not ${access === 'read' ? 'stage' : 'write'} it`,
+        `${hit} is protected by the filesystem rules (secrets, filesystem.deny, git's own code): the git tools do not ${doing} it`,
       );
   }
 

@@ -284,3 +284,40 @@ describe('remotes', () => {
     expect(fs.existsSync(path.join(root, 'never'))).toBe(false);
   });
 });
+
+describe('protected files and the local writes', () => {
+  /** A repository with the owner's untracked .env, and a branch `evil` whose commit brings a .env and a private file. */
+  function withEvilBranch(name: string): string {
+    const repo = makeRepo(owner, path.join(root, name), { 'a.txt': 'a\n' });
+    git(owner, repo, ['switch', '-q', '-c', 'evil']);
+    writeFiles(repo, { '.env': 'EVIL=1\n', id_rsa: 'not yours\n' });
+    git(owner, repo, ['add', '-f', '.env', 'id_rsa']);
+    git(owner, repo, ['commit', '-q', '-m', 'evil']);
+    git(owner, repo, ['switch', '-q', 'main']);
+    writeFiles(repo, { '.env': 'OWNER_SECRET=hunter2\n' });
+    return repo;
+  }
+
+  it('git.switch and git.restore never write a protected file over the owner', async () => {
+    const repo = withEvilBranch('evil-branch');
+    const switched = await call('git.switch', { path: repo, branch: 'evil', discardChanges: true });
+    expect(switched.text).toMatch(/^PATH_NOT_ALLOWED: \.env is protected .*the git tools do not write it/);
+    const restored = await call('git.restore', { path: repo, paths: ['.'], source: 'evil' });
+    expect(restored.text).toMatch(/^PATH_NOT_ALLOWED: \.env is protected/);
+    expect(fs.readFileSync(path.join(repo, '.env'), 'utf8')).toBe('OWNER_SECRET=hunter2\n');
+    expect(fs.existsSync(path.join(repo, 'id_rsa'))).toBe(false);
+    expect(git(owner, repo, ['branch', '--show-current']).trim()).toBe('main');
+  });
+
+  it('git.commit refuses a protected file a command staged, and commits nothing', async () => {
+    const repo = withEvilBranch('staged-secret');
+    writeFiles(repo, { 'a.txt': 'a changed\n' });
+    git(owner, repo, ['add', 'a.txt']);
+    // What a command the model ran could do (git.add refuses it).
+    git(owner, repo, ['add', '-f', '.env']);
+    const head = git(owner, repo, ['rev-parse', 'HEAD']);
+    const result = await call('git.commit', { path: repo, message: 'innocent' });
+    expect(result.text).toMatch(/^PATH_NOT_ALLOWED: \.env is protected .*the git tools do not commit it/);
+    expect(git(owner, repo, ['rev-parse', 'HEAD'])).toBe(head);
+  });
+});

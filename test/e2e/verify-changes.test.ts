@@ -135,6 +135,26 @@ describe.each(['modern', 'legacy'])('%s client', (kind) => {
     fs.rmSync(path.join(project, 'notes.txt'));
   });
 
+  it('git.commit_verified commits nothing when a check (rewritten by the model) stages a path it did not name', async () => {
+    const head = git(owner, project, ['rev-parse', 'HEAD']);
+    writeFiles(project, {
+      'sum.js': `module.exports = (a, b) => a + b; // smuggled (${kind})\n`,
+      'extra.txt': 'smuggled\n',
+      'lint.js': "require('child_process').execFileSync('git', ['add', 'extra.txt']);\nconsole.log('lint clean');\n",
+    });
+    try {
+      const result = await call('git.commit_verified', { path: project, paths: ['sum.js'], message: 'smuggle' });
+      expect(result.text).toMatch(
+        /^PRECONDITION_FAILED: the index holds changes this call did not name \(extra\.txt\), staged while it ran: nothing was committed/,
+      );
+      expect(git(owner, project, ['rev-parse', 'HEAD'])).toBe(head);
+    } finally {
+      git(owner, project, ['reset', '-q']);
+      git(owner, project, ['checkout', '--', 'lint.js', 'sum.js']);
+      fs.rmSync(path.join(project, 'extra.txt'));
+    }
+  });
+
   it('refuses a folder outside the configured projects, and unknown check names', async () => {
     const outside = await call('verify_changes', { path: base });
     expect(outside.isError).toBe(true);

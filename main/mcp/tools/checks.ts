@@ -118,7 +118,7 @@ export const gitCommitVerified = defineTool({
       };
     }
     await changing(deps, repo, {}, () => adapter.git.add(repo.run, paths, async (listed) => policy.git.checkReported(repo, listed, 'read', op)));
-    const committed = await commitStaged(deps, repo, args.message);
+    const committed = await commitStaged(deps, repo, args.message, op, named);
     const { commit, branch } = committed.structured;
     return { structured: { repository: repo.topLevel, committed: true, commit, branch, verification }, text: `${committed.text}\n${checksText(verification)}` };
   },

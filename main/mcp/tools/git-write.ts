@@ -80,12 +80,27 @@ export const gitCommit = defineTool({
   target: repoTarget,
   async run(args, deps, signal) {
     const repo = await deps.policy.git.open({ path: args.path, use: 'write', operation: 'git.commit', signal });
-    return commitStaged(deps, repo, args.message);
+    return commitStaged(deps, repo, args.message, 'git.commit');
   },
 });
 
-export async function commitStaged(deps: ToolDeps, repo: GitTarget, message: string) {
-  const result = await changing(deps, repo, {}, () => deps.adapter.git.commit(repo.run, message));
+/**
+ * Commits what is staged, never a protected file (a command may have staged one: it would leave
+ * with the next push) and, with `named`, nothing outside those paths (a check the model rewrote
+ * may have staged more).
+ */
+export async function commitStaged(deps: ToolDeps, repo: GitTarget, message: string, op: string, named?: (path: string) => boolean) {
+  const check = async (paths: readonly string[]) => {
+    deps.policy.git.checkReported(repo, paths, 'read', op, 'commit');
+    const unnamed = named ? paths.filter((p) => !named(p)) : [];
+    if (unnamed.length > 0)
+      throw adapterError(
+        'PRECONDITION_FAILED',
+        op,
+        `the index holds changes this call did not name (${listed(unnamed, repo.run.visible)}), staged while it ran: nothing was committed; unstage them (git.unstage) or name them in paths`,
+      );
+  };
+  const result = await changing(deps, repo, {}, () => deps.adapter.git.commit(repo.run, message, check));
   const text = `Committed ${result.commit.hash.slice(0, 12)} on ${result.branch ?? 'a detached HEAD'}: ${result.commit.subject} (${result.files} file${result.files === 1 ? '' : 's'}, +${result.added} -${result.removed})`;
   return { structured: { repository: repo.topLevel, ...result }, text };
 }
@@ -128,6 +143,8 @@ export const gitSwitch = defineTool({
       );
     }
     const paths = [...new Set([...changes.between, ...changes.dirty])];
+    // As a pull: a branch must not bring a protected file (a .env, a file filesystem.deny names) over yours.
+    policy.git.checkReported(repo, paths, 'write', 'git.switch');
     const switched = await changing(deps, repo, { paths }, () => adapter.git.switchBranch(repo.run, args.branch, { discardChanges: args.discardChanges }));
     return {
       structured: { repository: repo.topLevel, ...switched },
@@ -157,6 +174,7 @@ export const gitRestore = defineTool({
     const paths = await policy.git.paths(repo, args.paths, 'write', 'git.restore');
     const changes = await adapter.git.changedPaths(repo.run, { ...(args.source ? { revision: args.source } : {}), paths });
     const touched = [...new Set([...changes.between, ...changes.dirty])];
+    policy.git.checkReported(repo, touched, 'write', 'git.restore');
     await changing(deps, repo, { paths: touched }, () =>
       adapter.git.restore(repo.run, paths, { ...(args.source ? { source: args.source } : {}), staged: args.staged, worktree: true }),
     );
