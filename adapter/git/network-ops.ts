@@ -28,11 +28,18 @@ export async function pull(run: GitRun, remote: string, check: IncomingCheck): P
   const before = await head(run, op);
   // Into the remote-tracking branch, as a plain fetch does (forced: it follows the remote).
   const tracking = `refs/remotes/${remote}/${branch}`;
+  const known = await head(run, op, tracking);
   await runGit(run, ['fetch', '--no-tags', '--no-recurse-submodules', '--', remote, `+refs/heads/${branch}:${tracking}`], { operation: op });
   const fetched = await head(run, op, tracking);
   if (!fetched) throw adapterError('NOT_FOUND', op, `${remote} has no branch ${branch}`);
   const files = await incoming(run, before, fetched, op);
-  await check(files);
+  try {
+    await check(files);
+  } catch (error) {
+    // Refused: the remote-tracking branch goes back too, so nothing refers to what was refused (a restore from it, say).
+    await runGit(run, known ? ['update-ref', tracking, known, fetched] : ['update-ref', '-d', tracking, fetched], { operation: op, ok: [0, 1, 128] });
+    throw error;
+  }
   if (before !== fetched) {
     const args = ['merge', '--ff-only', '--no-edit', '--no-stat', '--no-verify-signatures', '--end-of-options', fetched];
     const out = await runGit(run, args, { operation: op, ok: [0, 1, 128] });

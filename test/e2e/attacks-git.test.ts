@@ -261,6 +261,8 @@ describe('remotes', () => {
     expect(git(owner, work, ['rev-parse', 'HEAD'])).toBe(head);
     expect(fs.existsSync(path.join(work, '.env'))).toBe(false);
     expect(fs.existsSync(path.join(work, 'b.txt'))).toBe(false);
+    // Nor is what was refused kept as origin/main, for a restore to bring in.
+    expect(git(owner, work, ['for-each-ref', 'refs/remotes/origin/main'])).toBe('');
 
     // A clone of it is refused too, and leaves nothing behind.
     const cloned = await call('git.clone', { url: allowed, destination: path.join(root, 'cloned') });
