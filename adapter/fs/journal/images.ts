@@ -183,9 +183,8 @@ export function imageKind(image: Image): 'nothing' | 'file' | 'symlink' | 'direc
  * not (a fifo, a file too large for the bound), by its path inside the folder.
  */
 export function fullyKept(image: Image): { kept: boolean; why?: string; missing?: string[] } {
-  if (image.type === 'file') return image.blob ? { kept: true } : { kept: false, why: image.why ?? 'not kept' };
-  if (image.type === 'other') return { kept: false, why: image.why ?? 'it was not a file, link or folder' };
-  if (image.type === 'directory' && image.why) return { kept: false, why: image.why };
+  const why = notKept(image);
+  if (why !== null) return { kept: false, why };
   const missing: Array<[string, string]> = [];
   if (image.type === 'directory') collectMissing(image, '', missing);
   return missing.length ? { kept: true, missing: byReason(missing) } : { kept: true };
@@ -193,12 +192,21 @@ export function fullyKept(image: Image): { kept: boolean; why?: string; missing?
 
 function collectMissing(image: Image, inner: string, missing: Array<[string, string]>): void {
   if (image.type !== 'directory' || !image.entries) return;
+  // Each entry looked at once (fullyKept of a folder would walk it again: exponential in the depth).
   for (const entry of image.entries) {
-    const inside = fullyKept(entry.image);
     const name = `${inner}${entry.name}`;
-    if (!inside.kept) missing.push([name, inside.why!]);
+    const why = notKept(entry.image);
+    if (why !== null) missing.push([name, why]);
     else collectMissing(entry.image, `${name}/`, missing);
   }
+}
+
+/** Why this one image (not what it holds) was not kept, or null. */
+function notKept(image: Image): string | null {
+  if (image.type === 'file') return image.blob ? null : (image.why ?? 'not kept');
+  if (image.type === 'other') return image.why ?? 'it was not a file, link or folder';
+  if (image.type === 'directory' && image.why) return image.why;
+  return null;
 }
 
 /** Names and why, one line per reason ("a, b, c and 7 more: why"): a folder of a thousand photos not kept is one line. */

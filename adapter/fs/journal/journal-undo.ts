@@ -7,6 +7,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { ChangedPath, GroupDetail, PathChange, UndoGuards, UndoOutcome } from '../../contract/journal.js';
+import { inParent } from '../in-parent.js';
 import { diffSummary } from '../patch/diff-summary.js';
 import { hashEntry } from '../write-text.js';
 import { contentPrint, fullyKept, missingFolders, imageKind, sameStamp, stamp, type Image, type Stamp } from './images.js';
@@ -54,8 +55,15 @@ export async function applyUndo(group: FoldedGroup, blobs: string, guards: UndoG
     if (!kept.kept) outcome.skipped.push({ path: target, why: `its earlier state was not kept: ${kept.why}` });
     else todo.push([target, info, now]);
   }
+  // A folder put back without some of what it held (not kept: too large, a fifo): that may exist
+  // only in a folder the model moved it to, so no folder the group made is taken away then.
+  const partly = todo.some(([, info]) => fullyKept(info.pre).missing !== undefined);
+  const madeFolder = ([, info, now]: (typeof todo)[number]) => info.pre.type === 'absent' && now.type === 'directory';
+  if (partly)
+    for (const [target] of todo.filter(madeFolder))
+      outcome.skipped.push({ path: target, why: 'a folder this group changed comes back without some of what it held, which may be only here, so it is left' });
   const depth = (p: string) => p.split('/').length;
-  const removals = todo.filter(([, info]) => info.pre.type === 'absent').sort((a, b) => depth(b[0]) - depth(a[0]));
+  const removals = todo.filter((item) => item[1].pre.type === 'absent' && !(partly && madeFolder(item))).sort((a, b) => depth(b[0]) - depth(a[0]));
   const restorations = todo.filter(([, info]) => info.pre.type !== 'absent').sort((a, b) => depth(a[0]) - depth(b[0]));
   // What a folder undo takes away holds once undo's own removals in it are done: looked at again just before it goes.
   const removed = removals.map(([target]) => target);
@@ -81,8 +89,13 @@ export async function applyUndo(group: FoldedGroup, blobs: string, guards: UndoG
       if (info.pre.type === 'absent') gone.push(target);
       for (const why of notes) (outcome.notes ??= []).push({ path: target, why });
     } catch (error) {
-      // Folders made for a path not put back after all go again (while still empty).
-      for (const folder of made.reverse()) await fs.promises.rmdir(folder).catch(() => undefined);
+      // Folders made for a path not put back after all go again (while still empty), through their
+      // confirmed parent: a program may have swapped one for a link to a folder outside.
+      for (const folder of made.reverse())
+        await guards
+          .resolve(folder)
+          .then((guard) => inParent(guard, 'undo', (dir, name) => fs.promises.rmdir(dir.entry(name))))
+          .catch(() => undefined);
       const why = error instanceof Error ? error.message : String(error);
       if (error instanceof UndoConflict) outcome.conflicts.push({ path: target, why });
       else outcome.skipped.push({ path: target, why });

@@ -124,6 +124,22 @@ describe('a folder taken whole, in part', () => {
     expect(contents(at('d'))).toEqual({ 'a.txt': 'a\n' });
   });
 
+  it('moved, comes back without what was not kept, and the folder it was moved to is left with it', async () => {
+    fs.mkdirSync(at('x'));
+    fs.writeFileSync(at('x/a.txt'), 'a\n');
+    execFileSync('mkfifo', [at('x/pipe')]);
+    const journal = new LocalJournal({ dir: journalDir(), maxBytes: 1 << 20 });
+    const id = await journal.open('c');
+    await change(journal, id, 'fs.move', [at('x'), at('y')], 'tree', () => fs.renameSync(at('x'), at('y')));
+
+    const outcome = await journal.apply(id, allowingAll());
+    expect(outcome.restored).toEqual([at('x')]);
+    expect(outcome.skipped).toEqual([{ path: at('y'), why: expect.stringMatching(/without some of what it held, which may be only here, so it is left$/) }]);
+    expect(contents(at('x'))).toEqual({ 'a.txt': 'a\n' });
+    // The only place the fifo still is.
+    expect(fs.lstatSync(at('y/pipe')).isFIFO()).toBe(true);
+  });
+
   it('drops no older group for a folder larger than a quarter of the bound, and keeps what fits', async () => {
     const journal = new LocalJournal({ dir: journalDir(), maxBytes: 40_000 });
     fs.writeFileSync(at('important.txt'), 'x'.repeat(8_000));
