@@ -59,18 +59,23 @@ export async function copyFileContent(source: string | Buffer, target: string | 
     try {
       // The source's permissions without setuid/setgid, whatever the umask (as copyFile kept them).
       await output.chmod(stat.mode & 0o777);
-      const buffer = Buffer.allocUnsafe(Math.min(COPY_CHUNK, Math.max(stat.size, 1)));
-      for (;;) {
-        const { bytesRead } = await input.read(buffer, 0, buffer.length, null);
-        if (bytesRead === 0) break;
-        await output.write(buffer, 0, bytesRead);
-      }
+      await copyBytes(input, output, stat.size);
       await output.utimes(stat.atime, stat.mtime);
     } finally {
       await output.close();
     }
   } finally {
     await input.close();
+  }
+}
+
+/** Everything `input` holds from where it stands into `output` (both opened by the caller); `size` only sizes the buffer. */
+export async function copyBytes(input: fs.promises.FileHandle, output: fs.promises.FileHandle, size = COPY_CHUNK): Promise<void> {
+  const buffer = Buffer.allocUnsafe(Math.min(COPY_CHUNK, Math.max(size, 1)));
+  for (;;) {
+    const { bytesRead } = await input.read(buffer, 0, buffer.length, null);
+    if (bytesRead === 0) return;
+    await output.write(buffer, 0, bytesRead);
   }
 }
 

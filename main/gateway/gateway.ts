@@ -107,8 +107,7 @@ export class Gateway {
         catalog: pins?.catalog,
       });
     }
-    const value =
-      this.known.size > 0 ? scrubbedListing(expose(views, this.options.reserved), (json) => this.scrub(json)) : expose(views, this.options.reserved);
+    const value = scrubbedListing(expose(views, this.options.reserved), (item) => this.scrubbed(item));
     for (const [upstream, reasons] of value.refused) {
       for (const reason of reasons.filter((r) => !this.reported.has(r))) {
         this.reported.add(reason);
@@ -267,9 +266,12 @@ export class Gateway {
     return out;
   }
 
-  /** The secret values resolved so far, for the tool host's scrubbing of answers. */
-  secretValues(): readonly string[] {
-    return [...this.known];
+  /** A JSON value (an answer, a listing) with every resolved secret replaced wherever it shows in it. */
+  scrubbed<T>(value: T): T {
+    if (this.known.size === 0) return value;
+    const json = JSON.stringify(value);
+    const clean = this.scrub(json);
+    return clean === json ? value : (JSON.parse(clean) as T);
   }
 
   changed(): number {
@@ -278,12 +280,11 @@ export class Gateway {
 }
 
 /** What upstreams list, the secrets resolved for them scrubbed from what describes it (a description echoing its env, say); names and URIs stay: they address it. */
-function scrubbedListing(exposure: Exposure, scrub: (json: string) => string): Exposure {
+function scrubbedListing(exposure: Exposure, scrubbed: <T>(item: T) => T): Exposure {
   const clean = <T extends object>(items: T[], addresses: ReadonlyArray<keyof T>): T[] =>
     items.map((item) => {
-      const json = JSON.stringify(item);
-      const out = scrub(json);
-      return out === json ? item : { ...(JSON.parse(out) as T), ...Object.fromEntries(addresses.map((key) => [key, item[key]])) };
+      const out = scrubbed(item);
+      return out === item ? item : { ...out, ...Object.fromEntries(addresses.map((key) => [key, item[key]])) };
     });
   return {
     ...exposure,

@@ -206,7 +206,8 @@ function prepareTool(gateway: Gateway, tool: GatewayTool, context: Omit<RecordCo
       } finally {
         await progress?.flush();
       }
-      const clean = scrubbed(result as CallToolResult, gateway);
+      // Without the secrets the gateway resolved for it (its env echoed back, say); resources and prompts likewise.
+      const clean = gateway.scrubbed(result as CallToolResult);
       // An upstream's answer is read by the same model: cut to the same budget (its schema unknown, so no payload or note field).
       return fitAnswer(boundUpstreamAnswer(clean, fit.budget), { ...fit, shape: shapeFor(ctx.caller) });
     },
@@ -224,17 +225,9 @@ function prepareTool(gateway: Gateway, tool: GatewayTool, context: Omit<RecordCo
   };
 }
 
-/** An upstream's answer (a tool's, a resource, a prompt) without the secrets the gateway resolved for it (its env echoed back, say). */
-function scrubbed<T>(result: T, gateway: Pick<Gateway, 'scrub' | 'secretValues'>): T {
-  if (gateway.secretValues().length === 0) return result;
-  const json = JSON.stringify(result);
-  const clean = gateway.scrub(json);
-  return clean === json ? result : (JSON.parse(clean) as T);
-}
-
 function registerResources(server: McpServer, gateway: Gateway, exposure: Exposure): Array<RegisteredResource | RegisteredResourceTemplate> {
   const read = (upstream: string) => async (uri: URL) =>
-    boundResourceRead(scrubbed(await gateway.use(upstream, (client: Client) => client.readResource({ uri: uri.href })), gateway));
+    boundResourceRead(gateway.scrubbed(await gateway.use(upstream, (client: Client) => client.readResource({ uri: uri.href }))));
   const handles: Array<RegisteredResource | RegisteredResourceTemplate> = [];
   for (const resource of exposure.resources) {
     const { upstream, uri, name, ...metadata } = resource;
@@ -263,7 +256,7 @@ function registerPrompts(server: McpServer, gateway: Gateway, exposure: Exposure
       { ...(prompt.title ? { title: prompt.title } : {}), ...(prompt.description ? { description: prompt.description } : {}), argsSchema },
       (async (args: Record<string, string>) =>
         boundPrompt(
-          scrubbed(await gateway.use(prompt.upstream, (client: Client) => client.getPrompt({ name: prompt.prompt, arguments: args })), gateway),
+          gateway.scrubbed(await gateway.use(prompt.upstream, (client: Client) => client.getPrompt({ name: prompt.prompt, arguments: args }))),
         )) as never,
     );
     handles.push(handle);

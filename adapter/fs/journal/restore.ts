@@ -27,7 +27,7 @@ import type { DirHandle } from '../dir-handle.js';
 import { inParent } from '../in-parent.js';
 import type { EntryName } from '../entry-bytes.js';
 import { READ_FLAGS } from '../read-text.js';
-import { removeTreeEntry } from '../tree.js';
+import { copyBytes, removeTreeEntry } from '../tree.js';
 import { nameOf } from './entry-names.js';
 import { byReason, contentPrint, sameStamp, shallowStamp, type Image, type Stamp } from './images.js';
 
@@ -36,7 +36,6 @@ const op = 'undo';
 const MAY_CHOWN = process.getuid?.() === 0;
 const SET_ID = 0o6000;
 const { O_WRONLY, O_CREAT, O_EXCL, O_NOFOLLOW = 0 } = fs.constants;
-const COPY_CHUNK = 1024 * 1024;
 
 /** What undo made, to know it again: a name can be swapped for something else meanwhile. */
 type Made = Pick<fs.Stats, 'dev' | 'ino'>;
@@ -183,12 +182,7 @@ async function build(dir: DirHandle, name: EntryName, image: Image, blobs: strin
 async function copyInto(file: fs.promises.FileHandle, blob: string): Promise<void> {
   const input = await fs.promises.open(blob, READ_FLAGS);
   try {
-    const buffer = Buffer.allocUnsafe(COPY_CHUNK);
-    for (;;) {
-      const { bytesRead } = await input.read(buffer, 0, buffer.length, null);
-      if (bytesRead === 0) return;
-      await file.write(buffer, 0, bytesRead);
-    }
+    await copyBytes(input, file);
   } finally {
     await input.close();
   }
