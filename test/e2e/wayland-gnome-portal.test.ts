@@ -59,7 +59,7 @@ describe.skipIf(skipDesktop(missing, 'GNOME portal tests'))('input through the R
     for (let i = 0; i < 100 && !(fs.existsSync(log) && logged().includes('READY')); i++) await new Promise((resolve) => setTimeout(resolve, 100));
     if (!fs.existsSync(log)) throw new Error('the foot window did not start its input recorder');
     config = sessionConfig(gnome, { hostDisplayAccess: true, screen: true, input: true, clipboardRead: true });
-  }, 60_000);
+  }, 150_000);
 
   afterAll(async () => {
     for (const client of clients) await client.close();

@@ -11,7 +11,8 @@ import type { Message, MessageBus } from '@jellybrick/dbus-next';
 export const PORTAL_NAME = 'org.freedesktop.portal.Desktop';
 export const PORTAL_PATH = '/org/freedesktop/portal/desktop';
 const REQUEST = 'org.freedesktop.portal.Request';
-const CALL_TIMEOUT_MS = 10_000;
+/** D-Bus's own default: a first call activates the portal and its backend, slow on a loaded machine. */
+const CALL_TIMEOUT_MS = 25_000;
 
 export class PortalError extends Error {
   override name = 'PortalError';
