@@ -89,11 +89,17 @@ export interface UndoOutcome {
   restored: string[];
   /** Changed since the model's change, by the owner or another program: left as they are. */
   conflicts: Array<{ path: string; why: string }>;
-  /** Not restorable: the pre-image was not kept, or the policy refuses the path now. */
-  skipped: Array<{ path: string; why: string }>;
+  /**
+   * Not restorable: the pre-image was not kept, or the policy refuses the path now. `retry`: it
+   * failed while undo put it back (a folder the owner made read-only, a full disk) and was left as
+   * it was; another apply of the group tries these paths again.
+   */
+  skipped: Array<{ path: string; why: string; retry?: true }>;
   /** Put back, but not quite as it was (a setuid or setgid bit left off a file undo could not give back to its owner). */
   notes?: Array<{ path: string; why: string }>;
   repositories: Array<{ path: string; left: string[] }>;
+  /** When the paths that failed were last tried again. */
+  retriedAt?: string;
 }
 
 export interface UndoGuards {

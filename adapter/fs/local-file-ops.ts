@@ -11,7 +11,7 @@ import { readTextFile } from './read-text.js';
 import { readFileAs } from './formats/read-as.js';
 import { inParent } from './in-parent.js';
 import { removeEntry } from './remove-entry.js';
-import { copyEntry, removeTreeEntry } from './tree.js';
+import { copyEntry, removeTreeEntry, removeWhole } from './tree.js';
 import { createFile, writeTextFile } from './write-text.js';
 import { editTextFile } from './edit-text.js';
 import { makeDirectory } from './make-directory.js';
@@ -95,7 +95,7 @@ async function moveAcrossDevices(from: DirHandle, name: string, to: DirHandle, n
     await removeTreeEntry(to, temp).catch(() => undefined);
     throw error;
   }
-  await removeTreeEntry(from, name);
+  await removeWhole(from, name);
 }
 
 async function describeEntry(dir: DirHandle, name: string): Promise<DirEntry | null> {

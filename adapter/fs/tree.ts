@@ -4,6 +4,7 @@
  * inside the tree for a symlink mid-walk makes the walk fail there instead of following the
  * link out of the tree (a path-based walk such as fs.rm would delete or copy what it points to).
  */
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import nodePath from 'node:path';
 import type { DirHandle } from './dir-handle.js';
@@ -42,6 +43,49 @@ export async function removeTreeEntry(dir: DirHandle, name: EntryName): Promise<
     await child.close();
   }
   await fs.promises.rmdir(dir.entry(name));
+}
+
+/**
+ * Removes `name` in `dir` whole or not at all, as far as can be known before: a folder is first
+ * checked to be one this user may empty (every folder in it writable and searchable), then
+ * renamed aside (a parent this user may not change refuses there, with nothing taken), then
+ * emptied and removed. Should that still fail (a file made immutable meanwhile), what is left goes
+ * back under its name. An emptied folder that stays, by a read-only parent found only at the end,
+ * would lose what it held and leave nothing to undo it with.
+ */
+export async function removeWhole(dir: DirHandle, name: EntryName): Promise<void> {
+  const stat = await fs.promises.lstat(dir.entry(name));
+  if (!stat.isDirectory()) return fs.promises.unlink(dir.entry(name));
+  await mayEmpty(dir, name);
+  const aside = `.removing-${randomBytes(8).toString('hex')}`;
+  await fs.promises.rename(dir.entry(name), dir.entry(aside));
+  try {
+    await removeTreeEntry(dir, aside);
+  } catch (error) {
+    const back = await fs.promises.rename(dir.entry(aside), dir.entry(name)).then(
+      () => '',
+      () => ` (what is left of it is at ${nodePath.join(dir.real, aside)})`,
+    );
+    const code = (error as NodeJS.ErrnoException).code;
+    throw Object.assign(new Error(`${nodePath.join(dir.real, String(name))} could not be removed whole (${code ?? (error as Error).message})${back}`), {
+      code,
+    });
+  }
+}
+
+/** Throws EACCES, naming the folder, unless every folder of the tree at `name` may have entries removed (written and searched). */
+async function mayEmpty(dir: DirHandle, name: EntryName): Promise<void> {
+  await fs.promises.access(dir.entry(name), fs.constants.W_OK | fs.constants.X_OK).catch((error: NodeJS.ErrnoException) => {
+    throw Object.assign(new Error(`${nodePath.join(dir.real, String(name))} is a folder whose entries this user may not remove (${error.code})`), {
+      code: error.code,
+    });
+  });
+  const child = await dir.child(name);
+  try {
+    for (const entry of await entriesOf(child.self)) if ((await fs.promises.lstat(child.entry(entry))).isDirectory()) await mayEmpty(child, entry);
+  } finally {
+    await child.close();
+  }
 }
 
 /**

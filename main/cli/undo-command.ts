@@ -22,7 +22,9 @@ export function undoCommand(sub: string | undefined, args: string[], cli: CliOve
       if (sub === 'show') return print(formatDetail(await undo.show(id)));
       const outcome = await undo.apply(id);
       const lines = describeOutcome(outcome, visible);
+      const retry = outcome.skipped.filter((s) => s.retry).length;
       say(outcome.conflicts.length || outcome.skipped.length ? `undid part of ${id}; the rest is left as it is` : `undid ${id}`);
+      if (retry) say(`${retry} path(s) failed and were left as they were: once what is said is fixed, "undo apply ${id}" tries them again`);
       return print(lines.join('\n') || 'nothing to put back');
     });
   }
@@ -81,6 +83,10 @@ export function formatDetail(group: GroupDetail): string {
       `repository ${visible(r.path)} (${r.tools.join(', ')}): ${visible(head(r.before))} -> ${visible(head(r.after))}${r.before.index !== r.after.index ? ', index changed' : ''}`,
     );
   }
-  if (group.undo) lines.push(`undone ${group.undo.appliedAt}:`, ...describeOutcome(group.undo, visible).map((l) => `  ${l}`));
+  if (group.undo)
+    lines.push(
+      `undone ${group.undo.appliedAt}${group.undo.retriedAt ? ` (tried again ${group.undo.retriedAt})` : ''}:`,
+      ...describeOutcome(group.undo, visible).map((l) => `  ${l}`),
+    );
   return lines.join('\n');
 }

@@ -56,7 +56,7 @@ export function describeOutcome(outcome: UndoOutcome, show: (text: string) => st
     return notes.length ? `restored ${show(p)}, but ${notes.join('; ')}` : `restored ${show(p)}`;
   });
   for (const c of outcome.conflicts) lines.push(`left ${show(c.path)}: ${show(c.why)}`);
-  for (const s of outcome.skipped) lines.push(`not restored ${show(s.path)}: ${show(s.why)}`);
+  for (const s of outcome.skipped) lines.push(`not restored ${show(s.path)}: ${show(s.why)}${s.retry ? ' (left as it was: undo it again to retry)' : ''}`);
   for (const r of outcome.repositories)
     lines.push(r.left.length ? `repository ${show(r.path)}: left ${show(r.left.join(', '))}` : `repository ${show(r.path)}: refs and index restored`);
   return lines;

@@ -53,6 +53,26 @@ describe('undo output on a terminal', () => {
     expect(lines[1]).toBe('left /w/b\\x1b[1A: it was changed after the model changed it');
   });
 
+  it('says which paths failed and can be tried again, and when they were', () => {
+    const outcome: UndoOutcome = {
+      appliedAt: '2026-12-05T12:00:02.000Z',
+      restored: [],
+      conflicts: [],
+      skipped: [
+        { path: '/w/Y', why: 'permission denied', retry: true },
+        { path: '/w/big', why: 'its earlier state was not kept: too large' },
+      ],
+      repositories: [],
+      retriedAt: '2026-12-05T12:05:00.000Z',
+    };
+    expect(describeOutcome(outcome)).toEqual([
+      'not restored /w/Y: permission denied (left as it was: undo it again to retry)',
+      'not restored /w/big: its earlier state was not kept: too large',
+    ]);
+    const text = formatDetail({ ...summary, state: 'partly undone', changes: [], repositoryChanges: [], undo: outcome });
+    expect(text).toContain('undone 2026-12-05T12:00:02.000Z (tried again 2026-12-05T12:05:00.000Z):');
+  });
+
   it('escapes bidirectional marks, embeddings, overrides and isolates, so a name shows in the order it holds', () => {
     // "Trojan Source": after RIGHT-TO-LEFT OVERRIDE a terminal shows `invoice\u202egpj.exe` as `invoiceexe.jpg`.
     expect(visible('invoice\u202egpj.exe')).toBe('invoice\\u202egpj.exe');

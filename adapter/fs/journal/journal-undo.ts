@@ -41,11 +41,13 @@ export async function describeGroup(group: FoldedGroup, blobs: string): Promise<
   return { ...summarize(group), changes, repositoryChanges, ...(group.undo ? { undo: group.undo } : {}) };
 }
 
-export async function applyUndo(group: FoldedGroup, blobs: string, guards: UndoGuards, appliedAt: string): Promise<UndoOutcome> {
+/** Puts the group back; `only`: just these paths (those an earlier undo of it failed to put back), its repositories not again. */
+export async function applyUndo(group: FoldedGroup, blobs: string, guards: UndoGuards, appliedAt: string, only?: ReadonlySet<string>): Promise<UndoOutcome> {
   const outcome: UndoOutcome = { appliedAt, restored: [], conflicts: [], skipped: [], repositories: [] };
   const todo: Array<[string, RecordedPath, Stamp]> = [];
   // Every path is judged before any is touched: putting one back changes the folders around it.
   for (const [target, info] of changed(group)) {
+    if (only && !only.has(target)) continue;
     const { now, why } = await judge(target, info);
     if (why !== undefined) {
       outcome.conflicts.push({ path: target, why });
@@ -96,16 +98,52 @@ export async function applyUndo(group: FoldedGroup, blobs: string, guards: UndoG
           .resolve(folder)
           .then((guard) => inParent(guard, 'undo', (dir, name) => fs.promises.rmdir(dir.entry(name))))
           .catch(() => undefined);
-      const why = error instanceof Error ? error.message : String(error);
+      const why = failureWhy(error);
+      // Anything else left it as it was (removals go whole or not at all): the owner may fix it and undo again.
       if (error instanceof UndoConflict) outcome.conflicts.push({ path: target, why });
-      else outcome.skipped.push({ path: target, why });
+      else outcome.skipped.push({ path: target, why, retry: true });
     }
   }
+  if (only) return outcome;
   for (const [repo, info] of group.repositories) {
     const left = await guards.repository(repo, info.before, info.after).catch((error: Error) => [error.message]);
     outcome.repositories.push({ path: repo, left });
   }
   return outcome;
+}
+
+/** The paths an undo failed to put back and left as they were, for another apply to try again. */
+export function toRetry(outcome: UndoOutcome): Set<string> {
+  return new Set(outcome.skipped.filter((s) => s.retry).map((s) => s.path));
+}
+
+/** An undo's outcome after `again` tried its `retried` paths once more: theirs replace what it said of them. */
+export function withRetry(earlier: UndoOutcome, retried: ReadonlySet<string>, again: UndoOutcome): UndoOutcome {
+  const notes = [...(earlier.notes ?? []), ...(again.notes ?? [])];
+  return {
+    ...earlier,
+    restored: [...earlier.restored, ...again.restored],
+    conflicts: [...earlier.conflicts, ...again.conflicts],
+    skipped: [...earlier.skipped.filter((s) => !retried.has(s.path)), ...again.skipped],
+    ...(notes.length ? { notes } : {}),
+    retriedAt: again.appliedAt,
+  };
+}
+
+const REFUSED: Record<string, string> = {
+  EACCES: 'this user may not change the folder it is in (or, for a folder, what it holds)',
+  EPERM: 'the system does not let this user change the folder it is in (or, for a folder, what it holds)',
+  ENOSPC: 'the disk is full',
+  EDQUOT: 'the disk quota is used up',
+  EROFS: 'the filesystem is read-only',
+  EBUSY: 'it is in use (a mount point?)',
+};
+
+/** Why putting a path back failed, in words (a system call's own message names /proc/self/fd paths). */
+function failureWhy(error: unknown): string {
+  const { code, syscall } = (error ?? {}) as NodeJS.ErrnoException;
+  if (code && syscall) return `${REFUSED[code] ?? 'the system refused it'} (${code} on ${syscall})`;
+  return error instanceof Error ? error.message : String(error);
 }
 
 /** What is at a recorded path now, and why undo must leave it as it is, if it must (changed since the model's last change). */

@@ -15,7 +15,7 @@ import type { ChangeJournal, GroupDetail, GroupSummary, JournalPaths, UndoGuards
 import { capture, missingFolders, sameStamp, shallowStamp, stamp, wholeFolder, type Image, type KeepBytes, type Stamp } from './images.js';
 import { DamagedGroup, JournalFiles, fold, replacesFolder, summarize, type FoldedGroup, type JournalRecord } from './journal-files.js';
 import { restampEarlierGroups } from './earlier-groups.js';
-import { applyUndo, describeGroup } from './journal-undo.js';
+import { applyUndo, describeGroup, toRetry, withRetry } from './journal-undo.js';
 import { LateRecords, type RecordingGroup } from './late-records.js';
 import { linkReplaced, sealLinked, unshareLeftovers } from './linked-image.js';
 
@@ -234,9 +234,12 @@ export class LocalJournal implements ChangeJournal {
     }
     try {
       const group = await this.load(id);
-      if (group.undo) throw adapterError('PRECONDITION_FAILED', 'undo', `these changes were already undone (${group.undo.appliedAt})`);
-      const outcome = await applyUndo(group, this.files.blobs(id), guards, this.now().toISOString());
-      await restampEarlierGroups(this.files, group, outcome, outcome.appliedAt).catch(() => {});
+      // Undone already: only what that undo failed to put back (and left as it was) is tried again.
+      const retry = group.undo ? toRetry(group.undo) : undefined;
+      if (group.undo && !retry?.size) throw adapterError('PRECONDITION_FAILED', 'undo', `these changes were already undone (${group.undo.appliedAt})`);
+      const again = await applyUndo(group, this.files.blobs(id), guards, this.now().toISOString(), retry);
+      await restampEarlierGroups(this.files, group, again, again.appliedAt).catch(() => {});
+      const outcome = group.undo ? withRetry(group.undo, retry!, again) : again;
       await this.files.markUndone(id, outcome, group.recordBytes ?? 0);
       this.live.delete(id);
       await this.files.close(id);

@@ -27,7 +27,7 @@ import type { DirHandle } from '../dir-handle.js';
 import { inParent } from '../in-parent.js';
 import type { EntryName } from '../entry-bytes.js';
 import { READ_FLAGS } from '../read-text.js';
-import { copyBytes, removeTreeEntry } from '../tree.js';
+import { copyBytes, removeTreeEntry, removeWhole } from '../tree.js';
 import { nameOf } from './entry-names.js';
 import { byReason, contentPrint, sameStamp, shallowStamp, type Image, type Stamp } from './images.js';
 
@@ -74,7 +74,7 @@ async function put(guard: GuardedPath, image: Image, blobs: string, judged: Judg
     const current = await fs.promises.lstat(target).catch(() => null);
     if (image.type === 'absent') {
       await unchanged(target, judged, true);
-      if (current) await removeTreeEntry(dir, name);
+      if (current) await removeWhole(dir, name);
       return;
     }
     if (image.type === 'directory' && current?.isDirectory() && !image.entries) {
@@ -98,7 +98,7 @@ async function put(guard: GuardedPath, image: Image, blobs: string, judged: Judg
     try {
       made = await build(dir, temporary, image, blobs, said, '');
       await unchanged(target, judged, true);
-      if (current && (current.isDirectory() || image.type === 'directory')) await removeTreeEntry(dir, name);
+      if (current && (current.isDirectory() || image.type === 'directory')) await removeWhole(dir, name);
       if (!isMade(await fs.promises.lstat(dir.entry(temporary)), made)) throw new UndoConflict(REPLACED);
       await fs.promises.rename(dir.entry(temporary), target);
     } catch (error) {

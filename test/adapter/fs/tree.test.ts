@@ -3,7 +3,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DirHandle } from '../../../adapter/fs/dir-handle.js';
-import { confirmTree, copyEntry, copyFileContent, removeTreeEntry } from '../../../adapter/fs/tree.js';
+import { confirmTree, copyEntry, copyFileContent, removeTreeEntry, removeWhole } from '../../../adapter/fs/tree.js';
+import { makeUnwritable } from '../../helpers/unwritable.js';
 import { makeTempDir, removeDir } from '../../helpers/temp.js';
 
 let dir: string;
@@ -31,6 +32,47 @@ describe('removeTreeEntry', () => {
     await inDir((handle) => removeTreeEntry(handle, 'tree'));
     expect(fs.existsSync(path.join(dir, 'tree'))).toBe(false);
     expect(fs.readFileSync(path.join(dir, 'outside', 'keep.txt'), 'utf8')).toBe('keep');
+  });
+});
+
+describe('removeWhole', () => {
+  it('takes nothing from a folder whose parent it may not change (the old walk emptied it, then failed)', async (context) => {
+    const locked = makeUnwritable(dir);
+    if (typeof locked === 'string') return context.skip(locked);
+    try {
+      const error = await inDir((handle) => removeWhole(handle, 'tree')).catch((e: NodeJS.ErrnoException) => e);
+      expect(error).toMatchObject({ code: expect.stringMatching(/^(EACCES|EPERM)$/) });
+    } finally {
+      locked.release();
+    }
+    expect(fs.readFileSync(path.join(dir, 'tree', 'a', 'b', 'f.txt'), 'utf8')).toBe('f');
+    expect(fs.readdirSync(dir).sort()).toEqual(['outside', 'tree']);
+  });
+
+  it('takes nothing when a folder inside may not be emptied, and names it', async (context) => {
+    const locked = makeUnwritable(path.join(dir, 'tree', 'a', 'b'));
+    if (typeof locked === 'string') return context.skip(locked);
+    fs.writeFileSync(path.join(dir, 'tree', 'first.txt'), 'walked first');
+    let error: Error | undefined;
+    try {
+      error = (await inDir((handle) => removeWhole(handle, 'tree')).catch((e: Error) => e)) || undefined;
+    } finally {
+      locked.release();
+    }
+    // As an ordinary user the folder is found unwritable before anything goes; as root (chattr +i)
+    // only the removal finds it, and what is left goes back under its name.
+    expect(error?.message).toMatch(/tree/);
+    expect(fs.readFileSync(path.join(dir, 'tree', 'a', 'b', 'f.txt'), 'utf8')).toBe('f');
+    expect(fs.readdirSync(dir).sort()).toEqual(['outside', 'tree']);
+    if (process.getuid?.() !== 0) expect(fs.readFileSync(path.join(dir, 'tree', 'first.txt'), 'utf8')).toBe('walked first');
+  });
+
+  it('removes a tree, and a link without following it', async () => {
+    await inDir((handle) => removeWhole(handle, 'tree'));
+    expect(fs.readdirSync(dir)).toEqual(['outside']);
+    fs.symlinkSync(path.join(dir, 'outside'), path.join(dir, 'link'));
+    await inDir((handle) => removeWhole(handle, 'link'));
+    expect(fs.readdirSync(path.join(dir, 'outside'))).toEqual(['keep.txt']);
   });
 });
 

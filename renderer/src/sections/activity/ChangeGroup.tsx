@@ -48,9 +48,15 @@ export function ChangeGroup({ id, bridge, onUndone }: { id: string; bridge: Sett
           </li>
         ))}
       </ul>
-      {done ? (
-        <Outcome outcome={done} />
-      ) : (
+      {done ? <Outcome outcome={done} /> : null}
+      {done && done.skipped.some((s) => s.retry) ? (
+        <div className="button-row">
+          <button type="button" className="button" disabled={busy} onClick={() => void undo()}>
+            Try the failed paths again
+          </button>
+          <span className="hint">They were left as they were. Fix what is said (a folder made read-only, a full disk) first.</span>
+        </div>
+      ) : done ? null : (
         <div className="button-row">
           <button type="button" className="button danger" disabled={busy} onClick={() => void undo()}>
             Undo these changes

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { LocalJournal } from '../../../../adapter/fs/journal/local-journal.js';
 import { allowingAll, useJournalFolders } from '../../../helpers/journal-folders.js';
+import { makeUnwritable } from '../../../helpers/unwritable.js';
 
 const { at, journalDir } = useJournalFolders();
 const guards = allowingAll;
@@ -156,5 +157,41 @@ describe('undo and folders that are gone', () => {
     expect(outcome.restored).toEqual([at('made.txt')]);
     expect(outcome.conflicts).toEqual([{ path: at('dir/x.txt'), why: 'it was changed while undo ran, so it is left as it is' }]);
     expect(fs.readdirSync(at())).toEqual([]);
+  });
+});
+
+describe('an undo that cannot finish (a folder the owner made read-only)', () => {
+  it('takes nothing away, says so, and puts it all back when applied again after the folder is writable', async (context) => {
+    fs.mkdirSync(at('proj/X/sub'), { recursive: true });
+    for (const name of ['a', 'b', 'sub/deep']) fs.writeFileSync(at('proj/X', name), `owner ${name}\n`);
+    const journal = new LocalJournal({ dir: journalDir(), maxBytes: 1 << 20 });
+    const id = await journal.open('c');
+    await change(journal, id, 'fs.move', [at('proj/X'), at('proj/Y')], 'tree', () => fs.renameSync(at('proj/X'), at('proj/Y')));
+
+    const locked = makeUnwritable(at('proj'));
+    if (typeof locked === 'string') return context.skip(locked);
+    let first;
+    try {
+      first = await journal.apply(id, guards());
+    } finally {
+      locked.release();
+    }
+    // The moved folder, the only copy of the owner's files outside the journal, is whole.
+    expect(first.restored).toEqual([]);
+    expect(first.skipped.map((s) => [s.path, s.retry])).toEqual([
+      [at('proj/Y'), true],
+      [at('proj/X'), true],
+    ]);
+    expect(fs.readdirSync(at('proj'))).toEqual(['Y']);
+    expect(fs.readFileSync(at('proj/Y/sub/deep'), 'utf8')).toBe('owner sub/deep\n');
+    expect((await journal.list()).groups[0]!.state).toBe('partly undone');
+
+    const again = await journal.apply(id, guards());
+    expect(again).toMatchObject({ appliedAt: first.appliedAt, retriedAt: expect.any(String), conflicts: [], skipped: [] });
+    expect([...again.restored].sort()).toEqual([at('proj/X'), at('proj/Y')]);
+    expect(fs.readdirSync(at('proj'))).toEqual(['X']);
+    expect(fs.readFileSync(at('proj/X/sub/deep'), 'utf8')).toBe('owner sub/deep\n');
+    expect((await journal.show(id)).undo).toEqual(again);
+    await expect(journal.apply(id, guards())).rejects.toMatchObject({ message: expect.stringMatching(/already undone/) });
   });
 });

@@ -16,6 +16,7 @@ import { undoPanel } from '../../../../main/tray/undo-panel.js';
 import { configSchema } from '../../../../main/config/schema.js';
 import { openJournal } from '../../../../main/undo/undo-service.js';
 import { connectModernHttp } from '../../../helpers/clients.js';
+import { makeUnwritable } from '../../../helpers/unwritable.js';
 import { startTestServer } from '../../../helpers/servers.js';
 import { chromiumAvailable } from '../../../tray/helpers/desktop.js';
 import { BRIDGE_METHODS, bridgeInit, type OpenWindow, SCREENSHOTS, serveWindow } from '../../helpers/window-harness.js';
@@ -57,9 +58,8 @@ describe.skipIf(!chromiumAvailable())('undo in the activity view', () => {
     fs.rmSync(temp, { recursive: true, force: true });
   });
 
-  it('shows the files and a diff first, undoes, and names what it left', async () => {
-    const adapter = createLocalAdapter();
-    const panel = undoPanel({ appDir, adapter, config: () => config(root), running: () => null, protectedFiles: [] });
+  /** The settings window on the activity view, its undo calls served by `panel`. */
+  async function openPage(panel: ReturnType<typeof undoPanel>) {
     const errors: string[] = [];
     const context = await browser.newContext({ viewport: { width: 1000, height: 900 }, deviceScaleFactor: 1 });
     const page = await context.newPage();
@@ -95,6 +95,13 @@ describe.skipIf(!chromiumAvailable())('undo in the activity view', () => {
     });
     await page.addInitScript(bridgeInit, [...BRIDGE_METHODS]);
     await page.goto(pageUrl);
+    return { context, page, errors };
+  }
+
+  it('shows the files and a diff first, undoes, and names what it left', async () => {
+    const adapter = createLocalAdapter();
+    const panel = undoPanel({ appDir, adapter, config: () => config(root), running: () => null, protectedFiles: [] });
+    const { context, page, errors } = await openPage(panel);
     const card = page.getByRole('region', { name: 'Changes you can undo' });
     await card.getByText(/3 paths/).waitFor();
     expect(await card.innerText()).toContain('Commands (shell_exec, process_start) can change anything and are not recorded');
@@ -116,5 +123,43 @@ describe.skipIf(!chromiumAvailable())('undo in the activity view', () => {
     expect(errors).toEqual([]);
     await context.close();
     await adapter.close();
+  });
+
+  it('offers to try again what it left as it was (a folder the owner made read-only), and then puts it back', async (context) => {
+    const root2 = path.join(temp, 'root2');
+    const appDir2 = path.join(temp, 'app2');
+    fs.mkdirSync(path.join(root2, 'proj', 'X'), { recursive: true });
+    fs.writeFileSync(path.join(root2, 'proj', 'X', 'only-copy.txt'), "the owner's only copy\n");
+    const server = await startTestServer({ filesystem: { write: true, roots: [root2] } }, { journal: openJournal(appDir2, config(root2)) });
+    const client = await connectModernHttp(server.url);
+    await client.callTool({ name: 'fs.move', arguments: { source: path.join(root2, 'proj', 'X'), destination: path.join(root2, 'proj', 'Y') } });
+    await client.close();
+    await server.close();
+    const locked = makeUnwritable(path.join(root2, 'proj'));
+    if (typeof locked === 'string') return context.skip(locked);
+    const adapter = createLocalAdapter();
+    const panel = undoPanel({ appDir: appDir2, adapter, config: () => config(root2), running: () => null, protectedFiles: [] });
+    const { context: browserContext, page, errors } = await openPage(panel);
+    try {
+      const card = page.getByRole('region', { name: 'Changes you can undo' });
+      await card.getByRole('button', { name: 'Show changes' }).click();
+      await card.getByRole('button', { name: 'Undo these changes' }).click();
+      await card.getByRole('status', { name: 'What undo did' }).getByText('Put back 0 paths').waitFor();
+      expect(fs.readFileSync(path.join(root2, 'proj', 'Y', 'only-copy.txt'), 'utf8')).toBe("the owner's only copy\n");
+      const retry = card.getByRole('button', { name: 'Try the failed paths again' });
+      await retry.waitFor();
+      await card.screenshot({ path: path.join(SCREENSHOTS, 'activity-undo-retry.png') });
+      locked.release();
+      await retry.click();
+      await card.getByRole('status', { name: 'What undo did' }).getByText('Put back 2 paths').waitFor();
+      expect(await retry.count()).toBe(0);
+      expect(fs.readdirSync(path.join(root2, 'proj'))).toEqual(['X']);
+      expect(fs.readFileSync(path.join(root2, 'proj', 'X', 'only-copy.txt'), 'utf8')).toBe("the owner's only copy\n");
+      expect(errors).toEqual([]);
+    } finally {
+      await browserContext.close();
+      await adapter.close();
+      locked.release(); // again, if the test failed before (releasing twice is harmless)
+    }
   });
 });
