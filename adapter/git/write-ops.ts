@@ -139,8 +139,9 @@ export async function restoreState(run: GitRun, before: RepositoryState, after: 
       if (before.headRef) await git(['symbolic-ref', 'HEAD', before.headRef]);
       else if (before.commit) await git(['update-ref', '--no-deref', 'HEAD', before.commit]);
     } else left.push('HEAD (it moved since)');
-  } else if (before.commit !== after.commit) {
-    // A commit or a pull moved the branch HEAD names (or, detached, HEAD itself).
+  } else if (before.commit !== after.commit && !(after.headRef && after.headRef in (after.refs ?? {}))) {
+    // A commit or a pull moved the branch HEAD names (or, detached, HEAD itself); recorded
+    // since with the branch among the refs, put back with them below.
     left.push(...(await moveRef(run, after.headRef ?? 'HEAD', before.commit, after.commit)));
   }
   for (const [ref, value] of Object.entries(after.refs ?? {})) {

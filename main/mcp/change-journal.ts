@@ -95,8 +95,12 @@ export class ChangeRecording {
       }
     };
     const repository = async <T>(repo: Parameters<ChangeRecorder['repository']>[0], change: RepositoryChange, work: (before: BeforeChange) => Promise<T>) => {
-      const state = () => this.git.state(repo.run, change.refs ?? []).catch((error: unknown) => (this.onError(error), null));
-      const before = await state();
+      const state = (refs: readonly string[]) =>
+        this.git
+          .state(repo.run, refs)
+          .then(withBranch)
+          .catch((error: unknown) => (this.onError(error), null));
+      const before = await state(change.refs ?? []);
       const noted = new Set<string>();
       const note: BeforeChange = async (relative) => {
         const paths = relative.map((p) => nodePath.posix.join(repo.topLevel, p)).filter((p) => !noted.has(p));
@@ -108,7 +112,8 @@ export class ChangeRecording {
         return await work(note);
       } finally {
         await safely((g) => this.journal.after(g, tool, [...noted]));
-        const after = await state();
+        // The branch HEAD named before too: a commit on it, then a switch, moved it though HEAD now names another.
+        const after = await state([...(change.refs ?? []), ...(before?.headRef ? [before.headRef] : [])]);
         if (before && after && moved(before, after)) await safely((g) => this.journal.repository(g, tool, repo.topLevel, before, after));
       }
     };
@@ -147,6 +152,11 @@ function recordingLock(lock: PathLock, record: <T>(paths: readonly string[], wor
       return lock.run(claims, () => (changed.length ? record(changed, work) : work()));
     },
   });
+}
+
+/** The state with the branch HEAD names among its refs, so that each branch a group moved is put back on its own. */
+function withBranch(state: RepositoryState): RepositoryState {
+  return state.headRef ? { ...state, refs: { ...state.refs, [state.headRef]: state.commit } } : state;
 }
 
 function moved(a: RepositoryState, b: RepositoryState): boolean {

@@ -166,6 +166,25 @@ describe('undo what the model changed', () => {
     expect([fs.readFileSync(file, 'utf8'), back.mode & 0o777, back.ino === old]).toEqual(['first version\n', 0o640, false]);
   });
 
+  it('puts back a branch the model committed on and then switched away from, and HEAD with it', async () => {
+    const repo = makeRepo(owner, at('branches'), { 'a.txt': 'one\n' });
+    git(owner, repo, ['branch', 'feature']);
+    const [branch, start] = [git(owner, repo, ['symbolic-ref', 'HEAD']).trim(), git(owner, repo, ['rev-parse', 'HEAD'])];
+    fs.writeFileSync(path.join(repo, 'a.txt'), 'two\n');
+    await call('git.add', { path: repo, paths: ['a.txt'] });
+    await call('git.commit', { path: repo, message: 'the model commits' });
+    await call('git.switch', { path: repo, branch: 'feature' });
+    expect(git(owner, repo, ['rev-parse', branch])).not.toBe(start);
+
+    const id = /^(\d{8}-\d{9}-[0-9a-f]{4}) /m.exec((await runCli(['undo', 'list', '--config', configFile], env)).stdout)?.[1];
+    const applied = await runCli(['undo', 'apply', id!, '--config', configFile], env);
+    expect(applied.stdout).toMatch(/repository .*branches: refs and index restored/);
+    expect(git(owner, repo, ['symbolic-ref', 'HEAD']).trim()).toBe(branch);
+    expect([git(owner, repo, ['rev-parse', branch]), git(owner, repo, ['rev-parse', 'feature'])]).toEqual([start, start]);
+    expect(git(owner, repo, ['status', '--porcelain']).trim()).toBe('M a.txt');
+    expect(fs.readFileSync(path.join(repo, 'a.txt'), 'utf8')).toBe('two\n');
+  });
+
   it("records the sha256 fs.write, fs.edit and fs.patch answer with the file's state after the change (undo compares bytes where times could hide an edit)", async () => {
     const file = at('hashed.txt');
     const written = (await call('fs.write', { path: file, content: 'alpha\n' })).structuredContent as { sha256: string };
