@@ -145,7 +145,9 @@ export const gitSwitch = defineTool({
     const paths = [...new Set([...changes.between, ...changes.dirty])];
     // As a pull: a branch must not bring a protected file (a .env, a file filesystem.deny names) over yours.
     policy.git.checkReported(repo, paths, 'write', 'git.switch');
-    const switched = await changing(deps, repo, { paths, refs: [`refs/heads/${args.branch}`] }, () => adapter.git.switchBranch(repo.run, args.branch, { discardChanges: args.discardChanges }));
+    const switched = await changing(deps, repo, { paths, refs: [`refs/heads/${args.branch}`] }, () =>
+      adapter.git.switchBranch(repo.run, args.branch, { discardChanges: args.discardChanges }),
+    );
     return {
       structured: { repository: repo.topLevel, ...switched },
       text: `Switched to ${switched.branch} (${switched.commit?.slice(0, 12) ?? 'no commits yet'})`,
