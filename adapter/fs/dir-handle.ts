@@ -117,6 +117,12 @@ export class DirHandle {
     return this.handle ? this.handle.chmod(mode) : fs.promises.chmod(this.real, mode);
   }
 
+  /** Sets the directory's own access and modification times (seconds), through its descriptor. */
+  async utimes(atime: number, mtime: number): Promise<void> {
+    if (typeof this.handle === 'number') return fs.futimesSync(this.handle, atime, mtime);
+    return this.handle ? this.handle.utimes(atime, mtime) : fs.promises.utimes(this.real, atime, mtime);
+  }
+
   /** Gives the directory itself to another owner, through its descriptor. */
   async chown(uid: number, gid: number): Promise<void> {
     if (typeof this.handle === 'number') return fs.fchownSync(this.handle, uid, gid);

@@ -9,6 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { CaptureDepth } from '../../contract/journal.js';
 import { asEntryName, childPath, type FsPath } from '../entry-bytes.js';
+import { withShortFolder } from '../short-folder.js';
 import { namesIn, recordedName, type RecordedName } from './entry-names.js';
 
 const SLASH = Buffer.from('/');
@@ -21,7 +22,8 @@ export type Image =
   /** `raw`: the target's bytes (base64) when it is not UTF-8. */
   | { type: 'symlink'; target: string; raw?: string }
   /** `entries` when taken whole; `why` when it should have been and could not (too many entries). */
-  | { type: 'directory'; mode: number; entries?: Array<RecordedName & { image: Image }>; why?: string; uid?: number; gid?: number }
+  /** `mtimeMs` when taken whole (absent in journals written before it was recorded). */
+  | { type: 'directory'; mode: number; entries?: Array<RecordedName & { image: Image }>; why?: string; uid?: number; gid?: number; mtimeMs?: number }
   /** Not a file, link or folder (a socket), or a pre-image that could not be taken: `why`. */
   | { type: 'other'; why?: string };
 
@@ -57,12 +59,14 @@ export async function capture(
   if (!stat.isDirectory()) return { type: 'other' };
   const folder: Image = { type: 'directory', mode: stat.mode & 0o7777, uid: stat.uid, gid: stat.gid };
   if (depth === 'shallow') return folder;
-  const names = await namesIn(target);
-  budget.entries -= names.length;
-  if (budget.entries < 0) return { ...folder, why: `it holds more than ${MAX_TREE_ENTRIES} entries` };
-  const entries: Array<RecordedName & { image: Image }> = [];
-  for (const name of names) entries.push({ ...recordedName(name), image: await capture(childPath(target, name), 'tree', keep, budget) });
-  return { ...folder, entries };
+  return withShortFolder(target, async (dir) => {
+    const names = await namesIn(dir);
+    budget.entries -= names.length;
+    if (budget.entries < 0) return { ...folder, why: `it holds more than ${MAX_TREE_ENTRIES} entries` };
+    const entries: Array<RecordedName & { image: Image }> = [];
+    for (const name of names) entries.push({ ...recordedName(name), image: await capture(childPath(dir, name), 'tree', keep, budget) });
+    return { ...folder, mtimeMs: stat.mtimeMs, entries };
+  });
 }
 
 /** `known`: the path's lstat when the caller just took it (null: it is absent). */
@@ -149,7 +153,7 @@ async function walkPrint(dir: string, folderTimes: boolean, skip: ReadonlySet<st
       hash.update(relative);
       hash.update(`\0${s.mode}${times}\0${s.ino}\n`);
       if (s.isFile()) bytes += s.size;
-      if (s.isDirectory()) await walk(full, Buffer.concat([relative, SLASH]));
+      if (s.isDirectory()) await withShortFolder(full, (inner) => walk(inner, Buffer.concat([relative, SLASH])));
     }
   };
   try {

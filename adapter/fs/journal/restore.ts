@@ -165,6 +165,8 @@ async function build(dir: DirHandle, name: EntryName, image: Image, blobs: strin
       try {
         for (const entry of image.entries ?? []) await build(folder, nameOf(entry), entry.image, blobs, said, `${inner}${entry.name}/`);
         await folder.chmod(await owned(folder, image, said.notes, inner));
+        // Last: making what it holds moved its time.
+        if (image.mtimeMs !== undefined) await folder.utimes(image.mtimeMs / 1000, image.mtimeMs / 1000);
         return await folder.stat();
       } finally {
         await folder.close();

@@ -312,3 +312,22 @@ describe('groups undone newest first', () => {
     expect(fs.readFileSync(at('f.txt'), 'utf8')).toBe('the owner, after\n');
   });
 });
+
+describe('a folder put back whole', () => {
+  it('has its modification time back, and so has each folder in it', async () => {
+    fs.mkdirSync(at('kept/inner'), { recursive: true });
+    fs.writeFileSync(at('kept/inner/f.txt'), 'f\n');
+    const when = new Date('2021-02-03T04:05:06.789Z');
+    fs.utimesSync(at('kept/inner'), when, when);
+    fs.utimesSync(at('kept'), when, new Date('2022-02-03T04:05:06.789Z'));
+    const journal = new LocalJournal({ dir: journalDir(), maxBytes: 1 << 20 });
+    const id = await journal.open('c');
+    await change(journal, id, 'fs.delete', [at('kept')], 'tree', () => fs.rmSync(at('kept'), { recursive: true }));
+
+    expect((await journal.apply(id, allowingAll())).restored).toEqual([at('kept')]);
+    expect([fs.statSync(at('kept')).mtime.toISOString(), fs.statSync(at('kept/inner')).mtime.toISOString()]).toEqual([
+      '2022-02-03T04:05:06.789Z',
+      '2021-02-03T04:05:06.789Z',
+    ]);
+  });
+});

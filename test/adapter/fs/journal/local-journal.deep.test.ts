@@ -1,0 +1,59 @@
+/** A folder deeper than PATH_MAX: a delete takes it through opened folders, so undo must keep it and put it back the same way. */
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { LocalJournal } from '../../../../adapter/fs/journal/local-journal.js';
+import { HANDLE_PATHS } from '../../../../adapter/fs/opened-path.js';
+import { allowingAll, useJournalFolders } from '../../../helpers/journal-folders.js';
+
+const { at, journalDir } = useJournalFolders();
+const NAME = 'd'.repeat(200);
+const LEVELS = 25; // 25 x 201 bytes: past PATH_MAX (4096)
+
+/** Walks `levels` folders down from `top` through descriptors (a path that long names nothing), and hands over the bottom one. */
+function atBottom<T>(top: string, levels: number, use: (bottom: string) => T, make = false): T {
+  let fd = fs.openSync(top, 'r');
+  try {
+    for (let i = 0; i < levels; i++) {
+      if (make) fs.mkdirSync(`/proc/self/fd/${fd}/${NAME}`);
+      const next = fs.openSync(`/proc/self/fd/${fd}/${NAME}`, 'r');
+      fs.closeSync(fd);
+      fd = next;
+    }
+    return use(`/proc/self/fd/${fd}`);
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+describe.skipIf(!HANDLE_PATHS)('a folder deeper than PATH_MAX', () => {
+  it('is kept when the model deletes it, and put back whole', async () => {
+    fs.mkdirSync(at('deep'));
+    atBottom(at('deep'), LEVELS, (bottom) => fs.writeFileSync(`${bottom}/bottom.txt`, 'at the bottom\n', { mode: 0o640 }), true);
+    const journal = new LocalJournal({ dir: journalDir(), maxBytes: 1 << 20 });
+    const id = await journal.open('c');
+    await journal.before(id, 'fs.delete', { paths: [at('deep')], depth: 'tree' });
+    execFileSync('rm', ['-rf', at('deep')]);
+    await journal.after(id, 'fs.delete', [at('deep')]);
+
+    expect((await journal.show(id)).changes).toMatchObject([{ path: at('deep'), change: 'deleted', kept: true }]);
+    const outcome = await journal.apply(id, allowingAll());
+    expect(outcome).toMatchObject({ restored: [at('deep')], conflicts: [], skipped: [] });
+    const bottom = atBottom(at('deep'), LEVELS, (dir) => [fs.readFileSync(`${dir}/bottom.txt`, 'utf8'), fs.statSync(`${dir}/bottom.txt`).mode & 0o777]);
+    expect(bottom).toEqual(['at the bottom\n', 0o640]);
+    execFileSync('rm', ['-rf', at('deep')]); // the temp folder's removal walks by path
+  });
+
+  it('is taken away again when the model made it, compared whole with what it left', async () => {
+    const journal = new LocalJournal({ dir: journalDir(), maxBytes: 1 << 20 });
+    const id = await journal.open('c');
+    await journal.before(id, 'fs.mkdir', { paths: [at('made')], depth: 'shallow' });
+    fs.mkdirSync(at('made'));
+    atBottom(at('made'), LEVELS, (bottom) => fs.writeFileSync(`${bottom}/model.txt`, 'the model\n'), true);
+    await journal.after(id, 'fs.mkdir', [at('made')]);
+
+    const outcome = await journal.apply(id, allowingAll());
+    expect(outcome).toMatchObject({ restored: [at('made')], conflicts: [], skipped: [] });
+    expect(fs.existsSync(at('made'))).toBe(false);
+  });
+});
