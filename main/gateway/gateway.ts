@@ -225,15 +225,21 @@ export class Gateway {
   }
 
   private async discovered(entry: UpstreamConfig, discovery: Discovery): Promise<void> {
-    const definitions = discovery.tools.map((tool) => definitionOf(tool));
+    // Pinned as shown: the pins file (and the held tools the tray shows) never keeps a resolved secret an upstream echoed.
+    const scrub = <V>(item: V) => this.scrubbed(item);
+    const definitions = scrubbedItems(
+      discovery.tools.map((tool) => definitionOf(tool)),
+      ['name'],
+      scrub,
+    );
     const verdict = await this.options.pins.review(entry.name, definitions);
     for (const held of verdict.held) {
       this.options.logger.warn('gateway tool held until the owner accepts it', { upstream: entry.name, tool: held.name, reason: held.reason });
     }
     await this.options.pins.setCatalog(entry.name, {
-      resources: discovery.resources,
-      resourceTemplates: discovery.resourceTemplates,
-      prompts: discovery.prompts,
+      resources: scrubbedItems(discovery.resources, ['uri', 'name'], scrub),
+      resourceTemplates: scrubbedItems(discovery.resourceTemplates, ['uriTemplate', 'name'], scrub),
+      prompts: scrubbedItems(discovery.prompts, ['name'], scrub),
     });
     this.live.set(entry.name, new Map(definitions.map((definition) => [definition.name, toolHash(definition)])));
     this.version++;
@@ -281,11 +287,7 @@ export class Gateway {
 
 /** What upstreams list, the secrets resolved for them scrubbed from what describes it (a description echoing its env, say); names and URIs stay: they address it. */
 function scrubbedListing(exposure: Exposure, scrubbed: <T>(item: T) => T): Exposure {
-  const clean = <T extends object>(items: T[], addresses: ReadonlyArray<keyof T>): T[] =>
-    items.map((item) => {
-      const out = scrubbed(item);
-      return out === item ? item : { ...out, ...Object.fromEntries(addresses.map((key) => [key, item[key]])) };
-    });
+  const clean = <T extends object>(items: T[], addresses: ReadonlyArray<keyof T>) => scrubbedItems(items, addresses, scrubbed);
   return {
     ...exposure,
     tools: clean(exposure.tools, ['exposed', 'upstream', 'tool', 'pathArguments']),
@@ -293,6 +295,14 @@ function scrubbedListing(exposure: Exposure, scrubbed: <T>(item: T) => T): Expos
     resources: clean(exposure.resources, ['upstream', 'uri', 'name']),
     resourceTemplates: clean(exposure.resourceTemplates, ['upstream', 'uriTemplate', 'name']),
   };
+}
+
+/** Items scrubbed of the resolved secrets but for the fields that address them. */
+function scrubbedItems<T extends object>(items: readonly T[], addresses: ReadonlyArray<keyof T>, scrubbed: <V>(item: V) => V): T[] {
+  return items.map((item) => {
+    const out = scrubbed(item);
+    return out === item ? item : { ...out, ...Object.fromEntries(addresses.map((key) => [key, item[key]])) };
+  });
 }
 
 function heldOf(pins: UpstreamPins | undefined): Array<HeldTool & { name: string }> {

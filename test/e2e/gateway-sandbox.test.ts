@@ -139,6 +139,13 @@ describe.skipIf(!usable && !required)('an upstream in its sandbox', () => {
     expect(listed).toContain('Shows API_KEY=<redacted>.');
     expect(listed).toContain('Says API_KEY=<redacted>.');
     expect(listed).not.toContain(SECRET);
+    const tool = (await host.listTools()).tools.find((t) => t.name === 'narrow_echo_config');
+    expect(tool?.description).toBe('Configured with API_KEY=<redacted>.');
+    // The pins file (what the owner accepted, and the lazy catalog) keeps what was shown, not the secret.
+    const pins = fs.readFileSync(path.join(home.appDir, 'gateway-pins.json'), 'utf8');
+    expect(pins).toContain('Configured with API_KEY=<redacted>.');
+    expect(pins).toContain('Says API_KEY=<redacted>.');
+    expect(pins).not.toContain(SECRET);
   });
 
   it('path arguments outside its folders are refused before the call, in the built-in words', async () => {
