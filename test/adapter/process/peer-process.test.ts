@@ -50,7 +50,8 @@ describe.skipIf(process.platform === 'win32')('PeerSet', () => {
     const peer = await peers.start({ file: script, args: [], env: { PATH: '/usr/bin:/bin' } });
     const io = collect(peer);
     expect(await eventually(() => io.out().includes('ready'), 5000)).toBe(true);
-    expect(processesWith('4101.').length).toBe(2);
+    // Both sleeps are seen once the forked shells have run them ('ready' can come first under load).
+    expect(await eventually(() => processesWith('4101.').length === 2, 5000)).toBe(true);
     await peer.stop(300);
     expect(await eventually(() => processesWith('4101.').length === 0, 5000)).toBe(true);
   });
