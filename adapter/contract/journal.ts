@@ -92,9 +92,10 @@ export interface UndoOutcome {
   /**
    * Not restorable: the pre-image was not kept, or the policy refuses the path now. `retry`: it
    * failed while undo put it back (a folder the owner made read-only, a full disk) and was left as
-   * it was; another apply of the group tries these paths again.
+   * it was; another apply of the group tries these paths again, each compared with how this undo
+   * left it (`left`, the journal's stamp).
    */
-  skipped: Array<{ path: string; why: string; retry?: true }>;
+  skipped: Array<{ path: string; why: string; retry?: true; left?: unknown }>;
   /** Put back, but not quite as it was (a setuid or setgid bit left off a file undo could not give back to its owner). */
   notes?: Array<{ path: string; why: string }>;
   repositories: Array<{ path: string; left: string[] }>;

@@ -47,11 +47,11 @@ export async function removeTreeEntry(dir: DirHandle, name: EntryName): Promise<
 
 /**
  * Removes `name` in `dir` whole or not at all, as far as can be known before: a folder is first
- * checked to be one this user may empty (every folder in it writable and searchable), then
- * renamed aside (a parent this user may not change refuses there, with nothing taken), then
- * emptied and removed. Should that still fail (a file made immutable meanwhile), what is left goes
- * back under its name. An emptied folder that stays, by a read-only parent found only at the end,
- * would lose what it held and leave nothing to undo it with.
+ * checked to be one this user may empty (mayEmpty), then renamed aside (a parent this user may
+ * not change refuses there, with nothing taken), then emptied and removed. Should that still fail
+ * (an immutable file), what is left goes back under its name, if that is still free and the
+ * folder aside still the one moved there. An emptied folder that stays, by a read-only parent
+ * found only at the end, would lose what it held and leave nothing to undo it with.
  */
 export async function removeWhole(dir: DirHandle, name: EntryName): Promise<void> {
   const stat = await fs.promises.lstat(dir.entry(name));
@@ -62,31 +62,52 @@ export async function removeWhole(dir: DirHandle, name: EntryName): Promise<void
   try {
     await removeTreeEntry(dir, aside);
   } catch (error) {
-    const back = await fs.promises.rename(dir.entry(aside), dir.entry(name)).then(
-      () => '',
-      () => ` (what is left of it is at ${nodePath.join(dir.real, aside)})`,
-    );
     const code = (error as NodeJS.ErrnoException).code;
-    throw Object.assign(new Error(`${nodePath.join(dir.real, String(name))} could not be removed whole (${code ?? (error as Error).message})${back}`), {
-      code,
-    });
+    const shown = nodePath.join(dir.real, String(name));
+    const left = await fs.promises.lstat(dir.entry(aside)).catch(() => null);
+    const free = !(await fs.promises.lstat(dir.entry(name)).catch(() => null));
+    const back =
+      left?.ino === stat.ino && left.dev === stat.dev && free
+        ? await fs.promises.rename(dir.entry(aside), dir.entry(name)).then(
+            () => '',
+            () => null,
+          )
+        : null;
+    const where = back ?? ` (what is left of it is at ${nodePath.join(dir.real, aside)})`;
+    throw Object.assign(new Error(`${shown} could not be removed whole (${code ?? (error as Error).message})${where}`), { code });
   }
 }
 
-/** Throws EACCES, naming the folder, unless every folder of the tree at `name` may have entries removed (written and searched). */
+/**
+ * Throws, naming the folder, unless every folder of the tree at `name` may have its entries
+ * removed by this user: written and searched, and, when it is sticky (as /tmp), holding only
+ * entries of this user's, or being this user's. (An immutable file is found only by trying.)
+ */
 async function mayEmpty(dir: DirHandle, name: EntryName): Promise<void> {
+  const shown = () => nodePath.join(dir.real, String(name));
   await fs.promises.access(dir.entry(name), fs.constants.W_OK | fs.constants.X_OK).catch((error: NodeJS.ErrnoException) => {
-    throw Object.assign(new Error(`${nodePath.join(dir.real, String(name))} is a folder whose entries this user may not remove (${error.code})`), {
-      code: error.code,
-    });
+    throw Object.assign(new Error(`${shown()} is a folder whose entries this user may not remove (${error.code})`), { code: error.code });
   });
   const child = await dir.child(name);
   try {
-    for (const entry of await entriesOf(child.self)) if ((await fs.promises.lstat(child.entry(entry))).isDirectory()) await mayEmpty(child, entry);
+    const folder = await child.stat();
+    const sticky = (folder.mode & STICKY) !== 0 && UID !== 0 && folder.uid !== UID;
+    for (const entry of await entriesOf(child.self)) {
+      const entryStat = await fs.promises.lstat(child.entry(entry));
+      if (sticky && entryStat.uid !== UID)
+        throw Object.assign(new Error(`${shown()} is a sticky folder holding ${String(entry)}, another user's, which this user may not remove`), {
+          code: 'EPERM',
+        });
+      if (entryStat.isDirectory()) await mayEmpty(child, entry);
+    }
   } finally {
     await child.close();
   }
 }
+
+/** Who runs this (sticky folders let only an entry's owner, the folder's or root remove it). */
+const UID = process.getuid?.() ?? -1;
+const STICKY = 0o1000;
 
 /**
  * A regular file's bytes into a new file. Both sides are opened without following a symlink (and

@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { CaptureDepth } from '../../contract/journal.js';
 import { asEntryName, childPath, type FsPath } from '../entry-bytes.js';
-import { withShortFolder } from '../short-folder.js';
+import { withOpenedFolder } from '../opened-folder.js';
 import { namesIn, recordedName, type RecordedName } from './entry-names.js';
 
 const SLASH = Buffer.from('/');
@@ -32,19 +32,22 @@ export type Stamp =
   | { type: 'file' | 'symlink' | 'other'; mode: number; size: number; mtimeMs: number; ctimeMs: number; ino: number }
   | { type: 'directory'; mode: number; ino: number; tree?: string };
 
-/** Keeps a file's bytes in the journal: the blob's name, or null and why not. */
-export type KeepBytes = (file: FsPath, size: number) => Promise<{ blob: string } | { blob: null; why: string }>;
+/** Keeps the bytes of the file `seen` (its lstat) in the journal: the blob's name, or null and why not. */
+export type KeepBytes = (file: FsPath, seen: fs.Stats) => Promise<{ blob: string } | { blob: null; why: string }>;
 
 /** Entries a folder's fingerprint or whole pre-image covers before it gives up. */
 const MAX_TREE_ENTRIES = 20_000;
+/** Folders within folders a whole pre-image goes down (deeper, its record could not be written: JSON nests once per level). */
+export const MAX_TREE_DEPTH = 256;
 
-/** `known`: the path's lstat when the caller just took it (null: it is absent). */
+/** `known`: the path's lstat when the caller just took it (null: it is absent); `level`: how deep in the folder taken whole. */
 export async function capture(
   target: FsPath,
   depth: CaptureDepth,
   keep: KeepBytes,
   budget = { entries: MAX_TREE_ENTRIES },
   known?: fs.Stats | null,
+  level = 0,
 ): Promise<Image> {
   const stat = known !== undefined ? known : await fs.promises.lstat(target).catch(missing);
   if (!stat) return { type: 'absent' };
@@ -53,18 +56,20 @@ export async function capture(
     return { type: 'symlink', target: name, ...(raw !== undefined ? { raw } : {}) };
   }
   if (stat.isFile()) {
-    const kept = await keep(target, stat.size);
+    const kept = await keep(target, stat);
     return { type: 'file', mode: stat.mode & 0o7777, mtimeMs: stat.mtimeMs, size: stat.size, uid: stat.uid, gid: stat.gid, ...kept };
   }
   if (!stat.isDirectory()) return { type: 'other' };
   const folder: Image = { type: 'directory', mode: stat.mode & 0o7777, uid: stat.uid, gid: stat.gid };
   if (depth === 'shallow') return folder;
-  return withShortFolder(target, async (dir) => {
+  if (level >= MAX_TREE_DEPTH) return { ...folder, why: `it holds folders more than ${MAX_TREE_DEPTH} deep` };
+  // Walked through the folder opened and checked: one swapped for a link meanwhile is not followed out of the tree.
+  return withOpenedFolder(target, stat, async (dir) => {
     const names = await namesIn(dir);
     budget.entries -= names.length;
     if (budget.entries < 0) return { ...folder, why: `it holds more than ${MAX_TREE_ENTRIES} entries` };
     const entries: Array<RecordedName & { image: Image }> = [];
-    for (const name of names) entries.push({ ...recordedName(name), image: await capture(childPath(dir, name), 'tree', keep, budget) });
+    for (const name of names) entries.push({ ...recordedName(name), image: await capture(childPath(dir, name), 'tree', keep, budget, undefined, level + 1) });
     return { ...folder, mtimeMs: stat.mtimeMs, entries };
   });
 }
@@ -153,7 +158,7 @@ async function walkPrint(dir: string, folderTimes: boolean, skip: ReadonlySet<st
       hash.update(relative);
       hash.update(`\0${s.mode}${times}\0${s.ino}\n`);
       if (s.isFile()) bytes += s.size;
-      if (s.isDirectory()) await withShortFolder(full, (inner) => walk(inner, Buffer.concat([relative, SLASH])));
+      if (s.isDirectory()) await withOpenedFolder(full, s, (inner) => walk(inner, Buffer.concat([relative, SLASH])));
     }
   };
   try {

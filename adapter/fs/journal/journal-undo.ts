@@ -41,31 +41,41 @@ export async function describeGroup(group: FoldedGroup, blobs: string): Promise<
   return { ...summarize(group), changes, repositoryChanges, ...(group.undo ? { undo: group.undo } : {}) };
 }
 
-/** Puts the group back; `only`: just these paths (those an earlier undo of it failed to put back), its repositories not again. */
-export async function applyUndo(group: FoldedGroup, blobs: string, guards: UndoGuards, appliedAt: string, only?: ReadonlySet<string>): Promise<UndoOutcome> {
+/** Puts the group back; `only`: just these paths (those an earlier undo of it failed to put back, with what it left), its repositories not again. */
+export async function applyUndo(
+  group: FoldedGroup,
+  blobs: string,
+  guards: UndoGuards,
+  appliedAt: string,
+  only?: ReadonlyMap<string, Stamp | undefined>,
+): Promise<UndoOutcome> {
   const outcome: UndoOutcome = { appliedAt, restored: [], conflicts: [], skipped: [], repositories: [] };
   const todo: Array<[string, RecordedPath, Stamp]> = [];
+  let partly = false;
   // Every path is judged before any is touched: putting one back changes the folders around it.
   for (const [target, info] of changed(group)) {
     if (only && !only.has(target)) continue;
-    const { now, why } = await judge(target, info);
+    const { now, why } = await judge(target, info, only?.get(target));
     if (why !== undefined) {
       outcome.conflicts.push({ path: target, why });
       continue;
     }
     const kept = await keptIntact(group, target, info, blobs);
+    if (!kept.kept || kept.missing) partly = true;
     if (!kept.kept) outcome.skipped.push({ path: target, why: `its earlier state was not kept: ${kept.why}` });
     else todo.push([target, info, now]);
   }
-  // A folder put back without some of what it held (not kept: too large, a fifo): that may exist
-  // only in a folder the model moved it to, so no folder the group made is taken away then.
-  const partly = todo.some(([, info]) => fullyKept(info.pre).missing !== undefined);
-  const madeFolder = ([, info, now]: (typeof todo)[number]) => info.pre.type === 'absent' && now.type === 'directory';
+  // Something put back without all it held, or not at all (not kept: too large, a fifo): that may
+  // exist only where the model moved it, so nothing the group made is taken away then.
+  const made = ([, info, now]: (typeof todo)[number]) => info.pre.type === 'absent' && now.type !== 'absent';
   if (partly)
-    for (const [target] of todo.filter(madeFolder))
-      outcome.skipped.push({ path: target, why: 'a folder this group changed comes back without some of what it held, which may be only here, so it is left' });
+    for (const [target] of todo.filter(made))
+      outcome.skipped.push({
+        path: target,
+        why: 'something this group changed cannot be put back whole, and this may hold the only copy of it, so it is left',
+      });
   const depth = (p: string) => p.split('/').length;
-  const removals = todo.filter((item) => item[1].pre.type === 'absent' && !(partly && madeFolder(item))).sort((a, b) => depth(b[0]) - depth(a[0]));
+  const removals = todo.filter((item) => item[1].pre.type === 'absent' && !(partly && made(item))).sort((a, b) => depth(b[0]) - depth(a[0]));
   const restorations = todo.filter(([, info]) => info.pre.type !== 'absent').sort((a, b) => depth(a[0]) - depth(b[0]));
   // What a folder undo takes away holds once undo's own removals in it are done: looked at again just before it goes.
   const removed = removals.map(([target]) => target);
@@ -101,7 +111,7 @@ export async function applyUndo(group: FoldedGroup, blobs: string, guards: UndoG
       const why = failureWhy(error);
       // Anything else left it as it was (removals go whole or not at all): the owner may fix it and undo again.
       if (error instanceof UndoConflict) outcome.conflicts.push({ path: target, why });
-      else outcome.skipped.push({ path: target, why, retry: true });
+      else outcome.skipped.push({ path: target, why, retry: true, left: await stampNow(target, info).catch(() => undefined) });
     }
   }
   if (only) return outcome;
@@ -113,12 +123,12 @@ export async function applyUndo(group: FoldedGroup, blobs: string, guards: UndoG
 }
 
 /** The paths an undo failed to put back and left as they were, for another apply to try again. */
-export function toRetry(outcome: UndoOutcome): Set<string> {
-  return new Set(outcome.skipped.filter((s) => s.retry).map((s) => s.path));
+export function toRetry(outcome: UndoOutcome): Map<string, Stamp | undefined> {
+  return new Map(outcome.skipped.filter((s) => s.retry).map((s) => [s.path, s.left as Stamp | undefined]));
 }
 
 /** An undo's outcome after `again` tried its `retried` paths once more: theirs replace what it said of them. */
-export function withRetry(earlier: UndoOutcome, retried: ReadonlySet<string>, again: UndoOutcome): UndoOutcome {
+export function withRetry(earlier: UndoOutcome, retried: ReadonlyMap<string, unknown>, again: UndoOutcome): UndoOutcome {
   const notes = [...(earlier.notes ?? []), ...(again.notes ?? [])];
   return {
     ...earlier,
@@ -147,16 +157,22 @@ function failureWhy(error: unknown): string {
 }
 
 /** What is at a recorded path now, and why undo must leave it as it is, if it must (changed since the model's last change). */
-async function judge(target: string, info: RecordedPath): Promise<{ now: Stamp; why?: string }> {
-  const now = await stamp(target, info.tree && info.post!.type === 'directory');
-  if (!sameStamp(now, info.post!)) return { now, why: conflictWhy(now, info.post!) };
+/** `left`: its stamp when an earlier undo failed on it and left it (what it is compared with then, that undo's own removals inside done). */
+async function judge(target: string, info: RecordedPath, left?: Stamp): Promise<{ now: Stamp; why?: string }> {
+  const now = await stampNow(target, info);
+  if (!sameStamp(now, left ?? info.post!)) return { now, why: conflictWhy(now, left ?? info.post!) };
   // Same size and times can hide an edit made in the same clock tick (coarse times: FAT, HFS+, network shares): the bytes decide.
-  if (info.sha !== undefined && now.type === 'file' && (await hashEntry(target).catch(() => null)) !== info.sha)
+  if (!left && info.sha !== undefined && now.type === 'file' && (await hashEntry(target).catch(() => null)) !== info.sha)
     return { now, why: 'it was changed after the model changed it' };
   // A folder undo would take away, recorded without what it held (an older journal): it may hold the owner's work since.
   if (now.type === 'directory' && replacesFolder(info.pre) && now.tree === undefined)
     return { now, why: 'a folder is there now, and what it held after the model changed it was not recorded, so it is left as it is' };
   return { now };
+}
+
+/** A recorded path's stamp now, with what it holds where the model's was recorded so. */
+function stampNow(target: string, info: RecordedPath): Promise<Stamp> {
+  return stamp(target, info.tree === true && info.post!.type === 'directory');
 }
 
 /** The paths among `paths` inside `folder`, relative to it. */

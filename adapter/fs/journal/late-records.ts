@@ -21,6 +21,7 @@
  * the stamp the model's last change it read left, and again right before it puts the path back,
  * and reports a path changed since as a conflict instead.
  */
+import fs from 'node:fs';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Image, KeepBytes } from './images.js';
@@ -36,7 +37,7 @@ export interface LateRecordsHost {
   /** Appends records to a group this process records into (and folds them). */
   record(group: RecordingGroup, records: JournalRecord[]): void;
   /** Keeps a file's bytes in a group, within the journal's bound (as for any pre-image). */
-  keep(group: RecordingGroup, file: string, size: number): ReturnType<KeepBytes>;
+  keep(group: RecordingGroup, file: string, seen: fs.Stats): ReturnType<KeepBytes>;
   /** Records that could not be carried on (they stay in the undone group, not undoable): the owner is told. */
   failed(error: Error): void;
 }
@@ -138,10 +139,14 @@ export class LateRecords {
     if (image.type !== 'file' || !image.blob) return image;
     const { linked: _linked, ...copy } = image;
     if (!sealed) return { ...copy, blob: null, why: CHANGED_AFTER };
-    const kept = await this.host.keep(target, path.join(blobs, image.blob), image.size).catch((error: Error) => ({
-      blob: null,
-      why: `it could not be copied from the group being undone when it changed: ${error.message}`,
-    }));
+    const source = path.join(blobs, image.blob);
+    const kept = await fs.promises
+      .lstat(source)
+      .then((seen) => this.host.keep(target, source, seen))
+      .catch((error: Error) => ({
+        blob: null,
+        why: `it could not be copied from the group being undone when it changed: ${error.message}`,
+      }));
     return { ...copy, ...kept };
   }
 }

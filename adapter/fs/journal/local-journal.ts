@@ -17,6 +17,7 @@ import { DamagedGroup, JournalFiles, fold, replacesFolder, summarize, type Folde
 import { restampEarlierGroups } from './earlier-groups.js';
 import { applyUndo, describeGroup, toRetry, withRetry } from './journal-undo.js';
 import { LateRecords, type RecordingGroup } from './late-records.js';
+import { copySeen } from './kept-copy.js';
 import { linkReplaced, sealLinked, unshareLeftovers } from './linked-image.js';
 
 export interface JournalOptions {
@@ -64,7 +65,7 @@ export class LocalJournal implements ChangeJournal {
     this.late = new LateRecords(this.files, {
       open: async (client, startedAt) => this.live.get(await this.open(client, startedAt))!,
       record: (group, records) => this.record(group, ...records),
-      keep: (group, file, size) => this.keeper(group)(file, size),
+      keep: (group, file, seen) => this.keeper(group)(file, seen),
       failed: (error) => options.onError?.(error),
     });
   }
@@ -225,7 +226,7 @@ export class LocalJournal implements ChangeJournal {
     // One undo of a group at a time, whoever asks (the tray and the CLI are separate processes).
     const lock = await this.files.lockUndo(id);
     if ('busy' in lock) {
-      if (this.files.undone(id)) throw adapterError('PRECONDITION_FAILED', 'undo', 'these changes were already undone');
+      // Undone already or not: another undo (or a try again of what it failed to put back) runs now.
       throw adapterError(
         'PRECONDITION_FAILED',
         'undo',
@@ -323,12 +324,12 @@ export class LocalJournal implements ChangeJournal {
 
   /** Copies a file's bytes into the group, making room by dropping the oldest other groups (`evict`), or only where there is room. */
   private keeper(group: RecordingGroup, evict = true): KeepBytes {
-    return async (file, size) => {
-      const why = await this.room(group, size, evict);
+    return async (file, seen) => {
+      const why = await this.room(group, seen.size, evict);
       if (why !== null) return { blob: null, why };
       const name = String(group.blobCount++);
       const blob = path.join(this.files.blobs(group.meta.id), name);
-      await fs.promises.copyFile(file, blob, fs.constants.COPYFILE_FICLONE);
+      await copySeen(file, seen, blob);
       // Synchronous on purpose: a chmod and a stat cost less than their thread-pool hops.
       fs.chmodSync(blob, 0o600);
       this.counted(group, fs.statSync(blob).size);

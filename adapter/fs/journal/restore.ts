@@ -95,16 +95,27 @@ async function put(guard: GuardedPath, image: Image, blobs: string, judged: Judg
     // filesystem's limit has no room for more).
     const temporary = `.undo-${randomBytes(8).toString('hex')}`;
     let made: Made | null;
+    // What is there goes aside first, and is removed once what undo made is in its place: should
+    // removing it fail (an immutable file, another user's file in a sticky folder), what is put
+    // back is there all the same, and what was there is left beside it, and said.
+    const aside = current && (current.isDirectory() || image.type === 'directory') ? `.undo-old-${randomBytes(8).toString('hex')}` : null;
     try {
       made = await build(dir, temporary, image, blobs, said, '');
       await unchanged(target, judged, true);
-      if (current && (current.isDirectory() || image.type === 'directory')) await removeWhole(dir, name);
-      if (!isMade(await fs.promises.lstat(dir.entry(temporary)), made)) throw new UndoConflict(REPLACED);
+      if (aside) await fs.promises.rename(target, dir.entry(aside));
+      if (!isMade(await fs.promises.lstat(dir.entry(temporary)), made)) {
+        if (aside) await fs.promises.rename(dir.entry(aside), target).catch(() => undefined);
+        throw new UndoConflict(REPLACED);
+      }
       await fs.promises.rename(dir.entry(temporary), target);
     } catch (error) {
       await removeTreeEntry(dir, temporary).catch(() => undefined);
       throw error;
     }
+    if (aside)
+      await removeWhole(dir, aside).catch((error: NodeJS.ErrnoException) =>
+        said.notes.push(`what was there is left beside it as ${aside}: it could not be removed (${error.code ?? error.message})`),
+      );
     // The temporary was swapped between the look and the rename: what undo just put at the path is
     // not what it made (a link, say), so it goes again; a folder there is left.
     const now = await fs.promises.lstat(target).catch(() => null);

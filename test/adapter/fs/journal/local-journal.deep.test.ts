@@ -1,7 +1,9 @@
-/** A folder deeper than PATH_MAX: a delete takes it through opened folders, so undo must keep it and put it back the same way. */
+/** Folders deeper than PATH_MAX (a delete takes them through opened folders, so undo must keep and put them back the same way), and nested deeper than a pre-image goes. */
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { MAX_TREE_DEPTH } from '../../../../adapter/fs/journal/images.js';
 import { LocalJournal } from '../../../../adapter/fs/journal/local-journal.js';
 import { HANDLE_PATHS } from '../../../../adapter/fs/opened-path.js';
 import { allowingAll, useJournalFolders } from '../../../helpers/journal-folders.js';
@@ -55,5 +57,27 @@ describe.skipIf(!HANDLE_PATHS)('a folder deeper than PATH_MAX', () => {
     const outcome = await journal.apply(id, allowingAll());
     expect(outcome).toMatchObject({ restored: [at('made')], conflicts: [], skipped: [] });
     expect(fs.existsSync(at('made'))).toBe(false);
+  });
+});
+
+describe('a folder nested deeper than a pre-image goes', () => {
+  it('is put back down to MAX_TREE_DEPTH, and says what below it was not kept (its record could not be written at all)', async () => {
+    const chain = (levels: number) => path.join(at('nest'), ...Array.from({ length: levels }, () => 'n'));
+    fs.mkdirSync(chain(MAX_TREE_DEPTH + 20), { recursive: true });
+    fs.writeFileSync(path.join(chain(3), 'shallow.txt'), 'kept\n');
+    fs.writeFileSync(path.join(chain(MAX_TREE_DEPTH + 20), 'deepest.txt'), 'too deep\n');
+    const journal = new LocalJournal({ dir: journalDir(), maxBytes: 1 << 20 });
+    const id = await journal.open('c');
+    await journal.before(id, 'fs.delete', { paths: [at('nest')], depth: 'tree' });
+    execFileSync('rm', ['-rf', at('nest')]);
+    await journal.after(id, 'fs.delete', [at('nest')]);
+
+    const [change] = (await journal.show(id)).changes;
+    expect(change).toMatchObject({ path: at('nest'), kept: true, partly: [expect.stringMatching(new RegExp(`more than ${MAX_TREE_DEPTH} deep$`))] });
+    const outcome = await journal.apply(id, allowingAll());
+    expect(outcome.restored).toEqual([at('nest')]);
+    expect(fs.readFileSync(path.join(chain(3), 'shallow.txt'), 'utf8')).toBe('kept\n');
+    expect(fs.existsSync(chain(MAX_TREE_DEPTH))).toBe(true);
+    expect(fs.existsSync(chain(MAX_TREE_DEPTH + 1))).toBe(false);
   });
 });

@@ -195,3 +195,31 @@ describe('an undo that cannot finish (a folder the owner made read-only)', () =>
     await expect(journal.apply(id, guards())).rejects.toMatchObject({ message: expect.stringMatching(/already undone/) });
   });
 });
+
+describe('trying again what an undo left', () => {
+  it('compares it with how that undo left it (its own removals inside done), not with what the model left', async (context) => {
+    fs.mkdirSync(at('P'));
+    const journal = new LocalJournal({ dir: journalDir(), maxBytes: 1 << 20 });
+    const id = await journal.open('c');
+    await change(journal, id, 'fs.mkdir', [at('P/Y')], 'shallow', () => fs.mkdirSync(at('P/Y')));
+    await change(journal, id, 'fs.write', [at('P/Y/f')], 'shallow', () => fs.writeFileSync(at('P/Y/f'), 'model\n'));
+    await change(journal, id, 'fs.mkdir', [at('P/Y/Z')], 'shallow', () => fs.mkdirSync(at('P/Y/Z')));
+
+    const locked = makeUnwritable(at('P'));
+    if (typeof locked === 'string') return context.skip(locked);
+    let first;
+    try {
+      first = await journal.apply(id, guards());
+    } finally {
+      locked.release();
+    }
+    expect(first.restored.sort()).toEqual([at('P/Y/Z'), at('P/Y/f')]);
+    expect(first.skipped).toMatchObject([{ path: at('P/Y'), retry: true }]);
+
+    const again = await journal.apply(id, guards());
+    expect(again.conflicts).toEqual([]);
+    expect(again.restored).toContain(at('P/Y'));
+    expect(fs.readdirSync(at('P'))).toEqual([]);
+    expect((await journal.list()).groups[0]!.state).toBe('undone');
+  });
+});

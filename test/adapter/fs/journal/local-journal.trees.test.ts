@@ -134,7 +134,7 @@ describe('a folder taken whole, in part', () => {
 
     const outcome = await journal.apply(id, allowingAll());
     expect(outcome.restored).toEqual([at('x')]);
-    expect(outcome.skipped).toEqual([{ path: at('y'), why: expect.stringMatching(/without some of what it held, which may be only here, so it is left$/) }]);
+    expect(outcome.skipped).toEqual([{ path: at('y'), why: expect.stringMatching(/may hold the only copy of it, so it is left$/) }]);
     expect(contents(at('x'))).toEqual({ 'a.txt': 'a\n' });
     // The only place the fifo still is.
     expect(fs.lstatSync(at('y/pipe')).isFIFO()).toBe(true);
@@ -329,5 +329,19 @@ describe('a folder put back whole', () => {
       '2022-02-03T04:05:06.789Z',
       '2021-02-03T04:05:06.789Z',
     ]);
+  });
+});
+
+describe('a file moved whose bytes were not kept (larger than the bound allows)', () => {
+  it('is not put back, and the file it was moved to, its only copy, is left too', async () => {
+    fs.writeFileSync(at('big.bin'), Buffer.alloc(64 * 1024, 7));
+    const journal = new LocalJournal({ dir: journalDir(), maxBytes: 64 * 1024 });
+    const id = await journal.open('c');
+    await change(journal, id, 'fs.move', [at('big.bin'), at('moved.bin')], 'tree', () => fs.renameSync(at('big.bin'), at('moved.bin')));
+
+    const outcome = await journal.apply(id, allowingAll());
+    expect(outcome.restored).toEqual([]);
+    expect(outcome.skipped.map((s) => s.path).sort()).toEqual([at('big.bin'), at('moved.bin')]);
+    expect(fs.readFileSync(at('moved.bin')).equals(Buffer.alloc(64 * 1024, 7))).toBe(true);
   });
 });

@@ -1,0 +1,30 @@
+/**
+ * A file's bytes into the journal, from the very file the journal looked at: opened without
+ * following a link and checked (device and inode) against its lstat. A program swapping it for a
+ * link to a file outside the roots meanwhile gets a refusal, not the outside file kept (and put
+ * back inside the roots by undo). Copied through the descriptor's name where the system has one,
+ * so a copy-on-write filesystem still clones it.
+ */
+import fs from 'node:fs';
+import type { FsPath } from '../entry-bytes.js';
+import { sameObject, type Seen } from '../opened-folder.js';
+import { descriptorPath, HANDLE_PATHS } from '../opened-path.js';
+import { READ_FLAGS } from '../read-text.js';
+import { copyBytes } from '../tree.js';
+
+export async function copySeen(file: FsPath, seen: Seen, blob: string): Promise<void> {
+  const input = await fs.promises.open(file, READ_FLAGS);
+  try {
+    const stat = await input.stat();
+    if (!stat.isFile() || !sameObject(stat, seen)) throw Object.assign(new Error('it was replaced while it was being kept'), { code: 'ESTALE' });
+    if (HANDLE_PATHS) return await fs.promises.copyFile(descriptorPath(input.fd), blob, fs.constants.COPYFILE_FICLONE);
+    const output = await fs.promises.open(blob, 'wx', 0o600);
+    try {
+      await copyBytes(input, output, stat.size);
+    } finally {
+      await output.close();
+    }
+  } finally {
+    await input.close();
+  }
+}
