@@ -95,7 +95,12 @@ async function moveAcrossDevices(from: DirHandle, name: string, to: DirHandle, n
     await removeTreeEntry(to, temp).catch(() => undefined);
     throw error;
   }
-  await removeWhole(from, name);
+  await removeWhole(from, name).catch(async (error: Error & { partly?: boolean }) => {
+    // Nothing of the source was taken (another user's file in a sticky folder, say): the copy goes
+    // again, so a move that fails leaves both sides as they were; past that, the copy is kept.
+    if (!error.partly) await removeTreeEntry(to, newName).catch(() => undefined);
+    throw error;
+  });
 }
 
 async function describeEntry(dir: DirHandle, name: string): Promise<DirEntry | null> {

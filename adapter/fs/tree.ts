@@ -51,7 +51,8 @@ export async function removeTreeEntry(dir: DirHandle, name: EntryName): Promise<
  * not change refuses there, with nothing taken), then emptied and removed. Should that still fail
  * (an immutable file), what is left goes back under its name, if that is still free and the
  * folder aside still the one moved there. An emptied folder that stays, by a read-only parent
- * found only at the end, would lose what it held and leave nothing to undo it with.
+ * found only at the end, would lose what it held and leave nothing to undo it with. An error
+ * with `partly` set came after some of it was removed; any other, before anything was.
  */
 export async function removeWhole(dir: DirHandle, name: EntryName): Promise<void> {
   const stat = await fs.promises.lstat(dir.entry(name));
@@ -74,7 +75,7 @@ export async function removeWhole(dir: DirHandle, name: EntryName): Promise<void
           )
         : null;
     const where = back ?? ` (what is left of it is at ${nodePath.join(dir.real, aside)})`;
-    throw Object.assign(new Error(`${shown} could not be removed whole (${code ?? (error as Error).message})${where}`), { code });
+    throw Object.assign(new Error(`${shown} could not be removed whole (${code ?? (error as Error).message})${where}`), { code, partly: true });
   }
 }
 

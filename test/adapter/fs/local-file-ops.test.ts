@@ -10,6 +10,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { GuardedPath } from '../../../adapter/contract/files.js';
 import { localFileOps } from '../../../adapter/fs/local-file-ops.js';
 import { makeTempDir, removeDir } from '../../helpers/temp.js';
+import { makeUnwritable } from '../../helpers/unwritable.js';
 
 const SHM = '/dev/shm';
 const crossDevice = fs.existsSync(SHM) && fs.statSync(SHM).dev !== fs.statSync(os.tmpdir()).dev;
@@ -66,5 +67,21 @@ describe.skipIf(!crossDevice)('move across filesystems', () => {
     expect(fs.readdirSync(there).sort()).toEqual(['empty', 'victim']);
     expect(fs.readdirSync(path.join(there, 'empty'))).toEqual([]);
     expect(fs.readdirSync(path.join(here, 'tree')).sort()).toEqual(['a.txt', 'pipe']);
+  });
+
+  it('a source that cannot be removed (a parent the owner locked) takes its copy away again: both sides as they were', async (context) => {
+    fs.mkdirSync(path.join(here, 'box', 'tree'), { recursive: true });
+    fs.writeFileSync(path.join(here, 'box', 'tree', 'a.txt'), 'a');
+    const locked = makeUnwritable(path.join(here, 'box'));
+    if (typeof locked === 'string') return context.skip(locked);
+    try {
+      await expect(localFileOps.move(guard(path.join(here, 'box', 'tree')), guard(path.join(there, 'tree')), false)).rejects.toMatchObject({
+        code: 'OS_ERROR',
+      });
+    } finally {
+      locked.release();
+    }
+    expect(fs.readdirSync(there)).toEqual([]);
+    expect(fs.readFileSync(path.join(here, 'box', 'tree', 'a.txt'), 'utf8')).toBe('a');
   });
 });
