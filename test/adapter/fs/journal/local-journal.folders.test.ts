@@ -160,6 +160,17 @@ describe('undo and folders that are gone', () => {
   });
 });
 
+/** Applies the group's undo while `folder` cannot be changed (chmod 555, or chattr +i as root); why not, if it cannot be made so here. */
+async function applyLocked(journal: LocalJournal, id: string, folder: string) {
+  const locked = makeUnwritable(folder);
+  if (typeof locked === 'string') return locked;
+  try {
+    return await journal.apply(id, guards());
+  } finally {
+    locked.release();
+  }
+}
+
 describe('an undo that cannot finish (a folder the owner made read-only)', () => {
   it('takes nothing away, says so, and puts it all back when applied again after the folder is writable', async (context) => {
     fs.mkdirSync(at('proj/X/sub'), { recursive: true });
@@ -168,14 +179,8 @@ describe('an undo that cannot finish (a folder the owner made read-only)', () =>
     const id = await journal.open('c');
     await change(journal, id, 'fs.move', [at('proj/X'), at('proj/Y')], 'tree', () => fs.renameSync(at('proj/X'), at('proj/Y')));
 
-    const locked = makeUnwritable(at('proj'));
-    if (typeof locked === 'string') return context.skip(locked);
-    let first;
-    try {
-      first = await journal.apply(id, guards());
-    } finally {
-      locked.release();
-    }
+    const first = await applyLocked(journal, id, at('proj'));
+    if (typeof first === 'string') return context.skip(first);
     // The moved folder, the only copy of the owner's files outside the journal, is whole.
     expect(first.restored).toEqual([]);
     expect(first.skipped.map((s) => [s.path, s.retry])).toEqual([
@@ -205,14 +210,8 @@ describe('trying again what an undo left', () => {
     await change(journal, id, 'fs.write', [at('P/Y/f')], 'shallow', () => fs.writeFileSync(at('P/Y/f'), 'model\n'));
     await change(journal, id, 'fs.mkdir', [at('P/Y/Z')], 'shallow', () => fs.mkdirSync(at('P/Y/Z')));
 
-    const locked = makeUnwritable(at('P'));
-    if (typeof locked === 'string') return context.skip(locked);
-    let first;
-    try {
-      first = await journal.apply(id, guards());
-    } finally {
-      locked.release();
-    }
+    const first = await applyLocked(journal, id, at('P'));
+    if (typeof first === 'string') return context.skip(first);
     expect(first.restored.sort()).toEqual([at('P/Y/Z'), at('P/Y/f')]);
     expect(first.skipped).toMatchObject([{ path: at('P/Y'), retry: true }]);
 
