@@ -99,16 +99,16 @@ async function put(guard: GuardedPath, image: Image, blobs: string, judged: Judg
     // removing it fail (an immutable file, another user's file in a sticky folder), what is put
     // back is there all the same, and what was there is left beside it, and said.
     const aside = current && (current.isDirectory() || image.type === 'directory') ? `.undo-old-${randomBytes(8).toString('hex')}` : null;
+    let movedAside = false;
     try {
       made = await build(dir, temporary, image, blobs, said, '');
       await unchanged(target, judged, true);
-      if (aside) await fs.promises.rename(target, dir.entry(aside));
-      if (!isMade(await fs.promises.lstat(dir.entry(temporary)), made)) {
-        if (aside) await fs.promises.rename(dir.entry(aside), target).catch(() => undefined);
-        throw new UndoConflict(REPLACED);
-      }
+      if (aside) movedAside = (await fs.promises.rename(target, dir.entry(aside)), true);
+      if (!isMade(await fs.promises.lstat(dir.entry(temporary)), made)) throw new UndoConflict(REPLACED);
       await fs.promises.rename(dir.entry(temporary), target);
     } catch (error) {
+      // What was there goes back where it was (the name is still free: nothing was renamed into it).
+      if (movedAside) await fs.promises.rename(dir.entry(aside!), target).catch(() => undefined);
       await removeTreeEntry(dir, temporary).catch(() => undefined);
       throw error;
     }
