@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { CaptureDepth } from '../../contract/journal.js';
-import { asEntryName, childPath, type FsPath } from '../entry-bytes.js';
+import { asEntryName, childPath, type EntryName, type FsPath } from '../entry-bytes.js';
 import { withOpenedFolder } from '../opened-folder.js';
 import { namesIn, recordedName, type RecordedName } from './entry-names.js';
 
@@ -69,7 +69,13 @@ export async function capture(
     budget.entries -= names.length;
     if (budget.entries < 0) return { ...folder, why: `it holds more than ${MAX_TREE_ENTRIES} entries` };
     const entries: Array<RecordedName & { image: Image }> = [];
-    for (const name of names) entries.push({ ...recordedName(name), image: await capture(childPath(dir, name), 'tree', keep, budget, undefined, level + 1) });
+    // One entry that cannot be kept (swapped meanwhile, unreadable) is left out and said, not the whole folder.
+    const inner = (name: EntryName) =>
+      capture(childPath(dir, name), 'tree', keep, budget, undefined, level + 1).catch((error: NodeJS.ErrnoException): Image => ({
+        type: 'other',
+        why: error.code === 'ESTALE' ? error.message : `it could not be read (${error.code ?? error.message})`,
+      }));
+    for (const name of names) entries.push({ ...recordedName(name), image: await inner(name) });
     return { ...folder, mtimeMs: stat.mtimeMs, entries };
   });
 }

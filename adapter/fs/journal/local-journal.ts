@@ -329,7 +329,13 @@ export class LocalJournal implements ChangeJournal {
       if (why !== null) return { blob: null, why };
       const name = String(group.blobCount++);
       const blob = path.join(this.files.blobs(group.meta.id), name);
-      await copySeen(file, seen, blob);
+      try {
+        await copySeen(file, seen, blob);
+      } catch (error) {
+        await fs.promises.rm(blob, { force: true });
+        const { code, message } = error as NodeJS.ErrnoException;
+        return { blob: null, why: code === 'ESTALE' ? message : `it could not be read (${code ?? message})` };
+      }
       // Synchronous on purpose: a chmod and a stat cost less than their thread-pool hops.
       fs.chmodSync(blob, 0o600);
       this.counted(group, fs.statSync(blob).size);
