@@ -20,5 +20,8 @@ export function fsError(error: unknown, operation: string, path: string): unknow
   if (isComputerAdapterError(error)) return error;
   const code = (error as NodeJS.ErrnoException | undefined)?.code ?? 'UNKNOWN';
   const [mapped, text] = byErrno[code] ?? ['OS_ERROR', `failed (${code})`];
+  // One of ours, found before any system call failed (removeWhole's check): its words say more, and name the path.
+  if (error instanceof Error && (error as NodeJS.ErrnoException).syscall === undefined && byErrno[code])
+    return adapterError(mapped, operation, error.message, { errno: code });
   return adapterError(mapped, operation, `${path}: ${text}`, { errno: code });
 }

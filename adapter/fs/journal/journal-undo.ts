@@ -51,7 +51,7 @@ export async function applyUndo(
 ): Promise<UndoOutcome> {
   const outcome: UndoOutcome = { appliedAt, restored: [], conflicts: [], skipped: [], repositories: [] };
   const todo: Array<[string, RecordedPath, Stamp]> = [];
-  let partly = false;
+  const notWhole: string[] = [];
   // Every path is judged before any is touched: putting one back changes the folders around it.
   for (const [target, info] of changed(group)) {
     if (only && !only.has(target)) continue;
@@ -61,18 +61,20 @@ export async function applyUndo(
       continue;
     }
     const kept = await keptIntact(group, target, info, blobs);
-    if (!kept.kept || kept.missing) partly = true;
+    if (!kept.kept || kept.missing) notWhole.push(target);
     if (!kept.kept) outcome.skipped.push({ path: target, why: `its earlier state was not kept: ${kept.why}` });
     else todo.push([target, info, now]);
   }
   // Something put back without all it held, or not at all (not kept: too large, a fifo): that may
   // exist only where the model moved it, so nothing the group made is taken away then.
+  const partly = notWhole.length > 0;
   const made = ([, info, now]: (typeof todo)[number]) => info.pre.type === 'absent' && now.type !== 'absent';
+  const shown = notWhole.slice(0, 3).join(', ') + (notWhole.length > 3 ? ` and ${notWhole.length - 3} more` : '');
   if (partly)
     for (const [target] of todo.filter(made))
       outcome.skipped.push({
         path: target,
-        why: 'something this group changed cannot be put back whole, and this may hold the only copy of it, so it is left',
+        why: `${shown} cannot be put back whole, and this, which the model made, may hold the only copy of it, so it is left`,
       });
   const depth = (p: string) => p.split('/').length;
   const removals = todo.filter((item) => item[1].pre.type === 'absent' && !(partly && made(item))).sort((a, b) => depth(b[0]) - depth(a[0]));

@@ -107,8 +107,15 @@ async function put(guard: GuardedPath, image: Image, blobs: string, judged: Judg
       if (!isMade(await fs.promises.lstat(dir.entry(temporary)), made)) throw new UndoConflict(REPLACED);
       await fs.promises.rename(dir.entry(temporary), target);
     } catch (error) {
-      // What was there goes back where it was (the name is still free: nothing was renamed into it).
-      if (movedAside) await fs.promises.rename(dir.entry(aside!), target).catch(() => undefined);
+      // What was there goes back where it was; should something have taken its name meanwhile,
+      // nothing is removed, and both are named.
+      const back =
+        !movedAside ||
+        (await fs.promises.rename(dir.entry(aside!), target).then(
+          () => true,
+          () => false,
+        ));
+      if (!back) throw new UndoConflict(`something was put at its name while undo ran: what was there is left as ${aside}, and what undo made as ${temporary}`);
       await removeTreeEntry(dir, temporary).catch(() => undefined);
       throw error;
     }

@@ -32,4 +32,10 @@ describe('copySeen', () => {
     fs.renameSync(path.join(dir, 'swap'), path.join(dir, 'file'));
     await expect(copySeen(path.join(dir, 'file'), seen, path.join(dir, 'blob'))).rejects.toMatchObject({ code: 'ESTALE' });
   });
+
+  it('refuses a file written to since it was looked at (its copy could be torn)', async () => {
+    const seen = fs.lstatSync(path.join(dir, 'file'));
+    fs.appendFileSync(path.join(dir, 'file'), 'more\n');
+    await expect(copySeen(path.join(dir, 'file'), seen, path.join(dir, 'blob'))).rejects.toMatchObject({ code: 'ESTALE', message: /changed while/ });
+  });
 });

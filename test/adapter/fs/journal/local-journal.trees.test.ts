@@ -342,6 +342,9 @@ describe('a file moved whose bytes were not kept (larger than the bound allows)'
     const outcome = await journal.apply(id, allowingAll());
     expect(outcome.restored).toEqual([]);
     expect(outcome.skipped.map((s) => s.path).sort()).toEqual([at('big.bin'), at('moved.bin')]);
+    expect(outcome.skipped.find((s) => s.path === at('moved.bin'))?.why).toBe(
+      `${at('big.bin')} cannot be put back whole, and this, which the model made, may hold the only copy of it, so it is left`,
+    );
     expect(fs.readFileSync(at('moved.bin')).equals(Buffer.alloc(64 * 1024, 7))).toBe(true);
   });
 });
