@@ -66,9 +66,11 @@ export async function applyUndo(
     else todo.push([target, info, now]);
   }
   // Something put back without all it held, or not at all (not kept: too large, a fifo): that may
-  // exist only where the model moved it, so nothing the group made is taken away then.
+  // exist only where the model moved it, so nothing the group made is taken away then, but files
+  // whose bytes are the model's own (a writer's last write, its sha256 checked by judge).
   const partly = notWhole.length > 0;
-  const made = ([, info, now]: (typeof todo)[number]) => info.pre.type === 'absent' && now.type !== 'absent';
+  const made = ([, info, now]: (typeof todo)[number]) =>
+    info.pre.type === 'absent' && now.type !== 'absent' && !(now.type === 'file' && info.sha !== undefined);
   const shown = notWhole.slice(0, 3).join(', ') + (notWhole.length > 3 ? ` and ${notWhole.length - 3} more` : '');
   if (partly)
     for (const [target] of todo.filter(made))

@@ -1,5 +1,6 @@
 /** Folders taken whole: paths the group changed inside them earlier, what was not kept inside them, their size against the bound, names that are not UTF-8. */
 import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -339,8 +340,14 @@ describe('a file moved whose bytes were not kept (larger than the bound allows)'
     const id = await journal.open('c');
     await change(journal, id, 'fs.move', [at('big.bin'), at('moved.bin')], 'tree', () => fs.renameSync(at('big.bin'), at('moved.bin')));
 
+    // A file the model wrote itself holds the model's bytes only: it goes as usual.
+    await journal.before(id, 'fs.write', { paths: [at('planted.sh')], depth: 'shallow' });
+    fs.writeFileSync(at('planted.sh'), 'echo planted\n');
+    await journal.after(id, 'fs.write', [at('planted.sh')], new Map([[at('planted.sh'), createHash('sha256').update('echo planted\n').digest('hex')]]));
+
     const outcome = await journal.apply(id, allowingAll());
-    expect(outcome.restored).toEqual([]);
+    expect(outcome.restored).toEqual([at('planted.sh')]);
+    expect(fs.existsSync(at('planted.sh'))).toBe(false);
     expect(outcome.skipped.map((s) => s.path).sort()).toEqual([at('big.bin'), at('moved.bin')]);
     expect(outcome.skipped.find((s) => s.path === at('moved.bin'))?.why).toBe(
       `${at('big.bin')} cannot be put back whole, and this, which the model made, may hold the only copy of it, so it is left`,
