@@ -59,6 +59,8 @@ export interface RecordedPath {
   sha?: string;
   /** A folder taken whole later, whose pre-image holds this path's (earlier-images.ts): undo puts it back with that folder. */
   within?: string;
+  /** The tool whose change to it was the last. */
+  by?: string;
 }
 
 export interface FoldedGroup {
@@ -325,6 +327,7 @@ export function fold(group: FoldedGroup, record: JournalRecord): void {
       // Only the last change's: an older hash would call the model's own later change the owner's.
       if (record.c) known.sha = record.c;
       else delete known.sha;
+      known.by = record.t;
     }
     // A folder that replaced what undo puts back: its fingerprint was taken, and is kept current.
     if (known && record.s.type === 'directory' && record.s.tree !== undefined) known.tree = true;

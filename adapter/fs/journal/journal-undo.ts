@@ -67,10 +67,11 @@ export async function applyUndo(
   }
   // Something put back without all it held, or not at all (not kept: too large, a fifo): that may
   // exist only where the model moved it, so nothing the group made is taken away then, but files
-  // whose bytes are the model's own (a writer's last write, its sha256 checked by judge).
+  // holding only what the model sent (fs.write last wrote them, its sha256 checked by judge; a
+  // patch can move a file, so not fs.patch).
   const partly = notWhole.length > 0;
   const made = ([, info, now]: (typeof todo)[number]) =>
-    info.pre.type === 'absent' && now.type !== 'absent' && !(now.type === 'file' && info.sha !== undefined);
+    info.pre.type === 'absent' && now.type !== 'absent' && !(now.type === 'file' && info.sha !== undefined && info.by === 'fs.write');
   const shown = notWhole.slice(0, 3).join(', ') + (notWhole.length > 3 ? ` and ${notWhole.length - 3} more` : '');
   if (partly)
     for (const [target] of todo.filter(made))

@@ -345,10 +345,15 @@ describe('a file moved whose bytes were not kept (larger than the bound allows)'
     fs.writeFileSync(at('planted.sh'), 'echo planted\n');
     await journal.after(id, 'fs.write', [at('planted.sh')], new Map([[at('planted.sh'), createHash('sha256').update('echo planted\n').digest('hex')]]));
 
+    // One a patch wrote may be a file it moved (*** Move to): it stays.
+    await journal.before(id, 'fs.patch', { paths: [at('patched.txt')], depth: 'shallow' });
+    fs.writeFileSync(at('patched.txt'), 'moved by a patch\n');
+    await journal.after(id, 'fs.patch', [at('patched.txt')], new Map([[at('patched.txt'), createHash('sha256').update('moved by a patch\n').digest('hex')]]));
+
     const outcome = await journal.apply(id, allowingAll());
     expect(outcome.restored).toEqual([at('planted.sh')]);
     expect(fs.existsSync(at('planted.sh'))).toBe(false);
-    expect(outcome.skipped.map((s) => s.path).sort()).toEqual([at('big.bin'), at('moved.bin')]);
+    expect(outcome.skipped.map((s) => s.path).sort()).toEqual([at('big.bin'), at('moved.bin'), at('patched.txt')]);
     expect(outcome.skipped.find((s) => s.path === at('moved.bin'))?.why).toBe(
       `${at('big.bin')} cannot be put back whole, and this, which the model made, may hold the only copy of it, so it is left`,
     );
