@@ -9,6 +9,7 @@ import fs from 'node:fs';
 import nodePath from 'node:path';
 import type { DirHandle } from './dir-handle.js';
 import { entriesOf, type EntryName } from './entry-bytes.js';
+import { sameObject } from './opened-folder.js';
 import { READ_FLAGS } from './read-text.js';
 
 const { O_WRONLY, O_CREAT, O_EXCL, O_NOFOLLOW = 0 } = fs.constants;
@@ -68,7 +69,7 @@ export async function removeWhole(dir: DirHandle, name: EntryName): Promise<void
     const left = await fs.promises.lstat(dir.entry(aside)).catch(() => null);
     const free = !(await fs.promises.lstat(dir.entry(name)).catch(() => null));
     const back =
-      left?.ino === stat.ino && left.dev === stat.dev && free
+      left && sameObject(left, stat) && free
         ? await fs.promises.rename(dir.entry(aside), dir.entry(name)).then(
             () => '',
             () => null,

@@ -25,6 +25,7 @@ import path from 'node:path';
 import type { GuardedPath } from '../../contract/files.js';
 import type { DirHandle } from '../dir-handle.js';
 import { inParent } from '../in-parent.js';
+import { sameObject, type Seen } from '../opened-folder.js';
 import type { EntryName } from '../entry-bytes.js';
 import { READ_FLAGS } from '../read-text.js';
 import { copyBytes, removeTreeEntry, removeWhole } from '../tree.js';
@@ -38,7 +39,7 @@ const SET_ID = 0o6000;
 const { O_WRONLY, O_CREAT, O_EXCL, O_NOFOLLOW = 0 } = fs.constants;
 
 /** What undo made, to know it again: a name can be swapped for something else meanwhile. */
-type Made = Pick<fs.Stats, 'dev' | 'ino'>;
+type Made = Seen;
 /** A descriptor of what undo made (a FileHandle, a DirHandle): its own stat, owner and mode, never by path. */
 type Opened = { stat(): Promise<fs.Stats>; chown(uid: number, gid: number): Promise<void> };
 
@@ -136,7 +137,7 @@ async function put(guard: GuardedPath, image: Image, blobs: string, judged: Judg
 const REPLACED = 'it was replaced while undo put it back, so it is left as it is now';
 
 function isMade(stat: fs.Stats | null, made: Made | null): boolean {
-  return stat !== null && made !== null && stat.dev === made.dev && stat.ino === made.ino;
+  return stat !== null && made !== null && sameObject(stat, made);
 }
 
 /** Throws UndoConflict unless `target` is still as judged (`removing`: a folder there goes, so what it holds must match too). */
