@@ -81,6 +81,32 @@ export async function removeWhole(dir: DirHandle, name: EntryName): Promise<void
 }
 
 /**
+ * Removes the folder at `name` if all it holds is folders holding nothing else (rmdir each,
+ * deepest first; rmdir itself refuses a folder that gained an entry meanwhile). Answers whether
+ * it went: anything else found in it stays, and so does the folder, its empty folders aside.
+ */
+export async function removeIfEmpty(dir: DirHandle, name: EntryName): Promise<boolean> {
+  const child = await dir.child(name);
+  let empty = true;
+  try {
+    for (const entry of await entriesOf(child.self)) {
+      const stat = await fs.promises.lstat(child.entry(entry)).catch(() => null);
+      if (!stat?.isDirectory() || !(await removeIfEmpty(child, entry))) empty = false;
+    }
+  } finally {
+    await child.close();
+  }
+  if (!empty) return false;
+  return fs.promises.rmdir(dir.entry(name)).then(
+    () => true,
+    (error: NodeJS.ErrnoException) => {
+      if (error.code === 'ENOTEMPTY' || error.code === 'EEXIST') return false;
+      throw error;
+    },
+  );
+}
+
+/**
  * Throws, naming the folder, unless every folder of the tree at `name` may have its entries
  * removed by this user: written and searched, and, when it is sticky (as /tmp), holding only
  * entries of this user's, or being this user's. (An immutable file is found only by trying.)

@@ -13,7 +13,7 @@ import { hashEntry } from '../write-text.js';
 import { contentPrint, fullyKept, missingFolders, imageKind, sameStamp, stamp, type Image, type Stamp } from './images.js';
 import { replacesFolder, summarize, type FoldedGroup, type RecordedPath } from './journal-files.js';
 import { CHANGED_AFTER, stillSealed } from './linked-image.js';
-import { restorePath, UndoConflict, type Judged } from './restore.js';
+import { NotEmpty, restorePath, UndoConflict, type Judged } from './restore.js';
 
 /** Text files up to this size get a diff in the journal's view. */
 const MAX_DIFF_FILE = 512 * 1024;
@@ -68,28 +68,26 @@ export async function applyUndo(
   // Something put back without all it held, or not at all (not kept: too large, a fifo): that may
   // exist only where the model moved it, so nothing the group made is taken away then, but files
   // holding only what the model sent (fs.write last wrote them, its sha256 checked by judge; a
-  // patch can move a file, so not fs.patch).
+  // patch can move a file, so not fs.patch), and folders holding no file by then.
   const partly = notWhole.length > 0;
   const made = ([, info, now]: (typeof todo)[number]) =>
     info.pre.type === 'absent' && now.type !== 'absent' && !(now.type === 'file' && info.sha !== undefined && info.by === 'fs.write');
+  const emptyOnly = (item: (typeof todo)[number]) => partly && made(item) && item[2].type === 'directory';
+  const leftWhole = (item: (typeof todo)[number]) => partly && made(item) && !emptyOnly(item);
   const shown = notWhole.slice(0, 3).join(', ') + (notWhole.length > 3 ? ` and ${notWhole.length - 3} more` : '');
-  if (partly)
-    for (const [target] of todo.filter(made))
-      outcome.skipped.push({
-        path: target,
-        why: `${shown} cannot be put back whole, and this, which the model made, may hold the only copy of it, so it is left`,
-      });
+  const leftWhy = (what: string) => `${shown} cannot be put back whole, and ${what}, which the model made, may hold the only copy of it, so it is left`;
+  for (const [target] of todo.filter(leftWhole)) outcome.skipped.push({ path: target, why: leftWhy('this') });
   const depth = (p: string) => p.split('/').length;
-  const removals = todo.filter((item) => item[1].pre.type === 'absent' && !(partly && made(item))).sort((a, b) => depth(b[0]) - depth(a[0]));
+  const removals = todo.filter((item) => item[1].pre.type === 'absent' && !leftWhole(item)).sort((a, b) => depth(b[0]) - depth(a[0]));
   const restorations = todo.filter(([, info]) => info.pre.type !== 'absent').sort((a, b) => depth(a[0]) - depth(b[0]));
   // What a folder undo takes away holds once undo's own removals in it are done: looked at again just before it goes.
   const removed = removals.map(([target]) => target);
   const judged = new Map<string, Judged>();
-  for (const [target, info, now] of todo)
-    judged.set(
-      target,
-      now.type === 'directory' && replacesFolder(info.pre) ? { stamp: now, content: await contentPrint(target, inside(target, removed)) } : { stamp: now },
-    );
+  for (const item of todo) {
+    const [target, info, now] = item;
+    const content = now.type === 'directory' && replacesFolder(info.pre) ? { content: await contentPrint(target, inside(target, removed)) } : {};
+    judged.set(target, { stamp: now, ...content, ...(emptyOnly(item) ? { emptyOnly: true } : {}) });
+  }
   const gone: string[] = [];
   for (const [target, info] of [...removals, ...restorations]) {
     // Inside a folder the model made and undo took away, what was there earlier was there only during the group: gone with it is as before.
@@ -115,7 +113,8 @@ export async function applyUndo(
           .catch(() => undefined);
       const why = failureWhy(error);
       // Anything else left it as it was (removals go whole or not at all): the owner may fix it and undo again.
-      if (error instanceof UndoConflict) outcome.conflicts.push({ path: target, why });
+      if (error instanceof NotEmpty) outcome.skipped.push({ path: target, why: leftWhy('this folder, not empty') });
+      else if (error instanceof UndoConflict) outcome.conflicts.push({ path: target, why });
       else outcome.skipped.push({ path: target, why, retry: true, left: await stampNow(target, info).catch(() => undefined) });
     }
   }

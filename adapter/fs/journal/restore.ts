@@ -28,7 +28,7 @@ import { inParent } from '../in-parent.js';
 import { sameObject, type Seen } from '../opened-folder.js';
 import type { EntryName } from '../entry-bytes.js';
 import { READ_FLAGS } from '../read-text.js';
-import { copyBytes, removeTreeEntry, removeWhole } from '../tree.js';
+import { copyBytes, removeIfEmpty, removeTreeEntry, removeWhole } from '../tree.js';
 import { nameOf } from './entry-names.js';
 import { byReason, contentPrint, sameStamp, shallowStamp, type Image, type Stamp } from './images.js';
 
@@ -47,10 +47,15 @@ type Opened = { stat(): Promise<fs.Stats>; chown(uid: number, gid: number): Prom
 export interface Judged {
   stamp: Stamp;
   content?: string | null;
+  /** A folder to take away only if it is empty (nothing inside is taken with it). */
+  emptyOnly?: boolean;
 }
 
 /** A path found changed at undo's last look before touching it. */
 export class UndoConflict extends Error {}
+
+/** A folder to take away only if empty that is not. */
+export class NotEmpty extends Error {}
 
 /**
  * Replaces whatever is at `guard.path` with `image` (absent: removes it), if it is still as
@@ -75,7 +80,9 @@ async function put(guard: GuardedPath, image: Image, blobs: string, judged: Judg
     const current = await fs.promises.lstat(target).catch(() => null);
     if (image.type === 'absent') {
       await unchanged(target, judged, true);
-      if (current) await removeWhole(dir, name);
+      if (current && judged.emptyOnly && current.isDirectory()) {
+        if (!(await removeIfEmpty(dir, name))) throw new NotEmpty('it is not empty');
+      } else if (current) await removeWhole(dir, name);
       return;
     }
     if (image.type === 'directory' && current?.isDirectory() && !image.entries) {

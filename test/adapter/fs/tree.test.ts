@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DirHandle } from '../../../adapter/fs/dir-handle.js';
-import { confirmTree, copyEntry, copyFileContent, removeTreeEntry, removeWhole } from '../../../adapter/fs/tree.js';
+import { confirmTree, copyEntry, copyFileContent, removeIfEmpty, removeTreeEntry, removeWhole } from '../../../adapter/fs/tree.js';
 import { makeUnwritable } from '../../helpers/unwritable.js';
 import { makeTempDir, removeDir } from '../../helpers/temp.js';
 
@@ -32,6 +32,26 @@ describe('removeTreeEntry', () => {
     await inDir((handle) => removeTreeEntry(handle, 'tree'));
     expect(fs.existsSync(path.join(dir, 'tree'))).toBe(false);
     expect(fs.readFileSync(path.join(dir, 'outside', 'keep.txt'), 'utf8')).toBe('keep');
+  });
+});
+
+describe('removeIfEmpty', () => {
+  it('removes a folder holding only empty folders', async () => {
+    fs.mkdirSync(path.join(dir, 'hollow', 'x', 'y'), { recursive: true });
+    fs.mkdirSync(path.join(dir, 'hollow', 'z'));
+    expect(await inDir((handle) => removeIfEmpty(handle, 'hollow'))).toBe(true);
+    expect(fs.existsSync(path.join(dir, 'hollow'))).toBe(false);
+  });
+
+  it('keeps a folder holding a file or a link (not followed), taking only its empty folders', async () => {
+    fs.mkdirSync(path.join(dir, 'tree', 'empty'));
+    expect(await inDir((handle) => removeIfEmpty(handle, 'tree'))).toBe(false);
+    expect(fs.readFileSync(path.join(dir, 'tree', 'a', 'b', 'f.txt'), 'utf8')).toBe('f');
+    expect(fs.readlinkSync(path.join(dir, 'tree', 'a', 'link'))).toBe(path.join(dir, 'outside'));
+    expect(fs.existsSync(path.join(dir, 'tree', 'empty'))).toBe(false);
+    fs.rmSync(path.join(dir, 'tree', 'a', 'b', 'f.txt'));
+    expect(await inDir((handle) => removeIfEmpty(handle, 'tree'))).toBe(false);
+    expect(fs.readdirSync(path.join(dir, 'outside'))).toEqual(['keep.txt']);
   });
 });
 

@@ -359,4 +359,36 @@ describe('a file moved whose bytes were not kept (larger than the bound allows)'
     );
     expect(fs.readFileSync(at('moved.bin')).equals(Buffer.alloc(64 * 1024, 7))).toBe(true);
   });
+
+  it('takes away the folders the model made that hold no file by then, and leaves the others, saying why', async () => {
+    fs.writeFileSync(at('big.bin'), Buffer.alloc(64 * 1024, 7));
+    const journal = new LocalJournal({ dir: journalDir(), maxBytes: 64 * 1024 });
+    const id = await journal.open('c');
+    await change(journal, id, 'fs.move', [at('big.bin'), at('moved.bin')], 'tree', () => fs.renameSync(at('big.bin'), at('moved.bin')));
+    // Empty, and holding only empty folders: both go.
+    await change(journal, id, 'fs.mkdir', [at('empty')], 'shallow', () => fs.mkdirSync(at('empty')));
+    await change(journal, id, 'fs.mkdir', [at('nested/a/b')], 'shallow', () => fs.mkdirSync(at('nested/a/b'), { recursive: true }));
+    // Holding only a file fs.write made (it goes first): goes too.
+    await change(journal, id, 'fs.mkdir', [at('written')], 'shallow', () => fs.mkdirSync(at('written')));
+    await journal.before(id, 'fs.write', { paths: [at('written/planted.sh')], depth: 'shallow' });
+    fs.writeFileSync(at('written/planted.sh'), 'echo planted\n');
+    await journal.after(
+      id,
+      'fs.write',
+      [at('written/planted.sh')],
+      new Map([[at('written/planted.sh'), createHash('sha256').update('echo planted\n').digest('hex')]]),
+    );
+    // Holding what a patch wrote, under an empty folder: stays, with the file (the empty folder goes).
+    await change(journal, id, 'fs.mkdir', [at('patched/inner')], 'shallow', () => fs.mkdirSync(at('patched/inner'), { recursive: true }));
+    await change(journal, id, 'fs.patch', [at('patched/p.txt')], 'shallow', () => fs.writeFileSync(at('patched/p.txt'), 'moved by a patch\n'));
+
+    const outcome = await journal.apply(id, allowingAll());
+    expect(outcome.restored.sort()).toEqual([at('empty'), at('nested'), at('nested/a/b'), at('patched/inner'), at('written'), at('written/planted.sh')]);
+    for (const gone of ['empty', 'nested', 'written']) expect(fs.existsSync(at(gone))).toBe(false);
+    expect(outcome.skipped.map((s) => s.path).sort()).toEqual([at('big.bin'), at('moved.bin'), at('patched'), at('patched/p.txt')]);
+    expect(outcome.skipped.find((s) => s.path === at('patched'))?.why).toBe(
+      `${at('big.bin')} cannot be put back whole, and this folder, not empty, which the model made, may hold the only copy of it, so it is left`,
+    );
+    expect(fs.readdirSync(at('patched'))).toEqual(['p.txt']);
+  });
 });
