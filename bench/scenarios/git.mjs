@@ -19,7 +19,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { childrenCpuMs } from '../lib/cpu.mjs';
-import { CHECKPOINT_COST, WITHIN_GIT } from '../lib/goals.mjs';
+import { replaceRunner } from '../lib/checkpoint-floor.mjs';
+import { CHECKPOINT_COST, NO_GOAL, WITHIN_GIT } from '../lib/goals.mjs';
 import { REPO } from '../lib/peers.mjs';
 import { interleave } from '../lib/rounds.mjs';
 import { alternatingRunner, startStdioClient } from '../lib/stdio-client.mjs';
@@ -37,6 +38,8 @@ const IDS = {
   statusUnsandboxed: 'git.status 20000 files stdio vs git (sandbox off)',
   rewrite: 'fs.write 64 KiB checkpoint (same file) vs undo off',
   first: 'fs.write 64 KiB checkpoint (first change each call) vs undo off',
+  /** The first row's floor: the filesystem's own cost of keeping a replaced file (a hard link, no journal, no server). */
+  floor: 'a 64 KiB replace keeping the old file (checkpoint floor) vs not',
 };
 /** The arguments adapter/git/read-ops.ts gives git. */
 const STATUS_ARGS = ['--no-optional-locks', 'status', '--porcelain=v2', '--branch', '-z', '--ignore-submodules=all', '--'];
@@ -143,6 +146,28 @@ export async function gitScenario({ ours: oursModule, timing, wanted, progress }
         });
         rows.push(row(IDS.first, 'fs.write', 'same server, undo.enabled false', CHECKPOINT_COST, figures));
       }
+    }
+    if (wanted(IDS.floor)) {
+      progress(IDS.floor);
+      const content = Buffer.from(textOfSize(WRITE_BYTES));
+      const files = (side) => {
+        const folder = path.join(dir, `floor-${side}`);
+        fs.mkdirSync(folder);
+        const old = textOfSize(WRITE_BYTES).replace(/quick/g, 'early');
+        return Array.from({ length: (timing.pairs + 1) * MAX_CALLS_PER_ROUND }, (_, i) => {
+          const file = path.join(folder, `f${i}.txt`);
+          fs.writeFileSync(file, old);
+          return file;
+        });
+      };
+      const kept = path.join(dir, 'floor-kept');
+      fs.mkdirSync(kept);
+      const figures = await interleave({
+        ours: replaceRunner(files('keeping'), content, MAX_CALLS_PER_ROUND, kept),
+        baseline: replaceRunner(files('plain'), content, MAX_CALLS_PER_ROUND, null),
+        ...timing,
+      });
+      rows.push({ ...row(IDS.floor, 'fs.write', 'the same replace, the old file freed', NO_GOAL, figures), transport: 'in-process', protocol: 'none' });
     }
   } finally {
     for (const session of sessions) await session.close().catch(() => {});
