@@ -6,6 +6,7 @@
  *   posix-spawn.node  commands start without fork() (adapter/process/start-child.ts)
  *   malloc-trim.node  the idle trimmer hands freed C heap back (main/mcp/idle-memory.ts)
  *   unix-fd.node      file descriptors over a Unix socket, for the Wayland wire (adapter/desktop/wlroots/)
+ *   file-flags.node   whether a file is immutable or append-only, before a removal (adapter/fs/file-flags.ts)
  * They are Node-API, so one build serves every Node version. Not Linux, no compiler or no
  * headers: nothing is built, and the server does without them. CI needs them built: with
  * REQUIRE_NATIVE_SPAWN=1 a missing piece is an error.
@@ -19,6 +20,7 @@ const ADDONS = {
   'posix-spawn': 'adapter/process/native/posix-spawn.c',
   'malloc-trim': 'adapter/os/native/malloc-trim.c',
   'unix-fd': 'adapter/desktop/native/unix-fd.c',
+  'file-flags': 'adapter/fs/native/file-flags.c',
 };
 
 export function buildNative() {

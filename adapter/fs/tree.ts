@@ -9,6 +9,7 @@ import fs from 'node:fs';
 import nodePath from 'node:path';
 import type { DirHandle } from './dir-handle.js';
 import { entriesOf, type EntryName } from './entry-bytes.js';
+import { removalBlock } from './file-flags.js';
 import { sameObject } from './opened-folder.js';
 import { READ_FLAGS } from './read-text.js';
 
@@ -50,7 +51,7 @@ export async function removeTreeEntry(dir: DirHandle, name: EntryName): Promise<
  * Removes `name` in `dir` whole or not at all, as far as can be known before: a folder is first
  * checked to be one this user may empty (mayEmpty), then renamed aside (a parent this user may
  * not change refuses there, with nothing taken), then emptied and removed. Should that still fail
- * (an immutable file), what is left goes back under its name, if that is still free and the
+ * (a file made immutable meanwhile, or where that cannot be read first), what is left goes back under its name, if that is still free and the
  * folder aside still the one moved there. An emptied folder that stays, by a read-only parent
  * found only at the end, would lose what it held and leave nothing to undo it with. An error
  * with `partly` set came after some of it was removed; any other, before anything was.
@@ -109,13 +110,15 @@ export async function removeIfEmpty(dir: DirHandle, name: EntryName): Promise<bo
 /**
  * Throws, naming the folder, unless every folder of the tree at `name` may have its entries
  * removed by this user: written and searched, and, when it is sticky (as /tmp), holding only
- * entries of this user's, or being this user's. (An immutable file is found only by trying.)
+ * entries of this user's, or being this user's; and nothing in it is immutable or append-only
+ * (where that can be read: Linux, with the built addon).
  */
 async function mayEmpty(dir: DirHandle, name: EntryName): Promise<void> {
   const shown = () => nodePath.join(dir.real, String(name));
   await fs.promises.access(dir.entry(name), fs.constants.W_OK | fs.constants.X_OK).catch((error: NodeJS.ErrnoException) => {
     throw Object.assign(new Error(`${shown()} is a folder whose entries this user may not remove (${error.code})`), { code: error.code });
   });
+  refuseMarked(dir, name);
   const child = await dir.child(name);
   try {
     const folder = await child.stat();
@@ -127,10 +130,17 @@ async function mayEmpty(dir: DirHandle, name: EntryName): Promise<void> {
           code: 'EPERM',
         });
       if (entryStat.isDirectory()) await mayEmpty(child, entry);
+      else refuseMarked(child, entry);
     }
   } finally {
     await child.close();
   }
+}
+
+/** Throws, naming it, if the entry is immutable or append-only: not even root removes it (or, a folder, what it holds). */
+function refuseMarked(dir: DirHandle, name: EntryName): void {
+  const block = removalBlock(dir.entry(name));
+  if (block) throw Object.assign(new Error(`${nodePath.join(dir.real, String(name))} is ${block}, so it cannot be removed`), { code: 'EPERM' });
 }
 
 /** Who runs this (sticky folders let only an entry's owner, the folder's or root remove it). */

@@ -4,8 +4,13 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DirHandle } from '../../../adapter/fs/dir-handle.js';
 import { confirmTree, copyEntry, copyFileContent, removeIfEmpty, removeTreeEntry, removeWhole } from '../../../adapter/fs/tree.js';
+import { nativeAddonFile } from '../../../adapter/os/native-addon.js';
 import { makeUnwritable } from '../../helpers/unwritable.js';
 import { makeTempDir, removeDir } from '../../helpers/temp.js';
+
+/** Root may mark files immutable; the addon reads the mark (Linux, built; CI builds it). */
+const ROOT = process.getuid?.() === 0;
+const FLAGS_READ = nativeAddonFile('file-flags') !== undefined || process.env.REQUIRE_NATIVE_SPAWN === '1';
 
 let dir: string;
 beforeEach(() => {
@@ -79,12 +84,31 @@ describe('removeWhole', () => {
     } finally {
       locked.release();
     }
-    // As an ordinary user the folder is found unwritable before anything goes; as root (chattr +i)
-    // only the removal finds it, and what is left goes back under its name.
+    // Found before anything goes: unwritable (chmod) as an ordinary user, immutable as root (chattr
+    // +i; access() says so). Without the addon only the removal finds an immutable file inside.
     expect(error?.message).toMatch(/tree/);
     expect(fs.readFileSync(path.join(dir, 'tree', 'a', 'b', 'f.txt'), 'utf8')).toBe('f');
     expect(fs.readdirSync(dir).sort()).toEqual(['outside', 'tree']);
-    if (process.getuid?.() !== 0) expect(fs.readFileSync(path.join(dir, 'tree', 'first.txt'), 'utf8')).toBe('walked first');
+    if (process.getuid?.() !== 0 || FLAGS_READ) expect(fs.readFileSync(path.join(dir, 'tree', 'first.txt'), 'utf8')).toBe('walked first');
+    if (process.getuid?.() === 0 && FLAGS_READ) expect(error?.message).toMatch(/tree\/a\/b is /);
+  });
+
+  it.runIf(ROOT && FLAGS_READ)('takes nothing when a file inside is immutable or append-only, and names it', async () => {
+    fs.writeFileSync(path.join(dir, 'tree', 'first.txt'), 'walked first');
+    for (const [flag, words] of [
+      ['+i', 'immutable (chattr +i)'],
+      ['+a', 'append-only (chattr +a)'],
+    ]) {
+      const file = path.join(dir, 'tree', 'a', 'b', 'f.txt');
+      execFileSync('chattr', [flag, file]);
+      try {
+        const error = await inDir((handle) => removeWhole(handle, 'tree')).catch((e: NodeJS.ErrnoException) => e);
+        expect(error).toMatchObject({ code: 'EPERM', message: `${file} is ${words}, so it cannot be removed` });
+      } finally {
+        execFileSync('chattr', [flag.replace('+', '-'), file]);
+      }
+      expect(fs.readdirSync(path.join(dir, 'tree')).sort()).toEqual(['a', 'first.txt']);
+    }
   });
 
   it('removes a tree, and a link without following it', async () => {
