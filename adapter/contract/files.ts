@@ -66,7 +66,7 @@ export interface WriteOptions {
    * callee made), else it is about to be changed in place.
    */
   beforeChange?: (entry: string, file: ExistingFile, replacing: boolean) => Promise<void>;
-  /** Told the sha256 of what was written, by the file's path, once it is in place (the undo journal's record of it). */
+  /** Told the sha256 of the file a create or overwrite put in place, by its path (the undo journal's record of a file holding only what the call sent; not an append). */
   wrote?: (path: string, sha256: string) => void;
 }
 

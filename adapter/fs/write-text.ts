@@ -43,8 +43,8 @@ export async function writeTextFile(file: GuardedPath, content: string, mode: Wr
 
         if (mode === 'append') {
           if (existing) await options.beforeChange?.(target, existing, false);
+          // Not told as written (WriteOptions.wrote): the file holds more than what this call sent.
           const sha256 = await appendInPlace(file.path, target, data, options);
-          if (sha256 !== undefined) options.wrote?.(file.path, sha256);
           return { bytesWritten: data.length, created: !existing, ...(sha256 === undefined ? {} : { sha256 }) };
         }
         // Told after every check and just before the rename: a link it makes to the old inode cannot make this write refuse itself.

@@ -185,12 +185,14 @@ describe('undo what the model changed', () => {
     expect(fs.readFileSync(path.join(repo, 'a.txt'), 'utf8')).toBe('two\n');
   });
 
-  it("records the sha256 fs.write, fs.edit and fs.patch answer with the file's state after the change (undo compares bytes where times could hide an edit)", async () => {
+  it("records the sha256 fs.write, fs.edit and fs.patch answer with the file's state after the change (undo compares bytes where times could hide an edit), and none for an append", async () => {
     const file = at('hashed.txt');
     const written = (await call('fs.write', { path: file, content: 'alpha\n' })).structuredContent as { sha256: string };
     const edited = (await call('fs.edit', { path: file, edits: [{ oldText: 'alpha', newText: 'beta' }] })).structuredContent as { sha256: string };
     const patch = `*** Begin Patch\n*** Update File: ${file}\n@@\n-beta\n+gamma\n*** End Patch\n`;
     const patched = (await call('fs.patch', { patch })).structuredContent as { files: Array<{ sha256: string }> };
+    // An append's file holds more than what the call sent: no sha, so undo never takes it for one the model made whole.
+    await call('fs.write', { path: file, content: 'delta\n', mode: 'append' });
     const groups = path.join(journalDir(appDir), 'groups');
     const posts = fs
       .readdirSync(groups)
@@ -206,6 +208,7 @@ describe('undo what the model changed', () => {
       ['fs.write', written.sha256],
       ['fs.edit', edited.sha256],
       ['fs.patch', patched.files[0]!.sha256],
+      ['fs.write', undefined],
     ]);
   });
 

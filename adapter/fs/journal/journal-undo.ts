@@ -58,6 +58,8 @@ export async function applyUndo(
     const { now, why } = await judge(target, info, only?.get(target));
     if (why !== undefined) {
       outcome.conflicts.push({ path: target, why });
+      // Taken away by the model and made again by someone else: where the model put it (a move's destination) may be its only copy.
+      if (info.pre.type !== 'absent' && info.post?.type === 'absent') notWhole.push(target);
       continue;
     }
     const kept = await keptIntact(group, target, info, blobs);
@@ -65,7 +67,7 @@ export async function applyUndo(
     if (!kept.kept) outcome.skipped.push({ path: target, why: `its earlier state was not kept: ${kept.why}` });
     else todo.push([target, info, now]);
   }
-  // Something put back without all it held, or not at all (not kept: too large, a fifo): that may
+  // Something put back without all it held, or not at all (not kept: too large, a fifo; a conflict): that may
   // exist only where the model moved it, so nothing the group made is taken away then, but files
   // holding only what the model sent (fs.write last wrote them, its sha256 checked by judge; a
   // patch can move a file, so not fs.patch), and folders holding no file by then.

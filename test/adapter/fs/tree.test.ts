@@ -98,7 +98,7 @@ describe('removeWhole', () => {
     for (const [flag, words] of [
       ['+i', 'immutable (chattr +i)'],
       ['+a', 'append-only (chattr +a)'],
-    ]) {
+    ] as const) {
       const file = path.join(dir, 'tree', 'a', 'b', 'f.txt');
       execFileSync('chattr', [flag, file]);
       try {

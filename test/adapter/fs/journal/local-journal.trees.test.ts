@@ -360,6 +360,24 @@ describe('a file moved whose bytes were not kept (larger than the bound allows)'
     expect(fs.readFileSync(at('moved.bin')).equals(Buffer.alloc(64 * 1024, 7))).toBe(true);
   });
 
+  it('leaves what a move made when its source is a conflict (something made it again): the destination may be its only copy', async () => {
+    fs.writeFileSync(at('config.yaml'), 'precious\n');
+    const journal = new LocalJournal({ dir: journalDir(), maxBytes: 1 << 20 });
+    const id = await journal.open('c');
+    await change(journal, id, 'fs.move', [at('config.yaml'), at('config.bak')], 'tree', () => fs.renameSync(at('config.yaml'), at('config.bak')));
+    fs.writeFileSync(at('config.yaml'), 'generated\n');
+
+    const outcome = await journal.apply(id, allowingAll());
+    expect(outcome.conflicts.map((c) => c.path)).toEqual([at('config.yaml')]);
+    expect(outcome.skipped).toEqual([
+      {
+        path: at('config.bak'),
+        why: `${at('config.yaml')} cannot be put back whole, and this, which the model made, may hold the only copy of it, so it is left`,
+      },
+    ]);
+    expect([fs.readFileSync(at('config.yaml'), 'utf8'), fs.readFileSync(at('config.bak'), 'utf8')]).toEqual(['generated\n', 'precious\n']);
+  });
+
   it('takes away the folders the model made that hold no file by then, and leaves the others, saying why', async () => {
     fs.writeFileSync(at('big.bin'), Buffer.alloc(64 * 1024, 7));
     const journal = new LocalJournal({ dir: journalDir(), maxBytes: 64 * 1024 });
