@@ -233,3 +233,8 @@ export function byReason(items: ReadonlyArray<readonly [string, string]>, shown 
     return `${names.slice(0, shown).join(', ')}${more}: ${why}`;
   });
 }
+
+/** The pre-image of a path whose earlier state could not be kept, saying why. */
+export function unkept(error: Error): Image {
+  return { type: 'other', why: error.message };
+}

@@ -12,12 +12,13 @@ import { adapterError } from '../../contract/errors.js';
 import type { RepositoryState } from '../../contract/git.js';
 import type { ExistingFile } from '../../contract/files.js';
 import type { ChangeJournal, GroupDetail, GroupSummary, JournalPaths, UndoGuards, UndoOutcome } from '../../contract/journal.js';
-import { capture, missingFolders, sameStamp, shallowStamp, stamp, wholeFolder, type Image, type KeepBytes, type Stamp } from './images.js';
+import { capture, missingFolders, unkept, sameStamp, shallowStamp, stamp, wholeFolder, type Image, type KeepBytes, type Stamp } from './images.js';
 import { DamagedGroup, JournalFiles, fold, replacesFolder, summarize, type FoldedGroup, type JournalRecord } from './journal-files.js';
 import { restampEarlierGroups } from './earlier-groups.js';
 import { applyUndo, describeGroup, toRetry, withRetry } from './journal-undo.js';
 import { LateRecords, type RecordingGroup } from './late-records.js';
 import { copySeen } from './kept-copy.js';
+import { inConfirmedParent } from './confirmed-entry.js';
 import { linkReplaced, sealLinked, unshareLeftovers } from './linked-image.js';
 
 export interface JournalOptions {
@@ -127,18 +128,22 @@ export class LocalJournal implements ChangeJournal {
   }
 
   /**
-   * One path's pre-image and stamp, from one lstat. A folder taken whole is sized first: one
-   * larger than a single pre-image may be keeps what fits without dropping older groups for it
-   * (it could not be kept whole anyway).
+   * One path's pre-image and stamp, from one lstat (again through its confirmed parent, where it
+   * exists: inConfirmedParent). A folder taken whole is sized first: one larger than a single
+   * pre-image may be keeps what fits without dropping older groups for it (it could not be kept
+   * whole anyway).
    */
   private async take(group: LiveGroup, tool: string, target: string, depth: JournalPaths['depth'], stat: fs.Stats | null): Promise<void> {
-    // A folder taken whole is stamped with what it holds (one made again in its place can have its inode number).
-    const whole = depth === 'tree' && stat?.isDirectory() ? await wholeFolder(target, stat) : null;
-    const was = whole?.stamp ?? shallowStamp(target, stat);
-    const evict = !whole || (whole.bytes !== null && whole.bytes <= this.options.maxBytes / LARGEST_SHARE);
-    const image = await capture(target, depth, this.keeper(group, evict), undefined, stat).catch((error: Error) => ({
-      type: 'other' as const,
-      why: error.message,
+    const preImage = async (entry: string, seen: fs.Stats | null) => {
+      // A folder taken whole is stamped with what it holds (one made again in its place can have its inode number).
+      const whole = depth === 'tree' && seen?.isDirectory() ? await wholeFolder(entry, seen) : null;
+      const evict = !whole || (whole.bytes !== null && whole.bytes <= this.options.maxBytes / LARGEST_SHARE);
+      const image = await capture(entry, depth, this.keeper(group, evict), undefined, seen).catch((error: Error) => unkept(error));
+      return { was: whole?.stamp ?? shallowStamp(entry, seen), image };
+    };
+    const { was, image } = await (stat ? inConfirmedParent(target, preImage) : preImage(target, null)).catch((error: Error) => ({
+      was: shallowStamp(target, stat),
+      image: unkept(error),
     }));
     this.record(group, { k: 'pre', t: tool, p: target, i: image, w: was, at: this.now().toISOString() });
   }
@@ -154,7 +159,7 @@ export class LocalJournal implements ChangeJournal {
       image = linkReplaced(entry, path.join(this.files.blobs(id), name), file, name);
       if (image) this.counted(group, file.size);
     }
-    image ??= await capture(entry, 'shallow', this.keeper(group)).catch((error: Error) => ({ type: 'other' as const, why: error.message }));
+    image ??= await capture(entry, 'shallow', this.keeper(group)).catch((error: Error) => unkept(error));
     const record: JournalRecord = { k: 'pre', t: tool, p: target, i: image, w: was, at: this.now().toISOString() };
     fold(group, record);
     group.unwritten.push(record);

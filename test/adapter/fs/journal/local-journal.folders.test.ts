@@ -222,3 +222,21 @@ describe('trying again what an undo left', () => {
     expect((await journal.list()).groups[0]!.state).toBe('undone');
   });
 });
+
+describe('a folder on the way swapped for a link before the pre-image is taken', () => {
+  it('keeps nothing from where the link leads, and says why', async () => {
+    // The policy resolved A/notes.txt while A was a folder; a program then put a link to another folder in its place.
+    fs.mkdirSync(at('outside'));
+    fs.writeFileSync(at('outside/notes.txt'), 'a secret from outside\n');
+    fs.symlinkSync(at('outside'), at('A'));
+    const journal = new LocalJournal({ dir: journalDir(), maxBytes: 1 << 20 });
+    const id = await journal.open('c');
+    await change(journal, id, 'fs.delete', [at('A/notes.txt')], 'tree', () => fs.rmSync(at('A/notes.txt')));
+
+    expect((await journal.show(id)).changes).toMatchObject([
+      { path: at('A/notes.txt'), kept: false, why: expect.stringContaining(`${at('A')} was replaced while its earlier state was being kept`) },
+    ]);
+    const kept = fs.readdirSync(journalDir(), { recursive: true, withFileTypes: true }).filter((e) => e.isFile());
+    expect(kept.map((e) => fs.readFileSync(path.join(e.parentPath, e.name), 'utf8')).join('')).not.toContain('a secret from outside');
+  });
+});
