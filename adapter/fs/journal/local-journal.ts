@@ -380,7 +380,8 @@ export class LocalJournal implements ChangeJournal {
       if (id === keep || this.total! + size <= maxBytes || this.files.undoing(id)) continue;
       // A damaged group goes too (it can never be undone).
       const group = await this.files.read(id).catch((error: unknown) => (error instanceof DamagedGroup ? this.files.damaged(id) : null));
-      if (!group) continue;
+      // An undo that failed partway may have taken away what only this group still keeps: it stays until tried again.
+      if (!group || (group.undo && toRetry(group.undo).size > 0)) continue;
       await this.files.close(id);
       await this.files.drop(group, this.now().toISOString());
       this.live.delete(id);

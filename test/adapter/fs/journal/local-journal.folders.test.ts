@@ -191,6 +191,14 @@ describe('an undo that cannot finish (a folder the owner made read-only)', () =>
     expect(fs.readFileSync(at('proj/Y/sub/deep'), 'utf8')).toBe('owner sub/deep\n');
     expect((await journal.list()).groups[0]!.state).toBe('partly undone');
 
+    // Later changes past the bound drop older groups, never one whose failed paths wait to be tried again.
+    const later = await journal.open('c');
+    for (let i = 0; i < 6; i++) {
+      fs.writeFileSync(at(`big${i}`), Buffer.alloc(200 * 1024, i));
+      await change(journal, later, 'fs.delete', [at(`big${i}`)], 'tree', () => fs.rmSync(at(`big${i}`)));
+    }
+    expect((await journal.list()).groups.map((g) => g.id)).toContain(id);
+
     const again = await journal.apply(id, guards());
     expect(again).toMatchObject({ appliedAt: first.appliedAt, retriedAt: expect.any(String), conflicts: [], skipped: [] });
     expect([...again.restored].sort()).toEqual([at('proj/X'), at('proj/Y')]);
