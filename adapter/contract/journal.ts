@@ -96,11 +96,27 @@ export interface UndoOutcome {
    * left it (`left`, the journal's stamp).
    */
   skipped: Array<{ path: string; why: string; retry?: true; left?: unknown }>;
-  /** Put back, but not quite as it was (a setuid or setgid bit left off a file undo could not give back to its owner). */
+  /**
+   * Put back, but not quite as it was (a setuid or setgid bit left off a file undo could not give
+   * back to its owner); one starting with NOT_PUT_BACK left out part of it (a folder's fifo, the
+   * entries of a folder too large to keep).
+   */
   notes?: Array<{ path: string; why: string }>;
   repositories: Array<{ path: string; left: string[] }>;
   /** When the paths that failed were last tried again. */
   retriedAt?: string;
+}
+
+export const NOT_PUT_BACK = 'not put back: ';
+
+/** Whether an undo left anything as it was, or put anything back without all of it. */
+export function undonePartly(outcome: UndoOutcome): boolean {
+  return (
+    outcome.conflicts.length > 0 ||
+    outcome.skipped.length > 0 ||
+    (outcome.notes ?? []).some((note) => note.why.startsWith(NOT_PUT_BACK)) ||
+    outcome.repositories.some((repository) => repository.left.length > 0)
+  );
 }
 
 export interface UndoGuards {

@@ -4,7 +4,7 @@
  * through the policies the saved config makes, as the tray does.
  */
 import { isComputerAdapterError } from '../../adapter/contract/errors.js';
-import type { GroupDetail, GroupSummary } from '../../adapter/contract/journal.js';
+import { undonePartly, type GroupDetail, type GroupSummary } from '../../adapter/contract/journal.js';
 import { createLocalAdapter } from '../../adapter/local-computer-adapter.js';
 import type { CliOverrides } from '../config/load.js';
 import { protectedPaths, stateDir } from '../host/places.js';
@@ -23,7 +23,7 @@ export function undoCommand(sub: string | undefined, args: string[], cli: CliOve
       const outcome = await undo.apply(id);
       const lines = describeOutcome(outcome, visible);
       const retry = outcome.skipped.filter((s) => s.retry).length;
-      say(outcome.conflicts.length || outcome.skipped.length ? `undid part of ${id}; the rest is left as it is` : `undid ${id}`);
+      say(undonePartly(outcome) ? `undid part of ${id}; the rest is left as it is` : `undid ${id}`);
       if (retry) say(`${retry} path(s) failed and were left as they were: once what is said is fixed, "undo apply ${id}" tries them again`);
       return print(lines.join('\n') || 'nothing to put back');
     });

@@ -20,7 +20,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import type { DroppedGroup, GroupSummary, UndoOutcome } from '../../contract/journal.js';
+import { undonePartly, type DroppedGroup, type GroupSummary, type UndoOutcome } from '../../contract/journal.js';
 import type { RepositoryState } from '../../contract/git.js';
 import { withEarlierImages } from './earlier-images.js';
 import { fullyKept, type Image, type Stamp } from './images.js';
@@ -367,7 +367,7 @@ async function sizeOf(dir: string): Promise<number> {
 /** A group in a line: who, when, which tools, how many paths and repositories, and whether it was undone. */
 export function summarize(group: FoldedGroup, damaged = false): GroupSummary {
   const changed = [...group.paths.values()].filter((p) => p.post !== null && p.within === undefined);
-  const state = damaged ? 'damaged' : group.undo ? (group.undo.conflicts.length || group.undo.skipped.length ? 'partly undone' : 'undone') : 'open';
+  const state = damaged ? 'damaged' : group.undo ? (undonePartly(group.undo) ? 'partly undone' : 'undone') : 'open';
   return {
     id: group.meta.id,
     client: group.meta.client,

@@ -23,6 +23,7 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { GuardedPath } from '../../contract/files.js';
+import { NOT_PUT_BACK } from '../../contract/journal.js';
 import type { DirHandle } from '../dir-handle.js';
 import { inParent } from '../in-parent.js';
 import { sameObject, type Seen } from '../opened-folder.js';
@@ -65,7 +66,7 @@ export async function restorePath(guard: GuardedPath, image: Image, blobs: strin
   const notes: string[] = [];
   const left: Array<[string, string]> = [];
   await put(guard, image, blobs, judged, { notes, left });
-  return [...notes, ...byReason(left).map((line) => `not put back: ${line}`)];
+  return [...notes, ...byReason(left).map((line) => `${NOT_PUT_BACK}${line}`)];
 }
 
 /** What building a folder could not do as recorded: `notes` as they are, and what it left out, by path inside and why. */
@@ -189,6 +190,8 @@ async function build(dir: DirHandle, name: EntryName, image: Image, blobs: strin
       await fs.promises.mkdir(dir.entry(name), { mode: 0o700 });
       const folder = await dir.child(name);
       try {
+        // A folder whose entries were not kept (too many, too deep) is made, and said to be made without them.
+        if (image.why !== undefined) (left ?? ((why: string) => said.notes.push(`made without what it held: ${why}`)))(image.why);
         for (const entry of image.entries ?? []) await build(folder, nameOf(entry), entry.image, blobs, said, `${inner}${entry.name}/`);
         await folder.chmod(await owned(folder, image, said.notes, inner));
         // Last: making what it holds moved its time.

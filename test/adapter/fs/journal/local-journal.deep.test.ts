@@ -79,5 +79,8 @@ describe('a folder nested deeper than a pre-image goes', () => {
     expect(fs.readFileSync(path.join(chain(3), 'shallow.txt'), 'utf8')).toBe('kept\n');
     expect(fs.existsSync(chain(MAX_TREE_DEPTH))).toBe(true);
     expect(fs.existsSync(chain(MAX_TREE_DEPTH + 1))).toBe(false);
+    // Said where it was put back, and the group is only partly undone.
+    expect(outcome.notes).toEqual([{ path: at('nest'), why: expect.stringMatching(new RegExp(`^not put back: .*more than ${MAX_TREE_DEPTH} deep$`)) }]);
+    expect((await journal.list()).groups[0]!.state).toBe('partly undone');
   });
 });
