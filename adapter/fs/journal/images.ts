@@ -238,3 +238,13 @@ export function byReason(items: ReadonlyArray<readonly [string, string]>, shown 
 export function unkept(error: Error): Image {
   return { type: 'other', why: error.message };
 }
+
+/** The path's lstat, or null where nothing is (or a file is where a folder on the way should be). */
+export function lstatOrNull(target: string): fs.Stats | null {
+  try {
+    return fs.lstatSync(target, { throwIfNoEntry: false }) ?? null;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOTDIR') return null;
+    throw error;
+  }
+}

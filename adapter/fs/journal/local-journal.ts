@@ -12,12 +12,13 @@ import { adapterError } from '../../contract/errors.js';
 import type { RepositoryState } from '../../contract/git.js';
 import type { ExistingFile } from '../../contract/files.js';
 import type { ChangeJournal, GroupDetail, GroupSummary, JournalPaths, UndoGuards, UndoOutcome } from '../../contract/journal.js';
-import { capture, missingFolders, unkept, sameStamp, shallowStamp, stamp, wholeFolder, type Image, type KeepBytes, type Stamp } from './images.js';
+import { capture, lstatOrNull, missingFolders, unkept, sameStamp, shallowStamp, stamp, wholeFolder, type Image, type KeepBytes, type Stamp } from './images.js';
 import { DamagedGroup, JournalFiles, fold, replacesFolder, summarize, type FoldedGroup, type JournalRecord } from './journal-files.js';
 import { restampEarlierGroups } from './earlier-groups.js';
 import { applyUndo, describeGroup, toRetry, withRetry } from './journal-undo.js';
 import { LateRecords, type RecordingGroup } from './late-records.js';
 import { copySeen } from './kept-copy.js';
+import { changedMeanwhile, coveringFolders } from './covering-folders.js';
 import { inConfirmedParent } from './confirmed-entry.js';
 import { linkReplaced, sealLinked, unshareLeftovers } from './linked-image.js';
 
@@ -51,6 +52,8 @@ export class LocalJournal implements ChangeJournal {
   private readonly reading = new Map<string, Promise<LiveGroup>>();
   /** Files of a handover request not handed over yet (by group and path): what each was. */
   private readonly waiting = new Map<string, Stamp>();
+  /** Folders of a call found changed by something else before it (by group and path): not stamped again after it. */
+  private readonly stale = new Set<string>();
   /** The journal's size on disk as this process last knew it (pre-images and records; other servers' growth is read back before it decides on room). */
   private total: number | null = null;
   private trimming: Promise<void> | null = null;
@@ -125,6 +128,7 @@ export class LocalJournal implements ChangeJournal {
       if (top !== null && !group.paths.has(top)) await this.take(group, tool, top, request.depth, lstatOrNull(top));
       if (!group.paths.has(target)) await this.take(group, tool, target, request.depth, stat);
     }
+    for (const dir of await changedMeanwhile(group, request.paths)) this.stale.add(`${id}\0${dir}`);
   }
 
   /**
@@ -183,10 +187,10 @@ export class LocalJournal implements ChangeJournal {
           at,
         });
     }
-    // The path itself, and recorded folders holding it whose stamp covers what is inside them
-    // (found by walking up from each path: a group may hold thousands of paths).
+    // The path itself, and recorded folders holding it whose stamp covers what is inside them, but
+    // those something else changed before this call (covering-folders.ts).
     const touched = new Set(paths);
-    for (const p of paths) for (let dir = path.dirname(p); dir !== path.dirname(dir); dir = path.dirname(dir)) if (group.paths.get(dir)?.tree) touched.add(dir);
+    for (const dir of coveringFolders(group, paths)) if (!this.stale.delete(`${id}\0${dir}`)) touched.add(dir);
     const posts: JournalRecord[] = [];
     try {
       for (const target of touched) {
@@ -387,14 +391,5 @@ export class LocalJournal implements ChangeJournal {
       this.live.delete(id);
       this.total = await this.files.total();
     }
-  }
-}
-
-function lstatOrNull(target: string): fs.Stats | null {
-  try {
-    return fs.lstatSync(target, { throwIfNoEntry: false }) ?? null;
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOTDIR') return null;
-    throw error;
   }
 }

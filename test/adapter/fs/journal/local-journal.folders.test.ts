@@ -248,3 +248,18 @@ describe('a folder on the way swapped for a link before the pre-image is taken',
     expect(kept.map((e) => fs.readFileSync(path.join(e.parentPath, e.name), 'utf8')).join('')).not.toContain('a secret from outside');
   });
 });
+
+describe('a file the owner saves into a folder the model made, between two of its changes', () => {
+  it('is not taken for what the model left: undo leaves the folder with it, and says so', async () => {
+    const journal = new LocalJournal({ dir: journalDir(), maxBytes: 1 << 20 });
+    const id = await journal.open('c');
+    await change(journal, id, 'fs.mkdir', [at('docs')], 'shallow', () => fs.mkdirSync(at('docs')));
+    await change(journal, id, 'fs.write', [at('docs/draft.md')], 'shallow', () => fs.writeFileSync(at('docs/draft.md'), '# draft\n'));
+    fs.writeFileSync(at('docs/my-notes.md'), 'an hour of notes\n');
+    await change(journal, id, 'fs.write', [at('docs/draft.md')], 'shallow', () => fs.writeFileSync(at('docs/draft.md'), '# draft v2\n'));
+
+    const outcome = await journal.apply(id, guards());
+    expect(outcome.conflicts.map((c) => c.path)).toEqual([at('docs')]);
+    expect(fs.readFileSync(at('docs/my-notes.md'), 'utf8')).toBe('an hour of notes\n');
+  });
+});
