@@ -16,6 +16,7 @@ import type { Logger } from '../log.js';
 import type { FilesystemPolicy } from '../policy/filesystem.js';
 import { UpstreamPolicy } from '../policy/upstream.js';
 import { expose, heldMessage, type Exposure, type GatewayTool, type UpstreamView } from './catalog.js';
+import { checkedCatalog } from './catalog-check.js';
 import { toolHash, type HeldTool, type PinStore, type ToolDefinition, type UpstreamPins } from './pin-store.js';
 import type { GatewaySecrets } from './secrets.js';
 import { SerialGroups } from './serial-groups.js';
@@ -104,18 +105,20 @@ export class Gateway {
         policy,
         definitions: accepted.map((pin) => pin.definition),
         held: heldOf(pins),
-        catalog: pins?.catalog,
+        // Checked again as read: a pins file written before this check (or by hand) may hold what no session could serve.
+        catalog: pins?.catalog && checkedCatalog(pins.catalog, (reason) => this.reportOnce(entry.name, reason)),
       });
     }
     const value = scrubbedListing(expose(views, this.options.reserved), (item) => this.scrubbed(item));
-    for (const [upstream, reasons] of value.refused) {
-      for (const reason of reasons.filter((r) => !this.reported.has(r))) {
-        this.reported.add(reason);
-        this.options.logger.warn('gateway tool not exposed', { upstream, reason });
-      }
-    }
+    for (const [upstream, reasons] of value.refused) for (const reason of reasons) this.reportOnce(upstream, reason);
     this.exposure = { key, value };
     return value;
+  }
+
+  private reportOnce(upstream: string, reason: string): void {
+    if (this.reported.has(`${upstream}\0${reason}`)) return;
+    this.reported.add(`${upstream}\0${reason}`);
+    this.options.logger.warn('gateway tool not exposed', { upstream, reason });
   }
 
   tool(exposed: string): GatewayTool | undefined {
@@ -190,13 +193,20 @@ export class Gateway {
    * Polled, one stat every `everyMs`; stopped by close().
    */
   watch(changed: () => void, everyMs = WATCH_MS): void {
-    let last = this.exposed();
-    this.watcher ??= setInterval(() => {
-      const now = this.exposed();
-      if (now === last) return;
-      last = now;
-      changed();
-    }, everyMs).unref();
+    let last: Exposure | null = null;
+    // Nothing may throw out of the timer: in a stdio server that would end the process.
+    const tick = () => {
+      try {
+        const now = this.exposed();
+        if (last === null || now === last) return void (last = now);
+        last = now;
+        changed();
+      } catch (error) {
+        this.options.logger.error('gateway list refresh failed', { error: error instanceof Error ? error.message : String(error) });
+      }
+    };
+    tick();
+    this.watcher ??= setInterval(tick, everyMs).unref();
   }
 
   async close(): Promise<void> {
@@ -236,10 +246,14 @@ export class Gateway {
     for (const held of verdict.held) {
       this.options.logger.warn('gateway tool held until the owner accepts it', { upstream: entry.name, tool: held.name, reason: held.reason });
     }
+    // What no session could serve is never stored: one bad template would fail every initialize.
+    const catalog = checkedCatalog(discovery, (reason) =>
+      this.options.logger.warn('gateway upstream listed something unusable', { upstream: entry.name, reason }),
+    );
     await this.options.pins.setCatalog(entry.name, {
-      resources: scrubbedItems(discovery.resources, ['uri', 'name'], scrub),
-      resourceTemplates: scrubbedItems(discovery.resourceTemplates, ['uriTemplate', 'name'], scrub),
-      prompts: scrubbedItems(discovery.prompts, ['name'], scrub),
+      resources: scrubbedItems(catalog.resources, ['uri', 'name'], scrub),
+      resourceTemplates: scrubbedItems(catalog.resourceTemplates, ['uriTemplate', 'name'], scrub),
+      prompts: scrubbedItems(catalog.prompts, ['name'], scrub),
     });
     this.live.set(entry.name, new Map(definitions.map((definition) => [definition.name, toolHash(definition)])));
     this.version++;

@@ -233,16 +233,28 @@ function registerResources(server: McpServer, gateway: Gateway, exposure: Exposu
     const { upstream, uri, name, ...metadata } = resource;
     // Our own views' URIs are ours: an upstream's resource there would clash (and could pose as one).
     if (uri.startsWith(VIEW_URI_PREFIX)) continue;
-    handles.push(server.registerResource(name, uri, metadata, read(upstream) as never));
+    tryRegister(handles, () => server.registerResource(name, uri, metadata, read(upstream) as never));
   }
   for (const template of exposure.resourceTemplates) {
     const { upstream, uriTemplate, name, ...metadata } = template;
     // Nor a template that could produce one (its text before the first expression, compared both ways: `{+uri}` matches anything).
     const literal = uriTemplate.split('{')[0]!;
     if (literal.startsWith(VIEW_URI_PREFIX) || VIEW_URI_PREFIX.startsWith(literal)) continue;
-    handles.push(server.registerResource(name, new ResourceTemplate(uriTemplate, { list: undefined }), metadata, read(upstream) as never));
+    tryRegister(handles, () => server.registerResource(name, new ResourceTemplate(uriTemplate, { list: undefined }), metadata, read(upstream) as never));
   }
   return handles;
+}
+
+/**
+ * One upstream item registered, or left out if the SDK refuses it: the gateway checked each
+ * (catalog-check.ts), and what still fails must not fail the session's `initialize` with it.
+ */
+function tryRegister<T>(handles: T[], register: () => T): void {
+  try {
+    handles.push(register());
+  } catch {
+    // left out; the catalog check logged what it could see
+  }
 }
 
 function registerPrompts(server: McpServer, gateway: Gateway, exposure: Exposure): RegisteredPrompt[] {
@@ -251,15 +263,16 @@ function registerPrompts(server: McpServer, gateway: Gateway, exposure: Exposure
     const properties = Object.fromEntries(prompt.arguments.map((a) => [a.name, { type: 'string', ...(a.description ? { description: a.description } : {}) }]));
     const required = prompt.arguments.filter((a) => a.required).map((a) => a.name);
     const argsSchema = passThrough({ type: 'object', properties, ...(required.length ? { required } : {}) });
-    const handle = server.registerPrompt(
-      prompt.exposed,
-      { ...(prompt.title ? { title: prompt.title } : {}), ...(prompt.description ? { description: prompt.description } : {}), argsSchema },
-      (async (args: Record<string, string>) =>
-        boundPrompt(
-          gateway.scrubbed(await gateway.use(prompt.upstream, (client: Client) => client.getPrompt({ name: prompt.prompt, arguments: args }))),
-        )) as never,
+    tryRegister(handles, () =>
+      server.registerPrompt(
+        prompt.exposed,
+        { ...(prompt.title ? { title: prompt.title } : {}), ...(prompt.description ? { description: prompt.description } : {}), argsSchema },
+        (async (args: Record<string, string>) =>
+          boundPrompt(
+            gateway.scrubbed(await gateway.use(prompt.upstream, (client: Client) => client.getPrompt({ name: prompt.prompt, arguments: args }))),
+          )) as never,
+      ),
     );
-    handles.push(handle);
   }
   return handles;
 }
