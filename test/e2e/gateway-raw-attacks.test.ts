@@ -1,0 +1,49 @@
+/**
+ * Upstreams that attack the server they run under with what no SDK server would send (a raw
+ * JSON-RPC program, fixtures/raw-upstream.mjs): requests flooded while it never reads the
+ * answers, secrets that only show escaped in JSON, this server's own views named in `_meta`,
+ * more tools than anyone could use, and progress reports of megabytes.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { connectStdioHost, gatewayHome, nodeUpstream, texts, type GatewayHome, type Upstream } from '../helpers/gateway.js';
+import { REPO_ROOT } from '../helpers/servers.js';
+
+const RAW = path.join(REPO_ROOT, 'test/e2e/fixtures/raw-upstream.mjs');
+const linux = process.platform === 'linux';
+let home: GatewayHome;
+let spec: string;
+
+function serve(lists: object, extra: Partial<Upstream> = {}): void {
+  fs.writeFileSync(spec, JSON.stringify(lists));
+  home.write({ gateway: { servers: [nodeUpstream('raw', RAW, { folders: [home.data], ...extra, env: { RAW_SPEC: spec, ...extra.env } })] } });
+}
+
+const rss = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]) / 1024;
+const call = async (host: Client, name: string, args = {}) => texts((await host.callTool({ name, arguments: args })) as never);
+
+beforeEach(() => {
+  home = gatewayHome();
+  spec = path.join(home.data, 'spec.json');
+});
+afterEach(() => home?.remove());
+
+describe.skipIf(!linux)('raw upstreams against the server they run under', () => {
+  it('one that floods requests and never reads the answers is stopped, saying so, and memory stays bounded', { timeout: 60_000 }, async () => {
+    serve({});
+    const host = await connectStdioHost(home);
+    const pid = (host.transport as unknown as { pid: number }).pid;
+    try {
+      const before = rss(pid);
+      const flood = await host.callTool({ name: 'raw_ping_flood', arguments: {} }, undefined, { timeout: 30_000 });
+      expect(flood.isError).toBe(true);
+      expect(rss(pid) - before).toBeLessThan(200);
+      expect(await call(host, 'raw_echo_env')).toContain('raw was stopped: it sent requests faster than it read the answers');
+      expect((await host.callTool({ name: 'system_info', arguments: {} })).isError).toBeFalsy();
+    } finally {
+      await host.close();
+    }
+  });
+});
