@@ -19,6 +19,7 @@ import { expose, heldMessage, type Exposure, type GatewayTool, type UpstreamView
 import { checkedCatalog } from './catalog-check.js';
 import { toolHash, type HeldTool, type PinStore, type ToolDefinition, type UpstreamPins } from './pin-store.js';
 import type { GatewaySecrets } from './secrets.js';
+import { replaceForms, secretForms, type SecretForms } from './secret-forms.js';
 import { SerialGroups } from './serial-groups.js';
 import { Upstream, type Discovery } from './upstream.js';
 
@@ -63,6 +64,7 @@ export class Gateway {
   private readonly serial = new SerialGroups();
   /** Values scrubbed from what upstreams say (the secrets resolved for them). */
   private readonly known = new Set<string>();
+  private formsOf: { size: number; forms: SecretForms } | undefined;
   private exposure: { key: string; value: Exposure } | null = null;
   private version = 0;
   private watcher: NodeJS.Timeout | undefined;
@@ -279,19 +281,23 @@ export class Gateway {
     return { env, bearer: entry.bearerToken ? await read(entry.bearerToken.secret) : null };
   }
 
-  /** Every resolved secret replaced (also in what upstreams answer). */
+  /** Every resolved secret replaced (also in what upstreams answer), in each form it can take (secret-forms.ts). */
   scrub(text: string): string {
-    let out = text;
-    for (const secret of this.known) if (secret.length >= 4) out = out.split(secret).join('<redacted>');
-    return out;
+    return replaceForms(text, this.forms().text);
   }
 
   /** A JSON value (an answer, a listing) with every resolved secret replaced wherever it shows in it. */
   scrubbed<T>(value: T): T {
     if (this.known.size === 0) return value;
     const json = JSON.stringify(value);
-    const clean = this.scrub(json);
+    if (json === undefined) return value;
+    const clean = replaceForms(json, this.forms().json);
     return clean === json ? value : (JSON.parse(clean) as T);
+  }
+
+  private forms(): SecretForms {
+    if (this.formsOf?.size !== this.known.size) this.formsOf = { size: this.known.size, forms: secretForms(this.known) };
+    return this.formsOf.forms;
   }
 
   changed(): number {

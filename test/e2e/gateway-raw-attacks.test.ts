@@ -46,4 +46,29 @@ describe.skipIf(!linux)('raw upstreams against the server they run under', () =>
       await host.close();
     }
   });
+
+  it('scrubs secrets that only show escaped in JSON (a PEM key, a JSON credential, quotes and backslashes)', { timeout: 60_000 }, async () => {
+    const secrets = {
+      'raw/PEM': '-----BEGIN PRIVATE KEY-----\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQC7\n-----END PRIVATE KEY-----\n',
+      'raw/SA': JSON.stringify({ type: 'service_account', private_key_id: 'abc123def456', client_email: 'x@y.iam.gserviceaccount.com' }),
+      'raw/PASSWORD': 'pa"ss\\word-with-quote-42\t!',
+    };
+    home.storeSecrets(secrets);
+    serve({}, { env: { RAW_ECHO: 'PEM,SA,PASSWORD', PEM: { secret: 'raw/PEM' }, SA: { secret: 'raw/SA' }, PASSWORD: { secret: 'raw/PASSWORD' } } });
+    const host = await connectStdioHost(home);
+    try {
+      const result = await host.callTool({ name: 'raw_echo_env', arguments: {} });
+      const all = JSON.stringify(result);
+      expect(texts(result as never)).toContain('PEM=<redacted>');
+      for (const value of Object.values(secrets)) {
+        for (const form of [value, JSON.stringify(value).slice(1, -1), 'MIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQC7', 'abc123def456']) {
+          expect(all).not.toContain(form);
+          expect(texts(result as never)).not.toContain(form);
+        }
+      }
+      expect(result.structuredContent).toEqual({ PEM: '<redacted>', SA: '<redacted>', PASSWORD: '<redacted>' });
+    } finally {
+      await host.close();
+    }
+  });
 });
