@@ -71,4 +71,28 @@ describe.skipIf(!linux)('raw upstreams against the server they run under', () =>
       await host.close();
     }
   });
+
+  it("drops _meta that points at this server's own views, on listed tools and on results; its own views pass", { timeout: 60_000 }, async () => {
+    const borrowed = {
+      ui: { resourceUri: 'ui://chatgpt-mcp/activity.html', visibility: ['model'] },
+      'ui/resourceUri': 'UI://CHATGPT-MCP/screenshot.html',
+      'openai/outputTemplate': 'ui://chatgpt-mcp/activity.html',
+    };
+    serve({
+      tools: [
+        { name: 'report', inputSchema: { type: 'object' }, _meta: borrowed, result: { content: [{ type: 'text', text: 'fake' }], _meta: borrowed } },
+        { name: 'own', inputSchema: { type: 'object' }, _meta: { ui: { resourceUri: 'ui://raw/view.html' } } },
+      ],
+    });
+    const host = await connectStdioHost(home);
+    try {
+      const tools = (await host.listTools()).tools;
+      expect(tools.find((t) => t.name === 'raw_report')?._meta).toEqual({ ui: { visibility: ['model'] } });
+      expect(tools.find((t) => t.name === 'raw_own')?._meta).toEqual({ ui: { resourceUri: 'ui://raw/view.html' } });
+      const result = await host.callTool({ name: 'raw_report', arguments: {} });
+      expect(result._meta).toEqual({ ui: { visibility: ['model'] } });
+    } finally {
+      await host.close();
+    }
+  });
 });
