@@ -10,6 +10,7 @@ import { UriTemplate } from '@modelcontextprotocol/client';
 import type { Catalog } from './pin-store.js';
 
 type Item = Record<string, unknown>;
+type Kind = 'resources' | 'resourceTemplates' | 'prompts';
 
 /** Longest URI or URI template kept (the SDK's own limit is far larger; nothing real comes near). */
 const MAX_URI_CHARS = 8192;
@@ -18,7 +19,7 @@ const isObject = (value: unknown): value is Item => typeof value === 'object' &&
 const optionalString = (item: Item, key: string) => item[key] === undefined || typeof item[key] === 'string';
 
 /** Why a listed item cannot be served, or null when it can. */
-function problemOf(kind: keyof Catalog, item: unknown): string | null {
+function problemOf(kind: Kind, item: unknown): string | null {
   if (!isObject(item)) return 'it is not an object';
   for (const key of ['name', 'title', 'description', 'mimeType']) if (!optionalString(item, key)) return `its ${key} is not a string`;
   if (item._meta !== undefined && !isObject(item._meta)) return 'its _meta is not an object';
@@ -50,7 +51,7 @@ function problemOf(kind: keyof Catalog, item: unknown): string | null {
   return null;
 }
 
-const KINDS: Record<keyof Catalog, string> = { resources: 'resource', resourceTemplates: 'resource template', prompts: 'prompt' };
+const KINDS: Record<Kind, string> = { resources: 'resource', resourceTemplates: 'resource template', prompts: 'prompt' };
 
 /** What could name an item in a log line (never more than a line of it). */
 function labelOf(item: unknown): string {
@@ -66,7 +67,7 @@ function labelOf(item: unknown): string {
 export function checkedCatalog(catalog: unknown, leftOut: (reason: string) => void): Catalog {
   const source = isObject(catalog) ? catalog : {};
   const out: Catalog = { resources: [], resourceTemplates: [], prompts: [] };
-  for (const kind of Object.keys(KINDS) as Array<keyof Catalog>) {
+  for (const kind of Object.keys(KINDS) as Kind[]) {
     const items = Array.isArray(source[kind]) ? (source[kind] as unknown[]) : [];
     for (const item of items) {
       const problem = problemOf(kind, item);

@@ -21,6 +21,7 @@ import { toolHash, type HeldTool, type PinStore, type ToolDefinition, type Upstr
 import type { GatewaySecrets } from './secrets.js';
 import { replaceForms, secretForms, type SecretForms } from './secret-forms.js';
 import { SerialGroups } from './serial-groups.js';
+import { boundedTools } from './tool-limits.js';
 import { Upstream, type Discovery } from './upstream.js';
 
 export interface GatewayOptions {
@@ -170,7 +171,7 @@ export class Gateway {
         ...upstream.snapshot(),
         tools: exposure.tools.filter((t) => t.upstream === entry.name).map((t) => t.exposed),
         held: held.map((h) => ({ name: h.name, reason: h.reason })),
-        refused: exposure.refused.get(entry.name) ?? [],
+        refused: [...(exposure.refused.get(entry.name) ?? []), ...leftOutOf(this.options.pins.pins(entry.name))],
       };
     });
   }
@@ -239,11 +240,12 @@ export class Gateway {
   private async discovered(entry: UpstreamConfig, discovery: Discovery): Promise<void> {
     // Pinned as shown: the pins file (and the held tools the tray shows) never keeps a resolved secret an upstream echoed.
     const scrub = <V>(item: V) => this.scrubbed(item);
-    const definitions = scrubbedItems(
+    const bounded = boundedTools(
       discovery.tools.map((tool) => definitionOf(tool)),
-      ['name'],
-      scrub,
+      discovery.moreTools === true,
     );
+    for (const reason of bounded.leftOut) this.options.logger.warn('gateway tool not exposed', { upstream: entry.name, reason });
+    const definitions = scrubbedItems(bounded.kept, ['name'], scrub);
     const verdict = await this.options.pins.review(entry.name, definitions);
     for (const held of verdict.held) {
       this.options.logger.warn('gateway tool held until the owner accepts it', { upstream: entry.name, tool: held.name, reason: held.reason });
@@ -256,6 +258,7 @@ export class Gateway {
       resources: scrubbedItems(catalog.resources, ['uri', 'name'], scrub),
       resourceTemplates: scrubbedItems(catalog.resourceTemplates, ['uriTemplate', 'name'], scrub),
       prompts: scrubbedItems(catalog.prompts, ['name'], scrub),
+      ...(bounded.leftOut.length > 0 ? { leftOut: bounded.leftOut } : {}),
     });
     this.live.set(entry.name, new Map(definitions.map((definition) => [definition.name, toolHash(definition)])));
     this.version++;
@@ -323,6 +326,12 @@ function scrubbedItems<T extends object>(items: readonly T[], addresses: Readonl
     const out = scrubbed(item);
     return out === item ? item : { ...out, ...Object.fromEntries(addresses.map((key) => [key, item[key]])) };
   });
+}
+
+/** The tools the upstream listed that were not taken (tool-limits.ts), as the pins file keeps them. */
+function leftOutOf(pins: UpstreamPins | undefined): string[] {
+  const leftOut: unknown = pins?.catalog?.leftOut;
+  return Array.isArray(leftOut) ? leftOut.filter((line): line is string => typeof line === 'string') : [];
 }
 
 function heldOf(pins: UpstreamPins | undefined): Array<HeldTool & { name: string }> {

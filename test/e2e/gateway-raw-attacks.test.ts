@@ -9,7 +9,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { connectStdioHost, gatewayHome, nodeUpstream, texts, type GatewayHome, type Upstream } from '../helpers/gateway.js';
-import { REPO_ROOT } from '../helpers/servers.js';
+import { REPO_ROOT, runCli } from '../helpers/servers.js';
 
 const RAW = path.join(REPO_ROOT, 'test/e2e/fixtures/raw-upstream.mjs');
 const linux = process.platform === 'linux';
@@ -94,5 +94,20 @@ describe.skipIf(!linux)('raw upstreams against the server they run under', () =>
     } finally {
       await host.close();
     }
+  });
+
+  it('takes at most 512 tools from one server, reads no further, and says what it left out', { timeout: 60_000 }, async () => {
+    serve({ pages: 50, perPage: 300, descriptionChars: 100 });
+    const host = await connectStdioHost(home);
+    try {
+      const tools = (await host.listTools()).tools.filter((t) => t.name.startsWith('raw_'));
+      expect(tools).toHaveLength(512);
+    } finally {
+      await host.close();
+    }
+    const pins = fs.statSync(path.join(home.appDir, 'gateway-pins.json')).size;
+    expect(pins).toBeLessThan(2 * 1024 * 1024);
+    const list = await runCli(['gateway', 'list', '--config', home.configFile], home.env);
+    expect(list.stdout).toContain('more than 90 tools left out: at most 512 are taken from one server');
   });
 });
