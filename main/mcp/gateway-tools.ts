@@ -29,7 +29,7 @@ import { boundPrompt, boundResourceRead } from './answer/upstream-contents.js';
 import { shapeFor, type Caller } from './answer/caller-shape.js';
 import type { DirectTool } from './stdio-wire.js';
 import { VIEW_URI_PREFIX } from './views.js';
-import { throttleProgress } from './progress-throttle.js';
+import { boundedProgress, throttleProgress, type ProgressReport } from './progress-throttle.js';
 
 type Json = Record<string, unknown>;
 
@@ -202,7 +202,9 @@ function prepareTool(gateway: Gateway, tool: GatewayTool, context: Omit<RecordCo
           : undefined;
       let result: unknown;
       try {
-        result = await gateway.call(tool, args, { signal: ctx.mcpReq.signal, ...(progress ? { onprogress: progress.report } : {}) });
+        // Scrubbed and bounded as an answer is (a message of megabytes, a secret echoed in it).
+        const onprogress = progress && ((report: ProgressReport) => progress.report(boundedProgress(report, (text) => gateway.scrub(text))));
+        result = await gateway.call(tool, args, { signal: ctx.mcpReq.signal, ...(onprogress ? { onprogress } : {}) });
       } finally {
         await progress?.flush();
       }

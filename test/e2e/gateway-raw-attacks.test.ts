@@ -110,4 +110,23 @@ describe.skipIf(!linux)('raw upstreams against the server they run under', () =>
     const list = await runCli(['gateway', 'list', '--config', home.configFile], home.env);
     expect(list.stdout).toContain('more than 90 tools left out: at most 512 are taken from one server');
   });
+
+  it('relays progress scrubbed of secrets, its message cut to 1 KiB and nothing else of the report', { timeout: 60_000 }, async () => {
+    home.storeSecrets({ 'raw/TOKEN': 'progress-secret-value-123' });
+    const progress = [{ progress: 1, total: 2, message: `token progress-secret-value-123 ${'x'.repeat(2 * 1024 * 1024)}`, padding: 'y'.repeat(100_000) }];
+    serve({ tools: [{ name: 'slow', inputSchema: { type: 'object' }, progress }] }, { env: { TOKEN: { secret: 'raw/TOKEN' } } });
+    const host = await connectStdioHost(home);
+    try {
+      // The first call starts the lazy upstream, so its secret is resolved when it answers.
+      const reports: Array<Record<string, unknown>> = [];
+      await host.callTool({ name: 'raw_slow', arguments: {} }, undefined, { onprogress: (p) => void reports.push(p) });
+      expect(reports).toHaveLength(1);
+      const [report] = reports as [{ message: string }];
+      expect(report.message.startsWith('token <redacted> xxx')).toBe(true);
+      expect(report.message.length).toBeLessThanOrEqual(1024 + 20);
+      expect(Object.keys(report).sort()).toEqual(['message', 'progress', 'total']);
+    } finally {
+      await host.close();
+    }
+  });
 });
