@@ -68,6 +68,7 @@ function describe(entry: UpstreamConfig, pins: UpstreamPins | undefined) {
     tools: Object.keys(pins?.tools ?? {}),
     held: Object.entries(pins?.held ?? {}).map(([name, held]) => ({ name, reason: held.reason, seenAt: held.seenAt })),
     seen: pins !== undefined,
+    leftOut: pins?.catalog?.leftOut ?? [],
   };
 }
 

@@ -16,9 +16,12 @@ import type { Logger } from '../log.js';
 import type { FilesystemPolicy } from '../policy/filesystem.js';
 import { UpstreamPolicy } from '../policy/upstream.js';
 import { expose, heldMessage, type Exposure, type GatewayTool, type UpstreamView } from './catalog.js';
+import { checkedCatalog } from './catalog-check.js';
 import { toolHash, type HeldTool, type PinStore, type ToolDefinition, type UpstreamPins } from './pin-store.js';
 import type { GatewaySecrets } from './secrets.js';
+import { replaceForms, secretForms, type SecretForms } from './secret-forms.js';
 import { SerialGroups } from './serial-groups.js';
+import { boundedTools } from './tool-limits.js';
 import { Upstream, type Discovery } from './upstream.js';
 
 export interface GatewayOptions {
@@ -62,6 +65,7 @@ export class Gateway {
   private readonly serial = new SerialGroups();
   /** Values scrubbed from what upstreams say (the secrets resolved for them). */
   private readonly known = new Set<string>();
+  private formsOf: { size: number; forms: SecretForms } | undefined;
   private exposure: { key: string; value: Exposure } | null = null;
   private version = 0;
   private watcher: NodeJS.Timeout | undefined;
@@ -104,18 +108,20 @@ export class Gateway {
         policy,
         definitions: accepted.map((pin) => pin.definition),
         held: heldOf(pins),
-        catalog: pins?.catalog,
+        // Checked again as read: a pins file written before this check (or by hand) may hold what no session could serve.
+        catalog: pins?.catalog && checkedCatalog(pins.catalog, (reason) => this.reportOnce(entry.name, reason)),
       });
     }
     const value = scrubbedListing(expose(views, this.options.reserved), (item) => this.scrubbed(item));
-    for (const [upstream, reasons] of value.refused) {
-      for (const reason of reasons.filter((r) => !this.reported.has(r))) {
-        this.reported.add(reason);
-        this.options.logger.warn('gateway tool not exposed', { upstream, reason });
-      }
-    }
+    for (const [upstream, reasons] of value.refused) for (const reason of reasons) this.reportOnce(upstream, reason);
     this.exposure = { key, value };
     return value;
+  }
+
+  private reportOnce(upstream: string, reason: string): void {
+    if (this.reported.has(`${upstream}\0${reason}`)) return;
+    this.reported.add(`${upstream}\0${reason}`);
+    this.options.logger.warn('gateway tool not exposed', { upstream, reason });
   }
 
   tool(exposed: string): GatewayTool | undefined {
@@ -165,7 +171,7 @@ export class Gateway {
         ...upstream.snapshot(),
         tools: exposure.tools.filter((t) => t.upstream === entry.name).map((t) => t.exposed),
         held: held.map((h) => ({ name: h.name, reason: h.reason })),
-        refused: exposure.refused.get(entry.name) ?? [],
+        refused: [...(exposure.refused.get(entry.name) ?? []), ...leftOutOf(this.options.pins.pins(entry.name))],
       };
     });
   }
@@ -190,13 +196,20 @@ export class Gateway {
    * Polled, one stat every `everyMs`; stopped by close().
    */
   watch(changed: () => void, everyMs = WATCH_MS): void {
-    let last = this.exposed();
-    this.watcher ??= setInterval(() => {
-      const now = this.exposed();
-      if (now === last) return;
-      last = now;
-      changed();
-    }, everyMs).unref();
+    let last: Exposure | null = null;
+    // Nothing may throw out of the timer: in a stdio server that would end the process.
+    const tick = () => {
+      try {
+        const now = this.exposed();
+        if (last === null || now === last) return void (last = now);
+        last = now;
+        changed();
+      } catch (error) {
+        this.options.logger.error('gateway list refresh failed', { error: error instanceof Error ? error.message : String(error) });
+      }
+    };
+    tick();
+    this.watcher ??= setInterval(tick, everyMs).unref();
   }
 
   async close(): Promise<void> {
@@ -227,19 +240,25 @@ export class Gateway {
   private async discovered(entry: UpstreamConfig, discovery: Discovery): Promise<void> {
     // Pinned as shown: the pins file (and the held tools the tray shows) never keeps a resolved secret an upstream echoed.
     const scrub = <V>(item: V) => this.scrubbed(item);
-    const definitions = scrubbedItems(
+    const bounded = boundedTools(
       discovery.tools.map((tool) => definitionOf(tool)),
-      ['name'],
-      scrub,
+      discovery.moreTools === true,
     );
+    for (const reason of bounded.leftOut) this.options.logger.warn('gateway tool not exposed', { upstream: entry.name, reason });
+    const definitions = scrubbedItems(bounded.kept, ['name'], scrub);
     const verdict = await this.options.pins.review(entry.name, definitions);
     for (const held of verdict.held) {
       this.options.logger.warn('gateway tool held until the owner accepts it', { upstream: entry.name, tool: held.name, reason: held.reason });
     }
+    // What no session could serve is never stored: one bad template would fail every initialize.
+    const catalog = checkedCatalog(discovery, (reason) =>
+      this.options.logger.warn('gateway upstream listed something unusable', { upstream: entry.name, reason }),
+    );
     await this.options.pins.setCatalog(entry.name, {
-      resources: scrubbedItems(discovery.resources, ['uri', 'name'], scrub),
-      resourceTemplates: scrubbedItems(discovery.resourceTemplates, ['uriTemplate', 'name'], scrub),
-      prompts: scrubbedItems(discovery.prompts, ['name'], scrub),
+      resources: scrubbedItems(catalog.resources, ['uri', 'name'], scrub),
+      resourceTemplates: scrubbedItems(catalog.resourceTemplates, ['uriTemplate', 'name'], scrub),
+      prompts: scrubbedItems(catalog.prompts, ['name'], scrub),
+      ...(bounded.leftOut.length > 0 ? { leftOut: bounded.leftOut } : {}),
     });
     this.live.set(entry.name, new Map(definitions.map((definition) => [definition.name, toolHash(definition)])));
     this.version++;
@@ -265,19 +284,23 @@ export class Gateway {
     return { env, bearer: entry.bearerToken ? await read(entry.bearerToken.secret) : null };
   }
 
-  /** Every resolved secret replaced (also in what upstreams answer). */
+  /** Every resolved secret replaced (also in what upstreams answer), in each form it can take (secret-forms.ts). */
   scrub(text: string): string {
-    let out = text;
-    for (const secret of this.known) if (secret.length >= 4) out = out.split(secret).join('<redacted>');
-    return out;
+    return replaceForms(text, this.forms().text);
   }
 
   /** A JSON value (an answer, a listing) with every resolved secret replaced wherever it shows in it. */
   scrubbed<T>(value: T): T {
     if (this.known.size === 0) return value;
     const json = JSON.stringify(value);
-    const clean = this.scrub(json);
+    if (json === undefined) return value;
+    const clean = replaceForms(json, this.forms().json);
     return clean === json ? value : (JSON.parse(clean) as T);
+  }
+
+  private forms(): SecretForms {
+    if (this.formsOf?.size !== this.known.size) this.formsOf = { size: this.known.size, forms: secretForms(this.known) };
+    return this.formsOf.forms;
   }
 
   changed(): number {
@@ -303,6 +326,12 @@ function scrubbedItems<T extends object>(items: readonly T[], addresses: Readonl
     const out = scrubbed(item);
     return out === item ? item : { ...out, ...Object.fromEntries(addresses.map((key) => [key, item[key]])) };
   });
+}
+
+/** The tools the upstream listed that were not taken (tool-limits.ts), as the pins file keeps them. */
+function leftOutOf(pins: UpstreamPins | undefined): string[] {
+  const leftOut: unknown = pins?.catalog?.leftOut;
+  return Array.isArray(leftOut) ? leftOut.filter((line): line is string => typeof line === 'string') : [];
 }
 
 function heldOf(pins: UpstreamPins | undefined): Array<HeldTool & { name: string }> {

@@ -15,6 +15,14 @@ const MAX_JUNK_LINES = 200;
 const NEWLINE = 0x0a;
 const STDERR_LINES = 20;
 const STDERR_LINE_CHARS = 400;
+/**
+ * What may wait for an upstream to read its stdin. An upstream that sends requests (a flood of
+ * pings) but never reads the answers would otherwise have them queued here without bound, each
+ * with the client's bookkeeping for a request in progress; past either limit it is stopped. The
+ * bytes are counted beyond one message of the largest size (a tool call that big is fine).
+ */
+export const MAX_UNREAD_BYTES = 4 * 1024 * 1024;
+export const MAX_UNREAD_MESSAGES = 1000;
 
 export class PeerTransport implements Transport {
   onclose?: () => void;
@@ -31,6 +39,10 @@ export class PeerTransport implements Transport {
   private stderrPartial = '';
   /** Why the connection ended from this side (a flood, an oversized message), for the upstream's status. */
   failure: string | null = null;
+  /** Bytes written since its stdin's pipe filled (write() said false), not yet taken by it. */
+  private unread = 0;
+  /** Sends waiting for the pipe to drain: one 'drain' listener serves them all. */
+  private drainWaiters: Array<() => void> = [];
   /** Tool calls written here without the client's request machinery. */
   readonly direct = new DirectCalls((message) => this.send(message));
 
@@ -42,13 +54,29 @@ export class PeerTransport implements Transport {
   async start(): Promise<void> {
     this.peer.onStdout((chunk) => this.receive(chunk));
     this.peer.onStderr((chunk) => this.keepStderr(chunk));
+    this.peer.onDrain(() => this.drained());
     void this.peer.exited.then(() => this.finish());
   }
 
   send(message: JSONRPCMessage): Promise<void> {
     if (this.closed) return Promise.reject(new Error('the upstream has exited'));
-    if (this.peer.write(serializeMessage(message))) return Promise.resolve();
-    return new Promise((resolve) => this.peer.onDrain(() => resolve()));
+    const line = serializeMessage(message);
+    const blocked = this.unread > 0;
+    const taken = this.peer.write(line);
+    if (taken && !blocked) return Promise.resolve();
+    this.unread += Buffer.byteLength(line);
+    if (this.unread > MAX_UNREAD_BYTES + this.maxLineBytes || this.drainWaiters.length >= MAX_UNREAD_MESSAGES) {
+      this.fail('it sent requests faster than it read the answers');
+      return Promise.reject(new Error('the upstream was stopped'));
+    }
+    return new Promise((resolve) => this.drainWaiters.push(resolve));
+  }
+
+  private drained(): void {
+    this.unread = 0;
+    const waiters = this.drainWaiters;
+    this.drainWaiters = [];
+    for (const resolve of waiters) resolve();
   }
 
   async close(): Promise<void> {
@@ -138,6 +166,7 @@ export class PeerTransport implements Transport {
     if (this.closed) return;
     this.closed = true;
     this.pending = [];
+    this.drained();
     this.direct.closed();
     this.onclose?.();
   }

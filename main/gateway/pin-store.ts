@@ -52,6 +52,8 @@ export interface Catalog {
   resources: Array<Record<string, unknown>>;
   resourceTemplates: Array<Record<string, unknown>>;
   prompts: Array<Record<string, unknown>>;
+  /** Tools it listed that were not taken (tool-limits.ts), each a sentence. */
+  leftOut?: string[];
 }
 
 export interface UpstreamPins {

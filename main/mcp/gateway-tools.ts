@@ -29,7 +29,7 @@ import { boundPrompt, boundResourceRead } from './answer/upstream-contents.js';
 import { shapeFor, type Caller } from './answer/caller-shape.js';
 import type { DirectTool } from './stdio-wire.js';
 import { VIEW_URI_PREFIX } from './views.js';
-import { throttleProgress } from './progress-throttle.js';
+import { boundedProgress, throttleProgress, type ProgressReport } from './progress-throttle.js';
 
 type Json = Record<string, unknown>;
 
@@ -202,12 +202,15 @@ function prepareTool(gateway: Gateway, tool: GatewayTool, context: Omit<RecordCo
           : undefined;
       let result: unknown;
       try {
-        result = await gateway.call(tool, args, { signal: ctx.mcpReq.signal, ...(progress ? { onprogress: progress.report } : {}) });
+        // Scrubbed and bounded as an answer is (a message of megabytes, a secret echoed in it).
+        const onprogress = progress && ((report: ProgressReport) => progress.report(boundedProgress(report, (text) => gateway.scrub(text))));
+        result = await gateway.call(tool, args, { signal: ctx.mcpReq.signal, ...(onprogress ? { onprogress } : {}) });
       } finally {
         await progress?.flush();
       }
       // Without the secrets the gateway resolved for it (its env echoed back, say); resources and prompts likewise.
-      const clean = gateway.scrubbed(result as CallToolResult);
+      const scrubbed = gateway.scrubbed(result as CallToolResult);
+      const clean = scrubbed._meta ? { ...scrubbed, _meta: withoutOwnViews(scrubbed._meta) } : scrubbed;
       // An upstream's answer is read by the same model: cut to the same budget (its schema unknown, so no payload or note field).
       return fitAnswer(boundUpstreamAnswer(clean, fit.budget), { ...fit, shape: shapeFor(ctx.caller) });
     },
@@ -219,7 +222,7 @@ function prepareTool(gateway: Gateway, tool: GatewayTool, context: Omit<RecordCo
       inputSchema: passThrough(tool.inputSchema),
       ...(tool.outputSchema ? { outputSchema: passThrough(tool.outputSchema) } : {}),
       annotations: tool.annotations,
-      ...(tool._meta ? { _meta: tool._meta } : {}),
+      ...(tool._meta ? { _meta: withoutOwnViews(tool._meta) } : {}),
     },
     handler,
   };
@@ -230,19 +233,32 @@ function registerResources(server: McpServer, gateway: Gateway, exposure: Exposu
     boundResourceRead(gateway.scrubbed(await gateway.use(upstream, (client: Client) => client.readResource({ uri: uri.href }))));
   const handles: Array<RegisteredResource | RegisteredResourceTemplate> = [];
   for (const resource of exposure.resources) {
-    const { upstream, uri, name, ...metadata } = resource;
+    const { upstream, uri, name, _meta, ...rest } = resource;
+    const metadata = _meta ? { ...rest, _meta: withoutOwnViews(_meta) } : rest;
     // Our own views' URIs are ours: an upstream's resource there would clash (and could pose as one).
     if (uri.startsWith(VIEW_URI_PREFIX)) continue;
-    handles.push(server.registerResource(name, uri, metadata, read(upstream) as never));
+    tryRegister(handles, () => server.registerResource(name, uri, metadata, read(upstream) as never));
   }
   for (const template of exposure.resourceTemplates) {
     const { upstream, uriTemplate, name, ...metadata } = template;
     // Nor a template that could produce one (its text before the first expression, compared both ways: `{+uri}` matches anything).
     const literal = uriTemplate.split('{')[0]!;
     if (literal.startsWith(VIEW_URI_PREFIX) || VIEW_URI_PREFIX.startsWith(literal)) continue;
-    handles.push(server.registerResource(name, new ResourceTemplate(uriTemplate, { list: undefined }), metadata, read(upstream) as never));
+    tryRegister(handles, () => server.registerResource(name, new ResourceTemplate(uriTemplate, { list: undefined }), metadata, read(upstream) as never));
   }
   return handles;
+}
+
+/**
+ * One upstream item registered, or left out if the SDK refuses it: the gateway checked each
+ * (catalog-check.ts), and what still fails must not fail the session's `initialize` with it.
+ */
+function tryRegister<T>(handles: T[], register: () => T): void {
+  try {
+    handles.push(register());
+  } catch {
+    // left out; the catalog check logged what it could see
+  }
 }
 
 function registerPrompts(server: McpServer, gateway: Gateway, exposure: Exposure): RegisteredPrompt[] {
@@ -251,15 +267,31 @@ function registerPrompts(server: McpServer, gateway: Gateway, exposure: Exposure
     const properties = Object.fromEntries(prompt.arguments.map((a) => [a.name, { type: 'string', ...(a.description ? { description: a.description } : {}) }]));
     const required = prompt.arguments.filter((a) => a.required).map((a) => a.name);
     const argsSchema = passThrough({ type: 'object', properties, ...(required.length ? { required } : {}) });
-    const handle = server.registerPrompt(
-      prompt.exposed,
-      { ...(prompt.title ? { title: prompt.title } : {}), ...(prompt.description ? { description: prompt.description } : {}), argsSchema },
-      (async (args: Record<string, string>) =>
-        boundPrompt(
-          gateway.scrubbed(await gateway.use(prompt.upstream, (client: Client) => client.getPrompt({ name: prompt.prompt, arguments: args }))),
-        )) as never,
+    tryRegister(handles, () =>
+      server.registerPrompt(
+        prompt.exposed,
+        { ...(prompt.title ? { title: prompt.title } : {}), ...(prompt.description ? { description: prompt.description } : {}), argsSchema },
+        (async (args: Record<string, string>) =>
+          boundPrompt(
+            gateway.scrubbed(await gateway.use(prompt.upstream, (client: Client) => client.getPrompt({ name: prompt.prompt, arguments: args }))),
+          )) as never,
+      ),
     );
-    handles.push(handle);
   }
   return handles;
+}
+
+/**
+ * An upstream's `_meta` without what points at this server's own views (`ui.resourceUri`,
+ * `ui/resourceUri`, `openai/outputTemplate`, or any other key whose value is a `ui://chatgpt-mcp/`
+ * URI): an MCP Apps host would render our trusted page (the activity log, the screenshot whose
+ * clicks call input_click) with the upstream's data. Its own `ui://` views pass.
+ */
+export function withoutOwnViews(meta: Json): Json {
+  const out: Json = {};
+  for (const [key, value] of Object.entries(meta)) {
+    if (typeof value === 'string' && value.trim().toLowerCase().startsWith(VIEW_URI_PREFIX)) continue;
+    out[key] = value && typeof value === 'object' && !Array.isArray(value) ? withoutOwnViews(value as Json) : value;
+  }
+  return out;
 }

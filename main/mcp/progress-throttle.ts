@@ -6,6 +6,24 @@
  */
 export type ProgressReport = { progress: number; total?: number; message?: string };
 
+/** The longest progress message relayed (in UTF-16 units); the rest is cut with a marker. */
+export const MAX_PROGRESS_MESSAGE_CHARS = 1024;
+
+/**
+ * An upstream's report as it is relayed: its numbers (finite ones only) and its message with
+ * `scrub` applied (the secrets resolved for it) and cut to MAX_PROGRESS_MESSAGE_CHARS. Nothing
+ * else it put in the notification passes, so a report is a few hundred bytes at most.
+ */
+export function boundedProgress(report: ProgressReport, scrub: (text: string) => string): ProgressReport {
+  const number = (value: unknown) => (typeof value === 'number' && Number.isFinite(value) ? value : undefined);
+  const total = number(report.total);
+  let message = typeof report.message === 'string' ? report.message : undefined;
+  if (message !== undefined && message.length > MAX_PROGRESS_MESSAGE_CHARS * 4) message = message.slice(0, MAX_PROGRESS_MESSAGE_CHARS * 4);
+  if (message !== undefined) message = scrub(message);
+  if (message !== undefined && message.length > MAX_PROGRESS_MESSAGE_CHARS) message = `${message.slice(0, MAX_PROGRESS_MESSAGE_CHARS)}... (cut)`;
+  return { progress: number(report.progress) ?? 0, ...(total === undefined ? {} : { total }), ...(message === undefined ? {} : { message }) };
+}
+
 /** One report every 100 ms: ten a second is more than a person or a model reads. */
 export const PROGRESS_EVERY_MS = 100;
 

@@ -95,4 +95,32 @@ describe('PeerTransport', () => {
     await new Promise((resolve) => setTimeout(resolve, 0));
     expect(closed).toBe(true);
   });
+
+  it('stops an upstream that does not read what it is sent, past the cap, with one drain listener', async () => {
+    let drainListeners = 0;
+    let stopped = false;
+    const peer: PeerProcess = {
+      pid: 1,
+      write: () => false,
+      onDrain: () => void drainListeners++,
+      onStdout: () => {},
+      onStderr: () => {},
+      exited: new Promise(() => {}),
+      stop: async () => void (stopped = true),
+    };
+    const transport = new PeerTransport(peer, 1000);
+    let closed = false;
+    transport.onclose = () => void (closed = true);
+    await transport.start();
+    const answer = { jsonrpc: '2.0' as const, id: 1, result: { padding: 'x'.repeat(1000) } };
+    const sends: Array<Promise<void>> = [];
+    for (let i = 0; i < 5000 && !closed; i++) sends.push(transport.send(answer).catch(() => undefined));
+    expect(closed).toBe(true);
+    expect(stopped).toBe(true);
+    expect(transport.failure).toBe('it sent requests faster than it read the answers');
+    expect(sends.length).toBeLessThan(4500);
+    expect(drainListeners).toBe(1);
+    // The sends left waiting settle (the connection is gone).
+    await Promise.all(sends);
+  });
 });

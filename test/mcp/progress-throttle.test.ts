@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { throttleProgress, type ProgressReport } from '../../main/mcp/progress-throttle.js';
+import { boundedProgress, throttleProgress, type ProgressReport } from '../../main/mcp/progress-throttle.js';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -25,5 +25,18 @@ describe('throttleProgress', () => {
     throttle.report({ progress: 1 });
     await throttle.flush();
     expect(written).toBe(true);
+  });
+});
+
+describe('boundedProgress', () => {
+  it('scrubs the message, cuts it to 1 KiB, and keeps only finite numbers and the message', () => {
+    const scrub = (text: string) => text.split('s3cret-value').join('<redacted>');
+    const report = { progress: 3, total: Infinity, message: `s3cret-value ${'x'.repeat(7 * 1024 * 1024)}`, extra: 'y'.repeat(1000) };
+    const out = boundedProgress(report as ProgressReport, scrub);
+    expect(Object.keys(out)).toEqual(['progress', 'message']);
+    expect(out.message!.startsWith('<redacted> xxx')).toBe(true);
+    expect(out.message!.endsWith('... (cut)')).toBe(true);
+    expect(out.message!.length).toBe(1024 + '... (cut)'.length);
+    expect(boundedProgress({ progress: 1, total: 2, message: 'ok' }, scrub)).toEqual({ progress: 1, total: 2, message: 'ok' });
   });
 });

@@ -20,6 +20,18 @@ export interface Launch {
 
 const TEMP_VARIABLES = ['TMPDIR', 'TMP', 'TEMP'];
 
+/**
+ * Variables the dynamic loader and the C library act on as a program starts (glibc's list of
+ * those it drops for setuid programs). bwrap runs outside the sandbox, so one of these in its
+ * own environment would load code (a library the sandboxed program wrote, named by LD_PRELOAD)
+ * on the host before any namespace exists: they are given to the program inside only, with
+ * `--setenv` (bwrap sets them after it started). The rest stay in bwrap's environment, which it
+ * passes on: put in its arguments they would be readable by every user (/proc/PID/cmdline),
+ * and they hold the gateway's secrets.
+ */
+const LOADER_VARIABLE =
+  /^(?:LD_.*|GCONV_PATH|GETCONF_DIR|GLIBC_TUNABLES|HOSTALIASES|LOCALDOMAIN|LOCPATH|MALLOC_.*|NIS_PATH|NLSPATH|RESOLV_HOST_CONF|RES_OPTIONS|TZDIR)$/;
+
 export function sandboxed(request: Pick<ExecRequest, 'file' | 'args' | 'argv0' | 'env' | 'cwd' | 'sandbox'>): Launch {
   const plan = request.sandbox;
   if (!plan) return { file: request.file, args: request.args, argv0: request.argv0, env: request.env, scopeSockets: false };
@@ -28,8 +40,16 @@ export function sandboxed(request: Pick<ExecRequest, 'file' | 'args' | 'argv0' |
   // the same checked file (the policy refused it if that path is one tools or commands can change).
   const command = request.argv0 !== undefined && path.posix.isAbsolute(request.argv0) ? request.argv0 : request.file;
   const env = insideEnvironment(plan, request.env);
-  const args = plan.mechanism === 'bubblewrap' ? bubblewrapArgs(plan, request.cwd, command, request.args) : seatbeltArgs(plan, command, request.args);
-  return { file: plan.program, args, argv0: undefined, env, scopeSockets: plan.scopeAbstractSockets === true };
+  if (plan.mechanism !== 'bubblewrap')
+    return { file: plan.program, args: seatbeltArgs(plan, command, request.args), argv0: undefined, env, scopeSockets: plan.scopeAbstractSockets === true };
+  const outside: Record<string, string> = {};
+  const setenv: string[] = [];
+  for (const [name, value] of Object.entries(env)) {
+    if (LOADER_VARIABLE.test(name)) setenv.push('--setenv', name, value);
+    else outside[name] = value;
+  }
+  const args = [...setenv, ...bubblewrapArgs(plan, request.cwd, command, request.args)];
+  return { file: plan.program, args, argv0: undefined, env: outside, scopeSockets: plan.scopeAbstractSockets === true };
 }
 
 /** The temp folder variables point at the sandbox's temp folder (the server's may not be writable inside). */

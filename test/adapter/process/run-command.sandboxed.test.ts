@@ -94,4 +94,13 @@ describe.skipIf(!usable && !required)('runCommand in a bubblewrap sandbox', () =
     const result = await runCommand({ ...plan, env: { ...plan.env, TMPDIR: '/somewhere/else' } });
     expect(result.stdout).toBe(`${path.join(dir, 'sub')}\n/tmp\nwrote\n`);
   });
+
+  it("loader variables (LD_*) act only inside: bwrap's own loader, outside the sandbox, never sees them", async () => {
+    const plan = await shell.plan({ command: 'sh', args: ['-c', 'echo "$LD_DEBUG"'] });
+    const result = await runCommand({ ...plan, env: { ...plan.env, LD_DEBUG: 'files' } });
+    expect(result.stdout).toContain('files');
+    // The program inside loads with LD_DEBUG (its loader reports); bwrap, started outside, does not.
+    expect(result.stderr).toMatch(/needed by/);
+    expect(result.stderr).not.toMatch(/needed by (?:\S*\/)?bwrap/);
+  });
 });

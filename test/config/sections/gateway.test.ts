@@ -59,6 +59,23 @@ describe('gateway.servers', () => {
     expect(problems([{ name: 'f', url: 'https://example.com/mcp', bearerToken: { secret: 'f' } }])).toEqual([]);
   });
 
+  it('refuses variables that load code or pick the program (the shell list), naming the entry and the variable', () => {
+    const found = problems([
+      {
+        name: 'lib',
+        command: 'x',
+        env: { LD_PRELOAD: '/data/libevil.so', GCONV_PATH: '/x', NODE_OPTIONS: '--require /x.js', PATH: '/opt/bin', MEMORY_FILE: '/m' },
+      },
+      { name: 'raw', command: 'x', sandbox: false, env: { ld_library_path: { secret: 'raw/x' } } },
+    ]);
+    expect(found).toEqual([
+      expect.stringMatching(/^gateway\.servers\.0\.env\.LD_PRELOAD: the entry "lib": LD_PRELOAD changes which code programs run/),
+      expect.stringMatching(/^gateway\.servers\.0\.env\.GCONV_PATH: the entry "lib": GCONV_PATH changes/),
+      expect.stringMatching(/^gateway\.servers\.0\.env\.NODE_OPTIONS: the entry "lib": NODE_OPTIONS changes/),
+      expect.stringMatching(/^gateway\.servers\.1\.env\.ld_library_path: the entry "raw": ld_library_path changes/),
+    ]);
+  });
+
   it('an HTTP upstream takes no command settings, and plain http only to this computer', () => {
     expect(problems([{ name: 'h', url: 'https://example.com/mcp', folders: ['/data'] }])).toEqual([
       'gateway.servers.0.folders: is for a command; an HTTP upstream (url) runs elsewhere',

@@ -95,4 +95,22 @@ describe('sandboxed (the launch)', () => {
     const launch = sandboxed({ ...request, env: { PATH: '/usr/bin' }, sandbox: await linuxPlan() });
     expect(launch.env).toEqual({ PATH: '/usr/bin' });
   });
+
+  it('gives loader variables to the program inside only (--setenv), never to bwrap, which runs outside', async () => {
+    const env = { PATH: '/usr/bin', LD_PRELOAD: '/home/alex/lib.so', GCONV_PATH: '/x', MALLOC_PERTURB_: '1', TOKEN: 's3cret' };
+    const launch = sandboxed({ ...request, env, sandbox: await linuxPlan() });
+    expect(launch.env).toEqual({ PATH: '/usr/bin', TOKEN: 's3cret' });
+    expect(launch.args.slice(0, 9)).toEqual([
+      '--setenv',
+      'LD_PRELOAD',
+      '/home/alex/lib.so',
+      '--setenv',
+      'GCONV_PATH',
+      '/x',
+      '--setenv',
+      'MALLOC_PERTURB_',
+      '1',
+    ]);
+    expect(launch.args).not.toContain('s3cret');
+  });
 });

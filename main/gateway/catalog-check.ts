@@ -1,0 +1,79 @@
+/**
+ * The resources, resource templates and prompts an upstream lists, each checked before anything
+ * is built of it: one the SDK would refuse to register (a template with an unclosed `{`, a
+ * resource without a URI, a prompt argument that is not an object) would otherwise make every
+ * session's `initialize` fail, or throw in a stdio server's list refresh and end the process.
+ * Checked as the upstream lists them and again when the pins file's catalog is read (a file
+ * written by an older version, or by hand); only the bad item is left out, with its reason.
+ */
+import { UriTemplate } from '@modelcontextprotocol/client';
+import type { Catalog } from './pin-store.js';
+
+type Item = Record<string, unknown>;
+type Kind = 'resources' | 'resourceTemplates' | 'prompts';
+
+/** Longest URI or URI template kept (the SDK's own limit is far larger; nothing real comes near). */
+const MAX_URI_CHARS = 8192;
+
+const isObject = (value: unknown): value is Item => typeof value === 'object' && value !== null && !Array.isArray(value);
+const optionalString = (item: Item, key: string) => item[key] === undefined || typeof item[key] === 'string';
+
+/** Why a listed item cannot be served, or null when it can. */
+function problemOf(kind: Kind, item: unknown): string | null {
+  if (!isObject(item)) return 'it is not an object';
+  for (const key of ['name', 'title', 'description', 'mimeType']) if (!optionalString(item, key)) return `its ${key} is not a string`;
+  if (item._meta !== undefined && !isObject(item._meta)) return 'its _meta is not an object';
+  if (kind === 'resources') {
+    if (typeof item.uri !== 'string' || item.uri === '') return 'it has no URI';
+    if (item.uri.length > MAX_URI_CHARS) return `its URI is longer than ${MAX_URI_CHARS} characters`;
+    if (!URL.canParse(item.uri)) return 'its URI is not a URI';
+    return null;
+  }
+  if (kind === 'resourceTemplates') {
+    if (typeof item.uriTemplate !== 'string' || item.uriTemplate === '') return 'it has no uriTemplate';
+    if (item.uriTemplate.length > MAX_URI_CHARS) return `its uriTemplate is longer than ${MAX_URI_CHARS} characters`;
+    try {
+      new UriTemplate(item.uriTemplate);
+    } catch (error) {
+      return `its uriTemplate is not a URI template (${error instanceof Error ? error.message : String(error)})`;
+    }
+    return null;
+  }
+  if (typeof item.name !== 'string' || item.name === '') return 'it has no name';
+  if (item.arguments === undefined) return null;
+  if (!Array.isArray(item.arguments)) return 'its arguments are not a list';
+  for (const argument of item.arguments as unknown[]) {
+    if (!isObject(argument) || typeof argument.name !== 'string' || argument.name === '') return 'an argument has no name';
+    if (!optionalString(argument, 'description')) return `the argument "${argument.name}" has a description that is not a string`;
+    if (argument.required !== undefined && typeof argument.required !== 'boolean')
+      return `the argument "${argument.name}" has a required that is not true or false`;
+  }
+  return null;
+}
+
+const KINDS: Record<Kind, string> = { resources: 'resource', resourceTemplates: 'resource template', prompts: 'prompt' };
+
+/** What could name an item in a log line (never more than a line of it). */
+function labelOf(item: unknown): string {
+  if (!isObject(item)) return JSON.stringify(item)?.slice(0, 80) ?? String(item);
+  const label = [item.name, item.uri, item.uriTemplate].find((v) => typeof v === 'string') as string | undefined;
+  return label === undefined ? '(unnamed)' : JSON.stringify(label.slice(0, 120));
+}
+
+/**
+ * The catalog with every item that cannot be served left out; `leftOut` is told each one (the
+ * kind, what names it, why), for the log. Anything that is not a catalog at all is an empty one.
+ */
+export function checkedCatalog(catalog: unknown, leftOut: (reason: string) => void): Catalog {
+  const source = isObject(catalog) ? catalog : {};
+  const out: Catalog = { resources: [], resourceTemplates: [], prompts: [] };
+  for (const kind of Object.keys(KINDS) as Kind[]) {
+    const items = Array.isArray(source[kind]) ? (source[kind] as unknown[]) : [];
+    for (const item of items) {
+      const problem = problemOf(kind, item);
+      if (problem === null) out[kind].push(item as Item);
+      else leftOut(`${KINDS[kind]} ${labelOf(item)} left out: ${problem}`);
+    }
+  }
+  return out;
+}

@@ -1,0 +1,86 @@
+/**
+ * An upstream that lists a resource template, resource or prompt the SDK cannot register (a
+ * template with an unclosed `{`): only that item is left out. Before, it failed every session's
+ * `initialize` (and stayed in the pins file's catalog across restarts), and a stdio server that
+ * met it in its list refresh exited.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { connectStdioHost, gatewayHome, nodeUpstream, type GatewayHome } from '../helpers/gateway.js';
+import { REPO_ROOT } from '../helpers/servers.js';
+
+const RAW = path.join(REPO_ROOT, 'test/e2e/fixtures/raw-upstream.mjs');
+const BAD = { uriTemplate: 'x://{a', name: 'bad' };
+const GOOD = { uriTemplate: 'x://good/{a}', name: 'good' };
+let home: GatewayHome;
+let spec: string;
+
+function setUp(lists: object): void {
+  fs.writeFileSync(spec, JSON.stringify(lists));
+}
+
+beforeEach(() => {
+  home = gatewayHome();
+  spec = path.join(home.data, 'spec.json');
+  home.write({ gateway: { servers: [nodeUpstream('raw', RAW, { folders: [home.data], env: { RAW_SPEC: spec } })] } });
+});
+afterEach(() => home?.remove());
+
+describe('an upstream listing what cannot be served', () => {
+  it('leaves out only the bad items: sessions start, the rest is listed, and the pins file never keeps them', async () => {
+    setUp({
+      resourceTemplates: [BAD, GOOD],
+      resources: [{ uri: 'x://ok', name: 'ok' }],
+      prompts: [{ name: 'q' }],
+    });
+    const host = await connectStdioHost(home);
+    try {
+      expect((await host.callTool({ name: 'system_info', arguments: {} })).isError).toBeFalsy();
+      expect((await host.listResourceTemplates()).resourceTemplates.map((t) => t.uriTemplate)).toEqual(['x://good/{a}']);
+      expect((await host.listResources()).resources.map((r) => r.uri)).toEqual(['x://ok']);
+      expect((await host.listPrompts()).prompts.map((p) => p.name)).toEqual(['raw_q']);
+    } finally {
+      await host.close();
+    }
+    const pins = JSON.parse(fs.readFileSync(path.join(home.appDir, 'gateway-pins.json'), 'utf8'));
+    expect(pins.servers.raw.catalog.resourceTemplates).toEqual([GOOD]);
+  }, 60_000);
+
+  it('a pins file already holding a bad template (an older version wrote it) does not fail sessions', async () => {
+    setUp({ resourceTemplates: [GOOD] });
+    (await connectStdioHost(home)).close();
+    const file = path.join(home.appDir, 'gateway-pins.json');
+    await expect.poll(() => fs.existsSync(file) && JSON.parse(fs.readFileSync(file, 'utf8')).servers.raw?.catalog !== undefined).toBe(true);
+    const pins = JSON.parse(fs.readFileSync(file, 'utf8'));
+    pins.servers.raw.catalog.resourceTemplates.push(BAD);
+    fs.writeFileSync(file, JSON.stringify(pins), { mode: 0o600 });
+    const host = await connectStdioHost(home);
+    try {
+      expect((await host.callTool({ name: 'system_info', arguments: {} })).isError).toBeFalsy();
+      expect((await host.listResourceTemplates()).resourceTemplates.map((t) => t.uriTemplate)).toEqual(['x://good/{a}']);
+    } finally {
+      await host.close();
+    }
+  }, 60_000);
+
+  it('a stdio server whose upstream starts listing a bad template mid-session lives on', async () => {
+    setUp({ resourceTemplates: [GOOD] });
+    const host = await connectStdioHost(home);
+    let closed = false;
+    host.onclose = () => void (closed = true);
+    try {
+      expect((await host.listResourceTemplates()).resourceTemplates).toHaveLength(1);
+      setUp({ resourceTemplates: [GOOD, BAD, { uriTemplate: 'x://new/{b}', name: 'new' }] });
+      // The lazy upstream stopped after its first listing: this call starts it, and it lists the new ones.
+      expect((await host.callTool({ name: 'raw_echo_env', arguments: {} })).isError).toBeFalsy();
+      await expect
+        .poll(async () => (await host.listResourceTemplates()).resourceTemplates.map((t) => t.uriTemplate).sort(), { timeout: 10_000, interval: 500 })
+        .toEqual(['x://good/{a}', 'x://new/{b}']);
+      expect((await host.callTool({ name: 'system_info', arguments: {} })).isError).toBeFalsy();
+      expect(closed).toBe(false);
+    } finally {
+      await host.close();
+    }
+  }, 60_000);
+});
