@@ -4,6 +4,7 @@
  * so every way of running a command gets the same sandbox.
  */
 import path from 'node:path';
+import { LOADER_VARIABLE } from '../../contract/loader-variables.js';
 import type { ExecRequest } from '../../contract/processes.js';
 import { bubblewrapArgs } from './bubblewrap.js';
 import { seatbeltArgs } from './seatbelt.js';
@@ -21,17 +22,12 @@ export interface Launch {
 const TEMP_VARIABLES = ['TMPDIR', 'TMP', 'TEMP'];
 
 /**
- * Variables the dynamic loader and the C library act on as a program starts (glibc's list of
- * those it drops for setuid programs). bwrap runs outside the sandbox, so one of these in its
- * own environment would load code (a library the sandboxed program wrote, named by LD_PRELOAD)
- * on the host before any namespace exists: they are given to the program inside only, with
- * `--setenv` (bwrap sets them after it started). The rest stay in bwrap's environment, which it
- * passes on: put in its arguments they would be readable by every user (/proc/PID/cmdline),
- * and they hold the gateway's secrets.
+ * The loader's variables (contract/loader-variables.ts) reach the program inside only, with
+ * `--setenv` (bwrap sets them after it started): in bwrap's own environment one would load code
+ * (a library the sandboxed program wrote, named by LD_PRELOAD) on the host before any namespace
+ * exists. The rest stay in bwrap's environment, which it passes on: put in its arguments they
+ * would be readable by every user (/proc/PID/cmdline), and they hold the gateway's secrets.
  */
-const LOADER_VARIABLE =
-  /^(?:LD_.*|GCONV_PATH|GETCONF_DIR|GLIBC_TUNABLES|HOSTALIASES|LOCALDOMAIN|LOCPATH|MALLOC_.*|NIS_PATH|NLSPATH|RESOLV_HOST_CONF|RES_OPTIONS|TZDIR)$/;
-
 export function sandboxed(request: Pick<ExecRequest, 'file' | 'args' | 'argv0' | 'env' | 'cwd' | 'sandbox'>): Launch {
   const plan = request.sandbox;
   if (!plan) return { file: request.file, args: request.args, argv0: request.argv0, env: request.env, scopeSockets: false };

@@ -10,7 +10,7 @@
  */
 import * as z from 'zod';
 import { absolutePath, text } from './fields.js';
-import { codeRunningReason } from '../../policy/env-names.js';
+import { LOADER_VARIABLE } from '../../../adapter/contract/loader-variables.js';
 
 /** How a secret is named in the keyring: letters, digits and `._/-`. */
 export const SECRET_REF = /^[A-Za-z0-9][A-Za-z0-9._/-]{0,99}$/;
@@ -107,12 +107,12 @@ export const upstreamSchema = z.looseObject(upstreamShape).superRefine((entry, c
     ctx.addIssue({ code: 'custom', path: ['bearerToken'], message: 'is for an HTTP upstream (url); a command gets its secrets through env' });
   }
   for (const [name, value] of Object.entries(entry.env)) {
-    // The shell's list of names that load code or pick the program (LD_PRELOAD, NODE_OPTIONS...):
-    // an unsandboxed upstream would load what they name with the owner's rights, and a sandboxed
-    // one could have written it itself. PATH stays: the upstream's own search path.
-    const loads = codeRunningReason(name, { allowPathEnv: true });
-    if (loads) {
-      ctx.addIssue({ code: 'custom', path: ['env', name], message: `the entry "${entry.name}": ${loads}` });
+    // The loader's own (LD_PRELOAD...): code loaded before any program's, a library the upstream
+    // may have written itself. The rest (PYTHONPATH, NODE_OPTIONS) only steer the upstream's own
+    // program, which runs the upstream's code anyway.
+    if (LOADER_VARIABLE.test(name)) {
+      const message = `the entry "${entry.name}": ${name} makes the system's loader load code before any program's own, so a gateway entry may not set it`;
+      ctx.addIssue({ code: 'custom', path: ['env', name], message });
       continue;
     }
     if (typeof value === 'string' && inlineSecret(name, value)) {

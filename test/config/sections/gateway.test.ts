@@ -59,20 +59,27 @@ describe('gateway.servers', () => {
     expect(problems([{ name: 'f', url: 'https://example.com/mcp', bearerToken: { secret: 'f' } }])).toEqual([]);
   });
 
-  it('refuses variables that load code or pick the program (the shell list), naming the entry and the variable', () => {
+  it("refuses the loader's variables, naming the entry and the variable; others steer only the upstream's own program", () => {
     const found = problems([
       {
         name: 'lib',
         command: 'x',
-        env: { LD_PRELOAD: '/data/libevil.so', GCONV_PATH: '/x', NODE_OPTIONS: '--require /x.js', PATH: '/opt/bin', MEMORY_FILE: '/m' },
+        env: {
+          LD_PRELOAD: '/data/libevil.so',
+          GCONV_PATH: '/x',
+          NODE_OPTIONS: '--max-old-space-size=512',
+          PYTHONPATH: '/opt/py',
+          PATH: '/opt/bin',
+          MEMORY_FILE: '/m',
+        },
       },
-      { name: 'raw', command: 'x', sandbox: false, env: { ld_library_path: { secret: 'raw/x' } } },
+      { name: 'raw', command: 'x', sandbox: false, env: { ld_library_path: { secret: 'raw/x' }, DYLD_INSERT_LIBRARIES: '/x.dylib' } },
     ]);
     expect(found).toEqual([
-      expect.stringMatching(/^gateway\.servers\.0\.env\.LD_PRELOAD: the entry "lib": LD_PRELOAD changes which code programs run/),
-      expect.stringMatching(/^gateway\.servers\.0\.env\.GCONV_PATH: the entry "lib": GCONV_PATH changes/),
-      expect.stringMatching(/^gateway\.servers\.0\.env\.NODE_OPTIONS: the entry "lib": NODE_OPTIONS changes/),
-      expect.stringMatching(/^gateway\.servers\.1\.env\.ld_library_path: the entry "raw": ld_library_path changes/),
+      expect.stringMatching(/^gateway\.servers\.0\.env\.LD_PRELOAD: the entry "lib": LD_PRELOAD makes the system's loader load code/),
+      expect.stringMatching(/^gateway\.servers\.0\.env\.GCONV_PATH: the entry "lib": GCONV_PATH makes/),
+      expect.stringMatching(/^gateway\.servers\.1\.env\.ld_library_path: the entry "raw": ld_library_path makes/),
+      expect.stringMatching(/^gateway\.servers\.1\.env\.DYLD_INSERT_LIBRARIES: the entry "raw": DYLD_INSERT_LIBRARIES makes/),
     ]);
   });
 
