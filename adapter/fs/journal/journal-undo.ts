@@ -67,6 +67,10 @@ export async function applyUndo(
     if (!kept.kept) outcome.skipped.push({ path: target, why: `its earlier state was not kept: ${kept.why}` });
     else todo.push([target, info, now]);
   }
+  for (const [target] of cutShort(group, only)) {
+    outcome.skipped.push({ path: target, why: await cutShortWhy(target) });
+    notWhole.push(target);
+  }
   // Something put back without all it held, or not at all (not kept: too large, a fifo; a conflict): that may
   // exist only where the model moved it, so nothing the group made is taken away then, but files
   // holding only what the model sent (fs.write last wrote them, its sha256 checked by judge; a
@@ -196,6 +200,19 @@ function changed(group: FoldedGroup): Array<[string, RecordedPath]> {
     ([, info]) =>
       info.post !== null && info.within === undefined && !sameStamp(info.was, info.post) && !(info.pre.type === 'absent' && info.post.type === 'absent'),
   );
+}
+
+/** Paths whose change began (a pre-image) but was never recorded done: the server stopped in the middle. */
+function cutShort(group: FoldedGroup, only?: ReadonlyMap<string, unknown>): Array<[string, RecordedPath]> {
+  return [...group.paths].filter(([target, info]) => info.post === null && info.within === undefined && (!only || only.has(target)));
+}
+
+/** Why a change cut short is left, naming what a removal cut short left beside it (removeWhole's `.removing-…`). */
+async function cutShortWhy(target: string): Promise<string> {
+  const beside = await fs.promises.readdir(path.dirname(target)).catch(() => []);
+  const aside = beside.filter((name) => name.startsWith('.removing-')).map((name) => path.join(path.dirname(target), name));
+  const where = aside.length ? `; what a removal left may be in ${aside.slice(0, 3).join(', ')}${aside.length > 3 ? ` and ${aside.length - 3} more` : ''}` : '';
+  return `its change was never recorded as done (the server stopped in the middle of it, or the call still runs), so undo cannot tell whether what is there now is the model's; it is left as it is, its earlier state still kept in the journal${where}`;
 }
 
 /** Whether what is needed to put it back was kept, and its linked pre-images (its own, and those of paths it holds) are still as sealed. */

@@ -263,3 +263,25 @@ describe('a file the owner saves into a folder the model made, between two of it
     expect(fs.readFileSync(at('docs/my-notes.md'), 'utf8')).toBe('an hour of notes\n');
   });
 });
+
+describe('a change the server never recorded as done (killed in the middle of a delete)', () => {
+  it('is left as it is, and named with what the removal left beside it', async () => {
+    fs.mkdirSync(at('big'));
+    fs.writeFileSync(at('big/a.txt'), 'a\n');
+    const journal = new LocalJournal({ dir: journalDir(), maxBytes: 1 << 20 });
+    const id = await journal.open('c');
+    await journal.before(id, 'fs.delete', { paths: [at('big')], depth: 'tree' });
+    fs.renameSync(at('big'), at('.removing-0123456789abcdef'));
+
+    const outcome = await journal.apply(id, guards());
+    expect(outcome.restored).toEqual([]);
+    expect(outcome.skipped).toEqual([
+      {
+        path: at('big'),
+        why: expect.stringMatching(new RegExp(`^its change was never recorded as done .*what a removal left may be in ${at('.removing-0123456789abcdef')}$`)),
+      },
+    ]);
+    expect((await journal.list()).groups[0]!.state).toBe('partly undone');
+    expect(fs.readFileSync(at('.removing-0123456789abcdef/a.txt'), 'utf8')).toBe('a\n');
+  });
+});
