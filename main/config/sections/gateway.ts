@@ -54,7 +54,12 @@ const upstreamShape = {
   args: z.array(z.string().refine((s) => !s.includes('\0'), 'must not contain NUL')).default([]),
   cwd: absolutePath.optional(),
   /** Its whole environment besides PATH, LANG, HOME and TMPDIR: nothing of the server's is passed on. */
-  env: z.record(z.string().regex(ENV_NAME, 'expected an environment variable name'), z.union([z.string(), secretRefSchema])).default({}),
+  env: z
+    .record(
+      z.string().regex(ENV_NAME, 'expected an environment variable name'),
+      z.union([z.string().refine((s) => !s.includes('\0'), 'must not contain NUL'), secretRefSchema]),
+    )
+    .default({}),
   /** A Streamable HTTP upstream (another machine's server) instead of a command. */
   url: text.optional(),
   bearerToken: secretRefSchema.optional(),

@@ -59,6 +59,10 @@ describe('gateway.servers', () => {
     expect(problems([{ name: 'f', url: 'https://example.com/mcp', bearerToken: { secret: 'f' } }])).toEqual([]);
   });
 
+  it('refuses an env value holding NUL (no program could be given it), naming the entry and the variable', () => {
+    expect(problems([{ name: 'nul', command: 'x', env: { MODE: 'a\0b' } }])).toEqual(['gateway.servers.0.env.MODE: must not contain NUL']);
+  });
+
   it("refuses the loader's variables, naming the entry and the variable; others steer only the upstream's own program", () => {
     const found = problems([
       {
