@@ -11,7 +11,7 @@ import { readTextFile } from './read-text.js';
 import { readFileAs } from './formats/read-as.js';
 import { inParent } from './in-parent.js';
 import { removeEntry } from './remove-entry.js';
-import { copyEntry, removeTreeEntry, removeWhole } from './tree.js';
+import { copyEntry, mayRemove, removeTreeEntry, removeWhole } from './tree.js';
 import { createFile, writeTextFile } from './write-text.js';
 import { editTextFile } from './edit-text.js';
 import { makeDirectory } from './make-directory.js';
@@ -84,6 +84,8 @@ export const localFileOps: FileOps = {
  */
 async function moveAcrossDevices(from: DirHandle, name: string, to: DirHandle, newName: string, overwrite: boolean): Promise<void> {
   const temp = `.${newName}.moving-${randomBytes(6).toString('hex')}`;
+  // Before the destination is replaced: a source that cannot go (immutable, a sticky folder's) leaves it as it was.
+  await mayRemove(from, name);
   try {
     await copyEntry(from, name, to, temp);
     // Checked again just before: a destination that appeared during the copy is not replaced unasked.

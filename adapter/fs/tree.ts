@@ -108,6 +108,27 @@ export async function removeIfEmpty(dir: DirHandle, name: EntryName): Promise<bo
 }
 
 /**
+ * Throws, saying why, unless `name` in `dir` may be removed whole as far as can be known before
+ * anything changes: the folder it is in lets this user remove it (written and searched; sticky:
+ * it or the folder is this user's), it is not marked immutable or append-only, and a folder may
+ * be emptied (mayEmpty). For a step that must not go ahead if the removal cannot (a move across
+ * devices replaces its destination only then).
+ */
+export async function mayRemove(dir: DirHandle, name: EntryName): Promise<void> {
+  const stat = await fs.promises.lstat(dir.entry(name));
+  const folder = await dir.stat();
+  const refuse = (why: string, code: string) => Object.assign(new Error(`${nodePath.join(dir.real, String(name))} cannot be removed: ${why}`), { code });
+  await fs.promises.access(dir.self, fs.constants.W_OK | fs.constants.X_OK).catch((error: NodeJS.ErrnoException) => {
+    throw refuse(`this user may not change the folder it is in (${error.code})`, error.code ?? 'EACCES');
+  });
+  if ((folder.mode & STICKY) !== 0 && UID !== 0 && folder.uid !== UID && stat.uid !== UID) throw refuse("it is another user's, in a sticky folder", 'EPERM');
+  const folderBlock = removalBlock(dir.real);
+  if (folderBlock) throw refuse(`the folder it is in is ${folderBlock}`, 'EPERM');
+  if (stat.isDirectory()) await mayEmpty(dir, name);
+  else refuseMarked(dir, name);
+}
+
+/**
  * Throws, naming the folder, unless every folder of the tree at `name` may have its entries
  * removed by this user: written and searched, and, when it is sticky (as /tmp), holding only
  * entries of this user's, or being this user's; and nothing in it is immutable or append-only

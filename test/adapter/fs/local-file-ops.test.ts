@@ -84,4 +84,20 @@ describe.skipIf(!crossDevice)('move across filesystems', () => {
     expect(fs.readdirSync(there)).toEqual([]);
     expect(fs.readFileSync(path.join(here, 'box', 'tree', 'a.txt'), 'utf8')).toBe('a');
   });
+
+  it.runIf(process.getuid?.() === 0)('an immutable source never replaces the destination it would overwrite', async () => {
+    fs.writeFileSync(path.join(here, 'draft.txt'), 'model draft');
+    fs.writeFileSync(path.join(there, 'report.txt'), 'the owner report, only copy');
+    execFileSync('chattr', ['+i', path.join(here, 'draft.txt')]);
+    try {
+      await expect(localFileOps.move(guard(path.join(here, 'draft.txt')), guard(path.join(there, 'report.txt')), true)).rejects.toThrow(
+        /draft\.txt cannot be removed|immutable|EPERM/,
+      );
+    } finally {
+      execFileSync('chattr', ['-i', path.join(here, 'draft.txt')]);
+    }
+    expect(fs.readFileSync(path.join(there, 'report.txt'), 'utf8')).toBe('the owner report, only copy');
+    expect(fs.readdirSync(there)).toEqual(['report.txt']);
+    expect(fs.readFileSync(path.join(here, 'draft.txt'), 'utf8')).toBe('model draft');
+  });
 });
