@@ -20,7 +20,7 @@ export type Image =
   /** `uid`, `gid`: its owner (absent in journals written before they were recorded). */
   | { type: 'file'; mode: number; mtimeMs: number; size: number; blob: string | null; why?: string; linked?: true; uid?: number; gid?: number }
   /** `raw`: the target's bytes (base64) when it is not UTF-8. */
-  | { type: 'symlink'; target: string; raw?: string }
+  | { type: 'symlink'; target: string; raw?: string; uid?: number; gid?: number }
   /** `entries` when taken whole; `why` when it should have been and could not (too many entries). */
   /** `mtimeMs` when taken whole (absent in journals written before it was recorded). */
   | { type: 'directory'; mode: number; entries?: Array<RecordedName & { image: Image }>; why?: string; uid?: number; gid?: number; mtimeMs?: number }
@@ -53,7 +53,7 @@ export async function capture(
   if (!stat) return { type: 'absent' };
   if (stat.isSymbolicLink()) {
     const { name, raw } = recordedName(asEntryName(await fs.promises.readlink(target, { encoding: 'buffer' })));
-    return { type: 'symlink', target: name, ...(raw !== undefined ? { raw } : {}) };
+    return { type: 'symlink', target: name, ...(raw !== undefined ? { raw } : {}), uid: stat.uid, gid: stat.gid };
   }
   if (stat.isFile()) {
     const kept = await keep(target, stat);

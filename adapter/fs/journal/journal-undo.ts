@@ -231,8 +231,9 @@ async function keptIntact(group: FoldedGroup, target: string, info: RecordedPath
  */
 async function remakeFolders(target: string, guards: UndoGuards, blobs: string, made: string[]): Promise<void> {
   for (const folder of missingFolders(target)) {
-    const mode = fs.statSync(path.dirname(folder)).mode & 0o777;
-    await restorePath(await guards.resolve(folder), { type: 'directory', mode }, blobs, { stamp: { type: 'absent' } });
+    // The mode and owner of the folder it is made in (given back to that owner when run as root).
+    const { mode, uid, gid } = fs.statSync(path.dirname(folder));
+    await restorePath(await guards.resolve(folder), { type: 'directory', mode: mode & 0o777, uid, gid }, blobs, { stamp: { type: 'absent' } });
     made.push(folder);
   }
 }

@@ -14,8 +14,8 @@
  * for a symlink (the model's own command, still running) makes undo fail there, not write or chmod
  * through the link.
  *
- * A file or folder it makes is the undoing user's: run as root, undo gives it back to its recorded
- * owner; otherwise a setuid or setgid bit is left off one that belonged to someone else (or to an
+ * A file, folder or link it makes is the undoing user's: run as root, undo gives it back to its
+ * recorded owner (a folder made again, to the owner of the folder it is in); otherwise a setuid or setgid bit is left off one that belonged to someone else (or to an
  * owner not recorded), so undo never makes another user's program run with the undoing user's
  * rights, and says so.
  */
@@ -183,9 +183,16 @@ async function build(dir: DirHandle, name: EntryName, image: Image, blobs: strin
         await file.close();
       }
     }
-    case 'symlink':
+    case 'symlink': {
       await fs.promises.symlink(image.raw !== undefined ? Buffer.from(image.raw, 'base64') : image.target, dir.entry(name));
-      return fs.promises.lstat(dir.entry(name));
+      const made = await fs.promises.lstat(dir.entry(name));
+      // Run as root, back to its recorded owner (lchown: never what it names); otherwise it is the undoing user's.
+      if (MAY_CHOWN && image.uid !== undefined && image.gid !== undefined && (made.uid !== image.uid || made.gid !== image.gid)) {
+        await fs.promises.lchown(dir.entry(name), image.uid, image.gid);
+        return fs.promises.lstat(dir.entry(name));
+      }
+      return made;
+    }
     case 'directory': {
       await fs.promises.mkdir(dir.entry(name), { mode: 0o700 });
       const folder = await dir.child(name);

@@ -41,6 +41,28 @@ describe('restoring a file of another user', () => {
     expect(owner(at('shared/helper'))).toBe('1001:1002 6755');
   });
 
+  it.runIf(isRoot)('run as root, gives a link back to its owner, and a folder made again to the owner of the folder it is in', async () => {
+    fs.mkdirSync(at('home'));
+    fs.chownSync(at('home'), 1001, 1002);
+    fs.symlinkSync('elsewhere', at('home/link'));
+    fs.lchownSync(at('home/link'), 1001, 1002);
+    const journal = new LocalJournal({ dir: journalDir(), maxBytes: 1 << 20 });
+    const id = await deleted(journal, at('home/link'));
+    fs.rmdirSync(at('home'));
+    fs.mkdirSync(at('home'));
+    fs.chownSync(at('home'), 1001, 1002);
+    expect((await journal.apply(id, guards)).restored).toEqual([at('home/link')]);
+    expect(`${fs.lstatSync(at('home/link')).uid}:${fs.lstatSync(at('home/link')).gid}`).toBe('1001:1002');
+
+    // The folder a file was in is gone (git_switch removes a folder it emptied): made again as its parent's.
+    fs.mkdirSync(at('home/sub'));
+    fs.writeFileSync(at('home/sub/f.txt'), 'f\n');
+    const other = await deleted(journal, at('home/sub/f.txt'));
+    fs.rmdirSync(at('home/sub'));
+    expect((await journal.apply(other, guards)).restored).toEqual([at('home/sub/f.txt')]);
+    expect(owner(at('home/sub')).split(' ')[0]).toBe('1001:1002');
+  });
+
   it('leaves the setuid and setgid bits off a file whose owner it cannot give back, and says so', async () => {
     fs.writeFileSync(at('helper'), '#!/bin/sh\nid -u\n');
     fs.chmodSync(at('helper'), 0o4755);
