@@ -57,7 +57,7 @@ export async function applyUndo(
     if (only && !only.has(target)) continue;
     const { now, why } = await judge(target, info, only?.get(target));
     if (why !== undefined) {
-      outcome.conflicts.push({ path: target, why });
+      outcome.conflicts.push({ path: target, why: why + (await leftBeside(target)) });
       // Taken away by the model and made again by someone else: where the model put it (a move's destination) may be its only copy.
       if (info.pre.type !== 'absent' && info.post?.type === 'absent') notWhole.push(target);
       continue;
@@ -120,7 +120,7 @@ export async function applyUndo(
       const why = failureWhy(error);
       // Anything else left it as it was (removals go whole or not at all): the owner may fix it and undo again.
       if (error instanceof NotEmpty) outcome.skipped.push({ path: target, why: leftWhy('this folder, not empty') });
-      else if (error instanceof UndoConflict) outcome.conflicts.push({ path: target, why });
+      else if (error instanceof UndoConflict) outcome.conflicts.push({ path: target, why: why + (await leftBeside(target)) });
       else outcome.skipped.push({ path: target, why, retry: true, left: await stampNow(target, info).catch(() => undefined) });
     }
   }
@@ -207,12 +207,17 @@ function cutShort(group: FoldedGroup, only?: ReadonlyMap<string, unknown>): Arra
   return [...group.paths].filter(([target, info]) => info.post === null && info.within === undefined && (!only || only.has(target)));
 }
 
-/** Why a change cut short is left, naming what a removal cut short left beside it (removeWhole's `.removing-…`). */
+/** Why a change cut short is left. */
 async function cutShortWhy(target: string): Promise<string> {
+  return `its change was never recorded as done (the server stopped in the middle of it, or the call still runs), so undo cannot tell whether what is there now is the model's; it is left as it is, its earlier state still kept in the journal${await leftBeside(target)}`;
+}
+
+/** What a removal or an undo that was stopped in the middle left beside a path (removeWhole's `.removing-…`, restore.ts's `.undo-…`), said after why it is left. */
+async function leftBeside(target: string): Promise<string> {
   const beside = await fs.promises.readdir(path.dirname(target)).catch(() => []);
-  const aside = beside.filter((name) => name.startsWith('.removing-')).map((name) => path.join(path.dirname(target), name));
-  const where = aside.length ? `; what a removal left may be in ${aside.slice(0, 3).join(', ')}${aside.length > 3 ? ` and ${aside.length - 3} more` : ''}` : '';
-  return `its change was never recorded as done (the server stopped in the middle of it, or the call still runs), so undo cannot tell whether what is there now is the model's; it is left as it is, its earlier state still kept in the journal${where}`;
+  const left = beside.filter((name) => /^\.(?:removing|undo|undo-old)-[0-9a-f]{16}$/.test(name)).map((name) => path.join(path.dirname(target), name));
+  if (left.length === 0) return '';
+  return `; what a removal or an undo stopped in the middle left may be in ${left.slice(0, 3).join(', ')}${left.length > 3 ? ` and ${left.length - 3} more` : ''}`;
 }
 
 /** Whether what is needed to put it back was kept, and its linked pre-images (its own, and those of paths it holds) are still as sealed. */

@@ -278,10 +278,36 @@ describe('a change the server never recorded as done (killed in the middle of a 
     expect(outcome.skipped).toEqual([
       {
         path: at('big'),
-        why: expect.stringMatching(new RegExp(`^its change was never recorded as done .*what a removal left may be in ${at('.removing-0123456789abcdef')}$`)),
+        why: expect.stringMatching(
+          new RegExp(
+            `^its change was never recorded as done .*what a removal or an undo stopped in the middle left may be in ${at('.removing-0123456789abcdef')}$`,
+          ),
+        ),
       },
     ]);
     expect((await journal.list()).groups[0]!.state).toBe('partly undone');
     expect(fs.readFileSync(at('.removing-0123456789abcdef/a.txt'), 'utf8')).toBe('a\n');
+  });
+});
+
+describe('an undo stopped in the middle (killed), then applied again', () => {
+  it('names what it left beside a path it now finds changed', async () => {
+    fs.mkdirSync(at('D'));
+    fs.writeFileSync(at('D/a.txt'), 'owner\n');
+    const journal = new LocalJournal({ dir: journalDir(), maxBytes: 1 << 20 });
+    const id = await journal.open('c');
+    await change(journal, id, 'fs.delete', [at('D')], 'tree', () => fs.rmSync(at('D'), { recursive: true }));
+    // What the killed undo had done: the folder rebuilt under its temporary name, and an empty one at D.
+    fs.mkdirSync(at('.undo-00112233445566ff'));
+    fs.writeFileSync(at('.undo-00112233445566ff/a.txt'), 'owner\n');
+    fs.mkdirSync(at('D'));
+
+    const outcome = await journal.apply(id, guards());
+    expect(outcome.conflicts).toEqual([
+      {
+        path: at('D'),
+        why: `something was put there after the model removed it; what a removal or an undo stopped in the middle left may be in ${at('.undo-00112233445566ff')}`,
+      },
+    ]);
   });
 });
