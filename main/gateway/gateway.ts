@@ -308,7 +308,7 @@ export class Gateway {
   }
 }
 
-/** What upstreams list, the secrets resolved for them scrubbed from what describes it (a description echoing its env, say); names and URIs stay: they address it. */
+/** What upstreams list, the secrets resolved for them scrubbed from what describes it (a description echoing its env, say); names and URIs stay (they address it), or the item goes when they hold one. */
 function scrubbedListing(exposure: Exposure, scrubbed: <T>(item: T) => T): Exposure {
   const clean = <T extends object>(items: T[], addresses: ReadonlyArray<keyof T>) => scrubbedItems(items, addresses, scrubbed);
   return {
@@ -320,11 +320,16 @@ function scrubbedListing(exposure: Exposure, scrubbed: <T>(item: T) => T): Expos
   };
 }
 
-/** Items scrubbed of the resolved secrets but for the fields that address them. */
+/**
+ * Items scrubbed of the resolved secrets but for the fields that address them (scrubbed, a name
+ * or URI would address nothing); an item whose address holds a secret is left out whole.
+ */
 function scrubbedItems<T extends object>(items: readonly T[], addresses: ReadonlyArray<keyof T>, scrubbed: <V>(item: V) => V): T[] {
-  return items.map((item) => {
+  return items.flatMap((item) => {
     const out = scrubbed(item);
-    return out === item ? item : { ...out, ...Object.fromEntries(addresses.map((key) => [key, item[key]])) };
+    if (out === item) return [item];
+    if (addresses.some((key) => scrubbed(item[key]) !== item[key])) return [];
+    return [{ ...out, ...Object.fromEntries(addresses.map((key) => [key, item[key]])) }];
   });
 }
 

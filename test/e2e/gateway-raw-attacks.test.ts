@@ -72,6 +72,34 @@ describe.skipIf(!linux)('raw upstreams against the server they run under', () =>
     }
   });
 
+  it(
+    'leaves out a resource whose URI or name holds a secret (scrubbed, it would address nothing), from the listing and the pins file',
+    { timeout: 60_000 },
+    async () => {
+      home.storeSecrets({ 'raw/TOKEN': 'uri-secret-value-456' });
+      serve(
+        {
+          resources: [
+            { uri: 'file:///data/uri-secret-value-456.txt', name: 'in the uri' },
+            { uri: 'file:///data/named.txt', name: 'named uri-secret-value-456' },
+            { uri: 'file:///data/plain.txt', name: 'plain', description: 'says uri-secret-value-456' },
+          ],
+        },
+        { start: 'at-start', env: { TOKEN: { secret: 'raw/TOKEN' } } },
+      );
+      const host = await connectStdioHost(home);
+      try {
+        const { resources } = await host.listResources();
+        expect(resources.map((r) => [r.uri, r.name, r.description])).toEqual([['file:///data/plain.txt', 'plain', 'says <redacted>']]);
+      } finally {
+        await host.close();
+      }
+      const stored = fs.readdirSync(home.appDir, { recursive: true, encoding: 'utf8' }).filter((name) => name.endsWith('gateway-pins.json'));
+      expect(stored.length).toBeGreaterThan(0);
+      for (const name of stored) expect(fs.readFileSync(path.join(home.appDir, name), 'utf8')).not.toContain('uri-secret-value-456');
+    },
+  );
+
   it("drops _meta that points at this server's own views, on listed tools and on results; its own views pass", { timeout: 60_000 }, async () => {
     const borrowed = {
       ui: { resourceUri: 'ui://chatgpt-mcp/activity.html', visibility: ['model'] },
