@@ -69,8 +69,8 @@ export class UpstreamPolicy {
     const roots = entry.folders.map((f) => (typeof f === 'string' ? { path: f, readOnly: false } : f));
     this.files = new FilesystemPolicy({ ...config.filesystem, read: true, write: true, roots }, port, { protectedFiles: [...protectedFiles] });
     const exact = new Set(entry.tools.exclude);
-    const parts = entry.tools.excludeMatching.map((s) => s.toLowerCase());
-    this.excluded = (name) => exact.has(name) || parts.some((part) => name.toLowerCase().includes(part));
+    const parts = entry.tools.excludeMatching.map((s) => s.normalize('NFKC').toLowerCase());
+    this.excluded = (name) => exact.has(name) || parts.some((part) => containsLoosely(name.normalize('NFKC').toLowerCase(), part));
     if (entry.url !== undefined || !entry.sandbox) return;
     const shell = { ...config.shell, enabled: true, sandbox: 'workspace' as const, network: entry.network ? ('on' as const) : ('off' as const) };
     const desktop = { ...config.desktop, hostDisplayAccess: entry.display && config.desktop.hostDisplayAccess };
@@ -270,4 +270,17 @@ function firstFolder(entry: UpstreamConfig): string | undefined {
 function displayEnvironment(base: Readonly<Record<string, string>>): Record<string, string> {
   const names = ['DISPLAY', 'WAYLAND_DISPLAY', 'XAUTHORITY', 'XDG_RUNTIME_DIR', 'DBUS_SESSION_BUS_ADDRESS'];
   return Object.fromEntries(names.filter((name) => base[name] !== undefined).map((name) => [name, base[name]!]));
+}
+
+/**
+ * Whether `name` holds `part`, a character outside ASCII in `name` standing for any character of
+ * it: `dеlete_all` with a Cyrillic е is excluded by "delete" as the name it looks like would be
+ * (MCP tool names are ASCII; one that is not gains nothing by looking like another).
+ */
+function containsLoosely(name: string, part: string): boolean {
+  const chars = [...name];
+  const wanted = [...part];
+  for (let start = 0; start + wanted.length <= chars.length; start++)
+    if (wanted.every((c, i) => chars[start + i] === c || chars[start + i]!.charCodeAt(0) > 0x7f)) return true;
+  return false;
 }

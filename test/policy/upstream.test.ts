@@ -37,6 +37,11 @@ describe('UpstreamPolicy', () => {
   it('excludes by exact name and by a part of a name, case-insensitively', () => {
     const p = policy({ tools: { exclude: ['drop_table'], excludeMatching: ['Delete'] } });
     expect(['drop_table', 'delete_row', 'bulkDELETE', 'read_row'].filter((t) => !p.isExcluded(t))).toEqual(['read_row']);
+    // Look-alikes: a Cyrillic е, fullwidth letters; a name that only shares ASCII letters elsewhere stays.
+    expect(['d\u0435lete_all', '\uff24\uff25\uff2c\uff25\uff34\uff25', 'dele_te', 'r\u00e9ad_row'].filter((t) => !p.isExcluded(t))).toEqual([
+      'dele_te',
+      'r\u00e9ad_row',
+    ]);
   });
 
   it("fills missing hints cautiously, keeps the upstream's, and the owner's kind wins", () => {
