@@ -34,13 +34,18 @@ export async function confirmTree(dir: DirHandle, name: EntryName, confirm: (rea
   }
 }
 
-/** Removes `name` in `dir`: a file or link is unlinked, a directory emptied depth-first, then removed. */
-export async function removeTreeEntry(dir: DirHandle, name: EntryName): Promise<void> {
+/**
+ * Removes `name` in `dir`: a file or link is unlinked, a directory emptied depth-first, then
+ * removed. `own`: a tree this process made (undo's temporary), each folder made writable first
+ * (through its descriptor), as one it made read-only would otherwise keep what it holds.
+ */
+export async function removeTreeEntry(dir: DirHandle, name: EntryName, own = false): Promise<void> {
   const stat = await fs.promises.lstat(dir.entry(name));
   if (!stat.isDirectory()) return fs.promises.unlink(dir.entry(name));
   const child = await dir.child(name);
   try {
-    for (const entry of await entriesOf(child.self)) await removeTreeEntry(child, entry);
+    if (own) await child.chmod(0o700);
+    for (const entry of await entriesOf(child.self)) await removeTreeEntry(child, entry, own);
   } finally {
     await child.close();
   }

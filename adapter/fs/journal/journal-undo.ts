@@ -161,9 +161,9 @@ const REFUSED: Record<string, string> = {
 
 /** Why putting a path back failed, in words (a system call's own message names /proc/self/fd paths). */
 function failureWhy(error: unknown): string {
-  const { code, syscall } = (error ?? {}) as NodeJS.ErrnoException;
-  if (code && syscall) return `${REFUSED[code] ?? 'the system refused it'} (${code} on ${syscall})`;
-  return error instanceof Error ? error.message : String(error);
+  const { code, syscall, leftAs } = (error ?? {}) as NodeJS.ErrnoException & { leftAs?: string };
+  const why = code && syscall ? `${REFUSED[code] ?? 'the system refused it'} (${code} on ${syscall})` : error instanceof Error ? error.message : String(error);
+  return leftAs ? `${why}; what undo had made of it is left beside it as ${leftAs}` : why;
 }
 
 /** What is at a recorded path now, and why undo must leave it as it is, if it must (changed since the model's last change). */

@@ -125,7 +125,14 @@ async function put(guard: GuardedPath, image: Image, blobs: string, judged: Judg
           () => false,
         ));
       if (!back) throw new UndoConflict(`something was put at its name while undo ran: what was there is left as ${aside}, and what undo made as ${temporary}`);
-      await removeTreeEntry(dir, temporary).catch(() => undefined);
+      // Said when it cannot go: it holds a copy of what undo was putting back.
+      if (
+        !(await removeTreeEntry(dir, temporary, true).then(
+          () => true,
+          () => false,
+        ))
+      )
+        Object.assign(error as object, { leftAs: temporary });
       throw error;
     }
     if (aside)

@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DirHandle } from '../../../adapter/fs/dir-handle.js';
@@ -37,6 +38,41 @@ describe('removeTreeEntry', () => {
     await inDir((handle) => removeTreeEntry(handle, 'tree'));
     expect(fs.existsSync(path.join(dir, 'tree'))).toBe(false);
     expect(fs.readFileSync(path.join(dir, 'outside', 'keep.txt'), 'utf8')).toBe('keep');
+  });
+});
+
+describe('removeTreeEntry of a tree this process made (own)', () => {
+  // As an ordinary user (root ignores permission bits): a folder it made read-only keeps what it holds, unless made writable first.
+  it.runIf(ROOT)('removes folders it made read-only, where the plain walk stops', () => {
+    const tree = new URL('../../../out/adapter/fs/tree.js', import.meta.url).href;
+    const handle = new URL('../../../out/adapter/fs/dir-handle.js', import.meta.url).href;
+    const work = fs.mkdtempSync(path.join(os.tmpdir(), 'chatgpt-mcp-own-'));
+    fs.chmodSync(work, 0o755);
+    fs.chownSync(work, 65534, 65534);
+    const script = `
+      import fs from 'node:fs';
+      const { removeTreeEntry } = await import(${JSON.stringify(tree)});
+      const { DirHandle } = await import(${JSON.stringify(handle)});
+      const results = [];
+      for (const own of [false, true]) {
+        fs.mkdirSync(process.argv[1] + '/t/locked', { recursive: true });
+        fs.writeFileSync(process.argv[1] + '/t/locked/f', 'f');
+        fs.chmodSync(process.argv[1] + '/t/locked', 0o555);
+        const dir = await DirHandle.open(process.argv[1], () => {}, 'test');
+        results.push(await removeTreeEntry(dir, 't', own).then(() => 'removed', (e) => e.code));
+        await dir.close();
+      }
+      console.log(JSON.stringify(results));
+    `;
+    try {
+      const out = execFileSync('setpriv', ['--reuid=65534', '--regid=65534', '--clear-groups', process.execPath, '--input-type=module', '-e', script, work], {
+        encoding: 'utf8',
+      });
+      expect(JSON.parse(out)).toEqual(['EACCES', 'removed']);
+      expect(fs.readdirSync(work)).toEqual([]);
+    } finally {
+      fs.rmSync(work, { recursive: true, force: true });
+    }
   });
 });
 
