@@ -295,7 +295,13 @@ export class Gateway {
     const json = JSON.stringify(value);
     if (json === undefined) return value;
     const clean = replaceForms(json, this.forms().json);
-    return clean === json ? value : (JSON.parse(clean) as T);
+    if (clean === json) return value;
+    try {
+      return JSON.parse(clean) as T;
+    } catch {
+      // A secret that is also JSON's own text (a number, `true`) was taken out of the structure: strings only, then.
+      return scrubStrings(value, (text) => replaceForms(text, this.forms().text));
+    }
   }
 
   private forms(): SecretForms {
@@ -354,4 +360,12 @@ function definitionOf(tool: Discovery['tools'][number]): ToolDefinition {
     ...(annotations === undefined ? {} : { annotations }),
     ...(_meta === undefined ? {} : { _meta }),
   };
+}
+
+/** `value` with every string in it (keys too) passed through `scrub`. */
+function scrubStrings<T>(value: T, scrub: (text: string) => string): T {
+  if (typeof value === 'string') return scrub(value) as T;
+  if (Array.isArray(value)) return value.map((item: unknown) => scrubStrings(item, scrub)) as T;
+  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([key, item]) => [scrub(key), scrubStrings(item, scrub)])) as T;
+  return value;
 }

@@ -100,6 +100,20 @@ describe.skipIf(!linux)('raw upstreams against the server they run under', () =>
     },
   );
 
+  it('scrubs a secret that is also JSON text (a number) from the strings of an answer, without breaking it', { timeout: 60_000 }, async () => {
+    home.storeSecrets({ 'raw/PIN': '98765' });
+    const result = { content: [{ type: 'text', text: 'pin 98765' }], structuredContent: { n: 98765, note: 'pin 98765' } };
+    serve({ tools: [{ name: 'count', inputSchema: { type: 'object' }, result }] }, { env: { PIN: { secret: 'raw/PIN' } } });
+    const host = await connectStdioHost(home);
+    try {
+      const answer = await host.callTool({ name: 'raw_count', arguments: {} });
+      expect(answer.isError).toBeFalsy();
+      expect([texts(answer as never), answer.structuredContent]).toEqual(['pin <redacted>', { n: 98765, note: 'pin <redacted>' }]);
+    } finally {
+      await host.close();
+    }
+  });
+
   it("drops _meta that points at this server's own views, on listed tools and on results; its own views pass", { timeout: 60_000 }, async () => {
     const borrowed = {
       ui: { resourceUri: 'ui://chatgpt-mcp/activity.html', visibility: ['model'] },
