@@ -75,14 +75,30 @@ export interface FoldedGroup {
   recordBytes?: number;
 }
 
+/** A group's folder and the files in it looked at on every call. */
+type GroupPlaces = { dir: string; meta: string; lock: string; undone: string };
+
 export class JournalFiles {
   private readonly appending = new Map<string, number>();
+  private readonly places = new Map<string, GroupPlaces>();
 
   constructor(readonly root: string) {}
 
   groupDir(id: string): string {
+    return this.placesOf(id).dir;
+  }
+
+  /** A group's folder and the files looked at on every call, worked out once per group (each call asks several times). */
+  private placesOf(id: string): GroupPlaces {
+    let places = this.places.get(id);
+    if (places) return places;
     if (!GROUP_ID.test(id)) throw new Error(`${id} is not a change group id`);
-    return path.join(this.root, 'groups', id);
+    const dir = path.join(this.root, 'groups', id);
+    places = { dir, meta: path.join(dir, 'meta.json'), lock: path.join(dir, LOCK_NAME), undone: path.join(dir, 'undone.json') };
+    // Bounded: a server that runs for months sees many groups; any may be worked out again.
+    if (this.places.size >= 256) this.places.clear();
+    this.places.set(id, places);
+    return places;
   }
 
   blobs(id: string): string {
@@ -114,16 +130,16 @@ export class JournalFiles {
   }
 
   exists(id: string): boolean {
-    return GROUP_ID.test(id) && fs.existsSync(path.join(this.groupDir(id), 'meta.json'));
+    return GROUP_ID.test(id) && fs.existsSync(this.placesOf(id).meta);
   }
 
   /** Whether an undo of the group holds its lock (it is not dropped meanwhile). */
   undoing(id: string): boolean {
-    return fs.existsSync(path.join(this.groupDir(id), LOCK_NAME));
+    return fs.existsSync(this.placesOf(id).lock);
   }
 
   undone(id: string): boolean {
-    return fs.existsSync(path.join(this.groupDir(id), 'undone.json'));
+    return fs.existsSync(this.placesOf(id).undone);
   }
 
   /** Whether an undo of the group began: its lock or its outcome exists (late-records.ts). */
