@@ -85,6 +85,7 @@ export const localFileOps: FileOps = {
 async function moveAcrossDevices(from: DirHandle, name: string, to: DirHandle, newName: string, overwrite: boolean): Promise<void> {
   const temp = `.${newName}.moving-${randomBytes(6).toString('hex')}`;
   // Before the destination is replaced: a source that cannot go (immutable, a sticky folder's) leaves it as it was.
+  // removeWhole checks the tree again after the copy, which can take long enough for it to change.
   await mayRemove(from, name);
   try {
     await copyEntry(from, name, to, temp);

@@ -126,7 +126,7 @@ export async function mayRemove(dir: DirHandle, name: EntryName): Promise<void> 
   await fs.promises.access(dir.self, fs.constants.W_OK | fs.constants.X_OK).catch((error: NodeJS.ErrnoException) => {
     throw refuse(`this user may not change the folder it is in (${error.code})`, error.code ?? 'EACCES');
   });
-  if ((folder.mode & STICKY) !== 0 && UID !== 0 && folder.uid !== UID && stat.uid !== UID) throw refuse("it is another user's, in a sticky folder", 'EPERM');
+  if (stickyBlocks(folder, stat)) throw refuse("it is another user's, in a sticky folder", 'EPERM');
   const folderBlock = removalBlock(dir.real);
   if (folderBlock) throw refuse(`the folder it is in is ${folderBlock}`, 'EPERM');
   if (stat.isDirectory()) await mayEmpty(dir, name);
@@ -148,10 +148,9 @@ async function mayEmpty(dir: DirHandle, name: EntryName): Promise<void> {
   const child = await dir.child(name);
   try {
     const folder = await child.stat();
-    const sticky = (folder.mode & STICKY) !== 0 && UID !== 0 && folder.uid !== UID;
     for (const entry of await entriesOf(child.self)) {
       const entryStat = await fs.promises.lstat(child.entry(entry));
-      if (sticky && entryStat.uid !== UID)
+      if (stickyBlocks(folder, entryStat))
         throw Object.assign(new Error(`${shown()} is a sticky folder holding ${String(entry)}, another user's, which this user may not remove`), {
           code: 'EPERM',
         });
@@ -169,7 +168,11 @@ function refuseMarked(dir: DirHandle, name: EntryName): void {
   if (block) throw Object.assign(new Error(`${nodePath.join(dir.real, String(name))} is ${block}, so it cannot be removed`), { code: 'EPERM' });
 }
 
-/** Who runs this (sticky folders let only an entry's owner, the folder's or root remove it). */
+/** Whether a sticky folder (as /tmp) keeps this user from removing the entry: only its owner, the folder's or root may. */
+function stickyBlocks(folder: fs.Stats, entry: fs.Stats): boolean {
+  return (folder.mode & STICKY) !== 0 && UID !== 0 && folder.uid !== UID && entry.uid !== UID;
+}
+
 const UID = process.getuid?.() ?? -1;
 const STICKY = 0o1000;
 

@@ -15,9 +15,9 @@
  * through the link.
  *
  * A file, folder or link it makes is the undoing user's: run as root, undo gives it back to its
- * recorded owner (a folder made again, to the owner of the folder it is in); otherwise a setuid or setgid bit is left off one that belonged to someone else (or to an
- * owner not recorded), so undo never makes another user's program run with the undoing user's
- * rights, and says so.
+ * recorded owner (a folder made again, to the owner of the folder it is in); otherwise a setuid
+ * or setgid bit is left off one that belonged to someone else (or to an owner not recorded), so
+ * undo never makes another user's program run with the undoing user's rights, and says so.
  */
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
