@@ -17,6 +17,7 @@ import { protectedPaths, stateDir } from '../host/places.js';
 import { createLogger } from '../log.js';
 import { exposedAs } from '../mcp/tool-names.js';
 import { ALL_TOOLS } from '../mcp/tools/index.js';
+import { VIEW_URI_PREFIX } from '../mcp/views.js';
 import { FilesystemPolicy } from '../policy/filesystem.js';
 import { EXIT, print, say, usageError, withConfig } from './io.js';
 
@@ -88,6 +89,7 @@ async function test(config: Readonly<Config>, configPath: string, name: string):
     secrets: () => gatewaySecrets(dir),
     logger: createLogger(config.server.logLevel === 'info' ? 'warn' : config.server.logLevel),
     reserved: [...known, ...known.map((n) => exposedAs(n, 'underscore'))],
+    ownViews: VIEW_URI_PREFIX,
     autostart: false,
   });
   try {

@@ -20,6 +20,7 @@ import { checkedCatalog } from './catalog-check.js';
 import { toolHash, type HeldTool, type PinStore, type ToolDefinition, type UpstreamPins } from './pin-store.js';
 import type { GatewaySecrets } from './secrets.js';
 import { replaceForms, secretForms, type SecretForms } from './secret-forms.js';
+import { withoutOwnViews } from './own-views.js';
 import { SerialGroups } from './serial-groups.js';
 import { boundedTools } from './tool-limits.js';
 import { Upstream, type Discovery } from './upstream.js';
@@ -36,6 +37,8 @@ export interface GatewayOptions {
   logger: Logger;
   /** Built-in tool names (both styles): no upstream tool may take one. */
   reserved: readonly string[];
+  /** Where this server's own views' URIs begin: nothing an upstream sends may point there (own-views.ts). */
+  ownViews: string;
   /** false: nothing starts until asked (the CLI's `gateway test`). */
   autostart?: boolean;
 }
@@ -112,7 +115,7 @@ export class Gateway {
         catalog: pins?.catalog && checkedCatalog(pins.catalog, (reason) => this.reportOnce(entry.name, reason)),
       });
     }
-    const value = scrubbedListing(expose(views, this.options.reserved), (item) => this.scrubbed(item));
+    const value = scrubbedListing(expose(views, this.options.reserved), (item) => this.cleaned(item));
     for (const [upstream, reasons] of value.refused) for (const reason of reasons) this.reportOnce(upstream, reason);
     this.exposure = { key, value };
     return value;
@@ -287,6 +290,11 @@ export class Gateway {
   /** Every resolved secret replaced (also in what upstreams answer), in each form it can take (secret-forms.ts). */
   scrub(text: string): string {
     return replaceForms(text, this.forms().text);
+  }
+
+  /** What an upstream sent, as the model and its host may see it: scrubbed of secrets, pointing at none of our views. */
+  cleaned<T>(value: T): T {
+    return this.scrubbed(withoutOwnViews(value, this.options.ownViews));
   }
 
   /** A JSON value (an answer, a listing) with every resolved secret replaced wherever it shows in it. */

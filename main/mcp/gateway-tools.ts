@@ -209,8 +209,7 @@ function prepareTool(gateway: Gateway, tool: GatewayTool, context: Omit<RecordCo
         await progress?.flush();
       }
       // Without the secrets the gateway resolved for it (its env echoed back, say); resources and prompts likewise.
-      const scrubbed = gateway.scrubbed(result as CallToolResult);
-      const clean = scrubbed._meta ? { ...scrubbed, _meta: withoutOwnViews(scrubbed._meta) } : scrubbed;
+      const clean = gateway.cleaned(result as CallToolResult);
       // An upstream's answer is read by the same model: cut to the same budget (its schema unknown, so no payload or note field).
       return fitAnswer(boundUpstreamAnswer(clean, fit.budget), { ...fit, shape: shapeFor(ctx.caller) });
     },
@@ -222,7 +221,7 @@ function prepareTool(gateway: Gateway, tool: GatewayTool, context: Omit<RecordCo
       inputSchema: passThrough(tool.inputSchema),
       ...(tool.outputSchema ? { outputSchema: passThrough(tool.outputSchema) } : {}),
       annotations: tool.annotations,
-      ...(tool._meta ? { _meta: withoutOwnViews(tool._meta) } : {}),
+      ...(tool._meta ? { _meta: tool._meta } : {}),
     },
     handler,
   };
@@ -230,11 +229,10 @@ function prepareTool(gateway: Gateway, tool: GatewayTool, context: Omit<RecordCo
 
 function registerResources(server: McpServer, gateway: Gateway, exposure: Exposure): Array<RegisteredResource | RegisteredResourceTemplate> {
   const read = (upstream: string) => async (uri: URL) =>
-    boundResourceRead(gateway.scrubbed(await gateway.use(upstream, (client: Client) => client.readResource({ uri: uri.href }))));
+    boundResourceRead(gateway.cleaned(await gateway.use(upstream, (client: Client) => client.readResource({ uri: uri.href }))));
   const handles: Array<RegisteredResource | RegisteredResourceTemplate> = [];
   for (const resource of exposure.resources) {
-    const { upstream, uri, name, _meta, ...rest } = resource;
-    const metadata = _meta ? { ...rest, _meta: withoutOwnViews(_meta) } : rest;
+    const { upstream, uri, name, ...metadata } = resource;
     // Our own views' URIs are ours: an upstream's resource there would clash (and could pose as one).
     if (uri.startsWith(VIEW_URI_PREFIX)) continue;
     tryRegister(handles, () => server.registerResource(name, uri, metadata, read(upstream) as never));
@@ -273,25 +271,10 @@ function registerPrompts(server: McpServer, gateway: Gateway, exposure: Exposure
         { ...(prompt.title ? { title: prompt.title } : {}), ...(prompt.description ? { description: prompt.description } : {}), argsSchema },
         (async (args: Record<string, string>) =>
           boundPrompt(
-            gateway.scrubbed(await gateway.use(prompt.upstream, (client: Client) => client.getPrompt({ name: prompt.prompt, arguments: args }))),
+            gateway.cleaned(await gateway.use(prompt.upstream, (client: Client) => client.getPrompt({ name: prompt.prompt, arguments: args }))),
           )) as never,
       ),
     );
   }
   return handles;
-}
-
-/**
- * An upstream's `_meta` without what points at this server's own views (`ui.resourceUri`,
- * `ui/resourceUri`, `openai/outputTemplate`, or any other key whose value is a `ui://chatgpt-mcp/`
- * URI): an MCP Apps host would render our trusted page (the activity log, the screenshot whose
- * clicks call input_click) with the upstream's data. Its own `ui://` views pass.
- */
-export function withoutOwnViews(meta: Json): Json {
-  const out: Json = {};
-  for (const [key, value] of Object.entries(meta)) {
-    if (typeof value === 'string' && value.trim().toLowerCase().startsWith(VIEW_URI_PREFIX)) continue;
-    out[key] = value && typeof value === 'object' && !Array.isArray(value) ? withoutOwnViews(value as Json) : value;
-  }
-  return out;
 }

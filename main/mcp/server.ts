@@ -44,7 +44,7 @@ import { AnswerStore } from './answer/answer-store.js';
 import { fitAnswer, type ServerFit } from './answer/answer-budget.js';
 import { budgetInput, budgetOutput, NOTE_FIELD } from './answer/budget-schema.js';
 import { shapeFor, type Caller } from './answer/caller-shape.js';
-import { registerViews, servedViews, viewMeta, withViewData } from './views.js';
+import { registerViews, servedViews, viewMeta, VIEW_URI_PREFIX, withViewData } from './views.js';
 
 export type { ToolCallEvent, ToolCallObserver } from './recorded-call.js';
 
@@ -295,6 +295,7 @@ function openGateway(deps: ServerDeps, files: FilesystemPolicy, reserved: string
     secrets: () => gatewaySecrets(dir),
     logger,
     reserved,
+    ownViews: VIEW_URI_PREFIX,
   });
 }
 
