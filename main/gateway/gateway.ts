@@ -71,6 +71,8 @@ export class Gateway {
   private formsOf: { size: number; forms: SecretForms } | undefined;
   private exposure: { key: string; value: Exposure } | null = null;
   private version = 0;
+  /** Gateway.settled's wait, the same for every request. */
+  private graced: Promise<void> | null = null;
   private watcher: NodeJS.Timeout | undefined;
   /** Refusals already in the log (a name clash is said once, not at every listing). */
   private readonly reported = new Set<string>();
@@ -92,6 +94,28 @@ export class Gateway {
       this.upstreams.set(entry.name, { upstream, policy, entry });
     }
     this.ready = options.autostart === false ? Promise.resolve() : this.startUp();
+  }
+
+  /**
+   * Resolves when the upstreams started at start have listed their tools, or after `graceMs`,
+   * whichever comes first: one that is slow to answer (or never does, until its startup timeout)
+   * must not hold every host's `initialize`. Its tools follow when it lists them (a stdio host is
+   * told the list changed; HTTP hosts list per request); until then its pinned tools are exposed.
+   */
+  settled(graceMs: number): Promise<void> {
+    // Once: a request after the first grace ran out is not held again (HTTP builds a server per request).
+    this.graced ??= new Promise<void>((resolve) => {
+      const timer = setTimeout(() => {
+        const starting = [...this.upstreams].filter(([, { upstream }]) => upstream.snapshot().state === 'starting').map(([name]) => name);
+        if (starting.length > 0) this.options.logger.warn('gateway: answering before these upstreams listed their tools; their tools follow', { starting });
+        resolve();
+      }, graceMs).unref();
+      void this.ready.then(() => {
+        clearTimeout(timer);
+        resolve();
+      });
+    });
+    return this.graced;
   }
 
   /** What is exposed now (recomputed only when an upstream listed something new or the pins changed). */

@@ -112,6 +112,8 @@ export class Upstream {
   private state: UpstreamState;
   private connection: Connection | null = null;
   private starting: Promise<Connection> | null = null;
+  /** Ends a start under way at once (stop): the server's end must not wait out a startup timeout. */
+  private cancelStart: (() => void) | null = null;
   private idleTimer: NodeJS.Timeout | null = null;
   private restartTimer: NodeJS.Timeout | null = null;
   private inFlight = 0;
@@ -211,6 +213,7 @@ export class Upstream {
     if (this.restartTimer) clearTimeout(this.restartTimer);
     this.restartTimer = null;
     const starting = this.starting;
+    this.cancelStart?.();
     if (starting) await starting.catch(() => undefined);
     const connection = this.connection;
     this.connection = null;
@@ -248,7 +251,11 @@ export class Upstream {
           entry.startupTimeoutMs,
         );
       });
-      const discovery = await Promise.race([connected, deadline]);
+      const cancelled = new Promise<never>((_, reject) => {
+        this.cancelStart = () =>
+          reject(Object.assign(adapterError('PRECONDITION_FAILED', 'gateway.start', `${this.name} was stopped while it started`), { cancelled: true }));
+      });
+      const discovery = await Promise.race([connected, deadline, cancelled]);
       await this.deps.discovered(discovery);
       const connection: Connection = { client, peer, transport: transport!, startedAt: Date.now() };
       this.connection = connection;
@@ -262,11 +269,17 @@ export class Upstream {
     } catch (error) {
       await transport?.close().catch(() => undefined);
       await peer?.stop(STOP_GRACE_MS);
+      // Stopped on purpose: not a crash to back off from.
+      if ((error as { cancelled?: boolean }).cancelled) {
+        this.state = 'stopped';
+        throw error;
+      }
       const failure = this.explain(error, 'start');
       this.crashed(failure.message);
       throw failure;
     } finally {
       clearTimeout(timer.id);
+      this.cancelStart = null;
     }
   }
 

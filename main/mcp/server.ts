@@ -76,6 +76,9 @@ export interface ServerDeps {
   audit?: AuditReader;
 }
 
+/** How long the first requests wait for upstreams started at start (Gateway.settled). */
+const GATEWAY_GRACE_MS = 5000;
+
 /**
  * Unread answers allowed before a new command waits, in units of shell.maxOutputBytes: one
  * command's full text output, which an answer carries twice (structured result and text).
@@ -229,8 +232,8 @@ export function createServerFactory(deps: ServerDeps): ServerFactory {
     stdioServer ??= server;
     return server;
   };
-  // With upstreams, the first requests wait until those started at start have listed their tools.
-  const factory = gateway ? async (request?: McpRequestContext) => (await gateway.ready, build(request)) : build;
+  // With upstreams, the first requests wait until those started at start have listed their tools, a few seconds at most.
+  const factory = gateway ? async (request?: McpRequestContext) => (await gateway.settled(GATEWAY_GRACE_MS), build(request)) : build;
   // A stdio host keeps its connection and its list: it is told when the upstreams' tools change (HTTP hosts list again per request).
   gateway?.watch(() => stdioServer && upstreams?.refresh(stdioServer));
   // stdio has one profile, the active one.
