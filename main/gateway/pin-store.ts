@@ -4,7 +4,7 @@
  * more) is held until the owner accepts it again.
  *
  * The first time an upstream is seen, its tools are pinned as they are (the owner just added
- * it). From then on a tool whose name, title, description, schemas or annotations hash
+ * it). From then on a tool whose name, title, description, schemas, annotations or _meta hash
  * differently, and a tool that was not there before, is held: not exposed, recorded with what it
  * is now, until `accept` (the tray, or `chatgpt-mcp gateway accept NAME`). The accepted
  * definitions double as the catalog a lazy upstream's tools are listed from before it runs.
@@ -64,17 +64,49 @@ export interface UpstreamPins {
 
 interface PinFile {
   version: 1;
+  /** Which toolHash the hashes are (absent: 1, before `_meta` counted); read files are brought to this one. */
+  hashes?: typeof HASHES;
   servers: Record<string, UpstreamPins>;
 }
+
+const HASHES = 2;
 
 export function pinsPath(appDir: string): string {
   return path.join(appDir, PINS_FILE);
 }
 
-/** sha256 of the definition with its keys sorted, so key order never counts as a change. */
+/**
+ * sha256 of the definition with its keys sorted, so key order never counts as a change. All of
+ * it counts, `_meta` too: a host may show or act on what is there (an MCP Apps view, say).
+ */
 export function toolHash(definition: ToolDefinition): string {
-  const { name, title, description, inputSchema, outputSchema, annotations } = definition;
-  return createHash('sha256').update(canonicalJson({ name, title, description, inputSchema, outputSchema, annotations })).digest('hex');
+  const { name, title, description, inputSchema, outputSchema, annotations, _meta } = definition;
+  return sha256(canonicalJson({ name, title, description, inputSchema, outputSchema, annotations, _meta }));
+}
+
+/** The first toolHash, without `_meta`: what pin files written before it was counted hold. */
+function firstToolHash({ name, title, description, inputSchema, outputSchema, annotations }: ToolDefinition): string {
+  return sha256(canonicalJson({ name, title, description, inputSchema, outputSchema, annotations }));
+}
+
+function sha256(text: string): string {
+  return createHash('sha256').update(text).digest('hex');
+}
+
+/**
+ * A file of first hashes brought to the current ones: a tool whose hash is still that of the
+ * definition kept with it is hashed again from that definition, so what the owner accepted stays
+ * accepted, `_meta` included, and a tool whose `_meta` changed since is held. A hash that does
+ * not match its definition (edited by hand) is left, and so never matches a live tool.
+ */
+function withCurrentHashes(file: PinFile): PinFile {
+  if (file.hashes === HASHES) return file;
+  for (const pins of Object.values(file.servers)) {
+    for (const kept of [...Object.values(pins.tools ?? {}), ...Object.values(pins.held ?? {})]) {
+      if (kept.hash === firstToolHash(kept.definition)) kept.hash = toolHash(kept.definition);
+    }
+  }
+  return { ...file, hashes: HASHES };
 }
 
 /** What comparing an upstream's tools with its pins decided. */
@@ -86,7 +118,7 @@ export interface Verdict {
 }
 
 export class PinStore {
-  private data: PinFile = { version: 1, servers: {} };
+  private data: PinFile = { version: 1, hashes: HASHES, servers: {} };
   /** Which version of the file is loaded: every atomic write makes a new inode. */
   private loaded = '';
   private checkedAt = -Infinity;
@@ -201,7 +233,7 @@ export class PinStore {
     }
     const parsed = JSON.parse(fs.readFileSync(this.file, 'utf8')) as PinFile;
     if (parsed?.version !== 1 || typeof parsed.servers !== 'object') throw new Error(`the gateway's pin file ${this.file} is not one this version reads`);
-    this.data = parsed;
+    this.data = withCurrentHashes(parsed);
     this.loaded = stampOf(stat);
   }
 

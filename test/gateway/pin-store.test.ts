@@ -3,9 +3,11 @@
  * key order is not a change; accept exposes it; another process's write is read again; a file
  * others can read is refused.
  */
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { canonicalJson } from '../../main/canonical-json.js';
 import { PinStore, toolHash, type ToolDefinition } from '../../main/gateway/pin-store.js';
 import { makeTempDir, removeDir } from '../helpers/temp.js';
 
@@ -48,6 +50,28 @@ describe('PinStore', () => {
     expect(toolHash(one)).toBe(toolHash(reordered));
     expect(toolHash(one)).not.toBe(toolHash({ ...one, inputSchema: { type: 'object', properties: { a: { type: 'string', format: 'uri' } } } }));
     expect(toolHash(one)).not.toBe(toolHash({ ...one, annotations: { readOnlyHint: true } }));
+  });
+
+  it('counts _meta as a change, and keeps what a file of first hashes (without _meta) accepted', async () => {
+    const withView = tool('v', 'd', { _meta: { ui: { resourceUri: 'ui://up/one' } } });
+    const moved = tool('v', 'd', { _meta: { ui: { resourceUri: 'ui://up/other' } } });
+    expect(toolHash(withView)).not.toBe(toolHash(moved));
+
+    // A pins file as the first version wrote it: hashes without _meta; one of them edited by hand.
+    const first = ({ name, title, description, inputSchema, outputSchema, annotations }: ToolDefinition) =>
+      createHash('sha256').update(canonicalJson({ name, title, description, inputSchema, outputSchema, annotations })).digest('hex');
+    const file = path.join(dir, 'pins-first.json');
+    const pinned = (definition: ToolDefinition, hash = first(definition)) => ({ hash, definition, acceptedAt: '2026-01-01T00:00:00.000Z' });
+    const edited = tool('e');
+    fs.writeFileSync(file, JSON.stringify({ version: 1, servers: { up: { tools: { v: pinned(withView), e: pinned(edited, '0'.repeat(64)) }, held: {} } } }), {
+      mode: 0o600,
+    });
+    const store = new PinStore(file);
+    const same = await store.review('up', [withView, edited]);
+    expect(same.exposed).toEqual([withView]);
+    expect(same.held.map((h) => [h.name, h.reason])).toEqual([['e', 'changed']]);
+    // Its view pointed elsewhere since: held.
+    expect((await store.review('up', [moved])).held.map((h) => [h.name, h.reason])).toEqual([['v', 'changed']]);
   });
 
   it("reads another process's accept, and refuses a file others can read", async () => {
