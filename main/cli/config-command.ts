@@ -9,6 +9,7 @@ import { prefixOf, type Config, type ConfigInput, type UpstreamConfig } from '..
 import { existingBearerToken } from '../config/token.js';
 import { cliHint } from '../command-name.js';
 import { configWarnings } from '../config/warnings.js';
+import { shownUrl } from '../config/shown-url.js';
 import { createServerFactory, exposedName } from '../mcp/server.js';
 import { profileNotes, toolsFor } from './profile-notes.js';
 import { httpStartRefusal } from '../mcp/start-refusal.js';
@@ -86,7 +87,7 @@ function setupWarnings(file: string | null): string[] {
 function upstreamLine(entry: UpstreamConfig): string {
   const tools = `${prefixOf(entry)}_*`;
   if (!entry.enabled) return `${entry.name} (${tools}): disabled`;
-  if (entry.url !== undefined) return `${entry.name} (${tools}): ${entry.url}, ${entry.start}`;
+  if (entry.url !== undefined) return `${entry.name} (${tools}): ${shownUrl(entry.url)}, ${entry.start}`;
   const folders = entry.folders.map((f) => (typeof f === 'string' ? f : `${f.path}${f.readOnly ? ' (read-only)' : ''}`));
   const sandbox = entry.sandbox
     ? `sandboxed, folders: ${folders.join(', ') || 'none'}, network ${entry.network ? 'on' : 'off'}`

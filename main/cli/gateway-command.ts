@@ -8,6 +8,7 @@
  */
 import { createLocalAdapter } from '../../adapter/local-computer-adapter.js';
 import type { CliOverrides } from '../config/load.js';
+import { shownUrl } from '../config/shown-url.js';
 import { prefixOf, SECRET_REF, type Config, type UpstreamConfig } from '../config/schema.js';
 import { Gateway } from '../gateway/gateway.js';
 import { PinStore, pinsPath, type UpstreamPins } from '../gateway/pin-store.js';
@@ -65,7 +66,9 @@ function describe(entry: UpstreamConfig, pins: UpstreamPins | undefined) {
     enabled: entry.enabled,
     start: entry.start,
     transport: entry.url === undefined ? 'stdio' : 'http',
-    ...(entry.url === undefined ? { command: entry.command, sandbox: entry.sandbox, network: entry.network, folders: entry.folders } : { url: entry.url }),
+    ...(entry.url === undefined
+      ? { command: entry.command, sandbox: entry.sandbox, network: entry.network, folders: entry.folders }
+      : { url: shownUrl(entry.url) }),
     tools: Object.keys(pins?.tools ?? {}),
     held: Object.entries(pins?.held ?? {}).map(([name, held]) => ({ name, reason: held.reason, seenAt: held.seenAt })),
     seen: pins !== undefined,

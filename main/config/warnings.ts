@@ -8,6 +8,7 @@ import { BUILT_IN_SECRET_PATTERNS, compilePatterns, findMatch, wholePath } from 
 import { resolveSandbox } from '../policy/sandbox-mode.js';
 import { isCodeRunner } from './code-runners.js';
 import type { Config } from './schema.js';
+import { secretInUrl } from './shown-url.js';
 
 export interface DiskFacts {
   /** What is at an absolute path: a directory, something else, or nothing. */
@@ -72,5 +73,11 @@ export function configWarnings(config: Readonly<Config>, disk: DiskFacts): strin
       `download.testLoopbackOrigin is set: fs.download may reach ${config.download.testLoopbackOrigin} on this computer (a setting for tests; remove it)`,
     );
   if (config.download.enabled && !filesystem.write) warnings.push('download.enabled is on, but filesystem.write is off: fs.download is not offered');
+  for (const entry of config.gateway.servers) {
+    if (entry.url !== undefined && secretInUrl(entry.url))
+      warnings.push(
+        `gateway.servers "${entry.name}": its url holds what looks like a key, kept in plain text in this file (it is printed as <redacted>); if the server accepts one, use bearerToken with a stored secret instead`,
+      );
+  }
   return warnings;
 }

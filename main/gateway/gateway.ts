@@ -12,6 +12,7 @@ import type { ProcessOps } from '../../adapter/contract/processes.js';
 import type { PolicyPort } from '../../adapter/contract/policy-port.js';
 import { adapterError } from '../../adapter/contract/errors.js';
 import { prefixOf, type Config, type UpstreamConfig } from '../config/schema.js';
+import { urlSecrets } from '../config/shown-url.js';
 import type { Logger } from '../log.js';
 import type { FilesystemPolicy } from '../policy/filesystem.js';
 import { UpstreamPolicy } from '../policy/upstream.js';
@@ -306,6 +307,8 @@ export class Gateway {
       this.known.add(value);
       return value;
     };
+    // A key in an HTTP upstream's URL (some services put it in the path) is scrubbed as a secret is.
+    for (const part of entry.url === undefined ? [] : urlSecrets(entry.url)) this.known.add(part);
     const env: Record<string, string> = {};
     for (const [name, value] of Object.entries(entry.env)) env[name] = typeof value === 'string' ? value : await read(value.secret);
     return { env, bearer: entry.bearerToken ? await read(entry.bearerToken.secret) : null };

@@ -25,6 +25,7 @@ import type { UpstreamPolicy } from '../policy/upstream.js';
 import { SERVER_NAME, VERSION } from '../version.js';
 import { PeerTransport } from './peer-transport.js';
 import { redactLine } from './redact.js';
+import { shownUrl } from '../config/shown-url.js';
 import { MAX_TOOLS } from './tool-limits.js';
 
 export type UpstreamState = 'disabled' | 'stopped' | 'starting' | 'running' | 'crashed';
@@ -263,7 +264,11 @@ export class Upstream {
       this.lastError = null;
       transport.onclose = chain(transport.onclose, () => this.closed(connection));
       if (peer) void peer.exited.then(() => this.closed(connection));
-      logger.info('gateway upstream started', { upstream: this.name, ...(peer ? { pid: peer.pid } : { url: entry.url }), tools: discovery.tools.length });
+      logger.info('gateway upstream started', {
+        upstream: this.name,
+        ...(peer ? { pid: peer.pid } : { url: shownUrl(entry.url!) }),
+        tools: discovery.tools.length,
+      });
       this.armIdle();
       return connection;
     } catch (error) {

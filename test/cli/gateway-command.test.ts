@@ -50,6 +50,22 @@ describe('chatgpt-mcp gateway', () => {
     expect(check.stderr).toContain('gateway: far (far_*): https://example.com/mcp, lazy');
   });
 
+  it('a key in an upstream URL: config check and gateway list print it redacted, and config check warns', async () => {
+    const key = 'a1B2c3D4e5F6g7H8i9J0k1L2';
+    home.write({ gateway: { servers: [{ name: 'keyed', url: `https://mcp.example.com/api/s/${key}/mcp?team=ops` }] } });
+    const check = await cli('config', 'check');
+    expect(check.code).toBe(0);
+    expect(check.stderr).toContain('gateway: keyed (keyed_*): https://mcp.example.com/api/s/<redacted>/mcp?team=ops, lazy');
+    expect(check.stderr).toContain('warning: gateway.servers "keyed": its url holds what looks like a key, kept in plain text in this file');
+    const list = await cli('gateway', 'list');
+    expect(list.stdout).toContain('https://mcp.example.com/api/s/<redacted>/mcp?team=ops');
+    expect(check.stderr + check.stdout + list.stdout + list.stderr).not.toContain(key);
+    // The config the tests below start from.
+    home.write({
+      gateway: { servers: [nodeUpstream('notes', FIXTURE, { folders: [home.data], start: 'at-start' }), { name: 'far', url: 'https://example.com/mcp' }] },
+    });
+  });
+
   it('set-secret stores the value owner-only without echoing it', async () => {
     const stored = await new Promise<{ code: number | null; out: string }>((resolve) => {
       const child = spawn(process.execPath, [CLI, 'gateway', 'set-secret', 'notes/API_KEY', '--config', home.configFile], { env: home.env });
