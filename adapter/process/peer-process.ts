@@ -4,12 +4,13 @@
  * planned environment, inside the sandbox plan, leading its own process group on POSIX) but with
  * stdin piped and no deadline; the caller reads and writes the pipes and decides when it ends.
  *
- * Lifetime: `stop` ends the whole group. Every live peer is also ended by closeAll (server
+ * Lifetime: `stop` ends the whole group, and on Linux what left it (escaped-descendants.ts). Every live peer is also ended by closeAll (server
  * shutdown) and, as a last resort, when this process exits without closing (a SIGKILL of the
  * group from the 'exit' handler); a server killed with SIGKILL takes it along too (the spawn
  * addon's PR_SET_PDEATHSIG and the server's lifeline watcher, lifeline.ts).
  */
 import type { PeerProcess, PeerRequest } from '../contract/processes.js';
+import { escapedDescendants, signalEscaped } from './escaped-descendants.js';
 import { taskkillTree, terminateGroup } from './kill-tree.js';
 import { launch, type Launched } from './run-command.js';
 
@@ -49,11 +50,15 @@ export class PeerSet {
 
   private async end(launched: Launched, graceMs: number): Promise<void> {
     const { child, pid } = launched;
+    // Found before anything ends, while their parent links still lead here.
+    const escaped = this.platform === 'linux' ? await escapedDescendants(pid) : [];
     child.stdin?.end();
     if (this.platform === 'win32') {
       if (!(await taskkillTree(pid))) child.kill('SIGKILL');
     } else {
+      await signalEscaped(escaped, 'SIGTERM');
       await terminateGroup(pid, graceMs, this.platform);
+      await signalEscaped(escaped, 'SIGKILL');
     }
     // Whatever a descendant still holds open must not keep this process alive.
     child.stdout.destroy();
