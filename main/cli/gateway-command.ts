@@ -14,6 +14,7 @@ import { Gateway } from '../gateway/gateway.js';
 import { PinStore, pinsPath, type UpstreamPins } from '../gateway/pin-store.js';
 import { gatewaySecrets } from '../gateway/secrets.js';
 import { toolDifference } from '../gateway/tool-diff.js';
+import type { HeldEntry } from '../gateway/catalog-pins.js';
 import { protectedPaths, stateDir } from '../host/places.js';
 import { createLogger } from '../log.js';
 import { exposedAs } from '../mcp/tool-names.js';
@@ -49,7 +50,7 @@ function list(config: Readonly<Config>): number {
     return print('[]');
   }
   const pins = new PinStore(pinsPath(stateDir()));
-  const rows = servers.map((entry) => describe(entry, pins.pins(entry.name)));
+  const rows = servers.map((entry) => describe(entry, pins.pins(entry.name), pins.held(entry.name)));
   for (const row of rows) {
     say(
       `${row.name} (${row.prefix}_*): ${row.enabled ? row.start : 'disabled'}, ${row.transport}, ${row.tools.length} tools accepted${row.held.length ? `, ${row.held.length} held` : ''}`,
@@ -59,7 +60,7 @@ function list(config: Readonly<Config>): number {
   return print(JSON.stringify(rows, null, 2));
 }
 
-function describe(entry: UpstreamConfig, pins: UpstreamPins | undefined) {
+function describe(entry: UpstreamConfig, pins: UpstreamPins | undefined, held: HeldEntry[]) {
   return {
     name: entry.name,
     prefix: prefixOf(entry),
@@ -70,7 +71,7 @@ function describe(entry: UpstreamConfig, pins: UpstreamPins | undefined) {
       ? { command: entry.command, sandbox: entry.sandbox, network: entry.network, folders: entry.folders }
       : { url: shownUrl(entry.url) }),
     tools: Object.keys(pins?.tools ?? {}),
-    held: Object.entries(pins?.held ?? {}).map(([name, held]) => ({ name, reason: held.reason, seenAt: held.seenAt })),
+    held: held.map(({ name, reason, seenAt }) => ({ name, reason, ...(seenAt ? { seenAt } : {}) })),
     seen: pins !== undefined,
     leftOut: pins?.catalog?.leftOut ?? [],
   };
@@ -113,15 +114,14 @@ async function test(config: Readonly<Config>, configPath: string, name: string):
 async function accept(config: Readonly<Config>, name: string, tool: string | undefined): Promise<number> {
   if (!config.gateway.servers.some((s) => s.name === name)) return unknown(config, name);
   const pins = new PinStore(pinsPath(stateDir()));
-  const before = pins.pins(name);
   const accepted = await pins.accept(name, tool);
   if (accepted.length === 0) {
     say(
-      `${name} has no held tools${tool ? ` named ${tool}` : ''} ("chatgpt-mcp gateway test ${name}" starts it and compares its tools with the accepted ones)`,
+      `${name} has nothing held${tool ? ` named ${tool}` : ''} ("chatgpt-mcp gateway test ${name}" starts it and compares its tools, prompts and templates with the accepted ones)`,
     );
     return print('[]');
   }
-  for (const held of accepted) process.stdout.write(toolDifference(held.name, before?.tools[held.name]?.definition, held.definition));
+  for (const held of accepted) process.stdout.write(toolDifference(held.name, held.before, held.now));
   say(`accepted ${accepted.map((h) => h.name).join(', ')}; a running server exposes ${accepted.length === 1 ? 'it' : 'them'} from its next listing`);
   return EXIT.ok;
 }

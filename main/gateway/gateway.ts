@@ -18,6 +18,7 @@ import type { FilesystemPolicy } from '../policy/filesystem.js';
 import { UpstreamPolicy } from '../policy/upstream.js';
 import { expose, heldMessage, type Exposure, type GatewayTool, type UpstreamView } from './catalog.js';
 import { checkedCatalog } from './catalog-check.js';
+import { acceptedOnly, type HeldEntry } from './catalog-pins.js';
 import { toolHash, type HeldTool, type PinStore, type ToolDefinition, type UpstreamPins } from './pin-store.js';
 import type { GatewaySecrets } from './secrets.js';
 import { replaceForms, secretForms, type SecretForms } from './secret-forms.js';
@@ -137,7 +138,8 @@ export class Gateway {
         definitions: accepted.map((pin) => pin.definition),
         held: heldOf(pins),
         // Checked again as read: a pins file written before this check (or by hand) may hold what no session could serve.
-        catalog: pins?.catalog && checkedCatalog(pins.catalog, (reason) => this.reportOnce(entry.name, reason)),
+        // Of its prompts and templates, only what the owner accepted (catalog-pins.ts).
+        catalog: pins?.catalog && checkedCatalog(acceptedOnly(pins.catalog, pins.acceptedCatalog), (reason) => this.reportOnce(entry.name, reason)),
       });
     }
     const value = scrubbedListing(expose(views, this.options.reserved), (item) => this.cleaned(item));
@@ -189,7 +191,7 @@ export class Gateway {
   status(): UpstreamStatus[] {
     const exposure = this.exposed();
     return [...this.upstreams.values()].map(({ upstream, policy, entry }) => {
-      const held = heldOf(this.options.pins.pins(entry.name));
+      const held = this.options.pins.held(entry.name);
       return {
         name: entry.name,
         prefix: prefixOf(entry),
@@ -211,7 +213,7 @@ export class Gateway {
   }
 
   /** Accepts the upstream's held tools: they are exposed from the next listing on. */
-  async accept(name: string, tool?: string): Promise<Array<HeldTool & { name: string }>> {
+  async accept(name: string, tool?: string): Promise<HeldEntry[]> {
     this.slot(name);
     const accepted = await this.options.pins.accept(name, tool);
     this.version++;

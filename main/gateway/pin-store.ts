@@ -17,6 +17,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { writeFileAtomic } from '../config/atomic-file.js';
 import { canonicalJson } from '../canonical-json.js';
+import { acceptedFrom, acceptItems, heldItems, stillListed, type AcceptedCatalog, type HeldEntry } from './catalog-pins.js';
 
 export const PINS_FILE = 'gateway-pins.json';
 /** How stale the pins another process wrote may be when read here. */
@@ -60,6 +61,8 @@ export interface UpstreamPins {
   tools: Record<string, PinnedTool>;
   held: Record<string, HeldTool>;
   catalog?: Catalog;
+  /** The prompts and resource templates the owner accepted (catalog-pins.ts). */
+  acceptedCatalog?: AcceptedCatalog;
 }
 
 interface PinFile {
@@ -184,25 +187,47 @@ export class PinStore {
     return verdict;
   }
 
+  /**
+   * Keeps what the upstream lists besides tools. Its prompts and templates are held as its tools
+   * are: the first catalog (or, in a file from before they were pinned, the one kept then) is
+   * accepted as it is.
+   */
   async setCatalog(upstream: string, catalog: Catalog): Promise<void> {
     this.refresh();
     const known = this.data.servers[upstream];
-    if (!known || canonicalJson(known.catalog) === canonicalJson(catalog)) return;
+    if (!known) return;
+    const accepted = stillListed(catalog, known.acceptedCatalog ?? acceptedFrom(known.catalog ?? catalog));
+    if (canonicalJson([known.catalog, known.acceptedCatalog]) === canonicalJson([catalog, accepted])) return;
     known.catalog = catalog;
+    known.acceptedCatalog = accepted;
     await this.save();
   }
 
-  /** Accepts every held tool of the upstream (or only `tool`); returns what was accepted. */
-  async accept(upstream: string, tool?: string, now = new Date()): Promise<Array<HeldTool & { name: string }>> {
+  /** What of the upstream waits for the owner: held tools, then held prompts and templates, each as accepted and as now. */
+  held(upstream: string): HeldEntry[] {
     this.refresh();
     const known = this.data.servers[upstream];
     if (!known) return [];
-    const names = Object.keys(known.held).filter((name) => tool === undefined || name === tool);
-    const accepted = names.map((name) => ({ name, ...known.held[name]! }));
-    for (const { name, hash, definition } of accepted) {
-      known.tools[name] = { hash, definition, acceptedAt: now.toISOString() };
-      delete known.held[name];
+    const tools = Object.entries(known.held).map(([name, held]): HeldEntry => {
+      const before = known.tools[name]?.definition;
+      return { name, reason: held.reason, ...(before ? { before } : {}), now: held.definition, seenAt: held.seenAt };
+    });
+    return [...tools, ...heldItems(known.catalog, known.acceptedCatalog)];
+  }
+
+  /** Accepts everything of the upstream that is held (or only what is named `name`); returns what was accepted. */
+  async accept(upstream: string, name?: string, now = new Date()): Promise<HeldEntry[]> {
+    this.refresh();
+    const known = this.data.servers[upstream];
+    if (!known) return [];
+    const accepted = this.held(upstream).filter((held) => name === undefined || held.name === name);
+    for (const tool of Object.keys(known.held).filter((tool) => name === undefined || tool === name)) {
+      const { hash, definition } = known.held[tool]!;
+      known.tools[tool] = { hash, definition, acceptedAt: now.toISOString() };
+      delete known.held[tool];
     }
+    const items = acceptItems(known.catalog, known.acceptedCatalog, name);
+    if (items) known.acceptedCatalog = items.accepted;
     if (accepted.length > 0) await this.save();
     return accepted;
   }

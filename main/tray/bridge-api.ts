@@ -147,7 +147,7 @@ export interface UpstreamRow {
   calls: number;
   failures: number;
   tools: number;
-  /** Tools held since they changed (or appeared), each with a unified diff of the change. */
+  /** Tools, prompts and resource templates held since they changed (or appeared), each with a unified diff of the change. */
   held: Array<{ name: string; reason: 'changed' | 'new'; change: string }>;
   refused: string[];
 }

@@ -33,11 +33,7 @@ export class GatewayPanel {
       const status = live.get(name);
       const entry = this.saved()?.servers.find((s) => s.name === name);
       const pins = this.pins.pins(name);
-      const held = Object.entries(pins?.held ?? {}).map(([tool, h]) => ({
-        name: tool,
-        reason: h.reason,
-        change: toolDifference(tool, pins?.tools[tool]?.definition, h.definition),
-      }));
+      const held = this.pins.held(name).map((h) => ({ name: h.name, reason: h.reason, change: toolDifference(h.name, h.before, h.now) }));
       return {
         name,
         prefix: status?.prefix ?? (entry ? prefixOf(entry) : name),

@@ -93,7 +93,7 @@ describe('chatgpt-mcp gateway', () => {
     const unknown = await cli('gateway', 'test', 'nope');
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain('no server named "nope" in gateway.servers (there are: notes, far)');
-    expect((await cli('gateway', 'accept', 'notes')).stderr).toContain('notes has no held tools');
+    expect((await cli('gateway', 'accept', 'notes')).stderr).toContain('notes has nothing held');
     expect((await cli('gateway', 'frobnicate')).code).toBe(64);
   });
 

@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { connectStdioHost, gatewayHome, nodeUpstream, type GatewayHome } from '../helpers/gateway.js';
-import { REPO_ROOT } from '../helpers/servers.js';
+import { REPO_ROOT, runCli } from '../helpers/servers.js';
 
 const RAW = path.join(REPO_ROOT, 'test/e2e/fixtures/raw-upstream.mjs');
 const BAD = { uriTemplate: 'x://{a', name: 'bad' };
@@ -74,6 +74,13 @@ describe('an upstream listing what cannot be served', () => {
       setUp({ resourceTemplates: [GOOD, BAD, { uriTemplate: 'x://new/{b}', name: 'new' }] });
       // The lazy upstream stopped after its first listing: this call starts it, and it lists the new ones.
       expect((await host.callTool({ name: 'raw_echo_env', arguments: {} })).isError).toBeFalsy();
+      // The new template is held until the owner accepts it; the bad one is never listed.
+      const list = () => runCli(['gateway', 'list', '--config', home.configFile], home.env, 30_000);
+      await expect.poll(async () => (await list()).stderr, { timeout: 10_000, interval: 500 }).toContain('held: resource template "x://new/{b}" (new)');
+      expect((await host.listResourceTemplates()).resourceTemplates.map((t) => t.uriTemplate)).toEqual(['x://good/{a}']);
+      expect((await runCli(['gateway', 'accept', 'raw', '--config', home.configFile], home.env, 30_000)).stderr).toContain(
+        'accepted resource template "x://new/{b}"',
+      );
       await expect
         .poll(async () => (await host.listResourceTemplates()).resourceTemplates.map((t) => t.uriTemplate).sort(), { timeout: 10_000, interval: 500 })
         .toEqual(['x://good/{a}', 'x://new/{b}']);

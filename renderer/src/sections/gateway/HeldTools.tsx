@@ -1,4 +1,4 @@
-/** An upstream's tools held since they changed: what changed, and accepting them. */
+/** What of an upstream is held (tools, prompts, resource templates) since it changed or appeared: what changed, and accepting it. */
 import { useState } from 'react';
 import type { SettingsBridge, UpstreamRow } from '../../../../main/tray/bridge-api';
 
@@ -13,13 +13,14 @@ export function HeldTools({ upstream, bridge, onAccepted }: { upstream: Upstream
   return (
     <div className="held-tools" role="group" aria-label={`Held tools of ${upstream.name}`}>
       <p className="held-intro">
-        {upstream.held.length === 1 ? 'One tool is' : `${upstream.held.length} tools are`} held: {upstream.name} changed{' '}
-        {upstream.held.length === 1 ? 'it' : 'them'} since you accepted {upstream.held.length === 1 ? 'it' : 'them'}. Read the change before you accept it.
+        {upstream.held.length === 1 ? 'One change is' : `${upstream.held.length} changes are`} held: {upstream.name} lists{' '}
+        {upstream.held.length === 1 ? 'something' : 'things'} you have not accepted as {upstream.held.length === 1 ? 'it is' : 'they are'}. Read the change
+        before you accept it.
       </p>
       {upstream.held.map((tool) => (
         <details key={tool.name} className="held-tool" open={upstream.held.length === 1}>
           <summary>
-            {tool.name} <span className="held-reason">({tool.reason === 'new' ? 'new tool' : 'changed'})</span>
+            {tool.name} <span className="held-reason">({tool.reason === 'new' ? 'new' : 'changed'})</span>
           </summary>
           <pre className="held-diff">{tool.change}</pre>
           <button type="button" className="button" onClick={() => void accept(tool.name)}>

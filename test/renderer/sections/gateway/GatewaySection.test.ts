@@ -94,7 +94,7 @@ describe.skipIf(!chromiumAvailable())('the Gateway page', () => {
     const { page, errors } = await open();
     const card = page.getByRole('region', { name: 'notes (notes_*)' });
     const held = card.getByRole('group', { name: 'Held tools of notes' });
-    await held.getByText('One tool is held').waitFor();
+    await held.getByText('One change is held').waitFor();
     expect(await held.locator('pre').innerText()).toContain(`+  "description": "${RUG_PULL}"`);
     await page.screenshot({ path: path.join(SCREENSHOTS, 'gateway-held-tool.png'), fullPage: true });
     await held.getByRole('button', { name: 'Accept noop' }).click();
