@@ -19,7 +19,8 @@ const MAX_DIFF_MS = 100;
 
 export function diffSummary(path: string, before: string, after: string): string {
   if (before === after) return '';
-  const full = [`--- ${path}`, `+++ ${path}`, ...hunks(before, after).flatMap(formatHunk)];
+  const named = headerPath(path);
+  const full = [`--- ${named}`, `+++ ${named}`, ...hunks(before, after).flatMap(formatHunk)];
   let lines = full.slice(0, MAX_LINES);
   let text = lines.join('\n');
   if (text.length > MAX_CHARS) {
@@ -29,6 +30,15 @@ export function diffSummary(path: string, before: string, after: string): string
   }
   const cut = full.length - lines.length;
   return cut > 0 ? `${text}\n... (${cut} more diff lines)` : text.trimEnd();
+}
+
+/**
+ * The path as the header shows it: quoted with its control characters escaped when it has any,
+ * as git quotes such a name. A newline in a file's name would otherwise end the header line and
+ * start one of the diff's own (`+++`, `@@`, a line added) that is not there.
+ */
+function headerPath(path: string): string {
+  return /[\u0000-\u001f\u007f]/.test(path) ? JSON.stringify(path) : path;
 }
 
 function hunks(before: string, after: string): StructuredPatchHunk[] {

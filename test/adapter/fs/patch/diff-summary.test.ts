@@ -9,6 +9,13 @@ describe('diffSummary', () => {
     expect(diffSummary('/r/f.txt', before, after)).toBe('--- /r/f.txt\n+++ /r/f.txt\n@@ -2,5 +2,5 @@\n b\n c\n-d\n+D\n e\n f');
   });
 
+  it('quotes a path with a control character in it, so a newline in a name cannot forge a diff line', () => {
+    const diff = diffSummary('/r/a\n+++ /etc/passwd\n@@ -1 +1 @@', 'x\n', 'y\n');
+    expect(diff.split('\n').slice(0, 2)).toEqual(['--- "/r/a\\n+++ /etc/passwd\\n@@ -1 +1 @@"', '+++ "/r/a\\n+++ /etc/passwd\\n@@ -1 +1 @@"']);
+    expect(diff.split('\n')).toHaveLength(5);
+    expect(diffSummary('/r/plain name.txt', 'x\n', 'y\n').split('\n')[0]).toBe('--- /r/plain name.txt');
+  });
+
   it('is empty when nothing changed', () => {
     expect(diffSummary('/r/f', 'same\n', 'same\n')).toBe('');
   });
