@@ -91,18 +91,9 @@ export function stillListed(catalog: Catalog, accepted: AcceptedCatalog): Accept
   return acceptedNow(catalog, accepted, () => false);
 }
 
-/**
- * Accepts the held items (all, or the one named as heldItems names it). Null when none was
- * held; otherwise what is accepted from now on, and the items it took.
- */
-export function acceptItems(
-  catalog: Catalog | undefined,
-  accepted: AcceptedCatalog | undefined,
-  name?: string,
-): { accepted: AcceptedCatalog; taken: HeldEntry[] } | null {
+/** What is accepted once the held items are (all, or the one named as heldItems names it); null when none was held. */
+export function acceptItems(catalog: Catalog | undefined, accepted: AcceptedCatalog | undefined, name?: string): AcceptedCatalog | null {
   if (!catalog || !accepted) return null;
-  const taken = heldItems(catalog, accepted).filter((held) => name === undefined || held.name === name);
-  if (taken.length === 0) return null;
-  const names = new Set(taken.map((held) => held.name));
-  return { accepted: acceptedNow(catalog, accepted, (item) => names.has(item)), taken };
+  const names = new Set(heldItems(catalog, accepted).flatMap((held) => (name === undefined || held.name === name ? [held.name] : [])));
+  return names.size === 0 ? null : acceptedNow(catalog, accepted, (item) => names.has(item));
 }

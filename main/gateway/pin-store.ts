@@ -226,8 +226,7 @@ export class PinStore {
       known.tools[tool] = { hash, definition, acceptedAt: now.toISOString() };
       delete known.held[tool];
     }
-    const items = acceptItems(known.catalog, known.acceptedCatalog, name);
-    if (items) known.acceptedCatalog = items.accepted;
+    known.acceptedCatalog = acceptItems(known.catalog, known.acceptedCatalog, name) ?? known.acceptedCatalog;
     if (accepted.length > 0) await this.save();
     return accepted;
   }
