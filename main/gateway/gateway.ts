@@ -25,7 +25,8 @@ import { replaceForms, secretForms, type SecretForms } from './secret-forms.js';
 import { withoutOwnViews } from './own-views.js';
 import { SerialGroups } from './serial-groups.js';
 import { boundedTools } from './tool-limits.js';
-import { Upstream, type Discovery } from './upstream.js';
+import type { Discovery } from './discover.js';
+import { Upstream } from './upstream.js';
 
 export interface GatewayOptions {
   config: Readonly<Config>;

@@ -26,20 +26,11 @@ import { SERVER_NAME, VERSION } from '../version.js';
 import { PeerTransport } from './peer-transport.js';
 import { redactLine } from './redact.js';
 import { shownUrl } from '../config/shown-url.js';
-import { MAX_TOOLS } from './tool-limits.js';
+import { discover, type Discovery } from './discover.js';
 
 export type UpstreamState = 'disabled' | 'stopped' | 'starting' | 'running' | 'crashed';
 
 /** What a start found, handed to the gateway to review (pins) and to list. */
-export interface Discovery {
-  tools: Array<Record<string, unknown> & { name: string; inputSchema: Record<string, unknown> }>;
-  /** It listed more tools than were read (reading stops past MAX_TOOLS plus a page's worth). */
-  moreTools?: boolean;
-  resources: Array<Record<string, unknown>>;
-  resourceTemplates: Array<Record<string, unknown>>;
-  prompts: Array<Record<string, unknown>>;
-}
-
 export interface UpstreamDeps {
   entry: UpstreamConfig;
   policy: UpstreamPolicy;
@@ -366,34 +357,4 @@ function chain(first: (() => void) | undefined, then: () => void): () => void {
     first?.();
     then();
   };
-}
-
-/** Everything the upstream offers, every page of it. */
-async function discover(client: Client): Promise<Discovery> {
-  const caps = client.getServerCapabilities() ?? {};
-  let moreTools = false;
-  const all = async <T>(list: (cursor?: string) => Promise<{ nextCursor?: string } & Record<string, unknown>>, key: string, most = Infinity): Promise<T[]> => {
-    const items: T[] = [];
-    let cursor: string | undefined;
-    for (let page = 0; page < 100; page++) {
-      const result = await list(cursor);
-      items.push(...((result[key] as T[] | undefined) ?? []));
-      cursor = result.nextCursor;
-      if (!cursor) break;
-      // No more pages than could be taken (tool-limits.ts): the rest is not even read.
-      if (items.length > most) return ((moreTools = true), items);
-    }
-    return items;
-  };
-  const cursorOf = (cursor?: string) => (cursor ? { cursor } : undefined);
-  const [tools, resources, resourceTemplates, prompts] = await Promise.all([
-    // Page by page (listTools without a cursor reads every page first), to stop past MAX_TOOLS.
-    caps.tools
-      ? all<Discovery['tools'][number]>((c) => (c ? client.listTools({ cursor: c }) : client.request({ method: 'tools/list' })), 'tools', MAX_TOOLS)
-      : [],
-    caps.resources ? all<Record<string, unknown>>((c) => client.listResources(cursorOf(c)), 'resources') : [],
-    caps.resources ? all<Record<string, unknown>>((c) => client.listResourceTemplates(cursorOf(c)), 'resourceTemplates') : [],
-    caps.prompts ? all<Record<string, unknown>>((c) => client.listPrompts(cursorOf(c)), 'prompts') : [],
-  ]);
-  return { tools, resources, resourceTemplates, prompts, ...(moreTools ? { moreTools } : {}) };
 }

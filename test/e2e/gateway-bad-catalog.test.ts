@@ -47,6 +47,21 @@ describe('an upstream listing what cannot be served', () => {
     expect(pins.servers.raw.catalog.resourceTemplates).toEqual([GOOD]);
   }, 60_000);
 
+  it("a prompt or resource the SDK client's own parser refuses leaves out only that item, not the upstream's tools", async () => {
+    setUp({
+      prompts: [{ name: 'q' }, { name: 'nameless-argument', arguments: [{ description: 'no name' }] }],
+      resources: [{ uri: 'x://ok', name: 'ok' }, { name: 'no-uri' }],
+    });
+    const host = await connectStdioHost(home);
+    try {
+      expect((await host.callTool({ name: 'raw_echo_env', arguments: {} })).isError).toBeFalsy();
+      expect((await host.listPrompts()).prompts.map((p) => p.name)).toEqual(['raw_q']);
+      expect((await host.listResources()).resources.map((r) => r.uri)).toEqual(['x://ok']);
+    } finally {
+      await host.close();
+    }
+  }, 60_000);
+
   it('a pins file already holding a bad template (an older version wrote it) does not fail sessions', async () => {
     setUp({ resourceTemplates: [GOOD] });
     (await connectStdioHost(home)).close();
