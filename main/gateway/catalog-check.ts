@@ -7,7 +7,7 @@
  * written by an older version, or by hand); only the bad item is left out, with its reason.
  */
 import { UriTemplate } from '@modelcontextprotocol/client';
-import type { Catalog } from './pin-store.js';
+import type { Catalog } from './catalog-pins.js';
 
 type Item = Record<string, unknown>;
 type Kind = 'resources' | 'resourceTemplates' | 'prompts';

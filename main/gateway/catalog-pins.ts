@@ -10,9 +10,17 @@
  * upstream lists (or the first one seen by a version before this pinning) is accepted as it is.
  */
 import { canonicalJson } from '../canonical-json.js';
-import type { Catalog } from './pin-store.js';
 
 type Item = Record<string, unknown>;
+
+/** Resources, templates and prompts as last listed, to answer lists while a lazy upstream sleeps. */
+export interface Catalog {
+  resources: Array<Record<string, unknown>>;
+  resourceTemplates: Array<Record<string, unknown>>;
+  prompts: Array<Record<string, unknown>>;
+  /** Tools it listed that were not taken (tool-limits.ts), each a sentence. */
+  leftOut?: string[];
+}
 
 /** The prompts and resource templates the owner accepted, as they were then. */
 export interface AcceptedCatalog {

@@ -6,7 +6,8 @@
  */
 import type { ToolAnnotations, UpstreamPolicy } from '../policy/upstream.js';
 import { exposedToolName } from './exposed-names.js';
-import type { Catalog, HeldTool, ToolDefinition } from './pin-store.js';
+import type { Catalog } from './catalog-pins.js';
+import type { HeldTool, ToolDefinition } from './pin-store.js';
 
 /** An upstream tool as the tool host registers it. */
 export interface GatewayTool {

@@ -23,6 +23,7 @@ import { toolHash, type HeldTool, type PinStore, type ToolDefinition, type Upstr
 import type { GatewaySecrets } from './secrets.js';
 import { replaceForms, secretForms, type SecretForms } from './secret-forms.js';
 import { withoutOwnViews } from './own-views.js';
+import { scrubbedItems, scrubbedListing, scrubStrings } from './scrubbed-items.js';
 import { SerialGroups } from './serial-groups.js';
 import { boundedTools } from './tool-limits.js';
 import type { Discovery } from './discover.js';
@@ -352,31 +353,6 @@ export class Gateway {
   }
 }
 
-/** What upstreams list, the secrets resolved for them scrubbed from what describes it (a description echoing its env, say); names and URIs stay (they address it), or the item goes when they hold one. */
-function scrubbedListing(exposure: Exposure, scrubbed: <T>(item: T) => T): Exposure {
-  const clean = <T extends object>(items: T[], addresses: ReadonlyArray<keyof T>) => scrubbedItems(items, addresses, scrubbed);
-  return {
-    ...exposure,
-    tools: clean(exposure.tools, ['exposed', 'upstream', 'tool', 'pathArguments']),
-    prompts: clean(exposure.prompts, ['exposed', 'upstream', 'prompt']),
-    resources: clean(exposure.resources, ['upstream', 'uri', 'name']),
-    resourceTemplates: clean(exposure.resourceTemplates, ['upstream', 'uriTemplate', 'name']),
-  };
-}
-
-/**
- * Items scrubbed of the resolved secrets but for the fields that address them (scrubbed, a name
- * or URI would address nothing); an item whose address holds a secret is left out whole.
- */
-function scrubbedItems<T extends object>(items: readonly T[], addresses: ReadonlyArray<keyof T>, scrubbed: <V>(item: V) => V): T[] {
-  return items.flatMap((item) => {
-    const out = scrubbed(item);
-    if (out === item) return [item];
-    if (addresses.some((key) => scrubbed(item[key]) !== item[key])) return [];
-    return [{ ...out, ...Object.fromEntries(addresses.map((key) => [key, item[key]])) }];
-  });
-}
-
 /** The tools the upstream listed that were not taken (tool-limits.ts), as the pins file keeps them. */
 function leftOutOf(pins: UpstreamPins | undefined): string[] {
   const leftOut: unknown = pins?.catalog?.leftOut;
@@ -398,12 +374,4 @@ function definitionOf(tool: Discovery['tools'][number]): ToolDefinition {
     ...(annotations === undefined ? {} : { annotations }),
     ...(_meta === undefined ? {} : { _meta }),
   };
-}
-
-/** `value` with every string in it (keys too) passed through `scrub`. */
-function scrubStrings<T>(value: T, scrub: (text: string) => string): T {
-  if (typeof value === 'string') return scrub(value) as T;
-  if (Array.isArray(value)) return value.map((item: unknown) => scrubStrings(item, scrub)) as T;
-  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([key, item]) => [scrub(key), scrubStrings(item, scrub)])) as T;
-  return value;
 }

@@ -17,7 +17,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { writeFileAtomic } from '../config/atomic-file.js';
 import { canonicalJson } from '../canonical-json.js';
-import { acceptedFrom, acceptItems, heldItems, stillListed, type AcceptedCatalog, type HeldEntry } from './catalog-pins.js';
+import { acceptedFrom, acceptItems, heldItems, stillListed, type AcceptedCatalog, type Catalog, type HeldEntry } from './catalog-pins.js';
 
 export const PINS_FILE = 'gateway-pins.json';
 /** How stale the pins another process wrote may be when read here. */
@@ -46,15 +46,6 @@ export interface HeldTool {
   /** "changed": differs from the accepted one; "new": not there when the owner accepted the others. */
   reason: 'changed' | 'new';
   seenAt: string;
-}
-
-/** Resources, templates and prompts as last listed, to answer lists while a lazy upstream sleeps. */
-export interface Catalog {
-  resources: Array<Record<string, unknown>>;
-  resourceTemplates: Array<Record<string, unknown>>;
-  prompts: Array<Record<string, unknown>>;
-  /** Tools it listed that were not taken (tool-limits.ts), each a sentence. */
-  leftOut?: string[];
 }
 
 export interface UpstreamPins {

@@ -33,9 +33,8 @@ import { exposedAs, exposedName, toolNameRewriter } from './tool-names.js';
 import { gatewayRegistrar, WithGatewayTools } from './gateway-tools.js';
 import { credentialOf, envelopeClientName } from './caller.js';
 import { clientOf, describeUnknown, recorded, type CallHandler, type RecordContext, type ToolCallObserver } from './recorded-call.js';
-import { Gateway } from '../gateway/gateway.js';
-import { PinStore, pinsPath } from '../gateway/pin-store.js';
-import { gatewaySecrets } from '../gateway/secrets.js';
+import type { Gateway } from '../gateway/gateway.js';
+import { openGateway } from './open-gateway.js';
 import { ALL_TOOLS } from './tools/index.js';
 import type { DirectTools } from './stdio-wire.js';
 import { hiddenByReadOnly, readOnlyGatewayRefusal } from '../policy/read-only.js';
@@ -44,7 +43,7 @@ import { AnswerStore } from './answer/answer-store.js';
 import { fitAnswer, type ServerFit } from './answer/answer-budget.js';
 import { budgetInput, budgetOutput, NOTE_FIELD } from './answer/budget-schema.js';
 import { shapeFor, type Caller } from './answer/caller-shape.js';
-import { registerViews, servedViews, viewMeta, VIEW_URI_PREFIX, withViewData } from './views.js';
+import { registerViews, servedViews, viewMeta, withViewData } from './views.js';
 
 export type { ToolCallEvent, ToolCallObserver } from './recorded-call.js';
 
@@ -282,24 +281,6 @@ function profileSurfaces(
     if (!found) made.set(key, (found = surface(caller)));
     return found;
   };
-}
-
-/** The gateway to the owner's other MCP servers, when the config lists any and the server has a place for its pins. */
-function openGateway(deps: ServerDeps, files: FilesystemPolicy, reserved: string[], logger: Logger): Gateway | null {
-  const dir = deps.gatewayDir;
-  if (!dir || deps.config.gateway.servers.length === 0) return null;
-  return new Gateway({
-    config: deps.config,
-    processes: deps.adapter.processes,
-    port: deps.adapter.inspect,
-    files,
-    protectedFiles: deps.protectedFiles ?? [],
-    pins: new PinStore(pinsPath(dir)),
-    secrets: () => gatewaySecrets(dir),
-    logger,
-    reserved,
-    ownViews: VIEW_URI_PREFIX,
-  });
 }
 
 /** The policies that do not depend on the filesystem policy, each built once per config. */

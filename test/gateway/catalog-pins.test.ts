@@ -6,8 +6,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { acceptedOnly } from '../../main/gateway/catalog-pins.js';
-import { PinStore, type Catalog } from '../../main/gateway/pin-store.js';
+import { acceptedOnly, type Catalog } from '../../main/gateway/catalog-pins.js';
+import { PinStore } from '../../main/gateway/pin-store.js';
 import { makeTempDir, removeDir } from '../helpers/temp.js';
 
 let dir: string;
