@@ -10,6 +10,7 @@ import type { ChangedPath, GroupDetail, PathChange, UndoGuards, UndoOutcome } fr
 import { inParent } from '../in-parent.js';
 import { diffSummary } from '../patch/diff-summary.js';
 import { hashEntry } from '../write-text.js';
+import { asBefore } from './as-before.js';
 import { contentPrint, fullyKept, missingFolders, imageKind, sameStamp, stamp, type Image, type Stamp } from './images.js';
 import { replacesFolder, summarize, type FoldedGroup, type RecordedPath } from './journal-files.js';
 import { CHANGED_AFTER, stillSealed } from './linked-image.js';
@@ -56,6 +57,11 @@ export async function applyUndo(
   for (const [target, info] of changed(group)) {
     if (only && !only.has(target)) continue;
     const { now, why } = await judge(target, info, only?.get(target));
+    if (why !== undefined && (await asBefore(target, info.pre, blobs, () => stillSealed(info.pre, info.seal, blobs)))) {
+      outcome.restored.push(target);
+      (outcome.notes ??= []).push({ path: target, why: `${ALREADY}${await leftBeside(target)}` });
+      continue;
+    }
     if (why !== undefined) {
       outcome.conflicts.push({ path: target, why: why + (await leftBeside(target)) });
       // Taken away by the model and made again by someone else: where the model put it (a move's destination) may be its only copy.
@@ -131,6 +137,10 @@ export async function applyUndo(
   }
   return outcome;
 }
+
+/** A path found as it was before the model changed it: nothing to do (an undo that stopped part way, or someone, put it back). */
+const ALREADY =
+  'it was already as it was before the model changed it (an undo that stopped part way, or someone else, had put it back), so it is left as it is';
 
 /** The paths an undo failed to put back and left as they were, for another apply to try again. */
 export function toRetry(outcome: UndoOutcome): Map<string, Stamp | undefined> {

@@ -93,14 +93,58 @@ describe('LocalJournal', () => {
     fs.writeFileSync(at('b.txt'), 'the owner edited b\n');
     fs.rmSync(at('c.txt'));
     const outcome = await journal.apply(id, guards);
-    expect(outcome.restored).toEqual([at('a.txt')]);
-    expect(outcome.conflicts).toEqual([
-      { path: at('b.txt'), why: 'it was changed after the model changed it' },
-      { path: at('c.txt'), why: 'it was removed after the model changed it' },
-    ]);
+    // c.txt, which the model made, is gone already: as before the model, nothing to do there.
+    expect(outcome.restored.sort()).toEqual([at('a.txt'), at('c.txt')]);
+    expect(outcome.conflicts).toEqual([{ path: at('b.txt'), why: 'it was changed after the model changed it' }]);
+    expect(outcome.notes).toEqual([{ path: at('c.txt'), why: expect.stringMatching(/^it was already as it was before the model changed it/) }]);
     expect(fs.readFileSync(at('a.txt'), 'utf8')).toBe('original a\n');
     expect(fs.readFileSync(at('b.txt'), 'utf8')).toBe('the owner edited b\n');
     expect((await journal.list()).groups[0]!.state).toBe('partly undone');
+  });
+
+  it('a later apply finishes an undo that stopped part way: what it had put back counts as done, not as a conflict', async () => {
+    fs.writeFileSync(at('a.txt'), 'original a\n', { mode: 0o640 });
+    fs.writeFileSync(at('b.txt'), 'original b\n');
+    fs.symlinkSync('a.txt', at('link'));
+    const before = snapshot(at());
+    const aTime = fs.statSync(at('a.txt')).mtime;
+    const journal = new LocalJournal({ dir: journalDir(), maxBytes: 1 << 20 });
+    const id = await journal.open('c');
+    await change(journal, id, 'fs.write', [at('a.txt')], 'shallow', () => fs.writeFileSync(at('a.txt'), 'model a\n'));
+    await change(journal, id, 'fs.write', [at('b.txt')], 'shallow', () => fs.writeFileSync(at('b.txt'), 'model b\n'));
+    await change(journal, id, 'fs.delete', [at('link')], 'tree', () => fs.rmSync(at('link')));
+    // What an undo killed after putting a.txt and the link back leaves: those as before, b.txt as the model left it, a temporary beside.
+    fs.rmSync(at('a.txt'));
+    fs.writeFileSync(at('a.txt'), 'original a\n', { mode: 0o640 });
+    fs.utimesSync(at('a.txt'), aTime, aTime);
+    fs.symlinkSync('a.txt', at('link'));
+    fs.writeFileSync(at('.undo-0123456789abcdef'), 'model b\n');
+    const outcome = await journal.apply(id, guards);
+    expect(outcome.conflicts).toEqual([]);
+    expect(outcome.restored.sort()).toEqual([at('a.txt'), at('b.txt'), at('link')].sort());
+    expect(outcome.notes?.map((n) => [n.path, n.why.split(' (')[0]])).toEqual([
+      [at('a.txt'), 'it was already as it was before the model changed it'],
+      [at('link'), 'it was already as it was before the model changed it'],
+    ]);
+    expect(outcome.notes?.[0]!.why).toContain(`may be in ${at('.undo-0123456789abcdef')}`);
+    fs.rmSync(at('.undo-0123456789abcdef'));
+    expect(snapshot(at())).toEqual(before);
+    expect((await journal.list()).groups[0]!.state).toBe('undone');
+  });
+
+  it('a file put back with other bytes or other permissions is still a conflict', async () => {
+    fs.writeFileSync(at('a.txt'), 'original a\n', { mode: 0o640 });
+    fs.writeFileSync(at('b.txt'), 'original b\n', { mode: 0o640 });
+    const journal = new LocalJournal({ dir: journalDir(), maxBytes: 1 << 20 });
+    const id = await journal.open('c');
+    await change(journal, id, 'fs.write', [at('a.txt')], 'shallow', () => fs.writeFileSync(at('a.txt'), 'model a\n'));
+    await change(journal, id, 'fs.write', [at('b.txt')], 'shallow', () => fs.writeFileSync(at('b.txt'), 'model b\n'));
+    fs.writeFileSync(at('a.txt'), 'original A\n');
+    fs.writeFileSync(at('b.txt'), 'original b\n');
+    fs.chmodSync(at('b.txt'), 0o644);
+    const outcome = await journal.apply(id, guards);
+    expect(outcome.conflicts.map((c) => c.path)).toEqual([at('a.txt'), at('b.txt')]);
+    expect(outcome.restored).toEqual([]);
   });
 
   it('a folder the model made and the owner then filled is left alone', async () => {
