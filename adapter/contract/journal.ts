@@ -20,6 +20,12 @@ export interface JournalPaths {
   depth: CaptureDepth;
   /** The writer tells `handOver` before it changes each of these that is a file: their pre-images are taken then (a file it replaces by a rename, by a hard link). */
   handover?: boolean;
+  /**
+   * Whether the owner's rules protect a path (a secret, filesystem.deny): its bytes are never
+   * copied into the journal. The tools refuse to change such a file, also inside a folder they
+   * delete or move, but that is found after the folder's pre-image was taken.
+   */
+  secret?: (path: string) => boolean;
 }
 
 /** `damaged`: its files cannot be read (a crash while it was made): it cannot be shown or undone, and is dropped (oldest first, as any group) to make room. */

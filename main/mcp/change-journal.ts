@@ -65,7 +65,8 @@ export class ChangeRecording {
   depsFor(tool: string, client: string | null, deps: ToolDeps): ToolDeps {
     const depth = FILE_TOOLS[tool];
     if (depth === undefined && !GIT_TOOLS.has(tool)) return deps;
-    const recorder = this.recorder(tool, client ?? 'local');
+    // A protected file's bytes never go into the journal (a delete of the folder holding it is refused, after its pre-image).
+    const recorder = this.recorder(tool, client ?? 'local', (path) => deps.policy.filesystem.protects(path, 'read'));
     if (depth === undefined) return { ...deps, changes: recorder };
     const fsLock = recordingLock(deps.policy.fsLock, (paths, work) => recorder.files(paths, work, depth));
     return { ...deps, changes: recorder, policy: { ...deps.policy, fsLock } };
@@ -74,6 +75,7 @@ export class ChangeRecording {
   private recorder(
     tool: string,
     client: string,
+    secret: (path: string) => boolean,
   ): ChangeRecorder & { files<T>(paths: readonly string[], work: () => Promise<T>, depth?: CaptureDepth): Promise<T> } {
     const handover = HANDS_OVER.has(tool);
     const written = new Map<string, string>();
@@ -87,7 +89,7 @@ export class ChangeRecording {
       }
     };
     const files = async <T>(paths: readonly string[], work: () => Promise<T>, depth: CaptureDepth = 'tree'): Promise<T> => {
-      await safely((g) => this.journal.before(g, tool, { paths, depth, ...(handover ? { handover } : {}) }));
+      await safely((g) => this.journal.before(g, tool, { paths, depth, secret, ...(handover ? { handover } : {}) }));
       try {
         return await work();
       } finally {

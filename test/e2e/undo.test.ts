@@ -212,6 +212,19 @@ describe('undo what the model changed', () => {
     ]);
   });
 
+  it('never copies a protected file into the journal: a delete refused for the .env in a folder leaves none of its bytes there', async () => {
+    fs.mkdirSync(at('service/conf'), { recursive: true });
+    fs.writeFileSync(at('service/index.js'), 'start()\n');
+    fs.writeFileSync(at('service/conf/.env'), 'DB_PASSWORD=journal-must-not-hold-this\n');
+    const refused = await client.callTool({ name: 'fs.delete', arguments: { path: at('service'), recursive: true } });
+    expect(refused.isError, textOf(refused)).toBe(true);
+    expect(fs.readFileSync(at('service/conf/.env'), 'utf8')).toContain('journal-must-not-hold-this');
+    const journal = journalDir(appDir);
+    const files = (fs.readdirSync(journal, { recursive: true }) as string[]).map((f) => path.join(journal, f)).filter((f) => fs.statSync(f).isFile());
+    expect(files.length).toBeGreaterThan(0);
+    expect(files.filter((f) => fs.readFileSync(f, 'utf8').includes('journal-must-not-hold-this'))).toEqual([]);
+  });
+
   it('answers unknown ids and bad usage', async () => {
     expect((await runCli(['undo', 'show', '20990101-000000000-abcd', '--config', configFile], env)).stderr).toMatch(/no change group 20990101-000000000-abcd/);
     expect((await runCli(['undo', 'show', '../../etc', '--config', configFile], env)).stderr).toMatch(/no change group/);

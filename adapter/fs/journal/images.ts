@@ -33,7 +33,8 @@ export type Stamp =
   | { type: 'directory'; mode: number; ino: number; tree?: string };
 
 /** Keeps the bytes of the file `seen` (its lstat) in the journal: the blob's name, or null and why not. */
-export type KeepBytes = (file: FsPath, seen: fs.Stats) => Promise<{ blob: string } | { blob: null; why: string }>;
+/** `at`: the path as the owner knows it, where known (a folder's entries are read through the opened folder). */
+export type KeepBytes = (file: FsPath, seen: fs.Stats, at?: string) => Promise<{ blob: string } | { blob: null; why: string }>;
 
 /** Entries a folder's fingerprint or whole pre-image covers before it gives up. */
 const MAX_TREE_ENTRIES = 20_000;
@@ -48,6 +49,7 @@ export async function capture(
   budget = { entries: MAX_TREE_ENTRIES },
   known?: fs.Stats | null,
   level = 0,
+  at?: string,
 ): Promise<Image> {
   const stat = known !== undefined ? known : await fs.promises.lstat(target).catch(missing);
   if (!stat) return { type: 'absent' };
@@ -56,7 +58,7 @@ export async function capture(
     return { type: 'symlink', target: name, ...(raw !== undefined ? { raw } : {}), uid: stat.uid, gid: stat.gid };
   }
   if (stat.isFile()) {
-    const kept = await keep(target, stat);
+    const kept = await keep(target, stat, at);
     return { type: 'file', mode: stat.mode & 0o7777, mtimeMs: stat.mtimeMs, size: stat.size, uid: stat.uid, gid: stat.gid, ...kept };
   }
   if (!stat.isDirectory()) return { type: 'other' };
@@ -71,10 +73,12 @@ export async function capture(
     const entries: Array<RecordedName & { image: Image }> = [];
     // One entry that cannot be kept (swapped meanwhile, unreadable) is left out and said, not the whole folder.
     const inner = (name: EntryName) =>
-      capture(childPath(dir, name), 'tree', keep, budget, undefined, level + 1).catch((error: NodeJS.ErrnoException): Image => ({
-        type: 'other',
-        why: error.code === 'ESTALE' ? error.message : `it could not be read (${error.code ?? error.message})`,
-      }));
+      capture(childPath(dir, name), 'tree', keep, budget, undefined, level + 1, at === undefined ? undefined : path.join(at, String(name))).catch(
+        (error: NodeJS.ErrnoException): Image => ({
+          type: 'other',
+          why: error.code === 'ESTALE' ? error.message : `it could not be read (${error.code ?? error.message})`,
+        }),
+      );
     for (const name of names) entries.push({ ...recordedName(name), image: await inner(name) });
     return { ...folder, mtimeMs: stat.mtimeMs, entries };
   });

@@ -37,6 +37,8 @@ const LARGEST_SHARE = 4;
 const RECORDS_SHARE = 16;
 /** A group unused this long leaves memory (its files stay, and a late record reads it back): a server that runs for weeks holds only its recent groups. */
 export const EVICT_AFTER_MS = 15 * 60_000;
+/** Why a protected file's bytes are not in a pre-image (JournalPaths.secret). */
+const PROTECTED = "the owner's rules protect it (a secret), so its bytes are never copied into the journal";
 
 /**
  * A group this process records into, folded as it grows. `unwritten`: pre-images of handed-over
@@ -125,8 +127,8 @@ export class LocalJournal implements ChangeJournal {
       }
       // The outermost folder missing above it: a recursive mkdir, or a patch adding a file, makes it too.
       const top = stat ? null : (missingFolders(target)[0] ?? null);
-      if (top !== null && !group.paths.has(top)) await this.take(group, tool, top, request.depth, lstatOrNull(top));
-      if (!group.paths.has(target)) await this.take(group, tool, target, request.depth, stat);
+      if (top !== null && !group.paths.has(top)) await this.take(group, tool, top, request, lstatOrNull(top));
+      if (!group.paths.has(target)) await this.take(group, tool, target, request, stat);
     }
     for (const dir of await changedMeanwhile(group, request.paths)) this.stale.add(`${id}\0${dir}`);
   }
@@ -137,12 +139,12 @@ export class LocalJournal implements ChangeJournal {
    * pre-image may be keeps what fits without dropping older groups for it (it could not be kept
    * whole anyway).
    */
-  private async take(group: LiveGroup, tool: string, target: string, depth: JournalPaths['depth'], stat: fs.Stats | null): Promise<void> {
+  private async take(group: LiveGroup, tool: string, target: string, { depth, secret }: JournalPaths, stat: fs.Stats | null): Promise<void> {
     const preImage = async (entry: string, seen: fs.Stats | null) => {
       // A folder taken whole is stamped with what it holds (one made again in its place can have its inode number).
       const whole = depth === 'tree' && seen?.isDirectory() ? await wholeFolder(entry, seen) : null;
       const evict = !whole || (whole.bytes !== null && whole.bytes <= this.options.maxBytes / LARGEST_SHARE);
-      const image = await capture(entry, depth, this.keeper(group, evict), undefined, seen).catch((error: Error) => unkept(error));
+      const image = await capture(entry, depth, this.keeper(group, evict, secret), undefined, seen, 0, target).catch((error: Error) => unkept(error));
       return { was: whole?.stamp ?? shallowStamp(entry, seen), image };
     };
     const { was, image } = await (stat ? inConfirmedParent(target, preImage) : preImage(target, null)).catch((error: Error) => ({
@@ -332,8 +334,9 @@ export class LocalJournal implements ChangeJournal {
   }
 
   /** Copies a file's bytes into the group, making room by dropping the oldest other groups (`evict`), or only where there is room. */
-  private keeper(group: RecordingGroup, evict = true): KeepBytes {
-    return async (file, seen) => {
+  private keeper(group: RecordingGroup, evict = true, secret?: JournalPaths['secret']): KeepBytes {
+    return async (file, seen, at) => {
+      if (at !== undefined && secret?.(at)) return { blob: null, why: PROTECTED };
       const why = await this.room(group, seen.size, evict);
       if (why !== null) return { blob: null, why };
       const name = String(group.blobCount++);

@@ -410,3 +410,23 @@ describe('a file moved whose bytes were not kept (larger than the bound allows)'
     expect(fs.readdirSync(at('patched'))).toEqual(['p.txt']);
   });
 });
+
+describe('a folder holding a file the owner protects', () => {
+  it("is taken whole without that file's bytes: never copied into the journal, and said so", async () => {
+    fs.mkdirSync(at('app/config'), { recursive: true });
+    fs.writeFileSync(at('app/main.js'), 'main\n');
+    fs.writeFileSync(at('app/config/.env'), 'API_KEY=never-in-the-journal-123\n');
+    const journal = new LocalJournal({ dir: journalDir(), maxBytes: 1 << 20 });
+    const id = await journal.open('c');
+    // As the tool host asks (a delete the tool then refuses: nothing changes).
+    const secret = (p: string) => path.basename(p) === '.env';
+    await journal.before(id, 'fs.delete', { paths: [at('app')], depth: 'tree', secret });
+    await journal.after(id, 'fs.delete', [at('app')]);
+    const files = (fs.readdirSync(journalDir(), { recursive: true }) as string[]).map((f) => path.join(journalDir(), f)).filter((f) => fs.statSync(f).isFile());
+    const journalText = files.map((f) => fs.readFileSync(f, 'utf8')).join('\n');
+    expect(journalText).not.toContain('never-in-the-journal');
+    expect(journalText).toContain("the owner's rules protect it (a secret), so its bytes are never copied into the journal");
+    // The rest of the folder is kept as usual.
+    expect(files.some((f) => fs.readFileSync(f, 'utf8') === 'main\n')).toBe(true);
+  });
+});
