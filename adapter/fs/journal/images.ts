@@ -58,7 +58,8 @@ export async function capture(
     return { type: 'symlink', target: name, ...(raw !== undefined ? { raw } : {}), uid: stat.uid, gid: stat.gid };
   }
   if (stat.isFile()) {
-    const kept = await keep(target, stat, at);
+    // The path itself was judged by the policy before it was asked for; only what a folder holds is news to it.
+    const kept = await keep(target, stat, level > 0 ? at : undefined);
     return { type: 'file', mode: stat.mode & 0o7777, mtimeMs: stat.mtimeMs, size: stat.size, uid: stat.uid, gid: stat.gid, ...kept };
   }
   if (!stat.isDirectory()) return { type: 'other' };
