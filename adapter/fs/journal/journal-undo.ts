@@ -11,7 +11,7 @@ import { inParent } from '../in-parent.js';
 import { diffSummary } from '../patch/diff-summary.js';
 import { hashEntry } from '../write-text.js';
 import { asBefore } from './as-before.js';
-import { contentPrint, fullyKept, missingFolders, imageKind, sameStamp, stamp, type Image, type Stamp } from './images.js';
+import { contentPrint, fullyKept, missingFolders, imageKind, sameStamp, shallowStamp, stamp, type Image, type Stamp } from './images.js';
 import { replacesFolder, summarize, type FoldedGroup, type RecordedPath } from './journal-files.js';
 import { CHANGED_AFTER, stillSealed } from './linked-image.js';
 import { NotEmpty, restorePath, UndoConflict, type Judged } from './restore.js';
@@ -73,9 +73,20 @@ export async function applyUndo(
     if (!kept.kept) outcome.skipped.push({ path: target, why: `its earlier state was not kept: ${kept.why}` });
     else todo.push([target, info, now]);
   }
-  for (const [target] of cutShort(group, only)) {
-    outcome.skipped.push({ path: target, why: await cutShortWhy(target) });
-    notWhole.push(target);
+  // A change never recorded as done: where it is as before, or nothing is there now, there is nothing of anyone's to keep.
+  for (const [target, info] of cutShort(group, only)) {
+    const sealed = () => stillSealed(info.pre, info.seal, blobs);
+    const now = shallowStamp(target);
+    if (await asBefore(target, info.pre, blobs, sealed)) {
+      outcome.restored.push(target);
+      (outcome.notes ??= []).push({ path: target, why: `${CUT_SHORT}, and it is as it was before${await leftBeside(target)}` });
+    } else if (now.type === 'absent' && (await keptIntact(group, target, info, blobs)).kept) {
+      todo.push([target, info, now]);
+      (outcome.notes ??= []).push({ path: target, why: `${CUT_SHORT}; nothing is there now, so it is put back as it was${await leftBeside(target)}` });
+    } else {
+      outcome.skipped.push({ path: target, why: await cutShortWhy(target) });
+      notWhole.push(target);
+    }
   }
   // Something put back without all it held, or not at all (not kept: too large, a fifo; a conflict): that may
   // exist only where the model moved it, so nothing the group made is taken away then, but files
@@ -217,9 +228,11 @@ function cutShort(group: FoldedGroup, only?: ReadonlyMap<string, unknown>): Arra
   return [...group.paths].filter(([target, info]) => info.post === null && info.within === undefined && (!only || only.has(target)));
 }
 
+const CUT_SHORT = 'its change was never recorded as done (the server stopped in the middle of it, or the call still runs)';
+
 /** Why a change cut short is left. */
 async function cutShortWhy(target: string): Promise<string> {
-  return `its change was never recorded as done (the server stopped in the middle of it, or the call still runs), so undo cannot tell whether what is there now is the model's; it is left as it is, its earlier state still kept in the journal${await leftBeside(target)}`;
+  return `${CUT_SHORT}, so undo cannot tell whether what is there now is the model's; it is left as it is, its earlier state still kept in the journal${await leftBeside(target)}`;
 }
 
 /** What a removal or an undo that was stopped in the middle left beside a path (removeWhole's `.removing-…`, restore.ts's `.undo-…`), said after why it is left. */

@@ -265,7 +265,7 @@ describe('a file the owner saves into a folder the model made, between two of it
 });
 
 describe('a change the server never recorded as done (killed in the middle of a delete)', () => {
-  it('is left as it is, and named with what the removal left beside it', async () => {
+  it('is put back where nothing is there now, naming what the removal left beside it', async () => {
     fs.mkdirSync(at('big'));
     fs.writeFileSync(at('big/a.txt'), 'a\n');
     const journal = new LocalJournal({ dir: journalDir(), maxBytes: 1 << 20 });
@@ -274,19 +274,35 @@ describe('a change the server never recorded as done (killed in the middle of a 
     fs.renameSync(at('big'), at('.removing-0123456789abcdef'));
 
     const outcome = await journal.apply(id, guards());
-    expect(outcome.restored).toEqual([]);
-    expect(outcome.skipped).toEqual([
+    expect(outcome.restored).toEqual([at('big')]);
+    expect(outcome.notes).toEqual([
       {
         path: at('big'),
         why: expect.stringMatching(
           new RegExp(
-            `^its change was never recorded as done .*what a removal or an undo stopped in the middle left may be in ${at('.removing-0123456789abcdef')}$`,
+            `^its change was never recorded as done .*nothing is there now, so it is put back as it was; .* may be in ${at('.removing-0123456789abcdef')}$`,
           ),
         ),
       },
     ]);
-    expect((await journal.list()).groups[0]!.state).toBe('partly undone');
+    expect(fs.readFileSync(at('big/a.txt'), 'utf8')).toBe('a\n');
     expect(fs.readFileSync(at('.removing-0123456789abcdef/a.txt'), 'utf8')).toBe('a\n');
+    expect((await journal.list()).groups[0]!.state).toBe('undone');
+  });
+
+  it('is left as it is where something is there that is not as before (undo cannot tell whose it is)', async () => {
+    fs.mkdirSync(at('half'));
+    fs.writeFileSync(at('half/a.txt'), 'a\n');
+    const journal = new LocalJournal({ dir: journalDir(), maxBytes: 1 << 20 });
+    const id = await journal.open('c');
+    await journal.before(id, 'fs.delete', { paths: [at('half')], depth: 'tree' });
+    fs.writeFileSync(at('half/a.txt'), 'someone else\n');
+
+    const outcome = await journal.apply(id, guards());
+    expect(outcome.restored).toEqual([]);
+    expect(outcome.skipped).toEqual([{ path: at('half'), why: expect.stringMatching(/^its change was never recorded as done .*it is left as it is/) }]);
+    expect((await journal.list()).groups[0]!.state).toBe('partly undone');
+    expect(fs.readFileSync(at('half/a.txt'), 'utf8')).toBe('someone else\n');
   });
 });
 
