@@ -78,8 +78,9 @@ export async function applyUndo(
     const sealed = () => stillSealed(info.pre, info.seal, blobs);
     const now = shallowStamp(target);
     if (await asBefore(target, info.pre, blobs, sealed)) {
-      outcome.restored.push(target);
-      (outcome.notes ??= []).push({ path: target, why: `${CUT_SHORT}, and it is as it was before${await leftBeside(target)}` });
+      // Not changed after all (or not yet: the call still runs), as a call that failed before changing anything.
+      const beside = await leftBeside(target);
+      if (beside) (outcome.notes ??= []).push({ path: target, why: `${CUT_SHORT}, and it is as it was before${beside}` });
     } else if (now.type === 'absent' && (await keptIntact(group, target, info, blobs)).kept) {
       todo.push([target, info, now]);
       (outcome.notes ??= []).push({ path: target, why: `${CUT_SHORT}; nothing is there now, so it is put back as it was${await leftBeside(target)}` });

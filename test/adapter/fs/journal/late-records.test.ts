@@ -110,9 +110,7 @@ describe('a call under way when its group is undone', () => {
         late = journal.after(id, 'fs.write', [at('f1'), at('new')]);
       }),
     );
-    // `new`, not made yet when the undo judged it (its call never recorded as done), was as before: nothing to do there.
-    expect(outcome.restored.sort()).toEqual([at('f0'), at('f2'), at('new')]);
-    expect(outcome.notes).toEqual([{ path: at('new'), why: expect.stringMatching(/^its change was never recorded as done .*, and it is as it was before$/) }]);
+    expect(outcome.restored).toEqual([at('f0'), at('f2')]);
     expect(outcome.conflicts).toEqual([{ path: at('f1'), why: 'it was changed while undo ran, so it is left as it is' }]);
     expect(fs.readFileSync(at('f1'), 'utf8')).toBe('model, during the undo\n');
     await late;
