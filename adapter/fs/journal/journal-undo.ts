@@ -75,14 +75,15 @@ export async function applyUndo(
   }
   // A change never recorded as done: where it is as before, or nothing is there now, there is nothing of anyone's to keep.
   for (const [target, info] of cutShort(group, only)) {
-    const sealed = () => stillSealed(info.pre, info.seal, blobs);
     const now = shallowStamp(target);
-    if (await asBefore(target, info.pre, blobs, sealed)) {
+    const kept = now.type === 'absent' ? await keptIntact(group, target, info, blobs) : null;
+    if (await asBefore(target, info.pre, blobs, () => stillSealed(info.pre, info.seal, blobs))) {
       // Not changed after all (or not yet: the call still runs), as a call that failed before changing anything.
       const beside = await leftBeside(target);
       if (beside) (outcome.notes ??= []).push({ path: target, why: `${CUT_SHORT}, and it is as it was before${beside}` });
-    } else if (now.type === 'absent' && (await keptIntact(group, target, info, blobs)).kept) {
+    } else if (kept?.kept) {
       todo.push([target, info, now]);
+      if (kept.missing) notWhole.push(target);
       (outcome.notes ??= []).push({ path: target, why: `${CUT_SHORT}; nothing is there now, so it is put back as it was${await leftBeside(target)}` });
     } else {
       outcome.skipped.push({ path: target, why: await cutShortWhy(target) });
