@@ -8,7 +8,7 @@
  */
 import { readdir, readFile } from 'node:fs/promises';
 import { mapLimit } from './map-limit.js';
-import { PROC_READ_CONCURRENCY } from './list-linux.js';
+import { parseProcStat, PROC_READ_CONCURRENCY } from './list-linux.js';
 
 export interface Escaped {
   pid: number;
@@ -55,15 +55,7 @@ export async function signalEscaped(escaped: readonly Escaped[], signal: NodeJS.
 }
 
 async function readEntry(pid: number): Promise<Entry | null> {
-  try {
-    const text = await readFile(`/proc/${pid}/stat`, 'utf8');
-    // comm may hold spaces and parentheses: the fields start after the last ')'.
-    const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
-    // state ppid pgrp ... starttime (field 22 of stat, the 20th after comm).
-    const [ppid, pgrp, start] = [Number(fields[1]), Number(fields[2]), fields[19]];
-    if (!Number.isInteger(ppid) || !Number.isInteger(pgrp) || start === undefined || fields[0] === 'Z') return null;
-    return { pid, ppid, pgrp, start };
-  } catch {
-    return null;
-  }
+  const stat = await readFile(`/proc/${pid}/stat`, 'utf8').then(parseProcStat, () => null);
+  if (!stat || stat.start === undefined || stat.state === 'Z') return null;
+  return { pid, ppid: stat.ppid, pgrp: stat.pgrp, start: stat.start };
 }

@@ -14,6 +14,8 @@ export interface ProcStat {
   state: string;
   ppid: number;
   pgrp: number;
+  /** starttime (field 22), when the line has it: the same pid with another start is another process. */
+  start?: string;
 }
 
 /** Parses /proc/N/stat. comm may hold spaces and parentheses, so it ends at the LAST ')'. */
@@ -22,9 +24,12 @@ export function parseProcStat(text: string): ProcStat | null {
   const close = text.lastIndexOf(')');
   if (open < 0 || close < open) return null;
   const pid = Number(text.slice(0, open));
-  const [state, ppid, pgrp] = text.slice(close + 2).split(' ');
+  const fields = text.slice(close + 2).split(' ');
+  const [state, ppid, pgrp] = fields;
   if (!Number.isInteger(pid) || state === undefined || ppid === undefined || pgrp === undefined) return null;
-  return { pid, comm: text.slice(open + 1, close), state, ppid: Number(ppid), pgrp: Number(pgrp) };
+  // Fields after comm start at field 3: starttime, field 22, is the 20th.
+  const start = fields[19];
+  return { pid, comm: text.slice(open + 1, close), state, ppid: Number(ppid), pgrp: Number(pgrp), ...(start === undefined ? {} : { start }) };
 }
 
 /** The effective uid from /proc/N/status (`Uid: real effective saved fs`), as ps reports it. */

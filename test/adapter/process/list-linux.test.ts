@@ -94,6 +94,7 @@ describe('Linux /proc parsers', () => {
     expect(parseProcStat('42 (a) (b) c) R 7 42 42 0 -1 4194560')).toEqual({ pid: 42, comm: 'a) (b) c', state: 'R', ppid: 7, pgrp: 42 });
     expect(parseProcStat('17 (tmux: server) S 1 17 17 0')).toMatchObject({ comm: 'tmux: server', ppid: 1, pgrp: 17 });
     expect(parseProcStat('garbage')).toBeNull();
+    expect(parseProcStat(`9 (sh) S 1 9 9 0 -1 4194560 ${'0 '.repeat(12)}4242 0`)).toMatchObject({ ppid: 1, start: '4242' });
   });
 
   it('parseStatusUid reads the effective uid', () => {
