@@ -23,7 +23,9 @@ let ticksPerSecond;
 export function processCpuMs(pid, { children = false } = {}) {
   const ticks = statTicks(pid);
   if (ticks === null) return null;
-  return (threadsRunMs(pid) ?? ticks.own) + (children ? ticks.children : 0);
+  const threads = threadsNs(pid);
+  const own = threads ? [...threads.values()].reduce((sum, ns) => sum + ns, 0) / 1e6 : ticks.own;
+  return own + (children ? ticks.children : 0);
 }
 
 /**
@@ -50,22 +52,21 @@ function statTicks(pid) {
   return { own: ms(11, 12), children: ms(13, 14) };
 }
 
-/** The run time of a process's live threads (the first field of each one's schedstat, in ns), or null without it. */
-function threadsRunMs(pid) {
+/** Nanoseconds on a CPU of each live thread of `pid` (schedstat's first field): tid -> ns, or null where it cannot be read. */
+export function threadsNs(pid) {
   let tids;
   try {
     tids = fs.readdirSync(`/proc/${pid}/task`);
-    fs.accessSync(`/proc/${pid}/task/${tids[0]}/schedstat`);
   } catch {
     return null;
   }
-  let ns = 0;
+  const ns = new Map();
   for (const tid of tids) {
     try {
-      ns += Number(fs.readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').split(' ')[0]);
+      ns.set(`${pid}/${tid}`, Number(fs.readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').split(' ')[0]));
     } catch {
-      // The thread ended meanwhile (a server's threads live as long as it does).
+      // the thread ended while we looked (a server's threads live as long as it does)
     }
   }
-  return ns / 1e6;
+  return ns.size > 0 ? ns : null;
 }

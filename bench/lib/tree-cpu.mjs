@@ -10,7 +10,7 @@
  * that end keep the time they had when last read.
  */
 import fs from 'node:fs';
-import { processCpuMs } from './cpu.mjs';
+import { processCpuMs, threadsNs } from './cpu.mjs';
 
 /** pid -> child pids, from every /proc/<pid>/stat (field 4 is the parent). */
 function childrenByParent() {
@@ -35,25 +35,6 @@ export function processTree(rootPid) {
   const tree = [rootPid];
   for (let i = 0; i < tree.length; i++) tree.push(...(children.get(tree[i]) ?? []));
   return tree;
-}
-
-/** Nanoseconds on a CPU of each live thread of `pid` (schedstat's first field): tid -> ns, or null where it cannot be read. */
-function threadsNs(pid) {
-  let tids;
-  try {
-    tids = fs.readdirSync(`/proc/${pid}/task`);
-  } catch {
-    return null;
-  }
-  const ns = new Map();
-  for (const tid of tids) {
-    try {
-      ns.set(`${pid}/${tid}`, Number(fs.readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').split(' ')[0]));
-    } catch {
-      // the thread ended while we looked
-    }
-  }
-  return ns;
 }
 
 /**
