@@ -40,7 +40,7 @@ export interface ToolAnnotations {
   idempotentHint?: boolean;
   openWorldHint?: boolean;
 }
-type Schema = { type?: unknown; format?: unknown; properties?: Record<string, Schema>; items?: Schema };
+type Schema = { type?: unknown; format?: unknown; properties?: Record<string, Schema>; items?: Schema; anyOf?: Schema[]; oneOf?: Schema[] };
 
 export const KIND_ANNOTATIONS: Readonly<Record<ToolKind, ToolAnnotations>> = Object.freeze({
   'read-only': { readOnlyHint: true, destructiveHint: false, openWorldHint: false },
@@ -109,8 +109,8 @@ export class UpstreamPolicy {
     const properties = (inputSchema as Schema | undefined)?.properties ?? {};
     const named = Object.entries(properties)
       .filter(([name, schema]) => {
-        const leaf = schema?.type === 'array' ? schema.items : schema;
-        return (typeof leaf?.format === 'string' && PATH_FORMATS.has(leaf.format)) || (PATH_NAMES.test(name) && holdsText(schema));
+        const leaf = typesOf(schema)?.includes('array') ? schema?.items : schema;
+        return (typeof leaf?.format === 'string' && PATH_FORMATS.has(leaf.format)) || (PATH_NAMES.test(name) && mayHoldText(schema));
       })
       .map(([name]) => name);
     return [...new Set([...named, ...(this.entry.tools.pathArguments[tool] ?? [])])];
@@ -256,9 +256,25 @@ function filePath(item: string, operation: string, name: string): string {
   return item;
 }
 
-function holdsText(schema: Schema | undefined): boolean {
-  const leaf = schema?.type === 'array' ? schema.items : schema;
-  return leaf?.type === undefined || leaf.type === 'string';
+/**
+ * Whether a value under the schema can hold text: anything but numbers, booleans and null (or
+ * lists of them). A type list (`["string", "null"]`, as generators write a nullable string), an
+ * object and every anyOf/oneOf branch count, so no spelling of a string argument escapes the
+ * check; a schema deeper than a few levels is taken to hold text.
+ */
+function mayHoldText(schema: Schema | undefined, depth = 0): boolean {
+  if (schema === undefined || depth > 8) return true;
+  const branches = [...(Array.isArray(schema.anyOf) ? schema.anyOf : []), ...(Array.isArray(schema.oneOf) ? schema.oneOf : [])];
+  if (branches.some((branch) => mayHoldText(branch, depth + 1))) return true;
+  const types = typesOf(schema);
+  if (types === undefined) return branches.length === 0;
+  return types.some((type) => type === 'string' || type === 'object' || (type === 'array' && mayHoldText(schema.items, depth + 1)));
+}
+
+/** A schema's `type` as a list (absent when it names none). */
+function typesOf(schema: Schema | undefined): unknown[] | undefined {
+  if (schema?.type === undefined) return undefined;
+  return Array.isArray(schema.type) ? schema.type : [schema.type];
 }
 
 function firstFolder(entry: UpstreamConfig): string | undefined {

@@ -76,6 +76,22 @@ describe('UpstreamPolicy', () => {
     expect(p.pathArguments('run', schema).sort()).toEqual(['path', 'paths', 'script', 'targetDir', 'where']);
   });
 
+  it('counts a path argument in every spelling of a string: a nullable type list, anyOf, a nullable list of them', () => {
+    const schema = {
+      type: 'object',
+      properties: {
+        path: { type: ['string', 'null'] },
+        file_path: { anyOf: [{ type: 'string' }, { type: 'null' }] },
+        sourcePaths: { type: ['array', 'null'], items: { type: ['string', 'null'] } },
+        target: { type: 'object', properties: { where: { type: 'string' } } },
+        where: { type: ['array', 'null'], items: { type: 'string', format: 'path' } },
+        files: { type: ['integer', 'null'] },
+        dir: { anyOf: [{ type: 'number' }, { type: 'boolean' }] },
+      },
+    };
+    expect(policy({}).pathArguments('run', schema).sort()).toEqual(['file_path', 'path', 'sourcePaths', 'target', 'where']);
+  });
+
   it('checks paths against its folders, relative ones from its first folder, and a read-only folder refuses writes', async () => {
     const p = policy({ folders: [data, { path: shelf, readOnly: true }] });
     await expect(p.checkPaths('read', ['path'], { path: path.join(data, 'a.txt') }, true)).resolves.toBeUndefined();
