@@ -8,12 +8,17 @@
  */
 import { UriTemplate } from '@modelcontextprotocol/client';
 import type { Catalog } from './catalog-pins.js';
+import { MAX_JSON_DEPTH, nestedDeeperThan } from './json-depth.js';
 
 type Item = Record<string, unknown>;
 type Kind = 'resources' | 'resourceTemplates' | 'prompts';
 
 /** Longest URI or URI template kept (the SDK's own limit is far larger; nothing real comes near). */
 const MAX_URI_CHARS = 8192;
+/** Resources, templates or prompts taken from one upstream, each kind (as tools: tool-limits.ts); the rest is not even read (discover.ts). */
+export const MAX_CATALOG_ITEMS = 512;
+/** One item as JSON: every listing of every session carries it. */
+const MAX_ITEM_BYTES = 64 * 1024;
 
 const isObject = (value: unknown): value is Item => typeof value === 'object' && value !== null && !Array.isArray(value);
 const optionalString = (item: Item, key: string) => item[key] === undefined || typeof item[key] === 'string';
@@ -21,6 +26,8 @@ const optionalString = (item: Item, key: string) => item[key] === undefined || t
 /** Why a listed item cannot be served, or null when it can. */
 function problemOf(kind: Kind, item: unknown): string | null {
   if (!isObject(item)) return 'it is not an object';
+  if (nestedDeeperThan(item)) return `it nests deeper than ${MAX_JSON_DEPTH} levels`;
+  if (JSON.stringify(item).length > MAX_ITEM_BYTES) return `it is over ${MAX_ITEM_BYTES / 1024} KiB as JSON`;
   for (const key of ['name', 'title', 'description', 'mimeType']) if (!optionalString(item, key)) return `its ${key} is not a string`;
   if (item._meta !== undefined && !isObject(item._meta)) return 'its _meta is not an object';
   if (kind === 'resources') {
@@ -71,8 +78,12 @@ export function checkedCatalog(catalog: unknown, leftOut: (reason: string) => vo
     const items = Array.isArray(source[kind]) ? (source[kind] as unknown[]) : [];
     for (const item of items) {
       const problem = problemOf(kind, item);
-      if (problem === null) out[kind].push(item as Item);
-      else leftOut(`${KINDS[kind]} ${labelOf(item)} left out: ${problem}`);
+      if (problem !== null) leftOut(`${KINDS[kind]} ${labelOf(item)} left out: ${problem}`);
+      else if (out[kind].length < MAX_CATALOG_ITEMS) out[kind].push(item as Item);
+      else {
+        leftOut(`${KINDS[kind]}s past the first ${MAX_CATALOG_ITEMS} left out: at most ${MAX_CATALOG_ITEMS} are taken from one server`);
+        break;
+      }
     }
   }
   return out;

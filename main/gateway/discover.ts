@@ -7,6 +7,7 @@
  */
 import type { Client, StandardSchemaV1 } from '@modelcontextprotocol/client';
 import { MAX_TOOLS } from './tool-limits.js';
+import { MAX_CATALOG_ITEMS } from './catalog-check.js';
 
 export interface Discovery {
   tools: Array<Record<string, unknown> & { name: string; inputSchema: Record<string, unknown> }>;
@@ -45,8 +46,11 @@ export async function discover(client: Client): Promise<Discovery> {
       items.push(...(Array.isArray(listed) ? (listed as T[]) : []));
       cursor = result.nextCursor;
       if (!cursor) break;
-      // No more pages than could be taken (tool-limits.ts): the rest is not even read.
-      if (items.length > most) return ((moreTools = true), items);
+      // No more pages than could be taken (tool-limits.ts, catalog-check.ts): the rest is not even read.
+      if (items.length > most) {
+        if (key === 'tools') moreTools = true;
+        return items;
+      }
     }
     return items;
   };
@@ -57,9 +61,9 @@ export async function discover(client: Client): Promise<Discovery> {
     caps.tools
       ? all<Discovery['tools'][number]>((c) => (c ? client.listTools({ cursor: c }) : client.request({ method: 'tools/list' })), 'tools', MAX_TOOLS)
       : [],
-    caps.resources ? all<Record<string, unknown>>(raw('resources/list'), 'resources') : [],
-    caps.resources ? all<Record<string, unknown>>(raw('resources/templates/list'), 'resourceTemplates') : [],
-    caps.prompts ? all<Record<string, unknown>>(raw('prompts/list'), 'prompts') : [],
+    caps.resources ? all<Record<string, unknown>>(raw('resources/list'), 'resources', MAX_CATALOG_ITEMS) : [],
+    caps.resources ? all<Record<string, unknown>>(raw('resources/templates/list'), 'resourceTemplates', MAX_CATALOG_ITEMS) : [],
+    caps.prompts ? all<Record<string, unknown>>(raw('prompts/list'), 'prompts', MAX_CATALOG_ITEMS) : [],
   ]);
   return { tools, resources, resourceTemplates, prompts, ...(moreTools ? { moreTools } : {}) };
 }

@@ -18,6 +18,8 @@ import path from 'node:path';
 import { writeFileAtomic } from '../config/atomic-file.js';
 import { canonicalJson } from '../canonical-json.js';
 import { acceptedFrom, acceptItems, heldItems, stillListed, type AcceptedCatalog, type Catalog, type HeldEntry } from './catalog-pins.js';
+import { checkedCatalog } from './catalog-check.js';
+import { nestedDeeperThan } from './json-depth.js';
 
 export const PINS_FILE = 'gateway-pins.json';
 /** How stale the pins another process wrote may be when read here. */
@@ -102,6 +104,24 @@ function withCurrentHashes(file: PinFile): PinFile {
   }
   return { ...file, hashes: HASHES };
 }
+
+/**
+ * Without what no walk of it could take or no session could serve (json-depth.ts,
+ * catalog-check.ts), which an earlier version stored: one such item made every listing fail,
+ * after every restart, until the file was deleted by hand.
+ */
+function withoutUnusable(file: PinFile): PinFile {
+  for (const pins of Object.values(file.servers)) {
+    for (const kept of [pins.tools ?? {}, pins.held ?? {}])
+      for (const [name, pin] of Object.entries(kept)) if (nestedDeeperThan(pin.definition)) delete kept[name];
+    if (pins.catalog) pins.catalog = { ...pins.catalog, ...checkedCatalog(pins.catalog, () => {}) };
+    const accepted = pins.acceptedCatalog;
+    if (accepted) pins.acceptedCatalog = { prompts: shallowEnough(accepted.prompts), resourceTemplates: shallowEnough(accepted.resourceTemplates) };
+  }
+  return file;
+}
+
+const shallowEnough = <T>(items: readonly T[] | undefined): T[] => (items ?? []).filter((item) => !nestedDeeperThan(item));
 
 /** What comparing an upstream's tools with its pins decided. */
 export interface Verdict {
@@ -248,7 +268,7 @@ export class PinStore {
     }
     const parsed = JSON.parse(fs.readFileSync(this.file, 'utf8')) as PinFile;
     if (parsed?.version !== 1 || typeof parsed.servers !== 'object') throw new Error(`the gateway's pin file ${this.file} is not one this version reads`);
-    this.data = withCurrentHashes(parsed);
+    this.data = withCurrentHashes(withoutUnusable(parsed));
     this.loaded = stampOf(stat);
   }
 

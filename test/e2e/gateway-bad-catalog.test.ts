@@ -105,4 +105,34 @@ describe('an upstream listing what cannot be served', () => {
       await host.close();
     }
   }, 60_000);
+  it('a resource nested 3,000 deep is left out, and a pins file that kept one (an earlier version) is read without it', async () => {
+    // A few KB on the wire; every walk of the listing overflowed the stack after it, for every host, after every restart (red team).
+    let deep: unknown = 'x';
+    for (let i = 0; i < 3000; i++) deep = [deep];
+    const many = Array.from({ length: 600 }, (_, i) => ({ uri: `x://r${i}`, name: `r${i}` }));
+    setUp({ resources: [{ uri: 'x://deep', name: 'deep', _meta: { x: deep } }, ...many] });
+    const host = await connectStdioHost(home);
+    try {
+      expect((await host.callTool({ name: 'system_info', arguments: {} })).isError).toBeFalsy();
+      const uris = (await host.listResources()).resources.map((r) => r.uri);
+      // At most 512 resources are taken from one server.
+      expect(uris).toHaveLength(512);
+      expect(uris).not.toContain('x://deep');
+    } finally {
+      await host.close();
+    }
+    const file = path.join(home.appDir, 'gateway-pins.json');
+    const pins = JSON.parse(fs.readFileSync(file, 'utf8'));
+    expect(pins.servers.raw.catalog.resources).toHaveLength(512);
+    pins.servers.raw.catalog.resources.unshift({ uri: 'x://deep', name: 'deep', _meta: { x: deep } });
+    fs.writeFileSync(file, JSON.stringify(pins), { mode: 0o600 });
+    // The upstream now sleeps (lazy): what is listed comes from the pins file.
+    const again = await connectStdioHost(home);
+    try {
+      expect((await again.listTools()).tools.map((t) => t.name)).toContain('system_info');
+      expect((await again.listResources()).resources.map((r) => r.uri)).not.toContain('x://deep');
+    } finally {
+      await again.close();
+    }
+  }, 60_000);
 });

@@ -31,4 +31,30 @@ describe('checkedCatalog', () => {
     expect(checkedCatalog(null, () => undefined)).toEqual({ resources: [], resourceTemplates: [], prompts: [] });
     expect(checkedCatalog({ resources: 'x' }, () => undefined).resources).toEqual([]);
   });
+
+  it('leaves out an item nested too deep or too large, and takes at most 512 of a kind', () => {
+    let deep: unknown = 'x';
+    for (let i = 0; i < 3000; i++) deep = [deep];
+    const reasons: string[] = [];
+    const out = checkedCatalog(
+      {
+        resources: [
+          { uri: 'x://deep', name: 'deep', _meta: { x: deep } },
+          { uri: 'x://big', name: 'big', description: 'd'.repeat(70 * 1024) },
+          ...Array.from({ length: 600 }, (_, i) => ({ uri: `x://r${i}`, name: `r${i}` })),
+        ],
+        prompts: [{ name: 'p', _meta: { x: deep } }],
+      },
+      (reason) => reasons.push(reason),
+    );
+    expect(out.resources).toHaveLength(512);
+    expect(out.resources[0]).toEqual({ uri: 'x://r0', name: 'r0' });
+    expect(out.prompts).toEqual([]);
+    expect(reasons).toEqual([
+      'resource "deep" left out: it nests deeper than 64 levels',
+      'resource "big" left out: it is over 64 KiB as JSON',
+      'resources past the first 512 left out: at most 512 are taken from one server',
+      'prompt "p" left out: it nests deeper than 64 levels',
+    ]);
+  });
 });
