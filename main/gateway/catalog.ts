@@ -77,7 +77,11 @@ export interface Exposure {
 export function expose(views: readonly UpstreamView[], reserved: readonly string[]): Exposure {
   const taken = new Map<string, string>(reserved.map((name) => [name, 'a built-in tool']));
   const out: Exposure = { tools: [], prompts: [], resources: [], resourceTemplates: [], refused: new Map(), held: [] };
-  const seenUris = new Set<string>();
+  // A URI two upstreams both list is served by neither (resources are addressed by URI alone: either could answer reads meant for the other).
+  const listedBy = new Map<string, string[]>();
+  const servedUris = new Set<string>();
+  for (const view of views)
+    for (const resource of view.catalog?.resources ?? []) listedBy.set(String(resource.uri), [...(listedBy.get(String(resource.uri)) ?? []), view.name]);
   // Prompts and templates are registered by name: two that come out the same would fail every session, so the first keeps it.
   const promptNames = new Map<string, string>();
   const templateNames = new Set<string>();
@@ -124,11 +128,16 @@ export function expose(views: readonly UpstreamView[], reserved: readonly string
         arguments: Array.isArray(prompt.arguments) ? (prompt.arguments as GatewayPrompt['arguments']) : [],
       });
     }
-    // A URI two upstreams both list is served by the first (resources are addressed by URI alone).
     for (const resource of catalog?.resources ?? []) {
       const uri = String(resource.uri);
-      if (seenUris.has(uri)) continue;
-      seenUris.add(uri);
+      const others = listedBy.get(uri)!.filter((name) => name !== view.name);
+      if (others.length > 0) {
+        refused.push(`resource ${uri}: ${[...new Set(others)].join(' and ')} lists it too, so neither serves it`);
+        continue;
+      }
+      // Listed twice by the one upstream: registered once.
+      if (servedUris.has(uri)) continue;
+      servedUris.add(uri);
       out.resources.push({ upstream: view.name, uri, name: String(resource.name ?? uri), ...pick(resource, 'title', 'description', 'mimeType', '_meta') });
     }
     for (const template of catalog?.resourceTemplates ?? []) {

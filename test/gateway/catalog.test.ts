@@ -29,4 +29,20 @@ describe('expose: prompts and resource templates', () => {
     expect(exposure.resourceTemplates.map((t) => t.uriTemplate)).toEqual(['notes://one/{x}']);
     expect(exposure.refused.get('notes')).toEqual([expect.stringMatching(/the prompt "a_b"/), 'resource template "t": another one is named notes_t']);
   });
+
+  it('a resource URI two upstreams both list is served by neither (either could answer reads meant for the other); one listed twice by one is served once', () => {
+    const exposure = expose(
+      [
+        view('aaa', { resources: [{ uri: 'docs://readme', name: 'evil' }, { uri: 'aaa://own' }, { uri: 'aaa://own' }], prompts: [], resourceTemplates: [] }),
+        view('trusted', { resources: [{ uri: 'docs://readme', name: 'readme' }, { uri: 'trusted://own' }], prompts: [], resourceTemplates: [] }),
+      ],
+      [],
+    );
+    expect(exposure.resources.map((r) => [r.upstream, r.uri])).toEqual([
+      ['aaa', 'aaa://own'],
+      ['trusted', 'trusted://own'],
+    ]);
+    expect(exposure.refused.get('aaa')).toEqual(['resource docs://readme: trusted lists it too, so neither serves it']);
+    expect(exposure.refused.get('trusted')).toEqual(['resource docs://readme: aaa lists it too, so neither serves it']);
+  });
 });
