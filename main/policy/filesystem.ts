@@ -302,7 +302,7 @@ export class FilesystemPolicy {
     if (name === '' || name === '.' || name === '..' || name.includes(flavor.sep) || name.includes('/')) return true;
     if (parent === undefined) return findMatch(this.patterns, { relative: [name] }) !== undefined;
     const child = flavor.join(parent.path, name);
-    if (findMatch(this.patterns, wholePath(child, this.platform))) return true;
+    if (this.spellings(child).some((spelling) => findMatch(this.patterns, wholePath(spelling, this.platform)))) return true;
     return this.protectedPaths.some((p) => [p.lexical, p.real].some((form) => form !== undefined && foldedInside(child, form, this.platform)));
   }
 
@@ -361,17 +361,26 @@ export class FilesystemPolicy {
   private ancestorHit(real: string): SecretPattern | undefined {
     const patterns = [...this.patterns, ...this.writePatterns];
     if (patterns.length === 0) return undefined;
-    return findAncestorMatch(patterns, wholePath(real, this.platform));
+    for (const spelling of this.spellings(real)) {
+      const hit = findAncestorMatch(patterns, wholePath(spelling, this.platform));
+      if (hit) return hit;
+    }
+    return undefined;
   }
 
-  /** Checked on the real path and on the requested spelling, so a link named `.env` counts too. */
+  /** On the real path, the requested spelling (a link named `.env` counts) and the real path spelled through a linked root (as a deny pattern may be). */
   private patternHit(patterns: readonly SecretPattern[], lexical: string, real: string): SecretPattern | undefined {
     if (patterns.length === 0) return undefined;
-    for (const target of real === lexical ? [real] : [real, lexical]) {
+    for (const target of new Set([...this.spellings(real), lexical])) {
       const hit = findMatch(patterns, wholePath(target, this.platform));
       if (hit) return hit;
     }
     return undefined;
+  }
+
+  /** A real path, and the same path below each root reached through a link, as spelled through it. */
+  private spellings(real: string): string[] {
+    return [real, ...this.roots.spelledThrough(real)];
   }
 }
 

@@ -58,6 +58,17 @@ export class RootList {
     return best;
   }
 
+  /** The real path as spelled below each root that is not where it really is (a root reached through a link). */
+  spelledThrough(real: string): string[] {
+    const out: string[] = [];
+    for (const root of this.list) {
+      if (root.real === undefined || root.lexical === undefined || root.lexical === root.real) continue;
+      const below = relativeSegments(real, root.real, this.platform);
+      if (below !== undefined) out.push(pathFlavor(this.platform).join(root.lexical, ...below));
+    }
+    return out;
+  }
+
   /**
    * Realpaths roots that have not resolved yet; a root created after startup becomes usable.
    * One that appears later inside another root must be a plain directory: a symlink planted

@@ -619,3 +619,28 @@ describe('patterns that span folders, whatever the roots', () => {
     expect((await denial(p.resolve(at('projects/app/private/notes/plan.txt'), 'read', 'fs.read'))).details).toMatchObject({ reason: 'secret' });
   });
 });
+
+describe('a deny pattern written through a root that is a link', () => {
+  // roots: [tmp/linked] with linked -> real; the owner spells the deny path as the root: the real path is denied too (red team).
+  beforeAll(() => {
+    mk('real/proj/private/notes.txt', 'SECRET');
+    mk('real/proj/ok.txt');
+    link(path.join(tmp, 'real'), 'linked');
+  });
+  const linked = (relative: string) => path.join(tmp, 'linked', relative);
+  const real = (relative: string) => path.join(tmp, 'real', relative);
+  const p = () => policy({ roots: [path.join(tmp, 'linked')], deny: [linked('proj/private/**')] });
+
+  it('holds for the file reached by its real path, for a move or delete of a folder holding it, and for protects()', async () => {
+    const rules = p();
+    for (const spelling of [linked('proj/private/notes.txt'), real('proj/private/notes.txt')])
+      expect((await denial(rules.resolve(spelling, 'read', 'fs.read'))).details).toMatchObject({ reason: 'secret' });
+    await expect(rules.resolve(real('proj/ok.txt'), 'read', 'fs.read')).resolves.toMatchObject({ path: real('proj/ok.txt') });
+    await expect(rules.resolveEntry(real('proj/private'), 'write', 'fs.delete')).rejects.toThrow(/deny pattern/);
+    // What the change journal asks of each file inside a folder it keeps (by its real path).
+    expect(rules.protects(real('proj/private/notes.txt'), 'read')).toBe(true);
+    expect(rules.protects(real('proj/ok.txt'), 'read')).toBe(false);
+    const proj = await rules.resolve(real('proj'), 'read', 'fs.list');
+    expect([rules.isProtectedName('private', proj), rules.isProtectedName('ok.txt', proj)]).toEqual([true, false]);
+  });
+});
