@@ -10,6 +10,7 @@ import type { ChangedPath, GroupDetail, PathChange, UndoGuards, UndoOutcome } fr
 import { inParent } from '../in-parent.js';
 import { diffSummary } from '../patch/diff-summary.js';
 import { hashEntry } from '../write-text.js';
+import { READ_FLAGS } from '../read-text.js';
 import { asBefore } from './as-before.js';
 import { contentPrint, fullyKept, missingFolders, imageKind, sameStamp, shallowStamp, stamp, type Image, type Stamp } from './images.js';
 import { replacesFolder, summarize, type FoldedGroup, type RecordedPath } from './journal-files.js';
@@ -34,7 +35,8 @@ export async function describeGroup(group: FoldedGroup, blobs: string): Promise<
       ...(kept.missing ? { partly: kept.missing } : {}),
       ...(since ? { changedSince: true as const } : {}),
     };
-    const diff = kept.kept ? await undoDiff(target, info.pre, blobs) : undefined;
+    // Only where undo would put the path back: one changed since is left as it is (its content is not the model's to show).
+    const diff = kept.kept && !since ? await undoDiff(target, info.pre, info.post!, blobs) : undefined;
     if (diff) entry.diff = diff;
     changes.push(entry);
   }
@@ -282,19 +284,28 @@ function conflictWhy(now: Stamp, post: Stamp): string {
 }
 
 /** From now back to the pre-image, for text files: what undo would change. */
-async function undoDiff(target: string, pre: Image, blobs: string): Promise<string | undefined> {
+async function undoDiff(target: string, pre: Image, post: Stamp, blobs: string): Promise<string | undefined> {
   const before = pre.type === 'absent' ? '' : pre.type === 'file' && pre.blob ? await text(path.join(blobs, pre.blob)) : null;
-  const current = await fs.promises
-    .lstat(target)
-    .then((s) => (s.isFile() ? text(target) : s.isDirectory() ? null : ''))
-    .catch(() => '');
+  // Only the file the model left (its inode): not one a folder swapped for a link since leads to.
+  const current = post.type === 'absent' ? '' : post.type === 'file' ? await text(target, post.ino) : null;
   if (before === null || current === null) return undefined;
   return diffSummary(target, current, before) || undefined;
 }
 
-async function text(file: string): Promise<string | null> {
-  const stat = await fs.promises.stat(file).catch(() => null);
-  if (!stat || stat.size > MAX_DIFF_FILE) return null;
-  const bytes = await fs.promises.readFile(file);
-  return bytes.includes(0) ? null : bytes.toString('utf8');
+/**
+ * A text file's content, read through one descriptor that follows no link and never waits on a
+ * FIFO (a file swapped for one hung "undo show" for good); null when it is not a regular file,
+ * not the inode `ino`, too large, or holds NUL bytes.
+ */
+async function text(file: string, ino?: number): Promise<string | null> {
+  const handle = await fs.promises.open(file, READ_FLAGS).catch(() => null);
+  if (!handle) return null;
+  try {
+    const stat = await handle.stat();
+    if (!stat.isFile() || stat.size > MAX_DIFF_FILE || (ino !== undefined && stat.ino !== ino)) return null;
+    const bytes = await handle.readFile();
+    return bytes.includes(0) ? null : bytes.toString('utf8');
+  } finally {
+    await handle.close();
+  }
 }

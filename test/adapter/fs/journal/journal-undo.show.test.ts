@@ -1,0 +1,58 @@
+/**
+ * What "undo show" reads to make its diffs: only the file the model left, through a descriptor
+ * that follows no link and never waits on a FIFO (red team: a file swapped for a FIFO hung it for
+ * good; a folder swapped for a link showed a file from outside the roots). A path changed since
+ * the model changed it gets no diff: undo leaves it as it is.
+ */
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { LocalJournal } from '../../../../adapter/fs/journal/local-journal.js';
+import { useJournalFolders } from '../../../helpers/journal-folders.js';
+
+const { at, journalDir } = useJournalFolders();
+
+async function rewritten(file: string, before: string, after: string): Promise<{ journal: LocalJournal; id: string }> {
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.writeFileSync(file, before);
+  const journal = new LocalJournal({ dir: journalDir(), maxBytes: 1 << 20 });
+  const id = await journal.open('test client');
+  await journal.before(id, 'fs.write', { paths: [file], depth: 'shallow' });
+  fs.writeFileSync(file, after);
+  await journal.after(id, 'fs.write', [file]);
+  return { journal, id };
+}
+
+describe('undo show', () => {
+  it('diffs a path undo would put back, and not one changed since (the owner edited it)', async () => {
+    const { journal, id } = await rewritten(at('notes.txt'), 'original\n', 'by the model\n');
+    expect((await journal.show(id)).changes[0]).toMatchObject({ diff: expect.stringMatching(/-by the model\n\+original/) });
+    fs.writeFileSync(at('notes.txt'), 'OWNER WORK AFTER THE MODEL\n');
+    const change = (await journal.show(id)).changes[0]!;
+    expect(change.changedSince).toBe(true);
+    expect(change.diff).toBeUndefined();
+  });
+
+  it('never shows a file that a folder swapped for a link leads to', async () => {
+    const { journal, id } = await rewritten(at('d/a.txt'), 'original\n', 'by the model\n');
+    fs.mkdirSync(at('outside'));
+    fs.writeFileSync(at('outside/a.txt'), 'OUTSIDE-ONLY-CONTENT\n');
+    fs.renameSync(at('d'), at('d-away'));
+    fs.symlinkSync(at('outside'), at('d'));
+    const detail = await journal.show(id);
+    expect(JSON.stringify(detail)).not.toContain('OUTSIDE-ONLY-CONTENT');
+    expect(detail.changes[0]!.changedSince).toBe(true);
+  });
+
+  it('answers at once where a kept copy is a FIFO (nothing ever writes it)', { timeout: 10_000 }, async () => {
+    const { journal, id } = await rewritten(at('notes.txt'), 'original\n', 'by the model\n');
+    const blobs = path.join(journalDir(), 'groups', id, 'blobs');
+    for (const name of fs.readdirSync(blobs)) {
+      fs.rmSync(path.join(blobs, name));
+      execFileSync('mkfifo', [path.join(blobs, name)]);
+    }
+    const change = (await journal.show(id)).changes[0]!;
+    expect(change.diff).toBeUndefined();
+  });
+});
