@@ -75,6 +75,7 @@ export function formatDetail(group: GroupDetail): string {
       `${c.change} ${visible(c.path)} (was ${c.was === 'nothing' ? 'not there' : `a ${c.was}`}${c.kept ? '' : `; not restorable: ${visible(c.why ?? '')}`})`,
     );
     for (const inside of c.partly ?? []) lines.push(`    not put back with it: ${visible(inside)}`);
+    if (c.changedSince && !group.undo) lines.push('    changed since the model changed it: undo leaves it as it is');
     if (c.diff) lines.push(visible(c.diff, true).replace(/^/gm, '    '));
   }
   for (const r of group.repositoryChanges) {

@@ -103,4 +103,16 @@ describe('undo output on a terminal', () => {
     expect(visible('/home/דנה/مرحبا.txt')).toBe('/home/דנה/مرحبا.txt');
     expect(visible('👩\u200d💻 notes')).toBe('👩\u200d💻 notes');
   });
+
+  it('says of a path changed since the model changed it that undo leaves it as it is (as the tray does)', () => {
+    const detail: GroupDetail = {
+      ...summary,
+      changes: [{ path: '/w/notes.txt', change: 'modified', was: 'file', kept: true, changedSince: true }],
+      repositoryChanges: [],
+    };
+    expect(formatDetail(detail).split('\n').slice(1)).toEqual([
+      'modified /w/notes.txt (was a file)',
+      '    changed since the model changed it: undo leaves it as it is',
+    ]);
+  });
 });
