@@ -21,7 +21,7 @@ import { exposedAs } from '../mcp/tool-names.js';
 import { ALL_TOOLS } from '../mcp/tools/index.js';
 import { VIEW_URI_PREFIX } from '../mcp/views.js';
 import { FilesystemPolicy } from '../policy/filesystem.js';
-import { EXIT, print, say, usageError, withConfig } from './io.js';
+import { EXIT, print, printJson, say, usageError, visible, withConfig } from './io.js';
 
 export function gatewayCommand(sub: string | undefined, rest: string[], cli: CliOverrides): number | Promise<number> {
   const [name, tool, ...extra] = rest;
@@ -55,9 +55,10 @@ function list(config: Readonly<Config>): number {
     say(
       `${row.name} (${row.prefix}_*): ${row.enabled ? row.start : 'disabled'}, ${row.transport}, ${row.tools.length} tools accepted${row.held.length ? `, ${row.held.length} held` : ''}`,
     );
-    for (const held of row.held) say(`  held: ${held.name} (${held.reason}); "chatgpt-mcp gateway accept ${row.name}" shows the change and accepts it`);
+    for (const held of row.held)
+      say(`  held: ${visible(held.name)} (${held.reason}); "chatgpt-mcp gateway accept ${row.name}" shows the change and accepts it`);
   }
-  return print(JSON.stringify(rows, null, 2));
+  return printJson(rows);
 }
 
 function describe(entry: UpstreamConfig, pins: UpstreamPins | undefined, held: HeldEntry[]) {
@@ -99,11 +100,11 @@ async function test(config: Readonly<Config>, configPath: string, name: string):
   try {
     const status = await gateway.test(name);
     say(`${name} started (${status.transport}${status.sandboxed ? ', sandboxed' : ''}) and listed ${status.tools.length} tools`);
-    for (const held of status.held) say(`held: ${held.name} (${held.reason}); "chatgpt-mcp gateway accept ${name}" shows the change and accepts it`);
-    for (const refused of status.refused) say(`refused: ${refused}`);
-    return print(JSON.stringify({ tools: status.tools, held: status.held, refused: status.refused }, null, 2));
+    for (const held of status.held) say(`held: ${visible(held.name)} (${held.reason}); "chatgpt-mcp gateway accept ${name}" shows the change and accepts it`);
+    for (const refused of status.refused) say(`refused: ${visible(refused)}`);
+    return printJson({ tools: status.tools, held: status.held, refused: status.refused });
   } catch (error) {
-    say(`${name} did not start: ${error instanceof Error ? error.message : String(error)}`);
+    say(`${name} did not start: ${visible(error instanceof Error ? error.message : String(error))}`);
     return EXIT.config;
   } finally {
     await gateway.close();
@@ -121,8 +122,8 @@ async function accept(config: Readonly<Config>, name: string, tool: string | und
     );
     return print('[]');
   }
-  for (const held of accepted) process.stdout.write(toolDifference(held.name, held.before, held.now));
-  say(`accepted ${accepted.map((h) => h.name).join(', ')}; a running server exposes ${accepted.length === 1 ? 'it' : 'them'} from its next listing`);
+  for (const held of accepted) process.stdout.write(visible(toolDifference(held.name, held.before, held.now), true));
+  say(`accepted ${visible(accepted.map((h) => h.name).join(', '))}; a running server exposes ${accepted.length === 1 ? 'it' : 'them'} from its next listing`);
   return EXIT.ok;
 }
 

@@ -1,6 +1,7 @@
 /** How CLI commands talk to the person: results on stdout, everything else on stderr, exit codes. */
 import { cliName } from '../command-name.js';
 import { ConfigError, loadConfig, type CliOverrides, type LoadedConfig } from '../config/load.js';
+import { readableJson } from '../readable-json.js';
 
 export const EXIT = { ok: 0, listen: 1, config: 2, usage: 64 } as const;
 
@@ -30,6 +31,11 @@ export function visible(text: string, lines = false): string {
     const code = c.charCodeAt(0);
     return code < 0x100 ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`;
   });
+}
+
+/** JSON on stdout, with what could reorder or hide text on a terminal escaped (readable-json.ts). */
+export function printJson(value: unknown): number {
+  return print(readableJson(value));
 }
 
 export function say(text: string): void {
