@@ -26,6 +26,7 @@ import { SERVER_NAME, VERSION } from '../version.js';
 import { PeerTransport } from './peer-transport.js';
 import { redactLine } from './redact.js';
 import { shownUrl } from '../config/shown-url.js';
+import { boundedFetch } from './bounded-fetch.js';
 import { discover, type Discovery } from './discover.js';
 
 export type UpstreamState = 'disabled' | 'stopped' | 'starting' | 'running' | 'crashed';
@@ -112,6 +113,10 @@ export class Upstream {
   private crashes = 0;
   private nextStartAt = 0;
   private lastError: string | null = null;
+  /** Why this process ended an HTTP upstream's connection (bounded-fetch.ts). */
+  private httpFailure: string | null = null;
+  /** Why this process ended the last connection (it sent too much), for the calls it cut short. */
+  private stoppedFor: string | null = null;
   private lastStderr: string | null = null;
   private closing = false;
   /** The last process's pipes, kept after it died: its stderr explains the death. */
@@ -226,7 +231,11 @@ export class Upstream {
       const { env, bearer } = await this.deps.secrets();
       if (entry.url !== undefined) {
         const headers: Record<string, string> = bearer ? { authorization: `Bearer ${bearer}` } : {};
-        transport = new StreamableHTTPClientTransport(new URL(entry.url), { requestInit: { headers } });
+        const over = (why: string) => {
+          this.httpFailure = why;
+          void transport?.close();
+        };
+        transport = new StreamableHTTPClientTransport(new URL(entry.url), { requestInit: { headers }, fetch: boundedFetch(this.deps.maxMessageBytes, over) });
       } else {
         const plan = await this.deps.policy.plan(env);
         peer = await this.deps.processes.startPeer(plan);
@@ -252,7 +261,7 @@ export class Upstream {
       const connection: Connection = { client, peer, transport: transport!, startedAt: Date.now() };
       this.connection = connection;
       this.state = 'running';
-      this.lastError = null;
+      this.lastError = this.stoppedFor = null;
       transport.onclose = chain(transport.onclose, () => this.closed(connection));
       if (peer) void peer.exited.then(() => this.closed(connection));
       logger.info('gateway upstream started', {
@@ -283,7 +292,9 @@ export class Upstream {
   private closed(connection: Connection): void {
     if (this.connection !== connection) return;
     this.connection = null;
-    const why = connection.transport instanceof PeerTransport && connection.transport.failure;
+    const why = connection.transport instanceof PeerTransport ? connection.transport.failure : this.httpFailure;
+    this.httpFailure = null;
+    this.stoppedFor = why || null;
     this.crashed(why ? `${this.name} was stopped: ${why}` : `${this.name} exited`);
   }
 
@@ -318,7 +329,8 @@ export class Upstream {
       return adapterError('TIMEOUT', op, `${this.name} did not answer within ${this.deps.entry.callTimeoutMs} ms (callTimeoutMs); the call was cancelled`);
     }
     if (error instanceof SdkError && error.code === SdkErrorCode.ConnectionClosed) {
-      return adapterError('OS_ERROR', op, this.withStderr(`${this.name} exited during the call`));
+      const why = this.stoppedFor ? `was stopped during the call: ${this.stoppedFor}` : 'exited during the call';
+      return adapterError('OS_ERROR', op, this.withStderr(`${this.name} ${why}`));
     }
     const text = error instanceof Error ? error.message : String(error);
     const what = phase === 'start' ? `${this.name} could not start` : `${this.name} failed`;

@@ -20,7 +20,8 @@ beforeAll(async () => {
   home = gatewayHome();
   // The other instance: its own config, a token, a read-only root.
   const otherConfig = path.join(home.home, 'other.json');
-  writeJson(otherConfig, { server: { token: TOKEN }, filesystem: { roots: [home.data] } });
+  // Whole answers (no answer budget): one can be larger than the front takes.
+  writeJson(otherConfig, { server: { token: TOKEN, answerBudgetTokens: 0 }, filesystem: { roots: [home.data] } });
   fs.writeFileSync(path.join(home.data, 'remote.txt'), 'served by the other instance\n');
   other = await startCliHttp(['--config', otherConfig], home.env);
   home.storeSecrets({ 'other/token': TOKEN, 'wrong/token': 'not-the-token-0123456789' });
@@ -52,6 +53,28 @@ describe('an HTTP upstream', () => {
       const refused = await client.callTool({ name: 'other_fs_read', arguments: { path: '/etc/hostname' } });
       expect(refused.isError).toBe(true);
       expect(texts(refused)).toMatch(/^PATH_NOT_ALLOWED: /);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it("an answer over this server's server.maxRequestBytes is not read further, and says so", async () => {
+    fs.writeFileSync(path.join(home.data, 'large.txt'), 'line of text\n'.repeat(8000));
+    const small = path.join(home.home, 'small-front.json');
+    writeJson(small, {
+      ...JSON.parse(fs.readFileSync(home.configFile, 'utf8')),
+      server: { maxRequestBytes: 32 * 1024 },
+      filesystem: { maxWriteBytes: 16 * 1024 },
+    });
+    const client = await connectLegacyStdio(['--config', small], home.env as Record<string, string>);
+    try {
+      const read = await client.callTool({ name: 'other_fs_read', arguments: { path: path.join(home.data, 'large.txt') } });
+      expect(read.isError).toBe(true);
+      expect(texts(read)).toContain('over 32768 bytes (server.maxRequestBytes)');
+      // Ended as a stdio upstream that sent too much is; it connects again (after its backoff) and answers.
+      await expect
+        .poll(async () => (await client.callTool({ name: 'other_system_info', arguments: {} })).isError ?? false, { timeout: 15_000, interval: 500 })
+        .toBe(false);
     } finally {
       await client.close();
     }
