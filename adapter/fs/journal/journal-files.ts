@@ -23,6 +23,7 @@ import path from 'node:path';
 import { undonePartly, type DroppedGroup, type GroupSummary, type UndoOutcome } from '../../contract/journal.js';
 import type { RepositoryState } from '../../contract/git.js';
 import { withEarlierImages } from './earlier-images.js';
+import { ownBlobsOnly } from './own-blobs.js';
 import { fullyKept, type Image, type Stamp } from './images.js';
 import { abandoned, LOCK_NAME, lockUndo, type UndoLock } from './undo-lock.js';
 
@@ -255,7 +256,7 @@ export class JournalFiles {
       // A line cut by a crash is the last one: what was complete before it stands.
       let record: JournalRecord;
       try {
-        record = JSON.parse(line) as JournalRecord;
+        record = JSON.parse(line, ownBlobsOnly) as JournalRecord;
       } catch {
         continue;
       }

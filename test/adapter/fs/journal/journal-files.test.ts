@@ -123,4 +123,18 @@ describe('writing a group', () => {
     await expect(journal.open('c')).rejects.toMatchObject({ code: 'ENOSPC' });
     expect(fs.readdirSync(path.join(journalDir, 'groups'))).toEqual([]);
   });
+
+  it("reads a record naming a blob outside the group's own as damaged: show never reads that file, undo never writes it back", async () => {
+    fs.writeFileSync(path.join(base, 'secret'), 'SECRET OUTSIDE\n');
+    const journal = new LocalJournal({ dir: journalDir, maxBytes: 1 << 20 });
+    const id = await rewrote(journal, 'a.txt');
+    const records = fs.readFileSync(groupFile(id, 'records.jsonl'), 'utf8');
+    // Edited to point the pre-image at a file outside the group.
+    fs.writeFileSync(groupFile(id, 'records.jsonl'), records.replace(/"blob":"\d+"/, '"blob":"../../../../secret"'));
+    const detail = await journal.show(id);
+    expect(JSON.stringify(detail)).not.toContain('SECRET OUTSIDE');
+    expect(detail.changes.some((c) => c.path === at('a.txt') && c.kept)).toBe(false);
+    await journal.apply(id, guards);
+    expect(fs.readFileSync(at('a.txt'), 'utf8')).not.toContain('SECRET OUTSIDE');
+  });
 });
