@@ -54,9 +54,12 @@ export const localFileOps: FileOps = {
   async move(source, destination, overwrite) {
     const op = 'fs.move';
     try {
-      await inParent(source, op, (from, name) =>
-        inParent(destination, op, async (to, newName) => {
-          await fs.promises.lstat(from.entry(name));
+      await inParent(source, op, async (from, name) => {
+        await fs.promises.lstat(from.entry(name));
+        // A destination whose folder is missing is named as such (it was reported as the source missing).
+        let opened = false;
+        await inParent(destination, op, async (to, newName) => {
+          opened = true;
           const target = await fs.promises.lstat(to.entry(newName)).catch(() => null);
           if (target && !overwrite) throw adapterError('ALREADY_EXISTS', op, `${destination.path} already exists (pass overwrite: true to replace it)`);
           try {
@@ -66,8 +69,11 @@ export const localFileOps: FileOps = {
             await moveAcrossDevices(from, name, to, newName, overwrite);
           }
           await Promise.all([from.sync(), to.sync()]);
-        }),
-      );
+        }).catch((error: unknown) => {
+          if (opened || (error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+          throw adapterError('NOT_FOUND', op, `${nodePath.dirname(destination.path)} does not exist; create it first with fs.mkdir`);
+        });
+      });
     } catch (error) {
       throw fsError(error, op, source.path);
     }

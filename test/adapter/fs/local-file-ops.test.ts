@@ -1,6 +1,7 @@
 /**
  * fs.move across filesystems (a copy, then removal): it replaces only what rename would replace,
- * so an overwrite never deletes a directory, and what it held, that a rename would have refused.
+ * so an overwrite never deletes a directory, and what it held, that a rename would have refused;
+ * and a move names what is missing (the source, or the destination's folder).
  */
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -99,5 +100,26 @@ describe.skipIf(!crossDevice)('move across filesystems', () => {
     expect(fs.readFileSync(path.join(there, 'report.txt'), 'utf8')).toBe('the owner report, only copy');
     expect(fs.readdirSync(there)).toEqual(['report.txt']);
     expect(fs.readFileSync(path.join(here, 'draft.txt'), 'utf8')).toBe('model draft');
+  });
+});
+
+describe('move: what is missing is named', () => {
+  let here: string;
+  beforeEach(() => {
+    here = makeTempDir();
+    fs.mkdirSync(path.join(here, 'big'));
+  });
+  afterEach(() => removeDir(here));
+
+  it('a destination whose folder does not exist names that folder, not the source (which is there, and stays)', async () => {
+    await expect(localFileOps.move(guard(path.join(here, 'big')), guard(path.join(here, 'elsewhere', 'moved')), false)).rejects.toMatchObject({
+      code: 'NOT_FOUND',
+      message: `${path.join(here, 'elsewhere')} does not exist; create it first with fs.mkdir`,
+    });
+    expect(fs.existsSync(path.join(here, 'big'))).toBe(true);
+    await expect(localFileOps.move(guard(path.join(here, 'gone')), guard(path.join(here, 'moved')), false)).rejects.toMatchObject({
+      code: 'NOT_FOUND',
+      message: `${path.join(here, 'gone')}: does not exist`,
+    });
   });
 });
