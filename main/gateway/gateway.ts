@@ -190,6 +190,12 @@ export class Gateway {
     return this.slot(upstream).upstream.use(work) as Promise<T>;
   }
 
+  /** A resource read; a `file:` URI only inside the upstream's folders, as a path argument (an unsandboxed upstream would read anything). */
+  async readResource<T>(upstream: string, uri: string): Promise<T> {
+    if (/^file:/i.test(uri)) await this.slot(upstream).policy.checkPaths('resources/read', ['uri'], { uri }, true);
+    return this.use<T>(upstream, (client) => client.readResource({ uri }));
+  }
+
   status(): UpstreamStatus[] {
     const exposure = this.exposed();
     return [...this.upstreams.values()].map(({ upstream, policy, entry }) => {

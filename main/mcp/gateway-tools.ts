@@ -228,8 +228,7 @@ function prepareTool(gateway: Gateway, tool: GatewayTool, context: Omit<RecordCo
 }
 
 function registerResources(server: McpServer, gateway: Gateway, exposure: Exposure): Array<RegisteredResource | RegisteredResourceTemplate> {
-  const read = (upstream: string) => async (uri: URL) =>
-    boundResourceRead(gateway.cleaned(await gateway.use(upstream, (client: Client) => client.readResource({ uri: uri.href }))));
+  const read = (upstream: string) => async (uri: URL) => boundResourceRead(gateway.cleaned(await gateway.readResource(upstream, uri.href)));
   const handles: Array<RegisteredResource | RegisteredResourceTemplate> = [];
   for (const resource of exposure.resources) {
     const { upstream, uri, name, ...metadata } = resource;

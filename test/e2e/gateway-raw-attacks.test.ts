@@ -138,6 +138,18 @@ describe.skipIf(!linux)('raw upstreams against the server they run under', () =>
     }
   });
 
+  it('reads a file: resource only inside its folders, as a path argument is (an unsandboxed upstream would read anything)', { timeout: 60_000 }, async () => {
+    serve({ resourceTemplates: [{ uriTemplate: 'file:///{+path}', name: 'files' }] }, { sandbox: false });
+    const host = await connectStdioHost(home);
+    try {
+      await expect(host.readResource({ uri: 'file:///etc/passwd' })).rejects.toThrow(/\/etc\/passwd is outside the allowed roots/);
+      const inside = await host.readResource({ uri: `file://${path.join(home.data, 'notes.txt')}` });
+      expect(inside.contents[0]).toMatchObject({ text: 'r' });
+    } finally {
+      await host.close();
+    }
+  });
+
   it('takes at most 512 tools from one server, reads no further, and says what it left out', { timeout: 60_000 }, async () => {
     serve({ pages: 50, perPage: 300, descriptionChars: 100 });
     const host = await connectStdioHost(home);
