@@ -115,13 +115,13 @@ function withoutUnusable(file: PinFile): PinFile {
     for (const kept of [pins.tools ?? {}, pins.held ?? {}])
       for (const [name, pin] of Object.entries(kept)) if (nestedDeeperThan(pin.definition)) delete kept[name];
     if (pins.catalog) pins.catalog = { ...pins.catalog, ...checkedCatalog(pins.catalog, () => {}) };
-    const accepted = pins.acceptedCatalog;
-    if (accepted) pins.acceptedCatalog = { prompts: shallowEnough(accepted.prompts), resourceTemplates: shallowEnough(accepted.resourceTemplates) };
+    if (pins.acceptedCatalog) {
+      const { prompts, resourceTemplates } = checkedCatalog(pins.acceptedCatalog, () => {});
+      pins.acceptedCatalog = { prompts, resourceTemplates };
+    }
   }
   return file;
 }
-
-const shallowEnough = <T>(items: readonly T[] | undefined): T[] => (items ?? []).filter((item) => !nestedDeeperThan(item));
 
 /** What comparing an upstream's tools with its pins decided. */
 export interface Verdict {
