@@ -22,10 +22,12 @@ import type { GuardedPath } from '../../adapter/contract/files.js';
 import type { PolicyPort } from '../../adapter/contract/policy-port.js';
 import { inputProblem, isInside, isRelativeInput, normalizeAbsolute, pathFlavor, relativeSegments, type Platform } from './path-compare.js';
 import { compilePatterns, findAncestorMatch, findMatch, wholePath, type SecretPattern } from './secret-patterns.js';
-import { foldedInside, foldedSegments, isTempOf, startsWith } from './path-fold.js';
+import { foldedInside } from './path-fold.js';
 import { describeRoot, RootList, type Root } from './fs-roots.js';
 import { locatePath, type Located } from './path-locate.js';
 import { activeRules, type ActiveRule, type RuleFacts } from './fs-rules.js';
+import { LinkedPatterns } from './linked-patterns.js';
+import { ProtectedPlaces } from './protected-places.js';
 
 export type Access = 'read' | 'write';
 
@@ -51,13 +53,6 @@ type Port = Pick<PolicyPort, 'platform' | 'realpath' | 'lstat'> & Partial<Pick<P
 
 type FilesystemConfig = Config['filesystem'];
 
-interface Protected {
-  lexical: string;
-  real?: string;
-  /** Why no tool may touch it, for the denial (default: this server's configuration or token). */
-  why?: string;
-}
-
 /** `details.reason` of a PATH_NOT_ALLOWED denial, for callers and tests (the message is for people). */
 export type DenialReason =
   'outside-roots' | 'symlink-escape' | 'root-unusable' | 'unresolvable' | 'protected-file' | 'secret' | 'git' | 'read-only' | 'holds-root';
@@ -67,10 +62,10 @@ type Deny = (message: string, reason: DenialReason) => Error;
 export class FilesystemPolicy {
   private readonly platform: Platform;
   private readonly roots: RootList;
-  private readonly patterns: SecretPattern[];
+  private readonly denied: LinkedPatterns;
   /** Refused for writes only: places git runs code from. */
-  private readonly writePatterns: SecretPattern[];
-  private readonly protectedPaths: Protected[];
+  private readonly writeDenied: LinkedPatterns;
+  private readonly protectedPlaces: ProtectedPlaces;
   /** The filesystem rules (fs-rules.ts) as they apply here: the command sandbox applies the same ones. */
   readonly rules: readonly ActiveRule[];
   readonly facts: RuleFacts;
@@ -92,19 +87,9 @@ export class FilesystemPolicy {
     this.roots = new RootList(config.roots, port, this.platform);
     const patterns = (face: 'deny' | 'deny-write') =>
       this.rules.filter((r) => r.rule.tools === face && r.rule.patterns).flatMap((r) => compilePatterns(r.patterns, r.rule.patterns!.origin, this.platform));
-    this.patterns = patterns('deny');
-    this.writePatterns = patterns('deny-write');
-    this.protectedPaths = this.rules
-      .filter((r) => r.rule.tools === 'deny')
-      .flatMap((r) =>
-        r.places.map((place) => {
-          const normalized = normalizeAbsolute(place, this.platform);
-          // Silently dropping one would leave the token readable: refuse to build the policy instead.
-          if (!normalized.ok) throw new Error(`protected file ${place} is not an absolute path`);
-          // The app's own files are named as such; every other place says why it is protected.
-          return r.rule.id === 'app-files' ? { lexical: normalized.path } : { lexical: normalized.path, why: r.rule.why };
-        }),
-      );
+    this.denied = new LinkedPatterns(patterns('deny'), port, this.platform);
+    this.writeDenied = new LinkedPatterns(patterns('deny-write'), port, this.platform);
+    this.protectedPlaces = new ProtectedPlaces(this.rules, this.platform);
   }
 
   /** Whether any write can be granted at all (filesystem.write). */
@@ -217,7 +202,7 @@ export class FilesystemPolicy {
     if (root === undefined) throw this.outsideError(lexical, shown, deny);
     const rootReal = root.real!;
 
-    await this.refreshProtected();
+    await Promise.all([this.protectedPlaces.refresh(this.port), this.denied.refresh(), this.writeDenied.refresh()]);
     this.applyRules(lexical, located.path, root, access, shown, deny);
     const isRoot = relativeSegments(located.path, rootReal, this.platform)?.length === 0;
     // The kernel naming the very path just checked needs no second look: the rules are a function of the path.
@@ -244,7 +229,7 @@ export class FilesystemPolicy {
 
   /** Protected files, secret and deny patterns, git's code files, read-only roots: on the requested spelling and on the real path. */
   private applyRules(lexical: string, real: string, root: Root, access: Access, shown: string, deny: Deny): void {
-    const guarded = this.protectedHit(lexical, real, access);
+    const guarded = this.protectedPlaces.hit(lexical, real, access === 'write');
     if (guarded) {
       const { hit, entry } = guarded;
       const what = entry.why ? `${entry.lexical}, which ${entry.why}` : "this server's own configuration or token file";
@@ -258,7 +243,7 @@ export class FilesystemPolicy {
       );
     }
 
-    const pattern = this.patternHit(this.patterns, lexical, real) ?? (access === 'write' ? this.patternHit(this.writePatterns, lexical, real) : undefined);
+    const pattern = this.deniedBy(lexical, real, access);
     if (pattern) {
       const why =
         pattern.origin === 'built-in'
@@ -300,10 +285,10 @@ export class FilesystemPolicy {
   isProtectedName(name: string, parent?: ResolvedPath): boolean {
     const flavor = pathFlavor(this.platform);
     if (name === '' || name === '.' || name === '..' || name.includes(flavor.sep) || name.includes('/')) return true;
-    if (parent === undefined) return findMatch(this.patterns, { relative: [name] }) !== undefined;
+    if (parent === undefined) return findMatch(this.denied.current, { relative: [name] }) !== undefined;
     const child = flavor.join(parent.path, name);
-    if (this.spellings(child).some((spelling) => findMatch(this.patterns, wholePath(spelling, this.platform)))) return true;
-    return this.protectedPaths.some((p) => [p.lexical, p.real].some((form) => form !== undefined && foldedInside(child, form, this.platform)));
+    if (this.spellings(child).some((spelling) => findMatch(this.denied.current, wholePath(spelling, this.platform)))) return true;
+    return this.protectedPlaces.holds(child);
   }
 
   /**
@@ -315,19 +300,8 @@ export class FilesystemPolicy {
     const normalized = normalizeAbsolute(path, this.platform);
     if (!normalized.ok) return true;
     const p = normalized.path;
-    if (this.patternHit(this.patterns, p, p) || (access === 'write' && this.patternHit(this.writePatterns, p, p))) return true;
-    return this.protectedPaths.some((entry) => [entry.lexical, entry.real].some((form) => form !== undefined && foldedInside(p, form, this.platform)));
-  }
-
-  private async refreshProtected(): Promise<void> {
-    if (this.protectedPaths.every((p) => p.real !== undefined)) return;
-    await Promise.all(
-      this.protectedPaths.map(async (p) => {
-        if (p.real !== undefined) return;
-        const located = await locatePath(this.port, this.platform, p.lexical);
-        if (located.ok) p.real = located.path;
-      }),
-    );
+    if (this.deniedBy(p, p, access)) return true;
+    return this.protectedPlaces.holds(p);
   }
 
   private outsideError(lexical: string, shown: string, deny: (message: string, reason: DenialReason) => Error): Error {
@@ -342,30 +316,19 @@ export class FilesystemPolicy {
     return deny(`${shown} is outside the allowed roots (${roots})`, 'outside-roots');
   }
 
-  /** 'inside' when the target is (under) a protected file; 'contains' when a write target holds one. */
-  private protectedHit(lexical: string, real: string, access: Access): { hit: 'inside' | 'contains'; entry: Protected } | undefined {
-    const spellings = lexical === real ? [foldedSegments(real, this.platform)] : [foldedSegments(lexical, this.platform), foldedSegments(real, this.platform)];
-    for (const p of this.protectedPaths) {
-      for (const form of p.real === undefined || p.real === p.lexical ? [p.lexical] : [p.lexical, p.real]) {
-        const guarded = foldedSegments(form, this.platform);
-        for (const target of spellings) {
-          if (startsWith(target, guarded) || isTempOf(target, guarded)) return { hit: 'inside', entry: p };
-          // Moving or deleting a directory that holds the token would carry it out of reach.
-          if (access === 'write' && startsWith(guarded, target)) return { hit: 'contains', entry: p };
-        }
-      }
-    }
-    return undefined;
-  }
-
   private ancestorHit(real: string): SecretPattern | undefined {
-    const patterns = [...this.patterns, ...this.writePatterns];
+    const patterns = [...this.denied.current, ...this.writeDenied.current];
     if (patterns.length === 0) return undefined;
     for (const spelling of this.spellings(real)) {
       const hit = findAncestorMatch(patterns, wholePath(spelling, this.platform));
       if (hit) return hit;
     }
     return undefined;
+  }
+
+  /** The pattern a path matches: a deny pattern, or for a write also one of git's code. */
+  private deniedBy(lexical: string, real: string, access: Access): SecretPattern | undefined {
+    return this.patternHit(this.denied.current, lexical, real) ?? (access === 'write' ? this.patternHit(this.writeDenied.current, lexical, real) : undefined);
   }
 
   /** On the real path, the requested spelling (a link named `.env` counts) and the real path spelled through a linked root (as a deny pattern may be). */

@@ -147,6 +147,8 @@ export interface SecretPattern {
   /** Folded root for an absolute pattern; undefined for one that floats below roots. */
   anchor?: string;
   parts: Part[];
+  /** An anchored pattern's leading folders without a glob, as written (`/home/me/work` of `/home/me/work/*.key`), and how many parts they are. */
+  literal?: { path: string; parts: number };
 }
 
 type Part = RegExp | '**';
@@ -163,19 +165,37 @@ export function compilePatterns(sources: readonly string[], origin: PatternOrigi
 function compilePattern(source: string, origin: PatternOrigin, platform: Platform): SecretPattern {
   const text = platform === 'win32' ? source.replace(/\//g, '\\') : source;
   const absolute = platform === 'win32' ? /^([A-Za-z]:\\|\\\\)/.test(text) : text.startsWith('/');
-  let anchor: string | undefined;
-  let rest = text;
-  if (absolute) {
-    const { root } = splitPath(text, platform);
-    anchor = foldName(root);
-    rest = text.slice(root.length);
-  }
-  const sep = pathFlavor(platform).sep;
-  const parts = rest
-    .split(sep)
-    .filter((s) => s !== '' && s !== '.')
-    .map((s): Part => (s === '**' ? '**' : segmentRegExp(s)));
-  return anchor === undefined ? { source, origin, parts } : { source, origin, anchor, parts };
+  const root = absolute ? splitPath(text, platform).root : undefined;
+  const rest = text.slice(root?.length ?? 0);
+  const flavor = pathFlavor(platform);
+  const segments = rest.split(flavor.sep).filter((s) => s !== '' && s !== '.');
+  const parts = segments.map((s): Part => (s === '**' ? '**' : segmentRegExp(s)));
+  if (root === undefined) return { source, origin, parts };
+  const anchor = foldName(root);
+  const firstGlob = segments.findIndex((s) => s === '..' || /[*?[]/.test(s));
+  const count = firstGlob === -1 ? segments.length : firstGlob;
+  if (count === 0) return { source, origin, anchor, parts };
+  const literal = { path: flavor.join(root, ...segments.slice(0, count)), parts: count };
+  return { source, origin, anchor, parts, literal };
+}
+
+/**
+ * The same anchored pattern with its literal folders spelled as `real`, where they really are
+ * (a link on the way resolved); the source stays the owner's, for messages.
+ */
+export function rebased(pattern: SecretPattern, real: string, platform: Platform): SecretPattern {
+  const { root, segments } = splitPath(real, platform);
+  return {
+    source: pattern.source,
+    origin: pattern.origin,
+    anchor: foldName(root),
+    parts: [...segments.map(exactPart), ...pattern.parts.slice(pattern.literal?.parts ?? 0)],
+  };
+}
+
+/** A part matching one name exactly, folded as every name is. */
+function exactPart(name: string): Part {
+  return new RegExp(`^${[...foldName(name)].map((c) => (REGEXP_SPECIAL.includes(c) ? `\\${c}` : c)).join('')}$`, 's');
 }
 
 /** Characters a regular expression gives a meaning to, escaped where a glob means them literally. */

@@ -1,0 +1,56 @@
+/**
+ * Deny patterns written through a link. An absolute pattern names folders as the owner spells
+ * them (`/home/me/work/private/**`), while a tool's path is judged where it really is: with
+ * `work` a link to `/data/work`, the real path `/data/work/private/a` would not match it. So each
+ * anchored pattern whose literal folders (those before its first glob) resolve somewhere else is
+ * also kept spelled from there. They are resolved before the first check and again at most once
+ * a second, so a link the owner retargets is followed. (A root reached through a link is also
+ * matched in its own spelling: RootList.spelledThrough.)
+ */
+import type { PolicyPort } from '../../adapter/contract/policy-port.js';
+import type { Platform } from './path-compare.js';
+import { foldedSame } from './path-fold.js';
+import { locatePath } from './path-locate.js';
+import { rebased, type SecretPattern } from './secret-patterns.js';
+
+const RESOLVE_EVERY_MS = 1000;
+
+export class LinkedPatterns {
+  /** The patterns as configured, then each anchored one spelled from where its folders really are. */
+  current: readonly SecretPattern[];
+  private resolvedAt = -Infinity;
+  private resolving: Promise<void> | undefined;
+
+  constructor(
+    private readonly configured: readonly SecretPattern[],
+    private readonly port: Pick<PolicyPort, 'realpath' | 'lstat'>,
+    private readonly platform: Platform,
+  ) {
+    this.current = configured;
+  }
+
+  /** Resolves the literal folders again when a second has passed; a check waits for a resolution under way, so none runs on an older one at the start. */
+  refresh(): Promise<void> | undefined {
+    if (this.resolving) return this.resolving;
+    if (Date.now() - this.resolvedAt < RESOLVE_EVERY_MS || !this.configured.some((p) => p.literal)) return undefined;
+    this.resolving = this.resolve().finally(() => {
+      this.resolvedAt = Date.now();
+      this.resolving = undefined;
+    });
+    return this.resolving;
+  }
+
+  private async resolve(): Promise<void> {
+    const respelled = await Promise.all(
+      this.configured.map(async (pattern) => {
+        if (!pattern.literal) return undefined;
+        const located = await locatePath(this.port, this.platform, pattern.literal.path);
+        // A folder that cannot be resolved (unreadable) is matched as written, as before.
+        if (!located.ok || foldedSame(located.path, pattern.literal.path, this.platform)) return undefined;
+        return rebased(pattern, located.path, this.platform);
+      }),
+    );
+    const found = respelled.filter((p): p is SecretPattern => p !== undefined);
+    this.current = found.length === 0 ? this.configured : [...this.configured, ...found];
+  }
+}
