@@ -88,3 +88,15 @@ export function checkedCatalog(catalog: unknown, leftOut: (reason: string) => vo
   }
   return out;
 }
+
+/** A pins file's views, each kept only if its listing entry could be served and its read is as view-pins.ts records it; undefined when it has none. */
+export function checkedViews(views: unknown): Item[] | undefined {
+  if (!Array.isArray(views)) return undefined;
+  const readAs = (content: unknown) =>
+    content === null ||
+    (isObject(content) && typeof content.sha256 === 'string' && /^[0-9a-f]{64}$/.test(content.sha256) && Number.isSafeInteger(content.bytes));
+  return views.filter(
+    (view): view is Item =>
+      isObject(view) && isObject(view.listed) && problemOf('resources', view.listed) === null && view.uri === view.listed.uri && readAs(view.content),
+  );
+}

@@ -1,15 +1,17 @@
 /**
- * Pinning of an upstream's prompts and resource templates, as tools are pinned (pin-store.ts):
- * the owner reads their descriptions (and a model may), so one that changes after the owner
- * accepted it (a description swapped for instructions, new arguments) or appears later is held,
- * left out of what is exposed, until the owner accepts it. Compared whole (canonical JSON), so
- * key order is no change. Resources are not pinned: many upstreams list their data as resources
- * (files, records), which change as the data does.
+ * Pinning of an upstream's prompts, resource templates and views, as tools are pinned
+ * (pin-store.ts): the owner reads their descriptions (and a model may), so one that changes after
+ * the owner accepted it (a description swapped for instructions, new arguments, another page in a
+ * view: view-pins.ts) or appears later is held, left out of what is exposed, until the owner
+ * accepts it. Compared whole (canonical JSON), so key order is no change. Other resources are not
+ * pinned: many upstreams list their data as resources (files, records), which change as the data
+ * does.
  *
  * What the owner accepted is kept beside the catalog as last listed; the first catalog an
  * upstream lists (or the first one seen by a version before this pinning) is accepted as it is.
  */
 import { canonicalJson } from '../canonical-json.js';
+import { isViewUri } from './view-pins.js';
 
 type Item = Record<string, unknown>;
 
@@ -18,19 +20,22 @@ export interface Catalog {
   resources: Array<Record<string, unknown>>;
   resourceTemplates: Array<Record<string, unknown>>;
   prompts: Array<Record<string, unknown>>;
+  /** Its `ui://` resources with what a read of each answered (view-pins.ts); absent in a file from before views were pinned. */
+  views?: Item[];
   /** Tools it listed that were not taken (tool-limits.ts), each a sentence. */
   leftOut?: string[];
 }
 
-/** The prompts and resource templates the owner accepted, as they were then. */
+/** The prompts, resource templates and views the owner accepted, as they were then (views absent: accepted as next listed). */
 export interface AcceptedCatalog {
   prompts: Item[];
   resourceTemplates: Item[];
+  views?: Item[];
 }
 
 /** Something held until the owner accepts it (a tool, or an item here), with what it was and is. */
 export interface HeldEntry {
-  /** A tool's name; `prompt "NAME"` or `resource template "URI TEMPLATE"` for an item. */
+  /** A tool's name; `prompt "NAME"`, `resource template "URI TEMPLATE"` or `view "URI"` for an item. */
   name: string;
   reason: 'changed' | 'new';
   /** As accepted (absent for a new one) and as listed now: the owner is shown the difference. */
@@ -43,31 +48,42 @@ export interface HeldEntry {
 const KINDS = [
   { list: 'prompts', key: 'name', label: 'prompt' },
   { list: 'resourceTemplates', key: 'uriTemplate', label: 'resource template' },
+  { list: 'views', key: 'uri', label: 'view' },
 ] as const;
+
+type Lists = Pick<Catalog, (typeof KINDS)[number]['list']>;
+
+/** One kind's items; views a file from before them lacks are, as accepted, those listed now (the first catalog's rule). */
+function itemsOf(from: Lists, list: keyof Lists, listed?: Lists): Item[] {
+  return from[list] ?? listed?.[list] ?? [];
+}
 
 /** The first catalog seen is accepted whole. */
 export function acceptedFrom(catalog: Catalog): AcceptedCatalog {
-  return { prompts: catalog.prompts, resourceTemplates: catalog.resourceTemplates };
+  return { prompts: catalog.prompts, resourceTemplates: catalog.resourceTemplates, ...(catalog.views ? { views: catalog.views } : {}) };
 }
 
-/** The catalog with only what the owner accepted, unchanged, of its prompts and templates. */
+/** The catalog with only what the owner accepted, unchanged, of its prompts, templates and views (a view's resource goes with it). */
 export function acceptedOnly(catalog: Catalog, accepted: AcceptedCatalog | undefined): Catalog {
   if (!accepted) return catalog;
   const out = { ...catalog };
   for (const { list, key } of KINDS) {
-    const known = new Set(accepted[list].map((item) => `${String(item[key])}\0${canonicalJson(item)}`));
-    out[list] = catalog[list].filter((item) => known.has(`${String(item[key])}\0${canonicalJson(item)}`));
+    const known = new Set(itemsOf(accepted, list, catalog).map((item) => `${String(item[key])}\0${canonicalJson(item)}`));
+    out[list] = itemsOf(catalog, list).filter((item) => known.has(`${String(item[key])}\0${canonicalJson(item)}`));
   }
+  if (catalog.views === undefined) return { ...out, views: undefined };
+  const views = new Set(out.views!.map((view) => String(view.uri)));
+  out.resources = catalog.resources.filter((resource) => !isViewUri(String(resource.uri)) || views.has(String(resource.uri)));
   return out;
 }
 
-/** The prompts and templates listed now that the owner has not accepted as they are. */
+/** The prompts, templates and views listed now that the owner has not accepted as they are. */
 export function heldItems(catalog: Catalog | undefined, accepted: AcceptedCatalog | undefined): HeldEntry[] {
   if (!catalog || !accepted) return [];
   const held: HeldEntry[] = [];
   for (const { list, key, label } of KINDS) {
-    const before = new Map(accepted[list].map((item) => [String(item[key]), item]));
-    for (const item of catalog[list]) {
+    const before = new Map(itemsOf(accepted, list, catalog).map((item) => [String(item[key]), item]));
+    for (const item of itemsOf(catalog, list)) {
       const was = before.get(String(item[key]));
       if (was && canonicalJson(was) === canonicalJson(item)) continue;
       held.push({ name: `${label} "${String(item[key])}"`, reason: was ? 'changed' : 'new', ...(was ? { before: was } : {}), now: item });
@@ -84,8 +100,10 @@ export function heldItems(catalog: Catalog | undefined, accepted: AcceptedCatalo
 function acceptedNow(catalog: Catalog, accepted: AcceptedCatalog, accept: (name: string) => boolean): AcceptedCatalog {
   const next = { ...accepted };
   for (const { list, key, label } of KINDS) {
-    const before = new Map(accepted[list].map((item) => [String(item[key]), item]));
-    next[list] = catalog[list].flatMap((item) => {
+    // A catalog from before views were read says nothing of them: what was accepted stays.
+    if (catalog[list] === undefined) continue;
+    const before = new Map(itemsOf(accepted, list, catalog).map((item) => [String(item[key]), item]));
+    next[list] = itemsOf(catalog, list).flatMap((item) => {
       if (accept(`${label} "${String(item[key])}"`)) return [item];
       const was = before.get(String(item[key]));
       return was ? [was] : [];

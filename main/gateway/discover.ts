@@ -3,11 +3,12 @@
  * taken), resources, resource templates and prompts. The catalog's lists are read as plain JSON
  * and each item is checked on its own afterwards (catalog-check.ts): the SDK client's own methods
  * parse a whole list at once, so one prompt it refuses (an argument without a name) failed the
- * upstream's start, and every tool of it with it.
+ * upstream's start, and every tool of it with it. Its first views are read, to be pinned.
  */
 import type { Client, StandardSchemaV1 } from '@modelcontextprotocol/client';
 import { MAX_TOOLS } from './tool-limits.js';
 import { MAX_CATALOG_ITEMS } from './catalog-check.js';
+import { isViewUri, MAX_VIEWS, viewContent, type ViewContent } from './view-pins.js';
 
 export interface Discovery {
   tools: Array<Record<string, unknown> & { name: string; inputSchema: Record<string, unknown> }>;
@@ -16,6 +17,8 @@ export interface Discovery {
   resources: Array<Record<string, unknown>>;
   resourceTemplates: Array<Record<string, unknown>>;
   prompts: Array<Record<string, unknown>>;
+  /** What a read of each of its first views answered (view-pins.ts), by URI. */
+  views: Map<string, ViewContent>;
 }
 
 type Page = { nextCursor?: string } & Record<string, unknown>;
@@ -65,5 +68,10 @@ export async function discover(client: Client): Promise<Discovery> {
     caps.resources ? all<Record<string, unknown>>(raw('resources/templates/list'), 'resourceTemplates', MAX_CATALOG_ITEMS) : [],
     caps.prompts ? all<Record<string, unknown>>(raw('prompts/list'), 'prompts', MAX_CATALOG_ITEMS) : [],
   ]);
-  return { tools, resources, resourceTemplates, prompts, ...(moreTools ? { moreTools } : {}) };
+  const views = new Map<string, ViewContent>();
+  for (const uri of new Set(resources.map((resource) => String(resource.uri)).filter(isViewUri))) {
+    if (views.size === MAX_VIEWS) break;
+    views.set(uri, await client.readResource({ uri }).then(viewContent, () => null));
+  }
+  return { tools, resources, resourceTemplates, prompts, views, ...(moreTools ? { moreTools } : {}) };
 }

@@ -28,6 +28,7 @@ import { SerialGroups } from './serial-groups.js';
 import { boundedTools } from './tool-limits.js';
 import type { Discovery } from './discover.js';
 import { Upstream } from './upstream.js';
+import { isViewUri, viewContent, viewItems } from './view-pins.js';
 
 export interface GatewayOptions {
   config: Readonly<Config>;
@@ -190,10 +191,16 @@ export class Gateway {
     return this.slot(upstream).upstream.use(work) as Promise<T>;
   }
 
-  /** A resource read; a `file:` URI only inside the upstream's folders, as a path argument (an unsandboxed upstream would read anything). */
+  /**
+   * A resource read; a `file:` URI only inside the upstream's folders, as a path argument (an
+   * unsandboxed upstream would read anything); a view only as the owner accepted it (view-pins.ts).
+   */
   async readResource<T>(upstream: string, uri: string): Promise<T> {
     if (/^file:/i.test(uri)) await this.slot(upstream).policy.checkPaths('resources/read', ['uri'], { uri }, true);
-    return this.use<T>(upstream, (client) => client.readResource({ uri }));
+    const read = await this.use<T>(upstream, (client) => client.readResource({ uri }));
+    const held = isViewUri(uri) ? await this.options.pins.viewRead(upstream, uri, viewContent(read)) : null;
+    if (held) throw adapterError('PRECONDITION_FAILED', 'resources/read', `${upstream}: the view ${uri} ${held}`);
+    return read;
   }
 
   status(): UpstreamStatus[] {
@@ -292,10 +299,12 @@ export class Gateway {
     const catalog = checkedCatalog(discovery, (reason) =>
       this.options.logger.warn('gateway upstream listed something unusable', { upstream: entry.name, reason }),
     );
+    const resources = scrubbedItems(catalog.resources, ['uri', 'name'], scrub);
     await this.options.pins.setCatalog(entry.name, {
-      resources: scrubbedItems(catalog.resources, ['uri', 'name'], scrub),
+      resources,
       resourceTemplates: scrubbedItems(catalog.resourceTemplates, ['uriTemplate', 'name'], scrub),
       prompts: scrubbedItems(catalog.prompts, ['name'], scrub),
+      views: viewItems(resources, discovery.views),
       ...(bounded.leftOut.length > 0 ? { leftOut: bounded.leftOut } : {}),
     });
     this.live.set(entry.name, new Map(definitions.map((definition) => [definition.name, toolHash(definition)])));

@@ -18,7 +18,8 @@ import path from 'node:path';
 import { writeFileAtomic } from '../config/atomic-file.js';
 import { canonicalJson } from '../canonical-json.js';
 import { acceptedFrom, acceptItems, heldItems, stillListed, type AcceptedCatalog, type Catalog, type HeldEntry } from './catalog-pins.js';
-import { checkedCatalog } from './catalog-check.js';
+import { checkedCatalog, checkedViews } from './catalog-check.js';
+import { heldViewMessage, type ViewContent } from './view-pins.js';
 import { nestedDeeperThan } from './json-depth.js';
 
 export const PINS_FILE = 'gateway-pins.json';
@@ -114,10 +115,10 @@ function withoutUnusable(file: PinFile): PinFile {
   for (const pins of Object.values(file.servers)) {
     for (const kept of [pins.tools ?? {}, pins.held ?? {}])
       for (const [name, pin] of Object.entries(kept)) if (nestedDeeperThan(pin.definition)) delete kept[name];
-    if (pins.catalog) pins.catalog = { ...pins.catalog, ...checkedCatalog(pins.catalog, () => {}) };
+    if (pins.catalog) pins.catalog = { ...pins.catalog, ...checkedCatalog(pins.catalog, () => {}), views: checkedViews(pins.catalog.views) };
     if (pins.acceptedCatalog) {
       const { prompts, resourceTemplates } = checkedCatalog(pins.acceptedCatalog, () => {});
-      pins.acceptedCatalog = { prompts, resourceTemplates };
+      pins.acceptedCatalog = { prompts, resourceTemplates, views: checkedViews(pins.acceptedCatalog.views) };
     }
   }
   return file;
@@ -212,6 +213,25 @@ export class PinStore {
     known.catalog = catalog;
     known.acceptedCatalog = accepted;
     await this.save();
+  }
+
+  /**
+   * A read of a view, compared with what the owner accepted (view-pins.ts): null to serve it, or
+   * why not. One that reads differently from its last read is kept as it reads now, so the owner
+   * is shown the difference to accept.
+   */
+  async viewRead(upstream: string, uri: string, content: ViewContent): Promise<string | null> {
+    this.refresh();
+    const known = this.data.servers[upstream];
+    const listed = known?.catalog?.views?.find((view) => view.uri === uri);
+    if (!known?.catalog?.views || !listed) return 'is not one it lists, so the owner could not accept it: a view is served only as listed and accepted';
+    if (canonicalJson(listed.content) !== canonicalJson(content)) {
+      const views = known.catalog.views.map((view) => (view === listed ? { ...view, content } : view));
+      await this.setCatalog(upstream, { ...known.catalog, views });
+    }
+    const now = this.data.servers[upstream];
+    const accepted = (now?.acceptedCatalog?.views ?? now?.catalog?.views)?.find((view) => view.uri === uri);
+    return canonicalJson(accepted?.content) === canonicalJson(content) ? null : heldViewMessage(upstream);
   }
 
   /** What of the upstream waits for the owner: held tools, then held prompts and templates, each as accepted and as now. */

@@ -1,0 +1,47 @@
+/**
+ * An upstream's own MCP Apps views (`ui://` resources) are pinned with its prompts and templates
+ * (catalog-pins.ts): a host renders a view's HTML and lets it call tools, so a page swapped after
+ * the owner accepted the tool that points at it, or a wider CSP in its listing, is the same rug
+ * pull as a changed tool. A view is pinned as its listing entry plus a hash of what a read of it
+ * answers: the gateway reads each listed view once the upstream started, and compares every read
+ * the host makes with what the owner accepted; a view that differs is held until accepted.
+ */
+import { createHash } from 'node:crypto';
+import { canonicalJson } from '../canonical-json.js';
+
+/** At most this many views of one upstream are read when it starts; a view past them is held as unread. */
+export const MAX_VIEWS = 32;
+
+/** What a read of a view answered, as compared: the hash and size of its contents, or null when it could not be read. */
+export type ViewContent = { sha256: string; bytes: number } | null;
+
+/** A pinned view: the listing entry and what it read as. */
+export interface ViewItem extends Record<string, unknown> {
+  uri: string;
+  listed: Record<string, unknown>;
+  content: ViewContent;
+}
+
+export function isViewUri(uri: string): boolean {
+  return /^ui:\/\//i.test(uri);
+}
+
+/** The contents of a resources/read answer (the text or bytes, their types and `_meta`), hashed whole. */
+export function viewContent(read: unknown): ViewContent {
+  const contents = (read as { contents?: unknown } | null)?.contents;
+  if (!Array.isArray(contents)) return null;
+  const text = canonicalJson(contents);
+  return { sha256: createHash('sha256').update(text).digest('hex'), bytes: Buffer.byteLength(text) };
+}
+
+/** The views among the listed resources, each with what its read answered (absent from `reads`: not read, null). */
+export function viewItems(resources: ReadonlyArray<Record<string, unknown>>, reads: ReadonlyMap<string, ViewContent>): ViewItem[] {
+  return resources
+    .filter((resource) => isViewUri(String(resource.uri)))
+    .map((listed) => ({ uri: String(listed.uri), listed, content: reads.get(String(listed.uri)) ?? null }));
+}
+
+/** Why a view read is refused while the owner has not accepted it as it reads now. */
+export function heldViewMessage(upstream: string): string {
+  return `differs from what the owner accepted, so it is held until the owner accepts it (the tray, or "chatgpt-mcp gateway accept ${upstream}")`;
+}

@@ -1,0 +1,111 @@
+/**
+ * An upstream's views (`ui://` resources) are pinned as its listing entry plus a hash of what a
+ * read answers: the first seen is accepted; a read that differs is refused and held, with the
+ * resource left out of what is exposed, until accepted; an unlisted view is never served; a pins
+ * file from before views accepts them as next listed, and its malformed views are dropped.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { acceptedOnly, type Catalog } from '../../main/gateway/catalog-pins.js';
+import { PinStore } from '../../main/gateway/pin-store.js';
+import { isViewUri, viewContent, viewItems } from '../../main/gateway/view-pins.js';
+import { makeTempDir, removeDir } from '../helpers/temp.js';
+
+let dir: string;
+beforeAll(() => {
+  dir = makeTempDir();
+});
+afterAll(() => removeDir(dir));
+
+const VIEW = 'ui://up/board.html';
+const listing = { uri: VIEW, name: 'board', mimeType: 'text/html;profile=mcp-app' };
+const read = (text: string) => ({ contents: [{ uri: VIEW, mimeType: listing.mimeType, text }] });
+const data = { uri: 'note://1', name: 'one' };
+
+function catalogWith(text: string | null): Catalog {
+  const resources = [listing, data];
+  return { resources, resourceTemplates: [], prompts: [], views: viewItems(resources, new Map([[VIEW, text === null ? null : viewContent(read(text))]])) };
+}
+
+const exposedUris = (store: PinStore) => {
+  const pins = store.pins('up')!;
+  return acceptedOnly(pins.catalog!, pins.acceptedCatalog).resources.map((r) => r.uri);
+};
+
+describe('view pins', () => {
+  it('hashes what a read answers (key order is no change), and picks the views among the resources', () => {
+    expect(viewContent(read('<p>a</p>'))).toEqual(viewContent({ contents: [{ text: '<p>a</p>', mimeType: listing.mimeType, uri: VIEW }] }));
+    expect(viewContent(read('<p>a</p>'))!.sha256).not.toBe(viewContent(read('<p>b</p>'))!.sha256);
+    expect(viewContent({ nothing: true })).toBeNull();
+    expect([isViewUri('UI://x/y'), isViewUri('note://1'), isViewUri('ui:x')]).toEqual([true, false, false]);
+    expect(viewItems([listing, data], new Map()).map((v) => [v.uri, v.content])).toEqual([[VIEW, null]]);
+  });
+
+  it('accepts the first read, refuses and holds one that differs (its resource no longer exposed) until accepted', async () => {
+    const store = new PinStore(path.join(dir, 'pins-1.json'));
+    await store.review('up', []);
+    await store.setCatalog('up', catalogWith('<p>a</p>'));
+    expect(await store.viewRead('up', VIEW, viewContent(read('<p>a</p>')))).toBeNull();
+    expect(exposedUris(store)).toEqual([VIEW, 'note://1']);
+
+    const swapped = viewContent(read('<script>steal()</script>'));
+    expect(await store.viewRead('up', VIEW, swapped)).toBe(
+      'differs from what the owner accepted, so it is held until the owner accepts it (the tray, or "chatgpt-mcp gateway accept up")',
+    );
+    expect(store.held('up')).toEqual([
+      {
+        name: `view "${VIEW}"`,
+        reason: 'changed',
+        before: expect.objectContaining({ content: viewContent(read('<p>a</p>')) }),
+        now: expect.objectContaining({ content: swapped }),
+      },
+    ]);
+    expect(exposedUris(store)).toEqual(['note://1']);
+    // The next start reads it as it reads now: still held.
+    await store.setCatalog('up', catalogWith('<script>steal()</script>'));
+    expect(store.held('up').map((h) => h.name)).toEqual([`view "${VIEW}"`]);
+
+    expect((await store.accept('up', `view "${VIEW}"`)).map((h) => h.name)).toEqual([`view "${VIEW}"`]);
+    expect(await store.viewRead('up', VIEW, swapped)).toBeNull();
+    expect(exposedUris(store)).toEqual([VIEW, 'note://1']);
+  });
+
+  it('never serves a view it does not list', async () => {
+    const store = new PinStore(path.join(dir, 'pins-2.json'));
+    await store.review('up', []);
+    await store.setCatalog('up', catalogWith('<p>a</p>'));
+    expect(await store.viewRead('up', 'ui://up/other.html', viewContent(read('x')))).toMatch(/^is not one it lists, so the owner could not accept it/);
+  });
+
+  it('a pins file from before views accepts them as next listed, and drops views it cannot use', async () => {
+    const file = path.join(dir, 'pins-3.json');
+    const kept = { resources: [listing], resourceTemplates: [], prompts: [] };
+    const broken = [
+      { uri: VIEW, listed: { name: 'no uri' }, content: null },
+      { uri: VIEW, listed: listing, content: { sha256: '../x', bytes: 1 } },
+    ];
+    const servers = {
+      up: { tools: {}, held: {}, catalog: { ...kept, views: broken }, acceptedCatalog: { prompts: [], resourceTemplates: [], views: broken } },
+    };
+    fs.writeFileSync(file, JSON.stringify({ version: 1, servers }), { mode: 0o600 });
+    const store = new PinStore(file);
+    expect(store.pins('up')!.catalog!.views).toEqual([]);
+    expect(store.pins('up')!.acceptedCatalog!.views).toEqual([]);
+
+    const older = path.join(dir, 'pins-4.json');
+    fs.writeFileSync(
+      older,
+      JSON.stringify({ version: 1, servers: { up: { tools: {}, held: {}, catalog: kept, acceptedCatalog: { prompts: [], resourceTemplates: [] } } } }),
+      {
+        mode: 0o600,
+      },
+    );
+    const upgraded = new PinStore(older);
+    // Before the upstream runs again, its view is listed as it was.
+    expect(exposedUris(upgraded)).toEqual([VIEW]);
+    await upgraded.setCatalog('up', catalogWith('<p>a</p>'));
+    expect(upgraded.held('up')).toEqual([]);
+    expect(await upgraded.viewRead('up', VIEW, viewContent(read('<p>a</p>')))).toBeNull();
+  });
+});
