@@ -4,7 +4,9 @@
  * `work` a link to `/data/work`, the real path `/data/work/private/a` would not match it. So each
  * anchored pattern whose literal folders (those before its first glob) resolve somewhere else is
  * also kept spelled from there. They are resolved before the first check and again at most once
- * a second, so a link the owner retargets is followed. (A root reached through a link is also
+ * a second, so a link made later is followed. A place a pattern once resolved to stays denied
+ * after its link is retargeted (a command could retarget a link in a writable root to uncover
+ * it), as the command sandbox keeps hiding what it hid. (A root reached through a link is also
  * matched in its own spelling: RootList.spelledThrough.)
  */
 import type { PolicyPort } from '../../adapter/contract/policy-port.js';
@@ -14,11 +16,15 @@ import { locatePath } from './path-locate.js';
 import { rebased, type SecretPattern } from './secret-patterns.js';
 
 const RESOLVE_EVERY_MS = 1000;
+/** Places one pattern is kept spelled from, at most (its first ones stay: retargeting a link again and again pushes none out). */
+const MAX_PLACES = 8;
 
 export class LinkedPatterns {
   /** The patterns as configured, then each anchored one spelled from where its folders really are. */
   current: readonly SecretPattern[];
   private resolvedAt = -Infinity;
+  /** Each configured pattern's places found so far, by real path: the pattern spelled from each. */
+  private readonly places = new Map<SecretPattern, Map<string, SecretPattern>>();
   private resolving: Promise<void> | undefined;
 
   constructor(
@@ -41,16 +47,20 @@ export class LinkedPatterns {
   }
 
   private async resolve(): Promise<void> {
-    const respelled = await Promise.all(
+    let added = false;
+    await Promise.all(
       this.configured.map(async (pattern) => {
-        if (!pattern.literal) return undefined;
+        if (!pattern.literal) return;
         const located = await locatePath(this.port, this.platform, pattern.literal.path);
         // A folder that cannot be resolved (unreadable) is matched as written, as before.
-        if (!located.ok || foldedSame(located.path, pattern.literal.path, this.platform)) return undefined;
-        return rebased(pattern, located.path, this.platform);
+        if (!located.ok || foldedSame(located.path, pattern.literal.path, this.platform)) return;
+        const known = this.places.get(pattern) ?? new Map<string, SecretPattern>();
+        this.places.set(pattern, known);
+        if (known.has(located.path) || known.size === MAX_PLACES) return;
+        known.set(located.path, rebased(pattern, located.path, this.platform));
+        added = true;
       }),
     );
-    const found = respelled.filter((p): p is SecretPattern => p !== undefined);
-    this.current = found.length === 0 ? this.configured : [...this.configured, ...found];
+    if (added) this.current = [...this.configured, ...[...this.places.values()].flatMap((known) => [...known.values()])];
   }
 }

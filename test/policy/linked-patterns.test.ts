@@ -80,7 +80,7 @@ describe('a deny path spelled through a link that is not a root', () => {
     await expect(rules.resolve(real('work/app/src/main.ts'), 'read', 'fs.read')).resolves.toBeDefined();
   });
 
-  it('follows a link the owner makes or retargets after the start, within a second', async () => {
+  it('follows a link made or retargeted after the start within a second, and never forgets a place it named', async () => {
     vi.useFakeTimers({ toFake: ['Date'] });
     const later = path.join(tmp, 'home', 'later');
     const other = path.join(tmp, 'other');
@@ -97,12 +97,21 @@ describe('a deny path spelled through a link that is not a root', () => {
       vi.setSystemTime(Date.now() + 1000);
       expect(await read(key)).toMatch(/deny pattern/);
       expect(await read(otherKey)).toBe('allowed');
-      // Retargeted at another folder: the pattern means that one from then on.
+      // Retargeted at another folder: that one is denied too, and the first stays denied (a
+      // command could retarget a link in a writable root to uncover what it named).
       fs.rmSync(later);
       fs.symlinkSync(other, later);
       vi.setSystemTime(Date.now() + 1000);
       expect(await read(otherKey)).toMatch(/deny pattern/);
-      expect(await read(key)).toBe('allowed');
+      expect(await read(key)).toMatch(/deny pattern/);
+      // Retargeted again and again: the first places stay.
+      for (let i = 0; i < 10; i++) {
+        fs.mkdirSync(path.join(tmp, `decoy-${i}`));
+        fs.rmSync(later);
+        fs.symlinkSync(path.join(tmp, `decoy-${i}`), later);
+        vi.setSystemTime(Date.now() + 1000);
+        expect(await read(key)).toMatch(/deny pattern/);
+      }
     } finally {
       fs.rmSync(later, { force: true });
     }
