@@ -48,8 +48,8 @@ export interface FilesystemPolicyOptions {
   protectedFiles?: readonly string[];
 }
 
-/** What the policy asks the computer; the home folder and the server's user come from the port when it can tell them. */
-type Port = Pick<PolicyPort, 'platform' | 'realpath' | 'lstat'> & Partial<Pick<PolicyPort, 'baseEnvironment' | 'ownProcess'>>;
+/** What the policy asks the computer; the home folder, the server's user and a folder's names come from the port when it can tell them. */
+type Port = Pick<PolicyPort, 'platform' | 'realpath' | 'lstat'> & Partial<Pick<PolicyPort, 'baseEnvironment' | 'ownProcess' | 'listNames'>>;
 
 type FilesystemConfig = Config['filesystem'];
 

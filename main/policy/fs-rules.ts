@@ -46,7 +46,7 @@ export interface FsRule {
   /** Absolute places it covers, with everything below them. */
   places?(config: FilesystemConfig, facts: RuleFacts): readonly string[];
   /** Patterns in secret-patterns.ts syntax; `origin` names them in refusals. */
-  patterns?: { origin: 'built-in' | 'deny' | 'git'; list(config: FilesystemConfig): readonly string[] };
+  patterns?: { origin: 'built-in' | 'deny' | 'git'; list(config: FilesystemConfig, facts: RuleFacts): readonly string[] };
   /** A place it covers on a POSIX machine whose home is `home`, for the test that holds both faces to it. */
   example(home: string): string;
 }
@@ -144,7 +144,7 @@ export const FS_RULES: readonly FsRule[] = Object.freeze([
     tools: 'deny',
     sandbox: 'hide',
     applies: (config) => config.deny.length > 0,
-    patterns: { origin: 'deny', list: (config) => config.deny },
+    patterns: { origin: 'deny', list: (config, facts) => config.deny.map((pattern) => fromHome(pattern, facts)) },
     example: (home) => posix.join(home, 'private', 'notes.txt'),
   },
   {
@@ -179,8 +179,15 @@ export function activeRules(config: FilesystemConfig, facts: RuleFacts): ActiveR
   return FS_RULES.filter((rule) => rule.applies(config, facts)).map((rule) => ({
     rule,
     places: rule.places?.(config, facts) ?? [],
-    patterns: rule.patterns?.list(config) ?? [],
+    patterns: rule.patterns?.list(config, facts) ?? [],
   }));
+}
+
+/** `~` or `~/x` (also `~\\x` on Windows) in the owner's home folder; a pattern without it, or with no home known, as written. */
+function fromHome(pattern: string, { home, platform }: RuleFacts): string {
+  const inHome = platform === 'win32' ? /^~(?:$|[/\\])/ : /^~(?:$|\/)/;
+  if (home === undefined || !inHome.test(pattern)) return pattern;
+  return (platform === 'win32' ? nodePath.win32 : posix).join(home, pattern.slice(2));
 }
 
 /**

@@ -10,10 +10,10 @@
  * matched in its own spelling: RootList.spelledThrough.)
  */
 import type { PolicyPort } from '../../adapter/contract/policy-port.js';
-import type { Platform } from './path-compare.js';
+import { pathFlavor, splitPath, type Platform } from './path-compare.js';
 import { foldedSame } from './path-fold.js';
 import { locatePath } from './path-locate.js';
-import { rebased, type SecretPattern } from './secret-patterns.js';
+import { foldName, rebased, type SecretPattern } from './secret-patterns.js';
 
 const RESOLVE_EVERY_MS = 1000;
 /** Places one pattern is kept spelled from, at most (its first ones stay: retargeting a link again and again pushes none out). */
@@ -29,7 +29,7 @@ export class LinkedPatterns {
 
   constructor(
     private readonly configured: readonly SecretPattern[],
-    private readonly port: Pick<PolicyPort, 'realpath' | 'lstat'>,
+    private readonly port: Pick<PolicyPort, 'realpath' | 'lstat'> & Partial<Pick<PolicyPort, 'listNames'>>,
     private readonly platform: Platform,
   ) {
     this.current = configured;
@@ -51,16 +51,45 @@ export class LinkedPatterns {
     await Promise.all(
       this.configured.map(async (pattern) => {
         if (!pattern.literal) return;
-        const located = await locatePath(this.port, this.platform, pattern.literal.path);
-        // A folder that cannot be resolved (unreadable) is matched as written, as before.
-        if (!located.ok || foldedSame(located.path, pattern.literal.path, this.platform)) return;
         const known = this.places.get(pattern) ?? new Map<string, SecretPattern>();
         this.places.set(pattern, known);
-        if (known.has(located.path) || known.size === MAX_PLACES) return;
-        known.set(located.path, rebased(pattern, located.path, this.platform));
-        added = true;
+        for (const real of await this.realPlaces(pattern.literal.path)) {
+          if (foldedSame(real, pattern.literal.path, this.platform) || known.has(real) || known.size === MAX_PLACES) continue;
+          known.set(real, rebased(pattern, real, this.platform));
+          added = true;
+        }
       }),
     );
     if (added) this.current = [...this.configured, ...[...this.places.values()].flatMap((known) => [...known.values()])];
+  }
+
+  /**
+   * Where the literal folders really are. Patterns ignore case, the disk may not: where the
+   * spelling as written does not exist, each folder whose name matches it as a pattern would is
+   * followed, level by level (`Work` finds the link `work`). A folder that cannot be resolved
+   * (unreadable) is matched as written only.
+   */
+  private async realPlaces(literal: string): Promise<string[]> {
+    const located = await locatePath(this.port, this.platform, literal);
+    const listNames = this.port.listNames?.bind(this.port);
+    if ((located.ok && located.exists) || !listNames) return located.ok ? [located.path] : [];
+    const flavor = pathFlavor(this.platform);
+    const { root, segments } = splitPath(literal, this.platform);
+    let found = [root];
+    for (const [i, segment] of segments.entries()) {
+      const next: string[] = [];
+      for (const dir of found) {
+        const names = (await listNames(dir)) ?? [];
+        next.push(...names.filter((name) => foldName(name) === foldName(segment)).map((name) => flavor.join(dir, name)));
+      }
+      // Nothing further exists: the rest as written below what does.
+      if (next.length === 0) {
+        found = found.map((dir) => flavor.join(dir, ...segments.slice(i)));
+        break;
+      }
+      found = next.slice(0, MAX_PLACES);
+    }
+    const reals = await Promise.all(found.map((place) => locatePath(this.port, this.platform, place)));
+    return [...(located.ok ? [located.path] : []), ...reals.flatMap((real) => (real.ok ? [real.path] : []))];
   }
 }

@@ -147,7 +147,7 @@ export interface SecretPattern {
   /** Folded root for an absolute pattern; undefined for one that floats below roots. */
   anchor?: string;
   parts: Part[];
-  /** An anchored pattern's leading folders without a glob, as written (`/home/me/work` of `/home/me/work/*.key`), and how many parts they are. */
+  /** An anchored pattern's leading folders without a glob (`/home/me/work` of `/home/me/work/*.key`), and how many parts they are. */
   literal?: { path: string; parts: number };
 }
 
@@ -163,16 +163,18 @@ export function compilePatterns(sources: readonly string[], origin: PatternOrigi
 }
 
 function compilePattern(source: string, origin: PatternOrigin, platform: Platform): SecretPattern {
-  const text = platform === 'win32' ? source.replace(/\//g, '\\') : source;
-  const absolute = platform === 'win32' ? /^([A-Za-z]:\\|\\\\)/.test(text) : text.startsWith('/');
+  const flavor = pathFlavor(platform);
+  const written = platform === 'win32' ? source.replace(/\//g, '\\') : source;
+  const absolute = platform === 'win32' ? /^([A-Za-z]:\\|\\\\)/.test(written) : written.startsWith('/');
+  // An absolute one is normalized as a requested path is (lexically): a `..` kept in it would match nothing.
+  const text = absolute ? flavor.normalize(written) : written;
   const root = absolute ? splitPath(text, platform).root : undefined;
   const rest = text.slice(root?.length ?? 0);
-  const flavor = pathFlavor(platform);
   const segments = rest.split(flavor.sep).filter((s) => s !== '' && s !== '.');
   const parts = segments.map((s): Part => (s === '**' ? '**' : segmentRegExp(s)));
   if (root === undefined) return { source, origin, parts };
   const anchor = foldName(root);
-  const firstGlob = segments.findIndex((s) => s === '..' || /[*?[]/.test(s));
+  const firstGlob = segments.findIndex((s) => /[*?[]/.test(s));
   const count = firstGlob === -1 ? segments.length : firstGlob;
   if (count === 0) return { source, origin, anchor, parts };
   const literal = { path: flavor.join(root, ...segments.slice(0, count)), parts: count };

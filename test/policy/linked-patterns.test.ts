@@ -117,6 +117,15 @@ describe('a deny path spelled through a link that is not a root', () => {
     }
   });
 
+  it('expands ~ to the home folder, follows a link spelled in another case, and resolves ".." (red team)', async () => {
+    const home = path.join(tmp, 'home');
+    const deny = ['~/work/private/**', path.join(home, 'WORK', 'app', 'keys', '**'), path.join(home, 'x', '..', 'work', 'ok.txt')];
+    const rules = new FilesystemPolicy(filesystemSchema.parse({ read: true, write: true, roots: [data], deny }), localPort({ ...process.env, HOME: home }));
+    for (const file of ['work/private/notes.txt', 'work/app/keys/id.txt', 'work/ok.txt'])
+      expect(await refusal(rules.resolve(real(file), 'read', 'fs.read'))).toMatch(/deny pattern/);
+    await expect(rules.resolve(real('work/app/src/main.ts'), 'read', 'fs.read')).resolves.toBeDefined();
+  });
+
   it('lets calls that come together at the start wait for the first resolution', async () => {
     const rules = policy([viaLink('private/**')]);
     const answers = await Promise.all([1, 2, 3].map(() => refusal(rules.resolve(real('work/private/notes.txt'), 'read', 'fs.read'))));
@@ -125,13 +134,13 @@ describe('a deny path spelled through a link that is not a root', () => {
 });
 
 describe('an anchored pattern rebased on its real folders', () => {
-  it('takes the folders before the first glob (or "..") as its literal part', () => {
+  it('takes the folders before the first glob as its literal part, ".." resolved as in a requested path', () => {
     const [keys, whole, glob, dots] = compilePatterns(['/home/me/work/*/keys/**', '/home/me/id.key', '/*/x', '/a/../b'], 'deny', 'linux');
     expect([keys!.literal, whole!.literal, glob!.literal, dots!.literal]).toEqual([
       { path: '/home/me/work', parts: 3 },
       { path: '/home/me/id.key', parts: 3 },
       undefined,
-      { path: '/a', parts: 1 },
+      { path: '/b', parts: 1 },
     ]);
     expect(compilePatterns(['keys/**'], 'deny', 'linux')[0]!.literal).toBeUndefined();
   });
