@@ -72,8 +72,9 @@ export function acceptedOnly(catalog: Catalog, accepted: AcceptedCatalog | undef
     out[list] = itemsOf(catalog, list).filter((item) => known.has(`${String(item[key])}\0${canonicalJson(item)}`));
   }
   if (catalog.views === undefined) return { ...out, views: undefined };
-  const views = new Set(out.views!.map((view) => String(view.uri)));
-  out.resources = catalog.resources.filter((resource) => !isViewUri(String(resource.uri)) || views.has(String(resource.uri)));
+  // A view's resource goes out only as its accepted listing: listed twice, the other entry (a wider CSP) stays out.
+  const views = new Set(out.views!.map((view) => `${String(view.uri)}\0${canonicalJson(view.listed)}`));
+  out.resources = catalog.resources.filter((resource) => !isViewUri(String(resource.uri)) || views.has(`${String(resource.uri)}\0${canonicalJson(resource)}`));
   return out;
 }
 

@@ -304,7 +304,7 @@ export class Gateway {
       resources,
       resourceTemplates: scrubbedItems(catalog.resourceTemplates, ['uriTemplate', 'name'], scrub),
       prompts: scrubbedItems(catalog.prompts, ['name'], scrub),
-      views: viewItems(resources, discovery.views),
+      views: viewItems(resources, discovery.views, this.options.pins.pins(entry.name)?.catalog?.views),
       ...(bounded.leftOut.length > 0 ? { leftOut: bounded.leftOut } : {}),
     });
     this.live.set(entry.name, new Map(definitions.map((definition) => [definition.name, toolHash(definition)])));

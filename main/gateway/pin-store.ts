@@ -164,7 +164,7 @@ export class PinStore {
    * changed or is new, and forgets tools it no longer lists. Writes the file when anything changed.
    */
   async review(upstream: string, tools: readonly ToolDefinition[], now = new Date()): Promise<Verdict> {
-    this.refresh();
+    this.refresh(true);
     const at = now.toISOString();
     const known = this.data.servers[upstream];
     const hashed = tools.map((definition) => ({ definition, hash: toolHash(definition) }));
@@ -205,7 +205,7 @@ export class PinStore {
    * accepted as it is.
    */
   async setCatalog(upstream: string, catalog: Catalog): Promise<void> {
-    this.refresh();
+    this.refresh(true);
     const known = this.data.servers[upstream];
     if (!known) return;
     const accepted = stillListed(catalog, known.acceptedCatalog ?? acceptedFrom(known.catalog ?? catalog));
@@ -221,7 +221,7 @@ export class PinStore {
    * is shown the difference to accept.
    */
   async viewRead(upstream: string, uri: string, content: ViewContent): Promise<string | null> {
-    this.refresh();
+    this.refresh(true);
     const known = this.data.servers[upstream];
     const listed = known?.catalog?.views?.find((view) => view.uri === uri);
     if (!known?.catalog?.views || !listed) return 'is not one it lists, so the owner could not accept it: a view is served only as listed and accepted';
@@ -248,7 +248,7 @@ export class PinStore {
 
   /** Accepts everything of the upstream that is held (or only what is named `name`); returns what was accepted. */
   async accept(upstream: string, name?: string, now = new Date()): Promise<HeldEntry[]> {
-    this.refresh();
+    this.refresh(true);
     const known = this.data.servers[upstream];
     if (!known) return [];
     const accepted = this.held(upstream).filter((held) => name === undefined || held.name === name);
@@ -264,17 +264,22 @@ export class PinStore {
 
   /** Forgets an upstream entirely: its tools are pinned afresh the next time it is seen. */
   async forget(upstream: string): Promise<boolean> {
-    this.refresh();
+    this.refresh(true);
     if (!this.data.servers[upstream]) return false;
     delete this.data.servers[upstream];
     await this.save();
     return true;
   }
 
-  private refresh(): void {
-    // Asked on every call: another process's accept is seen within REFRESH_MS, without a stat per call.
+  /**
+   * Reads the file again when another process changed it. Asked on every call: another process's
+   * accept is seen within REFRESH_MS, without a stat per call. A change (`beforeWriting`) looks at
+   * once, so it is made to what is there now: one made to a copy up to REFRESH_MS old would undo
+   * another process's accept (red team: an upstream's alternating view, written on each read).
+   */
+  private refresh(beforeWriting = false): void {
     const now = Date.now();
-    if (now - this.checkedAt < REFRESH_MS) return;
+    if (!beforeWriting && now - this.checkedAt < REFRESH_MS) return;
     this.checkedAt = now;
     let stat: fs.Stats;
     try {

@@ -26,19 +26,30 @@ export function isViewUri(uri: string): boolean {
   return /^ui:\/\//i.test(uri);
 }
 
-/** The contents of a resources/read answer (the text or bytes, their types and `_meta`), hashed whole. */
+/** A resources/read answer as a host gets it (the contents, their types and `_meta`, and the answer's own `_meta`), hashed whole. */
 export function viewContent(read: unknown): ViewContent {
-  const contents = (read as { contents?: unknown } | null)?.contents;
+  const { contents, _meta } = (read ?? {}) as { contents?: unknown; _meta?: unknown };
   if (!Array.isArray(contents)) return null;
-  const text = canonicalJson(contents);
+  const text = canonicalJson({ contents, _meta });
   return { sha256: createHash('sha256').update(text).digest('hex'), bytes: Buffer.byteLength(text) };
 }
 
-/** The views among the listed resources, each with what its read answered (absent from `reads`: not read, null). */
-export function viewItems(resources: ReadonlyArray<Record<string, unknown>>, reads: ReadonlyMap<string, ViewContent>): ViewItem[] {
+/**
+ * The views among the listed resources, each with what its read answered; one not read at this
+ * start (past MAX_VIEWS) keeps what it read as before (`earlier`), else null: a read compares it.
+ */
+export function viewItems(
+  resources: ReadonlyArray<Record<string, unknown>>,
+  reads: ReadonlyMap<string, ViewContent>,
+  earlier: ReadonlyArray<Record<string, unknown>> = [],
+): ViewItem[] {
+  const before = new Map(earlier.map((view) => [String(view.uri), view.content as ViewContent]));
   return resources
     .filter((resource) => isViewUri(String(resource.uri)))
-    .map((listed) => ({ uri: String(listed.uri), listed, content: reads.get(String(listed.uri)) ?? null }));
+    .map((listed) => {
+      const uri = String(listed.uri);
+      return { uri, listed, content: reads.has(uri) ? reads.get(uri)! : (before.get(uri) ?? null) };
+    });
 }
 
 /** Why a view read is refused while the owner has not accepted it as it reads now. */

@@ -71,6 +71,39 @@ describe('view pins', () => {
     expect(exposedUris(store)).toEqual([VIEW, 'note://1']);
   });
 
+  it("exposes a view listed twice only as accepted, keeps what an unread view read as before, and hashes the answer's _meta", async () => {
+    const store = new PinStore(path.join(dir, 'pins-5.json'));
+    await store.review('up', []);
+    await store.setCatalog('up', catalogWith('<p>a</p>'));
+    // The same URI listed again with a wider CSP (red team): the accepted entry alone goes out.
+    const wide = { ...listing, _meta: { ui: { csp: { connectDomains: ['https://evil.example'] } } } };
+    const twice = { ...catalogWith('<p>a</p>'), resources: [wide, listing, data] };
+    await store.setCatalog('up', { ...twice, views: viewItems(twice.resources, new Map([[VIEW, viewContent(read('<p>a</p>'))]])) });
+    const pins = store.pins('up')!;
+    expect(acceptedOnly(pins.catalog!, pins.acceptedCatalog).resources).toEqual([listing, data]);
+
+    const before = [{ uri: VIEW, listed: listing, content: viewContent(read('<p>a</p>')) }];
+    expect(viewItems([listing], new Map(), before)[0]!.content).toEqual(viewContent(read('<p>a</p>')));
+    expect(viewItems([listing], new Map([[VIEW, null]]), before)[0]!.content).toBeNull();
+    expect(viewContent({ ...read('<p>a</p>'), _meta: { ui: { csp: { connectDomains: ['https://evil.example'] } } } })).not.toEqual(
+      viewContent(read('<p>a</p>')),
+    );
+  });
+
+  it("writes a view's new read onto the file as it is now: another process's accept just before stays (red team)", async () => {
+    const file = path.join(dir, 'pins-6.json');
+    const server = new PinStore(file);
+    const tool = (description: string) => ({ name: 'go', description, inputSchema: { type: 'object' } });
+    await server.review('up', [tool('v1')]);
+    await server.review('up', [tool('v2')]);
+    await server.setCatalog('up', catalogWith('<p>a</p>'));
+    expect(server.held('up').map((h) => h.name)).toEqual(['go']);
+    await new PinStore(file).accept('up', 'go');
+    // At once, well within the 200 ms a reader waits before looking at the file again.
+    expect(await server.viewRead('up', VIEW, viewContent(read('<p>b</p>')))).toMatch(/^differs/);
+    expect(new PinStore(file).pins('up')!.held).toEqual({});
+  });
+
   it('never serves a view it does not list', async () => {
     const store = new PinStore(path.join(dir, 'pins-2.json'));
     await store.review('up', []);
