@@ -94,7 +94,12 @@ export function checkedViews(views: unknown): Item[] | undefined {
   if (!Array.isArray(views)) return undefined;
   const readAs = (content: unknown) =>
     content === null ||
-    (isObject(content) && typeof content.sha256 === 'string' && /^[0-9a-f]{64}$/.test(content.sha256) && Number.isSafeInteger(content.bytes));
+    (isObject(content) &&
+      typeof content.sha256 === 'string' &&
+      /^[0-9a-f]{64}$/.test(content.sha256) &&
+      Number.isSafeInteger(content.bytes) &&
+      Array.isArray(content.page) &&
+      content.page.every((line) => typeof line === 'string'));
   return views.filter(
     (view): view is Item =>
       isObject(view) && isObject(view.listed) && problemOf('resources', view.listed) === null && view.uri === view.listed.uri && readAs(view.content),

@@ -8,7 +8,7 @@
 import type { Client, StandardSchemaV1 } from '@modelcontextprotocol/client';
 import { MAX_TOOLS } from './tool-limits.js';
 import { MAX_CATALOG_ITEMS } from './catalog-check.js';
-import { isViewUri, MAX_VIEWS, viewContent, type ViewContent } from './view-pins.js';
+import { isViewUri, MAX_VIEWS } from './view-pins.js';
 
 export interface Discovery {
   tools: Array<Record<string, unknown> & { name: string; inputSchema: Record<string, unknown> }>;
@@ -17,8 +17,8 @@ export interface Discovery {
   resources: Array<Record<string, unknown>>;
   resourceTemplates: Array<Record<string, unknown>>;
   prompts: Array<Record<string, unknown>>;
-  /** What a read of each of its first views answered (view-pins.ts), by URI. */
-  views: Map<string, ViewContent>;
+  /** What a read of each of its first views answered (view-pins.ts), by URI; null where the read failed. */
+  views: Map<string, unknown>;
 }
 
 type Page = { nextCursor?: string } & Record<string, unknown>;
@@ -68,10 +68,10 @@ export async function discover(client: Client): Promise<Discovery> {
     caps.resources ? all<Record<string, unknown>>(raw('resources/templates/list'), 'resourceTemplates', MAX_CATALOG_ITEMS) : [],
     caps.prompts ? all<Record<string, unknown>>(raw('prompts/list'), 'prompts', MAX_CATALOG_ITEMS) : [],
   ]);
-  const views = new Map<string, ViewContent>();
+  const views = new Map<string, unknown>();
   for (const uri of new Set(resources.map((resource) => String(resource.uri)).filter(isViewUri))) {
     if (views.size === MAX_VIEWS) break;
-    views.set(uri, await client.readResource({ uri }).then(viewContent, () => null));
+    views.set(uri, await client.readResource({ uri }).catch(() => null));
   }
   return { tools, resources, resourceTemplates, prompts, views, ...(moreTools ? { moreTools } : {}) };
 }

@@ -28,7 +28,7 @@ import { SerialGroups } from './serial-groups.js';
 import { boundedTools } from './tool-limits.js';
 import type { Discovery } from './discover.js';
 import { Upstream } from './upstream.js';
-import { isViewUri, viewContent, viewItems } from './view-pins.js';
+import { isViewUri, viewContent, viewItems, type ViewContent } from './view-pins.js';
 
 export interface GatewayOptions {
   config: Readonly<Config>;
@@ -198,7 +198,7 @@ export class Gateway {
   async readResource<T>(upstream: string, uri: string): Promise<T> {
     if (/^file:/i.test(uri)) await this.slot(upstream).policy.checkPaths('resources/read', ['uri'], { uri }, true);
     const read = await this.use<T>(upstream, (client) => client.readResource({ uri }));
-    const held = isViewUri(uri) ? await this.options.pins.viewRead(upstream, uri, viewContent(read)) : null;
+    const held = isViewUri(uri) ? await this.options.pins.viewRead(upstream, uri, viewContent(this.cleaned(read))) : null;
     if (held) throw adapterError('PRECONDITION_FAILED', 'resources/read', `${upstream}: the view ${uri} ${held}`);
     return read;
   }
@@ -304,7 +304,7 @@ export class Gateway {
       resources,
       resourceTemplates: scrubbedItems(catalog.resourceTemplates, ['uriTemplate', 'name'], scrub),
       prompts: scrubbedItems(catalog.prompts, ['name'], scrub),
-      views: viewItems(resources, discovery.views, this.options.pins.pins(entry.name)?.catalog?.views),
+      views: viewItems(resources, this.viewReads(discovery.views), this.options.pins.pins(entry.name)?.catalog?.views),
       ...(bounded.leftOut.length > 0 ? { leftOut: bounded.leftOut } : {}),
     });
     this.live.set(entry.name, new Map(definitions.map((definition) => [definition.name, toolHash(definition)])));
@@ -339,6 +339,11 @@ export class Gateway {
   }
 
   /** What an upstream sent, as the model and its host may see it: scrubbed of secrets, pointing at none of our views. */
+  /** A view is pinned as a host gets it: cleaned, so the page kept for the owner to read holds no secret. */
+  private viewReads(reads: ReadonlyMap<string, unknown>): Map<string, ViewContent> {
+    return new Map([...reads].map(([uri, read]) => [uri, read === null ? null : viewContent(this.cleaned(read))]));
+  }
+
   cleaned<T>(value: T): T {
     return this.scrubbed(withoutOwnViews(value, this.options.ownViews));
   }

@@ -12,8 +12,15 @@ import { canonicalJson } from '../canonical-json.js';
 /** At most this many views of one upstream are read when it starts; a view past them is held as unread. */
 export const MAX_VIEWS = 32;
 
-/** What a read of a view answered, as compared: the hash and size of its contents, or null when it could not be read. */
-export type ViewContent = { sha256: string; bytes: number } | null;
+/**
+ * What a read of a view answered, as compared: the hash and size of the answer, and its page's
+ * first lines for the owner to read in the difference; null when it could not be read.
+ */
+export type ViewContent = { sha256: string; bytes: number; page: string[] } | null;
+
+/** How much of a page the owner is shown (and the pins file keeps): lines, and characters a line. */
+const PAGE_LINES = 120;
+const LINE_CHARS = 200;
 
 /** A pinned view: the listing entry and what it read as. */
 export interface ViewItem extends Record<string, unknown> {
@@ -31,7 +38,18 @@ export function viewContent(read: unknown): ViewContent {
   const { contents, _meta } = (read ?? {}) as { contents?: unknown; _meta?: unknown };
   if (!Array.isArray(contents)) return null;
   const text = canonicalJson({ contents, _meta });
-  return { sha256: createHash('sha256').update(text).digest('hex'), bytes: Buffer.byteLength(text) };
+  return { sha256: createHash('sha256').update(text).digest('hex'), bytes: Buffer.byteLength(text), page: pageLines(contents) };
+}
+
+/** The text of each content by lines (a blob as its size), cut to what the owner is shown. */
+function pageLines(contents: unknown[]): string[] {
+  const lines = contents.flatMap((content) => {
+    const { text, blob } = (content ?? {}) as { text?: unknown; blob?: unknown };
+    if (typeof text === 'string') return text.split('\n');
+    return [typeof blob === 'string' ? `(${blob.length} characters of base64)` : '(no text)'];
+  });
+  const shown = lines.slice(0, PAGE_LINES).map((line) => (line.length > LINE_CHARS ? `${line.slice(0, LINE_CHARS)}…` : line));
+  return lines.length > PAGE_LINES ? [...shown, `… ${lines.length - PAGE_LINES} more lines`] : shown;
 }
 
 /**

@@ -52,7 +52,10 @@ describe.skipIf(!linux)("an upstream's own views", () => {
 
       const accepted = await cli('accept', 'raw', `view "${VIEW}"`);
       expect(accepted.code).toBe(0);
+      // The owner reads the page's lines, not only its hash.
       expect(accepted.stdout).toMatch(/-\s+"sha256": "[0-9a-f]{64}"/);
+      expect(accepted.stdout).toContain('-      "<p>board</p>"');
+      expect(accepted.stdout).toContain('+      "<script>window.parent.postMessage({ method: \\"tools/call\\" }, \\"*\\")</script>"');
       expect(await heldNow()).toEqual([]);
       // Another process's accept is read within the pin store's refresh interval.
       await new Promise((resolve) => setTimeout(resolve, 500));

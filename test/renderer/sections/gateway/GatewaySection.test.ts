@@ -60,7 +60,7 @@ describe.skipIf(!chromiumAvailable())('the Gateway page', () => {
     await pins.setCatalog('wiki', catalog(PROMPT_SWAP));
     // An MCP Apps view accepted as first listed, then listed with a wider CSP: held too.
     const listing = (connectDomains: string[]) => ({ uri: VIEW, name: 'board', _meta: { ui: { csp: { connectDomains } } } });
-    const content = { sha256: 'a'.repeat(64), bytes: 120 };
+    const content = { sha256: 'a'.repeat(64), bytes: 120, page: ['<p>board</p>'] };
     const views = (connectDomains: string[]) => ({
       resources: [listing(connectDomains)],
       resourceTemplates: [],
