@@ -228,9 +228,9 @@ export class Gateway {
   }
 
   /** Accepts the upstream's held tools: they are exposed from the next listing on. */
-  async accept(name: string, tool?: string): Promise<HeldEntry[]> {
+  async accept(name: string, tool?: string, seen?: readonly string[]): Promise<HeldEntry[]> {
     this.slot(name);
-    const accepted = await this.options.pins.accept(name, tool);
+    const accepted = await this.options.pins.accept(name, tool, undefined, seen);
     this.version++;
     return accepted;
   }

@@ -124,6 +124,11 @@ function withoutUnusable(file: PinFile): PinFile {
   return file;
 }
 
+/** What the owner is shown of a held entry (its name and what it is now), to accept only that. */
+export function heldFingerprint(held: HeldEntry): string {
+  return sha256(canonicalJson({ name: held.name, now: held.now }));
+}
+
 /** What comparing an upstream's tools with its pins decided. */
 export interface Verdict {
   /** Exposed: the live definition, identical to what was accepted. */
@@ -247,11 +252,18 @@ export class PinStore {
   }
 
   /** Accepts everything of the upstream that is held (or only what is named `name`); returns what was accepted. */
-  async accept(upstream: string, name?: string, now = new Date()): Promise<HeldEntry[]> {
+  /**
+   * `seen`: the fingerprints (heldFingerprint) of what the owner was shown; anything to accept
+   * that changed since (the upstream answered again meanwhile) is refused, and nothing accepted.
+   */
+  async accept(upstream: string, name?: string, now = new Date(), seen?: readonly string[]): Promise<HeldEntry[]> {
     this.refresh(true);
     const known = this.data.servers[upstream];
     if (!known) return [];
     const accepted = this.held(upstream).filter((held) => name === undefined || held.name === name);
+    const unseen = seen ? accepted.filter((held) => !seen.includes(heldFingerprint(held))) : [];
+    if (unseen.length > 0)
+      throw new Error(`${unseen.map((held) => held.name).join(', ')} changed again since it was shown: read the change again before you accept it`);
     for (const tool of Object.keys(known.held).filter((tool) => name === undefined || tool === name)) {
       const { hash, definition } = known.held[tool]!;
       known.tools[tool] = { hash, definition, acceptedAt: now.toISOString() };

@@ -346,7 +346,7 @@ export async function runApp({ mainDir, env = process.env, log = createLogger('i
         openExternal: (url) => shell.openExternal(url),
       }),
       'gateway:status': () => gatewayPanel.snapshot(),
-      'gateway:accept': (name: string, tool?: string) => gatewayPanel.accept(name, tool).finally(refreshTray),
+      'gateway:accept': (name: string, tool: string | null, seen: string[]) => gatewayPanel.accept(name, tool ?? undefined, seen).finally(refreshTray),
       'gateway:set-secret': (name: string, value: string) => gatewayPanel.storeSecret(name, value),
       'undo:list': () => undo.list(),
       'undo:show': (id) => undo.show(id),

@@ -148,7 +148,8 @@ export interface UpstreamRow {
   failures: number;
   tools: number;
   /** Tools, prompts and resource templates held since they changed (or appeared), each with a unified diff of the change. */
-  held: Array<{ name: string; reason: 'changed' | 'new'; change: string }>;
+  /** `seen`: its fingerprint, sent back on accepting it, so what changed again since is not accepted unseen. */
+  held: Array<{ name: string; reason: 'changed' | 'new'; change: string; seen: string }>;
   refused: string[];
 }
 
@@ -207,7 +208,7 @@ export interface SettingsBridge {
   /** The Gateway page: each upstream's state, calls, last error and held tools (with what changed). */
   gatewayStatus(): Promise<GatewaySnapshot>;
   /** Accepts an upstream's held tools (or one of them): exposed from the running server's next listing. */
-  gatewayAccept(name: string, tool?: string): Promise<{ ok: true; accepted: string[] } | { ok: false; error: string }>;
+  gatewayAccept(name: string, tool: string | null, seen: string[]): Promise<{ ok: true; accepted: string[] } | { ok: false; error: string }>;
   /** Stores a value gateway entries refer to as {"secret": name} (the OS keyring, else an owner-only file); it never comes back. */
   gatewaySetSecret(name: string, value: string): Promise<{ ok: true; where: string } | { ok: false; error: string }>;
   /** Tells the main process whether closing the window would discard edits. */

@@ -6,7 +6,7 @@
  */
 import { prefixOf, type Config } from '../config/schema.js';
 import type { Gateway } from '../gateway/gateway.js';
-import { PinStore, pinsPath } from '../gateway/pin-store.js';
+import { heldFingerprint, PinStore, pinsPath } from '../gateway/pin-store.js';
 import { gatewaySecrets, openOsEntry, type OpenEntry } from '../gateway/secrets.js';
 import { toolDifference } from '../gateway/tool-diff.js';
 import type { GatewaySnapshot, UpstreamRow } from './bridge-api.js';
@@ -33,7 +33,9 @@ export class GatewayPanel {
       const status = live.get(name);
       const entry = this.saved()?.servers.find((s) => s.name === name);
       const pins = this.pins.pins(name);
-      const held = this.pins.held(name).map((h) => ({ name: h.name, reason: h.reason, change: toolDifference(h.name, h.before, h.now) }));
+      const held = this.pins
+        .held(name)
+        .map((h) => ({ name: h.name, reason: h.reason, change: toolDifference(h.name, h.before, h.now), seen: heldFingerprint(h) }));
       return {
         name,
         prefix: status?.prefix ?? (entry ? prefixOf(entry) : name),
@@ -68,10 +70,11 @@ export class GatewayPanel {
     }
   }
 
-  async accept(name: string, tool?: string): Promise<{ ok: true; accepted: string[] } | { ok: false; error: string }> {
+  /** `seen`: what the window showed of what is accepted (heldFingerprint); changed since, nothing is. */
+  async accept(name: string, tool?: string, seen?: readonly string[]): Promise<{ ok: true; accepted: string[] } | { ok: false; error: string }> {
     try {
       const gateway = this.gateway();
-      const accepted = gateway ? await gateway.accept(name, tool) : await this.pins.accept(name, tool);
+      const accepted = gateway ? await gateway.accept(name, tool, seen) : await this.pins.accept(name, tool, undefined, seen);
       return { ok: true, accepted: accepted.map((h) => h.name) };
     } catch (error) {
       return { ok: false, error: error instanceof Error ? error.message : String(error) };

@@ -50,9 +50,9 @@ export const invokePayloads = {
   [INVOKE.tunnelDownload]: none,
   [INVOKE.openLink]: z.tuple([z.enum(Object.keys(LINKS) as [keyof typeof LINKS, ...(keyof typeof LINKS)[]])]),
   [INVOKE.gatewayStatus]: none,
-  // An upstream's name (gateway.servers), and optionally one tool of it.
   [INVOKE.gatewaySetSecret]: z.tuple([z.string().regex(SECRET_REF), z.string().min(1).max(MAX_SECRET_CHARS)]),
-  [INVOKE.gatewayAccept]: z.union([z.tuple([z.string().min(1).max(40)]), z.tuple([z.string().min(1).max(40), z.string().min(1).max(200)])]),
+  // An upstream's name (gateway.servers), one held item of it or all (null), and the fingerprints of what the window showed.
+  [INVOKE.gatewayAccept]: z.tuple([z.string().min(1).max(40), z.string().min(1).max(200).nullable(), z.array(z.string().regex(/^[0-9a-f]{64}$/)).max(4096)]),
   [INVOKE.listChanges]: none,
   // A change group id as the journal makes them (checked again there).
   [INVOKE.showChanges]: z.tuple([z.string().regex(/^\d{8}-\d{9}-[0-9a-f]{4}$/)]),

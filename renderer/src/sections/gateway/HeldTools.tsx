@@ -5,8 +5,9 @@ import type { SettingsBridge, UpstreamRow } from '../../../../main/tray/bridge-a
 export function HeldTools({ upstream, bridge, onAccepted }: { upstream: UpstreamRow; bridge: SettingsBridge; onAccepted(): void }) {
   const [error, setError] = useState<string | null>(null);
   if (upstream.held.length === 0) return null;
-  const accept = async (tool?: string) => {
-    const result = await bridge.gatewayAccept(upstream.name, tool);
+  // What this page showed goes with the accept: changed again since, nothing is accepted and the error says so.
+  const accept = async (tool: string | null, seen: string[]) => {
+    const result = await bridge.gatewayAccept(upstream.name, tool, seen);
     setError(result.ok ? null : result.error);
     onAccepted();
   };
@@ -23,13 +24,22 @@ export function HeldTools({ upstream, bridge, onAccepted }: { upstream: Upstream
             {tool.name} <span className="held-reason">({tool.reason === 'new' ? 'new' : 'changed'})</span>
           </summary>
           <pre className="held-diff">{tool.change}</pre>
-          <button type="button" className="button" onClick={() => void accept(tool.name)}>
+          <button type="button" className="button" onClick={() => void accept(tool.name, [tool.seen])}>
             Accept {tool.name}
           </button>
         </details>
       ))}
       {upstream.held.length > 1 ? (
-        <button type="button" className="button primary" onClick={() => void accept()}>
+        <button
+          type="button"
+          className="button primary"
+          onClick={() =>
+            void accept(
+              null,
+              upstream.held.map((held) => held.seen),
+            )
+          }
+        >
           Accept all {upstream.held.length}
         </button>
       ) : null}
