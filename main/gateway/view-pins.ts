@@ -62,12 +62,10 @@ export function viewItems(
   earlier: ReadonlyArray<Record<string, unknown>> = [],
 ): ViewItem[] {
   const before = new Map(earlier.map((view) => [String(view.uri), view.content as ViewContent]));
-  return resources
-    .filter((resource) => isViewUri(String(resource.uri)))
-    .map((listed) => {
-      const uri = String(listed.uri);
-      return { uri, listed, content: reads.has(uri) ? reads.get(uri)! : (before.get(uri) ?? null) };
-    });
+  // A URI listed twice is pinned as first listed; its other entries never go out (acceptedOnly).
+  const first = new Map<string, Record<string, unknown>>();
+  for (const resource of resources) if (isViewUri(String(resource.uri)) && !first.has(String(resource.uri))) first.set(String(resource.uri), resource);
+  return [...first].map(([uri, listed]) => ({ uri, listed, content: reads.has(uri) ? reads.get(uri)! : (before.get(uri) ?? null) }));
 }
 
 /** Why a view read is refused while the owner has not accepted it as it reads now. */

@@ -75,12 +75,26 @@ describe('view pins', () => {
     const store = new PinStore(path.join(dir, 'pins-5.json'));
     await store.review('up', []);
     await store.setCatalog('up', catalogWith('<p>a</p>'));
-    // The same URI listed again with a wider CSP (red team): the accepted entry alone goes out.
+    // The same URI listed again with a wider CSP (red team).
     const wide = { ...listing, _meta: { ui: { csp: { connectDomains: ['https://evil.example'] } } } };
     const twice = { ...catalogWith('<p>a</p>'), resources: [wide, listing, data] };
     await store.setCatalog('up', { ...twice, views: viewItems(twice.resources, new Map([[VIEW, viewContent(read('<p>a</p>'))]])) });
+    // Pinned as first listed (the wide one): held, neither entry goes out; accepted, the wide one alone does.
     const pins = store.pins('up')!;
-    expect(acceptedOnly(pins.catalog!, pins.acceptedCatalog).resources).toEqual([listing, data]);
+    expect(acceptedOnly(pins.catalog!, pins.acceptedCatalog).resources).toEqual([data]);
+    expect(store.held('up').map((h) => h.name)).toEqual([`view "${VIEW}"`]);
+    await store.accept('up');
+    expect(store.held('up')).toEqual([]);
+    const after = store.pins('up')!;
+    expect(acceptedOnly(after.catalog!, after.acceptedCatalog).resources).toEqual([wide, data]);
+    // Listed the other way round, the accepted (first) entry alone goes out.
+    const other = new PinStore(path.join(dir, 'pins-7.json'));
+    await other.review('up', []);
+    const reads = new Map([[VIEW, viewContent(read('<p>a</p>'))]]);
+    const narrowFirst = [listing, wide, data];
+    await other.setCatalog('up', { resources: narrowFirst, resourceTemplates: [], prompts: [], views: viewItems(narrowFirst, reads) });
+    const first = other.pins('up')!;
+    expect(acceptedOnly(first.catalog!, first.acceptedCatalog).resources).toEqual([listing, data]);
 
     const before = [{ uri: VIEW, listed: listing, content: viewContent(read('<p>a</p>')) }];
     expect(viewItems([listing], new Map(), before)[0]!.content).toEqual(viewContent(read('<p>a</p>')));
