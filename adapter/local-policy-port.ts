@@ -29,7 +29,7 @@ export function localPolicyPort(processes: Pick<ProcessOps, 'findExecutable'>, p
     },
     // Synchronous on purpose: a few dozen lstat calls cost far less in one go than as as many thread-pool round trips.
     locateAll: async (paths) => paths.map(locate),
-    listNames: (path) => fs.promises.readdir(path).catch(() => null),
+    listNames: (path, limit) => (limit === undefined ? fs.promises.readdir(path).catch(() => null) : namesUpTo(path, limit)),
     findExecutable: (name, searchPath) => processes.findExecutable(name, searchPath),
     baseEnvironment: () => base,
     processIdentity: (id) => processIdentity(id, platform),
@@ -37,6 +37,25 @@ export function localPolicyPort(processes: Pick<ProcessOps, 'findExecutable'>, p
     sandboxSupport: () => sandboxSupport(platform, base),
     gitRepository: (dir, git, options) => probeRepository(dir, git, options, probes),
   };
+}
+
+/** A folder's names, read no further than `limit` (a folder a program filled with a million names is not read whole). */
+async function namesUpTo(path: string, limit: number): Promise<string[] | null> {
+  const names: string[] = [];
+  try {
+    const dir = await fs.promises.opendir(path);
+    try {
+      for (let entry = await dir.read(); entry !== null; entry = await dir.read()) {
+        if (names.length === limit) return null;
+        names.push(entry.name);
+      }
+    } finally {
+      await dir.close().catch(() => {});
+    }
+  } catch {
+    return null;
+  }
+  return names;
 }
 
 function locate(path: string): { real: string; type: EntryFacts['type'] } | null {

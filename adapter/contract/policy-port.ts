@@ -58,8 +58,8 @@ export interface PolicyPort {
    * is: one call for the sandbox's many candidate paths, most of which do not exist.
    */
   locateAll(paths: readonly string[]): Promise<Array<{ real: string; type: EntryType } | null>>;
-  /** The names in a directory (no `.` or `..`), or null when it cannot be listed. */
-  listNames(path: string): Promise<string[] | null>;
+  /** The names in a directory (no `.` or `..`), or null when it cannot be listed (or holds more than `limit`, when given). */
+  listNames(path: string, limit?: number): Promise<string[] | null>;
   /** which(1) on `searchPath`, as ProcessOps.findExecutable. */
   findExecutable(name: string, searchPath: string | undefined): Promise<FoundExecutable | null>;
   /**

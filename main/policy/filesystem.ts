@@ -271,6 +271,12 @@ export class FilesystemPolicy {
     );
   }
 
+  /** Where the absolute deny paths naming one place whole really are (linked-patterns.ts): what the command sandbox hides besides them. */
+  async deniedPlaces(): Promise<string[]> {
+    await this.denied.settled();
+    return this.denied.wholePlaces();
+  }
+
   /** The roots that resolve, as real paths, and whether tools may write in them: what the command sandbox binds. */
   async usableRoots(): Promise<Array<{ path: string; writable: boolean }>> {
     await this.roots.refresh();

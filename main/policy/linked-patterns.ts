@@ -11,11 +11,12 @@
  */
 import type { PolicyPort } from '../../adapter/contract/policy-port.js';
 import { pathFlavor, splitPath, type Platform } from './path-compare.js';
-import { foldedSame } from './path-fold.js';
 import { locatePath } from './path-locate.js';
 import { foldName, rebased, type SecretPattern } from './secret-patterns.js';
 
 const RESOLVE_EVERY_MS = 1000;
+/** A folder with more names than this is not looked through for another case of a name (a command could fill one to slow every check). */
+const MAX_LISTED = 4096;
 /** Places one pattern is kept spelled from, at most (its first ones stay: retargeting a link again and again pushes none out). */
 const MAX_PLACES = 8;
 
@@ -35,15 +36,22 @@ export class LinkedPatterns {
     this.current = configured;
   }
 
-  /** Resolves the literal folders again when a second has passed; a check waits for a resolution under way, so none runs on an older one at the start. */
+  /**
+   * Resolves the literal folders again when a second has passed. Only the first resolution is
+   * waited for (no check runs before it); later ones go on behind the checks, which use what the
+   * last one found, so a slow folder slows no check.
+   */
   refresh(): Promise<void> | undefined {
-    if (this.resolving) return this.resolving;
+    if (this.resolving) return this.resolvedAt === -Infinity ? this.resolving : undefined;
     if (Date.now() - this.resolvedAt < RESOLVE_EVERY_MS || !this.configured.some((p) => p.literal)) return undefined;
-    this.resolving = this.resolve().finally(() => {
-      this.resolvedAt = Date.now();
-      this.resolving = undefined;
-    });
-    return this.resolving;
+    const first = this.resolvedAt === -Infinity;
+    this.resolving = this.resolve()
+      .catch(() => {})
+      .finally(() => {
+        this.resolvedAt = Date.now();
+        this.resolving = undefined;
+      });
+    return first ? this.resolving : undefined;
   }
 
   private async resolve(): Promise<void> {
@@ -54,13 +62,28 @@ export class LinkedPatterns {
         const known = this.places.get(pattern) ?? new Map<string, SecretPattern>();
         this.places.set(pattern, known);
         for (const real of await this.realPlaces(pattern.literal.path)) {
-          if (foldedSame(real, pattern.literal.path, this.platform) || known.has(real) || known.size === MAX_PLACES) continue;
+          // Only another case than written is still kept: the tools match it already, the command sandbox hides it by this.
+          if (real === pattern.literal.path || known.has(real) || known.size === MAX_PLACES) continue;
           known.set(real, rebased(pattern, real, this.platform));
           added = true;
         }
       }),
     );
     if (added) this.current = [...this.configured, ...[...this.places.values()].flatMap((known) => [...known.values()])];
+  }
+
+  /** Done when a resolution under way is (the command sandbox waits for it: it plans seldom, and hides what it finds). */
+  async settled(): Promise<void> {
+    this.refresh();
+    await this.resolving;
+  }
+
+  /** The real places of the patterns that name one place whole (nothing, or only `**`, after their literal folders). */
+  wholePlaces(): string[] {
+    return [...this.places].flatMap(([pattern, known]) => {
+      const rest = pattern.parts.slice(pattern.literal?.parts ?? 0);
+      return rest.length === 0 || (rest.length === 1 && rest[0] === '**') ? [...known.keys()] : [];
+    });
   }
 
   /**
@@ -79,7 +102,7 @@ export class LinkedPatterns {
     for (const [i, segment] of segments.entries()) {
       const next: string[] = [];
       for (const dir of found) {
-        const names = (await listNames(dir)) ?? [];
+        const names = (await listNames(dir, MAX_LISTED)) ?? [];
         next.push(...names.filter((name) => foldName(name) === foldName(segment)).map((name) => flavor.join(dir, name)));
       }
       // Nothing further exists: the rest as written below what does.

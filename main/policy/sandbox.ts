@@ -270,6 +270,8 @@ export class SandboxPolicy {
 
     // The filesystem rules the tools apply too (fs-rules.ts), where a path can name them.
     for (const rule of this.hiddenRules()) secret(...mountablePlaces(rule, home));
+    // And where the tools found a deny path really is (a folder of it spelled in another case than on disk).
+    secret(...(await this.files.deniedPlaces()));
     // Where those really were in earlier plans: a link in their spelling that a command pointed
     // elsewhere (root/lnk -> real, for --config root/lnk/config.json) must not uncover them.
     secret(...this.hiddenBefore);

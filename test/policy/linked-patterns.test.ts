@@ -80,7 +80,7 @@ describe('a deny path spelled through a link that is not a root', () => {
     await expect(rules.resolve(real('work/app/src/main.ts'), 'read', 'fs.read')).resolves.toBeDefined();
   });
 
-  it('follows a link made or retargeted after the start within a second, and never forgets a place it named', async () => {
+  it('follows a link made or retargeted after the start, a second on, and never forgets a place it named', async () => {
     vi.useFakeTimers({ toFake: ['Date'] });
     const later = path.join(tmp, 'home', 'later');
     const other = path.join(tmp, 'other');
@@ -88,20 +88,27 @@ describe('a deny path spelled through a link that is not a root', () => {
     const rules = new FilesystemPolicy(filesystemSchema.parse({ roots: [data, other], deny: [path.join(later, 'app', 'keys', '**')] }), localPort());
     const [key, otherKey] = [real('work/app/keys/id.txt'), path.join(other, 'app', 'keys', 'id.txt')];
     const read = async (file: string) => refusal(rules.resolve(file, 'read', 'fs.read'));
+    // A second on: the next check starts a resolution and goes on with the last one (it waits
+    // only for the first); the sandbox's planning waits for it, as this does.
+    const aSecondOn = async () => {
+      vi.setSystemTime(Date.now() + 1000);
+      await rules.deniedPlaces();
+    };
     expect(await read(key)).toBe('allowed');
     fs.symlinkSync(real('work'), later);
     try {
       // Within the second the earlier resolution stands; after it the new link counts.
       vi.setSystemTime(Date.now() + 200);
+      await rules.deniedPlaces();
       expect(await read(key)).toBe('allowed');
-      vi.setSystemTime(Date.now() + 1000);
+      await aSecondOn();
       expect(await read(key)).toMatch(/deny pattern/);
       expect(await read(otherKey)).toBe('allowed');
       // Retargeted at another folder: that one is denied too, and the first stays denied (a
       // command could retarget a link in a writable root to uncover what it named).
       fs.rmSync(later);
       fs.symlinkSync(other, later);
-      vi.setSystemTime(Date.now() + 1000);
+      await aSecondOn();
       expect(await read(otherKey)).toMatch(/deny pattern/);
       expect(await read(key)).toMatch(/deny pattern/);
       // Retargeted again and again: the first places stay.
@@ -109,7 +116,7 @@ describe('a deny path spelled through a link that is not a root', () => {
         fs.mkdirSync(path.join(tmp, `decoy-${i}`));
         fs.rmSync(later);
         fs.symlinkSync(path.join(tmp, `decoy-${i}`), later);
-        vi.setSystemTime(Date.now() + 1000);
+        await aSecondOn();
         expect(await read(key)).toMatch(/deny pattern/);
       }
     } finally {
@@ -124,6 +131,40 @@ describe('a deny path spelled through a link that is not a root', () => {
     for (const file of ['work/private/notes.txt', 'work/app/keys/id.txt', 'work/ok.txt'])
       expect(await refusal(rules.resolve(real(file), 'read', 'fs.read'))).toMatch(/deny pattern/);
     await expect(rules.resolve(real('work/app/src/main.ts'), 'read', 'fs.read')).resolves.toBeDefined();
+  });
+
+  it('refuses to build with ~ in a deny path when the home folder is not known, rather than protect nothing (red team)', () => {
+    const env = { ...process.env };
+    delete env.HOME;
+    const config = filesystemSchema.parse({ read: true, roots: [data], deny: ['~/priv/**'] });
+    expect(() => new FilesystemPolicy(config, localPort(env))).toThrow(
+      'filesystem.deny: "~/priv/**" is in your home folder, but HOME is not set for this server',
+    );
+  });
+
+  it('waits only for the first resolution: a slow folder slows no later check (red team)', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    const slow = {
+      ...localPort(),
+      listNames: async (dir: string, limit?: number) => {
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        return localPort().listNames(dir, limit);
+      },
+    };
+    // Spelled in another case than on disk: each resolution looks through the folders.
+    const config = filesystemSchema.parse({ read: true, roots: [data], deny: [path.join(tmp, 'HOME', 'work', 'private', '**')] });
+    const rules = new FilesystemPolicy(config, slow);
+    const timed = async () => {
+      const started = performance.now();
+      const answer = await refusal(rules.resolve(real('work/private/notes.txt'), 'read', 'fs.read'));
+      return { answer, ms: performance.now() - started };
+    };
+    expect((await timed()).ms).toBeGreaterThan(250);
+    vi.setSystemTime(Date.now() + 1000);
+    const later = await timed();
+    expect(later.answer).toMatch(/deny pattern/);
+    expect(later.ms).toBeLessThan(250);
+    await rules.deniedPlaces();
   });
 
   it('lets calls that come together at the start wait for the first resolution', async () => {

@@ -390,6 +390,17 @@ describe('pinAncestors', () => {
   });
 });
 
+describe('a deny path spelled in another case than on disk', () => {
+  it('is hidden from commands where it really is, as the tools refuse it there (red team)', async () => {
+    const tree: Tree = { ...LINUX_TREE, '/home/alex/projects/app/private/key': 'file' };
+    const config = { ...LINUX_CONFIG, filesystem: { ...LINUX_CONFIG.filesystem, deny: ['/home/alex/projects/APP/Private/**'] } };
+    const plan = await sandboxFor(config, { tree }).plan(GIT_IN_PROJECT);
+    expect(plan!.entries.filter((x) => x.access === 'hidden' && x.path.startsWith('/home/alex/projects')).map((x) => x.path)).toEqual([
+      '/home/alex/projects/app/private',
+    ]);
+  });
+});
+
 describe('what the server refuses at start', () => {
   const missing: SandboxSupport = {
     mechanism: 'bubblewrap',
