@@ -18,9 +18,9 @@ export const MAX_VIEWS = 32;
  */
 export type ViewContent = { sha256: string; bytes: number; page: string[] } | null;
 
-/** How much of a page the owner is shown (and the pins file keeps): lines, and characters a line. */
-const PAGE_LINES = 120;
-const LINE_CHARS = 200;
+/** How much of a page the owner is shown (and the pins file keeps): characters in all, in lines of at most LINE_CHARS. */
+const PAGE_CHARS = 64 * 1024;
+const LINE_CHARS = 160;
 
 /** A pinned view: the listing entry and what it read as. */
 export interface ViewItem extends Record<string, unknown> {
@@ -41,15 +41,27 @@ export function viewContent(read: unknown): ViewContent {
   return { sha256: createHash('sha256').update(text).digest('hex'), bytes: Buffer.byteLength(text), page: pageLines(contents) };
 }
 
-/** The text of each content by lines (a blob as its size), cut to what the owner is shown. */
+/**
+ * The text of each content by lines (a blob as its size), a long line (minified script) wrapped
+ * so a change in it shows as the piece it is in, cut past PAGE_CHARS with a line saying so.
+ */
 function pageLines(contents: unknown[]): string[] {
   const lines = contents.flatMap((content) => {
     const { text, blob } = (content ?? {}) as { text?: unknown; blob?: unknown };
-    if (typeof text === 'string') return text.split('\n');
-    return [typeof blob === 'string' ? `(${blob.length} characters of base64)` : '(no text)'];
+    if (typeof text !== 'string') return [typeof blob === 'string' ? `(${blob.length} characters of base64)` : '(no text)'];
+    return text.split('\n').flatMap((line) => (line.length <= LINE_CHARS ? [line] : (line.match(new RegExp(`[^]{1,${LINE_CHARS}}`, 'g')) ?? [])));
   });
-  const shown = lines.slice(0, PAGE_LINES).map((line) => (line.length > LINE_CHARS ? `${line.slice(0, LINE_CHARS)}…` : line));
-  return lines.length > PAGE_LINES ? [...shown, `… ${lines.length - PAGE_LINES} more lines`] : shown;
+  const shown: string[] = [];
+  let chars = 0;
+  for (const line of lines) {
+    if (chars + line.length > PAGE_CHARS) {
+      const left = lines.slice(shown.length).reduce((sum, rest) => sum + rest.length, 0);
+      return [...shown, `… ${left} more characters not shown: a change in them shows only in sha256 and bytes`];
+    }
+    shown.push(line);
+    chars += line.length;
+  }
+  return shown;
 }
 
 /**

@@ -16,4 +16,20 @@ describe('secretForms', () => {
     // Too short to scrub without taking out ordinary words.
     expect(replaceForms('abc', forms.text)).toBe('abc');
   });
+
+  it('finds it as a page or a URL carries it: HTML-escaped, percent-encoded, base64 (red team)', () => {
+    const secret = 'sk-Live&Key"9<Zq/+Yw=xx';
+    const forms = secretForms([secret]);
+    const page = [
+      `<input value="sk-Live&amp;Key&quot;9&lt;Zq/+Yw=xx">`,
+      `<a href="https://x.example/?k=${encodeURIComponent(secret)}">`,
+      `<meta content="${Buffer.from(secret).toString('base64')}">`,
+      `<meta content="${Buffer.from(secret).toString('base64url')}">`,
+    ].join('\n');
+    const clean = replaceForms(page, forms.text);
+    expect(clean).not.toMatch(/sk-Live|sk-Live%26|c2stTGl2ZSZLZXki/);
+    expect(clean.match(/<redacted>/g)).toHaveLength(4);
+    // In a JSON answer too (a resource read's text).
+    expect(replaceForms(JSON.stringify({ text: page }), forms.json)).not.toMatch(/sk-Live|c2stTGl2ZSZLZXki/);
+  });
 });

@@ -42,6 +42,17 @@ describe('view pins', () => {
     expect(viewItems([listing, data], new Map()).map((v) => [v.uri, v.content])).toEqual([[VIEW, null]]);
   });
 
+  it('keeps the page for the owner in short lines (a minified script wrapped), and says where it stops (red team)', () => {
+    const script = `<script>${'a'.repeat(880)}fetch("https://evil.example")${'b'.repeat(300)}</script>`;
+    const page = viewContent(read(script))!.page;
+    expect(page.every((line) => line.length <= 160)).toBe(true);
+    expect(page.join('')).toBe(script);
+    expect(page.some((line) => line.includes('evil.example'))).toBe(true);
+    const long = viewContent(read('x'.repeat(100_000)))!.page;
+    expect(long.at(-1)).toBe('… 34560 more characters not shown: a change in them shows only in sha256 and bytes');
+    expect(long.slice(0, -1).join('')).toHaveLength(65_536 - (65_536 % 160));
+  });
+
   it('accepts the first read, refuses and holds one that differs (its resource no longer exposed) until accepted', async () => {
     const store = new PinStore(path.join(dir, 'pins-1.json'));
     await store.review('up', []);
