@@ -251,9 +251,9 @@ export class PinStore {
     return [...tools, ...heldItems(known.catalog, known.acceptedCatalog)];
   }
 
-  /** Accepts everything of the upstream that is held (or only what is named `name`); returns what was accepted. */
   /**
-   * `seen`: the fingerprints (heldFingerprint) of what the owner was shown; anything to accept
+   * Accepts everything of the upstream that is held (or only what is named `name`); returns what
+   * was accepted. `seen`: the fingerprints (heldFingerprint) of what the owner was shown; anything to accept
    * that changed since (the upstream answered again meanwhile) is refused, and nothing accepted.
    */
   async accept(upstream: string, name?: string, now = new Date(), seen?: readonly string[]): Promise<HeldEntry[]> {

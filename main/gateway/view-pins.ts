@@ -9,7 +9,7 @@
 import { createHash } from 'node:crypto';
 import { canonicalJson } from '../canonical-json.js';
 
-/** At most this many views of one upstream are read when it starts; a view past them is held as unread. */
+/** At most this many views of one upstream are read when it starts; one past them keeps what it read before (viewItems). */
 export const MAX_VIEWS = 32;
 
 /**

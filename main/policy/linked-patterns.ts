@@ -62,7 +62,7 @@ export class LinkedPatterns {
         const known = this.places.get(pattern) ?? new Map<string, SecretPattern>();
         this.places.set(pattern, known);
         for (const real of await this.realPlaces(pattern.literal.path)) {
-          // Only another case than written is still kept: the tools match it already, the command sandbox hides it by this.
+          // The spelling as written needs no second pattern; another case of it is kept all the same (the tools match it already, the command sandbox hides it: wholePlaces).
           if (real === pattern.literal.path || known.has(real) || known.size === MAX_PLACES) continue;
           known.set(real, rebased(pattern, real, this.platform));
           added = true;
