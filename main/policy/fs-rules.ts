@@ -186,7 +186,11 @@ export function activeRules(config: FilesystemConfig, facts: RuleFacts): ActiveR
 /** `~` or `~/x` (also `~\\x` on Windows) in the owner's home folder (refused when it is not known); a pattern without it as written. */
 function fromHome(pattern: string, { home, platform }: RuleFacts): string {
   const inHome = platform === 'win32' ? /^~(?:$|[/\\])/ : /^~(?:$|\/)/;
-  if (!inHome.test(pattern)) return pattern;
+  if (!inHome.test(pattern)) {
+    // `~alex/x` is another user's home to a shell; kept as written it would protect nothing (`~$*.docx`, a name, is a name).
+    if (/^~[^/\\]+[/\\]/.test(pattern)) throw new Error(`filesystem.deny: "${pattern}" names a user's home folder: write it as an absolute path`);
+    return pattern;
+  }
   // Kept as written, it would be a pattern for a folder named `~`, and protect nothing.
   if (home === undefined) throw new Error(`filesystem.deny: "${pattern}" is in your home folder, but HOME is not set for this server`);
   return (platform === 'win32' ? nodePath.win32 : posix).join(home, pattern.slice(2));

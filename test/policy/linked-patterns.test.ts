@@ -133,13 +133,19 @@ describe('a deny path spelled through a link that is not a root', () => {
     await expect(rules.resolve(real('work/app/src/main.ts'), 'read', 'fs.read')).resolves.toBeDefined();
   });
 
-  it('refuses to build with ~ in a deny path when the home folder is not known, rather than protect nothing (red team)', () => {
+  it('refuses to build with ~ in a deny path when the home folder is not known, or with ~user, rather than protect nothing (red team)', () => {
     const env = { ...process.env };
     delete env.HOME;
     const config = filesystemSchema.parse({ read: true, roots: [data], deny: ['~/priv/**'] });
     expect(() => new FilesystemPolicy(config, localPort(env))).toThrow(
       'filesystem.deny: "~/priv/**" is in your home folder, but HOME is not set for this server',
     );
+    const other = filesystemSchema.parse({ read: true, roots: [data], deny: ['~root/.ssh/**'] });
+    expect(() => new FilesystemPolicy(other, localPort())).toThrow(
+      'filesystem.deny: "~root/.ssh/**" names a user\'s home folder: write it as an absolute path',
+    );
+    // An Office lock file's name is a name.
+    expect(() => new FilesystemPolicy(filesystemSchema.parse({ read: true, roots: [data], deny: ['~$*.docx'] }), localPort())).not.toThrow();
   });
 
   it('waits only for the first resolution: a slow folder slows no later check (red team)', async () => {
