@@ -135,14 +135,16 @@ export interface UndoGuards {
 export interface ChangeJournal {
   /** A new group; its id. */
   open(client: string): Promise<string>;
-  /** Whether a group still takes new calls (it exists, and no undo of it began). A call under way when the undo began records on; what the undo did not read stays undoable (in another group). */
+  /** Whether a group still takes new calls (it exists, no undo of it began, and it holds less than half the bound). A call under way when the undo began records on; what the undo did not read stays undoable (in another group). */
   isOpen(id: string): boolean;
   /** Pre-images of paths the group has not seen yet, taken before a change. */
   before(id: string, tool: string, request: JournalPaths): Promise<void>;
   /** A file of a `handover` request, just before the writer changes it (WriteOptions.beforeChange); a file never handed over is left unrecorded, as unchanged. */
   handOver(id: string, tool: string, path: string, entry: string, file: ExistingFile, replacing: boolean): Promise<void>;
-  /** Stamps of paths after a change (and of recorded folders holding them). */
-  /** `written`: the sha256 of files as the tool wrote them, by path (undo compares bytes where times could hide an edit). */
+  /**
+   * Stamps of paths after a change (and of recorded folders holding them). `written`: the sha256
+   * of files as the tool wrote them, by path (undo compares bytes where times could hide an edit).
+   */
   after(id: string, tool: string, paths: readonly string[], written?: ReadonlyMap<string, string>): Promise<void>;
   repository(id: string, tool: string, topLevel: string, before: RepositoryState, after: RepositoryState): Promise<void>;
   list(): Promise<{ groups: GroupSummary[]; dropped: DroppedGroup[] }>;

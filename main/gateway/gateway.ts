@@ -338,12 +338,12 @@ export class Gateway {
     return replaceForms(text, this.forms().text);
   }
 
-  /** What an upstream sent, as the model and its host may see it: scrubbed of secrets, pointing at none of our views. */
   /** A view is pinned as a host gets it: cleaned, so the page kept for the owner to read holds no secret. */
   private viewReads(reads: ReadonlyMap<string, unknown>): Map<string, ViewContent> {
     return new Map([...reads].map(([uri, read]) => [uri, read === null ? null : viewContent(this.cleaned(read))]));
   }
 
+  /** What an upstream sent, as the model and its host may see it: scrubbed of secrets, pointing at none of our views. */
   cleaned<T>(value: T): T {
     return this.scrubbed(withoutOwnViews(value, this.options.ownViews));
   }

@@ -147,8 +147,11 @@ export interface UpstreamRow {
   calls: number;
   failures: number;
   tools: number;
-  /** Tools, prompts and resource templates held since they changed (or appeared), each with a unified diff of the change. */
-  /** `seen`: its fingerprint, sent back on accepting it, so what changed again since is not accepted unseen. */
+  /**
+   * Tools, prompts, resource templates and views held since they changed (or appeared), each with
+   * a unified diff of the change. `seen`: its fingerprint, sent back on accepting it, so what
+   * changed again since is not accepted unseen.
+   */
   held: Array<{ name: string; reason: 'changed' | 'new'; change: string; seen: string }>;
   refused: string[];
 }

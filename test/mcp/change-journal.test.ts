@@ -98,6 +98,44 @@ describe('ChangeRecording', () => {
     expect((await journal.show(first!.id)).changes.map((c) => c.path)).toEqual([at('a.txt')]);
   });
 
+  it("one client's unbroken run of small changes stays within the bound: a group holding half of it takes no new call, and older ones are dropped", async () => {
+    const maxBytes = 24_000;
+    const small = new LocalJournal({ dir: path.join(base, 'small'), maxBytes });
+    const bounded = new ChangeRecording(
+      small,
+      { enabled: true, maxBytes, groupIdleMs: IDLE },
+      noGit,
+      (e) => errors.push(e),
+      () => clock,
+    );
+    const onDisk = (dir: string): number =>
+      fs
+        .readdirSync(dir, { withFileTypes: true })
+        .reduce((sum, e) => sum + (e.isDirectory() ? onDisk(path.join(dir, e.name)) : fs.statSync(path.join(dir, e.name)).size), 0);
+    let largest = 0;
+    // About 60 KB of records in all, each call a second after the last: one group without the split.
+    for (let i = 0; i < 150; i++) {
+      clock += 1000;
+      await write('fs.write', 'ChatGPT', `n-${i}.txt`, 'n', bounded);
+      largest = Math.max(largest, onDisk(path.join(base, 'small')));
+      await small.settled();
+    }
+    // Past the bound by at most what one call adds, until older groups go.
+    expect(largest).toBeLessThanOrEqual(maxBytes + 1_000);
+    expect(onDisk(path.join(base, 'small'))).toBeLessThanOrEqual(maxBytes);
+    const { groups, dropped } = await small.list();
+    expect(dropped.length).toBeGreaterThan(0);
+    expect(groups[0]).toMatchObject({ state: 'open' });
+    // The newest group still undoes what it holds.
+    const newest = await small.show(groups[0]!.id);
+    expect(newest.changes.map((c) => c.path)).toContain(at('n-149.txt'));
+    // Calls that go on while older groups are dropped grow it meanwhile: the dropping goes on until it is within the bound.
+    for (let i = 0; i < 150; i++) await write('fs.write', 'ChatGPT', `m-${i}.txt`, 'm', bounded);
+    await small.settled();
+    expect(onDisk(path.join(base, 'small'))).toBeLessThanOrEqual(maxBytes);
+    expect(errors).toEqual([]);
+  });
+
   it('records only the file and git write tools', () => {
     const deps = { policy: { fsLock: new PathLock() }, changes: NOT_RECORDED } as unknown as ToolDeps;
     for (const tool of ['shell.exec', 'process.start', 'fs.read', 'git.status', 'git.push']) expect(recording.depsFor(tool, 'ChatGPT', deps)).toBe(deps);

@@ -32,8 +32,11 @@ export type Stamp =
   | { type: 'file' | 'symlink' | 'other'; mode: number; size: number; mtimeMs: number; ctimeMs: number; ino: number }
   | { type: 'directory'; mode: number; ino: number; tree?: string };
 
-/** Keeps the bytes of the file `seen` (its lstat) in the journal: the blob's name, or null and why not. */
-/** `at`: the path as the owner knows it, where known (a folder's entries are read through the opened folder). */
+/**
+ * Keeps the bytes of the file `seen` (its lstat) in the journal: the blob's name, or null and why
+ * not. `at`: the path as the owner knows it, where known (a folder's entries are read through the
+ * opened folder).
+ */
 export type KeepBytes = (file: FsPath, seen: fs.Stats, at?: string) => Promise<{ blob: string } | { blob: null; why: string }>;
 
 /** Entries a folder's fingerprint or whole pre-image covers before it gives up. */

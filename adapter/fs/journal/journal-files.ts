@@ -179,8 +179,7 @@ export class JournalFiles {
     return fd === undefined ? 0 : fs.fstatSync(fd).size;
   }
 
-  /** The records as lines, in one write (a first change's pre-image and its stamp after come together). */
-  /** Appends records to a group's file; answers the bytes written. */
+  /** Appends records to a group's file as lines, in one write (a first change's pre-image and its stamp after come together); answers the bytes written. */
   append(id: string, records: readonly JournalRecord[]): number {
     // One open file per group this process records into, written synchronously: a line into the
     // page cache costs less than an open, a close or a thread-pool hop (a record is made on every change).
@@ -196,13 +195,13 @@ export class JournalFiles {
     return fs.writeSync(fd, lines);
   }
 
-  /** Done recording into a group (undone or dropped). */
   /** The name the next pre-image of a group read back from disk gets: one past the highest kept. */
   async nextBlob(id: string): Promise<number> {
     const names = await fs.promises.readdir(this.blobs(id)).catch(() => []);
     return names.reduce((next, name) => (/^\d+$/.test(name) ? Math.max(next, Number(name) + 1) : next), 0);
   }
 
+  /** Done recording into a group (undone or dropped). */
   async close(id: string): Promise<void> {
     const fd = this.appending.get(id);
     this.appending.delete(id);

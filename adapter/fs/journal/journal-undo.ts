@@ -191,8 +191,11 @@ function failureWhy(error: unknown): string {
   return leftAs ? `${why}; what undo had made of it is left beside it as ${leftAs}` : why;
 }
 
-/** What is at a recorded path now, and why undo must leave it as it is, if it must (changed since the model's last change). */
-/** `left`: its stamp when an earlier undo failed on it and left it (what it is compared with then, that undo's own removals inside done). */
+/**
+ * What is at a recorded path now, and why undo must leave it as it is, if it must (changed since
+ * the model's last change). `left`: its stamp when an earlier undo failed on it and left it
+ * (what it is compared with then, that undo's own removals inside done).
+ */
 async function judge(target: string, info: RecordedPath, left?: Stamp): Promise<{ now: Stamp; why?: string }> {
   const now = await stampNow(target, info);
   if (!sameStamp(now, left ?? info.post!)) return { now, why: conflictWhy(now, left ?? info.post!) };

@@ -21,6 +21,7 @@ import { copySeen } from './kept-copy.js';
 import { changedMeanwhile, coveringFolders } from './covering-folders.js';
 import { inConfirmedParent } from './confirmed-entry.js';
 import { linkReplaced, sealLinked, unshareLeftovers } from './linked-image.js';
+import { JournalBound } from './journal-bound.js';
 
 export interface JournalOptions {
   /** The journal folder (in the app's data folder). */
@@ -31,10 +32,6 @@ export interface JournalOptions {
   onError?: (error: Error) => void;
 }
 
-/** A single pre-image may take at most this share of the bound. */
-const LARGEST_SHARE = 4;
-/** The share of the bound a folder too large to keep whole leaves free for the group's records. */
-const RECORDS_SHARE = 16;
 /** A group unused this long leaves memory (its files stay, and a late record reads it back): a server that runs for weeks holds only its recent groups. */
 export const EVICT_AFTER_MS = 15 * 60_000;
 /** Why a protected file's bytes are not in a pre-image (JournalPaths.secret). */
@@ -56,9 +53,7 @@ export class LocalJournal implements ChangeJournal {
   private readonly waiting = new Map<string, Stamp>();
   /** Folders of a call found changed by something else before it (by group and path): not stamped again after it. */
   private readonly stale = new Set<string>();
-  /** The journal's size on disk as this process last knew it (pre-images and records; other servers' growth is read back before it decides on room). */
-  private total: number | null = null;
-  private trimming: Promise<void> | null = null;
+  private readonly bound: JournalBound;
   private lastOpened = 0;
   private leftovers: Promise<void> | null = null;
   private readonly now: () => Date;
@@ -68,6 +63,11 @@ export class LocalJournal implements ChangeJournal {
   constructor(private readonly options: JournalOptions) {
     this.files = new JournalFiles(options.dir);
     this.now = options.now ?? (() => new Date());
+    this.bound = new JournalBound(this.files, options.maxBytes, async (group) => {
+      await this.files.close(group.meta.id);
+      await this.files.drop(group, this.now().toISOString());
+      this.live.delete(group.meta.id);
+    });
     this.late = new LateRecords(this.files, {
       open: async (client, startedAt) => this.live.get(await this.open(client, startedAt))!,
       record: (group, records) => this.record(group, ...records),
@@ -87,8 +87,7 @@ export class LocalJournal implements ChangeJournal {
       this.files.removeUnfinished().catch(() => {}),
     ]).then(() => {});
     await this.leftovers;
-    // Once per process too: what the journal holds, so records count toward its bound from the first.
-    this.total ??= await this.files.total().catch(() => null);
+    await this.bound.known();
     // Ids sort by time, to the millisecond: this process never gives two groups the same one (one dated earlier has its tag besides).
     const time = startedAt ?? new Date(Math.max(this.now().getTime(), this.lastOpened + 1));
     if (!startedAt) this.lastOpened = time.getTime();
@@ -111,9 +110,14 @@ export class LocalJournal implements ChangeJournal {
     return id;
   }
 
-  /** A group takes no new call once an undo of it began (late-records.ts: what one under way then records goes on elsewhere). */
+  /**
+   * A group takes no new call once an undo of it began (late-records.ts: what one under way then
+   * records goes on elsewhere), nor once it holds half the bound: the bound drops whole groups
+   * and never the one being recorded into, whose records would otherwise grow past it.
+   */
   isOpen(id: string): boolean {
-    return this.live.has(id) && this.files.exists(id) && !this.files.undoBegun(id);
+    const group = this.live.get(id);
+    return !!group && !this.bound.full(group) && this.files.exists(id) && !this.files.undoBegun(id);
   }
 
   async before(id: string, tool: string, request: JournalPaths): Promise<void> {
@@ -143,7 +147,7 @@ export class LocalJournal implements ChangeJournal {
     const preImage = async (entry: string, seen: fs.Stats | null) => {
       // A folder taken whole is stamped with what it holds (one made again in its place can have its inode number).
       const whole = depth === 'tree' && seen?.isDirectory() ? await wholeFolder(entry, seen) : null;
-      const evict = !whole || (whole.bytes !== null && whole.bytes <= this.options.maxBytes / LARGEST_SHARE);
+      const evict = !whole || this.bound.mayEvictFor(whole.bytes);
       const image = await capture(entry, depth, this.keeper(group, evict, secret), undefined, seen, 0, target).catch((error: Error) => unkept(error));
       return { was: whole?.stamp ?? shallowStamp(entry, seen), image };
     };
@@ -160,10 +164,10 @@ export class LocalJournal implements ChangeJournal {
     this.waiting.delete(`${id}\0${target}`);
     const group = this.liveGroup(id) ?? (await this.group(id));
     let image: Image | null = null;
-    if (replacing && (this.roomNow(file.size) ?? (await this.room(group, file.size))) === null) {
+    if (replacing && (this.bound.roomNow(file.size) ?? (await this.bound.room(group, file.size))) === null) {
       const name = String(group.blobCount++);
       image = linkReplaced(entry, path.join(this.files.blobs(id), name), file, name);
-      if (image) this.counted(group, file.size);
+      if (image) this.bound.counted(group, file.size);
     }
     image ??= await capture(entry, 'shallow', this.keeper(group)).catch((error: Error) => unkept(error));
     const record: JournalRecord = { k: 'pre', t: tool, p: target, i: image, w: was, at: this.now().toISOString() };
@@ -308,9 +312,10 @@ export class LocalJournal implements ChangeJournal {
       }
   }
 
-  /** Done when the records that reached a group after its undo began were carried on (for tests). */
-  lateSettled(): Promise<void> {
-    return this.late.settled();
+  /** Done when records that reached a group after its undo began were carried on, and records past the bound dropped what they could (for tests). */
+  async settled(): Promise<void> {
+    await this.late.settled();
+    await this.bound.trimmed();
   }
 
   /** Groups held in memory (for the tests of the bound on memory). */
@@ -324,20 +329,14 @@ export class LocalJournal implements ChangeJournal {
     const bytes = this.files.append(group.meta.id, records);
     for (const record of records) fold(group, record);
     this.late.appended(group, records);
-    if (this.total === null) return;
-    // Records count toward the bound as pre-images do: past it, the oldest other groups go (after this call, off its path).
-    this.total += bytes;
-    if (this.total > this.options.maxBytes)
-      this.trimming ??= this.makeRoom(0, group.meta.id)
-        .catch(() => {})
-        .finally(() => (this.trimming = null));
+    this.bound.recorded(group, bytes);
   }
 
   /** Copies a file's bytes into the group, making room by dropping the oldest other groups (`evict`), or only where there is room. */
   private keeper(group: RecordingGroup, evict = true, secret?: JournalPaths['secret']): KeepBytes {
     return async (file, seen, at) => {
       if (at !== undefined && secret?.(at)) return { blob: null, why: PROTECTED };
-      const why = await this.room(group, seen.size, evict);
+      const why = await this.bound.room(group, seen.size, evict);
       if (why !== null) return { blob: null, why };
       const name = String(group.blobCount++);
       const blob = path.join(this.files.blobs(group.meta.id), name);
@@ -350,49 +349,8 @@ export class LocalJournal implements ChangeJournal {
       }
       // Synchronous on purpose: a chmod and a stat cost less than their thread-pool hops.
       fs.chmodSync(blob, 0o600);
-      this.counted(group, fs.statSync(blob).size);
+      this.bound.counted(group, fs.statSync(blob).size);
       return { blob: name };
     };
-  }
-
-  /** room() when it needs no work (the size of the journal is known and there is room): null, else undefined. */
-  private roomNow(size: number): null | undefined {
-    const fits = size <= this.options.maxBytes / LARGEST_SHARE && this.total !== null && this.total + size <= this.options.maxBytes;
-    return fits ? null : undefined;
-  }
-
-  /** Makes room for a pre-image of `size` bytes, dropping the oldest other groups: null, or why it cannot be kept. */
-  private async room(group: RecordingGroup, size: number, evict = true): Promise<string | null> {
-    const { maxBytes } = this.options;
-    if (size > maxBytes / LARGEST_SHARE) return `${size} bytes: larger than a quarter of the journal's bound (undo.maxBytes ${maxBytes})`;
-    this.total ??= await this.files.total();
-    // Another server sharing the journal grows it too: its real size decides.
-    if (this.total + size > maxBytes) this.total = await this.files.total();
-    // Without dropping others, room is left for the records too (past the bound, they would drop others after all).
-    if (!evict && this.total + size > maxBytes - maxBytes / RECORDS_SHARE)
-      return `the folder it was in is larger than a quarter of the journal's bound (undo.maxBytes ${maxBytes}), and the journal had no more room without dropping older changes`;
-    if (this.total + size > maxBytes) await this.makeRoom(size, group.meta.id);
-    if (this.total + size > maxBytes) return `the journal is full with these changes' own pre-images (undo.maxBytes ${maxBytes})`;
-    return null;
-  }
-
-  private counted(group: RecordingGroup, size: number): void {
-    this.total! += size;
-    group.bytes += size;
-  }
-
-  private async makeRoom(size: number, keep: string): Promise<void> {
-    const { maxBytes } = this.options;
-    for (const id of await this.files.ids()) {
-      if (id === keep || this.total! + size <= maxBytes || this.files.undoing(id)) continue;
-      // A damaged group goes too (it can never be undone).
-      const group = await this.files.read(id).catch((error: unknown) => (error instanceof DamagedGroup ? this.files.damaged(id) : null));
-      // An undo that failed partway may have taken away what only this group still keeps: it stays until tried again.
-      if (!group || (group.undo && toRetry(group.undo).size > 0)) continue;
-      await this.files.close(id);
-      await this.files.drop(group, this.now().toISOString());
-      this.live.delete(id);
-      this.total = await this.files.total();
-    }
   }
 }

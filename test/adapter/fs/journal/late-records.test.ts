@@ -80,7 +80,7 @@ describe('a call under way when its group is undone', () => {
     // The client's next call, in a group of its own.
     clock += 1000;
     const after = await journal.open('c');
-    await journal.lateSettled();
+    await journal.settled();
 
     // The undone group is what its undo read; the late change is in a group of its own, open, dated by it.
     expect((await journal.show(id)).changes.map((c) => c.path)).toEqual([at('f0'), at('f1'), at('f2')]);
@@ -114,7 +114,7 @@ describe('a call under way when its group is undone', () => {
     expect(outcome.conflicts).toEqual([{ path: at('f1'), why: 'it was changed while undo ran, so it is left as it is' }]);
     expect(fs.readFileSync(at('f1'), 'utf8')).toBe('model, during the undo\n');
     await late;
-    await journal.lateSettled();
+    await journal.settled();
 
     const [next, ...more] = await othersThan(journal, id);
     expect(more).toEqual([]);
@@ -141,7 +141,7 @@ describe('a call under way when its group is undone', () => {
     const id = await madeWhileLocked(journal);
     // The undo that read it.
     expect((await journalAt().apply(id, allowingAll())).restored).toEqual([at('new'), at('f0'), at('f1'), at('f2')]);
-    await journal.lateSettled();
+    await journal.settled();
     expect(await othersThan(journal, id)).toEqual([]);
     expect(fs.readdirSync(at()).sort()).toEqual(['f0', 'f1', 'f2']);
   });
@@ -156,7 +156,7 @@ describe('a call under way when its group is undone', () => {
     vi.spyOn(journal, 'open').mockRejectedValue(new Error('ENOSPC: no space left on device'));
     fs.writeFileSync(at('new'), 'made late\n');
     await journal.after(id, 'fs.write', [at('f0'), at('new')]);
-    await journal.lateSettled();
+    await journal.settled();
     expect(failures).toEqual([
       `changes made while group ${id} was being undone (2 path(s)) could not be carried on to a new group, so undo cannot put them back: ENOSPC: no space left on device`,
     ]);
@@ -165,7 +165,7 @@ describe('a call under way when its group is undone', () => {
   it('stays in its group when the undo failed', async () => {
     const journal = journalAt();
     const id = await madeWhileLocked(journal);
-    await journal.lateSettled();
+    await journal.settled();
     expect(await othersThan(journal, id)).toEqual([]);
     expect((await journal.show(id)).changes.map((c) => c.path)).toEqual([at('f0'), at('f1'), at('f2'), at('new')]);
   });

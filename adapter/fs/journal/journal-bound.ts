@@ -1,0 +1,103 @@
+/**
+ * The journal's bound (undo.maxBytes): what it holds on disk, pre-images and records alike, and
+ * room made by dropping whole groups, oldest first, never the one being recorded into. So that
+ * one group cannot outgrow it, a group holding half of it takes no new call (LocalJournal.isOpen):
+ * the next starts another, and the full one is dropped in its turn.
+ */
+import { DamagedGroup, type FoldedGroup, type JournalFiles } from './journal-files.js';
+import { toRetry } from './journal-undo.js';
+
+/** A single pre-image may take at most this share of the bound. */
+const LARGEST_SHARE = 4;
+/** The share of the bound a folder too large to keep whole leaves free for the group's records. */
+const RECORDS_SHARE = 16;
+/** A group holding this share of the bound takes no new call. */
+const GROUP_SHARE = 2;
+
+export class JournalBound {
+  /** The journal's size on disk as this process last knew it (other servers' growth is read back before it decides on room). */
+  private total: number | null = null;
+  private trimming: Promise<void> | null = null;
+
+  constructor(
+    private readonly files: JournalFiles,
+    readonly maxBytes: number,
+    /** Drops a group (made room for): the journal forgets it. */
+    private readonly dropGroup: (group: FoldedGroup) => Promise<void>,
+  ) {}
+
+  /** Once per process: what the journal holds, so records count toward the bound from the first. */
+  async known(): Promise<void> {
+    this.total ??= await this.files.total().catch(() => null);
+  }
+
+  /** Whether a whole folder of `bytes` (null: not known) may drop older groups to be kept. */
+  mayEvictFor(bytes: number | null): boolean {
+    return bytes !== null && bytes <= this.maxBytes / LARGEST_SHARE;
+  }
+
+  /** Whether a group is full: it takes no new call. */
+  full(group: FoldedGroup): boolean {
+    return group.bytes >= this.maxBytes / GROUP_SHARE;
+  }
+
+  /** room() when it needs no work (the size of the journal is known and there is room): null, else undefined. */
+  roomNow(size: number): null | undefined {
+    const fits = size <= this.maxBytes / LARGEST_SHARE && this.total !== null && this.total + size <= this.maxBytes;
+    return fits ? null : undefined;
+  }
+
+  /** Makes room for a pre-image of `size` bytes, dropping the oldest other groups (`evict`): null, or why it cannot be kept. */
+  async room(group: FoldedGroup, size: number, evict = true): Promise<string | null> {
+    const { maxBytes } = this;
+    if (size > maxBytes / LARGEST_SHARE) return `${size} bytes: larger than a quarter of the journal's bound (undo.maxBytes ${maxBytes})`;
+    this.total ??= await this.files.total();
+    // Another server sharing the journal grows it too: its real size decides.
+    if (this.total + size > maxBytes) this.total = await this.files.total();
+    // Without dropping others, room is left for the records too (past the bound, they would drop others after all).
+    if (!evict && this.total + size > maxBytes - maxBytes / RECORDS_SHARE)
+      return `the folder it was in is larger than a quarter of the journal's bound (undo.maxBytes ${maxBytes}), and the journal had no more room without dropping older changes`;
+    if (this.total + size > maxBytes) await this.makeRoom(size, group.meta.id);
+    if (this.total + size > maxBytes) return `the journal is full with these changes' own pre-images (undo.maxBytes ${maxBytes})`;
+    return null;
+  }
+
+  /** A pre-image of `size` bytes kept in the group (after room() said there was room). */
+  counted(group: FoldedGroup, size: number): void {
+    this.total! += size;
+    group.bytes += size;
+  }
+
+  /** Records of `bytes` appended to the group: they count as pre-images do; past the bound, the oldest other groups go (after this call, off its path). */
+  recorded(group: FoldedGroup, bytes: number): void {
+    group.bytes += bytes;
+    if (this.total === null) return;
+    this.total += bytes;
+    if (this.total > this.maxBytes)
+      this.trimming ??= this.makeRoom(0, group.meta.id)
+        .catch(() => {})
+        .finally(() => (this.trimming = null));
+  }
+
+  /** Done when records past the bound have dropped what they could (for tests). */
+  async trimmed(): Promise<void> {
+    while (this.trimming) await this.trimming;
+  }
+
+  /** Drops the oldest other groups until `size` more bytes fit; again while others grew it meanwhile (calls go on during it). */
+  private async makeRoom(size: number, keep: string): Promise<void> {
+    for (let dropped = true; dropped && this.total! + size > this.maxBytes;) {
+      dropped = false;
+      for (const id of await this.files.ids()) {
+        if (id === keep || this.total! + size <= this.maxBytes || this.files.undoing(id)) continue;
+        // A damaged group goes too (it can never be undone).
+        const group = await this.files.read(id).catch((error: unknown) => (error instanceof DamagedGroup ? this.files.damaged(id) : null));
+        // An undo that failed partway may have taken away what only this group still keeps: it stays until tried again.
+        if (!group || (group.undo && toRetry(group.undo).size > 0)) continue;
+        await this.dropGroup(group);
+        this.total = await this.files.total();
+        dropped = true;
+      }
+    }
+  }
+}
