@@ -50,7 +50,8 @@ Usage:
   chatgpt-mcp tunnel download       install the official tunnel-client release, verified by its SHA-256
   chatgpt-mcp gateway list          your other MCP servers (gateway.servers): accepted and held tools
   chatgpt-mcp gateway test NAME     start one, list its tools (holding changed ones), stop it
-  chatgpt-mcp gateway accept NAME [TOOL]  show what changed in its held tools and accept them
+  chatgpt-mcp gateway show NAME [ITEM]    what changed in its held tools, prompts and views, with fingerprints
+  chatgpt-mcp gateway accept NAME [ITEM]  accept them (--expect FP: only as "gateway show" printed them)
   chatgpt-mcp gateway set-secret NAME     store a value entries refer to as {"secret": NAME}, from stdin
   chatgpt-mcp version [--check]     this version, and with --check the latest release's
   chatgpt-mcp undo list             groups of changes the tools made (files, git), newest first
@@ -71,6 +72,7 @@ Options:
   --client FILE       tunnel start|status|doctor: the tunnel-client program (config tunnel.clientPath)
   --check             version: ask for the latest release (only when asked; the server never looks by itself)
   --feed URL          version --check: read this latest-*.yml instead of the releases this build names
+  --expect FP         gateway accept: accept only items still as "gateway show" printed them (one per item)
 
 HTTP needs a bearer token unless the config says server.auth "none" (loopback only). Without
 server.token or CHATGPT_MCP_TOKEN, the first start creates one in the app's config folder;
@@ -105,6 +107,7 @@ export async function main(argv: string[]): Promise<number> {
         version: { type: 'boolean', short: 'v' },
         check: { type: 'boolean' },
         feed: { type: 'string' },
+        expect: { type: 'string', multiple: true },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -120,7 +123,7 @@ export async function main(argv: string[]): Promise<number> {
   const cli: CliOverrides = { config: values.config, host: values.host, port: values.port, logLevel: values['log-level'] };
   const [command = 'serve', sub, ...rest] = positionals;
   if (command === 'oauth') return (await commands.oauth()).oauthCommand(sub, rest);
-  if (command === 'gateway') return (await commands.gateway()).gatewayCommand(sub, rest, cli);
+  if (command === 'gateway') return (await commands.gateway()).gatewayCommand(sub, rest, cli, values.expect);
   if (command === 'undo') return (await commands.undo()).undoCommand(sub, rest, cli);
   if (command === 'audit') return (await commands.audit()).auditCommand(sub, rest);
   if (rest.length > 0) return usageError(`unexpected argument "${rest[0]}"`);

@@ -1,17 +1,19 @@
 /**
- * `chatgpt-mcp gateway list | test NAME | accept NAME [TOOL] | set-secret NAME`: the owner's
- * upstream MCP servers, headless. `list` reads the config and the pins without starting
- * anything; `test` starts one upstream here, in the sandbox its policy plans, lists what it
- * offers (holding tools that changed since they were accepted) and stops it; `accept` shows what
- * changed in each held tool and accepts it (a running server exposes it from its next listing);
- * `set-secret` stores a value entries refer to as {"secret": NAME}, read from stdin.
+ * `chatgpt-mcp gateway list | test NAME | show NAME [ITEM] | accept NAME [ITEM] [--expect FP] |
+ * set-secret NAME`: the owner's upstream MCP servers, headless. `list` reads the config and the
+ * pins without starting anything; `test` starts one upstream here, in the sandbox its policy
+ * plans, lists what it offers (holding tools that changed since they were accepted) and stops it;
+ * `show` prints what changed in each held item with its fingerprint, accepting nothing; `accept`
+ * accepts them and prints what it accepted (a running server exposes them from its next listing),
+ * with `--expect` only if each is still what `show` printed; `set-secret` stores a value entries
+ * refer to as {"secret": NAME}, read from stdin.
  */
 import { createLocalAdapter } from '../../adapter/local-computer-adapter.js';
 import type { CliOverrides } from '../config/load.js';
 import { shownUrl } from '../config/shown-url.js';
 import { prefixOf, SECRET_REF, type Config, type UpstreamConfig } from '../config/schema.js';
 import { Gateway } from '../gateway/gateway.js';
-import { PinStore, pinsPath, type UpstreamPins } from '../gateway/pin-store.js';
+import { heldFingerprint, PinStore, pinsPath, type UpstreamPins } from '../gateway/pin-store.js';
 import { gatewaySecrets } from '../gateway/secrets.js';
 import { toolDifference } from '../gateway/tool-diff.js';
 import type { HeldEntry } from '../gateway/catalog-pins.js';
@@ -23,23 +25,33 @@ import { VIEW_URI_PREFIX } from '../mcp/views.js';
 import { FilesystemPolicy } from '../policy/filesystem.js';
 import { EXIT, print, printJson, say, usageError, visible, withConfig } from './io.js';
 
-export function gatewayCommand(sub: string | undefined, rest: string[], cli: CliOverrides): number | Promise<number> {
+/** How much of a held item's fingerprint `show` prints, and the least `--expect` takes (64 bits: no upstream can make another item match). */
+const SHOWN_FINGERPRINT = 16;
+
+export function gatewayCommand(sub: string | undefined, rest: string[], cli: CliOverrides, expect: readonly string[] = []): number | Promise<number> {
   const [name, tool, ...extra] = rest;
   if (extra.length > 0) return usageError(`unexpected argument "${extra[0]}"`);
+  if (expect.length > 0 && sub !== 'accept') return usageError('--expect goes with "gateway accept NAME" only');
+  const badPrint = expect.find((fp) => !new RegExp(`^[0-9a-f]{${SHOWN_FINGERPRINT},64}$`).test(fp));
+  if (badPrint !== undefined)
+    return usageError(`--expect ${visible(badPrint)}: expected a fingerprint "gateway show" printed (at least ${SHOWN_FINGERPRINT} hex digits)`);
   switch (sub) {
     case 'list':
       if (name !== undefined) return usageError(`unexpected argument "${name}"`);
       return withConfig(cli, ({ config }) => list(config));
     case 'test':
+    case 'show':
     case 'accept':
       if (name === undefined) return usageError(`"gateway ${sub}" needs the name of a server in gateway.servers`);
       if (sub === 'test' && tool !== undefined) return usageError(`unexpected argument "${tool}"`);
-      return withConfig(cli, ({ config, path }) => (sub === 'test' ? test(config, path, name) : accept(config, name, tool)));
+      return withConfig(cli, ({ config, path }) =>
+        sub === 'test' ? test(config, path, name) : sub === 'show' ? show(config, name, tool) : accept(config, name, tool, expect),
+      );
     case 'set-secret':
       if (name === undefined || !SECRET_REF.test(name)) return usageError('"gateway set-secret NAME" needs a secret name (letters, digits and . _ / -)');
       return setSecret(name);
     default:
-      return usageError('expected "gateway list", "gateway test NAME", "gateway accept NAME [TOOL]" or "gateway set-secret NAME"');
+      return usageError('expected "gateway list", "gateway test NAME", "gateway show NAME [ITEM]", "gateway accept NAME [ITEM]" or "gateway set-secret NAME"');
   }
 }
 
@@ -55,8 +67,7 @@ function list(config: Readonly<Config>): number {
     say(
       `${row.name} (${row.prefix}_*): ${row.enabled ? row.start : 'disabled'}, ${row.transport}, ${row.tools.length} tools accepted${row.held.length ? `, ${row.held.length} held` : ''}`,
     );
-    for (const held of row.held)
-      say(`  held: ${visible(held.name)} (${held.reason}); "chatgpt-mcp gateway accept ${row.name}" shows the change and accepts it`);
+    for (const held of row.held) say(`  held: ${visible(held.name)} (${held.reason}); "chatgpt-mcp gateway show ${row.name}" shows the change`);
   }
   return printJson(rows);
 }
@@ -100,7 +111,7 @@ async function test(config: Readonly<Config>, configPath: string, name: string):
   try {
     const status = await gateway.test(name);
     say(`${name} started (${status.transport}${status.sandboxed ? ', sandboxed' : ''}) and listed ${status.tools.length} tools`);
-    for (const held of status.held) say(`held: ${visible(held.name)} (${held.reason}); "chatgpt-mcp gateway accept ${name}" shows the change and accepts it`);
+    for (const held of status.held) say(`held: ${visible(held.name)} (${held.reason}); "chatgpt-mcp gateway show ${name}" shows the change`);
     for (const refused of status.refused) say(`refused: ${visible(refused)}`);
     return printJson({ tools: status.tools, held: status.held, refused: status.refused });
   } catch (error) {
@@ -112,19 +123,51 @@ async function test(config: Readonly<Config>, configPath: string, name: string):
   }
 }
 
-async function accept(config: Readonly<Config>, name: string, tool: string | undefined): Promise<number> {
+/** Each held item's difference and fingerprint; nothing accepted. */
+function show(config: Readonly<Config>, name: string, item: string | undefined): number {
+  if (!config.gateway.servers.some((s) => s.name === name)) return unknown(config, name);
+  const held = new PinStore(pinsPath(stateDir())).held(name).filter((h) => item === undefined || h.name === item);
+  if (held.length === 0) return nothingHeld(name, item);
+  for (const h of held) {
+    process.stdout.write(visible(toolDifference(h.name, h.before, h.now), true));
+    process.stdout.write(`fingerprint: ${heldFingerprint(h).slice(0, SHOWN_FINGERPRINT)}\n\n`);
+  }
+  const prints = held.map((h) => `--expect ${heldFingerprint(h).slice(0, SHOWN_FINGERPRINT)}`).join(' ');
+  say(
+    `${held.length} held; "chatgpt-mcp gateway accept ${name}${item ? ` '${visible(item)}'` : ''} ${prints}" accepts ${held.length === 1 ? 'it' : 'them'} as shown, and nothing that changed since`,
+  );
+  return EXIT.ok;
+}
+
+async function accept(config: Readonly<Config>, name: string, item: string | undefined, expect: readonly string[]): Promise<number> {
   if (!config.gateway.servers.some((s) => s.name === name)) return unknown(config, name);
   const pins = new PinStore(pinsPath(stateDir()));
-  const accepted = await pins.accept(name, tool);
-  if (accepted.length === 0) {
-    say(
-      `${name} has nothing held${tool ? ` named ${tool}` : ''} ("chatgpt-mcp gateway test ${name}" starts it and compares its tools, prompts and templates with the accepted ones)`,
-    );
-    return print('[]');
+  // The full fingerprints of what the owner read: PinStore.accept refuses, whole, anything held that is not one of them now.
+  const seen =
+    expect.length > 0
+      ? pins
+          .held(name)
+          .map(heldFingerprint)
+          .filter((fp) => expect.some((e) => fp.startsWith(e)))
+      : undefined;
+  let accepted;
+  try {
+    accepted = await pins.accept(name, item, new Date(), seen);
+  } catch (error) {
+    say(`nothing accepted: ${visible(error instanceof Error ? error.message : String(error))} ("chatgpt-mcp gateway show ${name}")`);
+    return EXIT.config;
   }
+  if (accepted.length === 0) return nothingHeld(name, item);
   for (const held of accepted) process.stdout.write(visible(toolDifference(held.name, held.before, held.now), true));
   say(`accepted ${visible(accepted.map((h) => h.name).join(', '))}; a running server exposes ${accepted.length === 1 ? 'it' : 'them'} from its next listing`);
   return EXIT.ok;
+}
+
+function nothingHeld(name: string, item: string | undefined): number {
+  say(
+    `${name} has nothing held${item ? ` named ${visible(item)}` : ''} ("chatgpt-mcp gateway test ${name}" starts it and compares its tools, prompts and templates with the accepted ones)`,
+  );
+  return print('[]');
 }
 
 async function setSecret(name: string): Promise<number> {
