@@ -16,6 +16,7 @@
  */
 import nodePath from 'node:path';
 import type { Config } from '../config/schema.js';
+import { inHome, namesUserHome, startsInHome } from './home-path.js';
 import { BUILT_IN_SECRET_PATTERNS, GIT_CODE_PATTERNS } from './secret-patterns.js';
 
 const posix = nodePath.posix;
@@ -185,15 +186,12 @@ export function activeRules(config: FilesystemConfig, facts: RuleFacts): ActiveR
 
 /** `~` or `~/x` (also `~\\x` on Windows) in the owner's home folder (refused when it is not known); a pattern without it as written. */
 function fromHome(pattern: string, { home, platform }: RuleFacts): string {
-  const inHome = platform === 'win32' ? /^~(?:$|[/\\])/ : /^~(?:$|\/)/;
-  if (!inHome.test(pattern)) {
-    // `~alex/x` is another user's home to a shell; kept as written it would protect nothing (`~$*.docx`, a name, is a name).
-    if (/^~[^/\\]+[/\\]/.test(pattern)) throw new Error(`filesystem.deny: "${pattern}" names a user's home folder: write it as an absolute path`);
-    return pattern;
-  }
-  // Kept as written, it would be a pattern for a folder named `~`, and protect nothing.
+  // Kept as written, `~alex/x` or `~/x` would be a pattern for a folder named so, and protect nothing.
+  if (namesUserHome(pattern)) throw new Error(`filesystem.deny: "${pattern}" names a user's home folder: write it as an absolute path`);
+  const windows = platform === 'win32';
+  if (!startsInHome(pattern, windows)) return pattern;
   if (home === undefined) throw new Error(`filesystem.deny: "${pattern}" is in your home folder, but HOME is not set for this server`);
-  return (platform === 'win32' ? nodePath.win32 : posix).join(home, pattern.slice(2));
+  return inHome(pattern, home, windows)!;
 }
 
 /**

@@ -12,6 +12,7 @@
  */
 import path from 'node:path';
 import type { GitConfigEntry } from '../../adapter/contract/git.js';
+import { inHome } from './home-path.js';
 
 /** Last name parts that name a program (or where git sends data: proxies, cookie files). */
 const PROGRAM_PARTS: Readonly<Record<string, string>> = {
@@ -94,7 +95,7 @@ export function repositoryFiles(
   home: string,
 ): Array<{ entry: GitConfigEntry; file: string; included: boolean }> {
   const found = new Map<string, { entry: GitConfigEntry; file: string; included: boolean }>();
-  const at = (file: string) => (file.startsWith('~/') ? path.join(home, file.slice(2)) : file.startsWith('~') ? file : path.resolve(topLevel, file));
+  const at = (file: string) => inHome(file, home, process.platform === 'win32') ?? (file.startsWith('~') ? file : path.resolve(topLevel, file));
   for (const entry of config) {
     if (!isRepositoryScope(entry)) continue;
     const origin = entry.origin.startsWith('file:') ? at(entry.origin.slice('file:'.length)) : null;

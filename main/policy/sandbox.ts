@@ -49,6 +49,7 @@ import {
 } from './sandbox-mode.js';
 import { mountablePlaces, type ActiveRule } from './fs-rules.js';
 import { gitCode } from './sandbox-git.js';
+import { inHome } from './home-path.js';
 import { sandboxNeeded } from './sandbox-clients.js';
 import { depth, inside, layered, ownDevicesAndProcesses, pinAncestors, prune, withinWritableRoots, type Candidate, type Placed } from './sandbox-layers.js';
 
@@ -256,7 +257,7 @@ export class SandboxPolicy {
     } else if (this.choice.mode === 'private-home' && home && !homeShared) {
       // The home itself is hidden like another user's; only what is listed comes back.
       addAs({ access: 'hidden', layer: 'system' }, home);
-      const places = this.homeVisible().map((place) => posix.normalize(place.startsWith('~/') ? posix.join(home, place.slice(2)) : place));
+      const places = this.homeVisible().map((place) => posix.normalize(inHome(place, home) ?? place));
       // Only folders of the home: the list never uncovers /run or another user's home.
       expose(...places.filter((place) => place !== home && inside(place, home)));
     } else expose(home);

@@ -21,6 +21,7 @@ import type { PeerRequest } from '../../adapter/contract/processes.js';
 import { adapterError } from '../../adapter/contract/errors.js';
 import type { Config, ToolKind, UpstreamConfig } from '../config/schema.js';
 import { FilesystemPolicy } from './filesystem.js';
+import { inHome } from './home-path.js';
 import { SandboxPolicy, SandboxUnavailableError } from './sandbox.js';
 
 const posix = nodePath.posix;
@@ -252,8 +253,7 @@ function filePath(item: string, operation: string, name: string): string {
       throw adapterError('PATH_NOT_ALLOWED', operation, `${item} (argument "${name}") names a file on another host`);
     return decodeURIComponent(url.pathname);
   }
-  if (item === '~' || item.startsWith('~/')) return posix.join(os.homedir(), item.slice(1));
-  return item;
+  return inHome(item, os.homedir()) ?? item;
 }
 
 /**
