@@ -7,23 +7,17 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { connectStdioHost, gatewayHome, nodeUpstream, type GatewayHome } from '../helpers/gateway.js';
-import { REPO_ROOT, runCli } from '../helpers/servers.js';
+import { connectStdioHost, gatewayHome, serveRaw, type GatewayHome } from '../helpers/gateway.js';
+import { runCli } from '../helpers/servers.js';
 
-const RAW = path.join(REPO_ROOT, 'test/e2e/fixtures/raw-upstream.mjs');
 const BAD = { uriTemplate: 'x://{a', name: 'bad' };
 const GOOD = { uriTemplate: 'x://good/{a}', name: 'good' };
 let home: GatewayHome;
-let spec: string;
 
-function setUp(lists: object): void {
-  fs.writeFileSync(spec, JSON.stringify(lists));
-}
+const setUp = (lists: object) => serveRaw(home, lists);
 
 beforeEach(() => {
   home = gatewayHome();
-  spec = path.join(home.data, 'spec.json');
-  home.write({ gateway: { servers: [nodeUpstream('raw', RAW, { folders: [home.data], env: { RAW_SPEC: spec } })] } });
 });
 afterEach(() => home?.remove());
 

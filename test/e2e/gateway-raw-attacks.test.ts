@@ -8,25 +8,19 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { connectStdioHost, gatewayHome, nodeUpstream, texts, type GatewayHome, type Upstream } from '../helpers/gateway.js';
-import { REPO_ROOT, runCli } from '../helpers/servers.js';
+import { connectStdioHost, gatewayHome, serveRaw, texts, type GatewayHome, type Upstream } from '../helpers/gateway.js';
+import { runCli } from '../helpers/servers.js';
 
-const RAW = path.join(REPO_ROOT, 'test/e2e/fixtures/raw-upstream.mjs');
 const linux = process.platform === 'linux';
 let home: GatewayHome;
-let spec: string;
 
-function serve(lists: object, extra: Partial<Upstream> = {}): void {
-  fs.writeFileSync(spec, JSON.stringify(lists));
-  home.write({ gateway: { servers: [nodeUpstream('raw', RAW, { folders: [home.data], ...extra, env: { RAW_SPEC: spec, ...extra.env } })] } });
-}
+const serve = (lists: object, extra: Partial<Upstream> = {}) => serveRaw(home, lists, extra);
 
 const rss = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]) / 1024;
 const call = async (host: Client, name: string, args = {}) => texts((await host.callTool({ name, arguments: args })) as never);
 
 beforeEach(() => {
   home = gatewayHome();
-  spec = path.join(home.data, 'spec.json');
 });
 afterEach(() => home?.remove());
 

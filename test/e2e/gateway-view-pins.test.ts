@@ -4,33 +4,25 @@
  * listing) is the same rug pull as a changed tool description. A raw upstream
  * (fixtures/raw-upstream.mjs, its answers read from a spec file at every message) serves the view.
  */
-import fs from 'node:fs';
-import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { connectStdioHost, gatewayHome, nodeUpstream, type GatewayHome } from '../helpers/gateway.js';
-import { REPO_ROOT, runCli } from '../helpers/servers.js';
+import { connectStdioHost, gatewayHome, serveRaw, type GatewayHome } from '../helpers/gateway.js';
+import { runCli } from '../helpers/servers.js';
 
-const RAW = path.join(REPO_ROOT, 'test/e2e/fixtures/raw-upstream.mjs');
 const linux = process.platform === 'linux';
 const VIEW = 'ui://raw/board.html';
 const MIME = 'text/html;profile=mcp-app';
 let home: GatewayHome;
-let spec: string;
 
 const listing = (connectDomains: string[]) => ({ uri: VIEW, name: 'board', mimeType: MIME, _meta: { ui: { csp: { connectDomains } } } });
 const page = (html: string) => ({ contents: [{ uri: VIEW, mimeType: MIME, text: html }] });
 
-function serve(lists: object): void {
-  fs.writeFileSync(spec, JSON.stringify(lists));
-  home.write({ gateway: { servers: [nodeUpstream('raw', RAW, { folders: [home.data], start: 'at-start', env: { RAW_SPEC: spec } })] } });
-}
+const serve = (lists: object) => serveRaw(home, lists, { start: 'at-start' });
 
 const cli = (...args: string[]) => runCli(['gateway', ...args, '--config', home.configFile], home.env, 30_000);
 const heldNow = async () => JSON.parse((await cli('list')).stdout)[0].held as Array<{ name: string; reason: string }>;
 
 beforeEach(() => {
   home = gatewayHome();
-  spec = path.join(home.data, 'spec.json');
 });
 afterEach(() => home?.remove());
 

@@ -26,6 +26,16 @@ export function nodeUpstream(name: string, script: string, extra: Partial<Upstre
   return { name, command: 'node', args: [script], ...extra } as Upstream;
 }
 
+/** A raw JSON-RPC upstream, sending what no SDK server would: its answers read from a spec file at every message. */
+export const RAW_UPSTREAM = path.join(REPO_ROOT, 'test/e2e/fixtures/raw-upstream.mjs');
+
+/** Makes `lists` what the raw upstream "raw" (given `home.data`) answers from its next message, and configures it so. */
+export function serveRaw(home: GatewayHome, lists: object, extra: Partial<Upstream> = {}): void {
+  const spec = path.join(home.data, 'spec.json');
+  fs.writeFileSync(spec, JSON.stringify(lists));
+  home.write({ gateway: { servers: [nodeUpstream('raw', RAW_UPSTREAM, { folders: [home.data], ...extra, env: { RAW_SPEC: spec, ...extra.env } })] } });
+}
+
 export interface GatewayHome {
   home: string;
   /** A folder upstreams may be given. */
