@@ -125,14 +125,15 @@ export class ChangeRecording {
     return { files, repository, wrote, ...(handover ? { beforeChange } : {}) };
   }
 
-  /** The client's open group, or a new one once it idled past undo.groupIdleMs or its undo began. */
+  /** The client's open group, or a new one once it idled past undo.groupIdleMs, its undo began or it is full. */
   private group(client: string): Promise<string> {
     const now = this.now();
     const current = this.groups.get(client);
     const open = current && now - current.last < this.config.groupIdleMs;
     if (current && open) {
       current.last = now;
-      return current.id.then((id) => (this.journal.isOpen(id) ? id : this.start(client, now)));
+      // Of the calls that find it closed (a burst in parallel), the first starts the next group and the others join it.
+      return current.id.then((id) => (this.journal.isOpen(id) ? id : this.groups.get(client) === current ? this.start(client, now) : this.group(client)));
     }
     return this.start(client, now);
   }

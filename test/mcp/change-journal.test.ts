@@ -133,6 +133,19 @@ describe('ChangeRecording', () => {
     for (let i = 0; i < 150; i++) await write('fs.write', 'ChatGPT', `m-${i}.txt`, 'm', bounded);
     await small.settled();
     expect(onDisk(path.join(base, 'small'))).toBeLessThanOrEqual(maxBytes);
+    // Calls in parallel that find the group full start one next group between them, not one each.
+    const ids = async () => {
+      const { groups: open, dropped: gone } = await small.list();
+      return new Set([...open, ...gone].map((g) => g.id));
+    };
+    const known = await ids();
+    for (let burst = 0; burst < 3; burst++)
+      await Promise.all(Array.from({ length: 30 }, (_, i) => write('fs.write', 'ChatGPT', `p-${burst}-${i}.txt`, 'p', bounded)));
+    await small.settled();
+    const started = [...(await ids())].filter((id) => !known.has(id));
+    expect(started.length).toBeGreaterThan(0);
+    expect(started.length).toBeLessThanOrEqual(3);
+    expect(onDisk(path.join(base, 'small'))).toBeLessThanOrEqual(maxBytes);
     expect(errors).toEqual([]);
   });
 

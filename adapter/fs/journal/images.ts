@@ -247,6 +247,12 @@ export function unkept(error: Error): Image {
   return { type: 'other', why: error.message };
 }
 
+/** The blobs a pre-image keeps (a folder's, of every file inside it). */
+export function blobsOf(image: Image): string[] {
+  if (image.type === 'file') return image.blob ? [image.blob] : [];
+  return image.type === 'directory' ? (image.entries ?? []).flatMap((entry) => blobsOf(entry.image)) : [];
+}
+
 /** The path's lstat, or null where nothing is (or a file is where a folder on the way should be). */
 export function lstatOrNull(target: string): fs.Stats | null {
   try {

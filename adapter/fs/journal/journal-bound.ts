@@ -13,11 +13,21 @@ const LARGEST_SHARE = 4;
 const RECORDS_SHARE = 16;
 /** A group holding this share of the bound takes no new call. */
 const GROUP_SHARE = 2;
+/** A group whose records were written this recently may be another server's current one: others go first. */
+const RECENT_MS = 60_000;
+/** How often, at least, the size on disk is read again while recording (other servers sharing the journal grow it too). */
+const REREAD_MS = 5_000;
+/** ...and at most this share of the time goes to reading it (a journal of many files takes long to walk). */
+const REREAD_SHARE = 20;
 
 export class JournalBound {
   /** The journal's size on disk as this process last knew it (other servers' growth is read back before it decides on room). */
   private total: number | null = null;
   private trimming: Promise<void> | null = null;
+  /** Room made one at a time in this process (a pre-image's and the records' trimming would drop the same group twice). */
+  private making: Promise<unknown> = Promise.resolve();
+  private readAt = Date.now();
+  private readMs = 0;
 
   constructor(
     private readonly files: JournalFiles,
@@ -57,12 +67,18 @@ export class JournalBound {
     // Without dropping others, room is left for the records too (past the bound, they would drop others after all).
     if (!evict && this.total + size > maxBytes - maxBytes / RECORDS_SHARE)
       return `the folder it was in is larger than a quarter of the journal's bound (undo.maxBytes ${maxBytes}), and the journal had no more room without dropping older changes`;
-    if (this.total + size > maxBytes) await this.makeRoom(size, group.meta.id);
+    if (this.total + size > maxBytes) await this.makeRoom(size, group.meta.id, false);
     if (this.total + size > maxBytes) return `the journal is full with these changes' own pre-images (undo.maxBytes ${maxBytes})`;
     return null;
   }
 
-  /** A pre-image of `size` bytes kept in the group (after room() said there was room). */
+  /** Why a pre-image whose record alone takes `bytes` is not kept (more than a pre-image may take), or null. */
+  recordTooLarge(bytes: number): string | null {
+    const most = this.maxBytes / LARGEST_SHARE;
+    return bytes > most ? `the list of all it holds takes ${bytes} bytes, more than a quarter of the journal's bound (undo.maxBytes ${this.maxBytes})` : null;
+  }
+
+  /** A pre-image of `size` bytes kept in the group (after room() said there was room; negative: removed again). */
   counted(group: FoldedGroup, size: number): void {
     this.total! += size;
     group.bytes += size;
@@ -73,8 +89,9 @@ export class JournalBound {
     group.bytes += bytes;
     if (this.total === null) return;
     this.total += bytes;
-    if (this.total > this.maxBytes)
-      this.trimming ??= this.makeRoom(0, group.meta.id)
+    const stale = Date.now() - this.readAt > Math.max(REREAD_MS, this.readMs * REREAD_SHARE);
+    if (this.total > this.maxBytes || stale)
+      this.trimming ??= this.makeRoom(0, group.meta.id, stale)
         .catch(() => {})
         .finally(() => (this.trimming = null));
   }
@@ -84,20 +101,38 @@ export class JournalBound {
     while (this.trimming) await this.trimming;
   }
 
-  /** Drops the oldest other groups until `size` more bytes fit; again while others grew it meanwhile (calls go on during it). */
-  private async makeRoom(size: number, keep: string): Promise<void> {
-    for (let dropped = true; dropped && this.total! + size > this.maxBytes;) {
-      dropped = false;
-      for (const id of await this.files.ids()) {
-        if (id === keep || this.total! + size <= this.maxBytes || this.files.undoing(id)) continue;
-        // A damaged group goes too (it can never be undone).
-        const group = await this.files.read(id).catch((error: unknown) => (error instanceof DamagedGroup ? this.files.damaged(id) : null));
-        // An undo that failed partway may have taken away what only this group still keeps: it stays until tried again.
-        if (!group || (group.undo && toRetry(group.undo).size > 0)) continue;
-        await this.dropGroup(group);
-        this.total = await this.files.total();
-        dropped = true;
+  /**
+   * Drops the oldest other groups until `size` more bytes fit: first those not written within
+   * RECENT_MS, then any; again while calls made meanwhile grew it past the bound. `reread`: the
+   * size on disk is read first.
+   */
+  private makeRoom(size: number, keep: string, reread: boolean): Promise<void> {
+    const next = this.making.then(async () => {
+      if (reread || this.total === null) await this.reread();
+      for (let dropped = true, pass = 0; this.total! + size > this.maxBytes && (dropped || pass < 2); pass++) {
+        dropped = false;
+        for (const id of await this.files.ids()) {
+          if (this.total! + size <= this.maxBytes) break;
+          if (id === keep || this.files.undoing(id) || (pass === 0 && this.files.writtenWithin(id, RECENT_MS, Date.now()))) continue;
+          // A damaged group goes too (it can never be undone).
+          const group = await this.files.read(id).catch((error: unknown) => (error instanceof DamagedGroup ? this.files.damaged(id) : null));
+          // An undo that failed partway may have taken away what only this group still keeps: it stays until tried again.
+          if (!group || (group.undo && toRetry(group.undo).size > 0)) continue;
+          await this.dropGroup(group);
+          this.total! -= group.bytes;
+          dropped = true;
+        }
+        await this.reread();
       }
-    }
+    });
+    this.making = next.catch(() => {});
+    return next;
+  }
+
+  private async reread(): Promise<void> {
+    const started = Date.now();
+    this.total = await this.files.total();
+    this.readAt = Date.now();
+    this.readMs = this.readAt - started;
   }
 }

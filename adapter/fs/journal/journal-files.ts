@@ -23,12 +23,12 @@ import path from 'node:path';
 import { undonePartly, type DroppedGroup, type GroupSummary, type UndoOutcome } from '../../contract/journal.js';
 import type { RepositoryState } from '../../contract/git.js';
 import { withEarlierImages } from './earlier-images.js';
+import { noteDropped, readDropped } from './dropped-list.js';
 import { ownBlobsOnly } from './own-blobs.js';
 import { fullyKept, type Image, type Stamp } from './images.js';
 import { abandoned, LOCK_NAME, lockUndo, type UndoLock } from './undo-lock.js';
 
 export const GROUP_ID = /^\d{8}-\d{9}-[0-9a-f]{4}$/;
-const MAX_DROPPED_KEPT = 200;
 /** A group folder still being made after this long was left by a crash (making one takes milliseconds). */
 const UNFINISHED_AFTER_MS = 60_000;
 /** Records files kept open at once (one per group being recorded into). */
@@ -281,20 +281,20 @@ export class JournalFiles {
     };
   }
 
+  /** Removes a group, and says so in dropped.jsonl. */
   async drop(group: FoldedGroup, now: string): Promise<void> {
     await fs.promises.rm(this.groupDir(group.meta.id), { recursive: true, force: true });
-    const entry: DroppedGroup = { id: group.meta.id, client: group.meta.client, startedAt: group.meta.startedAt, files: group.paths.size, droppedAt: now };
-    const file = path.join(this.root, 'dropped.jsonl');
-    const kept = (await this.dropped()).slice(-(MAX_DROPPED_KEPT - 1));
-    await fs.promises.writeFile(file, [...kept, entry].map((d) => `${JSON.stringify(d)}\n`).join(''), { mode: 0o600 });
+    await noteDropped(this.root, { id: group.meta.id, client: group.meta.client, startedAt: group.meta.startedAt, files: group.paths.size, droppedAt: now });
   }
 
-  async dropped(): Promise<DroppedGroup[]> {
-    const text = await fs.promises.readFile(path.join(this.root, 'dropped.jsonl'), 'utf8').catch(() => '');
-    return text
-      .split('\n')
-      .filter(Boolean)
-      .map((line) => JSON.parse(line) as DroppedGroup);
+  dropped(): Promise<DroppedGroup[]> {
+    return readDropped(this.root);
+  }
+
+  /** Whether a group's records were written within `ms` (a group another server may be recording into). */
+  writtenWithin(id: string, ms: number, now: number): boolean {
+    const stat = fs.statSync(path.join(this.groupDir(id), 'records.jsonl'), { throwIfNoEntry: false });
+    return stat !== undefined && now - stat.mtimeMs < ms;
   }
 
   /** Bytes the journal holds on disk. */

@@ -12,7 +12,20 @@ import { adapterError } from '../../contract/errors.js';
 import type { RepositoryState } from '../../contract/git.js';
 import type { ExistingFile } from '../../contract/files.js';
 import type { ChangeJournal, GroupDetail, GroupSummary, JournalPaths, UndoGuards, UndoOutcome } from '../../contract/journal.js';
-import { capture, lstatOrNull, missingFolders, unkept, sameStamp, shallowStamp, stamp, wholeFolder, type Image, type KeepBytes, type Stamp } from './images.js';
+import {
+  blobsOf,
+  capture,
+  lstatOrNull,
+  missingFolders,
+  unkept,
+  sameStamp,
+  shallowStamp,
+  stamp,
+  wholeFolder,
+  type Image,
+  type KeepBytes,
+  type Stamp,
+} from './images.js';
 import { DamagedGroup, JournalFiles, fold, replacesFolder, summarize, type FoldedGroup, type JournalRecord } from './journal-files.js';
 import { restampEarlierGroups } from './earlier-groups.js';
 import { applyUndo, describeGroup, toRetry, withRetry } from './journal-undo.js';
@@ -155,7 +168,21 @@ export class LocalJournal implements ChangeJournal {
       was: shallowStamp(target, stat),
       image: unkept(error),
     }));
-    this.record(group, { k: 'pre', t: tool, p: target, i: image, w: was, at: this.now().toISOString() });
+    this.record(group, { k: 'pre', t: tool, p: target, i: this.withinBound(group, image), w: was, at: this.now().toISOString() });
+  }
+
+  /** A folder whose record alone (all the names it holds) would take more than a pre-image may: not taken whole after all, its blobs removed. */
+  private withinBound(group: LiveGroup, image: Image): Image {
+    if (image.type !== 'directory' || !image.entries) return image;
+    const why = this.bound.recordTooLarge(Buffer.byteLength(JSON.stringify(image)));
+    if (why === null) return image;
+    for (const blob of blobsOf(image)) {
+      const file = path.join(this.files.blobs(group.meta.id), blob);
+      this.bound.counted(group, -(fs.lstatSync(file, { throwIfNoEntry: false })?.size ?? 0));
+      fs.rmSync(file, { force: true });
+    }
+    const { entries: _entries, ...folder } = image;
+    return { ...folder, why };
   }
 
   async handOver(id: string, tool: string, target: string, entry: string, file: ExistingFile, replacing: boolean): Promise<void> {

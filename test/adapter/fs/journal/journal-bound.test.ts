@@ -1,4 +1,6 @@
 /** The journal's bound on real group folders: room for a pre-image, records past the bound, and when a group is full. */
+import fs from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { JournalBound } from '../../../../adapter/fs/journal/journal-bound.js';
 import { JournalFiles, type FoldedGroup } from '../../../../adapter/fs/journal/journal-files.js';
@@ -71,5 +73,15 @@ describe('JournalBound', () => {
     expect(bound.full(group)).toBe(false);
     bound.counted(group, 1);
     expect(bound.full(group)).toBe(true);
+  });
+
+  it('drops groups not written lately first: the newest group of another server sharing the journal goes last', async () => {
+    const { files, bound, groups, dropped } = await journalOf(3, 1000, 4000);
+    // The oldest group is another server's, written a moment ago; the second was last written two minutes ago.
+    const aWhileAgo = new Date(Date.now() - 120_000);
+    for (const group of groups.slice(1)) fs.utimesSync(path.join(journalDir(), 'groups', group.meta.id, 'records.jsonl'), aWhileAgo, aWhileAgo);
+    expect(await bound.room(groups[2]!, 900)).toBeNull();
+    expect(dropped).toEqual([groups[1]!.meta.id]);
+    expect(await files.ids()).toEqual([groups[0]!.meta.id, groups[2]!.meta.id]);
   });
 });

@@ -198,6 +198,26 @@ describe('LocalJournal', () => {
     expect((await journal.list()).groups.map((g) => g.id)).toEqual([many]);
   });
 
+  it('a folder whose list of names alone is larger than a quarter of the bound is not kept, its bytes removed again, and says so', async () => {
+    const maxBytes = 40_000;
+    const journal = new LocalJournal({ dir: journalDir(), maxBytes });
+    fs.mkdirSync(at('tree'));
+    // 2 bytes each, but 200 entries of 180-character names: some 50 KB of record.
+    for (let i = 0; i < 200; i++) fs.writeFileSync(at('tree', `${String(i).padStart(3, '0')}-${'n'.repeat(176)}`), 'ab');
+    const id = await journal.open('deleter');
+    await change(journal, id, 'fs.delete', [at('tree')], 'tree', () => fs.rmSync(at('tree'), { recursive: true }));
+    await journal.settled();
+    const sizes = (dir: string): number =>
+      fs
+        .readdirSync(dir, { withFileTypes: true })
+        .reduce((sum, e) => sum + (e.isDirectory() ? sizes(path.join(dir, e.name)) : fs.statSync(path.join(dir, e.name)).size), 0);
+    expect(sizes(journalDir())).toBeLessThanOrEqual(maxBytes);
+    expect(fs.readdirSync(path.join(journalDir(), 'groups', id, 'blobs'))).toEqual([]);
+    const [change0] = (await journal.show(id)).changes;
+    expect(change0).toMatchObject({ path: at('tree'), was: 'directory', kept: false });
+    expect(change0!.why).toMatch(/^the list of all it holds takes \d+ bytes, more than a quarter of the journal's bound \(undo.maxBytes 40000\)$/);
+  });
+
   it('keeps few records files open however many groups it records into, and loses no record', async () => {
     const journal = new LocalJournal({ dir: journalDir(), maxBytes: 1 << 20 });
     const openFiles = () => fs.readdirSync('/proc/self/fd').length;
