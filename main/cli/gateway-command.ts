@@ -133,10 +133,19 @@ function show(config: Readonly<Config>, name: string, item: string | undefined):
     process.stdout.write(`fingerprint: ${heldFingerprint(h).slice(0, SHOWN_FINGERPRINT)}\n\n`);
   }
   const prints = held.map((h) => `--expect ${heldFingerprint(h).slice(0, SHOWN_FINGERPRINT)}`).join(' ');
+  // The item is the upstream's own words: quoted so a pasted command runs nothing, and left out where no quoting could print it.
+  const printable = item === undefined || visible(item) === item;
+  const command = `chatgpt-mcp gateway accept ${name}${item !== undefined && printable ? ` ${shellWord(item)}` : ''} ${prints}`;
   say(
-    `${held.length} held; "chatgpt-mcp gateway accept ${name}${item ? ` '${visible(item)}'` : ''} ${prints}" accepts ${held.length === 1 ? 'it' : 'them'} as shown, and nothing that changed since`,
+    `${held.length} held; "${command}"${printable ? '' : ', with the item as you gave it here,'} accepts ${held.length === 1 ? 'it' : 'them'} as shown, and nothing that changed since`,
   );
   return EXIT.ok;
+}
+
+/** `text` as one word to the shell a command is pasted into: quoted so nothing in it is expanded. */
+function shellWord(text: string): string {
+  if (/^[\w@%+=:,./-]+$/.test(text)) return text;
+  return process.platform === 'win32' ? `'${text.replace(/'/g, "''")}'` : `'${text.replace(/'/g, `'\\''`)}'`;
 }
 
 async function accept(config: Readonly<Config>, name: string, item: string | undefined, expect: readonly string[]): Promise<number> {

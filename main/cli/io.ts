@@ -1,7 +1,7 @@
 /** How CLI commands talk to the person: results on stdout, everything else on stderr, exit codes. */
 import { cliName } from '../command-name.js';
 import { ConfigError, loadConfig, type CliOverrides, type LoadedConfig } from '../config/load.js';
-import { readableJson } from '../readable-json.js';
+import { escaped, HIDING, readableJson } from '../readable-json.js';
 
 export const EXIT = { ok: 0, listen: 1, config: 2, usage: 64 } as const;
 
@@ -10,26 +10,23 @@ export function print(text: string): number {
   return EXIT.ok;
 }
 
-/**
- * C0 and C1 control characters and DEL (with `lines`, newline and tab stay), and the
- * bidirectional formatting characters: ALM, LRM, RLM, the embeddings and overrides LRE-RLO, the
- * isolates LRI-PDI.
- */
-const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
-const UNSAFE_BUT_LINES = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+/** C0 control characters (with `lines`, newline and tab stay), and what hides or reorders text (readable-json.ts). */
+const UNSAFE = new RegExp(`[\\u0000-\\u001f${HIDING}]`, 'gu');
+const UNSAFE_BUT_LINES = new RegExp(`[\\u0000-\\u0008\\u000b-\\u001f${HIDING}]`, 'gu');
 
 /**
  * Text from files or clients (names, contents) made safe for a terminal. C0 and C1 control
  * characters and DEL, which could move the cursor, recolour or retitle it, are shown as \xNN.
  * Bidirectional formatting characters, which make a terminal show text in another order than it
  * holds ("Trojan Source": `invoice\u202egpj.exe` shows as `invoiceexe.jpg`), are shown as
- * \uNNNN, so a name reads as what it is. `lines`: text of several lines, whose newlines (and
- * tabs) stay.
+ * \uNNNN, so a name reads as what it is; so are characters shown as nothing (zero-width, tags),
+ * which could carry words nobody sees. `lines`: text of several lines, whose newlines (and tabs)
+ * stay.
  */
 export function visible(text: string, lines = false): string {
   return text.replace(lines ? UNSAFE_BUT_LINES : UNSAFE, (c) => {
     const code = c.charCodeAt(0);
-    return code < 0x100 ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`;
+    return code < 0x100 ? `\\x${code.toString(16).padStart(2, '0')}` : escaped(c);
   });
 }
 

@@ -263,7 +263,9 @@ export class PinStore {
     const accepted = this.held(upstream).filter((held) => name === undefined || held.name === name);
     const unseen = seen ? accepted.filter((held) => !seen.includes(heldFingerprint(held))) : [];
     if (unseen.length > 0)
-      throw new Error(`${unseen.map((held) => held.name).join(', ')} changed again since it was shown: read the change again before you accept it`);
+      throw new Error(
+        `${unseen.map((held) => held.name).join(', ')} ${unseen.length === 1 ? 'is' : 'are'} not as shown (changed since, or not among what was shown): read the change again before you accept it`,
+      );
     for (const tool of Object.keys(known.held).filter((tool) => name === undefined || tool === name)) {
       const { hash, definition } = known.held[tool]!;
       known.tools[tool] = { hash, definition, acceptedAt: now.toISOString() };

@@ -150,9 +150,10 @@ export interface UpstreamRow {
   /**
    * Tools, prompts, resource templates and views held since they changed (or appeared), each with
    * a unified diff of the change. `seen`: its fingerprint, sent back on accepting it, so what
-   * changed again since is not accepted unseen.
+   * changed again since is not accepted unseen. `label`: the name as shown, what could hide or
+   * reorder it escaped (readable-json.ts).
    */
-  held: Array<{ name: string; reason: 'changed' | 'new'; change: string; seen: string }>;
+  held: Array<{ name: string; label: string; reason: 'changed' | 'new'; change: string; seen: string }>;
   refused: string[];
 }
 

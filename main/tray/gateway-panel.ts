@@ -9,6 +9,7 @@ import type { Gateway } from '../gateway/gateway.js';
 import { heldFingerprint, PinStore, pinsPath } from '../gateway/pin-store.js';
 import { gatewaySecrets, openOsEntry, type OpenEntry } from '../gateway/secrets.js';
 import { toolDifference } from '../gateway/tool-diff.js';
+import { readableText } from '../readable-json.js';
 import type { GatewaySnapshot, UpstreamRow } from './bridge-api.js';
 
 export class GatewayPanel {
@@ -33,9 +34,13 @@ export class GatewayPanel {
       const status = live.get(name);
       const entry = this.saved()?.servers.find((s) => s.name === name);
       const pins = this.pins.pins(name);
-      const held = this.pins
-        .held(name)
-        .map((h) => ({ name: h.name, reason: h.reason, change: toolDifference(h.name, h.before, h.now), seen: heldFingerprint(h) }));
+      const held = this.pins.held(name).map((h) => ({
+        name: h.name,
+        label: readableText(h.name),
+        reason: h.reason,
+        change: toolDifference(h.name, h.before, h.now),
+        seen: heldFingerprint(h),
+      }));
       return {
         name,
         prefix: status?.prefix ?? (entry ? prefixOf(entry) : name),

@@ -21,11 +21,11 @@ export function HeldTools({ upstream, bridge, onAccepted }: { upstream: Upstream
       {upstream.held.map((tool) => (
         <details key={tool.name} className="held-tool" open={upstream.held.length === 1}>
           <summary>
-            {tool.name} <span className="held-reason">({tool.reason === 'new' ? 'new' : 'changed'})</span>
+            {tool.label} <span className="held-reason">({tool.reason === 'new' ? 'new' : 'changed'})</span>
           </summary>
           <pre className="held-diff">{tool.change}</pre>
           <button type="button" className="button" onClick={() => void accept(tool.name, [tool.seen])}>
-            Accept {tool.name}
+            Accept {tool.label}
           </button>
         </details>
       ))}

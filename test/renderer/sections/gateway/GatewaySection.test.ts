@@ -180,7 +180,7 @@ describe.skipIf(!chromiumAvailable())('the Gateway page', () => {
     // The upstream lists yet another description while the owner reads the first one.
     await pins.review('notes', noop(`${RUG_PULL} And again.`));
     await held.getByRole('button', { name: 'Accept noop' }).click();
-    await held.getByText('noop changed again since it was shown: read the change again before you accept it').waitFor();
+    await held.getByText('noop is not as shown (changed since, or not among what was shown): read the change again before you accept it').waitFor();
     expect(Object.keys(new PinStore(pinsPath(appDir)).pins('notes')!.held)).toEqual(['noop']);
     // Shown again, it is accepted.
     await held.getByText('And again.', { exact: false }).waitFor();
