@@ -5,11 +5,10 @@
  * lock file, read, change, write atomically. So an approval or a revocation made by any of
  * them is seen by the server at its next request, and no writer loses another's change.
  */
-import { randomBytes } from 'node:crypto';
-import fsp from 'node:fs/promises';
 import path from 'node:path';
 import * as z from 'zod';
 import { writeFileAtomic } from '../config/atomic-file.js';
+import { withStateLock } from '../config/state-lock.js';
 import { readOwnedFile } from '../config/owned-state.js';
 import { LIMITS } from './oauth-limits.js';
 
@@ -130,61 +129,20 @@ export function prune(state: OAuthState, now: number): void {
   state.pending = state.pending.filter((p) => known.has(p.clientId));
 }
 
-const LOCK_WAIT_MS = 5_000;
-const LOCK_STALE_MS = 15_000;
-const inProcess = new Map<string, Promise<unknown>>();
-
 /**
  * Runs `change` on the current state under the lock and writes the result (owner-only,
  * atomically). What `change` returns is returned; if it throws, nothing is written.
  */
 export function updateState<T>(file: string, change: (state: OAuthState) => T, now: () => number = Date.now): Promise<T> {
-  const previous = inProcess.get(file) ?? Promise.resolve();
-  const run = previous.then(
-    () => withLock(file, now, change),
-    () => withLock(file, now, change),
-  );
-  inProcess.set(
+  return withStateLock(
     file,
-    run.catch(() => undefined),
+    async () => {
+      const state = readState(file);
+      const result = change(state);
+      prune(state, now());
+      await writeFileAtomic(file, JSON.stringify(state, null, 1) + '\n');
+      return result;
+    },
+    (lock) => new OAuthStateError(`the OAuth state file is locked (${lock}); if no chatgpt-mcp command is running, delete the lock file`),
   );
-  return run;
-}
-
-async function withLock<T>(file: string, now: () => number, change: (state: OAuthState) => T): Promise<T> {
-  const lock = path.join(path.dirname(file), `.${path.basename(file)}.lock`);
-  await fsp.mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
-  await acquire(lock);
-  try {
-    const state = readState(file);
-    const result = change(state);
-    prune(state, now());
-    await writeFileAtomic(file, JSON.stringify(state, null, 1) + '\n');
-    return result;
-  } finally {
-    await fsp.rm(lock, { force: true });
-  }
-}
-
-async function acquire(lock: string): Promise<void> {
-  const deadline = Date.now() + LOCK_WAIT_MS;
-  for (;;) {
-    try {
-      const handle = await fsp.open(lock, 'wx', 0o600);
-      await handle.writeFile(`${process.pid} ${randomBytes(4).toString('hex')}\n`);
-      await handle.close();
-      return;
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-    }
-    // A writer that died holding the lock must not block everyone forever.
-    const stat = await fsp.stat(lock).catch(() => null);
-    if (stat && Date.now() - stat.mtimeMs > LOCK_STALE_MS) {
-      await fsp.rm(lock, { force: true });
-      continue;
-    }
-    if (Date.now() > deadline)
-      throw new OAuthStateError(`the OAuth state file is locked (${lock}); if no chatgpt-mcp command is running, delete the lock file`);
-    await new Promise((resolve) => setTimeout(resolve, 15));
-  }
 }

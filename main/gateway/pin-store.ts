@@ -16,6 +16,7 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { writeFileAtomic } from '../config/atomic-file.js';
+import { withStateLock } from '../config/state-lock.js';
 import { canonicalJson } from '../canonical-json.js';
 import { acceptedFrom, acceptItems, heldItems, stillListed, type AcceptedCatalog, type Catalog, type HeldEntry } from './catalog-pins.js';
 import { checkedCatalog, checkedViews } from './catalog-check.js';
@@ -168,8 +169,11 @@ export class PinStore {
    * Compares what the upstream lists now with its pins; pins it all on first sight, holds what
    * changed or is new, and forgets tools it no longer lists. Writes the file when anything changed.
    */
-  async review(upstream: string, tools: readonly ToolDefinition[], now = new Date()): Promise<Verdict> {
-    this.refresh(true);
+  review(upstream: string, tools: readonly ToolDefinition[], now = new Date()): Promise<Verdict> {
+    return this.locked(() => this.reviewed(upstream, tools, now));
+  }
+
+  private async reviewed(upstream: string, tools: readonly ToolDefinition[], now: Date): Promise<Verdict> {
     const at = now.toISOString();
     const known = this.data.servers[upstream];
     const hashed = tools.map((definition) => ({ definition, hash: toolHash(definition) }));
@@ -209,8 +213,11 @@ export class PinStore {
    * are: the first catalog (or, in a file from before they were pinned, the one kept then) is
    * accepted as it is.
    */
-  async setCatalog(upstream: string, catalog: Catalog): Promise<void> {
-    this.refresh(true);
+  setCatalog(upstream: string, catalog: Catalog): Promise<void> {
+    return this.locked(() => this.catalogSet(upstream, catalog));
+  }
+
+  private async catalogSet(upstream: string, catalog: Catalog): Promise<void> {
     const known = this.data.servers[upstream];
     if (!known) return;
     const accepted = stillListed(catalog, known.acceptedCatalog ?? acceptedFrom(known.catalog ?? catalog));
@@ -225,14 +232,17 @@ export class PinStore {
    * why not. One that reads differently from its last read is kept as it reads now, so the owner
    * is shown the difference to accept.
    */
-  async viewRead(upstream: string, uri: string, content: ViewContent): Promise<string | null> {
-    this.refresh(true);
+  viewRead(upstream: string, uri: string, content: ViewContent): Promise<string | null> {
+    return this.locked(() => this.viewChecked(upstream, uri, content));
+  }
+
+  private async viewChecked(upstream: string, uri: string, content: ViewContent): Promise<string | null> {
     const known = this.data.servers[upstream];
     const listed = known?.catalog?.views?.find((view) => view.uri === uri);
     if (!known?.catalog?.views || !listed) return 'is not one it lists, so the owner could not accept it: a view is served only as listed and accepted';
     if (canonicalJson(listed.content) !== canonicalJson(content)) {
       const views = known.catalog.views.map((view) => (view === listed ? { ...view, content } : view));
-      await this.setCatalog(upstream, { ...known.catalog, views });
+      await this.catalogSet(upstream, { ...known.catalog, views });
     }
     const now = this.data.servers[upstream];
     const accepted = (now?.acceptedCatalog?.views ?? now?.catalog?.views)?.find((view) => view.uri === uri);
@@ -256,8 +266,11 @@ export class PinStore {
    * was accepted. `seen`: the fingerprints (heldFingerprint) of what the owner was shown; anything to accept
    * that changed since (the upstream answered again meanwhile) is refused, and nothing accepted.
    */
-  async accept(upstream: string, name?: string, now = new Date(), seen?: readonly string[]): Promise<HeldEntry[]> {
-    this.refresh(true);
+  accept(upstream: string, name?: string, now = new Date(), seen?: readonly string[]): Promise<HeldEntry[]> {
+    return this.locked(() => this.accepted(upstream, name, now, seen));
+  }
+
+  private async accepted(upstream: string, name: string | undefined, now: Date, seen: readonly string[] | undefined): Promise<HeldEntry[]> {
     const known = this.data.servers[upstream];
     if (!known) return [];
     const accepted = this.held(upstream).filter((held) => name === undefined || held.name === name);
@@ -277,12 +290,29 @@ export class PinStore {
   }
 
   /** Forgets an upstream entirely: its tools are pinned afresh the next time it is seen. */
-  async forget(upstream: string): Promise<boolean> {
-    this.refresh(true);
-    if (!this.data.servers[upstream]) return false;
-    delete this.data.servers[upstream];
-    await this.save();
-    return true;
+  forget(upstream: string): Promise<boolean> {
+    return this.locked(async () => {
+      if (!this.data.servers[upstream]) return false;
+      delete this.data.servers[upstream];
+      await this.save();
+      return true;
+    });
+  }
+
+  /**
+   * A change, made to the file as it is now and written before any other process's (the servers,
+   * the tray and the CLI share it): under its lock, read again first. Two accepts at once both
+   * kept, where the last write used to win.
+   */
+  private locked<T>(change: () => Promise<T>): Promise<T> {
+    return withStateLock(
+      this.file,
+      () => {
+        this.refresh(true);
+        return change();
+      },
+      (lock) => new Error(`the gateway's pin file is locked (${lock}); if no chatgpt-mcp server or command is running, delete the lock file`),
+    );
   }
 
   /**

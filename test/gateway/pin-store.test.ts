@@ -86,4 +86,17 @@ describe('PinStore', () => {
     fs.chmodSync(file, 0o644);
     expect(() => new PinStore(file).pins('up')).toThrow(/can be read or written by other users; run "chmod 600/);
   });
+
+  it('two accepts at once, through two stores of the same file, are both kept (the last write used to win)', async () => {
+    const file = path.join(dir, 'pins-3.json');
+    await new PinStore(file).review('up', [tool('a'), tool('b')]);
+    await new PinStore(file).review('up', [tool('a', 'a2'), tool('b', 'b2')]);
+    const [one, two] = [new PinStore(file), new PinStore(file)];
+    const accepted = await Promise.all([one.accept('up', 'a'), two.accept('up', 'b')]);
+    expect(accepted.map((list) => list.map((h) => h.name))).toEqual([['a'], ['b']]);
+    const after = new PinStore(file).pins('up')!;
+    expect(after.held).toEqual({});
+    expect(Object.values(after.tools).map((t) => t.definition.description)).toEqual(['a2', 'b2']);
+    expect(fs.readdirSync(dir).filter((name) => name.endsWith('.lock'))).toEqual([]);
+  });
 });
