@@ -16,7 +16,7 @@ const GROUP_SHARE = 2;
 /** A group whose records were written this recently may be another server's current one: others go first. */
 const RECENT_MS = 60_000;
 /** How often, at least, the size on disk is read again while recording (other servers sharing the journal grow it too). */
-const REREAD_MS = 5_000;
+const REREAD_MS = 1_000;
 /** ...and at most this share of the time goes to reading it (a journal of many files takes long to walk). */
 const REREAD_SHARE = 20;
 
