@@ -34,6 +34,8 @@ export class JournalBound {
     readonly maxBytes: number,
     /** Drops a group (made room for): the journal forgets it. */
     private readonly dropGroup: (group: FoldedGroup) => Promise<void>,
+    /** The groups this process records into, by id: their size as counted (not walked again when the size on disk is read). */
+    private readonly recording: () => ReadonlyMap<string, number> = () => new Map(),
   ) {}
 
   /** Once per process: what the journal holds, so records count toward the bound from the first. */
@@ -131,7 +133,7 @@ export class JournalBound {
 
   private async reread(): Promise<void> {
     const started = Date.now();
-    this.total = await this.files.total();
+    this.total = await this.files.total(this.recording());
     this.readAt = Date.now();
     this.readMs = this.readAt - started;
   }

@@ -297,9 +297,9 @@ export class JournalFiles {
     return stat !== undefined && now - stat.mtimeMs < ms;
   }
 
-  /** Bytes the journal holds on disk. */
-  total(): Promise<number> {
-    return sizeOf(this.root);
+  /** Bytes the journal holds on disk; a group in `known` counted as its size there (one this process records into: not walked again). */
+  total(known: ReadonlyMap<string, number> = new Map()): Promise<number> {
+    return sizeOf(this.root, (dir, name) => (dir === path.join(this.root, 'groups') ? known.get(name) : undefined));
   }
 }
 
@@ -369,13 +369,13 @@ export function replacesFolder(pre: Image): boolean {
   return pre.type !== 'directory' || removesFolder(pre);
 }
 
-async function sizeOf(dir: string): Promise<number> {
+/** Bytes of the files under `dir`; `counted` answers an entry's size where it is known already (it is not walked). */
+async function sizeOf(dir: string, counted: (dir: string, name: string) => number | undefined = () => undefined): Promise<number> {
   let total = 0;
   const entries = await fs.promises.readdir(dir, { withFileTypes: true }).catch(() => []);
   for (const entry of entries) {
     const full = path.join(dir, entry.name);
-    if (entry.isDirectory()) total += await sizeOf(full);
-    else total += (await fs.promises.lstat(full).catch(() => ({ size: 0 }))).size;
+    total += counted(dir, entry.name) ?? (entry.isDirectory() ? await sizeOf(full, counted) : (await fs.promises.lstat(full).catch(() => ({ size: 0 }))).size);
   }
   return total;
 }

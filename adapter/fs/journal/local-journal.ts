@@ -76,11 +76,16 @@ export class LocalJournal implements ChangeJournal {
   constructor(private readonly options: JournalOptions) {
     this.files = new JournalFiles(options.dir);
     this.now = options.now ?? (() => new Date());
-    this.bound = new JournalBound(this.files, options.maxBytes, async (group) => {
-      await this.files.close(group.meta.id);
-      await this.files.drop(group, this.now().toISOString());
-      this.live.delete(group.meta.id);
-    });
+    this.bound = new JournalBound(
+      this.files,
+      options.maxBytes,
+      async (group) => {
+        await this.files.close(group.meta.id);
+        await this.files.drop(group, this.now().toISOString());
+        this.live.delete(group.meta.id);
+      },
+      () => new Map([...this.live].map(([id, group]) => [id, group.bytes])),
+    );
     this.late = new LateRecords(this.files, {
       open: async (client, startedAt) => this.live.get(await this.open(client, startedAt))!,
       record: (group, records) => this.record(group, ...records),
