@@ -19,6 +19,8 @@ const RECENT_MS = 60_000;
 const REREAD_MS = 1_000;
 /** ...and at most this share of the time goes to reading it (a journal of many files takes long to walk). */
 const REREAD_SHARE = 20;
+/** How often a trim that ended past the bound looks again, a second apart. */
+const RETRIES = 3;
 
 export class JournalBound {
   /** The journal's size on disk as this process last knew it (other servers' growth is read back before it decides on room). */
@@ -92,10 +94,22 @@ export class JournalBound {
     if (this.total === null) return;
     this.total += bytes;
     const stale = Date.now() - this.readAt > Math.max(REREAD_MS, this.readMs * REREAD_SHARE);
-    if (this.total > this.maxBytes || stale)
-      this.trimming ??= this.makeRoom(0, group.meta.id, stale)
-        .catch(() => {})
-        .finally(() => (this.trimming = null));
+    if (this.total > this.maxBytes || stale) this.trim(group.meta.id, stale, RETRIES);
+  }
+
+  /**
+   * Makes room after the records, off the call's path. Calls made meanwhile can leave the journal
+   * past the bound when it ends, and the last call may never come: it looks again a second later,
+   * `retries` times.
+   */
+  private trim(keep: string, reread: boolean, retries: number): void {
+    if (this.trimming) return;
+    this.trimming = this.makeRoom(0, keep, reread)
+      .catch(() => {})
+      .finally(() => {
+        this.trimming = null;
+        if (this.total! > this.maxBytes && retries > 0) setTimeout(() => this.trim(keep, true, retries - 1), REREAD_MS).unref();
+      });
   }
 
   /** Done when records past the bound have dropped what they could (for tests). */
