@@ -65,14 +65,13 @@ export class JournalBound {
   async room(group: FoldedGroup, size: number, evict = true): Promise<string | null> {
     const { maxBytes } = this;
     if (size > maxBytes / LARGEST_SHARE) return `${size} bytes: larger than a quarter of the journal's bound (undo.maxBytes ${maxBytes})`;
-    this.total ??= await this.files.total();
     // Another server sharing the journal grows it too: its real size decides.
-    if (this.total + size > maxBytes) this.total = await this.files.total();
+    if (this.total === null || this.total + size > maxBytes) await this.reread();
     // Without dropping others, room is left for the records too (past the bound, they would drop others after all).
-    if (!evict && this.total + size > maxBytes - maxBytes / RECORDS_SHARE)
+    if (!evict && this.total! + size > maxBytes - maxBytes / RECORDS_SHARE)
       return `the folder it was in is larger than a quarter of the journal's bound (undo.maxBytes ${maxBytes}), and the journal had no more room without dropping older changes`;
-    if (this.total + size > maxBytes) await this.makeRoom(size, group.meta.id, false);
-    if (this.total + size > maxBytes) return `the journal is full with these changes' own pre-images (undo.maxBytes ${maxBytes})`;
+    if (this.total! + size > maxBytes) await this.makeRoom(size, group.meta.id, false);
+    if (this.total! + size > maxBytes) return `the journal is full with these changes' own pre-images (undo.maxBytes ${maxBytes})`;
     return null;
   }
 
