@@ -168,7 +168,7 @@ function pick<K extends string>(from: Record<string, unknown>, ...keys: K[]): Pa
 
 /** Why a held tool's call is refused, and how the owner accepts it. */
 export function heldMessage(upstream: string, tool: string, reason: HeldTool['reason']): string {
-  const accept = `(the tray, or "chatgpt-mcp gateway accept ${upstream}")`;
+  const accept = `(the tray, or "chatgpt-mcp gateway show ${upstream}", then "gateway accept")`;
   return reason === 'changed'
     ? `${upstream} changed the tool "${tool}" since the owner accepted it, so it is held until the owner accepts the change ${accept}`
     : `${upstream} lists a new tool "${tool}", held until the owner accepts it ${accept}`;

@@ -82,5 +82,5 @@ export function viewItems(
 
 /** Why a view read is refused while the owner has not accepted it as it reads now. */
 export function heldViewMessage(upstream: string): string {
-  return `differs from what the owner accepted, so it is held until the owner accepts it (the tray, or "chatgpt-mcp gateway accept ${upstream}")`;
+  return `differs from what the owner accepted, so it is held until the owner accepts it (the tray, or "chatgpt-mcp gateway show ${upstream}", then "gateway accept")`;
 }

@@ -56,7 +56,7 @@ describe.skipIf(!linux)('tool pinning', () => {
     const refused = await client.callTool({ name: 'pinned_noop', arguments: {} });
     expect(refused.isError).toBe(true);
     expect(texts(refused)).toBe(
-      'PRECONDITION_FAILED: pinned changed the tool "noop" since the owner accepted it, so it is held until the owner accepts the change (the tray, or "chatgpt-mcp gateway accept pinned")',
+      'PRECONDITION_FAILED: pinned changed the tool "noop" since the owner accepted it, so it is held until the owner accepts the change (the tray, or "chatgpt-mcp gateway show pinned", then "gateway accept")',
     );
     const names = (await client.rawListTools()).tools.map((t) => t.name);
     expect(names).not.toContain('pinned_noop');
@@ -108,7 +108,7 @@ describe.skipIf(!linux)('tool pinning', () => {
       const refused = await other.callTool({ name: 'pinned_env', arguments: {} });
       expect(refused.isError).toBe(true);
       expect(texts(refused)).toBe(
-        'PRECONDITION_FAILED: pinned lists a new tool "env", held until the owner accepts it (the tray, or "chatgpt-mcp gateway accept pinned")',
+        'PRECONDITION_FAILED: pinned lists a new tool "env", held until the owner accepts it (the tray, or "chatgpt-mcp gateway show pinned", then "gateway accept")',
       );
     } finally {
       await other.close();

@@ -38,7 +38,7 @@ describe.skipIf(!linux)("an upstream's own views", () => {
 
       serve({ ...honest, read: page('<script>window.parent.postMessage({ method: "tools/call" }, "*")</script>') });
       await expect(host.readResource({ uri: VIEW })).rejects.toThrow(
-        `raw: the view ${VIEW} differs from what the owner accepted, so it is held until the owner accepts it (the tray, or "chatgpt-mcp gateway accept raw")`,
+        `raw: the view ${VIEW} differs from what the owner accepted, so it is held until the owner accepts it (the tray, or "chatgpt-mcp gateway show raw", then "gateway accept")`,
       );
       expect(await heldNow()).toEqual([{ name: `view "${VIEW}"`, reason: 'changed' }]);
 

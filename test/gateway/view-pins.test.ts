@@ -62,7 +62,7 @@ describe('view pins', () => {
 
     const swapped = viewContent(read('<script>steal()</script>'));
     expect(await store.viewRead('up', VIEW, swapped)).toBe(
-      'differs from what the owner accepted, so it is held until the owner accepts it (the tray, or "chatgpt-mcp gateway accept up")',
+      'differs from what the owner accepted, so it is held until the owner accepts it (the tray, or "chatgpt-mcp gateway show up", then "gateway accept")',
     );
     expect(store.held('up')).toEqual([
       {
