@@ -9,11 +9,13 @@
 /**
  * DEL and C1 controls; the soft hyphen, fillers and joiners shown as nothing (U+00AD, U+034F,
  * U+115F, U+1160, U+17B4, U+17B5, U+180B-U+180F, U+3164, U+FFA0); zero-width and bidirectional
- * formatting (U+061C, U+200B-U+200F, U+202A-U+202E, U+2060-U+206F, U+FEFF); line and paragraph
- * separators; variation selectors; interlinear annotations and specials (U+FFF0-U+FFFB); and
- * the tag characters (U+E0000-U+E0FFF), which can spell out a whole hidden sentence.
+ * formatting (U+061C, U+200B, U+200E, U+200F, U+202A-U+202E, U+2060-U+206F, U+FEFF); line and
+ * paragraph separators; variation selectors; interlinear annotations and specials
+ * (U+FFF0-U+FFFB); and the tag characters (U+E0000-U+E0FFF), which can spell out a whole hidden
+ * sentence. Not the joiners (U+200C, U+200D) nor the emoji selector (U+FE0F): scripts and emoji
+ * are written with them.
  */
-export const HIDING = String.raw`\u007f-\u009f\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200f\u2028-\u202e\u2060-\u206f\u3164\ufe00-\ufe0f\ufeff\uffa0\ufff0-\ufffb\u{e0000}-\u{e0fff}`;
+export const HIDING = String.raw`\u007f-\u009f\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b\u200e\u200f\u2028-\u202e\u2060-\u206f\u3164\ufe00-\ufe0e\ufeff\uffa0\ufff0-\ufffb\u{e0000}-\u{e0fff}`;
 // The combining marks among them (variation selectors, U+034F) are matched alone on purpose: hidden after any character.
 // eslint-disable-next-line no-misleading-character-class
 const HIDDEN = new RegExp(`[${HIDING}]`, 'gu');

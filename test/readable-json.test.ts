@@ -6,9 +6,11 @@ const tags = (text: string) => [...text].map((c) => String.fromCodePoint(0xe0000
 
 describe('readable-json', () => {
   it('escapes tag, zero-width, bidi and C1 characters, a character past U+FFFF as its two halves', () => {
-    const hidden = `ok${tags('hi')}\u200b\u2060\ufeff\u202e\u0085\u00ad\ufe0f`;
-    expect(readableText(hidden)).toBe('ok\\udb40\\udc68\\udb40\\udc69\\u200b\\u2060\\ufeff\\u202e\\u0085\\u00ad\\ufe0f');
+    const hidden = `ok${tags('hi')}\u200b\u2060\ufeff\u202e\u0085\u00ad\ufe00`;
+    expect(readableText(hidden)).toBe('ok\\udb40\\udc68\\udb40\\udc69\\u200b\\u2060\\ufeff\\u202e\\u0085\\u00ad\\ufe00');
     expect(readableText('line one\nline two\t, café, 日本, 🙂')).toBe('line one\nline two\t, café, 日本, 🙂');
+    // The joiners and the emoji selector are how scripts and emoji are written.
+    expect(readableText('👩\u200d💻 ❤\ufe0f می\u200cخواهم')).toBe('👩\u200d💻 ❤\ufe0f می\u200cخواهم');
   });
 
   it('gives JSON that parses back to the same value', () => {
