@@ -130,9 +130,9 @@ function show(config: Readonly<Config>, name: string, item: string | undefined):
   if (held.length === 0) return nothingHeld(name, item);
   for (const h of held) {
     process.stdout.write(visible(toolDifference(h.name, h.before, h.now), true));
-    process.stdout.write(`fingerprint: ${heldFingerprint(h).slice(0, SHOWN_FINGERPRINT)}\n\n`);
+    process.stdout.write(`fingerprint: ${shownPrint(h)}\n\n`);
   }
-  const prints = held.map((h) => `--expect ${heldFingerprint(h).slice(0, SHOWN_FINGERPRINT)}`).join(' ');
+  const prints = held.map((h) => `--expect ${shownPrint(h)}`).join(' ');
   // The item is the upstream's own words: quoted so a pasted command runs nothing, and left out where no quoting could print it.
   const printable = item === undefined || visible(item) === item;
   const command = `chatgpt-mcp gateway accept ${name}${item !== undefined && printable ? ` ${shellWord(item)}` : ''} ${prints}`;
@@ -140,6 +140,11 @@ function show(config: Readonly<Config>, name: string, item: string | undefined):
     `${held.length} held; "${command}"${printable ? '' : ', with the item as you gave it here,'} accepts ${held.length === 1 ? 'it' : 'them'} as shown, and nothing that changed since`,
   );
   return EXIT.ok;
+}
+
+/** The part of a held item's fingerprint `show` prints. */
+function shownPrint(held: HeldEntry): string {
+  return heldFingerprint(held).slice(0, SHOWN_FINGERPRINT);
 }
 
 /** `text` as one word to the shell a command is pasted into: quoted so nothing in it is expanded. */
