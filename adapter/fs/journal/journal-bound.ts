@@ -75,6 +75,16 @@ export class JournalBound {
     return null;
   }
 
+  /**
+   * Room for `bytes` the journal takes whatever happens (an undo's outcome): read from disk first
+   * (the undo may run in another process than the recording), the oldest other groups go. A
+   * failure to make room does not stop the write: the next records trim again.
+   */
+  async fit(keep: string, bytes: number): Promise<void> {
+    await this.makeRoom(bytes, keep, true).catch(() => {});
+    if (this.total !== null) this.total += bytes;
+  }
+
   /** Why a pre-image whose record alone takes `bytes` is not kept (more than a pre-image may take), or null. */
   recordTooLarge(bytes: number): string | null {
     const most = this.maxBytes / LARGEST_SHARE;

@@ -208,10 +208,10 @@ export class JournalFiles {
     if (fd !== undefined) fs.closeSync(fd);
   }
 
-  /** `through`: how many bytes of the group's records the undo read. */
-  async markUndone(id: string, outcome: UndoOutcome, through: number): Promise<void> {
+  /** `undone`: the outcome and how many bytes of the group's records the undo read (`through`), as JSON. */
+  async markUndone(id: string, undone: string): Promise<void> {
     const temporary = path.join(this.groupDir(id), 'undone.json.new');
-    await writeSynced(temporary, JSON.stringify({ ...outcome, through }));
+    await writeSynced(temporary, undone);
     await fs.promises.rename(temporary, path.join(this.groupDir(id), 'undone.json'));
   }
 

@@ -288,7 +288,10 @@ export class LocalJournal implements ChangeJournal {
       const again = await applyUndo(group, this.files.blobs(id), guards, this.now().toISOString(), retry);
       await restampEarlierGroups(this.files, group, again, again.appliedAt).catch(() => {});
       const outcome = group.undo ? withRetry(group.undo, retry!, again) : again;
-      await this.files.markUndone(id, outcome, group.recordBytes ?? 0);
+      // `through`: how many bytes of the group's records the undo read (late-records.ts). Counted before it is written.
+      const undone = JSON.stringify({ ...outcome, through: group.recordBytes ?? 0 });
+      await this.bound.fit(id, Buffer.byteLength(undone));
+      await this.files.markUndone(id, undone);
       this.live.delete(id);
       await this.files.close(id);
       return outcome;

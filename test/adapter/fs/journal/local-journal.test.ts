@@ -2,6 +2,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { JournalFiles } from '../../../../adapter/fs/journal/journal-files.js';
 import { EVICT_AFTER_MS, LocalJournal } from '../../../../adapter/fs/journal/local-journal.js';
 import { allowingAll, useJournalFolders } from '../../../helpers/journal-folders.js';
 
@@ -196,6 +197,34 @@ describe('LocalJournal', () => {
     for (let i = 0; i < 300; i++) await change(journal, many, 'fs.write', [at(`new-${i}.txt`)], 'shallow', () => fs.writeFileSync(at(`new-${i}.txt`), 'n'));
     await expect.poll(async () => (await journal.list()).dropped.map((d) => d.id)).toEqual([older]);
     expect((await journal.list()).groups.map((g) => g.id)).toEqual([many]);
+  });
+
+  it('an undo makes room for its own outcome before writing it: the journal stays within its bound', async () => {
+    const maxBytes = 40_000;
+    const journal = new LocalJournal({ dir: journalDir(), maxBytes });
+    fs.writeFileSync(at('old.txt'), 'o'.repeat(9_000));
+    const older = await journal.open('earlier');
+    await change(journal, older, 'fs.write', [at('old.txt')], 'shallow', () => fs.writeFileSync(at('old.txt'), 'short'));
+    fs.writeFileSync(at('mid.txt'), 'm'.repeat(9_000));
+    const middle = await journal.open('meanwhile');
+    await change(journal, middle, 'fs.write', [at('mid.txt')], 'shallow', () => fs.writeFileSync(at('mid.txt'), 'short'));
+    // Files of long names: the outcome lists each restored path.
+    const many = await journal.open('writer');
+    const names = Array.from({ length: 17 }, (_, i) => at(`${String(i).padStart(2, '0')}-${'n'.repeat(180)}.txt`));
+    for (const name of names) fs.writeFileSync(name, 'p'.repeat(200));
+    for (const name of names) await change(journal, many, 'fs.write', [name], 'shallow', () => fs.writeFileSync(name, 'q'));
+    await journal.settled();
+    const total = () => new JournalFiles(journalDir()).total();
+    // Near the bound: with less room than the outcome takes (each restored path is named in it whole).
+    expect(maxBytes - (await total())).toBeLessThan(names.join('').length);
+    expect((await journal.list()).groups.map((g) => g.id)).toContain(older);
+
+    const outcome = await journal.apply(many, guards);
+    expect(outcome.restored).toHaveLength(17);
+    expect(await total()).toBeLessThanOrEqual(maxBytes);
+    expect((await journal.list()).dropped.map((d) => d.id)).toEqual([older]);
+    expect((await journal.list()).groups.map((g) => g.id)).toEqual([many, middle]);
+    expect(fs.readFileSync(names[0]!, 'utf8')).toBe('p'.repeat(200));
   });
 
   it('a folder whose list of names alone is larger than a quarter of the bound is not kept, its bytes removed again, and says so', async () => {
