@@ -17,6 +17,9 @@ const GROUP_SHARE = 2;
 const RECENT_MS = 60_000;
 /** How often, at least, the size on disk is read again while recording (other servers sharing the journal grow it too). */
 const REREAD_MS = 1_000;
+/** ...and once it is within this share of the bound, this often: another server's growth then soon passes it. */
+const NEAR_SHARE = 4;
+const NEAR_REREAD_MS = 100;
 /** ...and at most this share of the time goes to reading it (a journal of many files takes long to walk). */
 const REREAD_SHARE = 20;
 /** How often a trim that ended past the bound looks again, a second apart. */
@@ -102,7 +105,8 @@ export class JournalBound {
     group.bytes += bytes;
     if (this.total === null) return;
     this.total += bytes;
-    const stale = Date.now() - this.readAt > Math.max(REREAD_MS, this.readMs * REREAD_SHARE);
+    const every = this.total > this.maxBytes - this.maxBytes / NEAR_SHARE ? NEAR_REREAD_MS : REREAD_MS;
+    const stale = Date.now() - this.readAt > Math.max(every, this.readMs * REREAD_SHARE);
     if (this.total > this.maxBytes || stale) this.trim(group.meta.id, stale, RETRIES);
   }
 

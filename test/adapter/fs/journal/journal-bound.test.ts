@@ -84,4 +84,22 @@ describe('JournalBound', () => {
     expect(dropped).toEqual([groups[1]!.meta.id]);
     expect(await files.ids()).toEqual([groups[0]!.meta.id, groups[2]!.meta.id]);
   });
+
+  it("near the bound, reads the size on disk again within a tenth of a second: another server's growth is trimmed soon", async () => {
+    const { files, bound, groups, dropped } = await journalOf(3, 1000, 4000);
+    // Within a quarter of the bound, as this process knows it.
+    expect(await files.total()).toBeGreaterThan(3000);
+    // Another server sharing the journal appends to its own group (the newest), past the bound.
+    files.append(groups[2]!.meta.id, [{ k: 'git', t: 'git.commit', r: '/r', b: { commit: 'w'.repeat(900) } as never, a: { commit: 'y' } as never, at: 'now' }]);
+    expect(await files.total()).toBeGreaterThan(4000);
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    // This server's next small record reads it back and makes room.
+    bound.recorded(
+      groups[1]!,
+      files.append(groups[1]!.meta.id, [{ k: 'git', t: 'git.commit', r: '/r', b: { commit: 'v' } as never, a: { commit: 'y' } as never, at: 'now' }]),
+    );
+    await bound.trimmed();
+    expect(dropped).toEqual([groups[0]!.meta.id]);
+    expect(await files.total()).toBeLessThanOrEqual(4000);
+  });
 });
