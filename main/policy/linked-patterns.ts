@@ -96,9 +96,11 @@ export class LinkedPatterns {
 
   /** Follows the folders after the first wildcard from where the literal ones really are (and were: a retargeted link's old place); whether it found a new place. */
   private async walk(pattern: SecretPattern, reals: string[], known: Places): Promise<boolean> {
-    if (!this.port.listNames) return false;
+    const port = this.port;
+    const listNames = port.listNames?.bind(port);
+    if (!listNames) return false;
     const starts = reals.map((real) => ({ real, throughLink: real !== pattern.literal?.path }));
-    const walked = await walkPattern({ ...this.port, listNames: this.port.listNames.bind(this.port) }, this.platform, pattern, starts);
+    const walked = await walkPattern({ realpath: (p) => port.realpath(p), lstat: (p) => port.lstat(p), listNames }, this.platform, pattern, starts);
     let added = false;
     for (const { real, from } of walked.links) {
       const key = `${from}:${real}`;
