@@ -17,7 +17,7 @@ const GROUP_SHARE = 2;
 const RECENT_MS = 60_000;
 /** How often, at least, the size on disk is read again while recording (other servers sharing the journal grow it too). */
 const REREAD_MS = 1_000;
-/** ...and once it is within this share of the bound, this often: another server's growth then soon passes it. */
+/** ...and, once another server is seen writing and the journal is within this share of the bound, this often: that growth then soon passes it. */
 const NEAR_SHARE = 4;
 const NEAR_REREAD_MS = 100;
 /** ...and at most this share of the time goes to reading it (a journal of many files takes long to walk). */
@@ -33,6 +33,8 @@ export class JournalBound {
   private making: Promise<unknown> = Promise.resolve();
   private readAt = Date.now();
   private readMs = 0;
+  /** Whether the last read found more than this process counted: another server writes into the journal too. */
+  private shared = false;
 
   constructor(
     private readonly files: JournalFiles,
@@ -105,7 +107,7 @@ export class JournalBound {
     group.bytes += bytes;
     if (this.total === null) return;
     this.total += bytes;
-    const every = this.total > this.maxBytes - this.maxBytes / NEAR_SHARE ? NEAR_REREAD_MS : REREAD_MS;
+    const every = this.shared && this.total > this.maxBytes - this.maxBytes / NEAR_SHARE ? NEAR_REREAD_MS : REREAD_MS;
     const stale = Date.now() - this.readAt > Math.max(every, this.readMs * REREAD_SHARE);
     if (this.total > this.maxBytes || stale) this.trim(group.meta.id, stale, RETRIES);
   }
@@ -151,16 +153,19 @@ export class JournalBound {
           this.total! -= group.bytes;
           dropped = true;
         }
-        await this.reread();
+        await this.reread(false);
       }
     });
     this.making = next.catch(() => {});
     return next;
   }
 
-  private async reread(): Promise<void> {
+  /** `judge`: whether growth it did not count means another server writes (not after drops: a dropped group's size as counted may differ). */
+  private async reread(judge = true): Promise<void> {
     const started = Date.now();
+    const counted = this.total;
     this.total = await this.files.total(this.recording());
+    if (judge) this.shared = counted !== null && this.total > counted;
     this.readAt = Date.now();
     this.readMs = this.readAt - started;
   }

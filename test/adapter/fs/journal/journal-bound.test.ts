@@ -1,7 +1,7 @@
 /** The journal's bound on real group folders: room for a pre-image, records past the bound, and when a group is full. */
 import fs from 'node:fs';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { JournalBound } from '../../../../adapter/fs/journal/journal-bound.js';
 import { JournalFiles, type FoldedGroup } from '../../../../adapter/fs/journal/journal-files.js';
 import { useJournalFolders } from '../../../helpers/journal-folders.js';
@@ -85,19 +85,36 @@ describe('JournalBound', () => {
     expect(await files.ids()).toEqual([groups[0]!.meta.id, groups[2]!.meta.id]);
   });
 
-  it("near the bound, reads the size on disk again within a tenth of a second: another server's growth is trimmed soon", async () => {
-    const { files, bound, groups, dropped } = await journalOf(3, 1000, 4000);
-    // Within a quarter of the bound, as this process knows it.
+  it('near the bound, once another server is seen writing, reads the size on disk again within a tenth of a second, not before', async () => {
+    const { files, bound, groups, dropped } = await journalOf(3, 900, 4000);
+    const reads = vi.spyOn(files, 'total');
+    const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+    const record = (group: FoldedGroup, bytes: number) =>
+      bound.recorded(
+        group,
+        files.append(group.meta.id, [
+          { k: 'git', t: 'git.commit', r: '/r', b: { commit: 'v'.repeat(bytes) } as never, a: { commit: 'y' } as never, at: 'now' },
+        ]),
+      );
+    // Within a quarter of the bound, as this process knows it, and alone: it reads no sooner than a second on.
     expect(await files.total()).toBeGreaterThan(3000);
-    // Another server sharing the journal appends to its own group (the newest), past the bound.
+    reads.mockClear();
+    await sleep(150);
+    record(groups[1]!, 1);
+    await bound.trimmed();
+    expect(reads).not.toHaveBeenCalled();
+    // Another server appends to its own group (the newest); a second on, this one reads it back: it is not alone.
+    files.append(groups[2]!.meta.id, [{ k: 'git', t: 'git.commit', r: '/r', b: { commit: 'w'.repeat(100) } as never, a: { commit: 'y' } as never, at: 'now' }]);
+    await sleep(1000);
+    record(groups[1]!, 1);
+    await bound.trimmed();
+    expect(reads).toHaveBeenCalledTimes(1);
+    expect(dropped).toEqual([]);
+    // The other grows past the bound: this server's next small record, well within a second, reads it back and makes room.
     files.append(groups[2]!.meta.id, [{ k: 'git', t: 'git.commit', r: '/r', b: { commit: 'w'.repeat(900) } as never, a: { commit: 'y' } as never, at: 'now' }]);
     expect(await files.total()).toBeGreaterThan(4000);
-    await new Promise((resolve) => setTimeout(resolve, 150));
-    // This server's next small record reads it back and makes room.
-    bound.recorded(
-      groups[1]!,
-      files.append(groups[1]!.meta.id, [{ k: 'git', t: 'git.commit', r: '/r', b: { commit: 'v' } as never, a: { commit: 'y' } as never, at: 'now' }]),
-    );
+    await sleep(400);
+    record(groups[1]!, 1);
     await bound.trimmed();
     expect(dropped).toEqual([groups[0]!.meta.id]);
     expect(await files.total()).toBeLessThanOrEqual(4000);
