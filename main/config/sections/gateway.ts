@@ -184,7 +184,7 @@ export function upstreamUrlProblem(value: string): string | null {
   return null;
 }
 
-const SECRET_NAME = /(?:TOKEN|SECRET|PASSW(?:OR)?D|PASSPHRASE|API_?KEY|ACCESS_?KEY|PRIVATE_?KEY|CREDENTIALS?|AUTH|COOKIE|SESSION)/i;
+const SECRET_NAME = /(?:TOKEN|SECRET|PASSW(?:OR)?D|PASSPHRASE|API_?KEY|ACCESS_?KEY|PRIVATE_?KEY|CREDENTIALS?|AUTH|COOKIE|SESSION|(?:^|_)KEY(?:_|$)|KEY$)/i;
 /** Token shapes of the common services (GitHub, OpenAI, Slack, AWS, GitLab, Google, Stripe, Anthropic) and bearer headers. */
 const TOKEN_SHAPES = [
   /\bgh[pousr]_[A-Za-z0-9]{20,}/,

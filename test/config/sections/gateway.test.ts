@@ -47,6 +47,10 @@ describe('gateway.servers', () => {
     expect(problems([{ name: 'gh', command: 'x', env: { GITHUB_TOKEN: 'abc123' } }])).toEqual([
       'gateway.servers.0.env.GITHUB_TOKEN: is a secret written inline in the config file; store it with "chatgpt-mcp gateway set-secret gh/GITHUB_TOKEN" and write {"secret": "gh/GITHUB_TOKEN"}',
     ]);
+    // KEY as a word of the name (ENCRYPTION_KEY, SIGNINGKEY); not inside another word.
+    for (const name of ['ENCRYPTION_KEY', 'SIGNINGKEY', 'KEY', 'key_id'])
+      expect(problems([{ name: 'k', command: 'x', env: { [name]: 'hunter2' } }])).toHaveLength(1);
+    expect(problems([{ name: 'k', command: 'x', env: { KEYBOARD_LAYOUT: 'us' } }])).toEqual([]);
     // A token shape under a harmless name, in args, or in a URL.
     expect(problems([{ name: 'a', command: 'x', env: { CONFIG: 'sk-abcdefghijklmnopqrstuvwxyz' } }])).toHaveLength(1);
     expect(problems([{ name: 'b', command: 'x', args: ['--api-key=hunter2'] }])).toEqual([
