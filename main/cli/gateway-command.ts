@@ -16,13 +16,14 @@ import { Gateway } from '../gateway/gateway.js';
 import { heldFingerprint, PinStore, pinsPath, type UpstreamPins } from '../gateway/pin-store.js';
 import { gatewaySecrets } from '../gateway/secrets.js';
 import { toolDifference } from '../gateway/tool-diff.js';
-import type { HeldEntry } from '../gateway/catalog-pins.js';
+import { acceptedOnly, type HeldEntry } from '../gateway/catalog-pins.js';
 import { protectedPaths, stateDir } from '../host/places.js';
 import { createLogger } from '../log.js';
 import { exposedAs } from '../mcp/tool-names.js';
 import { ALL_TOOLS } from '../mcp/tools/index.js';
 import { VIEW_URI_PREFIX } from '../mcp/views.js';
 import { FilesystemPolicy } from '../policy/filesystem.js';
+import { excludedBy } from '../policy/upstream.js';
 import { EXIT, print, printJson, say, usageError, visible, withConfig } from './io.js';
 
 /** How much of a held item's fingerprint `show` prints, and the least `--expect` takes (64 bits: no upstream can make another item match). */
@@ -64,15 +65,28 @@ function list(config: Readonly<Config>): number {
   const pins = new PinStore(pinsPath(stateDir()));
   const rows = servers.map((entry) => describe(entry, pins.pins(entry.name), pins.held(entry.name)));
   for (const row of rows) {
-    say(
-      `${row.name} (${row.prefix}_*): ${row.enabled ? row.start : 'disabled'}, ${row.transport}, ${row.tools.length} tools accepted${row.held.length ? `, ${row.held.length} held` : ''}`,
-    );
+    say(`${row.name} (${row.prefix}_*): ${row.enabled ? row.start : 'disabled'}, ${row.transport}, ${row.tools.length} tools accepted${counted(row)}`);
     for (const held of row.held) say(`  held: ${visible(held.name)} (${held.reason}); "chatgpt-mcp gateway show ${row.name}" shows the change`);
   }
   return printJson(rows);
 }
 
+/** The rest of a row's line: what it leaves out, its accepted prompts, templates and views, what it holds. */
+function counted(row: ReturnType<typeof describe>): string {
+  const parts: Array<[number, string]> = [
+    [row.excluded.length, 'excluded'],
+    [row.prompts.length, 'prompts'],
+    [row.templates.length, 'resource templates'],
+    [row.views.length, 'views'],
+    [row.held.length, 'held'],
+  ];
+  return parts.map(([count, what]) => (count ? `, ${count} ${what}` : '')).join('');
+}
+
 function describe(entry: UpstreamConfig, pins: UpstreamPins | undefined, held: HeldEntry[]) {
+  const excluded = excludedBy(entry);
+  const accepted = Object.keys(pins?.tools ?? {});
+  const catalog = pins?.catalog && acceptedOnly(pins.catalog, pins.acceptedCatalog);
   return {
     name: entry.name,
     prefix: prefixOf(entry),
@@ -82,7 +96,11 @@ function describe(entry: UpstreamConfig, pins: UpstreamPins | undefined, held: H
     ...(entry.url === undefined
       ? { command: entry.command, sandbox: entry.sandbox, network: entry.network, folders: entry.folders }
       : { url: shownUrl(entry.url) }),
-    tools: Object.keys(pins?.tools ?? {}),
+    tools: accepted.filter((tool) => !excluded(tool)),
+    excluded: accepted.filter(excluded),
+    prompts: catalog?.prompts.map((prompt) => String(prompt.name)) ?? [],
+    templates: catalog?.resourceTemplates.map((template) => String(template.uriTemplate)) ?? [],
+    views: catalog?.views?.map((view) => String(view.uri)) ?? [],
     held: held.map(({ name, reason, seenAt }) => ({ name, reason, ...(seenAt ? { seenAt } : {}) })),
     seen: pins !== undefined,
     leftOut: pins?.catalog?.leftOut ?? [],

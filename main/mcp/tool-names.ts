@@ -6,7 +6,7 @@
  *
  * Only whole tool names are rewritten: `fs.readFile`, `config.json`, `/tmp/fs.read` or
  * `fs.read.bak` are not tool names. `process.list is false` names the setting, not the tool,
- * and is left alone. Data is never rewritten: a name that occurs in the call's arguments or in
+ * and is left alone, as is `git.push is [me/app]`. Data is never rewritten: a name that occurs in the call's arguments or in
  * the structured result (file contents, command output) stays as it is in the whole text.
  */
 import type { Config } from '../config/schema.js';
@@ -40,9 +40,9 @@ export function toolNameRewriter(names: readonly string[], toolNames: Config['se
   if (toolNames === 'dotted' || dotted.length === 0) return IDENTITY;
   const escape = (n: string) => n.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   // Not inside a longer word, path or name (before: a word character, ".", "/", "\", "-";
-  // after: a word character, "-" or ".word"), and not a setting stated as true/false.
+  // after: a word character, "-" or ".word"), and not a setting stated as true/false or a list ("git.push is [...]").
   const wholeNames = (alternatives: string, flags?: string) =>
-    new RegExp(`(?<![\\w./\\\\-])(?:${alternatives})(?![\\w-]|\\.\\w)(?!\\s+is\\s+(?:true|false)\\b)`, flags);
+    new RegExp(`(?<![\\w./\\\\-])(?:${alternatives})(?![\\w-]|\\.\\w)(?!\\s+is\\s+(?:(?:true|false)\\b|\\[))`, flags);
   const pattern = wholeNames(dotted.map(escape).join('|'), 'g');
   // The same without the g flag, whose lastIndex state would leak between calls.
   const probe = new RegExp(pattern.source);

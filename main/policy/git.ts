@@ -224,7 +224,8 @@ export class GitPolicy {
     throw adapterError(
       'COMMAND_NOT_ALLOWED',
       op,
-      `${what} is ${describeIdentity(identity)}, which is not in git.${direction} (allowed: ${list.join(', ') || 'none'}; settings: Git)`,
+      // "git.push is [...]" names the setting, which the tool-name rewriting leaves as it is (tool-names.ts).
+      `${what} is ${describeIdentity(identity)}: not an allowed remote (git.${direction} is [${list.join(', ')}]; settings: Git)`,
     );
   }
 

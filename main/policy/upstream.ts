@@ -69,9 +69,7 @@ export class UpstreamPolicy {
   ) {
     const roots = entry.folders.map((f) => (typeof f === 'string' ? { path: f, readOnly: false } : f));
     this.files = new FilesystemPolicy({ ...config.filesystem, read: true, write: true, roots }, port, { protectedFiles: [...protectedFiles] });
-    const exact = new Set(entry.tools.exclude);
-    const parts = entry.tools.excludeMatching.map((s) => s.normalize('NFKC').toLowerCase());
-    this.excluded = (name) => exact.has(name) || parts.some((part) => containsLoosely(name.normalize('NFKC').toLowerCase(), part));
+    this.excluded = excludedBy(entry);
     if (entry.url !== undefined || !entry.sandbox) return;
     const shell = { ...config.shell, enabled: true, sandbox: 'workspace' as const, network: entry.network ? ('on' as const) : ('off' as const) };
     const desktop = { ...config.desktop, hostDisplayAccess: entry.display && config.desktop.hostDisplayAccess };
@@ -299,4 +297,11 @@ function containsLoosely(name: string, part: string): boolean {
   for (let start = 0; start + wanted.length <= chars.length; start++)
     if (wanted.every((c, i) => chars[start + i] === c || chars[start + i]!.charCodeAt(0) > 0x7f)) return true;
   return false;
+}
+
+/** Whether the owner excluded a tool of the entry, by name or by a part of its name (also for `gateway list`, which starts nothing). */
+export function excludedBy(entry: UpstreamConfig): (tool: string) => boolean {
+  const exact = new Set(entry.tools.exclude);
+  const parts = entry.tools.excludeMatching.map((s) => s.normalize('NFKC').toLowerCase());
+  return (name) => exact.has(name) || parts.some((part) => containsLoosely(name.normalize('NFKC').toLowerCase(), part));
 }

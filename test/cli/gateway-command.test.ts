@@ -98,6 +98,31 @@ describe('chatgpt-mcp gateway', () => {
     expect((await cli('gateway', 'frobnicate')).code).toBe(64);
   });
 
+  it('list names the accepted tools apart from those the entry excludes, and the accepted prompts, templates and views', async () => {
+    home.write({ gateway: { servers: [{ ...nodeUpstream('kit', FIXTURE), tools: { exclude: [], excludeMatching: ['LONG'] } }] } });
+    const pins = new PinStore(pinsPath(home.appDir));
+    await pins.review('kit', [
+      { name: 'grep', inputSchema: { type: 'object' } },
+      { name: 'run-long-job', inputSchema: { type: 'object' } },
+    ]);
+    await pins.setCatalog('kit', {
+      resources: [],
+      resourceTemplates: [{ uriTemplate: 'kit://notes/{id}', name: 'note' }],
+      prompts: [{ name: 'summarize' }],
+      views: [],
+    });
+    const list = await cli('gateway', 'list');
+    expect(list.code).toBe(0);
+    expect(JSON.parse(list.stdout)[0]).toMatchObject({
+      tools: ['grep'],
+      excluded: ['run-long-job'],
+      prompts: ['summarize'],
+      templates: ['kit://notes/{id}'],
+      views: [],
+    });
+    expect(list.stderr).toContain('kit (kit_*): lazy, stdio, 1 tools accepted, 1 excluded, 1 prompts, 1 resource templates');
+  });
+
   it('test starts an upstream in its sandbox, and a tool that would shadow a built-in one is refused, naming the entry', async () => {
     home.write({ gateway: { servers: [{ ...nodeUpstream('files', FIXTURE, { args: [FIXTURE, home.home] }), prefix: 'fs' }] } });
     const tested = await cli('gateway', 'test', 'files');

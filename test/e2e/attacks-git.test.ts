@@ -242,9 +242,9 @@ describe('remotes', () => {
     git(owner, work, ['remote', 'add', 'origin', allowed]);
     git(owner, work, ['remote', 'add', 'other', denied]);
     const refused = await call('git.push', { path: work, remote: 'other' });
-    expect(refused.text).toMatch(/^COMMAND_NOT_ALLOWED: the remote other \(.*denied\.git\) is .*denied\.git, which is not in git\.push/);
+    expect(refused.text).toMatch(/^COMMAND_NOT_ALLOWED: the remote other \(.*denied\.git\) is .*denied\.git: not an allowed remote \(git\.push is \[/);
     const pullRefused = await call('git.pull', { path: work, remote: 'other' });
-    expect(pullRefused.text).toMatch(/not in git\.pull/);
+    expect(pullRefused.text).toMatch(/not an allowed remote \(git\.pull is \[/);
     const missing = await call('git.push', { path: work, remote: 'nope' });
     expect(missing.text).toMatch(/no remote named nope \(its remotes: origin, other\)/);
 
@@ -269,7 +269,7 @@ describe('remotes', () => {
     expect(cloned.text).toMatch(/^PATH_NOT_ALLOWED: \.env is protected/);
     expect(fs.existsSync(path.join(root, 'cloned'))).toBe(false);
     const cloneDenied = await call('git.clone', { url: denied, destination: path.join(root, 'cloned2') });
-    expect(cloneDenied.text).toMatch(/not in git\.pull/);
+    expect(cloneDenied.text).toMatch(/not an allowed remote \(git\.pull is \[/);
   });
 
   it('remote helpers and URLs with credentials are refused for clones', async () => {

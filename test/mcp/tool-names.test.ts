@@ -28,8 +28,10 @@ describe('toolNameRewriter', () => {
       'search and fetch',
       'listing processes is disabled (process.list is false)',
       'process.kill is true',
+      'not an allowed remote (git.push is [me/app]; settings: Git)',
     ];
     for (const text of untouched) expect(underscore.rewrite(text)).toBe(text);
+    expect(underscore.rewrite('push it with git.push, as git.push is the tool')).toBe('push it with git_push, as git_push is the tool');
   });
 
   it('rewrites only whole names, also next to a longer one with the same start', () => {
