@@ -182,18 +182,16 @@ function compilePattern(source: string, origin: PatternOrigin, platform: Platfor
 }
 
 /**
- * The same anchored pattern with its leading parts, its literal folders unless `from` says more
- * (folders a wildcard matched: pattern-places.ts), spelled as `real`, where they really are (a
- * link on the way resolved): `real` exactly, then the parts from `from` on. The source stays the
- * owner's, for messages.
+ * The same anchored pattern with its literal folders spelled as `real`, where they really are
+ * (a link on the way resolved); the source stays the owner's, for messages.
  */
-export function rebased(pattern: SecretPattern, real: string, platform: Platform, from = pattern.literal?.parts ?? 0): SecretPattern {
+export function rebased(pattern: SecretPattern, real: string, platform: Platform): SecretPattern {
   const { root, segments } = splitPath(real, platform);
   return {
     source: pattern.source,
     origin: pattern.origin,
     anchor: foldName(root),
-    parts: [...segments.map(exactPart), ...pattern.parts.slice(from)],
+    parts: [...segments.map(exactPart), ...pattern.parts.slice(pattern.literal?.parts ?? 0)],
   };
 }
 

@@ -10,8 +10,6 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { isComputerAdapterError } from '../../adapter/contract/errors.js';
 import { filesystemSchema } from '../../main/config/schema.js';
 import { FilesystemPolicy } from '../../main/policy/filesystem.js';
-import { LinkedPatterns } from '../../main/policy/linked-patterns.js';
-import { MAX_LISTED } from '../../main/policy/pattern-places.js';
 import { compilePatterns, findMatch, rebased, wholePath } from '../../main/policy/secret-patterns.js';
 import { localPort } from '../helpers/adapter.js';
 import { makeTempDir, removeDir } from '../helpers/temp.js';
@@ -182,137 +180,6 @@ describe('a deny path spelled through a link that is not a root', () => {
   });
 });
 
-describe('a deny path whose folders after a wildcard pass through a link', () => {
-  let wild: string;
-  // The owner's spelling: links into the root, which tools judge at its real paths.
-  let home: string;
-  let disk: string;
-  const onDisk = (relative: string) => path.join(disk, relative);
-  const keyOf = (folder: string) => onDisk(path.join(folder, 'private', 'key'));
-  const rulesFor = (deny: string[]) => new FilesystemPolicy(filesystemSchema.parse({ read: true, write: true, roots: [disk], deny }), localPort());
-  const read = async (rules: FilesystemPolicy, file: string) => refusal(rules.resolve(file, 'read', 'fs.read'));
-
-  beforeAll(() => {
-    wild = makeTempDir('linked-wild-');
-    home = path.join(wild, 'home');
-    // Glob and regular-expression characters in the real names: spelled into the rebased pattern literally.
-    disk = path.join(wild, 'disk [1]+(x)*');
-    for (const folder of ['proj', 'x', 'q[r]*', 'qr']) write(keyOf(folder), 'SECRET');
-    write(onDisk('proj/ok.txt'));
-    fs.mkdirSync(path.join(home, 'plain'), { recursive: true });
-    fs.symlinkSync(onDisk('proj'), path.join(home, 'proj'));
-    fs.symlinkSync(onDisk('q[r]*'), path.join(home, '[l]ink*'));
-    // A real folder whose `private` is a link.
-    fs.symlinkSync(onDisk('x'), path.join(home, 'plain', 'private'));
-  });
-
-  afterAll(() => removeDir(wild));
-
-  it('refuses a file by its real path when a link a `*` matches leads there, and hides the place from commands', async () => {
-    const deny = path.join(home, '*', 'private', '**');
-    const rules = rulesFor([deny]);
-    expect(await read(rules, keyOf('proj'))).toBe(`PATH_NOT_ALLOWED: ${keyOf('proj')} matches the deny pattern "${deny}" (filesystem.deny)`);
-    expect(await read(rules, keyOf('q[r]*'))).toMatch(/deny pattern/);
-    // Matched as the link's target is spelled, not as a glob: `qr` is no link's target.
-    expect(await read(rules, keyOf('qr'))).toBe('allowed');
-    expect(await read(rules, onDisk('proj/ok.txt'))).toBe('allowed');
-    expect(await refusal(rules.resolveEntry(onDisk('proj/private'), 'write', 'fs.delete'))).toMatch(/deny pattern/);
-    expect(await refusal(rules.resolveEntry(onDisk('proj'), 'write', 'fs.move'))).toMatch(/holds paths protected by the deny pattern/);
-    // What the command sandbox hides: each place the pattern names whole, reached through a link.
-    expect((await rules.deniedPlaces()).sort()).toEqual([onDisk('proj/private'), onDisk('q[r]*/private'), onDisk('x')].sort());
-  });
-
-  it('follows a link at a name after a wildcard (a real folder whose `private` is a link)', async () => {
-    const rules = rulesFor([path.join(home, '*', 'private')]);
-    expect(await read(rules, onDisk('x'))).toMatch(/deny pattern/);
-    expect(await read(rules, keyOf('x'))).toMatch(/deny pattern/);
-    expect(await rules.deniedPlaces()).toContain(onDisk('x'));
-    expect(await read(rules, onDisk('proj/ok.txt'))).toBe('allowed');
-  });
-
-  it('follows a link made after the first check, a second on', async () => {
-    vi.useFakeTimers({ toFake: ['Date'] });
-    write(keyOf('late'));
-    const rules = rulesFor([path.join(home, '*', 'private', '**')]);
-    expect(await read(rules, keyOf('late'))).toBe('allowed');
-    const link = path.join(home, 'late');
-    fs.symlinkSync(onDisk('late'), link);
-    try {
-      vi.setSystemTime(Date.now() + 200);
-      await rules.deniedPlaces();
-      expect(await read(rules, keyOf('late'))).toBe('allowed');
-      vi.setSystemTime(Date.now() + 1000);
-      await rules.deniedPlaces();
-      expect(await read(rules, keyOf('late'))).toMatch(/deny pattern/);
-    } finally {
-      fs.rmSync(link);
-    }
-  });
-
-  it('lists no folder of over MAX_LISTED names (one of exactly that many is)', async () => {
-    for (const [folder, count] of [
-      ['full', MAX_LISTED],
-      ['over', MAX_LISTED + 1],
-    ] as const) {
-      const dir = path.join(wild, folder);
-      fs.mkdirSync(dir);
-      for (let i = 1; i < count; i++) fs.writeFileSync(path.join(dir, `f${i}`), '');
-      write(keyOf(folder));
-      fs.symlinkSync(onDisk(folder), path.join(dir, 'link'));
-    }
-    const rules = rulesFor([path.join(wild, 'full', '*', 'private', '**'), path.join(wild, 'over', '*', 'private', '**')]);
-    expect(await read(rules, keyOf('full'))).toMatch(/deny pattern/);
-    expect(await read(rules, keyOf('over'))).toBe('allowed');
-  });
-
-  it('keeps the places found first when links beyond the bound come later (decoys), and adds no more than the bound', async () => {
-    vi.useFakeTimers({ toFake: ['Date'] });
-    const dir = path.join(wild, 'decoys');
-    fs.mkdirSync(dir);
-    write(keyOf('first'));
-    fs.symlinkSync(onDisk('first'), path.join(dir, 'first'));
-    const rules = rulesFor([path.join(dir, '*', 'private', '**')]);
-    expect(await read(rules, keyOf('first'))).toMatch(/deny pattern/);
-    const decoys = Array.from({ length: 70 }, (_, i) => `decoy-${i}`);
-    for (const decoy of decoys) {
-      write(keyOf(decoy));
-      fs.symlinkSync(onDisk(decoy), path.join(dir, decoy));
-    }
-    vi.setSystemTime(Date.now() + 1000);
-    await rules.deniedPlaces();
-    expect(await read(rules, keyOf('first'))).toMatch(/deny pattern/);
-    // 64 places a pattern at most, one of them `first`.
-    const refused = await Promise.all(decoys.map(async (decoy) => /deny pattern/.test(await read(rules, keyOf(decoy)))));
-    expect(refused.filter(Boolean)).toHaveLength(63);
-  });
-
-  it('walks a link loop no deeper than the pattern is long, and leaves out a link to itself', async () => {
-    const dir = path.join(wild, 'loop');
-    fs.mkdirSync(dir);
-    write(keyOf('looped'));
-    fs.symlinkSync(dir, path.join(dir, 'up'));
-    fs.symlinkSync(path.join(dir, 'self'), path.join(dir, 'self'));
-    fs.symlinkSync(onDisk('looped'), path.join(dir, 'real'));
-    // Only `loop/up/real/private` reaches the key: three levels, two of them through `up`.
-    const rules = rulesFor([path.join(dir, '*', '*', 'private', '**')]);
-    expect(await read(rules, keyOf('looped'))).toMatch(/deny pattern/);
-  });
-
-  it('changes nothing for a wildcard that matches no name, or only real folders', async () => {
-    fs.mkdirSync(path.join(home, 'solid', 'private'), { recursive: true });
-    const [none, real, linked] = compilePatterns(
-      [path.join(home, 'zzz*', 'private', '**'), path.join(home, 'sol?d', 'private', 'key'), path.join(home, 'pro?', 'private', '**')],
-      'deny',
-      'linux',
-    );
-    const patterns = new LinkedPatterns([none!, real!, linked!], localPort(), 'linux');
-    await patterns.settled();
-    expect(patterns.current.map((p) => p.source)).toEqual([none!.source, real!.source, linked!.source, linked!.source]);
-    expect(findMatch(patterns.current, wholePath(keyOf('proj'), 'linux'))).toBe(patterns.current[3]);
-    expect(patterns.wholePlaces()).toEqual([onDisk('proj/private')]);
-  });
-});
-
 describe('an anchored pattern rebased on its real folders', () => {
   it('takes the folders before the first glob as its literal part, ".." resolved as in a requested path', () => {
     const [keys, whole, glob, dots] = compilePatterns(['/home/me/work/*/keys/**', '/home/me/id.key', '/*/x', '/a/../b'], 'deny', 'linux');
@@ -332,13 +199,5 @@ describe('an anchored pattern rebased on its real folders', () => {
     expect(findMatch([moved], wholePath('/mnt/d [1]+(x)/work/app/keys/a', 'linux'))).toBe(moved);
     expect(findMatch([moved], wholePath('/mnt/d 1+x/work/app/keys/a', 'linux'))).toBeUndefined();
     expect(findMatch([moved], wholePath('/mnt/d [1]+(x)/work/app/src/a', 'linux'))).toBeUndefined();
-  });
-
-  it('spelled from where a wildcard led: the real path exactly, then the parts after the ones it stands for', () => {
-    const [pattern] = compilePatterns(['/home/me/*/keys/**'], 'deny', 'linux');
-    const moved = rebased(pattern!, '/mnt/p*', 'linux', 3);
-    expect(findMatch([moved], wholePath('/mnt/p*/keys/a', 'linux'))).toBe(moved);
-    expect(findMatch([moved], wholePath('/mnt/px/keys/a', 'linux'))).toBeUndefined();
-    expect(findMatch([moved], wholePath('/mnt/p*/src/a', 'linux'))).toBeUndefined();
   });
 });
