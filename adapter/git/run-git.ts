@@ -101,8 +101,21 @@ export async function runGit(run: Runnable, args: readonly string[], options: Ru
 
 /** git's reason in its own words (the `fatal:`/`error:` lines), bounded. */
 export function gitFailure(args: readonly string[], output: Pick<GitOutput, 'code' | 'stderr'>, operation: string): Error {
+  // A revision read only as a commit (read-ops.ts commitOnly) that names a blob or a tree.
+  const notCommit = /error: (.{1,200})\^\{commit\}: expected commit type/.exec(output.stderr);
+  if (notCommit)
+    return adapterError(
+      'INVALID_INPUT',
+      operation,
+      `${visibleText(notCommit[1]!)} is not a commit: only commits are compared (a file's or folder's id is refused)`,
+    );
   const reason = gitMessage(output.stderr) || `exit code ${output.code}`;
-  return adapterError('OS_ERROR', operation, `git ${args[0]} failed: ${reason}`, { exitCode: output.code });
+  const command = args.find((arg) => !arg.startsWith('-')) ?? args[0];
+  return adapterError('OS_ERROR', operation, `git ${command} failed: ${reason}`, { exitCode: output.code });
+}
+
+function visibleText(text: string): string {
+  return hideUrlCredentials(text.replace(/[\x00-\x1f\x7f]/g, '?'));
 }
 
 export function gitMessage(stderr: string): string {

@@ -248,6 +248,7 @@ describe('reading outside the roots through settings', () => {
     const env = git(owner, repo, ['rev-parse', 'HEAD:.env']).trim();
     const result = await call('git.diff', { path: repo, from: a, to: env });
     expect(result.isError).toBe(true);
+    expect(result.text).toBe(`INVALID_INPUT: ${a} is not a commit: only commits are compared (a file's or folder's id is refused)`);
     expect(JSON.stringify(result)).not.toContain('sk-live-SECRET');
     const commits = await call('git.diff', { path: repo, from: 'HEAD', to: 'HEAD' });
     expect(commits.isError, commits.text).toBeFalsy();
