@@ -20,6 +20,8 @@ const REREAD_MS = 1_000;
 /** ...and, once another server is seen writing and the journal is within this share of the bound, this often: that growth then soon passes it. */
 const NEAR_SHARE = 4;
 const NEAR_REREAD_MS = 100;
+/** How long a server counts as seen writing after a read found the journal changed by more than this process did. */
+const SHARED_FOR_MS = 10_000;
 /** ...and at most this share of the time goes to reading it (a journal of many files takes long to walk). */
 const REREAD_SHARE = 20;
 /** How often a trim that ended past the bound looks again, a second apart. */
@@ -33,8 +35,8 @@ export class JournalBound {
   private making: Promise<unknown> = Promise.resolve();
   private readAt = Date.now();
   private readMs = 0;
-  /** Whether the last read found more than this process counted: another server writes into the journal too. */
-  private shared = false;
+  /** When a read last found the journal other than this process counted it: another server writes into it too (or drops from it). */
+  private sharedAt = -Infinity;
 
   constructor(
     private readonly files: JournalFiles,
@@ -107,7 +109,8 @@ export class JournalBound {
     group.bytes += bytes;
     if (this.total === null) return;
     this.total += bytes;
-    const every = this.shared && this.total > this.maxBytes - this.maxBytes / NEAR_SHARE ? NEAR_REREAD_MS : REREAD_MS;
+    const shared = Date.now() - this.sharedAt < SHARED_FOR_MS;
+    const every = shared && this.total > this.maxBytes - this.maxBytes / NEAR_SHARE ? NEAR_REREAD_MS : REREAD_MS;
     const stale = Date.now() - this.readAt > Math.max(every, this.readMs * REREAD_SHARE);
     if (this.total > this.maxBytes || stale) this.trim(group.meta.id, stale, RETRIES);
   }
@@ -160,12 +163,12 @@ export class JournalBound {
     return next;
   }
 
-  /** `judge`: whether growth it did not count means another server writes (not after drops: a dropped group's size as counted may differ). */
+  /** `judge`: whether a size other than counted means another server writes (not after drops: a dropped group's size as counted may differ). */
   private async reread(judge = true): Promise<void> {
     const started = Date.now();
     const counted = this.total;
     this.total = await this.files.total(this.recording());
-    if (judge) this.shared = counted !== null && this.total > counted;
+    if (judge && counted !== null && this.total !== counted) this.sharedAt = Date.now();
     this.readAt = Date.now();
     this.readMs = this.readAt - started;
   }
