@@ -113,7 +113,8 @@ export class ChangeRecording {
       try {
         return await work(note);
       } finally {
-        await safely((g) => this.journal.after(g, tool, [...noted]));
+        // A call refused before it noted anything (a hook found, a bad path) opens no group.
+        if (noted.size > 0 || id !== undefined) await safely((g) => this.journal.after(g, tool, [...noted]));
         // The branch HEAD named before too: a commit on it, then a switch, moved it though HEAD now names another.
         const after = await state([...(change.refs ?? []), ...(before?.headRef ? [before.headRef] : [])]);
         if (before && after && moved(before, after)) await safely((g) => this.journal.repository(g, tool, repo.topLevel, before, after));

@@ -156,6 +156,23 @@ describe('ChangeRecording', () => {
     expect(recording.depsFor('fs.delete', 'ChatGPT', deps).policy.fsLock).not.toBe(deps.policy.fsLock);
   });
 
+  it('a git write refused before it changed anything opens no group; one that changes a file is recorded', async () => {
+    const deps = recording.depsFor('git.add', 'ChatGPT', { policy: { fsLock: new PathLock() }, changes: NOT_RECORDED } as unknown as ToolDeps);
+    const repo = { topLevel: path.join(base, 'work') } as Parameters<ToolDeps['changes']['repository']>[0];
+    await expect(
+      deps.changes.repository(repo, {}, async () => {
+        throw new Error('refused: a hook is active');
+      }),
+    ).rejects.toThrow('refused');
+    expect(await groups()).toEqual([]);
+    fs.writeFileSync(at('b.txt'), 'old');
+    await deps.changes.repository(repo, {}, async (before) => {
+      await before(['b.txt']);
+      fs.writeFileSync(at('b.txt'), 'new');
+    });
+    expect(await groups()).toEqual([{ client: 'ChatGPT', files: 1, tools: ['git.add'] }]);
+  });
+
   it('a failing journal is reported and the change still happens', async () => {
     const broken: ChangeJournal = Object.assign(Object.create(journal) as ChangeJournal, {
       open: async () => {
