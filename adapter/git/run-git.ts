@@ -104,18 +104,10 @@ export function gitFailure(args: readonly string[], output: Pick<GitOutput, 'cod
   // A revision read only as a commit (read-ops.ts commitOnly) that names a blob or a tree.
   const notCommit = /error: (.{1,200})\^\{commit\}: expected commit type/.exec(output.stderr);
   if (notCommit)
-    return adapterError(
-      'INVALID_INPUT',
-      operation,
-      `${visibleText(notCommit[1]!)} is not a commit: only commits are compared (a file's or folder's id is refused)`,
-    );
+    return adapterError('INVALID_INPUT', operation, `${shown(notCommit[1]!)} is not a commit: only commits are compared (a file's or folder's id is refused)`);
   const reason = gitMessage(output.stderr) || `exit code ${output.code}`;
   const command = args.find((arg) => !arg.startsWith('-')) ?? args[0];
   return adapterError('OS_ERROR', operation, `git ${command} failed: ${reason}`, { exitCode: output.code });
-}
-
-function visibleText(text: string): string {
-  return hideUrlCredentials(text.replace(/[\x00-\x1f\x7f]/g, '?'));
 }
 
 export function gitMessage(stderr: string): string {
@@ -124,6 +116,11 @@ export function gitMessage(stderr: string): string {
     .map((line) => line.trim())
     .filter(Boolean);
   const told = lines.filter((line) => /^(fatal|error|hint|warning):/.test(line));
-  const text = hideUrlCredentials((told.length > 0 ? told : lines).join(' ').replace(/[\x00-\x08\x0b-\x1f\x7f]/g, '?'));
+  const text = shown((told.length > 0 ? told : lines).join(' '));
   return text.length > 1000 ? `${text.slice(0, 1000)}...` : text;
+}
+
+/** git's words as they may be shown: no control characters, no credentials in a URL. */
+function shown(text: string): string {
+  return hideUrlCredentials(text.replace(/[\x00-\x08\x0b-\x1f\x7f]/g, '?'));
 }
