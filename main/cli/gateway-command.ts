@@ -67,6 +67,7 @@ function list(config: Readonly<Config>): number {
   for (const row of rows) {
     say(`${row.name} (${row.prefix}_*): ${row.enabled ? row.start : 'disabled'}, ${row.transport}, ${row.tools.length} tools accepted${counted(row)}`);
     for (const held of row.held) say(`  held: ${visible(held.name)} (${held.reason}); "chatgpt-mcp gateway show ${row.name}" shows the change`);
+    if (row.notListed.length) say(`  ${notListed(row.name, row.notListed)} at its last start`);
   }
   return printJson(rows);
 }
@@ -104,7 +105,18 @@ function describe(entry: UpstreamConfig, pins: UpstreamPins | undefined, held: H
     held: held.map(({ name, reason, seenAt }) => ({ name, reason, ...(seenAt ? { seenAt } : {}) })),
     seen: pins !== undefined,
     leftOut: pins?.catalog?.leftOut ?? [],
+    notListed: unlisted(entry, pins),
   };
+}
+
+/** The names tools.include gives that the upstream did not list (a typo, or a tool it no longer has), once it was seen. */
+function unlisted(entry: UpstreamConfig, pins: UpstreamPins | undefined): string[] {
+  if (!pins || !entry.tools.include) return [];
+  return entry.tools.include.filter((tool) => !Object.hasOwn(pins.tools, tool) && !Object.hasOwn(pins.held, tool));
+}
+
+function notListed(name: string, tools: readonly string[]): string {
+  return `tools.include names ${visible(tools.join(', '))}, which ${name} did not list`;
 }
 
 async function test(config: Readonly<Config>, configPath: string, name: string): Promise<number> {
@@ -131,7 +143,10 @@ async function test(config: Readonly<Config>, configPath: string, name: string):
     say(`${name} started (${status.transport}${status.sandboxed ? ', sandboxed' : ''}) and listed ${status.tools.length} tools`);
     for (const held of status.held) say(`held: ${visible(held.name)} (${held.reason}); "chatgpt-mcp gateway show ${name}" shows the change`);
     for (const refused of status.refused) say(`refused: ${visible(refused)}`);
-    return printJson({ tools: status.tools, held: status.held, refused: status.refused });
+    const entry = config.gateway.servers.find((s) => s.name === name)!;
+    const missing = unlisted(entry, new PinStore(pinsPath(dir)).pins(name));
+    if (missing.length) say(notListed(name, missing));
+    return printJson({ tools: status.tools, held: status.held, refused: status.refused, ...(missing.length ? { notListed: missing } : {}) });
   } catch (error) {
     say(`${name} did not start: ${visible(error instanceof Error ? error.message : String(error))}`);
     return EXIT.config;

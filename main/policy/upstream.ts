@@ -83,7 +83,7 @@ export class UpstreamPolicy {
     }
   }
 
-  /** Not exposed: the owner excluded it by name or by a part of its name. */
+  /** Not exposed: the owner excluded it by name or by a part of its name, or named the only ones exposed and not it. */
   isExcluded(tool: string): boolean {
     return this.excluded(tool);
   }
@@ -301,7 +301,9 @@ function containsLoosely(name: string, part: string): boolean {
 
 /** Whether the owner excluded a tool of the entry, by name or by a part of its name (also for `gateway list`, which starts nothing). */
 export function excludedBy(entry: UpstreamConfig): (tool: string) => boolean {
+  const only = entry.tools.include && new Set(entry.tools.include);
   const exact = new Set(entry.tools.exclude);
   const parts = entry.tools.excludeMatching.map((s) => s.normalize('NFKC').toLowerCase());
-  return (name) => exact.has(name) || parts.some((part) => containsLoosely(name.normalize('NFKC').toLowerCase(), part));
+  return (name) =>
+    (only !== undefined && !only.has(name)) || exact.has(name) || parts.some((part) => containsLoosely(name.normalize('NFKC').toLowerCase(), part));
 }

@@ -137,6 +137,21 @@ describe('chatgpt-mcp gateway', () => {
     expect(tested.stderr).toContain('files started (stdio, sandboxed)');
   });
 
+  it('tools.include exposes only the tools it names, and list and test name those the upstream did not list', async () => {
+    home.write({ gateway: { servers: [{ ...nodeUpstream('only', FIXTURE), tools: { include: ['noop', 'env', 'nosuch'], exclude: ['env'] } }] } });
+    const tested = await cli('gateway', 'test', 'only');
+    expect(tested.code).toBe(0);
+    // Exclude still applies to what include names; every other tool the fixture lists stays out.
+    expect(JSON.parse(tested.stdout)).toMatchObject({ tools: ['only_noop'], notListed: ['nosuch'] });
+    expect(tested.stderr).toContain('tools.include names nosuch, which only did not list');
+    const list = await cli('gateway', 'list');
+    const row = JSON.parse(list.stdout)[0];
+    expect(row.tools).toEqual(['noop']);
+    expect(row.excluded).toEqual(expect.arrayContaining(['env', 'read', 'write', 'crash']));
+    expect(row.notListed).toEqual(['nosuch']);
+    expect(list.stderr).toContain('  tools.include names nosuch, which only did not list at its last start');
+  });
+
   it("list and accept show an upstream's held names and descriptions with their control and bidi characters escaped", async () => {
     home.write({ gateway: { servers: [nodeUpstream('evil', FIXTURE)] } });
     const ESC = '\u001b';

@@ -44,6 +44,14 @@ describe('UpstreamPolicy', () => {
     ]);
   });
 
+  it('with include, exposes only the tools it names exactly, and exclude still applies to them', () => {
+    const p = policy({ tools: { include: ['read_row', 'delete_row'], excludeMatching: ['delete'] } });
+    expect(['read_row', 'Read_row', 'read_rows', 'delete_row', 'write_row'].filter((t) => !p.isExcluded(t))).toEqual(['read_row']);
+    // An empty list exposes nothing (absent exposes everything not excluded).
+    expect(policy({ tools: { include: [] } }).isExcluded('read_row')).toBe(true);
+    expect(policy({}).isExcluded('read_row')).toBe(false);
+  });
+
   it("fills missing hints cautiously, keeps the upstream's, and the owner's kind wins", () => {
     const p = policy({ tools: { kinds: { search: 'read-only', send: 'open-world' } } });
     expect(p.annotations('x', undefined)).toEqual({ readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true });

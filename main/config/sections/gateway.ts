@@ -31,6 +31,8 @@ export type ToolKind = (typeof TOOL_KINDS)[number];
 export const START_MODES = ['lazy', 'at-start'] as const;
 
 const toolsSchema = z.strictObject({
+  /** When given, the only tools exposed, by exact upstream name (a tool the upstream adds later stays out); exclude still applies. */
+  include: z.array(text).optional(),
   /** Tools never exposed, by exact upstream name. */
   exclude: z.array(text).default([]),
   /** Tools never exposed when their name contains one of these (case-insensitive, not a pattern). */
