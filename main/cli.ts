@@ -53,6 +53,7 @@ Usage:
   chatgpt-mcp gateway show NAME [ITEM]    what changed in its held tools, prompts and views, with fingerprints
   chatgpt-mcp gateway accept NAME [ITEM]  accept them (--expect FP: only as "gateway show" printed them)
   chatgpt-mcp gateway set-secret NAME     store a value entries refer to as {"secret": NAME}, from stdin
+  chatgpt-mcp gateway add           add the entry another host uses (Claude, Cursor, VS Code, Codex...), from stdin
   chatgpt-mcp version [--check]     this version, and with --check the latest release's
   chatgpt-mcp undo list             groups of changes the tools made (files, git), newest first
   chatgpt-mcp undo show ID          what one group changed, with diffs of what undo would do
@@ -73,6 +74,7 @@ Options:
   --check             version: ask for the latest release (only when asked; the server never looks by itself)
   --feed URL          version --check: read this latest-*.yml instead of the releases this build names
   --expect FP         gateway accept: accept only items still as "gateway show" printed them (one per item)
+  --dry-run           gateway add: print the entry it would add and what to do about it, write nothing
 
 HTTP needs a bearer token unless the config says server.auth "none" (loopback only). Without
 server.token or CHATGPT_MCP_TOKEN, the first start creates one in the app's config folder;
@@ -108,6 +110,7 @@ export async function main(argv: string[]): Promise<number> {
         check: { type: 'boolean' },
         feed: { type: 'string' },
         expect: { type: 'string', multiple: true },
+        'dry-run': { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -122,8 +125,10 @@ export async function main(argv: string[]): Promise<number> {
 
   const cli: CliOverrides = { config: values.config, host: values.host, port: values.port, logLevel: values['log-level'] };
   const [command = 'serve', sub, ...rest] = positionals;
+  // Refused rather than ignored elsewhere: "undo apply ID --dry-run" must not undo.
+  if (values['dry-run'] && command !== 'gateway') return usageError('--dry-run goes with "gateway add" only');
   if (command === 'oauth') return (await commands.oauth()).oauthCommand(sub, rest);
-  if (command === 'gateway') return (await commands.gateway()).gatewayCommand(sub, rest, cli, values.expect);
+  if (command === 'gateway') return (await commands.gateway()).gatewayCommand(sub, rest, cli, values.expect, values['dry-run']);
   if (command === 'undo') return (await commands.undo()).undoCommand(sub, rest, cli);
   if (command === 'audit') return (await commands.audit()).auditCommand(sub, rest);
   if (rest.length > 0) return usageError(`unexpected argument "${rest[0]}"`);

@@ -1,15 +1,19 @@
 /**
  * `chatgpt-mcp gateway list | test NAME | show NAME [ITEM] | accept NAME [ITEM] [--expect FP] |
- * set-secret NAME`: the owner's upstream MCP servers, headless. `list` reads the config and the
+ * set-secret NAME | add [--dry-run]`: the owner's upstream MCP servers, headless. `list` reads the config and the
  * pins without starting anything; `test` starts one upstream here, in the sandbox its policy
  * plans, lists what it offers (holding tools that changed since they were accepted) and stops it;
  * `show` prints what changed in each held item with its fingerprint, accepting nothing; `accept`
  * accepts them and prints what it accepted (a running server exposes them from its next listing),
  * with `--expect` only if each is still what `show` printed; `set-secret` stores a value entries
- * refer to as {"secret": NAME}, read from stdin.
+ * refer to as {"secret": NAME}, read from stdin; `add` reads an entry pasted from another host
+ * from stdin (main/config/pasted-entry.ts) and adds what it becomes to the config file, all of it
+ * or nothing, starting nothing (`--dry-run`: prints it, writes nothing).
  */
 import { createLocalAdapter } from '../../adapter/local-computer-adapter.js';
-import type { CliOverrides } from '../config/load.js';
+import { ConfigError, configPathFor, readRawConfig, type CliOverrides } from '../config/load.js';
+import { parsePasted, type Pasted } from '../config/pasted-entry.js';
+import { ConfigValidationError, saveConfig } from '../config/save.js';
 import { shownUrl } from '../config/shown-url.js';
 import { prefixOf, SECRET_REF, type Config, type UpstreamConfig } from '../config/schema.js';
 import { Gateway } from '../gateway/gateway.js';
@@ -24,15 +28,22 @@ import { ALL_TOOLS } from '../mcp/tools/index.js';
 import { VIEW_URI_PREFIX } from '../mcp/views.js';
 import { FilesystemPolicy } from '../policy/filesystem.js';
 import { excludedBy } from '../policy/upstream.js';
-import { EXIT, print, printJson, say, usageError, visible, withConfig } from './io.js';
+import { EXIT, print, printJson, readStdin, say, usageError, visible, withConfig } from './io.js';
 
 /** How much of a held item's fingerprint `show` prints, and the least `--expect` takes (64 bits: no upstream can make another item match). */
 const SHOWN_FINGERPRINT = 16;
 
-export function gatewayCommand(sub: string | undefined, rest: string[], cli: CliOverrides, expect: readonly string[] = []): number | Promise<number> {
+export function gatewayCommand(
+  sub: string | undefined,
+  rest: string[],
+  cli: CliOverrides,
+  expect: readonly string[] = [],
+  dryRun = false,
+): number | Promise<number> {
   const [name, tool, ...extra] = rest;
   if (extra.length > 0) return usageError(`unexpected argument "${extra[0]}"`);
   if (expect.length > 0 && sub !== 'accept') return usageError('--expect goes with "gateway accept NAME" only');
+  if (dryRun && sub !== 'add') return usageError('--dry-run goes with "gateway add" only');
   const badPrint = expect.find((fp) => !new RegExp(`^[0-9a-f]{${SHOWN_FINGERPRINT},64}$`).test(fp));
   if (badPrint !== undefined)
     return usageError(`--expect ${visible(badPrint)}: expected a fingerprint "gateway show" printed (at least ${SHOWN_FINGERPRINT} hex digits)`);
@@ -51,8 +62,13 @@ export function gatewayCommand(sub: string | undefined, rest: string[], cli: Cli
     case 'set-secret':
       if (name === undefined || !SECRET_REF.test(name)) return usageError('"gateway set-secret NAME" needs a secret name (letters, digits and . _ / -)');
       return setSecret(name);
+    case 'add':
+      if (name !== undefined) return usageError(`unexpected argument "${name}" (the entry is read from stdin)`);
+      return add(cli, dryRun);
     default:
-      return usageError('expected "gateway list", "gateway test NAME", "gateway show NAME [ITEM]", "gateway accept NAME [ITEM]" or "gateway set-secret NAME"');
+      return usageError(
+        'expected "gateway list", "gateway test NAME", "gateway show NAME [ITEM]", "gateway accept NAME [ITEM]", "gateway set-secret NAME" or "gateway add"',
+      );
   }
 }
 
@@ -218,11 +234,7 @@ function nothingHeld(name: string, item: string | undefined): number {
 }
 
 async function setSecret(name: string): Promise<number> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-  const value = Buffer.concat(chunks)
-    .toString('utf8')
-    .replace(/\r?\n$/, '');
+  const value = (await readStdin()).replace(/\r?\n$/, '');
   const store = await gatewaySecrets(stateDir());
   try {
     await store.set(name, value);
@@ -233,6 +245,53 @@ async function setSecret(name: string): Promise<number> {
   say(`stored the secret "${name}" in ${store.where}; refer to it as {"secret": "${name}"}`);
   return EXIT.ok;
 }
+
+/** The entry pasted on stdin, added to the config file as it is written (no variable or flag applied), or nothing when any of it is wrong. */
+async function add(cli: CliOverrides, dryRun: boolean): Promise<number> {
+  if (process.stdin.isTTY) say('Paste the entry from the other host, then press Ctrl-D (Ctrl-Z and Enter on Windows):');
+  let pasted: Pasted;
+  try {
+    pasted = parsePasted(await readStdin());
+  } catch (error) {
+    say(`nothing added: ${visible((error as Error).message)}`);
+    return EXIT.config;
+  }
+  const file = configPathFor({ cli });
+  let raw;
+  try {
+    raw = readRawConfig(file);
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    say(`nothing added: ${error.message}`);
+    return EXIT.config;
+  }
+  const gateway = isRecord(raw.gateway) ? raw.gateway : {};
+  const servers: unknown[] = Array.isArray(gateway.servers) ? gateway.servers : [];
+  const taken = new Set(servers.map((entry) => (isRecord(entry) ? String(entry.name).toLowerCase() : '')));
+  const clash = pasted.entries.find((entry) => taken.has(entry.name.toLowerCase()));
+  if (clash) {
+    say(`nothing added: gateway.servers has a server named "${clash.name}" already (remove it first, or rename the pasted one)`);
+    return EXIT.config;
+  }
+  for (const note of pasted.notes) say(`note: ${visible(note)}`);
+  const names = pasted.entries.map((entry) => entry.name).join(', ');
+  if (dryRun) {
+    say(`would add ${names} to ${file} (--dry-run: nothing written)`);
+    return printJson(pasted.entries);
+  }
+  try {
+    await saveConfig(file, { ...raw, gateway: { ...gateway, servers: [...servers, ...pasted.entries] } });
+  } catch (error) {
+    if (!(error instanceof ConfigValidationError)) throw error;
+    say(`nothing added: ${visible(error.message)}`);
+    return EXIT.config;
+  }
+  const first = pasted.entries[0]!.name;
+  say(`added ${names} to ${file}; nothing started: "chatgpt-mcp gateway test ${first}" starts it once here, and a running server takes it when restarted`);
+  return printJson(pasted.entries);
+}
+
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 function unknown(config: Readonly<Config>, name: string): number {
   say(`no server named "${name}" in gateway.servers (there are: ${config.gateway.servers.map((s) => s.name).join(', ') || 'none'})`);

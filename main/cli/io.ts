@@ -63,6 +63,13 @@ export function withConfig(
   return run(loaded);
 }
 
+/** Everything piped into stdin, as text. */
+export async function readStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
 /** Resolves on the first SIGINT or SIGTERM. */
 export function untilSignal(): Promise<void> {
   return new Promise((resolve) => {

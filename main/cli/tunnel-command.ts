@@ -19,7 +19,7 @@ import { cliWords } from '../tunnel/wording.js';
 import { cliHint } from '../command-name.js';
 import { doctor } from './tunnel-doctor.js';
 import { createLogger } from '../log.js';
-import { EXIT, print, say, untilSignal, usageError, withConfig } from './io.js';
+import { EXIT, print, readStdin, say, untilSignal, usageError, withConfig } from './io.js';
 import { openOrExit } from './serve.js';
 import { protectedPaths, stateDir } from '../host/places.js';
 
@@ -205,11 +205,7 @@ async function download(): Promise<number> {
 /** The key from stdin: typed without echo on a terminal, or piped (never an argument). */
 async function readSecretInput(prompt: string): Promise<string> {
   const stdin = process.stdin;
-  if (!stdin.isTTY) {
-    const chunks: Buffer[] = [];
-    for await (const chunk of stdin) chunks.push(chunk as Buffer);
-    return Buffer.concat(chunks).toString('utf8');
-  }
+  if (!stdin.isTTY) return readStdin();
   process.stderr.write(prompt);
   stdin.setRawMode(true);
   stdin.resume();

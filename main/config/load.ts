@@ -78,6 +78,11 @@ export function configPathFor(options: LoadOptions = {}): string {
   return explicit ? nodePath.resolve(explicit) : defaultConfigPath(options.platform ?? process.platform, env, options.home ?? os.homedir());
 }
 
+/** The config file as written, no environment variable or flag applied (what a command that edits the file starts from); {} when there is none yet. */
+export function readRawConfig(path: string): Raw {
+  return readConfigFile(path, false) ?? {};
+}
+
 function readConfigFile(path: string, explicit: boolean): Raw | null {
   let text: string;
   try {

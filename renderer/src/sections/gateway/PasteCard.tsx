@@ -1,7 +1,7 @@
-/** Adding servers by pasting the entry another MCP host uses (Claude Desktop, Cursor, Codex). */
+/** Adding servers by pasting the entry another MCP host uses (main/config/pasted-servers.ts lists them). */
 import { useState } from 'react';
 import { Card } from '../../components/Card';
-import { parsePasted, type Pasted } from './paste-entry';
+import { parsePasted, type Pasted } from '../../../../main/config/pasted-entry';
 
 export function PasteCard({ add, taken }: { add(entries: Pasted['entries']): void; taken: ReadonlySet<string> }) {
   const [text, setText] = useState('');
@@ -22,7 +22,7 @@ export function PasteCard({ add, taken }: { add(entries: Pasted['entries']): voi
   return (
     <Card
       title="Add a server"
-      description='Paste its entry from Claude Desktop or Cursor ("mcpServers" JSON) or from Codex ([mcp_servers.NAME] TOML). Secret values are not copied: you store them separately.'
+      description='Paste its entry from Claude Desktop, Claude Code, Cursor, Windsurf or Cline ("mcpServers" JSON), VS Code ("servers"), Zed ("context_servers") or Codex ([mcp_servers.NAME] TOML). Secret values are not copied: you store them separately.'
     >
       <label htmlFor="gateway-paste" className="visually-hidden">
         Server entry

@@ -1,0 +1,197 @@
+/**
+ * Pasted entries from Claude Desktop, Claude Code, Cursor, Cline, VS Code, Zed and Codex become
+ * gateway.servers entries the config schema accepts, with secret values (and values their host
+ * fills in) left behind as references, and the owner told what was not carried over.
+ */
+import { describe, expect, it } from 'vitest';
+import { configSchema } from '../../main/config/schema.js';
+import { parsePasted } from '../../main/config/pasted-entry.js';
+
+const valid = (entries: unknown[]) => configSchema.safeParse({ gateway: { servers: entries } }).success;
+
+describe('parsePasted', () => {
+  it("Claude Desktop's mcpServers: the command, its args and env, a secret turned into a reference", () => {
+    const pasted = parsePasted(
+      JSON.stringify({
+        mcpServers: {
+          github: {
+            command: 'npx',
+            args: ['-y', '@modelcontextprotocol/server-github'],
+            env: { GITHUB_PERSONAL_ACCESS_TOKEN: 'ghp_abcdefghijklmnopqrstuvwxyz0123456789', LOG: 'info' },
+          },
+        },
+      }),
+    );
+    expect(pasted.entries).toEqual([
+      {
+        name: 'github',
+        prefix: 'github',
+        command: 'npx',
+        args: ['-y', '@modelcontextprotocol/server-github'],
+        env: { GITHUB_PERSONAL_ACCESS_TOKEN: { secret: 'github/GITHUB_PERSONAL_ACCESS_TOKEN' }, LOG: 'info' },
+      },
+    ]);
+    expect(JSON.stringify(pasted)).not.toContain('ghp_');
+    expect(pasted.notes.join('\n')).toContain('chatgpt-mcp gateway set-secret github/GITHUB_PERSONAL_ACCESS_TOKEN');
+    expect(pasted.notes.join('\n')).toContain('npx downloads the server');
+    expect(valid(pasted.entries)).toBe(true);
+  });
+
+  it('one member of the object, as copied from a README, and a bare entry', () => {
+    expect(parsePasted('"memory": { "command": "node", "args": ["/opt/memory/index.js"] },').entries[0]).toMatchObject({ name: 'memory', command: 'node' });
+    expect(parsePasted('{"command": "uvx", "args": ["mcp-server-time"]}').entries[0]).toMatchObject({ name: 'server', command: 'uvx' });
+  });
+
+  it("Cursor's URL entry with an Authorization header: a bearer token reference", () => {
+    const pasted = parsePasted(
+      '{"mcpServers": {"remote": {"url": "https://mcp.example.com/mcp", "headers": {"Authorization": "Bearer abc.def", "X-Team": "a"}}}}',
+    );
+    expect(pasted.entries[0]).toEqual({ name: 'remote', prefix: 'remote', url: 'https://mcp.example.com/mcp', bearerToken: { secret: 'remote/token' } });
+    expect(pasted.notes.join('\n')).toContain('X-Team were not carried over');
+    expect(JSON.stringify(pasted)).not.toContain('abc.def');
+    expect(valid(pasted.entries)).toBe(true);
+  });
+
+  it("Codex's [mcp_servers.NAME] TOML, with its timeouts and disabled tools", () => {
+    const pasted = parsePasted(
+      [
+        '[mcp_servers.my_docs]',
+        'command = "docs-server"',
+        'args = ["--root", "/srv/docs"]',
+        'startup_timeout_sec = 20',
+        'tool_timeout_sec = 45',
+        'disabled_tools = ["delete"]',
+        '',
+        '[mcp_servers.my_docs.env]',
+        'API_KEY = "s3cret-value"',
+        'MODE = "ro"',
+      ].join('\n'),
+    );
+    expect(pasted.entries[0]).toEqual({
+      name: 'my_docs',
+      prefix: 'mydocs',
+      command: 'docs-server',
+      args: ['--root', '/srv/docs'],
+      env: { API_KEY: { secret: 'my_docs/API_KEY' }, MODE: 'ro' },
+      startupTimeoutMs: 20_000,
+      callTimeoutMs: 45_000,
+      tools: { exclude: ['delete'] },
+    });
+    expect(valid(pasted.entries)).toBe(true);
+  });
+
+  it("Codex's allow-list, passed-through variables, bearer variable and a timeout past the gateway's, kept within it", () => {
+    const pasted = parsePasted(
+      [
+        '[mcp_servers.docs]',
+        'command = "docs-server"',
+        'enabled_tools = ["search", "fetch"]',
+        'env_vars = ["DOCS_KEY", "PATH"]',
+        'startup_timeout_ms = 900000',
+        '',
+        '[mcp_servers.lab]',
+        'url = "https://lab.example.com/mcp"',
+        'bearer_token_env_var = "LAB_TOKEN"',
+      ].join('\n'),
+    );
+    expect(pasted.entries).toEqual([
+      {
+        name: 'docs',
+        prefix: 'docs',
+        command: 'docs-server',
+        env: { DOCS_KEY: { secret: 'docs/DOCS_KEY' } },
+        startupTimeoutMs: 300_000,
+        tools: { include: ['search', 'fetch'] },
+      },
+      { name: 'lab', prefix: 'lab', url: 'https://lab.example.com/mcp', bearerToken: { secret: 'lab/token' } },
+    ]);
+    const notes = pasted.notes.join('\n');
+    expect(notes).toContain('docs: env_vars DOCS_KEY came from Codex');
+    expect(notes).toContain('docs: its start-up timeout of 900 s is outside what the gateway takes (1-300 s): 300 s.');
+    expect(notes).toContain('lab: store its bearer token as lab/token');
+    expect(notes).not.toContain('lab: it runs sandboxed');
+    expect(valid(pasted.entries)).toBe(true);
+  });
+
+  it("VS Code's servers with inputs, Claude Code's ${VAR}: values their host fills in become references, and none is copied", () => {
+    const pasted = parsePasted(
+      JSON.stringify({
+        inputs: [{ type: 'promptString', id: 'gh', password: true }],
+        servers: {
+          github: {
+            type: 'stdio',
+            command: 'github-mcp-server',
+            args: ['--root', '${workspaceFolder}'],
+            env: { GH: '${input:gh}', LEVEL: 'info' },
+            envFile: '${workspaceFolder}/.env',
+          },
+          api: { type: 'http', url: 'https://api.example.com/mcp', headers: { Authorization: 'Bearer ${API_TOKEN}' } },
+        },
+      }),
+    );
+    expect(pasted.entries).toEqual([
+      {
+        name: 'github',
+        prefix: 'github',
+        command: 'github-mcp-server',
+        args: ['--root', '${workspaceFolder}'],
+        env: { GH: { secret: 'github/GH' }, LEVEL: 'info' },
+      },
+      { name: 'api', prefix: 'api', url: 'https://api.example.com/mcp', bearerToken: { secret: 'api/token' } },
+    ]);
+    const notes = pasted.notes.join('\n');
+    expect(notes).toContain('github: its command line holds ${workspaceFolder}, which its host fills in: write the value itself.');
+    expect(notes).toContain('github: store GH as github/GH under "Secrets"');
+    expect(notes).toContain('the entry had ${input:gh}, which its host fills in');
+    expect(notes).toContain('github: its envFile ${workspaceFolder}/.env is not read');
+    expect(valid(pasted.entries)).toBe(true);
+  });
+
+  it("Cline's and Zed's shapes: auto-approval and keys with no setting here are named, an SSE server is told apart", () => {
+    const cline = parsePasted(
+      JSON.stringify({
+        mcpServers: {
+          weather: {
+            command: 'node',
+            args: ['/opt/weather.js'],
+            disabled: false,
+            autoApprove: ['forecast'],
+            timeout: 90,
+            transportType: 'stdio',
+            autoStart: true,
+          },
+          old: { url: 'https://old.example.com/sse', transportType: 'sse' },
+        },
+      }),
+    );
+    expect(cline.entries).toEqual([
+      { name: 'weather', prefix: 'weather', command: 'node', args: ['/opt/weather.js'], enabled: true, callTimeoutMs: 90_000 },
+      { name: 'old', prefix: 'old', url: 'https://old.example.com/sse' },
+    ]);
+    const notes = cline.notes.join('\n');
+    expect(notes).toContain('weather: its auto-approved tools were not carried over');
+    expect(notes).toContain('weather: not carried over (no such setting here): autoStart.');
+    expect(notes).toContain('old: it speaks SSE, the older HTTP transport');
+    const zed = parsePasted(
+      JSON.stringify({
+        context_servers: { 'mcp-time': { source: 'custom', command: { path: 'uvx', args: ['mcp-server-time'], env: { TZ: 'UTC' } }, settings: {} } },
+      }),
+    );
+    expect(zed.entries).toEqual([{ name: 'mcp-time', prefix: 'mcptime', command: 'uvx', args: ['mcp-server-time'], env: { TZ: 'UTC' } }]);
+    expect(zed.notes.join('\n')).toContain('mcp-time: not carried over (no such setting here): settings.');
+    expect(valid([...cline.entries, ...zed.entries])).toBe(true);
+  });
+
+  it('a working folder that is not a full path is left for the owner to set', () => {
+    const pasted = parsePasted('{"srv": {"command": "srv", "cwd": "./app"}}');
+    expect(pasted.entries[0]).toEqual({ name: 'srv', prefix: 'srv', command: 'srv' });
+    expect(pasted.notes.join('\n')).toContain('srv: its working folder ./app is not a full path here: set cwd yourself.');
+  });
+
+  it('what is not an entry says what is expected', () => {
+    expect(() => parsePasted('')).toThrow(/Paste an "mcpServers" entry .* a "servers" entry \(VS Code\)/);
+    expect(() => parsePasted('hello there')).toThrow(/neither JSON nor TOML/);
+    expect(() => parsePasted('[other]\nx = 1')).toThrow(/Expected \[mcp_servers.NAME\] tables/);
+    expect(() => parsePasted('{"mcpServers": {"x": {"args": []}}}')).toThrow(/"x" has neither "command" nor "url"/);
+  });
+});
