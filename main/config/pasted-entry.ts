@@ -127,30 +127,31 @@ function local(entry: PastedEntry, raw: Raw, note: (text: string) => void): void
     );
   if (/(^|[/\\])docker(\.exe)?$/i.test(command))
     note("docker needs its socket among the entry's folders, and whatever reaches that socket controls this computer: prefer installing the server.");
-  const env = isObject(raw.env) ? environment(entry.name, raw.env, note) : {};
+  const env = isObject(raw.env) ? environment(entry.name, raw.env, note) : [];
   // Codex passes these from its own environment; here nothing of the server's is passed on.
-  const passed = (names(raw.env_vars) ?? []).filter((key) => !GIVEN.has(key) && !(key in env));
-  for (const key of passed) env[key] = { secret: `${entry.name}/${key}` };
+  const passed = (names(raw.env_vars) ?? []).filter((key) => !GIVEN.has(key) && !env.some(([name]) => name === key));
+  for (const key of passed) env.push([key, { secret: `${entry.name}/${key}` }]);
   if (passed.length)
     note(
       `env_vars ${passed.join(', ')} came from Codex's own environment; here nothing of the server's is passed on, so each is a reference: store ${passed.map((key) => `${entry.name}/${key}`).join(', ')} under "Secrets" (or write plain values in env).`,
     );
   if (typeof raw.envFile === 'string') note(`its envFile ${raw.envFile} is not read: write its variables in env (secrets as references).`);
-  if (Object.keys(env).length) entry.env = env;
+  // Built from entries: a name such as __proto__ stays a name (and the schema judges it).
+  if (env.length) entry.env = Object.fromEntries(env);
 }
 
 /** Plain values kept; secret-looking ones, and those the host fills in, become references (their values left behind). */
-function environment(server: string, env: Raw, note: (text: string) => void): Record<string, string | SecretRef> {
-  const out: Record<string, string | SecretRef> = {};
+function environment(server: string, env: Raw, note: (text: string) => void): Array<[string, string | SecretRef]> {
+  const out: Array<[string, string | SecretRef]> = [];
   for (const [key, value] of Object.entries(env)) {
     const text = String(value);
     const filled = PLACEHOLDER.test(text);
     if (filled || inlineSecret(key, text)) {
-      out[key] = { secret: `${server}/${key}` };
+      out.push([key, { secret: `${server}/${key}` }]);
       note(
         `store ${key} as ${server}/${key} under "Secrets", or with "chatgpt-mcp gateway set-secret ${server}/${key}" (${filled ? `the entry had ${text.match(PLACEHOLDER)![0]}, which its host fills in` : 'its value was not copied into the config'}).`,
       );
-    } else out[key] = text;
+    } else out.push([key, text]);
   }
   return out;
 }

@@ -182,6 +182,12 @@ describe('parsePasted', () => {
     expect(valid([...cline.entries, ...zed.entries])).toBe(true);
   });
 
+  it('variable names that objects have already (__proto__, constructor) stay plain names', () => {
+    const env = parsePasted('{"s": {"command": "srv", "env": {"__proto__": "x"}, "env_vars": ["constructor"]}}').entries[0]!.env!;
+    expect(Object.keys(env)).toEqual(['__proto__', 'constructor']);
+    expect(Object.getPrototypeOf(env)).toBe(Object.prototype);
+  });
+
   it('a working folder that is not a full path is left for the owner to set', () => {
     const pasted = parsePasted('{"srv": {"command": "srv", "cwd": "./app"}}');
     expect(pasted.entries[0]).toEqual({ name: 'srv', prefix: 'srv', command: 'srv' });
