@@ -27,7 +27,7 @@ import { exposedAs } from '../mcp/tool-names.js';
 import { ALL_TOOLS } from '../mcp/tools/index.js';
 import { VIEW_URI_PREFIX } from '../mcp/views.js';
 import { FilesystemPolicy } from '../policy/filesystem.js';
-import { excludedBy } from '../policy/upstream.js';
+import { excludedBy } from '../policy/tool-exclusion.js';
 import { EXIT, print, printJson, readStdin, say, usageError, visible, withConfig } from './io.js';
 
 /** How much of a held item's fingerprint `show` prints, and the least `--expect` takes (64 bits: no upstream can make another item match). */

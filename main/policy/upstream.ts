@@ -23,6 +23,7 @@ import type { Config, ToolKind, UpstreamConfig } from '../config/schema.js';
 import { FilesystemPolicy } from './filesystem.js';
 import { inHome } from './home-path.js';
 import { SandboxPolicy, SandboxUnavailableError } from './sandbox.js';
+import { excludedBy } from './tool-exclusion.js';
 
 const posix = nodePath.posix;
 const op = 'gateway.start';
@@ -284,26 +285,4 @@ function firstFolder(entry: UpstreamConfig): string | undefined {
 function displayEnvironment(base: Readonly<Record<string, string>>): Record<string, string> {
   const names = ['DISPLAY', 'WAYLAND_DISPLAY', 'XAUTHORITY', 'XDG_RUNTIME_DIR', 'DBUS_SESSION_BUS_ADDRESS'];
   return Object.fromEntries(names.filter((name) => base[name] !== undefined).map((name) => [name, base[name]!]));
-}
-
-/**
- * Whether `name` holds `part`, a character outside ASCII in `name` standing for any character of
- * it: `dеlete_all` with a Cyrillic е is excluded by "delete" as the name it looks like would be
- * (MCP tool names are ASCII; one that is not gains nothing by looking like another).
- */
-function containsLoosely(name: string, part: string): boolean {
-  const chars = [...name];
-  const wanted = [...part];
-  for (let start = 0; start + wanted.length <= chars.length; start++)
-    if (wanted.every((c, i) => chars[start + i] === c || chars[start + i]!.charCodeAt(0) > 0x7f)) return true;
-  return false;
-}
-
-/** Whether the owner excluded a tool of the entry, by name or by a part of its name (also for `gateway list`, which starts nothing). */
-export function excludedBy(entry: UpstreamConfig): (tool: string) => boolean {
-  const only = entry.tools.include && new Set(entry.tools.include);
-  const exact = new Set(entry.tools.exclude);
-  const parts = entry.tools.excludeMatching.map((s) => s.normalize('NFKC').toLowerCase());
-  return (name) =>
-    (only !== undefined && !only.has(name)) || exact.has(name) || parts.some((part) => containsLoosely(name.normalize('NFKC').toLowerCase(), part));
 }

@@ -155,6 +155,8 @@ export interface UpstreamRow {
    */
   held: Array<{ name: string; label: string; reason: 'changed' | 'new'; change: string; seen: string }>;
   refused: string[];
+  /** Every tool it listed when last seen (accepted or held), by name, for the page's switches; `about`: the start of its description, escaped as `label` is. */
+  known: Array<{ name: string; label: string; about: string }>;
 }
 
 export interface GatewaySnapshot {

@@ -6,11 +6,15 @@
  */
 import { prefixOf, type Config } from '../config/schema.js';
 import type { Gateway } from '../gateway/gateway.js';
-import { heldFingerprint, PinStore, pinsPath } from '../gateway/pin-store.js';
+import { heldFingerprint, PinStore, pinsPath, type UpstreamPins } from '../gateway/pin-store.js';
 import { gatewaySecrets, openOsEntry, type OpenEntry } from '../gateway/secrets.js';
 import { toolDifference } from '../gateway/tool-diff.js';
-import { readableText } from '../readable-json.js';
+import { escaped, readableText } from '../readable-json.js';
+import { excludedBy } from '../policy/tool-exclusion.js';
 import type { GatewaySnapshot, UpstreamRow } from './bridge-api.js';
+
+/** How much of a tool's description a switch shows. */
+const ABOUT_CHARS = 140;
 
 export class GatewayPanel {
   private readonly pins: PinStore;
@@ -49,9 +53,11 @@ export class GatewayPanel {
         lastStderr: status?.lastStderr ?? null,
         calls: status?.calls ?? 0,
         failures: status?.failures ?? 0,
-        tools: status?.tools.length ?? Object.keys(pins?.tools ?? {}).length,
+        // Stopped: the accepted tools its settings expose (running: what the gateway exposes).
+        tools: status?.tools.length ?? Object.keys(pins?.tools ?? {}).filter((tool) => !entry || !excludedBy(entry)(tool)).length,
         held,
         refused: status?.refused ?? [],
+        known: knownTools(pins),
       };
     });
     return { running: gateway !== null, upstreams };
@@ -85,4 +91,23 @@ export class GatewayPanel {
       return { ok: false, error: error instanceof Error ? error.message : String(error) };
     }
   }
+}
+
+/** The tools an upstream listed when last seen, accepted or held (the held one as it is now), by name. */
+function knownTools(pins: UpstreamPins | undefined): UpstreamRow['known'] {
+  const tools = new Map<string, string>();
+  for (const [name, pinned] of Object.entries(pins?.tools ?? {})) tools.set(name, pinned.definition.description ?? '');
+  for (const [name, held] of Object.entries(pins?.held ?? {})) tools.set(name, held.definition.description ?? '');
+  return [...tools]
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([name, description]) => {
+      const line = description.split('\n')[0]!.trim();
+      return { name, label: shown(name), about: shown(line.length > ABOUT_CHARS ? `${line.slice(0, ABOUT_CHARS - 1)}…` : line) };
+    });
+}
+
+/** An upstream's words on one line of the page: what hides or reorders text, and control characters, escaped. */
+function shown(text: string): string {
+  // eslint-disable-next-line no-control-regex
+  return readableText(text).replace(/[\u0000-\u001f]/g, escaped);
 }

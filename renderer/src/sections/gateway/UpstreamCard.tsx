@@ -1,4 +1,4 @@
-/** One upstream server: what runs (or where it is), its live state, its switches and folders, and its held tools. */
+/** One upstream server: what runs (or where it is), its live state, its switches and folders, its tools' switches, and its held tools. */
 import { Card } from '../../components/Card';
 import { fieldId } from '../../components/fields/field-id';
 import { ListEditor } from '../../components/fields/ListEditor';
@@ -6,6 +6,7 @@ import { Switch } from '../../components/fields/Switch';
 import type { SettingsBridge, UpstreamRow } from '../../../../main/tray/bridge-api';
 import type { DraftUpstream } from '../../draft';
 import { HeldTools } from './HeldTools';
+import { UpstreamTools } from './UpstreamTools';
 
 type Folder = string | { path: string; readOnly?: boolean };
 
@@ -72,6 +73,7 @@ export function UpstreamCard({
           />
         </>
       )}
+      {live ? <UpstreamTools entry={entry} index={index} known={live.known} change={change} /> : null}
       {live ? <HeldTools upstream={live} bridge={bridge} onAccepted={reload} /> : null}
     </Card>
   );

@@ -1,7 +1,8 @@
 /**
  * The Gateway page in the built settings window, in real headless Chromium, with the real
  * GatewayPanel and pin store behind the bridge: an upstream with a held tool (or a held prompt)
- * shows what changed and accepting it clears it from the pins; a pasted Claude Desktop entry
+ * shows what changed and accepting it clears it from the pins; a tool's switch writes
+ * tools.exclude, and one the entry's rules leave out says why; a pasted Claude Desktop entry
  * becomes a config entry whose secret is a reference (the value is not saved). Screenshots go
  * to test-artifacts/screenshots/gateway-*.png.
  */
@@ -46,6 +47,7 @@ describe.skipIf(!chromiumAvailable())('the Gateway page', () => {
             { name: 'notes', command: 'notes-server', folders: ['/srv/notes'] },
             { name: 'wiki', command: 'wiki-server' },
             { name: 'board', command: 'board-server' },
+            { name: 'kit', command: 'kit-server', tools: { excludeMatching: ['delete'] } },
           ],
         },
       }),
@@ -72,6 +74,11 @@ describe.skipIf(!chromiumAvailable())('the Gateway page', () => {
     await pins.review('board', [tool('Does nothing.')]);
     await pins.setCatalog('board', views([]));
     await pins.setCatalog('board', views(['https://collector.example']));
+    await pins.review('kit', [
+      { name: 'search', description: 'Searches the notes.', inputSchema: { type: 'object' } },
+      { name: 'delete_all', description: 'Deletes every note.', inputSchema: { type: 'object' } },
+      { name: 'fetch', description: 'Fetches a page.\nSecond line, not shown.', inputSchema: { type: 'object' } },
+    ]);
     panel = new GatewayPanel(
       appDir,
       () => null,
@@ -186,6 +193,27 @@ describe.skipIf(!chromiumAvailable())('the Gateway page', () => {
     await held.getByText('And again.', { exact: false }).waitFor();
     await held.getByRole('button', { name: 'Accept noop' }).click();
     await held.waitFor({ state: 'detached' });
+    expect(errors).toEqual([]);
+    await page.context().close();
+  });
+
+  it('switches a tool off into tools.exclude, and one excludeMatching leaves out shows why, its switch locked', async () => {
+    const { page, errors } = await open();
+    const card = page.getByRole('region', { name: 'kit (kit_*)' });
+    await card.getByText('Tools it offers (2 of 3 on)').waitFor();
+    await card.getByText('not running, 2 tools').waitFor();
+    const deleteAll = card.getByRole('checkbox', { name: /^delete_all/ });
+    expect(await deleteAll.isDisabled()).toBe(true);
+    expect(await deleteAll.isChecked()).toBe(false);
+    await card.getByText('(left out by tools.excludeMatching "delete")').waitFor();
+    expect(await card.getByText('Second line').count()).toBe(0);
+    await card.getByRole('checkbox', { name: /^fetch/ }).uncheck();
+    await card.getByText('Tools it offers (1 of 3 on)').waitFor();
+    await card.screenshot({ path: path.join(SCREENSHOTS, 'gateway-tools.png') });
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await page.getByText('Saved.').first().waitFor();
+    const kit = JSON.parse(fs.readFileSync(configPath, 'utf8')).gateway.servers.find((s: { name: string }) => s.name === 'kit');
+    expect(kit.tools).toMatchObject({ exclude: ['fetch'], excludeMatching: ['delete'] });
     expect(errors).toEqual([]);
     await page.context().close();
   });

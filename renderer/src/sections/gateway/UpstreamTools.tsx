@@ -1,0 +1,70 @@
+/**
+ * An upstream's tools, each switched on or off: off adds its exact name to `tools.exclude`. A
+ * tool that `tools.include` or `tools.excludeMatching` leaves out shows why, its switch locked
+ * (those are edited in the config file). Tools are known once the upstream was seen.
+ */
+import { leftOutBy, type LeftOut, type ToolChoice } from '../../../../main/policy/tool-exclusion';
+import type { UpstreamRow } from '../../../../main/tray/bridge-api';
+import type { DraftUpstream } from '../../draft';
+
+export function UpstreamTools({
+  entry,
+  index,
+  known,
+  change,
+}: {
+  entry: DraftUpstream;
+  index: number;
+  known: UpstreamRow['known'];
+  change(update: (entry: DraftUpstream) => void): void;
+}) {
+  const choice = (entry.tools ?? {}) as ToolChoice & Record<string, unknown>;
+  const exclude = choice.exclude ?? [];
+  const byRule = leftOutBy({ include: choice.include, excludeMatching: choice.excludeMatching });
+  const switchTo = (name: string, on: boolean) =>
+    change((e) => {
+      const tools = { ...((e.tools ?? {}) as Record<string, unknown>) };
+      const current = (tools.exclude as string[] | undefined) ?? [];
+      tools.exclude = on ? current.filter((n) => n !== name) : [...current.filter((n) => n !== name), name];
+      e.tools = tools;
+    });
+  const on = known.filter((tool) => byRule(tool.name) === null && !exclude.includes(tool.name)).length;
+  return (
+    <fieldset className="upstream-tools">
+      <legend>Tools it offers{known.length ? ` (${on} of ${known.length} on)` : ''}</legend>
+      {known.length === 0 ? (
+        <p className="hint">Its tools show here once it has started (or after &quot;chatgpt-mcp gateway test {entry.name}&quot;).</p>
+      ) : (
+        <ul>
+          {known.map((tool, i) => {
+            const rule = byRule(tool.name);
+            // By position: a tool's name is the upstream's own words, not an id.
+            const id = `gateway-${index}-tool-${i}`;
+            return (
+              <li key={tool.name} className={rule ? 'is-disabled' : undefined}>
+                <input
+                  id={id}
+                  type="checkbox"
+                  checked={rule === null && !exclude.includes(tool.name)}
+                  disabled={rule !== null}
+                  onChange={(event) => switchTo(tool.name, event.target.checked)}
+                />
+                <label htmlFor={id}>
+                  <code>{tool.label}</code>
+                  {tool.about ? <span className="hint"> {tool.about}</span> : null}
+                  {rule ? <span className="hint"> ({why(rule)})</span> : null}
+                </label>
+              </li>
+            );
+          })}
+        </ul>
+      )}
+    </fieldset>
+  );
+}
+
+function why(rule: LeftOut): string {
+  if (rule.by === 'include') return 'not in tools.include';
+  if (rule.by === 'excludeMatching') return `left out by tools.excludeMatching "${rule.part}"`;
+  return 'off';
+}
