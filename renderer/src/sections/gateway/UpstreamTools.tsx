@@ -1,11 +1,20 @@
 /**
  * An upstream's tools, each switched on or off: off adds its exact name to `tools.exclude`. A
  * tool that `tools.include` or `tools.excludeMatching` leaves out shows why, its switch locked
- * (those are edited in the config file). Tools are known once the upstream was seen.
+ * (those are edited in the config file). Each also has its kind (`tools.kinds`): what the server
+ * claims, or what the owner says it does. Tools are known once the upstream was seen.
  */
 import { leftOutBy, type LeftOut, type ToolChoice } from '../../../../main/policy/tool-exclusion';
 import type { UpstreamRow } from '../../../../main/tray/bridge-api';
 import type { DraftUpstream } from '../../draft';
+import { TOOL_KINDS, type ToolKind } from '../../../../main/config/schema';
+
+const KIND_LABELS: Record<ToolKind, string> = {
+  'read-only': 'read-only',
+  'local-state': 'changes local state',
+  destructive: 'destructive',
+  'open-world': 'reaches the outside world',
+};
 
 export function UpstreamTools({
   entry,
@@ -21,6 +30,14 @@ export function UpstreamTools({
   const choice = (entry.tools ?? {}) as ToolChoice & Record<string, unknown>;
   const exclude = choice.exclude ?? [];
   const byRule = leftOutBy({ include: choice.include, excludeMatching: choice.excludeMatching });
+  const kinds = (choice.kinds ?? {}) as Record<string, ToolKind>;
+  const setKind = (name: string, kind: string) =>
+    change((e) => {
+      const tools = { ...((e.tools ?? {}) as Record<string, unknown>) };
+      const { [name]: _old, ...others } = (tools.kinds as Record<string, string> | undefined) ?? {};
+      tools.kinds = kind ? { ...others, [name]: kind } : others;
+      e.tools = tools;
+    });
   const switchTo = (name: string, on: boolean) =>
     change((e) => {
       const tools = { ...((e.tools ?? {}) as Record<string, unknown>) };
@@ -54,6 +71,14 @@ export function UpstreamTools({
                   {tool.about ? <span className="hint"> {tool.about}</span> : null}
                   {rule ? <span className="hint"> ({why(rule)})</span> : null}
                 </label>
+                <select aria-label={`What ${tool.label} does`} value={kinds[tool.name] ?? ''} onChange={(event) => setKind(tool.name, event.target.value)}>
+                  <option value="">as the server says</option>
+                  {TOOL_KINDS.map((kind) => (
+                    <option key={kind} value={kind}>
+                      {KIND_LABELS[kind]}
+                    </option>
+                  ))}
+                </select>
               </li>
             );
           })}

@@ -208,12 +208,13 @@ describe.skipIf(!chromiumAvailable())('the Gateway page', () => {
     await card.getByText('(left out by tools.excludeMatching "delete")').waitFor();
     expect(await card.getByText('Second line').count()).toBe(0);
     await card.getByRole('checkbox', { name: /^fetch/ }).uncheck();
+    await card.getByRole('combobox', { name: 'What search does' }).selectOption('read-only');
     await card.getByText('Tools it offers (1 of 3 on)').waitFor();
     await card.screenshot({ path: path.join(SCREENSHOTS, 'gateway-tools.png') });
     await page.getByRole('button', { name: 'Save', exact: true }).click();
     await page.getByText('Saved.').first().waitFor();
     const kit = JSON.parse(fs.readFileSync(configPath, 'utf8')).gateway.servers.find((s: { name: string }) => s.name === 'kit');
-    expect(kit.tools).toMatchObject({ exclude: ['fetch'], excludeMatching: ['delete'] });
+    expect(kit.tools).toMatchObject({ exclude: ['fetch'], excludeMatching: ['delete'], kinds: { search: 'read-only' } });
     expect(errors).toEqual([]);
     await page.context().close();
   });
