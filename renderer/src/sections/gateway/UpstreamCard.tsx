@@ -1,14 +1,12 @@
 /** One upstream server: what runs (or where it is), its live state, its switches and folders, its tools' switches, and its held tools. */
 import { Card } from '../../components/Card';
 import { fieldId } from '../../components/fields/field-id';
-import { ListEditor } from '../../components/fields/ListEditor';
 import { Switch } from '../../components/fields/Switch';
 import type { SettingsBridge, UpstreamRow } from '../../../../main/tray/bridge-api';
 import type { DraftUpstream } from '../../draft';
 import { HeldTools } from './HeldTools';
+import { UpstreamFolders, type Folder } from './UpstreamFolders';
 import { UpstreamTools } from './UpstreamTools';
-
-type Folder = string | { path: string; readOnly?: boolean };
 
 export function UpstreamCard({
   entry,
@@ -31,7 +29,6 @@ export function UpstreamCard({
 }) {
   const key = (name: string) => `gateway.servers.${index}.${name}`;
   const what = typeof entry.url === 'string' ? entry.url : [entry.command, ...((entry.args as string[] | undefined) ?? [])].filter(Boolean).join(' ');
-  const folders = ((entry.folders as Folder[] | undefined) ?? []).map((f) => (typeof f === 'string' ? f : f.path));
   const state = live
     ? `${live.state}${live.calls ? `, ${live.calls} calls` : ''}${live.tools ? `, ${live.tools} tool${live.tools === 1 ? '' : 's'}` : ''}`
     : 'not saved yet';
@@ -60,14 +57,10 @@ export function UpstreamCard({
             checked={entry.network === true}
             onChange={(on) => change((e) => void (e.network = on))}
           />
-          <ListEditor
+          <UpstreamFolders
             id={fieldId(key('folders'))}
-            label="Folders it sees (read-write)"
-            inputLabel="Folder"
-            items={folders}
-            placeholder="/home/me/notes"
-            addLabel="Add folder"
-            empty="No folders: it sees no files of yours."
+            name={entry.name}
+            folders={(entry.folders as Folder[] | undefined) ?? []}
             errorFor={(i) => errorFor(`${key('folders')}.${i}`)}
             onChange={(items) => change((e) => void (e.folders = items))}
           />

@@ -44,7 +44,7 @@ describe.skipIf(!chromiumAvailable())('the Gateway page', () => {
       JSON.stringify({
         gateway: {
           servers: [
-            { name: 'notes', command: 'notes-server', folders: ['/srv/notes'] },
+            { name: 'notes', command: 'notes-server', folders: ['/srv/notes', { path: '/srv/archive', readOnly: true }] },
             { name: 'wiki', command: 'wiki-server' },
             { name: 'board', command: 'board-server' },
             { name: 'kit', command: 'kit-server', tools: { excludeMatching: ['delete'] } },
@@ -215,6 +215,21 @@ describe.skipIf(!chromiumAvailable())('the Gateway page', () => {
     await page.getByText('Saved.').first().waitFor();
     const kit = JSON.parse(fs.readFileSync(configPath, 'utf8')).gateway.servers.find((s: { name: string }) => s.name === 'kit');
     expect(kit.tools).toMatchObject({ exclude: ['fetch'], excludeMatching: ['delete'], kinds: { search: 'read-only' } });
+    expect(errors).toEqual([]);
+    await page.context().close();
+  });
+
+  it('adding a folder keeps another read-only, and a folder is made read-only or read-write by its own choice', async () => {
+    const { page, errors } = await open();
+    const card = page.getByRole('region', { name: 'notes (notes_*)' });
+    expect(await card.getByRole('combobox', { name: 'Access of notes to /srv/archive' }).inputValue()).toBe('read');
+    await card.getByLabel('Folder', { exact: true }).fill('/srv/inbox');
+    await card.getByRole('button', { name: 'Add folder' }).click();
+    await card.getByRole('combobox', { name: 'Access of notes to /srv/notes' }).selectOption('read');
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await page.getByText('Saved.').first().waitFor();
+    const notes = JSON.parse(fs.readFileSync(configPath, 'utf8')).gateway.servers.find((s: { name: string }) => s.name === 'notes');
+    expect(notes.folders).toEqual([{ path: '/srv/notes', readOnly: true }, { path: '/srv/archive', readOnly: true }, '/srv/inbox']);
     expect(errors).toEqual([]);
     await page.context().close();
   });
