@@ -21,7 +21,7 @@ export function pastedServers(text: string): Raw {
     throw new Error(
       'Paste an "mcpServers" entry (JSON, from Claude Desktop, Claude Code, Cursor, Windsurf or Cline), a "servers" entry (VS Code) or an [mcp_servers.NAME] table (TOML, from Codex).',
     );
-  return trimmed.startsWith('[') || /^\s*\[mcp_servers\./m.test(trimmed) ? fromToml(trimmed) : fromJson(trimmed);
+  return trimmed.startsWith('[') || /^\s*(?:\[mcp_servers[.\]]|mcp_servers\s*[.=])/m.test(trimmed) ? fromToml(trimmed) : fromJson(trimmed);
 }
 
 function fromJson(text: string): Raw {

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { configSchema } from '../../main/config/schema.js';
-import { parsePasted } from '../../main/config/pasted-entry.js';
+import { MAX_PASTE_CHARS, parsePasted, secretNames } from '../../main/config/pasted-entry.js';
 
 const valid = (entries: unknown[]) => configSchema.safeParse({ gateway: { servers: entries } }).success;
 
@@ -143,7 +143,7 @@ describe('parsePasted', () => {
     expect(notes).toContain('github: its command line holds ${workspaceFolder}, which its host fills in: write the value itself.');
     expect(notes).toContain('github: store GH as github/GH under "Secrets"');
     expect(notes).toContain('the entry had ${input:gh}, which its host fills in');
-    expect(notes).toContain('github: its envFile ${workspaceFolder}/.env is not read');
+    expect(notes).toContain('github: its envFile is not read');
     expect(valid(pasted.entries)).toBe(true);
   });
 
@@ -182,16 +182,102 @@ describe('parsePasted', () => {
     expect(valid([...cline.entries, ...zed.entries])).toBe(true);
   });
 
-  it('variable names that objects have already (__proto__, constructor) stay plain names', () => {
-    const env = parsePasted('{"s": {"command": "srv", "env": {"__proto__": "x"}, "env_vars": ["constructor"]}}').entries[0]!.env!;
-    expect(Object.keys(env)).toEqual(['__proto__', 'constructor']);
+  it('variable names that objects have already stay plain names; __proto__ and what is no variable name are left out, before any note names them', () => {
+    const pasted = parsePasted(
+      '{"s": {"command": "srv", "env": {"__proto__": "x", "X$(touch /tmp/p)": "${input:t}", "N": {"a": 1}}, "env_vars": ["constructor"]}}',
+    );
+    const env = pasted.entries[0]!.env!;
+    expect(Object.keys(env)).toEqual(['constructor']);
     expect(Object.getPrototypeOf(env)).toBe(Object.prototype);
+    const notes = pasted.notes.join('\n');
+    expect(notes).toContain('s: left out of env: __proto__, a name that is not a variable name, N');
+    expect(notes).not.toContain('touch');
   });
 
   it('a working folder that is not a full path is left for the owner to set', () => {
     const pasted = parsePasted('{"srv": {"command": "srv", "cwd": "./app"}}');
     expect(pasted.entries[0]).toEqual({ name: 'srv', prefix: 'srv', command: 'srv' });
-    expect(pasted.notes.join('\n')).toContain('srv: its working folder ./app is not a full path here: set cwd yourself.');
+    expect(pasted.notes.join('\n')).toContain('srv: its working folder is not a full path here: set cwd yourself.');
+  });
+
+  it('a secret name stored already is never reused: the reference gets a name of its own, and the note says so', () => {
+    const text = '{"github": {"url": "http://127.0.0.1:18777/mcp", "headers": {"Authorization": "Bearer ${input:pat}"}, "env": {}}}';
+    const pasted = parsePasted(text, new Set(['github/token', 'github/token-2']));
+    expect(pasted.entries[0]!.bearerToken).toEqual({ secret: 'github/token-3' });
+    expect(pasted.notes.join('\n')).toContain(
+      "a secret named github/token is stored already (perhaps another server's): this entry refers to github/token-3 instead",
+    );
+    expect(secretNames(parsePasted(text).entries)).toEqual(['github/token']);
+  });
+
+  it("secrets in a README's shapes stay behind: a placeholder's default, a header in JSON, a connection string, a key after its flag", () => {
+    const pasted = parsePasted(
+      JSON.stringify({
+        mcpServers: {
+          notion: {
+            command: 'notion-mcp',
+            env: { OPENAPI_MCP_HEADERS: '{"Authorization": "Bearer ntn_abcdefghijklmnop1234", "Notion-Version": "2022-06-28"}' },
+          },
+          db: {
+            command: 'pg-mcp',
+            args: [
+              'postgresql://admin:hunter2@db.internal/prod',
+              '--api-key',
+              'hunter2-very-secret',
+              '--token=abc',
+              '--level',
+              '${LEVEL:-sk-live-abcdefghijklmnopqrstuvwx}',
+            ],
+            env: {
+              DATABASE_URL: 'postgres://admin:hunter2@db/x',
+              API_KEY: '${API_KEY:-sk-live-abcdefghijklmnopqrstuvwx}',
+              PEM: '-----BEGIN RSA PRIVATE KEY-----\nMII',
+              DIR: '${workspaceFolder}/data',
+            },
+          },
+          sig: { url: 'https://h.example/mcp?x=${TOKEN:-sk-live-abcdefghijklmnopqrstuvwx}' },
+        },
+      }),
+    );
+    const [notion, db, sig] = pasted.entries;
+    expect(notion!.env).toEqual({ OPENAPI_MCP_HEADERS: { secret: 'notion/OPENAPI_MCP_HEADERS' } });
+    expect(db!.args).toEqual([
+      'postgresql://admin:SECRET-NOT-COPIED@db.internal/prod',
+      '--api-key',
+      'SECRET-NOT-COPIED',
+      '--token=SECRET-NOT-COPIED',
+      '--level',
+      '${LEVEL}',
+    ]);
+    expect(db!.env).toEqual({
+      DATABASE_URL: { secret: 'db/DATABASE_URL' },
+      API_KEY: { secret: 'db/API_KEY' },
+      PEM: { secret: 'db/PEM' },
+      DIR: '${workspaceFolder}/data',
+    });
+    expect(sig!.url).toBe('https://h.example/mcp?x=${TOKEN}');
+    const all = JSON.stringify(pasted);
+    for (const secret of ['hunter2', 'ntn_', 'sk-live', 'BEGIN RSA']) expect(all).not.toContain(secret);
+    expect(pasted.notes.join('\n')).toContain('db: 3 of its arguments looked secret and read SECRET-NOT-COPIED instead');
+    expect(pasted.notes.join('\n')).toContain('the entry had ${API_KEY}, which its host fills in');
+  });
+
+  it('grants are never taken from a paste, names that clean alike are told apart, a tool list that is not one exposes nothing', () => {
+    const pasted = parsePasted(
+      JSON.stringify({ mcpServers: { 'a b': { command: 'x', network: true, folders: ['/'], sandbox: false, enabled_tools: 'all' }, 'a-b': { command: 'y' } } }),
+    );
+    expect(pasted.entries.map((e) => e.name)).toEqual(['a-b', 'a-b-2']);
+    expect(pasted.entries[0]).toEqual({ name: 'a-b', prefix: 'ab', command: 'x', tools: { include: [] } });
+    const notes = pasted.notes.join('\n');
+    expect(notes).toContain('a-b: not taken from a paste (set them here once you have read the entry): network, folders, sandbox.');
+    expect(notes).toContain('a-b: its enabled_tools is not a list: no tool is exposed');
+  });
+
+  it('a paste of many placeholders costs linear time, and one past the size limit is refused', () => {
+    const started = performance.now();
+    parsePasted(JSON.stringify({ s: { command: 'x', args: ['${env:'.repeat(40_000)], env: { A: '${A:-'.repeat(80_000) } } }));
+    expect(performance.now() - started).toBeLessThan(2000);
+    expect(() => parsePasted(`{"s": {"command": "x", "args": ["${'a'.repeat(MAX_PASTE_CHARS)}"]}}`)).toThrow(/an entry is far shorter/);
   });
 
   it('what is not an entry says what is expected', () => {

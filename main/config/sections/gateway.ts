@@ -22,7 +22,7 @@ export type SecretRef = z.output<typeof secretRefSchema>;
 /** Names that are MCP-portable once joined (`<prefix>_<tool>` fits [A-Za-z0-9_-], at most 64 characters). */
 export const UPSTREAM_NAME = /^[A-Za-z0-9][A-Za-z0-9_-]{0,39}$/;
 export const PREFIX = /^[A-Za-z][A-Za-z0-9-]{0,23}$/;
-const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+export const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 /** What the owner says a tool does, over whatever the upstream claims (or leaves out). */
 export const TOOL_KINDS = ['read-only', 'local-state', 'destructive', 'open-world'] as const;
