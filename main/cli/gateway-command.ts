@@ -6,14 +6,11 @@
  * `show` prints what changed in each held item with its fingerprint, accepting nothing; `accept`
  * accepts them and prints what it accepted (a running server exposes them from its next listing),
  * with `--expect` only if each is still what `show` printed; `set-secret` stores a value entries
- * refer to as {"secret": NAME}, read from stdin; `add` reads an entry pasted from another host
- * from stdin (main/config/pasted-entry.ts) and adds what it becomes to the config file, all of it
- * or nothing, starting nothing (`--dry-run`: prints it, writes nothing).
+ * refer to as {"secret": NAME}, read from stdin; `add`: gateway-add.ts.
  */
 import { createLocalAdapter } from '../../adapter/local-computer-adapter.js';
-import { ConfigError, configPathFor, readRawConfig, type CliOverrides } from '../config/load.js';
-import { parsePasted, type Pasted } from '../config/pasted-entry.js';
-import { ConfigValidationError, saveConfig } from '../config/save.js';
+import type { CliOverrides } from '../config/load.js';
+import { addPasted } from './gateway-add.js';
 import { shownUrl } from '../config/shown-url.js';
 import { prefixOf, SECRET_REF, type Config, type UpstreamConfig } from '../config/schema.js';
 import { Gateway } from '../gateway/gateway.js';
@@ -64,7 +61,7 @@ export function gatewayCommand(
       return setSecret(name);
     case 'add':
       if (name !== undefined) return usageError(`unexpected argument "${name}" (the entry is read from stdin)`);
-      return add(cli, dryRun);
+      return addPasted(cli, dryRun);
     default:
       return usageError(
         'expected "gateway list", "gateway test NAME", "gateway show NAME [ITEM]", "gateway accept NAME [ITEM]", "gateway set-secret NAME" or "gateway add"',
@@ -83,7 +80,7 @@ function list(config: Readonly<Config>): number {
   for (const row of rows) {
     say(`${row.name} (${row.prefix}_*): ${row.enabled ? row.start : 'disabled'}, ${row.transport}, ${row.tools.length} tools accepted${counted(row)}`);
     for (const held of row.held) say(`  held: ${visible(held.name)} (${held.reason}); "chatgpt-mcp gateway show ${row.name}" shows the change`);
-    if (row.notListed.length) say(`  ${notListed(row.name, row.notListed)} at its last start`);
+    if (row.notListed.length) say(`  ${notListed(row.name, row.notListed, pins.pins(row.name))} at its last start`);
   }
   return printJson(rows);
 }
@@ -131,8 +128,14 @@ function unlisted(entry: UpstreamConfig, pins: UpstreamPins | undefined): string
   return entry.tools.include.filter((tool) => !Object.hasOwn(pins.tools, tool) && !Object.hasOwn(pins.held, tool));
 }
 
-function notListed(name: string, tools: readonly string[]): string {
-  return `tools.include names ${visible(tools.join(', '))}, which ${name} did not list`;
+/** The include names not listed, each with the listed name it differs from only in case (a likely typo). */
+function notListed(name: string, tools: readonly string[], pins: UpstreamPins | undefined): string {
+  const listed = [...Object.keys(pins?.tools ?? {}), ...Object.keys(pins?.held ?? {})];
+  const named = tools.map((tool) => {
+    const near = listed.find((other) => other.toLowerCase() === tool.toLowerCase());
+    return near ? `${tool} (it lists ${near})` : tool;
+  });
+  return `tools.include names ${visible(named.join(', '))}, which ${name} did not list`;
 }
 
 async function test(config: Readonly<Config>, configPath: string, name: string): Promise<number> {
@@ -156,12 +159,14 @@ async function test(config: Readonly<Config>, configPath: string, name: string):
   });
   try {
     const status = await gateway.test(name);
-    say(`${name} started (${status.transport}${status.sandboxed ? ', sandboxed' : ''}) and listed ${status.tools.length} tools`);
+    const pins = new PinStore(pinsPath(dir)).pins(name);
+    const listed = Object.keys(pins?.tools ?? {}).length + Object.keys(pins?.held ?? {}).length;
+    say(`${name} started (${status.transport}${status.sandboxed ? ', sandboxed' : ''}), listed ${listed} tools and exposes ${status.tools.length}`);
     for (const held of status.held) say(`held: ${visible(held.name)} (${held.reason}); "chatgpt-mcp gateway show ${name}" shows the change`);
     for (const refused of status.refused) say(`refused: ${visible(refused)}`);
     const entry = config.gateway.servers.find((s) => s.name === name)!;
-    const missing = unlisted(entry, new PinStore(pinsPath(dir)).pins(name));
-    if (missing.length) say(notListed(name, missing));
+    const missing = unlisted(entry, pins);
+    if (missing.length) say(notListed(name, missing, pins));
     return printJson({ tools: status.tools, held: status.held, refused: status.refused, ...(missing.length ? { notListed: missing } : {}) });
   } catch (error) {
     say(`${name} did not start: ${visible(error instanceof Error ? error.message : String(error))}`);
@@ -245,53 +250,6 @@ async function setSecret(name: string): Promise<number> {
   say(`stored the secret "${name}" in ${store.where}; refer to it as {"secret": "${name}"}`);
   return EXIT.ok;
 }
-
-/** The entry pasted on stdin, added to the config file as it is written (no variable or flag applied), or nothing when any of it is wrong. */
-async function add(cli: CliOverrides, dryRun: boolean): Promise<number> {
-  if (process.stdin.isTTY) say('Paste the entry from the other host, then press Ctrl-D (Ctrl-Z and Enter on Windows):');
-  let pasted: Pasted;
-  try {
-    pasted = parsePasted(await readStdin());
-  } catch (error) {
-    say(`nothing added: ${visible((error as Error).message)}`);
-    return EXIT.config;
-  }
-  const file = configPathFor({ cli });
-  let raw;
-  try {
-    raw = readRawConfig(file);
-  } catch (error) {
-    if (!(error instanceof ConfigError)) throw error;
-    say(`nothing added: ${error.message}`);
-    return EXIT.config;
-  }
-  const gateway = isRecord(raw.gateway) ? raw.gateway : {};
-  const servers: unknown[] = Array.isArray(gateway.servers) ? gateway.servers : [];
-  const taken = new Set(servers.map((entry) => (isRecord(entry) ? String(entry.name).toLowerCase() : '')));
-  const clash = pasted.entries.find((entry) => taken.has(entry.name.toLowerCase()));
-  if (clash) {
-    say(`nothing added: gateway.servers has a server named "${clash.name}" already (remove it first, or rename the pasted one)`);
-    return EXIT.config;
-  }
-  for (const note of pasted.notes) say(`note: ${visible(note)}`);
-  const names = pasted.entries.map((entry) => entry.name).join(', ');
-  if (dryRun) {
-    say(`would add ${names} to ${file} (--dry-run: nothing written)`);
-    return printJson(pasted.entries);
-  }
-  try {
-    await saveConfig(file, { ...raw, gateway: { ...gateway, servers: [...servers, ...pasted.entries] } });
-  } catch (error) {
-    if (!(error instanceof ConfigValidationError)) throw error;
-    say(`nothing added: ${visible(error.message)}`);
-    return EXIT.config;
-  }
-  const first = pasted.entries[0]!.name;
-  say(`added ${names} to ${file}; nothing started: "chatgpt-mcp gateway test ${first}" starts it once here, and a running server takes it when restarted`);
-  return printJson(pasted.entries);
-}
-
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 function unknown(config: Readonly<Config>, name: string): number {
   say(`no server named "${name}" in gateway.servers (there are: ${config.gateway.servers.map((s) => s.name).join(', ') || 'none'})`);

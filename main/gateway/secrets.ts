@@ -46,6 +46,13 @@ export async function gatewaySecrets(appDir: string, open: OpenEntry = openOsEnt
   };
 }
 
+/** Which of these names hold a value (asked one by one; no value leaves the store). */
+export async function storedNames(store: GatewaySecrets, names: readonly string[]): Promise<string[]> {
+  const stored: string[] = [];
+  for (const name of names) if ((await store.get(name)) !== null) stored.push(name);
+  return stored;
+}
+
 function checked(value: string): string {
   if (value === '') throw new Error('the secret is empty');
   if (value.length > MAX_SECRET_CHARS) throw new Error(`the secret is longer than ${MAX_SECRET_CHARS} characters`);

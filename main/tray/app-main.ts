@@ -348,6 +348,7 @@ export async function runApp({ mainDir, env = process.env, log = createLogger('i
       'gateway:status': () => gatewayPanel.snapshot(),
       'gateway:accept': (name: string, tool: string | null, seen: string[]) => gatewayPanel.accept(name, tool ?? undefined, seen).finally(refreshTray),
       'gateway:set-secret': (name: string, value: string) => gatewayPanel.storeSecret(name, value),
+      'gateway:stored-secrets': (names: string[]) => gatewayPanel.storedSecrets(names),
       'undo:list': () => undo.list(),
       'undo:show': (id) => undo.show(id),
       'undo:apply': (id) => undo.apply(id),

@@ -217,6 +217,8 @@ export interface SettingsBridge {
   gatewayAccept(name: string, tool: string | null, seen: string[]): Promise<{ ok: true; accepted: string[] } | { ok: false; error: string }>;
   /** Stores a value gateway entries refer to as {"secret": name} (the OS keyring, else an owner-only file); it never comes back. */
   gatewaySetSecret(name: string, value: string): Promise<{ ok: true; where: string } | { ok: false; error: string }>;
+  /** Which of these secret names hold a value already (a pasted entry never refers to one); no value comes back. */
+  gatewayStoredSecrets(names: string[]): Promise<string[]>;
   /** Tells the main process whether closing the window would discard edits. */
   setDirty(dirty: boolean): void;
   onStatus(listener: (status: ServerStatus) => void): () => void;

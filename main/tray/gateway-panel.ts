@@ -7,7 +7,7 @@
 import { prefixOf, type Config } from '../config/schema.js';
 import type { Gateway } from '../gateway/gateway.js';
 import { heldFingerprint, PinStore, pinsPath, type UpstreamPins } from '../gateway/pin-store.js';
-import { gatewaySecrets, openOsEntry, type OpenEntry } from '../gateway/secrets.js';
+import { gatewaySecrets, openOsEntry, storedNames, type OpenEntry } from '../gateway/secrets.js';
 import { toolDifference } from '../gateway/tool-diff.js';
 import { escaped, readableText } from '../readable-json.js';
 import { excludedBy } from '../policy/tool-exclusion.js';
@@ -79,6 +79,11 @@ export class GatewayPanel {
     } catch (error) {
       return { ok: false, error: error instanceof Error ? error.message : String(error) };
     }
+  }
+
+  /** Which of these names hold a value already (a pasted entry's references step past them); values stay where they are. */
+  async storedSecrets(names: readonly string[]): Promise<string[]> {
+    return storedNames(await gatewaySecrets(this.appDir, this.openEntry), names);
   }
 
   /** `seen`: what the window showed of what is accepted (heldFingerprint); changed since, nothing is. */

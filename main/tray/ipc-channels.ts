@@ -32,6 +32,7 @@ export const INVOKE = {
   gatewayStatus: 'gateway:status',
   gatewayAccept: 'gateway:accept',
   gatewaySetSecret: 'gateway:set-secret',
+  gatewayStoredSecrets: 'gateway:stored-secrets',
   listChanges: 'undo:list',
   showChanges: 'undo:show',
   undoChanges: 'undo:apply',

@@ -51,6 +51,8 @@ export const invokePayloads = {
   [INVOKE.openLink]: z.tuple([z.enum(Object.keys(LINKS) as [keyof typeof LINKS, ...(keyof typeof LINKS)[]])]),
   [INVOKE.gatewayStatus]: none,
   [INVOKE.gatewaySetSecret]: z.tuple([z.string().regex(SECRET_REF), z.string().min(1).max(MAX_SECRET_CHARS)]),
+  // Secret names a pasted entry would refer to: which hold a value already.
+  [INVOKE.gatewayStoredSecrets]: z.tuple([z.array(z.string().regex(SECRET_REF)).max(1024)]),
   // An upstream's name (gateway.servers), one held item of it or all (null), and the fingerprints of what the window showed.
   [INVOKE.gatewayAccept]: z.tuple([z.string().min(1).max(40), z.string().min(1).max(200).nullable(), z.array(z.string().regex(/^[0-9a-f]{64}$/)).max(4096)]),
   [INVOKE.listChanges]: none,

@@ -32,6 +32,7 @@ const bridge: SettingsBridge = {
   killProcess: (pid, signal) => ipcRenderer.invoke(INVOKE.killProcess, pid, signal),
   gatewayStatus: () => ipcRenderer.invoke(INVOKE.gatewayStatus),
   gatewaySetSecret: (name, value) => ipcRenderer.invoke(INVOKE.gatewaySetSecret, name, value),
+  gatewayStoredSecrets: (names) => ipcRenderer.invoke(INVOKE.gatewayStoredSecrets, names),
   gatewayAccept: (name, tool, seen) => ipcRenderer.invoke(INVOKE.gatewayAccept, name, tool, seen),
   listConnections: () => ipcRenderer.invoke(INVOKE.listConnections),
   approveConnection: (code) => ipcRenderer.invoke(INVOKE.approveConnection, code),

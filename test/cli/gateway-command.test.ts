@@ -2,8 +2,7 @@
  * `chatgpt-mcp gateway ...` and the config checks around it, through the built CLI: a bad entry
  * is refused by `config check` and by `serve` with the entry named and nothing started;
  * `config check` lists the upstreams; `set-secret` stores a value in the owner-only file (no
- * keyring here) without echoing it; `list` and `test` name what they do not know; `add` turns a
- * pasted entry into one in the config file, all or nothing.
+ * keyring here) without echoing it; `list` and `test` name what they do not know.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -139,18 +138,19 @@ describe('chatgpt-mcp gateway', () => {
   });
 
   it('tools.include exposes only the tools it names, and list and test name those the upstream did not list', async () => {
-    home.write({ gateway: { servers: [{ ...nodeUpstream('only', FIXTURE), tools: { include: ['noop', 'env', 'nosuch'], exclude: ['env'] } }] } });
+    home.write({ gateway: { servers: [{ ...nodeUpstream('only', FIXTURE), tools: { include: ['noop', 'env', 'nosuch', 'Crash'], exclude: ['env'] } }] } });
     const tested = await cli('gateway', 'test', 'only');
     expect(tested.code).toBe(0);
     // Exclude still applies to what include names; every other tool the fixture lists stays out.
-    expect(JSON.parse(tested.stdout)).toMatchObject({ tools: ['only_noop'], notListed: ['nosuch'] });
-    expect(tested.stderr).toContain('tools.include names nosuch, which only did not list');
+    expect(JSON.parse(tested.stdout)).toMatchObject({ tools: ['only_noop'], notListed: ['nosuch', 'Crash'] });
+    expect(tested.stderr).toMatch(/only started \(stdio, sandboxed\), listed \d+ tools and exposes 1\n/);
+    expect(tested.stderr).toContain('tools.include names nosuch, Crash (it lists crash), which only did not list');
     const list = await cli('gateway', 'list');
     const row = JSON.parse(list.stdout)[0];
     expect(row.tools).toEqual(['noop']);
     expect(row.excluded).toEqual(expect.arrayContaining(['env', 'read', 'write', 'crash']));
-    expect(row.notListed).toEqual(['nosuch']);
-    expect(list.stderr).toContain('  tools.include names nosuch, which only did not list at its last start');
+    expect(row.notListed).toEqual(['nosuch', 'Crash']);
+    expect(list.stderr).toContain('  tools.include names nosuch, Crash (it lists crash), which only did not list at its last start');
   });
 
   it("list and accept show an upstream's held names and descriptions with their control and bidi characters escaped", async () => {
@@ -222,56 +222,4 @@ describe('chatgpt-mcp gateway', () => {
     expect(execFileSync('sh', ['-c', `printf %s ${word}`], { encoding: 'utf8' })).toBe(name);
     expect(fs.existsSync(marker)).toBe(false);
   });
-
-  it('add puts a pasted entry into the config file as written, secrets left behind, and refuses a name taken', async () => {
-    home.write({ gateway: { servers: [nodeUpstream('kit', FIXTURE)] } });
-    const pasted = JSON.stringify({ mcpServers: { notes: { command: 'node', args: [FIXTURE], env: { NOTES_TOKEN: 'hunter2-secret-value', MODE: 'ro' } } } });
-    // The token in the environment applies to this run only: it must not land in the file.
-    const env = { ...home.env, CHATGPT_MCP_TOKEN: 'env-token-0123456789abcdef0123456789' };
-    const added = await withStdin(['gateway', 'add', '--config', home.configFile], pasted, env);
-    expect(added.code).toBe(0);
-    expect(added.stderr).toContain('note: notes: store NOTES_TOKEN as notes/NOTES_TOKEN under "Secrets"');
-    expect(added.stderr).toContain(`added notes to ${home.configFile}; nothing started`);
-    const file = fs.readFileSync(home.configFile, 'utf8');
-    expect(JSON.parse(file).gateway.servers.map((s: { name: string }) => s.name)).toEqual(['kit', 'notes']);
-    expect(JSON.parse(file).gateway.servers[1]).toMatchObject({ command: 'node', env: { NOTES_TOKEN: { secret: 'notes/NOTES_TOKEN' }, MODE: 'ro' } });
-    for (const secret of ['hunter2', 'env-token']) expect(file + added.stdout + added.stderr).not.toContain(secret);
-    expect(fs.statSync(home.configFile).mode & 0o777).toBe(0o600);
-    const again = await withStdin(['gateway', 'add', '--config', home.configFile], pasted, home.env);
-    expect(again.code).toBe(2);
-    expect(again.stderr).toContain('nothing added: gateway.servers has a server named "notes" already');
-    expect(fs.readFileSync(home.configFile, 'utf8')).toBe(file);
-  });
-
-  it('add --dry-run writes nothing, an entry the config would refuse adds nothing, and --dry-run elsewhere is refused', async () => {
-    home.write({ gateway: { servers: [] } });
-    const before = fs.readFileSync(home.configFile, 'utf8');
-    const dry = await withStdin(['gateway', 'add', '--dry-run', '--config', home.configFile], '[mcp_servers.docs]\ncommand = "docs-server"\n', home.env);
-    expect(dry.code).toBe(0);
-    expect(JSON.parse(dry.stdout)).toEqual([{ name: 'docs', prefix: 'docs', command: 'docs-server' }]);
-    expect(dry.stderr).toContain('would add docs to');
-    const bad = await withStdin(['gateway', 'add', '--config', home.configFile], '{"pre": {"command": "srv", "env": {"LD_PRELOAD": "/tmp/x.so"}}}', home.env);
-    expect(bad.code).toBe(2);
-    expect(bad.stderr).toContain('nothing added: Invalid configuration, nothing was written');
-    expect(bad.stderr).toContain('gateway.servers.0.env');
-    const garbage = await withStdin(['gateway', 'add', '--config', home.configFile], 'not an entry', home.env);
-    expect(garbage.stderr).toContain('nothing added: This is neither JSON nor TOML');
-    expect(fs.readFileSync(home.configFile, 'utf8')).toBe(before);
-    const elsewhere = await cli('undo', 'list', '--dry-run');
-    expect(elsewhere.code).toBe(64);
-    expect(elsewhere.stderr).toContain('--dry-run goes with "gateway add" only');
-  });
 });
-
-/** The CLI with `input` on its stdin. */
-function withStdin(args: string[], input: string, env: NodeJS.ProcessEnv): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [CLI, ...args], { env });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-    child.stdin.end(input);
-  });
-}

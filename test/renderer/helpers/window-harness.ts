@@ -144,6 +144,7 @@ export const BRIDGE_METHODS = [
   'gatewayStatus',
   'gatewayAccept',
   'gatewaySetSecret',
+  'gatewayStoredSecrets',
   'listChanges',
   'showChanges',
   'undoChanges',

@@ -39,6 +39,7 @@ export function GatewaySection({ draft, edit, errors, bridge }: SectionProps) {
       <PasteCard
         taken={new Set(servers.map((s) => s.name.toLowerCase()))}
         add={(entries) => edit((d) => void d.gateway.servers.push(...entries.map((e) => ({ ...e }))))}
+        storedAmong={(names) => bridge.gatewayStoredSecrets(names)}
       />
       <SecretCard bridge={bridge} />
     </>

@@ -1,15 +1,25 @@
 /** Adding servers by pasting the entry another MCP host uses (main/config/pasted-servers.ts lists them). */
 import { useState } from 'react';
 import { Card } from '../../components/Card';
-import { parsePasted, type Pasted } from '../../../../main/config/pasted-entry';
+import { parseAvoidingStored, type Pasted } from '../../../../main/config/pasted-entry';
+import { readableJson, readableText } from '../../../../main/readable-json';
 
-export function PasteCard({ add, taken }: { add(entries: Pasted['entries']): void; taken: ReadonlySet<string> }) {
+export function PasteCard({
+  add,
+  taken,
+  storedAmong,
+}: {
+  add(entries: Pasted['entries']): void;
+  taken: ReadonlySet<string>;
+  /** Which of these secret names hold a value already: a pasted entry's references step past them. */
+  storedAmong(names: string[]): Promise<string[]>;
+}) {
   const [text, setText] = useState('');
   const [result, setResult] = useState<Pasted | null>(null);
   const [error, setError] = useState<string | null>(null);
-  const convert = () => {
+  const convert = async () => {
     try {
-      const pasted = parsePasted(text);
+      const pasted = await parseAvoidingStored(text, storedAmong);
       const clash = pasted.entries.find((e) => taken.has(e.name.toLowerCase()));
       if (clash) throw new Error(`There is already a server named "${clash.name}".`);
       setResult(pasted);
@@ -37,7 +47,7 @@ export function PasteCard({ add, taken }: { add(entries: Pasted['entries']): voi
         onChange={(event) => setText(event.target.value)}
       />
       <div className="button-row">
-        <button type="button" className="button" onClick={convert} disabled={!text.trim()}>
+        <button type="button" className="button" onClick={() => void convert()} disabled={!text.trim()}>
           Read entry
         </button>
         {result ? (
@@ -57,10 +67,11 @@ export function PasteCard({ add, taken }: { add(entries: Pasted['entries']): voi
       {error ? <p className="field-error">{error}</p> : null}
       {result ? (
         <div className="paste-result">
-          <pre aria-label="Entry to add">{JSON.stringify(result.entries, null, 2)}</pre>
+          {/* Escaped: bidi and zero-width characters in a pasted name or command must not show one thing and add another. */}
+          <pre aria-label="Entry to add">{readableJson(result.entries)}</pre>
           <ul className="paste-notes">
             {result.notes.map((note) => (
-              <li key={note}>{note}</li>
+              <li key={note}>{readableText(note)}</li>
             ))}
           </ul>
         </div>

@@ -115,6 +115,8 @@ describe.skipIf(!chromiumAvailable())('the Gateway page', () => {
           const [upstream, item, seen] = parseInvokeArgs(INVOKE.gatewayAccept, args);
           return panel.accept(upstream, item ?? undefined, seen);
         }
+        case 'gatewayStoredSecrets':
+          return panel.storedSecrets(parseInvokeArgs(INVOKE.gatewayStoredSecrets, args)[0]);
         case 'gatewaySetSecret':
           bridgeCalls.push(name);
           return panel.storeSecret(args[0] as string, args[1] as string);
@@ -252,6 +254,24 @@ describe.skipIf(!chromiumAvailable())('the Gateway page', () => {
       command: 'github-mcp',
       env: { GITHUB_TOKEN: { secret: 'github/GITHUB_TOKEN' } },
     });
+    expect(errors).toEqual([]);
+    await page.context().close();
+  });
+
+  it('a pasted entry never refers to a secret stored already, and its preview shows hidden characters escaped', async () => {
+    expect(await panel.storeSecret('docs/token', 'the-docs-token-0123456789')).toMatchObject({ ok: true });
+    const { page, errors } = await open();
+    const entry = {
+      mcpServers: { docs: { url: 'https://docs.example/mcp', headers: { Authorization: 'Bearer ${input:docs}' } }, 'ev\u202eil': { command: 'node\u202e' } },
+    };
+    await page.getByLabel('Server entry').fill(JSON.stringify(entry));
+    await page.getByRole('button', { name: 'Read entry' }).click();
+    const preview = page.getByLabel('Entry to add');
+    await preview.waitFor();
+    expect(await preview.textContent()).toContain('"secret": "docs/token-2"');
+    expect(await preview.textContent()).toContain('node\\u202e');
+    await page.getByText('a secret named docs/token is stored already', { exact: false }).waitFor();
+    expect(await page.content()).not.toContain('the-docs-token');
     expect(errors).toEqual([]);
     await page.context().close();
   });
