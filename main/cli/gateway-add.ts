@@ -2,10 +2,11 @@
  * `chatgpt-mcp gateway add [--dry-run]`: an entry pasted from another MCP host, read from stdin
  * (main/config/pasted-entry.ts), added to the config file as it is on disk (no CHATGPT_MCP_*
  * variable or flag applied), all of it or nothing, starting nothing. Its secret references never
- * name a secret stored already. `--dry-run` checks it as the real add would and writes nothing.
+ * name a secret stored already, or one another entry refers to. `--dry-run` checks it as the real
+ * add would and writes nothing.
  */
 import { ConfigError, configPathFor, readRawConfig, type CliOverrides } from '../config/load.js';
-import { parseAvoidingStored, type Pasted } from '../config/pasted-entry.js';
+import { parseAvoidingStored, referencedSecrets, type Pasted } from '../config/pasted-entry.js';
 import { ConfigValidationError, saveConfig, validateConfig } from '../config/save.js';
 import { gatewaySecrets, storedNames } from '../gateway/secrets.js';
 import { stateDir } from '../host/places.js';
@@ -14,12 +15,6 @@ import { EXIT, printJson, readStdin, say, visible } from './io.js';
 export async function addPasted(cli: CliOverrides, dryRun: boolean): Promise<number> {
   if (process.stdin.isTTY) say('Paste the entry from the other host, then press Ctrl-D (Ctrl-Z and Enter on Windows):');
   const text = await readStdin();
-  let pasted: Pasted;
-  try {
-    pasted = await parseAvoidingStored(text, storedAmong);
-  } catch (error) {
-    return nothingAdded((error as Error).message);
-  }
   const file = configPathFor({ cli });
   let raw;
   try {
@@ -30,6 +25,14 @@ export async function addPasted(cli: CliOverrides, dryRun: boolean): Promise<num
   }
   const gateway = isRecord(raw.gateway) ? raw.gateway : {};
   const servers: unknown[] = Array.isArray(gateway.servers) ? gateway.servers : [];
+  // Names the config's entries refer to are taken as stored ones are: one not stored yet will be, for that entry.
+  const referenced = referencedSecrets(servers);
+  let pasted: Pasted;
+  try {
+    pasted = await parseAvoidingStored(text, async (names) => [...names.filter((name) => referenced.has(name)), ...(await storedAmong(names))]);
+  } catch (error) {
+    return nothingAdded((error as Error).message);
+  }
   const taken = new Set(servers.map((entry) => (isRecord(entry) ? String(entry.name).toLowerCase() : '')));
   const clash = pasted.entries.find((entry) => taken.has(entry.name.toLowerCase()));
   if (clash) return nothingAdded(`gateway.servers has a server named "${clash.name}" already (remove it first, or change its name in what you paste)`);

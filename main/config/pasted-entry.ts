@@ -13,7 +13,7 @@
  */
 import { ENV_NAME, PREFIX, type SecretRef } from './schema.js';
 import { isObject, pastedServers, type Raw } from './pasted-servers.js';
-import { NOT_COPIED, PLACEHOLDER, secretValue, withoutDefaults, withoutSecretArgs } from './pasted-secrets.js';
+import { NOT_COPIED, PLACEHOLDER, secretText, secretValue, withoutDefaults, withoutSecretArgs } from './pasted-secrets.js';
 import { secretInUrl, shownUrl } from './shown-url.js';
 
 /** A gateway.servers entry as the config file holds it. */
@@ -60,12 +60,17 @@ export function parsePasted(text: string, stored: ReadonlySet<string> = new Set(
   const servers = pastedServers(text);
   const pasted: Pasted = { entries: [], notes: [] };
   const names = new Set<string>();
+  const prefixes = new Set<string>();
   for (const [given, raw] of Object.entries(servers)) {
     if (!isObject(raw)) throw new Error(`"${safeName(given)}" is not an object with "command" or "url".`);
     let name = safeName(given);
     for (let n = 2; names.has(name.toLowerCase()); n++) name = `${safeName(given).slice(0, 36)}-${n}`;
     names.add(name.toLowerCase());
-    pasted.entries.push(convert(name, raw, pasted.notes, stored));
+    const entry = convert(name, raw, pasted.notes, stored);
+    // Names that differ only in "_" and "-" (a-b, A_B) come out the same prefix: told apart too.
+    for (let n = 2; entry.prefix !== undefined && prefixes.has(entry.prefix.toLowerCase()); n++) entry.prefix = `${prefixOf(name).slice(0, 21)}${n}`;
+    if (entry.prefix !== undefined) prefixes.add(entry.prefix.toLowerCase());
+    pasted.entries.push(entry);
   }
   if (pasted.entries.length === 0) throw new Error('No server entry found in what was pasted.');
   return pasted;
@@ -84,6 +89,18 @@ export async function parseAvoidingStored(text: string, storedAmong: (names: str
     if (found.length === 0) return pasted;
     for (const name of found) stored.add(name);
   }
+}
+
+/** The secret names gateway entries already refer to (the config's): a pasted entry refers to none of them, stored or not yet. */
+export function referencedSecrets(servers: readonly unknown[]): Set<string> {
+  const names = new Set<string>();
+  const add = (value: unknown) => void (isObject(value) && typeof value.secret === 'string' && names.add(value.secret));
+  for (const server of servers) {
+    if (!isObject(server)) continue;
+    add(server.bearerToken);
+    if (isObject(server.env)) Object.values(server.env).forEach(add);
+  }
+  return names;
 }
 
 /** Every secret name the entries refer to (to learn which are stored already). */
@@ -114,7 +131,7 @@ function convert(name: string, given: Raw, notes: string[], stored: ReadonlySet<
     if (inside.length) note(`not carried over from its "command": ${inside.join(', ')}.`);
   }
   const entry: PastedEntry = { name };
-  const prefix = name.replace(/[^A-Za-z0-9]/g, '').replace(/^[0-9]+/, '');
+  const prefix = prefixOf(name);
   if (prefix && PREFIX.test(prefix)) entry.prefix = prefix;
   const url = text(raw.url) ?? text(raw.serverUrl);
   if (url !== undefined) {
@@ -162,7 +179,8 @@ function remote(entry: PastedEntry, raw: Raw, url: string, note: Note, reference
 
 /** A program's launch: command, arguments, folder, environment. */
 function local(entry: PastedEntry, raw: Raw, note: Note, reference: (key: string) => SecretRef): void {
-  const command = raw.command as string;
+  const command = secretText(raw.command as string) ? NOT_COPIED : (raw.command as string);
+  if (command === NOT_COPIED) note(`its command held a secret and reads ${NOT_COPIED}: name the program itself, and give the secret through env.`);
   entry.command = command;
   if (Array.isArray(raw.args)) {
     const { args, replaced } = withoutSecretArgs(raw.args.map(String));
@@ -268,6 +286,11 @@ function text(value: unknown): string | undefined {
 
 function names(value: unknown): string[] | undefined {
   return Array.isArray(value) ? value.filter((item) => typeof item !== 'object').map(String) : undefined;
+}
+
+/** The prefix the config would give the name (its letters and digits, no leading digit). */
+function prefixOf(name: string): string {
+  return name.replace(/[^A-Za-z0-9]/g, '').replace(/^[0-9]+/, '');
 }
 
 function safeName(name: string): string {

@@ -74,6 +74,11 @@ describe('chatgpt-mcp gateway add', () => {
     expect(JSON.parse(fs.readFileSync(home.configFile, 'utf8')).gateway.servers[0].bearerToken).toEqual({ secret: 'github/token-3' });
     expect(added.stderr).toContain('a secret named github/token is stored already');
     expect(added.stderr + added.stdout).not.toContain('ghp_owners');
+    // Not stored yet, but another entry refers to it (a config copied from another machine): taken all the same.
+    home.write({ gateway: { servers: [{ name: 'gh-work', url: 'https://api.example/mcp', bearerToken: { secret: 'hub/token' } }] } });
+    const again = await withStdin(['gateway', 'add', '--config', home.configFile], pasted.replace('"github"', '"hub"'), home.env);
+    expect(again.code).toBe(0);
+    expect(JSON.parse(fs.readFileSync(home.configFile, 'utf8')).gateway.servers[1].bearerToken).toEqual({ secret: 'hub/token-2' });
   });
 
   it('a config file that cannot be read, or written, adds nothing and says why', async () => {

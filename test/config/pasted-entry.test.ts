@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { configSchema } from '../../main/config/schema.js';
-import { MAX_PASTE_CHARS, parsePasted, secretNames } from '../../main/config/pasted-entry.js';
+import { MAX_PASTE_CHARS, parsePasted, referencedSecrets, secretNames } from '../../main/config/pasted-entry.js';
 
 const valid = (entries: unknown[]) => configSchema.safeParse({ gateway: { servers: entries } }).success;
 
@@ -208,6 +208,11 @@ describe('parsePasted', () => {
       "a secret named github/token is stored already (perhaps another server's): this entry refers to github/token-3 instead",
     );
     expect(secretNames(parsePasted(text).entries)).toEqual(['github/token']);
+    const servers = [
+      { name: 'gh-work', url: 'https://api.example/mcp', bearerToken: { secret: 'github/token' }, env: { A: { secret: 'x/A' }, B: 'plain' } },
+      'junk',
+    ];
+    expect([...referencedSecrets(servers)]).toEqual(['github/token', 'x/A']);
   });
 
   it("secrets in a README's shapes stay behind: a placeholder's default, a header in JSON, a connection string, a key after its flag", () => {
@@ -262,21 +267,88 @@ describe('parsePasted', () => {
     expect(pasted.notes.join('\n')).toContain('the entry had ${API_KEY}, which its host fills in');
   });
 
+  it('more of what READMEs carry stays behind: a name that says password, a Redis URL, query keys, NAME=value arguments, header and flag forms, the command', () => {
+    const pasted = parsePasted(
+      JSON.stringify({
+        mcpServers: {
+          m: {
+            command: 'API_KEY=pw0123456789 npx',
+            args: [
+              '-e',
+              'DB_PASSWORD=pw',
+              '--env=OPENAI_KEY=abc',
+              '--secret-key',
+              'v1',
+              '--header',
+              'x-api-key: pw',
+              'https://server.smithery.ai/x/mcp?api_key=0d1e',
+              '--api-key=abc',
+              'postgresql://h/db?user=u&password=pw',
+            ],
+            env: { MYSQL_PASS: 'Sup3r', REDIS_URL: 'redis://:pw@host:6379', LIBPQ: 'host=h password=pw', GROQ: 'gsk_abcdefghijklmnopqrstuv' },
+          },
+        },
+      }),
+    );
+    const [m] = pasted.entries;
+    expect(m!.command).toBe('SECRET-NOT-COPIED');
+    expect(m!.args).toEqual([
+      '-e',
+      'SECRET-NOT-COPIED',
+      '--env=SECRET-NOT-COPIED',
+      '--secret-key',
+      'SECRET-NOT-COPIED',
+      '--header',
+      'SECRET-NOT-COPIED',
+      'SECRET-NOT-COPIED',
+      '--api-key=SECRET-NOT-COPIED',
+      'SECRET-NOT-COPIED',
+    ]);
+    expect(Object.values(m!.env!).every((value) => typeof value === 'object')).toBe(true);
+    for (const secret of ['pw', 'abc', 'v1', '0d1e', 'Sup3r', 'gsk_']) expect(JSON.stringify(m)).not.toMatch(new RegExp(`[^a-z]${secret}`));
+    // The config takes what the paste wrote, --api-key=SECRET-NOT-COPIED included.
+    expect(valid(pasted.entries)).toBe(true);
+  });
+
+  it('ordinary arguments stay as they are: ports, key and credential files, paths with Basic or Token in them', () => {
+    const args = [
+      '--port',
+      '8080',
+      '--key-file',
+      '/k',
+      '--credentials',
+      '/c.json',
+      '--key',
+      '/home/me/.ssh/id_ed25519',
+      '/Users/alice/Token Economics/q1',
+      '--max-tokens',
+      '100',
+      'postgres://localhost/db',
+    ];
+    expect(parsePasted(JSON.stringify({ s: { command: 'x', args } })).entries[0]!.args).toEqual(args);
+  });
+
   it('grants are never taken from a paste, names that clean alike are told apart, a tool list that is not one exposes nothing', () => {
     const pasted = parsePasted(
       JSON.stringify({ mcpServers: { 'a b': { command: 'x', network: true, folders: ['/'], sandbox: false, enabled_tools: 'all' }, 'a-b': { command: 'y' } } }),
     );
-    expect(pasted.entries.map((e) => e.name)).toEqual(['a-b', 'a-b-2']);
+    expect(pasted.entries.map((e) => [e.name, e.prefix])).toEqual([
+      ['a-b', 'ab'],
+      ['a-b-2', 'ab2'],
+    ]);
     expect(pasted.entries[0]).toEqual({ name: 'a-b', prefix: 'ab', command: 'x', tools: { include: [] } });
     const notes = pasted.notes.join('\n');
     expect(notes).toContain('a-b: not taken from a paste (set them here once you have read the entry): network, folders, sandbox.');
     expect(notes).toContain('a-b: its enabled_tools is not a list: no tool is exposed');
   });
 
-  it('a paste of many placeholders costs linear time, and one past the size limit is refused', () => {
-    const started = performance.now();
-    parsePasted(JSON.stringify({ s: { command: 'x', args: ['${env:'.repeat(40_000)], env: { A: '${A:-'.repeat(80_000) } } }));
-    expect(performance.now() - started).toBeLessThan(2000);
+  it('a paste of a megabyte of what each pattern looks for costs linear time, and one past the size limit is refused', () => {
+    for (const piece of ['${env:', '${A:-', 'a', '-eyJ', 'Bearer ', 'a://b:', 'x=']) {
+      const started = performance.now();
+      const value = piece.repeat(Math.floor(300_000 / piece.length));
+      parsePasted(JSON.stringify({ s: { command: 'x', args: [value, 'y'], env: { A: value, B: value.slice(0, 4000) } } }));
+      expect(performance.now() - started, piece).toBeLessThan(2000);
+    }
     expect(() => parsePasted(`{"s": {"command": "x", "args": ["${'a'.repeat(MAX_PASTE_CHARS)}"]}}`)).toThrow(/an entry is far shorter/);
   });
 

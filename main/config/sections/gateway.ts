@@ -127,7 +127,7 @@ export const upstreamSchema = z.looseObject(upstreamShape).superRefine((entry, c
     }
   }
   entry.args.forEach((arg, i) => {
-    if (looksLikeToken(arg) || /^--?(?:api[-_]?key|token|password|secret)=./i.test(arg)) {
+    if (looksLikeToken(arg) || (/^--?(?:api[-_]?key|token|password|secret)=./i.test(arg) && !arg.endsWith(`=${NOT_COPIED}`))) {
       ctx.addIssue({
         code: 'custom',
         path: ['args', i],
@@ -199,6 +199,9 @@ const TOKEN_SHAPES = [
   /\b[rs]k_live_[A-Za-z0-9]{20,}/,
   /^Bearer\s+\S{12,}/i,
 ];
+
+/** What a pasted entry's secret argument reads instead of its value (main/config/pasted-secrets.ts): a placeholder, not a secret. */
+export const NOT_COPIED = 'SECRET-NOT-COPIED';
 
 export function looksLikeToken(value: string): boolean {
   return TOKEN_SHAPES.some((shape) => shape.test(value));

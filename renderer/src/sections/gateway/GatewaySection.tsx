@@ -5,6 +5,7 @@
  */
 import { Banner } from '../../components/Banner';
 import type { SectionProps } from '../section-props';
+import { referencedSecrets } from '../../../../main/config/pasted-entry';
 import { PasteCard } from './PasteCard';
 import { SecretCard } from './SecretCard';
 import { UpstreamCard } from './UpstreamCard';
@@ -39,7 +40,11 @@ export function GatewaySection({ draft, edit, errors, bridge }: SectionProps) {
       <PasteCard
         taken={new Set(servers.map((s) => s.name.toLowerCase()))}
         add={(entries) => edit((d) => void d.gateway.servers.push(...entries.map((e) => ({ ...e }))))}
-        storedAmong={(names) => bridge.gatewayStoredSecrets(names)}
+        storedAmong={async (names) => {
+          // A name another entry refers to is taken as a stored one is (it may be stored for that entry later).
+          const referenced = referencedSecrets(servers);
+          return [...names.filter((name) => referenced.has(name)), ...(await bridge.gatewayStoredSecrets(names))];
+        }}
       />
       <SecretCard bridge={bridge} />
     </>
