@@ -54,7 +54,7 @@ const GRANTS = new Set(['network', 'folders', 'sandbox', 'display', 'prefix', 's
 /** The most text taken: entries are a few hundred bytes; a paste of megabytes is a mistake or an attack on the page. */
 export const MAX_PASTE_CHARS = 1024 * 1024;
 
-/** `stored`: secret names that hold a value already (a reference never reuses one). Throws an Error whose message says what was expected. */
+/** `stored`: secret names taken (stored, or another entry's): a reference never reuses one. Throws an Error whose message says what was expected. */
 export function parsePasted(text: string, stored: ReadonlySet<string> = new Set()): Pasted {
   if (text.length > MAX_PASTE_CHARS) throw new Error(`That is ${text.length} characters; an entry is far shorter (at most ${MAX_PASTE_CHARS}).`);
   const servers = pastedServers(text);
@@ -120,7 +120,7 @@ function convert(name: string, given: Raw, notes: string[], stored: ReadonlySet<
     let secret = `${name}/${key}`;
     for (let n = 2; stored.has(secret); n++) secret = `${name}/${key}-${n}`;
     if (secret !== `${name}/${key}`)
-      note(`a secret named ${name}/${key} is stored already (perhaps another server's): this entry refers to ${secret} instead, never to that one.`);
+      note(`the secret name ${name}/${key} is taken (stored already, or another entry's): this entry refers to ${secret} instead, never to that one.`);
     return { secret };
   };
   // Zed nests the launch: "command": { "path", "args", "env" }.

@@ -72,7 +72,7 @@ describe('chatgpt-mcp gateway add', () => {
     const added = await withStdin(['gateway', 'add', '--config', home.configFile], pasted, home.env);
     expect(added.code).toBe(0);
     expect(JSON.parse(fs.readFileSync(home.configFile, 'utf8')).gateway.servers[0].bearerToken).toEqual({ secret: 'github/token-3' });
-    expect(added.stderr).toContain('a secret named github/token is stored already');
+    expect(added.stderr).toContain('the secret name github/token is taken');
     expect(added.stderr + added.stdout).not.toContain('ghp_owners');
     // Not stored yet, but another entry refers to it (a config copied from another machine): taken all the same.
     home.write({ gateway: { servers: [{ name: 'gh-work', url: 'https://api.example/mcp', bearerToken: { secret: 'hub/token' } }] } });

@@ -205,7 +205,7 @@ describe('parsePasted', () => {
     const pasted = parsePasted(text, new Set(['github/token', 'github/token-2']));
     expect(pasted.entries[0]!.bearerToken).toEqual({ secret: 'github/token-3' });
     expect(pasted.notes.join('\n')).toContain(
-      "a secret named github/token is stored already (perhaps another server's): this entry refers to github/token-3 instead",
+      "the secret name github/token is taken (stored already, or another entry's): this entry refers to github/token-3 instead",
     );
     expect(secretNames(parsePasted(text).entries)).toEqual(['github/token']);
     const servers = [

@@ -270,7 +270,7 @@ describe.skipIf(!chromiumAvailable())('the Gateway page', () => {
     await preview.waitFor();
     expect(await preview.textContent()).toContain('"secret": "docs/token-2"');
     expect(await preview.textContent()).toContain('node\\u202e');
-    await page.getByText('a secret named docs/token is stored already', { exact: false }).waitFor();
+    await page.getByText('the secret name docs/token is taken', { exact: false }).waitFor();
     expect(await page.content()).not.toContain('the-docs-token');
     expect(errors).toEqual([]);
     await page.context().close();
