@@ -7,7 +7,7 @@
  */
 import { ConfigError, configPathFor, readRawConfig, type CliOverrides } from '../config/load.js';
 import { parseAvoidingStored, referencedSecrets, type Pasted } from '../config/pasted-entry.js';
-import { ConfigValidationError, saveConfig, validateConfig } from '../config/save.js';
+import { ConfigReadOnlyError, ConfigValidationError, saveConfig, validateConfig } from '../config/save.js';
 import { gatewaySecrets, storedNames } from '../gateway/secrets.js';
 import { stateDir } from '../host/places.js';
 import { EXIT, printJson, readStdin, say, visible } from './io.js';
@@ -48,7 +48,7 @@ export async function addPasted(cli: CliOverrides, dryRun: boolean): Promise<num
   try {
     await saveConfig(file, next);
   } catch (error) {
-    if (error instanceof ConfigValidationError) return nothingAdded(error.message);
+    if (error instanceof ConfigValidationError || error instanceof ConfigReadOnlyError) return nothingAdded(error.message);
     const { code, message } = error as NodeJS.ErrnoException;
     return nothingAdded(`cannot write ${file} (${code ?? message})`);
   }

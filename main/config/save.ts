@@ -45,16 +45,39 @@ export async function saveConfig(file: string, value: unknown): Promise<Readonly
   if (!checked.ok) throw new ConfigValidationError(checked.issues);
 
   const text = JSON.stringify(checked.config, null, 2) + '\n';
-  await writeFileAtomic(await resolveTarget(file), text);
+  const target = await resolveTarget(file);
+  await refuseReadOnly(target);
+  await writeFileAtomic(target, text);
   return deepFreeze(checked.config);
 }
 
-/** A symlinked config file (dotfile managers) is replaced at its target, keeping the link. */
+/**
+ * A symlinked config file (dotfile managers) is replaced at its target, keeping the link; a link
+ * whose target does not exist yet makes that target (not a file in the link's place).
+ */
 async function resolveTarget(file: string): Promise<string> {
   const absolute = path.resolve(file);
   try {
     return await fs.realpath(absolute);
   } catch {
-    return absolute;
+    const link = await fs.readlink(absolute).catch(() => null);
+    return link === null ? absolute : path.resolve(path.dirname(absolute), link);
   }
+}
+
+/**
+ * An owner who took the write bit off the file meant it to stay as it is: the atomic replace
+ * (a new file renamed over it) would not ask, and root is never refused, so the mode is read here.
+ */
+async function refuseReadOnly(target: string): Promise<void> {
+  const stat = await fs.stat(target).catch(() => null);
+  if (stat === null || (stat.mode & 0o200) !== 0) return;
+  const mode = (stat.mode & 0o777).toString(8).padStart(4, '0');
+  throw new ConfigReadOnlyError(`${target} is read-only (mode ${mode}): nothing was written; make it writable (chmod u+w) to change settings`);
+}
+
+/** The config file's write bit is off: the owner's choice, kept (`code` as the OS would say it). */
+export class ConfigReadOnlyError extends ConfigError {
+  override name = 'ConfigReadOnlyError';
+  readonly code = 'EACCES';
 }

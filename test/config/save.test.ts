@@ -64,6 +64,28 @@ describe('saveConfig (atomic, validated, private)', () => {
     expect(JSON.parse(fs.readFileSync(real, 'utf8')).services.allowed).toEqual(['nginx.service']);
   });
 
+  it.skipIf(!posix)('a link whose target does not exist yet makes the target, keeping the link', async () => {
+    const real = path.join(dir, 'dotfiles', 'config.json');
+    fs.mkdirSync(path.dirname(real));
+    const link = path.join(dir, 'config.json');
+    fs.symlinkSync('dotfiles/config.json', link);
+    await saveConfig(link, {});
+    expect(fs.lstatSync(link).isSymbolicLink()).toBe(true);
+    expect(fs.existsSync(real)).toBe(true);
+  });
+
+  it.skipIf(!posix)('a config file without its write bit is left as it is, and the error says why', async () => {
+    const file = path.join(dir, 'config.json');
+    fs.writeFileSync(file, '{}', { mode: 0o444 });
+    await expect(saveConfig(file, { process: { list: true } })).rejects.toMatchObject({
+      name: 'ConfigReadOnlyError',
+      code: 'EACCES',
+      message: expect.stringContaining('is read-only (mode 0444): nothing was written'),
+    });
+    expect(fs.readFileSync(file, 'utf8')).toBe('{}');
+    expect(fs.statSync(file).mode & 0o777).toBe(0o444);
+  });
+
   it('cleans up its temp file when the final rename fails', async () => {
     const file = path.join(dir, 'config.json');
     fs.mkdirSync(file); // a directory where the file should go: rename cannot replace it

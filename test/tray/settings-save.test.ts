@@ -25,6 +25,18 @@ describe("the settings window's Save", () => {
     expect(fs.readFileSync(file, 'utf8')).toBe('{"server":{"port":8800}}');
   });
 
+  it.skipIf(process.platform === 'win32')('keeps a config file the owner made read-only, and says so', async () => {
+    const file = path.join(dir, 'config.json');
+    fs.writeFileSync(file, '{}', { mode: 0o444 });
+    const result = await saveSettings(file, { server: { port: 8801 } }, silentLogger);
+    expect(result).toMatchObject({
+      ok: false,
+      issues: [],
+      error: `${file} is read-only (mode 0444): nothing was written; make it writable (chmod u+w) to change settings`,
+    });
+    expect(fs.readFileSync(file, 'utf8')).toBe('{}');
+  });
+
   it('says why a file cannot be written, by its code', async () => {
     const file = path.join(dir, 'missing-folder', 'sub', 'config.json');
     fs.writeFileSync(path.join(dir, 'missing-folder'), 'a file where a folder should be');
