@@ -2,7 +2,9 @@
  * The settings window's Gateway page and the tray menu's line about it: each upstream's state,
  * last error, calls and held tools (with what changed), from the running server's gateway; and
  * accepting a held tool, which the running server exposes from its next listing. While the
- * server is not running, the accepted and held tools still show from the pins on disk.
+ * server is not running, the accepted and held tools still show from the pins on disk. Also the
+ * tools each offered when last seen (the page's per-tool switches), storing a secret, and which
+ * secret names hold a value already (a pasted entry never refers to one).
  */
 import { prefixOf, type Config } from '../config/schema.js';
 import type { Gateway } from '../gateway/gateway.js';
