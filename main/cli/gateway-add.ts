@@ -7,6 +7,7 @@
  */
 import { ConfigError, configPathFor, readRawConfig, type CliOverrides } from '../config/load.js';
 import { parseAvoidingStored, referencedSecrets, type Pasted } from '../config/pasted-entry.js';
+import { isObject } from '../config/pasted-servers.js';
 import { ConfigReadOnlyError, ConfigValidationError, saveConfig, validateConfig } from '../config/save.js';
 import { gatewaySecrets, storedNames } from '../gateway/secrets.js';
 import { stateDir } from '../host/places.js';
@@ -23,7 +24,7 @@ export async function addPasted(cli: CliOverrides, dryRun: boolean): Promise<num
     if (!(error instanceof ConfigError)) throw error;
     return nothingAdded(error.message);
   }
-  const gateway = isRecord(raw.gateway) ? raw.gateway : {};
+  const gateway = isObject(raw.gateway) ? raw.gateway : {};
   const servers: unknown[] = Array.isArray(gateway.servers) ? gateway.servers : [];
   // Names the config's entries refer to are taken as stored ones are: one not stored yet will be, for that entry.
   const referenced = referencedSecrets(servers);
@@ -33,7 +34,7 @@ export async function addPasted(cli: CliOverrides, dryRun: boolean): Promise<num
   } catch (error) {
     return nothingAdded((error as Error).message);
   }
-  const taken = new Set(servers.map((entry) => (isRecord(entry) ? String(entry.name).toLowerCase() : '')));
+  const taken = new Set(servers.map((entry) => (isObject(entry) ? String(entry.name).toLowerCase() : '')));
   const clash = pasted.entries.find((entry) => taken.has(entry.name.toLowerCase()));
   if (clash) return nothingAdded(`gateway.servers has a server named "${clash.name}" already (remove it first, or change its name in what you paste)`);
   const next = { ...raw, gateway: { ...gateway, servers: [...servers, ...pasted.entries] } };
@@ -67,5 +68,3 @@ function nothingAdded(why: string): number {
   say(`nothing added: ${visible(why, true)}`);
   return EXIT.config;
 }
-
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);

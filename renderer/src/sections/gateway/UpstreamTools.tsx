@@ -31,19 +31,22 @@ export function UpstreamTools({
   const exclude = choice.exclude ?? [];
   const byRule = leftOutBy({ include: choice.include, excludeMatching: choice.excludeMatching });
   const kinds = (choice.kinds ?? {}) as Record<string, ToolKind>;
-  const setKind = (name: string, kind: string) =>
+  // Both controls edit one copy of the entry's tools: the rest of it stays as the file has it.
+  const editTools = (update: (tools: Record<string, unknown>) => void) =>
     change((e) => {
       const tools = { ...((e.tools ?? {}) as Record<string, unknown>) };
-      const { [name]: _old, ...others } = (tools.kinds as Record<string, string> | undefined) ?? {};
-      tools.kinds = kind ? { ...others, [name]: kind } : others;
+      update(tools);
       e.tools = tools;
     });
+  const setKind = (name: string, kind: string) =>
+    editTools((tools) => {
+      const { [name]: _old, ...others } = (tools.kinds as Record<string, string> | undefined) ?? {};
+      tools.kinds = kind ? { ...others, [name]: kind } : others;
+    });
   const switchTo = (name: string, on: boolean) =>
-    change((e) => {
-      const tools = { ...((e.tools ?? {}) as Record<string, unknown>) };
-      const current = (tools.exclude as string[] | undefined) ?? [];
-      tools.exclude = on ? current.filter((n) => n !== name) : [...current.filter((n) => n !== name), name];
-      e.tools = tools;
+    editTools((tools) => {
+      const current = ((tools.exclude as string[] | undefined) ?? []).filter((n) => n !== name);
+      tools.exclude = on ? current : [...current, name];
     });
   const on = known.filter((tool) => byRule(tool.name) === null && !exclude.includes(tool.name)).length;
   return (
