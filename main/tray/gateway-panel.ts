@@ -115,6 +115,5 @@ function knownTools(pins: UpstreamPins | undefined): UpstreamRow['known'] {
 
 /** An upstream's words on one line of the page: what hides or reorders text, and control characters, escaped. */
 function shown(text: string): string {
-  // eslint-disable-next-line no-control-regex
   return readableText(text).replace(/[\u0000-\u001f]/g, escaped);
 }
