@@ -127,13 +127,16 @@ export async function gitScenario({ ours: oursModule, timing, wanted, progress }
       if (wanted(IDS.first)) {
         progress(IDS.first);
         const rounds = timing.pairs + 1;
+        // One folder for both sides: where a file's inode is allocated (its block group) decides
+        // what creating the temporary file costs on this ext4 (see bench/README.md), so both
+        // sides create theirs in the same place.
+        const folder = path.join(work, 'first');
+        fs.mkdirSync(folder);
         const supply = (side) => {
-          const folder = path.join(work, `first-${side}`);
-          fs.mkdirSync(folder);
           const old = textOfSize(WRITE_BYTES).replace(/quick/g, 'early');
           const list = [];
           for (let i = 0; i < rounds * MAX_CALLS_PER_ROUND; i++) {
-            const file = path.join(folder, `f${i}.txt`);
+            const file = path.join(folder, `${side}-${i}.txt`);
             fs.writeFileSync(file, old);
             list.push({ path: file, content });
           }
@@ -150,12 +153,12 @@ export async function gitScenario({ ours: oursModule, timing, wanted, progress }
     if (wanted(IDS.floor)) {
       progress(IDS.floor);
       const content = Buffer.from(textOfSize(WRITE_BYTES));
+      const folder = path.join(dir, 'floor');
+      fs.mkdirSync(folder);
       const files = (side) => {
-        const folder = path.join(dir, `floor-${side}`);
-        fs.mkdirSync(folder);
         const old = textOfSize(WRITE_BYTES).replace(/quick/g, 'early');
         return Array.from({ length: (timing.pairs + 1) * MAX_CALLS_PER_ROUND }, (_, i) => {
-          const file = path.join(folder, `f${i}.txt`);
+          const file = path.join(folder, `${side}-${i}.txt`);
           fs.writeFileSync(file, old);
           return file;
         });
