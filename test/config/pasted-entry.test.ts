@@ -37,6 +37,27 @@ describe('parsePasted', () => {
     expect(valid(pasted.entries)).toBe(true);
   });
 
+  it("keeps settings whose names only resemble a secret's as they are, and still takes the secrets beside them", () => {
+    const pasted = parsePasted(
+      JSON.stringify({
+        mcpServers: {
+          llm: {
+            command: 'llm-mcp',
+            env: { MAX_TOKENS: '4096', GIT_AUTHOR_NAME: 'Alex', SESSION_DIR: '/tmp/llm', OPENAI_API_KEY: 'hunter2hunter2', DB_PASS: 'pw' },
+          },
+        },
+      }),
+    );
+    expect(pasted.entries[0]!.env).toEqual({
+      MAX_TOKENS: '4096',
+      GIT_AUTHOR_NAME: 'Alex',
+      SESSION_DIR: '/tmp/llm',
+      OPENAI_API_KEY: { secret: 'llm/OPENAI_API_KEY' },
+      DB_PASS: { secret: 'llm/DB_PASS' },
+    });
+    expect(valid(pasted.entries)).toBe(true);
+  });
+
   it('one member of the object, as copied from a README, and a bare entry', () => {
     expect(parsePasted('"memory": { "command": "node", "args": ["/opt/memory/index.js"] },').entries[0]).toMatchObject({ name: 'memory', command: 'node' });
     expect(parsePasted('{"command": "uvx", "args": ["mcp-server-time"]}').entries[0]).toMatchObject({ name: 'server', command: 'uvx' });

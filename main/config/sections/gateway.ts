@@ -10,6 +10,7 @@
  */
 import * as z from 'zod';
 import { absolutePath, text } from './fields.js';
+import { isSecretEnvName } from '../secret-name.js';
 import { LOADER_VARIABLE } from '../../../adapter/contract/loader-variables.js';
 
 /** How a secret is named in the keyring: letters, digits and `._/-`. */
@@ -186,7 +187,6 @@ export function upstreamUrlProblem(value: string): string | null {
   return null;
 }
 
-const SECRET_NAME = /(?:TOKEN|SECRET|PASSW(?:OR)?D|PASSPHRASE|API_?KEY|ACCESS_?KEY|PRIVATE_?KEY|CREDENTIALS?|AUTH|COOKIE|SESSION|(?:^|_)KEY(?:_|$)|KEY$)/i;
 /** Token shapes of the common services (GitHub, OpenAI, Slack, AWS, GitLab, Google, Stripe, Anthropic) and bearer headers. */
 const TOKEN_SHAPES = [
   /\bgh[pousr]_[A-Za-z0-9]{20,}/,
@@ -209,7 +209,7 @@ export function looksLikeToken(value: string): boolean {
 
 /** A non-empty value under a name that says secret, or a value shaped like a known token. */
 export function inlineSecret(name: string, value: string): boolean {
-  return (SECRET_NAME.test(name) && value.trim() !== '') || looksLikeToken(value);
+  return (isSecretEnvName(name) && value.trim() !== '') || looksLikeToken(value);
 }
 
 function refHint(server: string, name: string): string {

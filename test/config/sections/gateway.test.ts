@@ -51,6 +51,16 @@ describe('gateway.servers', () => {
     for (const name of ['ENCRYPTION_KEY', 'SIGNINGKEY', 'KEY', 'key_id'])
       expect(problems([{ name: 'k', command: 'x', env: { [name]: 'hunter2' } }])).toHaveLength(1);
     expect(problems([{ name: 'k', command: 'x', env: { KEYBOARD_LAYOUT: 'us' } }])).toEqual([]);
+    // Settings whose names only resemble a secret's are written inline (main/config/secret-name.ts).
+    expect(
+      problems([
+        {
+          name: 'p',
+          command: 'x',
+          env: { MAX_TOKENS: '4096', GIT_AUTHOR_NAME: 'Alex', SESSION_DIR: '/tmp/s', OAUTH_CALLBACK_PORT: '8765', TOKENIZER: 'cl100k' },
+        },
+      ]),
+    ).toEqual([]);
     // A token shape under a harmless name, in args, or in a URL.
     expect(problems([{ name: 'a', command: 'x', env: { CONFIG: 'sk-abcdefghijklmnopqrstuvwxyz' } }])).toHaveLength(1);
     expect(problems([{ name: 'b', command: 'x', args: ['--api-key=hunter2'] }])).toEqual([
