@@ -5,12 +5,12 @@
  * a clock the test moves.
  */
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { GuardedPath } from '../../adapter/contract/files.js';
 import type { ChangeJournal } from '../../adapter/contract/journal.js';
 import { LocalJournal } from '../../adapter/fs/journal/local-journal.js';
-import { lockUndo } from '../../adapter/fs/journal/undo-lock.js';
 import { ChangeRecording } from '../../main/mcp/change-journal.js';
 import { NOT_RECORDED } from '../../main/mcp/change-recorder.js';
 import type { ToolDeps } from '../../main/mcp/tool.js';
@@ -90,9 +90,7 @@ describe('ChangeRecording', () => {
   it('a group whose undo began (another process holds its undo lock) takes no new call', async () => {
     await write('fs.write', 'ChatGPT', 'a.txt', 'one');
     const [first] = (await journal.list()).groups;
-    // As the tray's or the CLI's undo takes it: the lock, and the group's recording mark removed with it.
-    const lock = await lockUndo(path.join(base, 'journal', 'groups', first!.id));
-    expect(lock).toHaveProperty('release');
+    fs.writeFileSync(path.join(base, 'journal', 'groups', first!.id, 'undoing'), JSON.stringify({ pid: process.pid, host: os.hostname() }));
     await write('fs.write', 'ChatGPT', 'b.txt', 'two');
     const after = (await journal.list()).groups;
     expect(after.map((g) => g.files)).toEqual([1, 1]);

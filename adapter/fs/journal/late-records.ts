@@ -2,32 +2,30 @@
  * Records that reach a group after an undo of it began, made undoable elsewhere.
  *
  * The server (one process) records into a group while the owner's undo of it runs in another
- * (the CLI, the tray). From the moment the undo holds its lock, and so removed the group's
- * recording mark (undo-lock.ts), the group takes no new call: the tool host starts a new group
- * for the next one (LocalJournal.isOpen). A call already under way still appends to the group (a
- * pre-image taken before the lock, its stamps after the change), and the undo may have read that
- * or not. So the undo notes how many bytes of the group's records it read (undone.json's
- * `through`; reading an undone group back folds only those), and the server looks, right after
- * each append, whether the group's recording mark is still there. If it is gone, the server waits
- * for that undo to end, then records again what it appended past `through` in a new group of the
- * same client (the continuation, dated by the first of those records): each path with the
- * group's first pre-image of it (its bytes copied), and the stamps after. So every change the
- * model made is undone, or in a group that can still be undone; none sits unundone in a group
- * marked undone.
+ * (the CLI, the tray). From the moment the undo's lock exists the group takes no new call: the
+ * tool host starts a new group for the next one (LocalJournal.isOpen). A call already under way
+ * still appends to the group (a pre-image taken before the lock, its stamps after the change),
+ * and the undo may have read that or not. So the undo notes how many bytes of the group's records
+ * it read (undone.json's `through`; reading an undone group back folds only those), and the
+ * server looks, right after each append, whether an undo of the group began (its lock or
+ * undone.json exists). If one did, it waits for that undo to end, then records again what it
+ * appended past `through` in a new group of the same client (the continuation, dated by the first
+ * of those records): each path with the group's first pre-image of it (its bytes copied), and the
+ * stamps after. So every change the model made is undone, or in a group that can still be undone;
+ * none sits unundone in a group marked undone.
  *
- * Looking after the append, not before, leaves no gap: when the look finds the mark, the undo
- * removes it after the append, and reads the records only after that. An undo that failed, or
- * whose process died, leaves no undone.json: the records stay in the group, not undone. The undo
- * itself never puts back a path the model changed while it ran: it judges every path by the stamp
- * the model's last change it read left, and again right before it puts the path back, and
- * reports a path changed since as a conflict instead.
+ * Looking after the append, not before, leaves no gap: when the look finds no lock, any lock is
+ * made after the append, and the undo reads the records after it takes the lock. An undo that
+ * failed, or whose process died, leaves no undone.json: the records stay in the group, not undone.
+ * The undo itself never puts back a path the model changed while it ran: it judges every path by
+ * the stamp the model's last change it read left, and again right before it puts the path back,
+ * and reports a path changed since as a conflict instead.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Image, KeepBytes } from './images.js';
-import type { FoldedGroup, JournalRecord } from './folded-group.js';
-import type { JournalFiles } from './journal-files.js';
+import type { FoldedGroup, JournalFiles, JournalRecord } from './journal-files.js';
 import { CHANGED_AFTER, stillSealed } from './linked-image.js';
 
 /** A group this process records into, as LocalJournal holds it. */
@@ -60,7 +58,7 @@ export class LateRecords {
   /** After `records` were appended to `group` (the last append to its records file): carries them on if its undo may have missed them. */
   appended(group: FoldedGroup, records: readonly JournalRecord[]): void {
     const id = group.meta.id;
-    if (this.files.recording(id)) return;
+    if (!this.files.undoBegun(id)) return;
     // Where each record's line ends in the records file (this process is its only writer).
     let end = this.files.recordsEnd(id);
     const ends: number[] = [];

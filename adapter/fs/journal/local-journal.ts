@@ -26,8 +26,7 @@ import {
   type KeepBytes,
   type Stamp,
 } from './images.js';
-import { DamagedGroup, JournalFiles } from './journal-files.js';
-import { fold, replacesFolder, summarize, type FoldedGroup, type JournalRecord } from './folded-group.js';
+import { DamagedGroup, JournalFiles, fold, replacesFolder, summarize, type FoldedGroup, type JournalRecord } from './journal-files.js';
 import { restampEarlierGroups } from './earlier-groups.js';
 import { applyUndo, describeGroup, toRetry, withRetry } from './journal-undo.js';
 import { LateRecords, type RecordingGroup } from './late-records.js';
@@ -136,7 +135,7 @@ export class LocalJournal implements ChangeJournal {
    */
   isOpen(id: string): boolean {
     const group = this.live.get(id);
-    return !!group && !this.bound.full(group) && this.files.recording(id);
+    return !!group && !this.bound.full(group) && this.files.exists(id) && !this.files.undoBegun(id);
   }
 
   async before(id: string, tool: string, request: JournalPaths): Promise<void> {

@@ -20,12 +20,6 @@ import os from 'node:os';
 import path from 'node:path';
 
 export const LOCK_NAME = 'undoing';
-/**
- * Made with a group (journal-files.ts) and removed by the first undo to hold its lock, before it
- * reads the records: while it is there, no undo of the group began. The one thing every recorded
- * call asks (is its group still open, did an undo begin while it wrote), in one access(2).
- */
-export const RECORDING_MARK = 'recording';
 
 export type UndoLock = { release: () => Promise<void> } | { busy: string };
 
@@ -46,7 +40,7 @@ export async function lockUndo(dir: string): Promise<UndoLock> {
     // A few rounds: the lock can be released, or taken over, between looking and taking.
     let holder = '';
     for (let round = 0; round < 3; round++) {
-      if (await linked(whole, lock)) return await endRecording(dir, () => release(lock, mine));
+      if (await linked(whole, lock)) return { release: () => release(lock, mine) };
       const seen = await contentOf(lock);
       if (seen === null) continue;
       holder = seen;
@@ -76,17 +70,6 @@ async function claimDead(dir: string, dead: string, whole: string): Promise<stri
   if (!abandoned(claimer)) return 'taken';
   const above = await claimDead(dir, claimer, whole);
   return Array.isArray(above) ? [claim, ...above] : above;
-}
-
-/** The lock just taken, once the group's recording mark is gone (a lock that cannot end recording is let go). */
-async function endRecording(dir: string, release: () => Promise<void>): Promise<{ release: () => Promise<void> }> {
-  try {
-    await fs.promises.rm(path.join(dir, RECORDING_MARK), { force: true });
-  } catch (error) {
-    await release();
-    throw error;
-  }
-  return { release };
 }
 
 /** Links `whole` as `name`: false when `name` exists. */

@@ -57,31 +57,6 @@ async function askAtOnce(count: number): Promise<string[]> {
 }
 
 describe('the undo lock', () => {
-  it("ends the group's recording: its mark is gone once the lock is held, and stays gone after it is let go", async () => {
-    const { files, dir } = await group();
-    expect(fs.readdirSync(dir).sort()).toEqual(['blobs', 'meta.json', 'recording']);
-    expect(files.recording(ID)).toBe(true);
-    const taken = await files.lockUndo(ID);
-    if (!('release' in taken)) throw new Error(`not taken: ${taken.busy}`);
-    expect(files.recording(ID)).toBe(false);
-    await taken.release();
-    expect(files.recording(ID)).toBe(false);
-    expect(fs.readdirSync(dir).sort()).toEqual(['blobs', 'meta.json']);
-  });
-
-  it('is let go when the recording mark cannot be removed, and says why', async () => {
-    const { files, dir } = await group();
-    const rm = fs.promises.rm;
-    vi.spyOn(fs.promises, 'rm').mockImplementation(async (target, options) => {
-      if (String(target) === path.join(dir, 'recording')) throw Object.assign(new Error('EIO: i/o error'), { code: 'EIO' });
-      return rm(target, options);
-    });
-    await expect(files.lockUndo(ID)).rejects.toThrow(/EIO/);
-    vi.restoreAllMocks();
-    expect(fs.existsSync(path.join(dir, 'undoing'))).toBe(false);
-    expect(files.recording(ID)).toBe(true);
-  });
-
   it('is held by one of several processes asking at once, and by none after', async () => {
     const { dir } = await group();
     const answers = await askAtOnce(6);
