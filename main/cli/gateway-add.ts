@@ -6,16 +6,23 @@
  * add would and writes nothing.
  */
 import { ConfigError, configPathFor, readRawConfig, type CliOverrides } from '../config/load.js';
-import { parseAvoidingStored, referencedSecrets, type Pasted } from '../config/pasted-entry.js';
+import { MAX_PASTE_CHARS, parseAvoidingStored, referencedSecrets, type Pasted } from '../config/pasted-entry.js';
 import { isObject } from '../config/pasted-servers.js';
 import { ConfigReadOnlyError, ConfigValidationError, saveConfig, validateConfig } from '../config/save.js';
 import { gatewaySecrets, storedNames } from '../gateway/secrets.js';
 import { stateDir } from '../host/places.js';
-import { EXIT, printJson, readStdin, say, visible } from './io.js';
+import { EXIT, printJson, readStdin, say, StdinTooLong, visible } from './io.js';
 
 export async function addPasted(cli: CliOverrides, dryRun: boolean): Promise<number> {
   if (process.stdin.isTTY) say('Paste the entry from the other host, then press Ctrl-D (Ctrl-Z and Enter on Windows):');
-  const text = await readStdin();
+  let text: string;
+  try {
+    // Four bytes a character at most: a paste the parser takes is never cut.
+    text = await readStdin(4 * MAX_PASTE_CHARS);
+  } catch (error) {
+    if (error instanceof StdinTooLong) return nothingAdded(`${error.message} (an entry is at most ${MAX_PASTE_CHARS} characters)`);
+    throw error;
+  }
   const file = configPathFor({ cli });
   let raw;
   try {

@@ -25,7 +25,7 @@ import { ALL_TOOLS } from '../mcp/tools/index.js';
 import { VIEW_URI_PREFIX } from '../mcp/views.js';
 import { FilesystemPolicy } from '../policy/filesystem.js';
 import { excludedBy } from '../policy/tool-exclusion.js';
-import { EXIT, print, printJson, readStdin, say, usageError, visible, withConfig } from './io.js';
+import { EXIT, MAX_SECRET_BYTES, print, printJson, readStdin, say, StdinTooLong, usageError, visible, withConfig } from './io.js';
 
 /** How much of a held item's fingerprint `show` prints, and the least `--expect` takes (64 bits: no upstream can make another item match). */
 const SHOWN_FINGERPRINT = 16;
@@ -239,7 +239,14 @@ function nothingHeld(name: string, item: string | undefined): number {
 }
 
 async function setSecret(name: string): Promise<number> {
-  const value = (await readStdin()).replace(/\r?\n$/, '');
+  let value: string;
+  try {
+    value = (await readStdin(MAX_SECRET_BYTES)).replace(/\r?\n$/, '');
+  } catch (error) {
+    if (!(error instanceof StdinTooLong)) throw error;
+    say(`nothing stored: ${error.message}`);
+    return EXIT.usage;
+  }
   const store = await gatewaySecrets(stateDir());
   try {
     await store.set(name, value);

@@ -63,11 +63,26 @@ export function withConfig(
   return run(loaded);
 }
 
-/** Everything piped into stdin, as text. */
-export async function readStdin(): Promise<string> {
+/** A secret or key read from stdin is far shorter than this. */
+export const MAX_SECRET_BYTES = 64 * 1024;
+
+/** Everything piped into stdin, as text; StdinTooLong, without reading the rest, once it is over `maxBytes`. */
+export async function readStdin(maxBytes = Infinity): Promise<string> {
   const chunks: Buffer[] = [];
-  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  let bytes = 0;
+  for await (const chunk of process.stdin) {
+    bytes += (chunk as Buffer).length;
+    // Stopped as soon as it is too long: a file piped by mistake, or a stream that never ends, is not read whole into memory.
+    if (bytes > maxBytes) throw new StdinTooLong(maxBytes);
+    chunks.push(chunk as Buffer);
+  }
   return Buffer.concat(chunks).toString('utf8');
+}
+
+export class StdinTooLong extends Error {
+  constructor(readonly maxBytes: number) {
+    super(`what came on stdin is over ${maxBytes} bytes, far more than it should hold; nothing was read past that`);
+  }
 }
 
 /** Resolves on the first SIGINT or SIGTERM. */

@@ -19,7 +19,7 @@ import { cliWords } from '../tunnel/wording.js';
 import { cliHint } from '../command-name.js';
 import { doctor } from './tunnel-doctor.js';
 import { createLogger } from '../log.js';
-import { EXIT, print, readStdin, say, untilSignal, usageError, withConfig } from './io.js';
+import { EXIT, MAX_SECRET_BYTES, print, readStdin, say, untilSignal, usageError, withConfig } from './io.js';
 import { openOrExit } from './serve.js';
 import { protectedPaths, stateDir } from '../host/places.js';
 
@@ -205,7 +205,7 @@ async function download(): Promise<number> {
 /** The key from stdin: typed without echo on a terminal, or piped (never an argument). */
 async function readSecretInput(prompt: string): Promise<string> {
   const stdin = process.stdin;
-  if (!stdin.isTTY) return readStdin();
+  if (!stdin.isTTY) return readStdin(MAX_SECRET_BYTES);
   process.stderr.write(prompt);
   stdin.setRawMode(true);
   stdin.resume();

@@ -95,6 +95,32 @@ describe('chatgpt-mcp gateway add', () => {
   });
 });
 
+describe('gateway add, given far too much', () => {
+  it('stops reading a stream that never ends, adds nothing and says why', async () => {
+    home.write({ gateway: { servers: [] } });
+    const before = fs.readFileSync(home.configFile, 'utf8');
+    const started = Date.now();
+    const { code, stderr } = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
+      const child = spawn(process.execPath, [CLI, 'gateway', 'add', '--config', home.configFile], { env: home.env });
+      let err = '';
+      child.stderr.on('data', (d) => (err += d));
+      child.stdin.on('error', () => {});
+      // Written until the command stops reading: an endless paste.
+      const chunk = Buffer.alloc(64 * 1024, 'x');
+      const pump = () => {
+        while (child.stdin.writable && child.stdin.write(chunk));
+        if (child.stdin.writable) child.stdin.once('drain', pump);
+      };
+      pump();
+      child.on('close', (c) => resolve({ code: c, stderr: err }));
+    });
+    expect(code).toBe(2);
+    expect(stderr).toMatch(/nothing added: what came on stdin is over 4194304 bytes.*an entry is at most 1048576 characters/);
+    expect(Date.now() - started).toBeLessThan(20_000);
+    expect(fs.readFileSync(home.configFile, 'utf8')).toBe(before);
+  });
+});
+
 /** The CLI with `input` on its stdin. */
 function withStdin(args: string[], input: string, env: NodeJS.ProcessEnv): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {

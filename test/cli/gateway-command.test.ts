@@ -84,6 +84,22 @@ describe('chatgpt-mcp gateway', () => {
     expect(JSON.parse(fs.readFileSync(file, 'utf8'))).toEqual({ 'notes/API_KEY': 'sk-the-value-0123456789abcdefghij' });
   });
 
+  it('set-secret stops reading at 64 KiB and stores nothing (a file piped by mistake is not a secret)', async () => {
+    const refused = await new Promise<{ code: number | null; out: string }>((resolve) => {
+      const child = spawn(process.execPath, [CLI, 'gateway', 'set-secret', 'notes/BIG', '--config', home.configFile], { env: home.env });
+      let out = '';
+      child.stdout.on('data', (d) => (out += d));
+      child.stderr.on('data', (d) => (out += d));
+      child.on('close', (code) => resolve({ code, out }));
+      child.stdin.on('error', () => {});
+      child.stdin.end('x'.repeat(64 * 1024 + 1));
+    });
+    expect(refused.code).toBe(64);
+    expect(refused.out).toContain('nothing stored: what came on stdin is over 65536 bytes');
+    const file = path.join(home.appDir, 'gateway-secrets.json');
+    expect(fs.existsSync(file) ? Object.keys(JSON.parse(fs.readFileSync(file, 'utf8'))) : []).not.toContain('notes/BIG');
+  });
+
   it('list before anything was seen, and test or accept of an unknown name', async () => {
     const list = await cli('gateway', 'list');
     expect(list.code).toBe(0);
