@@ -9,7 +9,8 @@
  *   (AUTHTOKEN, AUTHORIZATION, OAUTH), but not AUTHOR or AUTHORITY; COOKIE, SESSION, SESSIONID,
  *   BEARER, PAT;
  * - unless the name's last word says the value is about the secret, not the secret
- *   (`GITHUB_TOKEN_URL`, `PASSWORD_FILE`, `SESSION_DIR`, `SECRET_NAME`, `TOKEN_TTL`).
+ *   (`PASSWORD_FILE`, `SESSION_DIR`, `SECRET_NAME`, `TOKEN_TTL`). Not a URL or a header: a
+ *   webhook's URL is its secret, and `AUTH_HEADER` may hold `Basic ...`.
  *
  * So `MAX_TOKENS`, `TOKENIZER`, `GIT_AUTHOR_NAME` and `KEYBOARD_LAYOUT` are plain settings, and a
  * value shaped like a known token is a secret under any name (looksLikeToken). The rule leans to
@@ -17,11 +18,8 @@
  * secret lands in the config file.
  */
 
-/** Last words that make a name one of a setting about a secret: where it is, what it is called, how long it lasts. */
+/** Last words that make a name one of a setting about a secret: where it is kept, what it is called, how long it lasts. */
 const ABOUT = new Set([
-  'URL',
-  'URI',
-  'ENDPOINT',
   'HOST',
   'PORT',
   'DIR',
@@ -30,7 +28,6 @@ const ABOUT = new Set([
   'NAME',
   'TYPE',
   'MODE',
-  'HEADER',
   'PREFIX',
   'TIMEOUT',
   'TTL',

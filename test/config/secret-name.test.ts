@@ -30,6 +30,9 @@ describe('isSecretEnvName', () => {
     'BEARER',
     'client-secret',
     'my.token',
+    'AUTH_HEADER',
+    'SLACK_WEBHOOK_SECRET_URL',
+    'OAUTH_TOKEN_URL',
   ])('%s is a secret name', (name) => expect(isSecretEnvName(name)).toBe(true));
 
   test.each([
@@ -42,11 +45,9 @@ describe('isSecretEnvName', () => {
     'SESSION_DIR',
     'SESSION_TIMEOUT',
     'OAUTH_CALLBACK_PORT',
-    'GITHUB_TOKEN_URL',
     'PASSWORD_FILE',
     'PRIVATE_KEY_PATH',
     'SECRET_NAME',
-    'API_KEY_HEADER',
     'TOKEN_TTL',
     'PASSWORD_MIN_LENGTH',
     'NODE_ENV',
