@@ -7,7 +7,7 @@
  * folder, with what was added, as a conflict.
  */
 import path from 'node:path';
-import type { FoldedGroup } from './journal-files.js';
+import type { FoldedGroup } from './folded-group.js';
 import { sameStamp, stamp } from './images.js';
 
 /** The recorded covering folders holding any of `paths` (walked up from each: a group may hold thousands of paths). */

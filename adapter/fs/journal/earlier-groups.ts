@@ -14,7 +14,8 @@ import path from 'node:path';
 import type { UndoOutcome } from '../../contract/journal.js';
 import { hashEntry } from '../write-text.js';
 import { sameStamp, shallowStamp, type Image, type Stamp } from './images.js';
-import type { FoldedGroup, JournalFiles } from './journal-files.js';
+import type { FoldedGroup } from './folded-group.js';
+import type { JournalFiles } from './journal-files.js';
 
 /** A file or link the undone group put back: its kept image, and whether an earlier group's last stamp is what the later group found. */
 type PutBack = readonly [path: string, pre: Image, found: (post: Stamp) => boolean];

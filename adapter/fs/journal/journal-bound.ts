@@ -4,7 +4,8 @@
  * one group cannot outgrow it, a group holding half of it takes no new call (LocalJournal.isOpen):
  * the next starts another, and the full one is dropped in its turn.
  */
-import { DamagedGroup, type FoldedGroup, type JournalFiles } from './journal-files.js';
+import { DamagedGroup, type JournalFiles } from './journal-files.js';
+import type { FoldedGroup } from './folded-group.js';
 import { toRetry } from './journal-undo.js';
 
 /** A single pre-image may take at most this share of the bound. */

@@ -13,7 +13,7 @@ import { hashEntry } from '../write-text.js';
 import { READ_FLAGS } from '../read-text.js';
 import { asBefore } from './as-before.js';
 import { contentPrint, fullyKept, missingFolders, imageKind, sameStamp, shallowStamp, stamp, type Image, type Stamp } from './images.js';
-import { replacesFolder, summarize, type FoldedGroup, type RecordedPath } from './journal-files.js';
+import { replacesFolder, summarize, type FoldedGroup, type RecordedPath } from './folded-group.js';
 import { CHANGED_AFTER, stillSealed } from './linked-image.js';
 import { NotEmpty, restorePath, UndoConflict, type Judged } from './restore.js';
 

@@ -25,7 +25,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Image, KeepBytes } from './images.js';
-import type { FoldedGroup, JournalFiles, JournalRecord } from './journal-files.js';
+import type { FoldedGroup, JournalRecord } from './folded-group.js';
+import type { JournalFiles } from './journal-files.js';
 import { CHANGED_AFTER, stillSealed } from './linked-image.js';
 
 /** A group this process records into, as LocalJournal holds it. */

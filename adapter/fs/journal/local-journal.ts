@@ -26,7 +26,8 @@ import {
   type KeepBytes,
   type Stamp,
 } from './images.js';
-import { DamagedGroup, JournalFiles, fold, replacesFolder, summarize, type FoldedGroup, type JournalRecord } from './journal-files.js';
+import { DamagedGroup, JournalFiles } from './journal-files.js';
+import { fold, replacesFolder, summarize, type FoldedGroup, type JournalRecord } from './folded-group.js';
 import { restampEarlierGroups } from './earlier-groups.js';
 import { applyUndo, describeGroup, toRetry, withRetry } from './journal-undo.js';
 import { LateRecords, type RecordingGroup } from './late-records.js';

@@ -3,7 +3,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { JournalBound } from '../../../../adapter/fs/journal/journal-bound.js';
-import { JournalFiles, type FoldedGroup } from '../../../../adapter/fs/journal/journal-files.js';
+import { JournalFiles } from '../../../../adapter/fs/journal/journal-files.js';
+import type { FoldedGroup } from '../../../../adapter/fs/journal/folded-group.js';
 import { useJournalFolders } from '../../../helpers/journal-folders.js';
 
 const { journalDir } = useJournalFolders();
