@@ -50,14 +50,6 @@ const HEADER_FLAG = /^(?:-H|--headers?)$/;
 /** `NAME=value` in an argument (`-e DB_PASSWORD=...`, `--env=KEY=...`, a shell line): judged by the name as env is. */
 const ASSIGNMENT = /(?:^|[\s'"=])([A-Za-z_][A-Za-z0-9_]{0,100})=([^\s'"]{1,1024})/g;
 
-/** Names READMEs give passwords that the config's own rule leaves to the owner (MYSQL_PASS, DB_PWD). */
-const PASSWORD_NAME = /(?:^|_)(?:PASS|PWD)(?:_|$)/i;
-
-/** A value under a name that says secret (the config's rule, and PASSWORD_NAME), or shaped like a token. */
-function namedSecret(name: string, value: string): boolean {
-  return inlineSecret(name, value) || (PASSWORD_NAME.test(name) && value.trim() !== '');
-}
-
 /** The text with each placeholder's default left out: a default is often the very key. */
 export function withoutDefaults(text: string): string {
   return text.replace(DEFAULTS, '${$1}');
@@ -67,14 +59,14 @@ export function withoutDefaults(text: string): string {
 export function secretValue(name: string, value: string): 'secret' | 'filled' | null {
   if (value.length > MAX_JUDGED) return 'secret';
   if (PLACEHOLDER.test(value) && !EDITOR_VARIABLE.test(value)) return 'filled';
-  return namedSecret(name, withoutDefaults(value)) || secretText(value) ? 'secret' : null;
+  return inlineSecret(name, withoutDefaults(value)) || secretText(value) ? 'secret' : null;
 }
 
 /** Whether a word of a command line holds a secret, by its shape or an assignment's name. */
 export function secretText(text: string): boolean {
   if (text.length > MAX_JUDGED) return true;
   if (looksLikeToken(text) || SECRET_SHAPES.some((shape) => shape.test(text))) return true;
-  for (const [, name, value] of text.matchAll(ASSIGNMENT)) if (namedSecret(name!, value!)) return true;
+  for (const [, name, value] of text.matchAll(ASSIGNMENT)) if (inlineSecret(name!, value!)) return true;
   return false;
 }
 
@@ -105,5 +97,5 @@ function secretHeader(line: string): boolean {
   if (colon <= 0) return false;
   const name = line.slice(0, colon).trim().replace(/-/g, '_');
   const value = line.slice(colon + 1).trim();
-  return namedSecret(name, value) || secretText(value);
+  return inlineSecret(name, value) || secretText(value);
 }

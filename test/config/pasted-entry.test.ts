@@ -43,7 +43,7 @@ describe('parsePasted', () => {
         mcpServers: {
           llm: {
             command: 'llm-mcp',
-            env: { MAX_TOKENS: '4096', GIT_AUTHOR_NAME: 'Alex', SESSION_DIR: '/tmp/llm', OPENAI_API_KEY: 'hunter2hunter2', DB_PASS: 'pw' },
+            env: { MAX_TOKENS: '4096', GIT_AUTHOR_NAME: 'Alex', SESSION_DIR: '/tmp/llm', PWD: '/home/me', OPENAI_API_KEY: 'hunter2hunter2', DB_PASS: 'pw' },
           },
         },
       }),
@@ -52,6 +52,7 @@ describe('parsePasted', () => {
       MAX_TOKENS: '4096',
       GIT_AUTHOR_NAME: 'Alex',
       SESSION_DIR: '/tmp/llm',
+      PWD: '/home/me',
       OPENAI_API_KEY: { secret: 'llm/OPENAI_API_KEY' },
       DB_PASS: { secret: 'llm/DB_PASS' },
     });
