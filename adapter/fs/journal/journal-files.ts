@@ -24,6 +24,7 @@ import type { DroppedGroup, UndoOutcome } from '../../contract/journal.js';
 import { fold, type FoldedGroup, type GroupMeta, type JournalRecord } from './folded-group.js';
 import { noteDropped, readDropped } from './dropped-list.js';
 import { ownBlobsOnly } from './own-blobs.js';
+import { UnchangedFolders } from './unchanged-folder.js';
 import { abandoned, LOCK_NAME, lockUndo, type UndoLock } from './undo-lock.js';
 
 export const GROUP_ID = /^\d{8}-\d{9}-[0-9a-f]{4}$/;
@@ -39,7 +40,15 @@ export class JournalFiles {
   private readonly appending = new Map<string, number>();
   private readonly places = new Map<string, GroupPlaces>();
 
-  constructor(readonly root: string) {}
+  private readonly folders: UnchangedFolders;
+
+  /** `clock`: what the group folders' times are judged settled against (unchanged-folder.ts; tests move it on). */
+  constructor(
+    readonly root: string,
+    clock: () => number = Date.now,
+  ) {
+    this.folders = new UnchangedFolders(clock);
+  }
 
   groupDir(id: string): string {
     return this.placesOf(id).dir;
@@ -97,6 +106,20 @@ export class JournalFiles {
 
   undone(id: string): boolean {
     return fs.existsSync(this.placesOf(id).undone);
+  }
+
+  /**
+   * Whether the group is there and no undo of it began (LocalJournal.isOpen, late-records.ts): one
+   * lstat(2) while its folder is as when this last answered yes (unchanged-folder.ts), else the
+   * three checks.
+   */
+  openForRecording(id: string): boolean {
+    const look = this.folders.look(this.placesOf(id).dir);
+    if (look === 'unchanged') return true;
+    if (look === 'gone') return false;
+    const open = this.exists(id) && !this.undoBegun(id);
+    if (open) this.folders.remember(look);
+    return open;
   }
 
   /** Whether an undo of the group began: its lock or its outcome exists (late-records.ts). */

@@ -59,7 +59,8 @@ export class LateRecords {
   /** After `records` were appended to `group` (the last append to its records file): carries them on if its undo may have missed them. */
   appended(group: FoldedGroup, records: readonly JournalRecord[]): void {
     const id = group.meta.id;
-    if (!this.files.undoBegun(id)) return;
+    // One lstat while nothing was made in the group's folder since it was last found open (unchanged-folder.ts).
+    if (this.files.openForRecording(id) || !this.files.undoBegun(id)) return;
     // Where each record's line ends in the records file (this process is its only writer).
     let end = this.files.recordsEnd(id);
     const ends: number[] = [];

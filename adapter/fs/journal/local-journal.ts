@@ -136,7 +136,7 @@ export class LocalJournal implements ChangeJournal {
    */
   isOpen(id: string): boolean {
     const group = this.live.get(id);
-    return !!group && !this.bound.full(group) && this.files.exists(id) && !this.files.undoBegun(id);
+    return !!group && !this.bound.full(group) && this.files.openForRecording(id);
   }
 
   async before(id: string, tool: string, request: JournalPaths): Promise<void> {

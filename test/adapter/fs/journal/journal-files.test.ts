@@ -75,6 +75,46 @@ describe('a damaged group', () => {
   });
 });
 
+describe('whether a group is open for recording', () => {
+  const ID = '20260131-142501123-9f3a';
+  const dir = () => path.join(journalDir, 'groups', ID);
+
+  /** A group whose folder is judged settled (unchanged-folder.ts), found open once in full. */
+  async function settledGroup(): Promise<JournalFiles> {
+    const files = new JournalFiles(journalDir, () => Date.now() + 10_000);
+    await files.create({ id: ID, client: 'c', startedAt: '2026-01-31T14:25:01.123Z' });
+    expect(files.openForRecording(ID)).toBe(true);
+    // A clock tick, so that what is made next cannot share the folder's time.
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    return files;
+  }
+
+  it('asks one lstat while nothing changed in its folder, and nothing else', async () => {
+    const files = await settledGroup();
+    const exists = vi.spyOn(fs, 'existsSync');
+    expect(files.openForRecording(ID)).toBe(true);
+    expect(exists).not.toHaveBeenCalled();
+  });
+
+  it("is closed by an undo's lock, or its outcome, written as any version of the app writes them", async () => {
+    let files = await settledGroup();
+    fs.writeFileSync(path.join(dir(), 'undoing'), '{"pid": 1}');
+    expect(files.openForRecording(ID)).toBe(false);
+    expect(files.undoBegun(ID)).toBe(true);
+    fs.rmSync(path.join(dir(), 'undoing'));
+    removeDir(dir());
+    files = await settledGroup();
+    fs.writeFileSync(path.join(dir(), 'undone.json'), '{}');
+    expect(files.openForRecording(ID)).toBe(false);
+  });
+
+  it('is closed once dropped', async () => {
+    const files = await settledGroup();
+    removeDir(dir());
+    expect(files.openForRecording(ID)).toBe(false);
+  });
+});
+
 describe('writing a group', () => {
   it('puts a group folder in place only with its meta.json written, and lists no half-made one', async () => {
     const journal = new LocalJournal({ dir: journalDir, maxBytes: 1 << 20 });
