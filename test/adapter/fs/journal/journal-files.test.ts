@@ -108,8 +108,38 @@ describe('whether a group is open for recording', () => {
     expect(files.openForRecording(ID)).toBe(false);
   });
 
-  it('is closed once dropped', async () => {
+  it('stays closed when asked again with the lock still there (a closed answer is not remembered)', async () => {
     const files = await settledGroup();
+    fs.writeFileSync(path.join(dir(), 'undoing'), '{"pid": 1}');
+    expect(files.openForRecording(ID)).toBe(false);
+    expect(files.openForRecording(ID)).toBe(false);
+  });
+
+  it('sees a lock made while it asked in full, the next time (its stat is taken before)', async () => {
+    const files = await settledGroup();
+    // Something made in the folder, then the full checks: the look after them is not trusted.
+    fs.writeFileSync(path.join(dir(), 'records.jsonl'), '');
+    const existsSync = fs.existsSync;
+    let made = false;
+    vi.spyOn(fs, 'existsSync').mockImplementation((file) => {
+      const found = existsSync(file);
+      if (!made && String(file).endsWith('undone.json')) {
+        made = true;
+        fs.writeFileSync(path.join(dir(), 'undoing'), '{"pid": 1}');
+      }
+      return found;
+    });
+    expect(files.openForRecording(ID)).toBe(true);
+    vi.restoreAllMocks();
+    expect(files.openForRecording(ID)).toBe(false);
+  });
+
+  it('is closed once dropped, or when its meta.json is gone', async () => {
+    let files = await settledGroup();
+    fs.rmSync(path.join(dir(), 'meta.json'));
+    expect(files.openForRecording(ID)).toBe(false);
+    removeDir(dir());
+    files = await settledGroup();
     removeDir(dir());
     expect(files.openForRecording(ID)).toBe(false);
   });
