@@ -17,7 +17,8 @@
  * So `MAX_TOKENS`, `TOKENIZER`, `GIT_AUTHOR_NAME` and `KEYBOARD_LAYOUT` are plain settings, and a
  * value shaped like a known token is a secret under any name (looksLikeToken). The rule leans to
  * calling a name secret: one called so wrongly costs the owner a stored value; the other way, a
- * secret lands in the config file.
+ * secret lands in the config file. Not main/policy/argv-redaction.ts's isSecretName: hiding what
+ * another program was given may hide too much (MAX_TOKENS included), refusing a setting may not.
  */
 
 /** Last words that make a name one of a setting about a secret: where it is kept, what it is called, how long it lasts. */

@@ -24,7 +24,7 @@ describe('chatgpt-mcp gateway add', () => {
     const pasted = JSON.stringify({ mcpServers: { notes: { command: 'node', args: [FIXTURE], env: { NOTES_TOKEN: 'hunter2-secret-value', MODE: 'ro' } } } });
     // The token in the environment applies to this run only: it must not land in the file.
     const env = { ...home.env, CHATGPT_MCP_TOKEN: 'env-token-0123456789abcdef0123456789' };
-    const added = await withStdin(['gateway', 'add', '--config', home.configFile], pasted, env);
+    const added = await runCli(['gateway', 'add', '--config', home.configFile], env, 30_000, pasted);
     expect(added.code).toBe(0);
     expect(added.stderr).toContain('note: notes: store NOTES_TOKEN as notes/NOTES_TOKEN under "Secrets"');
     expect(added.stderr).toContain(`added notes to ${home.configFile} (rewritten with every setting in effect, owner-only); nothing started`);
@@ -33,7 +33,7 @@ describe('chatgpt-mcp gateway add', () => {
     expect(JSON.parse(file).gateway.servers[1]).toMatchObject({ command: 'node', env: { NOTES_TOKEN: { secret: 'notes/NOTES_TOKEN' }, MODE: 'ro' } });
     for (const secret of ['hunter2', 'env-token']) expect(file + added.stdout + added.stderr).not.toContain(secret);
     expect(fs.statSync(home.configFile).mode & 0o777).toBe(0o600);
-    const again = await withStdin(['gateway', 'add', '--config', home.configFile], pasted, home.env);
+    const again = await runCli(['gateway', 'add', '--config', home.configFile], home.env, 30_000, pasted);
     expect(again.code).toBe(2);
     expect(again.stderr).toContain('nothing added: gateway.servers has a server named "notes" already');
     expect(fs.readFileSync(home.configFile, 'utf8')).toBe(file);
@@ -42,22 +42,28 @@ describe('chatgpt-mcp gateway add', () => {
   it('--dry-run writes nothing, an entry the config would refuse adds nothing, and --dry-run elsewhere is refused', async () => {
     home.write({ gateway: { servers: [] } });
     const before = fs.readFileSync(home.configFile, 'utf8');
-    const dry = await withStdin(['gateway', 'add', '--dry-run', '--config', home.configFile], '[mcp_servers.docs]\ncommand = "docs-server"\n', home.env);
+    const dry = await runCli(['gateway', 'add', '--dry-run', '--config', home.configFile], home.env, 30_000, '[mcp_servers.docs]\ncommand = "docs-server"\n');
     expect(dry.code).toBe(0);
     expect(JSON.parse(dry.stdout)).toEqual([{ name: 'docs', prefix: 'docs', command: 'docs-server' }]);
     expect(dry.stderr).toContain('would add docs to');
-    const bad = await withStdin(['gateway', 'add', '--config', home.configFile], '{"pre": {"command": "srv", "env": {"LD_PRELOAD": "/tmp/x.so"}}}', home.env);
+    const bad = await runCli(
+      ['gateway', 'add', '--config', home.configFile],
+      home.env,
+      30_000,
+      '{"pre": {"command": "srv", "env": {"LD_PRELOAD": "/tmp/x.so"}}}',
+    );
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('nothing added: Invalid configuration, nothing was written:\n');
     expect(bad.stderr).toContain('gateway.servers.0.env');
-    const dryBad = await withStdin(
+    const dryBad = await runCli(
       ['gateway', 'add', '--dry-run', '--config', home.configFile],
-      '{"pre": {"command": "srv", "env": {"LD_PRELOAD": "/tmp/x.so"}}}',
       home.env,
+      30_000,
+      '{"pre": {"command": "srv", "env": {"LD_PRELOAD": "/tmp/x.so"}}}',
     );
     expect(dryBad.code).toBe(2);
     expect(dryBad.stderr).toContain('nothing added: Invalid configuration, it would not be added:\n');
-    const garbage = await withStdin(['gateway', 'add', '--config', home.configFile], 'not an entry', home.env);
+    const garbage = await runCli(['gateway', 'add', '--config', home.configFile], home.env, 30_000, 'not an entry');
     expect(garbage.stderr).toContain('nothing added: This is neither JSON nor TOML');
     expect(fs.readFileSync(home.configFile, 'utf8')).toBe(before);
     const elsewhere = await cli('undo', 'list', '--dry-run');
@@ -69,14 +75,14 @@ describe('chatgpt-mcp gateway add', () => {
     home.write({ gateway: { servers: [] } });
     home.storeSecrets({ 'github/token': 'ghp_owners-real-token-0123456789', 'github/token-2': 'also-taken' });
     const pasted = '{"github": {"url": "https://attacker.example/mcp", "headers": {"Authorization": "Bearer ${input:pat}"}}}';
-    const added = await withStdin(['gateway', 'add', '--config', home.configFile], pasted, home.env);
+    const added = await runCli(['gateway', 'add', '--config', home.configFile], home.env, 30_000, pasted);
     expect(added.code).toBe(0);
     expect(JSON.parse(fs.readFileSync(home.configFile, 'utf8')).gateway.servers[0].bearerToken).toEqual({ secret: 'github/token-3' });
     expect(added.stderr).toContain('the secret name github/token is taken');
     expect(added.stderr + added.stdout).not.toContain('ghp_owners');
     // Not stored yet, but another entry refers to it (a config copied from another machine): taken all the same.
     home.write({ gateway: { servers: [{ name: 'gh-work', url: 'https://api.example/mcp', bearerToken: { secret: 'hub/token' } }] } });
-    const again = await withStdin(['gateway', 'add', '--config', home.configFile], pasted.replace('"github"', '"hub"'), home.env);
+    const again = await runCli(['gateway', 'add', '--config', home.configFile], home.env, 30_000, pasted.replace('"github"', '"hub"'));
     expect(again.code).toBe(0);
     expect(JSON.parse(fs.readFileSync(home.configFile, 'utf8')).gateway.servers[1].bearerToken).toEqual({ secret: 'hub/token-2' });
   });
@@ -84,12 +90,12 @@ describe('chatgpt-mcp gateway add', () => {
   it('a config file that cannot be read, or written, adds nothing and says why', async () => {
     const blocker = path.join(home.home, 'not-a-folder');
     fs.writeFileSync(blocker, '');
-    const unread = await withStdin(['gateway', 'add', '--config', path.join(blocker, 'config.json')], '{"a": {"command": "x"}}', home.env);
+    const unread = await runCli(['gateway', 'add', '--config', path.join(blocker, 'config.json')], home.env, 30_000, '{"a": {"command": "x"}}');
     expect(unread.code).toBe(2);
     expect(unread.stderr).toContain('nothing added: Cannot read config file');
     // Nobody, root included, makes a file in /proc: the write fails after everything else passed.
     if (process.platform !== 'linux') return;
-    const unwritten = await withStdin(['gateway', 'add', '--config', '/proc/self/chatgpt-mcp-config.json'], '{"a": {"command": "x"}}', home.env);
+    const unwritten = await runCli(['gateway', 'add', '--config', '/proc/self/chatgpt-mcp-config.json'], home.env, 30_000, '{"a": {"command": "x"}}');
     expect(unwritten.code).toBe(2);
     expect(unwritten.stderr).toMatch(/nothing added: cannot write \/proc\/self\/chatgpt-mcp-config\.json \([A-Z]+\)/);
   });
@@ -120,16 +126,3 @@ describe('gateway add, given far too much', () => {
     expect(fs.readFileSync(home.configFile, 'utf8')).toBe(before);
   });
 });
-
-/** The CLI with `input` on its stdin. */
-function withStdin(args: string[], input: string, env: NodeJS.ProcessEnv): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [CLI, ...args], { env });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-    child.stdin.end(input);
-  });
-}

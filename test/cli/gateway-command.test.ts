@@ -68,19 +68,24 @@ describe('chatgpt-mcp gateway', () => {
   });
 
   it('set-secret stores the value owner-only without echoing it', async () => {
-    const stored = await setSecret('notes/API_KEY', 'sk-the-value-0123456789abcdefghij\n');
+    const stored = await runCli(
+      ['gateway', 'set-secret', 'notes/API_KEY', '--config', home.configFile],
+      home.env,
+      30_000,
+      'sk-the-value-0123456789abcdefghij\n',
+    );
     expect(stored.code).toBe(0);
-    expect(stored.out).toContain('stored the secret "notes/API_KEY" in an owner-only file');
-    expect(stored.out).not.toContain('sk-the-value');
+    expect(stored.stderr).toContain('stored the secret "notes/API_KEY" in an owner-only file');
+    expect(stored.stdout + stored.stderr).not.toContain('sk-the-value');
     const file = path.join(home.appDir, 'gateway-secrets.json');
     expect(fs.statSync(file).mode & 0o777).toBe(0o600);
     expect(JSON.parse(fs.readFileSync(file, 'utf8'))).toEqual({ 'notes/API_KEY': 'sk-the-value-0123456789abcdefghij' });
   });
 
   it('set-secret stops reading at 64 KiB and stores nothing (a file piped by mistake is not a secret)', async () => {
-    const refused = await setSecret('notes/BIG', 'x'.repeat(64 * 1024 + 1));
+    const refused = await runCli(['gateway', 'set-secret', 'notes/BIG', '--config', home.configFile], home.env, 30_000, 'x'.repeat(64 * 1024 + 1));
     expect(refused.code).toBe(64);
-    expect(refused.out).toContain('nothing stored: what came on stdin is over 65536 bytes');
+    expect(refused.stderr).toContain('nothing stored: what came on stdin is over 65536 bytes');
     const file = path.join(home.appDir, 'gateway-secrets.json');
     expect(fs.existsSync(file) ? Object.keys(JSON.parse(fs.readFileSync(file, 'utf8'))) : []).not.toContain('notes/BIG');
   });
@@ -224,17 +229,3 @@ describe('chatgpt-mcp gateway', () => {
     expect(fs.existsSync(marker)).toBe(false);
   });
 });
-
-/** `gateway set-secret NAME` with `input` on its stdin: its exit code and all it printed. */
-function setSecret(name: string, input: string): Promise<{ code: number | null; out: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [CLI, 'gateway', 'set-secret', name, '--config', home.configFile], { env: home.env });
-    let out = '';
-    child.stdout.on('data', (d) => (out += d));
-    child.stderr.on('data', (d) => (out += d));
-    child.on('close', (code) => resolve({ code, out }));
-    // It may stop reading before all is written.
-    child.stdin.on('error', () => {});
-    child.stdin.end(input);
-  });
-}

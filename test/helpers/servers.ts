@@ -95,9 +95,13 @@ export interface CliRun {
   stderr: string;
 }
 
-export function runCli(args: string[], env: NodeJS.ProcessEnv, timeoutMs = 15_000): Promise<CliRun> {
+/** The CLI run to its end; `input`: what its stdin reads (none: it reads an end at once). */
+export function runCli(args: string[], env: NodeJS.ProcessEnv, timeoutMs = 15_000, input = ''): Promise<CliRun> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [CLI, ...args], { env, stdio: ['pipe', 'pipe', 'pipe'] });
+    // It may stop reading before all is written.
+    child.stdin.on('error', () => {});
+    child.stdin.end(input);
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));
