@@ -9,7 +9,6 @@ import { prefixOf, type Config, type ConfigInput, type UpstreamConfig } from '..
 import { existingBearerToken } from '../config/token.js';
 import { cliHint } from '../command-name.js';
 import { configWarnings } from '../config/warnings.js';
-import { shownUrl } from '../config/shown-url.js';
 import { createServerFactory, exposedName } from '../mcp/server.js';
 import { profileNotes, toolsFor } from './profile-notes.js';
 import { httpStartRefusal } from '../mcp/start-refusal.js';
@@ -64,8 +63,9 @@ function configCheck(cli: CliOverrides): number | Promise<number> {
     for (const note of profileNotes(config)) say(`profiles: ${note}`);
     const contract = await contractOf(config, configFile);
     say(`tool contract: sha256 ${contract.sha256} (${Object.keys(contract.tools).length} tools)`);
-    for (const entry of config.gateway.servers) say(`gateway: ${upstreamLine(entry)}`);
-    return print(JSON.stringify(redactConfig(config), null, 2));
+    const printable = redactConfig(config);
+    for (const entry of printable.gateway.servers) say(`gateway: ${upstreamLine(entry)}`);
+    return print(JSON.stringify(printable, null, 2));
   });
 }
 
@@ -83,11 +83,11 @@ function setupWarnings(file: string | null): string[] {
   return [configTokenExposure(file), rootWarning()].filter((w): w is string => w !== null);
 }
 
-/** One upstream as config check lists it: what runs, where, with what (secrets are references, never values). */
+/** One upstream as config check lists it, from the printable config: what runs, where, with what (secrets are references or hidden, never values). */
 function upstreamLine(entry: UpstreamConfig): string {
   const tools = `${prefixOf(entry)}_*`;
   if (!entry.enabled) return `${entry.name} (${tools}): disabled`;
-  if (entry.url !== undefined) return `${entry.name} (${tools}): ${shownUrl(entry.url)}, ${entry.start}`;
+  if (entry.url !== undefined) return `${entry.name} (${tools}): ${entry.url}, ${entry.start}`;
   const folders = entry.folders.map((f) => (typeof f === 'string' ? f : `${f.path}${f.readOnly ? ' (read-only)' : ''}`));
   const sandbox = entry.sandbox
     ? `sandboxed, folders: ${folders.join(', ') || 'none'}, network ${entry.network ? 'on' : 'off'}`

@@ -9,6 +9,8 @@ import { resolveSandbox } from '../policy/sandbox-mode.js';
 import { isCodeRunner } from './code-runners.js';
 import type { Config } from './schema.js';
 import { secretInUrl } from './shown-url.js';
+import { plainSecretPlaces } from './plain-secrets.js';
+import { refHint } from './sections/gateway.js';
 
 export interface DiskFacts {
   /** What is at an absolute path: a directory, something else, or nothing. */
@@ -78,6 +80,14 @@ export function configWarnings(config: Readonly<Config>, disk: DiskFacts): strin
       warnings.push(
         `gateway.servers "${entry.name}": its url holds what looks like a key, kept in plain text in this file (it is printed as <redacted>); if the server accepts one, use bearerToken with a stored secret instead`,
       );
+    for (const where of plainSecretPlaces(entry)) {
+      const how = where.startsWith('env ')
+        ? refHint(entry.name, where.slice(4))
+        : `pass it through env as a reference instead (${refHint(entry.name, 'TOKEN')})`;
+      warnings.push(
+        `gateway.servers "${entry.name}": ${where} holds what looks like a secret (a password in a URL, a key, a token, a webhook), kept in plain text in this file (printed as <redacted>); ${how}`,
+      );
+    }
   }
   return warnings;
 }

@@ -87,3 +87,30 @@ describe('isCodeRunner', () => {
     expect(isCodeRunner(entry)).toBe(false);
   });
 });
+
+describe('a gateway entry holding a secret in plain text, judged by its shape as a paste is', () => {
+  const entry = (env: Record<string, string>, args: string[] = []) => warn({ gateway: { servers: [{ name: 'db', command: 'db-mcp', args, env }] } });
+
+  it.each<[string, Record<string, string>, string[], string]>([
+    ['a password in a connection string', { DATABASE_URL: 'postgres://app:hunter2@localhost/db' }, [], 'env DATABASE_URL'],
+    ['Bearer inside a JSON header', { EXTRA: '{"Authorization": "Bearer abcdefghijklmnop1234"}' }, [], 'env EXTRA'],
+    ['a PEM key', { CERT_MATERIAL: '-----BEGIN RSA PRIVATE KEY-----\nMIIE...' }, [], 'env CERT_MATERIAL'],
+    ['a webhook URL', { NOTIFY: 'https://hooks.slack.com/services/T000/B000/XXXX' }, [], 'env NOTIFY'],
+    ['a connection string argument', {}, ['--dsn', 'postgres://app:hunter2@localhost/db'], 'args[1]'],
+    ['the value after --api-key', {}, ['--api-key', 'abc123def456'], 'args[1]'],
+  ])('warns about %s, naming where it is and how to store it, never the value', (_label, env, args, where) => {
+    const warnings = entry(env, args).filter((w) => w.startsWith('gateway.servers "db"'));
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toContain(`"db": ${where} holds what looks like a secret`);
+    expect(warnings[0]).toMatch(/chatgpt-mcp gateway set-secret db\/\w+/);
+    for (const value of [...Object.values(env), ...args.slice(1)]) expect(warnings[0]).not.toContain(value);
+  });
+
+  it('is quiet for settings, a connection string without a password, placeholders and what a paste left out', () => {
+    const warnings = entry(
+      { DATABASE_URL: 'postgres://localhost/db', MAX_TOKENS: '4096', LOG_LEVEL: 'debug' },
+      ['--port', '${PORT:-8080}', '--api-key=SECRET-NOT-COPIED', '--token', 'SECRET-NOT-COPIED', 'postgres://app:SECRET-NOT-COPIED@h/db'],
+    );
+    expect(warnings.filter((w) => w.startsWith('gateway.servers'))).toEqual([]);
+  });
+});

@@ -212,7 +212,8 @@ export function inlineSecret(name: string, value: string): boolean {
   return (isSecretEnvName(name) && value.trim() !== '') || looksLikeToken(value);
 }
 
-function refHint(server: string, name: string): string {
+/** How to store a value the config holds inline, and refer to it instead. */
+export function refHint(server: string, name: string): string {
   return `store it with "chatgpt-mcp gateway set-secret ${server}/${name}" and write {"secret": "${server}/${name}"}`;
 }
 
