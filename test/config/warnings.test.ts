@@ -107,10 +107,14 @@ describe('a gateway entry holding a secret in plain text, judged by its shape as
   });
 
   it('is quiet for settings, a connection string without a password, placeholders and what a paste left out', () => {
-    const warnings = entry(
-      { DATABASE_URL: 'postgres://localhost/db', MAX_TOKENS: '4096', LOG_LEVEL: 'debug' },
-      ['--port', '${PORT:-8080}', '--api-key=SECRET-NOT-COPIED', '--token', 'SECRET-NOT-COPIED', 'postgres://app:SECRET-NOT-COPIED@h/db'],
-    );
+    const warnings = entry({ DATABASE_URL: 'postgres://localhost/db', MAX_TOKENS: '4096', LOG_LEVEL: 'debug' }, [
+      '--port',
+      '${PORT:-8080}',
+      '--api-key=SECRET-NOT-COPIED',
+      '--token',
+      'SECRET-NOT-COPIED',
+      'postgres://app:SECRET-NOT-COPIED@h/db',
+    ]);
     expect(warnings.filter((w) => w.startsWith('gateway.servers'))).toEqual([]);
   });
 });
