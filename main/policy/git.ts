@@ -21,6 +21,7 @@ import { describeIdentity, remoteIdentity, sameIdentity, type RemoteIdentity } f
 import { firstRefused, ownerValue, repositoryFiles } from './git-settings.js';
 import { isGitCodeFolder } from './secret-patterns.js';
 import type { HelperPlan, ProgramRunner } from './program-runner.js';
+import type { SharedPlace } from './sandbox.js';
 
 const posix = nodePath.posix;
 
@@ -63,13 +64,19 @@ export class GitPolicy {
     refuseSettings(facts, op);
     await this.checkPlaces(facts, access, op);
     if (use !== 'read') refuseHooks(facts, op);
-    if (typeof use === 'object') await this.checkRemote(facts, 'push' in use ? 'push' : 'pull', 'push' in use ? use.push : use.pull, op);
+    const direction = typeof use !== 'object' ? null : 'push' in use ? 'push' : 'pull';
+    const remotes = direction && typeof use === 'object' ? await this.checkRemote(facts, direction, 'push' in use ? use.push : use.pull, op) : [];
+    // An allowed local remote outside the roots is shared with git in the sandbox: written by a push, read by a pull.
+    const places = remotes.flatMap((r) =>
+      r.kind === 'local' ? [{ path: r.path, access: direction === 'push' ? ('write' as const) : ('read' as const) }] : [],
+    );
+    const sandbox = places.length > 0 ? (await this.helper(true, dir.path, op, places)).sandbox : plan.sandbox;
     const topLevel = facts.topLevel;
     const run: GitRun = {
       file: plan.file,
       // The git folder checked, not found again: a .git file rewritten after the check (a model's fs.write, a race) cannot point git at another.
       env: { ...plan.env, GIT_DIR: facts.gitDir, GIT_WORK_TREE: topLevel },
-      ...(plan.sandbox ? { sandbox: plan.sandbox } : {}),
+      ...(sandbox ? { sandbox } : {}),
       cwd: topLevel,
       config: gitOverrides(facts.config),
       timeoutMs: this.config.git.maxRuntimeMs,
@@ -123,7 +130,7 @@ export class GitPolicy {
     const target = await this.files.resolve(destination, 'write', op);
     if (target.exists) throw adapterError('ALREADY_EXISTS', op, `${destination} already exists: clone into a new folder`);
     const parent = posix.dirname(target.path);
-    const plan = await this.helper(true, parent, op);
+    const plan = await this.helper(true, parent, op, identity.kind === 'local' ? [{ path: identity.path, access: 'read' }] : []);
     const run: GitRun = {
       file: plan.file,
       env: plan.env,
@@ -138,8 +145,8 @@ export class GitPolicy {
     return { run, name: posix.basename(target.path), path: target.path };
   }
 
-  private async helper(network: boolean, cwd: string, op: string): Promise<HelperPlan> {
-    const plan = await this.programs.helper(network ? GIT_NETWORK : GIT, cwd);
+  private async helper(network: boolean, cwd: string, op: string, places: readonly SharedPlace[] = []): Promise<HelperPlan> {
+    const plan = await this.programs.helper(network ? GIT_NETWORK : GIT, cwd, places);
     if (!plan)
       throw adapterError('NOT_FOUND', op, 'git is not installed on this computer (or is found only inside a shared folder, where tools could replace it)');
     return plan;
@@ -197,7 +204,8 @@ export class GitPolicy {
     }
   }
 
-  private async checkRemote(facts: RepositoryFacts, direction: 'push' | 'pull', name: string, op: string): Promise<void> {
+  /** The remote's URLs for `direction`, each allowed: what they are. */
+  private async checkRemote(facts: RepositoryFacts, direction: 'push' | 'pull', name: string, op: string): Promise<RemoteIdentity[]> {
     const problem = remoteNameProblem(name);
     if (problem) throw adapterError('INVALID_INPUT', op, problem);
     const remote = facts.remotes?.find((r) => r.name === name);
@@ -207,7 +215,9 @@ export class GitPolicy {
     }
     const urls = direction === 'push' ? remote.push : remote.fetch;
     if (urls.length === 0) throw adapterError('PRECONDITION_FAILED', op, `the remote ${name} has no URL`);
-    for (const url of urls) await this.allowed(url, direction, op, `the remote ${name} (${hideUrlCredentials(url)})`);
+    const identities: RemoteIdentity[] = [];
+    for (const url of urls) identities.push(await this.allowed(url, direction, op, `the remote ${name} (${hideUrlCredentials(url)})`));
+    return identities;
   }
 
   private async allowed(url: string, direction: 'push' | 'pull', op: string, what: string): Promise<RemoteIdentity> {

@@ -12,6 +12,9 @@ import { changing } from './git-write.js';
 
 const remoteInput = z.string().min(1).max(100).default('origin').describe("The remote's name in the repository (its URL must be on the owner's list)");
 
+/** A rejection because the remote has commits the branch has not: pulling first is the way (any other, an unpacker error or a declining hook, is not). */
+const BEHIND = /fetch first|non-fast-forward/;
+
 export const gitPush = defineTool({
   name: 'git.push',
   title: 'Push the current branch',
@@ -34,7 +37,7 @@ export const gitPush = defineTool({
     const pushed = await adapter.git.push(repo.run, args.remote);
     const text =
       pushed.status === 'rejected'
-        ? `${args.remote} refused ${pushed.branch}: ${pushed.reason ?? 'rejected'} (pull first; pushes are never forced)`
+        ? `${args.remote} refused ${pushed.branch}: ${pushed.reason ?? 'rejected'}${BEHIND.test(pushed.reason ?? '') ? ' (pull first; pushes are never forced)' : ''}`
         : pushed.status === 'up-to-date'
           ? `${args.remote}/${pushed.branch} is already up to date`
           : `Pushed ${pushed.branch} to ${args.remote}${pushed.range ? ` (${pushed.range})` : ' (new branch)'}`;
