@@ -271,6 +271,19 @@ export class FilesystemPolicy {
     );
   }
 
+  /** Whether a path as written (links not followed) lies in a writable root: any link below that root may be a tool's. */
+  async insideWritableRoot(path: string): Promise<boolean> {
+    await this.roots.refresh();
+    const normalized = normalizeAbsolute(path, this.platform);
+    return (
+      this.config.write &&
+      normalized.ok &&
+      this.roots.list.some(
+        (root) => !root.readOnly && [root.lexical, root.real].some((form) => form !== undefined && foldedInside(normalized.path, form, this.platform)),
+      )
+    );
+  }
+
   /** Where the absolute deny paths naming one place whole really are (linked-patterns.ts): what the command sandbox hides besides them. */
   async deniedPlaces(): Promise<string[]> {
     await this.denied.settled();

@@ -222,10 +222,10 @@ export class GitPolicy {
 
   private async allowed(url: string, direction: 'push' | 'pull', op: string, what: string): Promise<RemoteIdentity> {
     const list = this.config.git[direction];
-    const identity = await this.identity(url, 'url');
+    const identity = await this.identity(url, 'url', op);
     if ('problem' in identity) throw adapterError('COMMAND_NOT_ALLOWED', op, `${what} cannot be used: ${identity.problem}`);
     for (const entry of list) {
-      const allowed = await this.identity(entry, 'entry');
+      const allowed = await this.identity(entry, 'entry', op);
       if (!('problem' in allowed) && sameIdentity(identity, allowed)) {
         if (identity.kind === 'local') await this.checkLocalRemote(identity.path, op, what);
         return identity;
@@ -278,11 +278,19 @@ export class GitPolicy {
     );
   }
 
-  /** A local repository is compared by where it really is. */
-  private async identity(text: string, form: 'entry' | 'url'): Promise<RemoteIdentity | { problem: string }> {
+  /**
+   * A local repository is compared by where it really is, but never led there by a link the tools
+   * could have made: one written in a writable root whose real place lies outside every writable
+   * root (a link to another repository of yours, which the sandbox would then share with git) is refused.
+   */
+  private async identity(text: string, form: 'entry' | 'url', op: string): Promise<RemoteIdentity | { problem: string }> {
     const identity = remoteIdentity(text, form);
     if ('problem' in identity || identity.kind !== 'local') return identity;
     const real = await this.port.realpath(identity.path).catch(() => identity.path);
+    if (real !== identity.path && (await this.files.insideWritableRoot(identity.path)) && !(await this.writable(real, op)))
+      return {
+        problem: `${identity.path} leads through a link in a folder the tools can write to ${real}, outside them, and a tool could have made that link: list the repository, and point the remote at it, where it really is`,
+      };
     return { kind: 'local', path: real };
   }
 }

@@ -28,7 +28,7 @@ beforeAll(async () => {
   outside = path.join(base, 'elsewhere');
   const readOnly = path.join(base, 'read-only');
   for (const dir of [root, outside, readOnly]) fs.mkdirSync(dir);
-  const remotes = [path.join(outside, 'up.git'), path.join(readOnly, 'up.git'), path.join(outside, 'declining.git')];
+  const remotes = [path.join(outside, 'up.git'), path.join(readOnly, 'up.git'), path.join(outside, 'declining.git'), path.join(root, 'mirror.git')];
   server = await startTestServer(
     { filesystem: { write: true, roots: [root, { path: readOnly, readOnly: true }] }, git: { read: true, write: true, push: remotes, pull: remotes } },
     { adapter: createLocalAdapter({ env: owner.env }) },
@@ -88,4 +88,24 @@ it("a push the remote declines (its own pre-receive hook, the owner's) is reject
   expect(pushed.isError, pushed.text).toBeFalsy();
   expect(pushed.structuredContent).toMatchObject({ status: 'rejected', reason: 'pre-receive hook declined' });
   expect(pushed.text).toBe('origin refused main: pre-receive hook declined');
+});
+
+it('a listed remote in a writable root that a tool made a link to another repository of yours is refused, and that repository left as it was', async () => {
+  const victim = makeBare(owner, path.join(outside, 'victim.git'));
+  const before = fs.readdirSync(path.join(victim, 'refs', 'heads'));
+  // What a model can do with fs tools in the root: the listed path made a link elsewhere.
+  fs.symlinkSync(victim, path.join(root, 'mirror.git'));
+  const work = makeRepo(owner, path.join(root, 'work-redirected'), { 'f.txt': 'one\n' });
+  git(owner, work, ['remote', 'add', 'origin', path.join(root, 'mirror.git')]);
+  for (const [tool, args] of [
+    ['git.push', { path: work }],
+    ['git.pull', { path: work }],
+    ['git.clone', { url: path.join(root, 'mirror.git'), destination: path.join(root, 'clone-redirected') }],
+  ] as const) {
+    const answer = await call(tool, args);
+    expect(answer.isError, `${tool}: ${answer.text}`).toBe(true);
+    expect(answer.text).toContain(`leads through a link in a folder the tools can write to ${victim}`);
+  }
+  expect(fs.readdirSync(path.join(victim, 'refs', 'heads'))).toEqual(before);
+  expect(fs.existsSync(path.join(root, 'clone-redirected'))).toBe(false);
 });
