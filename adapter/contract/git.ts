@@ -102,6 +102,8 @@ export interface DiffFile {
   removed: number | null;
   /** The unified diff of this file; absent once the size budget is spent (added and removed still say how much changed). */
   patch?: string;
+  /** Unmerged (a merge, rebase or cherry-pick stopped on it): its patch is git's combined diff against both sides, with the conflict markers; added and removed are null. */
+  conflicted?: true;
 }
 
 export interface GitDiff {

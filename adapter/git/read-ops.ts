@@ -7,6 +7,7 @@
 import { adapterError } from '../contract/errors.js';
 import type { DiffOptions, GitBranches, GitDiff, GitLog, GitRun, GitShow, GitStatus, LogOptions, ShowOptions } from '../contract/git.js';
 import { BRANCH_FORMAT, parseBranches } from './parse/branches.js';
+import { addConflictPatches } from './conflict-patches.js';
 import { parseDiff } from './parse/diff.js';
 import { LOG_FORMAT, parseLog } from './parse/log.js';
 import { parseStatus } from './parse/status.js';
@@ -18,7 +19,8 @@ const LIST_BYTES = 8 * 1024 * 1024;
 const BINARY_SNIFF = 8000;
 /** Reading tools never take git's optional locks (the owner's own git keeps working meanwhile). */
 const READ = '--no-optional-locks';
-export const DIFF_FLAGS = ['--no-color', '--no-ext-diff', '--no-textconv', '--ignore-submodules=all', '--find-renames', '--raw', '--numstat', '--patch', '-z'];
+const PATCH_FLAGS = ['--no-color', '--no-ext-diff', '--no-textconv', '--ignore-submodules=all'];
+export const DIFF_FLAGS = [...PATCH_FLAGS, '--find-renames', '--raw', '--numstat', '--patch', '-z'];
 
 export async function status(run: GitRun, options: { maxEntries: number; paths?: readonly string[] }): Promise<GitStatus> {
   const args = [READ, 'status', '--porcelain=v2', '--branch', '-z', '--ignore-submodules=all', '--', ...(options.paths ?? [])];
@@ -31,7 +33,10 @@ export async function diff(run: GitRun, options: DiffOptions): Promise<GitDiff> 
   const which = request.kind === 'staged' ? ['--cached'] : [];
   const revisions = request.kind === 'revisions' ? ['--end-of-options', commitOnly(request.from), ...(request.to ? [commitOnly(request.to)] : [])] : [];
   const args = [READ, 'diff', ...DIFF_FLAGS, `-U${options.contextLines}`, ...which, ...revisions, '--', ...options.paths];
-  return diffOutput(run, args, options.maxBytes, 'git.diff');
+  const result = await diffOutput(run, args, options.maxBytes, 'git.diff');
+  // Conflicted files of the working tree come without a patch from that run.
+  if (request.kind === 'worktree') await addConflictPatches(run, result, [READ, 'diff', ...PATCH_FLAGS, `-U${options.contextLines}`], options.maxBytes);
+  return result;
 }
 
 /**

@@ -13,6 +13,9 @@ interface Listed {
   change: FileChange;
   added: number | null;
   removed: number | null;
+  conflicted?: true;
+  /** A conflicted file of the working tree: a combined record, for which git prints no counts and no patch here (its patch is asked for apart: `git diff --cc`). */
+  combined?: true;
 }
 
 export function parseDiff(output: Buffer, visible: (path: string) => boolean, maxBytes: number, cut: boolean): GitDiff {
@@ -21,9 +24,16 @@ export function parseDiff(output: Buffer, visible: (path: string) => boolean, ma
   const result: GitDiff = { files: [], truncated: cut, withheld: 0 };
   let bytes = 0;
   let spent = false;
-  files.forEach((file, i) => {
+  // Counts and patches come in the order of the files that have them: every file but a combined record.
+  let nth = 0;
+  files.forEach(({ combined, ...file }) => {
+    const i = combined ? -1 : nth++;
     if (!visible(file.path) || (file.from !== undefined && !visible(file.from))) {
       result.withheld++;
+      return;
+    }
+    if (combined) {
+      result.files.push(file);
       return;
     }
     const patch = patches[i];
@@ -58,13 +68,20 @@ function listFiles(output: Buffer): { files: Listed[]; patchStart: number } {
     const field = next();
     if (field === null) return { files, patchStart: -1 };
     if (field === '') return { files, patchStart: at };
+    if (field.startsWith('::')) {
+      // A conflicted file against its stages (`::mode mode mode id id id XY`): one path, nothing more here.
+      files.push({ path: next() ?? '', change: 'modified', added: null, removed: null, conflicted: true, combined: true });
+      continue;
+    }
     if (field.startsWith(':')) {
       const status = field.split(' ')[4] ?? '';
       const change = CHANGE[status[0] ?? ''] ?? 'modified';
       const first = next() ?? '';
       const two = change === 'renamed' || change === 'copied';
       const second = two ? (next() ?? '') : undefined;
-      files.push({ path: second ?? first, ...(two ? { from: first } : {}), change, added: null, removed: null });
+      // `U`: conflicted, as the index sees it (staged: `* Unmerged path`).
+      const conflicted = status[0] === 'U' ? { conflicted: true as const } : {};
+      files.push({ path: second ?? first, ...(two ? { from: first } : {}), change, added: null, removed: null, ...conflicted });
       continue;
     }
     // numstat: added TAB removed TAB path, or (a rename) added TAB removed TAB, then both paths.
@@ -73,6 +90,7 @@ function listFiles(output: Buffer): { files: Listed[]; patchStart: number } {
       next();
       next();
     }
+    while (files[numstat]?.combined) numstat++;
     const file = files[numstat++];
     if (file) {
       file.added = added === '-' ? null : Number(added);

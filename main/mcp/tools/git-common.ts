@@ -42,6 +42,10 @@ export const diffOutput = z.object({
       added: z.number().nullable().describe('Lines added; null for a binary file'),
       removed: z.number().nullable(),
       patch: z.string().optional().describe('Absent once maxBytes is spent: ask again with paths to see it'),
+      conflicted: z
+        .literal(true)
+        .optional()
+        .describe("Unmerged: the patch is git's combined diff against both sides, with the conflict markers; resolve them, then git_add the file"),
     }),
   ),
   truncated: z.boolean(),
@@ -81,6 +85,7 @@ export function diffText(diff: GitDiff): string {
 }
 
 function fileLine(f: DiffFile): string {
+  if (f.conflicted) return `conflicted ${f.path} (unmerged)`;
   const counts = f.added === null ? 'binary' : `+${f.added} -${f.removed}`;
   return `${f.change} ${f.from !== undefined ? `${f.from} -> ` : ''}${f.path} (${counts})`;
 }

@@ -12,7 +12,7 @@ describe('parseDiff (git diff --raw --numstat --patch -z, captured)', () => {
     expect(diff.files.map(({ patch: _patch, ...file }) => file)).toEqual([
       { path: 'a.txt', change: 'modified', added: 2, removed: 1 },
       { path: 'bin.dat', change: 'added', added: null, removed: null },
-      { path: 'conflict.txt', change: 'modified', added: 0, removed: 0 },
+      { path: 'conflict.txt', change: 'modified', added: 0, removed: 0, conflicted: true },
       { path: 'dir/renamed.txt', from: 'dir/with space.txt', change: 'renamed', added: 0, removed: 0 },
       { path: 'gone.txt', change: 'deleted', added: 0, removed: 1 },
     ]);
@@ -50,5 +50,22 @@ describe('parseDiff (git diff --raw --numstat --patch -z, captured)', () => {
     expect(parseDiff(Buffer.alloc(0), all, 100, false)).toEqual({ files: [], truncated: false, withheld: 0 });
     expect(splitPatches('diff --cc a\n+x\ndiff --git a/b b/b\n-y\n')).toEqual(['diff --cc a\n+x\n', 'diff --git a/b b/b\n-y\n']);
     expect(splitPatches(' diff --git not a header\n')).toEqual([]);
+  });
+});
+
+describe('a conflicted file in the working tree (a combined record: no counts, no patch from git here)', () => {
+  // As git 2.39 prints `git diff --raw --numstat --patch -z` mid-merge: f.txt unmerged, g.txt changed.
+  const output = Buffer.from(
+    '::100644 100644 100644 097825b da0ce5a 0000000 MM\x00f.txt\x00:100644 100644 975fbec 0000000 M\x00g.txt\x001\t0\tg.txt\x00\x00' +
+      'diff --git a/g.txt b/g.txt\nindex 975fbec..2795c87 100644\n--- a/g.txt\n+++ b/g.txt\n@@ -1 +1,2 @@\n y\n+z\n',
+  );
+
+  it('is listed as conflicted, and the counts and patch that follow go to the next file', () => {
+    const diff = parseDiff(output, all, 1 << 20, false);
+    expect(diff.files).toEqual([
+      { path: 'f.txt', change: 'modified', added: null, removed: null, conflicted: true },
+      { path: 'g.txt', change: 'modified', added: 1, removed: 0, patch: expect.stringMatching(/^diff --git a\/g\.txt b\/g\.txt\n[\s\S]*\+z\n$/) },
+    ]);
+    expect(diff.truncated).toBe(false);
   });
 });
