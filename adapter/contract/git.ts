@@ -157,6 +157,8 @@ export interface ShowOptions {
   revision: string;
   /** With a path: that file's content at the revision, instead of the commit. */
   path?: string;
+  /** The commit's diff limited to these (relative to the top level). */
+  paths?: readonly string[];
   maxBytes: number;
   contextLines: number;
 }

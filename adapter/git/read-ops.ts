@@ -92,7 +92,19 @@ export async function show(run: GitRun, options: ShowOptions): Promise<GitShow> 
   const [commit] = parseLog(meta.stdout, true);
   if (!commit) throw adapterError('NOT_FOUND', 'git.show', `${options.revision} names no commit`);
   // A merge is shown against its first parent, a root commit against nothing.
-  const args = [READ, 'show', '--format=', '-m', '--first-parent', ...DIFF_FLAGS, `-U${options.contextLines}`, '--end-of-options', commit.hash, '--'];
+  const args = [
+    READ,
+    'show',
+    '--format=',
+    '-m',
+    '--first-parent',
+    ...DIFF_FLAGS,
+    `-U${options.contextLines}`,
+    '--end-of-options',
+    commit.hash,
+    '--',
+    ...(options.paths ?? []),
+  ];
   const changes = await diffOutput(run, args, options.maxBytes, 'git.show');
   return { kind: 'commit', commit: { ...commit, body: commit.body ?? '' }, diff: changes };
 }

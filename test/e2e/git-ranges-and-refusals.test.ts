@@ -65,6 +65,21 @@ describe('git.diff and git.log options', () => {
     expect(diff.text).toMatch(/1 more changed file without patch \(over maxBytes; ask with paths\):\nadded big\.txt \(\+200 -0\)/);
   });
 
+  it("git.show keeps a commit's patches within maxBytes too, and shows one left out when asked with paths (a root commit as well)", async () => {
+    const shown = await call('git.show', { path: repo, revision: 'feature~1', maxBytes: 200 });
+    expect(shown.isError, shown.text).toBeFalsy();
+    expect(shown.text).toMatch(/without patch \(over maxBytes; ask with paths\):\nadded big\.txt \(\+200 -0\)/);
+    const big = await call('git.show', { path: repo, revision: 'feature~1', paths: ['big.txt'], maxBytes: 1 << 20 });
+    expect(big.isError, big.text).toBeFalsy();
+    expect((big.data.diff as { files: Array<{ path: string; patch?: string }> }).files).toEqual([
+      expect.objectContaining({ path: 'big.txt', patch: expect.stringContaining(`+${'x'.repeat(100)}`) }),
+    ]);
+    const root = await call('git.show', { path: repo, revision: first, paths: ['b.txt'] });
+    expect(root.isError, root.text).toBeFalsy();
+    expect(root.text).toContain('+b1');
+    expect(root.text).not.toContain('a1');
+  });
+
   it('logs a range, and the commits touching a path', async () => {
     const range = await call('git.log', { path: repo, revision: 'main..feature' });
     expect((range.data.commits as Array<{ subject: string }>).map((c) => c.subject)).toEqual(['b2', 'a2 and big']);

@@ -124,11 +124,12 @@ export const gitShow = defineTool({
   name: 'git.show',
   title: 'Show a commit or a file at a revision',
   description:
-    "A commit (its message and its diff against its first parent, bounded like git.diff), or with file: that file's content at the revision (like git show REV:FILE; binary files are described, not shown). Protected files are refused.",
+    "A commit (its message and its diff against its first parent, bounded like git.diff; paths: only those files of it), or with file: that file's content at the revision (like git show REV:FILE; binary files are described, not shown). Protected files are refused.",
   input: z.object({
     path: repositoryInput,
     revision: revisionInput.default('HEAD'),
     file: z.string().min(1).max(4096).optional().describe('A file (relative to the top level): show its content at the revision'),
+    paths: pathsInput.default([]).describe("Only these files of the commit's diff (a patch left out over maxBytes: ask for it here)"),
     maxBytes: maxBytesInput,
     contextLines: contextInput,
   }),
@@ -146,9 +147,11 @@ export const gitShow = defineTool({
   async run(args, { adapter, policy }, signal) {
     const repo = await policy.git.open({ path: args.path, use: 'read', operation: 'git.show', signal });
     const file = args.file === undefined ? undefined : (await policy.git.paths(repo, [args.file], 'read', 'git.show'))[0];
+    const paths = await policy.git.paths(repo, args.paths, 'read', 'git.show');
     const shown = await adapter.git.show(repo.run, {
       revision: args.revision,
       ...(file ? { path: file } : {}),
+      ...(paths.length > 0 ? { paths } : {}),
       maxBytes: args.maxBytes,
       contextLines: args.contextLines,
     });
