@@ -4,6 +4,7 @@ import { defineTool, READ_ONLY } from '../tool.js';
 import { GRANT } from '../../policy/grants.js';
 import { pathInput, shared } from './fs-common.js';
 import { RIPGREP } from '../../policy/program-runner.js';
+import { lineSafe } from './line-safe.js';
 
 const glob = z.string().min(1).max(500);
 const KiB = 1024;
@@ -97,7 +98,7 @@ export const fsFind = defineTool({
     const found = await policy.fsLock.run([shared(dir.path)], () => adapter.files.findEntries(dir, { ...options, signal }));
     const nextOffset = found.truncated && found.entries.length === args.maxResults ? args.offset + found.entries.length : undefined;
     const detail = (e: { size?: number; mtime: string }) => (details ? `${e.size === undefined ? '' : `  ${e.size}`}  ${e.mtime}` : '');
-    const list = found.entries.map((e) => `${e.path}${e.type === 'directory' ? '/' : ''}${detail(e)}`);
+    const list = found.entries.map((e) => `${lineSafe(e.path)}${e.type === 'directory' ? '/' : ''}${detail(e)}`);
     const more = nextOffset === undefined ? (found.truncated ? ' (the walk stopped early: narrow the search)' : '') : ` (more: offset ${nextOffset})`;
     const from = args.offset ? ` from match ${args.offset + 1}` : '';
     const text = `${found.entries.length} entr${found.entries.length === 1 ? 'y' : 'ies'}${from} matching ${args.pattern} under ${dir.path}${more}${list.length ? `\n${list.join('\n')}` : ''}`;

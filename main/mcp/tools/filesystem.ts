@@ -22,6 +22,7 @@ import type { ComputerAdapter } from '../../../adapter/contract/computer-adapter
 import type { ResolvedPath } from '../../policy/filesystem.js';
 import { defineTool, DESTRUCTIVE, IDEMPOTENT_WRITE, READ_ONLY } from '../tool.js';
 import { GRANT } from '../../policy/grants.js';
+import { lineSafe } from './line-safe.js';
 
 const LIST_LIMIT = 1000;
 
@@ -54,9 +55,10 @@ export const fsList = defineTool({
     const { entries, truncated, total } = listed;
     const nextOffset = truncated ? offset + entries.length : undefined;
     const when = (e: { mtime: string }) => (args.details ? `  ${e.mtime}` : '');
-    const lines = entries.map((e) =>
-      e.type === 'directory' ? `${e.name}/${when(e)}` : e.type === 'file' ? `${e.name}  ${e.size}${when(e)}` : `${e.name}  (${e.type})${when(e)}`,
-    );
+    const lines = entries.map((e) => {
+      const name = lineSafe(e.name);
+      return e.type === 'directory' ? `${name}/${when(e)}` : e.type === 'file' ? `${name}  ${e.size}${when(e)}` : `${name}  (${e.type})${when(e)}`;
+    });
     const range = offset || truncated ? ` (${offset + 1}-${offset + entries.length} shown)` : '';
     const more = nextOffset === undefined ? '' : `\n[more: fs.list {"path":${JSON.stringify(args.path ?? dir.path)},"offset":${nextOffset}}]`;
     const text = `${dir.path}: ${total} entr${total === 1 ? 'y' : 'ies'}${range}, sizes in bytes${lines.length ? `\n${lines.join('\n')}` : ''}${more}`;

@@ -2,6 +2,7 @@
 import * as z from 'zod';
 import type { CommitInfo, DiffFile, GitDiff, StatusEntry } from '../../../adapter/contract/git.js';
 import { branchProblem, revisionProblem } from '../../policy/git-names.js';
+import { lineSafe } from './line-safe.js';
 
 export const repositoryInput = z
   .string()
@@ -68,7 +69,7 @@ const LETTER: Readonly<Record<string, string>> = { added: 'A', modified: 'M', de
 export function statusLines(entries: readonly StatusEntry[]): string[] {
   return entries.map((e) => {
     const xy = e.untracked ? '??' : e.conflicted ? 'UU' : `${e.staged ? LETTER[e.staged] : '.'}${e.unstaged ? LETTER[e.unstaged] : '.'}`;
-    return `${xy} ${e.from !== undefined ? `${e.from} -> ` : ''}${e.path}`;
+    return `${xy} ${e.from !== undefined ? `${lineSafe(e.from)} -> ` : ''}${lineSafe(e.path)}`;
   });
 }
 
@@ -85,9 +86,9 @@ export function diffText(diff: GitDiff): string {
 }
 
 function fileLine(f: DiffFile): string {
-  if (f.conflicted) return `conflicted ${f.path} (unmerged)`;
+  if (f.conflicted) return `conflicted ${lineSafe(f.path)} (unmerged)`;
   const counts = f.added === null ? 'binary' : `+${f.added} -${f.removed}`;
-  return `${f.change} ${f.from !== undefined ? `${f.from} -> ` : ''}${f.path} (${counts})`;
+  return `${f.change} ${f.from !== undefined ? `${lineSafe(f.from)} -> ` : ''}${lineSafe(f.path)} (${counts})`;
 }
 
 export function commitLine(c: CommitInfo): string {

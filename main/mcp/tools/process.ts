@@ -4,6 +4,7 @@ import { POSIX_SIGNALS } from '../../../adapter/contract/processes.js';
 import { defineTool, DESTRUCTIVE, READ_ONLY } from '../tool.js';
 import { GRANT } from '../../policy/grants.js';
 import { digits } from '../answer/answer-budget.js';
+import { lineSafe } from './line-safe.js';
 
 const DEFAULT_LIMIT = 500;
 const SIGNALS = POSIX_SIGNALS;
@@ -29,14 +30,10 @@ export function shortArgs(args: readonly string[], max = ARGS_CHARS): string[] {
   return out;
 }
 
-/** Control characters shown as escapes: a command line may hold a newline (a `bash -c` script), and the list is one line a process. */
-function escapeControls(text: string): string {
-  return text.replace(/[\u0000-\u001f\u007f]/g, (c) => ({ '\n': '\\n', '\r': '\\r', '\t': '\\t' })[c] ?? `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
-}
-
 /** One process as one text line: pid ppid user command args. */
 export function processRow(p: { pid: number; ppid: number; user: string; command: string; args: readonly string[] }): string {
-  return escapeControls(`${p.pid} ${p.ppid} ${p.user} ${p.command} ${p.args.slice(1).join(' ')}`.trimEnd());
+  // A command line may hold a newline (a `bash -c` script), and the list is one line a process.
+  return lineSafe(`${p.pid} ${p.ppid} ${p.user} ${p.command} ${p.args.slice(1).join(' ')}`.trimEnd());
 }
 
 export const processList = defineTool({
