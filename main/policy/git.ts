@@ -66,7 +66,10 @@ export class GitPolicy {
     if (use !== 'read') refuseHooks(facts, op);
     const direction = typeof use !== 'object' ? null : 'push' in use ? 'push' : 'pull';
     const remotes = direction && typeof use === 'object' ? await this.checkRemote(facts, direction, 'push' in use ? use.push : use.pull, op) : [];
-    const places = await this.sharedRemotes(remotes, direction === 'push' ? 'write' : 'read', op);
+    // An allowed local remote outside the roots is shared with git in the sandbox: written by a push, read by a pull.
+    const places = remotes.flatMap((r) =>
+      r.kind === 'local' ? [{ path: r.path, access: direction === 'push' ? ('write' as const) : ('read' as const) }] : [],
+    );
     const sandbox = places.length > 0 ? (await this.helper(true, dir.path, op, places)).sandbox : plan.sandbox;
     const topLevel = facts.topLevel;
     const run: GitRun = {
@@ -127,7 +130,7 @@ export class GitPolicy {
     const target = await this.files.resolve(destination, 'write', op);
     if (target.exists) throw adapterError('ALREADY_EXISTS', op, `${destination} already exists: clone into a new folder`);
     const parent = posix.dirname(target.path);
-    const plan = await this.helper(true, parent, op, await this.sharedRemotes([identity], 'read', op));
+    const plan = await this.helper(true, parent, op, identity.kind === 'local' ? [{ path: identity.path, access: 'read' }] : []);
     const run: GitRun = {
       file: plan.file,
       env: plan.env,
@@ -265,17 +268,6 @@ export class GitPolicy {
           `${what} borrows objects from ${alternate}, which is refused: ${error instanceof Error ? error.message : String(error)}`,
         );
       });
-  }
-
-  /**
-   * The allowed local remotes git must reach in the sandbox, shared as the grant says (written by
-   * a push, read by a pull or a clone). One in a writable root is shared already, and is not
-   * shared again: a tool could change what its path names before git runs.
-   */
-  private async sharedRemotes(remotes: readonly RemoteIdentity[], access: SharedPlace['access'], op: string): Promise<SharedPlace[]> {
-    const places: SharedPlace[] = [];
-    for (const remote of remotes) if (remote.kind === 'local' && !(await this.writable(remote.path, op))) places.push({ path: remote.path, access });
-    return places;
   }
 
   /** Whether the file tools could write `path` now (what they may write, a model may have written). */
