@@ -68,3 +68,19 @@ export function gitOverrides(config: readonly GitConfigEntry[]): string[] {
 
 /** A folder that cannot hold a hook (a file), so git finds none. */
 export const NO_HOOKS = '/dev/null';
+
+/**
+ * What git runs on the other side of a local remote a tool could have written (in a writable
+ * root), as `-c remote.<name>.receivepack` / `uploadpack`: that repository's own hooks and the
+ * programs its config names stay off there too. The policy looked at that repository first and
+ * refused any, but a tool could make them between that look and git's run; the `-c` overrides
+ * the runs on this side take do not reach the other side (git clears them for its local
+ * transport). Run by the shell, so the program's path is quoted.
+ */
+export function remoteSideOverride(git: string, name: string, direction: 'push' | 'pull'): string {
+  const quoted = `'${git.replaceAll("'", `'\\''`)}'`;
+  const common = [`core.hooksPath=${NO_HOOKS}`, 'core.alternateRefsCommand=true', 'core.fsmonitor=false'];
+  const own = direction === 'push' ? ['receive.autogc=false', 'receive.denyCurrentBranch=refuse', 'receive.procReceiveRefs='] : [];
+  const program = direction === 'push' ? 'receive-pack' : 'upload-pack';
+  return `remote.${name}.${direction === 'push' ? 'receivepack' : 'uploadpack'}=${quoted} ${[...common, ...own].map((c) => `-c ${c}`).join(' ')} ${program}`;
+}

@@ -20,17 +20,20 @@ const SEGMENT = /^[A-Za-z0-9._~-]+$/;
  * (`form: 'url'`) git would read them as a folder on this computer, so they are refused there.
  */
 export function remoteIdentity(url: string, form: 'entry' | 'url' = 'entry'): RemoteIdentity | { problem: string } {
-  const text = url.trim();
+  // The owner's list may be written loosely; a URL is passed to git as it is, and git would not read it trimmed.
+  const text = form === 'entry' ? url.trim() : url;
   if (/^[A-Za-z][A-Za-z0-9+.-]*::/.test(text))
     return { problem: `${text.split('::')[0]}:: runs a remote helper program; only https, ssh, git and local paths are allowed` };
   if (text === '' || /[\s\0]/.test(text)) return { problem: 'a remote has no spaces or control characters' };
   if (text.startsWith('-')) return { problem: 'a remote cannot start with "-"' };
   if (/(^|\/)\.\.?(\/|$)/.test(text)) return { problem: 'a remote has no . or .. segments' };
   if (text.startsWith('/')) return localIdentity(text);
-  if (text.startsWith('file://'))
-    return text.startsWith('file:///')
-      ? localIdentity(decodeURIComponent(text.slice('file://'.length)))
-      : { problem: 'a file:// remote names an absolute path (file:///...)' };
+  if (text.startsWith('file://')) {
+    if (!text.startsWith('file:///')) return { problem: 'a file:// remote names an absolute path (file:///...)' };
+    // git decodes it: what is decoded is judged (%2F.. is a .. segment).
+    if (text.includes('%')) return { problem: 'a file:// remote has no %-escapes: write the path as it is' };
+    return localIdentity(text.slice('file://'.length));
+  }
   const scheme = /^([A-Za-z][A-Za-z0-9+.-]*):\/\//.exec(text)?.[1]?.toLowerCase();
   if (scheme !== undefined) {
     if (!HOSTED_SCHEMES.has(scheme)) return { problem: `${scheme}:// is not allowed; use https, ssh, git or a local path` };

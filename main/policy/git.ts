@@ -15,13 +15,12 @@ import { adapterError } from '../../adapter/contract/errors.js';
 import { hideUrlCredentials, type GitRun, type RepositoryFacts } from '../../adapter/contract/git.js';
 import type { PolicyPort } from '../../adapter/contract/policy-port.js';
 import type { Access, FilesystemPolicy } from './filesystem.js';
-import { GIT, GIT_NETWORK, gitOverrides, NO_HOOKS } from './git-helper.js';
+import { GIT, GIT_NETWORK, gitOverrides, NO_HOOKS, remoteSideOverride } from './git-helper.js';
 import { remoteNameProblem } from './git-names.js';
 import { describeIdentity, remoteIdentity, sameIdentity, type RemoteIdentity } from './git-remotes.js';
 import { firstRefused, ownerValue, repositoryFiles } from './git-settings.js';
 import { isGitCodeFolder } from './secret-patterns.js';
 import type { HelperPlan, ProgramRunner } from './program-runner.js';
-import type { SharedPlace } from './sandbox.js';
 
 const posix = nodePath.posix;
 
@@ -64,21 +63,16 @@ export class GitPolicy {
     refuseSettings(facts, op);
     await this.checkPlaces(facts, access, op);
     if (use !== 'read') refuseHooks(facts, op);
-    const direction = typeof use !== 'object' ? null : 'push' in use ? 'push' : 'pull';
-    const remotes = direction && typeof use === 'object' ? await this.checkRemote(facts, direction, 'push' in use ? use.push : use.pull, op) : [];
-    // An allowed local remote outside the roots is shared with git in the sandbox: written by a push, read by a pull.
-    const places = remotes.flatMap((r) =>
-      r.kind === 'local' ? [{ path: r.path, access: direction === 'push' ? ('write' as const) : ('read' as const) }] : [],
-    );
-    const sandbox = places.length > 0 ? (await this.helper(true, dir.path, op, places)).sandbox : plan.sandbox;
+    const remotes = typeof use === 'object' ? await this.checkRemote(facts, 'push' in use ? 'push' : 'pull', 'push' in use ? use.push : use.pull, op) : [];
+    if (plan.sandbox && typeof use === 'object' && 'push' in use) await this.refuseUnwritable(remotes, use.push, op);
     const topLevel = facts.topLevel;
     const run: GitRun = {
       file: plan.file,
       // The git folder checked, not found again: a .git file rewritten after the check (a model's fs.write, a race) cannot point git at another.
       env: { ...plan.env, GIT_DIR: facts.gitDir, GIT_WORK_TREE: topLevel },
-      ...(sandbox ? { sandbox } : {}),
+      ...(plan.sandbox ? { sandbox: plan.sandbox } : {}),
       cwd: topLevel,
-      config: gitOverrides(facts.config),
+      config: [...gitOverrides(facts.config), ...(await this.remoteSide(remotes, use, plan.file, op))],
       timeoutMs: this.config.git.maxRuntimeMs,
       ...(request.signal ? { signal: request.signal } : {}),
       visible: (path) => !this.files.protects(posix.join(topLevel, path), 'read'),
@@ -130,14 +124,18 @@ export class GitPolicy {
     const target = await this.files.resolve(destination, 'write', op);
     if (target.exists) throw adapterError('ALREADY_EXISTS', op, `${destination} already exists: clone into a new folder`);
     const parent = posix.dirname(target.path);
-    const plan = await this.helper(true, parent, op, identity.kind === 'local' ? [{ path: identity.path, access: 'read' }] : []);
+    const plan = await this.helper(true, parent, op);
     const run: GitRun = {
       file: plan.file,
       env: plan.env,
       ...(plan.sandbox ? { sandbox: plan.sandbox } : {}),
       cwd: parent,
       // No repository yet, so no owner hooksPath was read: a clone runs no hook at all.
-      config: [...gitOverrides([]).filter((o) => !o.startsWith('core.hooksPath=')), `core.hooksPath=${NO_HOOKS}`],
+      config: [
+        ...gitOverrides([]).filter((o) => !o.startsWith('core.hooksPath=')),
+        `core.hooksPath=${NO_HOOKS}`,
+        ...(await this.remoteSide([identity], { pull: 'origin' }, plan.file, op)),
+      ],
       timeoutMs: this.config.git.maxRuntimeMs,
       ...(signal ? { signal } : {}),
       visible: (path) => !this.files.protects(posix.join(target.path, path), 'read'),
@@ -145,8 +143,8 @@ export class GitPolicy {
     return { run, name: posix.basename(target.path), path: target.path };
   }
 
-  private async helper(network: boolean, cwd: string, op: string, places: readonly SharedPlace[] = []): Promise<HelperPlan> {
-    const plan = await this.programs.helper(network ? GIT_NETWORK : GIT, cwd, places);
+  private async helper(network: boolean, cwd: string, op: string): Promise<HelperPlan> {
+    const plan = await this.programs.helper(network ? GIT_NETWORK : GIT, cwd);
     if (!plan)
       throw adapterError('NOT_FOUND', op, 'git is not installed on this computer (or is found only inside a shared folder, where tools could replace it)');
     return plan;
@@ -252,6 +250,13 @@ export class GitPolicy {
     const facts = await this.port.gitRepository(path, { file: plan.file, env: plan.env }, {});
     if (!facts) throw adapterError('NOT_FOUND', op, `${what} is not a git repository`);
     const { commonDir, gitDir } = facts;
+    // git on the remote side opens <path>/.git or <path> itself, never a folder above it (where the probe would have looked next): the one looked at must be that one.
+    if (gitDir !== path && gitDir !== nodePath.join(path, '.git'))
+      throw adapterError(
+        'COMMAND_NOT_ALLOWED',
+        op,
+        `${what} is not itself a git repository (${gitDir}, above or beside it, is), so git would open another repository there than the one looked at`,
+      );
     if (!/\.git$/i.test(nodePath.basename(commonDir)) || (gitDir !== commonDir && !gitDir.startsWith(`${commonDir}${nodePath.sep}`)))
       throw adapterError(
         'COMMAND_NOT_ALLOWED',
@@ -268,6 +273,27 @@ export class GitPolicy {
           `${what} borrows objects from ${alternate}, which is refused: ${error instanceof Error ? error.message : String(error)}`,
         );
       });
+  }
+
+  /** The other side's overrides (git-helper.ts) where a remote is a local repository a tool could have written. */
+  private async remoteSide(remotes: readonly RemoteIdentity[], use: GitUse, git: string, op: string): Promise<string[]> {
+    if (typeof use !== 'object') return [];
+    for (const remote of remotes)
+      if (remote.kind === 'local' && (await this.writable(remote.path, op)))
+        return ['push' in use ? remoteSideOverride(git, use.push, 'push') : remoteSideOverride(git, use.pull, 'pull')];
+    return [];
+  }
+
+  /** In the command sandbox git can write only the writable roots: a push to a local remote elsewhere is refused before it fails there. */
+  private async refuseUnwritable(remotes: readonly RemoteIdentity[], name: string, op: string): Promise<void> {
+    for (const remote of remotes)
+      if (remote.kind === 'local' && !(await this.writable(remote.path, op)))
+        throw adapterError(
+          'PRECONDITION_FAILED',
+          op,
+          `the remote ${name} (${remote.path}) lies outside the writable roots, and git runs in the command sandbox, where only they can be written: ` +
+            'make its folder a writable root (it is then checked as a repository the tools can write), or push from a terminal',
+        );
   }
 
   /** Whether the file tools could write `path` now (what they may write, a model may have written). */
@@ -287,6 +313,9 @@ export class GitPolicy {
     const identity = remoteIdentity(text, form);
     if ('problem' in identity || identity.kind !== 'local') return identity;
     const real = await this.port.realpath(identity.path).catch(() => identity.path);
+    // A URL is read again by git, inside the sandbox, where a link can lead elsewhere (/proc/self/cwd is git's own folder there): it names the repository where it really is.
+    if (real !== identity.path && form === 'url')
+      return { problem: `${identity.path} leads through a link to ${real}: point the remote at the repository where it really is` };
     if (real !== identity.path && (await this.files.insideWritableRoot(identity.path)) && !(await this.writable(real, op)))
       return {
         problem: `${identity.path} leads through a link in a folder the tools can write to ${real}, outside them, and a tool could have made that link: list the repository, and point the remote at it, where it really is`,

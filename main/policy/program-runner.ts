@@ -20,7 +20,7 @@
 import type { PolicyPort } from '../../adapter/contract/policy-port.js';
 import type { SandboxPlan } from '../../adapter/contract/sandbox.js';
 import type { FilesystemPolicy } from './filesystem.js';
-import type { SandboxPolicy, SharedPlace } from './sandbox.js';
+import type { SandboxPolicy } from './sandbox.js';
 import type { ShellPlan, ShellPolicy, ShellRequest } from './shell.js';
 
 export interface HelperSpec {
@@ -72,20 +72,14 @@ export class ProgramRunner {
     return this.shell.plan(request, 'owner-checks');
   }
 
-  /**
-   * A helper the tool needs, or null when the machine has none usable (the tool does without, or
-   * says so). `places`: folders outside the roots its grant reaches (a local remote the owner
-   * allowed for git_push or git_pull), shared with it in the sandbox as roots are.
-   */
-  async helper(spec: HelperSpec, cwd?: string, places: readonly SharedPlace[] = []): Promise<HelperPlan | null> {
+  /** A helper the tool needs, or null when the machine has none usable (the tool does without, or says so). */
+  async helper(spec: HelperSpec, cwd?: string): Promise<HelperPlan | null> {
     if (!this.useHelpers(spec)) return null;
     let lookup = this.found.get(spec.name);
     if (!lookup) this.found.set(spec.name, (lookup = this.locate(spec.name)));
     const file = await lookup;
     if (!file) return null;
-    const sandbox = spec.runsFileCode
-      ? await this.sandbox?.plan({ file, found: file, cwd }, { ...(spec.network ? { network: 'on' } : {}), places })
-      : undefined;
+    const sandbox = spec.runsFileCode ? await this.sandbox?.plan({ file, found: file, cwd }, spec.network ? { network: 'on' } : {}) : undefined;
     return { file, env: this.environment(spec), ...(sandbox ? { sandbox } : {}) };
   }
 

@@ -98,12 +98,6 @@ export interface SandboxScope {
   expose: readonly string[];
 }
 
-/** A folder outside the roots a helper's grant reaches (an allowed local remote: written by git_push, read by git_pull and git_clone). */
-export interface SharedPlace {
-  path: string;
-  access: 'read' | 'write';
-}
-
 export class SandboxPolicy {
   readonly choice: SandboxChoice;
   private readonly support: Extract<SandboxSupport, { usable: true }> | null = null;
@@ -178,17 +172,14 @@ export class SandboxPolicy {
   /**
    * The sandbox for one command, or undefined when commands are not sandboxed. `network: "on"`:
    * a helper whose grant is the network (git_push to an allowed remote) gets it whatever
-   * shell.network says; `places`: what else its grant reaches, shared as a root is.
+   * shell.network says.
    */
-  async plan(
-    target: { file: string; found: string; cwd: string | undefined },
-    options: { network?: 'on'; places?: readonly SharedPlace[] } = {},
-  ): Promise<SandboxPlan | undefined> {
+  async plan(target: { file: string; found: string; cwd: string | undefined }, options: { network?: 'on' } = {}): Promise<SandboxPlan | undefined> {
     const support = this.support;
     if (!support) return undefined;
     await (this.programChecked ??= this.checkProgram(support.program));
     const network = options.network ?? this.choice.network;
-    const placed = await this.resolveAll(await this.candidates(target, network, options.places ?? []));
+    const placed = await this.resolveAll(await this.candidates(target, network));
     if (writesRoots(this.choice.mode) && this.files.rules.some((r) => r.rule.id === 'git-code'))
       placed.push(...(await this.resolveAll(await gitCode(this.port, placed))));
     const writableRoots = placed.filter((p) => p.layer === 'root' && p.entry.access === 'write').map((p) => p.entry.path);
@@ -235,11 +226,7 @@ export class SandboxPolicy {
     return this.files.rules.filter((r) => r.rule.sandbox === 'hide');
   }
 
-  private async candidates(
-    target: { file: string; found: string; cwd: string | undefined },
-    network: NetworkMode,
-    places: readonly SharedPlace[],
-  ): Promise<Candidate[]> {
+  private async candidates(target: { file: string; found: string; cwd: string | undefined }, network: NetworkMode): Promise<Candidate[]> {
     const env = this.base;
     const home = env.HOME && posix.isAbsolute(env.HOME) ? env.HOME : undefined;
     const linux = this.platform === 'linux';
@@ -281,8 +268,6 @@ export class SandboxPolicy {
     if (display) expose(...session);
 
     for (const root of roots) addAs({ access: root.writable && writesRoots(this.choice.mode) ? 'write' : 'read', layer: 'root' }, root.path);
-    // After the roots, so a place inside a read-only root is what the grant says; the rules below still hide what they hide in it.
-    for (const place of places) addAs({ access: place.access, layer: 'root' }, place.path);
 
     // The filesystem rules the tools apply too (fs-rules.ts), where a path can name them.
     for (const rule of this.hiddenRules()) secret(...mountablePlaces(rule, home));

@@ -51,12 +51,19 @@ describe('remote identity', () => {
     ['https://github.com/o/r%2F..', /not a repository path/],
     ['repo', /expected "owner\/repo"/],
     ['two words', /no spaces/],
+    ['file:///proc/self/cwd%2F..%2F..%2Fsrv%2Fx.git', /no %-escapes/],
   ])('refuses %s', (text, why) => {
     expect(remoteEntryProblem(text)).toMatch(why);
   });
 });
 
 describe('remote URLs (what git is given), unlike allow-list entries', () => {
+  it('are taken as written: spaces around one are refused (git would not trim them), an entry is trimmed', () => {
+    expect(remoteIdentity(' /srv/git/app.git', 'url')).toMatchObject({ problem: expect.stringMatching(/no spaces/) });
+    expect(remoteIdentity('/srv/git/app.git\n', 'url')).toMatchObject({ problem: expect.stringMatching(/no spaces or control characters/) });
+    expect(remoteIdentity(' /srv/git/app.git ', 'entry')).toEqual({ kind: 'local', path: '/srv/git/app.git' });
+  });
+
   it.each(['me/app', 'github.com/me/app', 'gitlab.example.com/group/app'])('%s is refused: git reads it as a folder here', (url) => {
     expect(remoteIdentity(url, 'url')).toMatchObject({ problem: expect.stringMatching(/as a folder on this computer/) });
     expect(remoteIdentity(url, 'entry')).toMatchObject({ kind: 'hosted' });

@@ -36,7 +36,9 @@ function policy(facts: Partial<RepositoryFacts>, git: Record<string, unknown> = 
     ...facts,
   };
   const programs = { helper: async () => ({ file: '/usr/bin/git', env: { PATH: '/usr/bin' } }) } as unknown as ProgramRunner;
-  return new GitPolicy(config, files, programs, { realpath: port.realpath, gitRepository: async () => full });
+  // A remote (a bare name.git) probed is its own git folder, with the rest of the facts given.
+  const probe = async (dir: string) => (dir.endsWith('.git') ? { ...full, topLevel: null, gitDir: dir, commonDir: dir } : full);
+  return new GitPolicy(config, files, programs, { realpath: port.realpath, gitRepository: probe });
 }
 
 const open = (p: GitPolicy, use: GitUse = 'read') => p.open({ path: APP, use, operation: 'git.test' });
@@ -106,12 +108,33 @@ describe('remotes', () => {
     });
   });
 
-  it('compares local repositories by where they really are', async () => {
-    const p = policy(remotes(['/home/alex/projects/link.git']), { pull: ['/home/alex/projects/remote.git'], push: [] });
+  it('compares local repositories by where they really are, and takes a remote URL only where it really is', async () => {
+    // The owner's list may name one through a link...
+    const p = policy(remotes(['/home/alex/projects/remote.git']), { pull: ['/home/alex/projects/link.git'], push: [] });
     await expect(open(p, { pull: 'origin' })).resolves.toBeDefined();
+    // ...a URL may not: git reads it again inside the sandbox, where a link can lead elsewhere.
+    await expect(
+      open(policy(remotes(['/home/alex/projects/link.git']), { pull: ['/home/alex/projects/remote.git'], push: [] }), { pull: 'origin' }),
+    ).rejects.toMatchObject({
+      code: 'COMMAND_NOT_ALLOWED',
+      message: expect.stringMatching(
+        /link\.git leads through a link to \/home\/alex\/projects\/remote\.git: point the remote at the repository where it really is/,
+      ),
+    });
     await expect(open(policy(remotes(['/srv/other.git']), { pull: ['/home/alex/projects/remote.git'] }), { pull: 'origin' })).rejects.toMatchObject({
       code: 'COMMAND_NOT_ALLOWED',
     });
+  });
+
+  it("turns the other side's hooks and programs off where the remote is a local repository a tool could have written, and only there", async () => {
+    const local = await open(policy(remotes(['/home/alex/projects/remote.git']), { push: ['/home/alex/projects/remote.git'] }), { push: 'origin' });
+    expect(local.run.config).toContain(
+      "remote.origin.receivepack='/usr/bin/git' -c core.hooksPath=/dev/null -c core.alternateRefsCommand=true -c core.fsmonitor=false -c receive.autogc=false -c receive.denyCurrentBranch=refuse -c receive.procReceiveRefs= receive-pack",
+    );
+    const pulled = await open(policy(remotes(['/home/alex/projects/remote.git']), { pull: ['/home/alex/projects/remote.git'] }), { pull: 'origin' });
+    expect(pulled.run.config.find((c) => c.startsWith('remote.origin.uploadpack='))).toMatch(/ upload-pack$/);
+    const hosted = await open(policy(remotes(['https://github.com/alex/app']), { push: ['alex/app'] }), { push: 'origin' });
+    expect(hosted.run.config.some((c) => c.startsWith('remote.'))).toBe(false);
   });
 
   it('names the remotes there are', async () => {
