@@ -88,6 +88,8 @@ export interface GitStatus {
   ahead?: number;
   behind?: number;
   entries: StatusEntry[];
+  /** Changed paths in all, shown or not (those withheld apart). */
+  total: number;
   truncated: boolean;
   /** Paths left out because the filesystem policy protects them (secrets, filesystem.deny). */
   withheld: number;

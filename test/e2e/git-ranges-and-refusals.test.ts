@@ -77,7 +77,16 @@ describe('git.diff and git.log options', () => {
     const root = await call('git.show', { path: repo, revision: first, paths: ['b.txt'] });
     expect(root.isError, root.text).toBeFalsy();
     expect(root.text).toContain('+b1');
-    expect(root.text).not.toContain('a1');
+    expect(root.text).not.toContain('+a1');
+  });
+
+  it('git.status cut at maxEntries says how many changed in all, and how many are not shown', async () => {
+    const busy = makeRepo(owner, path.join(root, 'busy'), { 'a.txt': 'a\n' });
+    writeFiles(busy, { 'n1.txt': '1\n', 'n2.txt': '2\n', 'n3.txt': '3\n' });
+    const status = await call('git.status', { path: busy, maxEntries: 1 });
+    expect(status.isError, status.text).toBeFalsy();
+    expect(status.data).toMatchObject({ total: 3, truncated: true });
+    expect(status.text).toMatch(/: 3 changed\n\?\? n1\.txt\n2 more not shown \(raise maxEntries\)$/);
   });
 
   it('logs a range, and the commits touching a path', async () => {

@@ -8,10 +8,11 @@ const CHANGE: Readonly<Record<string, FileChange>> = { M: 'modified', A: 'added'
 
 export function parseStatus(output: Buffer, visible: (path: string) => boolean, maxEntries: number): GitStatus {
   const fields = output.toString('utf8').split('\0');
-  const status: GitStatus = { branch: null, head: null, entries: [], truncated: false, withheld: 0 };
+  const status: GitStatus = { branch: null, head: null, entries: [], total: 0, truncated: false, withheld: 0 };
   const add = (entry: StatusEntry) => {
-    if (!visible(entry.path) || (entry.from !== undefined && !visible(entry.from))) status.withheld++;
-    else if (status.entries.length >= maxEntries) status.truncated = true;
+    if (!visible(entry.path) || (entry.from !== undefined && !visible(entry.from))) return void status.withheld++;
+    status.total++;
+    if (status.entries.length >= maxEntries) status.truncated = true;
     else status.entries.push(entry);
   };
   for (let i = 0; i < fields.length; i++) {

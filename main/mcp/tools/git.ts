@@ -35,6 +35,7 @@ export const gitStatus = defineTool({
     ahead: z.number().optional(),
     behind: z.number().optional(),
     entries: z.array(statusEntryOutput),
+    total: z.number().describe('Changed paths in all; entries holds at most maxEntries of them'),
     truncated: z.boolean(),
     withheld: z.number(),
   }),
@@ -48,10 +49,10 @@ export const gitStatus = defineTool({
     const tracking = status.upstream ? ` (${status.upstream}: ahead ${status.ahead ?? 0}, behind ${status.behind ?? 0})` : '';
     const lines = statusLines(status.entries);
     const notes = [
-      ...(status.truncated ? [`more not shown (raise maxEntries)`] : []),
+      ...(status.truncated ? [`${status.total - lines.length} more not shown (raise maxEntries)`] : []),
       ...(status.withheld ? [`${status.withheld} protected path(s) withheld`] : []),
     ];
-    const text = [`${repo.topLevel} on ${where}${tracking}: ${lines.length === 0 ? 'clean' : `${lines.length} changed`}`, ...lines, ...notes].join('\n');
+    const text = [`${repo.topLevel} on ${where}${tracking}: ${status.total === 0 ? 'clean' : `${status.total} changed`}`, ...lines, ...notes].join('\n');
     return { structured: { repository: repo.topLevel, ...status }, text };
   },
 });

@@ -19,6 +19,7 @@ describe('parseStatus (git status --porcelain=v2 --branch -z, captured)', () => 
         { path: 'conflict.txt', conflicted: true },
         { path: 'café.txt', untracked: true },
       ],
+      total: 6,
       truncated: false,
       withheld: 0,
     });
@@ -29,6 +30,8 @@ describe('parseStatus (git status --porcelain=v2 --branch -z, captured)', () => 
     expect(status.withheld).toBe(1);
     expect(status.entries.map((e) => e.path)).toEqual(['a.txt', 'bin.dat', 'gone.txt']);
     expect(status.truncated).toBe(true);
+    // All those it may see, shown or not: the answer says how many more there are.
+    expect(status.total).toBe(5);
   });
 
   it('reads an unborn branch, a detached HEAD and an upstream', () => {
