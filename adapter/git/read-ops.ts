@@ -73,7 +73,8 @@ export async function log(run: GitRun, options: LogOptions): Promise<GitLog> {
   const out = await runGit(run, args, { operation: 'git.log', ok: [0, 128] });
   if (out.code !== 0) {
     // A branch without commits has no log yet; anything else is git's own refusal.
-    if (/does not have any commits yet|bad default revision 'HEAD'/.test(out.stderr) && options.revision === undefined) return { commits: [], more: false };
+    if (/does not have any commits yet|bad default revision 'HEAD'|bad revision 'HEAD'/.test(out.stderr) && options.revision === undefined)
+      return { commits: [], more: false };
     throw adapterError('INVALID_INPUT', 'git.log', `git log: ${out.stderr.trim().split('\n')[0] ?? 'failed'}`);
   }
   const commits = parseLog(out.stdout, options.withBody);

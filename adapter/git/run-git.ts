@@ -9,6 +9,7 @@ import { adapterError } from '../contract/errors.js';
 import { hideUrlCredentials, type GitProgram, type GitRun } from '../contract/git.js';
 import { launch } from '../process/run-command.js';
 import { terminateGroup } from '../process/kill-tree.js';
+import { gitMistake } from './git-mistakes.js';
 
 /** git's own messages: enough for the reason, never a flood. */
 const MAX_STDERR_BYTES = 16 * 1024;
@@ -107,6 +108,8 @@ export function gitFailure(args: readonly string[], output: Pick<GitOutput, 'cod
     return adapterError('INVALID_INPUT', operation, `${shown(notCommit[1]!)} is not a commit: only commits are compared (a file's or folder's id is refused)`);
   const reason = gitMessage(output.stderr) || `exit code ${output.code}`;
   const command = args.find((arg) => !arg.startsWith('-')) ?? args[0];
+  const mistake = gitMistake(output.stderr);
+  if (mistake) return adapterError(mistake.code, operation, `git ${command}: ${reason} (${mistake.hint})`, { exitCode: output.code });
   return adapterError('OS_ERROR', operation, `git ${command} failed: ${reason}`, { exitCode: output.code });
 }
 

@@ -41,7 +41,7 @@ export interface GitTarget {
   topLevel: string;
 }
 
-type Port = Pick<PolicyPort, 'gitRepository' | 'realpath'>;
+type Port = Pick<PolicyPort, 'gitRepository' | 'realpath' | 'lstat'>;
 
 export class GitPolicy {
   constructor(
@@ -56,6 +56,8 @@ export class GitPolicy {
     const access: Access = use === 'read' || (typeof use === 'object' && 'push' in use) ? 'read' : 'write';
     const dir = await this.files.resolve(request.path, access, op);
     if (!dir.exists) throw adapterError('NOT_FOUND', op, `${request.path} does not exist`);
+    if ((await this.port.lstat(dir.path))?.type === 'file')
+      throw adapterError('INVALID_INPUT', op, `${request.path} is a file: give the repository (or a folder in it) as path, and files in paths`);
     const plan = await this.helper(typeof use === 'object', dir.path, op);
     const facts = await this.port.gitRepository(dir.path, { file: plan.file, env: plan.env }, { remotes: typeof use === 'object' });
     if (!facts) throw adapterError('NOT_FOUND', op, `${request.path} is not in a git repository`);

@@ -38,7 +38,7 @@ function policy(facts: Partial<RepositoryFacts>, git: Record<string, unknown> = 
   const programs = { helper: async () => ({ file: '/usr/bin/git', env: { PATH: '/usr/bin' } }) } as unknown as ProgramRunner;
   // A remote (a bare name.git) probed is its own git folder, with the rest of the facts given.
   const probe = async (dir: string) => (dir.endsWith('.git') ? { ...full, topLevel: null, gitDir: dir, commonDir: dir } : full);
-  return new GitPolicy(config, files, programs, { realpath: port.realpath, gitRepository: probe });
+  return new GitPolicy(config, files, programs, { realpath: port.realpath, lstat: port.lstat, gitRepository: probe });
 }
 
 const open = (p: GitPolicy, use: GitUse = 'read') => p.open({ path: APP, use, operation: 'git.test' });
@@ -142,6 +142,15 @@ describe('remotes', () => {
       message: expect.stringMatching(/no remote named upstream \(its remotes: origin\)/),
     });
     await expect(open(policy(remotes(['x/y'])), { push: '--exec=x' })).rejects.toMatchObject({ code: 'INVALID_INPUT' });
+  });
+});
+
+describe('GitPolicy.open of a file', () => {
+  it('says to give the repository as path and the file in paths', async () => {
+    await expect(policy({}).open({ path: `${APP}/src/a.ts`, use: 'read', operation: 'git.log' })).rejects.toMatchObject({
+      code: 'INVALID_INPUT',
+      message: expect.stringMatching(/src\/a\.ts is a file: give the repository \(or a folder in it\) as path, and files in paths/),
+    });
   });
 });
 

@@ -105,7 +105,7 @@ export const gitClone = defineTool({
         }),
       ),
     );
-    const text = `Cloned ${args.url} into ${target.path}${cloned.branch ? ` (${cloned.branch} at ${cloned.head?.slice(0, 12)})` : ' (an empty repository)'}`;
+    const text = `Cloned ${args.url} into ${target.path}${cloned.branch && cloned.head ? ` (${cloned.branch} at ${cloned.head.slice(0, 12)})` : ' (an empty repository: no commits yet)'}`;
     return { structured: { repository: target.path, ...cloned }, text };
   },
 });
