@@ -61,6 +61,8 @@ export interface GitRun extends GitProgram {
   cwd: string;
   /** `-c key=value` overrides placed before the subcommand. */
   config: readonly string[];
+  /** A clone's --upload-pack: what git runs on the other side of a local source a tool could have written (main/policy/git-helper.ts). */
+  uploadPack?: string;
   timeoutMs: number;
   signal?: AbortSignal;
   /** Whether a path (relative to the top level, "/"-separated) may appear in an answer. */

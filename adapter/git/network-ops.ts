@@ -68,6 +68,7 @@ export async function clone(
     '--no-checkout',
     '--no-recurse-submodules',
     ...(local ? ['--no-local'] : []),
+    ...(run.uploadPack ? [`--upload-pack=${run.uploadPack}`] : []),
     ...(options.depth ? [`--depth=${options.depth}`] : []),
   ];
   let made = false;

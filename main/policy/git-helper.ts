@@ -78,9 +78,13 @@ export const NO_HOOKS = '/dev/null';
  * transport). Run by the shell, so the program's path is quoted.
  */
 export function remoteSideOverride(git: string, name: string, direction: 'push' | 'pull'): string {
+  return `remote.${name}.${direction === 'push' ? 'receivepack' : 'uploadpack'}=${remoteSideProgram(git, direction)}`;
+}
+
+/** The program line itself (a clone takes it as --upload-pack: it sets its own, over any remote.origin.uploadpack). */
+export function remoteSideProgram(git: string, direction: 'push' | 'pull'): string {
   const quoted = `'${git.replaceAll("'", `'\\''`)}'`;
   const common = [`core.hooksPath=${NO_HOOKS}`, 'core.alternateRefsCommand=true', 'core.fsmonitor=false'];
   const own = direction === 'push' ? ['receive.autogc=false', 'receive.denyCurrentBranch=refuse', 'receive.procReceiveRefs='] : [];
-  const program = direction === 'push' ? 'receive-pack' : 'upload-pack';
-  return `remote.${name}.${direction === 'push' ? 'receivepack' : 'uploadpack'}=${quoted} ${[...common, ...own].map((c) => `-c ${c}`).join(' ')} ${program}`;
+  return `${quoted} ${[...common, ...own].map((c) => `-c ${c}`).join(' ')} ${direction === 'push' ? 'receive-pack' : 'upload-pack'}`;
 }

@@ -15,7 +15,7 @@ import { adapterError } from '../../adapter/contract/errors.js';
 import { hideUrlCredentials, type GitRun, type RepositoryFacts } from '../../adapter/contract/git.js';
 import type { PolicyPort } from '../../adapter/contract/policy-port.js';
 import type { Access, FilesystemPolicy } from './filesystem.js';
-import { GIT, GIT_NETWORK, gitOverrides, NO_HOOKS, remoteSideOverride } from './git-helper.js';
+import { GIT, GIT_NETWORK, gitOverrides, NO_HOOKS, remoteSideOverride, remoteSideProgram } from './git-helper.js';
 import { remoteNameProblem } from './git-names.js';
 import { describeIdentity, remoteIdentity, sameIdentity, type RemoteIdentity } from './git-remotes.js';
 import { firstRefused, ownerValue, repositoryFiles } from './git-settings.js';
@@ -133,11 +133,8 @@ export class GitPolicy {
       ...(plan.sandbox ? { sandbox: plan.sandbox } : {}),
       cwd: parent,
       // No repository yet, so no owner hooksPath was read: a clone runs no hook at all.
-      config: [
-        ...gitOverrides([]).filter((o) => !o.startsWith('core.hooksPath=')),
-        `core.hooksPath=${NO_HOOKS}`,
-        ...(await this.remoteSide([identity], { pull: 'origin' }, plan.file, op)),
-      ],
+      config: [...gitOverrides([]).filter((o) => !o.startsWith('core.hooksPath=')), `core.hooksPath=${NO_HOOKS}`],
+      ...((await this.remoteSide([identity], { pull: 'origin' }, plan.file, op)).length > 0 ? { uploadPack: remoteSideProgram(plan.file, 'pull') } : {}),
       timeoutMs: this.config.git.maxRuntimeMs,
       ...(signal ? { signal } : {}),
       visible: (path) => !this.files.protects(posix.join(target.path, path), 'read'),
@@ -253,6 +250,9 @@ export class GitPolicy {
     if (!facts) throw adapterError('NOT_FOUND', op, `${what} is not a git repository`);
     const { commonDir, gitDir } = facts;
     // git on the remote side opens <path>/.git or <path> itself, never a folder above it (where the probe would have looked next): the one looked at must be that one.
+    // A bare one holds no .git of its own: one there (a file the tools wrote before they were kept from it) can send git to another repository at any moment.
+    if (gitDir === path && (await this.port.lstat(nodePath.join(path, '.git'))) !== null)
+      throw adapterError('COMMAND_NOT_ALLOWED', op, `${what} holds a .git of its own, which git on its side would open instead of it: remove it`);
     if (gitDir !== path && gitDir !== nodePath.join(path, '.git'))
       throw adapterError(
         'COMMAND_NOT_ALLOWED',

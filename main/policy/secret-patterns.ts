@@ -108,9 +108,11 @@ const GIT_FOLDERS = ['.git', '.git/worktrees/*', '.git/modules/**', '*.git', '*.
  * - `config.worktree`: the same settings for one worktree, read when extensions.worktreeConfig
  *   is on (the main worktree's in `.git`, a linked one's in `.git/worktrees/<name>`);
  * - `commondir`: names the shared git folder, whose config and hooks git then uses. git reads
- *   it in any git folder, `.git` itself included, not only in a linked worktree's.
+ *   it in any git folder, `.git` itself included, not only in a linked worktree's;
+ * - `.git`: git on the other side of a local remote opens `<path>/.git` before `<path>` itself,
+ *   and follows a file there to any repository (a bare `backup.git` holds none of its own).
  */
-export const GIT_FOLDER_CODE = ['hooks/', 'config', 'config.worktree', 'commondir'];
+export const GIT_FOLDER_CODE = ['hooks/', 'config', 'config.worktree', 'commondir', '.git'];
 
 /**
  * A linked worktree's `gitdir` names its working tree: `git worktree remove` deletes the folder

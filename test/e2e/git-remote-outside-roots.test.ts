@@ -30,7 +30,7 @@ beforeAll(async () => {
   root = path.join(base, 'root');
   outside = path.join(base, 'elsewhere');
   for (const dir of [root, outside]) fs.mkdirSync(dir);
-  const remotes = [path.join(outside, 'up.git'), path.join(root, 'mirror.git'), path.join(root, 'nest', 'plain.git')];
+  const remotes = [path.join(outside, 'up.git'), path.join(root, 'mirror.git'), path.join(root, 'nest', 'plain.git'), path.join(root, 'shared.git')];
   server = await startTestServer(
     { filesystem: { write: true, roots: [root] }, git: { read: true, write: true, push: remotes, pull: remotes } },
     { adapter: createLocalAdapter({ env: owner.env }) },
@@ -102,5 +102,27 @@ describe('a local remote', () => {
     const pushed = await call('git.push', { path: work });
     expect(pushed.isError).toBe(true);
     expect(pushed.text).toMatch(/is not itself a git repository .*git would open another repository there/);
+  });
+
+  it('a bare one in a writable root: a tool cannot give it a .git of its own (git on its side would follow it elsewhere), and one there is refused', async () => {
+    const work = makeRepo(owner, path.join(root, 'work-shared'), { 'f.txt': 'one\n' });
+    const shared = makeBare(owner, path.join(root, 'shared.git'), work);
+    const victim = makeBare(owner, path.join(outside, 'victim2.git'));
+    const planted = await call('fs.write', { path: path.join(shared, '.git'), content: `gitdir: ${victim}\n` });
+    expect(planted.isError).toBe(true);
+    expect(fs.existsSync(path.join(shared, '.git'))).toBe(false);
+    // As if it had been there before the protection (or the owner made it).
+    fs.writeFileSync(path.join(shared, '.git'), `gitdir: ${shared}\n`);
+    git(owner, work, ['remote', 'add', 'origin', shared]);
+    for (const [tool, args] of [
+      ['git.push', { path: work }],
+      ['git.pull', { path: work }],
+      ['git.clone', { url: shared, destination: path.join(root, 'clone-shared') }],
+    ] as const) {
+      const answer = await call(tool, args);
+      expect(answer.isError, `${tool}: ${answer.text}`).toBe(true);
+      expect(answer.text).toContain('holds a .git of its own');
+    }
+    expect(fs.readdirSync(path.join(victim, 'refs', 'heads'))).toEqual([]);
   });
 });

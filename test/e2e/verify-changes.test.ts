@@ -120,6 +120,20 @@ describe.each(['modern', 'legacy'])('%s client', (kind) => {
     }
   });
 
+  it('git.commit_verified refuses a named path with nothing to commit (unchanged, or no such path) before running any check', async () => {
+    const marker = path.join(path.dirname(project), `ran-${kind}.txt`);
+    writeFiles(project, { 'test.js': `require('fs').writeFileSync(${JSON.stringify(marker)}, 'ran');\n${TEST}` });
+    git(owner, project, ['commit', '-q', '-am', `a test that leaves a mark (${kind})`]);
+    for (const paths of [['package.json'], ['nope.js']]) {
+      const result = await call('git.commit_verified', { path: project, paths, message: 'nothing' });
+      expect(result.isError).toBe(true);
+      expect(result.text).toMatch(
+        new RegExp(`^PRECONDITION_FAILED: nothing to commit under ${paths[0]!.replace('.', '\\.')}: no change there \\(or no such path\\)`),
+      );
+    }
+    expect(fs.existsSync(marker)).toBe(false);
+  });
+
   it('git.commit_verified commits exactly the named paths when the checks pass', async () => {
     writeFiles(project, { 'sum.js': `module.exports = (a, b) => a + b; // ${kind}\n`, 'notes.txt': 'not committed\n' });
     const result = await call('git.commit_verified', { path: project, paths: ['sum.js'], message: `tidy sum (${kind})`, level: 'fast' });

@@ -135,6 +135,13 @@ describe('remotes', () => {
     expect(pulled.run.config.find((c) => c.startsWith('remote.origin.uploadpack='))).toMatch(/ upload-pack$/);
     const hosted = await open(policy(remotes(['https://github.com/alex/app']), { push: ['alex/app'] }), { push: 'origin' });
     expect(hosted.run.config.some((c) => c.startsWith('remote.'))).toBe(false);
+    // A clone sets its own upload-pack: it is given on its command line (adapter/git/network-ops.ts).
+    const cloned = await policy({}, { pull: ['/home/alex/projects/remote.git'] }).clone(
+      '/home/alex/projects/remote.git',
+      '/home/alex/projects/copy',
+      'git.clone',
+    );
+    expect(cloned.run.uploadPack).toMatch(/^'\/usr\/bin\/git' -c core\.hooksPath=\/dev\/null .* upload-pack$/);
   });
 
   it('names the remotes there are', async () => {

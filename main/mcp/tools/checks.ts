@@ -97,8 +97,18 @@ export const gitCommitVerified = defineTool({
     const repo = await policy.git.open({ path: args.path, use: 'write', operation: op, signal });
     const paths = await policy.git.paths(repo, args.paths, 'write', op);
     const project = await policy.checks.project(repo.topLevel, op);
-    const staged = (await adapter.git.status(repo.run, { maxEntries: 10_000 })).entries.filter((e) => e.staged !== undefined);
-    const named = (p: string) => paths.some((n) => n === '.' || p === n || p.startsWith(`${n}/`));
+    const status = await adapter.git.status(repo.run, { maxEntries: 10_000 });
+    const staged = status.entries.filter((e) => e.staged !== undefined);
+    const under = (p: string, n: string) => n === '.' || p === n || p.startsWith(`${n}/`);
+    const named = (p: string) => paths.some((n) => under(p, n));
+    // Before the checks, which can take minutes: a named path with nothing to commit is the caller's to put right now.
+    const unchanged = status.truncated ? [] : paths.filter((n) => !status.entries.some((e) => under(e.path, n) || (e.from !== undefined && under(e.from, n))));
+    if (unchanged.length > 0)
+      throw adapterError(
+        'PRECONDITION_FAILED',
+        op,
+        `nothing to commit under ${unchanged.join(', ')}: no change there (or no such path); git.status shows what changed. Nothing was run`,
+      );
     const unrelated = staged.filter((e) => !named(e.path) || (e.from !== undefined && !named(e.from)));
     if (unrelated.length > 0) {
       throw adapterError(
