@@ -90,6 +90,7 @@ describe.each(['modern', 'legacy'])('%s client', (kind) => {
     expect((staged.structuredContent?.files as unknown[]).length).toBe(2);
     const unstaged = await call('git.unstage', { path: repo, paths: ['new.txt'] });
     expect(unstaged.structuredContent?.staged).toEqual([]);
+    expect(unstaged.text).toBe('Nothing is staged under new.txt now');
     expect(git(owner, repo, ['diff', '--cached', '--name-only'])).toBe('src/a.ts\n');
   });
 

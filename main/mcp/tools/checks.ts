@@ -42,7 +42,7 @@ const checksOutput = z.object({
   level: z.enum(CHECK_LEVELS),
   passed: z.boolean(),
   checks: z.array(checkResult),
-  skipped: z.array(z.string()).describe('Checks of the project not run at this level'),
+  skipped: z.array(z.string()).describe('Checks of the project not run: not at this level, or not among those asked for'),
 });
 
 export const verifyChanges = defineTool({
@@ -196,6 +196,6 @@ function checksText(result: z.output<typeof checksOutput>): string {
   const outputs = [...result.checks.filter((c) => !c.passed), ...result.checks.filter((c) => c.passed && (c.stdoutTail || c.stderrTail))].map(
     (c) => `--- ${c.name}: ${c.command.join(' ')} (end of its output) ---\n${[c.stdoutTail, c.stderrTail].filter(Boolean).join('\n') || '(no output)'}`,
   );
-  const head = `${result.passed ? 'All checks passed' : 'Checks failed'} in ${result.project} at level ${result.level}: ${summary.join(', ')}${result.skipped.length ? `; not run at this level: ${result.skipped.join(', ')}` : ''}`;
+  const head = `${result.passed ? 'All checks passed' : 'Checks failed'} in ${result.project} at level ${result.level}: ${summary.join(', ')}${result.skipped.length ? `; not run (not at this level, or not asked for): ${result.skipped.join(', ')}` : ''}`;
   return [head, ...outputs].join('\n');
 }

@@ -11,6 +11,7 @@ import type { BeforeChange, RepositoryChange } from '../change-recorder.js';
 import { GRANT } from '../../policy/grants.js';
 import { exclusive } from './fs-common.js';
 import { branchInput, commitOutput, pathsInput, repositoryInput, revisionInput, statusEntryOutput, statusLines } from './git-common.js';
+import { lineSafe } from './line-safe.js';
 
 const nonEmptyPaths = pathsInput.min(1);
 const repoTarget = (args: { path: string }) => ({ path: args.path });
@@ -53,15 +54,17 @@ export const gitUnstage = defineTool({
     const repo = await policy.git.open({ path: args.path, use: 'write', operation: 'git.unstage', signal });
     const paths = await policy.git.paths(repo, args.paths, 'write', 'git.unstage');
     await changing(deps, repo, {}, () => adapter.git.unstage(repo.run, paths));
-    return staged(deps, repo, paths);
+    return staged(deps, repo, paths, true);
   },
 });
 
-/** What is staged under the paths now, as the answer of add and unstage. */
-async function staged(deps: ToolDeps, repo: GitTarget, paths: readonly string[]) {
+/** What is staged under the paths now, as the answer of add and unstage (an unstage that worked leaves nothing: said so). */
+async function staged(deps: ToolDeps, repo: GitTarget, paths: readonly string[], unstaged = false) {
   const status = await deps.adapter.git.status(repo.run, { maxEntries: 1000, paths });
   const entries = status.entries.filter((e) => e.staged !== undefined);
-  const text = entries.length ? `Staged under ${paths.join(', ')}:\n${statusLines(entries).join('\n')}` : `Nothing staged under ${paths.join(', ')}`;
+  const under = paths.map(lineSafe).join(', ');
+  const none = unstaged ? `Nothing is staged under ${under} now` : `Nothing staged under ${under}`;
+  const text = entries.length ? `Staged under ${under}:\n${statusLines(entries).join('\n')}` : none;
   return { structured: { repository: repo.topLevel, staged: entries }, text };
 }
 
