@@ -11,43 +11,25 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createLocalAdapter } from '../../adapter/local-computer-adapter.js';
-import { connectModernHttp, textOf, type TestClient } from '../helpers/clients.js';
-import { git, gitHome, makeBare, makeRepo, type GitHome } from '../helpers/git-repos.js';
-import { startTestServer, type TestHttpServer } from '../helpers/servers.js';
-import { makeTempDir, removeDir } from '../helpers/temp.js';
+import { git, makeBare, makeRepo, type GitHome } from '../helpers/git-repos.js';
+import { startGitServer, type GitServer } from '../helpers/git-server.js';
 
-let base: string;
 let root: string;
 let outside: string;
 let owner: GitHome;
-let server: TestHttpServer;
-let client: TestClient;
+let server: GitServer;
+const call = (name: string, args: Record<string, unknown>) => server.call(name, args);
 
 beforeAll(async () => {
-  base = makeTempDir();
-  owner = gitHome(path.join(base, 'home'));
-  root = path.join(base, 'root');
-  outside = path.join(base, 'elsewhere');
-  for (const dir of [root, outside]) fs.mkdirSync(dir);
-  const remotes = [path.join(outside, 'up.git'), path.join(root, 'mirror.git'), path.join(root, 'nest', 'plain.git'), path.join(root, 'shared.git')];
-  server = await startTestServer(
-    { filesystem: { write: true, roots: [root] }, git: { read: true, write: true, push: remotes, pull: remotes } },
-    { adapter: createLocalAdapter({ env: owner.env }) },
-  );
-  client = await connectModernHttp(server.url);
+  server = await startGitServer(({ root, outside }) => {
+    const remotes = [path.join(outside, 'up.git'), path.join(root, 'mirror.git'), path.join(root, 'nest', 'plain.git'), path.join(root, 'shared.git')];
+    return { filesystem: { write: true, roots: [root] }, git: { read: true, write: true, push: remotes, pull: remotes } };
+  });
+  ({ root, outside } = server.places);
+  owner = server.owner;
 });
 
-afterAll(async () => {
-  await client?.close();
-  await server?.close();
-  removeDir(base);
-});
-
-const call = async (name: string, args: Record<string, unknown>) => {
-  const result = await client.callTool({ name, arguments: args });
-  return { ...result, text: textOf(result) };
-};
+afterAll(() => server?.close());
 
 describe('a local remote', () => {
   it('outside the writable roots: a push is refused with what to do, and the remote is left as it was', async () => {
