@@ -308,8 +308,9 @@ export class GitPolicy {
 
   /**
    * A local repository is compared by where it really is, but never led there by a link the tools
-   * could have made: one written in a writable root whose real place lies outside every writable
-   * root (a link to another repository of yours, which the sandbox would then share with git) is refused.
+   * could have made: a listed one written in a writable root whose real place lies outside every
+   * writable root (a link to another repository of yours) is refused, and a URL, which git reads
+   * again, must name the repository where it really is.
    */
   private async identity(text: string, form: 'entry' | 'url', op: string): Promise<RemoteIdentity | { problem: string }> {
     const identity = remoteIdentity(text, form);
