@@ -169,7 +169,8 @@ export interface ShowOptions {
 
 export type GitShow =
   | { kind: 'commit'; commit: CommitInfo & { body: string }; diff: GitDiff }
-  | { kind: 'file'; path: string; revision: string; content: string; bytes: number; truncated: boolean; binary: boolean };
+  /** `bytes`: how many were read (at most maxBytes); `size`: the file's at the revision. */
+  | { kind: 'file'; path: string; revision: string; content: string; bytes: number; size: number; truncated: boolean; binary: boolean };
 
 export interface BranchInfo {
   name: string;

@@ -118,7 +118,11 @@ async function showFile(run: GitRun, revision: string, path: string, maxBytes: n
   const truncated = out.stdout.length > maxBytes;
   const bytes = out.stdout.subarray(0, maxBytes);
   const binary = bytes.subarray(0, BINARY_SNIFF).includes(0);
-  return { kind: 'file', path, revision, content: binary ? '' : bytes.toString('utf8'), bytes: bytes.length, truncated, binary };
+  // The whole blob's size, asked apart only when it was cut (it was not read whole).
+  const size = truncated
+    ? Number((await runGit(run, [READ, 'cat-file', '-s', `${revision}:${path}`], { operation: 'git.show' })).stdout.toString().trim())
+    : bytes.length;
+  return { kind: 'file', path, revision, content: binary ? '' : bytes.toString('utf8'), bytes: bytes.length, size, truncated, binary };
 }
 
 export async function branches(run: GitRun): Promise<GitBranches> {

@@ -80,6 +80,20 @@ describe('git.diff and git.log options', () => {
     expect(root.text).not.toContain('+a1');
   });
 
+  it('git.show of a file cut at maxBytes says how large the file is, a binary one too', async () => {
+    const cut = await call('git.show', { path: repo, revision: 'feature', file: 'big.txt', maxBytes: 1000 });
+    expect(cut.isError, cut.text).toBeFalsy();
+    expect(cut.data.file).toMatchObject({ bytes: 1000, size: 20_200, truncated: true, binary: false });
+    expect(cut.text).toMatch(/\[truncated: the first 1000 of 20200 bytes shown; raise maxBytes \(up to 1 MiB\)\]$/);
+    const bin = makeRepo(owner, path.join(root, 'bin'), { 'a.txt': 'a\n' });
+    fs.writeFileSync(path.join(bin, 'c.bin'), Buffer.alloc(200_000, 0));
+    git(owner, bin, ['add', 'c.bin']);
+    git(owner, bin, ['commit', '-q', '-m', 'binary']);
+    const binary = await call('git.show', { path: bin, file: 'c.bin' });
+    expect(binary.data.file).toMatchObject({ size: 200_000, truncated: true, binary: true });
+    expect(binary.text).toBe('c.bin at HEAD: binary, 200000 bytes (not shown)');
+  });
+
   it('git.status cut at maxEntries says how many changed in all, and how many are not shown', async () => {
     const busy = makeRepo(owner, path.join(root, 'busy'), { 'a.txt': 'a\n' });
     writeFiles(busy, { 'n1.txt': '1\n', 'n2.txt': '2\n', 'n3.txt': '3\n' });

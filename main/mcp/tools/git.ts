@@ -139,7 +139,16 @@ export const gitShow = defineTool({
     kind: z.enum(['commit', 'file']),
     commit: commitOutput.optional(),
     diff: diffOutput.optional(),
-    file: z.object({ path: z.string(), content: z.string(), bytes: z.number(), truncated: z.boolean(), binary: z.boolean() }).optional(),
+    file: z
+      .object({
+        path: z.string(),
+        content: z.string(),
+        bytes: z.number().describe('Bytes read (at most maxBytes)'),
+        size: z.number().describe("The file's size at the revision"),
+        truncated: z.boolean(),
+        binary: z.boolean(),
+      })
+      .optional(),
   }),
   payload: ['diff.files[].patch', 'file.content'],
   annotations: READ_ONLY,
@@ -159,8 +168,8 @@ export const gitShow = defineTool({
     if (shown.kind === 'file') {
       const { kind: _kind, revision: _revision, ...content } = shown;
       const text = shown.binary
-        ? `${shown.path} at ${args.revision}: binary, ${shown.bytes} bytes (not shown)`
-        : `${shown.content}${shown.truncated ? `\n\n[truncated at ${shown.bytes} bytes]` : ''}`;
+        ? `${shown.path} at ${args.revision}: binary, ${shown.size} bytes (not shown)`
+        : `${shown.content}${shown.truncated ? `\n\n[truncated: the first ${shown.bytes} of ${shown.size} bytes shown; raise maxBytes (up to 1 MiB)]` : ''}`;
       return { structured: { repository: repo.topLevel, kind: 'file' as const, file: content }, text };
     }
     const header = `commit ${shown.commit.hash}\nAuthor: ${shown.commit.author} <${shown.commit.email}>\nDate: ${shown.commit.date}\n\n${indent([shown.commit.subject, shown.commit.body].filter(Boolean).join('\n\n'))}`;
