@@ -62,7 +62,12 @@ export async function commit(run: GitRun, message: string, check: IncomingCheck)
   }
   // "[main abc1234] subject", "[main (root-commit) abc1234]", "[detached HEAD abc1234]"; then " 2 files changed, 3 insertions(+), 1 deletion(-)".
   const branch = /^\[(.+?) (?:\(root-commit\) )?[0-9a-f]{4,}\]/m.exec(said)?.[1];
-  const count = (what: RegExp) => Number(what.exec(said)?.[1] ?? 0);
+  // A merge's summary has no line of counts: they are the merge's against the branch it was made on.
+  const stat =
+    /files? changed/.test(said) || !before
+      ? said
+      : (await runGit(run, ['diff', '--shortstat', '--no-ext-diff', '--no-textconv', before, info.hash], { operation: op })).stdout.toString('utf8');
+  const count = (what: RegExp) => Number(what.exec(stat)?.[1] ?? 0);
   return {
     commit: info,
     branch: branch === undefined || branch === 'detached HEAD' ? null : branch,

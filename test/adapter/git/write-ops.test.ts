@@ -66,4 +66,19 @@ describe('commit', () => {
     await expect(commit(run, 'first', check)).rejects.toThrow('.env is protected');
     expect(git(owner, repo, ['branch', '--list', 'fresh']).trim()).toBe('');
   });
+
+  it("counts a merge's changes against the branch it was made on (git prints no counts for one)", async () => {
+    const { repo, run } = repository();
+    git(owner, repo, ['checkout', '-q', '-b', 'other']);
+    writeFiles(repo, { 'b.txt': 'b\nmore\n' });
+    git(owner, repo, ['add', 'b.txt']);
+    git(owner, repo, ['commit', '-q', '-m', 'b on other']);
+    git(owner, repo, ['checkout', '-q', 'main']);
+    writeFiles(repo, { 'a.txt': 'a on main\n' });
+    git(owner, repo, ['commit', '-q', '-am', 'a on main']);
+    git(owner, repo, ['merge', '-q', '--no-ff', '--no-commit', 'other']);
+    const result = await commit(run, 'merge other', async () => {});
+    expect(result.commit.parents).toHaveLength(2);
+    expect(result).toMatchObject({ files: 1, added: 2, removed: 0, branch: 'main' });
+  });
 });
