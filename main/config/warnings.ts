@@ -6,6 +6,7 @@
 import { anyCommandWarning } from '../policy/command-reach.js';
 import { BUILT_IN_SECRET_PATTERNS, compilePatterns, findMatch, wholePath } from '../policy/secret-patterns.js';
 import { resolveSandbox } from '../policy/sandbox-mode.js';
+import { remoteIdentity } from '../policy/git-remotes.js';
 import { isCodeRunner } from './code-runners.js';
 import type { Config } from './schema.js';
 import { secretInUrl } from './shown-url.js';
@@ -75,6 +76,7 @@ export function configWarnings(config: Readonly<Config>, disk: DiskFacts): strin
       `download.testLoopbackOrigin is set: fs.download may reach ${config.download.testLoopbackOrigin} on this computer (a setting for tests; remove it)`,
     );
   if (config.download.enabled && !filesystem.write) warnings.push('download.enabled is on, but filesystem.write is off: fs.download is not offered');
+  warnings.push(...unreachablePushes(config, disk.platform));
   for (const entry of config.gateway.servers) {
     if (entry.url !== undefined && secretInUrl(entry.url))
       warnings.push(
@@ -90,4 +92,19 @@ export function configWarnings(config: Readonly<Config>, disk: DiskFacts): strin
     }
   }
   return warnings;
+}
+
+/** Local repositories on git.push that git, in the command sandbox, cannot write (outside the writable roots): the git policy refuses pushes to them. */
+function unreachablePushes(config: Readonly<Config>, platform: string): string[] {
+  const { filesystem, shell, desktop, git } = config;
+  if (resolveSandbox(shell, desktop.hostDisplayAccess, platform).mode === 'off') return [];
+  const writable = filesystem.write ? filesystem.roots.flatMap((r) => (typeof r === 'string' ? [r] : r.readOnly ? [] : [r.path])) : [];
+  const inside = (path: string, root: string) => path === root || path.startsWith(root.endsWith('/') ? root : `${root}/`);
+  return git.push.flatMap((entry) => {
+    const identity = remoteIdentity(entry);
+    if ('problem' in identity || identity.kind !== 'local' || writable.some((root) => inside(identity.path, root))) return [];
+    return [
+      `git.push lists ${identity.path}, a local repository outside the writable roots: git runs in the command sandbox, where only they can be written, so a push to it is refused; make its folder a writable root, or push to it from a terminal`,
+    ];
+  });
 }

@@ -118,3 +118,23 @@ describe('a gateway entry holding a secret in plain text, judged by its shape as
     expect(warnings.filter((w) => w.startsWith('gateway.servers'))).toEqual([]);
   });
 });
+
+describe('a local repository on git.push that git cannot write in the command sandbox', () => {
+  const pushes = (input: ConfigInput, platform = 'linux') => warn(input, platform).filter((w) => w.startsWith('git.push'));
+
+  it('is warned about where commands are sandboxed and it lies outside the writable roots', () => {
+    const config: ConfigInput = {
+      filesystem: { write: true, roots: ['/p', { path: '/ro', readOnly: true }] },
+      git: { push: ['/srv/up.git', '/ro/b.git', '/p/c.git', 'me/app'] },
+    };
+    expect(pushes(config)).toEqual([
+      expect.stringMatching(/^git\.push lists \/srv\/up\.git, a local repository outside the writable roots: .* make its folder a writable root/),
+      expect.stringMatching(/^git\.push lists \/ro\/b\.git/),
+    ]);
+  });
+
+  it('is not, with the sandbox off (the macOS default too)', () => {
+    expect(pushes({ git: { push: ['/srv/up.git'] }, shell: { sandbox: 'off' } })).toEqual([]);
+    expect(pushes({ git: { push: ['/srv/up.git'] } }, 'darwin')).toEqual([]);
+  });
+});

@@ -14,7 +14,7 @@ export function RemotesCard({ draft, edit, errors }: SectionProps) {
   return (
     <Card
       title="Remotes"
-      description="Repositories the model may push to or pull from, by identity: github.com/owner/repo (https:// and git@ spellings are the same repository), owner/repo for GitHub, or a local repository’s absolute path. Pushes are never forced."
+      description="Repositories the model may push to or pull from, by identity: github.com/owner/repo (https:// and git@ spellings are the same repository), owner/repo for GitHub, or a local repository’s absolute path (while commands are sandboxed, one outside the writable folders cannot take a push). Pushes are never forced."
     >
       {LISTS.map(({ key, ...words }) => (
         <ListEditor
