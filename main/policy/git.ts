@@ -74,7 +74,12 @@ export class GitPolicy {
       env: { ...plan.env, GIT_DIR: facts.gitDir, GIT_WORK_TREE: topLevel },
       ...(plan.sandbox ? { sandbox: plan.sandbox } : {}),
       cwd: topLevel,
-      config: [...gitOverrides(facts.config), ...(await this.remoteSide(remotes, use, plan.file, op))],
+      config: [
+        ...gitOverrides(facts.config),
+        ...(typeof use === 'object' && (await this.toolWritable(remotes, op))
+          ? ['push' in use ? remoteSideOverride(plan.file, use.push, 'push') : remoteSideOverride(plan.file, use.pull, 'pull')]
+          : []),
+      ],
       timeoutMs: this.config.git.maxRuntimeMs,
       ...(request.signal ? { signal: request.signal } : {}),
       visible: (path) => !this.files.protects(posix.join(topLevel, path), 'read'),
@@ -134,7 +139,7 @@ export class GitPolicy {
       cwd: parent,
       // No repository yet, so no owner hooksPath was read: a clone runs no hook at all.
       config: [...gitOverrides([]).filter((o) => !o.startsWith('core.hooksPath=')), `core.hooksPath=${NO_HOOKS}`],
-      ...((await this.remoteSide([identity], { pull: 'origin' }, plan.file, op)).length > 0 ? { uploadPack: remoteSideProgram(plan.file, 'pull') } : {}),
+      ...((await this.toolWritable([identity], op)) ? { uploadPack: remoteSideProgram(plan.file, 'pull') } : {}),
       timeoutMs: this.config.git.maxRuntimeMs,
       ...(signal ? { signal } : {}),
       visible: (path) => !this.files.protects(posix.join(target.path, path), 'read'),
@@ -277,13 +282,10 @@ export class GitPolicy {
       });
   }
 
-  /** The other side's overrides (git-helper.ts) where a remote is a local repository a tool could have written. */
-  private async remoteSide(remotes: readonly RemoteIdentity[], use: GitUse, git: string, op: string): Promise<string[]> {
-    if (typeof use !== 'object') return [];
-    for (const remote of remotes)
-      if (remote.kind === 'local' && (await this.writable(remote.path, op)))
-        return ['push' in use ? remoteSideOverride(git, use.push, 'push') : remoteSideOverride(git, use.pull, 'pull')];
-    return [];
+  /** Whether a remote is a local repository a tool could have written: git then runs on its side with the overrides of git-helper.ts. */
+  private async toolWritable(remotes: readonly RemoteIdentity[], op: string): Promise<boolean> {
+    for (const remote of remotes) if (remote.kind === 'local' && (await this.writable(remote.path, op))) return true;
+    return false;
   }
 
   /** In the command sandbox git can write only the writable roots: a push to a local remote elsewhere is refused before it fails there. */

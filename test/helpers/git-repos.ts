@@ -6,6 +6,7 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import type { GitRun } from '../../adapter/contract/git.js';
 
 export interface GitHome {
   home: string;
@@ -54,4 +55,10 @@ export function makeBare(owner: GitHome, dir: string, source?: string): string {
   git(owner, path.dirname(dir), ['init', '-q', '--bare', '-b', 'main', dir]);
   if (source) git(owner, source, ['push', '-q', dir, 'main:main']);
   return dir;
+}
+
+/** A git run of the owner's git in `cwd`, outside any sandbox, with no overrides: for the adapter's tests. */
+export function ownerRun(owner: GitHome, cwd: string, more: Partial<GitRun> = {}): GitRun {
+  const env = { PATH: process.env.PATH!, HOME: owner.home, LC_ALL: 'C', GIT_LITERAL_PATHSPECS: '1' };
+  return { file: '/usr/bin/git', env, cwd, config: [], timeoutMs: 30_000, visible: () => true, ...more };
 }

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { GitRun } from '../../../adapter/contract/git.js';
 import { diff } from '../../../adapter/git/read-ops.js';
-import { git, gitHome, makeRepo, writeFiles, type GitHome } from '../../helpers/git-repos.js';
+import { git, gitHome, makeRepo, writeFiles, type GitHome, ownerRun } from '../../helpers/git-repos.js';
 import { makeTempDir, removeDir } from '../../helpers/temp.js';
 
 let base: string;
@@ -27,8 +27,7 @@ beforeAll(() => {
     // The conflict stops the merge: what the test needs.
   }
   writeFiles(repo, { 'g.txt': 'y\nz\n' });
-  const env = { PATH: process.env.PATH!, HOME: owner.home, LC_ALL: 'C', GIT_LITERAL_PATHSPECS: '1' };
-  run = { file: '/usr/bin/git', env, cwd: repo, config: [], timeoutMs: 30_000, visible: () => true };
+  run = ownerRun(owner, repo);
 });
 afterAll(() => removeDir(base));
 

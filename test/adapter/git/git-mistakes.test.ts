@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { gitMistake } from '../../../adapter/git/git-mistakes.js';
 import { runGit } from '../../../adapter/git/run-git.js';
-import { gitHome, makeRepo, type GitHome } from '../../helpers/git-repos.js';
+import { gitHome, makeRepo, type GitHome, ownerRun } from '../../helpers/git-repos.js';
 import { makeTempDir, removeDir } from '../../helpers/temp.js';
 
 let base: string;
@@ -34,7 +34,7 @@ describe('gitMistake', () => {
 
   it("turns a real refusal into its code, with git's words and the hint", async () => {
     const repo = makeRepo(owner, path.join(base, 'repo'), { 'a.txt': 'a\n' });
-    const run = { file: '/usr/bin/git', env: { PATH: process.env.PATH!, HOME: owner.home, LC_ALL: 'C' }, cwd: repo, config: [] };
+    const run = ownerRun(owner, repo);
     await expect(runGit(run, ['branch', '--', 'main'], { operation: 'git.branch_create' })).rejects.toMatchObject({
       code: 'ALREADY_EXISTS',
       message: expect.stringMatching(/git branch: fatal: a branch named 'main' already exists \(pick another name, or git_switch to it\)/),

@@ -2,9 +2,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { GitRun } from '../../../adapter/contract/git.js';
 import { clone } from '../../../adapter/git/network-ops.js';
-import { gitHome, makeBare, makeRepo, git, type GitHome } from '../../helpers/git-repos.js';
+import { gitHome, makeBare, makeRepo, git, type GitHome, ownerRun } from '../../helpers/git-repos.js';
 import { makeTempDir, removeDir } from '../../helpers/temp.js';
 
 let base: string;
@@ -22,8 +21,7 @@ describe('clone', () => {
     const marker = path.join(base, 'used');
     const wrapper = path.join(base, 'upload-pack.sh');
     fs.writeFileSync(wrapper, `#!/bin/sh\necho used > '${marker}'\nexec /usr/bin/git upload-pack "$@"\n`, { mode: 0o755 });
-    const env = { PATH: process.env.PATH!, HOME: owner.home, LC_ALL: 'C' };
-    const run: GitRun = { file: '/usr/bin/git', env, cwd: base, config: [], uploadPack: `'${wrapper}'`, timeoutMs: 30_000, visible: () => true };
+    const run = ownerRun(owner, base, { uploadPack: `'${wrapper}'` });
     const cloned = await clone(run, bare, 'copy', { check: async () => {} });
     expect(cloned.branch).toBe('main');
     expect(fs.readFileSync(marker, 'utf8')).toBe('used\n');

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { GitRun } from '../../../adapter/contract/git.js';
 import { commit } from '../../../adapter/git/write-ops.js';
-import { git, gitHome, makeRepo, writeFiles, type GitHome } from '../../helpers/git-repos.js';
+import { git, gitHome, makeRepo, ownerRun, writeFiles, type GitHome } from '../../helpers/git-repos.js';
 import { makeTempDir, removeDir } from '../../helpers/temp.js';
 
 let base: string;
@@ -17,8 +17,7 @@ afterAll(() => removeDir(base));
 
 function repository(): { repo: string; run: GitRun } {
   const repo = makeRepo(owner, path.join(base, `repo${n++}`), { 'a.txt': 'a\n' });
-  const env = { PATH: process.env.PATH!, HOME: owner.home, LC_ALL: 'C' };
-  return { repo, run: { file: '/usr/bin/git', env, cwd: repo, config: [], timeoutMs: 30_000, visible: () => true } };
+  return { repo, run: ownerRun(owner, repo) };
 }
 
 describe('commit', () => {
