@@ -30,6 +30,8 @@ export function localPolicyPort(processes: Pick<ProcessOps, 'findExecutable'>, p
     // Synchronous on purpose: a few dozen lstat calls cost far less in one go than as as many thread-pool round trips.
     locateAll: async (paths) => paths.map(locate),
     listNames: (path, limit) => (limit === undefined ? fs.promises.readdir(path).catch(() => null) : namesUpTo(path, limit)),
+    // Synchronous on purpose, as locateAll: the sandbox's plan reads many small folders in a row.
+    listFolders: async (path, limit) => foldersUpTo(path, limit),
     findExecutable: (name, searchPath) => processes.findExecutable(name, searchPath),
     baseEnvironment: () => base,
     processIdentity: (id) => processIdentity(id, platform),
@@ -56,6 +58,29 @@ async function namesUpTo(path: string, limit: number): Promise<string[] | null> 
     return null;
   }
   return names;
+}
+
+/** The folders among a directory's first `limit` names, by the type the directory records (links are not folders). */
+function foldersUpTo(path: string, limit: number): { folders: string[]; read: number } | null {
+  const folders: string[] = [];
+  let read = 0;
+  let dir: fs.Dir;
+  try {
+    dir = fs.opendirSync(path);
+  } catch {
+    return null;
+  }
+  try {
+    for (let entry = dir.readSync(); entry !== null && read < limit; entry = dir.readSync()) {
+      read += 1;
+      if (entry.isDirectory()) folders.push(entry.name);
+    }
+  } catch {
+    return null;
+  } finally {
+    dir.closeSync();
+  }
+  return { folders, read };
 }
 
 function locate(path: string): { real: string; type: EntryFacts['type'] } | null {

@@ -60,6 +60,11 @@ export interface PolicyPort {
   locateAll(paths: readonly string[]): Promise<Array<{ real: string; type: EntryType } | null>>;
   /** The names in a directory (no `.` or `..`), or null when it cannot be listed (or holds more than `limit`, when given). */
   listNames(path: string, limit?: number): Promise<string[] | null>;
+  /**
+   * The folders (not links to folders) among a directory's first `limit` names, and how many
+   * names were read; null when it cannot be listed.
+   */
+  listFolders(path: string, limit: number): Promise<{ folders: string[]; read: number } | null>;
   /** which(1) on `searchPath`, as ProcessOps.findExecutable. */
   findExecutable(name: string, searchPath: string | undefined): Promise<FoundExecutable | null>;
   /**

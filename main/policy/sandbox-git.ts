@@ -7,18 +7,18 @@ import nodePath from 'node:path';
 import type { PolicyPort } from '../../adapter/contract/policy-port.js';
 import { decider, isBase, type Candidate, type Placed } from './sandbox-layers.js';
 import { GIT_FOLDER_CODE } from './secret-patterns.js';
+import { repositoriesOf } from './sandbox-repos.js';
 
 const posix = nodePath.posix;
-/** Repositories looked for one level below a writable root (the rest of a large folder is not searched). */
-const MAX_REPOS_PER_ROOT = 256;
 /** Entries under .git/modules looked at per plan; past it the whole folder is read-only. */
 const MAX_MODULE_ENTRIES = 256;
 
-type GitPort = Pick<PolicyPort, 'lstat' | 'listNames' | 'locateAll'>;
+type GitPort = Pick<PolicyPort, 'lstat' | 'listNames' | 'listFolders' | 'locateAll'>;
 
 /**
  * Where git runs code from on the owner's next git command, outside any sandbox: the hooks and
- * the config of the repositories at the top of each writable root and one level below. As for
+ * the config of the repositories in each writable root (as far as sandbox-repos.ts looks, and
+ * those earlier plans found, `remembered`). As for
  * the fs tools (filesystem.allowGitHookWrites), they stay read-only; `.git` itself is pinned so
  * a command cannot rename it away and put a writable one in its place. Objects and refs stay
  * writable: git commit works.
@@ -29,15 +29,10 @@ type GitPort = Pick<PolicyPort, 'lstat' | 'listNames' | 'locateAll'>;
  * writable, covering the hooks and roots before it; a read-only root's own `.git` stays
  * read-only, and another user's repository in a root at /home stays hidden.
  */
-export async function gitCode(port: GitPort, placed: readonly Placed[]): Promise<Candidate[]> {
+export async function gitCode(port: GitPort, placed: readonly Placed[], remembered: Set<string>): Promise<Candidate[]> {
   const base = placed.filter(isBase);
   const writableRoots = base.filter((p) => p.layer === 'root' && p.entry.access === 'write').map((p) => p.entry.path);
-  const repos: string[] = [];
-  for (const root of writableRoots) {
-    repos.push(root);
-    const names = ((await port.listNames(root)) ?? []).filter((name) => !name.startsWith('.')).slice(0, MAX_REPOS_PER_ROOT);
-    repos.push(...names.map((name) => posix.join(root, name)));
-  }
+  const repos = await repositoriesOf(port, writableRoots, remembered);
   const dotGits = repos.map((repo) => posix.join(repo, '.git'));
   const located = await port.locateAll(dotGits);
   const tops: string[] = [];

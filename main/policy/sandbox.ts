@@ -88,7 +88,10 @@ const MAX_HIDDEN_REMEMBERED = 512;
 /** Under /run, kept visible: NixOS's system profile (PATH lives there) and its drivers. */
 const RUN_SYSTEM_LINKS = ['/run/current-system', '/run/booted-system', '/run/opengl-driver', '/run/wrappers'];
 
-type Port = Pick<PolicyPort, 'platform' | 'realpath' | 'lstat' | 'locateAll' | 'listNames' | 'baseEnvironment' | 'sandboxSupport' | 'ownProcess'>;
+type Port = Pick<
+  PolicyPort,
+  'platform' | 'realpath' | 'lstat' | 'locateAll' | 'listNames' | 'listFolders' | 'baseEnvironment' | 'sandboxSupport' | 'ownProcess'
+>;
 
 /**
  * A gateway upstream's world (main/policy/upstream.ts), narrower than a command's: the owner's
@@ -105,6 +108,8 @@ export class SandboxPolicy {
   private readonly base: Readonly<Record<string, string>>;
   /** The real paths earlier plans hid (at most MAX_HIDDEN_REMEMBERED); what no longer exists drops out by itself. */
   private readonly hiddenBefore = new Set<string>();
+  /** The repositories in writable roots earlier plans found (sandbox-repos.ts). */
+  private readonly reposBefore = new Set<string>();
   /** Root's commands keep uid 0 inside (no capabilities, but file ownership): root-only files must be hidden too. */
   private readonly asRoot: boolean;
   private programChecked: Promise<void> | null = null;
@@ -181,7 +186,7 @@ export class SandboxPolicy {
     const network = options.network ?? this.choice.network;
     const placed = await this.resolveAll(await this.candidates(target, network));
     if (writesRoots(this.choice.mode) && this.files.rules.some((r) => r.rule.id === 'git-code'))
-      placed.push(...(await this.resolveAll(await gitCode(this.port, placed))));
+      placed.push(...(await this.resolveAll(await gitCode(this.port, placed, this.reposBefore))));
     const writableRoots = placed.filter((p) => p.layer === 'root' && p.entry.access === 'write').map((p) => p.entry.path);
     // Linux's temp folders are private and empty; macOS's are the shared ones, with what is in them.
     const privateTemp = this.platform === 'linux';

@@ -1,7 +1,8 @@
 /**
- * The local policy port's folder listing with a limit: a folder holding more names than the
+ * The local policy port's folder listings with a limit: a folder holding more names than the
  * limit is not read whole (linked-patterns.ts looks through folders for another case of a name,
- * and a command could fill one with a million names to slow every check).
+ * sandbox-repos.ts for repositories, and a command could fill one with a million names to slow
+ * every check).
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -23,5 +24,26 @@ describe('listNames', () => {
     expect((await port.listNames(dir, 5))?.sort()).toEqual(['f0', 'f1', 'f2', 'f3', 'f4']);
     expect(await port.listNames(dir, 4)).toBeNull();
     expect(await port.listNames(path.join(dir, 'missing'), 4)).toBeNull();
+  });
+});
+
+describe('listFolders', () => {
+  it('names the folders, not files or links to folders, among the first `limit` names, and how many it read', async () => {
+    const top = makeTempDir('folders-');
+    try {
+      for (const name of ['a', 'b', '.git']) fs.mkdirSync(path.join(top, name));
+      fs.writeFileSync(path.join(top, 'file'), '');
+      fs.symlinkSync(path.join(top, 'a'), path.join(top, 'link'));
+      const port = localPort();
+      expect(await port.listFolders(top, 100)).toEqual({ folders: expect.arrayContaining(['a', 'b', '.git']), read: 5 });
+      expect((await port.listFolders(top, 100))!.folders).toHaveLength(3);
+      const some = (await port.listFolders(top, 2))!;
+      expect(some.read).toBe(2);
+      expect(some.folders.length).toBeLessThanOrEqual(2);
+      expect(await port.listFolders(path.join(top, 'file'), 10)).toBeNull();
+      expect(await port.listFolders(path.join(top, 'missing'), 10)).toBeNull();
+    } finally {
+      removeDir(top);
+    }
   });
 });

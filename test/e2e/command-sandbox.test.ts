@@ -223,6 +223,28 @@ describe.skipIf(!run)("git's hooks and config in a writable root", () => {
     expect(git('config', 'core.fsmonitor').stdout).toBe('');
   });
 
+  it('so do those of a repository a few folders down, also after a command buried it under folders the next plans do not get through', async () => {
+    const code = path.join(home, 'code');
+    const repo = path.join(code, 'github.com', 'acme', 'tool');
+    fs.mkdirSync(repo, { recursive: true });
+    expect(spawnSync('git', ['init', '-q'], { cwd: repo, env: { PATH, HOME: home } }).status).toBe(0);
+    const plant = `echo "touch pwned" > ${repo}/.git/hooks/pre-commit`;
+    const bury = `import os\nfor i in range(1100):\n  for j in range(5): os.makedirs(f"${code}/f{i}/{j}")`;
+    try {
+      const { sh, exec } = await serve({ filesystem: { write: true, roots: [code] } });
+      expect((await sh(plant)).exitCode).not.toBe(0);
+      expect((await exec('python3', ['-c', bury])).exitCode).toBe(0);
+      expect((await sh(plant)).exitCode).not.toBe(0);
+      expect(fs.existsSync(path.join(repo, '.git', 'hooks', 'pre-commit'))).toBe(false);
+      // The control: a server that never saw it before the burial does not find it (the walk is bounded).
+      const { sh: fresh } = await serve({ filesystem: { write: true, roots: [code] } });
+      expect((await fresh(plant)).exitCode).toBe(0);
+      expect(fs.existsSync(path.join(repo, '.git', 'hooks', 'pre-commit'))).toBe(true);
+    } finally {
+      removeDir(code);
+    }
+  });
+
   it("a submodule's hooks and config stay read-only too, and its git folder cannot be swapped", async () => {
     const repo = path.join(work, 'with-sub');
     const lib = path.join(home, 'lib-origin');

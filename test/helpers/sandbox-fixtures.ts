@@ -4,7 +4,7 @@ import type { ConfigInput } from '../../main/config/schema.js';
 import { FilesystemPolicy } from '../../main/policy/filesystem.js';
 import { SandboxPolicy } from '../../main/policy/sandbox.js';
 import { makeConfig } from './servers.js';
-import { treePort, type Tree } from './tree-port.js';
+import { treePort, type Tree, type TreePort } from './tree-port.js';
 
 export const BWRAP: SandboxSupport = { mechanism: 'bubblewrap', usable: true, program: '/usr/bin/bwrap', version: 'bubblewrap 0.8.0', userNamespace: true };
 
@@ -46,16 +46,27 @@ export const LINUX_CONFIG: ConfigInput = {
 
 export function sandboxFor(
   input: ConfigInput,
-  options: { platform?: 'linux' | 'darwin'; tree?: Tree; env?: Record<string, string>; support?: SandboxSupport; protectedFiles?: string[]; uid?: number } = {},
+  options: {
+    platform?: 'linux' | 'darwin';
+    tree?: Tree;
+    env?: Record<string, string>;
+    support?: SandboxSupport;
+    protectedFiles?: string[];
+    uid?: number;
+    /** The filesystem to plan on, when the test changes it between plans (instead of tree, env, support, uid). */
+    port?: TreePort;
+  } = {},
 ) {
   const config = makeConfig(input);
-  const port = treePort({
-    platform: options.platform ?? 'linux',
-    tree: options.tree ?? LINUX_TREE,
-    env: options.env ?? LINUX_ENV,
-    support: options.support ?? BWRAP,
-    uid: options.uid ?? 1000,
-  });
+  const port =
+    options.port ??
+    treePort({
+      platform: options.platform ?? 'linux',
+      tree: options.tree ?? LINUX_TREE,
+      env: options.env ?? LINUX_ENV,
+      support: options.support ?? BWRAP,
+      uid: options.uid ?? 1000,
+    });
   const files = new FilesystemPolicy(config.filesystem, port, { protectedFiles: options.protectedFiles ?? PROTECTED });
   return new SandboxPolicy(config, files, port);
 }

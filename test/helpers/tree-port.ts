@@ -20,7 +20,10 @@ export interface TreePortOptions {
   uid?: number;
 }
 
-export type TreePort = Pick<PolicyPort, 'platform' | 'realpath' | 'lstat' | 'locateAll' | 'listNames' | 'baseEnvironment' | 'sandboxSupport' | 'ownProcess'> & {
+export type TreePort = Pick<
+  PolicyPort,
+  'platform' | 'realpath' | 'lstat' | 'locateAll' | 'listNames' | 'listFolders' | 'baseEnvironment' | 'sandboxSupport' | 'ownProcess'
+> & {
   /** Changes the tree underneath whatever holds this port. */
   put(path: string, node: Tree[string]): void;
 };
@@ -53,6 +56,7 @@ export function treePort({ platform, tree, env, support, uid = 1000 }: TreePortO
     }
     return current;
   }
+  const names = (dir: string) => [...nodes.keys()].filter((key) => key !== '/' && path.posix.dirname(key) === dir).map((key) => path.posix.basename(key));
   const facts = (type: EntryFacts['type']): EntryFacts => ({ type, dev: 1, ino: 1, nlink: 1, mode: 0o755, uid: 1000, size: 0 });
   return {
     platform,
@@ -75,7 +79,12 @@ export function treePort({ platform, tree, env, support, uid = 1000 }: TreePortO
     },
     async listNames(dir) {
       if (nodes.get(dir) !== 'dir') return null;
-      return [...nodes.keys()].filter((key) => key !== '/' && path.posix.dirname(key) === dir).map((key) => path.posix.basename(key));
+      return names(dir);
+    },
+    async listFolders(dir, limit) {
+      if (nodes.get(dir) !== 'dir') return null;
+      const read = names(dir).slice(0, limit);
+      return { folders: read.filter((name) => nodes.get(path.posix.join(dir, name)) === 'dir'), read: read.length };
     },
     baseEnvironment: () => env,
     sandboxSupport: () => support,

@@ -52,6 +52,21 @@ describe('the plan on Linux (workspace)', () => {
     ]);
   });
 
+  it('covers repositories a few folders down too, and still those an earlier plan found once a command has buried them', async () => {
+    const deep = '/home/alex/projects/github.com/acme/tool/.git';
+    const tree: Tree = { ...LINUX_TREE, [`${deep}/config`]: 'file', [`${deep}/hooks/pre-push.sample`]: 'file' };
+    const port = treePort({ platform: 'linux', tree, env: LINUX_ENV, support: BWRAP });
+    const sandbox = sandboxFor(LINUX_CONFIG, { port });
+    const covered = async (policy = sandbox) =>
+      (await policy.plan(GIT_IN_PROJECT))!.entries.filter((e) => e.path.startsWith(deep)).map((e) => `${e.access} ${e.path}${e.pinned ? ' pinned' : ''}`);
+    const expected = [`write ${deep} pinned`, `read ${deep}/hooks`, `read ${deep}/config`];
+    expect(await covered()).toEqual(expected);
+    // Folders of folders beside it, enough to spend the walk's budget before it gets there: a fresh policy no longer reaches it, this one remembers.
+    for (let i = 0; i < 1100; i++) for (let j = 0; j < 5; j++) port.put(`/home/alex/projects/f${i}/${j}`, 'dir');
+    expect(await covered()).toEqual(expected);
+    expect(await covered(sandboxFor(LINUX_CONFIG, { port }))).toEqual([]);
+  });
+
   it("keeps git's hooks and config read-only in writable roots, and pins .git so it cannot be swapped", async () => {
     const tree: Tree = { ...REPO_AT_TOP, '/home/alex/projects/tool/.git/config': 'file', '/home/alex/projects/notes/readme.md': 'file' };
     const entries = (await sandboxFor(LINUX_CONFIG, { tree }).plan(GIT_IN_PROJECT))!.entries;

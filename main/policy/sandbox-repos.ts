@@ -1,0 +1,69 @@
+/**
+ * Where the sandbox looks for the repositories of a writable root whose hooks and config it keeps
+ * read-only (sandbox-git.ts): a bounded walk, shallow first, because the plan is made for every
+ * command. Projects sit a few folders down (~/code/github.com/org/name is three). Dot folders
+ * (git's own, caches) and node_modules (thousands of package folders) are not looked into;
+ * repositories are, for those nested in them, so that a `.git` a command makes in a folder does
+ * not hide the repositories below it. Links are not followed: what they lead to is decided by
+ * the root that holds it.
+ */
+import nodePath from 'node:path';
+import type { PolicyPort } from '../../adapter/contract/policy-port.js';
+
+const posix = nodePath.posix;
+/** How far below a root repositories are looked for: root/a/b/c. */
+export const MAX_REPO_DEPTH = 3;
+/** Names read per writable root, over all its folders, each folder opened counting as one more. */
+export const MAX_NAMES_PER_ROOT = 4096;
+/** A folder is read no further (one filled with files gives no repositories). */
+const MAX_NAMES_PER_FOLDER = 1024;
+/** Repositories found per writable root: each costs the sandbox a handful of mounts. */
+export const MAX_REPOS_PER_ROOT = 256;
+/** Repositories remembered from earlier plans, over all roots. */
+export const MAX_REPOS_REMEMBERED = 512;
+
+type WalkPort = Pick<PolicyPort, 'listFolders' | 'locateAll'>;
+
+/**
+ * The folders in `root`, itself included, whose `.git` is a folder (a linked worktree's or a
+ * submodule's `.git` file leads into a git folder the plan covers with its repository's).
+ */
+export async function repositoriesIn(port: WalkPort, root: string): Promise<string[]> {
+  const repos: string[] = [];
+  let budget = MAX_NAMES_PER_ROOT;
+  let level = [root];
+  for (let depth = 0; level.length > 0; depth += 1) {
+    const next: string[] = [];
+    const unlisted: string[] = [];
+    for (const dir of level) {
+      const listed = depth < MAX_REPO_DEPTH && budget > 0 ? await port.listFolders(dir, Math.min(budget - 1, MAX_NAMES_PER_FOLDER)) : undefined;
+      if (listed === undefined) unlisted.push(dir);
+      if (!listed) continue;
+      budget -= listed.read + 1;
+      if (listed.folders.includes('.git')) repos.push(dir);
+      for (const name of listed.folders) if (!name.startsWith('.') && name !== 'node_modules') next.push(posix.join(dir, name));
+    }
+    // Past the depth or the budget, an lstat of each one's .git says as much as a listing, for less.
+    const found = await port.locateAll(unlisted.map((dir) => posix.join(dir, '.git')));
+    repos.push(...unlisted.filter((_, i) => found[i]?.type === 'directory'));
+    level = next;
+  }
+  return repos.slice(0, MAX_REPOS_PER_ROOT);
+}
+
+/**
+ * The repositories of every writable root, those earlier plans found first: a command that later
+ * fills a root with folders (past the walk's budget) or with repositories of its own (past
+ * MAX_REPOS_PER_ROOT) does not push them out. `remembered` is the plans' shared memory; what no
+ * longer exists, or is no longer in a writable root, the caller drops by looking.
+ */
+export async function repositoriesOf(port: WalkPort, roots: readonly string[], remembered: Set<string>): Promise<string[]> {
+  const found = new Set(remembered);
+  for (const root of roots) {
+    for (const repo of await repositoriesIn(port, root)) {
+      found.add(repo);
+      if (remembered.size < MAX_REPOS_REMEMBERED) remembered.add(repo);
+    }
+  }
+  return [...found];
+}

@@ -1,0 +1,97 @@
+/**
+ * Where the sandbox looks for repositories whose hooks and config it keeps read-only: how deep,
+ * what it skips, what it reads at most, and that a command filling a root later does not push out
+ * what earlier plans found.
+ */
+import { describe, expect, it } from 'vitest';
+import {
+  MAX_NAMES_PER_ROOT,
+  MAX_REPO_DEPTH,
+  MAX_REPOS_PER_ROOT,
+  MAX_REPOS_REMEMBERED,
+  repositoriesIn,
+  repositoriesOf,
+} from '../../main/policy/sandbox-repos.js';
+import { BWRAP, LINUX_ENV } from '../helpers/sandbox-fixtures.js';
+import { treePort, type Tree } from '../helpers/tree-port.js';
+
+const ROOT = '/home/alex/code';
+const git = (repo: string): Tree => ({ [`${repo}/.git/config`]: 'file' });
+const port = (tree: Tree) => treePort({ platform: 'linux', tree: { [ROOT]: 'dir', ...tree }, env: LINUX_ENV, support: BWRAP });
+
+/** A port that counts the names its listings read, and each folder opened as one more (as the budget does). */
+function counting(tree: Tree) {
+  const inner = port(tree);
+  const count = { read: 0 };
+  return {
+    count,
+    port: {
+      ...inner,
+      listFolders: async (dir: string, limit: number) => {
+        const listed = await inner.listFolders(dir, limit);
+        count.read += listed ? listed.read + 1 : 0;
+        return listed;
+      },
+    },
+  };
+}
+
+describe('repositoriesIn', () => {
+  it(`finds the root's own repository and those down to ${MAX_REPO_DEPTH} folders below it, nested ones too`, async () => {
+    const tree: Tree = {
+      ...git(ROOT),
+      ...git(`${ROOT}/app`),
+      ...git(`${ROOT}/github.com/acme/tool`),
+      ...git(`${ROOT}/app/vendor/lib`),
+      ...git(`${ROOT}/deep/a/b/c`),
+      [`${ROOT}/notes/readme.md`]: 'file',
+    };
+    expect((await repositoriesIn(port(tree), ROOT)).sort()).toEqual([ROOT, `${ROOT}/app`, `${ROOT}/app/vendor/lib`, `${ROOT}/github.com/acme/tool`]);
+  });
+
+  it("skips dot folders and node_modules, does not follow links, and takes a .git file (a worktree's) for no repository", async () => {
+    const tree: Tree = {
+      ...git(`${ROOT}/.cache/x`),
+      ...git(`${ROOT}/web/node_modules/pkg`),
+      ...git('/elsewhere/repo'),
+      [`${ROOT}/linked`]: '-> /elsewhere',
+      [`${ROOT}/wt/.git`]: 'file',
+      ...git(`${ROOT}/web`),
+    };
+    expect(await repositoriesIn(port(tree), ROOT)).toEqual([`${ROOT}/web`]);
+  });
+
+  it(`reads at most ${MAX_NAMES_PER_ROOT} names per root, shallow first: past them, a folder is only looked at for its own .git`, async () => {
+    // Four folders of 1,500 folders each spend the budget on the first level; z comes after them.
+    const tree: Tree = {};
+    for (const name of ['a', 'b', 'c', 'd']) for (let i = 0; i < 1500; i++) tree[`${ROOT}/${name}/${i}`] = 'dir';
+    Object.assign(tree, git(`${ROOT}/z`), git(`${ROOT}/z/inner`));
+    const { port: counted, count } = counting(tree);
+    const repos = await repositoriesIn(counted, ROOT);
+    expect(count.read).toBe(MAX_NAMES_PER_ROOT);
+    expect(repos).toEqual([`${ROOT}/z`]);
+  });
+
+  it(`stops at ${MAX_REPOS_PER_ROOT} repositories a root`, async () => {
+    let tree: Tree = {};
+    for (let i = 0; i < MAX_REPOS_PER_ROOT + 20; i++) tree = { ...tree, ...git(`${ROOT}/r${i}`) };
+    expect(await repositoriesIn(port(tree), ROOT)).toHaveLength(MAX_REPOS_PER_ROOT);
+  });
+});
+
+describe('repositoriesOf', () => {
+  it('keeps, first, what earlier plans found: filling the root with folders afterwards does not push it out', async () => {
+    const deep = `${ROOT}/github.com/acme/tool`;
+    const tree = port(git(deep));
+    const remembered = new Set<string>();
+    expect(await repositoriesOf(tree, [ROOT], remembered)).toEqual([deep]);
+    // A command makes thousands of folders where the walk looks first, and repositories of its own.
+    for (let i = 0; i < 5000; i++) tree.put(`${ROOT}/${String(i).padStart(4, '0')}`, 'dir');
+    for (let i = 0; i < MAX_REPOS_PER_ROOT; i++) tree.put(`${ROOT}/${String(i).padStart(4, '0')}/.git`, 'dir');
+    expect(await repositoriesIn(tree, ROOT)).not.toContain(deep);
+    const now = await repositoriesOf(tree, [ROOT], remembered);
+    expect(now[0]).toBe(deep);
+    expect(remembered.size).toBeLessThanOrEqual(MAX_REPOS_REMEMBERED);
+    expect(await repositoriesOf(tree, [ROOT], new Set())).not.toContain(deep);
+  });
+});
