@@ -29,7 +29,9 @@ export function diffSummary(path: string, before: string, after: string): string
     text = lines.join('\n');
   }
   const cut = full.length - lines.length;
-  return cut > 0 ? `${text}\n... (${cut} more diff lines)` : text.trimEnd();
+  // Not trimmed: no diff line holds a line break, and the last one's end is part of what differs
+  // (a CRLF line's \r, blanks at its end, a context line that is an empty line: " ").
+  return cut > 0 ? `${text}\n... (${cut} more diff lines)` : text;
 }
 
 /**

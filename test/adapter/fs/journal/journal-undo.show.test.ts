@@ -34,6 +34,14 @@ describe('undo show', () => {
     expect(change.diff).toBeUndefined();
   });
 
+  it("shows a CRLF file's last line with its \\r, so a change of only its line ending shows what differs", async () => {
+    // The model turned the last line's CRLF into LF: undo puts the \r back, and the diff says so (it read "-last", "+last").
+    const { journal, id } = await rewritten(at('crlf.txt'), 'first\r\nlast\r\n', 'first\r\nlast\n');
+    expect((await journal.show(id)).changes[0]!.diff!.split('\n').slice(-2)).toEqual(['-last', '+last\r']);
+    const changed = await rewritten(at('edited.txt'), 'first\r\nlast\r\n', 'first\r\nLAST\r\n');
+    expect((await changed.journal.show(changed.id)).changes[0]!.diff!.split('\n').slice(-3)).toEqual([' first\r', '-LAST\r', '+last\r']);
+  });
+
   it('never shows a file that a folder swapped for a link leads to', async () => {
     const { journal, id } = await rewritten(at('d/a.txt'), 'original\n', 'by the model\n');
     fs.mkdirSync(at('outside'));

@@ -16,6 +16,27 @@ describe('diffSummary', () => {
     expect(diffSummary('/r/plain name.txt', 'x\n', 'y\n').split('\n')[0]).toBe('--- /r/plain name.txt');
   });
 
+  it('keeps every byte of the last diff line: a CRLF line keeps its \\r, a line its trailing blanks', () => {
+    // Undo of a CRLF file whose last line the model changed: from now (CRLF) back to before (CRLF).
+    expect(diffSummary('/r/f', 'a\r\nb\r\nC\r\n', 'a\r\nb\r\nc\r\n')).toBe('--- /r/f\n+++ /r/f\n@@ -1,3 +1,3 @@\n a\r\n b\r\n-C\r\n+c\r');
+    // Only the last line's ending differs (CRLF -> LF, and back): the \r is what differs, and it shows on either side.
+    expect(diffSummary('/r/f', 'a\r\nb\n', 'a\r\nb\r\n').split('\n').slice(-2)).toEqual(['-b', '+b\r']);
+    expect(diffSummary('/r/f', 'a\r\nb\r\n', 'a\r\nb\n').split('\n').slice(-2)).toEqual(['-b\r', '+b']);
+    // A CRLF file whose last line has no line break: its last line holds no \r, and the diff says there is no newline.
+    expect(diffSummary('/r/f', 'a\r\nb\r\nc', 'a\r\nb\r\nC')).toBe(
+      '--- /r/f\n+++ /r/f\n@@ -1,3 +1,3 @@\n a\r\n b\r\n-c\n\\ No newline at end of file\n+C\n\\ No newline at end of file',
+    );
+    expect(diffSummary('/r/f', 'a\r\nb\r\nc', 'a\r\nB\r\nc').split('\n').slice(-4)).toEqual(['-b\r', '+B\r', ' c', '\\ No newline at end of file']);
+    // Blanks at the end of the last line, and an empty line as the last context line (" ", as diff -u writes it).
+    expect(diffSummary('/r/f', 'a\nb\n', 'a\nb  \n').split('\n').slice(-2)).toEqual(['-b', '+b  ']);
+    expect(diffSummary('/r/f', 'x\n\n', 'y\n\n').split('\n').slice(-3)).toEqual(['-x', '+y', ' ']);
+  });
+
+  it('reads as before for an ordinary LF file', () => {
+    expect(diffSummary('/r/f', 'a\nb\nc\n', 'a\nb\nC\n')).toBe('--- /r/f\n+++ /r/f\n@@ -1,3 +1,3 @@\n a\n b\n-c\n+C');
+    expect(diffSummary('/r/f', 'a\nb\nc', 'a\nb\nc\n')).toBe('--- /r/f\n+++ /r/f\n@@ -1,3 +1,3 @@\n a\n b\n-c\n\\ No newline at end of file\n+c');
+  });
+
   it('is empty when nothing changed', () => {
     expect(diffSummary('/r/f', 'same\n', 'same\n')).toBe('');
   });
