@@ -70,6 +70,12 @@ export interface ChangedPath {
   why?: string;
   /** A folder put back in part: what inside it was not kept (its path inside the folder, and why), and is not put back. */
   partly?: string[];
+  /**
+   * A file's or folder's permission bits, where the model's change left them other than they were
+   * (octal, as chmod takes them: '755', '4755'); undo puts `before` back. A change of the mode
+   * alone has no diff.
+   */
+  mode?: { before: string; after: string };
   /** For text files: what undo would change, as a unified diff from now to before (bounded). */
   diff?: string;
   /** Someone changed it after the model's last change: undo will leave it as it is. */

@@ -72,7 +72,7 @@ export function formatDetail(group: GroupDetail): string {
   const lines = [summaryLine(group)];
   for (const c of group.changes) {
     lines.push(
-      `${c.change} ${visible(c.path)} (was ${c.was === 'nothing' ? 'not there' : `a ${c.was}`}${c.kept ? '' : `; not restorable: ${visible(c.why ?? '')}`})`,
+      `${c.change} ${visible(c.path)}${c.mode ? `, mode ${visible(c.mode.before)} -> ${visible(c.mode.after)}` : ''} (was ${c.was === 'nothing' ? 'not there' : `a ${c.was}`}${c.kept ? '' : `; not restorable: ${visible(c.why ?? '')}`})`,
     );
     for (const inside of c.partly ?? []) lines.push(`    not put back with it: ${visible(inside)}`);
     if (c.changedSince && !group.undo) lines.push('    changed since the model changed it: undo leaves it as it is');

@@ -115,4 +115,23 @@ describe('undo output on a terminal', () => {
       '    changed since the model changed it: undo leaves it as it is',
     ]);
   });
+
+  it("says a change of mode on the path's line (the diff, if any, below it), and keeps a CRLF line's \\r in every diff line", () => {
+    const detail: GroupDetail = {
+      ...summary,
+      changes: [
+        { path: '/w/run.sh', change: 'modified', was: 'file', kept: true, mode: { before: '755', after: '644' } },
+        { path: '/w/tool', change: 'modified', was: 'file', kept: true, mode: { before: '4755', after: '755' }, diff: '@@ -1,2 +1,2 @@\n a\r\n-b\n+b\r' },
+      ],
+      repositoryChanges: [],
+    };
+    expect(formatDetail(detail).split('\n').slice(1)).toEqual([
+      'modified /w/run.sh, mode 755 -> 644 (was a file)',
+      'modified /w/tool, mode 4755 -> 755 (was a file)',
+      '    @@ -1,2 +1,2 @@',
+      '     a\\x0d',
+      '    -b',
+      '    +b\\x0d',
+    ]);
+  });
 });

@@ -225,6 +225,28 @@ describe('undo what the model changed', () => {
     expect(files.filter((f) => fs.readFileSync(f, 'utf8').includes('journal-must-not-hold-this'))).toEqual([]);
   });
 
+  it("shows a CRLF file's last line with its \\r, and a file replaced by one of another mode as a change of mode, and puts both back", async () => {
+    const [crlf, script] = [at('dos.txt'), at('tool.sh')];
+    fs.writeFileSync(crlf, 'first\r\nlast\r\n');
+    fs.writeFileSync(script, '#!/bin/sh\n');
+    fs.chmodSync(script, 0o755);
+    fs.writeFileSync(at('tool-644.sh'), '#!/bin/sh\n');
+    fs.chmodSync(at('tool-644.sh'), 0o644);
+    await call('fs.write', { path: crlf, content: 'first\r\nlast\n' });
+    await call('fs.move', { source: at('tool-644.sh'), destination: script, overwrite: true });
+
+    const id = /^(\d{8}-\d{9}-[0-9a-f]{4}) /m.exec((await runCli(['undo', 'list', '--config', configFile], env)).stdout)?.[1];
+    const show = await runCli(['undo', 'show', id!, '--config', configFile], env);
+    expect(show.stdout).toMatch(/ first\\x0d\n\s+-last\n\s+\+last\\x0d\n/);
+    expect(show.stdout).toContain(`modified ${script}, mode 755 -> 644 (was a file)`);
+    expect(show.stdout).toContain(`deleted ${at('tool-644.sh')} (was a file)`);
+
+    await runCli(['undo', 'apply', id!, '--config', configFile], env);
+    expect(fs.readFileSync(crlf, 'utf8')).toBe('first\r\nlast\r\n');
+    expect(fs.statSync(script).mode & 0o7777).toBe(0o755);
+    expect(fs.statSync(at('tool-644.sh')).mode & 0o7777).toBe(0o644);
+  });
+
   it('answers unknown ids and bad usage', async () => {
     expect((await runCli(['undo', 'show', '20990101-000000000-abcd', '--config', configFile], env)).stderr).toMatch(/no change group 20990101-000000000-abcd/);
     expect((await runCli(['undo', 'show', '../../etc', '--config', configFile], env)).stderr).toMatch(/no change group/);

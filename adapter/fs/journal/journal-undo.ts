@@ -33,6 +33,7 @@ export async function describeGroup(group: FoldedGroup, blobs: string): Promise<
       kept: kept.kept,
       ...(kept.why ? { why: kept.why } : {}),
       ...(kept.missing ? { partly: kept.missing } : {}),
+      ...modeChange(info.pre, info.post!),
       ...(since ? { changedSince: true as const } : {}),
     };
     // Only where undo would put the path back: one changed since is left as it is (its content is not the model's to show).
@@ -277,6 +278,13 @@ function changeOf(pre: Image, post: Stamp): PathChange {
   if (pre.type === 'absent') return 'created';
   if (post.type === 'absent') return 'deleted';
   return imageKind(pre) === (post.type === 'other' ? 'nothing' : post.type) ? 'modified' : 'replaced';
+}
+
+/** The mode a file or folder had and the one the model's change left it, where they differ (not where it became another kind of thing). */
+function modeChange(pre: Image, post: Stamp): Pick<ChangedPath, 'mode'> {
+  if ((pre.type !== 'file' && pre.type !== 'directory') || post.type !== pre.type || pre.mode === post.mode) return {};
+  const octal = (mode: number) => (mode & 0o7777).toString(8).padStart(3, '0');
+  return { mode: { before: octal(pre.mode), after: octal(post.mode) } };
 }
 
 function conflictWhy(now: Stamp, post: Stamp): string {

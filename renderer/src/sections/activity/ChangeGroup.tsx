@@ -32,6 +32,12 @@ export function ChangeGroup({ id, bridge, onUndone }: { id: string; bridge: Sett
         {detail.changes.map((c) => (
           <li key={c.path}>
             <span className={`change change-${c.change}`}>{c.change}</span> <Breakable text={c.path} />
+            {c.mode ? (
+              <span className="muted small">
+                {' '}
+                mode {c.mode.before} → {c.mode.after}
+              </span>
+            ) : null}
             {!c.kept ? <div className="field-error">Not restorable: {c.why}</div> : null}
             {c.partly?.length ? <div className="warning-text small">Not put back with it: {c.partly.join('; ')}</div> : null}
             {c.changedSince && !done ? <div className="warning-text small">Changed since the model changed it: undo leaves it as it is.</div> : null}

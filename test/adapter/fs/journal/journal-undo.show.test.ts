@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { LocalJournal } from '../../../../adapter/fs/journal/local-journal.js';
-import { useJournalFolders } from '../../../helpers/journal-folders.js';
+import { allowingAll, useJournalFolders } from '../../../helpers/journal-folders.js';
 
 const { at, journalDir } = useJournalFolders();
 
@@ -62,5 +62,59 @@ describe('undo show', () => {
     }
     const change = (await journal.show(id)).changes[0]!;
     expect(change.diff).toBeUndefined();
+  });
+});
+
+describe('undo show of a change of mode', () => {
+  /** A group in which `change` changed `paths` (recorded as fs.write records them). */
+  async function changed(paths: string[], change: () => void): Promise<{ journal: LocalJournal; id: string }> {
+    const journal = new LocalJournal({ dir: journalDir(), maxBytes: 1 << 20 });
+    const id = await journal.open('test client');
+    await journal.before(id, 'fs.write', { paths, depth: 'shallow' });
+    change();
+    await journal.after(id, 'fs.write', paths);
+    return { journal, id };
+  }
+  const modeOf = (p: string) => fs.lstatSync(p).mode & 0o7777;
+
+  it('says a file whose mode alone changed (chmod 755 -> 644), which has no diff, and undo puts the mode back', async () => {
+    fs.writeFileSync(at('run.sh'), '#!/bin/sh\n');
+    fs.chmodSync(at('run.sh'), 0o755);
+    const { journal, id } = await changed([at('run.sh')], () => fs.chmodSync(at('run.sh'), 0o644));
+    const change = (await journal.show(id)).changes[0]!;
+    expect(change).toMatchObject({ change: 'modified', was: 'file', mode: { before: '755', after: '644' } });
+    expect(change.diff).toBeUndefined();
+    await journal.apply(id, allowingAll());
+    expect(modeOf(at('run.sh'))).toBe(0o755);
+  });
+
+  it('says it for a file replaced by one of another mode, with its setuid bit, beside the diff', async () => {
+    fs.writeFileSync(at('tool'), 'old\n');
+    fs.chmodSync(at('tool'), 0o4755);
+    fs.writeFileSync(at('new-tool'), 'new\n');
+    fs.chmodSync(at('new-tool'), 0o600);
+    const { journal, id } = await changed([at('tool')], () => fs.renameSync(at('new-tool'), at('tool')));
+    const change = (await journal.show(id)).changes[0]!;
+    expect(change).toMatchObject({ change: 'modified', mode: { before: '4755', after: '600' }, diff: expect.stringMatching(/-new\n\+old/) });
+  });
+
+  it("says a folder's mode change, and nothing of a mode where only the content changed or a file became a folder", async () => {
+    fs.mkdirSync(at('shared'));
+    fs.chmodSync(at('shared'), 0o755);
+    fs.writeFileSync(at('notes.txt'), 'original\n');
+    fs.chmodSync(at('notes.txt'), 0o644);
+    fs.writeFileSync(at('was-file'), 'x\n');
+    const { journal, id } = await changed([at('shared'), at('notes.txt'), at('was-file')], () => {
+      fs.chmodSync(at('shared'), 0o700);
+      fs.writeFileSync(at('notes.txt'), 'by the model\n');
+      fs.rmSync(at('was-file'));
+      fs.mkdirSync(at('was-file'), 0o700);
+    });
+    const byPath = new Map((await journal.show(id)).changes.map((c) => [c.path, c]));
+    expect(byPath.get(at('shared'))).toMatchObject({ change: 'modified', was: 'directory', mode: { before: '755', after: '700' } });
+    expect(byPath.get(at('notes.txt'))).toMatchObject({ change: 'modified', diff: expect.any(String) });
+    expect(byPath.get(at('notes.txt'))!.mode).toBeUndefined();
+    expect(byPath.get(at('was-file'))!.change).toBe('replaced');
+    expect(byPath.get(at('was-file'))!.mode).toBeUndefined();
   });
 });

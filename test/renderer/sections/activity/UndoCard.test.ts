@@ -162,4 +162,34 @@ describe.skipIf(!chromiumAvailable())('undo in the activity view', () => {
       locked.release(); // again, if the test failed before (releasing twice is harmless)
     }
   });
+
+  it('says of a file replaced by one of another mode which modes, and puts the first back', async () => {
+    const root3 = path.join(temp, 'root3');
+    const appDir3 = path.join(temp, 'app3');
+    fs.mkdirSync(root3);
+    fs.writeFileSync(path.join(root3, 'run.sh'), '#!/bin/sh\n', { mode: 0o755 });
+    fs.chmodSync(path.join(root3, 'run.sh'), 0o755);
+    fs.writeFileSync(path.join(root3, 'plain.sh'), '#!/bin/sh\n');
+    fs.chmodSync(path.join(root3, 'plain.sh'), 0o644);
+    const server = await startTestServer({ filesystem: { write: true, roots: [root3] } }, { journal: openJournal(appDir3, config(root3)) });
+    const client = await connectModernHttp(server.url);
+    await client.callTool({ name: 'fs.move', arguments: { source: path.join(root3, 'plain.sh'), destination: path.join(root3, 'run.sh'), overwrite: true } });
+    await client.close();
+    await server.close();
+    const adapter = createLocalAdapter();
+    const panel = undoPanel({ appDir: appDir3, adapter, config: () => config(root3), running: () => null, protectedFiles: [] });
+    const { context, page, errors } = await openPage(panel);
+    try {
+      const card = page.getByRole('region', { name: 'Changes you can undo' });
+      await card.getByRole('button', { name: 'Show changes' }).click();
+      await card.getByText('mode 755 → 644').waitFor();
+      await card.getByRole('button', { name: 'Undo these changes' }).click();
+      await card.getByRole('status', { name: 'What undo did' }).getByText('Put back 2 paths').waitFor();
+      expect(fs.statSync(path.join(root3, 'run.sh')).mode & 0o7777).toBe(0o755);
+      expect(errors).toEqual([]);
+    } finally {
+      await context.close();
+      await adapter.close();
+    }
+  });
 });
