@@ -105,6 +105,12 @@ export class JournalBound {
     group.bytes += size;
   }
 
+  /** A group this process just made, holding `bytes` (its meta.json): they count toward the bound. */
+  opened(group: FoldedGroup, bytes: number): void {
+    group.bytes += bytes;
+    if (this.total !== null) this.total += bytes;
+  }
+
   /** Records of `bytes` appended to the group: they count as pre-images do; past the bound, the oldest other groups go (after this call, off its path). */
   recorded(group: FoldedGroup, bytes: number): void {
     group.bytes += bytes;

@@ -71,14 +71,17 @@ export class JournalFiles {
     return path.join(this.groupDir(id), 'blobs');
   }
 
-  async create(meta: GroupMeta): Promise<void> {
+  /** Makes a group's folder: answers the bytes it holds (its meta.json). */
+  async create(meta: GroupMeta): Promise<number> {
     const groups = path.join(this.root, 'groups');
+    const text = JSON.stringify(meta);
     const making = path.join(groups, `.new-${meta.id}`);
     await fs.promises.mkdir(path.join(making, 'blobs'), { recursive: true, mode: 0o700 });
     for (const dir of [this.root, groups]) await fs.promises.chmod(dir, 0o700);
     try {
-      await writeSynced(path.join(making, 'meta.json'), JSON.stringify(meta));
+      await writeSynced(path.join(making, 'meta.json'), text);
       await fs.promises.rename(making, this.groupDir(meta.id));
+      return Buffer.byteLength(text);
     } catch (error) {
       await fs.promises.rm(making, { recursive: true, force: true });
       throw error;

@@ -113,9 +113,9 @@ export class LocalJournal implements ChangeJournal {
     const stamp = time.toISOString().replace(/[-:.]/g, '').replace('T', '-').slice(0, 18);
     const id = `${stamp.slice(0, 15)}${stamp.slice(15)}-${randomBytes(2).toString('hex')}`;
     const meta = { id, client, startedAt: time.toISOString() };
-    await this.files.create(meta);
+    const made = await this.files.create(meta);
     this.evictIdle(time.getTime());
-    this.live.set(id, {
+    const group: LiveGroup = {
       meta,
       paths: new Map(),
       repositories: new Map(),
@@ -125,7 +125,10 @@ export class LocalJournal implements ChangeJournal {
       blobCount: 0,
       usedAt: time.getTime(),
       unwritten: [],
-    });
+    };
+    this.live.set(id, group);
+    // Its meta.json counts toward the bound as the group's records do (a group read back from disk counts it too).
+    this.bound.opened(group, made);
     return id;
   }
 
