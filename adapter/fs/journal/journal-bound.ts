@@ -32,6 +32,12 @@ export class JournalBound {
   /** The journal's size on disk as this process last knew it (other servers' growth is read back before it decides on room). */
   private total: number | null = null;
   private trimming: Promise<void> | null = null;
+  /**
+   * The group this process last recorded into: room is never made by dropping it. A trim runs
+   * while calls go on, and they may go on into a newer group than the one it began for (that one
+   * was full): the group being recorded into now is kept, not the one it began for.
+   */
+  private latest: string | null = null;
   /** Room made one at a time in this process (a pre-image's and the records' trimming would drop the same group twice). */
   private making: Promise<unknown> = Promise.resolve();
   private readAt = Date.now();
@@ -103,23 +109,26 @@ export class JournalBound {
   counted(group: FoldedGroup, size: number): void {
     this.total! += size;
     group.bytes += size;
+    this.latest = group.meta.id;
   }
 
-  /** A group this process just made, holding `bytes` (its meta.json): they count toward the bound. */
+  /** A group this process just made, holding `bytes` (its meta.json): they count toward the bound, and it is the one recorded into. */
   opened(group: FoldedGroup, bytes: number): void {
     group.bytes += bytes;
     if (this.total !== null) this.total += bytes;
+    this.latest = group.meta.id;
   }
 
   /** Records of `bytes` appended to the group: they count as pre-images do; past the bound, the oldest other groups go (after this call, off its path). */
   recorded(group: FoldedGroup, bytes: number): void {
     group.bytes += bytes;
+    this.latest = group.meta.id;
     if (this.total === null) return;
     this.total += bytes;
     const shared = Date.now() - this.sharedAt < SHARED_FOR_MS;
     const every = shared && this.total > this.maxBytes - this.maxBytes / NEAR_SHARE ? NEAR_REREAD_MS : REREAD_MS;
     const stale = Date.now() - this.readAt > Math.max(every, this.readMs * REREAD_SHARE);
-    if (this.total > this.maxBytes || stale) this.trim(group.meta.id, stale, RETRIES);
+    if (this.total > this.maxBytes || stale) this.trim(stale, RETRIES);
   }
 
   /**
@@ -127,13 +136,13 @@ export class JournalBound {
    * past the bound when it ends, and the last call may never come: it looks again a second later,
    * `retries` times.
    */
-  private trim(keep: string, reread: boolean, retries: number): void {
+  private trim(reread: boolean, retries: number): void {
     if (this.trimming) return;
-    this.trimming = this.makeRoom(0, keep, reread)
+    this.trimming = this.makeRoom(0, null, reread)
       .catch(() => {})
       .finally(() => {
         this.trimming = null;
-        if (this.total! > this.maxBytes && retries > 0) setTimeout(() => this.trim(keep, true, retries - 1), REREAD_MS).unref();
+        if (this.total! > this.maxBytes && retries > 0) setTimeout(() => this.trim(true, retries - 1), REREAD_MS).unref();
       });
   }
 
@@ -144,17 +153,18 @@ export class JournalBound {
 
   /**
    * Drops the oldest other groups until `size` more bytes fit: first those not written within
-   * RECENT_MS, then any; again while calls made meanwhile grew it past the bound. `reread`: the
-   * size on disk is read first.
+   * RECENT_MS, then any; again while calls made meanwhile grew it past the bound. Never `keep`, nor
+   * the group last recorded into (asked at each group: calls go on meanwhile). `reread`: the size
+   * on disk is read first.
    */
-  private makeRoom(size: number, keep: string, reread: boolean): Promise<void> {
+  private makeRoom(size: number, keep: string | null, reread: boolean): Promise<void> {
     const next = this.making.then(async () => {
       if (reread || this.total === null) await this.reread();
       for (let dropped = true, pass = 0; this.total! + size > this.maxBytes && (dropped || pass < 2); pass++) {
         dropped = false;
         for (const id of await this.files.ids()) {
           if (this.total! + size <= this.maxBytes) break;
-          if (id === keep || this.files.undoing(id) || (pass === 0 && this.files.writtenWithin(id, RECENT_MS, Date.now()))) continue;
+          if (id === keep || id === this.latest || this.files.undoing(id) || (pass === 0 && this.files.writtenWithin(id, RECENT_MS, Date.now()))) continue;
           // A damaged group goes too (it can never be undone).
           const group = await this.files.read(id).catch((error: unknown) => (error instanceof DamagedGroup ? this.files.damaged(id) : null));
           // An undo that failed partway may have taken away what only this group still keeps: it stays until tried again.

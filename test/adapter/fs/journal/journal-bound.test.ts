@@ -9,11 +9,12 @@ import { useJournalFolders } from '../../../helpers/journal-folders.js';
 
 const { journalDir } = useJournalFolders();
 
-/** A journal of `count` groups, each with records of about `bytes`, oldest first; the bound over it. */
-async function journalOf(count: number, bytes: number, maxBytes: number) {
+/** A journal of `count` groups, each with records of about `bytes`, oldest first; the bound over it. `dropping`: awaited before each drop. */
+async function journalOf(count: number, bytes: number, maxBytes: number, dropping: () => Promise<void> = async () => {}) {
   const files = new JournalFiles(journalDir());
   const dropped: string[] = [];
   const bound = new JournalBound(files, maxBytes, async (group) => {
+    await dropping();
     dropped.push(group.meta.id);
     await files.close(group.meta.id);
     await files.drop(group, '2026-12-06T10:00:00.000Z');
@@ -64,6 +65,33 @@ describe('JournalBound', () => {
     await bound.trimmed();
     expect(dropped).toEqual([groups[0]!.meta.id, groups[1]!.meta.id]);
     expect(await files.total()).toBeLessThanOrEqual(4000);
+  });
+
+  it('a trim under way keeps the group recorded into now: calls went on into a newer one (the one it began for was full), and the older goes first', async () => {
+    let dropStarted!: () => void;
+    const dropping = new Promise<void>((resolve) => (dropStarted = resolve));
+    let letDrop!: () => void;
+    const mayDrop = new Promise<void>((resolve) => (letDrop = resolve));
+    const { files, bound, groups, dropped } = await journalOf(3, 1000, 4000, async () => {
+      dropStarted();
+      await mayDrop;
+    });
+    const record = (group: FoldedGroup, bytes: number) =>
+      bound.recorded(
+        group,
+        files.append(group.meta.id, [
+          { k: 'git', t: 'git.commit', r: '/r', b: { commit: 'v'.repeat(bytes) } as never, a: { commit: 'y' } as never, at: 'now' },
+        ]),
+      );
+    // Records into the middle group pass the bound: a trim begins, and is dropping the oldest...
+    record(groups[1]!, 1200);
+    await dropping;
+    // ...when the next calls go into the newest group, past the bound still once the oldest is gone: the middle one goes too.
+    record(groups[2]!, 1500);
+    letDrop();
+    await bound.trimmed();
+    expect(dropped).toEqual([groups[0]!.meta.id, groups[1]!.meta.id]);
+    expect(await files.ids()).toEqual([groups[2]!.meta.id]);
   });
 
   it('a group holding half the bound is full, its records counted as its pre-images are', async () => {
