@@ -7,7 +7,7 @@ import nodePath from 'node:path';
 import type { PolicyPort } from '../../adapter/contract/policy-port.js';
 import { decider, isBase, type Candidate, type Placed } from './sandbox-layers.js';
 import { GIT_FOLDER_CODE } from './secret-patterns.js';
-import { repositoriesOf } from './sandbox-repos.js';
+import { MAX_COVERED_REPOS, repositoriesOf } from './sandbox-repos.js';
 
 const posix = nodePath.posix;
 /** Entries under .git/modules looked at per plan; past it the whole folder is read-only. */
@@ -18,7 +18,7 @@ type GitPort = Pick<PolicyPort, 'lstat' | 'listNames' | 'listFolders' | 'locateA
 /**
  * Where git runs code from on the owner's next git command, outside any sandbox: the hooks and
  * the config of the repositories in each writable root (as far as sandbox-repos.ts looks, and
- * those earlier plans found, `remembered`). As for
+ * those earlier plans found, `remembered`; first the one `cwd` is in). As for
  * the fs tools (filesystem.allowGitHookWrites), they stay read-only; `.git` itself is pinned so
  * a command cannot rename it away and put a writable one in its place. Objects and refs stay
  * writable: git commit works.
@@ -29,10 +29,10 @@ type GitPort = Pick<PolicyPort, 'lstat' | 'listNames' | 'listFolders' | 'locateA
  * writable, covering the hooks and roots before it; a read-only root's own `.git` stays
  * read-only, and another user's repository in a root at /home stays hidden.
  */
-export async function gitCode(port: GitPort, placed: readonly Placed[], remembered: Set<string>): Promise<Candidate[]> {
+export async function gitCode(port: GitPort, placed: readonly Placed[], remembered: Set<string>, cwd?: string): Promise<Candidate[]> {
   const base = placed.filter(isBase);
   const writableRoots = base.filter((p) => p.layer === 'root' && p.entry.access === 'write').map((p) => p.entry.path);
-  const repos = await repositoriesOf(port, writableRoots, remembered);
+  const repos = await repositoriesOf(port, writableRoots, remembered, cwd);
   const dotGits = repos.map((repo) => posix.join(repo, '.git'));
   const located = await port.locateAll(dotGits);
   const tops: string[] = [];
@@ -42,7 +42,8 @@ export async function gitCode(port: GitPort, placed: readonly Placed[], remember
     // Out of every root (a link to /etc, say) it is read-only anyway; covering its missing
     // hooks would make bwrap create a mount point on a read-only folder.
     const holder = decider(base, git.real);
-    if (holder?.layer === 'root' && holder.entry.access === 'write') tops.push(git.real);
+    if (holder?.layer === 'root' && holder.entry.access === 'write' && !tops.includes(git.real)) tops.push(git.real);
+    if (tops.length === MAX_COVERED_REPOS) break;
   }
   const candidates: Candidate[] = [];
   for (const top of tops) {

@@ -125,18 +125,22 @@ export function withinWritableRoots(entries: readonly SandboxEntry[], writableRo
  * rename nor remove; the folders between it and the writable entry are not. Renaming one (mv
  * root/conf root/conf2) would carry the cover along to a path the next command's plan, made by
  * path, no longer finds, and uncover what it held. So each of those folders is pinned too, right
- * after the writable entry, before anything mounted below it.
+ * after the writable entry, before anything mounted below it. The same holds for a pinned
+ * writable entry (a repository's .git, whose hooks are covered): moving its repository deeper than
+ * the next plan looks (sandbox-repos.ts) would leave them open to that command.
  */
 export function pinAncestors(entries: readonly SandboxEntry[]): SandboxEntry[] {
   const pins = new Map<number, Set<string>>();
+  const pinned = new Set(entries.filter((entry) => entry.pinned).map((entry) => entry.path));
   entries.forEach((entry, i) => {
-    if (entry.access !== 'hidden' && entry.access !== 'read') return;
+    if (entry.access !== 'hidden' && entry.access !== 'read' && !(entry.access === 'write' && entry.pinned)) return;
     let holder = i - 1;
     while (holder >= 0 && !inside(entry.path, entries[holder]!.path)) holder--;
     if (holder < 0 || entries[holder]!.access !== 'write') return;
     const top = entries[holder]!.path;
     const folders = pins.get(holder) ?? new Set<string>();
-    for (let folder = posix.dirname(entry.path); folder !== top && inside(folder, top); folder = posix.dirname(folder)) folders.add(folder);
+    for (let folder = posix.dirname(entry.path); folder !== top && inside(folder, top); folder = posix.dirname(folder))
+      if (!pinned.has(folder)) folders.add(folder);
     pins.set(holder, folders);
   });
   if (pins.size === 0) return [...entries];

@@ -21,6 +21,12 @@ const MAX_NAMES_PER_FOLDER = 1024;
 export const MAX_REPOS_PER_ROOT = 256;
 /** Repositories remembered from earlier plans, over all roots. */
 export const MAX_REPOS_REMEMBERED = 512;
+/**
+ * Repositories a plan covers: each costs about four mounts (its .git pinned, hooks, config, the
+ * folders up to the root pinned), and bubblewrap's cost per mount grows with the mounts before
+ * it (bench/README.md, scenario 5).
+ */
+export const MAX_COVERED_REPOS = 32;
 
 type WalkPort = Pick<PolicyPort, 'listFolders' | 'locateAll'>;
 
@@ -52,13 +58,14 @@ export async function repositoriesIn(port: WalkPort, root: string): Promise<stri
 }
 
 /**
- * The repositories of every writable root, those earlier plans found first: a command that later
- * fills a root with folders (past the walk's budget) or with repositories of its own (past
- * MAX_REPOS_PER_ROOT) does not push them out. `remembered` is the plans' shared memory; what no
- * longer exists, or is no longer in a writable root, the caller drops by looking.
+ * The repositories of every writable root, in the order the plan covers them (at most
+ * MAX_COVERED_REPOS are): the one the command starts in, then those earlier plans found, then the
+ * rest. A command that fills a root with folders (past the walk's budget) or with repositories of
+ * its own does not push out what was found before it ran. `remembered` is the plans' shared
+ * memory; what no longer exists, or is no longer in a writable root, the caller drops by looking.
  */
-export async function repositoriesOf(port: WalkPort, roots: readonly string[], remembered: Set<string>): Promise<string[]> {
-  const found = new Set(remembered);
+export async function repositoriesOf(port: WalkPort, roots: readonly string[], remembered: Set<string>, cwd: string | undefined): Promise<string[]> {
+  const found = new Set([...(await enclosing(port, roots, cwd)), ...remembered]);
   for (const root of roots) {
     for (const repo of await repositoriesIn(port, root)) {
       found.add(repo);
@@ -66,4 +73,15 @@ export async function repositoriesOf(port: WalkPort, roots: readonly string[], r
     }
   }
   return [...found];
+}
+
+/** The repository holding `cwd` in a writable root (the nearest folder up from it with a .git folder), if any. */
+async function enclosing(port: WalkPort, roots: readonly string[], cwd: string | undefined): Promise<string[]> {
+  const root = cwd && roots.find((r) => cwd === r || cwd.startsWith(`${r}/`));
+  if (!cwd || !root) return [];
+  const folders = [cwd];
+  while (folders.at(-1) !== root) folders.push(posix.dirname(folders.at(-1)!));
+  const found = await port.locateAll(folders.map((dir) => posix.join(dir, '.git')));
+  const at = found.findIndex((git) => git?.type === 'directory');
+  return at < 0 ? [] : [folders[at]!];
 }

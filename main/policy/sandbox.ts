@@ -186,7 +186,7 @@ export class SandboxPolicy {
     const network = options.network ?? this.choice.network;
     const placed = await this.resolveAll(await this.candidates(target, network));
     if (writesRoots(this.choice.mode) && this.files.rules.some((r) => r.rule.id === 'git-code'))
-      placed.push(...(await this.resolveAll(await gitCode(this.port, placed, this.reposBefore))));
+      placed.push(...(await this.resolveAll(await gitCode(this.port, placed, this.reposBefore, target.cwd))));
     const writableRoots = placed.filter((p) => p.layer === 'root' && p.entry.access === 'write').map((p) => p.entry.path);
     // Linux's temp folders are private and empty; macOS's are the shared ones, with what is in them.
     const privateTemp = this.platform === 'linux';

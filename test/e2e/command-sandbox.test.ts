@@ -233,6 +233,9 @@ describe.skipIf(!run)("git's hooks and config in a writable root", () => {
     try {
       const { sh, exec } = await serve({ filesystem: { write: true, roots: [code] } });
       expect((await sh(plant)).exitCode).not.toBe(0);
+      // Nor can it be moved out of the walk's reach (deeper than it looks) to plant there and move back.
+      expect((await sh(`mkdir -p ${code}/x/y/z && mv ${code}/github.com ${code}/x/y/z/`)).exitCode).not.toBe(0);
+      expect(fs.existsSync(path.join(repo, '.git', 'HEAD'))).toBe(true);
       expect((await exec('python3', ['-c', bury])).exitCode).toBe(0);
       expect((await sh(plant)).exitCode).not.toBe(0);
       expect(fs.existsSync(path.join(repo, '.git', 'hooks', 'pre-commit'))).toBe(false);

@@ -84,14 +84,21 @@ describe('repositoriesOf', () => {
     const deep = `${ROOT}/github.com/acme/tool`;
     const tree = port(git(deep));
     const remembered = new Set<string>();
-    expect(await repositoriesOf(tree, [ROOT], remembered)).toEqual([deep]);
+    expect(await repositoriesOf(tree, [ROOT], remembered, undefined)).toEqual([deep]);
     // A command makes thousands of folders where the walk looks first, and repositories of its own.
     for (let i = 0; i < 5000; i++) tree.put(`${ROOT}/${String(i).padStart(4, '0')}`, 'dir');
     for (let i = 0; i < MAX_REPOS_PER_ROOT; i++) tree.put(`${ROOT}/${String(i).padStart(4, '0')}/.git`, 'dir');
     expect(await repositoriesIn(tree, ROOT)).not.toContain(deep);
-    const now = await repositoriesOf(tree, [ROOT], remembered);
+    const now = await repositoriesOf(tree, [ROOT], remembered, undefined);
     expect(now[0]).toBe(deep);
     expect(remembered.size).toBeLessThanOrEqual(MAX_REPOS_REMEMBERED);
-    expect(await repositoriesOf(tree, [ROOT], new Set())).not.toContain(deep);
+    expect(await repositoriesOf(tree, [ROOT], new Set(), undefined)).not.toContain(deep);
+  });
+
+  it('puts first the repository the command starts in (the nearest .git folder up from it, in a writable root)', async () => {
+    const tree = port({ ...git(`${ROOT}/a`), ...git(`${ROOT}/b`), ...git(`${ROOT}/b/vendor/lib`), [`${ROOT}/b/src/x/file.ts`]: 'file' });
+    expect(await repositoriesOf(tree, [ROOT], new Set(), `${ROOT}/b/src/x`)).toEqual([`${ROOT}/b`, `${ROOT}/a`, `${ROOT}/b/vendor/lib`]);
+    expect((await repositoriesOf(tree, [ROOT], new Set(), `${ROOT}/b/vendor/lib`))[0]).toBe(`${ROOT}/b/vendor/lib`);
+    expect((await repositoriesOf(tree, [ROOT], new Set(), '/elsewhere/b'))[0]).toBe(`${ROOT}/a`);
   });
 });

@@ -8,6 +8,7 @@ import type { ConfigInput } from '../../main/config/schema.js';
 import { FilesystemPolicy } from '../../main/policy/filesystem.js';
 import { SandboxPolicy, SandboxUnavailableError } from '../../main/policy/sandbox.js';
 import { pinAncestors, prune } from '../../main/policy/sandbox-layers.js';
+import { MAX_COVERED_REPOS } from '../../main/policy/sandbox-repos.js';
 import { BWRAP, GIT_IN_PROJECT, LINUX_CONFIG, LINUX_ENV, LINUX_TREE, PROTECTED, sandboxFor } from '../helpers/sandbox-fixtures.js';
 import { makeConfig } from '../helpers/servers.js';
 import { treePort, type Tree } from '../helpers/tree-port.js';
@@ -58,13 +59,38 @@ describe('the plan on Linux (workspace)', () => {
     const port = treePort({ platform: 'linux', tree, env: LINUX_ENV, support: BWRAP });
     const sandbox = sandboxFor(LINUX_CONFIG, { port });
     const covered = async (policy = sandbox) =>
-      (await policy.plan(GIT_IN_PROJECT))!.entries.filter((e) => e.path.startsWith(deep)).map((e) => `${e.access} ${e.path}${e.pinned ? ' pinned' : ''}`);
-    const expected = [`write ${deep} pinned`, `read ${deep}/hooks`, `read ${deep}/config`];
+      (await policy.plan(GIT_IN_PROJECT))!.entries
+        .filter((e) => e.path.startsWith('/home/alex/projects/github.com'))
+        .map((e) => `${e.access} ${e.path}${e.pinned ? ' pinned' : ''}`);
+    // The folders up to the root are pinned too: moved deeper than the walk looks, its hooks would be open to the next command.
+    const expected = [
+      'write /home/alex/projects/github.com pinned',
+      'write /home/alex/projects/github.com/acme pinned',
+      'write /home/alex/projects/github.com/acme/tool pinned',
+      `write ${deep} pinned`,
+      `read ${deep}/hooks`,
+      `read ${deep}/config`,
+    ];
     expect(await covered()).toEqual(expected);
     // Folders of folders beside it, enough to spend the walk's budget before it gets there: a fresh policy no longer reaches it, this one remembers.
     for (let i = 0; i < 1100; i++) for (let j = 0; j < 5; j++) port.put(`/home/alex/projects/f${i}/${j}`, 'dir');
     expect(await covered()).toEqual(expected);
     expect(await covered(sandboxFor(LINUX_CONFIG, { port }))).toEqual([]);
+  });
+
+  it(`covers at most ${MAX_COVERED_REPOS} repositories, the one the command starts in first`, async () => {
+    const tree: Tree = { ...LINUX_TREE };
+    for (let i = 0; i < MAX_COVERED_REPOS + 8; i++) tree[`/home/alex/projects/r${String(i).padStart(2, '0')}/.git/config`] = 'file';
+    const last = `/home/alex/projects/r${MAX_COVERED_REPOS + 7}`;
+    const pinnedGits = async (cwd: string) =>
+      (await sandboxFor(LINUX_CONFIG, { tree }).plan({ ...GIT_IN_PROJECT, cwd }))!.entries
+        .filter((e) => e.pinned && e.path.endsWith('/.git'))
+        .map((e) => e.path);
+    expect(await pinnedGits('/home/alex/projects')).toHaveLength(MAX_COVERED_REPOS);
+    expect(await pinnedGits('/home/alex/projects')).not.toContain(`${last}/.git`);
+    const fromLast = await pinnedGits(`${last}/src`);
+    expect(fromLast).toHaveLength(MAX_COVERED_REPOS);
+    expect(fromLast).toContain(`${last}/.git`);
   });
 
   it("keeps git's hooks and config read-only in writable roots, and pins .git so it cannot be swapped", async () => {
