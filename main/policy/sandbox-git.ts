@@ -33,12 +33,13 @@ export async function gitCode(port: GitPort, placed: readonly Placed[], remember
   const base = placed.filter(isBase);
   const writableRoots = base.filter((p) => p.layer === 'root' && p.entry.access === 'write').map((p) => p.entry.path);
   const repos = await repositoriesOf(port, writableRoots, remembered, cwd);
-  const dotGits = repos.map((repo) => posix.join(repo, '.git'));
-  const located = await port.locateAll(dotGits);
   const tops: string[] = [];
-  for (const [i, git] of located.entries()) {
+  for (const repo of repos) {
+    const dotGit = posix.join(repo, '.git');
+    // lstat first: most are real folders, and realpath costs a system call a path component.
+    if ((await port.lstat(dotGit))?.type !== 'directory') continue;
+    const [git] = await port.locateAll([dotGit]);
     if (git?.type !== 'directory' || posix.basename(git.real) !== '.git') continue;
-    if ((await port.lstat(dotGits[i]!))?.type !== 'directory') continue;
     // Out of every root (a link to /etc, say) it is read-only anyway; covering its missing
     // hooks would make bwrap create a mount point on a read-only folder.
     const holder = decider(base, git.real);

@@ -28,7 +28,7 @@ export const MAX_REPOS_REMEMBERED = 512;
  */
 export const MAX_COVERED_REPOS = 32;
 
-type WalkPort = Pick<PolicyPort, 'listFolders' | 'locateAll'>;
+type WalkPort = Pick<PolicyPort, 'listFolders' | 'lstat' | 'locateAll'>;
 
 /**
  * The folders in `root`, itself included, whose `.git` is a folder (a linked worktree's or a
@@ -50,8 +50,7 @@ export async function repositoriesIn(port: WalkPort, root: string): Promise<stri
       for (const name of listed.folders) if (!name.startsWith('.') && name !== 'node_modules') next.push(posix.join(dir, name));
     }
     // Past the depth or the budget, an lstat of each one's .git says as much as a listing, for less.
-    const found = await port.locateAll(unlisted.map((dir) => posix.join(dir, '.git')));
-    repos.push(...unlisted.filter((_, i) => found[i]?.type === 'directory'));
+    for (const dir of unlisted) if ((await port.lstat(posix.join(dir, '.git')))?.type === 'directory') repos.push(dir);
     level = next;
   }
   return repos.slice(0, MAX_REPOS_PER_ROOT);
