@@ -4,14 +4,39 @@
  * because git runs what they name on the owner's next git command, outside any sandbox.
  */
 import nodePath from 'node:path';
-import type { PolicyPort } from '../../adapter/contract/policy-port.js';
+import { adapterError } from '../../adapter/contract/errors.js';
+import type { EntryFacts, PolicyPort } from '../../adapter/contract/policy-port.js';
 import { decider, isBase, type Candidate, type Placed } from './sandbox-layers.js';
 import { GIT_FOLDER_CODE } from './secret-patterns.js';
 import { MAX_COVERED_REPOS, repositoriesOf } from './sandbox-repos.js';
 
 const posix = nodePath.posix;
-/** Entries under .git/modules looked at per plan; past it the whole folder is read-only. */
+/** Entries under a repository's .git/modules (or .git/worktrees) looked at; past it the whole folder is read-only. */
 const MAX_MODULE_ENTRIES = 256;
+/** The same over all repositories of a plan: a command can fill every covered repository's (bench: 32 x 256 took seconds). */
+const MAX_GIT_ENTRIES_PER_PLAN = 1024;
+
+interface Budget {
+  left: number;
+}
+
+/**
+ * A repository's .git as lstat sees it, or null when there is none. One that cannot be looked at
+ * (a command took the permissions off a folder on its way) stops the command: skipping it
+ * would leave its hooks writable to this command.
+ */
+async function lookAt(port: GitPort, dotGit: string): Promise<EntryFacts | null> {
+  try {
+    return await port.lstat(dotGit);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? 'an error';
+    throw adapterError(
+      'COMMAND_NOT_ALLOWED',
+      'shell.exec',
+      `the sandbox keeps the hooks and config of the git repository at ${posix.dirname(dotGit)} read-only, but cannot look at it (${code}); no command runs until it can: give the folders from the root down to it their permissions back (chmod u+rx)`,
+    );
+  }
+}
 
 type GitPort = Pick<PolicyPort, 'lstat' | 'listNames' | 'listFolders' | 'locateAll'>;
 
@@ -37,7 +62,9 @@ export async function gitCode(port: GitPort, placed: readonly Placed[], remember
   for (const repo of repos) {
     const dotGit = posix.join(repo, '.git');
     // lstat first: most are real folders, and realpath costs a system call a path component.
-    if ((await port.lstat(dotGit))?.type !== 'directory') continue;
+    const facts = await lookAt(port, dotGit);
+    if (facts === null) remembered.delete(repo);
+    if (facts?.type !== 'directory') continue;
     const [git] = await port.locateAll([dotGit]);
     if (git?.type !== 'directory' || posix.basename(git.real) !== '.git') continue;
     // Out of every root (a link to /etc, say) it is read-only anyway; covering its missing
@@ -47,8 +74,9 @@ export async function gitCode(port: GitPort, placed: readonly Placed[], remember
     if (tops.length === MAX_COVERED_REPOS) break;
   }
   const candidates: Candidate[] = [];
+  const budget = { left: MAX_GIT_ENTRIES_PER_PLAN };
   for (const top of tops) {
-    const modules = await submoduleGits(port, top);
+    const modules = await submoduleGits(port, top, budget);
     const gits = [top, ...(modules === 'sealed' ? [] : modules)];
     const parts = await port.locateAll(gits.flatMap((git) => [posix.join(git, 'hooks'), posix.join(git, 'config')]));
     // Submodules' git folders, and those on the way to them, are pinned by pinAncestors: their hooks and config lie in .git.
@@ -61,7 +89,7 @@ export async function gitCode(port: GitPort, placed: readonly Placed[], remember
       ),
     );
     if (modules === 'sealed') candidates.push({ path: posix.join(top, 'modules'), access: 'read', layer: 'git' });
-    const worktrees = await worktreeGits(port, top);
+    const worktrees = await worktreeGits(port, top, budget);
     if (worktrees === 'sealed') candidates.push({ path: posix.join(top, 'worktrees'), access: 'read', layer: 'git' });
     candidates.push(...(await pointers(port, [...gits, ...(worktrees === 'sealed' ? [] : worktrees)])));
   }
@@ -85,11 +113,12 @@ async function pointers(port: GitPort, gits: readonly string[]): Promise<Candida
 const POINTER_FILES = [...GIT_FOLDER_CODE.filter((name) => name !== 'hooks/' && name !== 'config'), 'gitdir'];
 
 /** A repository's linked worktrees' git folders (.git/worktrees/<name>); past MAX_MODULE_ENTRIES, 'sealed': the whole folder is read-only. */
-async function worktreeGits(port: GitPort, top: string): Promise<string[] | 'sealed'> {
+async function worktreeGits(port: GitPort, top: string, budget: Budget): Promise<string[] | 'sealed'> {
   const dir = posix.join(top, 'worktrees');
   if ((await port.lstat(dir))?.type !== 'directory') return [];
   const names = (await port.listNames(dir)) ?? [];
-  if (names.length > MAX_MODULE_ENTRIES) return 'sealed';
+  budget.left -= names.length;
+  if (names.length > MAX_MODULE_ENTRIES || budget.left < 0) return 'sealed';
   const found: string[] = [];
   for (const name of names) if ((await port.lstat(posix.join(dir, name)))?.type === 'directory') found.push(posix.join(dir, name));
   return found;
@@ -102,7 +131,7 @@ async function worktreeGits(port: GitPort, top: string): Promise<string[] | 'sea
  * are not followed. Past MAX_MODULE_ENTRIES (a command can make any number of folders there)
  * the answer is 'sealed': the whole .git/modules is then read-only.
  */
-async function submoduleGits(port: GitPort, top: string): Promise<string[] | 'sealed'> {
+async function submoduleGits(port: GitPort, top: string, budget: Budget): Promise<string[] | 'sealed'> {
   const found: string[] = [];
   const queue = [posix.join(top, 'modules')];
   let seen = 0;
@@ -111,7 +140,8 @@ async function submoduleGits(port: GitPort, top: string): Promise<string[] | 'se
     if ((await port.lstat(dir))?.type !== 'directory') continue;
     const names = (await port.listNames(dir)) ?? [];
     seen += names.length;
-    if (seen > MAX_MODULE_ENTRIES) return 'sealed';
+    budget.left -= names.length;
+    if (seen > MAX_MODULE_ENTRIES || budget.left < 0) return 'sealed';
     for (const name of names) {
       const child = posix.join(dir, name);
       if ((await port.lstat(child))?.type !== 'directory') continue;

@@ -84,3 +84,14 @@ async function enclosing(port: WalkPort, roots: readonly string[], cwd: string |
   const at = found.findIndex((git) => git?.type === 'directory');
   return at < 0 ? [] : [folders[at]!];
 }
+
+/**
+ * An fs.move done outside any sandbox carried `from` to `to`: the repositories remembered in it
+ * moved too. Without this, moving a repository deeper than the walk looks (and back, after a
+ * command planted a hook in it there) would take it out of every plan. Their order is kept.
+ */
+export function followMove(remembered: Set<string>, from: string, to: string): void {
+  const moved = [...remembered].map((repo) => (repo === from || repo.startsWith(`${from}/`) ? to + repo.slice(from.length) : repo));
+  remembered.clear();
+  for (const repo of moved) remembered.add(repo);
+}

@@ -49,6 +49,7 @@ import {
 } from './sandbox-mode.js';
 import { mountablePlaces, type ActiveRule } from './fs-rules.js';
 import { gitCode } from './sandbox-git.js';
+import { followMove } from './sandbox-repos.js';
 import { inHome } from './home-path.js';
 import { sandboxNeeded } from './sandbox-clients.js';
 import { depth, inside, layered, ownDevicesAndProcesses, pinAncestors, prune, withinWritableRoots, type Candidate, type Placed } from './sandbox-layers.js';
@@ -203,6 +204,11 @@ export class SandboxPolicy {
       entries,
       tempDir: await this.tempDir(),
     };
+  }
+
+  /** The fs tools moved `from` to `to` (real paths): repositories remembered there are now there. */
+  moved(from: string, to: string): void {
+    followMove(this.reposBefore, from, to);
   }
 
   /** bwrap (or sandbox-exec) found where tools could replace it would run anything: refused like any such program. */

@@ -248,6 +248,29 @@ describe.skipIf(!run)("git's hooks and config in a writable root", () => {
     }
   });
 
+  it('a repository the fs tools move deeper than the walk looks stays covered: the plans follow the move', async () => {
+    const code = path.join(home, 'code-moved');
+    const repo = path.join(code, 'github.com', 'acme', 'tool');
+    fs.mkdirSync(repo, { recursive: true });
+    expect(spawnSync('git', ['init', '-q'], { cwd: repo, env: { PATH, HOME: home } }).status).toBe(0);
+    try {
+      const { sh, client } = await serve({ filesystem: { write: true, roots: [code] } });
+      expect((await sh('true')).exitCode).toBe(0);
+      const deep = path.join(code, 'x', 'y', 'z');
+      fs.mkdirSync(deep, { recursive: true });
+      const moved = await client.callTool({
+        name: 'fs.move',
+        arguments: { source: path.join(code, 'github.com'), destination: path.join(deep, 'github.com') },
+      });
+      expect(moved.isError, textOf(moved)).toBeFalsy();
+      const there = path.join(deep, 'github.com', 'acme', 'tool');
+      expect((await sh(`echo "touch pwned" > ${there}/.git/hooks/pre-commit`)).exitCode).not.toBe(0);
+      expect(fs.existsSync(path.join(there, '.git', 'hooks', 'pre-commit'))).toBe(false);
+    } finally {
+      removeDir(code);
+    }
+  });
+
   it("a submodule's hooks and config stay read-only too, and its git folder cannot be swapped", async () => {
     const repo = path.join(work, 'with-sub');
     const lib = path.join(home, 'lib-origin');

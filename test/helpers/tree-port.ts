@@ -26,6 +26,8 @@ export type TreePort = Pick<
 > & {
   /** Changes the tree underneath whatever holds this port. */
   put(path: string, node: Tree[string]): void;
+  /** Takes a path and everything below it away. */
+  remove(path: string): void;
 };
 
 export function treePort({ platform, tree, env, support, uid = 1000 }: TreePortOptions): TreePort {
@@ -90,5 +92,8 @@ export function treePort({ platform, tree, env, support, uid = 1000 }: TreePortO
     sandboxSupport: () => support,
     ownProcess: () => ({ pid: 4242, ppid: 4241, uid, user: uid === 0 ? 'root' : 'alex' }),
     put,
+    remove(gone: string) {
+      for (const key of [...nodes.keys()]) if (key === gone || key.startsWith(`${gone}/`)) nodes.delete(key);
+    },
   };
 }

@@ -9,6 +9,7 @@ import {
   MAX_REPO_DEPTH,
   MAX_REPOS_PER_ROOT,
   MAX_REPOS_REMEMBERED,
+  followMove,
   repositoriesIn,
   repositoriesOf,
 } from '../../main/policy/sandbox-repos.js';
@@ -100,5 +101,13 @@ describe('repositoriesOf', () => {
     expect(await repositoriesOf(tree, [ROOT], new Set(), `${ROOT}/b/src/x`)).toEqual([`${ROOT}/b`, `${ROOT}/a`, `${ROOT}/b/vendor/lib`]);
     expect((await repositoriesOf(tree, [ROOT], new Set(), `${ROOT}/b/vendor/lib`))[0]).toBe(`${ROOT}/b/vendor/lib`);
     expect((await repositoriesOf(tree, [ROOT], new Set(), '/elsewhere/b'))[0]).toBe(`${ROOT}/a`);
+  });
+});
+
+describe('followMove', () => {
+  it('carries the repositories remembered in a moved folder to its new place, in their order, and no others', () => {
+    const remembered = new Set([`${ROOT}/a/tool`, `${ROOT}/ab/other`, `${ROOT}/a`, `${ROOT}/z`]);
+    followMove(remembered, `${ROOT}/a`, `${ROOT}/deep/x/y/a`);
+    expect([...remembered]).toEqual([`${ROOT}/deep/x/y/a/tool`, `${ROOT}/ab/other`, `${ROOT}/deep/x/y/a`, `${ROOT}/z`]);
   });
 });

@@ -93,6 +93,54 @@ describe('the plan on Linux (workspace)', () => {
     expect(fromLast).toContain(`${last}/.git`);
   });
 
+  it('forgets a remembered repository once it is gone, so fakes a command made and removed do not fill the memory', async () => {
+    const port = treePort({ platform: 'linux', tree: LINUX_TREE, env: LINUX_ENV, support: BWRAP });
+    const sandbox = sandboxFor(LINUX_CONFIG, { port });
+    const gits = async () => (await sandbox.plan(GIT_IN_PROJECT))!.entries.filter((e) => e.pinned && e.path.endsWith('/.git')).map((e) => e.path);
+    // Fakes fill the memory (512) in rounds of 256 a root, each round removed before the next.
+    for (let round = 0; round < 3; round++) {
+      for (let i = 0; i < 256; i++) port.put(`/home/alex/projects/fake${round}-${i}/.git`, 'dir');
+      await gits();
+      for (let i = 0; i < 256; i++) port.remove(`/home/alex/projects/fake${round}-${i}`);
+    }
+    const late = '/home/alex/projects/zz/acme/tool/.git';
+    port.put(`${late}/config`, 'file');
+    expect(await gits()).toEqual([late]);
+    // Now fakes one level down, which the walk reaches first: the late one was remembered, so it stays first.
+    for (let i = 0; i < 256; i++) port.put(`/home/alex/projects/a${i}/.git`, 'dir');
+    expect((await gits())[0]).toBe(late);
+  });
+
+  it('refuses the command, saying what to do, when a remembered repository cannot be looked at (its permissions taken away)', async () => {
+    const tree: Tree = { ...LINUX_TREE, '/home/alex/projects/c1/tool/.git/config': 'file' };
+    const inner = treePort({ platform: 'linux', tree, env: LINUX_ENV, support: BWRAP });
+    let denied = false;
+    const port = {
+      ...inner,
+      lstat: async (p: string) => {
+        if (denied && p.startsWith('/home/alex/projects/c1/')) throw Object.assign(new Error(`EACCES: ${p}`), { code: 'EACCES' });
+        return inner.lstat(p);
+      },
+      listFolders: async (p: string, limit: number) => (denied && p.startsWith('/home/alex/projects/c1') ? null : inner.listFolders(p, limit)),
+    };
+    const sandbox = sandboxFor(LINUX_CONFIG, { port });
+    expect((await sandbox.plan(GIT_IN_PROJECT))!.entries.some((e) => e.path === '/home/alex/projects/c1/tool/.git/hooks')).toBe(true);
+    denied = true;
+    await expect(sandbox.plan(GIT_IN_PROJECT)).rejects.toThrow(/cannot look at it \(EACCES\).*chmod u\+rx/);
+  });
+
+  it("reads at most 1,024 submodule and worktree entries a plan: past them, a repository's whole .git/modules is read-only", async () => {
+    const tree: Tree = { ...LINUX_TREE };
+    for (let r = 0; r < 6; r++) for (let m = 0; m < 200; m++) tree[`/home/alex/projects/r${r}/.git/modules/m${m}/HEAD`] = 'file';
+    const entries = (await sandboxFor(LINUX_CONFIG, { tree }).plan(GIT_IN_PROJECT))!.entries;
+    const sealed = entries.filter((e) => e.path.endsWith('/.git/modules') && e.access === 'read').map((e) => e.path);
+    const moduleHooks = new Set(entries.filter((e) => /\/modules\/m\d+\/hooks$/.test(e.path)).map((e) => e.path.split('/.git/')[0]));
+    // 200 entries each: five repositories' fit in the budget, the sixth's is sealed whole.
+    expect(moduleHooks.size).toBe(5);
+    expect(sealed).toHaveLength(1);
+    expect(moduleHooks.has(sealed[0]!.split('/.git/')[0]!)).toBe(false);
+  });
+
   it("keeps git's hooks and config read-only in writable roots, and pins .git so it cannot be swapped", async () => {
     const tree: Tree = { ...REPO_AT_TOP, '/home/alex/projects/tool/.git/config': 'file', '/home/alex/projects/notes/readme.md': 'file' };
     const entries = (await sandboxFor(LINUX_CONFIG, { tree }).plan(GIT_IN_PROJECT))!.entries;

@@ -242,6 +242,7 @@ export const fsMove = defineTool({
       };
     }
     await policy.fsLock.run([exclusive(source.path), exclusive(destination.path)], () => adapter.files.move(source, destination, args.overwrite));
+    policy.sandbox.moved(source.path, destination.path);
     return { structured: { source: source.path, destination: destination.path }, text: `Moved ${source.path} to ${destination.path}` };
   },
 });
