@@ -123,6 +123,7 @@ export function createServerFactory(deps: ServerDeps): ServerFactory {
   const filesystem = new FilesystemPolicy(deps.config.filesystem, deps.adapter.inspect, { protectedFiles: deps.protectedFiles ?? [] });
   // Throws SandboxUnavailableError when the sandbox the config asks for cannot be had here.
   const sandbox = new SandboxPolicy(deps.config, filesystem, deps.adapter.inspect);
+  void sandbox.rememberRepositories();
   const shell = new ShellPolicy(deps.config, filesystem, deps.adapter.inspect, undefined, sandbox);
   const useRipgrep = deps.useRipgrep ?? true;
   const programs = new ProgramRunner(shell, filesystem, deps.adapter.inspect, sandbox, (spec) => spec !== RIPGREP || useRipgrep);

@@ -206,6 +206,15 @@ export class SandboxPolicy {
     };
   }
 
+  /**
+   * A first plan when the server starts, before any tool call: the writable roots' repositories
+   * it finds are remembered (sandbox-repos.ts) before a model could bury them under folders it
+   * makes with the fs tools. What it cannot do now, the first command's plan says.
+   */
+  async rememberRepositories(): Promise<void> {
+    await this.plan({ file: '', found: '', cwd: undefined }).catch(() => undefined);
+  }
+
   /** The fs tools moved `from` to `to` (real paths): repositories remembered there are now there. */
   moved(from: string, to: string): void {
     followMove(this.reposBefore, from, to);

@@ -93,6 +93,17 @@ describe('the plan on Linux (workspace)', () => {
     expect(fromLast).toContain(`${last}/.git`);
   });
 
+  it('remembers the repositories it finds when the server starts, before a tool call could bury them', async () => {
+    const deep = '/home/alex/projects/github.com/acme/tool/.git';
+    const port = treePort({ platform: 'linux', tree: { ...LINUX_TREE, [`${deep}/config`]: 'file' }, env: LINUX_ENV, support: BWRAP });
+    const started = sandboxFor(LINUX_CONFIG, { port });
+    await started.rememberRepositories();
+    for (let i = 0; i < 1100; i++) for (let j = 0; j < 5; j++) port.put(`/home/alex/projects/f${i}/${j}`, 'dir');
+    const covers = async (sandbox: typeof started) => (await sandbox.plan(GIT_IN_PROJECT))!.entries.some((e) => e.path === `${deep}/hooks`);
+    expect(await covers(started)).toBe(true);
+    expect(await covers(sandboxFor(LINUX_CONFIG, { port }))).toBe(false);
+  });
+
   it('forgets a remembered repository once it is gone, so fakes a command made and removed do not fill the memory', async () => {
     const port = treePort({ platform: 'linux', tree: LINUX_TREE, env: LINUX_ENV, support: BWRAP });
     const sandbox = sandboxFor(LINUX_CONFIG, { port });
