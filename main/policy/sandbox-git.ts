@@ -6,6 +6,7 @@
 import nodePath from 'node:path';
 import { adapterError } from '../../adapter/contract/errors.js';
 import type { EntryFacts, PolicyPort } from '../../adapter/contract/policy-port.js';
+import { errorCode } from './path-locate.js';
 import { decider, isBase, type Candidate, type Placed } from './sandbox-layers.js';
 import { GIT_FOLDER_CODE } from './secret-patterns.js';
 import { MAX_COVERED_REPOS, repositoriesOf } from './sandbox-repos.js';
@@ -15,28 +16,6 @@ const posix = nodePath.posix;
 const MAX_MODULE_ENTRIES = 256;
 /** The same over all repositories of a plan: a command can fill every covered repository's (bench: 32 x 256 took seconds). */
 const MAX_GIT_ENTRIES_PER_PLAN = 1024;
-
-interface Budget {
-  left: number;
-}
-
-/**
- * A repository's .git as lstat sees it, or null when there is none. One that cannot be looked at
- * (a command took the permissions off a folder on its way) stops the command: skipping it
- * would leave its hooks writable to this command.
- */
-async function lookAt(port: GitPort, dotGit: string): Promise<EntryFacts | null> {
-  try {
-    return await port.lstat(dotGit);
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code ?? 'an error';
-    throw adapterError(
-      'COMMAND_NOT_ALLOWED',
-      'shell.exec',
-      `the sandbox keeps the hooks and config of the git repository at ${posix.dirname(dotGit)} read-only, but cannot look at it (${code}); no command runs until it can: give the folders from the root down to it their permissions back (chmod u+rx)`,
-    );
-  }
-}
 
 type GitPort = Pick<PolicyPort, 'lstat' | 'listNames' | 'listFolders' | 'locateAll'>;
 
@@ -94,6 +73,28 @@ export async function gitCode(port: GitPort, placed: readonly Placed[], remember
     candidates.push(...(await pointers(port, [...gits, ...(worktrees === 'sealed' ? [] : worktrees)])));
   }
   return candidates;
+}
+
+interface Budget {
+  left: number;
+}
+
+/**
+ * A repository's .git as lstat sees it, or null when there is none. One that cannot be looked at
+ * (a command took the permissions off a folder on its way) stops the command: skipping it
+ * would leave its hooks writable to this command.
+ */
+async function lookAt(port: GitPort, dotGit: string): Promise<EntryFacts | null> {
+  try {
+    return await port.lstat(dotGit);
+  } catch (error) {
+    const code = errorCode(error) || 'an error';
+    throw adapterError(
+      'COMMAND_NOT_ALLOWED',
+      'shell.exec',
+      `the sandbox keeps the hooks and config of the git repository at ${posix.dirname(dotGit)} read-only, but cannot look at it (${code}); no command runs until it can: give the folders from the root down to it their permissions back (chmod u+rx)`,
+    );
+  }
 }
 
 /**
