@@ -14,20 +14,21 @@ import { MAX_COVERED_REPOS, repositoriesOf } from './sandbox-repos.js';
 const posix = nodePath.posix;
 /** Entries under a repository's .git/modules (or .git/worktrees) looked at; past it the whole folder is read-only. */
 const MAX_MODULE_ENTRIES = 256;
-/** The same over all repositories of a plan: a command can fill every covered repository's (bench: 32 x 256 took seconds). */
+/** The same over all repositories of a plan: a command can fill every covered repository's (a red team made a command take 6 s). */
 const MAX_GIT_ENTRIES_PER_PLAN = 1024;
 
 type GitPort = Pick<PolicyPort, 'lstat' | 'listNames' | 'listFolders' | 'locateAll'>;
 
 /**
  * Where git runs code from on the owner's next git command, outside any sandbox: the hooks and
- * the config of the repositories in each writable root (as far as sandbox-repos.ts looks, and
- * those earlier plans found, `remembered`; first the one `cwd` is in). As for
+ * the config of the repositories in each writable root, bare ones too (as far as
+ * sandbox-repos.ts looks, and those earlier plans found, `remembered`: their git folders; first
+ * the one `cwd` is in). As for
  * the fs tools (filesystem.allowGitHookWrites), they stay read-only; `.git` itself is pinned so
  * a command cannot rename it away and put a writable one in its place. Objects and refs stay
  * writable: git commit works.
  *
- * Only a real `.git` folder counts, and only where a writable root decides its path (see
+ * Only a real git folder counts (a `.git` made a link does not), and only where a writable root decides its path (see
  * layered). Its entry is a writable mount after the roots, so a `.git` that a command made a
  * link (to the root itself, to a read-only root nested in it) would otherwise make that place
  * writable, covering the hooks and roots before it; a read-only root's own `.git` stays
@@ -36,16 +37,15 @@ type GitPort = Pick<PolicyPort, 'lstat' | 'listNames' | 'listFolders' | 'locateA
 export async function gitCode(port: GitPort, placed: readonly Placed[], remembered: Set<string>, cwd?: string): Promise<Candidate[]> {
   const base = placed.filter(isBase);
   const writableRoots = base.filter((p) => p.layer === 'root' && p.entry.access === 'write').map((p) => p.entry.path);
-  const repos = await repositoriesOf(port, writableRoots, remembered, cwd);
   const tops: string[] = [];
-  for (const repo of repos) {
-    const dotGit = posix.join(repo, '.git');
+  for (const gitFolder of await repositoriesOf(port, writableRoots, remembered, cwd)) {
     // lstat first: most are real folders, and realpath costs a system call a path component.
-    const facts = await lookAt(port, dotGit);
-    if (facts === null) remembered.delete(repo);
+    const facts = await lookAt(port, gitFolder);
+    if (facts === null) remembered.delete(gitFolder);
     if (facts?.type !== 'directory') continue;
-    const [git] = await port.locateAll([dotGit]);
-    if (git?.type !== 'directory' || posix.basename(git.real) !== '.git') continue;
+    // Where it really is, under its own name: a link on the way (a .git made a link to the root) is not it.
+    const [git] = await port.locateAll([gitFolder]);
+    if (git?.type !== 'directory' || posix.basename(git.real) !== posix.basename(gitFolder)) continue;
     // Out of every root (a link to /etc, say) it is read-only anyway; covering its missing
     // hooks would make bwrap create a mount point on a read-only folder.
     const holder = decider(base, git.real);
@@ -80,19 +80,19 @@ interface Budget {
 }
 
 /**
- * A repository's .git as lstat sees it, or null when there is none. One that cannot be looked at
- * (a command took the permissions off a folder on its way) stops the command: skipping it
- * would leave its hooks writable to this command.
+ * A repository's git folder as lstat sees it, or null when there is none. One that cannot be
+ * looked at (a command took the permissions off a folder on its way) stops the command:
+ * skipping it would leave its hooks writable to this command.
  */
-async function lookAt(port: GitPort, dotGit: string): Promise<EntryFacts | null> {
+async function lookAt(port: GitPort, gitFolder: string): Promise<EntryFacts | null> {
   try {
-    return await port.lstat(dotGit);
+    return await port.lstat(gitFolder);
   } catch (error) {
     const code = errorCode(error) || 'an error';
     throw adapterError(
       'COMMAND_NOT_ALLOWED',
       'shell.exec',
-      `the sandbox keeps the hooks and config of the git repository at ${posix.dirname(dotGit)} read-only, but cannot look at it (${code}); no command runs until it can: give the folders from the root down to it their permissions back (chmod u+rx)`,
+      `the sandbox keeps the hooks and config of the git repository at ${gitFolder} read-only, but cannot look at it (${code}); no command runs until it can: give the folders from the root down to it their permissions back (chmod u+rx)`,
     );
   }
 }

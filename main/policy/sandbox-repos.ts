@@ -31,11 +31,13 @@ export const MAX_COVERED_REPOS = 32;
 type WalkPort = Pick<PolicyPort, 'listFolders' | 'lstat' | 'locateAll'>;
 
 /**
- * The folders in `root`, itself included, whose `.git` is a folder (a linked worktree's or a
- * submodule's `.git` file leads into a git folder the plan covers with its repository's).
+ * The git folders in `root`, its own included: each `.git` folder, and each bare repository (a
+ * folder holding `objects`, `refs` and a `HEAD` file, whose receive hooks run when the owner
+ * pushes to it). A linked worktree's or a submodule's `.git` file leads into a git folder the plan
+ * covers with its repository's.
  */
 export async function repositoriesIn(port: WalkPort, root: string): Promise<string[]> {
-  const repos: string[] = [];
+  const gits: string[] = [];
   let budget = MAX_NAMES_PER_ROOT;
   let level = [root];
   for (let depth = 0; level.length > 0; depth += 1) {
@@ -46,18 +48,32 @@ export async function repositoriesIn(port: WalkPort, root: string): Promise<stri
       if (listed === undefined) unlisted.push(dir);
       if (!listed) continue;
       budget -= listed.read + 1;
-      if (listed.folders.includes('.git')) repos.push(dir);
+      if (listed.folders.includes('.git')) gits.push(posix.join(dir, '.git'));
+      if (await bare(port, dir, listed.folders)) {
+        gits.push(dir);
+        continue;
+      }
       for (const name of listed.folders) if (!name.startsWith('.') && name !== 'node_modules') next.push(posix.join(dir, name));
     }
     // Past the depth or the budget, an lstat of each one's .git says as much as a listing, for less.
-    for (const dir of unlisted) if ((await port.lstat(posix.join(dir, '.git')))?.type === 'directory') repos.push(dir);
+    for (const dir of unlisted) {
+      if ((await port.lstat(posix.join(dir, '.git')))?.type === 'directory') gits.push(posix.join(dir, '.git'));
+      else if (dir.endsWith('.git') && (await bare(port, dir))) gits.push(dir);
+    }
     level = next;
   }
-  return repos.slice(0, MAX_REPOS_PER_ROOT);
+  return gits.slice(0, MAX_REPOS_PER_ROOT);
+}
+
+/** A bare repository's folder: `objects` and `refs` folders and a `HEAD` file (as git itself asks); `folders` when listed already. */
+async function bare(port: WalkPort, dir: string, folders?: readonly string[]): Promise<boolean> {
+  if (folders && !(folders.includes('objects') && folders.includes('refs'))) return false;
+  if (!folders && (await port.lstat(posix.join(dir, 'objects')))?.type !== 'directory') return false;
+  return (await port.lstat(posix.join(dir, 'HEAD')))?.type === 'file';
 }
 
 /**
- * The repositories of every writable root, in the order the plan covers them (at most
+ * The git folders of every writable root, in the order the plan covers them (at most
  * MAX_COVERED_REPOS are): the one the command starts in, then those earlier plans found, then the
  * rest. A command that fills a root with folders (past the walk's budget) or with repositories of
  * its own does not push out what was found before it ran. `remembered` is the plans' shared
@@ -66,15 +82,15 @@ export async function repositoriesIn(port: WalkPort, root: string): Promise<stri
 export async function repositoriesOf(port: WalkPort, roots: readonly string[], remembered: Set<string>, cwd: string | undefined): Promise<string[]> {
   const found = new Set([...(await enclosing(port, roots, cwd)), ...remembered]);
   for (const root of roots) {
-    for (const repo of await repositoriesIn(port, root)) {
-      found.add(repo);
-      if (remembered.size < MAX_REPOS_REMEMBERED) remembered.add(repo);
+    for (const git of await repositoriesIn(port, root)) {
+      found.add(git);
+      if (remembered.size < MAX_REPOS_REMEMBERED) remembered.add(git);
     }
   }
   return [...found];
 }
 
-/** The repository holding `cwd` in a writable root (the nearest folder up from it with a .git folder), if any. */
+/** The .git folder of the repository holding `cwd` in a writable root (the nearest one up from it), if any. */
 async function enclosing(port: WalkPort, roots: readonly string[], cwd: string | undefined): Promise<string[]> {
   const root = cwd && roots.find((r) => cwd === r || cwd.startsWith(`${r}/`));
   if (!cwd || !root) return [];
@@ -82,7 +98,7 @@ async function enclosing(port: WalkPort, roots: readonly string[], cwd: string |
   while (folders.at(-1) !== root) folders.push(posix.dirname(folders.at(-1)!));
   const found = await port.locateAll(folders.map((dir) => posix.join(dir, '.git')));
   const at = found.findIndex((git) => git?.type === 'directory');
-  return at < 0 ? [] : [folders[at]!];
+  return at < 0 ? [] : [posix.join(folders[at]!, '.git')];
 }
 
 /**
@@ -91,7 +107,7 @@ async function enclosing(port: WalkPort, roots: readonly string[], cwd: string |
  * command planted a hook in it there) would take it out of every plan. Their order is kept.
  */
 export function followMove(remembered: Set<string>, from: string, to: string): void {
-  const moved = [...remembered].map((repo) => (repo === from || repo.startsWith(`${from}/`) ? to + repo.slice(from.length) : repo));
+  const moved = [...remembered].map((git) => (git === from || git.startsWith(`${from}/`) ? to + git.slice(from.length) : git));
   remembered.clear();
-  for (const repo of moved) remembered.add(repo);
+  for (const git of moved) remembered.add(git);
 }

@@ -271,6 +271,33 @@ describe.skipIf(!run)("git's hooks and config in a writable root", () => {
     }
   });
 
+  it("a bare repository's hooks and config stay read-only too (they run when the owner pushes to it), while pushes to it work", async () => {
+    const code = path.join(home, 'code-bare');
+    const remote = path.join(code, 'backup', 'remote.git');
+    const work2 = path.join(code, 'app');
+    fs.mkdirSync(work2, { recursive: true });
+    const env = { PATH, HOME: home, GIT_CONFIG_NOSYSTEM: '1' };
+    const git = (cwd: string, ...args: string[]) =>
+      spawnSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', ...args], { cwd, encoding: 'utf8', env });
+    expect(git(code, 'init', '-q', '--bare', remote).status).toBe(0);
+    expect(git(work2, 'init', '-q').status).toBe(0);
+    expect(git(work2, 'commit', '-q', '--allow-empty', '-m', 'one').status).toBe(0);
+    try {
+      const { sh } = await serve({ filesystem: { write: true, roots: [code] } });
+      for (const attempt of [
+        `echo "touch pwned" > ${remote}/hooks/post-receive`,
+        `git -C ${remote} config core.fsmonitor "touch pwned"`,
+        `mv ${remote} ${remote}-old`,
+      ])
+        expect((await sh(attempt)).exitCode, attempt).not.toBe(0);
+      expect(fs.existsSync(path.join(remote, 'hooks', 'post-receive'))).toBe(false);
+      const push = await sh(`cd ${work2} && git push -q ${remote} HEAD:refs/heads/main && git -C ${remote} rev-parse --verify -q main`);
+      expect(push.exitCode, push.stderr).toBe(0);
+    } finally {
+      removeDir(code);
+    }
+  });
+
   it("a submodule's hooks and config stay read-only too, and its git folder cannot be swapped", async () => {
     const repo = path.join(work, 'with-sub');
     const lib = path.join(home, 'lib-origin');

@@ -18,6 +18,14 @@ import { treePort, type Tree } from '../helpers/tree-port.js';
 
 const ROOT = '/home/alex/code';
 const git = (repo: string): Tree => ({ [`${repo}/.git/config`]: 'file' });
+const dot = (repo: string) => `${repo}/.git`;
+/** A bare repository's folder, as git init --bare makes it. */
+const bareRepo = (folder: string): Tree => ({
+  [`${folder}/HEAD`]: 'file',
+  [`${folder}/objects/info`]: 'dir',
+  [`${folder}/refs/heads`]: 'dir',
+  [`${folder}/hooks`]: 'dir',
+});
 const port = (tree: Tree) => treePort({ platform: 'linux', tree: { [ROOT]: 'dir', ...tree }, env: LINUX_ENV, support: BWRAP });
 
 /** A port that counts the names its listings read, and each folder opened as one more (as the budget does). */
@@ -47,7 +55,7 @@ describe('repositoriesIn', () => {
       ...git(`${ROOT}/deep/a/b/c`),
       [`${ROOT}/notes/readme.md`]: 'file',
     };
-    expect((await repositoriesIn(port(tree), ROOT)).sort()).toEqual([ROOT, `${ROOT}/app`, `${ROOT}/app/vendor/lib`, `${ROOT}/github.com/acme/tool`]);
+    expect((await repositoriesIn(port(tree), ROOT)).sort()).toEqual([ROOT, `${ROOT}/app`, `${ROOT}/app/vendor/lib`, `${ROOT}/github.com/acme/tool`].map(dot));
   });
 
   it("skips dot folders and node_modules, does not follow links, and takes a .git file (a worktree's) for no repository", async () => {
@@ -59,7 +67,19 @@ describe('repositoriesIn', () => {
       [`${ROOT}/wt/.git`]: 'file',
       ...git(`${ROOT}/web`),
     };
-    expect(await repositoriesIn(port(tree), ROOT)).toEqual([`${ROOT}/web`]);
+    expect(await repositoriesIn(port(tree), ROOT)).toEqual([dot(`${ROOT}/web`)]);
+  });
+
+  it('finds bare repositories (objects, refs and a HEAD file), listed or past the depth by their .git name, and does not look into them', async () => {
+    const tree: Tree = {
+      ...bareRepo(`${ROOT}/backup/remote.git`),
+      ...bareRepo(`${ROOT}/a/b/deep.git`),
+      ...bareRepo(`${ROOT}/a/b/plain`),
+      ...git(`${ROOT}/backup/remote.git/refs/heads/x`),
+      [`${ROOT}/lookalike/objects/x`]: 'dir',
+      [`${ROOT}/lookalike/refs/y`]: 'dir',
+    };
+    expect((await repositoriesIn(port(tree), ROOT)).sort()).toEqual([`${ROOT}/a/b/deep.git`, `${ROOT}/backup/remote.git`]);
   });
 
   it(`reads at most ${MAX_NAMES_PER_ROOT} names per root, shallow first: past them, a folder is only looked at for its own .git`, async () => {
@@ -70,7 +90,7 @@ describe('repositoriesIn', () => {
     const { port: counted, count } = counting(tree);
     const repos = await repositoriesIn(counted, ROOT);
     expect(count.read).toBe(MAX_NAMES_PER_ROOT);
-    expect(repos).toEqual([`${ROOT}/z`]);
+    expect(repos).toEqual([dot(`${ROOT}/z`)]);
   });
 
   it(`stops at ${MAX_REPOS_PER_ROOT} repositories a root`, async () => {
@@ -85,22 +105,22 @@ describe('repositoriesOf', () => {
     const deep = `${ROOT}/github.com/acme/tool`;
     const tree = port(git(deep));
     const remembered = new Set<string>();
-    expect(await repositoriesOf(tree, [ROOT], remembered, undefined)).toEqual([deep]);
+    expect(await repositoriesOf(tree, [ROOT], remembered, undefined)).toEqual([dot(deep)]);
     // A command makes thousands of folders where the walk looks first, and repositories of its own.
     for (let i = 0; i < 5000; i++) tree.put(`${ROOT}/${String(i).padStart(4, '0')}`, 'dir');
     for (let i = 0; i < MAX_REPOS_PER_ROOT; i++) tree.put(`${ROOT}/${String(i).padStart(4, '0')}/.git`, 'dir');
-    expect(await repositoriesIn(tree, ROOT)).not.toContain(deep);
+    expect(await repositoriesIn(tree, ROOT)).not.toContain(dot(deep));
     const now = await repositoriesOf(tree, [ROOT], remembered, undefined);
-    expect(now[0]).toBe(deep);
+    expect(now[0]).toBe(dot(deep));
     expect(remembered.size).toBeLessThanOrEqual(MAX_REPOS_REMEMBERED);
-    expect(await repositoriesOf(tree, [ROOT], new Set(), undefined)).not.toContain(deep);
+    expect(await repositoriesOf(tree, [ROOT], new Set(), undefined)).not.toContain(dot(deep));
   });
 
   it('puts first the repository the command starts in (the nearest .git folder up from it, in a writable root)', async () => {
     const tree = port({ ...git(`${ROOT}/a`), ...git(`${ROOT}/b`), ...git(`${ROOT}/b/vendor/lib`), [`${ROOT}/b/src/x/file.ts`]: 'file' });
-    expect(await repositoriesOf(tree, [ROOT], new Set(), `${ROOT}/b/src/x`)).toEqual([`${ROOT}/b`, `${ROOT}/a`, `${ROOT}/b/vendor/lib`]);
-    expect((await repositoriesOf(tree, [ROOT], new Set(), `${ROOT}/b/vendor/lib`))[0]).toBe(`${ROOT}/b/vendor/lib`);
-    expect((await repositoriesOf(tree, [ROOT], new Set(), '/elsewhere/b'))[0]).toBe(`${ROOT}/a`);
+    expect(await repositoriesOf(tree, [ROOT], new Set(), `${ROOT}/b/src/x`)).toEqual([`${ROOT}/b`, `${ROOT}/a`, `${ROOT}/b/vendor/lib`].map(dot));
+    expect((await repositoriesOf(tree, [ROOT], new Set(), `${ROOT}/b/vendor/lib`))[0]).toBe(dot(`${ROOT}/b/vendor/lib`));
+    expect((await repositoriesOf(tree, [ROOT], new Set(), '/elsewhere/b'))[0]).toBe(dot(`${ROOT}/a`));
   });
 });
 
