@@ -33,8 +33,9 @@ type WalkPort = Pick<PolicyPort, 'listFolders' | 'lstat' | 'locateAll'>;
 /**
  * The git folders in `root`, its own included: each `.git` folder, and each bare repository (a
  * folder holding `objects`, `refs` and a `HEAD` file, whose receive hooks run when the owner
- * pushes to it). A linked worktree's or a submodule's `.git` file leads into a git folder the plan
- * covers with its repository's.
+ * pushes to it), `.bare` ones beside their worktrees included. A linked worktree's or a
+ * submodule's `.git` file leads into a git folder the plan covers with its repository's; one that
+ * leads elsewhere (git init --separate-git-dir) is not followed.
  */
 export async function repositoriesIn(port: WalkPort, root: string): Promise<string[]> {
   const gits: string[] = [];
@@ -49,6 +50,8 @@ export async function repositoriesIn(port: WalkPort, root: string): Promise<stri
       if (!listed) continue;
       budget -= listed.read + 1;
       if (listed.folders.includes('.git')) gits.push(posix.join(dir, '.git'));
+      // A bare repository kept beside its worktrees, as `.bare` (its `.git` file points there).
+      if (listed.folders.includes('.bare') && (await bare(port, posix.join(dir, '.bare')))) gits.push(posix.join(dir, '.bare'));
       if (await bare(port, dir, listed.folders)) {
         gits.push(dir);
         continue;

@@ -70,16 +70,18 @@ describe('repositoriesIn', () => {
     expect(await repositoriesIn(port(tree), ROOT)).toEqual([dot(`${ROOT}/web`)]);
   });
 
-  it('finds bare repositories (objects, refs and a HEAD file), listed or past the depth by their .git name, and does not look into them', async () => {
+  it('finds bare repositories (objects, refs and a HEAD file), listed, kept as .bare beside worktrees, or past the depth by their .git name, and does not look into them', async () => {
     const tree: Tree = {
       ...bareRepo(`${ROOT}/backup/remote.git`),
       ...bareRepo(`${ROOT}/a/b/deep.git`),
       ...bareRepo(`${ROOT}/a/b/plain`),
+      ...bareRepo(`${ROOT}/proj/.bare`),
+      [`${ROOT}/proj/.git`]: 'file',
       ...git(`${ROOT}/backup/remote.git/refs/heads/x`),
       [`${ROOT}/lookalike/objects/x`]: 'dir',
       [`${ROOT}/lookalike/refs/y`]: 'dir',
     };
-    expect((await repositoriesIn(port(tree), ROOT)).sort()).toEqual([`${ROOT}/a/b/deep.git`, `${ROOT}/backup/remote.git`]);
+    expect((await repositoriesIn(port(tree), ROOT)).sort()).toEqual([`${ROOT}/a/b/deep.git`, `${ROOT}/backup/remote.git`, `${ROOT}/proj/.bare`]);
   });
 
   it(`reads at most ${MAX_NAMES_PER_ROOT} names per root, shallow first: past them, a folder is only looked at for its own .git`, async () => {
