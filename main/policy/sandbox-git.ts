@@ -5,7 +5,8 @@
  */
 import nodePath from 'node:path';
 import { adapterError } from '../../adapter/contract/errors.js';
-import type { EntryFacts, PolicyPort } from '../../adapter/contract/policy-port.js';
+import type { PolicyPort } from '../../adapter/contract/policy-port.js';
+import type { RememberedRepositories } from './remembered-repos.js';
 import { errorCode } from './path-locate.js';
 import { decider, isBase, type Candidate, type Placed } from './sandbox-layers.js';
 import { GIT_FOLDER_CODE } from './secret-patterns.js';
@@ -34,14 +35,14 @@ type GitPort = Pick<PolicyPort, 'lstat' | 'listNames' | 'listFolders' | 'locateA
  * writable, covering the hooks and roots before it; a read-only root's own `.git` stays
  * read-only, and another user's repository in a root at /home stays hidden.
  */
-export async function gitCode(port: GitPort, placed: readonly Placed[], remembered: Set<string>, cwd?: string): Promise<Candidate[]> {
+export async function gitCode(port: GitPort, placed: readonly Placed[], remembered: RememberedRepositories, cwd?: string): Promise<Candidate[]> {
   const base = placed.filter(isBase);
   const writableRoots = base.filter((p) => p.layer === 'root' && p.entry.access === 'write').map((p) => p.entry.path);
   const tops: string[] = [];
   for (const gitFolder of await repositoriesOf(port, writableRoots, remembered, cwd)) {
     // lstat first: most are real folders, and realpath costs a system call a path component.
-    const facts = await lookAt(port, gitFolder);
-    if (facts === null) remembered.delete(gitFolder);
+    const facts = await refusingWhenUnseen(gitFolder, () => port.lstat(gitFolder));
+    if (facts === null) remembered.forget(gitFolder);
     if (facts?.type !== 'directory') continue;
     // Where it really is, under its own name: a link on the way (a .git made a link to the root) is not it.
     const [git] = await port.locateAll([gitFolder]);
@@ -54,24 +55,29 @@ export async function gitCode(port: GitPort, placed: readonly Placed[], remember
   }
   const candidates: Candidate[] = [];
   const budget = { left: MAX_GIT_ENTRIES_PER_PLAN };
-  for (const top of tops) {
-    const modules = await submoduleGits(port, top, budget);
-    const gits = [top, ...(modules === 'sealed' ? [] : modules)];
-    const parts = await port.locateAll(gits.flatMap((git) => [posix.join(git, 'hooks'), posix.join(git, 'config')]));
-    // Submodules' git folders, and those on the way to them, are pinned by pinAncestors: their hooks and config lie in .git.
-    candidates.push({ path: top, access: 'write', layer: 'git', pinned: true });
-    gits.forEach((git, i) =>
-      candidates.push(
-        // A missing one gets an empty read-only one in its place, so none can be created either.
-        { path: posix.join(git, 'hooks'), layer: 'git', ...(parts[2 * i] ? { access: 'read' } : { access: 'hidden', absent: 'directory' }) },
-        { path: posix.join(git, 'config'), layer: 'git', ...(parts[2 * i + 1] ? { access: 'read' } : { access: 'hidden', absent: 'file' }) },
-      ),
-    );
-    if (modules === 'sealed') candidates.push({ path: posix.join(top, 'modules'), access: 'read', layer: 'git' });
-    const worktrees = await worktreeGits(port, top, budget);
-    if (worktrees === 'sealed') candidates.push({ path: posix.join(top, 'worktrees'), access: 'read', layer: 'git' });
-    candidates.push(...(await pointers(port, [...gits, ...(worktrees === 'sealed' ? [] : worktrees)])));
-  }
+  for (const top of tops) candidates.push(...(await refusingWhenUnseen(top, () => cover(port, top, budget))));
+  return candidates;
+}
+
+/** One repository's git folder `top`: pinned, its hooks, config and the files that send git elsewhere read-only, and its submodules'. */
+async function cover(port: GitPort, top: string, budget: Budget): Promise<Candidate[]> {
+  const candidates: Candidate[] = [];
+  const modules = await submoduleGits(port, top, budget);
+  const gits = [top, ...(modules === 'sealed' ? [] : modules)];
+  const parts = await port.locateAll(gits.flatMap((git) => [posix.join(git, 'hooks'), posix.join(git, 'config')]));
+  // Submodules' git folders, and those on the way to them, are pinned by pinAncestors: their hooks and config lie in .git.
+  candidates.push({ path: top, access: 'write', layer: 'git', pinned: true });
+  gits.forEach((git, i) =>
+    candidates.push(
+      // A missing one gets an empty read-only one in its place, so none can be created either.
+      { path: posix.join(git, 'hooks'), layer: 'git', ...(parts[2 * i] ? { access: 'read' } : { access: 'hidden', absent: 'directory' }) },
+      { path: posix.join(git, 'config'), layer: 'git', ...(parts[2 * i + 1] ? { access: 'read' } : { access: 'hidden', absent: 'file' }) },
+    ),
+  );
+  if (modules === 'sealed') candidates.push({ path: posix.join(top, 'modules'), access: 'read', layer: 'git' });
+  const worktrees = await worktreeGits(port, top, budget);
+  if (worktrees === 'sealed') candidates.push({ path: posix.join(top, 'worktrees'), access: 'read', layer: 'git' });
+  candidates.push(...(await pointers(port, [...gits, ...(worktrees === 'sealed' ? [] : worktrees)])));
   return candidates;
 }
 
@@ -80,19 +86,19 @@ interface Budget {
 }
 
 /**
- * A repository's git folder as lstat sees it, or null when there is none. One that cannot be
- * looked at (a command took the permissions off a folder on its way) stops the command:
- * skipping it would leave its hooks writable to this command.
+ * Looks at a repository's git folder: what cannot be looked at (a command took the permissions
+ * off a folder on its way, or off .git itself) stops the command, saying what to do: skipping it
+ * would leave its hooks writable to this command.
  */
-async function lookAt(port: GitPort, gitFolder: string): Promise<EntryFacts | null> {
+async function refusingWhenUnseen<T>(gitFolder: string, look: () => Promise<T>): Promise<T> {
   try {
-    return await port.lstat(gitFolder);
+    return await look();
   } catch (error) {
     const code = errorCode(error) || 'an error';
     throw adapterError(
       'COMMAND_NOT_ALLOWED',
       'shell.exec',
-      `the sandbox keeps the hooks and config of the git repository at ${gitFolder} read-only, but cannot look at it (${code}); no command runs until it can: give the folders from the root down to it their permissions back (chmod u+rx)`,
+      `the sandbox keeps the hooks and config of the git repository at ${gitFolder} read-only, but cannot look at it (${code}); no command runs until it can: give it and the folders from the root down to it their permissions back (chmod u+rx)`,
     );
   }
 }
@@ -117,9 +123,10 @@ const POINTER_FILES = [...GIT_FOLDER_CODE.filter((name) => name !== 'hooks/' && 
 async function worktreeGits(port: GitPort, top: string, budget: Budget): Promise<string[] | 'sealed'> {
   const dir = posix.join(top, 'worktrees');
   if ((await port.lstat(dir))?.type !== 'directory') return [];
-  const names = (await port.listNames(dir)) ?? [];
+  // Read no further than allowed: a command can put a million names there.
+  const names = await port.listNames(dir, Math.min(MAX_MODULE_ENTRIES, budget.left));
+  if (names === null) return 'sealed';
   budget.left -= names.length;
-  if (names.length > MAX_MODULE_ENTRIES || budget.left < 0) return 'sealed';
   const found: string[] = [];
   for (const name of names) if ((await port.lstat(posix.join(dir, name)))?.type === 'directory') found.push(posix.join(dir, name));
   return found;
@@ -139,14 +146,15 @@ async function submoduleGits(port: GitPort, top: string, budget: Budget): Promis
   while (queue.length > 0) {
     const dir = queue.shift()!;
     if ((await port.lstat(dir))?.type !== 'directory') continue;
-    const names = (await port.listNames(dir)) ?? [];
+    // Read no further than allowed: a command can put a million names there.
+    const names = await port.listNames(dir, Math.min(MAX_MODULE_ENTRIES - seen, budget.left));
+    if (names === null) return 'sealed';
     seen += names.length;
     budget.left -= names.length;
-    if (seen > MAX_MODULE_ENTRIES || budget.left < 0) return 'sealed';
     for (const name of names) {
       const child = posix.join(dir, name);
       if ((await port.lstat(child))?.type !== 'directory') continue;
-      const isGit = ((await port.listNames(child)) ?? []).includes('HEAD');
+      const isGit = (await port.lstat(posix.join(child, 'HEAD'))) !== null;
       if (isGit) found.push(child);
       queue.push(isGit ? posix.join(child, 'modules') : child);
     }

@@ -9,6 +9,7 @@
  */
 import nodePath from 'node:path';
 import type { PolicyPort } from '../../adapter/contract/policy-port.js';
+import type { RememberedRepositories } from './remembered-repos.js';
 
 const posix = nodePath.posix;
 /** How far below a root repositories are looked for: root/a/b/c. */
@@ -19,8 +20,6 @@ export const MAX_NAMES_PER_ROOT = 4096;
 const MAX_NAMES_PER_FOLDER = 1024;
 /** Repositories found per writable root: each costs the sandbox a handful of mounts. */
 export const MAX_REPOS_PER_ROOT = 256;
-/** Repositories remembered from earlier plans, over all roots. */
-export const MAX_REPOS_REMEMBERED = 512;
 /**
  * Repositories a plan covers: each costs about four mounts (its .git pinned, hooks, config, the
  * folders up to the root pinned), and bubblewrap's cost per mount grows with the mounts before
@@ -60,7 +59,7 @@ export async function repositoriesIn(port: WalkPort, root: string): Promise<stri
     }
     // Past the depth or the budget, an lstat of each one's .git says as much as a listing, for less.
     for (const dir of unlisted) {
-      if ((await port.lstat(posix.join(dir, '.git')))?.type === 'directory') gits.push(posix.join(dir, '.git'));
+      if ((await kind(port, posix.join(dir, '.git'))) === 'directory') gits.push(posix.join(dir, '.git'));
       else if (dir.endsWith('.git') && (await bare(port, dir))) gits.push(dir);
     }
     level = next;
@@ -71,23 +70,30 @@ export async function repositoriesIn(port: WalkPort, root: string): Promise<stri
 /** A bare repository's folder: `objects` and `refs` folders and a `HEAD` file (as git itself asks); `folders` when listed already. */
 async function bare(port: WalkPort, dir: string, folders?: readonly string[]): Promise<boolean> {
   if (folders && !(folders.includes('objects') && folders.includes('refs'))) return false;
-  if (!folders && (await port.lstat(posix.join(dir, 'objects')))?.type !== 'directory') return false;
-  return (await port.lstat(posix.join(dir, 'HEAD')))?.type === 'file';
+  if (!folders && (await kind(port, posix.join(dir, 'objects'))) !== 'directory') return false;
+  return (await kind(port, posix.join(dir, 'HEAD'))) === 'file';
+}
+
+/**
+ * What is at `path`, for the walk: a place it cannot look at (another user's folder, a Docker
+ * volume) is no repository to it. A remembered repository that cannot be looked at stops the
+ * command instead (sandbox-git.ts).
+ */
+async function kind(port: WalkPort, path: string): Promise<string | undefined> {
+  return (await port.lstat(path).catch(() => null))?.type;
 }
 
 /**
  * The git folders of every writable root, in the order the plan covers them (at most
- * MAX_COVERED_REPOS are): the one the command starts in, then those earlier plans found, then the
- * rest. A command that fills a root with folders (past the walk's budget) or with repositories of
- * its own does not push out what was found before it ran. `remembered` is the plans' shared
- * memory; what no longer exists, or is no longer in a writable root, the caller drops by looking.
+ * MAX_COVERED_REPOS are): the one the command starts in, then those remembered from earlier
+ * plans, then the rest, which are remembered from now on.
  */
-export async function repositoriesOf(port: WalkPort, roots: readonly string[], remembered: Set<string>, cwd: string | undefined): Promise<string[]> {
-  const found = new Set([...(await enclosing(port, roots, cwd)), ...remembered]);
+export async function repositoriesOf(port: WalkPort, roots: readonly string[], remembered: RememberedRepositories, cwd: string | undefined): Promise<string[]> {
+  const found = new Set([...(await enclosing(port, roots, cwd)), ...remembered.list()]);
   for (const root of roots) {
     for (const git of await repositoriesIn(port, root)) {
       found.add(git);
-      if (remembered.size < MAX_REPOS_REMEMBERED) remembered.add(git);
+      remembered.add(git);
     }
   }
   return [...found];
@@ -102,15 +108,4 @@ async function enclosing(port: WalkPort, roots: readonly string[], cwd: string |
   const found = await port.locateAll(folders.map((dir) => posix.join(dir, '.git')));
   const at = found.findIndex((git) => git?.type === 'directory');
   return at < 0 ? [] : [posix.join(folders[at]!, '.git')];
-}
-
-/**
- * An fs.move done outside any sandbox carried `from` to `to`: the repositories remembered in it
- * moved too. Without this, moving a repository deeper than the walk looks (and back, after a
- * command planted a hook in it there) would take it out of every plan. Their order is kept.
- */
-export function followMove(remembered: Set<string>, from: string, to: string): void {
-  const moved = [...remembered].map((git) => (git === from || git.startsWith(`${from}/`) ? to + git.slice(from.length) : git));
-  remembered.clear();
-  for (const git of moved) remembered.add(git);
 }

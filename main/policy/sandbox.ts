@@ -49,7 +49,7 @@ import {
 } from './sandbox-mode.js';
 import { mountablePlaces, type ActiveRule } from './fs-rules.js';
 import { gitCode } from './sandbox-git.js';
-import { followMove } from './sandbox-repos.js';
+import { RememberedRepositories } from './remembered-repos.js';
 import { inHome } from './home-path.js';
 import { sandboxNeeded } from './sandbox-clients.js';
 import { depth, inside, layered, ownDevicesAndProcesses, pinAncestors, prune, withinWritableRoots, type Candidate, type Placed } from './sandbox-layers.js';
@@ -110,7 +110,7 @@ export class SandboxPolicy {
   /** The real paths earlier plans hid (at most MAX_HIDDEN_REMEMBERED); what no longer exists drops out by itself. */
   private readonly hiddenBefore = new Set<string>();
   /** The repositories in writable roots earlier plans found (sandbox-repos.ts). */
-  private readonly reposBefore = new Set<string>();
+  private readonly reposBefore = new RememberedRepositories();
   /** Root's commands keep uid 0 inside (no capabilities, but file ownership): root-only files must be hidden too. */
   private readonly asRoot: boolean;
   private programChecked: Promise<void> | null = null;
@@ -215,9 +215,9 @@ export class SandboxPolicy {
     await this.plan({ file: '', found: '', cwd: undefined }).catch(() => undefined);
   }
 
-  /** The fs tools moved `from` to `to` (real paths): repositories remembered there are now there. */
-  moved(from: string, to: string): void {
-    followMove(this.reposBefore, from, to);
+  /** Runs the fs tools' move of `from` to `to` (real paths): repositories remembered there go along (remembered-repos.ts). */
+  move<T>(from: string, to: string, run: () => Promise<T>): Promise<T> {
+    return this.reposBefore.move(from, to, run);
   }
 
   /** bwrap (or sandbox-exec) found where tools could replace it would run anything: refused like any such program. */

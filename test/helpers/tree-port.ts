@@ -79,9 +79,10 @@ export function treePort({ platform, tree, env, support, uid = 1000 }: TreePortO
         }
       });
     },
-    async listNames(dir) {
+    async listNames(dir, limit) {
       if (nodes.get(dir) !== 'dir') return null;
-      return names(dir);
+      const all = names(dir);
+      return limit !== undefined && all.length > limit ? null : all;
     },
     async listFolders(dir, limit) {
       if (nodes.get(dir) !== 'dir') return null;

@@ -4,15 +4,8 @@
  * what earlier plans found.
  */
 import { describe, expect, it } from 'vitest';
-import {
-  MAX_NAMES_PER_ROOT,
-  MAX_REPO_DEPTH,
-  MAX_REPOS_PER_ROOT,
-  MAX_REPOS_REMEMBERED,
-  followMove,
-  repositoriesIn,
-  repositoriesOf,
-} from '../../main/policy/sandbox-repos.js';
+import { MAX_NAMES_PER_ROOT, MAX_REPO_DEPTH, MAX_REPOS_PER_ROOT, repositoriesIn, repositoriesOf } from '../../main/policy/sandbox-repos.js';
+import { MAX_REPOS_REMEMBERED, RememberedRepositories } from '../../main/policy/remembered-repos.js';
 import { BWRAP, LINUX_ENV } from '../helpers/sandbox-fixtures.js';
 import { treePort, type Tree } from '../helpers/tree-port.js';
 
@@ -95,6 +88,18 @@ describe('repositoriesIn', () => {
     expect(repos).toEqual([dot(`${ROOT}/z`)]);
   });
 
+  it("takes a place it cannot look at (another user's folder, a Docker volume) for no repository, rather than failing", async () => {
+    const inner = port({ ...git(`${ROOT}/ok`), [`${ROOT}/a/b/pgdata/x`]: 'dir', ...git(`${ROOT}/a/b/pgdata2`) });
+    const denied = (p: string) => p.startsWith(`${ROOT}/a/b/pgdata`);
+    const eacces = (p: string) => Object.assign(new Error(`EACCES: ${p}`), { code: 'EACCES' });
+    const walled = {
+      ...inner,
+      lstat: async (p: string) => (denied(p) ? Promise.reject(eacces(p)) : inner.lstat(p)),
+      listFolders: async (p: string, limit: number) => (denied(p) ? null : inner.listFolders(p, limit)),
+    };
+    expect(await repositoriesIn(walled, ROOT)).toEqual([dot(`${ROOT}/ok`)]);
+  });
+
   it(`stops at ${MAX_REPOS_PER_ROOT} repositories a root`, async () => {
     let tree: Tree = {};
     for (let i = 0; i < MAX_REPOS_PER_ROOT + 20; i++) tree = { ...tree, ...git(`${ROOT}/r${i}`) };
@@ -106,7 +111,7 @@ describe('repositoriesOf', () => {
   it('keeps, first, what earlier plans found: filling the root with folders afterwards does not push it out', async () => {
     const deep = `${ROOT}/github.com/acme/tool`;
     const tree = port(git(deep));
-    const remembered = new Set<string>();
+    const remembered = new RememberedRepositories();
     expect(await repositoriesOf(tree, [ROOT], remembered, undefined)).toEqual([dot(deep)]);
     // A command makes thousands of folders where the walk looks first, and repositories of its own.
     for (let i = 0; i < 5000; i++) tree.put(`${ROOT}/${String(i).padStart(4, '0')}`, 'dir');
@@ -114,22 +119,16 @@ describe('repositoriesOf', () => {
     expect(await repositoriesIn(tree, ROOT)).not.toContain(dot(deep));
     const now = await repositoriesOf(tree, [ROOT], remembered, undefined);
     expect(now[0]).toBe(dot(deep));
-    expect(remembered.size).toBeLessThanOrEqual(MAX_REPOS_REMEMBERED);
-    expect(await repositoriesOf(tree, [ROOT], new Set(), undefined)).not.toContain(dot(deep));
+    expect(remembered.list().length).toBeLessThanOrEqual(MAX_REPOS_REMEMBERED);
+    expect(await repositoriesOf(tree, [ROOT], new RememberedRepositories(), undefined)).not.toContain(dot(deep));
   });
 
   it('puts first the repository the command starts in (the nearest .git folder up from it, in a writable root)', async () => {
     const tree = port({ ...git(`${ROOT}/a`), ...git(`${ROOT}/b`), ...git(`${ROOT}/b/vendor/lib`), [`${ROOT}/b/src/x/file.ts`]: 'file' });
-    expect(await repositoriesOf(tree, [ROOT], new Set(), `${ROOT}/b/src/x`)).toEqual([`${ROOT}/b`, `${ROOT}/a`, `${ROOT}/b/vendor/lib`].map(dot));
-    expect((await repositoriesOf(tree, [ROOT], new Set(), `${ROOT}/b/vendor/lib`))[0]).toBe(dot(`${ROOT}/b/vendor/lib`));
-    expect((await repositoriesOf(tree, [ROOT], new Set(), '/elsewhere/b'))[0]).toBe(dot(`${ROOT}/a`));
-  });
-});
-
-describe('followMove', () => {
-  it('carries the repositories remembered in a moved folder to its new place, in their order, and no others', () => {
-    const remembered = new Set([`${ROOT}/a/tool`, `${ROOT}/ab/other`, `${ROOT}/a`, `${ROOT}/z`]);
-    followMove(remembered, `${ROOT}/a`, `${ROOT}/deep/x/y/a`);
-    expect([...remembered]).toEqual([`${ROOT}/deep/x/y/a/tool`, `${ROOT}/ab/other`, `${ROOT}/deep/x/y/a`, `${ROOT}/z`]);
+    expect(await repositoriesOf(tree, [ROOT], new RememberedRepositories(), `${ROOT}/b/src/x`)).toEqual(
+      [`${ROOT}/b`, `${ROOT}/a`, `${ROOT}/b/vendor/lib`].map(dot),
+    );
+    expect((await repositoriesOf(tree, [ROOT], new RememberedRepositories(), `${ROOT}/b/vendor/lib`))[0]).toBe(dot(`${ROOT}/b/vendor/lib`));
+    expect((await repositoriesOf(tree, [ROOT], new RememberedRepositories(), '/elsewhere/b'))[0]).toBe(dot(`${ROOT}/a`));
   });
 });

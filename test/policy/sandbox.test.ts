@@ -152,6 +152,19 @@ describe('the plan on Linux (workspace)', () => {
     expect(moduleHooks.has(sealed[0]!.split('/.git/')[0]!)).toBe(false);
   });
 
+  it('never reads a folder under .git/modules or .git/worktrees whole: a command can put a million names there', async () => {
+    const tree: Tree = { ...LINUX_TREE };
+    for (let m = 0; m < 300; m++) tree[`/home/alex/projects/r/.git/modules/m${m}/HEAD`] = 'file';
+    for (let w = 0; w < 300; w++) tree[`/home/alex/projects/r/.git/worktrees/w${w}/gitdir`] = 'file';
+    const inner = treePort({ platform: 'linux', tree, env: LINUX_ENV, support: BWRAP });
+    const limits: Array<number | undefined> = [];
+    const port = { ...inner, listNames: async (dir: string, limit?: number) => (dir.includes('/.git/') && limits.push(limit), inner.listNames(dir, limit)) };
+    const entries = (await sandboxFor(LINUX_CONFIG, { port }).plan(GIT_IN_PROJECT))!.entries;
+    expect(limits.length).toBeGreaterThan(0);
+    expect(limits.every((limit) => limit !== undefined && limit <= 256)).toBe(true);
+    expect(entries.filter((e) => /\/r\/\.git\/(modules|worktrees)$/.test(e.path)).map((e) => e.access)).toEqual(['read', 'read']);
+  });
+
   it("keeps git's hooks and config read-only in writable roots, and pins .git so it cannot be swapped", async () => {
     const tree: Tree = { ...REPO_AT_TOP, '/home/alex/projects/tool/.git/config': 'file', '/home/alex/projects/notes/readme.md': 'file' };
     const entries = (await sandboxFor(LINUX_CONFIG, { tree }).plan(GIT_IN_PROJECT))!.entries;

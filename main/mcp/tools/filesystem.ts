@@ -241,8 +241,9 @@ export const fsMove = defineTool({
         text: `Dry run, nothing changed: would move ${type} ${source.path} to ${destination.path}${destination.exists ? ', replacing what is there' : ''}`,
       };
     }
-    await policy.fsLock.run([exclusive(source.path), exclusive(destination.path)], () => adapter.files.move(source, destination, args.overwrite));
-    policy.sandbox.moved(source.path, destination.path);
+    await policy.sandbox.move(source.path, destination.path, () =>
+      policy.fsLock.run([exclusive(source.path), exclusive(destination.path)], () => adapter.files.move(source, destination, args.overwrite)),
+    );
     return { structured: { source: source.path, destination: destination.path }, text: `Moved ${source.path} to ${destination.path}` };
   },
 });

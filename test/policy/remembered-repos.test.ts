@@ -1,0 +1,58 @@
+/**
+ * The sandbox's memory of the repositories it found: first found, first listed; bounded; what a
+ * plan finds gone is forgotten, but not while the fs tools move something, and a move carries
+ * what it holds to its new place.
+ */
+import { describe, expect, it } from 'vitest';
+import { MAX_REPOS_REMEMBERED, RememberedRepositories } from '../../main/policy/remembered-repos.js';
+
+const R = '/home/alex/code';
+
+function memory(...folders: string[]) {
+  const remembered = new RememberedRepositories();
+  for (const folder of folders) remembered.add(folder);
+  return remembered;
+}
+
+describe('RememberedRepositories', () => {
+  it(`lists in the order found, each once, at most ${MAX_REPOS_REMEMBERED}`, () => {
+    const remembered = memory(`${R}/b/.git`, `${R}/a/.git`, `${R}/b/.git`);
+    expect(remembered.list()).toEqual([`${R}/b/.git`, `${R}/a/.git`]);
+    for (let i = 0; i < MAX_REPOS_REMEMBERED + 10; i++) remembered.add(`${R}/r${i}/.git`);
+    expect(remembered.list()).toHaveLength(MAX_REPOS_REMEMBERED);
+    expect(remembered.list()[0]).toBe(`${R}/b/.git`);
+  });
+
+  it('a move puts the new places of what it holds right after the old ones, and no others', async () => {
+    const remembered = memory(`${R}/a/tool/.git`, `${R}/ab/other/.git`, `${R}/a/.git`, `${R}/z/.git`);
+    await remembered.move(`${R}/a`, `${R}/deep/x/y/a`, async () => undefined);
+    expect(remembered.list()).toEqual([
+      `${R}/a/tool/.git`,
+      `${R}/deep/x/y/a/tool/.git`,
+      `${R}/ab/other/.git`,
+      `${R}/a/.git`,
+      `${R}/deep/x/y/a/.git`,
+      `${R}/z/.git`,
+    ]);
+  });
+
+  it('forgets what a plan found gone, except while a move runs (a plan in the middle sees neither place)', async () => {
+    const remembered = memory(`${R}/a/.git`);
+    let finish!: () => void;
+    const moving = remembered.move(`${R}/a`, `${R}/b`, () => new Promise<void>((resolve) => (finish = resolve)));
+    remembered.forget(`${R}/a/.git`);
+    remembered.forget(`${R}/b/.git`);
+    expect(remembered.list()).toEqual([`${R}/a/.git`, `${R}/b/.git`]);
+    finish();
+    await moving;
+    remembered.forget(`${R}/a/.git`);
+    expect(remembered.list()).toEqual([`${R}/b/.git`]);
+  });
+
+  it('ends the move when it fails too, and passes the failure on', async () => {
+    const remembered = memory(`${R}/a/.git`);
+    await expect(remembered.move(`${R}/a`, `${R}/b`, async () => Promise.reject(new Error('EXDEV')))).rejects.toThrow('EXDEV');
+    remembered.forget(`${R}/b/.git`);
+    expect(remembered.list()).toEqual([`${R}/a/.git`]);
+  });
+});
