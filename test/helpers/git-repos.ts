@@ -6,12 +6,25 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { afterAll, beforeAll } from 'vitest';
 import type { GitRun } from '../../adapter/contract/git.js';
+import { makeTempDir, removeDir } from './temp.js';
 
 export interface GitHome {
   home: string;
   /** The environment the server's adapter and the tests' own git calls use. */
   env: NodeJS.ProcessEnv;
+}
+
+/** A temp folder holding an owner's git home (`home/`), made before a test file's tests and removed after them. */
+export function ownerGitBase(): { readonly base: string; readonly owner: GitHome } {
+  const at = {} as { base: string; owner: GitHome };
+  beforeAll(() => {
+    at.base = makeTempDir();
+    at.owner = gitHome(path.join(at.base, 'home'));
+  });
+  afterAll(() => removeDir(at.base));
+  return at;
 }
 
 export function gitHome(home: string, globalConfig = ''): GitHome {

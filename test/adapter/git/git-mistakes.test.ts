@@ -1,18 +1,11 @@
 /** git's refusals of a caller's mistake (as git 2.39 words them, and from a real run) come back with the contract's codes and a hint. */
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { gitMistake } from '../../../adapter/git/git-mistakes.js';
 import { runGit } from '../../../adapter/git/run-git.js';
-import { gitHome, makeRepo, type GitHome, ownerRun } from '../../helpers/git-repos.js';
-import { makeTempDir, removeDir } from '../../helpers/temp.js';
+import { makeRepo, ownerRun, ownerGitBase } from '../../helpers/git-repos.js';
 
-let base: string;
-let owner: GitHome;
-beforeAll(() => {
-  base = makeTempDir();
-  owner = gitHome(path.join(base, 'home'));
-});
-afterAll(() => removeDir(base));
+const at = ownerGitBase();
 
 describe('gitMistake', () => {
   it.each([
@@ -33,8 +26,8 @@ describe('gitMistake', () => {
   });
 
   it("turns a real refusal into its code, with git's words and the hint", async () => {
-    const repo = makeRepo(owner, path.join(base, 'repo'), { 'a.txt': 'a\n' });
-    const run = ownerRun(owner, repo);
+    const repo = makeRepo(at.owner, path.join(at.base, 'repo'), { 'a.txt': 'a\n' });
+    const run = ownerRun(at.owner, repo);
     await expect(runGit(run, ['branch', '--', 'main'], { operation: 'git.branch_create' })).rejects.toMatchObject({
       code: 'ALREADY_EXISTS',
       message: expect.stringMatching(/git branch: fatal: a branch named 'main' already exists \(pick another name, or git_switch to it\)/),
