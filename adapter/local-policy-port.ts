@@ -32,6 +32,7 @@ export function localPolicyPort(processes: Pick<ProcessOps, 'findExecutable'>, p
     listNames: (path, limit) => (limit === undefined ? fs.promises.readdir(path).catch(() => null) : namesUpTo(path, limit)),
     // Synchronous on purpose, as locateAll: the sandbox's plan reads many small folders in a row.
     listFolders: async (path, limit) => foldersUpTo(path, limit),
+    readStart: async (path, maxBytes) => readStart(path, maxBytes),
     findExecutable: (name, searchPath) => processes.findExecutable(name, searchPath),
     baseEnvironment: () => base,
     processIdentity: (id) => processIdentity(id, platform),
@@ -61,9 +62,10 @@ async function namesUpTo(path: string, limit: number): Promise<string[] | null> 
 }
 
 /** The folders among a directory's first `limit` names, by the type the directory records (links are not folders). */
-function foldersUpTo(path: string, limit: number): { folders: string[]; read: number } | null {
+function foldersUpTo(path: string, limit: number): { folders: string[]; read: number; gitFile: boolean } | null {
   const folders: string[] = [];
   let read = 0;
+  let gitFile = false;
   let dir: fs.Dir;
   try {
     dir = fs.opendirSync(path);
@@ -74,13 +76,33 @@ function foldersUpTo(path: string, limit: number): { folders: string[]; read: nu
     for (let entry = dir.readSync(); entry !== null && read < limit; entry = dir.readSync()) {
       read += 1;
       if (entry.isDirectory()) folders.push(entry.name);
+      else if (entry.name === '.git' && entry.isFile()) gitFile = true;
     }
   } catch {
     return null;
   } finally {
     dir.closeSync();
   }
-  return { folders, read };
+  return { folders, read, gitFile };
+}
+
+/** Synchronous, as listFolders: a .git file is a line. O_NONBLOCK: a FIFO planted as one does not hold the plan. */
+function readStart(path: string, maxBytes: number): string | null {
+  let fd: number;
+  try {
+    fd = fs.openSync(path, fs.constants.O_RDONLY | (fs.constants.O_NOFOLLOW ?? 0) | (fs.constants.O_NONBLOCK ?? 0));
+  } catch {
+    return null;
+  }
+  try {
+    if (!fs.fstatSync(fd).isFile()) return null;
+    const buffer = Buffer.alloc(maxBytes);
+    return buffer.subarray(0, fs.readSync(fd, buffer, 0, maxBytes, 0)).toString('utf8');
+  } catch {
+    return null;
+  } finally {
+    fs.closeSync(fd);
+  }
 }
 
 function locate(path: string): { real: string; type: EntryFacts['type'] } | null {

@@ -61,10 +61,16 @@ export interface PolicyPort {
   /** The names in a directory (no `.` or `..`), or null when it cannot be listed (or holds more than `limit`, when given). */
   listNames(path: string, limit?: number): Promise<string[] | null>;
   /**
-   * The folders (not links to folders) among a directory's first `limit` names, and how many
-   * names were read; null when it cannot be listed.
+   * The folders (not links to folders) among a directory's first `limit` names, how many names
+   * were read, and whether a `.git` file was among them (a linked worktree's, a submodule's, or
+   * git init --separate-git-dir's, which names a git folder elsewhere); null when it cannot be listed.
    */
-  listFolders(path: string, limit: number): Promise<{ folders: string[]; read: number } | null>;
+  listFolders(path: string, limit: number): Promise<{ folders: string[]; read: number; gitFile: boolean } | null>;
+  /**
+   * The first `maxBytes` of a regular file as text (a link at its last component is not followed,
+   * a FIFO not waited on); null when it is not one or cannot be read.
+   */
+  readStart(path: string, maxBytes: number): Promise<string | null>;
   /** which(1) on `searchPath`, as ProcessOps.findExecutable. */
   findExecutable(name: string, searchPath: string | undefined): Promise<FoundExecutable | null>;
   /**

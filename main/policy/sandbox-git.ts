@@ -18,7 +18,7 @@ const MAX_MODULE_ENTRIES = 256;
 /** The same over all repositories of a plan: a command can fill every covered repository's (a red team made a command take 6 s). */
 const MAX_GIT_ENTRIES_PER_PLAN = 1024;
 
-type GitPort = Pick<PolicyPort, 'lstat' | 'listNames' | 'listFolders' | 'locateAll'>;
+type GitPort = Pick<PolicyPort, 'lstat' | 'listNames' | 'listFolders' | 'locateAll' | 'readStart'>;
 
 /**
  * Where git runs code from on the owner's next git command, outside any sandbox: the hooks and

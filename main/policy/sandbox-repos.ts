@@ -27,17 +27,25 @@ export const MAX_REPOS_PER_ROOT = 256;
  */
 export const MAX_COVERED_REPOS = 32;
 
-type WalkPort = Pick<PolicyPort, 'listFolders' | 'lstat' | 'locateAll'>;
+/** `.git` files followed per writable root: each costs two small reads and a few lstats. */
+export const MAX_GIT_FILES_PER_ROOT = 32;
+/** A .git file, or a worktree's commondir, is a line: what git writes is far shorter. */
+const MAX_POINTER_BYTES = 4096;
+
+type WalkPort = Pick<PolicyPort, 'listFolders' | 'lstat' | 'locateAll' | 'readStart'>;
 
 /**
  * The git folders in `root`, its own included: each `.git` folder, and each bare repository (a
  * folder holding `objects`, `refs` and a `HEAD` file, whose receive hooks run when the owner
- * pushes to it), `.bare` ones beside their worktrees included. A linked worktree's or a
- * submodule's `.git` file leads into a git folder the plan covers with its repository's; one that
- * leads elsewhere (git init --separate-git-dir) is not followed.
+ * pushes to it), `.bare` ones beside their worktrees included. A `.git` file (a linked
+ * worktree's, a submodule's, git init --separate-git-dir's) is followed to the git folder whose
+ * hooks and config git uses there, wherever it lies: the plan covers it where a writable root
+ * holds it (gitCode).
  */
 export async function repositoriesIn(port: WalkPort, root: string): Promise<string[]> {
   const gits: string[] = [];
+  const pointers: string[] = [];
+  const pointer = (dotGit: string) => void (pointers.length < MAX_GIT_FILES_PER_ROOT && pointers.push(dotGit));
   let budget = MAX_NAMES_PER_ROOT;
   let level = [root];
   for (let depth = 0; level.length > 0; depth += 1) {
@@ -49,6 +57,7 @@ export async function repositoriesIn(port: WalkPort, root: string): Promise<stri
       if (!listed) continue;
       budget -= listed.read + 1;
       if (listed.folders.includes('.git')) gits.push(posix.join(dir, '.git'));
+      if (listed.gitFile) pointer(posix.join(dir, '.git'));
       // A bare repository kept beside its worktrees, as `.bare` (its `.git` file points there).
       if (listed.folders.includes('.bare') && (await bare(port, posix.join(dir, '.bare')))) gits.push(posix.join(dir, '.bare'));
       if (await bare(port, dir, listed.folders)) {
@@ -59,12 +68,33 @@ export async function repositoriesIn(port: WalkPort, root: string): Promise<stri
     }
     // Past the depth or the budget, an lstat of each one's .git says as much as a listing, for less.
     for (const dir of unlisted) {
-      if ((await kind(port, posix.join(dir, '.git'))) === 'directory') gits.push(posix.join(dir, '.git'));
+      const dotGit = await kind(port, posix.join(dir, '.git'));
+      if (dotGit === 'directory') gits.push(posix.join(dir, '.git'));
+      else if (dotGit === 'file') pointer(posix.join(dir, '.git'));
       else if (dir.endsWith('.git') && (await bare(port, dir))) gits.push(dir);
     }
     level = next;
   }
+  for (const dotGit of pointers) {
+    const git = await followed(port, dotGit);
+    if (git !== null && !gits.includes(git)) gits.push(git);
+  }
   return gits.slice(0, MAX_REPOS_PER_ROOT);
+}
+
+/**
+ * The git folder a `.git` file names (`gitdir: PATH`, relative to the file's folder), or for a
+ * linked worktree's the repository's own, which its `commondir` names: its hooks and config are
+ * the ones git runs there. Null unless that is a git folder (a HEAD file and objects): a file
+ * naming any folder covers nothing.
+ */
+export async function followed(port: WalkPort, dotGit: string): Promise<string | null> {
+  const named = /^gitdir: ?(.+?)\r?$/m.exec((await port.readStart(dotGit, MAX_POINTER_BYTES)) ?? '')?.[1];
+  if (!named) return null;
+  const gitdir = posix.resolve(posix.dirname(dotGit), named);
+  const common = (await port.readStart(posix.join(gitdir, 'commondir'), MAX_POINTER_BYTES))?.trim();
+  const git = common ? posix.resolve(gitdir, common) : gitdir;
+  return (await bare(port, git)) ? git : null;
 }
 
 /** A bare repository's folder: `objects` and `refs` folders and a `HEAD` file (as git itself asks); `folders` when listed already. */
@@ -99,13 +129,17 @@ export async function repositoriesOf(port: WalkPort, roots: readonly string[], r
   return [...found];
 }
 
-/** The .git folder of the repository holding `cwd` in a writable root (the nearest one up from it), if any. */
+/** The git folder of the repository holding `cwd` in a writable root (the nearest .git up from it, a .git file followed), if any. */
 async function enclosing(port: WalkPort, roots: readonly string[], cwd: string | undefined): Promise<string[]> {
   const root = cwd && roots.find((r) => cwd === r || cwd.startsWith(`${r}/`));
   if (!cwd || !root) return [];
   const folders = [cwd];
   while (folders.at(-1) !== root) folders.push(posix.dirname(folders.at(-1)!));
   const found = await port.locateAll(folders.map((dir) => posix.join(dir, '.git')));
-  const at = found.findIndex((git) => git?.type === 'directory');
-  return at < 0 ? [] : [posix.join(folders[at]!, '.git')];
+  const at = found.findIndex((git) => git?.type === 'directory' || git?.type === 'file');
+  if (at < 0) return [];
+  const dotGit = posix.join(folders[at]!, '.git');
+  if (found[at]!.type === 'directory') return [dotGit];
+  const git = await followed(port, dotGit);
+  return git === null ? [] : [git];
 }

@@ -91,7 +91,7 @@ const RUN_SYSTEM_LINKS = ['/run/current-system', '/run/booted-system', '/run/ope
 
 type Port = Pick<
   PolicyPort,
-  'platform' | 'realpath' | 'lstat' | 'locateAll' | 'listNames' | 'listFolders' | 'baseEnvironment' | 'sandboxSupport' | 'ownProcess'
+  'platform' | 'realpath' | 'lstat' | 'locateAll' | 'listNames' | 'listFolders' | 'readStart' | 'baseEnvironment' | 'sandboxSupport' | 'ownProcess'
 >;
 
 /**

@@ -298,6 +298,39 @@ describe.skipIf(!run)("git's hooks and config in a writable root", () => {
     }
   });
 
+  it('a .git file is followed to the git folder git uses: one made with --separate-git-dir, a worktree whose repository lies past the walk', async () => {
+    const code = path.join(home, 'code-pointed');
+    const app = path.join(code, 'app');
+    const store = path.join(code, 'store', 'x', 'y', 'z', 'app-git');
+    const main = path.join(code, 'deep', 'a', 'b', 'c', 'main');
+    const tree = path.join(code, 'wt');
+    for (const dir of [app, path.dirname(store), main]) fs.mkdirSync(dir, { recursive: true });
+    const env = { PATH, HOME: home, GIT_CONFIG_NOSYSTEM: '1' };
+    const git = (cwd: string, ...args: string[]) =>
+      spawnSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', ...args], { cwd, encoding: 'utf8', env });
+    expect(git(app, 'init', '-q', `--separate-git-dir=${store}`).status).toBe(0);
+    expect(git(main, 'init', '-q').status).toBe(0);
+    expect(git(main, 'commit', '-q', '--allow-empty', '-m', 'one').status).toBe(0);
+    expect(git(main, 'worktree', 'add', '-q', tree, '-b', 'feature').status).toBe(0);
+    try {
+      const { sh } = await serve({ filesystem: { write: true, roots: [code] } });
+      for (const attempt of [
+        `echo "touch pwned" > ${store}/hooks/pre-commit`,
+        `git -C ${app} config core.fsmonitor "touch pwned"`,
+        `echo "touch pwned" > ${main}/.git/hooks/pre-commit`,
+        `git -C ${tree} config core.fsmonitor "touch pwned"`,
+      ])
+        expect((await sh(attempt)).exitCode, attempt).not.toBe(0);
+      expect(fs.existsSync(path.join(store, 'hooks', 'pre-commit'))).toBe(false);
+      expect(git(tree, 'config', 'core.fsmonitor').stdout).toBe('');
+      const commit = await sh(`cd ${tree} && echo hi > a.txt && git add a.txt && git -c user.name=t -c user.email=t@example.com commit -qm two`);
+      expect(commit.exitCode, commit.stderr).toBe(0);
+      expect(git(main, 'log', '--oneline', 'feature').stdout.trim().split('\n')).toHaveLength(2);
+    } finally {
+      removeDir(code);
+    }
+  });
+
   it("a submodule's hooks and config stay read-only too, and its git folder cannot be swapped", async () => {
     const repo = path.join(work, 'with-sub');
     const lib = path.join(home, 'lib-origin');

@@ -8,8 +8,8 @@ import path from 'node:path';
 import type { EntryFacts, PolicyPort } from '../../adapter/contract/policy-port.js';
 import type { SandboxSupport } from '../../adapter/contract/sandbox.js';
 
-/** `dir`, `file`, or `-> /absolute/target` for a symlink. */
-export type Tree = Record<string, 'dir' | 'file' | `-> /${string}`>;
+/** `dir`, `file` (empty), `text:CONTENT` (a file holding it) or `-> /absolute/target` for a symlink. */
+export type Tree = Record<string, 'dir' | 'file' | `text:${string}` | `-> /${string}`>;
 
 export interface TreePortOptions {
   platform: 'linux' | 'darwin';
@@ -22,7 +22,7 @@ export interface TreePortOptions {
 
 export type TreePort = Pick<
   PolicyPort,
-  'platform' | 'realpath' | 'lstat' | 'locateAll' | 'listNames' | 'listFolders' | 'baseEnvironment' | 'sandboxSupport' | 'ownProcess'
+  'platform' | 'realpath' | 'lstat' | 'locateAll' | 'listNames' | 'listFolders' | 'readStart' | 'baseEnvironment' | 'sandboxSupport' | 'ownProcess'
 > & {
   /** Changes the tree underneath whatever holds this port. */
   put(path: string, node: Tree[string]): void;
@@ -66,7 +66,7 @@ export function treePort({ platform, tree, env, support, uid = 1000 }: TreePortO
     async lstat(p) {
       const node = nodes.get(path.posix.normalize(p));
       if (node === undefined) return null;
-      return facts(node === 'dir' ? 'directory' : node === 'file' ? 'file' : 'symlink');
+      return facts(node === 'dir' ? 'directory' : node.startsWith('->') ? 'symlink' : 'file');
     },
     async locateAll(paths) {
       return paths.map((p) => {
@@ -87,7 +87,14 @@ export function treePort({ platform, tree, env, support, uid = 1000 }: TreePortO
     async listFolders(dir, limit) {
       if (nodes.get(dir) !== 'dir') return null;
       const read = names(dir).slice(0, limit);
-      return { folders: read.filter((name) => nodes.get(path.posix.join(dir, name)) === 'dir'), read: read.length };
+      const node = (name: string) => nodes.get(path.posix.join(dir, name))!;
+      const gitFile = read.includes('.git') && node('.git') !== 'dir' && !node('.git').startsWith('->');
+      return { folders: read.filter((name) => node(name) === 'dir'), read: read.length, gitFile };
+    },
+    async readStart(p, maxBytes) {
+      const node = nodes.get(path.posix.normalize(p));
+      if (node === undefined || node === 'dir' || node.startsWith('->')) return null;
+      return (node === 'file' ? '' : node.slice('text:'.length)).slice(0, maxBytes);
     },
     baseEnvironment: () => env,
     sandboxSupport: () => support,

@@ -4,7 +4,14 @@
  * what earlier plans found.
  */
 import { describe, expect, it } from 'vitest';
-import { MAX_NAMES_PER_ROOT, MAX_REPO_DEPTH, MAX_REPOS_PER_ROOT, repositoriesIn, repositoriesOf } from '../../main/policy/sandbox-repos.js';
+import {
+  MAX_GIT_FILES_PER_ROOT,
+  MAX_NAMES_PER_ROOT,
+  MAX_REPO_DEPTH,
+  MAX_REPOS_PER_ROOT,
+  repositoriesIn,
+  repositoriesOf,
+} from '../../main/policy/sandbox-repos.js';
 import { MAX_REPOS_REMEMBERED, RememberedRepositories } from '../../main/policy/remembered-repos.js';
 import { BWRAP, LINUX_ENV } from '../helpers/sandbox-fixtures.js';
 import { treePort, type Tree } from '../helpers/tree-port.js';
@@ -51,13 +58,15 @@ describe('repositoriesIn', () => {
     expect((await repositoriesIn(port(tree), ROOT)).sort()).toEqual([ROOT, `${ROOT}/app`, `${ROOT}/app/vendor/lib`, `${ROOT}/github.com/acme/tool`].map(dot));
   });
 
-  it("skips dot folders and node_modules, does not follow links, and takes a .git file (a worktree's) for no repository", async () => {
+  it('skips dot folders and node_modules, does not follow links, and takes a .git file that names no git folder for no repository', async () => {
     const tree: Tree = {
       ...git(`${ROOT}/.cache/x`),
       ...git(`${ROOT}/web/node_modules/pkg`),
       ...git('/elsewhere/repo'),
       [`${ROOT}/linked`]: '-> /elsewhere',
       [`${ROOT}/wt/.git`]: 'file',
+      [`${ROOT}/plain/.git`]: `text:gitdir: ${ROOT}/notes`,
+      [`${ROOT}/notes/HEAD`]: 'file',
       ...git(`${ROOT}/web`),
     };
     expect(await repositoriesIn(port(tree), ROOT)).toEqual([dot(`${ROOT}/web`)]);
@@ -75,6 +84,49 @@ describe('repositoriesIn', () => {
       [`${ROOT}/lookalike/refs/y`]: 'dir',
     };
     expect((await repositoriesIn(port(tree), ROOT)).sort()).toEqual([`${ROOT}/a/b/deep.git`, `${ROOT}/backup/remote.git`, `${ROOT}/proj/.bare`]);
+  });
+
+  it("follows a .git file to the git folder git uses there: one made with --separate-git-dir, a submodule's, a linked worktree's repository", async () => {
+    const tree: Tree = {
+      // git init --separate-git-dir: the git folder deeper than the walk looks, under a name it does not look for.
+      [`${ROOT}/app/.git`]: `text:gitdir: ${ROOT}/store/x/y/z/app-git`,
+      ...bareRepo(`${ROOT}/store/x/y/z/app-git`),
+      // A submodule's, relative to its folder, past the depth, where the walk only looks at each folder's .git.
+      [`${ROOT}/p/outer/sub/.git`]: 'text:gitdir: ../.git/modules/sub\n',
+      ...bareRepo(`${ROOT}/p/outer/.git/modules/sub`),
+      // A linked worktree's: its own folder under the repository's .git/worktrees, whose commondir names the repository's.
+      [`${ROOT}/wt/.git`]: `text:gitdir: ${ROOT}/m/n/o/main/.git/worktrees/wt\n`,
+      [`${ROOT}/m/n/o/main/.git/worktrees/wt/commondir`]: 'text:../..\n',
+      [`${ROOT}/m/n/o/main/.git/worktrees/wt/HEAD`]: 'file',
+      ...bareRepo(`${ROOT}/m/n/o/main/.git`),
+    };
+    expect((await repositoriesIn(port(tree), ROOT)).sort()).toEqual([
+      `${ROOT}/m/n/o/main/.git`,
+      `${ROOT}/p/outer/.git`,
+      `${ROOT}/p/outer/.git/modules/sub`,
+      `${ROOT}/store/x/y/z/app-git`,
+    ]);
+    // Past the depth too, where the walk only looks at a folder's .git.
+    const deep = `${ROOT}/a/b/c/d`;
+    const pastDepth = port({ [`${deep}/.git`]: `text:gitdir: ${ROOT}/kept/d-git`, ...bareRepo(`${ROOT}/kept/d-git`) });
+    expect(await repositoriesIn(pastDepth, ROOT)).toEqual([`${ROOT}/kept/d-git`]);
+  });
+
+  it(`follows at most ${MAX_GIT_FILES_PER_ROOT} .git files a root (each costs reads)`, async () => {
+    const tree: Tree = {};
+    for (let i = 0; i < MAX_GIT_FILES_PER_ROOT + 8; i++) {
+      tree[`${ROOT}/w${String(i).padStart(2, '0')}/.git`] = `text:gitdir: ${ROOT}/git${i}`;
+      Object.assign(tree, bareRepo(`${ROOT}/git${i}`));
+    }
+    const gits = await repositoriesIn(port(tree), ROOT);
+    // The bare folders themselves are found by the walk; the .git files lead to them too.
+    expect(gits).toHaveLength(MAX_GIT_FILES_PER_ROOT + 8);
+    const followedOnly = port(
+      Object.fromEntries(
+        Object.entries(tree).map(([k, v]) => [k.replace(`${ROOT}/git`, '/elsewhere/git'), v.replace(`${ROOT}/git`, '/elsewhere/git')]),
+      ) as Tree,
+    );
+    expect(await repositoriesIn(followedOnly, ROOT)).toHaveLength(MAX_GIT_FILES_PER_ROOT);
   });
 
   it(`reads at most ${MAX_NAMES_PER_ROOT} names per root, shallow first: past them, a folder is only looked at for its own .git`, async () => {
@@ -130,5 +182,18 @@ describe('repositoriesOf', () => {
     );
     expect((await repositoriesOf(tree, [ROOT], new RememberedRepositories(), `${ROOT}/b/vendor/lib`))[0]).toBe(dot(`${ROOT}/b/vendor/lib`));
     expect((await repositoriesOf(tree, [ROOT], new RememberedRepositories(), '/elsewhere/b'))[0]).toBe(dot(`${ROOT}/a`));
+  });
+
+  it('puts first, for a command in a linked worktree, the repository its .git file leads to', async () => {
+    const tree = port({
+      ...git(`${ROOT}/a`),
+      [`${ROOT}/wt/src/x.ts`]: 'file',
+      [`${ROOT}/wt/.git`]: `text:gitdir: ${ROOT}/main/.git/worktrees/wt`,
+      [`${ROOT}/main/.git/worktrees/wt/commondir`]: 'text:../..',
+      ...git(`${ROOT}/main`),
+      [`${ROOT}/main/.git/HEAD`]: 'file',
+      [`${ROOT}/main/.git/objects/pack`]: 'dir',
+    });
+    expect((await repositoriesOf(tree, [ROOT], new RememberedRepositories(), `${ROOT}/wt/src`))[0]).toBe(dot(`${ROOT}/main`));
   });
 });
