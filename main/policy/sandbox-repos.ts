@@ -136,10 +136,12 @@ async function enclosing(port: WalkPort, roots: readonly string[], cwd: string |
   const folders = [cwd];
   while (folders.at(-1) !== root) folders.push(posix.dirname(folders.at(-1)!));
   const found = await port.locateAll(folders.map((dir) => posix.join(dir, '.git')));
-  const at = found.findIndex((git) => git?.type === 'directory' || git?.type === 'file');
-  if (at < 0) return [];
-  const dotGit = posix.join(folders[at]!, '.git');
-  if (found[at]!.type === 'directory') return [dotGit];
-  const git = await followed(port, dotGit);
-  return git === null ? [] : [git];
+  for (const [i, dir] of folders.entries()) {
+    const dotGit = posix.join(dir, '.git');
+    if (found[i]?.type === 'directory') return [dotGit];
+    // A .git file that names no git folder is passed by: the repository above it is the one a command there can write.
+    const git = found[i]?.type === 'file' ? await followed(port, dotGit) : null;
+    if (git !== null) return [git];
+  }
+  return [];
 }

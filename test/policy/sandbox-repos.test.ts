@@ -195,5 +195,8 @@ describe('repositoriesOf', () => {
       [`${ROOT}/main/.git/objects/pack`]: 'dir',
     });
     expect((await repositoriesOf(tree, [ROOT], new RememberedRepositories(), `${ROOT}/wt/src`))[0]).toBe(dot(`${ROOT}/main`));
+    // A .git file that names no git folder does not stop the search up from the command's folder.
+    tree.put(`${ROOT}/wt/src/.git`, 'text:gitdir: /nowhere');
+    expect((await repositoriesOf(tree, [ROOT], new RememberedRepositories(), `${ROOT}/wt/src`))[0]).toBe(dot(`${ROOT}/main`));
   });
 });
