@@ -86,11 +86,11 @@ function foldersUpTo(path: string, limit: number): { folders: string[]; read: nu
   return { folders, read, gitFile };
 }
 
-/** Synchronous, as listFolders: a .git file is a line. O_NONBLOCK: a FIFO planted as one does not hold the plan. */
+/** Synchronous, as listFolders: a .git file is a line. O_NONBLOCK: a FIFO planted as one (or a link to one) does not hold the plan. */
 function readStart(path: string, maxBytes: number): string | null {
   let fd: number;
   try {
-    fd = fs.openSync(path, fs.constants.O_RDONLY | (fs.constants.O_NOFOLLOW ?? 0) | (fs.constants.O_NONBLOCK ?? 0));
+    fd = fs.openSync(path, fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK ?? 0));
   } catch {
     return null;
   }

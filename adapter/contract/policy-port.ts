@@ -67,8 +67,8 @@ export interface PolicyPort {
    */
   listFolders(path: string, limit: number): Promise<{ folders: string[]; read: number; gitFile: boolean } | null>;
   /**
-   * The first `maxBytes` of a regular file as text (a link at its last component is not followed,
-   * a FIFO not waited on); null when it is not one or cannot be read.
+   * The first `maxBytes` of a regular file as text (links followed, as git follows them to a .git
+   * file or a commondir; a FIFO or device not waited on); null when it is not one or cannot be read.
    */
   readStart(path: string, maxBytes: number): Promise<string | null>;
   /** which(1) on `searchPath`, as ProcessOps.findExecutable. */

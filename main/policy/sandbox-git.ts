@@ -10,7 +10,8 @@ import type { RememberedRepositories } from './remembered-repos.js';
 import { errorCode } from './path-locate.js';
 import { decider, isBase, type Candidate, type Placed } from './sandbox-layers.js';
 import { GIT_FOLDER_CODE } from './secret-patterns.js';
-import { MAX_COVERED_REPOS, repositoriesOf } from './sandbox-repos.js';
+import { followed, MAX_COVERED_REPOS, repositoriesOf } from './sandbox-repos.js';
+import { GitMountBudget } from './git-mount-budget.js';
 
 const posix = nodePath.posix;
 /** Entries under a repository's .git/modules (or .git/worktrees) looked at; past it the whole folder is read-only. */
@@ -18,16 +19,18 @@ const MAX_MODULE_ENTRIES = 256;
 /** The same over all repositories of a plan: a command can fill every covered repository's (a red team made a command take 6 s). */
 const MAX_GIT_ENTRIES_PER_PLAN = 1024;
 
-type GitPort = Pick<PolicyPort, 'lstat' | 'listNames' | 'listFolders' | 'locateAll' | 'readStart'>;
+type GitPort = Pick<PolicyPort, 'lstat' | 'listNames' | 'listFolders' | 'locateAll' | 'readStart' | 'realpath'>;
 
 /**
  * Where git runs code from on the owner's next git command, outside any sandbox: the hooks and
  * the config of the repositories in each writable root, bare ones too (as far as
- * sandbox-repos.ts looks, and those earlier plans found, `remembered`: their git folders; first
- * the one `cwd` is in). As for
- * the fs tools (filesystem.allowGitHookWrites), they stay read-only; `.git` itself is pinned so
- * a command cannot rename it away and put a writable one in its place. Objects and refs stay
- * writable: git commit works.
+ * sandbox-repos.ts looks, and those earlier plans found, `remembered`: their git folders and .git
+ * files; first the one `cwd` is in). As for the fs tools (filesystem.allowGitHookWrites), they stay read-only;
+ * `.git` itself is pinned so a command cannot rename it away and put a writable one in its place.
+ * A `.git` file stays as it is, read-only in a pinned folder, so a command cannot point it at a
+ * git folder of its own; the git folder it names is covered as a repository's. Objects and refs
+ * stay writable: git commit works. At most MAX_COVERED_REPOS repositories, and as many as the
+ * mounts they take allow (git-mount-budget.ts).
  *
  * Only a real git folder counts (a `.git` made a link does not), and only where a writable root decides its path (see
  * layered). Its entry is a writable mount after the roots, so a `.git` that a command made a
@@ -38,31 +41,71 @@ type GitPort = Pick<PolicyPort, 'lstat' | 'listNames' | 'listFolders' | 'locateA
 export async function gitCode(port: GitPort, placed: readonly Placed[], remembered: RememberedRepositories, cwd?: string): Promise<Candidate[]> {
   const base = placed.filter(isBase);
   const writableRoots = base.filter((p) => p.layer === 'root' && p.entry.access === 'write').map((p) => p.entry.path);
-  const tops: string[] = [];
-  for (const gitFolder of await repositoriesOf(port, writableRoots, remembered, cwd)) {
-    // lstat first: most are real folders, and realpath costs a system call a path component.
-    const facts = await refusingWhenUnseen(gitFolder, () => port.lstat(gitFolder));
-    if (facts === null) remembered.forget(gitFolder);
-    if (facts?.type !== 'directory') continue;
-    // Where it really is, under its own name: a link on the way (a .git made a link to the root) is not it.
-    const [git] = await port.locateAll([gitFolder]);
-    if (git?.type !== 'directory' || posix.basename(git.real) !== posix.basename(gitFolder)) continue;
+  // Where a path really is, under its own name (a link on the way, a .git made a link to the root, is not it), in a writable root.
+  const place = async (path: string) => {
+    const [at] = await port.locateAll([path]);
+    if (!at || posix.basename(at.real) !== posix.basename(path)) return null;
     // Out of every root (a link to /etc, say) it is read-only anyway; covering its missing
     // hooks would make bwrap create a mount point on a read-only folder.
-    const holder = decider(base, git.real);
-    if (holder?.layer === 'root' && holder.entry.access === 'write' && !tops.includes(git.real)) tops.push(git.real);
-    if (tops.length === MAX_COVERED_REPOS) break;
-  }
+    const holder = decider(base, at.real);
+    return holder?.layer === 'root' && holder.entry.access === 'write' ? { real: at.real, type: at.type, root: holder.entry.path } : null;
+  };
   const candidates: Candidate[] = [];
   const budget = { left: MAX_GIT_ENTRIES_PER_PLAN };
-  for (const top of tops) candidates.push(...(await refusingWhenUnseen(top, () => cover(port, top, budget))));
+  const mounts = new GitMountBudget();
+  const covered = new Set<string>();
+  const fit = (unit: Unit): Unit | null => (mounts.take(unit.map(({ root, parts }) => ({ root, paths: parts.map((c) => c.path) }))) ? unit : null);
+  /** A repository's git folder (with the .git file that names it), whole if it fits, else with its submodules and worktrees sealed, else not at all. */
+  const repository = async (top: { real: string; root: string }, pointer: Unit = []): Promise<Unit | null> => {
+    for (const seal of [false, true]) {
+      const parts = await refusingWhenUnseen(top.real, () => cover(port, top.real, budget, seal));
+      const unit = fit([...pointer, { root: top.root, parts }]);
+      if (unit) {
+        covered.add(top.real);
+        return unit;
+      }
+    }
+    return null;
+  };
+  let repos = 0;
+  for (const found of await repositoriesOf(port, writableRoots, remembered, cwd)) {
+    // lstat first: most are real folders, and realpath costs a system call a path component.
+    const facts = await refusingWhenUnseen(found, () => port.lstat(found));
+    if (facts === null) remembered.forget(found);
+    let unit: Unit | null = null;
+    if (facts?.type === 'directory') {
+      const top = await place(found);
+      if (top?.type === 'directory' && !covered.has(top.real)) unit = await repository(top);
+    } else if (facts?.type === 'file') {
+      const file = await place(found);
+      if (file?.type !== 'file' || covered.has(file.real)) continue;
+      covered.add(file.real);
+      // Kept as it is: read-only, in a folder that cannot be renamed away (a mount point is enough where the root holds it).
+      const folder = posix.dirname(file.real);
+      const parts: Candidate[] = [
+        ...(folder === file.root ? [] : [{ path: folder, access: 'write' as const, layer: 'git' as const, pinned: true }]),
+        { path: file.real, access: 'read', layer: 'git' },
+      ];
+      const named = await followed(port, file.real, writableRoots);
+      const git = named === null ? null : await place(named);
+      const pointer: Unit = [{ root: file.root, parts }];
+      unit = (git?.type === 'directory' && !covered.has(git.real) ? await repository(git, pointer) : null) ?? fit(pointer);
+    }
+    if (unit === null) continue;
+    for (const { parts } of unit) candidates.push(...parts);
+    if (++repos === MAX_COVERED_REPOS) break;
+  }
   return candidates;
 }
 
-/** One repository's git folder `top`: pinned, its hooks, config and the files that send git elsewhere read-only, and its submodules'. */
-async function cover(port: GitPort, top: string, budget: Budget): Promise<Candidate[]> {
+/**
+ * One repository's git folder `top`: pinned, its hooks, config and the files that send git
+ * elsewhere read-only, and its submodules' (or, `seal`, its .git/modules and .git/worktrees
+ * read-only whole, for fewer mounts).
+ */
+async function cover(port: GitPort, top: string, budget: Budget, seal: boolean): Promise<Candidate[]> {
   const candidates: Candidate[] = [];
-  const modules = await submoduleGits(port, top, budget);
+  const modules = seal ? await sealed(port, top, 'modules') : await submoduleGits(port, top, budget);
   const gits = [top, ...(modules === 'sealed' ? [] : modules)];
   const parts = await port.locateAll(gits.flatMap((git) => [posix.join(git, 'hooks'), posix.join(git, 'config')]));
   // Submodules' git folders, and those on the way to them, are pinned by pinAncestors: their hooks and config lie in .git.
@@ -75,15 +118,38 @@ async function cover(port: GitPort, top: string, budget: Budget): Promise<Candid
     ),
   );
   if (modules === 'sealed') candidates.push({ path: posix.join(top, 'modules'), access: 'read', layer: 'git' });
-  const worktrees = await worktreeGits(port, top, budget);
+  const worktrees = seal ? await sealed(port, top, 'worktrees') : await worktreeGits(port, top, budget);
   if (worktrees === 'sealed') candidates.push({ path: posix.join(top, 'worktrees'), access: 'read', layer: 'git' });
-  candidates.push(...(await pointers(port, [...gits, ...(worktrees === 'sealed' ? [] : worktrees)])));
+  const perWorktree = await worktreeConfig(port, top);
+  candidates.push(
+    ...(await pointers(port, [...gits, ...(worktrees === 'sealed' ? [] : worktrees)], perWorktree ? [top, ...(worktrees === 'sealed' ? [] : worktrees)] : [])),
+  );
   return candidates;
 }
+
+/** 'sealed' when `top` holds the folder `name` (read-only whole then), else none. */
+async function sealed(port: GitPort, top: string, name: string): Promise<[] | 'sealed'> {
+  return (await port.lstat(posix.join(top, name)))?.type === 'directory' ? 'sealed' : [];
+}
+
+/**
+ * Whether the repository's config turns on settings per worktree (extensions.worktreeConfig, as
+ * `git sparse-checkout` does): git then reads each worktree's config.worktree, and `git config
+ * --worktree` makes a missing one. Any mention counts; an extra mount costs less than a miss.
+ */
+async function worktreeConfig(port: GitPort, top: string): Promise<boolean> {
+  return /worktreeconfig/i.test((await port.readStart(posix.join(top, 'config'), MAX_CONFIG_BYTES)) ?? '');
+}
+
+/** Read of a repository's config for worktreeConfig: git's own are a few hundred bytes. */
+const MAX_CONFIG_BYTES = 64 * 1024;
 
 interface Budget {
   left: number;
 }
+
+/** A repository's candidates, each part under the writable root that holds it. */
+type Unit = Array<{ root: string; parts: Candidate[] }>;
 
 /**
  * Looks at a repository's git folder: what cannot be looked at (a command took the permissions
@@ -108,12 +174,18 @@ async function refusingWhenUnseen<T>(gitFolder: string, look: () => Promise<T>):
  * extensions.worktreeConfig), `commondir` (the git folder whose config and hooks git then uses)
  * and a linked worktree's `gitdir` (the folder `git worktree remove` deletes). A missing one
  * cannot be covered: an empty `commondir` in its place would stop git ("failed to read"), inside
- * and, as the mount point left behind, outside.
+ * and, as the mount point left behind, outside. A missing `config.worktree` can, where git reads
+ * one (`perWorktree`): an empty config is a valid one.
  */
-async function pointers(port: GitPort, gits: readonly string[]): Promise<Candidate[]> {
+async function pointers(port: GitPort, gits: readonly string[], perWorktree: readonly string[]): Promise<Candidate[]> {
   const files = gits.flatMap((git) => POINTER_FILES.map((name) => posix.join(git, name)));
   const found = await port.locateAll(files);
-  return files.filter((_, i) => found[i]?.type === 'file').map((path) => ({ path, access: 'read' as const, layer: 'git' as const }));
+  const existing = files.filter((_, i) => found[i]?.type === 'file');
+  const placeholders = perWorktree.map((git) => posix.join(git, 'config.worktree')).filter((path) => !existing.includes(path));
+  return [
+    ...existing.map((path) => ({ path, access: 'read' as const, layer: 'git' as const })),
+    ...placeholders.map((path) => ({ path, access: 'hidden' as const, absent: 'file' as const, layer: 'git' as const })),
+  ];
 }
 
 /** What the fs tools protect in a git folder (secret-patterns.ts) beside its hooks and config, and a linked worktree's gitdir. */

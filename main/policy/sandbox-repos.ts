@@ -27,20 +27,19 @@ export const MAX_REPOS_PER_ROOT = 256;
  */
 export const MAX_COVERED_REPOS = 32;
 
-/** `.git` files followed per writable root: each costs two small reads and a few lstats. */
+/** `.git` files taken per writable root: each costs a plan two mounts and two small reads. */
 export const MAX_GIT_FILES_PER_ROOT = 32;
 /** A .git file, or a worktree's commondir, is a line: what git writes is far shorter. */
 const MAX_POINTER_BYTES = 4096;
 
-type WalkPort = Pick<PolicyPort, 'listFolders' | 'lstat' | 'locateAll' | 'readStart'>;
+type WalkPort = Pick<PolicyPort, 'listFolders' | 'lstat' | 'locateAll' | 'readStart' | 'realpath'>;
 
 /**
  * The git folders in `root`, its own included: each `.git` folder, and each bare repository (a
  * folder holding `objects`, `refs` and a `HEAD` file, whose receive hooks run when the owner
- * pushes to it), `.bare` ones beside their worktrees included. A `.git` file (a linked
- * worktree's, a submodule's, git init --separate-git-dir's) is followed to the git folder whose
- * hooks and config git uses there, wherever it lies: the plan covers it where a writable root
- * holds it (gitCode).
+ * pushes to it), `.bare` ones beside their worktrees included; and each `.git` file (a linked
+ * worktree's, a submodule's, git init --separate-git-dir's), which the plan keeps as it is and
+ * follows to the git folder whose hooks and config git uses there (gitCode, followed).
  */
 export async function repositoriesIn(port: WalkPort, root: string): Promise<string[]> {
   const gits: string[] = [];
@@ -75,26 +74,40 @@ export async function repositoriesIn(port: WalkPort, root: string): Promise<stri
     }
     level = next;
   }
-  for (const dotGit of pointers) {
-    const git = await followed(port, dotGit);
-    if (git !== null && !gits.includes(git)) gits.push(git);
-  }
-  return gits.slice(0, MAX_REPOS_PER_ROOT);
+  return [...gits.slice(0, MAX_REPOS_PER_ROOT), ...pointers];
 }
 
 /**
  * The git folder a `.git` file names (`gitdir: PATH`, relative to the file's folder), or for a
  * linked worktree's the repository's own, which its `commondir` names: its hooks and config are
- * the ones git runs there. Null unless that is a git folder (a HEAD file and objects): a file
- * naming any folder covers nothing.
+ * the ones git runs there. Read as git reads them: the text up to a NUL, only line ends trimmed,
+ * `..` taken after the links before it. Null unless that is a git folder (a HEAD file and objects)
+ * in one of `roots`, where git's code could be written: a file naming any folder covers nothing,
+ * and one naming a far place (a network mount) is not looked at.
  */
-export async function followed(port: WalkPort, dotGit: string): Promise<string | null> {
-  const named = /^gitdir: ?(.+?)\r?$/m.exec((await port.readStart(dotGit, MAX_POINTER_BYTES)) ?? '')?.[1];
-  if (!named) return null;
-  const gitdir = posix.resolve(posix.dirname(dotGit), named);
-  const common = (await port.readStart(posix.join(gitdir, 'commondir'), MAX_POINTER_BYTES))?.trim();
-  const git = common ? posix.resolve(gitdir, common) : gitdir;
-  return (await bare(port, git)) ? git : null;
+export async function followed(port: WalkPort, dotGit: string, roots: readonly string[]): Promise<string | null> {
+  const gitdir = await pointedTo(port, posix.dirname(dotGit), named(await port.readStart(dotGit, MAX_POINTER_BYTES), 'gitdir: '), roots);
+  if (gitdir === null) return null;
+  const common = named(await port.readStart(posix.join(gitdir, 'commondir'), MAX_POINTER_BYTES), '');
+  const git = common === null ? gitdir : await pointedTo(port, gitdir, common, roots);
+  return git !== null && (await bare(port, git)) ? git : null;
+}
+
+function named(text: string | null, prefix: string): string | null {
+  const line = text?.split('\0')[0];
+  if (!line?.startsWith(prefix)) return null;
+  return line.slice(prefix.length).replace(/[\r\n]+$/, '') || null;
+}
+
+/** Where `path`, relative to `from`, really is, if it lies in one of `roots` (as written, and as it resolves). */
+async function pointedTo(port: WalkPort, from: string, path: string | null, roots: readonly string[]): Promise<string | null> {
+  if (path === null) return null;
+  const written = path.startsWith('/') ? path : `${from}/${path}`;
+  const within = (p: string) => roots.some((root) => p === root || p.startsWith(`${root}/`));
+  if (!within(posix.normalize(written))) return null;
+  // realpath(3) takes each `..` after the links before it, as the kernel (and so git) does.
+  const real = await port.realpath(written).catch(() => null);
+  return real !== null && within(real) ? real : null;
 }
 
 /** A bare repository's folder: `objects` and `refs` folders and a `HEAD` file (as git itself asks); `folders` when listed already. */
@@ -129,19 +142,21 @@ export async function repositoriesOf(port: WalkPort, roots: readonly string[], r
   return [...found];
 }
 
-/** The git folder of the repository holding `cwd` in a writable root (the nearest .git up from it, a .git file followed), if any. */
+/**
+ * The repository holding `cwd` in a writable root: the .git files from it up to the nearest .git
+ * folder, and that folder (a worktree's or submodule's .git file, then the repository above it).
+ */
 async function enclosing(port: WalkPort, roots: readonly string[], cwd: string | undefined): Promise<string[]> {
   const root = cwd && roots.find((r) => cwd === r || cwd.startsWith(`${r}/`));
   if (!cwd || !root) return [];
   const folders = [cwd];
   while (folders.at(-1) !== root) folders.push(posix.dirname(folders.at(-1)!));
-  const found = await port.locateAll(folders.map((dir) => posix.join(dir, '.git')));
-  for (const [i, dir] of folders.entries()) {
-    const dotGit = posix.join(dir, '.git');
-    if (found[i]?.type === 'directory') return [dotGit];
-    // A .git file that names no git folder is passed by: the repository above it is the one a command there can write.
-    const git = found[i]?.type === 'file' ? await followed(port, dotGit) : null;
-    if (git !== null) return [git];
-  }
-  return [];
+  const dotGits = folders.map((dir) => posix.join(dir, '.git'));
+  const found = await Promise.all(dotGits.map((dotGit) => kind(port, dotGit)));
+  const top = found.indexOf('directory');
+  const files = dotGits.filter((_, i) => (top < 0 || i < top) && found[i] === 'file').slice(0, MAX_ENCLOSING_GIT_FILES);
+  return top < 0 ? files : [...files, dotGits[top]!];
 }
+
+/** .git files taken on the way up from a command's folder (a worktree inside a submodule is two). */
+const MAX_ENCLOSING_GIT_FILES = 4;

@@ -2,8 +2,7 @@
  * The local policy port's folder listings with a limit: a folder holding more names than the
  * limit is not read whole (linked-patterns.ts looks through folders for another case of a name,
  * sandbox-repos.ts for repositories, and a command could fill one with a million names to slow
- * every check), and the start of a small file (a .git file's line) read without following a link
- * or waiting on a FIFO.
+ * every check), and the start of a small file (a .git file's line) read without waiting on a FIFO.
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -56,7 +55,7 @@ describe('listFolders', () => {
 });
 
 describe('readStart', () => {
-  it('reads the start of a regular file; not through a link, not a folder, not a FIFO (without waiting on it)', async () => {
+  it('reads the start of a regular file, through a link too; not a folder, a device or a FIFO (without waiting on it)', async () => {
     const top = makeTempDir('start-');
     try {
       fs.writeFileSync(path.join(top, 'file'), 'gitdir: ../x\nmore');
@@ -65,7 +64,10 @@ describe('readStart', () => {
       const port = localPort();
       expect(await port.readStart(path.join(top, 'file'), 100)).toBe('gitdir: ../x\nmore');
       expect(await port.readStart(path.join(top, 'file'), 6)).toBe('gitdir');
-      expect(await port.readStart(path.join(top, 'link'), 100)).toBeNull();
+      expect(await port.readStart(path.join(top, 'link'), 100)).toBe('gitdir: ../x\nmore');
+      fs.symlinkSync(path.join(top, 'fifo'), path.join(top, 'to-fifo'));
+      expect(await port.readStart(path.join(top, 'to-fifo'), 100)).toBeNull();
+      expect(await port.readStart('/dev/zero', 100)).toBeNull();
       expect(await port.readStart(top, 100)).toBeNull();
       expect(await port.readStart(path.join(top, 'fifo'), 100)).toBeNull();
       expect(await port.readStart(path.join(top, 'missing'), 100)).toBeNull();

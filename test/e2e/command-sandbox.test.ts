@@ -298,7 +298,7 @@ describe.skipIf(!run)("git's hooks and config in a writable root", () => {
     }
   });
 
-  it('a .git file is followed to the git folder git uses: one made with --separate-git-dir, a worktree whose repository lies past the walk', async () => {
+  it('a .git file stays as it is, and is followed to the git folder git uses: --separate-git-dir, a worktree whose repository lies past the walk', async () => {
     const code = path.join(home, 'code-pointed');
     const app = path.join(code, 'app');
     const store = path.join(code, 'store', 'x', 'y', 'z', 'app-git');
@@ -312,15 +312,32 @@ describe.skipIf(!run)("git's hooks and config in a writable root", () => {
     expect(git(main, 'init', '-q').status).toBe(0);
     expect(git(main, 'commit', '-q', '--allow-empty', '-m', 'one').status).toBe(0);
     expect(git(main, 'worktree', 'add', '-q', tree, '-b', 'feature').status).toBe(0);
+    // Settings per worktree (as sparse-checkout turns on): git reads a config.worktree the linked worktree does not have yet.
+    expect(git(main, 'config', 'extensions.worktreeConfig', 'true').status).toBe(0);
+    const evil = path.join(code, '.cache', 'evil');
     try {
       const { sh } = await serve({ filesystem: { write: true, roots: [code] } });
+      expect((await sh(`mkdir -p ${code}/.cache && cp -a ${store} ${evil}`)).exitCode).toBe(0);
       for (const attempt of [
         `echo "touch pwned" > ${store}/hooks/pre-commit`,
         `git -C ${app} config core.fsmonitor "touch pwned"`,
         `echo "touch pwned" > ${main}/.git/hooks/pre-commit`,
         `git -C ${tree} config core.fsmonitor "touch pwned"`,
+        `git -C ${tree} config --worktree core.fsmonitor "touch pwned"`,
+        // Nor can the .git file be pointed at a git folder of the command's own, or moved away with its folder.
+        `printf 'gitdir: ${evil}\n' > ${app}/.git`,
+        `rm -f ${app}/.git`,
+        `mv ${app} ${app}-old`,
+        `printf 'gitdir: ${evil}\n' > ${tree}/.git`,
       ])
         expect((await sh(attempt)).exitCode, attempt).not.toBe(0);
+      expect(git(app, 'rev-parse', '--git-dir').stdout.trim()).toBe(store);
+      expect(git(tree, 'config', '--worktree', 'core.fsmonitor').stdout).toBe('');
+      // A git folder named far below the root does not stop commands (its folders would be more mounts than a plan takes).
+      const deep = `${code}/.c/${Array.from({ length: 1500 }, () => 'a').join('/')}`;
+      const far = `mkdir -p ${deep}/objects ${deep}/refs ${code}/p1 && echo 'ref: refs/heads/main' > ${deep}/HEAD && echo 'gitdir: ${deep}' > ${code}/p1/.git`;
+      expect((await sh(far)).exitCode).toBe(0);
+      expect((await sh('true')).exitCode).toBe(0);
       expect(fs.existsSync(path.join(store, 'hooks', 'pre-commit'))).toBe(false);
       expect(git(tree, 'config', 'core.fsmonitor').stdout).toBe('');
       const commit = await sh(`cd ${tree} && echo hi > a.txt && git add a.txt && git -c user.name=t -c user.email=t@example.com commit -qm two`);

@@ -92,8 +92,13 @@ export function treePort({ platform, tree, env, support, uid = 1000 }: TreePortO
       return { folders: read.filter((name) => node(name) === 'dir'), read: read.length, gitFile };
     },
     async readStart(p, maxBytes) {
-      const node = nodes.get(path.posix.normalize(p));
-      if (node === undefined || node === 'dir' || node.startsWith('->')) return null;
+      let node: Tree[string] | undefined;
+      try {
+        node = nodes.get(realpath(p));
+      } catch {
+        return null;
+      }
+      if (node === undefined || node === 'dir') return null;
       return (node === 'file' ? '' : node.slice('text:'.length)).slice(0, maxBytes);
     },
     baseEnvironment: () => env,

@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import {
+  followed,
   MAX_GIT_FILES_PER_ROOT,
   MAX_NAMES_PER_ROOT,
   MAX_REPO_DEPTH,
@@ -58,15 +59,13 @@ describe('repositoriesIn', () => {
     expect((await repositoriesIn(port(tree), ROOT)).sort()).toEqual([ROOT, `${ROOT}/app`, `${ROOT}/app/vendor/lib`, `${ROOT}/github.com/acme/tool`].map(dot));
   });
 
-  it('skips dot folders and node_modules, does not follow links, and takes a .git file that names no git folder for no repository', async () => {
+  it('skips dot folders and node_modules and does not follow links', async () => {
     const tree: Tree = {
       ...git(`${ROOT}/.cache/x`),
       ...git(`${ROOT}/web/node_modules/pkg`),
       ...git('/elsewhere/repo'),
       [`${ROOT}/linked`]: '-> /elsewhere',
-      [`${ROOT}/wt/.git`]: 'file',
-      [`${ROOT}/plain/.git`]: `text:gitdir: ${ROOT}/notes`,
-      [`${ROOT}/notes/HEAD`]: 'file',
+      [`${ROOT}/.cache/wt/.git`]: 'file',
       ...git(`${ROOT}/web`),
     };
     expect(await repositoriesIn(port(tree), ROOT)).toEqual([dot(`${ROOT}/web`)]);
@@ -83,50 +82,20 @@ describe('repositoriesIn', () => {
       [`${ROOT}/lookalike/objects/x`]: 'dir',
       [`${ROOT}/lookalike/refs/y`]: 'dir',
     };
-    expect((await repositoriesIn(port(tree), ROOT)).sort()).toEqual([`${ROOT}/a/b/deep.git`, `${ROOT}/backup/remote.git`, `${ROOT}/proj/.bare`]);
-  });
-
-  it("follows a .git file to the git folder git uses there: one made with --separate-git-dir, a submodule's, a linked worktree's repository", async () => {
-    const tree: Tree = {
-      // git init --separate-git-dir: the git folder deeper than the walk looks, under a name it does not look for.
-      [`${ROOT}/app/.git`]: `text:gitdir: ${ROOT}/store/x/y/z/app-git`,
-      ...bareRepo(`${ROOT}/store/x/y/z/app-git`),
-      // A submodule's, relative to its folder, past the depth, where the walk only looks at each folder's .git.
-      [`${ROOT}/p/outer/sub/.git`]: 'text:gitdir: ../.git/modules/sub\n',
-      ...bareRepo(`${ROOT}/p/outer/.git/modules/sub`),
-      // A linked worktree's: its own folder under the repository's .git/worktrees, whose commondir names the repository's.
-      [`${ROOT}/wt/.git`]: `text:gitdir: ${ROOT}/m/n/o/main/.git/worktrees/wt\n`,
-      [`${ROOT}/m/n/o/main/.git/worktrees/wt/commondir`]: 'text:../..\n',
-      [`${ROOT}/m/n/o/main/.git/worktrees/wt/HEAD`]: 'file',
-      ...bareRepo(`${ROOT}/m/n/o/main/.git`),
-    };
     expect((await repositoriesIn(port(tree), ROOT)).sort()).toEqual([
-      `${ROOT}/m/n/o/main/.git`,
-      `${ROOT}/p/outer/.git`,
-      `${ROOT}/p/outer/.git/modules/sub`,
-      `${ROOT}/store/x/y/z/app-git`,
+      `${ROOT}/a/b/deep.git`,
+      `${ROOT}/backup/remote.git`,
+      `${ROOT}/proj/.bare`,
+      dot(`${ROOT}/proj`),
     ]);
-    // Past the depth too, where the walk only looks at a folder's .git.
-    const deep = `${ROOT}/a/b/c/d`;
-    const pastDepth = port({ [`${deep}/.git`]: `text:gitdir: ${ROOT}/kept/d-git`, ...bareRepo(`${ROOT}/kept/d-git`) });
-    expect(await repositoriesIn(pastDepth, ROOT)).toEqual([`${ROOT}/kept/d-git`]);
   });
 
-  it(`follows at most ${MAX_GIT_FILES_PER_ROOT} .git files a root (each costs reads)`, async () => {
-    const tree: Tree = {};
-    for (let i = 0; i < MAX_GIT_FILES_PER_ROOT + 8; i++) {
-      tree[`${ROOT}/w${String(i).padStart(2, '0')}/.git`] = `text:gitdir: ${ROOT}/git${i}`;
-      Object.assign(tree, bareRepo(`${ROOT}/git${i}`));
-    }
-    const gits = await repositoriesIn(port(tree), ROOT);
-    // The bare folders themselves are found by the walk; the .git files lead to them too.
-    expect(gits).toHaveLength(MAX_GIT_FILES_PER_ROOT + 8);
-    const followedOnly = port(
-      Object.fromEntries(
-        Object.entries(tree).map(([k, v]) => [k.replace(`${ROOT}/git`, '/elsewhere/git'), v.replace(`${ROOT}/git`, '/elsewhere/git')]),
-      ) as Tree,
-    );
-    expect(await repositoriesIn(followedOnly, ROOT)).toHaveLength(MAX_GIT_FILES_PER_ROOT);
+  it(`takes each .git file it finds (a worktree's, a submodule's, --separate-git-dir's), past the depth too, at most ${MAX_GIT_FILES_PER_ROOT} a root`, async () => {
+    const tree: Tree = { [`${ROOT}/app/.git`]: 'text:gitdir: ../store/app', [`${ROOT}/a/b/c/.git`]: 'file', ...git(`${ROOT}/web`) };
+    expect((await repositoriesIn(port(tree), ROOT)).sort()).toEqual([`${ROOT}/a/b/c`, `${ROOT}/app`, `${ROOT}/web`].map(dot));
+    const many: Tree = {};
+    for (let i = 0; i < MAX_GIT_FILES_PER_ROOT + 8; i++) many[`${ROOT}/w${String(i).padStart(2, '0')}/.git`] = 'file';
+    expect(await repositoriesIn(port(many), ROOT)).toHaveLength(MAX_GIT_FILES_PER_ROOT);
   });
 
   it(`reads at most ${MAX_NAMES_PER_ROOT} names per root, shallow first: past them, a folder is only looked at for its own .git`, async () => {
@@ -184,19 +153,57 @@ describe('repositoriesOf', () => {
     expect((await repositoriesOf(tree, [ROOT], new RememberedRepositories(), '/elsewhere/b'))[0]).toBe(dot(`${ROOT}/a`));
   });
 
-  it('puts first, for a command in a linked worktree, the repository its .git file leads to', async () => {
+  it('puts first, for a command in a linked worktree or a submodule, the .git files from its folder up to the repository above them', async () => {
     const tree = port({
       ...git(`${ROOT}/a`),
-      [`${ROOT}/wt/src/x.ts`]: 'file',
-      [`${ROOT}/wt/.git`]: `text:gitdir: ${ROOT}/main/.git/worktrees/wt`,
-      [`${ROOT}/main/.git/worktrees/wt/commondir`]: 'text:../..',
-      ...git(`${ROOT}/main`),
-      [`${ROOT}/main/.git/HEAD`]: 'file',
-      [`${ROOT}/main/.git/objects/pack`]: 'dir',
+      ...git(`${ROOT}/outer`),
+      [`${ROOT}/outer/sub/src/x.ts`]: 'file',
+      [`${ROOT}/outer/sub/.git`]: 'text:gitdir: ../.git/modules/sub',
+      [`${ROOT}/outer/sub/src/.git`]: 'text:gitdir: /nowhere',
     });
-    expect((await repositoriesOf(tree, [ROOT], new RememberedRepositories(), `${ROOT}/wt/src`))[0]).toBe(dot(`${ROOT}/main`));
-    // A .git file that names no git folder does not stop the search up from the command's folder.
-    tree.put(`${ROOT}/wt/src/.git`, 'text:gitdir: /nowhere');
-    expect((await repositoriesOf(tree, [ROOT], new RememberedRepositories(), `${ROOT}/wt/src`))[0]).toBe(dot(`${ROOT}/main`));
+    const order = await repositoriesOf(tree, [ROOT], new RememberedRepositories(), `${ROOT}/outer/sub/src`);
+    expect(order.slice(0, 3)).toEqual([`${ROOT}/outer/sub/src`, `${ROOT}/outer/sub`, `${ROOT}/outer`].map(dot));
+  });
+});
+
+describe('followed', () => {
+  const at = (text: string, extra: Tree = {}) => port({ [`${ROOT}/w/.git`]: `text:${text}`, ...extra });
+  const follow = (tree: ReturnType<typeof port>) => followed(tree, `${ROOT}/w/.git`, [ROOT]);
+
+  it('reads a .git file as git does: gitdir: at its start, up to a NUL, only line ends trimmed, relative to its folder', async () => {
+    const store = bareRepo(`${ROOT}/store/g`);
+    expect(await follow(at(`gitdir: ${ROOT}/store/g\r\n`, store))).toBe(`${ROOT}/store/g`);
+    expect(await follow(at('gitdir: ../store/g\n', store))).toBe(`${ROOT}/store/g`);
+    expect(await follow(at(`gitdir: ${ROOT}/store/g\0junk`, store))).toBe(`${ROOT}/store/g`);
+    expect(await follow(at(`junk\ngitdir: ${ROOT}/store/g`, store))).toBeNull();
+    // A line separator other than \n is part of the path, as it is to git (a decoy at the part before it is not taken).
+    const odd = `${ROOT}/store/a\u2028b`;
+    expect(await follow(at(`gitdir: ${odd}`, { ...bareRepo(odd), ...bareRepo(`${ROOT}/store/a`) }))).toBe(odd);
+  });
+
+  it('takes `..` after the links before it, as the kernel does, and a commondir through a link', async () => {
+    const tree = at('gitdir: lnk/../g', { [`${ROOT}/w/lnk`]: `-> ${ROOT}/.hid/deep/x`, [`${ROOT}/.hid/deep/x`]: 'dir', ...bareRepo(`${ROOT}/.hid/deep/g`) });
+    expect(await follow(tree)).toBe(`${ROOT}/.hid/deep/g`);
+    const worktree = at(`gitdir: ${ROOT}/main/.git/worktrees/w`, {
+      [`${ROOT}/main/.git/worktrees/w/commondir`]: `-> ${ROOT}/main/common-pointer`,
+      [`${ROOT}/main/common-pointer`]: 'text:../..',
+      [`${ROOT}/main/.git/worktrees/w/HEAD`]: 'file',
+      ...bareRepo(`${ROOT}/main/.git`),
+    });
+    expect(await follow(worktree)).toBe(`${ROOT}/main/.git`);
+  });
+
+  it('looks at nothing out of the roots it is given, and takes only a git folder', async () => {
+    const inner = at('gitdir: /net/host/share/.git', bareRepo('/net/host/share/.git'));
+    const looked: string[] = [];
+    const watched = {
+      ...inner,
+      lstat: async (p: string) => (looked.push(p), inner.lstat(p)),
+      readStart: async (p: string, n: number) => (looked.push(p), inner.readStart(p, n)),
+      realpath: async (p: string) => (looked.push(p), inner.realpath(p)),
+    };
+    expect(await followed(watched, `${ROOT}/w/.git`, [ROOT])).toBeNull();
+    expect(looked.filter((p) => !p.startsWith(ROOT))).toEqual([]);
+    expect(await follow(at(`gitdir: ${ROOT}/notes`, { [`${ROOT}/notes/HEAD`]: 'file' }))).toBeNull();
   });
 });

@@ -142,7 +142,11 @@ describe('the plan on Linux (workspace)', () => {
 
   it("reads at most 1,024 submodule and worktree entries a plan: past them, a repository's whole .git/modules is read-only", async () => {
     const tree: Tree = { ...LINUX_TREE };
-    for (let r = 0; r < 6; r++) for (let m = 0; m < 200; m++) tree[`/home/alex/projects/r${r}/.git/modules/m${m}/HEAD`] = 'file';
+    // One module each, among 199 folders that are not (a module's name may hold slashes, so each is looked into).
+    for (let r = 0; r < 6; r++) {
+      tree[`/home/alex/projects/r${r}/.git/modules/m0/HEAD`] = 'file';
+      for (let m = 1; m < 200; m++) tree[`/home/alex/projects/r${r}/.git/modules/m${m}`] = 'dir';
+    }
     const entries = (await sandboxFor(LINUX_CONFIG, { tree }).plan(GIT_IN_PROJECT))!.entries;
     const sealed = entries.filter((e) => e.path.endsWith('/.git/modules') && e.access === 'read').map((e) => e.path);
     const moduleHooks = new Set(entries.filter((e) => /\/modules\/m\d+\/hooks$/.test(e.path)).map((e) => e.path.split('/.git/')[0]));

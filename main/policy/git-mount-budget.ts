@@ -1,0 +1,40 @@
+/**
+ * What keeping git's code read-only may cost one command's sandbox (sandbox-git.ts). Each entry is
+ * a bubblewrap mount, and so is each folder pinned between it and its root
+ * (sandbox-layers.ts, pinAncestors); bubblewrap's cost per mount grows with the mounts before it
+ * (bench/README.md, scenario 5), and its arguments must fit the OS's limit (E2BIG). A command can
+ * make a repository, the git folder a .git file names, or a submodule's, as deep and as
+ * long-named as it likes, so each repository is taken whole or not at all, in the plan's order,
+ * while they fit.
+ */
+import nodePath from 'node:path';
+import { inside } from './sandbox-layers.js';
+
+const posix = nodePath.posix;
+/** Mounts for git's code in one plan: 32 repositories a few folders down take about 150. */
+export const MAX_GIT_MOUNTS = 256;
+/** Bytes of bubblewrap arguments for them (two paths a mount), far below the OS's 2 MiB for a program's arguments and environment. */
+export const MAX_GIT_ARGUMENT_BYTES = 256 * 1024;
+
+export class GitMountBudget {
+  private mounts = 0;
+  private bytes = 0;
+  private readonly counted = new Set<string>();
+
+  /** Takes the entries of one repository, each under its writable root, with the folders up to that root; false, and nothing taken, when they do not fit. */
+  take(entries: ReadonlyArray<{ root: string; paths: readonly string[] }>): boolean {
+    const fresh = new Set<string>();
+    let bytes = 0;
+    for (const { root, paths } of entries)
+      for (const path of paths)
+        for (let p = path; p !== root && inside(p, root) && !this.counted.has(p) && !fresh.has(p); p = posix.dirname(p)) {
+          fresh.add(p);
+          bytes += 2 * Buffer.byteLength(p) + 16;
+          if (this.mounts + fresh.size > MAX_GIT_MOUNTS || this.bytes + bytes > MAX_GIT_ARGUMENT_BYTES) return false;
+        }
+    this.mounts += fresh.size;
+    this.bytes += bytes;
+    for (const p of fresh) this.counted.add(p);
+    return true;
+  }
+}

@@ -1,0 +1,105 @@
+/**
+ * What the command sandbox keeps of git's code in a writable root, for the cases beyond a plain
+ * .git folder: a .git file (kept as it is, and followed to its git folder), the mounts a plan may
+ * spend on them, and a worktree's config.worktree where git reads one.
+ */
+import { describe, expect, it } from 'vitest';
+import { MAX_GIT_MOUNTS } from '../../main/policy/git-mount-budget.js';
+import { GIT_IN_PROJECT, LINUX_CONFIG, LINUX_TREE, sandboxFor } from '../helpers/sandbox-fixtures.js';
+import type { Tree } from '../helpers/tree-port.js';
+
+const P = '/home/alex/projects';
+/** A git folder as git init makes it. */
+const gitFolder = (folder: string): Tree => ({
+  [`${folder}/HEAD`]: 'file',
+  [`${folder}/config`]: 'file',
+  [`${folder}/hooks`]: 'dir',
+  [`${folder}/objects/info`]: 'dir',
+  [`${folder}/refs/heads`]: 'dir',
+});
+const plan = async (tree: Tree, cwd = P) => (await sandboxFor(LINUX_CONFIG, { tree: { ...LINUX_TREE, ...tree } }).plan({ ...GIT_IN_PROJECT, cwd }))!.entries;
+const shown = (entries: Awaited<ReturnType<typeof plan>>, under: string) =>
+  entries.filter((e) => e.path.startsWith(under)).map((e) => `${e.access}${e.pinned ? ' pinned' : ''} ${e.path.slice(P.length)}`);
+
+describe('a .git file in a writable root', () => {
+  it('stays as it is (read-only, in a pinned folder) and its git folder is covered, wherever the root holds it', async () => {
+    const entries = await plan({
+      [`${P}/app/.git`]: `text:gitdir: ${P}/store/x/y/z/app-git\n`,
+      ...gitFolder(`${P}/store/x/y/z/app-git`),
+    });
+    expect(shown(entries, `${P}/app`)).toEqual(['write pinned /app', 'read /app/.git']);
+    expect(shown(entries, `${P}/store/x/y/z/app-git`)).toEqual(
+      expect.arrayContaining(['write pinned /store/x/y/z/app-git', 'read /store/x/y/z/app-git/hooks', 'read /store/x/y/z/app-git/config']),
+    );
+    // The folders up to the root are pinned too, so neither can be moved out of the next plan's sight.
+    expect(shown(entries, `${P}/store`).filter((e) => e.startsWith('write pinned'))).toContain('write pinned /store/x');
+  });
+
+  it("of a linked worktree: its repository's git folder, which the worktree's commondir names, is covered", async () => {
+    const entries = await plan({
+      [`${P}/wt/.git`]: `text:gitdir: ${P}/deep/a/b/c/main/.git/worktrees/wt\n`,
+      [`${P}/deep/a/b/c/main/.git/worktrees/wt/commondir`]: 'text:../..\n',
+      [`${P}/deep/a/b/c/main/.git/worktrees/wt/gitdir`]: 'file',
+      [`${P}/deep/a/b/c/main/.git/worktrees/wt/HEAD`]: 'file',
+      ...gitFolder(`${P}/deep/a/b/c/main/.git`),
+    });
+    expect(shown(entries, `${P}/wt`)).toEqual(['write pinned /wt', 'read /wt/.git']);
+    expect(shown(entries, `${P}/deep/a/b/c/main/.git`)).toEqual(
+      expect.arrayContaining(['read /deep/a/b/c/main/.git/hooks', 'read /deep/a/b/c/main/.git/config', 'read /deep/a/b/c/main/.git/worktrees/wt/commondir']),
+    );
+  });
+
+  it('is kept as it is even when it names no git folder, or one out of the writable roots, which is not looked into', async () => {
+    const entries = await plan({
+      [`${P}/odd/.git`]: 'text:garbage',
+      [`${P}/out/.git`]: 'text:gitdir: /srv/elsewhere/.git',
+      ...gitFolder('/srv/elsewhere/.git'),
+    });
+    expect(shown(entries, `${P}/odd`)).toEqual(['write pinned /odd', 'read /odd/.git']);
+    expect(shown(entries, `${P}/out`)).toEqual(['write pinned /out', 'read /out/.git']);
+    expect(entries.some((e) => e.path.startsWith('/srv'))).toBe(false);
+  });
+});
+
+describe('the mounts a plan spends on git', () => {
+  it(`stay within ${MAX_GIT_MOUNTS}: a git folder named deep below the root is left out, the repositories after it are still covered`, async () => {
+    const deep = `${P}/.c/${Array.from({ length: 1500 }, () => 'a').join('/')}`;
+    const entries = await plan({
+      [`${P}/p1/.git`]: `text:gitdir: ${deep}`,
+      ...gitFolder(deep),
+      ...gitFolder(`${P}/tool/.git`),
+    });
+    const gitEntries = entries.filter((e) => e.path.startsWith(`${P}/`) && e.path !== P);
+    expect(gitEntries.length).toBeLessThanOrEqual(MAX_GIT_MOUNTS);
+    expect(entries.some((e) => e.path === `${deep}/hooks`)).toBe(false);
+    expect(shown(entries, `${P}/tool/.git`)).toEqual(expect.arrayContaining(['read /tool/.git/hooks', 'read /tool/.git/config']));
+    // The .git file itself still cannot be pointed elsewhere.
+    expect(shown(entries, `${P}/p1`)).toEqual(['write pinned /p1', 'read /p1/.git']);
+  });
+
+  it("seal a repository's .git/modules whole when its submodules would take more than fit", async () => {
+    const tree: Tree = { ...gitFolder(`${P}/big/.git`) };
+    for (let m = 0; m < 200; m++) tree[`${P}/big/.git/modules/m${m}/HEAD`] = 'file';
+    const entries = await plan(tree);
+    expect(shown(entries, `${P}/big/.git/modules`)).toEqual(['read /big/.git/modules']);
+    expect(shown(entries, `${P}/big/.git`)).toEqual(expect.arrayContaining(['read /big/.git/hooks', 'read /big/.git/config']));
+  });
+});
+
+describe("a worktree's config.worktree", () => {
+  it('is read-only, and an empty read-only one takes the place of a missing one, where the repository turns worktreeConfig on', async () => {
+    const tree: Tree = {
+      ...gitFolder(`${P}/main/.git`),
+      [`${P}/main/.git/config`]: 'text:[core]\n\trepositoryformatversion = 1\n[extensions]\n\tworktreeConfig = true\n',
+      [`${P}/main/.git/config.worktree`]: 'file',
+      [`${P}/main/.git/worktrees/wt/commondir`]: 'text:../..',
+      [`${P}/main/.git/worktrees/wt/HEAD`]: 'file',
+    };
+    const entries = await plan(tree);
+    expect(shown(entries, `${P}/main/.git/config.worktree`)).toEqual(['read /main/.git/config.worktree']);
+    expect(shown(entries, `${P}/main/.git/worktrees/wt/config.worktree`)).toEqual(['hidden /main/.git/worktrees/wt/config.worktree']);
+    // Without worktreeConfig git reads none: no mount for one.
+    const plain = await plan({ ...gitFolder(`${P}/main/.git`), [`${P}/main/.git/worktrees/wt/HEAD`]: 'file' });
+    expect(plain.some((e) => e.path.endsWith('config.worktree'))).toBe(false);
+  });
+});
