@@ -537,7 +537,8 @@ describe.skipIf(!available)('settings window in headless Chromium', () => {
     await page.context().close();
   });
 
-  describe('the Processes page follows the grants and the process rules', () => {
+  // They list every process of the machine; one took past the default 30 s in a full run beside two other test runs.
+  describe('the Processes page follows the grants and the process rules', { timeout: 60_000 }, () => {
     it('with both grants off: no list and nothing to end', async () => {
       startWith({ process: { list: false, kill: false } });
       const { page, errors } = await openWindow();
