@@ -96,7 +96,7 @@ function readStart(path: string, maxBytes: number): string | null {
   }
   try {
     if (!fs.fstatSync(fd).isFile()) return null;
-    const buffer = Buffer.alloc(maxBytes);
+    const buffer = Buffer.allocUnsafe(maxBytes); // only what is read is shown
     return buffer.subarray(0, fs.readSync(fd, buffer, 0, maxBytes, 0)).toString('utf8');
   } catch {
     return null;

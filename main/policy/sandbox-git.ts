@@ -10,7 +10,7 @@ import type { RememberedRepositories } from './remembered-repos.js';
 import { errorCode } from './path-locate.js';
 import { decider, isBase, type Candidate, type Placed } from './sandbox-layers.js';
 import { GIT_FOLDER_CODE } from './secret-patterns.js';
-import { followed, MAX_COVERED_REPOS, repositoriesOf } from './sandbox-repos.js';
+import { followed, MAX_COVERED_REPOS, named, repositoriesOf } from './sandbox-repos.js';
 import { GitMountBudget } from './git-mount-budget.js';
 
 const posix = nodePath.posix;
@@ -58,7 +58,7 @@ export async function gitCode(port: GitPort, placed: readonly Placed[], remember
   /** A repository's git folder (with the .git file that names it), whole if it fits, else with its submodules and worktrees sealed, else not at all. */
   const repository = async (top: { real: string; root: string }, pointer: Unit = []): Promise<Unit | null> => {
     for (const seal of [false, true]) {
-      const parts = await refusingWhenUnseen(top.real, () => cover(port, top.real, budget, seal));
+      const parts = await refusingWhenUnseen(top.real, () => cover(port, top.real, budget, seal, writableRoots));
       const unit = fit([...pointer, { root: top.root, parts }]);
       if (unit) {
         covered.add(top.real);
@@ -73,7 +73,9 @@ export async function gitCode(port: GitPort, placed: readonly Placed[], remember
     const facts = await refusingWhenUnseen(found, () => port.lstat(found));
     if (facts === null) remembered.forget(found);
     let unit: Unit | null = null;
-    if (facts?.type === 'directory') {
+    // Past MAX_COVERED_REPOS, .git files are still kept as they are (two mounts each), as far as the budget goes.
+    const room = repos < MAX_COVERED_REPOS;
+    if (facts?.type === 'directory' && room) {
       const top = await place(found);
       if (top?.type === 'directory' && !covered.has(top.real)) unit = await repository(top);
     } else if (facts?.type === 'file') {
@@ -86,16 +88,17 @@ export async function gitCode(port: GitPort, placed: readonly Placed[], remember
         ...(folder === file.root ? [] : [{ path: folder, access: 'write' as const, layer: 'git' as const, pinned: true }]),
         { path: file.real, access: 'read', layer: 'git' },
       ];
-      const named = await followed(port, file.real, writableRoots);
+      const named = room ? await followed(port, file.real, writableRoots) : null;
       const git = named === null ? null : await place(named);
       const pointer: Unit = [{ root: file.root, parts }];
       unit = (git?.type === 'directory' && !covered.has(git.real) ? await repository(git, pointer) : null) ?? fit(pointer);
     }
     if (unit === null) continue;
     for (const { parts } of unit) candidates.push(...parts);
-    if (++repos === MAX_COVERED_REPOS) break;
+    if (unit.length > 1 || facts?.type === 'directory') repos += 1;
   }
-  return candidates;
+  // A worktree's .git file the walk found and its repository's cover kept too: mounted once.
+  return candidates.filter((c, i) => candidates.findIndex((d) => d.path === c.path && d.access === c.access) === i);
 }
 
 /**
@@ -103,7 +106,7 @@ export async function gitCode(port: GitPort, placed: readonly Placed[], remember
  * elsewhere read-only, and its submodules' (or, `seal`, its .git/modules and .git/worktrees
  * read-only whole, for fewer mounts).
  */
-async function cover(port: GitPort, top: string, budget: Budget, seal: boolean): Promise<Candidate[]> {
+async function cover(port: GitPort, top: string, budget: Budget, seal: boolean, roots: readonly string[]): Promise<Candidate[]> {
   const candidates: Candidate[] = [];
   const modules = seal ? await sealed(port, top, 'modules') : await submoduleGits(port, top, budget);
   const gits = [top, ...(modules === 'sealed' ? [] : modules)];
@@ -120,12 +123,35 @@ async function cover(port: GitPort, top: string, budget: Budget, seal: boolean):
   if (modules === 'sealed') candidates.push({ path: posix.join(top, 'modules'), access: 'read', layer: 'git' });
   const worktrees = seal ? await sealed(port, top, 'worktrees') : await worktreeGits(port, top, budget);
   if (worktrees === 'sealed') candidates.push({ path: posix.join(top, 'worktrees'), access: 'read', layer: 'git' });
+  else candidates.push(...(await worktreeFiles(port, worktrees, roots)));
   const perWorktree = await worktreeConfig(port, top);
   candidates.push(
     ...(await pointers(port, [...gits, ...(worktrees === 'sealed' ? [] : worktrees)], perWorktree ? [top, ...(worktrees === 'sealed' ? [] : worktrees)] : [])),
   );
   return candidates;
 }
+
+/**
+ * The .git files of a repository's linked worktrees, which their git folders' `gitdir` names:
+ * kept as they are, as the walk keeps those it finds (gitCode), also where it does not look (a
+ * worktree in a dot folder, past its depth). Only where a writable root holds them.
+ */
+async function worktreeFiles(port: GitPort, worktrees: readonly string[], roots: readonly string[]): Promise<Candidate[]> {
+  const candidates: Candidate[] = [];
+  for (const worktree of worktrees.slice(0, MAX_WORKTREE_FILES)) {
+    const file = named(await port.readStart(posix.join(worktree, 'gitdir'), 4096), '');
+    if (file === null || !file.startsWith('/') || posix.basename(file) !== '.git') continue;
+    const [at] = await port.locateAll([file]);
+    if (at?.type !== 'file' || !roots.some((root) => at.real.startsWith(`${root}/`))) continue;
+    const folder = posix.dirname(at.real);
+    if (!roots.includes(folder)) candidates.push({ path: folder, access: 'write', layer: 'git', pinned: true });
+    candidates.push({ path: at.real, access: 'read', layer: 'git' });
+  }
+  return candidates;
+}
+
+/** Linked worktrees whose .git files a repository's cover keeps: each costs two mounts and the folders above it. */
+const MAX_WORKTREE_FILES = 16;
 
 /** 'sealed' when `top` holds the folder `name` (read-only whole then), else none. */
 async function sealed(port: GitPort, top: string, name: string): Promise<[] | 'sealed'> {

@@ -93,7 +93,8 @@ export async function followed(port: WalkPort, dotGit: string, roots: readonly s
   return git !== null && (await bare(port, git)) ? git : null;
 }
 
-function named(text: string | null, prefix: string): string | null {
+/** The path a pointer file's text names after `prefix` (`gitdir: ` in a .git file; none in commondir or a worktree's gitdir), as git reads it. */
+export function named(text: string | null, prefix: string): string | null {
   const line = text?.split('\0')[0];
   if (!line?.startsWith(prefix)) return null;
   return line.slice(prefix.length).replace(/[\r\n]+$/, '') || null;

@@ -316,7 +316,7 @@ describe.skipIf(!run)("git's hooks and config in a writable root", () => {
     expect(git(main, 'config', 'extensions.worktreeConfig', 'true').status).toBe(0);
     const evil = path.join(code, '.cache', 'evil');
     try {
-      const { sh } = await serve({ filesystem: { write: true, roots: [code] } });
+      const { sh, exec } = await serve({ filesystem: { write: true, roots: [code] } });
       expect((await sh(`mkdir -p ${code}/.cache && cp -a ${store} ${evil}`)).exitCode).toBe(0);
       for (const attempt of [
         `echo "touch pwned" > ${store}/hooks/pre-commit`,
@@ -338,6 +338,11 @@ describe.skipIf(!run)("git's hooks and config in a writable root", () => {
       const far = `mkdir -p ${deep}/objects ${deep}/refs ${code}/p1 && echo 'ref: refs/heads/main' > ${deep}/HEAD && echo 'gitdir: ${deep}' > ${code}/p1/.git`;
       expect((await sh(far)).exitCode).toBe(0);
       expect((await sh('true')).exitCode).toBe(0);
+      // Nor does a repository made 250 folders deep, with the command started in it, leave the others' hooks open.
+      const sunk = `${code}/.x/${Array.from({ length: 250 }, () => 'a').join('/')}`;
+      expect((await sh(`mkdir -p ${sunk} && git init -q ${sunk}`)).exitCode).toBe(0);
+      const fromDeep = await exec('sh', ['-c', `echo "touch pwned" > ${store}/hooks/pre-commit`], { cwd: sunk });
+      expect(fromDeep.exitCode).not.toBe(0);
       expect(fs.existsSync(path.join(store, 'hooks', 'pre-commit'))).toBe(false);
       expect(git(tree, 'config', 'core.fsmonitor').stdout).toBe('');
       const commit = await sh(`cd ${tree} && echo hi > a.txt && git add a.txt && git -c user.name=t -c user.email=t@example.com commit -qm two`);

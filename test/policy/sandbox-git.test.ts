@@ -4,7 +4,7 @@
  * spend on them, and a worktree's config.worktree where git reads one.
  */
 import { describe, expect, it } from 'vitest';
-import { MAX_GIT_MOUNTS } from '../../main/policy/git-mount-budget.js';
+import { MAX_GIT_MOUNTS, MAX_MOUNTS_PER_REPOSITORY } from '../../main/policy/git-mount-budget.js';
 import { GIT_IN_PROJECT, LINUX_CONFIG, LINUX_TREE, sandboxFor } from '../helpers/sandbox-fixtures.js';
 import type { Tree } from '../helpers/tree-port.js';
 
@@ -49,6 +49,26 @@ describe('a .git file in a writable root', () => {
     );
   });
 
+  it("of a linked worktree where the walk does not look (a dot folder): kept too, as its repository's worktree gitdir names it", async () => {
+    const entries = await plan({
+      ...gitFolder(`${P}/main/.git`),
+      [`${P}/main/.git/worktrees/feature/gitdir`]: `text:${P}/main/.worktrees/feature/.git\n`,
+      [`${P}/main/.git/worktrees/feature/commondir`]: 'text:../..\n',
+      [`${P}/main/.git/worktrees/feature/HEAD`]: 'file',
+      [`${P}/main/.worktrees/feature/.git`]: `text:gitdir: ${P}/main/.git/worktrees/feature\n`,
+      // One whose gitdir names a file out of the roots is not touched.
+      [`${P}/main/.git/worktrees/away/gitdir`]: 'text:/srv/away/.git\n',
+      [`${P}/main/.git/worktrees/away/HEAD`]: 'file',
+      '/srv/away/.git': 'file',
+    });
+    expect(shown(entries, `${P}/main/.worktrees`)).toEqual([
+      'write pinned /main/.worktrees',
+      'write pinned /main/.worktrees/feature',
+      'read /main/.worktrees/feature/.git',
+    ]);
+    expect(entries.some((e) => e.path.startsWith('/srv'))).toBe(false);
+  });
+
   it('is kept as it is even when it names no git folder, or one out of the writable roots, which is not looked into', async () => {
     const entries = await plan({
       [`${P}/odd/.git`]: 'text:garbage',
@@ -75,6 +95,30 @@ describe('the mounts a plan spends on git', () => {
     expect(shown(entries, `${P}/tool/.git`)).toEqual(expect.arrayContaining(['read /tool/.git/hooks', 'read /tool/.git/config']));
     // The .git file itself still cannot be pointed elsewhere.
     expect(shown(entries, `${P}/p1`)).toEqual(['write pinned /p1', 'read /p1/.git']);
+  });
+
+  it(`are at most ${MAX_MOUNTS_PER_REPOSITORY} for one repository: one made deep, where the command starts, does not take the others' (their hooks stay covered)`, async () => {
+    const deep = `${P}/.x/${Array.from({ length: 250 }, () => 'a').join('/')}`;
+    const tree: Tree = { ...gitFolder(`${deep}/.git`) };
+    for (let i = 1; i <= 5; i++) Object.assign(tree, gitFolder(`${P}/proj${i}/.git`));
+    const entries = await plan(tree, deep);
+    for (let i = 1; i <= 5; i++) expect(shown(entries, `${P}/proj${i}/.git/hooks`)).toEqual([`read /proj${i}/.git/hooks`]);
+    expect(entries.some((e) => e.path === `${deep}/.git/hooks`)).toBe(false);
+    // Nor does a chain of folders deep inside one's .git/modules: that repository's modules are sealed, the rest covered.
+    const chained: Tree = { ...tree, [`${P}/proj1/.git/modules/c/${Array.from({ length: 245 }, () => 'a').join('/')}/HEAD`]: 'file' };
+    const after = await plan(chained);
+    expect(shown(after, `${P}/proj1/.git/modules`)).toEqual(['read /proj1/.git/modules']);
+    for (let i = 1; i <= 5; i++) expect(shown(after, `${P}/proj${i}/.git/hooks`)).toEqual([`read /proj${i}/.git/hooks`]);
+  });
+
+  it('keep .git files as they are past the 32 repositories a plan covers', async () => {
+    const tree: Tree = {};
+    for (let i = 0; i < 40; i++) Object.assign(tree, gitFolder(`${P}/r${String(i).padStart(2, '0')}/.git`));
+    tree[`${P}/wt/.git`] = `text:gitdir: ${P}/r00/.git/worktrees/wt`;
+    // A .git file alone does not count as one of them: here it comes first, the command starting beside it.
+    const entries = await plan(tree, `${P}/wt`);
+    expect(entries.filter((e) => e.path.endsWith('/.git/hooks'))).toHaveLength(32);
+    expect(shown(entries, `${P}/wt`)).toEqual(['write pinned /wt', 'read /wt/.git']);
   });
 
   it("seal a repository's .git/modules whole when its submodules would take more than fit", async () => {
