@@ -88,8 +88,8 @@ export async function gitCode(port: GitPort, placed: readonly Placed[], remember
         ...(folder === file.root ? [] : [{ path: folder, access: 'write' as const, layer: 'git' as const, pinned: true }]),
         { path: file.real, access: 'read', layer: 'git' },
       ];
-      const named = room ? await followed(port, file.real, writableRoots) : null;
-      const git = named === null ? null : await place(named);
+      const target = room ? await followed(port, file.real, writableRoots) : null;
+      const git = target === null ? null : await place(target);
       const pointer: Unit = [{ root: file.root, parts }];
       unit = (git?.type === 'directory' && !covered.has(git.real) ? await repository(git, pointer) : null) ?? fit(pointer);
     }
@@ -123,11 +123,10 @@ async function cover(port: GitPort, top: string, budget: Budget, seal: boolean, 
   if (modules === 'sealed') candidates.push({ path: posix.join(top, 'modules'), access: 'read', layer: 'git' });
   const worktrees = seal ? await sealed(port, top, 'worktrees') : await worktreeGits(port, top, budget);
   if (worktrees === 'sealed') candidates.push({ path: posix.join(top, 'worktrees'), access: 'read', layer: 'git' });
-  else candidates.push(...(await worktreeFiles(port, worktrees, roots)));
-  const perWorktree = await worktreeConfig(port, top);
-  candidates.push(
-    ...(await pointers(port, [...gits, ...(worktrees === 'sealed' ? [] : worktrees)], perWorktree ? [top, ...(worktrees === 'sealed' ? [] : worktrees)] : [])),
-  );
+  const linked = worktrees === 'sealed' ? [] : worktrees;
+  candidates.push(...(await worktreeFiles(port, linked, roots)));
+  const perWorktree = (await worktreeConfig(port, top)) ? [top, ...linked] : [];
+  candidates.push(...(await pointers(port, [...gits, ...linked], perWorktree)));
   return candidates;
 }
 
