@@ -13,15 +13,17 @@ import { inside } from './sandbox-layers.js';
 const posix = nodePath.posix;
 /** Mounts for git's code in one plan: 32 repositories a few folders down take about 150. */
 export const MAX_GIT_MOUNTS = 256;
-/**
- * Mounts for one repository (with the .git file naming it): one three folders down takes about
- * ten, a dozen submodules fit. Past it the repository goes with its submodules and worktrees
- * sealed, or not at all: one a command made deep (or deep inside .git/modules) would otherwise
- * spend the plan's budget before the owner's repositories had theirs, and make every command slow.
- */
-export const MAX_MOUNTS_PER_REPOSITORY = 48;
 /** Bytes of bubblewrap arguments for them (two paths a mount), far below the OS's 2 MiB for a program's arguments and environment. */
 export const MAX_GIT_ARGUMENT_BYTES = 256 * 1024;
+/**
+ * Mounts for one repository (with the .git file naming it): one three folders down takes about
+ * ten sealed, a dozen submodules fit whole. A repository that does not fit even sealed is left
+ * out: one a command made deep (or long-named) would otherwise spend the plan's budget before the
+ * owner's repositories had theirs, and make every command slow.
+ */
+export const MAX_MOUNTS_PER_REPOSITORY = 48;
+/** The same in argument bytes: 48 paths of a few hundred bytes; a chain of long names would take the plan's whole budget in a few mounts. */
+export const MAX_ARGUMENT_BYTES_PER_REPOSITORY = MAX_GIT_ARGUMENT_BYTES / 8;
 
 export class GitMountBudget {
   private mounts = 0;
@@ -37,7 +39,8 @@ export class GitMountBudget {
         for (let p = path; p !== root && inside(p, root) && !this.counted.has(p) && !fresh.has(p); p = posix.dirname(p)) {
           fresh.add(p);
           bytes += 2 * Buffer.byteLength(p) + 16;
-          if (fresh.size > MAX_MOUNTS_PER_REPOSITORY || this.mounts + fresh.size > MAX_GIT_MOUNTS || this.bytes + bytes > MAX_GIT_ARGUMENT_BYTES) return false;
+          if (fresh.size > MAX_MOUNTS_PER_REPOSITORY || bytes > MAX_ARGUMENT_BYTES_PER_REPOSITORY) return false;
+          if (this.mounts + fresh.size > MAX_GIT_MOUNTS || this.bytes + bytes > MAX_GIT_ARGUMENT_BYTES) return false;
         }
     this.mounts += fresh.size;
     this.bytes += bytes;

@@ -42,7 +42,7 @@ export async function gitCode(port: GitPort, placed: readonly Placed[], remember
   const base = placed.filter(isBase);
   const writableRoots = base.filter((p) => p.layer === 'root' && p.entry.access === 'write').map((p) => p.entry.path);
   // Where a path really is, under its own name (a link on the way, a .git made a link to the root, is not it), in a writable root.
-  const place = async (path: string) => {
+  const place = async (path: string): Promise<Place | null> => {
     const [at] = await port.locateAll([path]);
     if (!at || posix.basename(at.real) !== posix.basename(path)) return null;
     // Out of every root (a link to /etc, say) it is read-only anyway; covering its missing
@@ -50,54 +50,50 @@ export async function gitCode(port: GitPort, placed: readonly Placed[], remember
     const holder = decider(base, at.real);
     return holder?.layer === 'root' && holder.entry.access === 'write' ? { real: at.real, type: at.type, root: holder.entry.path } : null;
   };
-  const candidates: Candidate[] = [];
   const budget = { left: MAX_GIT_ENTRIES_PER_PLAN };
   const mounts = new GitMountBudget();
   const covered = new Set<string>();
-  const fit = (unit: Unit): Unit | null => (mounts.take(unit.map(({ root, parts }) => ({ root, paths: parts.map((c) => c.path) }))) ? unit : null);
-  /** A repository's git folder (with the .git file that names it), whole if it fits, else with its submodules and worktrees sealed, else not at all. */
-  const repository = async (top: { real: string; root: string }, pointer: Unit = []): Promise<Unit | null> => {
-    for (const seal of [false, true]) {
-      const parts = await refusingWhenUnseen(top.real, () => cover(port, top.real, budget, seal, writableRoots));
-      const unit = fit([...pointer, { root: top.root, parts }]);
-      if (unit) {
-        covered.add(top.real);
-        return unit;
-      }
-    }
-    return null;
-  };
+  const fit = (unit: Unit): boolean => mounts.take(unit.map(({ root, parts }) => ({ root, paths: parts.map((c) => c.path) })));
+  // First every repository in the plan's order sealed (the fewest mounts: .git/modules and
+  // .git/worktrees read-only whole), so none a command made costly, deep or long-named, can crowd
+  // out the others; then, in the same order, each whole where the mounts left allow.
+  const planned: Planned[] = [];
   let repos = 0;
   for (const found of await repositoriesOf(port, writableRoots, remembered, cwd)) {
     // lstat first: most are real folders, and realpath costs a system call a path component.
     const facts = await refusingWhenUnseen(found, () => port.lstat(found));
     if (facts === null) remembered.forget(found);
-    let unit: Unit | null = null;
     // Past MAX_COVERED_REPOS, .git files are still kept as they are (two mounts each), as far as the budget goes.
     const room = repos < MAX_COVERED_REPOS;
+    let pointer: Unit = [];
+    let top: Place | null = null;
     if (facts?.type === 'directory' && room) {
-      const top = await place(found);
-      if (top?.type === 'directory' && !covered.has(top.real)) unit = await repository(top);
+      top = await place(found);
+      if (top?.type !== 'directory') continue;
     } else if (facts?.type === 'file') {
       const file = await place(found);
       if (file?.type !== 'file' || covered.has(file.real)) continue;
       covered.add(file.real);
-      // Kept as it is: read-only, in a folder that cannot be renamed away (a mount point is enough where the root holds it).
-      const folder = posix.dirname(file.real);
-      const parts: Candidate[] = [
-        ...(folder === file.root ? [] : [{ path: folder, access: 'write' as const, layer: 'git' as const, pinned: true }]),
-        { path: file.real, access: 'read', layer: 'git' },
-      ];
+      pointer = [{ root: file.root, parts: keptFile(file) }];
       const target = room ? await followed(port, file.real, writableRoots) : null;
-      const git = target === null ? null : await place(target);
-      const pointer: Unit = [{ root: file.root, parts }];
-      unit = (git?.type === 'directory' && !covered.has(git.real) ? await repository(git, pointer) : null) ?? fit(pointer);
-    }
-    if (unit === null) continue;
-    for (const { parts } of unit) candidates.push(...parts);
-    if (unit.length > 1 || facts?.type === 'directory') repos += 1;
+      top = target === null ? null : await place(target);
+      if (top?.type !== 'directory') top = null;
+    } else continue;
+    const repository =
+      top && !covered.has(top.real) ? { root: top.root, parts: await refusingWhenUnseen(top.real, () => cover(port, top.real, budget, true, place)) } : null;
+    if (repository && fit([...pointer, repository])) {
+      covered.add(top!.real);
+      planned.push({ top: top!.real, pointer, repository });
+      repos += 1;
+    } else if (pointer.length > 0 && fit(pointer)) planned.push({ pointer });
   }
-  // A worktree's .git file the walk found and its repository's cover kept too: mounted once.
+  for (const entry of planned) {
+    const { top, repository } = entry;
+    if (!top || !repository || !repository.parts.some((c) => c.access === 'read' && NESTED.some((name) => c.path === posix.join(top, name)))) continue;
+    const whole = { root: repository.root, parts: await refusingWhenUnseen(top, () => cover(port, top, budget, false, place)) };
+    if (fit([whole])) entry.repository = whole;
+  }
+  const candidates = planned.flatMap(({ pointer, repository }) => [...pointer, ...(repository ? [repository] : [])].flatMap((part) => part.parts));
   return candidates.filter((c, i) => candidates.findIndex((d) => d.path === c.path && d.access === c.access) === i);
 }
 
@@ -106,7 +102,7 @@ export async function gitCode(port: GitPort, placed: readonly Placed[], remember
  * elsewhere read-only, and its submodules' (or, `seal`, its .git/modules and .git/worktrees
  * read-only whole, for fewer mounts).
  */
-async function cover(port: GitPort, top: string, budget: Budget, seal: boolean, roots: readonly string[]): Promise<Candidate[]> {
+async function cover(port: GitPort, top: string, budget: Budget, seal: boolean, place: (path: string) => Promise<Place | null>): Promise<Candidate[]> {
   const candidates: Candidate[] = [];
   const modules = seal ? await sealed(port, top, 'modules') : await submoduleGits(port, top, budget);
   const gits = [top, ...(modules === 'sealed' ? [] : modules)];
@@ -124,7 +120,7 @@ async function cover(port: GitPort, top: string, budget: Budget, seal: boolean, 
   const worktrees = seal ? await sealed(port, top, 'worktrees') : await worktreeGits(port, top, budget);
   if (worktrees === 'sealed') candidates.push({ path: posix.join(top, 'worktrees'), access: 'read', layer: 'git' });
   const linked = worktrees === 'sealed' ? [] : worktrees;
-  candidates.push(...(await worktreeFiles(port, linked, roots)));
+  candidates.push(...(await worktreeFiles(port, linked, place)));
   const perWorktree = (await worktreeConfig(port, top)) ? [top, ...linked] : [];
   candidates.push(...(await pointers(port, [...gits, ...linked], perWorktree)));
   return candidates;
@@ -135,16 +131,13 @@ async function cover(port: GitPort, top: string, budget: Budget, seal: boolean, 
  * kept as they are, as the walk keeps those it finds (gitCode), also where it does not look (a
  * worktree in a dot folder, past its depth). Only where a writable root holds them.
  */
-async function worktreeFiles(port: GitPort, worktrees: readonly string[], roots: readonly string[]): Promise<Candidate[]> {
+async function worktreeFiles(port: GitPort, worktrees: readonly string[], place: (path: string) => Promise<Place | null>): Promise<Candidate[]> {
   const candidates: Candidate[] = [];
   for (const worktree of worktrees.slice(0, MAX_WORKTREE_FILES)) {
-    const file = named(await port.readStart(posix.join(worktree, 'gitdir'), 4096), '');
-    if (file === null || !file.startsWith('/') || posix.basename(file) !== '.git') continue;
-    const [at] = await port.locateAll([file]);
-    if (at?.type !== 'file' || !roots.some((root) => at.real.startsWith(`${root}/`))) continue;
-    const folder = posix.dirname(at.real);
-    if (!roots.includes(folder)) candidates.push({ path: folder, access: 'write', layer: 'git', pinned: true });
-    candidates.push({ path: at.real, access: 'read', layer: 'git' });
+    const gitdir = named(await port.readStart(posix.join(worktree, 'gitdir'), 4096), '');
+    // As gitCode's own: a .git file under that name where a writable root decides it (not a link to another file, not in a read-only root nested in it).
+    const file = gitdir?.startsWith('/') && posix.basename(gitdir) === '.git' ? await place(gitdir) : null;
+    if (file?.type === 'file') candidates.push(...keptFile(file));
   }
   return candidates;
 }
@@ -175,6 +168,28 @@ interface Budget {
 
 /** A repository's candidates, each part under the writable root that holds it. */
 type Unit = Array<{ root: string; parts: Candidate[] }>;
+
+/** Where a path really is, what is there, and the writable root that decides it. */
+type Place = { real: string; type: string; root: string };
+
+/** A repository in the plan (its git folder, `top`), and the .git file that named it (`pointer`), or a .git file alone. */
+interface Planned {
+  top?: string;
+  pointer: Unit;
+  repository?: { root: string; parts: Candidate[] };
+}
+
+/** The folders a repository's cover seals first, and covers entry by entry where the plan has room. */
+const NESTED = ['modules', 'worktrees'];
+
+/** A .git file kept as it is: read-only, in a folder that cannot be renamed away (a mount point is enough where the root holds it). */
+function keptFile(file: Place): Candidate[] {
+  const folder = posix.dirname(file.real);
+  return [
+    ...(folder === file.root ? [] : [{ path: folder, access: 'write' as const, layer: 'git' as const, pinned: true }]),
+    { path: file.real, access: 'read', layer: 'git' },
+  ];
+}
 
 /**
  * Looks at a repository's git folder: what cannot be looked at (a command took the permissions

@@ -69,6 +69,21 @@ describe('a .git file in a writable root', () => {
     expect(entries.some((e) => e.path.startsWith('/srv'))).toBe(false);
   });
 
+  it('of a worktree whose gitdir names a file in a read-only root nested in the writable one, or a link to one: nothing there made writable', async () => {
+    const entries = await plan({
+      ...gitFolder(`${P}/evil/.git`),
+      [`${P}/evil/.git/worktrees/a/gitdir`]: `text:${P}/l/.git\n`,
+      [`${P}/evil/.git/worktrees/a/HEAD`]: 'file',
+      [`${P}/l/.git`]: `-> ${P}/vendor/lib/README`,
+      [`${P}/vendor/lib/README`]: 'file',
+      [`${P}/evil/.git/worktrees/b/gitdir`]: `text:${P}/vendor/lib/sub/.git\n`,
+      [`${P}/evil/.git/worktrees/b/HEAD`]: 'file',
+      [`${P}/vendor/lib/sub/.git`]: 'file',
+    });
+    expect(entries.filter((e) => e.access === 'write' && e.path.startsWith(`${P}/vendor/`))).toEqual([]);
+    expect(entries.filter((e) => e.path.startsWith(`${P}/l`))).toEqual([]);
+  });
+
   it('is kept as it is even when it names no git folder, or one out of the writable roots, which is not looked into', async () => {
     const entries = await plan({
       [`${P}/odd/.git`]: 'text:garbage',
@@ -109,6 +124,33 @@ describe('the mounts a plan spends on git', () => {
     const after = await plan(chained);
     expect(shown(after, `${P}/proj1/.git/modules`)).toEqual(['read /proj1/.git/modules']);
     for (let i = 1; i <= 5; i++) expect(shown(after, `${P}/proj${i}/.git/hooks`)).toEqual([`read /proj${i}/.git/hooks`]);
+  });
+
+  it('are at most an eighth of the argument bytes for one repository: a chain of long names in .git/modules does not take the rest', async () => {
+    const long = (i: number) => `${String(i)}${'n'.repeat(249)}`;
+    const chain = Array.from({ length: 15 }, (_, i) => long(i)).join('/');
+    const tree: Tree = { ...gitFolder(`${P}/evil/.git`) };
+    for (let m = 0; m < 8; m++) tree[`${P}/evil/.git/modules/${chain}/m${m}/HEAD`] = 'file';
+    for (let i = 1; i <= 3; i++) Object.assign(tree, gitFolder(`${P}/proj${i}/.git`));
+    const entries = await plan(tree, `${P}/evil`);
+    for (let i = 1; i <= 3; i++) expect(shown(entries, `${P}/proj${i}/.git/hooks`)).toEqual([`read /proj${i}/.git/hooks`]);
+    expect(shown(entries, `${P}/evil/.git/modules`)).toEqual(['read /evil/.git/modules']);
+  });
+
+  it('cover every repository sealed before any whole: costly ones first in line leave the rest their hooks and config', async () => {
+    const tree: Tree = {};
+    for (let r = 0; r < 8; r++) {
+      Object.assign(tree, gitFolder(`${P}/r${r}/.git`));
+      // 12 submodules each: about 37 mounts whole; seven of them would fill the plan.
+      for (let m = 0; m < 12; m++) Object.assign(tree, gitFolder(`${P}/r${r}/.git/modules/m${m}`));
+    }
+    for (let i = 1; i <= 20; i++) Object.assign(tree, gitFolder(`${P}/plain${i}/.git`));
+    const entries = await plan(tree, `${P}/r0`);
+    expect(entries.filter((e) => /\/(r\d|plain\d+)\/\.git\/hooks$/.test(e.path))).toHaveLength(28);
+    // Those the budget had room for are whole: their submodules' hooks covered one by one, in the plan's order.
+    expect(shown(entries, `${P}/r0/.git/modules/m0/hooks`)).toEqual(['read /r0/.git/modules/m0/hooks']);
+    expect(shown(entries, `${P}/r7/.git/modules`)).toEqual(['read /r7/.git/modules']);
+    expect(entries.filter((e) => e.path.startsWith(`${P}/`)).length).toBeLessThanOrEqual(MAX_GIT_MOUNTS);
   });
 
   it('keep .git files as they are past the 32 repositories a plan covers', async () => {
