@@ -59,7 +59,9 @@ export async function gitCode(port: GitPort, placed: readonly Placed[], remember
   // out the others; then, in the same order, each whole where the mounts left allow.
   const planned: Planned[] = [];
   let repos = 0;
-  for (const found of await repositoriesOf(port, writableRoots, remembered, cwd)) {
+  const queue = await repositoriesOf(port, writableRoots, remembered, cwd);
+  for (let i = 0; i < queue.length; i++) {
+    const found = queue[i]!;
     // lstat first: most are real folders, and realpath costs a system call a path component.
     const facts = await refusingWhenUnseen(found, () => port.lstat(found));
     if (facts === null) remembered.forget(found);
@@ -80,17 +82,22 @@ export async function gitCode(port: GitPort, placed: readonly Placed[], remember
       if (top?.type !== 'directory') top = null;
     } else continue;
     const repository =
-      top && !covered.has(top.real) ? { root: top.root, parts: await refusingWhenUnseen(top.real, () => cover(port, top.real, budget, true, place)) } : null;
+      top && !covered.has(top.real) ? { root: top.root, parts: await refusingWhenUnseen(top.real, () => cover(port, top.real, budget, true)) } : null;
     if (repository && fit([...pointer, repository])) {
       covered.add(top!.real);
       planned.push({ top: top!.real, pointer, repository });
       repos += 1;
+      // Its linked worktrees' .git files, next in line and remembered: kept as the walk's are, also
+      // in folders it does not look into, and after a command filled .git/worktrees past its limit.
+      const files = (await worktreeDotGits(port, top!.real, budget)).filter((file) => !queue.includes(file));
+      for (const file of files) remembered.add(file);
+      queue.splice(i + 1, 0, ...files);
     } else if (pointer.length > 0 && fit(pointer)) planned.push({ pointer });
   }
   for (const entry of planned) {
     const { top, repository } = entry;
     if (!top || !repository || !repository.parts.some((c) => c.access === 'read' && NESTED.some((name) => c.path === posix.join(top, name)))) continue;
-    const whole = { root: repository.root, parts: await refusingWhenUnseen(top, () => cover(port, top, budget, false, place)) };
+    const whole = { root: repository.root, parts: await refusingWhenUnseen(top, () => cover(port, top, budget, false)) };
     if (fit([whole])) entry.repository = whole;
   }
   const candidates = planned.flatMap(({ pointer, repository }) => [...pointer, ...(repository ? [repository] : [])].flatMap((part) => part.parts));
@@ -102,47 +109,55 @@ export async function gitCode(port: GitPort, placed: readonly Placed[], remember
  * elsewhere read-only, and its submodules' (or, `seal`, its .git/modules and .git/worktrees
  * read-only whole, for fewer mounts).
  */
-async function cover(port: GitPort, top: string, budget: Budget, seal: boolean, place: (path: string) => Promise<Place | null>): Promise<Candidate[]> {
+async function cover(port: GitPort, top: string, budget: Budget, seal: boolean): Promise<Candidate[]> {
   const candidates: Candidate[] = [];
   const modules = seal ? await sealed(port, top, 'modules') : await submoduleGits(port, top, budget);
   const gits = [top, ...(modules === 'sealed' ? [] : modules)];
-  const parts = await port.locateAll(gits.flatMap((git) => [posix.join(git, 'hooks'), posix.join(git, 'config')]));
+  const parts = await port.locateAll(gits.flatMap((git) => [posix.join(git, 'hooks'), posix.join(git, 'config'), posix.join(git, 'worktrees')]));
   // Submodules' git folders, and those on the way to them, are pinned by pinAncestors: their hooks and config lie in .git.
   candidates.push({ path: top, access: 'write', layer: 'git', pinned: true });
   gits.forEach((git, i) =>
     candidates.push(
       // A missing one gets an empty read-only one in its place, so none can be created either.
-      { path: posix.join(git, 'hooks'), layer: 'git', ...(parts[2 * i] ? { access: 'read' } : { access: 'hidden', absent: 'directory' }) },
-      { path: posix.join(git, 'config'), layer: 'git', ...(parts[2 * i + 1] ? { access: 'read' } : { access: 'hidden', absent: 'file' }) },
+      { path: posix.join(git, 'hooks'), layer: 'git', ...(parts[3 * i] ? { access: 'read' } : { access: 'hidden', absent: 'directory' }) },
+      { path: posix.join(git, 'config'), layer: 'git', ...(parts[3 * i + 1] ? { access: 'read' } : { access: 'hidden', absent: 'file' }) },
     ),
   );
+  // A submodule's own linked worktrees (rare): read-only whole.
+  gits
+    .slice(1)
+    .forEach((git, i) => parts[3 * (i + 1) + 2]?.type === 'directory' && candidates.push({ path: posix.join(git, 'worktrees'), access: 'read', layer: 'git' }));
   if (modules === 'sealed') candidates.push({ path: posix.join(top, 'modules'), access: 'read', layer: 'git' });
   const worktrees = seal ? await sealed(port, top, 'worktrees') : await worktreeGits(port, top, budget);
   if (worktrees === 'sealed') candidates.push({ path: posix.join(top, 'worktrees'), access: 'read', layer: 'git' });
   const linked = worktrees === 'sealed' ? [] : worktrees;
-  candidates.push(...(await worktreeFiles(port, linked, place)));
-  const perWorktree = (await worktreeConfig(port, top)) ? [top, ...linked] : [];
+  // Where a repository (a submodule's own, too) turns settings per worktree on, each of its worktrees' config.worktree.
+  const perWorktree: string[] = [];
+  for (const git of gits) if (await worktreeConfig(port, git)) perWorktree.push(git, ...(git === top ? linked : []));
   candidates.push(...(await pointers(port, [...gits, ...linked], perWorktree)));
   return candidates;
 }
 
 /**
- * The .git files of a repository's linked worktrees, which their git folders' `gitdir` names:
- * kept as they are, as the walk keeps those it finds (gitCode), also where it does not look (a
- * worktree in a dot folder, past its depth). Only where a writable root holds them.
+ * The .git files of a repository's linked worktrees, which their git folders' `gitdir` names (the
+ * first MAX_WORKTREE_FILES that do, among the first MAX_MODULE_ENTRIES folders): gitCode keeps
+ * them as the walk's, also where the walk does not look (a worktree in a dot folder, past its
+ * depth). Where each really is, and whether a writable root decides it, gitCode asks as for those.
  */
-async function worktreeFiles(port: GitPort, worktrees: readonly string[], place: (path: string) => Promise<Place | null>): Promise<Candidate[]> {
-  const candidates: Candidate[] = [];
-  for (const worktree of worktrees.slice(0, MAX_WORKTREE_FILES)) {
-    const gitdir = named(await port.readStart(posix.join(worktree, 'gitdir'), 4096), '');
-    // As gitCode's own: a .git file under that name where a writable root decides it (not a link to another file, not in a read-only root nested in it).
-    const file = gitdir?.startsWith('/') && posix.basename(gitdir) === '.git' ? await place(gitdir) : null;
-    if (file?.type === 'file') candidates.push(...keptFile(file));
+async function worktreeDotGits(port: GitPort, top: string, budget: Budget): Promise<string[]> {
+  const listed = await port.listFolders(posix.join(top, 'worktrees'), Math.min(MAX_MODULE_ENTRIES, budget.left));
+  if (!listed) return [];
+  budget.left -= listed.read;
+  const files: string[] = [];
+  for (const name of listed.folders) {
+    const gitdir = named(await port.readStart(posix.join(top, 'worktrees', name, 'gitdir'), 4096), '');
+    if (gitdir?.startsWith('/') && posix.basename(gitdir) === '.git') files.push(posix.normalize(gitdir));
+    if (files.length === MAX_WORKTREE_FILES) break;
   }
-  return candidates;
+  return files;
 }
 
-/** Linked worktrees whose .git files a repository's cover keeps: each costs two mounts and the folders above it. */
+/** Linked worktrees whose .git files a repository's plan keeps: each costs two mounts and the folders above it. */
 const MAX_WORKTREE_FILES = 16;
 
 /** 'sealed' when `top` holds the folder `name` (read-only whole then), else none. */

@@ -5,8 +5,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { MAX_GIT_MOUNTS, MAX_MOUNTS_PER_REPOSITORY } from '../../main/policy/git-mount-budget.js';
-import { GIT_IN_PROJECT, LINUX_CONFIG, LINUX_TREE, sandboxFor } from '../helpers/sandbox-fixtures.js';
-import type { Tree } from '../helpers/tree-port.js';
+import { BWRAP, GIT_IN_PROJECT, LINUX_CONFIG, LINUX_ENV, LINUX_TREE, sandboxFor } from '../helpers/sandbox-fixtures.js';
+import { treePort, type Tree } from '../helpers/tree-port.js';
 
 const P = '/home/alex/projects';
 /** A git folder as git init makes it. */
@@ -67,6 +67,20 @@ describe('a .git file in a writable root', () => {
       'read /main/.worktrees/feature/.git',
     ]);
     expect(entries.some((e) => e.path.startsWith('/srv'))).toBe(false);
+  });
+
+  it('of a linked worktree: found among empty folders in .git/worktrees, and kept after its gitdir can no longer be read (remembered)', async () => {
+    const tree: Tree = { ...LINUX_TREE, ...gitFolder(`${P}/main/.git`) };
+    for (let i = 0; i < 200; i++) tree[`${P}/main/.git/worktrees/x${String(i).padStart(3, '0')}`] = 'dir';
+    tree[`${P}/main/.git/worktrees/feat/gitdir`] = `text:${P}/main/.worktrees/feat/.git\n`;
+    tree[`${P}/main/.worktrees/feat/.git`] = `text:gitdir: ${P}/main/.git/worktrees/feat\n`;
+    const port = treePort({ platform: 'linux', tree, env: LINUX_ENV, support: BWRAP });
+    const policy = sandboxFor(LINUX_CONFIG, { port });
+    const kept = async () => shown((await policy.plan(GIT_IN_PROJECT))!.entries, `${P}/main/.worktrees/feat/.git`);
+    expect(await kept()).toEqual(['read /main/.worktrees/feat/.git']);
+    // A command fills .git/worktrees past what a plan reads (here: its gitdir is gone): the file found before stays kept.
+    port.remove(`${P}/main/.git/worktrees/feat`);
+    expect(await kept()).toEqual(['read /main/.worktrees/feat/.git']);
   });
 
   it('of a worktree whose gitdir names a file in a read-only root nested in the writable one, or a link to one: nothing there made writable', async () => {
@@ -184,6 +198,13 @@ describe("a worktree's config.worktree", () => {
     const entries = await plan(tree);
     expect(shown(entries, `${P}/main/.git/config.worktree`)).toEqual(['read /main/.git/config.worktree']);
     expect(shown(entries, `${P}/main/.git/worktrees/wt/config.worktree`)).toEqual(['hidden /main/.git/worktrees/wt/config.worktree']);
+    // A submodule's own config turning it on: its config.worktree too (its .git/modules folder is not read-only whole then).
+    const submodule: Tree = {
+      ...gitFolder(`${P}/sup/.git`),
+      ...gitFolder(`${P}/sup/.git/modules/.vendor/lib`),
+      [`${P}/sup/.git/modules/.vendor/lib/config`]: 'text:[extensions]\n\tworktreeConfig = true\n',
+    };
+    expect(shown(await plan(submodule), `${P}/sup/.git/modules/.vendor/lib/config.worktree`)).toEqual(['hidden /sup/.git/modules/.vendor/lib/config.worktree']);
     // Without worktreeConfig git reads none: no mount for one.
     const plain = await plan({ ...gitFolder(`${P}/main/.git`), [`${P}/main/.git/worktrees/wt/HEAD`]: 'file' });
     expect(plain.some((e) => e.path.endsWith('config.worktree'))).toBe(false);
