@@ -24,14 +24,16 @@ export const MAX_GIT_ARGUMENT_BYTES = 256 * 1024;
 export const MAX_MOUNTS_PER_REPOSITORY = 48;
 /** The same in argument bytes: 48 paths of a few hundred bytes; a chain of long names would take the plan's whole budget in a few mounts. */
 export const MAX_ARGUMENT_BYTES_PER_REPOSITORY = MAX_GIT_ARGUMENT_BYTES / 8;
+/** Mounts for a .git file alone (itself, its folder and those up to the root): one a few folders down takes five. */
+export const MAX_MOUNTS_PER_GIT_FILE = 12;
 
 export class GitMountBudget {
   private mounts = 0;
   private bytes = 0;
   private readonly counted = new Set<string>();
 
-  /** Takes the entries of one repository, each under its writable root, with the folders up to that root; false, and nothing taken, when they do not fit. */
-  take(entries: ReadonlyArray<{ root: string; paths: readonly string[] }>): boolean {
+  /** Takes the entries of one repository (at most `limit` mounts), each under its writable root, with the folders up to that root; false, and nothing taken, when they do not fit. */
+  take(entries: ReadonlyArray<{ root: string; paths: readonly string[] }>, limit = MAX_MOUNTS_PER_REPOSITORY): boolean {
     const fresh = new Set<string>();
     let bytes = 0;
     for (const { root, paths } of entries)
@@ -39,7 +41,7 @@ export class GitMountBudget {
         for (let p = path; p !== root && inside(p, root) && !this.counted.has(p) && !fresh.has(p); p = posix.dirname(p)) {
           fresh.add(p);
           bytes += 2 * Buffer.byteLength(p) + 16;
-          if (fresh.size > MAX_MOUNTS_PER_REPOSITORY || bytes > MAX_ARGUMENT_BYTES_PER_REPOSITORY) return false;
+          if (fresh.size > limit || bytes > MAX_ARGUMENT_BYTES_PER_REPOSITORY) return false;
           if (this.mounts + fresh.size > MAX_GIT_MOUNTS || this.bytes + bytes > MAX_GIT_ARGUMENT_BYTES) return false;
         }
     this.mounts += fresh.size;

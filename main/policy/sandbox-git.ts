@@ -11,7 +11,7 @@ import { errorCode } from './path-locate.js';
 import { decider, isBase, type Candidate, type Placed } from './sandbox-layers.js';
 import { GIT_FOLDER_CODE } from './secret-patterns.js';
 import { followed, MAX_COVERED_REPOS, named, repositoriesOf } from './sandbox-repos.js';
-import { GitMountBudget } from './git-mount-budget.js';
+import { GitMountBudget, MAX_MOUNTS_PER_GIT_FILE } from './git-mount-budget.js';
 
 const posix = nodePath.posix;
 /** Entries under a repository's .git/modules (or .git/worktrees) looked at; past it the whole folder is read-only. */
@@ -53,46 +53,54 @@ export async function gitCode(port: GitPort, placed: readonly Placed[], remember
   const budget = { left: MAX_GIT_ENTRIES_PER_PLAN };
   const mounts = new GitMountBudget();
   const covered = new Set<string>();
-  const fit = (unit: Unit): boolean => mounts.take(unit.map(({ root, parts }) => ({ root, paths: parts.map((c) => c.path) })));
+  const fit = (unit: Unit, limit?: number): boolean =>
+    mounts.take(
+      unit.map(({ root, parts }) => ({ root, paths: parts.map((c) => c.path) })),
+      limit,
+    );
   // First every repository in the plan's order sealed (the fewest mounts: .git/modules and
   // .git/worktrees read-only whole), so none a command made costly, deep or long-named, can crowd
   // out the others; then, in the same order, each whole where the mounts left allow.
   const planned: Planned[] = [];
   let repos = 0;
+  const sealedCover = async (top: Place) => ({ root: top.root, parts: await refusingWhenUnseen(top.real, () => cover(port, top.real, budget, true)) });
+  // Repositories first, .git files after them all (a command can name any number of those), each in the plan's order.
   const queue = await repositoriesOf(port, writableRoots, remembered, cwd);
-  for (let i = 0; i < queue.length; i++) {
-    const found = queue[i]!;
+  const files: Array<{ path: string; remembered: boolean }> = [];
+  for (const found of queue) {
     // lstat first: most are real folders, and realpath costs a system call a path component.
     const facts = await refusingWhenUnseen(found, () => port.lstat(found));
     if (facts === null) remembered.forget(found);
-    // Past MAX_COVERED_REPOS, .git files are still kept as they are (two mounts each), as far as the budget goes.
-    const room = repos < MAX_COVERED_REPOS;
-    let pointer: Unit = [];
-    let top: Place | null = null;
-    if (facts?.type === 'directory' && room) {
-      top = await place(found);
-      if (top?.type !== 'directory') continue;
-    } else if (facts?.type === 'file') {
-      const file = await place(found);
-      if (file?.type !== 'file' || covered.has(file.real)) continue;
-      covered.add(file.real);
-      pointer = [{ root: file.root, parts: keptFile(file) }];
-      const target = room ? await followed(port, file.real, writableRoots) : null;
-      top = target === null ? null : await place(target);
-      if (top?.type !== 'directory') top = null;
-    } else continue;
-    const repository =
-      top && !covered.has(top.real) ? { root: top.root, parts: await refusingWhenUnseen(top.real, () => cover(port, top.real, budget, true)) } : null;
+    if (facts?.type === 'file') files.push({ path: found, remembered: true });
+    if (facts?.type !== 'directory' || repos === MAX_COVERED_REPOS) continue;
+    const top = await place(found);
+    if (top?.type !== 'directory' || covered.has(top.real)) continue;
+    const repository = await sealedCover(top);
+    if (!fit([repository])) continue;
+    covered.add(top.real);
+    planned.push({ top: top.real, pointer: [], repository });
+    repos += 1;
+    // Its linked worktrees' .git files: kept as the walk's are, also in folders it does not look into.
+    for (const path of await worktreeDotGits(port, top.real, budget, writableRoots))
+      if (!queue.includes(path) && !files.some((file) => file.path === path)) files.push({ path, remembered: false });
+  }
+  for (const { path, remembered: known } of files) {
+    // One a worktree's gitdir names and the server cannot look at is passed by (place); a remembered one refused above.
+    const file = await place(path);
+    if (file?.type !== 'file' || covered.has(file.real)) continue;
+    covered.add(file.real);
+    const pointer: Unit = [{ root: file.root, parts: keptFile(file) }];
+    const target = repos < MAX_COVERED_REPOS ? await followed(port, file.real, writableRoots) : null;
+    const top = target === null ? null : await place(target);
+    const repository = top?.type === 'directory' && !covered.has(top.real) ? await sealedCover(top) : null;
     if (repository && fit([...pointer, repository])) {
       covered.add(top!.real);
       planned.push({ top: top!.real, pointer, repository });
       repos += 1;
-      // Its linked worktrees' .git files, next in line and remembered: kept as the walk's are, also
-      // in folders it does not look into, and after a command filled .git/worktrees past its limit.
-      const files = (await worktreeDotGits(port, top!.real, budget)).filter((file) => !queue.includes(file));
-      for (const file of files) remembered.add(file);
-      queue.splice(i + 1, 0, ...files);
-    } else if (pointer.length > 0 && fit(pointer)) planned.push({ pointer });
+    } else if (fit(pointer, MAX_MOUNTS_PER_GIT_FILE)) planned.push({ pointer });
+    else continue;
+    // Remembered once kept, so a command that fills .git/worktrees afterwards does not hide it.
+    if (!known) remembered.add(path);
   }
   for (const entry of planned) {
     const { top, repository } = entry;
@@ -144,14 +152,15 @@ async function cover(port: GitPort, top: string, budget: Budget, seal: boolean):
  * them as the walk's, also where the walk does not look (a worktree in a dot folder, past its
  * depth). Where each really is, and whether a writable root decides it, gitCode asks as for those.
  */
-async function worktreeDotGits(port: GitPort, top: string, budget: Budget): Promise<string[]> {
+async function worktreeDotGits(port: GitPort, top: string, budget: Budget, roots: readonly string[]): Promise<string[]> {
   const listed = await port.listFolders(posix.join(top, 'worktrees'), Math.min(MAX_MODULE_ENTRIES, budget.left));
   if (!listed) return [];
   budget.left -= listed.read;
   const files: string[] = [];
   for (const name of listed.folders) {
     const gitdir = named(await port.readStart(posix.join(top, 'worktrees', name, 'gitdir'), 4096), '');
-    if (gitdir?.startsWith('/') && posix.basename(gitdir) === '.git') files.push(posix.normalize(gitdir));
+    const path = gitdir?.startsWith('/') ? posix.normalize(gitdir) : null;
+    if (path && posix.basename(path) === '.git' && roots.some((root) => path.startsWith(`${root}/`))) files.push(path);
     if (files.length === MAX_WORKTREE_FILES) break;
   }
   return files;

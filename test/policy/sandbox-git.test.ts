@@ -167,6 +167,24 @@ describe('the mounts a plan spends on git', () => {
     expect(entries.filter((e) => e.path.startsWith(`${P}/`)).length).toBeLessThanOrEqual(MAX_GIT_MOUNTS);
   });
 
+  it('go to every repository before any .git file: worktree .git files a repository names, deep or many, leave the others covered', async () => {
+    const tree: Tree = { ...gitFolder(`${P}/evil/.git`), ...gitFolder(`${P}/proj/.git`) };
+    for (let w = 1; w <= 15; w++) {
+      const at = w <= 5 ? `${P}/evil/.c${w}/${Array.from({ length: 44 }, () => 'd').join('/')}` : `${P}/evil/.s${w}`;
+      tree[`${P}/evil/.git/worktrees/w${w}/gitdir`] = `text:${at}/.git\n`;
+      tree[`${at}/.git`] = 'text:gitdir: /nowhere';
+    }
+    // A gitdir naming a place out of the roots, or one the server cannot look at, is passed by: commands still run.
+    tree[`${P}/evil/.git/worktrees/far/gitdir`] = 'text:/proc/1/cwd/.git\n';
+    const entries = await plan(tree, `${P}/evil`);
+    expect(shown(entries, `${P}/proj/.git/hooks`)).toEqual(['read /proj/.git/hooks']);
+    expect(entries.filter((e) => e.path.startsWith(`${P}/`)).length).toBeLessThanOrEqual(MAX_GIT_MOUNTS);
+    expect(entries.some((e) => e.path.startsWith('/proc/1'))).toBe(false);
+    // The shallow ones are kept; one 46 folders deep is past what a .git file alone may take.
+    expect(shown(entries, `${P}/evil/.s6/.git`)).toEqual(['read /evil/.s6/.git']);
+    expect(entries.some((e) => e.path.startsWith(`${P}/evil/.c1/`))).toBe(false);
+  });
+
   it('keep .git files as they are past the 32 repositories a plan covers', async () => {
     const tree: Tree = {};
     for (let i = 0; i < 40; i++) Object.assign(tree, gitFolder(`${P}/r${String(i).padStart(2, '0')}/.git`));
