@@ -26,14 +26,24 @@ export const MAX_MOUNTS_PER_REPOSITORY = 48;
 export const MAX_ARGUMENT_BYTES_PER_REPOSITORY = MAX_GIT_ARGUMENT_BYTES / 8;
 /** Mounts for a .git file alone (itself, its folder and those up to the root): one a few folders down takes five. */
 export const MAX_MOUNTS_PER_GIT_FILE = 12;
+/**
+ * What repositories leave for .git files, which come after them all: a command's own
+ * repositories (32, each up to 48 mounts) could otherwise spend everything and leave the owner's
+ * worktrees' and submodules' .git files open to being pointed elsewhere.
+ */
+export const KEPT_FOR_GIT_FILES = { mounts: 64, bytes: MAX_GIT_ARGUMENT_BYTES / 4 };
 
 export class GitMountBudget {
   private mounts = 0;
   private bytes = 0;
   private readonly counted = new Set<string>();
 
-  /** Takes the entries of one repository (at most `limit` mounts), each under its writable root, with the folders up to that root; false, and nothing taken, when they do not fit. */
-  take(entries: ReadonlyArray<{ root: string; paths: readonly string[] }>, limit = MAX_MOUNTS_PER_REPOSITORY): boolean {
+  /**
+   * Takes the entries of one repository (at most `limit` mounts), each under its writable root,
+   * with the folders up to that root, leaving `kept` of the plan's budget untaken; false, and
+   * nothing taken, when they do not fit.
+   */
+  take(entries: ReadonlyArray<{ root: string; paths: readonly string[] }>, limit = MAX_MOUNTS_PER_REPOSITORY, kept = { mounts: 0, bytes: 0 }): boolean {
     const fresh = new Set<string>();
     let bytes = 0;
     for (const { root, paths } of entries)
@@ -42,7 +52,7 @@ export class GitMountBudget {
           fresh.add(p);
           bytes += 2 * Buffer.byteLength(p) + 16;
           if (fresh.size > limit || bytes > MAX_ARGUMENT_BYTES_PER_REPOSITORY) return false;
-          if (this.mounts + fresh.size > MAX_GIT_MOUNTS || this.bytes + bytes > MAX_GIT_ARGUMENT_BYTES) return false;
+          if (this.mounts + fresh.size > MAX_GIT_MOUNTS - kept.mounts || this.bytes + bytes > MAX_GIT_ARGUMENT_BYTES - kept.bytes) return false;
         }
     this.mounts += fresh.size;
     this.bytes += bytes;

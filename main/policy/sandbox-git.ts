@@ -11,7 +11,7 @@ import { errorCode } from './path-locate.js';
 import { decider, isBase, type Candidate, type Placed } from './sandbox-layers.js';
 import { GIT_FOLDER_CODE } from './secret-patterns.js';
 import { followed, MAX_COVERED_REPOS, named, repositoriesOf } from './sandbox-repos.js';
-import { GitMountBudget, MAX_MOUNTS_PER_GIT_FILE } from './git-mount-budget.js';
+import { GitMountBudget, KEPT_FOR_GIT_FILES, MAX_MOUNTS_PER_GIT_FILE } from './git-mount-budget.js';
 
 const posix = nodePath.posix;
 /** Entries under a repository's .git/modules (or .git/worktrees) looked at; past it the whole folder is read-only. */
@@ -53,10 +53,11 @@ export async function gitCode(port: GitPort, placed: readonly Placed[], remember
   const budget = { left: MAX_GIT_ENTRIES_PER_PLAN };
   const mounts = new GitMountBudget();
   const covered = new Set<string>();
-  const fit = (unit: Unit, limit?: number): boolean =>
+  const fit = (unit: Unit, limit?: number, kept?: typeof KEPT_FOR_GIT_FILES): boolean =>
     mounts.take(
       unit.map(({ root, parts }) => ({ root, paths: parts.map((c) => c.path) })),
       limit,
+      kept,
     );
   // First every repository in the plan's order sealed (the fewest mounts: .git/modules and
   // .git/worktrees read-only whole), so none a command made costly, deep or long-named, can crowd
@@ -76,7 +77,7 @@ export async function gitCode(port: GitPort, placed: readonly Placed[], remember
     const top = await place(found);
     if (top?.type !== 'directory' || covered.has(top.real)) continue;
     const repository = await sealedCover(top);
-    if (!fit([repository])) continue;
+    if (!fit([repository], undefined, KEPT_FOR_GIT_FILES)) continue;
     covered.add(top.real);
     planned.push({ top: top.real, pointer: [], repository });
     repos += 1;

@@ -185,6 +185,21 @@ describe('the mounts a plan spends on git', () => {
     expect(entries.some((e) => e.path.startsWith(`${P}/evil/.c1/`))).toBe(false);
   });
 
+  it("keep room for .git files: repositories of a command's own, filling the plan, do not leave a worktree's .git file open", async () => {
+    const tree: Tree = {
+      ...gitFolder(`${P}/proj/.git`),
+      [`${P}/proj/.git/worktrees/feat/gitdir`]: `text:${P}/proj/.worktrees/feat/.git\n`,
+      [`${P}/proj/.worktrees/feat/.git`]: `text:gitdir: ${P}/proj/.git/worktrees/feat\n`,
+    };
+    for (let i = 10; i <= 40; i++) {
+      Object.assign(tree, gitFolder(`${P}/z${i}/b/c/d/e/.git`));
+      tree[`${P}/z${i}/b/c/d/e/.git/modules/x`] = 'dir';
+      tree[`${P}/z${i}/b/c/d/e/.git/worktrees/y`] = 'dir';
+    }
+    const entries = await plan(tree);
+    expect(shown(entries, `${P}/proj/.worktrees/feat/.git`)).toEqual(['read /proj/.worktrees/feat/.git']);
+  });
+
   it('keep .git files as they are past the 32 repositories a plan covers', async () => {
     const tree: Tree = {};
     for (let i = 0; i < 40; i++) Object.assign(tree, gitFolder(`${P}/r${String(i).padStart(2, '0')}/.git`));
