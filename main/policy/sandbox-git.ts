@@ -8,7 +8,7 @@ import { adapterError } from '../../adapter/contract/errors.js';
 import type { PolicyPort } from '../../adapter/contract/policy-port.js';
 import type { RememberedRepositories } from './remembered-repos.js';
 import { errorCode } from './path-locate.js';
-import { decider, isBase, type Candidate, type Placed } from './sandbox-layers.js';
+import { decider, inside, isBase, type Candidate, type Placed } from './sandbox-layers.js';
 import { GIT_FOLDER_CODE } from './secret-patterns.js';
 import { followed, MAX_COVERED_REPOS, named, repositoriesOf } from './sandbox-repos.js';
 import { GitMountBudget, KEPT_FOR_GIT_FILES, MAX_MOUNTS_PER_GIT_FILE } from './git-mount-budget.js';
@@ -161,7 +161,7 @@ async function worktreeDotGits(port: GitPort, top: string, budget: Budget, roots
   for (const name of listed.folders) {
     const gitdir = named(await port.readStart(posix.join(top, 'worktrees', name, 'gitdir'), 4096), '');
     const path = gitdir?.startsWith('/') ? posix.normalize(gitdir) : null;
-    if (path && posix.basename(path) === '.git' && roots.some((root) => path.startsWith(`${root}/`))) files.push(path);
+    if (path && posix.basename(path) === '.git' && roots.some((root) => path !== root && inside(path, root))) files.push(path);
     if (files.length === MAX_WORKTREE_FILES) break;
   }
   return files;

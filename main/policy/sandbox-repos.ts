@@ -10,6 +10,7 @@
 import nodePath from 'node:path';
 import type { PolicyPort } from '../../adapter/contract/policy-port.js';
 import type { RememberedRepositories } from './remembered-repos.js';
+import { inside } from './sandbox-layers.js';
 
 const posix = nodePath.posix;
 /** How far below a root repositories are looked for: root/a/b/c. */
@@ -104,7 +105,7 @@ export function named(text: string | null, prefix: string): string | null {
 async function pointedTo(port: WalkPort, from: string, path: string | null, roots: readonly string[]): Promise<string | null> {
   if (path === null) return null;
   const written = path.startsWith('/') ? path : `${from}/${path}`;
-  const within = (p: string) => roots.some((root) => p === root || p.startsWith(`${root}/`));
+  const within = (p: string) => roots.some((root) => inside(p, root));
   if (!within(posix.normalize(written))) return null;
   // realpath(3) takes each `..` after the links before it, as the kernel (and so git) does.
   const real = await port.realpath(written).catch(() => null);
