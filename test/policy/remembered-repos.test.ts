@@ -49,6 +49,18 @@ describe('RememberedRepositories', () => {
     expect(remembered.list()).toEqual([`${R}/b/.git`]);
   });
 
+  it('a move of a full memory keeps every new place past the bound, and the next plan brings it back under', async () => {
+    const remembered = new RememberedRepositories();
+    for (let i = 0; i < MAX_REPOS_REMEMBERED; i++) remembered.add(`${R}/a/r${i}/.git`);
+    await remembered.move(`${R}/a`, `${R}/b`, async () => undefined);
+    expect(remembered.list()).toHaveLength(2 * MAX_REPOS_REMEMBERED);
+    expect(remembered.list().at(-1)).toBe(`${R}/b/r${MAX_REPOS_REMEMBERED - 1}/.git`);
+    for (let i = 0; i < MAX_REPOS_REMEMBERED; i++) remembered.forget(`${R}/a/r${i}/.git`);
+    expect(remembered.list()).toHaveLength(MAX_REPOS_REMEMBERED);
+    remembered.add(`${R}/c/.git`);
+    expect(remembered.list()).not.toContain(`${R}/c/.git`);
+  });
+
   it('ends the move when it fails too, and passes the failure on', async () => {
     const remembered = memory(`${R}/a/.git`);
     await expect(remembered.move(`${R}/a`, `${R}/b`, async () => Promise.reject(new Error('EXDEV')))).rejects.toThrow('EXDEV');
