@@ -19,6 +19,7 @@ import { adapterError, type ErrorCode } from '../contract/errors.js';
 import { BoundedOutput } from './bounded-output.js';
 import { taskkillTree, terminateGroup } from './kill-tree.js';
 import type { ExecRequest, ExecResult } from '../contract/processes.js';
+import { closeMountSources, openMountSources } from './sandbox/bind-sources.js';
 import { sandboxed } from './sandbox/launch.js';
 import { startChild, type CommandChild } from './start-child.js';
 
@@ -69,9 +70,11 @@ export async function launch(request: ExecRequest, platform: NodeJS.Platform, st
   }
   const started = performance.now();
   let child: CommandChild;
+  // Inside the OS sandbox when the plan has one (bwrap / sandbox-exec wrap the program).
+  const command = sandboxed(request);
+  // Opened here, as late as can be; a place changed since the plan refuses the command.
+  const handOn = openMountSources(command.mountSources);
   try {
-    // Inside the OS sandbox when the plan has one (bwrap / sandbox-exec wrap the program).
-    const command = sandboxed(request);
     child = startChild(command.file, command.args, {
       argv0: command.argv0,
       cwd: request.cwd,
@@ -79,9 +82,12 @@ export async function launch(request: ExecRequest, platform: NodeJS.Platform, st
       stdin,
       platform,
       scopeSockets: command.scopeSockets,
+      handOn,
     });
   } catch (error) {
     throw await spawnFailure(error, request, platform);
+  } finally {
+    closeMountSources(handOn);
   }
   const exited = new Promise<Exit>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
   const closed = new Promise<true>((resolve) => child.once('close', () => resolve(true)));

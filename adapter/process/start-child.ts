@@ -38,6 +38,8 @@ export interface StartOptions {
   platform: NodeJS.Platform;
   /** Confine the child to its own abstract Unix sockets (Landlock's scope; only where abstractSocketScope() says it can). */
   scopeSockets?: boolean;
+  /** Descriptors the child gets as 3, 4, ... in order (the places its sandbox mounts); the caller still closes its own. */
+  handOn?: readonly number[];
 }
 
 interface Addon {
@@ -49,6 +51,7 @@ interface Addon {
     pipeStdin: boolean,
     onExit: (code: number | null, signal: number | null) => void,
     scopeSockets: boolean,
+    handOn: readonly number[],
   ): [pid: number, stdin: number, stdout: number, stderr: number, watch: unknown];
   ref(watch: unknown, yes: boolean): void;
   landlockAbi(): number;
@@ -86,7 +89,7 @@ export function startChild(file: string, args: string[], options: StartOptions, 
     argv0: options.argv0,
     cwd: options.cwd,
     env: options.env,
-    stdio: [options.stdin, 'pipe', 'pipe'],
+    stdio: [options.stdin, 'pipe', 'pipe', ...(options.handOn ?? [])],
     shell: false,
     windowsHide: true,
     // POSIX: setsid(), so the command leads a new process group that can be signalled as one.
@@ -147,7 +150,7 @@ class NativeChild extends EventEmitter implements CommandChild {
     };
     let started: ReturnType<Addon['spawn']>;
     try {
-      started = addon.spawn(file, argv, env, options.cwd ?? null, options.stdin === 'pipe', onExit, options.scopeSockets === true);
+      started = addon.spawn(file, argv, env, options.cwd ?? null, options.stdin === 'pipe', onExit, options.scopeSockets === true, options.handOn ?? []);
     } catch (error) {
       throw named(error);
     }

@@ -7,7 +7,8 @@
  * retries ENOEXEC through /bin/sh), a new session (setsid), every signal back to its default and
  * none blocked, stdin from /dev/null or a pipe, stdout and stderr to pipes, and no other
  * descriptor: everything from 3 up is closed in the child (libuv relies on close-on-exec, which a
- * descriptor inherited from the server's parent or opened by a library may lack).
+ * descriptor inherited from the server's parent or opened by a library may lack), but the ones
+ * the caller hands on (handed-fds.h).
  *
  * And one thing posix_spawn cannot do: the child asks the kernel for SIGKILL when the server
  * dies (PR_SET_PDEATHSIG), so a command, a process handle, the tunnel client or a gateway
@@ -34,6 +35,7 @@
 #include <unistd.h>
 #include <uv.h>
 
+#include "handed-fds.h"
 #include "landlock-scope.h"
 #include "napi-values.h"
 
@@ -185,7 +187,7 @@ static void on_readable(uv_poll_t *poll, int status, int events) {
  * every disposition back to the default. Returns 0, or the errno of what failed.
  */
 static int start_dying_with_us(pid_t *out, const char *file, char *const argv[], char *const envp[], const char *cwd, int stdin_fd, int stdout_fd,
-                               int stderr_fd, bool scope_sockets) {
+                               int stderr_fd, bool scope_sockets, const handed_t *handed) {
   sigset_t all, none, previous;
   every_signal(&all);
   sigemptyset(&none);
@@ -203,9 +205,11 @@ static int start_dying_with_us(pid_t *out, const char *file, char *const argv[],
     if (setsid() < 0) goto fail;
     int in = stdin_fd >= 0 ? stdin_fd : open("/dev/null", O_RDONLY | O_CLOEXEC);
     if (in < 0 || dup2(in, 0) < 0 || dup2(stdout_fd, 1) < 0 || dup2(stderr_fd, 2) < 0) goto fail;
+    if (put_handed_in_place(handed) < 0) goto fail;
     /* Nothing else reaches the command, not even a descriptor some library left inheritable. */
-    if (syscall(SYS_close_range, 3, ~0U, 0) < 0)
-      for (int fd = 3; fd < 65536; fd++) close(fd);
+    const int first_free = 3 + handed->count;
+    if (syscall(SYS_close_range, first_free, ~0U, 0) < 0)
+      for (int fd = first_free; fd < 65536; fd++) close(fd);
     if (cwd && chdir(cwd) < 0) goto fail;
     if (scope_sockets && scope_abstract_sockets() < 0) goto fail;
     sigprocmask(SIG_SETMASK, &none, NULL);
@@ -227,13 +231,13 @@ static int start_dying_with_us(pid_t *out, const char *file, char *const argv[],
 }
 
 /*
- * spawn(file, argv, env, cwd | null, pipeStdin, onExit(code | null, signal | null), scopeSockets?)
+ * spawn(file, argv, env, cwd | null, pipeStdin, onExit(code | null, signal | null), scopeSockets?, handOn?: fd[])
  *   -> [pid, stdinFd | -1, stdoutFd, stderrFd, watch]
  * Throws an Error with the errno's code (ENOENT, EACCES, ...) when the program cannot start.
  */
 static napi_value spawn_command(napi_env env, napi_callback_info info) {
-  size_t argc = 7;
-  napi_value args[7];
+  size_t argc = 8;
+  napi_value args[8];
   CHECK(napi_get_cb_info(env, info, &argc, args, NULL, NULL));
   bool scope_sockets = false;
   if (argc >= 7 && napi_get_value_bool(env, args[6], &scope_sockets) != napi_ok) scope_sockets = false;
@@ -249,8 +253,8 @@ static napi_value spawn_command(napi_env env, napi_callback_info info) {
   char *file = NULL, *cwd = NULL, **argv = NULL, **envp = NULL;
   napi_value result = NULL;
   int fds[6] = {-1, -1, -1, -1, -1, -1}; /* stdin r/w, stdout r/w, stderr r/w */
-
-  if (!(file = c_string(env, args[0])) || !(argv = c_list(env, args[1])) || !(envp = c_list(env, args[2]))) goto done;
+  handed_t handed = {NULL, NULL, 0};
+  if (!handed_from(env, args[7], argc >= 8, &handed) || !(file = c_string(env, args[0])) || !(argv = c_list(env, args[1])) || !(envp = c_list(env, args[2]))) goto done;
   if (cwd_type != napi_null && cwd_type != napi_undefined && !(cwd = c_string(env, args[3]))) goto done;
   if ((pipe_stdin && high_pipe(&fds[0]) < 0) || high_pipe(&fds[2]) < 0 || high_pipe(&fds[4]) < 0) {
     throw_errno(env, errno, "pipe2");
@@ -258,7 +262,7 @@ static napi_value spawn_command(napi_env env, napi_callback_info info) {
   }
 
   pid_t pid;
-  int err = start_dying_with_us(&pid, file, argv, envp, cwd, pipe_stdin ? fds[0] : -1, fds[3], fds[5], scope_sockets);
+  int err = start_dying_with_us(&pid, file, argv, envp, cwd, pipe_stdin ? fds[0] : -1, fds[3], fds[5], scope_sockets, &handed);
   if (err != 0) {
     throw_errno(env, err, "spawn");
     goto done;
@@ -312,6 +316,7 @@ static napi_value spawn_command(napi_env env, napi_callback_info info) {
 
 done:
   close_all(fds, 6);
+  handed_free(&handed);
   free(file);
   free(cwd);
   free_list(argv);

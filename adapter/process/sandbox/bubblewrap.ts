@@ -13,6 +13,12 @@
  * command is process 1 of its pid namespace (--as-pid-1), so like any init it ignores signals
  * sent from inside the sandbox that it has no handler for (`kill $$` does nothing); signals from
  * outside, the timeout's included, end bwrap and with it everything inside.
+ *
+ * Every place an entry mounts from reaches bwrap as a descriptor (--bind-fd, --ro-bind-fd), which
+ * the server opened and checked right before the start (bind-sources.ts), never as a path: bwrap
+ * would resolve a path only once it runs, after the plan was made, and a program the model started
+ * earlier can swap a folder in a writable root for a link in between, which would mount the place
+ * the link names (outside every root) writable.
  */
 import type { SandboxPlan } from '../../contract/sandbox.js';
 
@@ -55,16 +61,25 @@ const PROC_COVERS = ['--ro-bind', '/proc/sys', '/proc/sys', '--ro-bind-try', '/p
 /** Devices a program using the display may need (GPU, sound), when display access is on. */
 const DISPLAY_DEVICES = ['/dev/dri', '/dev/snd'];
 
-/** bwrap's arguments: the sandbox, then `command` with `args` (exec'd by bwrap, no shell). */
+/** The descriptor bwrap finds the first place to mount from at (after stdin, stdout and stderr). */
+export const FIRST_SOURCE_FD = 3;
+
+/** The places the plan's entries mount from (those read or written), in the order of their descriptors. */
+export function mountSources(plan: SandboxPlan): string[] {
+  return plan.entries.flatMap((entry) => (entry.access === 'read' || entry.access === 'write' ? [entry.path] : []));
+}
+
+/** bwrap's arguments: the sandbox, then `command` with `args` (exec'd by bwrap, no shell); mountSources(plan) are open at FIRST_SOURCE_FD on. */
 export function bubblewrapArgs(plan: SandboxPlan, cwd: string | undefined, command: string, args: readonly string[]): string[] {
   const out = namespaceArgs({ userNamespace: plan.userNamespace, privateNetwork: plan.network !== 'on', privateIpc: !plan.display });
   out.push('--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', ...PROC_COVERS);
   if (plan.display) for (const device of DISPLAY_DEVICES) out.push('--dev-bind-try', device, device);
   const sealed: string[] = [];
+  let source = FIRST_SOURCE_FD;
   for (const entry of plan.entries) {
     if (entry.access === 'temp') out.push('--tmpfs', entry.path);
-    else if (entry.access === 'read') out.push('--ro-bind', entry.path, entry.path);
-    else if (entry.access === 'write') out.push('--bind', entry.path, entry.path);
+    else if (entry.access === 'read') out.push('--ro-bind-fd', String(source++), entry.path);
+    else if (entry.access === 'write') out.push('--bind-fd', String(source++), entry.path);
     else if (entry.kind === 'directory') {
       out.push('--tmpfs', entry.path);
       sealed.push(entry.path);

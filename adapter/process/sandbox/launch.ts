@@ -6,7 +6,7 @@
 import path from 'node:path';
 import { LOADER_VARIABLE } from '../../contract/loader-variables.js';
 import type { ExecRequest } from '../../contract/processes.js';
-import { bubblewrapArgs } from './bubblewrap.js';
+import { bubblewrapArgs, mountSources } from './bubblewrap.js';
 import { seatbeltArgs } from './seatbelt.js';
 import type { SandboxPlan } from '../../contract/sandbox.js';
 
@@ -17,6 +17,8 @@ export interface Launch {
   env: Record<string, string>;
   /** Keep it from abstract Unix sockets made outside (start-child.ts), as the plan says. */
   scopeSockets: boolean;
+  /** Places to open and hand on as descriptors 3, 4, ... (bind-sources.ts): what bwrap mounts from. */
+  mountSources: string[];
 }
 
 const TEMP_VARIABLES = ['TMPDIR', 'TMP', 'TEMP'];
@@ -30,14 +32,21 @@ const TEMP_VARIABLES = ['TMPDIR', 'TMP', 'TEMP'];
  */
 export function sandboxed(request: Pick<ExecRequest, 'file' | 'args' | 'argv0' | 'env' | 'cwd' | 'sandbox'>): Launch {
   const plan = request.sandbox;
-  if (!plan) return { file: request.file, args: request.args, argv0: request.argv0, env: request.env, scopeSockets: false };
+  if (!plan) return { file: request.file, args: request.args, argv0: request.argv0, env: request.env, scopeSockets: false, mountSources: [] };
   // Neither bwrap 0.8 nor sandbox-exec can set argv[0], which multi-call binaries (busybox)
   // dispatch on: the program is started by the absolute path it was found under, which leads to
   // the same checked file (the policy refused it if that path is one tools or commands can change).
   const command = request.argv0 !== undefined && path.posix.isAbsolute(request.argv0) ? request.argv0 : request.file;
   const env = insideEnvironment(plan, request.env);
   if (plan.mechanism !== 'bubblewrap')
-    return { file: plan.program, args: seatbeltArgs(plan, command, request.args), argv0: undefined, env, scopeSockets: plan.scopeAbstractSockets === true };
+    return {
+      file: plan.program,
+      args: seatbeltArgs(plan, command, request.args),
+      argv0: undefined,
+      env,
+      scopeSockets: plan.scopeAbstractSockets === true,
+      mountSources: [],
+    };
   const outside: Record<string, string> = {};
   const setenv: string[] = [];
   for (const [name, value] of Object.entries(env)) {
@@ -45,7 +54,7 @@ export function sandboxed(request: Pick<ExecRequest, 'file' | 'args' | 'argv0' |
     else outside[name] = value;
   }
   const args = [...setenv, ...bubblewrapArgs(plan, request.cwd, command, request.args)];
-  return { file: plan.program, args, argv0: undefined, env: outside, scopeSockets: plan.scopeAbstractSockets === true };
+  return { file: plan.program, args, argv0: undefined, env: outside, scopeSockets: plan.scopeAbstractSockets === true, mountSources: mountSources(plan) };
 }
 
 /** The temp folder variables point at the sandbox's temp folder (the server's may not be writable inside). */

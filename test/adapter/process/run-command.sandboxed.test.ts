@@ -2,8 +2,10 @@
  * runCommand inside a real bubblewrap sandbox, with the plan the real policies build: the
  * timeout (and a cancelled request) still ends every process inside, including ones that left
  * the process group with setsid or ignore SIGTERM; a command's leftovers end with it; output
- * stays bounded.
+ * stays bounded. What bwrap mounts is what the plan named, even when another program swaps a
+ * folder for a link between the plan and the start.
  */
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -93,6 +95,46 @@ describe.skipIf(!usable && !required)('runCommand in a bubblewrap sandbox', () =
     const plan = await shell.plan({ command: 'sh', args: ['-c', 'pwd; echo "$TMPDIR"; touch "$TMPDIR/x" && echo wrote'], cwd: path.join(dir, 'sub') });
     const result = await runCommand({ ...plan, env: { ...plan.env, TMPDIR: '/somewhere/else' } });
     expect(result.stdout).toBe(`${path.join(dir, 'sub')}\n/tmp\nwrote\n`);
+  });
+
+  describe('a place swapped for a link between the plan and the start (a process handle can do it) is refused, and nothing outside is written', () => {
+    // A repository's .git is mounted writable (pinned); bwrap given its path would mount what a link there names.
+    const swapped = async (name: string, swap: (repo: string, outside: string) => void) => {
+      const repo = path.join(dir, name);
+      const outside = makeTempDir();
+      try {
+        execFileSync('git', ['init', '-q', repo]);
+        const plan = await shell.plan({ command: 'sh', args: ['-c', 'touch .git/planted && echo wrote'], cwd: repo });
+        expect(plan.sandbox?.entries).toContainEqual(expect.objectContaining({ path: path.join(repo, '.git'), access: 'write' }));
+        swap(repo, outside);
+        const outcome = await runCommand(plan).then(
+          (result) => ({ stdout: result.stdout }),
+          (error: Error & { code?: string }) => ({ code: error.code, message: error.message }),
+        );
+        return { outcome, landed: fs.readdirSync(outside, { recursive: true }).map(String) };
+      } finally {
+        removeDir(outside);
+      }
+    };
+
+    it('the folder itself', async () => {
+      const { outcome, landed } = await swapped('swap-last', (repo, outside) => {
+        fs.renameSync(path.join(repo, '.git'), path.join(repo, '.git-real'));
+        fs.symlinkSync(outside, path.join(repo, '.git'));
+      });
+      expect(outcome).toEqual({ code: 'PRECONDITION_FAILED', message: expect.stringContaining('replaced by a link while the command was starting') });
+      expect(landed).toEqual([]);
+    });
+
+    it('a folder on the way to it', async () => {
+      const { outcome, landed } = await swapped('swap-middle', (repo, outside) => {
+        fs.mkdirSync(path.join(outside, '.git'));
+        fs.renameSync(repo, `${repo}-real`);
+        fs.symlinkSync(outside, repo);
+      });
+      expect(outcome).toEqual({ code: 'PRECONDITION_FAILED', message: expect.stringContaining(path.join(dir, 'swap-middle', '.git')) });
+      expect(landed).toEqual(['.git']);
+    });
   });
 
   it("loader variables (LD_*) act only inside: bwrap's own loader, outside the sandbox, never sees them", async () => {

@@ -215,6 +215,29 @@ describe.runIf(isLinux).each([
     expect(plain.stdout).toBe(`${process.execPath}\n`);
   });
 
+  it('hands on the descriptors asked for as 3, 4, ... in order (and the addon no others)', async () => {
+    const O_PATH = 0o10000000;
+    const places = ['/etc', '/bin/sh', dir];
+    // Opened high and low, so that moving one down to its place could overwrite another if done naively.
+    const filler = Array.from({ length: 8 }, () => fs.openSync('/dev/null', 'r'));
+    const fds = places.map((place) => fs.openSync(place, O_PATH));
+    try {
+      const { stdout } = await run(
+        '/bin/sh',
+        ['-c', 'ls /proc/self/fd | sort -n; readlink /proc/self/fd/3 /proc/self/fd/4 /proc/self/fd/5'],
+        { handOn: [fds[2]!, fds[0]!, fds[1]!] },
+        spawner(),
+      );
+      const lines = stdout.split('\n').filter(Boolean);
+      // ls's own directory descriptor is the one past them. (libuv closes only what is close-on-exec: a descriptor the test runner left inheritable passes.)
+      if (spawner()) expect(lines.slice(0, -3)).toEqual(['0', '1', '2', '3', '4', '5', '6']);
+      else expect(lines.slice(0, 7)).toEqual(['0', '1', '2', '3', '4', '5', '6']);
+      expect(lines.slice(-3)).toEqual([dir, '/etc', fs.realpathSync('/bin/sh')].map((place) => fs.realpathSync(place)));
+    } finally {
+      for (const fd of [...filler, ...fds]) fs.closeSync(fd);
+    }
+  });
+
   it('runs in the working directory given', async () => {
     expect((await run('/bin/pwd', [], { cwd: dir }, spawner())).stdout).toBe(`${fs.realpathSync(dir)}\n`);
   });

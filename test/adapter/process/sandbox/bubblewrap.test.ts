@@ -18,8 +18,9 @@ describe('bubblewrapArgs', () => {
       ...['--ro-bind', '/proc/sys', '/proc/sys', '--ro-bind-try', '/proc/sysrq-trigger', '/proc/sysrq-trigger'],
       ...['--tmpfs', '/tmp', '--tmpfs', '/var/tmp'],
       ...['--tmpfs', '/run', '--tmpfs', '/home/bob', '--tmpfs', '/root'],
-      ...['--bind', '/home/alex/projects', '/home/alex/projects'],
-      ...['--ro-bind', '/home/bob/shared', '/home/bob/shared', '--ro-bind', '/home/alex/projects/vendor', '/home/alex/projects/vendor'],
+      // Mounted from the descriptors the launch opens, in this order (mountSources).
+      ...['--bind-fd', '3', '/home/alex/projects'],
+      ...['--ro-bind-fd', '4', '/home/bob/shared', '--ro-bind-fd', '5', '/home/alex/projects/vendor'],
       ...['--tmpfs', '/home/alex/.config/chatgpt-mcp', '--tmpfs', '/home/alex/.ssh', '--tmpfs', '/home/alex/secrets/aws'],
       ...['--ro-bind', '/dev/null', '/home/alex/.netrc'],
       ...['--tmpfs', '/home/alex/.mozilla', '--tmpfs', '/home/alex/private'],
@@ -70,7 +71,14 @@ describe('sandboxed (the launch)', () => {
   };
 
   it('without a plan, starts the request as it is', () => {
-    expect(sandboxed(request)).toEqual({ file: request.file, args: request.args, argv0: request.argv0, env: request.env, scopeSockets: false });
+    expect(sandboxed(request)).toEqual({
+      file: request.file,
+      args: request.args,
+      argv0: request.argv0,
+      env: request.env,
+      scopeSockets: false,
+      mountSources: [],
+    });
   });
 
   it('asks the start to scope abstract sockets exactly when the plan says so', async () => {
@@ -84,6 +92,8 @@ describe('sandboxed (the launch)', () => {
     expect(launch.argv0).toBeUndefined();
     expect(launch.args.slice(-3)).toEqual(['--', '/usr/bin/git', 'status']);
     expect(launch.env).toEqual({ PATH: '/usr/bin', TMPDIR: '/tmp', HOME: '/home/alex' });
+    // What bwrap mounts from, for the launch to open: the places read or written, in the arguments' order.
+    expect(launch.mountSources).toEqual(['/home/alex/projects', '/home/bob/shared', '/home/alex/projects/vendor']);
   });
 
   it('runs the real path when argv0 is not an absolute path (it could name another program inside)', async () => {

@@ -1,0 +1,50 @@
+/**
+ * The places a bubblewrap sandbox mounts from, opened by the server right before the start and
+ * handed to bwrap as descriptors (bubblewrap.ts). Each is opened without being read and without
+ * following a link at its end (O_PATH | O_NOFOLLOW: a FIFO does not block), and taken only if it
+ * is no link and the kernel names what it opened by the plan's path exactly. The plan's paths are real paths, so a
+ * folder on the way that was swapped for a link since the plan (by a program the model started
+ * earlier) shows as another path: the command is refused, and nothing is mounted from where the
+ * link leads. Once open, a descriptor stays the place it named, whatever is renamed afterwards.
+ */
+import fs from 'node:fs';
+import { adapterError } from '../../contract/errors.js';
+
+/** Linux's O_PATH (the same on x86 and Arm), which Node does not export. */
+const O_PATH = 0o10000000;
+
+/** Opens `paths` in order; the caller closes them (closeMountSources) once the child started, or failed to. */
+export function openMountSources(paths: readonly string[]): number[] {
+  const fds: number[] = [];
+  try {
+    for (const place of paths) {
+      let fd: number;
+      try {
+        fd = fs.openSync(place, O_PATH | fs.constants.O_NOFOLLOW);
+      } catch (error) {
+        const code = (error as NodeJS.ErrnoException).code;
+        if (code === 'ENOENT' || code === 'ENOTDIR' || code === 'ELOOP') throw changed(place);
+        throw adapterError('OS_ERROR', 'runCommand', `the sandbox was not started: ${place} could not be opened (${code ?? 'unknown error'}); nothing ran`);
+      }
+      fds.push(fd);
+      // O_PATH | O_NOFOLLOW opens a link at the end as the link: a mount from it would follow it.
+      if (fs.fstatSync(fd).isSymbolicLink() || fs.readlinkSync(`/proc/self/fd/${fd}`) !== place) throw changed(place);
+    }
+    return fds;
+  } catch (error) {
+    closeMountSources(fds);
+    throw error;
+  }
+}
+
+export function closeMountSources(fds: readonly number[]): void {
+  for (const fd of fds) fs.closeSync(fd);
+}
+
+function changed(place: string): Error {
+  return adapterError(
+    'PRECONDITION_FAILED',
+    'runCommand',
+    `the sandbox was not started: ${place} was moved, removed or replaced by a link while the command was starting (by another program); nothing ran, and running it again plans the sandbox anew`,
+  );
+}
