@@ -41,7 +41,7 @@ export interface GitTarget {
   topLevel: string;
 }
 
-type Port = Pick<PolicyPort, 'gitRepository' | 'realpath' | 'lstat'>;
+type Port = Pick<PolicyPort, 'gitRepository' | 'realpath' | 'lstat' | 'listNames'>;
 
 export class GitPolicy {
   constructor(
@@ -256,7 +256,11 @@ export class GitPolicy {
     const { commonDir, gitDir } = facts;
     // git on the remote side opens <path>/.git or <path> itself, never a folder above it (where the probe would have looked next): the one looked at must be that one.
     // A bare one holds no .git of its own: one there (a file the tools wrote before they were kept from it) can send git to another repository at any moment.
-    if (gitDir === path && (await this.port.lstat(nodePath.join(path, '.git'))) !== null)
+    // An empty folder there, which git passes by, is the command sandbox's (its mount point for the empty read-only one it puts there: sandbox-git.ts).
+    const inner = nodePath.join(path, '.git');
+    const innerFacts = await this.port.lstat(inner);
+    const passedBy = innerFacts?.type === 'directory' && (await this.port.listNames(inner, 1))?.length === 0;
+    if (gitDir === path && innerFacts !== null && !passedBy)
       throw adapterError('COMMAND_NOT_ALLOWED', op, `${what} holds a .git of its own, which git on its side would open instead of it: remove it`);
     if (gitDir !== path && gitDir !== nodePath.join(path, '.git'))
       throw adapterError(

@@ -247,9 +247,17 @@ async function pointers(port: GitPort, gits: readonly string[], perWorktree: rea
   const found = await port.locateAll(files);
   const existing = files.filter((_, i) => found[i]?.type === 'file');
   const placeholders = perWorktree.map((git) => posix.join(git, 'config.worktree')).filter((path) => !existing.includes(path));
+  // A .git in a git folder is where git serving it as a remote looks first (a push runs that
+  // one's hooks): a missing one, or the empty one an earlier command's left, gets an empty
+  // read-only folder, which git passes by (and the walk too: repositoryGit). One that holds
+  // something is left to the walk, which covers it in a bare repository as a repository's.
+  const dotGits: string[] = [];
+  for (const [i, path] of files.entries())
+    if (posix.basename(path) === '.git' && (!found[i] || (found[i].type === 'directory' && (await port.listNames(path, 1))?.length === 0))) dotGits.push(path);
   return [
     ...existing.map((path) => ({ path, access: 'read' as const, layer: 'git' as const })),
     ...placeholders.map((path) => ({ path, access: 'hidden' as const, absent: 'file' as const, layer: 'git' as const })),
+    ...dotGits.map((path) => ({ path, access: 'hidden' as const, absent: 'directory' as const, layer: 'git' as const })),
   ];
 }
 

@@ -33,7 +33,7 @@ export const MAX_GIT_FILES_PER_ROOT = 32;
 /** A .git file, or a worktree's commondir, is a line: what git writes is far shorter. */
 const MAX_POINTER_BYTES = 4096;
 
-type WalkPort = Pick<PolicyPort, 'listFolders' | 'lstat' | 'locateAll' | 'readStart' | 'realpath'>;
+type WalkPort = Pick<PolicyPort, 'listFolders' | 'listNames' | 'lstat' | 'locateAll' | 'readStart' | 'realpath'>;
 
 /**
  * The git folders in `root`, its own included: each `.git` folder, and each bare repository (a
@@ -56,7 +56,7 @@ export async function repositoriesIn(port: WalkPort, root: string): Promise<stri
       if (listed === undefined) unlisted.push(dir);
       if (!listed) continue;
       budget -= listed.read + 1;
-      if (listed.folders.includes('.git')) gits.push(posix.join(dir, '.git'));
+      if (listed.folders.includes('.git') && (await repositoryGit(port, posix.join(dir, '.git'), listed.folders))) gits.push(posix.join(dir, '.git'));
       if (listed.gitFile) pointer(posix.join(dir, '.git'));
       // A bare repository kept beside its worktrees, as `.bare` (its `.git` file points there).
       if (listed.folders.includes('.bare') && (await bare(port, posix.join(dir, '.bare')))) gits.push(posix.join(dir, '.bare'));
@@ -69,7 +69,7 @@ export async function repositoriesIn(port: WalkPort, root: string): Promise<stri
     // Past the depth or the budget, an lstat of each one's .git says as much as a listing, for less.
     for (const dir of unlisted) {
       const dotGit = await kind(port, posix.join(dir, '.git'));
-      if (dotGit === 'directory') gits.push(posix.join(dir, '.git'));
+      if (dotGit === 'directory' && (await repositoryGit(port, posix.join(dir, '.git')))) gits.push(posix.join(dir, '.git'));
       else if (dotGit === 'file') pointer(posix.join(dir, '.git'));
       else if (dir.endsWith('.git') && (await bare(port, dir))) gits.push(dir);
     }
@@ -113,6 +113,16 @@ async function pointedTo(port: WalkPort, from: string, path: string | null, root
 }
 
 /** A bare repository's folder: `objects` and `refs` folders and a `HEAD` file (as git itself asks); `folders` when listed already. */
+/**
+ * Whether `dotGit`, a .git folder, is a repository's: not the empty one the plan puts in a bare
+ * repository (gitCode's pointers: where git serving it as a remote looks first), which its mount
+ * leaves behind. A .git that git uses is never empty (its hooks and config are mount points while
+ * a command runs); one that cannot be read counts as a repository's.
+ */
+async function repositoryGit(port: WalkPort, dotGit: string, parentFolders?: readonly string[]): Promise<boolean> {
+  return !(await bare(port, posix.dirname(dotGit), parentFolders)) || (await port.listNames(dotGit, 1))?.length !== 0;
+}
+
 async function bare(port: WalkPort, dir: string, folders?: readonly string[]): Promise<boolean> {
   if (folders && !(folders.includes('objects') && folders.includes('refs'))) return false;
   if (!folders && (await kind(port, posix.join(dir, 'objects'))) !== 'directory') return false;
@@ -154,7 +164,12 @@ async function enclosing(port: WalkPort, roots: readonly string[], cwd: string |
   const folders = [cwd];
   while (folders.at(-1) !== root) folders.push(posix.dirname(folders.at(-1)!));
   const dotGits = folders.map((dir) => posix.join(dir, '.git'));
-  const found = await Promise.all(dotGits.map((dotGit) => kind(port, dotGit)));
+  const found = await Promise.all(
+    dotGits.map(async (dotGit) => {
+      const type = await kind(port, dotGit);
+      return type === 'directory' && !(await repositoryGit(port, dotGit)) ? null : type;
+    }),
+  );
   const top = found.indexOf('directory');
   const files = dotGits.filter((_, i) => (top < 0 || i < top) && found[i] === 'file').slice(0, MAX_ENCLOSING_GIT_FILES);
   return top < 0 ? files : [...files, dotGits[top]!];

@@ -291,8 +291,19 @@ describe.skipIf(!run)("git's hooks and config in a writable root", () => {
       ])
         expect((await sh(attempt)).exitCode, attempt).not.toBe(0);
       expect(fs.existsSync(path.join(remote, 'hooks', 'post-receive'))).toBe(false);
+      // git serving a remote opens <path>/.git first: a git folder (or a .git file naming one) planted there would be the one pushed to, hooks and all.
+      const marker = path.join(code, 'pwned');
+      const planted = `mkdir -p ${code}/.cache && cp -a ${remote} ${code}/.cache/evil.git && printf '#!/bin/sh\ntouch ${marker}\n' > ${code}/.cache/evil.git/hooks/post-receive && chmod +x ${code}/.cache/evil.git/hooks/post-receive`;
+      const plant = await sh(planted);
+      expect(plant.exitCode, plant.stderr).toBe(0);
+      for (const attempt of [`cp -a ${code}/.cache/evil.git ${remote}/.git`, `rmdir ${remote}/.git; echo "gitdir: ${code}/.cache/evil.git" > ${remote}/.git`])
+        expect((await sh(attempt)).exitCode, attempt).not.toBe(0);
       const push = await sh(`cd ${work2} && git push -q ${remote} HEAD:refs/heads/main && git -C ${remote} rev-parse --verify -q main`);
       expect(push.exitCode, push.stderr).toBe(0);
+      // The owner's own push, outside the sandbox: to the real remote, running nothing of the command's (the empty .git left there is passed by).
+      expect(git(work2, 'push', '-q', remote, 'HEAD:refs/heads/owner').status).toBe(0);
+      expect(git(remote, 'rev-parse', '--verify', '-q', 'owner').status).toBe(0);
+      expect(fs.existsSync(marker)).toBe(false);
     } finally {
       removeDir(code);
     }

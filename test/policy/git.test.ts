@@ -21,9 +21,9 @@ const TREE: Tree = {
 const APP = '/home/alex/projects/app';
 const entry = (key: string, value: string, scope: GitConfigEntry['scope'] = 'local'): GitConfigEntry => ({ scope, origin: 'file:.git/config', key, value });
 
-function policy(facts: Partial<RepositoryFacts>, git: Record<string, unknown> = {}) {
+function policy(facts: Partial<RepositoryFacts>, git: Record<string, unknown> = {}, more: Tree = {}) {
   const config = makeConfig({ filesystem: { write: true, roots: ['/home/alex/projects'] }, git: { read: true, write: true, ...git } });
-  const port = treePort({ platform: 'linux', tree: TREE, env: LINUX_ENV, support: BWRAP });
+  const port = treePort({ platform: 'linux', tree: { ...TREE, ...more }, env: LINUX_ENV, support: BWRAP });
   const files = new FilesystemPolicy(config.filesystem, port);
   const full: RepositoryFacts = {
     topLevel: APP,
@@ -38,7 +38,7 @@ function policy(facts: Partial<RepositoryFacts>, git: Record<string, unknown> = 
   const programs = { helper: async () => ({ file: '/usr/bin/git', env: { PATH: '/usr/bin' } }) } as unknown as ProgramRunner;
   // A remote (a bare name.git) probed is its own git folder, with the rest of the facts given.
   const probe = async (dir: string) => (dir.endsWith('.git') ? { ...full, topLevel: null, gitDir: dir, commonDir: dir } : full);
-  return new GitPolicy(config, files, programs, { realpath: port.realpath, lstat: port.lstat, gitRepository: probe });
+  return new GitPolicy(config, files, programs, { realpath: port.realpath, lstat: port.lstat, listNames: port.listNames, gitRepository: probe });
 }
 
 const open = (p: GitPolicy, use: GitUse = 'read') => p.open({ path: APP, use, operation: 'git.test' });
@@ -142,6 +142,14 @@ describe('remotes', () => {
       'git.clone',
     );
     expect(cloned.run.uploadPack).toMatch(/^'\/usr\/bin\/git' -c core\.hooksPath=\/dev\/null .* upload-pack$/);
+  });
+
+  it('refuses a local remote holding a .git of its own, but for the empty folder the command sandbox leaves there (git passes it by)', async () => {
+    const remote = '/home/alex/projects/remote.git';
+    const push = (more: Tree) => open(policy(remotes([remote]), { push: [remote] }, more), { push: 'origin' });
+    await expect(push({ [`${remote}/.git`]: 'dir' })).resolves.toBeDefined();
+    for (const planted of [{ [`${remote}/.git`]: 'text:gitdir: /home/alex/projects/evil.git' }, { [`${remote}/.git/HEAD`]: 'file' }] as Tree[])
+      await expect(push(planted)).rejects.toMatchObject({ code: 'COMMAND_NOT_ALLOWED', message: expect.stringContaining('holds a .git of its own') });
   });
 
   it('names the remotes there are', async () => {

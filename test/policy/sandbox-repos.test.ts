@@ -90,6 +90,24 @@ describe('repositoriesIn', () => {
     ]);
   });
 
+  it("passes by the empty .git the plan leaves in a bare repository (its placeholder's mount point), listed, past the depth or started in, but not one that holds anything", async () => {
+    const tree: Tree = {
+      ...bareRepo(`${ROOT}/remote.git`),
+      [`${ROOT}/remote.git/.git`]: 'dir',
+      ...bareRepo(`${ROOT}/a/b/far.git`),
+      [`${ROOT}/a/b/far.git/.git`]: 'dir',
+      ...bareRepo(`${ROOT}/planted.git`),
+      ...git(`${ROOT}/planted.git`),
+      // Not in a bare repository: an empty .git is a repository's to the walk, as before.
+      [`${ROOT}/fresh/.git`]: 'dir',
+    };
+    expect((await repositoriesIn(port(tree), ROOT)).sort()).toEqual(
+      [`${ROOT}/a/b/far.git`, dot(`${ROOT}/fresh`), `${ROOT}/planted.git`, dot(`${ROOT}/planted.git`), `${ROOT}/remote.git`].sort(),
+    );
+    const started = await repositoriesOf(port(tree), [ROOT], new RememberedRepositories(), `${ROOT}/remote.git`);
+    expect(started).not.toContain(dot(`${ROOT}/remote.git`));
+  });
+
   it(`takes each .git file it finds (a worktree's, a submodule's, --separate-git-dir's), past the depth too, at most ${MAX_GIT_FILES_PER_ROOT} a root`, async () => {
     const tree: Tree = { [`${ROOT}/app/.git`]: 'text:gitdir: ../store/app', [`${ROOT}/a/b/c/.git`]: 'file', ...git(`${ROOT}/web`) };
     expect((await repositoriesIn(port(tree), ROOT)).sort()).toEqual([`${ROOT}/a/b/c`, `${ROOT}/app`, `${ROOT}/web`].map(dot));

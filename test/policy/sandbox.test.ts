@@ -70,6 +70,8 @@ describe('the plan on Linux (workspace)', () => {
       `write ${deep} pinned`,
       `read ${deep}/hooks`,
       `read ${deep}/config`,
+      // Where git serving it as a remote would look first: an empty read-only folder, so none can be made there.
+      `hidden ${deep}/.git`,
     ];
     expect(await covered()).toEqual(expected);
     // Folders of folders beside it, enough to spend the walk's budget before it gets there: a fresh policy no longer reaches it, this one remembers.
@@ -179,8 +181,10 @@ describe('the plan on Linux (workspace)', () => {
       'read directory /home/alex/projects/.git/hooks',
       'read file /home/alex/projects/.git/config',
       // no hooks folder yet: an empty read-only one takes its place
+      'hidden directory /home/alex/projects/.git/.git',
       'hidden directory /home/alex/projects/tool/.git/hooks',
       'read file /home/alex/projects/tool/.git/config',
+      'hidden directory /home/alex/projects/tool/.git/.git',
     ]);
     const allowed = await sandboxFor({ ...LINUX_CONFIG, filesystem: { ...LINUX_CONFIG.filesystem, allowGitHookWrites: true } }, { tree }).plan(GIT_IN_PROJECT);
     expect(allowed!.entries.some((e) => e.path.includes('.git'))).toBe(false);
@@ -198,6 +202,7 @@ describe('the plan on Linux (workspace)', () => {
       'read /home/alex/projects/.git/objects',
       'read /home/alex/projects/.git/hooks',
       'read /home/alex/projects/.git/config',
+      'hidden /home/alex/projects/.git/.git',
     ]);
   });
 
@@ -237,6 +242,9 @@ describe('the plan on Linux (workspace)', () => {
       'hidden /sub/modules/inner/config',
       'hidden /libs/deep/hooks',
       'hidden /libs/deep/config',
+      'hidden /sub/.git',
+      'hidden /sub/modules/inner/.git',
+      'hidden /libs/deep/.git',
     ]);
   });
 
@@ -263,8 +271,12 @@ describe('the plan on Linux (workspace)', () => {
         'read worktrees/bare/commondir',
       ]),
     );
-    // Where they do not exist, nothing is made in their place.
-    expect(lines.filter((line) => line.startsWith('hidden') && !line.endsWith('hooks') && !line.endsWith('config'))).toEqual([]);
+    // Where they do not exist, nothing is made in their place, but an empty read-only .git in each git folder.
+    expect(lines.filter((line) => line.startsWith('hidden') && !line.endsWith('hooks') && !line.endsWith('config'))).toEqual([
+      'hidden .git',
+      'hidden worktrees/feature/.git',
+      'hidden worktrees/bare/.git',
+    ]);
     expect(lines.some((line) => line.endsWith(' commondir') && !line.includes('worktrees/'))).toBe(false);
 
     // More worktrees than are looked at (a command can make any number): the whole folder is read-only.
