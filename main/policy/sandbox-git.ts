@@ -4,10 +4,8 @@
  * because git runs what they name on the owner's next git command, outside any sandbox.
  */
 import nodePath from 'node:path';
-import { adapterError } from '../../adapter/contract/errors.js';
 import type { PolicyPort } from '../../adapter/contract/policy-port.js';
 import type { RememberedRepositories } from './remembered-repos.js';
-import { errorCode } from './path-locate.js';
 import { decider, inside, isBase, type Candidate, type Placed } from './sandbox-layers.js';
 import { GIT_FOLDER_CODE } from './secret-patterns.js';
 import { followed, MAX_COVERED_REPOS, named, repositoriesOf } from './sandbox-repos.js';
@@ -64,13 +62,31 @@ export async function gitCode(port: GitPort, placed: readonly Placed[], remember
   // out the others; then, in the same order, each whole where the mounts left allow.
   const planned: Planned[] = [];
   let repos = 0;
-  const sealedCover = async (top: Place) => ({ root: top.root, parts: await refusingWhenUnseen(top.real, () => cover(port, top.real, budget, true)) });
+  const sealedCover = async (top: Place) => ({ root: top.root, parts: await cover(port, top.real, budget, true).catch(() => readOnlyWhole(top.real)) });
+  // A git folder the server cannot look into, or reach (a command made it or a folder above it
+  // unreadable): the deepest place on the way the server sees is read-only whole, so no command
+  // can give it its permissions back and write its hooks meanwhile, and the others run.
+  const unseen = async (path: string): Promise<Planned | null> => {
+    for (let at = posix.dirname(path); at !== posix.dirname(at); at = posix.dirname(at)) {
+      if ((await port.lstat(at).catch(() => undefined)) === undefined) continue;
+      const holder = decider(base, at);
+      return holder?.layer === 'root' && holder.entry.access === 'write'
+        ? { pointer: [], repository: { root: holder.entry.path, parts: readOnlyWhole(at) } }
+        : null;
+    }
+    return null;
+  };
   // Repositories first, .git files after them all (a command can name any number of those), each in the plan's order.
   const queue = await repositoriesOf(port, writableRoots, remembered, cwd);
   const files: Array<{ path: string; remembered: boolean }> = [];
   for (const found of queue) {
     // lstat first: most are real folders, and realpath costs a system call a path component.
-    const facts = await refusingWhenUnseen(found, () => port.lstat(found));
+    const facts = await port.lstat(found).catch(() => undefined);
+    if (facts === undefined) {
+      const planning = await unseen(found);
+      if (planning && fit([planning.repository!])) planned.push(planning);
+      continue;
+    }
     if (facts === null) remembered.forget(found);
     if (facts?.type === 'file') files.push({ path: found, remembered: true });
     if (facts?.type !== 'directory' || repos === MAX_COVERED_REPOS) continue;
@@ -106,8 +122,10 @@ export async function gitCode(port: GitPort, placed: readonly Placed[], remember
   for (const entry of planned) {
     const { top, repository } = entry;
     if (!top || !repository || !repository.parts.some((c) => c.access === 'read' && NESTED.some((name) => c.path === posix.join(top, name)))) continue;
-    const whole = { root: repository.root, parts: await refusingWhenUnseen(top, () => cover(port, top, budget, false)) };
-    if (fit([whole])) entry.repository = whole;
+    // One whose submodules cannot be looked at stays sealed.
+    const parts = await cover(port, top, budget, false).catch(() => null);
+    const whole = parts && { root: repository.root, parts };
+    if (whole && fit([whole])) entry.repository = whole;
   }
   const candidates = planned.flatMap(({ pointer, repository }) => [...pointer, ...(repository ? [repository] : [])].flatMap((part) => part.parts));
   return candidates.filter((c, i) => candidates.findIndex((d) => d.path === c.path && d.access === c.access) === i);
@@ -216,22 +234,9 @@ function keptFile(file: Place): Candidate[] {
   ];
 }
 
-/**
- * Looks at a repository's git folder: what cannot be looked at (a command took the permissions
- * off a folder on its way, or off .git itself) stops the command, saying what to do: skipping it
- * would leave its hooks writable to this command.
- */
-async function refusingWhenUnseen<T>(gitFolder: string, look: () => Promise<T>): Promise<T> {
-  try {
-    return await look();
-  } catch (error) {
-    const code = errorCode(error) || 'an error';
-    throw adapterError(
-      'COMMAND_NOT_ALLOWED',
-      'shell.exec',
-      `the sandbox keeps the hooks and config of the git repository at ${gitFolder} read-only, but cannot look at it (${code}); no command runs until it can: give it and the folders from the root down to it their permissions back (chmod u+rx)`,
-    );
-  }
+/** A git folder (or the folder above it) covered as one read-only mount: nothing in it can change. */
+function readOnlyWhole(path: string): Candidate[] {
+  return [{ path, access: 'read', layer: 'git' }];
 }
 
 /**

@@ -124,14 +124,24 @@ describe('the plan on Linux (workspace)', () => {
     expect((await gits())[0]).toBe(late);
   });
 
-  it('refuses the command, saying what to do, when a remembered repository cannot be looked at (its permissions taken away)', async () => {
-    const tree: Tree = { ...LINUX_TREE, '/home/alex/projects/c1/tool/.git/config': 'file' };
+  it('a repository that cannot be looked at (its permissions taken away) is read-only whole from the deepest place the server sees, and commands run', async () => {
+    const tree: Tree = {
+      ...LINUX_TREE,
+      '/home/alex/projects/c1/tool/.git/config': 'file',
+      '/home/alex/projects/c2/.git/config': 'file',
+      '/home/alex/projects/c3/.git/modules/x/HEAD': 'file',
+      '/home/alex/projects/ok/.git/config': 'file',
+    };
     const inner = treePort({ platform: 'linux', tree, env: LINUX_ENV, support: BWRAP });
     let denied = false;
+    // c1 itself unreadable (all below it out of reach); c2's .git unreadable (it is seen, nothing in it); a folder in c3's .git/modules unreadable.
+    const unreadable = (p: string) =>
+      denied &&
+      (p.startsWith('/home/alex/projects/c1/') || p.startsWith('/home/alex/projects/c2/.git/') || p.startsWith('/home/alex/projects/c3/.git/modules/x/'));
     const port = {
       ...inner,
       lstat: async (p: string) => {
-        if (denied && p.startsWith('/home/alex/projects/c1/')) throw Object.assign(new Error(`EACCES: ${p}`), { code: 'EACCES' });
+        if (unreadable(p)) throw Object.assign(new Error(`EACCES: ${p}`), { code: 'EACCES' });
         return inner.lstat(p);
       },
       listFolders: async (p: string, limit: number) => (denied && p.startsWith('/home/alex/projects/c1') ? null : inner.listFolders(p, limit)),
@@ -139,7 +149,22 @@ describe('the plan on Linux (workspace)', () => {
     const sandbox = sandboxFor(LINUX_CONFIG, { port });
     expect((await sandbox.plan(GIT_IN_PROJECT))!.entries.some((e) => e.path === '/home/alex/projects/c1/tool/.git/hooks')).toBe(true);
     denied = true;
-    await expect(sandbox.plan(GIT_IN_PROJECT)).rejects.toThrow(/cannot look at it \(EACCES\).*chmod u\+rx/);
+    const entries = (await sandbox.plan(GIT_IN_PROJECT))!.entries;
+    const lines = entries
+      .filter((e) => /\/projects\/c\d/.test(e.path))
+      .map((e) => `${e.access}${e.pinned ? ' pinned' : ''} ${e.path.slice('/home/alex/projects/'.length)}`);
+    expect(lines).toEqual(
+      expect.arrayContaining([
+        // No command can give them their permissions back (a read-only mount) and write their hooks meanwhile.
+        'read c1',
+        'read c2/.git',
+        // One whose submodules cannot be looked at stays sealed: .git/modules read-only whole.
+        'read c3/.git/modules',
+        'hidden c3/.git/hooks',
+      ]),
+    );
+    expect(lines.filter((line) => line.includes('c1/') || line.includes('c2/.git/'))).toEqual([]);
+    expect(entries.some((e) => e.path === '/home/alex/projects/ok/.git/hooks')).toBe(true);
   });
 
   it("reads at most 1,024 submodule and worktree entries a plan: past them, a repository's whole .git/modules is read-only", async () => {
