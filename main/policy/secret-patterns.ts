@@ -121,11 +121,17 @@ export const GIT_FOLDER_CODE = ['hooks/', 'config', 'config.worktree', 'commondi
 const WORKTREE_POINTERS = ['.git/worktrees/*/gitdir', '.git/modules/**/worktrees/*/gitdir', '*.git/worktrees/*/gitdir'];
 
 /**
+ * A rebase, cherry-pick or revert under way: its list of steps (`exec` lines run commands) goes on
+ * when the owner continues what `git status` says is in progress. Only git makes these.
+ */
+const GIT_FOLDER_STEPS = ['rebase-merge/', 'rebase-apply/', 'sequencer/'];
+
+/**
  * Where git takes code from on the owner's next git command, in every kind of git folder:
  * refused for writes unless filesystem.allowGitHookWrites.
  */
 export const GIT_CODE_PATTERNS: readonly string[] = Object.freeze([
-  ...GIT_FOLDERS.flatMap((folder) => GIT_FOLDER_CODE.map((file) => `${folder}/${file}`)),
+  ...GIT_FOLDERS.flatMap((folder) => [...GIT_FOLDER_CODE, ...GIT_FOLDER_STEPS].map((file) => `${folder}/${file}`)),
   ...WORKTREE_POINTERS,
 ]);
 

@@ -569,6 +569,11 @@ describe('git code files', () => {
       'worktrees-backup.git/worktrees/worktrees-from-bare/config.worktree',
       'worktrees-backup.git/worktrees/worktrees-from-bare/commondir',
       'worktrees-backup.git/worktrees/worktrees-from-bare/gitdir',
+      // A rebase, cherry-pick or revert under way: its steps run (`exec` lines) when the owner continues it.
+      'worktrees/.git/rebase-merge/git-rebase-todo',
+      'worktrees/.git/rebase-apply/patch',
+      'worktrees/.git/sequencer/todo',
+      'worktrees/.git/worktrees/worktrees-linked/rebase-merge/git-rebase-todo',
     ];
     for (const file of refused) {
       fs.mkdirSync(path.dirname(`${root}/${file}`), { recursive: true });
