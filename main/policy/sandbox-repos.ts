@@ -112,7 +112,6 @@ async function pointedTo(port: WalkPort, from: string, path: string | null, root
   return real !== null && within(real) ? real : null;
 }
 
-/** A bare repository's folder: `objects` and `refs` folders and a `HEAD` file (as git itself asks); `folders` when listed already. */
 /**
  * Whether `dotGit`, a .git folder, is a repository's: not the empty one the plan puts in a bare
  * repository (gitCode's pointers: where git serving it as a remote looks first), which its mount
@@ -123,6 +122,7 @@ async function repositoryGit(port: WalkPort, dotGit: string, parentFolders?: rea
   return !(await bare(port, posix.dirname(dotGit), parentFolders)) || (await port.listNames(dotGit, 1))?.length !== 0;
 }
 
+/** A bare repository's folder: `objects` and `refs` folders and a `HEAD` file (as git itself asks); `folders` when listed already. */
 async function bare(port: WalkPort, dir: string, folders?: readonly string[]): Promise<boolean> {
   if (folders && !(folders.includes('objects') && folders.includes('refs'))) return false;
   if (!folders && (await kind(port, posix.join(dir, 'objects'))) !== 'directory') return false;

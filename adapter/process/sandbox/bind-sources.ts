@@ -2,10 +2,12 @@
  * The places a bubblewrap sandbox mounts from, opened by the server right before the start and
  * handed to bwrap as descriptors (bubblewrap.ts). Each is opened without being read and without
  * following a link at its end (O_PATH | O_NOFOLLOW: a FIFO does not block), and taken only if it
- * is no link and the kernel names what it opened by the plan's path exactly. The plan's paths are real paths, so a
- * folder on the way that was swapped for a link since the plan (by a program the model started
- * earlier) shows as another path: the command is refused, and nothing is mounted from where the
- * link leads. Once open, a descriptor stays the place it named, whatever is renamed afterwards.
+ * is no link and the kernel names what it opened by the plan's path exactly. The plan's paths are
+ * real paths, so a folder on the way that was swapped for a link since the plan (by a program the
+ * model started earlier) shows as another path: the command is refused, and nothing is mounted
+ * from where the link leads. Once open, a descriptor stays the place it named, whatever is
+ * renamed afterwards. (bwrap still finds where to mount by path: docs/SECURITY.md says what that
+ * leaves open.)
  */
 import fs from 'node:fs';
 import { adapterError } from '../../contract/errors.js';

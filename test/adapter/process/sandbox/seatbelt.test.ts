@@ -89,18 +89,22 @@ describe('the Seatbelt profile for a known Mac', () => {
         ],
         [
           "P9",
-          "/Users/alex/Library/Application Support/chatgpt-mcp",
+          "/Users/alex/code/app/.git/.git",
         ],
         [
           "P10",
-          "/Users/alex/.ssh",
+          "/Users/alex/Library/Application Support/chatgpt-mcp",
         ],
         [
           "P11",
-          "/Users/alex/.netrc",
+          "/Users/alex/.ssh",
         ],
         [
           "P12",
+          "/Users/alex/.netrc",
+        ],
+        [
+          "P13",
           "/Users/alex/Library/Keychains",
         ],
       ]
@@ -137,8 +141,9 @@ describe('the Seatbelt profile for a known Mac', () => {
       (deny file-write* (literal (param "P8")))
       (deny file-read* file-write* (subpath (param "P9")))
       (deny file-read* file-write* (subpath (param "P10")))
-      (deny file-read* file-write* (literal (param "P11")))
-      (deny file-read* file-write* (subpath (param "P12")))
+      (deny file-read* file-write* (subpath (param "P11")))
+      (deny file-read* file-write* (literal (param "P12")))
+      (deny file-read* file-write* (subpath (param "P13")))
       (deny mach-lookup (global-name "com.apple.coreservices.launchservicesd") (global-name "com.apple.lsd.mapdb") (global-name "com.apple.lsd.modifydb"))
       (deny mach-lookup (global-name "com.apple.windowserver") (global-name "com.apple.windowserver.active") (global-name "com.apple.CoreDisplay.master") (global-name "com.apple.screencapture.interactive") (global-name "com.apple.replayd") (global-name "com.apple.universalaccessd") (global-name "com.apple.tccd"))
       "
