@@ -20,6 +20,7 @@ import { remoteNameProblem } from './git-names.js';
 import { describeIdentity, remoteIdentity, sameIdentity, type RemoteIdentity } from './git-remotes.js';
 import { firstRefused, ownerValue, repositoryFiles } from './git-settings.js';
 import { isGitCodeFolder } from './secret-patterns.js';
+import { emptyFolder } from './sandbox-repos.js';
 import type { HelperPlan, ProgramRunner } from './program-runner.js';
 
 const posix = nodePath.posix;
@@ -259,7 +260,7 @@ export class GitPolicy {
     // An empty folder there, which git passes by, is the command sandbox's (its mount point for the empty read-only one it puts there: sandbox-git.ts).
     const inner = nodePath.join(path, '.git');
     const innerFacts = await this.port.lstat(inner);
-    const passedBy = innerFacts?.type === 'directory' && (await this.port.listNames(inner, 1))?.length === 0;
+    const passedBy = innerFacts?.type === 'directory' && (await emptyFolder(this.port, inner));
     if (gitDir === path && innerFacts !== null && !passedBy)
       throw adapterError('COMMAND_NOT_ALLOWED', op, `${what} holds a .git of its own, which git on its side would open instead of it: remove it`);
     if (gitDir !== path && gitDir !== nodePath.join(path, '.git'))

@@ -8,7 +8,7 @@ import type { PolicyPort } from '../../adapter/contract/policy-port.js';
 import type { RememberedRepositories } from './remembered-repos.js';
 import { decider, inside, isBase, type Candidate, type Placed } from './sandbox-layers.js';
 import { GIT_FOLDER_CODE } from './secret-patterns.js';
-import { followed, MAX_COVERED_REPOS, named, repositoriesOf } from './sandbox-repos.js';
+import { emptyFolder, followed, MAX_COVERED_REPOS, named, repositoriesOf } from './sandbox-repos.js';
 import { GitMountBudget, KEPT_FOR_GIT_FILES, MAX_MOUNTS_PER_GIT_FILE } from './git-mount-budget.js';
 
 const posix = nodePath.posix;
@@ -66,13 +66,11 @@ export async function gitCode(port: GitPort, placed: readonly Placed[], remember
   // A git folder the server cannot look into, or reach (a command made it or a folder above it
   // unreadable): the deepest place on the way the server sees is read-only whole, so no command
   // can give it its permissions back and write its hooks meanwhile, and the others run.
-  const unseen = async (path: string): Promise<Planned | null> => {
+  const unseen = async (path: string): Promise<Unit[number] | null> => {
     for (let at = posix.dirname(path); at !== posix.dirname(at); at = posix.dirname(at)) {
       if ((await port.lstat(at).catch(() => undefined)) === undefined) continue;
       const holder = decider(base, at);
-      return holder?.layer === 'root' && holder.entry.access === 'write'
-        ? { pointer: [], repository: { root: holder.entry.path, parts: readOnlyWhole(at) } }
-        : null;
+      return holder?.layer === 'root' && holder.entry.access === 'write' ? { root: holder.entry.path, parts: readOnlyWhole(at) } : null;
     }
     return null;
   };
@@ -83,8 +81,8 @@ export async function gitCode(port: GitPort, placed: readonly Placed[], remember
     // lstat first: most are real folders, and realpath costs a system call a path component.
     const facts = await port.lstat(found).catch(() => undefined);
     if (facts === undefined) {
-      const planning = await unseen(found);
-      if (planning && fit([planning.repository!])) planned.push(planning);
+      const repository = await unseen(found);
+      if (repository && fit([repository])) planned.push({ pointer: [], repository });
       continue;
     }
     if (facts === null) remembered.forget(found);
@@ -258,7 +256,7 @@ async function pointers(port: GitPort, gits: readonly string[], perWorktree: rea
   // something is left to the walk, which covers it in a bare repository as a repository's.
   const dotGits: string[] = [];
   for (const [i, path] of files.entries())
-    if (posix.basename(path) === '.git' && (!found[i] || (found[i].type === 'directory' && (await port.listNames(path, 1))?.length === 0))) dotGits.push(path);
+    if (posix.basename(path) === '.git' && (!found[i] || (found[i].type === 'directory' && (await emptyFolder(port, path))))) dotGits.push(path);
   return [
     ...existing.map((path) => ({ path, access: 'read' as const, layer: 'git' as const })),
     ...placeholders.map((path) => ({ path, access: 'hidden' as const, absent: 'file' as const, layer: 'git' as const })),

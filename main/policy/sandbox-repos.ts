@@ -119,7 +119,15 @@ async function pointedTo(port: WalkPort, from: string, path: string | null, root
  * a command runs); one that cannot be read counts as a repository's.
  */
 async function repositoryGit(port: WalkPort, dotGit: string, parentFolders?: readonly string[]): Promise<boolean> {
-  return !(await bare(port, posix.dirname(dotGit), parentFolders)) || (await port.listNames(dotGit, 1))?.length !== 0;
+  return !(await bare(port, posix.dirname(dotGit), parentFolders)) || !(await emptyFolder(port, dotGit));
+}
+
+/**
+ * Whether `path` is a folder with nothing in it: a .git like that is the command sandbox's own (the
+ * mount point of the empty read-only one gitCode puts in a git folder), which git passes by.
+ */
+export async function emptyFolder(port: Pick<PolicyPort, 'listNames'>, path: string): Promise<boolean> {
+  return (await port.listNames(path, 1))?.length === 0;
 }
 
 /** A bare repository's folder: `objects` and `refs` folders and a `HEAD` file (as git itself asks); `folders` when listed already. */
