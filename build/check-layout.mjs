@@ -17,6 +17,8 @@ const CYCLE_ROOTS = ['adapter', 'main'];
 const SIZE_ROOTS = ['main', 'adapter', 'renderer', 'build'];
 const SIZE_EXTENSIONS = ['.ts', '.tsx', '.mjs', '.c', '.css'];
 const CODE_EXTENSIONS = ['.ts', '.tsx', '.mjs'];
+/** What a test may be of: code, and a C program (its test runs the built program). */
+const MIRRORED_EXTENSIONS = [...CODE_EXTENSIONS, '.c'];
 const SKIP_DIRS = new Set(['node_modules', 'out', 'dist']);
 const SIZE_TABLE = { file: 'docs/ARCHITECTURE.md', heading: '## Files over 400 lines' };
 
@@ -224,7 +226,7 @@ function sourceFolder(dir) {
   return top === '.' ? 'main' : `main/${dir}`;
 }
 
-/** The source files a test may mirror: test/<path>/<file>[.<aspect>].test.ts -> <source folder>/<path>/<file>.{ts,tsx,mjs}. */
+/** The source files a test may mirror: test/<path>/<file>[.<aspect>].test.ts -> <source folder>/<path>/<file>.{ts,tsx,mjs,c}. */
 export function mirrorCandidates(test) {
   const rel = test.slice('test/'.length);
   const names = path.posix
@@ -236,7 +238,7 @@ export function mirrorCandidates(test) {
   // longest name first: electron-builder.config.test.ts is electron-builder.config.mjs, not an aspect of electron-builder
   for (let keep = names.length; keep >= 1; keep--) {
     const stem = `${sourceDir}/${names.slice(0, keep).join('.')}`;
-    candidates.push(...CODE_EXTENSIONS.map((ext) => stem + ext));
+    candidates.push(...MIRRORED_EXTENSIONS.map((ext) => stem + ext));
     // A test at the top of test/ may also be of a file at the top of the repository (eslint.config.mjs).
     if (sourceDir === 'main') candidates.push(...CODE_EXTENSIONS.map((ext) => names.slice(0, keep).join('.') + ext));
     if (sourceDir === 'build' || sourceDir.startsWith('build/')) candidates.push(`${stem}.config.mjs`);

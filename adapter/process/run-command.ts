@@ -19,7 +19,8 @@ import { adapterError, type ErrorCode } from '../contract/errors.js';
 import { BoundedOutput } from './bounded-output.js';
 import { taskkillTree, terminateGroup } from './kill-tree.js';
 import type { ExecRequest, ExecResult } from '../contract/processes.js';
-import { closeMountSources, openMountSources } from './sandbox/bind-sources.js';
+import { closeMountSources, openHandOn } from './sandbox/bind-sources.js';
+import { guardRefusal } from './sandbox/guard-plan.js';
 import { sandboxed } from './sandbox/launch.js';
 import { startChild, type CommandChild } from './start-child.js';
 
@@ -60,6 +61,8 @@ export interface Launched {
   closed: Promise<true>;
   /** performance.now() at spawn. */
   started: number;
+  /** The sandbox guard starts the command (guard-plan.ts); it may refuse to. */
+  guarded: boolean;
 }
 
 /** Spawns exactly the planned program: no shell, the given environment, its own process group on POSIX. */
@@ -73,7 +76,7 @@ export async function launch(request: ExecRequest, platform: NodeJS.Platform, st
   // Inside the OS sandbox when the plan has one (bwrap / sandbox-exec wrap the program).
   const command = sandboxed(request);
   // Opened here, as late as can be; a place changed since the plan refuses the command.
-  const handOn = openMountSources(command.mountSources);
+  const handOn = openHandOn(command.handOn);
   try {
     child = startChild(command.file, command.args, {
       argv0: command.argv0,
@@ -103,7 +106,7 @@ export async function launch(request: ExecRequest, platform: NodeJS.Platform, st
   } catch (error) {
     throw await spawnFailure(error, request, platform);
   }
-  return { child, pid: child.pid as number, exited, closed, started };
+  return { child, pid: child.pid as number, exited, closed, started, guarded: command.handOn.guard !== undefined };
 }
 
 export async function runCommand(request: ExecRequest, options: RunOptions = {}): Promise<ExecResult> {
@@ -164,6 +167,9 @@ export async function runCommand(request: ExecRequest, options: RunOptions = {})
 
   const out = stdout.result();
   const err = stderr.result();
+  const refused = launched.guarded ? guardRefusal(exit?.code ?? null, err.text) : undefined;
+  if (refused !== undefined)
+    throw adapterError('PRECONDITION_FAILED', OPERATION, `the sandbox was not started: ${refused}, and running it again plans the sandbox anew`);
   return {
     exitCode: exit?.code ?? null,
     signal: exit?.signal ?? null,

@@ -71,6 +71,7 @@ describe('test-mirror', () => {
     'renderer/src/sections/Panel.tsx': '',
     'build/bundle.mjs': '',
     'build/packager.config.mjs': '',
+    'adapter/process/native/guard.c': '',
   };
 
   it('names a test that mirrors no source file, and what it should be', () => {
@@ -81,7 +82,7 @@ describe('test-mirror', () => {
     expect(out).toContain('rename or move it after the file it tests');
   });
 
-  it('accepts every mirror: aspects, main/ without its name, renderer/src/, build/ scripts and configs; skips e2e, helpers and fixtures', () => {
+  it('accepts every mirror: aspects, main/ without its name, renderer/src/, build/ scripts and configs, C programs; skips e2e, helpers and fixtures', () => {
     const root = tree({
       ...sources,
       'test/adapter/fs/read.test.ts': '',
@@ -91,6 +92,7 @@ describe('test-mirror', () => {
       'test/renderer/sections/Panel.test.ts': '',
       'test/build/bundle.test.ts': '',
       'test/build/packager.test.ts': '',
+      'test/adapter/process/native/guard.test.ts': '',
       'test/e2e/whole-story.test.ts': '',
       'test/helpers/odd.test.ts': '',
       'test/adapter/fixtures/sample.test.ts': '',

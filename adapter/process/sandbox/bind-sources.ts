@@ -6,23 +6,45 @@
  * real paths, so a folder on the way that was swapped for a link since the plan (by a program the
  * model started earlier) shows as another path: the command is refused, and nothing is mounted
  * from where the link leads. Once open, a descriptor stays the place it named, whatever is
- * renamed afterwards. (bwrap still finds where to mount by path: docs/SECURITY.md says what that
- * leaves open.)
+ * renamed afterwards. bwrap still finds where to mount by path: the folders the guard checks the
+ * mounts are in (guard-plan.ts) are opened and checked the same way, and handed on after them,
+ * with the guard program last.
  */
 import fs from 'node:fs';
 import { adapterError } from '../../contract/errors.js';
+import type { HandOn } from './launch.js';
 
 /** Linux's O_PATH (the same on x86 and Arm), which Node does not export. */
 const O_PATH = 0o10000000;
 
-/** Opens `paths` in order; the caller closes them (closeMountSources) once the child started, or failed to. */
-export function openMountSources(paths: readonly string[]): number[] {
+/**
+ * Opens what a launch hands on, in its order (with the guard: the sources, the folders, the
+ * sources again, the guard); the caller closes them (closeMountSources) once the child started, or
+ * failed to.
+ */
+export function openHandOn(handOn: HandOn): number[] {
+  const sources = openMountSources(handOn.sources);
+  const fds = [...sources];
+  try {
+    if (handOn.guard !== undefined) {
+      fds.push(...openMountSources(handOn.folders, fs.constants.O_DIRECTORY), ...sources);
+      fds.push(fs.openSync(handOn.guard, fs.constants.O_RDONLY));
+    }
+    return fds;
+  } catch (error) {
+    closeMountSources(fds);
+    throw error;
+  }
+}
+
+/** Opens `paths` in order (with `flags` besides O_PATH | O_NOFOLLOW); the caller closes them (closeMountSources) once the child started, or failed to. */
+export function openMountSources(paths: readonly string[], flags = 0): number[] {
   const fds: number[] = [];
   try {
     for (const place of paths) {
       let fd: number;
       try {
-        fd = fs.openSync(place, O_PATH | fs.constants.O_NOFOLLOW);
+        fd = fs.openSync(place, O_PATH | fs.constants.O_NOFOLLOW | flags);
       } catch (error) {
         const code = (error as NodeJS.ErrnoException).code;
         if (code === 'ENOENT' || code === 'ENOTDIR' || code === 'ELOOP') throw changed(place);
@@ -39,8 +61,9 @@ export function openMountSources(paths: readonly string[]): number[] {
   }
 }
 
+/** Closes each descriptor once (the guard is handed some twice). */
 export function closeMountSources(fds: readonly number[]): void {
-  for (const fd of fds) fs.closeSync(fd);
+  for (const fd of new Set(fds)) fs.closeSync(fd);
 }
 
 function changed(place: string): Error {

@@ -18,9 +18,12 @@
  * the server opened and checked right before the start (bind-sources.ts), never as a path: bwrap
  * would resolve a path only once it runs, after the plan was made, and a program the model started
  * earlier can swap a folder in a writable root for a link in between, which would mount the place
- * the link names (outside every root) writable.
+ * the link names (outside every root) writable. Where to mount bwrap still finds by path, so where
+ * the guard was built the command starts behind it (guard-plan.ts), which checks every mount is
+ * where the plan put it before it execs the command.
  */
 import type { SandboxPlan } from '../../contract/sandbox.js';
+import { guardArgs, type GuardPlan } from './guard-plan.js';
 
 export interface NamespaceOptions {
   userNamespace: boolean;
@@ -69,8 +72,12 @@ export function mountSources(plan: SandboxPlan): string[] {
   return plan.entries.flatMap((entry) => (entry.access === 'read' || entry.access === 'write' ? [entry.path] : []));
 }
 
-/** bwrap's arguments: the sandbox, then `command` with `args` (exec'd by bwrap, no shell); mountSources(plan) are open at FIRST_SOURCE_FD on. */
-export function bubblewrapArgs(plan: SandboxPlan, cwd: string | undefined, command: string, args: readonly string[]): string[] {
+/**
+ * bwrap's arguments: the sandbox, then `command` with `args` (exec'd by bwrap, no shell, or by the
+ * guard when `guard` is given). Open from FIRST_SOURCE_FD on: mountSources(plan), and with the guard
+ * its folders, the sources again and the guard program (guard-plan.ts).
+ */
+export function bubblewrapArgs(plan: SandboxPlan, cwd: string | undefined, command: string, args: readonly string[], guard?: GuardPlan): string[] {
   const out = namespaceArgs({ userNamespace: plan.userNamespace, privateNetwork: plan.network !== 'on', privateIpc: !plan.display });
   out.push('--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', ...PROC_COVERS);
   if (plan.display) for (const device of DISPLAY_DEVICES) out.push('--dev-bind-try', device, device);
@@ -88,6 +95,7 @@ export function bubblewrapArgs(plan: SandboxPlan, cwd: string | undefined, comma
   // Hidden folders become read-only last: later entries may have needed mount points inside them.
   for (const path of sealed) out.push('--remount-ro', path);
   if (cwd !== undefined) out.push('--chdir', cwd);
-  out.push('--', command, ...args);
+  if (!guard) out.push('--', command, ...args);
+  else out.push('--', ...guardArgs(guard, source - FIRST_SOURCE_FD, command, args));
   return out;
 }

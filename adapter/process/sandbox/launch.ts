@@ -6,7 +6,9 @@
 import path from 'node:path';
 import { LOADER_VARIABLE } from '../../contract/loader-variables.js';
 import type { ExecRequest } from '../../contract/processes.js';
+import { nativeBuiltFile } from '../../os/native-addon.js';
 import { bubblewrapArgs, mountSources } from './bubblewrap.js';
+import { guardPlan } from './guard-plan.js';
 import { seatbeltArgs } from './seatbelt.js';
 import type { SandboxPlan } from '../../contract/sandbox.js';
 
@@ -17,9 +19,20 @@ export interface Launch {
   env: Record<string, string>;
   /** Keep it from abstract Unix sockets made outside (start-child.ts), as the plan says. */
   scopeSockets: boolean;
-  /** Places to open and hand on as descriptors 3, 4, ... (bind-sources.ts): what bwrap mounts from. */
-  mountSources: string[];
+  /** What to open and hand on as descriptors 3, 4, ... in this order (bind-sources.ts). */
+  handOn: HandOn;
 }
+
+export interface HandOn {
+  /** The places bwrap mounts from. */
+  sources: string[];
+  /** The folders the guard checks the mounts are in. */
+  folders: string[];
+  /** The guard program (native/sandbox-guard.c), exec'd through its descriptor. */
+  guard?: string;
+}
+
+const NOTHING: HandOn = { sources: [], folders: [] };
 
 const TEMP_VARIABLES = ['TMPDIR', 'TMP', 'TEMP'];
 
@@ -30,9 +43,12 @@ const TEMP_VARIABLES = ['TMPDIR', 'TMP', 'TEMP'];
  * exists. The rest stay in bwrap's environment, which it passes on: put in its arguments they
  * would be readable by every user (/proc/PID/cmdline), and they hold the gateway's secrets.
  */
-export function sandboxed(request: Pick<ExecRequest, 'file' | 'args' | 'argv0' | 'env' | 'cwd' | 'sandbox'>): Launch {
+export function sandboxed(
+  request: Pick<ExecRequest, 'file' | 'args' | 'argv0' | 'env' | 'cwd' | 'sandbox'>,
+  guardProgram: string | null = sandboxGuard(),
+): Launch {
   const plan = request.sandbox;
-  if (!plan) return { file: request.file, args: request.args, argv0: request.argv0, env: request.env, scopeSockets: false, mountSources: [] };
+  if (!plan) return { file: request.file, args: request.args, argv0: request.argv0, env: request.env, scopeSockets: false, handOn: NOTHING };
   // Neither bwrap 0.8 nor sandbox-exec can set argv[0], which multi-call binaries (busybox)
   // dispatch on: the program is started by the absolute path it was found under, which leads to
   // the same checked file (the policy refused it if that path is one tools or commands can change).
@@ -45,7 +61,7 @@ export function sandboxed(request: Pick<ExecRequest, 'file' | 'args' | 'argv0' |
       argv0: undefined,
       env,
       scopeSockets: plan.scopeAbstractSockets === true,
-      mountSources: [],
+      handOn: NOTHING,
     };
   const outside: Record<string, string> = {};
   const setenv: string[] = [];
@@ -53,8 +69,18 @@ export function sandboxed(request: Pick<ExecRequest, 'file' | 'args' | 'argv0' |
     if (LOADER_VARIABLE.test(name)) setenv.push('--setenv', name, value);
     else outside[name] = value;
   }
-  const args = [...setenv, ...bubblewrapArgs(plan, request.cwd, command, request.args)];
-  return { file: plan.program, args, argv0: undefined, env: outside, scopeSockets: plan.scopeAbstractSockets === true, mountSources: mountSources(plan) };
+  const guard = guardProgram === null ? undefined : guardPlan(plan);
+  const args = [...setenv, ...bubblewrapArgs(plan, request.cwd, command, request.args, guard)];
+  const handOn = { sources: mountSources(plan), folders: guard?.folders ?? [], ...(guardProgram !== null ? { guard: guardProgram } : {}) };
+  return { file: plan.program, args, argv0: undefined, env: outside, scopeSockets: plan.scopeAbstractSockets === true, handOn };
+}
+
+let guardFile: string | null | undefined;
+
+/** The sandbox guard where the native build made it (Linux), once looked for; null elsewhere. */
+export function sandboxGuard(): string | null {
+  if (guardFile === undefined) guardFile = (process.platform === 'linux' ? nativeBuiltFile('sandbox-guard') : undefined) ?? null;
+  return guardFile;
 }
 
 /** The temp folder variables point at the sandbox's temp folder (the server's may not be writable inside). */

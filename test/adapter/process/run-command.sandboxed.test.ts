@@ -10,6 +10,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCommand } from '../../../adapter/process/run-command.js';
+import { closeMountSources, openHandOn } from '../../../adapter/process/sandbox/bind-sources.js';
+import { guardRefusal } from '../../../adapter/process/sandbox/guard-plan.js';
+import { sandboxed, sandboxGuard } from '../../../adapter/process/sandbox/launch.js';
+import { startChild } from '../../../adapter/process/start-child.js';
 import { sandboxSupport } from '../../../adapter/process/sandbox/support.js';
 import { FilesystemPolicy } from '../../../main/policy/filesystem.js';
 import { SandboxPolicy } from '../../../main/policy/sandbox.js';
@@ -134,6 +138,67 @@ describe.skipIf(!usable && !required)('runCommand in a bubblewrap sandbox', () =
       });
       expect(outcome).toEqual({ code: 'PRECONDITION_FAILED', message: expect.stringContaining(`${path.join(dir, 'swap-middle')} was moved`) });
       expect(landed).toEqual(['.git']);
+    });
+  });
+
+  describe("a folder holding a repository moved between the start's check and bwrap's mounts (fs_move, or a process handle, can do it)", () => {
+    // bwrap, which finds where to mount by path, makes the old place anew and covers that; the guard then refuses.
+    const moveDuringStart = async (name: string, guard: string | null) => {
+      const box = path.join(dir, name);
+      const repo = path.join(box, 'repo');
+      const hook = path.join(`${box}-moved`, 'repo', '.git', 'hooks', 'pre-commit');
+      execFileSync('git', ['init', '-q', repo]);
+      const plan = await shell.plan({ command: 'sh', args: ['-c', `echo planted > ${hook} && echo wrote`], cwd: dir });
+      expect(plan.sandbox?.entries).toContainEqual(expect.objectContaining({ path: path.join(repo, '.git', 'hooks'), access: 'read' }));
+      const launch = sandboxed(plan, guard);
+      const handOn = openHandOn(launch.handOn);
+      fs.renameSync(box, `${box}-moved`);
+      let child;
+      try {
+        child = startChild(launch.file, launch.args, { argv0: undefined, cwd: dir, env: launch.env, stdin: 'ignore', platform: 'linux', handOn });
+      } finally {
+        closeMountSources(handOn);
+      }
+      let stdout = '';
+      let stderr = '';
+      child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+      child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+      const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+      await new Promise<void>((resolve) => child.once('close', () => resolve()));
+      return { code, stdout, stderr, planted: fs.existsSync(hook) };
+    };
+
+    it('without the guard, the command writes the real hooks (what the guard is for)', async () => {
+      const outcome = await moveDuringStart('moved-unguarded', null);
+      expect(outcome).toMatchObject({ code: 0, stdout: 'wrote\n', planted: true });
+    });
+
+    it('with the guard, nothing runs, and the guard says what moved', async () => {
+      const guard = sandboxGuard();
+      expect(guard, 'build/native.mjs builds out/native/sandbox-guard (CI requires it)').not.toBeNull();
+      const outcome = await moveDuringStart('moved-guarded', guard);
+      expect(outcome).toEqual({
+        code: 125,
+        stdout: '',
+        // The folder moved is mounted (pinned, on the way to .git) from where it went: it is no longer at its place.
+        stderr: `chatgpt-mcp sandbox: ${path.join(dir, 'moved-guarded')} was moved while the command was starting (by another program); nothing ran\n`,
+        planted: false,
+      });
+      expect(guardRefusal(outcome.code, outcome.stderr)).toContain('was moved');
+    });
+
+    it("runCommand answers the guard's refusal as PRECONDITION_FAILED, with the guard's reason", async () => {
+      const repo = path.join(dir, 'refused');
+      execFileSync('git', ['init', '-q', repo]);
+      const plan = await shell.plan({ command: 'sh', args: ['-c', 'echo ran > ran'], cwd: repo });
+      // A stand-in for bwrap that mounts nothing and runs what follows its "--": the guard, which then finds no place mounted.
+      const standIn = path.join(dir, 'no-mounts-bwrap');
+      fs.writeFileSync(standIn, '#!/bin/sh\nwhile [ "$1" != "--" ]; do shift; done\nshift\nexec "$@"\n', { mode: 0o755 });
+      await expect(runCommand({ ...plan, sandbox: { ...plan.sandbox!, program: standIn } })).rejects.toMatchObject({
+        code: 'PRECONDITION_FAILED',
+        message: `the sandbox was not started: ${repo} was moved while the command was starting (by another program); nothing ran, and running it again plans the sandbox anew`,
+      });
+      expect(fs.existsSync(path.join(repo, 'ran'))).toBe(false);
     });
   });
 

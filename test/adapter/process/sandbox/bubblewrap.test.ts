@@ -1,6 +1,7 @@
 /** The bwrap command line for a plan, and how a request is launched with or without one. */
 import { describe, expect, it } from 'vitest';
 import { bubblewrapArgs } from '../../../../adapter/process/sandbox/bubblewrap.js';
+import { guardPlan } from '../../../../adapter/process/sandbox/guard-plan.js';
 import { sandboxed } from '../../../../adapter/process/sandbox/launch.js';
 import type { SandboxPlan } from '../../../../adapter/contract/sandbox.js';
 import { GIT_IN_PROJECT, LINUX_CONFIG, sandboxFor } from '../../../helpers/sandbox-fixtures.js';
@@ -77,7 +78,7 @@ describe('sandboxed (the launch)', () => {
       argv0: request.argv0,
       env: request.env,
       scopeSockets: false,
-      mountSources: [],
+      handOn: { sources: [], folders: [] },
     });
   });
 
@@ -87,17 +88,40 @@ describe('sandboxed (the launch)', () => {
   });
 
   it('with a plan, starts bwrap, which runs the program by the path it was found under', async () => {
-    const launch = sandboxed({ ...request, sandbox: await linuxPlan() });
+    const launch = sandboxed({ ...request, sandbox: await linuxPlan() }, null);
     expect(launch.file).toBe('/usr/bin/bwrap');
     expect(launch.argv0).toBeUndefined();
     expect(launch.args.slice(-3)).toEqual(['--', '/usr/bin/git', 'status']);
     expect(launch.env).toEqual({ PATH: '/usr/bin', TMPDIR: '/tmp', HOME: '/home/alex' });
     // What bwrap mounts from, for the launch to open: the places read or written, in the arguments' order.
-    expect(launch.mountSources).toEqual(['/home/alex/projects', '/home/bob/shared', '/home/alex/projects/vendor']);
+    expect(launch.handOn).toEqual({ sources: ['/home/alex/projects', '/home/bob/shared', '/home/alex/projects/vendor'], folders: [] });
+  });
+
+  it('with the guard, bwrap runs the guard through its descriptor, after the sources and the folders it checks', async () => {
+    const plan = await linuxPlan();
+    const launch = sandboxed({ ...request, sandbox: plan }, '/opt/app/native/sandbox-guard');
+    const { sources, folders, guard } = launch.handOn;
+    expect(sources).toHaveLength(3);
+    expect(guard).toBe('/opt/app/native/sandbox-guard');
+    // The places the plan mounts, each in its folder (guard-plan.test.ts says which are left out).
+    const { checks } = guardPlan(plan);
+    expect(folders).toEqual(guardPlan(plan).folders);
+    const tail = launch.args.slice(launch.args.indexOf('--') + 1);
+    const again = 3 + sources.length + folders.length;
+    expect(tail).toEqual([
+      `/proc/self/fd/${again + sources.length}`,
+      String(checks.length),
+      ...checks.flatMap((check) => [String(3 + sources.length + check.folder), check.source === undefined ? '-' : String(again + check.source), check.place]),
+      '/usr/bin/git',
+      'status',
+    ]);
+    // The one place in a folder the command may write: vendor, read-only in the project, the third source.
+    expect(tail.slice(1)).toEqual(['1', String(3 + sources.length), String(again + 2), '/home/alex/projects/vendor', '/usr/bin/git', 'status']);
+    expect(folders).toEqual(['/home/alex/projects']);
   });
 
   it('runs the real path when argv0 is not an absolute path (it could name another program inside)', async () => {
-    const launch = sandboxed({ ...request, argv0: 'git', sandbox: await linuxPlan() });
+    const launch = sandboxed({ ...request, argv0: 'git', sandbox: await linuxPlan() }, null);
     expect(launch.args.slice(-3)).toEqual(['--', '/usr/lib/git-core/git', 'status']);
   });
 
