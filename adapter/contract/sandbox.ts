@@ -60,6 +60,10 @@ export interface SandboxPlan {
 
 /** What this computer offers, probed once. */
 export type SandboxSupport =
-  /** `abstractSocketScope`: commands can be kept from abstract sockets made outside (Linux 6.12's Landlock, a bwrap that is not setuid). */
-  | { mechanism: SandboxMechanism; usable: true; program: string; version: string; userNamespace: boolean; abstractSocketScope?: boolean }
+  /**
+   * `abstractSocketScope`: commands can be kept from abstract sockets made outside (Linux 6.12's
+   * Landlock, a bwrap that is not setuid). `guarded: false`: bubblewrap's guard, which checks every
+   * mount is where the plan put it before a command runs, was not built here.
+   */
+  | { mechanism: SandboxMechanism; usable: true; program: string; version: string; userNamespace: boolean; abstractSocketScope?: boolean; guarded?: boolean }
   | { mechanism: SandboxMechanism | null; usable: false; problem: string; fix: string | null };

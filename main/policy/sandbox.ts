@@ -84,6 +84,8 @@ export interface SandboxSummary {
   notes: string[];
 }
 
+const UNGUARDED =
+  "bubblewrap's guard was not built with this app (it needs a C compiler and a static C library): a folder the model moves while a command starts can leave a repository's hooks writable to that command (docs/SECURITY.md).";
 /** Real paths of hidden entries remembered across plans. */
 const MAX_HIDDEN_REMEMBERED = 512;
 /** Under /run, kept visible: NixOS's system profile (PATH lives there) and its drivers. */
@@ -171,7 +173,7 @@ export class SandboxPolicy {
       display,
       writable: sandboxed ? [...writableRoots, temp] : ['everything your account can write'],
       hidden,
-      notes: describeChoice(this.choice, this.port.platform),
+      notes: [...describeChoice(this.choice, this.port.platform), ...(this.support?.guarded === false ? [UNGUARDED] : [])],
     };
   }
 

@@ -617,6 +617,19 @@ describe('describe (system.info)', () => {
     expect(summary.notes.join(' ')).toMatch(/bubblewrap sandbox.*Network: none/);
   });
 
+  it("says when bubblewrap's guard was not built here, and nothing when it was", () => {
+    expect(
+      sandboxFor(LINUX_CONFIG, { support: { ...BWRAP, guarded: false } as SandboxSupport })
+        .describe()
+        .notes.join(' '),
+    ).toMatch(/guard was not built.*hooks writable/);
+    expect(
+      sandboxFor(LINUX_CONFIG, { support: { ...BWRAP, guarded: true } as SandboxSupport })
+        .describe()
+        .notes.join(' '),
+    ).not.toMatch(/guard/);
+  });
+
   it('with the network on and the display off, says the X11 abstract sockets stay reachable', () => {
     const summary = sandboxFor({ ...LINUX_CONFIG, shell: { ...LINUX_CONFIG.shell, network: 'on' } }).describe();
     expect(summary.display).toBe('abstract-sockets-reachable');

@@ -11,6 +11,7 @@ import { helperEnvironment } from '../child-env.js';
 import { namespaceArgs } from './bubblewrap.js';
 import type { SandboxSupport } from '../../contract/sandbox.js';
 import { abstractSocketScope } from '../start-child.js';
+import { sandboxGuard } from './launch.js';
 
 const PROBE_TIMEOUT_MS = 10_000;
 const INSTALL = 'install it with sudo apt-get install bubblewrap (Fedora: sudo dnf install bubblewrap; Arch: sudo pacman -S bubblewrap)';
@@ -46,7 +47,15 @@ function probeBubblewrap(env: Readonly<Record<string, string | undefined>>): San
   for (const userNamespace of [true, false]) {
     const tried = run(program, [...namespaceArgs({ userNamespace, privateNetwork: true, privateIpc: true }), ...layout]);
     if (tried.status === 0)
-      return { mechanism: 'bubblewrap', usable: true, program, version: version.stdout.trim(), userNamespace, abstractSocketScope: scopesSockets(program) };
+      return {
+        mechanism: 'bubblewrap',
+        usable: true,
+        program,
+        version: version.stdout.trim(),
+        userNamespace,
+        abstractSocketScope: scopesSockets(program),
+        guarded: sandboxGuard() !== null,
+      };
     problem ||= firstLine(tried.stderr) || `exit code ${tried.status ?? tried.signal}`;
   }
   return {

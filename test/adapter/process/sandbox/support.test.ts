@@ -2,6 +2,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { sandboxGuard } from '../../../../adapter/process/sandbox/launch.js';
 import { sandboxSupport } from '../../../../adapter/process/sandbox/support.js';
 import { makeTempDir, removeDir } from '../../../helpers/temp.js';
 
@@ -14,6 +15,8 @@ describe.skipIf(!linux)('on Linux', () => {
     const support = sandboxSupport('linux', { PATH: process.env.PATH });
     expect(support).toMatchObject({ mechanism: 'bubblewrap', usable: true, program: fs.realpathSync('/usr/bin/bwrap') });
     if (support.usable) expect(support.version).toMatch(/^bubblewrap \d+\.\d+/);
+    // The guard is whatever the native build made (CI builds it: build/native.mjs with REQUIRE_NATIVE_SPAWN=1).
+    expect(support).toMatchObject({ guarded: sandboxGuard() !== null });
   });
 
   it('without bwrap on the PATH: not usable, with the install command', () => {
