@@ -49,6 +49,8 @@ export async function gitCode(port: GitPort, placed: readonly Placed[], remember
     return holder?.layer === 'root' && holder.entry.access === 'write' ? { real: at.real, type: at.type, root: holder.entry.path } : null;
   };
   const budget = { left: MAX_GIT_ENTRIES_PER_PLAN };
+  // What looking for the .git files git folders name may read: as much again, so it takes nothing from the covers.
+  const naming = { left: MAX_GIT_ENTRIES_PER_PLAN };
   const mounts = new GitMountBudget();
   const covered = new Set<string>();
   const fit = (unit: Unit, limit?: number, kept?: typeof KEPT_FOR_GIT_FILES): boolean =>
@@ -95,8 +97,9 @@ export async function gitCode(port: GitPort, placed: readonly Placed[], remember
     covered.add(top.real);
     planned.push({ top: top.real, pointer: [], repository });
     repos += 1;
-    // Its linked worktrees' .git files: kept as the walk's are, also in folders it does not look into.
-    for (const path of await worktreeDotGits(port, top.real, budget, writableRoots))
+    // Its linked worktrees' and submodules' .git files: kept as the walk's are, also in folders it
+    // does not look into, or past the .git files a command made nearer the root.
+    for (const path of await namedDotGits(port, top.real, naming, writableRoots))
       if (!queue.includes(path) && !files.some((file) => file.path === path)) files.push({ path, remembered: false });
   }
   for (const { path, remembered: known } of files) {
@@ -164,26 +167,49 @@ async function cover(port: GitPort, top: string, budget: Budget, seal: boolean):
 }
 
 /**
- * The .git files of a repository's linked worktrees, which their git folders' `gitdir` names (the
- * first MAX_WORKTREE_FILES that do, among the first MAX_MODULE_ENTRIES folders): gitCode keeps
- * them as the walk's, also where the walk does not look (a worktree in a dot folder, past its
- * depth). Where each really is, and whether a writable root decides it, gitCode asks as for those.
+ * The .git files a repository's git folder names: its linked worktrees', which their git folders'
+ * `gitdir` names (the first MAX_WORKTREE_FILES that do, among the first MAX_MODULE_ENTRIES
+ * folders), and its submodules', whose working trees their git folders' `core.worktree` names
+ * (as many again). gitCode keeps them as the walk's, also where the walk does not look (a worktree
+ * in a dot folder, past its depth, behind the 32 .git files a command made nearer the root) and
+ * after a restart. Where each really is, and whether a writable root decides it, gitCode asks as
+ * for those.
  */
-async function worktreeDotGits(port: GitPort, top: string, budget: Budget, roots: readonly string[]): Promise<string[]> {
-  const listed = await port.listFolders(posix.join(top, 'worktrees'), Math.min(MAX_MODULE_ENTRIES, budget.left));
-  if (!listed) return [];
-  budget.left -= listed.read;
+async function namedDotGits(port: GitPort, top: string, budget: Budget, roots: readonly string[]): Promise<string[]> {
   const files: string[] = [];
-  for (const name of listed.folders) {
+  const keep = (path: string | null, most: number) => {
+    if (files.length < most && path && posix.basename(path) === '.git' && roots.some((root) => path !== root && inside(path, root))) files.push(path);
+  };
+  const listed = await port.listFolders(posix.join(top, 'worktrees'), Math.min(MAX_MODULE_ENTRIES, budget.left));
+  if (listed) budget.left -= listed.read;
+  for (const name of listed?.folders ?? []) {
     const gitdir = named(await port.readStart(posix.join(top, 'worktrees', name, 'gitdir'), 4096), '');
-    const path = gitdir?.startsWith('/') ? posix.normalize(gitdir) : null;
-    if (path && posix.basename(path) === '.git' && roots.some((root) => path !== root && inside(path, root))) files.push(path);
-    if (files.length === MAX_WORKTREE_FILES) break;
+    keep(gitdir?.startsWith('/') ? posix.normalize(gitdir) : null, MAX_WORKTREE_FILES);
+  }
+  const most = files.length + MAX_WORKTREE_FILES;
+  // Where the server cannot look into .git/modules, none (the cover keeps it read-only whole).
+  const modules = await submoduleGits(port, top, budget).catch(() => 'sealed' as const);
+  for (const git of modules === 'sealed' ? [] : modules) {
+    if (files.length === most) break;
+    const worktree = configuredWorktree(await port.readStart(posix.join(git, 'config'), MAX_CONFIG_BYTES));
+    keep(worktree === null ? null : posix.join(posix.resolve(git, worktree), '.git'), most);
   }
   return files;
 }
 
-/** Linked worktrees whose .git files a repository's plan keeps: each costs two mounts and the folders above it. */
+/** `core.worktree` in a git config's text (a submodule's git folder names its working tree so), or null. */
+export function configuredWorktree(config: string | null): string | null {
+  let core = false;
+  for (const line of (config ?? '').split('\n')) {
+    const section = /^\s*\[\s*([^\]\s"]+)[^\]]*\]/.exec(line);
+    if (section) core = section[1]!.toLowerCase() === 'core';
+    const value = core ? /^\s*worktree\s*=\s*(.*?)\s*$/i.exec(line) : null;
+    if (value?.[1]) return value[1].replace(/^"(.*)"$/, '$1');
+  }
+  return null;
+}
+
+/** Linked worktrees (and as many submodules) whose .git files a repository's plan keeps: each costs two mounts and the folders above it. */
 const MAX_WORKTREE_FILES = 16;
 
 /** 'sealed' when `top` holds the folder `name` (read-only whole then), else none. */

@@ -393,6 +393,35 @@ describe.skipIf(!run)("git's hooks and config in a writable root", () => {
     expect((await open(`cd ${repo}/sub && git config core.fsmonitor "touch pwned"`)).exitCode).toBe(0);
     expect(git(path.join(repo, 'sub'), 'config', 'core.fsmonitor').stdout).toBe('touch pwned\n');
   });
+
+  it("a submodule's .git file past the search's depth and behind 40 .git files a command made stays read-only for a fresh server", async () => {
+    const repo = path.join(work, 'with-deep-sub');
+    const lib = path.join(home, 'deep-lib-origin');
+    fs.mkdirSync(repo);
+    fs.mkdirSync(lib);
+    const env = { PATH, HOME: home, GIT_CONFIG_NOSYSTEM: '1' };
+    const git = (cwd: string, ...args: string[]) =>
+      spawnSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', ...args], { cwd, encoding: 'utf8', env });
+    expect(git(lib, 'init', '-q').status).toBe(0);
+    expect(git(lib, 'commit', '-q', '--allow-empty', '-m', 'lib').status).toBe(0);
+    expect(git(repo, 'init', '-q').status).toBe(0);
+    expect(git(repo, '-c', 'protocol.file.allow=always', 'submodule', 'add', '-q', lib, 'vendor/deep/er/lib').status).toBe(0);
+    const dotGit = path.join(repo, 'vendor', 'deep', 'er', 'lib', '.git');
+    const before = fs.readFileSync(dotGit, 'utf8');
+    for (let i = 0; i < 40; i++) {
+      fs.mkdirSync(path.join(work, `decoy${i}`));
+      fs.writeFileSync(path.join(work, `decoy${i}`, '.git'), 'gitdir: /nowhere\n');
+    }
+    try {
+      // A server that never saw the submodule (as after a restart): its superproject's .git/modules names it.
+      const { sh } = await serve();
+      const attempt = await sh(`echo "gitdir: ${home}/evil-git" > ${dotGit}`);
+      expect(attempt.exitCode).not.toBe(0);
+      expect(fs.readFileSync(dotGit, 'utf8')).toBe(before);
+    } finally {
+      for (let i = 0; i < 40; i++) removeDir(path.join(work, `decoy${i}`));
+    }
+  });
 });
 
 describe.skipIf(!run)('the files that point git elsewhere, in a writable root', () => {

@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { MAX_GIT_MOUNTS, MAX_MOUNTS_PER_REPOSITORY } from '../../main/policy/git-mount-budget.js';
+import { configuredWorktree } from '../../main/policy/sandbox-git.js';
 import { BWRAP, GIT_IN_PROJECT, LINUX_CONFIG, LINUX_ENV, LINUX_TREE, sandboxFor } from '../helpers/sandbox-fixtures.js';
 import { treePort, type Tree } from '../helpers/tree-port.js';
 
@@ -67,6 +68,26 @@ describe('a .git file in a writable root', () => {
       'read /main/.worktrees/feature/.git',
     ]);
     expect(entries.some((e) => e.path.startsWith('/srv'))).toBe(false);
+  });
+
+  it("of a submodule: kept as its superproject's .git/modules names its working tree (core.worktree), past the walk's depth and the .git files a command made nearer the root, from the first plan on", async () => {
+    const tree: Tree = {
+      ...gitFolder(`${P}/sup/.git`),
+      ...gitFolder(`${P}/sup/.git/modules/lib`),
+      [`${P}/sup/.git/modules/lib/config`]: 'text:[core]\n\tbare = false\n\tworktree = ../../../vendor/deep/er/lib\n',
+      [`${P}/sup/vendor/deep/er/lib/.git`]: 'text:gitdir: ../../../../.git/modules/lib\n',
+    };
+    // What a command leaves for the walk to find first, shallow: more .git files than a root's walk takes.
+    for (let i = 0; i < 40; i++) tree[`${P}/d${i}/.git`] = 'text:gitdir: /nowhere\n';
+    const entries = await plan(tree);
+    expect(shown(entries, `${P}/sup/vendor/deep/er/lib/.git`)).toEqual(['read /sup/vendor/deep/er/lib/.git']);
+  });
+
+  it("reads a submodule's working tree from its config's core section only", () => {
+    expect(configuredWorktree('[core]\n\tworktree = ../../../lib\n')).toBe('../../../lib');
+    expect(configuredWorktree('[Core]\n  WorkTree="../a b"\n')).toBe('../a b');
+    expect(configuredWorktree('[remote "origin"]\n\tworktree = ../x\n[core]\n\tbare = false\n')).toBeNull();
+    expect(configuredWorktree(null)).toBeNull();
   });
 
   it('of a linked worktree: found among empty folders in .git/worktrees, and kept after its gitdir can no longer be read (remembered)', async () => {
