@@ -1,6 +1,7 @@
 /** The PolicyPort answered from this computer's own filesystem, PATH and environment. */
 import fs from 'node:fs';
 import { entryType } from './fs/entry-type.js';
+import { holdPlace } from './fs/place-hold.js';
 import type { EntryFacts, PolicyPort } from './contract/policy-port.js';
 import { shortEnvironment } from './process/child-env.js';
 import { ownProcess, processIdentity } from './process/identity.js';
@@ -33,6 +34,7 @@ export function localPolicyPort(processes: Pick<ProcessOps, 'findExecutable'>, p
     // Synchronous on purpose, as locateAll: the sandbox's plan reads many small folders in a row.
     listFolders: async (path, limit) => foldersUpTo(path, limit),
     readStart: async (path, maxBytes) => readStart(path, maxBytes),
+    holdPlace: (path) => holdPlace(path, platform),
     findExecutable: (name, searchPath) => processes.findExecutable(name, searchPath),
     baseEnvironment: () => base,
     processIdentity: (id) => processIdentity(id, platform),

@@ -47,6 +47,13 @@ export interface OwnProcess {
   user: string | null;
 }
 
+/** What PolicyPort.holdPlace keeps hold of. */
+export interface PlaceHold {
+  /** Its present path, or null once it was removed. */
+  where(): string | null;
+  release(): void;
+}
+
 export interface PolicyPort {
   readonly platform: NodeJS.Platform;
   /** realpath(3): every symlink followed; throws with `code` ENOENT/ENOTDIR when missing. */
@@ -71,6 +78,12 @@ export interface PolicyPort {
    * file or a commondir; a FIFO or device not waited on); null when it is not one or cannot be read.
    */
   readStart(path: string, maxBytes: number): Promise<string | null>;
+  /**
+   * Keeps hold of what is at `path` (a folder or file, not followed), so where it is can be asked
+   * later, however it is renamed (on Linux an O_PATH descriptor, which the kernel names by its
+   * present path); null where the OS gives no such hold, or nothing is there.
+   */
+  holdPlace(path: string): PlaceHold | null;
   /** which(1) on `searchPath`, as ProcessOps.findExecutable. */
   findExecutable(name: string, searchPath: string | undefined): Promise<FoundExecutable | null>;
   /**

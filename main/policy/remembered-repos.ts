@@ -2,10 +2,13 @@
  * The git folders and `.git` files the sandbox's plans have found in writable roots
  * (sandbox-repos.ts), kept for the server's life and covered before any found later: a command
  * that fills a root with folders or with repositories of its own afterwards does not push them
- * out of a plan. What no longer exists is forgotten when a plan looks, but not while the fs tools
- * move something (a plan made in the middle would see neither place, and forget both).
+ * out of a plan. Each is held (PolicyPort.holdPlace), so it is listed where it is now: a program
+ * the model started earlier that renames a folder above one back and forth cannot have a plan
+ * miss it. What no longer exists is forgotten when a plan looks, but not while the fs tools move
+ * something (a plan made in the middle would see neither place, and forget both).
  */
 import nodePath from 'node:path';
+import type { PlaceHold } from '../../adapter/contract/policy-port.js';
 import { inside } from './sandbox-layers.js';
 
 const posix = nodePath.posix;
@@ -13,22 +16,36 @@ const posix = nodePath.posix;
 export const MAX_REPOS_REMEMBERED = 512;
 
 export class RememberedRepositories {
-  private readonly places = new Set<string>();
+  /** Each place with its hold, in the order they were found. */
+  private places = new Map<string, PlaceHold | null>();
   /** fs.move calls under way. */
   private moves = 0;
 
-  /** In the order they were found. */
+  constructor(private readonly hold: (place: string) => PlaceHold | null = () => null) {}
+
+  /** In the order they were found, each where it is now. */
   list(): string[] {
-    return [...this.places];
+    const now = new Map<string, PlaceHold | null>();
+    for (const [place, hold] of this.places) {
+      const at = hold?.where() ?? place;
+      // One followed to where another is already listed (an fs.move's new place) is that one.
+      if (!now.has(at)) now.set(at, hold);
+      else if (hold && !now.get(at)) now.set(at, hold);
+      else hold?.release();
+    }
+    this.places = now;
+    return [...now.keys()];
   }
 
   add(place: string): void {
-    if (this.places.size < MAX_REPOS_REMEMBERED) this.places.add(place);
+    if (this.places.size < MAX_REPOS_REMEMBERED && !this.places.has(place)) this.places.set(place, this.hold(place));
   }
 
   /** `place` was not there when a plan looked. */
   forget(place: string): void {
-    if (this.moves === 0) this.places.delete(place);
+    if (this.moves > 0) return;
+    this.places.get(place)?.release();
+    this.places.delete(place);
   }
 
   /**
@@ -40,9 +57,13 @@ export class RememberedRepositories {
    * what the move must not do.
    */
   async move<T>(from: string, to: string, run: () => Promise<T>): Promise<T> {
-    const next = [...this.places].flatMap((place) => (inside(place, from) ? [place, posix.join(to, posix.relative(from, place))] : [place]));
-    this.places.clear();
-    for (const place of next) this.places.add(place);
+    const next = new Map<string, PlaceHold | null>();
+    for (const [place, hold] of this.places) {
+      next.set(place, hold);
+      const moved = inside(place, from) ? posix.join(to, posix.relative(from, place)) : null;
+      if (moved !== null && !next.has(moved)) next.set(moved, null);
+    }
+    this.places = next;
     this.moves += 1;
     try {
       return await run();

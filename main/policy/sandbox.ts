@@ -93,7 +93,17 @@ const RUN_SYSTEM_LINKS = ['/run/current-system', '/run/booted-system', '/run/ope
 
 type Port = Pick<
   PolicyPort,
-  'platform' | 'realpath' | 'lstat' | 'locateAll' | 'listNames' | 'listFolders' | 'readStart' | 'baseEnvironment' | 'sandboxSupport' | 'ownProcess'
+  | 'platform'
+  | 'realpath'
+  | 'lstat'
+  | 'locateAll'
+  | 'listNames'
+  | 'listFolders'
+  | 'readStart'
+  | 'holdPlace'
+  | 'baseEnvironment'
+  | 'sandboxSupport'
+  | 'ownProcess'
 >;
 
 /**
@@ -112,7 +122,7 @@ export class SandboxPolicy {
   /** The real paths earlier plans hid (at most MAX_HIDDEN_REMEMBERED); what no longer exists drops out by itself. */
   private readonly hiddenBefore = new Set<string>();
   /** The repositories in writable roots earlier plans found (sandbox-repos.ts). */
-  private readonly reposBefore = new RememberedRepositories();
+  private readonly reposBefore: RememberedRepositories;
   /** Root's commands keep uid 0 inside (no capabilities, but file ownership): root-only files must be hidden too. */
   private readonly asRoot: boolean;
   private programChecked: Promise<void> | null = null;
@@ -125,6 +135,7 @@ export class SandboxPolicy {
   ) {
     this.choice = resolveSandbox(config.shell, config.desktop.hostDisplayAccess, port.platform);
     this.platform = port.platform === 'darwin' ? 'darwin' : 'linux';
+    this.reposBefore = new RememberedRepositories((place) => port.holdPlace(place));
     this.base = port.baseEnvironment();
     this.asRoot = this.platform === 'linux' && port.ownProcess().uid === 0;
     // When nothing runs programs in it, nothing is probed or refused.

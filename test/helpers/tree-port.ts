@@ -22,16 +22,29 @@ export interface TreePortOptions {
 
 export type TreePort = Pick<
   PolicyPort,
-  'platform' | 'realpath' | 'lstat' | 'locateAll' | 'listNames' | 'listFolders' | 'readStart' | 'baseEnvironment' | 'sandboxSupport' | 'ownProcess'
+  | 'platform'
+  | 'realpath'
+  | 'lstat'
+  | 'locateAll'
+  | 'listNames'
+  | 'listFolders'
+  | 'readStart'
+  | 'holdPlace'
+  | 'baseEnvironment'
+  | 'sandboxSupport'
+  | 'ownProcess'
 > & {
   /** Changes the tree underneath whatever holds this port. */
   put(path: string, node: Tree[string]): void;
   /** Takes a path and everything below it away. */
   remove(path: string): void;
+  /** Renames a path and everything below it; holds on them follow (as the kernel's do). */
+  move(from: string, to: string): void;
 };
 
 export function treePort({ platform, tree, env, support, uid = 1000 }: TreePortOptions): TreePort {
   const nodes = new Map<string, Tree[string]>([['/', 'dir']]);
+  const holds = new Set<{ at: string | null }>();
   const put = (key: string, node: Tree[string]) => {
     nodes.set(key, node);
     // Every ancestor of a listed path is a directory.
@@ -104,9 +117,24 @@ export function treePort({ platform, tree, env, support, uid = 1000 }: TreePortO
     baseEnvironment: () => env,
     sandboxSupport: () => support,
     ownProcess: () => ({ pid: 4242, ppid: 4241, uid, user: uid === 0 ? 'root' : 'alex' }),
+    holdPlace(path: string) {
+      if (!nodes.has(path)) return null;
+      const hold = { at: path as string | null };
+      holds.add(hold);
+      return { where: () => (hold.at !== null && nodes.has(hold.at) ? hold.at : null), release: () => holds.delete(hold) };
+    },
     put,
     remove(gone: string) {
       for (const key of [...nodes.keys()]) if (key === gone || key.startsWith(`${gone}/`)) nodes.delete(key);
+    },
+    move(from: string, to: string) {
+      const under = (key: string) => key === from || key.startsWith(`${from}/`);
+      for (const [key, node] of [...nodes]) {
+        if (!under(key)) continue;
+        nodes.delete(key);
+        put(to + key.slice(from.length), node);
+      }
+      for (const hold of holds) if (hold.at !== null && under(hold.at)) hold.at = to + hold.at.slice(from.length);
     },
   };
 }

@@ -67,4 +67,49 @@ describe('RememberedRepositories', () => {
     remembered.forget(`${R}/b/.git`);
     expect(remembered.list()).toEqual([`${R}/a/.git`]);
   });
+
+  describe('with holds (PolicyPort.holdPlace), which say where each is now', () => {
+    /** Holds on paths of a pretend filesystem; `rename` moves what they hold, as the kernel's descriptors follow a rename. */
+    function filesystem(...present: string[]) {
+      const paths = new Set(present);
+      const holds: Array<{ at: string | null; released: boolean }> = [];
+      return {
+        holds,
+        hold: (place: string) => {
+          if (!paths.has(place)) return null;
+          const hold = { at: place as string | null, released: false };
+          holds.push(hold);
+          return { where: () => hold.at, release: () => void (hold.released = true) };
+        },
+        rename(from: string, to: string) {
+          for (const hold of holds) if (hold.at?.startsWith(`${from}/`)) hold.at = to + hold.at.slice(from.length);
+        },
+        remove: (place: string) => holds.forEach((hold) => hold.at === place && (hold.at = null)),
+      };
+    }
+
+    it('lists each where it is now: a folder above renamed away (by a program the model started) is followed, in its turn', () => {
+      const fs = filesystem(`${R}/a/.git`, `${R}/d/proj/.git`, `${R}/z/.git`);
+      const remembered = new RememberedRepositories(fs.hold);
+      for (const place of [`${R}/a/.git`, `${R}/d/proj/.git`, `${R}/z/.git`]) remembered.add(place);
+      fs.rename(`${R}/d`, `${R}/t/deeper/still`);
+      expect(remembered.list()).toEqual([`${R}/a/.git`, `${R}/t/deeper/still/proj/.git`, `${R}/z/.git`]);
+      fs.rename(`${R}/t/deeper/still`, `${R}/d`);
+      expect(remembered.list()).toEqual([`${R}/a/.git`, `${R}/d/proj/.git`, `${R}/z/.git`]);
+    });
+
+    it("keeps one of a move's two places once the move is done, with its hold; one removed is listed where it was, for the plan to forget, which releases it", async () => {
+      const fs = filesystem(`${R}/a/.git`, `${R}/b/.git`);
+      const remembered = new RememberedRepositories(fs.hold);
+      remembered.add(`${R}/a/.git`);
+      remembered.add(`${R}/b/.git`);
+      await remembered.move(`${R}/a`, `${R}/c`, async () => fs.rename(`${R}/a`, `${R}/c`));
+      expect(remembered.list()).toEqual([`${R}/c/.git`, `${R}/b/.git`]);
+      fs.remove(`${R}/b/.git`);
+      expect(remembered.list()).toEqual([`${R}/c/.git`, `${R}/b/.git`]);
+      remembered.forget(`${R}/b/.git`);
+      expect(remembered.list()).toEqual([`${R}/c/.git`]);
+      expect(fs.holds.map((hold) => hold.released)).toEqual([false, true]);
+    });
+  });
 });

@@ -83,6 +83,17 @@ describe('a .git file in a writable root', () => {
     expect(shown(entries, `${P}/sup/vendor/deep/er/lib/.git`)).toEqual(['read /sup/vendor/deep/er/lib/.git']);
   });
 
+  it('a remembered repository a folder above was renamed away from (by a program the model started) is covered where it went, past the walk', async () => {
+    const tree: Tree = { ...LINUX_TREE, ...gitFolder(`${P}/a/proj/.git`) };
+    const port = treePort({ platform: 'linux', tree, env: LINUX_ENV, support: BWRAP });
+    const policy = sandboxFor(LINUX_CONFIG, { port });
+    const covered = async (under: string) => shown((await policy.plan(GIT_IN_PROJECT))!.entries, under);
+    expect(await covered(`${P}/a/proj/.git/hooks`)).toEqual(['read /a/proj/.git/hooks']);
+    // Deeper than the walk looks: only the hold on it still knows where it is.
+    port.move(`${P}/a`, `${P}/t/x/y/z/a`);
+    expect(await covered(`${P}/t/x/y/z/a/proj/.git/hooks`)).toEqual(['read /t/x/y/z/a/proj/.git/hooks']);
+  });
+
   it("reads a submodule's working tree from its config's core section only", () => {
     expect(configuredWorktree('[core]\n\tworktree = ../../../lib\n')).toBe('../../../lib');
     expect(configuredWorktree('[Core]\n  WorkTree="../a b"\n')).toBe('../a b');

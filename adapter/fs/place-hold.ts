@@ -1,0 +1,45 @@
+/**
+ * A hold on a folder or file that says where it is now, however it was renamed since (for
+ * PolicyPort.holdPlace): the sandbox's remembered repositories (main/policy/remembered-repos.ts)
+ * follow a folder a program the model started moves away and back, which a path alone would lose
+ * for the plan made in between. On Linux an O_PATH descriptor (nothing read, no link followed, a
+ * FIFO not waited on), which the kernel names by its present path in /proc/self/fd; elsewhere none.
+ */
+import fs from 'node:fs';
+import type { PlaceHold } from '../contract/policy-port.js';
+
+/** Linux's O_PATH (the same on x86 and Arm), which Node does not export. */
+const O_PATH = 0o10000000;
+
+export function holdPlace(path: string, platform: NodeJS.Platform): PlaceHold | null {
+  if (platform !== 'linux') return null;
+  let fd: number;
+  try {
+    fd = fs.openSync(path, O_PATH | fs.constants.O_NOFOLLOW);
+  } catch {
+    return null;
+  }
+  let open = true;
+  const hold: PlaceHold = {
+    where() {
+      if (!open) return null;
+      try {
+        // Removed: no link left to it (the kernel's name then ends in " (deleted)").
+        if (fs.fstatSync(fd).nlink === 0) return null;
+        return fs.readlinkSync(`/proc/self/fd/${fd}`);
+      } catch {
+        return null;
+      }
+    },
+    release() {
+      if (open) fs.closeSync(fd);
+      open = false;
+    },
+  };
+  // Taken only for what is at `path` now: one swapped in between would be followed instead.
+  if (hold.where() !== path) {
+    hold.release();
+    return null;
+  }
+  return hold;
+}
