@@ -11,7 +11,8 @@
  *  - the place is a mount point (its mount is not its folder's);
  *  - what it mounts is still at the place, and is what the mount shows.
  * Then the mount sits on the real place, showing the real thing; a mount stays on the place it
- * was made on however that is renamed later, so this holds for the command's whole life. A check
+ * was made on however that is renamed later (not once something is renamed over it or it is
+ * removed: docs/SECURITY.md says when the owner's git does that). A check
  * failing: one line on stderr, exit 125, nothing runs. Else every descriptor above stderr is
  * closed (the handed ones reach real folders past every cover) and the command is exec'd as bwrap
  * would have, but with no shell for a file that is no program.
@@ -89,12 +90,14 @@ static int check(int folder_fd, int source_fd, const char *place) {
   int status = 0;
   if (!names(dir, folder, cut) || fstat(dir, &here) != 0 || fstat(folder_fd, &real) != 0 || !same(&here, &real))
     status = refuse(folder, "was moved or replaced");
+  else if (fstatat(dir, slash + 1, &shown, AT_SYMLINK_NOFOLLOW) != 0)
+    status = refuse(place, "was moved or removed");
   else {
     unsigned long long inner, outer;
-    if (mount_of(dir, slash + 1, &inner) != 0 || mount_of(dir, "", &outer) != 0) status = refuse(place, "could not be checked (its filesystem gives no mount id on this kernel)");
+    if (mount_of(dir, slash + 1, &inner) != 0 || mount_of(dir, "", &outer) != 0)
+      status = refuse(place, "could not be checked (its filesystem gives no mount id on this kernel)");
     else if (inner == outer) status = refuse(place, "was moved");
-    else if (source_fd >= 0 && (!names(source_fd, place, length) || fstat(source_fd, &real) != 0 ||
-                                fstatat(dir, slash + 1, &shown, AT_SYMLINK_NOFOLLOW) != 0 || !same(&shown, &real)))
+    else if (source_fd >= 0 && (!names(source_fd, place, length) || fstat(source_fd, &real) != 0 || !same(&shown, &real)))
       status = refuse(place, "was moved");
   }
   close(dir);

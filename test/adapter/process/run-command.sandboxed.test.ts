@@ -163,8 +163,10 @@ describe.skipIf(!usable && !required)('runCommand in a bubblewrap sandbox', () =
       let stderr = '';
       child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
       child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-      const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
-      await new Promise<void>((resolve) => child.once('close', () => resolve()));
+      // Both listened for at once: 'close' can come in the same turn as 'exit'.
+      const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+      const closed = new Promise<void>((resolve) => child.once('close', () => resolve()));
+      const [code] = await Promise.all([exited, closed]);
       return { code, stdout, stderr, planted: fs.existsSync(hook) };
     };
 

@@ -76,6 +76,8 @@ describe.skipIf(!usable && !required)('sandbox-guard', () => {
   it('refuses a place that is no mount point: the cover was made elsewhere (the folder was moved and moved back)', () => {
     const outcome = guarded(['--bind', dir, dir], [[path.join(repo, '.git'), hooks(), hooks()]]);
     expect(outcome).toEqual({ code: 125, stdout: '', stderr: refusal(hooks(), 'was moved') });
+    const missing = path.join(repo, 'nothing-here');
+    expect(guarded(['--bind', dir, dir], [[repo, null, missing]])).toEqual({ code: 125, stdout: '', stderr: refusal(missing, 'was moved or removed') });
   });
 
   it('refuses a mount that shows something else than what the server opened at the place', () => {
