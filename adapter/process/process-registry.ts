@@ -20,6 +20,7 @@ import {
   type StreamChunk,
 } from '../contract/processes.js';
 import { taskkillTree, terminateGroup } from './kill-tree.js';
+import { coverLostNote } from './sandbox/cover-watch.js';
 import { OutputRing } from './output-ring.js';
 import { describeOutput } from './output-text.js';
 import { launch, type Exit, type Launched } from './run-command.js';
@@ -181,6 +182,8 @@ export class ProcessRegistry {
     void launched.exited.then(async (exit) => {
       // The main process is gone: end what is left of its group, then settle.
       if (this.platform !== 'win32') await terminateGroup(launched.pid, KILL_GRACE_MS, this.platform).catch(() => false);
+      const lost = launched.coverLost();
+      if (lost !== null) entry.stderr.push(Buffer.from(coverLostNote(lost)));
       entry.exit = exit;
       entry.stdinOpen = false;
       clearTimeout(entry.deadlineTimer);

@@ -17,9 +17,10 @@ import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { adapterError, type ErrorCode } from '../contract/errors.js';
 import { BoundedOutput } from './bounded-output.js';
-import { taskkillTree, terminateGroup } from './kill-tree.js';
+import { signalGroup, taskkillTree, terminateGroup } from './kill-tree.js';
 import type { ExecRequest, ExecResult } from '../contract/processes.js';
 import { closeMountSources, openHandOn } from './sandbox/bind-sources.js';
+import { coverLostNote, watchCovers } from './sandbox/cover-watch.js';
 import { guardRefusal } from './sandbox/guard-plan.js';
 import { sandboxed } from './sandbox/launch.js';
 import { startChild, type CommandChild } from './start-child.js';
@@ -63,6 +64,8 @@ export interface Launched {
   started: number;
   /** The sandbox guard starts the command (guard-plan.ts); it may refuse to. */
   guarded: boolean;
+  /** The covered place whose cover came off while it ran (cover-watch.ts), for which it was stopped; null while none did. */
+  coverLost(): string | null;
 }
 
 /** Spawns exactly the planned program: no shell, the given environment, its own process group on POSIX. */
@@ -77,6 +80,17 @@ export async function launch(request: ExecRequest, platform: NodeJS.Platform, st
   const command = sandboxed(request);
   // Opened here, as late as can be; a place changed since the plan refuses the command.
   const handOn = openHandOn(command.handOn);
+  // Watched from before the start, so the empty places bwrap makes are seen made, not replaced.
+  let lost: string | null = null;
+  let pid: number | undefined;
+  const unwatch =
+    request.sandbox?.mechanism === 'bubblewrap'
+      ? watchCovers(request.sandbox, (place) => {
+          lost = place;
+          // A cover the kernel took off inside: the whole sandbox ends (bwrap leads the group).
+          if (pid !== undefined) signalGroup(pid, 'SIGKILL');
+        })
+      : () => {};
   try {
     child = startChild(command.file, command.args, {
       argv0: command.argv0,
@@ -88,6 +102,7 @@ export async function launch(request: ExecRequest, platform: NodeJS.Platform, st
       handOn,
     });
   } catch (error) {
+    unwatch();
     throw await spawnFailure(error, request, platform);
   } finally {
     closeMountSources(handOn);
@@ -101,12 +116,16 @@ export async function launch(request: ExecRequest, platform: NodeJS.Platform, st
   child.stdout.on('error', () => {});
   child.stderr.on('error', () => {});
   child.stdin?.on('error', () => {});
+  void exited.then(unwatch);
   try {
     await spawned;
   } catch (error) {
+    unwatch();
     throw await spawnFailure(error, request, platform);
   }
-  return { child, pid: child.pid as number, exited, closed, started, guarded: command.handOn.guard !== undefined };
+  pid = child.pid as number;
+  if (lost !== null) signalGroup(pid, 'SIGKILL');
+  return { child, pid, exited, closed, started, guarded: command.handOn.guard !== undefined, coverLost: () => lost };
 }
 
 export async function runCommand(request: ExecRequest, options: RunOptions = {}): Promise<ExecResult> {
@@ -170,11 +189,12 @@ export async function runCommand(request: ExecRequest, options: RunOptions = {})
   const refused = launched.guarded ? guardRefusal(exit?.code ?? null, err.text) : undefined;
   if (refused !== undefined)
     throw adapterError('PRECONDITION_FAILED', OPERATION, `the sandbox was not started: ${refused}, and running it again plans the sandbox anew`);
+  const lost = launched.coverLost();
   return {
     exitCode: exit?.code ?? null,
     signal: exit?.signal ?? null,
     stdout: out.text,
-    stderr: err.text,
+    stderr: lost === null ? err.text : err.text + coverLostNote(lost),
     durationMs: Math.round(performance.now() - started),
     timedOut,
     stdoutTruncated: out.truncated,

@@ -11,8 +11,8 @@
  *  - the place is a mount point (its mount is not its folder's);
  *  - what it mounts is still at the place, and is what the mount shows.
  * Then the mount sits on the real place, showing the real thing; a mount stays on the place it
- * was made on however that is renamed later (not once something is renamed over it or it is
- * removed: docs/SECURITY.md says when the owner's git does that). A check
+ * was made on however that is renamed later (one something is renamed over or removed comes off:
+ * the server then stops the command, adapter/process/sandbox/cover-watch.ts). A check
  * failing: one line on stderr, exit 125, nothing runs. Else every descriptor above stderr is
  * closed (the handed ones reach real folders past every cover) and the command is exec'd as bwrap
  * would have, but with no shell for a file that is no program.

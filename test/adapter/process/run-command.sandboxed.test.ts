@@ -204,6 +204,41 @@ describe.skipIf(!usable && !required)('runCommand in a bubblewrap sandbox', () =
     });
   });
 
+  describe("a cover the owner's git takes off while a command runs (it renames a new .git/config over the old one)", () => {
+    const started = async (name: string, script: string, prepare?: (repo: string) => void) => {
+      const repo = path.join(dir, name);
+      execFileSync('git', ['init', '-q', repo]);
+      prepare?.(repo);
+      const plan = await shell.plan({ command: 'sh', args: ['-c', script], cwd: repo });
+      return { repo, running: runCommand({ ...plan, timeoutMs: 20_000 }) };
+    };
+    // Until the command has started (its sandbox mounted): the file it touches first.
+    const waitFor = async (file: string) => {
+      for (let i = 0; i < 200 && !fs.existsSync(file); i++) await new Promise((resolve) => setTimeout(resolve, 25));
+    };
+
+    it('stops the command, says why, and nothing it would have written after lands', async () => {
+      const { repo, running } = await started('cover-lost', 'touch started; sleep 3; echo "[core] hooksPath = /tmp/x" >> .git/config && echo wrote');
+      await waitFor(path.join(repo, 'started'));
+      execFileSync('git', ['config', 'user.name', 'owner'], { cwd: repo });
+      const result = await running;
+      expect(result.signal).toBe('SIGKILL');
+      expect(result.stdout).toBe('');
+      expect(result.stderr).toContain(`chatgpt-mcp sandbox: stopped: ${path.join(repo, '.git', 'config')} was replaced or removed outside the sandbox`);
+      expect(fs.readFileSync(path.join(repo, '.git', 'config'), 'utf8')).not.toContain('hooksPath');
+    });
+
+    it('lets it run when the owner writes into the covered file, and when bwrap makes the empty ones it covers missing places with', async () => {
+      const { repo, running } = await started('cover-kept', 'touch started; sleep 1; echo done', (repo) =>
+        fs.rmSync(path.join(repo, '.git', 'hooks'), { recursive: true }),
+      );
+      await waitFor(path.join(repo, 'started'));
+      fs.appendFileSync(path.join(repo, '.git', 'config'), '# a note\n');
+      const result = await running;
+      expect({ code: result.exitCode, stdout: result.stdout, stderr: result.stderr }).toEqual({ code: 0, stdout: 'done\n', stderr: '' });
+    });
+  });
+
   it("loader variables (LD_*) act only inside: bwrap's own loader, outside the sandbox, never sees them", async () => {
     const plan = await shell.plan({ command: 'sh', args: ['-c', 'echo "$LD_DEBUG"'] });
     const result = await runCommand({ ...plan, env: { ...plan.env, LD_DEBUG: 'files' } });

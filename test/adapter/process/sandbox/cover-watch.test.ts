@@ -1,0 +1,90 @@
+/** Which changes outside a running sandbox take a cover off (a rename over it, a removal), and which do not (a write into it, bwrap making a missing one). */
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { watchCovers } from '../../../../adapter/process/sandbox/cover-watch.js';
+import type { SandboxPlan } from '../../../../adapter/contract/sandbox.js';
+import { makeTempDir, removeDir } from '../../../helpers/temp.js';
+
+const dirs: string[] = [];
+afterEach(() => dirs.splice(0).forEach(removeDir));
+
+function repository() {
+  const root = fs.realpathSync(makeTempDir());
+  dirs.push(root);
+  const git = path.join(root, 'proj', '.git');
+  fs.mkdirSync(path.join(git, 'hooks'), { recursive: true });
+  fs.writeFileSync(path.join(git, 'config'), '[core]\n');
+  const plan: SandboxPlan = {
+    mechanism: 'bubblewrap',
+    program: '/usr/bin/bwrap',
+    userNamespace: true,
+    mode: 'workspace',
+    network: 'off',
+    display: false,
+    tempDir: '/tmp',
+    entries: [
+      { path: root, access: 'write', kind: 'directory' },
+      { path: git, access: 'write', kind: 'directory', pinned: true },
+      { path: path.join(git, 'hooks'), access: 'read', kind: 'directory' },
+      { path: path.join(git, 'config'), access: 'read', kind: 'file' },
+      { path: path.join(git, 'info'), access: 'hidden', kind: 'directory' },
+    ],
+  };
+  return { git, plan };
+}
+
+/** What `watchCovers` reported after `change` ran (inotify events arrive on the event loop). */
+async function lostAfter(plan: SandboxPlan, change: () => void): Promise<string[]> {
+  const lost: string[] = [];
+  const stop = watchCovers(plan, (place) => lost.push(place));
+  change();
+  await new Promise((resolve) => setTimeout(resolve, 150));
+  stop();
+  return lost;
+}
+
+describe.runIf(process.platform === 'linux')('watchCovers', () => {
+  it('reports a covered file something renamed a new one over (as git config does), once', async () => {
+    const { git, plan } = repository();
+    const lost = await lostAfter(plan, () => {
+      for (const n of [1, 2]) {
+        fs.writeFileSync(path.join(git, 'config.lock'), `[core]\n# ${n}\n`);
+        fs.renameSync(path.join(git, 'config.lock'), path.join(git, 'config'));
+      }
+    });
+    expect(lost).toEqual([path.join(git, 'config')]);
+  });
+
+  it('reports a covered folder removed', async () => {
+    const { git, plan } = repository();
+    expect(await lostAfter(plan, () => fs.rmSync(path.join(git, 'hooks'), { recursive: true }))).toEqual([path.join(git, 'hooks')]);
+  });
+
+  it('lets a write into a covered file, a new file beside it, and a missing one first made (bwrap makes those) pass', async () => {
+    const { git, plan } = repository();
+    const lost = await lostAfter(plan, () => {
+      fs.appendFileSync(path.join(git, 'config'), '# a note\n');
+      fs.writeFileSync(path.join(git, 'config.lock'), '');
+      fs.mkdirSync(path.join(git, 'info'));
+    });
+    expect(lost).toEqual([]);
+  });
+
+  it('reports a missing one replaced after it was first made, and one removed and made again (the same inode, often)', async () => {
+    const { git, plan } = repository();
+    const info = path.join(git, 'info');
+    expect(
+      await lostAfter(plan, () => {
+        fs.mkdirSync(info);
+        fs.rmdirSync(info);
+      }),
+    ).toEqual([info]);
+    expect(
+      await lostAfter(plan, () => {
+        fs.rmSync(path.join(git, 'hooks'), { recursive: true });
+        fs.mkdirSync(path.join(git, 'hooks'));
+      }),
+    ).toEqual([path.join(git, 'hooks')]);
+  });
+});
