@@ -36,10 +36,6 @@ export function holdPlace(path: string, platform: NodeJS.Platform): PlaceHold | 
       open = false;
     },
   };
-  // Taken only for what is at `path` now: one swapped in between would be followed instead.
-  if (hold.where() !== path) {
-    hold.release();
-    return null;
-  }
+  // What was at `path` when opened, even if it was moved since: that is what is followed.
   return hold;
 }

@@ -41,10 +41,19 @@ export class RememberedRepositories {
     if (this.places.size < MAX_REPOS_REMEMBERED && !this.places.has(place)) this.places.set(place, this.hold(place));
   }
 
-  /** `place` was not there when a plan looked. */
+  /**
+   * Where what was listed at `place` is now: its hold's answer (null once it was removed), or
+   * undefined where it is held by nothing.
+   */
+  whereNow(place: string): string | null | undefined {
+    return this.places.get(place)?.where();
+  }
+
+  /** `place` was not there when a plan looked; one whose hold still finds it (a program is renaming a folder above it) is kept. */
   forget(place: string): void {
-    if (this.moves > 0) return;
-    this.places.get(place)?.release();
+    const hold = this.places.get(place);
+    if (this.moves > 0 || (hold && hold.where() !== null)) return;
+    hold?.release();
     this.places.delete(place);
   }
 

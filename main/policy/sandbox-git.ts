@@ -5,6 +5,7 @@
  */
 import nodePath from 'node:path';
 import type { PolicyPort } from '../../adapter/contract/policy-port.js';
+import { adapterError } from '../../adapter/contract/errors.js';
 import type { RememberedRepositories } from './remembered-repos.js';
 import { decider, inside, isBase, type Candidate, type Placed } from './sandbox-layers.js';
 import { GIT_FOLDER_CODE } from './secret-patterns.js';
@@ -40,13 +41,18 @@ export async function gitCode(port: GitPort, placed: readonly Placed[], remember
   const base = placed.filter(isBase);
   const writableRoots = base.filter((p) => p.layer === 'root' && p.entry.access === 'write').map((p) => p.entry.path);
   // Where a path really is, under its own name (a link on the way, a .git made a link to the root, is not it), in a writable root.
-  const place = async (path: string): Promise<Place | null> => {
+  const locate = async (path: string): Promise<Place | null | 'missing'> => {
     const [at] = await port.locateAll([path]);
-    if (!at || posix.basename(at.real) !== posix.basename(path)) return null;
+    if (!at) return 'missing';
+    if (posix.basename(at.real) !== posix.basename(path)) return null;
     // Out of every root (a link to /etc, say) it is read-only anyway; covering its missing
     // hooks would make bwrap create a mount point on a read-only folder.
     const holder = decider(base, at.real);
     return holder?.layer === 'root' && holder.entry.access === 'write' ? { real: at.real, type: at.type, root: holder.entry.path } : null;
+  };
+  const place = async (path: string): Promise<Place | null> => {
+    const at = await locate(path);
+    return at === 'missing' ? null : at;
   };
   const budget = { left: MAX_GIT_ENTRIES_PER_PLAN };
   // What looking for the .git files git folders name may read: as much again, so it takes nothing from the covers.
@@ -79,18 +85,30 @@ export async function gitCode(port: GitPort, placed: readonly Placed[], remember
   // Repositories first, .git files after them all (a command can name any number of those), each in the plan's order.
   const queue = await repositoriesOf(port, writableRoots, remembered, cwd);
   const files: Array<{ path: string; remembered: boolean }> = [];
-  for (const found of queue) {
-    // lstat first: most are real folders, and realpath costs a system call a path component.
-    const facts = await port.lstat(found).catch(() => undefined);
+  // A remembered one a program is renaming a folder above (or itself) while the plan looks: asked
+  // where it is now, again, a few times; never pinned down, the command is refused, since a plan
+  // without it would leave its hooks open (and one with it at a place it left, the guard refuses).
+  const settle = async (listed: string) => {
+    for (let found = listed, tries = 0; ; tries++) {
+      // lstat first: most are real folders, and realpath costs a system call a path component.
+      const facts = await port.lstat(found).catch(() => undefined);
+      const top = facts?.type === 'directory' ? await locate(found) : null;
+      const now = facts === null || top === 'missing' ? remembered.whereNow(listed) : undefined;
+      if (!now) return { found, facts, top: top === 'missing' ? null : top };
+      if (tries === SETTLE_TRIES) throw movingRepository(now);
+      found = now;
+    }
+  };
+  for (const listed of queue) {
+    const { found, facts, top } = await settle(listed);
     if (facts === undefined) {
       const repository = await unseen(found);
       if (repository && fit([repository])) planned.push({ pointer: [], repository });
       continue;
     }
-    if (facts === null) remembered.forget(found);
+    if (facts === null) remembered.forget(listed);
     if (facts?.type === 'file') files.push({ path: found, remembered: true });
     if (facts?.type !== 'directory' || repos === MAX_COVERED_REPOS) continue;
-    const top = await place(found);
     if (top?.type !== 'directory' || covered.has(top.real)) continue;
     const repository = await sealedCover(top);
     if (!fit([repository], undefined, KEPT_FOR_GIT_FILES)) continue;
@@ -207,6 +225,17 @@ export function configuredWorktree(config: string | null): string | null {
     if (value?.[1]) return value[1].replace(/^"(.*)"$/, '$1');
   }
   return null;
+}
+
+/** How often the plan asks again where a remembered repository a program is moving went. */
+const SETTLE_TRIES = 3;
+
+function movingRepository(place: string): Error {
+  return adapterError(
+    'PRECONDITION_FAILED',
+    'sandbox',
+    `the sandbox was not planned: the repository at ${posix.dirname(place)} kept being moved while the command was starting (by another program); nothing ran, and running it again plans the sandbox anew`,
+  );
 }
 
 /** Linked worktrees (and as many submodules) whose .git files a repository's plan keeps: each costs two mounts and the folders above it. */

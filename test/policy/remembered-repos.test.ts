@@ -105,7 +105,12 @@ describe('RememberedRepositories', () => {
       remembered.add(`${R}/b/.git`);
       await remembered.move(`${R}/a`, `${R}/c`, async () => fs.rename(`${R}/a`, `${R}/c`));
       expect(remembered.list()).toEqual([`${R}/c/.git`, `${R}/b/.git`]);
+      // One whose hold still finds it is not forgotten (a plan looked while a folder above was renamed).
+      remembered.forget(`${R}/b/.git`);
+      expect(remembered.list()).toEqual([`${R}/c/.git`, `${R}/b/.git`]);
+      expect(remembered.whereNow(`${R}/b/.git`)).toBe(`${R}/b/.git`);
       fs.remove(`${R}/b/.git`);
+      expect(remembered.whereNow(`${R}/b/.git`)).toBeNull();
       expect(remembered.list()).toEqual([`${R}/c/.git`, `${R}/b/.git`]);
       remembered.forget(`${R}/b/.git`);
       expect(remembered.list()).toEqual([`${R}/c/.git`]);

@@ -94,6 +94,40 @@ describe('a .git file in a writable root', () => {
     expect(await covered(`${P}/t/x/y/z/a/proj/.git/hooks`)).toEqual(['read /t/x/y/z/a/proj/.git/hooks']);
   });
 
+  describe('a remembered repository a program renames while the plan looks', () => {
+    /** A policy that has remembered P/a/proj, over a port whose lstat of a remembered place first lets `during` run. */
+    const planning = async (during: (port: ReturnType<typeof treePort>, asked: string) => void) => {
+      const inner = treePort({ platform: 'linux', tree: { ...LINUX_TREE, ...gitFolder(`${P}/a/proj/.git`) }, env: LINUX_ENV, support: BWRAP });
+      let armed = false;
+      const port = {
+        ...inner,
+        lstat: async (p: string) => {
+          if (armed && p.endsWith('/proj/.git')) during(inner, p);
+          return inner.lstat(p);
+        },
+      };
+      const policy = sandboxFor(LINUX_CONFIG, { port });
+      await policy.plan(GIT_IN_PROJECT);
+      armed = true;
+      return policy.plan(GIT_IN_PROJECT);
+    };
+
+    it('is asked again where it went, and covered there', async () => {
+      let moves = 0;
+      const plan = await planning((port, asked) => moves++ === 0 && port.move(asked.slice(0, -'/proj/.git'.length), `${P}/t/x/y/z/a`));
+      expect(shown(plan!.entries, `${P}/t/x/y/z/a/proj/.git/hooks`)).toEqual(['read /t/x/y/z/a/proj/.git/hooks']);
+    });
+
+    it('refuses the command when it never stays put (a plan without it would leave its hooks open)', async () => {
+      let n = 0;
+      const plan = planning((port, asked) => port.move(asked.slice(0, -'/proj/.git'.length), `${P}/m${n++}`));
+      await expect(plan).rejects.toMatchObject({
+        code: 'PRECONDITION_FAILED',
+        message: expect.stringContaining('kept being moved while the command was starting'),
+      });
+    });
+  });
+
   it("reads a submodule's working tree from its config's core section only", () => {
     expect(configuredWorktree('[core]\n\tworktree = ../../../lib\n')).toBe('../../../lib');
     expect(configuredWorktree('[Core]\n  WorkTree="../a b"\n')).toBe('../a b');
