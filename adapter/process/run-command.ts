@@ -82,13 +82,13 @@ export async function launch(request: ExecRequest, platform: NodeJS.Platform, st
   const handOn = openHandOn(command.handOn);
   // Watched from before the start, so the empty places bwrap makes are seen made, not replaced.
   let lost: string | null = null;
-  let pid: number | undefined;
+  const spawnedAs = { pid: undefined as number | undefined };
   const unwatch =
     request.sandbox?.mechanism === 'bubblewrap'
       ? watchCovers(request.sandbox, (place) => {
           lost = place;
           // A cover the kernel took off inside: the whole sandbox ends (bwrap leads the group).
-          if (pid !== undefined) signalGroup(pid, 'SIGKILL');
+          if (spawnedAs.pid !== undefined) signalGroup(spawnedAs.pid, 'SIGKILL');
         })
       : () => {};
   try {
@@ -123,7 +123,7 @@ export async function launch(request: ExecRequest, platform: NodeJS.Platform, st
     unwatch();
     throw await spawnFailure(error, request, platform);
   }
-  pid = child.pid as number;
+  const pid = (spawnedAs.pid = child.pid as number);
   if (lost !== null) signalGroup(pid, 'SIGKILL');
   return { child, pid, exited, closed, started, guarded: command.handOn.guard !== undefined, coverLost: () => lost };
 }
