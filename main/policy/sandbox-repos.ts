@@ -119,7 +119,30 @@ async function pointedTo(port: WalkPort, from: string, path: string | null, root
  * a command runs); one that cannot be read counts as a repository's.
  */
 async function repositoryGit(port: WalkPort, dotGit: string, parentFolders?: readonly string[]): Promise<boolean> {
+  if (await leftover(port, dotGit)) return false;
   return !(await bare(port, posix.dirname(dotGit), parentFolders)) || !(await emptyFolder(port, dotGit));
+}
+
+/** The empty places a sandbox's mounts make in a git folder (gitCode's covers and placeholders). */
+const LEFTOVER_NAMES = new Set(['hooks', 'config', 'config.worktree', '.git']);
+
+/**
+ * Whether a .git holds empty hooks and config and nothing but other empty LEFTOVER_NAMES: what bwrap made at a place a
+ * repository was moved away from while a command started (the guard refused it). No repository:
+ * git passes it by (no HEAD), and covering it would keep its name taken for the server's life. A
+ * real one cannot be made to look so by a command: its hooks and config are read-only to it.
+ */
+async function leftover(port: WalkPort, dotGit: string): Promise<boolean> {
+  const names = await port.listNames(dotGit, LEFTOVER_NAMES.size);
+  // Never without hooks and config: the plan covers both in every git folder, making what is missing.
+  if (!names?.includes('hooks') || !names.includes('config') || names.some((name) => !LEFTOVER_NAMES.has(name))) return false;
+  for (const name of names) {
+    const path = posix.join(dotGit, name);
+    const facts = await port.lstat(path).catch(() => null);
+    const empty = facts?.type === 'directory' ? await emptyFolder(port, path) : facts?.type === 'file' && facts.size === 0;
+    if (!empty) return false;
+  }
+  return true;
 }
 
 /**

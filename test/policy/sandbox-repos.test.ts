@@ -90,6 +90,25 @@ describe('repositoriesIn', () => {
     ]);
   });
 
+  it('passes by what bwrap left where a repository was moved away from while a command started (empty hooks, config and .git), not a repository', async () => {
+    const found = await repositoriesIn(
+      port({
+        [`${ROOT}/left/proj/.git/hooks`]: 'dir',
+        [`${ROOT}/left/proj/.git/config`]: 'file',
+        [`${ROOT}/left/proj/.git/.git`]: 'dir',
+        // A repository with an empty config and no hooks yet is one: git init leaves more, and HEAD.
+        [`${ROOT}/real/.git/HEAD`]: 'text:ref: refs/heads/main\n',
+        [`${ROOT}/real/.git/hooks`]: 'dir',
+        [`${ROOT}/real/.git/config`]: 'file',
+        // Hooks with a file in them are no leftover.
+        [`${ROOT}/kept/.git/hooks/pre-commit`]: 'file',
+        [`${ROOT}/kept/.git/config`]: 'file',
+      }),
+      ROOT,
+    );
+    expect(found.sort()).toEqual([dot(`${ROOT}/kept`), dot(`${ROOT}/real`)]);
+  });
+
   it("passes by the empty .git the plan leaves in a bare repository (its placeholder's mount point), listed, past the depth or started in, but not one that holds anything", async () => {
     const tree: Tree = {
       ...bareRepo(`${ROOT}/remote.git`),
