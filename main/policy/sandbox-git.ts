@@ -231,10 +231,15 @@ export function configuredWorktree(config: string | null): string | null {
 const SETTLE_TRIES = 3;
 
 function movingRepository(place: string): Error {
+  return movedWhilePlanning(posix.dirname(place), 'kept being moved');
+}
+
+/** The command is refused: `place`, part of a repository's code, moved while its sandbox was planned. */
+export function movedWhilePlanning(place: string, how = 'was moved'): Error {
   return adapterError(
     'PRECONDITION_FAILED',
     'sandbox',
-    `the sandbox was not planned: the repository at ${posix.dirname(place)} kept being moved while the command was starting (by another program); nothing ran, and running it again plans the sandbox anew`,
+    `the sandbox was not planned: ${place} ${how} while the command was starting (by another program); nothing ran, and running it again plans the sandbox anew`,
   );
 }
 

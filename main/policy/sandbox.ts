@@ -48,7 +48,7 @@ import {
   writesRoots,
 } from './sandbox-mode.js';
 import { mountablePlaces, type ActiveRule } from './fs-rules.js';
-import { gitCode } from './sandbox-git.js';
+import { gitCode, movedWhilePlanning } from './sandbox-git.js';
 import { RememberedRepositories } from './remembered-repos.js';
 import { inHome } from './home-path.js';
 import { sandboxNeeded } from './sandbox-clients.js';
@@ -91,7 +91,8 @@ const MAX_HIDDEN_REMEMBERED = 512;
 /** Under /run, kept visible: NixOS's system profile (PATH lives there) and its drivers. */
 const RUN_SYSTEM_LINKS = ['/run/current-system', '/run/booted-system', '/run/opengl-driver', '/run/wrappers'];
 
-type Port = Pick<
+/** What the sandbox policy asks of the computer. */
+export type SandboxPort = Pick<
   PolicyPort,
   | 'platform'
   | 'realpath'
@@ -130,7 +131,7 @@ export class SandboxPolicy {
   constructor(
     private readonly config: Readonly<Pick<Config, 'shell' | 'desktop' | 'filesystem'>> & Partial<Readonly<Pick<Config, 'git' | 'checks'>>>,
     private readonly files: FilesystemPolicy,
-    private readonly port: Port,
+    private readonly port: SandboxPort,
     private readonly scope?: SandboxScope,
   ) {
     this.choice = resolveSandbox(config.shell, config.desktop.hostDisplayAccess, port.platform);
@@ -331,6 +332,9 @@ export class SandboxPolicy {
     const [homeReal, ...located] = await this.port.locateAll([home ?? '', ...candidates.map((c) => c.path)]);
     const entries: Placed[] = [];
     candidates.forEach((candidate, i) => {
+      // git's code was found where it really is (gitCode): now elsewhere or gone, it was moved in
+      // between, and a plan without it, or with it where it was, would leave it open.
+      if (candidate.layer === 'git' && (located[i] ? located[i].real !== candidate.path : !candidate.absent)) throw movedWhilePlanning(candidate.path);
       const found = located[i] ?? (candidate.absent ? { real: candidate.path, type: candidate.absent } : null);
       if (!found || !posix.isAbsolute(found.real)) return;
       if (candidate.otherHome && home && homeReal && inside(homeReal.real, found.real)) return;

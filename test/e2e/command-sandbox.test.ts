@@ -364,9 +364,10 @@ describe.skipIf(!run)("git's hooks and config in a writable root", () => {
     }
   });
 
-  it("a submodule's hooks and config stay read-only too, and its git folder cannot be swapped", async () => {
-    const repo = path.join(work, 'with-sub');
-    const lib = path.join(home, 'lib-origin');
+  /** The owner's git, and a repository `name` in the writable root with a submodule at `at` (the owner's own). */
+  const withSubmodule = (name: string, at: string) => {
+    const repo = path.join(work, name);
+    const lib = path.join(home, `${name}-lib`);
     fs.mkdirSync(repo);
     fs.mkdirSync(lib);
     const env = { PATH, HOME: home, GIT_CONFIG_NOSYSTEM: '1' };
@@ -375,7 +376,12 @@ describe.skipIf(!run)("git's hooks and config in a writable root", () => {
     expect(git(lib, 'init', '-q').status).toBe(0);
     expect(git(lib, 'commit', '-q', '--allow-empty', '-m', 'lib').status).toBe(0);
     expect(git(repo, 'init', '-q').status).toBe(0);
-    expect(git(repo, '-c', 'protocol.file.allow=always', 'submodule', 'add', '-q', lib, 'sub').status).toBe(0);
+    expect(git(repo, '-c', 'protocol.file.allow=always', 'submodule', 'add', '-q', lib, at).status).toBe(0);
+    return { repo, git };
+  };
+
+  it("a submodule's hooks and config stay read-only too, and its git folder cannot be swapped", async () => {
+    const { repo, git } = withSubmodule('with-sub', 'sub');
     const modules = path.join(repo, '.git', 'modules');
     expect(fs.existsSync(path.join(modules, 'sub', 'config'))).toBe(true);
     const { sh } = await serve();
@@ -395,17 +401,7 @@ describe.skipIf(!run)("git's hooks and config in a writable root", () => {
   });
 
   it("a submodule's .git file past the search's depth and behind 40 .git files a command made stays read-only for a fresh server", async () => {
-    const repo = path.join(work, 'with-deep-sub');
-    const lib = path.join(home, 'deep-lib-origin');
-    fs.mkdirSync(repo);
-    fs.mkdirSync(lib);
-    const env = { PATH, HOME: home, GIT_CONFIG_NOSYSTEM: '1' };
-    const git = (cwd: string, ...args: string[]) =>
-      spawnSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', ...args], { cwd, encoding: 'utf8', env });
-    expect(git(lib, 'init', '-q').status).toBe(0);
-    expect(git(lib, 'commit', '-q', '--allow-empty', '-m', 'lib').status).toBe(0);
-    expect(git(repo, 'init', '-q').status).toBe(0);
-    expect(git(repo, '-c', 'protocol.file.allow=always', 'submodule', 'add', '-q', lib, 'vendor/deep/er/lib').status).toBe(0);
+    const { repo } = withSubmodule('with-deep-sub', 'vendor/deep/er/lib');
     const dotGit = path.join(repo, 'vendor', 'deep', 'er', 'lib', '.git');
     const before = fs.readFileSync(dotGit, 'utf8');
     for (let i = 0; i < 40; i++) {

@@ -1,10 +1,24 @@
 /** Written-down machines for sandbox plans: a Linux desktop user's home, and how a test builds the policy over one. */
-import type { SandboxSupport } from '../../adapter/contract/sandbox.js';
+import type { SandboxEntry, SandboxPlan, SandboxSupport } from '../../adapter/contract/sandbox.js';
 import type { ConfigInput } from '../../main/config/schema.js';
 import { FilesystemPolicy } from '../../main/policy/filesystem.js';
 import { SandboxPolicy } from '../../main/policy/sandbox.js';
 import { makeConfig } from './servers.js';
 import { treePort, type Tree, type TreePort } from './tree-port.js';
+
+/** A bubblewrap plan of `entries` alone, as the mechanism's own tests build them. */
+export function bubblewrapPlan(entries: SandboxEntry[]): SandboxPlan {
+  return {
+    mechanism: 'bubblewrap',
+    program: '/usr/bin/bwrap',
+    userNamespace: true,
+    mode: 'workspace',
+    network: 'off',
+    display: false,
+    entries,
+    tempDir: '/tmp',
+  };
+}
 
 export const BWRAP: SandboxSupport = { mechanism: 'bubblewrap', usable: true, program: '/usr/bin/bwrap', version: 'bubblewrap 0.8.0', userNamespace: true };
 

@@ -5,8 +5,9 @@
  * the base environment and the probed sandbox support.
  */
 import path from 'node:path';
-import type { EntryFacts, PolicyPort } from '../../adapter/contract/policy-port.js';
+import type { EntryFacts } from '../../adapter/contract/policy-port.js';
 import type { SandboxSupport } from '../../adapter/contract/sandbox.js';
+import type { SandboxPort } from '../../main/policy/sandbox.js';
 
 /** `dir`, `file` (empty), `text:CONTENT` (a file holding it) or `-> /absolute/target` for a symlink. */
 export type Tree = Record<string, 'dir' | 'file' | `text:${string}` | `-> /${string}`>;
@@ -20,20 +21,7 @@ export interface TreePortOptions {
   uid?: number;
 }
 
-export type TreePort = Pick<
-  PolicyPort,
-  | 'platform'
-  | 'realpath'
-  | 'lstat'
-  | 'locateAll'
-  | 'listNames'
-  | 'listFolders'
-  | 'readStart'
-  | 'holdPlace'
-  | 'baseEnvironment'
-  | 'sandboxSupport'
-  | 'ownProcess'
-> & {
+export type TreePort = SandboxPort & {
   /** Changes the tree underneath whatever holds this port. */
   put(path: string, node: Tree[string]): void;
   /** Takes a path and everything below it away. */

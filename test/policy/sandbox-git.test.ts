@@ -118,6 +118,29 @@ describe('a .git file in a writable root', () => {
       expect(shown(plan!.entries, `${P}/t/x/y/z/a/proj/.git/hooks`)).toEqual(['read /t/x/y/z/a/proj/.git/hooks']);
     });
 
+    it('refuses the command when it moves after it was found, before the plan is made of it (nothing of it dropped)', async () => {
+      const inner = treePort({ platform: 'linux', tree: { ...LINUX_TREE, ...gitFolder(`${P}/a/proj/.git`) }, env: LINUX_ENV, support: BWRAP });
+      let armed = false;
+      const port = {
+        ...inner,
+        // The plan's last look at every place it mounts (the home folder first): the repository is renamed just before.
+        locateAll: async (paths: readonly string[]) => {
+          if (armed && paths[0] === LINUX_ENV.HOME && paths.some((p) => p.endsWith('/proj/.git/hooks'))) {
+            armed = false;
+            inner.move(`${P}/a`, `${P}/b`);
+          }
+          return inner.locateAll(paths);
+        },
+      };
+      const policy = sandboxFor(LINUX_CONFIG, { port });
+      armed = true;
+      await expect(policy.plan(GIT_IN_PROJECT)).rejects.toMatchObject({
+        code: 'PRECONDITION_FAILED',
+        message: expect.stringContaining(`${P}/a/proj/.git was moved while the command was starting`),
+      });
+      expect(armed).toBe(false);
+    });
+
     it('refuses the command when it never stays put (a plan without it would leave its hooks open)', async () => {
       let n = 0;
       const plan = planning((port, asked) => port.move(asked.slice(0, -'/proj/.git'.length), `${P}/m${n++}`));

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { watchCovers } from '../../../../adapter/process/sandbox/cover-watch.js';
 import type { SandboxPlan } from '../../../../adapter/contract/sandbox.js';
+import { bubblewrapPlan } from '../../../helpers/sandbox-fixtures.js';
 import { makeTempDir, removeDir } from '../../../helpers/temp.js';
 
 const dirs: string[] = [];
@@ -15,22 +16,13 @@ function repository() {
   const git = path.join(root, 'proj', '.git');
   fs.mkdirSync(path.join(git, 'hooks'), { recursive: true });
   fs.writeFileSync(path.join(git, 'config'), '[core]\n');
-  const plan: SandboxPlan = {
-    mechanism: 'bubblewrap',
-    program: '/usr/bin/bwrap',
-    userNamespace: true,
-    mode: 'workspace',
-    network: 'off',
-    display: false,
-    tempDir: '/tmp',
-    entries: [
-      { path: root, access: 'write', kind: 'directory' },
-      { path: git, access: 'write', kind: 'directory', pinned: true },
-      { path: path.join(git, 'hooks'), access: 'read', kind: 'directory' },
-      { path: path.join(git, 'config'), access: 'read', kind: 'file' },
-      { path: path.join(git, 'info'), access: 'hidden', kind: 'directory' },
-    ],
-  };
+  const plan = bubblewrapPlan([
+    { path: root, access: 'write', kind: 'directory' },
+    { path: git, access: 'write', kind: 'directory', pinned: true },
+    { path: path.join(git, 'hooks'), access: 'read', kind: 'directory' },
+    { path: path.join(git, 'config'), access: 'read', kind: 'file' },
+    { path: path.join(git, 'info'), access: 'hidden', kind: 'directory' },
+  ]);
   return { git, plan };
 }
 

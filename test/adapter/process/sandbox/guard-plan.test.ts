@@ -1,18 +1,10 @@
 /** Which mounts the sandbox guard checks, in which folder, with which descriptors; and how its refusal is read back. */
 import { describe, expect, it } from 'vitest';
 import { guardArgs, guardPlan, guardRefusal } from '../../../../adapter/process/sandbox/guard-plan.js';
-import type { SandboxEntry, SandboxPlan } from '../../../../adapter/contract/sandbox.js';
+import type { SandboxEntry } from '../../../../adapter/contract/sandbox.js';
+import { bubblewrapPlan } from '../../../helpers/sandbox-fixtures.js';
 
-const plan = (entries: SandboxEntry[]): SandboxPlan => ({
-  mechanism: 'bubblewrap',
-  program: '/usr/bin/bwrap',
-  userNamespace: true,
-  mode: 'workspace',
-  network: 'off',
-  display: false,
-  entries,
-  tempDir: '/tmp',
-});
+const plan = bubblewrapPlan;
 const dir = (path: string, access: SandboxEntry['access'], pinned = false): SandboxEntry => ({
   path,
   access,

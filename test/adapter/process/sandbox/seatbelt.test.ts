@@ -28,6 +28,7 @@ const MAC: Tree = {
   '/Users/alex/code/app/vendor': 'dir',
   '/Users/alex/code/app/.git/hooks': 'dir',
   '/Users/alex/code/app/.git/config': 'file',
+  '/Users/alex/code/app/.git/HEAD': 'text:ref: refs/heads/main\n',
   '/usr/bin/git': 'file',
 };
 const ENV = { HOME: '/Users/alex', PATH: '/usr/bin:/bin', TMPDIR: '/var/folders/xy/abc/T/' };
