@@ -90,8 +90,10 @@ async function reposRow({ oursModule, load, timing, progress, servers }) {
     for (let org = 0; org < 6; org++) {
       for (let n = 0; n < 10; n++) {
         const repo = path.join(code, 'github.com', `org${org}`, `repo${n}`);
-        fs.mkdirSync(path.join(repo, '.git', 'hooks'), { recursive: true });
-        fs.writeFileSync(path.join(repo, '.git', 'config'), '');
+        // As git init makes one (a .git of empty hooks and config alone is what bwrap leaves, no repository).
+        for (const part of ['hooks', 'objects/info', 'refs/heads']) fs.mkdirSync(path.join(repo, '.git', part), { recursive: true });
+        fs.writeFileSync(path.join(repo, '.git', 'config'), '[core]\n\trepositoryformatversion = 0\n');
+        fs.writeFileSync(path.join(repo, '.git', 'HEAD'), 'ref: refs/heads/main\n');
         for (const part of ['a', 'b', 'c', 'd', 'e']) fs.mkdirSync(path.join(repo, 'src', part, 'x'), { recursive: true });
         for (let p = 0; p < 50; p++) fs.mkdirSync(path.join(repo, 'node_modules', `p${p}`), { recursive: true });
       }
