@@ -14,39 +14,43 @@ import { inside } from './sandbox-layers.js';
 const posix = nodePath.posix;
 /** Places remembered, over all roots (while moves are under way, also the new places of those moved). */
 export const MAX_REPOS_REMEMBERED = 512;
+/** Holds kept open after they were merged (two on one repository: the walk found it again under its new name). */
+const MAX_RETIRED = 64;
 
 export class RememberedRepositories {
   /** Each place with its hold, in the order they were found. */
   private places = new Map<string, PlaceHold | null>();
   /** fs.move calls under way. */
   private moves = 0;
+  /** Holds merged into another's place, released only later: a plan under way may still be asking one. */
+  private readonly retired: PlaceHold[] = [];
 
   constructor(private readonly hold: (place: string) => PlaceHold | null = () => null) {}
 
   /** In the order they were found, each where it is now. */
   list(): string[] {
+    return this.held().map(([place]) => place);
+  }
+
+  /**
+   * The same, each with its hold: a plan asks that hold again where one went (gitCode), whatever
+   * another plan lists meanwhile (which may give the place another key).
+   */
+  held(): Array<[string, PlaceHold | null]> {
     const now = new Map<string, PlaceHold | null>();
     for (const [place, hold] of this.places) {
       const at = hold?.where() ?? place;
       // One followed to where another is already listed (an fs.move's new place) is that one.
       if (!now.has(at)) now.set(at, hold);
       else if (hold && !now.get(at)) now.set(at, hold);
-      else hold?.release();
+      else if (hold) this.retire(hold);
     }
     this.places = now;
-    return [...now.keys()];
+    return [...now];
   }
 
   add(place: string): void {
     if (this.places.size < MAX_REPOS_REMEMBERED && !this.places.has(place)) this.places.set(place, this.hold(place));
-  }
-
-  /**
-   * Where what was listed at `place` is now: its hold's answer (null once it was removed), or
-   * undefined where it is held by nothing.
-   */
-  whereNow(place: string): string | null | undefined {
-    return this.places.get(place)?.where();
   }
 
   /** `place` was not there when a plan looked; one whose hold still finds it (a program is renaming a folder above it) is kept. */
@@ -55,6 +59,11 @@ export class RememberedRepositories {
     if (this.moves > 0 || (hold && hold.where() !== null)) return;
     hold?.release();
     this.places.delete(place);
+  }
+
+  private retire(hold: PlaceHold): void {
+    this.retired.push(hold);
+    if (this.retired.length > MAX_RETIRED) this.retired.shift()!.release();
   }
 
   /**

@@ -83,7 +83,9 @@ export async function gitCode(port: GitPort, placed: readonly Placed[], remember
     return null;
   };
   // Repositories first, .git files after them all (a command can name any number of those), each in the plan's order.
-  const queue = await repositoriesOf(port, writableRoots, remembered, cwd);
+  // Each remembered one with the hold it has now: a plan made meanwhile may list it under another key.
+  const held = new Map(remembered.held());
+  const queue = await repositoriesOf(port, writableRoots, remembered, cwd, [...held.keys()]);
   const files: Array<{ path: string; remembered: boolean }> = [];
   // A remembered one a program is renaming a folder above (or itself) while the plan looks: asked
   // where it is now, again, a few times; never pinned down, the command is refused, since a plan
@@ -93,7 +95,7 @@ export async function gitCode(port: GitPort, placed: readonly Placed[], remember
       // lstat first: most are real folders, and realpath costs a system call a path component.
       const facts = await port.lstat(found).catch(() => undefined);
       const top = facts?.type === 'directory' ? await locate(found) : null;
-      const now = facts === null || top === 'missing' ? remembered.whereNow(listed) : undefined;
+      const now = facts === null || top === 'missing' ? held.get(listed)?.where() : undefined;
       if (!now) return { found, facts, top: top === 'missing' ? null : top };
       if (tries === SETTLE_TRIES) throw movingRepository(now);
       found = now;

@@ -174,8 +174,14 @@ async function kind(port: WalkPort, path: string): Promise<string | undefined> {
  * MAX_COVERED_REPOS are): the one the command starts in, then those remembered from earlier
  * plans, then the rest, which are remembered from now on.
  */
-export async function repositoriesOf(port: WalkPort, roots: readonly string[], remembered: RememberedRepositories, cwd: string | undefined): Promise<string[]> {
-  const found = new Set([...(await enclosing(port, roots, cwd)), ...remembered.list()]);
+export async function repositoriesOf(
+  port: WalkPort,
+  roots: readonly string[],
+  remembered: RememberedRepositories,
+  cwd: string | undefined,
+  listed = remembered.list(),
+): Promise<string[]> {
+  const found = new Set([...(await enclosing(port, roots, cwd)), ...listed]);
   for (const root of roots) {
     for (const git of await repositoriesIn(port, root)) {
       found.add(git);

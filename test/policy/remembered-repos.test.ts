@@ -83,6 +83,11 @@ describe('RememberedRepositories', () => {
         },
         rename(from: string, to: string) {
           for (const hold of holds) if (hold.at?.startsWith(`${from}/`)) hold.at = to + hold.at.slice(from.length);
+          for (const path of [...paths]) {
+            if (!path.startsWith(`${from}/`)) continue;
+            paths.delete(path);
+            paths.add(to + path.slice(from.length));
+          }
         },
         remove: (place: string) => holds.forEach((hold) => hold.at === place && (hold.at = null)),
       };
@@ -108,13 +113,25 @@ describe('RememberedRepositories', () => {
       // One whose hold still finds it is not forgotten (a plan looked while a folder above was renamed).
       remembered.forget(`${R}/b/.git`);
       expect(remembered.list()).toEqual([`${R}/c/.git`, `${R}/b/.git`]);
-      expect(remembered.whereNow(`${R}/b/.git`)).toBe(`${R}/b/.git`);
+      expect(new Map(remembered.held()).get(`${R}/b/.git`)?.where()).toBe(`${R}/b/.git`);
       fs.remove(`${R}/b/.git`);
-      expect(remembered.whereNow(`${R}/b/.git`)).toBeNull();
       expect(remembered.list()).toEqual([`${R}/c/.git`, `${R}/b/.git`]);
       remembered.forget(`${R}/b/.git`);
       expect(remembered.list()).toEqual([`${R}/c/.git`]);
       expect(fs.holds.map((hold) => hold.released)).toEqual([false, true]);
+    });
+
+    it('a hold a plan was given still answers after another plan listed the places anew, merging two on one repository', () => {
+      const fs = filesystem(`${R}/a/.git`);
+      const remembered = new RememberedRepositories(fs.hold);
+      remembered.add(`${R}/a/.git`);
+      const given = remembered.held()[0]![1]!;
+      fs.rename(`${R}/a`, `${R}/b`);
+      // The walk of another plan finds it under its new name before a list: two holds on it, merged by the next.
+      remembered.add(`${R}/b/.git`);
+      expect(remembered.list()).toEqual([`${R}/b/.git`]);
+      expect(given.where()).toBe(`${R}/b/.git`);
+      expect(fs.holds.map((hold) => hold.released)).toEqual([false, false]);
     });
   });
 });

@@ -65,5 +65,5 @@ function exists(place: string): boolean {
 
 /** The line a command stopped so ends its stderr with. */
 export function coverLostNote(place: string): string {
-  return `\nchatgpt-mcp sandbox: stopped: ${place} was replaced or removed outside the sandbox (by your own git, say), which takes its read-only cover off inside; nothing it wrote there after that is kept from you: run the command again for a sandbox that covers it\n`;
+  return `\nchatgpt-mcp sandbox: stopped: ${place} was replaced or removed outside the sandbox (the owner's git does that to .git/config), which takes its read-only cover off inside; what the command wrote there before the stop stays, so check it; running the command again covers it anew\n`;
 }
