@@ -25,6 +25,9 @@ function procSelfFdWorks(): boolean {
   }
 }
 
+/** Linux's O_PATH (the same on x86 and Arm), which Node does not export: a descriptor that names a place without reading it. */
+export const O_PATH = 0o10000000;
+
 /** The kernel's path of an open descriptor (Linux), for `confirm`. */
 export function descriptorPath(fd: number): string {
   return `/proc/self/fd/${fd}`;

@@ -6,10 +6,8 @@
  * FIFO not waited on), which the kernel names by its present path in /proc/self/fd; elsewhere none.
  */
 import fs from 'node:fs';
+import { descriptorPath, O_PATH } from './opened-path.js';
 import type { PlaceHold } from '../contract/policy-port.js';
-
-/** Linux's O_PATH (the same on x86 and Arm), which Node does not export. */
-const O_PATH = 0o10000000;
 
 export function holdPlace(path: string, platform: NodeJS.Platform): PlaceHold | null {
   if (platform !== 'linux') return null;
@@ -26,7 +24,7 @@ export function holdPlace(path: string, platform: NodeJS.Platform): PlaceHold | 
       try {
         // Removed: no link left to it (the kernel's name then ends in " (deleted)").
         if (fs.fstatSync(fd).nlink === 0) return null;
-        return fs.readlinkSync(`/proc/self/fd/${fd}`);
+        return fs.readlinkSync(descriptorPath(fd));
       } catch {
         return null;
       }

@@ -11,11 +11,9 @@
  * with the guard program last.
  */
 import fs from 'node:fs';
+import { descriptorPath, O_PATH } from '../../fs/opened-path.js';
 import { adapterError } from '../../contract/errors.js';
 import type { HandOn } from './launch.js';
-
-/** Linux's O_PATH (the same on x86 and Arm), which Node does not export. */
-const O_PATH = 0o10000000;
 
 /**
  * Opens what a launch hands on, in its order (with the guard: the sources, the folders, the
@@ -52,7 +50,7 @@ export function openMountSources(paths: readonly string[], flags = 0): number[] 
       }
       fds.push(fd);
       // O_PATH | O_NOFOLLOW opens a link at the end as the link: a mount from it would follow it.
-      if (fs.fstatSync(fd).isSymbolicLink() || fs.readlinkSync(`/proc/self/fd/${fd}`) !== place) throw changed(place);
+      if (fs.fstatSync(fd).isSymbolicLink() || fs.readlinkSync(descriptorPath(fd)) !== place) throw changed(place);
     }
     return fds;
   } catch (error) {
