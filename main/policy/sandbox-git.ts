@@ -9,7 +9,7 @@ import { adapterError } from '../../adapter/contract/errors.js';
 import type { RememberedRepositories } from './remembered-repos.js';
 import { decider, inside, isBase, type Candidate, type Placed } from './sandbox-layers.js';
 import { GIT_FOLDER_CODE } from './secret-patterns.js';
-import { emptyFolder, followed, MAX_COVERED_REPOS, named, repositoriesOf } from './sandbox-repos.js';
+import { followed, leftover, MAX_COVERED_REPOS, named, repositoriesOf } from './sandbox-repos.js';
 import { GitMountBudget, KEPT_FOR_GIT_FILES, MAX_MOUNTS_PER_GIT_FILE } from './git-mount-budget.js';
 
 const posix = nodePath.posix;
@@ -87,16 +87,19 @@ export async function gitCode(port: GitPort, placed: readonly Placed[], remember
   const held = new Map(remembered.held());
   const queue = await repositoriesOf(port, writableRoots, remembered, cwd, [...held.keys()]);
   const files: Array<{ path: string; remembered: boolean }> = [];
-  // A remembered one a program is renaming a folder above (or itself) while the plan looks: asked
-  // where it is now, again, a few times; never pinned down, the command is refused, since a plan
-  // without it would leave its hooks open (and one with it at a place it left, the guard refuses).
+  // A remembered one is where its hold finds it: a program renaming a folder above it (or it) while
+  // the plan looks has it asked again, a few times; never pinned down, the command is refused, since
+  // a plan without it would leave its hooks open (and one with it at a place it left, the guard
+  // refuses). What is at a name it left (what bwrap made there, or another repository) is the walk's.
   const settle = async (listed: string) => {
+    const hold = held.get(listed);
     for (let found = listed, tries = 0; ; tries++) {
       // lstat first: most are real folders, and realpath costs a system call a path component.
       const facts = await port.lstat(found).catch(() => undefined);
       const top = facts?.type === 'directory' ? await locate(found) : null;
-      const now = facts === null || top === 'missing' ? held.get(listed)?.where() : undefined;
-      if (!now) return { found, facts, top: top === 'missing' ? null : top };
+      const now = hold?.where();
+      const there = top !== 'missing' && (now === found || top?.real === now);
+      if (!now || facts === undefined || there) return { found, facts, top: top === 'missing' ? null : top };
       if (tries === SETTLE_TRIES) throw movingRepository(now);
       found = now;
     }
@@ -313,12 +316,12 @@ async function pointers(port: GitPort, gits: readonly string[], perWorktree: rea
   const existing = files.filter((_, i) => found[i]?.type === 'file');
   const placeholders = perWorktree.map((git) => posix.join(git, 'config.worktree')).filter((path) => !existing.includes(path));
   // A .git in a git folder is where git serving it as a remote looks first (a push runs that
-  // one's hooks): a missing one, or the empty one an earlier command's left, gets an empty
-  // read-only folder, which git passes by (and the walk too: repositoryGit). One that holds
-  // something is left to the walk, which covers it in a bare repository as a repository's.
+  // one's hooks): a missing one, or one holding only what a sandbox's mounts leave (an earlier
+  // command's), gets an empty read-only folder, which git passes by (and the walk too: leftover).
+  // One that holds more is left to the walk, which covers it in a bare repository as a repository's.
   const dotGits: string[] = [];
   for (const [i, path] of files.entries())
-    if (posix.basename(path) === '.git' && (!found[i] || (found[i].type === 'directory' && (await emptyFolder(port, path))))) dotGits.push(path);
+    if (posix.basename(path) === '.git' && (!found[i] || (found[i].type === 'directory' && (await leftover(port, path))))) dotGits.push(path);
   return [
     ...existing.map((path) => ({ path, access: 'read' as const, layer: 'git' as const })),
     ...placeholders.map((path) => ({ path, access: 'hidden' as const, absent: 'file' as const, layer: 'git' as const })),

@@ -56,7 +56,7 @@ export async function repositoriesIn(port: WalkPort, root: string): Promise<stri
       if (listed === undefined) unlisted.push(dir);
       if (!listed) continue;
       budget -= listed.read + 1;
-      if (listed.folders.includes('.git') && (await repositoryGit(port, posix.join(dir, '.git'), listed.folders))) gits.push(posix.join(dir, '.git'));
+      if (listed.folders.includes('.git') && !(await leftover(port, posix.join(dir, '.git')))) gits.push(posix.join(dir, '.git'));
       if (listed.gitFile) pointer(posix.join(dir, '.git'));
       // A bare repository kept beside its worktrees, as `.bare` (its `.git` file points there).
       if (listed.folders.includes('.bare') && (await bare(port, posix.join(dir, '.bare')))) gits.push(posix.join(dir, '.bare'));
@@ -69,7 +69,7 @@ export async function repositoriesIn(port: WalkPort, root: string): Promise<stri
     // Past the depth or the budget, an lstat of each one's .git says as much as a listing, for less.
     for (const dir of unlisted) {
       const dotGit = await kind(port, posix.join(dir, '.git'));
-      if (dotGit === 'directory' && (await repositoryGit(port, posix.join(dir, '.git')))) gits.push(posix.join(dir, '.git'));
+      if (dotGit === 'directory' && !(await leftover(port, posix.join(dir, '.git')))) gits.push(posix.join(dir, '.git'));
       else if (dotGit === 'file') pointer(posix.join(dir, '.git'));
       else if (dir.endsWith('.git') && (await bare(port, dir))) gits.push(dir);
     }
@@ -113,29 +113,23 @@ async function pointedTo(port: WalkPort, from: string, path: string | null, root
 }
 
 /**
- * Whether `dotGit`, a .git folder, is a repository's: not the empty one the plan puts in a bare
- * repository (gitCode's pointers: where git serving it as a remote looks first), which its mount
- * leaves behind. A .git that git uses is never empty (its hooks and config are mount points while
- * a command runs); one that cannot be read counts as a repository's.
+ * The places a sandbox's mounts make in a git folder (gitCode's covers, placeholders and pointer
+ * files, its sealed modules and worktrees). Where a repository is moved away while bwrap mounts,
+ * bwrap makes the mounts still to come, empty, at the old place: the .git alone, or with any of
+ * these, depending on when the move fell. An empty .git is also the placeholder the plan puts in a
+ * bare repository (gitCode's pointers: where git serving it as a remote looks first).
  */
-async function repositoryGit(port: WalkPort, dotGit: string, parentFolders?: readonly string[]): Promise<boolean> {
-  if (await leftover(port, dotGit)) return false;
-  return !(await bare(port, posix.dirname(dotGit), parentFolders)) || !(await emptyFolder(port, dotGit));
-}
-
-/** The empty places a sandbox's mounts make in a git folder (gitCode's covers and placeholders). */
-const LEFTOVER_NAMES = new Set(['hooks', 'config', 'config.worktree', '.git']);
+const LEFTOVER_NAMES = new Set(['hooks', 'config', 'config.worktree', '.git', 'commondir', 'gitdir', 'modules', 'worktrees']);
 
 /**
- * Whether a .git holds empty hooks and config and nothing but other empty LEFTOVER_NAMES: what bwrap made at a place a
- * repository was moved away from while a command started (the guard refused it). No repository:
- * git passes it by (no HEAD), and covering it would keep its name taken for the server's life. A
- * real one cannot be made to look so by a command: its hooks and config are read-only to it.
+ * Whether a .git folder holds nothing but empty LEFTOVER_NAMES, or nothing at all: no repository's.
+ * Git takes no such folder for one (it has no HEAD, objects or refs), so passing it by uncovers
+ * nothing a command could not make anew; covering it would keep the name taken (rm, fs.move:
+ * EBUSY). One that cannot be read counts as a repository's.
  */
-async function leftover(port: WalkPort, dotGit: string): Promise<boolean> {
+export async function leftover(port: Pick<PolicyPort, 'listNames' | 'lstat'>, dotGit: string): Promise<boolean> {
   const names = await port.listNames(dotGit, LEFTOVER_NAMES.size);
-  // Never without hooks and config: the plan covers both in every git folder, making what is missing.
-  if (!names?.includes('hooks') || !names.includes('config') || names.some((name) => !LEFTOVER_NAMES.has(name))) return false;
+  if (!names || names.some((name) => !LEFTOVER_NAMES.has(name))) return false;
   for (const name of names) {
     const path = posix.join(dotGit, name);
     const facts = await port.lstat(path).catch(() => null);
@@ -204,7 +198,7 @@ async function enclosing(port: WalkPort, roots: readonly string[], cwd: string |
   const found = await Promise.all(
     dotGits.map(async (dotGit) => {
       const type = await kind(port, dotGit);
-      return type === 'directory' && !(await repositoryGit(port, dotGit)) ? null : type;
+      return type === 'directory' && (await leftover(port, dotGit)) ? null : type;
     }),
   );
   const top = found.indexOf('directory');

@@ -118,6 +118,21 @@ describe('a .git file in a writable root', () => {
       expect(shown(plan!.entries, `${P}/t/x/y/z/a/proj/.git/hooks`)).toEqual(['read /t/x/y/z/a/proj/.git/hooks']);
     });
 
+    it('is followed by its hold, not by its old name, when something else is there by the time the plan looks', async () => {
+      let moves = 0;
+      const plan = await planning((port, asked) => {
+        if (moves++ > 0) return;
+        port.move(asked.slice(0, -'/proj/.git'.length), `${P}/t/x/y/z/a`);
+        // What bwrap makes at the old place when the move falls during a command's mounts (or another repository).
+        for (const [name, kind] of [
+          ['hooks', 'dir'],
+          ['config', 'file'],
+        ] as const)
+          port.put(`${asked}/${name}`, kind);
+      });
+      expect(shown(plan!.entries, `${P}/t/x/y/z/a/proj/.git/hooks`)).toEqual(['read /t/x/y/z/a/proj/.git/hooks']);
+    });
+
     it('refuses the command when it moves after it was found, before the plan is made of it (nothing of it dropped)', async () => {
       const inner = treePort({ platform: 'linux', tree: { ...LINUX_TREE, ...gitFolder(`${P}/a/proj/.git`) }, env: LINUX_ENV, support: BWRAP });
       let armed = false;

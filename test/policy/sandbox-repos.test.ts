@@ -18,7 +18,8 @@ import { BWRAP, LINUX_ENV } from '../helpers/sandbox-fixtures.js';
 import { treePort, type Tree } from '../helpers/tree-port.js';
 
 const ROOT = '/home/alex/code';
-const git = (repo: string): Tree => ({ [`${repo}/.git/config`]: 'file' });
+/** A repository's .git, with what git asks of one (HEAD) and a config. */
+const git = (repo: string): Tree => ({ [`${repo}/.git/HEAD`]: 'file', [`${repo}/.git/config`]: 'file' });
 const dot = (repo: string) => `${repo}/.git`;
 /** A bare repository's folder, as git init --bare makes it. */
 const bareRepo = (folder: string): Tree => ({
@@ -90,12 +91,27 @@ describe('repositoriesIn', () => {
     ]);
   });
 
-  it('passes by what bwrap left where a repository was moved away from while a command started (empty hooks, config and .git), not a repository', async () => {
+  it('passes by what bwrap left where a repository was moved away from while a command started (an empty .git, or one of empty places it mounts), not a repository', async () => {
     const found = await repositoriesIn(
       port({
         [`${ROOT}/left/proj/.git/hooks`]: 'dir',
         [`${ROOT}/left/proj/.git/config`]: 'file',
         [`${ROOT}/left/proj/.git/.git`]: 'dir',
+        // A move that fell between two mounts leaves only the later ones: the .git alone, the hooks alone, a pointer file.
+        [`${ROOT}/bare/proj/.git`]: 'dir',
+        [`${ROOT}/half/proj/.git/hooks`]: 'dir',
+        [`${ROOT}/pointer/proj/.git/commondir`]: 'file',
+        [`${ROOT}/pointer/proj/.git/modules`]: 'dir',
+        // Everything a plan mounts, and HEAD too: a repository.
+        [`${ROOT}/full/.git/hooks`]: 'dir',
+        [`${ROOT}/full/.git/config`]: 'file',
+        [`${ROOT}/full/.git/config.worktree`]: 'file',
+        [`${ROOT}/full/.git/.git`]: 'dir',
+        [`${ROOT}/full/.git/commondir`]: 'file',
+        [`${ROOT}/full/.git/gitdir`]: 'file',
+        [`${ROOT}/full/.git/modules`]: 'dir',
+        [`${ROOT}/full/.git/worktrees`]: 'dir',
+        [`${ROOT}/full/.git/HEAD`]: 'file',
         // A repository with an empty config and no hooks yet is one: git init leaves more, and HEAD.
         [`${ROOT}/real/.git/HEAD`]: 'text:ref: refs/heads/main\n',
         [`${ROOT}/real/.git/hooks`]: 'dir',
@@ -106,10 +122,10 @@ describe('repositoriesIn', () => {
       }),
       ROOT,
     );
-    expect(found.sort()).toEqual([dot(`${ROOT}/kept`), dot(`${ROOT}/real`)]);
+    expect(found.sort()).toEqual([dot(`${ROOT}/full`), dot(`${ROOT}/kept`), dot(`${ROOT}/real`)]);
   });
 
-  it("passes by the empty .git the plan leaves in a bare repository (its placeholder's mount point), listed, past the depth or started in, but not one that holds anything", async () => {
+  it("passes by the empty .git the plan leaves in a bare repository (its placeholder's mount point), listed, past the depth or started in, but not one that holds more", async () => {
     const tree: Tree = {
       ...bareRepo(`${ROOT}/remote.git`),
       [`${ROOT}/remote.git/.git`]: 'dir',
@@ -117,11 +133,14 @@ describe('repositoriesIn', () => {
       [`${ROOT}/a/b/far.git/.git`]: 'dir',
       ...bareRepo(`${ROOT}/planted.git`),
       ...git(`${ROOT}/planted.git`),
-      // Not in a bare repository: an empty .git is a repository's to the walk, as before.
+      // One where an earlier command's mounts left empty hooks: passed by too.
+      ...bareRepo(`${ROOT}/left.git`),
+      [`${ROOT}/left.git/.git/hooks`]: 'dir',
+      // Not in a bare repository either: git passes an empty .git by, and so does the walk.
       [`${ROOT}/fresh/.git`]: 'dir',
     };
     expect((await repositoriesIn(port(tree), ROOT)).sort()).toEqual(
-      [`${ROOT}/a/b/far.git`, dot(`${ROOT}/fresh`), `${ROOT}/planted.git`, dot(`${ROOT}/planted.git`), `${ROOT}/remote.git`].sort(),
+      [`${ROOT}/a/b/far.git`, `${ROOT}/left.git`, `${ROOT}/planted.git`, dot(`${ROOT}/planted.git`), `${ROOT}/remote.git`].sort(),
     );
     const started = await repositoriesOf(port(tree), [ROOT], new RememberedRepositories(), `${ROOT}/remote.git`);
     expect(started).not.toContain(dot(`${ROOT}/remote.git`));
@@ -173,7 +192,7 @@ describe('repositoriesOf', () => {
     expect(await repositoriesOf(tree, [ROOT], remembered, undefined)).toEqual([dot(deep)]);
     // A command makes thousands of folders where the walk looks first, and repositories of its own.
     for (let i = 0; i < 5000; i++) tree.put(`${ROOT}/${String(i).padStart(4, '0')}`, 'dir');
-    for (let i = 0; i < MAX_REPOS_PER_ROOT; i++) tree.put(`${ROOT}/${String(i).padStart(4, '0')}/.git`, 'dir');
+    for (let i = 0; i < MAX_REPOS_PER_ROOT; i++) tree.put(`${ROOT}/${String(i).padStart(4, '0')}/.git/HEAD`, 'file');
     expect(await repositoriesIn(tree, ROOT)).not.toContain(dot(deep));
     const now = await repositoriesOf(tree, [ROOT], remembered, undefined);
     expect(now[0]).toBe(dot(deep));

@@ -14,7 +14,12 @@ import { makeConfig } from '../helpers/servers.js';
 import { treePort, type Tree } from '../helpers/tree-port.js';
 
 /** LINUX_TREE with a repository at the top of the writable root: its hooks and config exist. */
-const REPO_AT_TOP: Tree = { ...LINUX_TREE, '/home/alex/projects/.git/hooks/pre-commit.sample': 'file', '/home/alex/projects/.git/config': 'file' };
+const REPO_AT_TOP: Tree = {
+  ...LINUX_TREE,
+  '/home/alex/projects/.git/hooks/pre-commit.sample': 'file',
+  '/home/alex/projects/.git/HEAD': 'file',
+  '/home/alex/projects/.git/config': 'file',
+};
 
 describe('the plan on Linux (workspace)', () => {
   it('hides, re-exposes and binds in order, and drops what changes nothing', async () => {
@@ -45,7 +50,12 @@ describe('the plan on Linux (workspace)', () => {
   });
 
   it('ignores a .git that is a link (here to the root), and the .git of a read-only root inside a writable one', async () => {
-    const tree: Tree = { ...REPO_AT_TOP, '/home/alex/projects/vendor/.git/config': 'file', '/home/alex/projects/evil/.git': '-> /home/alex/projects' };
+    const tree: Tree = {
+      ...REPO_AT_TOP,
+      '/home/alex/projects/vendor/.git/HEAD': 'file',
+      '/home/alex/projects/vendor/.git/config': 'file',
+      '/home/alex/projects/evil/.git': '-> /home/alex/projects',
+    };
     const entries = (await sandboxFor(LINUX_CONFIG, { tree }).plan(GIT_IN_PROJECT))!.entries;
     expect(entries.filter((e) => e.access === 'write').map((e) => e.path)).toEqual(['/home/alex/projects', '/home/alex/projects/.git']);
     expect(entries.filter((e) => e.path.startsWith('/home/alex/projects/vendor')).map((e) => `${e.access} ${e.path}`)).toEqual([
@@ -82,7 +92,10 @@ describe('the plan on Linux (workspace)', () => {
 
   it(`covers at most ${MAX_COVERED_REPOS} repositories, the one the command starts in first`, async () => {
     const tree: Tree = { ...LINUX_TREE };
-    for (let i = 0; i < MAX_COVERED_REPOS + 8; i++) tree[`/home/alex/projects/r${String(i).padStart(2, '0')}/.git/config`] = 'file';
+    for (let i = 0; i < MAX_COVERED_REPOS + 8; i++) {
+      const repo = `/home/alex/projects/r${String(i).padStart(2, '0')}`;
+      Object.assign(tree, { [`${repo}/.git/HEAD`]: 'file', [`${repo}/.git/config`]: 'file' });
+    }
     const last = `/home/alex/projects/r${MAX_COVERED_REPOS + 7}`;
     const pinnedGits = async (cwd: string) =>
       (await sandboxFor(LINUX_CONFIG, { tree }).plan({ ...GIT_IN_PROJECT, cwd }))!.entries
@@ -97,7 +110,7 @@ describe('the plan on Linux (workspace)', () => {
 
   it('remembers the repositories it finds when the server starts, before a tool call could bury them', async () => {
     const deep = '/home/alex/projects/github.com/acme/tool/.git';
-    const port = treePort({ platform: 'linux', tree: { ...LINUX_TREE, [`${deep}/config`]: 'file' }, env: LINUX_ENV, support: BWRAP });
+    const port = treePort({ platform: 'linux', tree: { ...LINUX_TREE, [`${deep}/HEAD`]: 'file', [`${deep}/config`]: 'file' }, env: LINUX_ENV, support: BWRAP });
     const started = sandboxFor(LINUX_CONFIG, { port });
     await started.rememberRepositories();
     for (let i = 0; i < 1100; i++) for (let j = 0; j < 5; j++) port.put(`/home/alex/projects/f${i}/${j}`, 'dir');
@@ -117,6 +130,7 @@ describe('the plan on Linux (workspace)', () => {
       for (let i = 0; i < 256; i++) port.remove(`/home/alex/projects/fake${round}-${i}`);
     }
     const late = '/home/alex/projects/zz/acme/tool/.git';
+    port.put(`${late}/HEAD`, 'file');
     port.put(`${late}/config`, 'file');
     expect(await gits()).toEqual([late]);
     // Now fakes one level down, which the walk reaches first: the late one was remembered, so it stays first.
@@ -127,9 +141,12 @@ describe('the plan on Linux (workspace)', () => {
   it('a repository that cannot be looked at (its permissions taken away) is read-only whole from the deepest place the server sees, and commands run', async () => {
     const tree: Tree = {
       ...LINUX_TREE,
+      '/home/alex/projects/c1/tool/.git/HEAD': 'file',
       '/home/alex/projects/c1/tool/.git/config': 'file',
+      '/home/alex/projects/c2/.git/HEAD': 'file',
       '/home/alex/projects/c2/.git/config': 'file',
       '/home/alex/projects/c3/.git/modules/x/HEAD': 'file',
+      '/home/alex/projects/ok/.git/HEAD': 'file',
       '/home/alex/projects/ok/.git/config': 'file',
     };
     const inner = treePort({ platform: 'linux', tree, env: LINUX_ENV, support: BWRAP });
@@ -197,7 +214,14 @@ describe('the plan on Linux (workspace)', () => {
   });
 
   it("keeps git's hooks and config read-only in writable roots, and pins .git so it cannot be swapped", async () => {
-    const tree: Tree = { ...REPO_AT_TOP, '/home/alex/projects/tool/.git/config': 'file', '/home/alex/projects/notes/readme.md': 'file' };
+    const tree: Tree = {
+      ...REPO_AT_TOP,
+      '/home/alex/projects/tool/.git/HEAD': 'file',
+      '/home/alex/projects/tool/.git/config': 'file',
+      // A .git/.git holding only what a sandbox's mounts leave (an empty hooks folder) is hidden as an empty one is.
+      '/home/alex/projects/tool/.git/.git/hooks': 'dir',
+      '/home/alex/projects/notes/readme.md': 'file',
+    };
     const entries = (await sandboxFor(LINUX_CONFIG, { tree }).plan(GIT_IN_PROJECT))!.entries;
     const git = entries.filter((e) => e.path.includes('.git')).map((e) => `${e.access} ${e.kind}${e.pinned ? ' pinned' : ''} ${e.path}`);
     expect(git).toEqual([
@@ -241,6 +265,7 @@ describe('the plan on Linux (workspace)', () => {
     const modules = '/home/alex/projects/.git/modules';
     const tree: Tree = {
       ...LINUX_TREE,
+      '/home/alex/projects/.git/HEAD': 'file',
       '/home/alex/projects/.git/config': 'file',
       '/home/alex/projects/.git/hooks': 'dir',
       [`${modules}/sub/HEAD`]: 'file',
@@ -424,7 +449,13 @@ describe('the plan on Linux (workspace)', () => {
     });
 
     it("another user's repository in a writable root at /home stays hidden, the owner's own gets its hooks sealed", async () => {
-      const tree: Tree = { ...LINUX_TREE, '/home/bob/.git/config': 'file', '/home/alex/.git/config': 'file' };
+      const tree: Tree = {
+        ...LINUX_TREE,
+        '/home/bob/.git/HEAD': 'file',
+        '/home/bob/.git/config': 'file',
+        '/home/alex/.git/HEAD': 'file',
+        '/home/alex/.git/config': 'file',
+      };
       const entries = lines(await sandboxFor(withRoots(['/home']), { tree }).plan(GIT_IN_PROJECT));
       expect(entries.filter((line) => line.includes('/home/bob'))).toEqual(['hidden /home/bob']);
       expect(entries).toEqual(expect.arrayContaining(['write /home/alex/.git', 'hidden /home/alex/.git/hooks']));
