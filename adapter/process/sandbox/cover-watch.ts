@@ -36,8 +36,11 @@ export function watchCovers(plan: SandboxPlan, lost: (place: string) => void): (
   for (const [dir, inside] of names) {
     for (const name of inside) there.set(path.posix.join(dir, name), exists(path.posix.join(dir, name)));
     try {
-      const watcher = fs.watch(dir, { persistent: false }, (event, name) => {
-        const place = name === null ? '' : path.posix.join(dir, String(name));
+      // Watched as `dir/.`: an event on the folder itself (moved: its mounts go with it) is then
+      // named `.` (libuv names it by the watched path's last part), never a name inside it, such as
+      // the `.git` placeholder a `.git` folder holds.
+      const watcher = fs.watch(`${dir}/.`, { persistent: false }, (event, name) => {
+        const place = name === null || name === '.' ? '' : path.posix.join(dir, String(name));
         if (done || event !== 'rename' || !there.has(place)) return;
         if (!there.get(place)) there.set(place, true);
         else {

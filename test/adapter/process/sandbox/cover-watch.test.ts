@@ -63,6 +63,23 @@ describe.runIf(process.platform === 'linux')('watchCovers', () => {
     expect(lost).toEqual([]);
   });
 
+  it('lets the folder holding the covers, or one above it, be moved (their mounts go with it), even a .git folder, which covers a .git of its own', async () => {
+    const { git, plan } = repository();
+    // A .git folder covers a .git of its own (where git serving it as a remote looks first): named as the folder itself.
+    const covered = bubblewrapPlan([...plan.entries, { path: path.join(git, '.git'), access: 'hidden', kind: 'directory' }]);
+    fs.mkdirSync(path.join(git, '.git'));
+    const proj = path.dirname(git);
+    const lost = await lostAfter(covered, () => {
+      fs.renameSync(git, `${git}-away`);
+      fs.renameSync(`${git}-away`, git);
+      fs.renameSync(proj, `${proj}-moved`);
+      fs.renameSync(`${proj}-moved`, proj);
+    });
+    expect(lost).toEqual([]);
+    // The same folder's own .git taken away is reported.
+    expect(await lostAfter(covered, () => fs.rmdirSync(path.join(git, '.git')))).toEqual([path.join(git, '.git')]);
+  });
+
   it('reports a missing one replaced after it was first made, and one removed and made again (the same inode, often)', async () => {
     const { git, plan } = repository();
     const info = path.join(git, 'info');
