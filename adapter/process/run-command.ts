@@ -84,8 +84,8 @@ export async function launch(request: ExecRequest, platform: NodeJS.Platform, st
   let lost: string | null = null;
   const spawnedAs = { pid: undefined as number | undefined };
   const unwatch =
-    request.sandbox?.mechanism === 'bubblewrap'
-      ? watchCovers(request.sandbox, (place) => {
+    request.sandbox && command.checks
+      ? watchCovers(request.sandbox, command.checks, (place) => {
           lost = place;
           // A cover the kernel took off inside: the whole sandbox ends (bwrap leads the group).
           if (spawnedAs.pid !== undefined) signalGroup(spawnedAs.pid, 'SIGKILL');

@@ -13,12 +13,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { SandboxPlan } from '../../contract/sandbox.js';
-import { guardPlan } from './guard-plan.js';
+import type { GuardPlan } from './guard-plan.js';
 
-/** Starts watching; `lost` is called once, with the first covered place replaced or removed. The result stops watching. */
-export function watchCovers(plan: SandboxPlan, lost: (place: string) => void): () => void {
+/** Starts watching the places `guard` (guardPlan of `plan`) finds in writable folders; `lost` is called once, with the first covered place replaced or removed. The result stops watching. */
+export function watchCovers(plan: SandboxPlan, guard: GuardPlan, lost: (place: string) => void): () => void {
   const covers = new Set(plan.entries.filter((entry) => entry.access === 'read' || entry.access === 'hidden').map((entry) => entry.path));
-  const guard = guardPlan(plan);
   const names = new Map<string, Set<string>>();
   for (const { folder, place } of guard.checks) {
     if (!covers.has(place)) continue;

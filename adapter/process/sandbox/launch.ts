@@ -8,7 +8,7 @@ import { LOADER_VARIABLE } from '../../contract/loader-variables.js';
 import type { ExecRequest } from '../../contract/processes.js';
 import { nativeBuiltFile } from '../../os/native-addon.js';
 import { bubblewrapArgs, mountSources } from './bubblewrap.js';
-import { guardPlan } from './guard-plan.js';
+import { guardPlan, type GuardPlan } from './guard-plan.js';
 import { seatbeltArgs } from './seatbelt.js';
 import type { SandboxPlan } from '../../contract/sandbox.js';
 
@@ -21,6 +21,8 @@ export interface Launch {
   scopeSockets: boolean;
   /** What to open and hand on as descriptors 3, 4, ... in this order (bind-sources.ts). */
   handOn: HandOn;
+  /** bwrap's: which places sit in which folders, for the guard (when there is one) and the cover watch. */
+  checks?: GuardPlan;
 }
 
 export interface HandOn {
@@ -69,10 +71,11 @@ export function sandboxed(
     if (LOADER_VARIABLE.test(name)) setenv.push('--setenv', name, value);
     else outside[name] = value;
   }
-  const guard = guardProgram === null ? undefined : guardPlan(plan);
+  const checks = guardPlan(plan);
+  const guard = guardProgram === null ? undefined : checks;
   const args = [...setenv, ...bubblewrapArgs(plan, request.cwd, command, request.args, guard)];
   const handOn = { sources: mountSources(plan), folders: guard?.folders ?? [], ...(guardProgram !== null ? { guard: guardProgram } : {}) };
-  return { file: plan.program, args, argv0: undefined, env: outside, scopeSockets: plan.scopeAbstractSockets === true, handOn };
+  return { file: plan.program, args, argv0: undefined, env: outside, scopeSockets: plan.scopeAbstractSockets === true, handOn, checks };
 }
 
 let guardFile: string | null | undefined;

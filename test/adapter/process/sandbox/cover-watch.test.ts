@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { watchCovers } from '../../../../adapter/process/sandbox/cover-watch.js';
+import { guardPlan } from '../../../../adapter/process/sandbox/guard-plan.js';
 import type { SandboxPlan } from '../../../../adapter/contract/sandbox.js';
 import { bubblewrapPlan } from '../../../helpers/sandbox-fixtures.js';
 import { makeTempDir, removeDir } from '../../../helpers/temp.js';
@@ -29,7 +30,7 @@ function repository() {
 /** What `watchCovers` reported after `change` ran (inotify events arrive on the event loop). */
 async function lostAfter(plan: SandboxPlan, change: () => void): Promise<string[]> {
   const lost: string[] = [];
-  const stop = watchCovers(plan, (place) => lost.push(place));
+  const stop = watchCovers(plan, guardPlan(plan), (place) => lost.push(place));
   change();
   await new Promise((resolve) => setTimeout(resolve, 150));
   stop();
