@@ -125,7 +125,8 @@ const LEFTOVER_NAMES = new Set(['hooks', 'config', 'config.worktree', '.git', 'c
  * Whether a .git folder holds nothing but empty LEFTOVER_NAMES, or nothing at all: no repository's.
  * Git takes no such folder for one (it has no HEAD, objects or refs), so passing it by uncovers
  * nothing a command could not make anew; covering it would keep the name taken (rm, fs.move:
- * EBUSY). One that cannot be read counts as a repository's.
+ * EBUSY). A repository's cannot be made to look so by a command: its config (never empty, git
+ * writes one) is read-only to it. One that cannot be read counts as a repository's.
  */
 export async function leftover(port: Pick<PolicyPort, 'listNames' | 'lstat'>, dotGit: string): Promise<boolean> {
   const names = await port.listNames(dotGit, LEFTOVER_NAMES.size);
