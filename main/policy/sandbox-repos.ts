@@ -113,31 +113,38 @@ async function pointedTo(port: WalkPort, from: string, path: string | null, root
 }
 
 /**
- * The places a sandbox's mounts make in a git folder (gitCode's covers, placeholders and pointer
- * files, its sealed modules and worktrees). Where a repository is moved away while bwrap mounts,
- * bwrap makes the mounts still to come, empty, at the old place: the .git alone, or with any of
- * these, depending on when the move fell. An empty .git is also the placeholder the plan puts in a
- * bare repository (gitCode's pointers: where git serving it as a remote looks first).
+ * Entries a .git bwrap left may hold in all: its mount points for a repository's covers, pins and
+ * placeholders, its submodules' and linked worktrees' among them (gitCode). One with more is taken
+ * for a repository's.
  */
-const LEFTOVER_NAMES = new Set(['hooks', 'config', 'config.worktree', '.git', 'commondir', 'gitdir', 'modules', 'worktrees']);
+const MAX_LEFTOVER_ENTRIES = 64;
 
 /**
- * Whether a .git folder holds nothing but empty LEFTOVER_NAMES, or nothing at all: no repository's.
- * Git takes no such folder for one (it has no HEAD, objects or refs), so passing it by uncovers
- * nothing a command could not make anew; covering it would keep the name taken (rm, fs.move:
- * EBUSY). A repository's cannot be made to look so by a command: its config (never empty, git
- * writes one) is read-only to it. One that cannot be read counts as a repository's.
+ * Whether a .git folder holds nothing but folders and empty files (no HEAD, no link), or nothing
+ * at all: no repository's. That is what bwrap leaves where a repository was moved away while it
+ * mounted (the mount points still to come, made empty at the old place: which ones depends on when
+ * the move fell), and the empty .git the plan puts in a bare repository (gitCode's pointers). Git
+ * takes no such folder for a repository (HEAD names what is checked out), so passing it by
+ * uncovers nothing a command could not make anew; covering it would keep the name taken (rm,
+ * fs.move: EBUSY). A repository's cannot be made to look so by a command: its config (never
+ * empty, git writes one) is read-only to it. One that cannot be read counts as a repository's.
  */
 export async function leftover(port: Pick<PolicyPort, 'listNames' | 'lstat'>, dotGit: string): Promise<boolean> {
-  const names = await port.listNames(dotGit, LEFTOVER_NAMES.size);
-  if (!names || names.some((name) => !LEFTOVER_NAMES.has(name))) return false;
-  for (const name of names) {
-    const path = posix.join(dotGit, name);
-    const facts = await port.lstat(path).catch(() => null);
-    const empty = facts?.type === 'directory' ? await emptyFolder(port, path) : facts?.type === 'file' && facts.size === 0;
-    if (!empty) return false;
-  }
-  return true;
+  const budget = { left: MAX_LEFTOVER_ENTRIES };
+  const onlyEmpty = async (dir: string, top: boolean): Promise<boolean> => {
+    const names = await port.listNames(dir, budget.left);
+    // Every repository's has a HEAD: one listing tells most apart.
+    if (!names || (top && names.includes('HEAD'))) return false;
+    budget.left -= names.length;
+    for (const name of names) {
+      const path = posix.join(dir, name);
+      const facts = await port.lstat(path).catch(() => null);
+      if (facts?.type === 'file' && facts.size === 0) continue;
+      if (facts?.type !== 'directory' || !(await onlyEmpty(path, false))) return false;
+    }
+    return true;
+  };
+  return onlyEmpty(dotGit, true);
 }
 
 /**

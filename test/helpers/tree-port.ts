@@ -60,13 +60,14 @@ export function treePort({ platform, tree, env, support, uid = 1000 }: TreePortO
     return current;
   }
   const names = (dir: string) => [...nodes.keys()].filter((key) => key !== '/' && path.posix.dirname(key) === dir).map((key) => path.posix.basename(key));
-  const facts = (type: EntryFacts['type']): EntryFacts => ({ type, dev: 1, ino: 1, nlink: 1, mode: 0o755, uid: 1000, size: 0 });
+  const facts = (type: EntryFacts['type'], size = 0): EntryFacts => ({ type, dev: 1, ino: 1, nlink: 1, mode: 0o755, uid: 1000, size });
   return {
     platform,
     realpath: async (p) => realpath(p),
     async lstat(p) {
       const node = nodes.get(path.posix.normalize(p));
       if (node === undefined) return null;
+      if (node.startsWith('text:')) return facts('file', Buffer.byteLength(node.slice('text:'.length)));
       return facts(node === 'dir' ? 'directory' : node.startsWith('->') ? 'symlink' : 'file');
     },
     async locateAll(paths) {

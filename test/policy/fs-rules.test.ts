@@ -29,7 +29,7 @@ function policies(rule: FsRule) {
   const example = rule.example(HOME);
   const port = treePort({
     platform: 'linux',
-    tree: { [example]: 'file', [`${HOME}/projects/.git/config`]: 'file', '/usr/bin/git': 'file' },
+    tree: { [example]: 'file', [`${HOME}/projects/.git/HEAD`]: 'file', [`${HOME}/projects/.git/config`]: 'file', '/usr/bin/git': 'file' },
     env: LINUX_ENV,
     support: BWRAP,
     // As root, so that the root-only rule applies too.

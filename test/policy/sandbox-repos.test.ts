@@ -91,7 +91,9 @@ describe('repositoriesIn', () => {
     ]);
   });
 
-  it('passes by what bwrap left where a repository was moved away from while a command started (an empty .git, or one of empty places it mounts), not a repository', async () => {
+  it('passes by what bwrap left where a repository was moved away from while a command started (a .git of folders and empty files, or empty), not a repository', async () => {
+    const many: Tree = {};
+    for (let i = 0; i < 70; i++) many[`${ROOT}/many/.git/d${i}`] = 'dir';
     const found = await repositoriesIn(
       port({
         [`${ROOT}/left/proj/.git/hooks`]: 'dir',
@@ -102,27 +104,26 @@ describe('repositoriesIn', () => {
         [`${ROOT}/half/proj/.git/hooks`]: 'dir',
         [`${ROOT}/pointer/proj/.git/commondir`]: 'file',
         [`${ROOT}/pointer/proj/.git/modules`]: 'dir',
-        // Everything a plan mounts, and HEAD too: a repository.
+        // A repository with submodules and a linked worktree: their covers' mount points too.
+        [`${ROOT}/nested/.git/modules/sub/hooks`]: 'dir',
+        [`${ROOT}/nested/.git/modules/sub/config`]: 'file',
+        [`${ROOT}/nested/.git/modules/libs/deep/hooks`]: 'dir',
+        [`${ROOT}/nested/.git/worktrees/wt/gitdir`]: 'file',
+        // Not passed by: a HEAD (even empty), a file with something in it, a link, more entries than bwrap would leave.
         [`${ROOT}/full/.git/hooks`]: 'dir',
         [`${ROOT}/full/.git/config`]: 'file',
-        [`${ROOT}/full/.git/config.worktree`]: 'file',
-        [`${ROOT}/full/.git/.git`]: 'dir',
-        [`${ROOT}/full/.git/commondir`]: 'file',
-        [`${ROOT}/full/.git/gitdir`]: 'file',
-        [`${ROOT}/full/.git/modules`]: 'dir',
-        [`${ROOT}/full/.git/worktrees`]: 'dir',
         [`${ROOT}/full/.git/HEAD`]: 'file',
-        // A repository with an empty config and no hooks yet is one: git init leaves more, and HEAD.
         [`${ROOT}/real/.git/HEAD`]: 'text:ref: refs/heads/main\n',
         [`${ROOT}/real/.git/hooks`]: 'dir',
         [`${ROOT}/real/.git/config`]: 'file',
-        // Hooks with a file in them are no leftover.
-        [`${ROOT}/kept/.git/hooks/pre-commit`]: 'file',
+        [`${ROOT}/kept/.git/modules/sub/hooks/pre-commit`]: 'text:#!/bin/sh\n',
         [`${ROOT}/kept/.git/config`]: 'file',
+        [`${ROOT}/linked/.git/hooks`]: '-> /elsewhere/hooks',
+        ...many,
       }),
       ROOT,
     );
-    expect(found.sort()).toEqual([dot(`${ROOT}/full`), dot(`${ROOT}/kept`), dot(`${ROOT}/real`)]);
+    expect(found.sort()).toEqual(['full', 'kept', 'linked', 'many', 'real'].map((name) => dot(`${ROOT}/${name}`)));
   });
 
   it("passes by the empty .git the plan leaves in a bare repository (its placeholder's mount point), listed, past the depth or started in, but not one that holds more", async () => {

@@ -65,7 +65,7 @@ describe('the plan on Linux (workspace)', () => {
 
   it('covers repositories a few folders down too, and still those an earlier plan found once a command has buried them', async () => {
     const deep = '/home/alex/projects/github.com/acme/tool/.git';
-    const tree: Tree = { ...LINUX_TREE, [`${deep}/config`]: 'file', [`${deep}/hooks/pre-push.sample`]: 'file' };
+    const tree: Tree = { ...LINUX_TREE, [`${deep}/HEAD`]: 'file', [`${deep}/config`]: 'file', [`${deep}/hooks/pre-push.sample`]: 'file' };
     const port = treePort({ platform: 'linux', tree, env: LINUX_ENV, support: BWRAP });
     const sandbox = sandboxFor(LINUX_CONFIG, { port });
     const covered = async (policy = sandbox) =>
