@@ -20,6 +20,7 @@ import { BoundedOutput } from './bounded-output.js';
 import { signalGroup, taskkillTree, terminateGroup } from './kill-tree.js';
 import type { ExecRequest, ExecResult } from '../contract/processes.js';
 import { closeMountSources, openHandOn } from './sandbox/bind-sources.js';
+import { startMarked } from './sandbox/start-mark.js';
 import { coverLostNote, watchCovers } from './sandbox/cover-watch.js';
 import { guardRefusal } from './sandbox/guard-plan.js';
 import { sandboxed } from './sandbox/launch.js';
@@ -64,6 +65,8 @@ export interface Launched {
   started: number;
   /** The sandbox guard starts the command (guard-plan.ts); it may refuse to. */
   guarded: boolean;
+  /** Once it exited: false when bwrap failed before the guard ran (nothing ran); true otherwise, and without a guard. */
+  setUp(): boolean;
   /** The covered place whose cover came off while it ran (cover-watch.ts), for which it was stopped; null while none did. */
   coverLost(): string | null;
 }
@@ -80,6 +83,14 @@ export async function launch(request: ExecRequest, platform: NodeJS.Platform, st
   const command = sandboxed(request);
   // Opened here, as late as can be; a place changed since the plan refuses the command.
   const handOn = openHandOn(command.handOn);
+  // The guard's start mark (start-mark.ts) stays open past the start, and is read once bwrap exited.
+  const others = command.handOn.guard !== undefined ? handOn.slice(0, -1) : handOn;
+  let mark = others === handOn ? null : handOn.at(-1)!;
+  let setUp = true;
+  const readMark = () => {
+    if (mark !== null) setUp = startMarked(mark);
+    mark = null;
+  };
   // Watched from before the start, so the empty places bwrap makes are seen made, not replaced.
   let lost: string | null = null;
   const spawnedAs = { pid: undefined as number | undefined };
@@ -103,9 +114,10 @@ export async function launch(request: ExecRequest, platform: NodeJS.Platform, st
     });
   } catch (error) {
     unwatch();
+    readMark();
     throw await spawnFailure(error, request, platform);
   } finally {
-    closeMountSources(handOn);
+    closeMountSources(others);
   }
   const exited = new Promise<Exit>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
   const closed = new Promise<true>((resolve) => child.once('close', () => resolve(true)));
@@ -116,16 +128,20 @@ export async function launch(request: ExecRequest, platform: NodeJS.Platform, st
   child.stdout.on('error', () => {});
   child.stderr.on('error', () => {});
   child.stdin?.on('error', () => {});
-  void exited.then(unwatch);
+  void exited.then(() => {
+    unwatch();
+    readMark();
+  });
   try {
     await spawned;
   } catch (error) {
     unwatch();
+    readMark();
     throw await spawnFailure(error, request, platform);
   }
   const pid = (spawnedAs.pid = child.pid as number);
   if (lost !== null) signalGroup(pid, 'SIGKILL');
-  return { child, pid, exited, closed, started, guarded: command.handOn.guard !== undefined, coverLost: () => lost };
+  return { child, pid, exited, closed, started, guarded: command.handOn.guard !== undefined, setUp: () => setUp, coverLost: () => lost };
 }
 
 export async function runCommand(request: ExecRequest, options: RunOptions = {}): Promise<ExecResult> {
@@ -189,6 +205,14 @@ export async function runCommand(request: ExecRequest, options: RunOptions = {})
   const refused = launched.guarded ? guardRefusal(exit?.code ?? null, err.text) : undefined;
   if (refused !== undefined)
     throw adapterError('PRECONDITION_FAILED', OPERATION, `the sandbox was not started: ${refused}, and running it again plans the sandbox anew`);
+  if (!launched.setUp() && typeof exit?.code === 'number' && exit.code !== 0) {
+    const said = err.text.split('\n', 1)[0]!.trim();
+    throw adapterError(
+      'PRECONDITION_FAILED',
+      OPERATION,
+      `the sandbox was not set up${said ? ` (${said})` : ''}: most likely a place it mounts was moved or removed while the command was starting (by another program); nothing ran, and running it again plans the sandbox anew`,
+    );
+  }
   const lost = launched.coverLost();
   return {
     exitCode: exit?.code ?? null,

@@ -20,7 +20,11 @@
  * Linked statically (build/native.mjs): the loader variables the command gets (LD_PRELOAD and
  * the like, set by bwrap's --setenv) load nothing into it.
  *
- * Usage: sandbox-guard N FOLDER_FD1 SOURCE_FD1|- PLACE1 ... COMMAND [ARG...]
+ * With --started FD, it first writes one byte to FD (a nameless file the server made): that it
+ * ran at all says bwrap set the sandbox up; a bwrap that failed before (a place moved while it
+ * mounted) leaves the file empty, and the server then knows nothing ran, whatever the output says.
+ *
+ * Usage: sandbox-guard [--started FD] N FOLDER_FD1 SOURCE_FD1|- PLACE1 ... COMMAND [ARG...]
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -119,10 +123,19 @@ static void close_above_stderr(void) {
 }
 
 int main(int argc, char **argv) {
+  if (argc > 2 && strcmp(argv[1], "--started") == 0) {
+    int started = descriptor(argv[2]);
+    if (started < 0 || write(started, "1", 1) != 1) {
+      fprintf(stderr, PREFIX "usage: --started names no descriptor it can write to\n");
+      return REFUSED;
+    }
+    argc -= 2;
+    argv += 2;
+  }
   char *end = NULL;
   long count = argc > 1 ? strtol(argv[1], &end, 10) : -1;
   if (count < 0 || !end || *end != '\0' || 2 + 3 * count >= argc) {
-    fprintf(stderr, PREFIX "usage: sandbox-guard N FOLDER_FD1 SOURCE_FD1|- PLACE1 ... COMMAND [ARG...]\n");
+    fprintf(stderr, PREFIX "usage: sandbox-guard [--started FD] N FOLDER_FD1 SOURCE_FD1|- PLACE1 ... COMMAND [ARG...]\n");
     return REFUSED;
   }
   for (long i = 0; i < count; i++) {

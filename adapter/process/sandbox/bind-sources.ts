@@ -8,17 +8,18 @@
  * from where the link leads. Once open, a descriptor stays the place it named, whatever is
  * renamed afterwards. bwrap still finds where to mount by path: the folders the guard checks the
  * mounts are in (guard-plan.ts) are opened and checked the same way, and handed on after them,
- * with the guard program last.
+ * with the guard program and its start mark (start-mark.ts) last.
  */
 import fs from 'node:fs';
 import { descriptorPath, O_PATH } from '../../fs/opened-path.js';
 import { adapterError } from '../../contract/errors.js';
 import type { HandOn } from './launch.js';
+import { openStartMark } from './start-mark.js';
 
 /**
  * Opens what a launch hands on, in its order (with the guard: the sources, the folders, the
- * sources again, the guard); the caller closes them (closeMountSources) once the child started, or
- * failed to.
+ * sources again, the guard, its start mark); the caller closes them (closeMountSources) once the
+ * child started, or failed to, but for the start mark, read once it exited.
  */
 export function openHandOn(handOn: HandOn): number[] {
   const sources = openMountSources(handOn.sources);
@@ -27,6 +28,7 @@ export function openHandOn(handOn: HandOn): number[] {
     if (handOn.guard !== undefined) {
       fds.push(...openMountSources(handOn.folders, fs.constants.O_DIRECTORY), ...sources);
       fds.push(fs.openSync(handOn.guard, fs.constants.O_RDONLY));
+      fds.push(openStartMark());
     }
     return fds;
   } catch (error) {

@@ -54,7 +54,11 @@ export function guardPlan(plan: SandboxPlan): GuardPlan {
   return { folders, checks };
 }
 
-/** The guard's command line, with `sources` places mounted from: the guard (through its descriptor), its checks with their descriptors, then the command. */
+/**
+ * The guard's command line, with `sources` places mounted from: the guard (through its
+ * descriptor), the start mark after it (start-mark.ts), its checks with their descriptors, then
+ * the command.
+ */
 export function guardArgs(guard: GuardPlan, sources: number, command: string, args: readonly string[]): string[] {
   const folders = FIRST_FD + sources;
   const again = folders + guard.folders.length;
@@ -63,7 +67,8 @@ export function guardArgs(guard: GuardPlan, sources: number, command: string, ar
     check.source === undefined ? '-' : String(again + check.source),
     check.place,
   ]);
-  return [`/proc/self/fd/${again + sources}`, String(guard.checks.length), ...checks, command, ...args];
+  const program = again + sources;
+  return [`/proc/self/fd/${program}`, '--started', String(program + 1), String(guard.checks.length), ...checks, command, ...args];
 }
 
 /** A tmpfs: a `temp` folder, or a hidden folder. */

@@ -202,6 +202,24 @@ describe.skipIf(!usable && !required)('runCommand in a bubblewrap sandbox', () =
       });
       expect(fs.existsSync(path.join(repo, 'ran'))).toBe(false);
     });
+
+    it('runCommand answers a bwrap that failed before the guard ran (a place moved while it mounted) as PRECONDITION_FAILED, with its line', async () => {
+      const repo = path.join(dir, 'not-set-up');
+      execFileSync('git', ['init', '-q', repo]);
+      const plan = await shell.plan({ command: 'sh', args: ['-c', 'echo ran > ran'], cwd: repo });
+      // What bwrap 0.8 printed when fs.move fell between two of its mounts (sandbox-move-race.test.ts), and its status.
+      const said = `bwrap: Can't remount readonly on /newroot${repo}/.git/.git: realpath(destination): No such file or directory`;
+      const standIn = path.join(dir, 'failing-bwrap');
+      fs.writeFileSync(standIn, `#!/bin/sh\necho "${said}" >&2\nexit 1\n`, { mode: 0o755 });
+      await expect(runCommand({ ...plan, sandbox: { ...plan.sandbox!, program: standIn } })).rejects.toMatchObject({
+        code: 'PRECONDITION_FAILED',
+        message: `the sandbox was not set up (${said}): most likely a place it mounts was moved or removed while the command was starting (by another program); nothing ran, and running it again plans the sandbox anew`,
+      });
+      // A command that says the same and fails the same way ran: its own answer, as it is.
+      const mimic = await shell.plan({ command: 'sh', args: ['-c', `echo ran > ran; echo "${said}" >&2; exit 1`], cwd: repo });
+      expect(await runCommand(mimic)).toMatchObject({ exitCode: 1, stderr: `${said}\n` });
+      expect(fs.existsSync(path.join(repo, 'ran'))).toBe(true);
+    });
   });
 
   describe("a cover the owner's git takes off while a command runs (it renames a new .git/config over the old one)", () => {

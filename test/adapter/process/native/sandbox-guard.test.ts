@@ -121,6 +121,25 @@ describe.skipIf(!usable && !required)('sandbox-guard', () => {
     }
   });
 
+  it('writes one byte to its start mark first (--started), before any check, and hands the command no descriptor of it', () => {
+    const mark = path.join(dir, 'mark');
+    const run = (args: string[]) => {
+      const fd = fs.openSync(mark, 'w+');
+      try {
+        const result = spawnSync(sandboxGuard()!, ['--started', '3', ...args], { stdio: ['ignore', 'pipe', 'pipe', fd], encoding: 'utf8' });
+        return { status: result.status, stdout: result.stdout, marked: fs.readFileSync(mark, 'utf8') };
+      } finally {
+        fs.closeSync(fd);
+      }
+    };
+    expect(run(['0', '/bin/sh', '-c', 'ls /proc/self/fd'])).toEqual({ status: 0, stdout: '0\n1\n2\n3\n', marked: '1' });
+    // Refused by a check: it ran all the same, so the mark is there (the refusal says what happened).
+    expect(run(['1', '4', '-', '/nowhere', '/bin/true'])).toMatchObject({ status: 125, marked: '1' });
+    // A mark it cannot write to is a command line it cannot read.
+    const result = spawnSync(sandboxGuard()!, ['--started', '9', '0', '/bin/true'], { encoding: 'utf8' });
+    expect([result.status, result.stderr]).toEqual([125, expect.stringMatching(/^chatgpt-mcp sandbox: usage: --started/)]);
+  });
+
   it('execs no shell for a file that is no program, as the server never does', () => {
     const script = path.join(dir, 'no-shebang');
     fs.writeFileSync(script, 'echo ran\n', { mode: 0o755 });

@@ -97,7 +97,7 @@ describe('sandboxed (the launch)', () => {
     expect(launch.handOn).toEqual({ sources: ['/home/alex/projects', '/home/bob/shared', '/home/alex/projects/vendor'], folders: [] });
   });
 
-  it('with the guard, bwrap runs the guard through its descriptor, after the sources and the folders it checks', async () => {
+  it('with the guard, bwrap runs the guard through its descriptor, after the sources and the folders it checks, and its start mark after it', async () => {
     const plan = await linuxPlan();
     const launch = sandboxed({ ...request, sandbox: plan }, '/opt/app/native/sandbox-guard');
     const { sources, folders, guard } = launch.handOn;
@@ -110,13 +110,15 @@ describe('sandboxed (the launch)', () => {
     const again = 3 + sources.length + folders.length;
     expect(tail).toEqual([
       `/proc/self/fd/${again + sources.length}`,
+      '--started',
+      String(again + sources.length + 1),
       String(checks.length),
       ...checks.flatMap((check) => [String(3 + sources.length + check.folder), check.source === undefined ? '-' : String(again + check.source), check.place]),
       '/usr/bin/git',
       'status',
     ]);
     // The one place in a folder the command may write: vendor, read-only in the project, the third source.
-    expect(tail.slice(1)).toEqual(['1', String(3 + sources.length), String(again + 2), '/home/alex/projects/vendor', '/usr/bin/git', 'status']);
+    expect(tail.slice(3)).toEqual(['1', String(3 + sources.length), String(again + 2), '/home/alex/projects/vendor', '/usr/bin/git', 'status']);
     expect(folders).toEqual(['/home/alex/projects']);
   });
 

@@ -63,7 +63,7 @@ describe('guardPlan', () => {
 });
 
 describe('guardArgs', () => {
-  it("runs the guard through its descriptor, each check with its folder's and its source's, then the command", () => {
+  it("runs the guard through its descriptor, with its start mark's, each check with its folder's and its source's, then the command", () => {
     const guard = {
       folders: ['/w', '/w/repo'],
       checks: [
@@ -71,9 +71,11 @@ describe('guardArgs', () => {
         { folder: 0, place: '/w/x' },
       ],
     };
-    // Two sources at 3 and 4 (bwrap's), the folders at 5 and 6, the sources again at 7 and 8, the guard at 9.
+    // Two sources at 3 and 4 (bwrap's), the folders at 5 and 6, the sources again at 7 and 8, the guard at 9, its start mark at 10.
     expect(guardArgs(guard, 2, '/usr/bin/git', ['commit', '-m', 'x'])).toEqual([
       '/proc/self/fd/9',
+      '--started',
+      '10',
       '2',
       '6',
       '8',
