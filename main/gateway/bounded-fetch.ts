@@ -20,30 +20,35 @@ export function boundedFetch(maxBytes: number, over: (why: string) => void = () 
 
 /** Passes bytes on while no run of them without a blank line is longer than `maxBytes`. */
 function boundedEvents(maxBytes: number, over: (why: string) => void): TransformStream<Uint8Array, Uint8Array> {
+  /** The bytes since the last blank line, over the chunks before. */
   let run = 0;
   /** The last bytes of the chunk before: a blank line can be split between two chunks. */
   let tail = Buffer.alloc(0);
   return new TransformStream({
     transform(chunk, controller) {
       const bytes = Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
-      const seam = Buffer.concat([tail, bytes.subarray(0, 2)]);
-      // Just past the chunk's last blank line, or -1 when it has none.
-      let end = -1;
-      for (const [mark, length] of [
-        ['\n\n', 2],
-        ['\n\r\n', 3],
-      ] as const) {
-        const inside = bytes.lastIndexOf(mark);
-        if (inside >= 0) end = Math.max(end, inside + length);
-        const across = seam.lastIndexOf(mark);
-        if (across >= 0 && across + length > tail.length) end = Math.max(end, across + length - tail.length);
-      }
-      run = end >= 0 ? bytes.length - end : run + bytes.length;
-      tail = Buffer.from(bytes.length >= 2 ? bytes.subarray(-2) : Buffer.concat([tail, bytes]).subarray(-2));
-      if (run <= maxBytes) return controller.enqueue(chunk);
+      const ends = blankLineEnds(tail, bytes);
+      // Every run the chunk holds: the one it ends, those wholly inside it (chunks coalesce: a whole event can be one), the one it begins.
+      let longest = run + (ends[0] ?? bytes.length);
+      for (let i = 1; i < ends.length; i++) longest = Math.max(longest, ends[i]! - ends[i - 1]!);
+      run = ends.length > 0 ? bytes.length - ends.at(-1)! : run + bytes.length;
+      longest = Math.max(longest, run);
+      tail = Buffer.from(Buffer.concat([tail, bytes.subarray(-2)]).subarray(-2));
+      if (longest <= maxBytes) return controller.enqueue(chunk);
       const why = `it sent an answer over ${maxBytes} bytes (server.maxRequestBytes)`;
       controller.error(new Error(why));
       over(why);
     },
   });
+}
+
+const LF = 0x0a;
+const CR = 0x0d;
+
+/** Where in `bytes` each blank line (`\n\n` or `\n\r\n`) ends, one begun in `tail` (the last bytes before them) too. */
+function blankLineEnds(tail: Buffer, bytes: Buffer): number[] {
+  const at = (i: number) => (i >= 0 ? bytes[i] : tail[tail.length + i]);
+  const ends: number[] = [];
+  for (let i = bytes.indexOf(LF); i >= 0; i = bytes.indexOf(LF, i + 1)) if (at(i - 1) === LF || (at(i - 1) === CR && at(i - 2) === LF)) ends.push(i + 1);
+  return ends;
 }

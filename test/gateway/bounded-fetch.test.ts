@@ -19,6 +19,8 @@ const bodies: Record<string, { type: string; chunks: string[] }> = {
   // A blank line split over three chunks of one byte each.
   '/events-bytewise': { type: 'text/event-stream', chunks: [`data: ${'a'.repeat(700)}`, '\n', '\r', '\n', `data: ${'b'.repeat(700)}\n\n`] },
   '/event-big': { type: 'text/event-stream', chunks: ['data: small\n\n', `data: ${'b'.repeat(700)}`, 'b'.repeat(700), '\n\n'] },
+  // The same in one chunk, as TCP hands them on when the reader falls behind: the event over the bound lies wholly inside it.
+  '/event-big-coalesced': { type: 'text/event-stream', chunks: [`data: small\n\ndata: ${'b'.repeat(1400)}\r\n\r\ndata: after\n\n`] },
 };
 
 let server: http.Server;
@@ -50,5 +52,6 @@ describe('boundedFetch', () => {
   it('stops a JSON answer or one event over the bound, saying so', async () => {
     await expect(read('/json-big')).rejects.toThrow(/over 1000 bytes \(server.maxRequestBytes\)/);
     await expect(read('/event-big')).rejects.toThrow(/over 1000 bytes/);
+    await expect(read('/event-big-coalesced')).rejects.toThrow(/over 1000 bytes/);
   });
 });
