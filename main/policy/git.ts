@@ -20,7 +20,7 @@ import { remoteNameProblem } from './git-names.js';
 import { describeIdentity, remoteIdentity, sameIdentity, type RemoteIdentity } from './git-remotes.js';
 import { firstRefused, ownerValue, repositoryFiles } from './git-settings.js';
 import { isGitCodeFolder } from './secret-patterns.js';
-import { emptyFolder } from './sandbox-repos.js';
+import { leftover } from './sandbox-repos.js';
 import type { HelperPlan, ProgramRunner } from './program-runner.js';
 
 const posix = nodePath.posix;
@@ -257,10 +257,10 @@ export class GitPolicy {
     const { commonDir, gitDir } = facts;
     // git on the remote side opens <path>/.git or <path> itself, never a folder above it (where the probe would have looked next): the one looked at must be that one.
     // A bare one holds no .git of its own: one there (a file the tools wrote before they were kept from it) can send git to another repository at any moment.
-    // An empty folder there, which git passes by, is the command sandbox's (its mount point for the empty read-only one it puts there: sandbox-git.ts).
+    // A folder there holding nothing but folders and empty files, which git passes by, is the command sandbox's (the mount point of the empty read-only one it puts there, and what bwrap leaves: sandbox-repos.ts).
     const inner = nodePath.join(path, '.git');
     const innerFacts = await this.port.lstat(inner);
-    const passedBy = innerFacts?.type === 'directory' && (await emptyFolder(this.port, inner));
+    const passedBy = innerFacts?.type === 'directory' && (await leftover(this.port, inner));
     if (gitDir === path && innerFacts !== null && !passedBy)
       throw adapterError('COMMAND_NOT_ALLOWED', op, `${what} holds a .git of its own, which git on its side would open instead of it: remove it`);
     if (gitDir !== path && gitDir !== nodePath.join(path, '.git'))

@@ -147,14 +147,6 @@ export async function leftover(port: Pick<PolicyPort, 'listNames' | 'lstat'>, do
   return onlyEmpty(dotGit, true);
 }
 
-/**
- * Whether `path` is a folder with nothing in it: a .git like that is the command sandbox's own (the
- * mount point of the empty read-only one gitCode puts in a git folder), which git passes by.
- */
-export async function emptyFolder(port: Pick<PolicyPort, 'listNames'>, path: string): Promise<boolean> {
-  return (await port.listNames(path, 1))?.length === 0;
-}
-
 /** A bare repository's folder: `objects` and `refs` folders and a `HEAD` file (as git itself asks); `folders` when listed already. */
 async function bare(port: WalkPort, dir: string, folders?: readonly string[]): Promise<boolean> {
   if (folders && !(folders.includes('objects') && folders.includes('refs'))) return false;
