@@ -7,7 +7,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { adapterError } from '../contract/errors.js';
 import { hideUrlCredentials, type GitProgram, type GitRun } from '../contract/git.js';
-import { launch } from '../process/run-command.js';
+import { launch, sandboxUnstarted } from '../process/run-command.js';
+import { coverLost } from '../process/sandbox/cover-watch.js';
 import { terminateGroup } from '../process/kill-tree.js';
 import { gitMistake } from './git-mistakes.js';
 
@@ -91,6 +92,10 @@ export async function runGit(run: Runnable, args: readonly string[], options: Ru
     }
     if (stopped === 'timeout') throw adapterError('TIMEOUT', options.operation, `git ${args[0]} did not finish within ${timeoutMs} ms (git.maxRuntimeMs)`);
     if (stopped === 'abort') throw adapterError('PRECONDITION_FAILED', options.operation, 'the request was cancelled; git was stopped');
+    const unstarted = sandboxUnstarted(launched, exit.code, stderr.toString('utf8'), options.operation);
+    if (unstarted) throw unstarted;
+    const lost = launched.coverLost();
+    if (lost !== null) throw adapterError('PRECONDITION_FAILED', options.operation, `git ${args[0]} was stopped: ${coverLost(lost)}`);
     const result = { code: exit.code, stdout: Buffer.concat(chunks, bytes), stderr: stderr.toString('utf8'), truncated };
     if (!truncated && !(options.ok ?? [0]).includes(exit.code ?? -1)) throw gitFailure(args, result, options.operation);
     return result;

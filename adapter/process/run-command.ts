@@ -202,17 +202,8 @@ export async function runCommand(request: ExecRequest, options: RunOptions = {})
 
   const out = stdout.result();
   const err = stderr.result();
-  const refused = launched.guarded ? guardRefusal(exit?.code ?? null, err.text) : undefined;
-  if (refused !== undefined)
-    throw adapterError('PRECONDITION_FAILED', OPERATION, `the sandbox was not started: ${refused}, and running it again plans the sandbox anew`);
-  if (!launched.setUp() && typeof exit?.code === 'number' && exit.code !== 0) {
-    const said = err.text.split('\n', 1)[0]!.trim();
-    throw adapterError(
-      'PRECONDITION_FAILED',
-      OPERATION,
-      `the sandbox was not set up${said ? ` (${said})` : ''}: most likely a place it mounts was moved or removed while the command was starting (by another program); nothing ran, and running it again plans the sandbox anew`,
-    );
-  }
+  const unstarted = sandboxUnstarted(launched, exit?.code ?? null, err.text, OPERATION);
+  if (unstarted) throw unstarted;
   const lost = launched.coverLost();
   return {
     exitCode: exit?.code ?? null,
@@ -227,6 +218,20 @@ export async function runCommand(request: ExecRequest, options: RunOptions = {})
     ...(err.binary ? { stderrBinary: err.binary } : {}),
     ...(handlesFull ? { handlesFull } : {}),
   };
+}
+
+/** The refusal for a sandbox whose guard refused to start the program, or whose bwrap failed before the guard ran: nothing ran either way. */
+export function sandboxUnstarted(launched: Launched, code: number | null, stderr: string, operation: string): Error | undefined {
+  const refused = launched.guarded ? guardRefusal(code, stderr) : undefined;
+  if (refused !== undefined)
+    return adapterError('PRECONDITION_FAILED', operation, `the sandbox was not started: ${refused}, and running it again plans the sandbox anew`);
+  if (launched.setUp() || code === null || code === 0) return undefined;
+  const said = stderr.split('\n', 1)[0]!.trim();
+  return adapterError(
+    'PRECONDITION_FAILED',
+    operation,
+    `the sandbox was not set up${said ? ` (${said})` : ''}: most likely a place it mounts was moved or removed while the command was starting (by another program); nothing ran, and running it again plans the sandbox anew`,
+  );
 }
 
 function promotedResult(handle: string, stdout: BoundedOutput, stderr: BoundedOutput, started: number): ExecResult {

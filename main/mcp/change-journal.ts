@@ -97,9 +97,11 @@ export class ChangeRecording {
       }
     };
     const repository = async <T>(repo: Parameters<ChangeRecorder['repository']>[0], change: RepositoryChange, work: (before: BeforeChange) => Promise<T>) => {
+      // Read once more when a read fails (a sandbox stopped because the owner's git replaced a cover): without it, the change goes unrecorded.
       const state = (refs: readonly string[]) =>
         this.git
           .state(repo.run, refs)
+          .catch(() => this.git.state(repo.run, refs))
           .then(withBranch)
           .catch((error: unknown) => (this.onError(error), null));
       const before = await state(change.refs ?? []);

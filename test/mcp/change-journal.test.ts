@@ -178,6 +178,26 @@ describe('ChangeRecording', () => {
     expect(await groups()).toEqual([{ client: 'ChatGPT', files: 1, tools: ['git.add'] }]);
   });
 
+  it("reads a repository's state once more when a read fails (a sandbox stopped under it), so the change is still recorded", async () => {
+    const states = [
+      new Error('git write-tree was stopped'),
+      { headRef: 'refs/heads/main', commit: 'c1', index: 't1' },
+      { headRef: 'refs/heads/main', commit: 'c1', index: 't2' },
+    ];
+    const flaky = { state: async () => (states[0] instanceof Error ? Promise.reject(states.shift()!) : states.shift()!) as never };
+    const rec = new ChangeRecording(
+      journal,
+      { enabled: true, maxBytes: 1 << 20, groupIdleMs: IDLE },
+      flaky,
+      (e) => errors.push(e),
+      () => clock,
+    );
+    const deps = rec.depsFor('git.add', 'ChatGPT', { policy: { fsLock: new PathLock() }, changes: NOT_RECORDED } as unknown as ToolDeps);
+    await deps.changes.repository({ topLevel: path.join(base, 'work') } as Parameters<ToolDeps['changes']['repository']>[0], {}, async () => {});
+    expect((await journal.list()).groups.map((g) => [g.tools, g.repositories])).toEqual([[['git.add'], 1]]);
+    expect([states, errors]).toEqual([[], []]);
+  });
+
   it('a failing journal is reported and the change still happens', async () => {
     const broken: ChangeJournal = Object.assign(Object.create(journal) as ChangeJournal, {
       open: async () => {

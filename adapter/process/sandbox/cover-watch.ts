@@ -5,9 +5,15 @@
  * mount namespace), and the command could write what was read-only. The owner's own git does this
  * to `.git/config` (`git config`, `git remote add` write a new file and rename it over the old),
  * after which a process handle could set `core.hooksPath`. The launch (run-command.ts) stops the
- * command then. A place is lost on any rename or removal of its name (inotify's, not an inode
- * compared: one freed is soon given again); one that was not there is taken as it first appears
- * (bwrap makes the empty ones it covers missing places with). A write into a covered file changes
+ * command then. A place is lost when an event names it (a rename or a removal: inotify's) and it
+ * is then gone or another file: its device, inode and birth time (the change time where the
+ * filesystem keeps no birth time) are not those it had, as an inode number freed is soon given
+ * again. The event alone does not say so: the sandboxes started at once (a git tool's three
+ * reads) watch the same folders, and Node hands every watcher of a folder the events of the one
+ * inotify watch they share, including those queued before it began, such as another sandbox's
+ * bwrap making a place this one already found made. One that was not there is taken as it first
+ * appears (bwrap makes the empty ones it covers missing places with); one that is gone at two
+ * events, not there in between, was made and taken away. A write into a covered file changes
  * nothing of this. One inotify watch a folder; a folder that cannot be watched is passed by.
  */
 import fs from 'node:fs';
@@ -25,15 +31,15 @@ export function watchCovers(plan: SandboxPlan, guard: GuardPlan, lost: (place: s
     names.set(dir, (names.get(dir) ?? new Set()).add(path.posix.basename(place)));
   }
   const watchers: fs.FSWatcher[] = [];
-  /** Whether each place is there (a missing one becomes so when bwrap makes it). */
-  const there = new Map<string, boolean>();
+  /** Each place's file as the sandbox covers it: null while missing (bwrap makes it), 'gone' once an event found it so. */
+  const there = new Map<string, string | null | 'gone'>();
   let done = false;
   const stop = () => {
     done = true;
     for (const watcher of watchers.splice(0)) watcher.close();
   };
   for (const [dir, inside] of names) {
-    for (const name of inside) there.set(path.posix.join(dir, name), exists(path.posix.join(dir, name)));
+    for (const name of inside) there.set(path.posix.join(dir, name), identity(path.posix.join(dir, name)));
     try {
       // Watched as `dir/.`: an event on the folder itself (moved: its mounts go with it) is then
       // named `.` (libuv names it by the watched path's last part), never a name inside it, such as
@@ -41,8 +47,9 @@ export function watchCovers(plan: SandboxPlan, guard: GuardPlan, lost: (place: s
       const watcher = fs.watch(`${dir}/.`, { persistent: false }, (event, name) => {
         const place = name === null || name === '.' ? '' : path.posix.join(dir, String(name));
         if (done || event !== 'rename' || !there.has(place)) return;
-        if (!there.get(place)) there.set(place, true);
-        else {
+        const [was, now] = [there.get(place), identity(place)];
+        if (was === null || (was === 'gone' && now !== null)) there.set(place, now ?? 'gone');
+        else if (now !== was) {
           stop();
           lost(place);
         }
@@ -56,16 +63,18 @@ export function watchCovers(plan: SandboxPlan, guard: GuardPlan, lost: (place: s
   return stop;
 }
 
-function exists(place: string): boolean {
-  try {
-    fs.lstatSync(place);
-    return true;
-  } catch {
-    return false;
-  }
+/** The file at `place` told apart from any that was there before (null: none). */
+function identity(place: string): string | null {
+  const stat = fs.lstatSync(place, { bigint: true, throwIfNoEntry: false });
+  return stat ? `${stat.dev}:${stat.ino}:${stat.birthtimeNs || stat.ctimeNs}` : null;
+}
+
+/** Why a sandbox was stopped when `place`'s cover came off. */
+export function coverLost(place: string): string {
+  return `${place} was replaced or removed outside the sandbox (the owner's git does that to .git/config), which takes its read-only cover off inside; what the command wrote there before the stop stays, so check it; running the command again covers it anew`;
 }
 
 /** The line a command stopped so ends its stderr with. */
 export function coverLostNote(place: string): string {
-  return `\nchatgpt-mcp sandbox: stopped: ${place} was replaced or removed outside the sandbox (the owner's git does that to .git/config), which takes its read-only cover off inside; what the command wrote there before the stop stays, so check it; running the command again covers it anew\n`;
+  return `\nchatgpt-mcp sandbox: stopped: ${coverLost(place)}\n`;
 }

@@ -9,6 +9,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runGit } from '../../../adapter/git/run-git.js';
 import { runCommand } from '../../../adapter/process/run-command.js';
 import { closeMountSources, openHandOn } from '../../../adapter/process/sandbox/bind-sources.js';
 import { guardRefusal } from '../../../adapter/process/sandbox/guard-plan.js';
@@ -211,10 +212,14 @@ describe.skipIf(!usable && !required)('runCommand in a bubblewrap sandbox', () =
       const said = `bwrap: Can't remount readonly on /newroot${repo}/.git/.git: realpath(destination): No such file or directory`;
       const standIn = path.join(dir, 'failing-bwrap');
       fs.writeFileSync(standIn, `#!/bin/sh\necho "${said}" >&2\nexit 1\n`, { mode: 0o755 });
-      await expect(runCommand({ ...plan, sandbox: { ...plan.sandbox!, program: standIn } })).rejects.toMatchObject({
+      const notSetUp = {
         code: 'PRECONDITION_FAILED',
         message: `the sandbox was not set up (${said}): most likely a place it mounts was moved or removed while the command was starting (by another program); nothing ran, and running it again plans the sandbox anew`,
-      });
+      };
+      await expect(runCommand({ ...plan, sandbox: { ...plan.sandbox!, program: standIn } })).rejects.toMatchObject(notSetUp);
+      // A git run is refused the same way, not answered as git's own failure.
+      const git = { file: '/usr/bin/git', env: plan.env, cwd: repo, sandbox: { ...plan.sandbox!, program: standIn } };
+      await expect(runGit(git, ['status'], { operation: 'git.status' })).rejects.toMatchObject(notSetUp);
       // A command that says the same and fails the same way ran: its own answer, as it is.
       const mimic = await shell.plan({ command: 'sh', args: ['-c', `echo ran > ran; echo "${said}" >&2; exit 1`], cwd: repo });
       expect(await runCommand(mimic)).toMatchObject({ exitCode: 1, stderr: `${said}\n` });
@@ -246,6 +251,22 @@ describe.skipIf(!usable && !required)('runCommand in a bubblewrap sandbox', () =
       expect(fs.readFileSync(path.join(repo, '.git', 'config'), 'utf8')).not.toContain('hooksPath');
     });
 
+    it('stops a git run the same way, and its caller learns why, not an exit code', async () => {
+      const repo = path.join(dir, 'cover-lost-git');
+      execFileSync('git', ['init', '-q', repo]);
+      const plan = await shell.plan({ command: 'sh', args: [], cwd: repo });
+      // runGit runs the program it is given: a shell here, so that it waits for the owner's git.
+      const running = runGit({ file: '/bin/sh', env: plan.env, cwd: repo, sandbox: plan.sandbox!, timeoutMs: 20_000 }, ['-c', 'touch started; sleep 3'], {
+        operation: 'git.status',
+      });
+      await waitFor(path.join(repo, 'started'));
+      execFileSync('git', ['config', 'user.name', 'owner'], { cwd: repo });
+      await expect(running).rejects.toMatchObject({
+        code: 'PRECONDITION_FAILED',
+        message: expect.stringContaining(`was stopped: ${path.join(repo, '.git', 'config')} was replaced or removed outside the sandbox`),
+      });
+    });
+
     it('lets it run when the owner writes into the covered file, and when bwrap makes the empty ones it covers missing places with', async () => {
       const { repo, running } = await started('cover-kept', 'touch started; sleep 1; echo done', (repo) =>
         fs.rmSync(path.join(repo, '.git', 'hooks'), { recursive: true }),
@@ -255,6 +276,14 @@ describe.skipIf(!usable && !required)('runCommand in a bubblewrap sandbox', () =
       const result = await running;
       expect({ code: result.exitCode, stdout: result.stdout, stderr: result.stderr }).toEqual({ code: 0, stdout: 'done\n', stderr: '' });
     });
+  });
+
+  it("lets sandboxes started at once in one repository run, though each one's bwrap may make a place the others cover (all see its event)", async () => {
+    const repo = path.join(dir, 'at-once');
+    execFileSync('git', ['init', '-q', repo]);
+    const plan = await shell.plan({ command: 'sh', args: ['-c', 'sleep 0.3; echo done'], cwd: repo });
+    const results = await Promise.all(Array.from({ length: 6 }, () => runCommand(plan)));
+    expect(results.map((r) => [r.exitCode, r.stdout, r.stderr])).toEqual(Array.from({ length: 6 }, () => [0, 'done\n', '']));
   });
 
   it("loader variables (LD_*) act only inside: bwrap's own loader, outside the sandbox, never sees them", async () => {

@@ -81,6 +81,24 @@ describe.runIf(process.platform === 'linux')('watchCovers', () => {
     expect(await lostAfter(covered, () => fs.rmdirSync(path.join(git, '.git')))).toEqual([path.join(git, '.git')]);
   });
 
+  it("lets a sandbox started at once with another pass the event of the other's bwrap making a place this one found made (the events of a folder go to every watcher of it)", async () => {
+    const { git, plan } = repository();
+    const info = path.join(git, 'info');
+    const lost: string[][] = [[], []];
+    const first = watchCovers(plan, guardPlan(plan), (place) => lost[0]!.push(place));
+    // The first one's bwrap makes the missing place; the second starts before the event is read.
+    fs.mkdirSync(info);
+    const second = watchCovers(plan, guardPlan(plan), (place) => lost[1]!.push(place));
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    expect(lost).toEqual([[], []]);
+    // Taken away after both began: both report it.
+    fs.rmdirSync(info);
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    first();
+    second();
+    expect(lost).toEqual([[info], [info]]);
+  });
+
   it('reports a missing one replaced after it was first made, and one removed and made again (the same inode, often)', async () => {
     const { git, plan } = repository();
     const info = path.join(git, 'info');
