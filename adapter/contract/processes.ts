@@ -73,6 +73,8 @@ export interface ExecResult {
   processHandle?: string;
   /** Set when the command outlived promoteAfterMs but every handle held a running process, so the call kept waiting. */
   handlesFull?: boolean;
+  /** Set when the sandbox stopped the command: why (a read-only cover replaced outside while it ran, cover-watch.ts). */
+  sandboxStopped?: string;
 }
 
 /** Output that is not text: its size and a preview, instead of an escaped string. */

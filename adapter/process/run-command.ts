@@ -21,7 +21,7 @@ import { signalGroup, taskkillTree, terminateGroup } from './kill-tree.js';
 import type { ExecRequest, ExecResult } from '../contract/processes.js';
 import { closeMountSources, openHandOn } from './sandbox/bind-sources.js';
 import { startMarked } from './sandbox/start-mark.js';
-import { coverLostNote, watchCovers } from './sandbox/cover-watch.js';
+import { coverLost, coverLostNote, watchCovers } from './sandbox/cover-watch.js';
 import { guardRefusal } from './sandbox/guard-plan.js';
 import { sandboxed } from './sandbox/launch.js';
 import { startChild, type CommandChild } from './start-child.js';
@@ -217,6 +217,7 @@ export async function runCommand(request: ExecRequest, options: RunOptions = {})
     ...(out.binary ? { stdoutBinary: out.binary } : {}),
     ...(err.binary ? { stderrBinary: err.binary } : {}),
     ...(handlesFull ? { handlesFull } : {}),
+    ...(lost === null ? {} : { sandboxStopped: coverLost(lost) }),
   };
 }
 

@@ -96,8 +96,9 @@ export function recorded(
     };
     try {
       const result = await run(args, ctx);
-      // A command stopped at its deadline answers normally, but did not do its job.
-      finish((result.structuredContent as { timedOut?: unknown } | undefined)?.timedOut === true ? 'TIMEOUT' : 'ok');
+      // A command stopped at its deadline, or by its sandbox (a cover lost), answers normally, but did not do its job.
+      const answer = result.structuredContent as { timedOut?: unknown; sandboxStopped?: unknown } | undefined;
+      finish(answer?.timedOut === true ? 'TIMEOUT' : typeof answer?.sandboxStopped === 'string' ? 'PRECONDITION_FAILED' : 'ok');
       return result;
     } catch (error) {
       const mapped = mapToolError(error, exposed, secrets);

@@ -17,6 +17,7 @@ import { createLocalAdapter } from '../../adapter/local-computer-adapter.js';
 import { abstractSocketScope } from '../../adapter/process/start-child.js';
 import { sandboxSupport } from '../../adapter/process/sandbox/support.js';
 import type { ConfigInput } from '../../main/config/schema.js';
+import type { ToolCallEvent, ToolCallObserver } from '../../main/mcp/recorded-call.js';
 import { connectModernHttp, textOf, type CallResult } from '../helpers/clients.js';
 import { CLI, childEnv, runCli, startCliHttp, startTestServer } from '../helpers/servers.js';
 import { makeTempDir, removeDir, writeJson } from '../helpers/temp.js';
@@ -63,7 +64,7 @@ afterEach(async () => {
 });
 
 /** An in-process server whose children see `home` as HOME, with `work` writable and `ref` read-only. */
-async function serve(input: ConfigInput = {}, moreProtected: string[] = []) {
+async function serve(input: ConfigInput = {}, moreProtected: string[] = [], observer?: ToolCallObserver) {
   // The workspace mode's promises; private-home has its own test (sandbox-private-home.test.ts).
   const shell = { enabled: true, allowedCommands: ['*'], sandbox: 'workspace' as const, ...input.shell };
   const server = await startTestServer(
@@ -71,6 +72,7 @@ async function serve(input: ConfigInput = {}, moreProtected: string[] = []) {
     {
       adapter: createLocalAdapter({ env: { PATH, HOME: home, LANG: 'C.UTF-8', TMPDIR: path.join(home, 'server-tmp') } }),
       protectedFiles: [path.join(appDir, 'config.json'), appDir, ...moreProtected],
+      ...(observer ? { observer } : {}),
     },
   );
   open.push(server);
@@ -221,6 +223,26 @@ describe.skipIf(!run)("git's hooks and config in a writable root", () => {
     expect(commit).toMatchObject({ exitCode: 0, stdout: '1\n' });
     expect(fs.existsSync(path.join(repo, '.git', 'hooks', 'pre-commit'))).toBe(false);
     expect(git('config', 'core.fsmonitor').stdout).toBe('');
+  });
+
+  it("a command the owner's git took a cover off under (git config renames a new .git/config over the old) is stopped, says so, and ends as PRECONDITION_FAILED for the owner", async () => {
+    const repo = path.join(work, 'stopped');
+    fs.mkdirSync(repo);
+    const git = (...args: string[]) => spawnSync('git', args, { cwd: repo, encoding: 'utf8', env: { PATH, HOME: home } });
+    expect(git('init', '-q').status).toBe(0);
+    const events: ToolCallEvent[] = [];
+    const { client } = await serve({}, [], (event) => void events.push(event));
+    const call = client.callTool({ name: 'shell.exec', arguments: { command: 'sh', args: ['-c', 'touch started; sleep 3; echo late'], cwd: repo } });
+    for (let i = 0; i < 200 && !fs.existsSync(path.join(repo, 'started')); i++) await new Promise((resolve) => setTimeout(resolve, 25));
+    expect(git('config', 'user.name', 'owner').status).toBe(0);
+    const result = await call;
+    expect(result.structuredContent).toMatchObject({
+      signal: 'SIGKILL',
+      stdout: '',
+      sandboxStopped: expect.stringContaining(`${path.join(repo, '.git', 'config')} was replaced or removed outside the sandbox`),
+    });
+    expect(textOf(result)).toContain(`sh: stopped by the sandbox: ${path.join(repo, '.git', 'config')} was replaced`);
+    expect(events.at(-1)).toMatchObject({ phase: 'end', tool: 'shell.exec', outcome: 'PRECONDITION_FAILED' });
   });
 
   it('so do those of a repository a few folders down, also after a command buried it under folders the next plans do not get through', async () => {

@@ -50,6 +50,12 @@ export const shellExec = defineTool({
       .boolean()
       .optional()
       .describe('True when the command outlived promoteAfterMs but every handle (shell.maxProcesses) held a running process, so the call waited for it'),
+    sandboxStopped: z
+      .string()
+      .optional()
+      .describe(
+        'Set when the sandbox stopped the command (signal SIGKILL): something outside replaced a read-only file it covers, such as .git/config; says which and what to check',
+      ),
   }),
   payload: ['stdout', 'stderr'],
   annotations: OPEN_WORLD_DESTRUCTIVE,
@@ -72,9 +78,11 @@ function summarize(command: string, r: ExecResult, plan: ShellPlan): string {
     ? `still running after ${r.durationMs} ms; it goes on as ${r.processHandle} (process.output reads more, process.stop ends it)`
     : r.timedOut
       ? `timed out after ${r.durationMs} ms`
-      : r.signal
-        ? `killed by ${r.signal}`
-        : `exit code ${r.exitCode}`;
+      : r.sandboxStopped
+        ? `stopped by the sandbox: ${r.sandboxStopped}`
+        : r.signal
+          ? `killed by ${r.signal}`
+          : `exit code ${r.exitCode}`;
   const parts = [`${command}: ${status}${r.processHandle ? '' : ` (${r.durationMs} ms)`}`];
   if (r.handlesFull) {
     parts.push(

@@ -248,6 +248,7 @@ describe.skipIf(!usable && !required)('runCommand in a bubblewrap sandbox', () =
       expect(result.signal).toBe('SIGKILL');
       expect(result.stdout).toBe('');
       expect(result.stderr).toContain(`chatgpt-mcp sandbox: stopped: ${path.join(repo, '.git', 'config')} was replaced or removed outside the sandbox`);
+      expect(result.sandboxStopped).toMatch(/^\S+\/\.git\/config was replaced or removed outside the sandbox/);
       expect(fs.readFileSync(path.join(repo, '.git', 'config'), 'utf8')).not.toContain('hooksPath');
     });
 
@@ -274,7 +275,12 @@ describe.skipIf(!usable && !required)('runCommand in a bubblewrap sandbox', () =
       await waitFor(path.join(repo, 'started'));
       fs.appendFileSync(path.join(repo, '.git', 'config'), '# a note\n');
       const result = await running;
-      expect({ code: result.exitCode, stdout: result.stdout, stderr: result.stderr }).toEqual({ code: 0, stdout: 'done\n', stderr: '' });
+      expect({ code: result.exitCode, stdout: result.stdout, stderr: result.stderr, stopped: result.sandboxStopped }).toEqual({
+        code: 0,
+        stdout: 'done\n',
+        stderr: '',
+        stopped: undefined,
+      });
     });
   });
 
