@@ -108,6 +108,8 @@ export interface HandleStatus {
   signal: string | null;
   /** Ended by its deadline (the timeoutMs a shell.exec caller set and that outlived the promotion). */
   timedOut: boolean;
+  /** Set when the sandbox stopped it: why (ExecResult.sandboxStopped). */
+  sandboxStopped?: string;
   startedAt: string;
   durationMs: number;
   stdoutBytes: number;

@@ -20,7 +20,7 @@ import {
   type StreamChunk,
 } from '../contract/processes.js';
 import { taskkillTree, terminateGroup } from './kill-tree.js';
-import { coverLostNote } from './sandbox/cover-watch.js';
+import { coverLost, coverLostNote } from './sandbox/cover-watch.js';
 import { OutputRing } from './output-ring.js';
 import { describeOutput } from './output-text.js';
 import { launch, type Exit, type Launched } from './run-command.js';
@@ -36,6 +36,7 @@ interface Entry {
   stderr: OutputRing;
   exit: Exit | null;
   timedOut: boolean;
+  sandboxStopped?: string;
   startedAt: Date;
   stdinOpen: boolean;
   limits: HandleLimits;
@@ -183,7 +184,10 @@ export class ProcessRegistry {
       // The main process is gone: end what is left of its group, then settle.
       if (this.platform !== 'win32') await terminateGroup(launched.pid, KILL_GRACE_MS, this.platform).catch(() => false);
       const lost = launched.coverLost();
-      if (lost !== null) entry.stderr.push(Buffer.from(coverLostNote(lost)));
+      if (lost !== null) {
+        entry.stderr.push(Buffer.from(coverLostNote(lost)));
+        entry.sandboxStopped = coverLost(lost);
+      }
       entry.exit = exit;
       entry.stdinOpen = false;
       clearTimeout(entry.deadlineTimer);
@@ -284,6 +288,7 @@ export class ProcessRegistry {
       exitCode: exit?.code ?? null,
       signal: exit?.signal ?? null,
       timedOut: entry.timedOut,
+      ...(entry.sandboxStopped ? { sandboxStopped: entry.sandboxStopped } : {}),
       startedAt: entry.startedAt.toISOString(),
       durationMs: Math.round(performance.now() - entry.launched.started),
       stdoutBytes: entry.stdout.end,

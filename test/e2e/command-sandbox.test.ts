@@ -243,6 +243,19 @@ describe.skipIf(!run)("git's hooks and config in a writable root", () => {
     });
     expect(textOf(result)).toContain(`sh: stopped by the sandbox: ${path.join(repo, '.git', 'config')} was replaced`);
     expect(events.at(-1)).toMatchObject({ phase: 'end', tool: 'shell.exec', outcome: 'PRECONDITION_FAILED' });
+
+    // A process handle the same: its status says why it ended.
+    const started = await client.callTool({ name: 'process.start', arguments: { command: 'sh', args: ['-c', 'touch handle-started; sleep 30'], cwd: repo } });
+    const { processHandle } = started.structuredContent as { processHandle: string };
+    for (let i = 0; i < 200 && !fs.existsSync(path.join(repo, 'handle-started')); i++) await new Promise((resolve) => setTimeout(resolve, 25));
+    expect(git('config', 'user.email', 'owner@example.com').status).toBe(0);
+    let status = await client.callTool({ name: 'process.status', arguments: { processHandle } });
+    for (let i = 0; i < 100 && (status.structuredContent as { state: string }).state === 'running'; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      status = await client.callTool({ name: 'process.status', arguments: { processHandle } });
+    }
+    expect(status.structuredContent).toMatchObject({ state: 'exited', signal: 'SIGKILL', sandboxStopped: expect.stringContaining('.git/config was replaced') });
+    expect(textOf(status)).toContain(`${processHandle}: stopped by the sandbox: ${path.join(repo, '.git', 'config')} was replaced`);
   });
 
   it('so do those of a repository a few folders down, also after a command buried it under folders the next plans do not get through', async () => {

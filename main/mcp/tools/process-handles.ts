@@ -19,6 +19,12 @@ const status = {
   exitCode: z.number().nullable(),
   signal: z.string().nullable(),
   timedOut: z.boolean(),
+  sandboxStopped: z
+    .string()
+    .optional()
+    .describe(
+      'Set when the sandbox stopped it (signal SIGKILL): something outside replaced a read-only file it covers, such as .git/config; says which and what to check',
+    ),
   startedAt: z.string(),
   durationMs: z.number(),
   stdoutBytes: z.number().describe('Bytes written to stdout so far (the offset after the last one)'),
@@ -149,7 +155,13 @@ export const processHandleTools = [processStart, processOutput, processWrite, pr
 
 function describeStatus(s: HandleStatus): string {
   const state =
-    s.state === 'running' ? `running (pid ${s.pid})` : s.signal ? `ended by ${s.signal}${s.timedOut ? ' at its deadline' : ''}` : `exited with ${s.exitCode}`;
+    s.state === 'running'
+      ? `running (pid ${s.pid})`
+      : s.sandboxStopped
+        ? `stopped by the sandbox: ${s.sandboxStopped}`
+        : s.signal
+          ? `ended by ${s.signal}${s.timedOut ? ' at its deadline' : ''}`
+          : `exited with ${s.exitCode}`;
   return `${s.processHandle}: ${state}; ${s.stdoutBytes} bytes of stdout, ${s.stderrBytes} of stderr`;
 }
 
