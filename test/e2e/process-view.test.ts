@@ -73,16 +73,20 @@ describe.skipIf(!chromiumAvailable())('the live process view in an MCP Apps host
     const started = await call('process_start', { command: 'sh', args: ['-c', 'while :; do echo chatter; sleep 0.02; done'] });
     expect(started.isError, textOf(started)).toBeFalsy();
     const handle = started.structuredContent!.processHandle as string;
-    const { page, frame, calls } = await openView(browser, client, VIEW, started, { fakeClock: true });
+    const { page, frame, calls, pending } = await openView(browser, client, VIEW, started, { fakeClock: true });
     try {
       // Real time passes (output keeps coming) while the page's clock stands still: one refresh, then the wait between refreshes.
       await expect.poll(() => calls.length).toBe(1);
       await new Promise((resolve) => setTimeout(resolve, 1500));
       expect(calls.length).toBe(1);
-      // Ten minutes of the page's time, a second at a time, then a second more each time a refresh still under way (real
-      // time: seconds on a loaded machine) has come back: never more than one refresh a second, then it stops.
+      // Ten minutes of the page's time, a second at a time, each once the refresh under way (real time: seconds on a
+      // loaded machine) has come back, as in real use: never more than one refresh a second, then it stops.
       let seconds = 0;
-      const tick = async () => (await page.clock.runFor(1000), seconds++);
+      const tick = async () => {
+        await expect.poll(pending, { timeout: 30_000 }).toBe(0);
+        await page.clock.runFor(1000);
+        seconds++;
+      };
       const stopped = async () => !(await frame.locator('#resume').isHidden());
       while (seconds < 620 && !(await stopped())) await tick();
       await expect.poll(async () => (await stopped()) || (await tick(), false), { timeout: 30_000 }).toBe(true);

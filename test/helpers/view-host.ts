@@ -51,6 +51,8 @@ export interface OpenedView {
   frame: Frame;
   /** Every tool call the view asked the host for, with the server's answer. */
   calls: Array<{ call: ViewCall; result: ViewResult }>;
+  /** Tool calls the view asked for that have not been answered yet. */
+  pending(): number;
 }
 
 /** Opens the view `uri` (read from the server through `client`) in a new page, and hands it `result`. */
@@ -65,15 +67,21 @@ export async function openView(browser: Browser, client: Client, uri: string, re
     await page.clock.install({ time: new Date('2026-01-01T00:00:00Z') });
     await page.clock.pauseAt(new Date('2026-01-01T00:00:01Z'));
   }
+  let pending = 0;
   await page.exposeFunction('hostCallTool', async (call: ViewCall) => {
-    const answer = (await client.callTool(call)) as ViewResult;
-    calls.push({ call, result: answer });
-    return answer;
+    pending++;
+    try {
+      const answer = (await client.callTool(call)) as ViewResult;
+      calls.push({ call, result: answer });
+      return answer;
+    } finally {
+      pending--;
+    }
   });
   await page.setContent(`<!doctype html><html><body><script>${await hostScript()}</script></body></html>`);
   // The host stand-in's entry is a browser global.
   type Host = { openView(html: string, result: unknown): Promise<void> };
   await page.evaluate(([h, r]) => (globalThis as unknown as Host).openView(h as string, r), [html, result] as const);
   const frame = page.frames().find((f) => f !== page.mainFrame())!;
-  return { page, frame, calls };
+  return { page, frame, calls, pending: () => pending };
 }
