@@ -84,8 +84,7 @@ export async function launch(request: ExecRequest, platform: NodeJS.Platform, st
   // Opened here, as late as can be; a place changed since the plan refuses the command.
   const handOn = openHandOn(command.handOn);
   // The guard's start mark (start-mark.ts) stays open past the start, and is read once bwrap exited.
-  const others = command.handOn.guard !== undefined ? handOn.slice(0, -1) : handOn;
-  let mark = others === handOn ? null : handOn.at(-1)!;
+  let mark = handOn.mark;
   let setUp = true;
   const readMark = () => {
     if (mark !== null) setUp = startMarked(mark);
@@ -110,14 +109,14 @@ export async function launch(request: ExecRequest, platform: NodeJS.Platform, st
       stdin,
       platform,
       scopeSockets: command.scopeSockets,
-      handOn,
+      handOn: handOn.fds,
     });
   } catch (error) {
     unwatch();
     readMark();
     throw await spawnFailure(error, request, platform);
   } finally {
-    closeMountSources(others);
+    closeMountSources(handOn.mounts);
   }
   const exited = new Promise<Exit>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
   const closed = new Promise<true>((resolve) => child.once('close', () => resolve(true)));

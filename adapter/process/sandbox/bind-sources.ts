@@ -17,22 +17,22 @@ import type { HandOn } from './launch.js';
 import { openStartMark } from './start-mark.js';
 
 /**
- * Opens what a launch hands on, in its order (with the guard: the sources, the folders, the
- * sources again, the guard, its start mark); the caller closes them (closeMountSources) once the
- * child started, or failed to, but for the start mark, read once it exited.
+ * Opens what a launch hands on, in its order (`fds`; with the guard: the sources, the folders,
+ * the sources again, the guard, its start mark). The caller closes `mounts` (closeMountSources)
+ * once the child started, or failed to; the guard's start `mark` (null without a guard) is read
+ * once it exited (start-mark.ts).
  */
-export function openHandOn(handOn: HandOn): number[] {
+export function openHandOn(handOn: HandOn): { fds: number[]; mounts: number[]; mark: number | null } {
   const sources = openMountSources(handOn.sources);
-  const fds = [...sources];
+  const mounts = [...sources];
   try {
-    if (handOn.guard !== undefined) {
-      fds.push(...openMountSources(handOn.folders, fs.constants.O_DIRECTORY), ...sources);
-      fds.push(fs.openSync(handOn.guard, fs.constants.O_RDONLY));
-      fds.push(openStartMark());
-    }
-    return fds;
+    if (handOn.guard === undefined) return { fds: mounts, mounts, mark: null };
+    mounts.push(...openMountSources(handOn.folders, fs.constants.O_DIRECTORY), ...sources);
+    mounts.push(fs.openSync(handOn.guard, fs.constants.O_RDONLY));
+    const mark = openStartMark();
+    return { fds: [...mounts, mark], mounts, mark };
   } catch (error) {
-    closeMountSources(fds);
+    closeMountSources(mounts);
     throw error;
   }
 }

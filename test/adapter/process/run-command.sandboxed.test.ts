@@ -156,9 +156,9 @@ describe.skipIf(!usable && !required)('runCommand in a bubblewrap sandbox', () =
       fs.renameSync(box, `${box}-moved`);
       let child;
       try {
-        child = startChild(launch.file, launch.args, { argv0: undefined, cwd: dir, env: launch.env, stdin: 'ignore', platform: 'linux', handOn });
+        child = startChild(launch.file, launch.args, { argv0: undefined, cwd: dir, env: launch.env, stdin: 'ignore', platform: 'linux', handOn: handOn.fds });
       } finally {
-        closeMountSources(handOn);
+        closeMountSources(handOn.fds);
       }
       let stdout = '';
       let stderr = '';
