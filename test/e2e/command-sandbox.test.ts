@@ -256,6 +256,7 @@ describe.skipIf(!run)("git's hooks and config in a writable root", () => {
     }
     expect(status.structuredContent).toMatchObject({ state: 'exited', signal: 'SIGKILL', sandboxStopped: expect.stringContaining('.git/config was replaced') });
     expect(textOf(status)).toContain(`${processHandle}: stopped by the sandbox: ${path.join(repo, '.git', 'config')} was replaced`);
+    expect(events.at(-1)).toMatchObject({ phase: 'end', tool: 'process.status', outcome: 'PRECONDITION_FAILED' });
   });
 
   it('so do those of a repository a few folders down, also after a command buried it under folders the next plans do not get through', async () => {
