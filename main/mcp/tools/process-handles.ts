@@ -7,7 +7,7 @@ import * as z from 'zod';
 import { PROCESS_WRITE_WAIT_MS, type HandleOutput, type HandleStatus, type StreamChunk } from '../../../adapter/contract/processes.js';
 import { defineTool, DESTRUCTIVE, OPEN_WORLD_DESTRUCTIVE, READ_ONLY } from '../tool.js';
 import { GRANT } from '../../policy/grants.js';
-import { processHandle } from './process-output.js';
+import { processHandle, sandboxStopped } from './process-output.js';
 
 const KiB = 1024;
 /** Granted with shell.exec: the same allow-list decides what may start. */
@@ -19,12 +19,7 @@ const status = {
   exitCode: z.number().nullable(),
   signal: z.string().nullable(),
   timedOut: z.boolean(),
-  sandboxStopped: z
-    .string()
-    .optional()
-    .describe(
-      'Set when the sandbox stopped it (signal SIGKILL): something outside replaced a read-only file it covers, such as .git/config; says which and what to check',
-    ),
+  sandboxStopped,
   startedAt: z.string(),
   durationMs: z.number(),
   stdoutBytes: z.number().describe('Bytes written to stdout so far (the offset after the last one)'),

@@ -6,6 +6,14 @@ export const processHandle = z
   .regex(/^proc_[A-Za-z0-9_-]{24}$/, 'a processHandle from shell.exec or process.start')
   .describe('The processHandle returned by shell.exec or process.start');
 
+/** Why the sandbox stopped a command or a handle (cover-watch.ts), shared by shell.exec and the process.* answers. */
+export const sandboxStopped = z
+  .string()
+  .optional()
+  .describe(
+    'Set when the sandbox stopped it (signal SIGKILL): something outside replaced a read-only file it covers, such as .git/config; says which and what to check',
+  );
+
 export const binaryOutput = z
   .object({ bytes: z.number(), previewBase64: z.string() })
   .describe('Output that is not text: its size and the first bytes (base64)');

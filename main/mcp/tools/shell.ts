@@ -4,7 +4,7 @@ import type { ExecResult } from '../../../adapter/contract/processes.js';
 import type { ShellPlan } from '../../policy/shell.js';
 import { defineTool, OPEN_WORLD_DESTRUCTIVE } from '../tool.js';
 import { GRANT } from '../../policy/grants.js';
-import { binaryOutput, describeStream, processHandle } from './process-output.js';
+import { binaryOutput, describeStream, processHandle, sandboxStopped } from './process-output.js';
 
 export const shellExec = defineTool({
   name: 'shell.exec',
@@ -50,12 +50,7 @@ export const shellExec = defineTool({
       .boolean()
       .optional()
       .describe('True when the command outlived promoteAfterMs but every handle (shell.maxProcesses) held a running process, so the call waited for it'),
-    sandboxStopped: z
-      .string()
-      .optional()
-      .describe(
-        'Set when the sandbox stopped the command (signal SIGKILL): something outside replaced a read-only file it covers, such as .git/config; says which and what to check',
-      ),
+    sandboxStopped,
   }),
   payload: ['stdout', 'stderr'],
   annotations: OPEN_WORLD_DESTRUCTIVE,
